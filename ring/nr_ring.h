@@ -1,0 +1,279 @@
+/*
+ * nr_ring.h - the bounded MPMC ring of one node (internal, inline fast path).
+ *
+ * Protocol (Vyukov's bounded MPMC queue, extended with bulk claims):
+ *
+ *   1. Positions are free-running 64-bit counters: `tail` hands out positions
+ *      to producers, `head` to consumers. Position p lives in cell p & mask.
+ *      At 10^10 operations per second a 64-bit counter wraps after 58 years,
+ *      so wrap-around is never reached; differences of positions are taken
+ *      as signed 64-bit values, valid while they are below 2^63.
+ *   2. Each cell carries `seq`, which says whose turn it is:
+ *        seq == p            the cell is free for the producer of position p;
+ *        seq == p + 1        it holds the item of position p, for its consumer;
+ *        seq == p + capacity the consumer of p is done: free for position p + capacity.
+ *   3. A single enqueue claims position p only if cell(p).seq == p (free),
+ *      with a CAS of tail from p to p + 1; then writes the item and publishes
+ *      seq = p + 1. A single dequeue claims p only if cell(p).seq == p + 1,
+ *      with a CAS of head; then reads the item and sets seq = p + capacity.
+ *      Producers never read head and consumers never read tail on this path:
+ *      with one producer and one consumer, each index line stays in its
+ *      owner's cache and only cell lines move.
+ *   4. A bulk enqueue of up to n claims k = min(n, free) positions at once,
+ *      free = capacity - (tail - head): every position below head is claimed
+ *      by a consumer, so each claimed cell becomes free as soon as that
+ *      consumer finishes; the producer waits for cell(p).seq == p, cell by
+ *      cell. A bulk dequeue claims k = min(n, tail - head) positions and
+ *      waits for cell(p).seq == p + 1. Bulk and single operations mix freely.
+ *   5. No deadlock: give publish(p) the rank 2p and consume(p) the rank
+ *      2p + 1. Every wait is for an event of smaller rank (publish(p) waits
+ *      for consume(p - capacity), consume(p) for publish(p)), and each thread
+ *      handles its own claimed positions in increasing order, so waits form
+ *      no cycle. A preempted thread that has claimed a position delays those
+ *      that reach its cell next, as in rte_ring and Vyukov's queue.
+ *
+ * Invariant: head <= tail <= head + capacity (3 and 4 claim only below
+ * these bounds), which makes `tail - head` a count in [0, capacity].
+ */
+#ifndef NR_RING_H
+#define NR_RING_H
+
+#include <stdalign.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nr_backoff.h"
+
+#define NR_CACHELINE 64
+/* Two lines: x86's adjacent-line prefetcher pulls lines in pairs, so fields
+ * written by different threads are kept 128 bytes apart (DPDK's guard line). */
+#define NR_DESTRUCTIVE 128
+
+struct nr_cell {
+	_Atomic uint64_t seq; /* whose turn it is; see rule 2 above */
+	void *item;           /* plain: ordered by seq's release/acquire */
+};
+
+struct nr_ring {
+	/* written by every producer of this ring */
+	alignas(NR_DESTRUCTIVE) _Atomic uint64_t tail;
+	/* written by every consumer of this ring */
+	alignas(NR_DESTRUCTIVE) _Atomic uint64_t head;
+	/* read-only after nr_ring_init */
+	alignas(NR_DESTRUCTIVE) uint64_t mask;
+	uint64_t capacity;
+	/* the cells start on their own line */
+	alignas(NR_DESTRUCTIVE) struct nr_cell cells[];
+};
+
+_Static_assert(offsetof(struct nr_ring, tail) % NR_DESTRUCTIVE == 0,
+	       "tail is written by producers only: it must not share a line pair");
+_Static_assert(offsetof(struct nr_ring, head) % NR_DESTRUCTIVE == 0,
+	       "head is written by consumers only: it must not share a line pair");
+_Static_assert(offsetof(struct nr_ring, mask) % NR_DESTRUCTIVE == 0,
+	       "read-only fields must not share a line with the indices");
+_Static_assert(offsetof(struct nr_ring, cells) % NR_DESTRUCTIVE == 0,
+	       "cells must not share a line with the read-only fields");
+_Static_assert(sizeof(struct nr_cell) == 16, "four cells per cache line");
+
+static inline size_t nr_ring_bytes(uint64_t capacity)
+{
+	return sizeof(struct nr_ring) + capacity * sizeof(struct nr_cell);
+}
+
+/* Initialise a ring in memory of nr_ring_bytes(capacity); capacity is a
+ * power of two. Not concurrent with anything: the ring is published to other
+ * threads afterwards by whatever hands them the queue (pthread_create). */
+static inline void nr_ring_init(struct nr_ring *r, uint64_t capacity)
+{
+	atomic_init(&r->tail, 0);
+	atomic_init(&r->head, 0);
+	r->mask = capacity - 1;
+	r->capacity = capacity;
+	for (uint64_t i = 0; i < capacity; i++) {
+		atomic_init(&r->cells[i].seq, i);
+		r->cells[i].item = NULL;
+	}
+}
+
+/* Approximate number of items: exact when the ring is quiescent. */
+static inline uint64_t nr_ring_count(struct nr_ring *r)
+{
+	/* Relaxed: an estimate for choosing where to transfer; nothing is read
+	 * through it. head first: head <= tail at every instant and both only
+	 * grow, so tail read after head is >= it and the difference is >= 0. */
+	uint64_t h = atomic_load_explicit(&r->head, memory_order_relaxed);
+	uint64_t t = atomic_load_explicit(&r->tail, memory_order_relaxed);
+	uint64_t n = t - h;
+	return n > r->capacity ? r->capacity : n;
+}
+
+static inline uint64_t nr_ring_free(struct nr_ring *r)
+{
+	return r->capacity - nr_ring_count(r);
+}
+
+/* Enqueue one item. Returns false if the ring is full (cell of the next
+ * position still holds an item, or its consumer has not finished reading). */
+static inline bool nr_ring_enqueue(struct nr_ring *r, void *item, struct nr_backoff *bo)
+{
+	struct nr_cell *c;
+	/* Relaxed: tail only hands out positions; who owns a cell is decided by
+	 * the CAS below, what it holds is ordered by seq (E1/E2). */
+	uint64_t pos = atomic_load_explicit(&r->tail, memory_order_relaxed);
+	for (;;) {
+		c = &r->cells[pos & r->mask];
+		/* E1: acquire; pairs with the release of seq in dequeue (D2/DB2) by
+		 * the consumer of pos - capacity: its read of c->item happens before
+		 * our write below. Relaxed would let our write race with its read. */
+		uint64_t seq = atomic_load_explicit(&c->seq, memory_order_acquire);
+		int64_t dif = (int64_t)(seq - pos);
+		if (dif == 0) {
+			/* Relaxed CAS: atomicity alone gives position pos to one
+			 * producer; on failure pos is refreshed with the current tail. */
+			if (atomic_compare_exchange_weak_explicit(&r->tail, &pos, pos + 1,
+								  memory_order_relaxed,
+								  memory_order_relaxed))
+				break;
+			nr_backoff_fail(bo);
+		} else if (dif < 0) {
+			return false; /* full: the item of pos - capacity is still there */
+		} else {
+			/* another producer took pos: catch up with tail */
+			nr_backoff_fail(bo);
+			pos = atomic_load_explicit(&r->tail, memory_order_relaxed);
+		}
+	}
+	c->item = item;
+	/* E2: release; pairs with the acquire of seq in dequeue (D1/DB1): the
+	 * consumer that sees pos + 1 also sees item. */
+	atomic_store_explicit(&c->seq, pos + 1, memory_order_release);
+	nr_backoff_reset(bo);
+	return true;
+}
+
+/* Dequeue one item into *item. Returns false if the ring is empty (the cell
+ * of the next position is not published yet). */
+static inline bool nr_ring_dequeue(struct nr_ring *r, void **item, struct nr_backoff *bo)
+{
+	struct nr_cell *c;
+	/* Relaxed: see nr_ring_enqueue; ordering is carried by seq (D1/D2). */
+	uint64_t pos = atomic_load_explicit(&r->head, memory_order_relaxed);
+	for (;;) {
+		c = &r->cells[pos & r->mask];
+		/* D1: acquire; pairs with the release of seq in enqueue (E2/EB2):
+		 * seeing pos + 1 makes the producer's write of c->item visible. */
+		uint64_t seq = atomic_load_explicit(&c->seq, memory_order_acquire);
+		int64_t dif = (int64_t)(seq - (pos + 1));
+		if (dif == 0) {
+			/* Relaxed CAS: one consumer gets pos; see nr_ring_enqueue. */
+			if (atomic_compare_exchange_weak_explicit(&r->head, &pos, pos + 1,
+								  memory_order_relaxed,
+								  memory_order_relaxed))
+				break;
+			nr_backoff_fail(bo);
+		} else if (dif < 0) {
+			return false; /* empty: position pos is not published */
+		} else {
+			nr_backoff_fail(bo);
+			pos = atomic_load_explicit(&r->head, memory_order_relaxed);
+		}
+	}
+	*item = c->item;
+	/* D2: release; pairs with the acquire of seq by the producer of
+	 * pos + capacity (E1/EB1): our read of item happens before it overwrites. */
+	atomic_store_explicit(&c->seq, pos + r->capacity, memory_order_release);
+	nr_backoff_reset(bo);
+	return true;
+}
+
+/* Enqueue up to n items in order (rule 4). Returns how many went in. */
+static inline unsigned nr_ring_enqueue_burst(struct nr_ring *r, void *const *items, unsigned n,
+					     struct nr_backoff *bo)
+{
+	uint64_t pos = atomic_load_explicit(&r->tail, memory_order_relaxed);
+	uint64_t k;
+	if (n == 0)
+		return 0;
+	for (;;) {
+		/* Relaxed: head only bounds how many positions we claim; each
+		 * cell's hand-over is the acquire of its seq in EB1. head never
+		 * decreases, so any value read is a safe (maybe low) bound. */
+		uint64_t h = atomic_load_explicit(&r->head, memory_order_relaxed);
+		int64_t used = (int64_t)(pos - h);
+		if (used < 0) { /* pos went stale while others worked: catch up */
+			pos = atomic_load_explicit(&r->tail, memory_order_relaxed);
+			continue;
+		}
+		uint64_t room = r->capacity - (uint64_t)used;
+		k = room < n ? room : n;
+		if (k == 0)
+			return 0;
+		/* Relaxed CAS: claims [pos, pos + k) for this producer alone. */
+		if (atomic_compare_exchange_weak_explicit(&r->tail, &pos, pos + k,
+							  memory_order_relaxed,
+							  memory_order_relaxed))
+			break;
+		nr_backoff_fail(bo);
+	}
+	for (uint64_t i = 0; i < k; i++) {
+		struct nr_cell *c = &r->cells[(pos + i) & r->mask];
+		uint32_t polls = 0;
+		/* EB1: acquire; pairs with D2/DB2 of the consumer of
+		 * pos + i - capacity, which has claimed it (it is below head) and
+		 * is finishing its read. */
+		while (atomic_load_explicit(&c->seq, memory_order_acquire) != pos + i)
+			nr_wait_poll(&polls);
+		c->item = items[i];
+		/* EB2: release; pairs with D1/DB1, as E2. */
+		atomic_store_explicit(&c->seq, pos + i + 1, memory_order_release);
+	}
+	nr_backoff_reset(bo);
+	return (unsigned)k;
+}
+
+/* Dequeue up to n items in order (rule 4). Returns how many came out. */
+static inline unsigned nr_ring_dequeue_burst(struct nr_ring *r, void **items, unsigned n,
+					     struct nr_backoff *bo)
+{
+	uint64_t pos = atomic_load_explicit(&r->head, memory_order_relaxed);
+	uint64_t k;
+	if (n == 0)
+		return 0;
+	for (;;) {
+		/* Relaxed: tail only bounds the claim; each item is handed over
+		 * by the acquire of its cell's seq in DB1. */
+		uint64_t t = atomic_load_explicit(&r->tail, memory_order_relaxed);
+		int64_t avail = (int64_t)(t - pos);
+		if (avail <= 0) {
+			/* pos <= head <= tail when each was read, so avail < 0
+			 * cannot happen; 0 means empty. */
+			return 0;
+		}
+		k = (uint64_t)avail < n ? (uint64_t)avail : n;
+		/* Relaxed CAS: claims [pos, pos + k) for this consumer alone. */
+		if (atomic_compare_exchange_weak_explicit(&r->head, &pos, pos + k,
+							  memory_order_relaxed,
+							  memory_order_relaxed))
+			break;
+		nr_backoff_fail(bo);
+	}
+	for (uint64_t i = 0; i < k; i++) {
+		struct nr_cell *c = &r->cells[(pos + i) & r->mask];
+		uint32_t polls = 0;
+		/* DB1: acquire; pairs with E2/EB2 of the producer of pos + i,
+		 * which has claimed it (it is below tail) and is publishing. */
+		while (atomic_load_explicit(&c->seq, memory_order_acquire) != pos + i + 1)
+			nr_wait_poll(&polls);
+		items[i] = c->item;
+		/* DB2: release; pairs with E1/EB1 of the producer of
+		 * pos + i + capacity, as D2. */
+		atomic_store_explicit(&c->seq, pos + i + r->capacity, memory_order_release);
+	}
+	nr_backoff_reset(bo);
+	return (unsigned)k;
+}
+
+#endif /* NR_RING_H */

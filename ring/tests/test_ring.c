@@ -1,0 +1,598 @@
+/*
+ * test_ring.c - behaviour of libnumaring, one thread at a time: config
+ * checks, names, parsers, FIFO on one ring, full/empty, bursts, NULL items,
+ * cross-node batches on emulated topologies, nearest-first order, routing
+ * of every lookup mode, held items and orphans, allocation failure.
+ */
+#include "nr_test.h"
+
+#include <errno.h>
+
+#include "nr_internal.h"
+#include "nr_topology.h"
+
+static char topo2[256], topo3[256];
+
+/* ---- config ------------------------------------------------------------ */
+
+static void defaults_create_anywhere(void **state)
+{
+	(void)state;
+	struct numaring_config cfg;
+	numaring_config_init(&cfg);
+	assert_int_equal(cfg.capacity, 1024);
+	assert_int_equal(cfg.batch, 32);
+	assert_int_equal(cfg.lookup, NUMARING_LOOKUP_CACHED);
+	assert_int_equal(cfg.gate, NUMARING_GATE_PERWORKER);
+	assert_int_equal(cfg.backoff, NUMARING_BACKOFF_NONE);
+	assert_null(cfg.topology);
+	unsetenv("NUMARING_TOPOLOGY");
+	nr_test_unpin();
+	struct numaring *q = numaring_create(&cfg);
+	assert_non_null(q);
+	assert_true(numaring_node_count(q) >= 1);
+	assert_int_equal(numaring_topology_emulated(q), 0);
+	struct numaring_worker *w = numaring_worker_attach(q);
+	assert_non_null(w);
+	assert_int_equal(numaring_enqueue(w, (void *)42), 0);
+	void *out = NULL;
+	assert_int_equal(numaring_dequeue(w, &out), 0);
+	assert_ptr_equal(out, (void *)42);
+	numaring_worker_detach(w);
+	numaring_destroy(q);
+}
+
+struct bad_config {
+	const char *what;
+	size_t capacity;
+	unsigned batch;
+	int lookup, gate, backoff;
+	unsigned recheck;
+	const char *topology;
+	const char *message; /* substring of numaring_last_error() */
+};
+
+static void invalid_configs_refused(void **state)
+{
+	(void)state;
+	const struct bad_config cases[] = {
+		{"capacity 0", 0, 1, 3, 2, 0, 8, NULL, "capacity 0 is not a power of two"},
+		{"capacity 1", 1, 1, 3, 2, 0, 8, NULL, "capacity 1 is not a power of two"},
+		{"capacity 3", 3, 1, 3, 2, 0, 8, NULL, "capacity 3 is not a power of two"},
+		{"capacity 1000", 1000, 1, 3, 2, 0, 8, NULL, "capacity 1000"},
+		{"batch 0", 16, 0, 3, 2, 0, 8, NULL, "batch 0 is not between 1 and the capacity"},
+		{"batch > capacity", 16, 17, 3, 2, 0, 8, NULL, "batch 17"},
+		{"lookup 99", 16, 4, 99, 2, 0, 8, NULL, "unknown lookup mode 99"},
+		{"lookup -1", 16, 4, -1, 2, 0, 8, NULL, "unknown lookup mode -1"},
+		{"gate 7", 16, 4, 3, 7, 0, 8, NULL, "unknown gate mode 7"},
+		{"backoff 9", 16, 4, 3, 2, 9, 8, NULL, "unknown backoff mode 9"},
+		{"recheck 0", 16, 4, 3, 2, 0, 0, NULL, "recheck >= 1"},
+		{"empty topology", 16, 4, 3, 2, 0, 8, "", "empty topology string"},
+		{"garbage topology", 16, 4, 3, 2, 0, 8, "zero;one", "expected a CPU number"},
+		{"empty node", 16, 4, 3, 2, 0, 8, "0;;1", "empty cpulist"},
+		{"reversed", 16, 4, 3, 2, 0, 8, "3-1", "reversed range 3-1"},
+		{"twice", 16, 4, 3, 2, 0, 8, "0;0", "CPU 0 is named in two nodes"},
+		{"huge cpu", 16, 4, 3, 2, 0, 8, "0-99999", "too large"},
+		{"cpu not allowed", 16, 4, 3, 2, 0, 8, "0-1023", "may not use"},
+		{"bad matrix", 16, 4, 3, 2, 0, 8, "0|10,20", "distance matrix has 2 values"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const struct bad_config *c = &cases[i];
+		struct numaring_config cfg;
+		numaring_config_init(&cfg);
+		cfg.capacity = c->capacity;
+		cfg.batch = c->batch;
+		cfg.lookup = (enum numaring_lookup)c->lookup;
+		cfg.gate = (enum numaring_gate)c->gate;
+		cfg.backoff = (enum numaring_backoff)c->backoff;
+		cfg.recheck = c->recheck;
+		cfg.topology = c->topology;
+		errno = 0;
+		struct numaring *q = numaring_create(&cfg);
+		if (q)
+			fail_msg("case '%s' was accepted", c->what);
+		if (errno != EINVAL)
+			fail_msg("case '%s': errno %d, expected EINVAL", c->what, errno);
+		if (!strstr(numaring_last_error(), c->message))
+			fail_msg("case '%s': message \"%s\" lacks \"%s\"", c->what,
+				 numaring_last_error(), c->message);
+	}
+	assert_null(numaring_create(NULL));
+	assert_int_equal(errno, EINVAL);
+}
+
+static void allowed_cpu_not_named_refused(void **state)
+{
+	(void)state;
+	if (nr_test_ncpus() < 2)
+		skip();
+	char spec[32];
+	snprintf(spec, sizeof spec, "%d", nr_test_cpu(0));
+	struct numaring_config cfg;
+	numaring_config_init(&cfg);
+	cfg.topology = spec;
+	assert_null(numaring_create(&cfg));
+	assert_int_equal(errno, EINVAL);
+	assert_non_null(strstr(numaring_last_error(), "does not name CPU"));
+}
+
+static void environment_topology_used_and_checked(void **state)
+{
+	(void)state;
+	struct numaring_config cfg;
+	numaring_config_init(&cfg);
+	setenv("NUMARING_TOPOLOGY", topo2, 1);
+	nr_test_unpin();
+	struct numaring *q = numaring_create(&cfg);
+	assert_non_null(q);
+	assert_int_equal(numaring_topology_emulated(q), 1);
+	assert_int_equal(numaring_node_memory(q, 0), -1);
+	numaring_destroy(q);
+	setenv("NUMARING_TOPOLOGY", "0-x", 1);
+	assert_null(numaring_create(&cfg));
+	assert_int_equal(errno, EINVAL);
+	assert_non_null(strstr(numaring_last_error(), "NUMARING_TOPOLOGY"));
+	/* the config field wins over the environment */
+	cfg.topology = topo2;
+	q = numaring_create(&cfg);
+	assert_non_null(q);
+	numaring_destroy(q);
+	unsetenv("NUMARING_TOPOLOGY");
+}
+
+/* ---- names ------------------------------------------------------------- */
+
+static void names_round_trip(void **state)
+{
+	(void)state;
+	for (int v = 0; v < NUMARING_LOOKUP_COUNT_; v++) {
+		enum numaring_lookup back;
+		assert_int_equal(numaring_lookup_parse(numaring_lookup_name(v), &back), 0);
+		assert_int_equal(back, v);
+	}
+	for (int v = 0; v < NUMARING_GATE_COUNT_; v++) {
+		enum numaring_gate back;
+		assert_int_equal(numaring_gate_parse(numaring_gate_name(v), &back), 0);
+		assert_int_equal(back, v);
+	}
+	for (int v = 0; v < NUMARING_BACKOFF_COUNT_; v++) {
+		enum numaring_backoff back;
+		assert_int_equal(numaring_backoff_parse(numaring_backoff_name(v), &back), 0);
+		assert_int_equal(back, v);
+	}
+	enum numaring_lookup l;
+	assert_int_equal(numaring_lookup_parse("Cached", &l), -EINVAL);
+	assert_int_equal(numaring_lookup_parse("", &l), -EINVAL);
+	assert_int_equal(numaring_lookup_parse(NULL, &l), -EINVAL);
+	assert_string_equal(numaring_lookup_name(NUMARING_LOOKUP_RSEQ), "rseq");
+	assert_string_equal(numaring_gate_name(NUMARING_GATE_SHARED), "shared");
+	assert_string_equal(numaring_backoff_name(NUMARING_BACKOFF_EXP), "exp");
+	assert_string_equal(numaring_lookup_name((enum numaring_lookup)77), "?");
+}
+
+/* ---- parsers ----------------------------------------------------------- */
+
+static void cpulist_parser(void **state)
+{
+	(void)state;
+	struct {
+		const char *in;
+		const char *out; /* formatted back, or NULL: refused */
+	} cases[] = {
+		{"0", "0"},
+		{"0-3", "0-3"},
+		{" 0 - 3 , 8 ", "0-3,8"},
+		{"5,1,3-4", "1,3-5"},
+		{"1023", "1023"},
+		{"0,0", "0"},
+		{"", NULL},
+		{" ", NULL},
+		{",", NULL},
+		{"0,", NULL},
+		{",0", NULL},
+		{"1-", NULL},
+		{"-1", NULL},
+		{"3-1", NULL},
+		{"1024", NULL},
+		{"99999999999999999999", NULL},
+		{"a", NULL},
+		{"0x1", NULL},
+		{"1 2", NULL},
+		{"0-3:2", NULL},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		cpu_set_t s;
+		char err[NR_ERRLEN] = "", back[128];
+		int rc = nr_cpulist_parse(cases[i].in, strlen(cases[i].in), &s, err, sizeof err);
+		if (!cases[i].out) {
+			if (rc != -EINVAL)
+				fail_msg("cpulist \"%s\" was accepted", cases[i].in);
+			assert_true(strlen(err) > 0);
+			continue;
+		}
+		if (rc != 0)
+			fail_msg("cpulist \"%s\" refused: %s", cases[i].in, err);
+		assert_true(nr_cpulist_format(&s, back, sizeof back) > 0);
+		assert_string_equal(back, cases[i].out);
+	}
+	char tiny[3];
+	cpu_set_t s;
+	nr_cpulist_parse("0-3,8", 5, &s, NULL, 0);
+	assert_int_equal(nr_cpulist_format(&s, tiny, sizeof tiny), -ENOSPC);
+}
+
+static void topology_parser(void **state)
+{
+	(void)state;
+	struct nr_topology *t = malloc(sizeof *t);
+	char err[NR_ERRLEN];
+	assert_int_equal(nr_topology_parse("0-7;8-15", t, err, sizeof err), 0);
+	assert_int_equal(t->nnodes, 2);
+	assert_int_equal(t->emulated, 1);
+	assert_int_equal(CPU_COUNT(&t->cpus[1]), 8);
+	assert_true(CPU_ISSET(8, &t->cpus[1]));
+	assert_int_equal(t->dist[0][1], 20);
+	assert_int_equal(t->dist[1][1], 10);
+
+	assert_int_equal(nr_topology_parse("0;1;-|10,22,16,22,10,16,16,16,10", t, err, sizeof err), 0);
+	assert_int_equal(t->nnodes, 3);
+	assert_int_equal(CPU_COUNT(&t->cpus[2]), 0);
+	assert_int_equal(t->dist[0][1], 22);
+	assert_int_equal(t->dist[0][2], 16);
+	unsigned char order[NR_MAX_NODES];
+	nr_topology_order(t, 0, order);
+	assert_int_equal(order[0], 2); /* nearest first */
+	assert_int_equal(order[1], 1);
+
+	const char *bad[] = {"",           ";",         "0;",          "0;;1",
+			     "0|",         "0|10,",     "0;1|10,20,20", "0;1|10,20,20,11,5",
+			     "0;1|10,5,5,10", "0;1|11,20,20,10", "0|300", "0|10|10",
+			     "0;1|10,20,20,10,10", "0;1|10 20,20,10", "x"};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		err[0] = '\0';
+		if (nr_topology_parse(bad[i], t, err, sizeof err) != -EINVAL)
+			fail_msg("topology \"%s\" was accepted", bad[i]);
+		assert_true(strlen(err) > 0);
+	}
+	/* 65 nodes */
+	char many[400] = "";
+	for (int i = 0; i < 65; i++)
+		snprintf(many + strlen(many), sizeof many - strlen(many), "%s%d", i ? ";" : "", i);
+	assert_int_equal(nr_topology_parse(many, t, err, sizeof err), -EINVAL);
+	assert_non_null(strstr(err, "more than 64 nodes"));
+	free(t);
+}
+
+/* ---- one ring ---------------------------------------------------------- */
+
+static void fifo_full_empty_null_on_one_node(void **state)
+{
+	(void)state;
+	struct numaring *q = nr_test_create(8, 4, NUMARING_LOOKUP_TABLE, NUMARING_GATE_PERWORKER,
+					    NUMARING_BACKOFF_NONE, NULL);
+	struct numaring_worker *w = numaring_worker_attach(q);
+	void *out;
+	if (numaring_node_count(q) != 1) { /* a real multi-node machine: not this test */
+		numaring_worker_detach(w);
+		numaring_destroy(q);
+		skip();
+	}
+	assert_int_equal(numaring_dequeue(w, &out), -ENOENT);
+	for (uintptr_t i = 0; i < 8; i++)
+		assert_int_equal(numaring_enqueue(w, (void *)i), 0); /* item 0 is NULL */
+	assert_int_equal(numaring_enqueue(w, (void *)99), -ENOBUFS);
+	for (uintptr_t i = 0; i < 8; i++) {
+		out = (void *)77;
+		assert_int_equal(numaring_dequeue(w, &out), 0);
+		assert_ptr_equal(out, (void *)i);
+	}
+	assert_int_equal(numaring_dequeue(w, &out), -ENOENT);
+	struct numaring_stats st;
+	numaring_worker_stats(w, &st);
+	assert_int_equal(st.enqueued, 8);
+	assert_int_equal(st.dequeued, 8);
+	assert_int_equal(st.local_ops, 16);
+	assert_int_equal(st.batches_out + st.batches_in, 0);
+	numaring_worker_detach(w);
+	numaring_destroy(q);
+}
+
+static void bursts_partial_and_in_order(void **state)
+{
+	(void)state;
+	struct numaring *q = nr_test_create(16, 4, NUMARING_LOOKUP_NONE, NUMARING_GATE_PERWORKER,
+					    NUMARING_BACKOFF_NONE, NULL);
+	if (numaring_node_count(q) != 1) {
+		numaring_destroy(q);
+		skip();
+	}
+	struct numaring_worker *w = numaring_worker_attach(q);
+	void *in[40], *out[40];
+	for (uintptr_t i = 0; i < 40; i++)
+		in[i] = (void *)i;
+	assert_int_equal(numaring_enqueue_burst(w, in, 0), 0);
+	assert_int_equal(numaring_enqueue_burst(w, in, 10), 10);
+	assert_int_equal(numaring_enqueue_burst(w, in + 10, 30), 6); /* room for 6 */
+	assert_int_equal(numaring_enqueue_burst(w, in, 1), 0);
+	assert_int_equal(numaring_dequeue_burst(w, out, 3), 3);
+	assert_int_equal(numaring_dequeue_burst(w, out + 3, 40), 13);
+	for (uintptr_t i = 0; i < 16; i++)
+		assert_ptr_equal(out[i], (void *)i);
+	assert_int_equal(numaring_dequeue_burst(w, out, 40), 0);
+	/* single and burst operations mix on one ring */
+	assert_int_equal(numaring_enqueue(w, in[1]), 0);
+	assert_int_equal(numaring_enqueue_burst(w, in + 2, 2), 2);
+	assert_int_equal(numaring_enqueue(w, in[4]), 0);
+	void *one;
+	assert_int_equal(numaring_dequeue(w, &one), 0);
+	assert_ptr_equal(one, in[1]);
+	assert_int_equal(numaring_dequeue_burst(w, out, 8), 3);
+	assert_ptr_equal(out[2], in[4]);
+	numaring_worker_detach(w);
+	numaring_destroy(q);
+}
+
+/* ---- emulated nodes ---------------------------------------------------- */
+
+static void full_local_ring_moves_a_batch(void **state)
+{
+	(void)state;
+	if (nr_test_ncpus() < 2)
+		skip();
+	struct numaring *q = nr_test_create(8, 4, NUMARING_LOOKUP_TABLE, NUMARING_GATE_PERWORKER,
+					    NUMARING_BACKOFF_NONE, topo2);
+	struct numaring_stats st;
+	void *out;
+	assert_int_equal(numaring_node_count(q), 2);
+	assert_int_equal(nr_test_pin(nr_test_cpu(0)), 0);
+	struct numaring_worker *w = numaring_worker_attach(q);
+	for (uintptr_t i = 0; i < 8; i++)
+		assert_int_equal(numaring_enqueue(w, (void *)i), 0);
+	assert_int_equal(numaring_worker_node(w), 0);
+	numaring_worker_stats(w, &st);
+	assert_int_equal(st.batches_out, 0);
+	/* ring 0 is full: its 4 oldest items move to node 1 in one transfer */
+	assert_int_equal(numaring_enqueue(w, (void *)8), 0);
+	numaring_worker_stats(w, &st);
+	assert_int_equal(st.batches_out, 1);
+	assert_int_equal(st.items_out, 4);
+	assert_int_equal(nr_ring_count(q->rings[1]), 4);
+	assert_int_equal(nr_ring_count(q->rings[0]), 5);
+	/* fill everything: 16 slots in all */
+	for (uintptr_t i = 9; i < 16; i++)
+		assert_int_equal(numaring_enqueue(w, (void *)i), 0);
+	assert_int_equal(numaring_enqueue(w, (void *)16), -ENOBUFS);
+
+	/* from node 1: its own ring first, then a batch from node 0 */
+	assert_int_equal(nr_test_pin(nr_test_cpu(1)), 0);
+	int seen[16] = {0};
+	for (int k = 0; k < 16; k++) {
+		assert_int_equal(numaring_dequeue(w, &out), 0);
+		assert_true((uintptr_t)out < 16);
+		seen[(uintptr_t)out]++;
+	}
+	assert_int_equal(numaring_worker_node(w), 1);
+	assert_int_equal(numaring_dequeue(w, &out), -ENOENT);
+	for (int k = 0; k < 16; k++)
+		assert_int_equal(seen[k], 1);
+	numaring_worker_stats(w, &st);
+	assert_true(st.batches_in >= 1);
+	assert_int_equal(st.enqueued, 16);
+	assert_int_equal(st.dequeued, 16);
+	numaring_worker_detach(w);
+	numaring_destroy(q);
+}
+
+static void nearest_node_first(void **state)
+{
+	(void)state;
+	if (nr_test_ncpus() < 2)
+		skip();
+	/* node 2 has memory, no CPUs; it is nearer to both than they are to each other */
+	char spec[300];
+	snprintf(spec, sizeof spec, "%s;-|10,30,16,30,10,14,16,14,10", topo2);
+	struct numaring *q = nr_test_create(8, 4, NUMARING_LOOKUP_TABLE, NUMARING_GATE_PERWORKER,
+					    NUMARING_BACKOFF_NONE, spec);
+	assert_int_equal(numaring_node_count(q), 3);
+	assert_int_equal(numaring_node_distance(q, 0, 2), 16);
+	assert_int_equal(nr_test_pin(nr_test_cpu(0)), 0);
+	struct numaring_worker *w = numaring_worker_attach(q);
+	for (uintptr_t i = 0; i < 9; i++)
+		assert_int_equal(numaring_enqueue(w, (void *)i), 0);
+	assert_int_equal(nr_ring_count(q->rings[2]), 4); /* pushed to the nearest, node 2 */
+	assert_int_equal(nr_ring_count(q->rings[1]), 0);
+	/* a consumer on node 1 steals from node 2 (14) before node 0 (30) */
+	assert_int_equal(nr_test_pin(nr_test_cpu(1)), 0);
+	void *out;
+	assert_int_equal(numaring_dequeue(w, &out), 0);
+	assert_int_equal(nr_ring_count(q->rings[2]), 0);
+	assert_int_equal(nr_ring_count(q->rings[0]), 5);
+	assert_int_equal(nr_ring_count(q->rings[1]), 3); /* the rest of the batch */
+	numaring_worker_detach(w);
+	numaring_destroy(q);
+	assert_int_equal(nr_test_pin(nr_test_cpu(0)), 0);
+}
+
+static void every_lookup_routes_to_the_cpus_node(void **state)
+{
+	(void)state;
+	if (nr_test_ncpus() < 2)
+		skip();
+	for (int mode = 0; mode < NUMARING_LOOKUP_COUNT_; mode++) {
+		struct numaring *q = nr_test_create(16, 4, (enum numaring_lookup)mode,
+						    NUMARING_GATE_PERWORKER, NUMARING_BACKOFF_NONE,
+						    topo2);
+		void *out;
+		assert_int_equal(nr_test_pin(nr_test_cpu(1)), 0);
+		struct numaring_worker *w = numaring_worker_attach(q);
+		assert_int_equal(numaring_worker_node(w), 1);
+		assert_int_equal(numaring_enqueue(w, NULL), 0);
+		assert_int_equal(numaring_worker_node(w), 1);
+		/* move to node 0: every mode but NONE follows, CACHED within recheck (8) */
+		assert_int_equal(nr_test_pin(nr_test_cpu(0)), 0);
+		for (int k = 0; k < 8; k++) {
+			assert_int_equal(numaring_enqueue(w, NULL), 0);
+			assert_int_equal(numaring_dequeue(w, &out), 0);
+		}
+		int expect = mode == NUMARING_LOOKUP_NONE ? 1 : 0;
+		if (numaring_worker_node(w) != expect)
+			fail_msg("lookup %s routed to node %d, expected %d",
+				 numaring_lookup_name(mode), numaring_worker_node(w), expect);
+		struct numaring_stats st;
+		numaring_worker_stats(w, &st);
+		if (mode != NUMARING_LOOKUP_NONE)
+			assert_true(st.node_changes >= 1);
+		else
+			assert_int_equal(st.lookups, 0);
+		numaring_worker_detach(w);
+		numaring_destroy(q);
+	}
+}
+
+static void rseq_and_rdpid_report_what_is_in_force(void **state)
+{
+	(void)state;
+	struct numaring *q = nr_test_create(16, 4, NUMARING_LOOKUP_RSEQ, NUMARING_GATE_PERWORKER,
+					    NUMARING_BACKOFF_NONE, NULL);
+	enum numaring_lookup in_force = numaring_lookup_in_force(q);
+	assert_int_equal(in_force, numaring_rseq_node_supported() ? NUMARING_LOOKUP_RSEQ
+								  : NUMARING_LOOKUP_TABLE);
+	numaring_destroy(q);
+	q = nr_test_create(16, 4, NUMARING_LOOKUP_RDPID, NUMARING_GATE_PERWORKER,
+			   NUMARING_BACKOFF_NONE, NULL);
+	assert_int_equal(numaring_lookup_in_force(q), numaring_rdpid_supported()
+							      ? NUMARING_LOOKUP_RDPID
+							      : NUMARING_LOOKUP_TABLE);
+	numaring_destroy(q);
+	print_message("rseq node_id: %s, rdpid: %s\n",
+		      numaring_rseq_node_supported() ? "yes" : "no",
+		      numaring_rdpid_supported() ? "yes" : "no");
+}
+
+/* ---- held items and orphans -------------------------------------------- */
+
+static void held_items_survive_detach_when_all_full(void **state)
+{
+	(void)state;
+	struct numaring *q = nr_test_create(4, 4, NUMARING_LOOKUP_NONE, NUMARING_GATE_PERWORKER,
+					    NUMARING_BACKOFF_NONE, NULL);
+	unsigned nodes = numaring_node_count(q);
+	struct numaring_worker *a = numaring_worker_attach(q);
+	struct numaring_worker *b = numaring_worker_attach(q);
+	/* a holds three items, as after a transfer interrupted by a full ring */
+	a->pending[0] = (void *)1001;
+	a->pending[1] = (void *)1002;
+	a->pending[2] = NULL;
+	a->npending = 3;
+	/* b fills every ring */
+	unsigned filled = 0;
+	while (numaring_enqueue(b, (void *)(uintptr_t)filled) == 0)
+		filled++;
+	assert_int_equal(filled, 4 * nodes);
+	numaring_worker_detach(a); /* no room anywhere: the items become orphans */
+	assert_int_equal(atomic_load(&q->orphan_count), 3);
+	int got1001 = 0, got1002 = 0, gotnull = 0, total = 0;
+	void *out;
+	while (numaring_dequeue(b, &out) == 0) {
+		total++;
+		got1001 += out == (void *)1001;
+		got1002 += out == (void *)1002;
+		gotnull += out == NULL;
+	}
+	assert_int_equal(total, (int)filled + 3);
+	assert_int_equal(got1001, 1);
+	assert_int_equal(got1002, 1);
+	assert_int_equal(gotnull, 2); /* item 0 of b's and the held NULL */
+	assert_int_equal(atomic_load(&q->orphan_count), 0);
+	numaring_worker_detach(b);
+	numaring_destroy(q);
+}
+
+static void held_items_come_back_first(void **state)
+{
+	(void)state;
+	struct numaring *q = nr_test_create(8, 4, NUMARING_LOOKUP_NONE, NUMARING_GATE_PERWORKER,
+					    NUMARING_BACKOFF_NONE, NULL);
+	struct numaring_worker *w = numaring_worker_attach(q);
+	void *out[8];
+	w->pending[0] = (void *)7;
+	w->npending = 1;
+	/* an enqueue puts held items back into a ring before its own item */
+	assert_int_equal(numaring_enqueue(w, (void *)8), 0);
+	assert_int_equal(w->npending, 0);
+	w->pending[0] = (void *)9;
+	w->npending = 1;
+	assert_int_equal(numaring_dequeue_burst(w, out, 8), 3); /* held item first */
+	assert_ptr_equal(out[0], (void *)9);
+	assert_ptr_equal(out[1], (void *)7);
+	assert_ptr_equal(out[2], (void *)8);
+	assert_int_equal(numaring_dequeue_burst(w, out, 8), 0);
+	numaring_worker_detach(w);
+	numaring_destroy(q);
+}
+
+/* ---- allocation failure ------------------------------------------------ */
+
+static int fail_at, alloc_calls;
+static int fail_nth(size_t size)
+{
+	(void)size;
+	return ++alloc_calls == fail_at;
+}
+
+static void allocation_failure_returns_enomem(void **state)
+{
+	(void)state;
+	struct numaring_config cfg;
+	numaring_config_init(&cfg);
+	cfg.topology = topo3; /* several rings: fail each one in turn */
+	int failures = 0;
+	nr_test_unpin();
+	for (fail_at = 1; fail_at < 50; fail_at++) {
+		alloc_calls = 0;
+		nr_fault_alloc = fail_nth;
+		errno = 0;
+		struct numaring *q = numaring_create(&cfg);
+		struct numaring_worker *w = q ? numaring_worker_attach(q) : NULL;
+		nr_fault_alloc = NULL;
+		if (alloc_calls < fail_at) { /* every allocation done: success */
+			assert_non_null(q);
+			assert_non_null(w);
+			numaring_worker_detach(w);
+			numaring_destroy(q);
+			break;
+		}
+		failures++;
+		assert_int_equal(errno, ENOMEM);
+		assert_non_null(strstr(numaring_last_error(), "out of memory"));
+		if (q)
+			numaring_destroy(q); /* attach failed; the queue itself is fine */
+	}
+	assert_true(failures >= 4); /* topology, queue, gates, rings, worker... */
+}
+
+int main(void)
+{
+	nr_test_allowed();
+	nr_test_topology(topo2, sizeof topo2, 2, 0);
+	nr_test_topology(topo3, sizeof topo3, 2, 1);
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(defaults_create_anywhere),
+		cmocka_unit_test(invalid_configs_refused),
+		cmocka_unit_test(allowed_cpu_not_named_refused),
+		cmocka_unit_test(environment_topology_used_and_checked),
+		cmocka_unit_test(names_round_trip),
+		cmocka_unit_test(cpulist_parser),
+		cmocka_unit_test(topology_parser),
+		cmocka_unit_test(fifo_full_empty_null_on_one_node),
+		cmocka_unit_test(bursts_partial_and_in_order),
+		cmocka_unit_test(full_local_ring_moves_a_batch),
+		cmocka_unit_test(nearest_node_first),
+		cmocka_unit_test(every_lookup_routes_to_the_cpus_node),
+		cmocka_unit_test(rseq_and_rdpid_report_what_is_in_force),
+		cmocka_unit_test(held_items_survive_detach_when_all_full),
+		cmocka_unit_test(held_items_come_back_first),
+		cmocka_unit_test(allocation_failure_returns_enomem),
+	};
+	return cmocka_run_group_tests_name("ring", tests, NULL, NULL);
+}

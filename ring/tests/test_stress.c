@@ -1,0 +1,360 @@
+/*
+ * test_stress.c - exactly-once delivery under concurrency.
+ *
+ * Producers enqueue the numbers 0..total-1 (0 is NULL), consumers count
+ * every number they get; at the end each number must have been seen exactly
+ * once and the workers' counters must add up. Runs every lookup x gate x
+ * backoff combination, emulated 2- and 3-node topologies, capacities down to
+ * 2, batch 1 and batch = capacity, single and burst operations mixed, more
+ * threads than CPUs, and a thread that keeps moving the workers between
+ * CPUs. NUMARING_STRESS_SCALE multiplies the item counts (default 1).
+ */
+#include "nr_test.h"
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <time.h>
+
+#define MAX_THREADS 16
+#define BURST 8
+
+struct stress_cfg {
+	const char *name;
+	const char *topology; /* NULL: the machine's */
+	size_t capacity;
+	unsigned batch;
+	enum numaring_lookup lookup;
+	enum numaring_gate gate;
+	enum numaring_backoff backoff;
+	int producers, consumers;
+	uint64_t items_per_producer;
+	int burst;   /* 1: mix burst operations with single ones */
+	int migrate; /* 1: a thread moves the workers between CPUs */
+};
+
+struct run {
+	const struct stress_cfg *c;
+	struct numaring *q;
+	uint64_t total;
+	_Atomic uint8_t *seen;
+	_Atomic uint64_t consumed;
+	_Atomic uint64_t bad;  /* out-of-range or duplicate items */
+	_Atomic int stop;
+	pthread_mutex_t lock;
+	struct numaring_stats sum;
+	int next_producer, next_consumer;
+};
+
+static double scale = 1.0;
+static struct {
+	uint64_t items, batches, node_changes, failed;
+} totals;
+static char topo2[256], topo3[256], topo3d[300];
+
+static void add_stats(struct run *r, struct numaring_worker *w)
+{
+	struct numaring_stats st;
+	numaring_worker_stats(w, &st);
+	pthread_mutex_lock(&r->lock);
+	numaring_stats_add(&r->sum, &st);
+	pthread_mutex_unlock(&r->lock);
+}
+
+static int take_id(struct run *r, int *counter)
+{
+	pthread_mutex_lock(&r->lock);
+	int id = (*counter)++;
+	pthread_mutex_unlock(&r->lock);
+	return id;
+}
+
+static void *producer(void *arg)
+{
+	struct run *r = arg;
+	const struct stress_cfg *c = r->c;
+	struct numaring_worker *w = numaring_worker_attach(r->q);
+	if (!w) {
+		atomic_fetch_add(&r->bad, 1);
+		return NULL;
+	}
+	uint64_t id = (uint64_t)take_id(r, &r->next_producer), n = c->items_per_producer;
+	uint64_t base = id * n, i = 0;
+	unsigned rnd = (unsigned)id * 2654435761u + 1;
+	while (i < n) {
+		rnd = rnd * 1103515245u + 12345u;
+		if (c->burst && (rnd >> 16) % 3 == 0) {
+			void *items[BURST];
+			unsigned k = 1 + (rnd >> 8) % BURST;
+			if (k > n - i)
+				k = (unsigned)(n - i);
+			for (unsigned j = 0; j < k; j++)
+				items[j] = (void *)(uintptr_t)(base + i + j);
+			unsigned put = numaring_enqueue_burst(w, items, k);
+			i += put;
+			if (put < k)
+				sched_yield();
+		} else if (numaring_enqueue(w, (void *)(uintptr_t)(base + i)) == 0) {
+			i++;
+		} else {
+			sched_yield(); /* -ENOBUFS: every ring full, let consumers run */
+		}
+	}
+	add_stats(r, w);
+	numaring_worker_detach(w);
+	return NULL;
+}
+
+static void count_item(struct run *r, void *item)
+{
+	uintptr_t v = (uintptr_t)item;
+	if (v >= r->total || atomic_fetch_add(&r->seen[v], 1) != 0)
+		atomic_fetch_add(&r->bad, 1);
+	atomic_fetch_add(&r->consumed, 1);
+}
+
+static void *consumer(void *arg)
+{
+	struct run *r = arg;
+	const struct stress_cfg *c = r->c;
+	struct numaring_worker *w = numaring_worker_attach(r->q);
+	if (!w) {
+		atomic_fetch_add(&r->bad, 1);
+		return NULL;
+	}
+	unsigned rnd = (unsigned)take_id(r, &r->next_consumer) * 7919u + 3;
+	while (atomic_load(&r->consumed) < r->total) {
+		rnd = rnd * 1103515245u + 12345u;
+		if (c->burst && (rnd >> 16) % 3 == 0) {
+			void *items[BURST];
+			unsigned got = numaring_dequeue_burst(w, items, 1 + (rnd >> 8) % BURST);
+			for (unsigned j = 0; j < got; j++)
+				count_item(r, items[j]);
+			if (got == 0)
+				sched_yield();
+		} else {
+			void *item;
+			if (numaring_dequeue(w, &item) == 0)
+				count_item(r, item);
+			else
+				sched_yield();
+		}
+	}
+	add_stats(r, w);
+	numaring_worker_detach(w);
+	return NULL;
+}
+
+struct migrator_arg {
+	struct run *r;
+	pthread_t *threads;
+	int nthreads;
+};
+
+/* Move worker threads between the allowed CPUs, or unpin them, until told
+ * to stop. Threads that have finished answer ESRCH, which is fine. */
+static void *migrator(void *arg)
+{
+	struct migrator_arg *m = arg;
+	int ncpu = nr_test_ncpus();
+	unsigned rnd = 12345;
+	while (!atomic_load(&m->r->stop)) {
+		rnd = rnd * 1103515245u + 12345u;
+		int t = (int)((rnd >> 8) % (unsigned)m->nthreads);
+		cpu_set_t s;
+		CPU_ZERO(&s);
+		if ((rnd >> 20) % 4 == 0) {
+			s = *nr_test_allowed(); /* unpin */
+		} else {
+			CPU_SET(nr_test_cpu((int)((rnd >> 12) % (unsigned)ncpu)), &s);
+		}
+		pthread_setaffinity_np(m->threads[t], sizeof s, &s);
+		struct timespec ts = {0, 50000 + (long)((rnd >> 4) % 200000)};
+		nanosleep(&ts, NULL);
+	}
+	return NULL;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void stress(const struct stress_cfg *c)
+{
+	struct run r;
+	pthread_t th[MAX_THREADS], mig;
+	struct migrator_arg marg;
+	int nth = c->producers + c->consumers;
+	assert_true(nth <= MAX_THREADS);
+
+	memset(&r, 0, sizeof r);
+	r.c = c;
+	pthread_mutex_init(&r.lock, NULL);
+	r.total = (uint64_t)((double)c->items_per_producer * scale) * (uint64_t)c->producers;
+	struct stress_cfg scaled = *c;
+	scaled.items_per_producer = (uint64_t)((double)c->items_per_producer * scale);
+	r.c = &scaled;
+	r.seen = calloc(r.total, 1);
+	assert_non_null(r.seen);
+	r.q = nr_test_create(c->capacity, c->batch, c->lookup, c->gate, c->backoff, c->topology);
+
+	for (int i = 0; i < nth; i++)
+		assert_int_equal(pthread_create(&th[i], NULL,
+						i < c->producers ? producer : consumer, &r),
+				 0);
+	if (c->migrate) {
+		marg.r = &r;
+		marg.threads = th;
+		marg.nthreads = nth;
+		assert_int_equal(pthread_create(&mig, NULL, migrator, &marg), 0);
+	}
+	/* Watchdog: a lost item would leave consumers waiting forever. */
+	double t0 = now_s(), limit = 300.0;
+	while (atomic_load(&r.consumed) < r.total && atomic_load(&r.bad) == 0) {
+		if (now_s() - t0 > limit) {
+			fprintf(stderr,
+				"stress %s: no progress: %llu of %llu items consumed after %.0f s\n",
+				c->name, (unsigned long long)atomic_load(&r.consumed),
+				(unsigned long long)r.total, limit);
+			abort();
+		}
+		struct timespec ts = {0, 1000000};
+		nanosleep(&ts, NULL);
+	}
+	atomic_store(&r.stop, 1);
+	if (c->migrate)
+		pthread_join(mig, NULL);
+	if (atomic_load(&r.bad) != 0) {
+		/* consumers may be stuck short of total; report and stop here */
+		fprintf(stderr, "stress %s: %llu bad items (duplicate or out of range)\n", c->name,
+			(unsigned long long)atomic_load(&r.bad));
+		abort();
+	}
+	for (int i = 0; i < nth; i++)
+		pthread_join(th[i], NULL);
+
+	uint64_t missing = 0;
+	for (uint64_t v = 0; v < r.total; v++)
+		if (atomic_load(&r.seen[v]) != 1)
+			missing++;
+	if (missing)
+		fail_msg("stress %s: %llu items not delivered exactly once", c->name,
+			 (unsigned long long)missing);
+	assert_int_equal(r.sum.enqueued, r.total);
+	assert_int_equal(r.sum.dequeued, r.total);
+	assert_int_equal(atomic_load(&r.consumed), r.total);
+	/* several rings and rings far smaller than the run: batches must move */
+	if (numaring_node_count(r.q) > 1)
+		assert_true(r.sum.batches_in + r.sum.batches_out > 0);
+	totals.items += r.total;
+	totals.batches += r.sum.batches_in + r.sum.batches_out;
+	totals.node_changes += r.sum.node_changes;
+	totals.failed += r.sum.failed_attempts;
+	numaring_destroy(r.q);
+	free(r.seen);
+	pthread_mutex_destroy(&r.lock);
+}
+
+/* Every lookup x gate x backoff on two emulated nodes, tiny rings, mixed
+ * operations, migrating threads. */
+static void every_combination(void **state)
+{
+	(void)state;
+	char name[96];
+	int runs = 0;
+	for (int l = 0; l < NUMARING_LOOKUP_COUNT_; l++)
+		for (int g = 0; g < NUMARING_GATE_COUNT_; g++)
+			for (int b = 0; b < NUMARING_BACKOFF_COUNT_; b++) {
+				snprintf(name, sizeof name, "%s/%s/%s", numaring_lookup_name(l),
+					 numaring_gate_name(g), numaring_backoff_name(b));
+				struct stress_cfg c = {
+					.name = name, .topology = topo2, .capacity = 4, .batch = 2,
+					.lookup = (enum numaring_lookup)l,
+					.gate = (enum numaring_gate)g,
+					.backoff = (enum numaring_backoff)b, .producers = 2,
+					.consumers = 2, .items_per_producer = 5000, .burst = 1,
+					.migrate = 1};
+				stress(&c);
+				runs++;
+			}
+	print_message("%d combinations, each %d items delivered exactly once\n", runs,
+		      (int)(2 * 5000 * scale));
+}
+
+static void capacity_two_batch_one_three_nodes(void **state)
+{
+	(void)state;
+	struct stress_cfg c = {"cap2-batch1-3nodes", topo3, 2, 1, NUMARING_LOOKUP_CACHED,
+			       NUMARING_GATE_PERWORKER, NUMARING_BACKOFF_NONE, 3, 3, 60000, 0, 1};
+	stress(&c);
+}
+
+static void batch_equals_capacity(void **state)
+{
+	(void)state;
+	struct stress_cfg c = {"batch=cap", topo2, 8, 8, NUMARING_LOOKUP_TABLE,
+			       NUMARING_GATE_PERNODE, NUMARING_BACKOFF_EXP, 2, 2, 60000, 1, 1};
+	stress(&c);
+	struct stress_cfg c2 = {"batch=cap=2", topo3d, 2, 2, NUMARING_LOOKUP_RSEQ,
+				NUMARING_GATE_PERWORKER, NUMARING_BACKOFF_PAUSE, 2, 2, 60000, 1, 1};
+	stress(&c2);
+}
+
+static void more_threads_than_cpus(void **state)
+{
+	(void)state;
+	struct stress_cfg c = {"4p4c-shared", topo2, 16, 4, NUMARING_LOOKUP_CACHED,
+			       NUMARING_GATE_SHARED, NUMARING_BACKOFF_NONE, 4, 4, 30000, 1, 1};
+	stress(&c);
+	struct stress_cfg c2 = {"6p2c-3nodes", topo3d, 8, 3, NUMARING_LOOKUP_TABLE,
+				NUMARING_GATE_PERWORKER, NUMARING_BACKOFF_YIELD, 6, 2, 15000, 1, 1};
+	stress(&c2);
+	struct stress_cfg c3 = {"1p6c", topo2, 4, 2, NUMARING_LOOKUP_RDPID,
+				NUMARING_GATE_PERNODE, NUMARING_BACKOFF_EXP, 1, 6, 90000, 1, 1};
+	stress(&c3);
+}
+
+static void machine_topology(void **state)
+{
+	(void)state;
+	struct stress_cfg c = {"real-4p4c", NULL, 64, 8, NUMARING_LOOKUP_CACHED,
+			       NUMARING_GATE_PERWORKER, NUMARING_BACKOFF_NONE, 4, 4, 60000, 1, 1};
+	stress(&c);
+	struct stress_cfg c2 = {"real-2p2c-libnuma", NULL, 2, 1, NUMARING_LOOKUP_LIBNUMA,
+				NUMARING_GATE_SHARED, NUMARING_BACKOFF_PAUSE, 2, 2, 30000, 1, 0};
+	stress(&c2);
+}
+
+int main(void)
+{
+	const char *s = getenv("NUMARING_STRESS_SCALE");
+	if (s && *s) {
+		char *end;
+		scale = strtod(s, &end);
+		if (*end || !(scale > 0) || scale > 1e6) {
+			fprintf(stderr, "NUMARING_STRESS_SCALE=\"%s\": expected a number above 0\n", s);
+			return 2;
+		}
+	}
+	nr_test_allowed();
+	nr_test_topology(topo2, sizeof topo2, 2, 0);
+	nr_test_topology(topo3, sizeof topo3, 2, 1);
+	snprintf(topo3d, sizeof topo3d, "%s|10,22,16,22,10,16,16,16,10", topo3);
+	if (strchr(topo2, ';') == NULL) /* one CPU: the 3-node one cannot have a matrix for 2 */
+		snprintf(topo3d, sizeof topo3d, "%s", topo3);
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(every_combination),
+		cmocka_unit_test(capacity_two_batch_one_three_nodes),
+		cmocka_unit_test(batch_equals_capacity),
+		cmocka_unit_test(more_threads_than_cpus),
+		cmocka_unit_test(machine_topology),
+	};
+	int rc = cmocka_run_group_tests_name("stress", tests, NULL, NULL);
+	printf("stress totals: %llu items delivered exactly once, %llu cross-node batches, "
+	       "%llu node changes seen, %llu failed attempts retried\n",
+	       (unsigned long long)totals.items, (unsigned long long)totals.batches,
+	       (unsigned long long)totals.node_changes, (unsigned long long)totals.failed);
+	return rc;
+}
