@@ -42,16 +42,17 @@ RING_OBJS := $(RING_SRCS:%.c=$(B)/obj/%.o)
 RING_TESTS := test_ring test_stress test_placement test_fastpath
 RING_TEST_BINS := $(RING_TESTS:%=$(B)/tests/%)
 
-.PHONY: all lib test test-ring test-tsan test-asan bench-ring install uninstall clean deps-build deps-test
+.PHONY: all lib bench test test-ring test-harness test-tsan test-asan bench-ring bench-peers \
+	install uninstall clean deps-build deps-test FORCE
 
-all: lib
+all: lib bench
 
 lib: $(B)/libnumaring.a $(B)/libnumaring.so
 
 deps-build:
-	@scripts/deps.sh build
+	@scripts/deps.sh build peers
 deps-test:
-	@scripts/deps.sh build test
+	@scripts/deps.sh build peers test
 
 $(B)/obj/%.o: %.c $(RING_HDRS)
 	@mkdir -p $(dir $@)
@@ -74,9 +75,68 @@ $(B)/tests/%: ring/tests/%.c ring/tests/nr_test.h $(B)/libnumaring.a $(RING_HDRS
 test-ring: $(RING_TEST_BINS)
 	@set -e; for t in $(RING_TEST_BINS); do echo "== $$t"; $$t; done
 
+# ---- the harness: build/numaring-bench --------------------------------------
+
+include harness/peers/peers.mk
+
+HARNESS_SRCS := harness/bench.c harness/options.c harness/output.c harness/clock.c \
+	harness/hdr.c harness/probe.c $(PEER_C_SRCS)
+HARNESS_HDRS := $(wildcard harness/*.h harness/peers/*.h) $(RING_HDRS) $(B)/version.h
+HARNESS_OBJS := $(HARNESS_SRCS:%.c=$(B)/obj/%.o) $(PEER_CXX_SRCS:%.cpp=$(B)/obj/%.cpp.o)
+HARNESS_CFLAGS := -Iharness -Iharness/peers -I$(B) $(PEER_CFLAGS)
+
+# version.h changes only when the commit (or the dirty state) does.
+$(B)/version.h: FORCE
+	@mkdir -p $(B)
+	@git_rev=$$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown); \
+	 git diff --quiet HEAD -- ring harness 2>/dev/null || git_rev="$$git_rev-dirty"; \
+	 printf '#define NUMARING_GIT "%s"\n#define NUMARING_CFLAGS "%s"\n' "$$git_rev" \
+	   "$(strip $(OPT) $(SANFLAGS))" > $@.tmp; \
+	 cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
+
+$(B)/obj/harness/%.o: harness/%.c $(HARNESS_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_) $(HARNESS_CFLAGS) $(if $(filter harness/peers/rte.c,$<),$(PEER_RTE_CFLAGS)) -c $< -o $@
+
+$(B)/obj/harness/%.cpp.o: harness/%.cpp $(HARNESS_HDRS)
+	@mkdir -p $(dir $@)
+	$(CXX) -std=c++17 $(OPT) -g -Wall -Wextra -fPIC $(SANFLAGS) -Iring $(HARNESS_CFLAGS) -c $< -o $@
+
+$(B)/numaring-bench: $(HARNESS_OBJS) $(B)/libnumaring.a
+	$(CXX) -o $@ $(HARNESS_OBJS) $(B)/libnumaring.a $(LDFLAGS_) $(PEER_LIBS) $(RING_LIBS) -lm
+
+bench: $(B)/numaring-bench
+
+HARNESS_TEST_BINS := $(B)/tests/test_hdr $(B)/tests/test_probe $(B)/tests/test_peers $(B)/tests/test_bench
+
+$(B)/tests/test_hdr: harness/tests/test_hdr.c harness/hdr.c harness/hdr.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_) -Iharness $< harness/hdr.c -o $@ $(LDFLAGS_) -lcmocka -lm
+
+$(B)/tests/test_probe: harness/tests/test_probe.c $(B)/obj/harness/probe.o $(B)/obj/harness/clock.o $(B)/libnumaring.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_) $(HARNESS_CFLAGS) $< $(B)/obj/harness/probe.o $(B)/obj/harness/clock.o -o $@ \
+		$(B)/libnumaring.a $(LDFLAGS_) $(RING_LIBS) -lcmocka -lm
+
+PEER_OBJS := $(PEER_C_SRCS:%.c=$(B)/obj/%.o) $(PEER_CXX_SRCS:%.cpp=$(B)/obj/%.cpp.o)
+$(B)/tests/test_peers: harness/tests/test_peers.c $(PEER_OBJS) $(B)/libnumaring.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_) $(HARNESS_CFLAGS) -c $< -o $@.o
+	$(CXX) -o $@ $@.o $(PEER_OBJS) $(B)/libnumaring.a $(LDFLAGS_) $(PEER_LIBS) $(RING_LIBS) -lcmocka -lm
+
+$(B)/tests/test_bench: harness/tests/test_bench.c $(B)/obj/harness/hdr.o $(PEER_OBJS) $(B)/libnumaring.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_) $(HARNESS_CFLAGS) -c $< -o $@.o
+	$(CXX) -o $@ $@.o $(B)/obj/harness/hdr.o $(PEER_OBJS) $(B)/libnumaring.a $(LDFLAGS_) \
+		$(PEER_LIBS) $(RING_LIBS) -lcmocka -lm
+
+test-harness: $(HARNESS_TEST_BINS) $(B)/numaring-bench
+	@set -e; for t in $(HARNESS_TEST_BINS); do echo "== $$t"; NUMARING_BENCH=$(B)/numaring-bench $$t; done
+
 test: deps-test
-	@$(MAKE) --no-print-directory lib
+	@$(MAKE) --no-print-directory lib bench
 	@$(MAKE) --no-print-directory test-ring
+	@$(MAKE) --no-print-directory test-harness
 
 test-tsan: deps-test
 	@$(MAKE) --no-print-directory B=build/tsan SAN=thread test-ring

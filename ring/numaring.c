@@ -399,8 +399,11 @@ static NR_NOINLINE unsigned pull_batch(struct numaring_worker *w, void **out, un
 static NR_NOINLINE int enqueue_slow(struct numaring_worker *w, void *item)
 {
 	struct numaring *q = w->q;
-	if (w->npending)
+	if (w->npending) { /* held items go back first; then ours may fit */
 		flush_pending(w);
+		if (w->npending == 0 && nr_ring_enqueue(w->local, item, &w->bo))
+			goto local;
+	}
 	if (recheck_on_slow_path(w) && w->npending == 0 &&
 	    nr_ring_enqueue(w->local, item, &w->bo))
 		goto local;
@@ -413,6 +416,9 @@ static NR_NOINLINE int enqueue_slow(struct numaring_worker *w, void *item)
 				break;
 		}
 	}
+	/* One ring: the fast path has just found it full. */
+	if (q->nnodes == 1 && w->npending == 0)
+		return -ENOBUFS;
 	/* No batch could move: any free slot anywhere, local first. */
 	if (place_anywhere(w, &item, 1) == 1) {
 		w->st.enqueued++;
@@ -483,8 +489,16 @@ unsigned numaring_enqueue_burst(struct numaring_worker *w, void *const *items, u
 			goto out;
 	}
 	/* slow path */
-	if (w->npending)
+	if (w->npending) { /* held items go back first; then ours may fit */
 		flush_pending(w);
+		if (w->npending == 0) {
+			unsigned k = nr_ring_enqueue_burst(w->local, items + done, n - done, &w->bo);
+			done += k;
+			w->st.local_ops += k;
+			if (done == n)
+				goto out;
+		}
+	}
 	if (recheck_on_slow_path(w) && w->npending == 0) {
 		unsigned k = nr_ring_enqueue_burst(w->local, items + done, n - done, &w->bo);
 		done += k;
@@ -500,7 +514,7 @@ unsigned numaring_enqueue_burst(struct numaring_worker *w, void *const *items, u
 		if (moved == 0)
 			break;
 	}
-	if (done < n)
+	if (done < n && (q->nnodes > 1 || w->npending))
 		done += place_anywhere(w, items + done, n - done);
 out:
 	w->st.enqueued += done;

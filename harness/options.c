@@ -1,0 +1,352 @@
+/*
+ * options.c - parse and check numaring-bench's command line.
+ */
+#define _GNU_SOURCE
+#include "options.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nr_topology.h"
+
+#define MAX_THREADS 1024
+
+static const char *const pin_names[HB_PIN_COUNT_] = {
+	[HB_PIN_COMPACT] = "compact", [HB_PIN_SCATTER] = "scatter", [HB_PIN_SPLIT] = "split",
+	[HB_PIN_NONE] = "none",       [HB_PIN_LIST] = "list",
+};
+
+const char *hb_pin_name(enum hb_pin p)
+{
+	return (unsigned)p < HB_PIN_COUNT_ ? pin_names[p] : "?";
+}
+
+static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int bad(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("numaring-bench: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs(" (see --help)\n", stderr);
+	return 2;
+}
+
+/* A whole decimal number in [min, max]. */
+static int parse_count(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	char *end;
+	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
+		return bad("%s needs a whole number from %llu to %llu, not \"%s\"", opt,
+			   (unsigned long long)min, (unsigned long long)max, s ? s : "");
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return bad("%s needs a whole number from %llu to %llu, not \"%s\"", opt,
+			   (unsigned long long)min, (unsigned long long)max, s);
+	*out = v;
+	return 0;
+}
+
+/* A number of seconds (or a rate) in (min, max]; min itself allowed if zero_ok. */
+static int parse_real(const char *opt, const char *s, double min, double max, int zero_ok,
+		      double *out)
+{
+	char *end;
+	if (!s || !*s || *s == ' ')
+		return bad("%s needs a number, not \"%s\"", opt, s ? s : "");
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || *end || !isfinite(v) || v > max || v < min || (v == min && !zero_ok))
+		return bad("%s needs a number %s %g and at most %g, not \"%s\"", opt,
+			   zero_ok ? "from" : "above", min, max, s);
+	*out = v;
+	return 0;
+}
+
+void hb_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: numaring-bench [options]           run one configuration, write one result\n"
+		"       numaring-bench --show-topology     print the topology a run would use (JSON)\n"
+		"       numaring-bench --probe [--quick]   measure the host (core-to-core latency, look-ups, bandwidth)\n"
+		"\n"
+		"queue under test\n"
+		"  --queue NAME        the queue (default numaring):\n");
+	for (int i = 0; hq_all[i]; i++)
+		fprintf(out, "                        %-10s %s\n", hq_all[i]->name,
+			hq_all[i]->description);
+	fprintf(out,
+		"\n"
+		"load\n"
+		"  --producers N       producer threads, 1..%d (default 1)\n"
+		"  --consumers N       consumer threads, 1..%d (default 1)\n"
+		"  --duration SEC      measure for SEC seconds after the warm-up (default 2)\n"
+		"  --ops N             or: measure until N items have gone through (not with --duration)\n"
+		"  --warmup SEC        run SEC seconds before measuring, 0 allowed (default 0.5)\n"
+		"  --rate OPS          open loop: OPS items per second in all, split evenly over the\n"
+		"                      producers; latency is measured from each item's intended send\n"
+		"                      time (coordinated omission corrected). Default: closed loop.\n"
+		"  --bursts            use burst operations of --batch items where the queue has them\n"
+		"                      (default: single operations)\n"
+		"\n"
+		"queue shape\n"
+		"  --capacity N        slots, a power of two >= 2: per node ring for numaring, the whole\n"
+		"                      queue for the others (default 1024)\n"
+		"  --batch N           items per cross-node transfer (numaring) and burst size, 1..capacity\n"
+		"                      (default 32)\n"
+		"\n"
+		"numaring's ablations (ignored by the other queues)\n"
+		"  --lookup MODE       libnuma | syscall | table | cached | rseq | rdpid | none (default cached)\n"
+		"  --recheck N         cached: re-check the node every N operations (default 256)\n"
+		"  --gate MODE         shared | pernode | perworker (default perworker)\n"
+		"  --backoff MODE      none | pause | exp | yield (default none)\n"
+		"\n"
+		"placement\n"
+		"  --topology SPEC     emulated nodes, one cpulist per node: \"0-7;8-15\" ('-' = memory-only\n"
+		"                      node; optional distance matrix after '|'). Default: NUMARING_TOPOLOGY\n"
+		"                      if set, else the machine's (hwloc). Emulated results say so.\n"
+		"  --pin MODE|CPULIST  compact (fill a node, then the next; threads P0,C0,P1,C1..),\n"
+		"                      scatter (producers and consumers each round-robin over nodes),\n"
+		"                      split (producers on the first node, consumers on the last),\n"
+		"                      none, or a cpulist given to P0..Pn, C0..Cm in order (default compact)\n"
+		"\n"
+		"results\n"
+		"  --out DIR           write summary.csv, latency.hgrm, latency.csv, meta.json into DIR\n"
+		"                      (created if missing; each file written whole); probe.csv for --probe\n"
+		"  --verify            fail (exit 1) if any item was lost or duplicated (default: on)\n"
+		"  --no-verify         do not check\n"
+		"  --drain-timeout SEC how long consumers may take to drain after the producers stop\n"
+		"                      before items count as lost (default 10)\n"
+		"  --quiet             no progress or summary line on stdout\n"
+		"  --help, --version\n"
+		"\n"
+		"exit status: 0 ok, 1 the run failed (lost items, a thread could not start), 2 bad input\n",
+		MAX_THREADS, MAX_THREADS);
+}
+
+enum {
+	OPT_QUEUE = 256, OPT_PRODUCERS, OPT_CONSUMERS, OPT_DURATION, OPT_OPS, OPT_WARMUP,
+	OPT_CAPACITY, OPT_BATCH, OPT_BURSTS, OPT_LOOKUP, OPT_RECHECK, OPT_GATE, OPT_BACKOFF,
+	OPT_TOPOLOGY, OPT_PIN, OPT_RATE, OPT_OUT, OPT_VERIFY, OPT_NO_VERIFY, OPT_DRAIN,
+	OPT_SHOW, OPT_PROBE, OPT_QUICK, OPT_QUIET, OPT_HELP, OPT_VERSION,
+};
+
+static const struct option long_opts[] = {
+	{"queue", required_argument, NULL, OPT_QUEUE},
+	{"producers", required_argument, NULL, OPT_PRODUCERS},
+	{"consumers", required_argument, NULL, OPT_CONSUMERS},
+	{"duration", required_argument, NULL, OPT_DURATION},
+	{"ops", required_argument, NULL, OPT_OPS},
+	{"warmup", required_argument, NULL, OPT_WARMUP},
+	{"capacity", required_argument, NULL, OPT_CAPACITY},
+	{"batch", required_argument, NULL, OPT_BATCH},
+	{"bursts", no_argument, NULL, OPT_BURSTS},
+	{"lookup", required_argument, NULL, OPT_LOOKUP},
+	{"recheck", required_argument, NULL, OPT_RECHECK},
+	{"gate", required_argument, NULL, OPT_GATE},
+	{"backoff", required_argument, NULL, OPT_BACKOFF},
+	{"topology", required_argument, NULL, OPT_TOPOLOGY},
+	{"pin", required_argument, NULL, OPT_PIN},
+	{"rate", required_argument, NULL, OPT_RATE},
+	{"out", required_argument, NULL, OPT_OUT},
+	{"verify", no_argument, NULL, OPT_VERIFY},
+	{"no-verify", no_argument, NULL, OPT_NO_VERIFY},
+	{"drain-timeout", required_argument, NULL, OPT_DRAIN},
+	{"show-topology", no_argument, NULL, OPT_SHOW},
+	{"probe", no_argument, NULL, OPT_PROBE},
+	{"quick", no_argument, NULL, OPT_QUICK},
+	{"quiet", no_argument, NULL, OPT_QUIET},
+	{"help", no_argument, NULL, OPT_HELP},
+	{"version", no_argument, NULL, OPT_VERSION},
+	{NULL, 0, NULL, 0},
+};
+
+int hb_parse(int argc, char **argv, struct hb_options *o)
+{
+	uint64_t v;
+	int rc, duration_given = 0, ops_given = 0;
+	char err[NR_ERRLEN];
+
+	memset(o, 0, sizeof *o);
+	o->mode = HB_RUN;
+	o->queue = hq_find("numaring");
+	o->producers = o->consumers = 1;
+	o->duration_s = 2.0;
+	o->warmup_s = 0.5;
+	o->capacity = 1024;
+	o->batch = 32;
+	o->lookup = NUMARING_LOOKUP_CACHED;
+	o->recheck = 256;
+	o->gate = NUMARING_GATE_PERWORKER;
+	o->backoff = NUMARING_BACKOFF_NONE;
+	o->pin = HB_PIN_COMPACT;
+	o->verify = 1;
+	o->drain_timeout_s = 10.0;
+	o->argc = argc;
+	o->argv = argv;
+
+	opterr = 0;
+	optind = 1;
+	for (;;) {
+		int c = getopt_long(argc, argv, "", long_opts, NULL);
+		if (c == -1)
+			break;
+		switch (c) {
+		case OPT_QUEUE:
+			if (!(o->queue = hq_find(optarg)))
+				return bad("unknown queue \"%s\"", optarg);
+			break;
+		case OPT_PRODUCERS:
+			if ((rc = parse_count("--producers", optarg, 1, MAX_THREADS, &v)))
+				return rc;
+			o->producers = (unsigned)v;
+			break;
+		case OPT_CONSUMERS:
+			if ((rc = parse_count("--consumers", optarg, 1, MAX_THREADS, &v)))
+				return rc;
+			o->consumers = (unsigned)v;
+			break;
+		case OPT_DURATION:
+			if ((rc = parse_real("--duration", optarg, 0, 86400, 0, &o->duration_s)))
+				return rc;
+			duration_given = 1;
+			break;
+		case OPT_OPS:
+			if ((rc = parse_count("--ops", optarg, 1, UINT64_C(1) << 48, &o->ops)))
+				return rc;
+			ops_given = 1;
+			break;
+		case OPT_WARMUP:
+			if ((rc = parse_real("--warmup", optarg, 0, 3600, 1, &o->warmup_s)))
+				return rc;
+			break;
+		case OPT_CAPACITY:
+			if ((rc = parse_count("--capacity", optarg, 2, UINT64_C(1) << 30, &v)))
+				return rc;
+			if (v & (v - 1))
+				return bad("--capacity %llu is not a power of two", (unsigned long long)v);
+			o->capacity = (size_t)v;
+			break;
+		case OPT_BATCH:
+			if ((rc = parse_count("--batch", optarg, 1, UINT64_C(1) << 30, &v)))
+				return rc;
+			o->batch = (unsigned)v;
+			break;
+		case OPT_BURSTS:
+			o->bursts = 1;
+			break;
+		case OPT_LOOKUP:
+			if (numaring_lookup_parse(optarg, &o->lookup) < 0)
+				return bad("unknown --lookup \"%s\" (libnuma, syscall, table, cached, rseq, rdpid, none)",
+					   optarg);
+			break;
+		case OPT_RECHECK:
+			if ((rc = parse_count("--recheck", optarg, 1, UINT32_MAX, &v)))
+				return rc;
+			o->recheck = (unsigned)v;
+			break;
+		case OPT_GATE:
+			if (numaring_gate_parse(optarg, &o->gate) < 0)
+				return bad("unknown --gate \"%s\" (shared, pernode, perworker)", optarg);
+			break;
+		case OPT_BACKOFF:
+			if (numaring_backoff_parse(optarg, &o->backoff) < 0)
+				return bad("unknown --backoff \"%s\" (none, pause, exp, yield)", optarg);
+			break;
+		case OPT_TOPOLOGY:
+			o->topology = optarg;
+			break;
+		case OPT_PIN: {
+			int found = 0;
+			for (int p = 0; p < HB_PIN_COUNT_; p++)
+				if (p != HB_PIN_LIST && strcmp(optarg, pin_names[p]) == 0) {
+					o->pin = (enum hb_pin)p;
+					found = 1;
+				}
+			if (!found) {
+				if (!optarg[0] || !strchr("0123456789", optarg[0]))
+					return bad("unknown --pin \"%s\" (compact, scatter, split, none, or a cpulist such as 0-3,8)",
+						   optarg);
+				if (nr_cpulist_parse(optarg, strlen(optarg), &o->pin_cpus, err,
+						     sizeof err) < 0)
+					return bad("--pin: %s", err);
+				o->pin = HB_PIN_LIST;
+				o->pin_list = optarg;
+			}
+			break;
+		}
+		case OPT_RATE:
+			if ((rc = parse_real("--rate", optarg, 0, 1e12, 0, &o->rate)))
+				return rc;
+			break;
+		case OPT_OUT:
+			if (!optarg[0])
+				return bad("--out needs a directory");
+			o->out = optarg;
+			break;
+		case OPT_VERIFY:
+			o->verify = 1;
+			break;
+		case OPT_NO_VERIFY:
+			o->verify = 0;
+			break;
+		case OPT_DRAIN:
+			if ((rc = parse_real("--drain-timeout", optarg, 0, 86400, 0,
+					     &o->drain_timeout_s)))
+				return rc;
+			break;
+		case OPT_SHOW:
+			o->mode = HB_SHOW_TOPOLOGY;
+			break;
+		case OPT_PROBE:
+			o->mode = HB_PROBE;
+			break;
+		case OPT_QUICK:
+			o->quick = 1;
+			break;
+		case OPT_QUIET:
+			o->quiet = 1;
+			break;
+		case OPT_HELP:
+			o->mode = HB_HELP;
+			return 0;
+		case OPT_VERSION:
+			o->mode = HB_VERSION;
+			return 0;
+		case ':':
+			return bad("%s needs a value", argv[optind - 1]);
+		case '?':
+		default:
+			if (optopt >= OPT_QUEUE)
+				return bad("%s needs a value", argv[optind - 1]);
+			if (optopt)
+				return bad("unknown option \"-%c\"", optopt);
+			return bad("unknown option \"%s\"", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return bad("unexpected argument \"%s\"", argv[optind]);
+	if (duration_given && ops_given)
+		return bad("--duration and --ops are alternatives; give one");
+	if (ops_given)
+		o->duration_s = 0;
+	if (o->batch > o->capacity)
+		return bad("--batch %u is larger than --capacity %zu", o->batch, o->capacity);
+	if (o->quick && o->mode != HB_PROBE)
+		return bad("--quick goes with --probe");
+	if (o->pin == HB_PIN_LIST) {
+		unsigned named = (unsigned)CPU_COUNT(&o->pin_cpus);
+		if (named < o->producers + o->consumers)
+			return bad("--pin %s names %u CPUs for %u threads (%u producers + %u consumers)",
+				   o->pin_list, named, o->producers + o->consumers, o->producers,
+				   o->consumers);
+	}
+	return 0;
+}

@@ -1,0 +1,67 @@
+/*
+ * options.h - numaring-bench's command line: one struct, parsed and checked
+ * completely before anything runs. Bad input is one message and exit 2.
+ */
+#ifndef HB_OPTIONS_H
+#define HB_OPTIONS_H
+
+#include <sched.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "numaring.h"
+#include "queue.h"
+
+enum hb_pin {
+	HB_PIN_COMPACT, /* fill a node's CPUs before the next node's */
+	HB_PIN_SCATTER, /* producers and consumers each round-robin over nodes */
+	HB_PIN_SPLIT,   /* producers on the first node, consumers on the last */
+	HB_PIN_NONE,    /* leave the scheduler alone */
+	HB_PIN_LIST,    /* an explicit cpulist, threads in order P0.., C0.. */
+	HB_PIN_COUNT_
+};
+
+enum hb_mode { HB_RUN, HB_SHOW_TOPOLOGY, HB_PROBE, HB_HELP, HB_VERSION };
+
+struct hb_options {
+	enum hb_mode mode;
+	const struct hq_ops *queue;
+	unsigned producers, consumers;
+	double duration_s; /* 0 when --ops is used */
+	uint64_t ops;      /* 0 when --duration is used */
+	double warmup_s;
+	size_t capacity;
+	unsigned batch;
+	int bursts;        /* 1: burst operations of `batch` items where the queue has them */
+	enum numaring_lookup lookup;
+	unsigned recheck;
+	enum numaring_gate gate;
+	enum numaring_backoff backoff;
+	const char *topology; /* --topology, or NULL (then NUMARING_TOPOLOGY, else discovery) */
+	enum hb_pin pin;
+	const char *pin_list; /* HB_PIN_LIST: the cpulist as given */
+	cpu_set_t pin_cpus;   /* HB_PIN_LIST: parsed */
+	double rate;          /* open loop: items per second over all producers; 0 = closed loop */
+	const char *out;      /* --out DIR, or NULL */
+	int verify;
+	double drain_timeout_s;
+	int quick;            /* --probe: fewer round trips */
+	int quiet;
+	int argc;
+	char **argv;
+};
+
+/* Names of enum hb_pin, parsed and printed through the same table. */
+const char *hb_pin_name(enum hb_pin p);
+
+/*
+ * hb_parse - parse argv into *o. Returns 0, or 2 after printing one message
+ * naming the problem on stderr (the caller exits with it).
+ */
+int hb_parse(int argc, char **argv, struct hb_options *o);
+
+/* hb_usage - the --help text, listing every option, its values and default. */
+void hb_usage(FILE *out);
+
+#endif /* HB_OPTIONS_H */

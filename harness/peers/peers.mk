@@ -1,0 +1,33 @@
+# peers.mk - the peer-queue adapters of the benchmark harness (harness/peers/),
+# for the top-level Makefile to `include`. Paths are relative to the
+# repository root; registry.c lists every adapter in hq_all[].
+
+# C sources: one adapter per queue, plus the registry.
+PEER_C_SRCS := harness/peers/numaring.c harness/peers/flat.c harness/peers/ck.c \
+               harness/peers/rte.c harness/peers/moodycamel.c harness/peers/urcu.c \
+               harness/peers/mutex.c harness/peers/faa.c harness/peers/registry.c
+
+# C++ sources: the moodycamel shim (extern "C"); build with $(CXX) -std=c++17.
+# Under -fsanitize=thread g++ warns (-Wtsan) about the queue's
+# atomic_thread_fence: add -Wno-tsan for this file in TSan builds.
+PEER_CXX_SRCS := harness/peers/moodycamel.cpp
+
+# Extra C flags for every peer file: queue.h and peers.h (harness/),
+# numaring.h and nr_ring.h (ring/). ck_ring.h, urcu/wfcqueue.h (multiarch
+# directory) and concurrentqueue/ are on the compiler's default path.
+PEER_CFLAGS := -Iharness -Iring
+
+# Extra C flags for rte.c only: DPDK 22.11's include directories. rte_ring.h
+# pulls rte_config.h in itself; pkg-config's "-include rte_config.h" and
+# -march=corei7 are not needed and left out, so no object is built for a
+# newer CPU than the rest of the harness.
+PEER_RTE_CFLAGS := -I/usr/include/dpdk -I/usr/include/x86_64-linux-gnu/dpdk
+
+# Link libraries of the peers (after libnumaring.a -lhwloc -lnuma):
+#   -lrte_ring     rte_ring_init, rte_ring_get_memsize; its DT_NEEDED brings
+#                  librte_eal, librte_kvargs, librte_telemetry, libbsd, libfdt
+#                  (loaded, never initialised: no EAL)
+#   -lurcu-common  the cds_wfcq_* functions (liburcu and liburcu-cds have none)
+#   -lstdc++       the moodycamel shim, when the link is done by $(CC)
+# ck_ring and moodycamel are header-only: no library.
+PEER_LIBS := -lrte_ring -lurcu-common -lstdc++

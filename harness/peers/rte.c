@@ -1,0 +1,97 @@
+/*
+ * rte.c - DPDK's rte_ring (package libdpdk-dev 22.11, <rte_ring.h>, library
+ * librte_ring), the default multi-producer/multi-consumer variant (flags 0:
+ * MP/MC, the classic head/tail CAS protocol; not the RTS/HTS variants):
+ * rte_ring_mp_enqueue / rte_ring_mc_dequeue and their _burst forms (burst =
+ * as many of n as fit / are there, one CAS for all of them).
+ *
+ * No EAL: the ring lives in memory we allocate, sized by
+ * rte_ring_get_memsize() and set up by rte_ring_init(); rte_ring_create()
+ * (which needs the EAL's memzones) is not used.
+ *
+ * Capacity: a plain rte_ring of size s holds s - 1 items. With
+ * RING_F_EXACT_SZ it holds exactly `count` items in a ring of
+ * rte_align32pow2(count + 1) slots, so we pass RING_F_EXACT_SZ: it HOLDS
+ * `capacity` items, but for a power-of-two capacity its slot array is
+ * 2 * capacity pointers (twice the other rings' footprint).
+ */
+#include <rte_ring.h>
+
+#include "peers.h"
+
+static void *rteq_create(const struct hq_params *p, char *err, size_t errlen)
+{
+	struct rte_ring *r;
+	ssize_t bytes;
+	int rc;
+
+	if (p->capacity < 1 || p->capacity > RTE_RING_SZ_MASK / 2) {
+		hq_err(err, errlen, "rte: capacity %zu is out of range", p->capacity);
+		return NULL;
+	}
+	bytes = rte_ring_get_memsize(rte_align32pow2((uint32_t)p->capacity + 1));
+	if (bytes < 0) {
+		hq_err(err, errlen, "rte: rte_ring_get_memsize failed (%zd)", bytes);
+		return NULL;
+	}
+	r = hq_alloc((size_t)bytes);
+	if (!r) {
+		hq_err(err, errlen, "rte: out of memory for %zu slots", p->capacity);
+		return NULL;
+	}
+	rc = rte_ring_init(r, "hq_rte", (unsigned)p->capacity, RING_F_EXACT_SZ);
+	if (rc < 0) {
+		hq_err(err, errlen, "rte: rte_ring_init failed: %s", strerror(-rc));
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+static void rteq_destroy(void *q)
+{
+	free(q);
+}
+
+static int rteq_enqueue(void *h, void *item)
+{
+	hq_tsan_release(h);
+	return rte_ring_mp_enqueue(h, item);
+}
+
+static int rteq_dequeue(void *h, void **item)
+{
+	int rc = rte_ring_mc_dequeue(h, item);
+	if (rc == 0)
+		hq_tsan_acquire(h);
+	return rc;
+}
+
+static unsigned rteq_enqueue_burst(void *h, void *const *items, unsigned n)
+{
+	hq_tsan_release(h);
+	return rte_ring_mp_enqueue_burst(h, items, n, NULL);
+}
+
+static unsigned rteq_dequeue_burst(void *h, void **items, unsigned n)
+{
+	unsigned k = rte_ring_mc_dequeue_burst(h, items, n, NULL);
+	if (k)
+		hq_tsan_acquire(h);
+	return k;
+}
+
+const struct hq_ops hq_rte = {
+	.name = "rte",
+	.description = "DPDK rte_ring, MP/MC with burst, RING_F_EXACT_SZ (no EAL)",
+	.bounded = 1,
+	.moves_data = 1,
+	.create = rteq_create,
+	.destroy = rteq_destroy,
+	.thread_init = hq_shared_thread_init,
+	.thread_fini = hq_shared_thread_fini,
+	.enqueue = rteq_enqueue,
+	.dequeue = rteq_dequeue,
+	.enqueue_burst = rteq_enqueue_burst,
+	.dequeue_burst = rteq_dequeue_burst,
+};

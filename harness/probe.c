@@ -1,0 +1,1375 @@
+/*
+ * probe.c - numaring-bench --probe: cache-line round trips between CPUs,
+ * node look-up costs, contended fetch-and-add and memory read bandwidth of
+ * this host, written to <outdir>/probe.csv (see probe.h).
+ *
+ * Every measurement runs on threads pinned with pthread_setaffinity_np (the
+ * caller's own affinity is never touched), warms up first, then times
+ * batches with hc_now() and keeps the median and the p90-p10 width of the
+ * batches: the machines this runs on are shared and noisy, so a mean alone
+ * would say little. The timed loops allocate nothing and make no system
+ * call, except the look-up modes that are system calls by definition
+ * (syscall; libnuma and table through sched_getcpu where glibc has no rseq).
+ */
+#define _GNU_SOURCE
+#include "probe.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <numa.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "nr_lookup.h"
+#include "numaring.h"
+
+extern char **environ;
+
+#define HP_LINE 128 /* two cache lines: keeps the adjacent-line prefetcher off shared data */
+
+/* ---- sizes of the measurements ------------------------------------------ */
+
+#define C2C_ROUNDS_FULL	  20000u
+#define C2C_ROUNDS_QUICK  2000u
+#define C2C_BATCHES_FULL  50u
+#define C2C_BATCHES_QUICK 20u
+#define C2C_SWEEPS	  5u
+
+#define LK_BATCHES_FULL	 31u
+#define LK_BATCHES_QUICK 11u
+#define LK_PER_FULL	 20000u
+#define LK_PER_QUICK	 4000u
+
+#define FAA_BATCHES_FULL  31u
+#define FAA_BATCHES_QUICK 11u
+#define FAA_PER_FULL	  100000u
+#define FAA_PER_QUICK	  20000u
+
+#define BW_BYTES	     (256u << 20)
+#define BW_PASSES_FULL	     9u
+#define BW_PASSES_QUICK	     3u
+#define LIKWID_RUNS	     3u
+#define LIKWID_SECONDS_FULL  0.5
+#define LIKWID_SECONDS_QUICK 0.2
+#define LIKWID_TIMEOUT_MS    60000
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield" ::: "memory");
+#endif
+}
+
+static void seterr(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void seterr(char *err, size_t errlen, const char *fmt, ...)
+{
+	if (!err || !errlen)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- statistics ----------------------------------------------------------- */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+struct stats {
+	double med, p10, p90, min, max;
+};
+
+/* Percentile q of sorted v (linear interpolation between ranks). */
+static double pct(const double *v, size_t n, double q)
+{
+	double pos = q * (double)(n - 1);
+	size_t i = (size_t)pos;
+	double f = pos - (double)i;
+	return i + 1 < n ? v[i] * (1.0 - f) + v[i + 1] * f : v[i];
+}
+
+/* Sorts v. */
+static struct stats summarise(double *v, size_t n)
+{
+	qsort(v, n, sizeof *v, cmp_double);
+	return (struct stats){pct(v, n, 0.5), pct(v, n, 0.1), pct(v, n, 0.9), v[0], v[n - 1]};
+}
+
+/* ---- rows of probe.csv ---------------------------------------------------- */
+
+struct row {
+	char kind[32];
+	int cpu_a, cpu_b, node_a, node_b; /* -1: empty */
+	double value;			  /* NAN: empty */
+	char vstr[32];			  /* when set, printed instead of value */
+	double spread;			  /* NAN: empty */
+	char unit[8];
+	char method[64];
+};
+
+struct probe {
+	const struct nr_topology *t;
+	int quick;
+	FILE *progress;
+	char *err;
+	size_t errlen;
+	unsigned ncpus;
+	int *cpu;		  /* the topology's CPUs, increasing */
+	int *cpu_node;		  /* queue node of cpu[i] */
+	int node_of[NR_MAX_CPUS]; /* CPU -> queue node, -1 */
+	struct row *rows;
+	size_t nrows, caprows;
+	char likwid[4096]; /* likwid-bench to run; "": none */
+};
+
+static void progress(struct probe *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void progress(struct probe *p, const char *fmt, ...)
+{
+	if (!p->progress)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("probe: ", p->progress);
+	vfprintf(p->progress, fmt, ap);
+	fputc('\n', p->progress);
+	fflush(p->progress);
+	va_end(ap);
+}
+
+static struct row *add_row(struct probe *p, const char *kind, const char *unit, const char *method)
+{
+	if (p->nrows == p->caprows) {
+		size_t cap = p->caprows ? p->caprows * 2 : 64;
+		struct row *r = realloc(p->rows, cap * sizeof *r);
+		if (!r)
+			return NULL;
+		p->rows = r;
+		p->caprows = cap;
+	}
+	struct row *r = &p->rows[p->nrows++];
+	memset(r, 0, sizeof *r);
+	snprintf(r->kind, sizeof r->kind, "%s", kind);
+	snprintf(r->unit, sizeof r->unit, "%s", unit ? unit : "");
+	snprintf(r->method, sizeof r->method, "%s", method ? method : "");
+	r->cpu_a = r->cpu_b = r->node_a = r->node_b = -1;
+	r->value = NAN;
+	r->spread = NAN;
+	return r;
+}
+
+#define ADD_ROW(r, p, kind, unit, method)                                                          \
+	do {                                                                                       \
+		(r) = add_row((p), (kind), (unit), (method));                                      \
+		if (!(r)) {                                                                        \
+			seterr((p)->err, (p)->errlen, "probe: out of memory for the result rows"); \
+			return -ENOMEM;                                                            \
+		}                                                                                  \
+	} while (0)
+
+static void put_int(FILE *f, int v)
+{
+	if (v >= 0)
+		fprintf(f, "%d", v);
+	fputc(',', f);
+}
+
+static void put_num(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.3f", v);
+	fputc(',', f);
+}
+
+static void write_rows(FILE *f, const struct probe *p)
+{
+	fputs("kind,cpu_a,cpu_b,node_a,node_b,value,spread,unit,method\n", f);
+	for (size_t i = 0; i < p->nrows; i++) {
+		const struct row *r = &p->rows[i];
+		fprintf(f, "%s,", r->kind);
+		put_int(f, r->cpu_a);
+		put_int(f, r->cpu_b);
+		put_int(f, r->node_a);
+		put_int(f, r->node_b);
+		if (r->vstr[0])
+			fprintf(f, "%s,", r->vstr);
+		else
+			put_num(f, r->value);
+		put_num(f, r->spread);
+		fprintf(f, "%s,%s\n", r->unit, r->method);
+	}
+}
+
+/* ---- pinned threads ----------------------------------------------------------- */
+
+/* Pin the calling thread to cpu and check that it runs there. */
+static int pin_self(int cpu, int *ran_on)
+{
+	cpu_set_t s;
+	CPU_ZERO(&s);
+	CPU_SET((size_t)cpu, &s);
+	int rc = pthread_setaffinity_np(pthread_self(), sizeof s, &s);
+	if (rc)
+		return -rc;
+	/* The kernel moves the thread before sched_setaffinity returns. */
+	int got = sched_getcpu();
+	*ran_on = got;
+	if (got >= 0 && got != cpu)
+		return -EIO;
+	return 0;
+}
+
+#define GANG_MAX 2
+
+struct gang;
+struct gworker {
+	pthread_t th;
+	int cpu;
+	int ran_on;
+	unsigned idx;
+	int rc;
+	struct gang *g;
+};
+
+/* Up to GANG_MAX threads, each pinned to its CPU, that start body together. */
+struct gang {
+	_Atomic unsigned ready;
+	_Atomic int abort;
+	unsigned n;
+	void (*body)(void *arg, unsigned idx);
+	void *arg;
+	struct gworker w[GANG_MAX];
+};
+
+static void *gang_main(void *arg)
+{
+	struct gworker *w = arg;
+	struct gang *g = w->g;
+	int rc = pin_self(w->cpu, &w->ran_on);
+	if (rc) {
+		w->rc = rc;
+		atomic_store(&g->abort, 1);
+		return NULL;
+	}
+	atomic_fetch_add(&g->ready, 1);
+	while (atomic_load(&g->ready) < g->n) {
+		if (atomic_load(&g->abort))
+			return NULL;
+		cpu_relax();
+	}
+	g->body(g->arg, w->idx);
+	return NULL;
+}
+
+/* Run body(arg, i) on n threads, thread i pinned to cpus[i]. */
+static int gang_run(struct probe *p, const int *cpus, unsigned n,
+		    void (*body)(void *arg, unsigned idx), void *arg, const char *what)
+{
+	struct gang g;
+	memset(&g, 0, sizeof g);
+	atomic_init(&g.ready, 0);
+	atomic_init(&g.abort, 0);
+	g.n = n;
+	g.body = body;
+	g.arg = arg;
+	unsigned started = 0;
+	int rc = 0;
+	for (unsigned i = 0; i < n; i++) {
+		g.w[i].cpu = cpus[i];
+		g.w[i].idx = i;
+		g.w[i].g = &g;
+		g.w[i].ran_on = -1;
+		int e = pthread_create(&g.w[i].th, NULL, gang_main, &g.w[i]);
+		if (e) {
+			atomic_store(&g.abort, 1);
+			seterr(p->err, p->errlen, "probe: cannot create the %s thread: %s", what,
+			       strerror(e));
+			rc = -e;
+			break;
+		}
+		started++;
+	}
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(g.w[i].th, NULL);
+	if (rc)
+		return rc;
+	for (unsigned i = 0; i < n; i++) {
+		if (g.w[i].rc == -EIO) {
+			seterr(p->err, p->errlen,
+			       "probe: the %s thread pinned to CPU %d runs on CPU %d", what,
+			       g.w[i].cpu, g.w[i].ran_on);
+			return -EIO;
+		}
+		if (g.w[i].rc) {
+			seterr(p->err, p->errlen, "probe: cannot pin the %s thread to CPU %d: %s",
+			       what, g.w[i].cpu, strerror(-g.w[i].rc));
+			return g.w[i].rc;
+		}
+	}
+	return 0;
+}
+
+/* ---- 1. core-to-core cache-line round trips --------------------------------- */
+
+struct pp_line {
+	_Alignas(HP_LINE) _Atomic uint64_t v;
+	char pad[HP_LINE - sizeof(uint64_t)];
+};
+
+struct pp_arg {
+	struct pp_line *line;
+	unsigned warm, nb, per;
+	uint64_t *ticks; /* nb batch durations, written by the pinger */
+};
+
+/* idx 0 (on cpu a) writes odd numbers and waits for the even reply; idx 1
+ * (on cpu b) answers each odd number with the next one. One exchange is a
+ * round trip a->b->a of the line. */
+static void pp_body(void *arg, unsigned idx)
+{
+	struct pp_arg *a = arg;
+	_Atomic uint64_t *x = &a->line->v;
+	uint64_t v = 0;
+	if (idx == 0) {
+		for (unsigned i = 0; i < a->warm; i++, v += 2) {
+			atomic_store_explicit(x, v + 1, memory_order_release);
+			while (atomic_load_explicit(x, memory_order_acquire) != v + 2)
+				;
+		}
+		for (unsigned b = 0; b < a->nb; b++) {
+			uint64_t t0 = hc_now();
+			for (unsigned i = 0; i < a->per; i++, v += 2) {
+				atomic_store_explicit(x, v + 1, memory_order_release);
+				while (atomic_load_explicit(x, memory_order_acquire) != v + 2)
+					;
+			}
+			a->ticks[b] = hc_now() - t0;
+		}
+	} else {
+		uint64_t total = (uint64_t)a->warm + (uint64_t)a->nb * a->per;
+		for (uint64_t i = 0; i < total; i++, v += 2) {
+			while (atomic_load_explicit(x, memory_order_acquire) != v + 1)
+				;
+			atomic_store_explicit(x, v + 2, memory_order_release);
+		}
+	}
+}
+
+struct pair {
+	int a, b;
+};
+
+/* The pairs to measure: all ordered pairs up to HP_ALL_PAIRS_MAX_CPUS CPUs;
+ * above, CPU 0 (the first of the topology) with every other CPU of its node
+ * and the first CPU of every other node, the first CPUs of every two other
+ * nodes, and the first two CPUs of every other node, each both ways. */
+static struct pair *choose_pairs(struct probe *p, size_t *npairs, int *sampled)
+{
+	size_t cap = 64, n = 0;
+	struct pair *v = malloc(cap * sizeof *v);
+	if (!v)
+		return NULL;
+#define PUSH(x, y)                                                                                 \
+	do {                                                                                       \
+		if (n + 2 > cap) {                                                                 \
+			struct pair *nv_ = realloc(v, 2 * cap * sizeof *v);                        \
+			if (!nv_) {                                                                \
+				free(v);                                                           \
+				return NULL;                                                       \
+			}                                                                          \
+			v = nv_;                                                                   \
+			cap *= 2;                                                                  \
+		}                                                                                  \
+		v[n++] = (struct pair){(x), (y)};                                                  \
+		v[n++] = (struct pair){(y), (x)};                                                  \
+	} while (0)
+	*sampled = p->ncpus > HP_ALL_PAIRS_MAX_CPUS;
+	if (!*sampled) {
+		for (unsigned i = 0; i < p->ncpus; i++)
+			for (unsigned j = 0; j < p->ncpus; j++) {
+				if (i == j)
+					continue;
+				if (n + 1 > cap) {
+					struct pair *nv = realloc(v, 2 * cap * sizeof *v);
+					if (!nv) {
+						free(v);
+						return NULL;
+					}
+					v = nv;
+					cap *= 2;
+				}
+				v[n++] = (struct pair){p->cpu[i], p->cpu[j]};
+			}
+		*npairs = n;
+		return v;
+	}
+	const struct nr_topology *t = p->t;
+	int c0 = p->cpu[0], n0 = p->cpu_node[0];
+	int first[NR_MAX_NODES], second[NR_MAX_NODES];
+	for (unsigned k = 0; k < t->nnodes; k++)
+		first[k] = second[k] = -1;
+	for (unsigned i = 0; i < p->ncpus; i++) {
+		int k = p->cpu_node[i];
+		if (first[k] < 0)
+			first[k] = p->cpu[i];
+		else if (second[k] < 0)
+			second[k] = p->cpu[i];
+	}
+	for (unsigned i = 1; i < p->ncpus; i++)
+		if (p->cpu_node[i] == n0)
+			PUSH(c0, p->cpu[i]);
+	for (unsigned k = 0; k < t->nnodes; k++) {
+		if ((int)k == n0 || first[k] < 0)
+			continue;
+		PUSH(c0, first[k]);
+		if (second[k] >= 0)
+			PUSH(first[k], second[k]);
+		for (unsigned m = k + 1; m < t->nnodes; m++)
+			if ((int)m != n0 && first[m] >= 0)
+				PUSH(first[k], first[m]);
+	}
+#undef PUSH
+	*npairs = n;
+	return v;
+}
+
+struct c2c_result {
+	int a, b;
+	double med, spread;
+};
+
+static int probe_c2c(struct probe *p, unsigned rounds, struct c2c_result **out, size_t *nout)
+{
+	size_t np = 0;
+	int sampled = 0;
+	*out = NULL;
+	*nout = 0;
+	if (p->ncpus < 2) {
+		progress(p, "c2c: one CPU only, no pair to measure");
+		return 0;
+	}
+	struct pair *pairs = choose_pairs(p, &np, &sampled);
+	if (!pairs) {
+		seterr(p->err, p->errlen, "probe: out of memory for the CPU pairs");
+		return -ENOMEM;
+	}
+	/* Full mode measures every pair in C2C_SWEEPS sessions spread over the
+	 * whole phase, so that the machine's drift falls on every pair alike. */
+	unsigned sweeps = p->quick ? 1 : C2C_SWEEPS;
+	unsigned nb = p->quick ? C2C_BATCHES_QUICK : C2C_BATCHES_FULL;
+	if (rounds < nb)
+		nb = rounds;
+	if (nb < sweeps)
+		sweeps = nb;
+	nb -= nb % sweeps;
+	unsigned per = rounds / nb, nbs = nb / sweeps;
+	unsigned warm = per * nbs / 10 > 200 ? per * nbs / 10 : 200;
+	struct pp_line *line = aligned_alloc(HP_LINE, sizeof *line);
+	uint64_t *ticks = calloc(np * nb, sizeof *ticks);
+	double *ns = calloc(nb, sizeof *ns);
+	struct c2c_result *res = calloc(np, sizeof *res);
+	int rc = 0;
+	if (!line || !ticks || !ns || !res) {
+		seterr(p->err, p->errlen, "probe: out of memory for the round-trip measurement");
+		rc = -ENOMEM;
+		goto out;
+	}
+	const char *method = sampled ? "pingpong-median-sampled" : "pingpong-median";
+	for (unsigned sw = 0; sw < sweeps; sw++) {
+		if (sweeps > 1)
+			progress(p, "c2c sweep %u/%u: %zu pairs, %u x %u round trips each", sw + 1,
+				 sweeps, np, nbs, per);
+		for (size_t i = 0; i < np; i++) {
+			atomic_init(&line->v, 0);
+			struct pp_arg a = {line, warm, nbs, per, &ticks[i * nb + (size_t)sw * nbs]};
+			int cpus[2] = {pairs[i].a, pairs[i].b};
+			rc = gang_run(p, cpus, 2, pp_body, &a, "round-trip");
+			if (rc)
+				goto out;
+		}
+	}
+	for (size_t i = 0; i < np; i++) {
+		for (unsigned b = 0; b < nb; b++)
+			ns[b] = hc_to_ns(ticks[i * nb + b]) / per;
+		struct stats s = summarise(ns, nb);
+		res[i] = (struct c2c_result){pairs[i].a, pairs[i].b, s.med, s.p90 - s.p10};
+		progress(p, "c2c %zu/%zu (cpu %d -> %d) %.1f ns round trip", i + 1, np, pairs[i].a,
+			 pairs[i].b, s.med);
+		struct row *r = add_row(p, "c2c_rtt", "ns", method);
+		if (!r) {
+			seterr(p->err, p->errlen, "probe: out of memory for the result rows");
+			rc = -ENOMEM;
+			goto out;
+		}
+		r->cpu_a = pairs[i].a;
+		r->cpu_b = pairs[i].b;
+		r->node_a = p->node_of[pairs[i].a];
+		r->node_b = p->node_of[pairs[i].b];
+		r->value = s.med;
+		r->spread = s.p90 - s.p10;
+	}
+	*out = res;
+	*nout = np;
+	res = NULL;
+out:
+	free(res);
+	free(ns);
+	free(ticks);
+	free(line);
+	free(pairs);
+	return rc;
+}
+
+/* 2. the summaries over the pairs within a node and across nodes */
+static int c2c_summaries(struct probe *p, const struct c2c_result *res, size_t n)
+{
+	double *v = malloc((n ? n : 1) * sizeof *v);
+	if (!v) {
+		seterr(p->err, p->errlen, "probe: out of memory for the summaries");
+		return -ENOMEM;
+	}
+	for (int other = 0; other < 2; other++) {
+		size_t k = 0;
+		for (size_t i = 0; i < n; i++)
+			if ((p->node_of[res[i].a] != p->node_of[res[i].b]) == other)
+				v[k++] = res[i].med;
+		if (!k)
+			continue;
+		struct stats s = summarise(v, k);
+		char method[64];
+		snprintf(method, sizeof method, "median-of-%zu-pairs", k);
+		if (!add_row(p, other ? "c2c_other_node" : "c2c_same_node", "ns", method) ||
+		    !add_row(p, other ? "c2c_one_way_other_node" : "c2c_one_way_same_node", "ns",
+			     "half-rtt-median")) {
+			free(v);
+			seterr(p->err, p->errlen, "probe: out of memory for the result rows");
+			return -ENOMEM;
+		}
+		struct row *r = &p->rows[p->nrows - 2], *h = &p->rows[p->nrows - 1];
+		r->value = s.med;
+		r->spread = s.max - s.min;
+		h->value = s.med / 2;
+		h->spread = (s.max - s.min) / 2;
+		progress(p, "c2c %s node: %.1f ns round trip, %.1f ns one way (%zu pairs)",
+			 other ? "other" : "same", s.med, s.med / 2, k);
+	}
+	free(v);
+	return 0;
+}
+
+/* ---- 3. node look-up costs ------------------------------------------------ */
+
+enum { LK_LIBNUMA, LK_SYSCALL, LK_TABLE, LK_RSEQ, LK_RDPID, LK_N };
+static const char *const lk_name[LK_N] = {"libnuma", "syscall", "table", "rseq", "rdpid"};
+
+struct lk_arg {
+	const int *table; /* CPU -> queue node, NR_MAX_CPUS entries */
+	unsigned nb, per;
+	int supported[LK_N];
+	uint64_t *ticks; /* [LK_N][nb] */
+	uint64_t sink;
+};
+
+static __attribute__((noinline)) uint64_t lk_batch(int mode, unsigned n, const int *table,
+						   uint64_t *sink)
+{
+	uint64_t s = 0, t0 = hc_now();
+	switch (mode) {
+	case LK_LIBNUMA:
+		for (unsigned i = 0; i < n; i++)
+			s += (uint64_t)numa_node_of_cpu(sched_getcpu());
+		break;
+	case LK_SYSCALL:
+		for (unsigned i = 0; i < n; i++) {
+			unsigned cpu = 0, node = 0;
+			nr_getcpu_syscall(&cpu, &node);
+			s += node;
+		}
+		break;
+	case LK_TABLE:
+		for (unsigned i = 0; i < n; i++)
+			s += (uint64_t)table[(unsigned)sched_getcpu() & (NR_MAX_CPUS - 1)];
+		break;
+	case LK_RSEQ:
+		for (unsigned i = 0; i < n; i++)
+			s += nr_rseq_node();
+		break;
+	case LK_RDPID:
+		for (unsigned i = 0; i < n; i++)
+			s += nr_rdpid() >> 12;
+		break;
+	}
+	uint64_t t1 = hc_now();
+	*sink += s;
+	return t1 - t0;
+}
+
+static void lk_body(void *arg, unsigned idx)
+{
+	struct lk_arg *a = arg;
+	(void)idx;
+	a->supported[LK_LIBNUMA] = a->supported[LK_SYSCALL] = a->supported[LK_TABLE] = 1;
+	a->supported[LK_RSEQ] = numaring_rseq_node_supported();
+	a->supported[LK_RDPID] = numaring_rdpid_supported();
+	/* warm-up: one batch of each, then the modes interleaved batch by batch so
+	 * that the machine's drift falls on every mode alike */
+	for (int m = 0; m < LK_N; m++)
+		if (a->supported[m])
+			(void)lk_batch(m, a->per, a->table, &a->sink);
+	for (unsigned b = 0; b < a->nb; b++)
+		for (int m = 0; m < LK_N; m++)
+			if (a->supported[m])
+				a->ticks[(size_t)m * a->nb + b] =
+				    lk_batch(m, a->per, a->table, &a->sink);
+}
+
+static int probe_lookup(struct probe *p)
+{
+	struct lk_arg a;
+	memset(&a, 0, sizeof a);
+	a.nb = p->quick ? LK_BATCHES_QUICK : LK_BATCHES_FULL;
+	a.per = p->quick ? LK_PER_QUICK : LK_PER_FULL;
+	a.table = p->node_of;
+	a.ticks = calloc((size_t)LK_N * a.nb, sizeof *a.ticks);
+	double *ns = calloc(a.nb, sizeof *ns);
+	int rc = 0;
+	if (!a.ticks || !ns) {
+		seterr(p->err, p->errlen, "probe: out of memory for the look-up measurement");
+		rc = -ENOMEM;
+		goto out;
+	}
+	progress(p, "lookup: on cpu %d, %u batches of %u look-ups per mode", p->cpu[0], a.nb,
+		 a.per);
+	rc = gang_run(p, &p->cpu[0], 1, lk_body, &a, "look-up");
+	if (rc)
+		goto out;
+	for (int m = 0; m < LK_N; m++) {
+		char method[32];
+		struct row *r;
+		if (!a.supported[m]) {
+			snprintf(method, sizeof method, "%s-unsupported", lk_name[m]);
+			r = add_row(p, "lookup_ns", "ns", method);
+		} else {
+			r = add_row(p, "lookup_ns", "ns", lk_name[m]);
+		}
+		if (!r) {
+			seterr(p->err, p->errlen, "probe: out of memory for the result rows");
+			rc = -ENOMEM;
+			goto out;
+		}
+		if (!a.supported[m]) {
+			progress(p, "lookup %s: unsupported here", lk_name[m]);
+			continue;
+		}
+		for (unsigned b = 0; b < a.nb; b++)
+			ns[b] = hc_to_ns(a.ticks[(size_t)m * a.nb + b]) / a.per;
+		struct stats s = summarise(ns, a.nb);
+		r->value = s.med;
+		r->spread = s.p90 - s.p10;
+		progress(p, "lookup %s: %.2f ns", lk_name[m], s.med);
+	}
+out:
+	free(ns);
+	free(a.ticks);
+	return rc;
+}
+
+/* ---- 4. atomic fetch-and-add on one line ---------------------------------- */
+
+struct faa_shared {
+	_Alignas(HP_LINE) _Atomic uint64_t ctr;
+	char pad0[HP_LINE - sizeof(uint64_t)];
+	_Alignas(HP_LINE) _Atomic unsigned count; /* batch barrier */
+	_Atomic unsigned gen;
+	char pad1[HP_LINE - 2 * sizeof(unsigned)];
+};
+
+struct faa_arg {
+	struct faa_shared *s;
+	unsigned n, nb, per;
+	uint64_t *ticks; /* [n][nb] */
+	uint64_t sink[GANG_MAX];
+};
+
+static void faa_barrier(struct faa_shared *s, unsigned n)
+{
+	unsigned gen = atomic_load(&s->gen);
+	if (atomic_fetch_add(&s->count, 1) == n - 1) {
+		atomic_store(&s->count, 0);
+		atomic_store(&s->gen, gen + 1);
+	} else {
+		while (atomic_load(&s->gen) == gen)
+			cpu_relax();
+	}
+}
+
+static void faa_body(void *arg, unsigned idx)
+{
+	struct faa_arg *a = arg;
+	uint64_t sum = 0;
+	for (unsigned b = 0; b <= a->nb; b++) { /* batch 0: warm-up */
+		faa_barrier(a->s, a->n);
+		uint64_t t0 = hc_now();
+		for (unsigned i = 0; i < a->per; i++)
+			sum += atomic_fetch_add(&a->s->ctr, 1);
+		uint64_t t1 = hc_now();
+		if (b)
+			a->ticks[(size_t)idx * a->nb + b - 1] = t1 - t0;
+	}
+	a->sink[idx] = sum;
+}
+
+static int faa_measure(struct probe *p, const int *cpus, unsigned n, struct stats *out)
+{
+	struct faa_arg a;
+	memset(&a, 0, sizeof a);
+	a.n = n;
+	a.nb = p->quick ? FAA_BATCHES_QUICK : FAA_BATCHES_FULL;
+	a.per = p->quick ? FAA_PER_QUICK : FAA_PER_FULL;
+	a.s = aligned_alloc(HP_LINE, sizeof *a.s);
+	a.ticks = calloc((size_t)n * a.nb, sizeof *a.ticks);
+	double *ns = calloc((size_t)n * a.nb, sizeof *ns);
+	int rc = 0;
+	if (!a.s || !a.ticks || !ns) {
+		seterr(p->err, p->errlen, "probe: out of memory for the fetch-and-add measurement");
+		rc = -ENOMEM;
+		goto out;
+	}
+	atomic_init(&a.s->ctr, 0);
+	atomic_init(&a.s->count, 0);
+	atomic_init(&a.s->gen, 0);
+	rc = gang_run(p, cpus, n, faa_body, &a, "fetch-and-add");
+	if (rc)
+		goto out;
+	for (size_t i = 0; i < (size_t)n * a.nb; i++)
+		ns[i] = hc_to_ns(a.ticks[i]) / a.per;
+	*out = summarise(ns, (size_t)n * a.nb);
+out:
+	free(ns);
+	free(a.ticks);
+	free(a.s);
+	return rc;
+}
+
+static int probe_faa(struct probe *p, const struct c2c_result *res, size_t nres)
+{
+	struct stats s;
+	struct row *r;
+	int rc = faa_measure(p, &p->cpu[0], 1, &s);
+	if (rc)
+		return rc;
+	ADD_ROW(r, p, "faa_uncontended_ns", "ns", "faa-1thread-median");
+	r->cpu_a = p->cpu[0];
+	r->node_a = p->cpu_node[0];
+	r->value = s.med;
+	r->spread = s.p90 - s.p10;
+	progress(p, "faa uncontended (cpu %d): %.2f ns", p->cpu[0], s.med);
+	if (!nres)
+		return 0;
+	size_t best = 0;
+	for (size_t i = 1; i < nres; i++)
+		if (res[i].med < res[best].med)
+			best = i;
+	int cpus[2] = {res[best].a, res[best].b};
+	rc = faa_measure(p, cpus, 2, &s);
+	if (rc)
+		return rc;
+	ADD_ROW(r, p, "faa_contended_ns", "ns", "faa-2threads-median");
+	r->cpu_a = cpus[0];
+	r->cpu_b = cpus[1];
+	r->node_a = p->node_of[cpus[0]];
+	r->node_b = p->node_of[cpus[1]];
+	r->value = s.med;
+	r->spread = s.p90 - s.p10;
+	progress(p, "faa contended (cpus %d, %d): %.2f ns per operation each", cpus[0], cpus[1],
+		 s.med);
+	return 0;
+}
+
+/* ---- 5. memory read bandwidth ----------------------------------------------- */
+
+typedef uint64_t hp_v2 __attribute__((vector_size(16)));
+
+/* Read every byte of buf once (64 bytes per iteration, four independent sums). */
+static __attribute__((noinline)) uint64_t read_pass(const void *buf, size_t bytes)
+{
+	const hp_v2 *v = buf;
+	size_t n = bytes / sizeof(hp_v2);
+	hp_v2 s0 = {0, 0}, s1 = {0, 0}, s2 = {0, 0}, s3 = {0, 0};
+	for (size_t i = 0; i + 4 <= n; i += 4) {
+		s0 += v[i];
+		s1 += v[i + 1];
+		s2 += v[i + 2];
+		s3 += v[i + 3];
+	}
+	hp_v2 s = s0 + s1 + s2 + s3;
+	return s[0] + s[1];
+}
+
+struct bw_arg {
+	int mem_node; /* OS node for numa_alloc_onnode; -1: first touch by the pinned thread */
+	size_t bytes;
+	unsigned passes;
+	double *gbs;
+	int rc;
+	uint64_t sink;
+};
+
+static void bw_body(void *arg, unsigned idx)
+{
+	struct bw_arg *a = arg;
+	(void)idx;
+	void *buf = a->mem_node >= 0 ? numa_alloc_onnode(a->bytes, a->mem_node)
+				     : aligned_alloc(4096, a->bytes);
+	if (!buf) {
+		a->rc = -ENOMEM;
+		return;
+	}
+	memset(buf, 1, a->bytes);	     /* fault every page in, on its node */
+	a->sink += read_pass(buf, a->bytes); /* warm-up */
+	for (unsigned i = 0; i < a->passes; i++) {
+		uint64_t t0 = hc_now();
+		a->sink += read_pass(buf, a->bytes);
+		a->gbs[i] = (double)a->bytes / hc_to_ns(hc_now() - t0);
+	}
+	if (a->mem_node >= 0)
+		numa_free(buf, a->bytes);
+	else
+		free(buf);
+}
+
+static int bw_builtin(struct probe *p, int cpu, int mem_node, struct stats *out)
+{
+	struct bw_arg a;
+	memset(&a, 0, sizeof a);
+	a.mem_node = mem_node;
+	a.bytes = BW_BYTES;
+	a.passes = p->quick ? BW_PASSES_QUICK : BW_PASSES_FULL;
+	a.gbs = calloc(a.passes, sizeof *a.gbs);
+	if (!a.gbs) {
+		seterr(p->err, p->errlen, "probe: out of memory for the bandwidth measurement");
+		return -ENOMEM;
+	}
+	int rc = gang_run(p, &cpu, 1, bw_body, &a, "bandwidth");
+	if (!rc && a.rc) {
+		rc = a.rc;
+		seterr(p->err, p->errlen,
+		       "probe: cannot allocate %zu MiB for the bandwidth measurement%s",
+		       a.bytes >> 20, mem_node >= 0 ? " on its node" : "");
+	}
+	if (!rc)
+		*out = summarise(a.gbs, a.passes);
+	free(a.gbs);
+	return rc;
+}
+
+/* Run argv with stdout and stderr into buf (NUL-terminated, truncated at
+ * cap-1), at most timeout_ms. Returns 0 with *status, or -errno. */
+static int run_capture(const char *path, char *const argv[], char *buf, size_t cap, int timeout_ms,
+		       int *status)
+{
+	int fds[2];
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return -errno;
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+	posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	pid_t pid;
+	int e = strchr(path, '/') ? posix_spawn(&pid, path, &fa, NULL, argv, environ)
+				  : posix_spawnp(&pid, path, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(fds[1]);
+	if (e) {
+		close(fds[0]);
+		return -e;
+	}
+	size_t len = 0;
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	int timed_out = 0;
+	for (;;) {
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		long el = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
+		if (el >= timeout_ms) {
+			timed_out = 1;
+			break;
+		}
+		struct pollfd pf = {fds[0], POLLIN, 0};
+		int r = poll(&pf, 1, (int)(timeout_ms - el));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			timed_out = r == 0;
+			break;
+		}
+		char tmp[4096];
+		ssize_t got = read(fds[0], tmp, sizeof tmp);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		size_t keep = (size_t)got < cap - 1 - len ? (size_t)got : cap - 1 - len;
+		memcpy(buf + len, tmp, keep);
+		len += keep;
+	}
+	buf[len] = '\0';
+	close(fds[0]);
+	if (timed_out)
+		kill(pid, SIGKILL);
+	while (waitpid(pid, status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return timed_out ? -ETIMEDOUT : 0;
+}
+
+int hp_likwid_load(const char *likwid_bench, unsigned cpu_dom, unsigned mem_dom, size_t bytes,
+		   double seconds, double *gbs, int *hwthread, char *err, size_t errlen)
+{
+	char w[96], s[32];
+	snprintf(w, sizeof w, "M%u:%zukB:1-0:M%u", cpu_dom, bytes >> 10, mem_dom);
+	snprintf(s, sizeof s, "%g", seconds);
+	char *argv[] = {(char *)likwid_bench, "-s", s, "-t", "load", "-w", w, NULL};
+	size_t cap = 1 << 16;
+	char *out = malloc(cap);
+	if (!out) {
+		seterr(err, errlen, "probe: out of memory for likwid-bench's output");
+		return -ENOMEM;
+	}
+	int status = 0;
+	int rc = run_capture(likwid_bench, argv, out, cap, LIKWID_TIMEOUT_MS, &status);
+	if (rc) {
+		seterr(err, errlen, "probe: likwid-bench -t load -w %s: %s", w,
+		       rc == -ETIMEDOUT ? "ran over 60 s" : strerror(-rc));
+		free(out);
+		return rc;
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		seterr(err, errlen, "probe: likwid-bench -t load -w %s failed (status %d)", w,
+		       status);
+		free(out);
+		return -EIO;
+	}
+	const char *m = strstr(out, "MByte/s:");
+	const char *h = strstr(out, "Global Thread 0 running on hwthread ");
+	double mbs = m ? strtod(m + strlen("MByte/s:"), NULL) : 0.0;
+	if (!m || !h || !(mbs > 0.0) || !isfinite(mbs)) {
+		seterr(err, errlen, "probe: likwid-bench -t load -w %s printed no bandwidth", w);
+		free(out);
+		return -EIO;
+	}
+	*gbs = mbs / 1000.0;
+	*hwthread = atoi(h + strlen("Global Thread 0 running on hwthread "));
+	free(out);
+	return 0;
+}
+
+int hp_likwid_domains(const char *text, cpu_set_t *dom, int maxdom)
+{
+	int n = 0;
+	for (int k = 0; k < maxdom; k++)
+		CPU_ZERO(&dom[k]);
+	for (const char *l = text; l && *l;) {
+		const char *eol = strchr(l, '\n');
+		const char *tag = strstr(l, "Tag M");
+		if (tag && (!eol || tag < eol)) {
+			char *end;
+			long k = strtol(tag + 5, &end, 10);
+			if (end != tag + 5 && *end == ':' && k >= 0 && k < maxdom) {
+				const char *c = end + 1;
+				for (;;) {
+					while (*c == ' ' || *c == '\t')
+						c++;
+					if (*c < '0' || *c > '9')
+						break;
+					long cpu = strtol(c, &end, 10);
+					if (cpu >= 0 && cpu < NR_MAX_CPUS)
+						CPU_SET((size_t)cpu, &dom[k]);
+					c = end;
+				}
+				if (k + 1 > n)
+					n = (int)(k + 1);
+			}
+		}
+		l = eol ? eol + 1 : NULL;
+	}
+	return n;
+}
+
+/* likwid-bench to use: o->likwid_bench ("" = none), else on PATH. */
+static int find_likwid(const struct hp_opts *o, char *path, size_t len, char *err, size_t errlen)
+{
+	path[0] = '\0';
+	if (o && o->likwid_bench) {
+		if (!o->likwid_bench[0])
+			return 0;
+		if (access(o->likwid_bench, X_OK) < 0) {
+			int e = errno;
+			seterr(err, errlen, "probe: likwid-bench %s is not executable: %s",
+			       o->likwid_bench, strerror(e));
+			return -e;
+		}
+		snprintf(path, len, "%s", o->likwid_bench);
+		return 0;
+	}
+	const char *env = getenv("PATH");
+	if (!env)
+		return 0;
+	while (*env) {
+		const char *c = strchr(env, ':');
+		size_t n = c ? (size_t)(c - env) : strlen(env);
+		if (n && n + sizeof "/likwid-bench" < len) {
+			snprintf(path, len, "%.*s/likwid-bench", (int)n, env);
+			if (access(path, X_OK) == 0)
+				return 0;
+		}
+		path[0] = '\0';
+		env += n + (c ? 1 : 0);
+	}
+	return 0;
+}
+
+/* likwid's memory domain holding OS node os (by the node of its CPUs), -1. */
+static int likwid_dom_of_os_node(const cpu_set_t *dom, int ndom, int os)
+{
+	for (int k = 0; k < ndom; k++)
+		for (int c = 0; c < NR_MAX_CPUS; c++)
+			if (CPU_ISSET(c, &dom[k]) && numa_node_of_cpu(c) == os)
+				return k;
+	return -1;
+}
+
+static int bw_row(struct probe *p, const char *kind, int cpu, int node_a, int node_b,
+		  const struct stats *s, const char *method)
+{
+	struct row *r;
+	ADD_ROW(r, p, kind, "GB/s", method);
+	r->cpu_a = cpu;
+	r->node_a = node_a;
+	r->node_b = node_b;
+	r->value = s->med;
+	r->spread = s->p90 - s->p10;
+	if (node_b >= 0)
+		progress(p, "%s: cpu %d (node %d) reading node %d's memory: %.2f GB/s (%s)", kind,
+			 cpu, node_a, node_b, s->med, method);
+	else
+		progress(p, "%s: cpu %d (node %d) reading memory it touched first: %.2f GB/s (%s)",
+			 kind, cpu, node_a, s->med, method);
+	return 0;
+}
+
+/* A node whose own memory holds its ring (real topologies only). */
+static int has_own_mem(const struct nr_topology *t, unsigned k)
+{
+	return !t->emulated && t->numa_available && t->os_node[k] >= 0 &&
+	       t->mem_node[k] == t->os_node[k];
+}
+
+static int first_cpu_of(const struct probe *p, unsigned k)
+{
+	for (unsigned i = 0; i < p->ncpus; i++)
+		if (p->cpu_node[i] == (int)k)
+			return p->cpu[i];
+	return -1;
+}
+
+static int probe_bw(struct probe *p)
+{
+	const struct nr_topology *t = p->t;
+	struct stats s;
+	int rc;
+	if (t->emulated || t->nnodes < 2 || !t->numa_available) {
+		/* one row, local; emulated nodes have no memory of their own */
+		int cpu = p->cpu[0], k = p->cpu_node[0];
+		int placed = has_own_mem(t, (unsigned)k);
+		progress(p, "bw: %s topology, local read bandwidth only (built-in loop)",
+			 t->emulated ? "emulated" : "one-node");
+		rc = bw_builtin(p, cpu, placed ? t->mem_node[k] : -1, &s);
+		if (rc)
+			return rc;
+		return bw_row(p, "bw_local_gbs", cpu, k, placed ? k : -1, &s,
+			      placed ? "builtin-read-onnode" : "builtin-read-unplaced");
+	}
+
+	const char *lw = p->likwid;
+	cpu_set_t *dom = NULL;
+	int ndom = 0;
+	if (lw[0] && !p->quick) {
+		size_t cap = 1 << 16;
+		char *out = malloc(cap);
+		dom = calloc(NR_MAX_NODES, sizeof *dom);
+		char *argv[] = {(char *)lw, "-p", NULL};
+		int status = 0;
+		if (out && dom && run_capture(lw, argv, out, cap, 20000, &status) == 0 &&
+		    WIFEXITED(status) && WEXITSTATUS(status) == 0)
+			ndom = hp_likwid_domains(out, dom, NR_MAX_NODES);
+		free(out);
+		progress(p, "bw: %s, %d memory domains", lw, ndom);
+	} else {
+		progress(p, "bw: %s, built-in read loop", lw[0] ? "quick mode" : "no likwid-bench");
+	}
+
+	/* local for every node with CPUs and memory; remote from the first
+	 * CPU's node to every other node with memory */
+	int a0 = p->cpu_node[0];
+	for (int pass = 0; pass < 2; pass++) {
+		for (unsigned k = 0; k < t->nnodes; k++) {
+			int src = pass == 0 ? (int)k : a0;
+			int dst = (int)k;
+			if (pass == 1 && dst == a0)
+				continue;
+			int cpu = first_cpu_of(p, (unsigned)src);
+			if (cpu < 0 || !has_own_mem(t, (unsigned)dst) ||
+			    (pass == 1 && t->mem_node[dst] == t->mem_node[src]))
+				continue;
+			const char *kind = pass == 0 ? "bw_local_gbs" : "bw_remote_gbs";
+			const char *method = "builtin-read-onnode";
+			int ran = cpu, done = 0;
+			if (ndom > 0) {
+				int cd = likwid_dom_of_os_node(dom, ndom, t->os_node[src]);
+				int md = likwid_dom_of_os_node(dom, ndom, t->mem_node[dst]);
+				double v[LIKWID_RUNS];
+				unsigned got = 0;
+				for (unsigned i = 0; cd >= 0 && md >= 0 && i < LIKWID_RUNS; i++) {
+					char e2[256];
+					int hw = -1;
+					if (hp_likwid_load(lw, (unsigned)cd, (unsigned)md, BW_BYTES,
+							   p->quick ? LIKWID_SECONDS_QUICK
+								    : LIKWID_SECONDS_FULL,
+							   &v[got], &hw, e2, sizeof e2) != 0) {
+						progress(p, "bw: %s; built-in loop instead", e2);
+						break;
+					}
+					/* likwid picks the domain's first hwthread: it must be
+					 * one of this node's CPUs for the row to be true */
+					if (hw < 0 || hw >= NR_MAX_CPUS || p->node_of[hw] != src) {
+						progress(p,
+							 "bw: likwid-bench ran on cpu %d, not on "
+							 "node %d; built-in loop instead",
+							 hw, src);
+						break;
+					}
+					ran = hw;
+					got++;
+				}
+				if (got == LIKWID_RUNS) {
+					s = summarise(v, got);
+					s.p10 = s.min; /* three runs: min..max */
+					s.p90 = s.max;
+					method = "likwid-bench-load-1thread";
+					done = 1;
+				}
+			}
+			if (!done) {
+				ran = cpu;
+				rc = bw_builtin(p, cpu, t->mem_node[dst], &s);
+				if (rc) {
+					free(dom);
+					return rc;
+				}
+			}
+			rc = bw_row(p, kind, ran, src, dst, &s, method);
+			if (rc) {
+				free(dom);
+				return rc;
+			}
+		}
+	}
+	free(dom);
+	return 0;
+}
+
+/* ---- 6. meta, and the whole run --------------------------------------------- */
+
+static int meta_str(struct probe *p, const char *fact, const char *v)
+{
+	struct row *r;
+	ADD_ROW(r, p, "meta", "", fact);
+	snprintf(r->vstr, sizeof r->vstr, "%s", v);
+	return 0;
+}
+
+static int meta_num(struct probe *p, const char *fact, double v, const char *unit)
+{
+	struct row *r;
+	ADD_ROW(r, p, "meta", unit, fact);
+	r->value = v;
+	return 0;
+}
+
+static int meta_uint(struct probe *p, const char *fact, unsigned v)
+{
+	char b[16];
+	snprintf(b, sizeof b, "%u", v);
+	return meta_str(p, fact, b);
+}
+
+static int probe_all(struct probe *p, const struct hp_opts *o)
+{
+	unsigned rounds = o && o->rounds ? o->rounds
+			  : p->quick	 ? C2C_ROUNDS_QUICK
+					 : C2C_ROUNDS_FULL;
+	int rc;
+	if ((rc = meta_str(p, "topology", p->t->emulated ? "emulated" : "real")) ||
+	    (rc = meta_str(p, "clock", hc.source)) ||
+	    (rc = meta_num(p, "timer_overhead_ns", hc.overhead_ns, "ns")) ||
+	    (rc = meta_uint(p, "nodes", p->t->nnodes)) || (rc = meta_uint(p, "cpus", p->ncpus)) ||
+	    (rc = meta_uint(p, "rounds", rounds)) ||
+	    (rc = meta_str(p, "mode", p->quick ? "quick" : "full")))
+		return rc;
+	progress(p, "%s topology, %u nodes, %u CPUs; clock %s (%.1f ns per read)",
+		 p->t->emulated ? "emulated" : "real", p->t->nnodes, p->ncpus, hc.source,
+		 hc.overhead_ns);
+
+	struct c2c_result *res = NULL;
+	size_t nres = 0;
+	rc = probe_c2c(p, rounds, &res, &nres);
+	if (!rc)
+		rc = c2c_summaries(p, res, nres);
+	if (!rc)
+		rc = probe_lookup(p);
+	if (!rc)
+		rc = probe_faa(p, res, nres);
+	free(res);
+	if (!rc)
+		rc = probe_bw(p);
+	return rc;
+}
+
+int hp_probe_run(const struct nr_topology *t, const char *outdir, const struct hp_opts *o,
+		 char *err, size_t errlen)
+{
+	if (err && errlen)
+		err[0] = '\0';
+	if (!t || !outdir || !*outdir) {
+		seterr(err, errlen, "probe: no topology or no output directory");
+		return -EINVAL;
+	}
+	struct probe p;
+	memset(&p, 0, sizeof p);
+	p.t = t;
+	p.quick = o && o->quick;
+	p.progress = o ? o->progress : NULL;
+	p.err = err;
+	p.errlen = errlen;
+	for (int c = 0; c < NR_MAX_CPUS; c++)
+		p.node_of[c] = -1;
+	for (unsigned k = 0; k < t->nnodes && k < NR_MAX_NODES; k++)
+		for (int c = 0; c < NR_MAX_CPUS; c++)
+			if (CPU_ISSET(c, &t->cpus[k]) && p.node_of[c] < 0) {
+				p.node_of[c] = (int)k;
+				p.ncpus++;
+			}
+	if (!p.ncpus) {
+		seterr(err, errlen, "probe: the topology has no CPU");
+		return -EINVAL;
+	}
+	int rc = find_likwid(o, p.likwid, sizeof p.likwid, err, errlen);
+	if (rc)
+		return rc;
+	if (hc.overhead_ns <= 0.0 && hc_init() != 0) {
+		seterr(err, errlen, "probe: NUMARING_CLOCK must be \"tsc\" or \"gettime\"");
+		return -EINVAL;
+	}
+	p.cpu = calloc(p.ncpus, sizeof *p.cpu);
+	p.cpu_node = calloc(p.ncpus, sizeof *p.cpu_node);
+	size_t plen = strlen(outdir) + sizeof "/.probe.csv.XXXXXX";
+	char *tmp = malloc(plen), *final = malloc(plen);
+	int fd = -1;
+	if (!p.cpu || !p.cpu_node || !tmp || !final) {
+		seterr(err, errlen, "probe: out of memory");
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (int c = 0, i = 0; c < NR_MAX_CPUS; c++)
+		if (p.node_of[c] >= 0) {
+			p.cpu[i] = c;
+			p.cpu_node[i++] = p.node_of[c];
+		}
+
+	/* the file first: an output directory we cannot write fails at once */
+	snprintf(tmp, plen, "%s/.probe.csv.XXXXXX", outdir);
+	snprintf(final, plen, "%s/probe.csv", outdir);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		rc = -errno;
+		seterr(err, errlen, "probe: cannot create a file in %s: %s", outdir, strerror(-rc));
+		goto out;
+	}
+	if (fchmod(fd, 0644) < 0) {
+		rc = -errno;
+		seterr(err, errlen, "probe: cannot set the mode of %s: %s", tmp, strerror(-rc));
+		goto fail;
+	}
+
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	rc = probe_all(&p, o);
+	if (rc)
+		goto fail;
+
+	FILE *f = fdopen(fd, "w");
+	if (!f) {
+		rc = -errno;
+		seterr(err, errlen, "probe: cannot write %s: %s", tmp, strerror(-rc));
+		goto fail;
+	}
+	fd = -1;
+	write_rows(f, &p);
+	int werr = ferror(f) ? (errno ? errno : EIO) : 0;
+	if (!werr && fflush(f) != 0)
+		werr = errno;
+	if (!werr && fsync(fileno(f)) != 0)
+		werr = errno;
+	if (fclose(f) != 0 && !werr)
+		werr = errno;
+	if (werr) {
+		rc = -werr;
+		seterr(err, errlen, "probe: cannot write %s: %s", tmp, strerror(werr));
+		goto fail;
+	}
+	if (rename(tmp, final) < 0) {
+		rc = -errno;
+		seterr(err, errlen, "probe: cannot rename %s to %s: %s", tmp, final, strerror(-rc));
+		goto fail;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	progress(&p, "wrote %s (%zu rows, %.1f s)", final, p.nrows,
+		 (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9);
+	goto out;
+fail:
+	if (fd >= 0)
+		close(fd);
+	fd = -1;
+	unlink(tmp);
+out:
+	if (fd >= 0)
+		close(fd);
+	free(tmp);
+	free(final);
+	free(p.cpu);
+	free(p.cpu_node);
+	free(p.rows);
+	return rc;
+}

@@ -1,0 +1,107 @@
+/*
+ * probe.h - numaring-bench --probe: measure the host itself, for the
+ * physical ceiling model (the highest throughput a queue of this design can
+ * reach on this machine).
+ *
+ * hp_probe_run() writes <outdir>/probe.csv, one tidy table:
+ *
+ *   kind,cpu_a,cpu_b,node_a,node_b,value,spread,unit,method
+ *
+ * Fields that do not apply are empty. Node ids are queue node indices of the
+ * topology passed in (emulated ones when it is emulated). Every value is a
+ * median of several batches; spread is the p90-p10 width of the batches for
+ * measured rows and the min..max width for summaries. The kinds:
+ *
+ *   c2c_rtt                 one cache-line round trip a->b->a between two pinned
+ *                           threads (ping-pong on one 64-byte line), ns; every
+ *                           ordered pair of distinct CPUs up to HP_ALL_PAIRS_MAX_CPUS
+ *                           CPUs, a sample above (method "pingpong-median-sampled")
+ *   c2c_same_node           median of the pair medians within a node (min..max)
+ *   c2c_other_node          the same across nodes
+ *   c2c_one_way_same_node   half of c2c_same_node: one line transfer
+ *   c2c_one_way_other_node  half of c2c_other_node
+ *   lookup_ns               ns per node look-up; method = the mode (libnuma,
+ *                           syscall, table, rseq, rdpid), "<mode>-unsupported"
+ *                           with an empty value where the host lacks it
+ *   faa_contended_ns        ns per atomic fetch-and-add, 2 threads on one line,
+ *                           on the pair with the lowest round trip
+ *   faa_uncontended_ns      the same, one thread alone
+ *   bw_local_gbs            read bandwidth of one pinned thread from its own
+ *                           node's memory, GB/s (10^9 bytes/s), for every node
+ *                           with CPUs and memory
+ *   bw_remote_gbs           the same from another node's memory: from the node
+ *                           of the first CPU to every other node with memory;
+ *                           only with >= 2 real nodes, never on an emulated one
+ *                           With >= 2 real nodes and not quick: likwid-bench
+ *                           -t load, one thread, 3 runs (method
+ *                           "likwid-bench-load-1thread", spread min..max);
+ *                           else, or where likwid cannot place the thread on
+ *                           the node, a built-in read loop over 256 MiB from
+ *                           numa_alloc_onnode ("builtin-read-onnode"). One
+ *                           node or emulated: one bw_local_gbs row, built-in
+ *                           loop; on an emulated topology, or without NUMA,
+ *                           the buffer is not placed ("builtin-read-unplaced",
+ *                           node_b empty).
+ *   meta                    one fact per row, named by method: topology
+ *                           (real/emulated), clock, timer_overhead_ns, nodes,
+ *                           cpus, rounds, mode
+ */
+#ifndef HP_PROBE_H
+#define HP_PROBE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "nr_topology.h"
+
+/* With more CPUs than this, c2c_rtt measures a sample of the pairs. */
+#define HP_ALL_PAIRS_MAX_CPUS 16
+
+struct hp_opts {
+	int quick;		  /* fewer round trips and batches (tests, small machines) */
+	unsigned rounds;	  /* round trips per CPU pair (0: 20000; quick: 2000) */
+	const char *likwid_bench; /* path; NULL: look for likwid-bench on PATH; "": never use it */
+	FILE *progress;		  /* one line per step, or NULL */
+};
+
+/*
+ * hp_probe_run - measure the host for topology t (see nr_topology_get) and
+ * write <outdir>/probe.csv whole: a temporary file in outdir, renamed over
+ * probe.csv at the end; on error no file is left (an older probe.csv is left
+ * as it was). outdir must exist. o may be NULL (defaults). Calls hc_init()
+ * if the harness clock has not been calibrated yet. Every measuring thread
+ * is pinned with pthread_setaffinity_np; the caller's affinity is not
+ * changed. Not to be run concurrently with other measurements.
+ *
+ * Returns 0, or -errno with a sentence in err:
+ *   -EINVAL  t has no CPU, or the clock could not be set up (NUMARING_CLOCK)
+ *   -ENOMEM  an allocation failed
+ *   other    creating, writing or renaming the file failed (-EACCES,
+ *            -ENOENT, -ENOTDIR, -ENOSPC, ...), a thread could not be
+ *            created or pinned (the error pthread_setaffinity_np gave, -EIO
+ *            if the thread then ran elsewhere), likwid-bench named by
+ *            o->likwid_bench is not executable (-ENOENT/-EACCES)
+ */
+int hp_probe_run(const struct nr_topology *t, const char *outdir, const struct hp_opts *o,
+		 char *err, size_t errlen);
+
+/* ---- exposed for the tests ------------------------------------------- */
+
+/*
+ * hp_likwid_load - run `likwid-bench -t load` once with one thread of
+ * likwid's memory domain M<cpu_dom> reading `bytes` placed in M<mem_dom>.
+ * *gbs: the bandwidth it reports (MByte/s / 1000); *hwthread: the CPU it ran
+ * on. Returns 0, or -errno with err set (not executable, non-zero exit, no
+ * result in its output, more than 60 s).
+ */
+int hp_likwid_load(const char *likwid_bench, unsigned cpu_dom, unsigned mem_dom, size_t bytes,
+		   double seconds, double *gbs, int *hwthread, char *err, size_t errlen);
+
+/*
+ * hp_likwid_domains - parse the output of `likwid-bench -p`: dom[k] gets the
+ * CPUs of memory domain M<k> (cleared first). Returns the number of M
+ * domains (the highest k + 1), 0 when there is none, at most maxdom.
+ */
+int hp_likwid_domains(const char *text, cpu_set_t *dom, int maxdom);
+
+#endif /* HP_PROBE_H */

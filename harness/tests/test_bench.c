@@ -1,0 +1,536 @@
+/*
+ * test_bench.c - numaring-bench from the outside: every queue runs and
+ * verifies, the result files have the promised form, the .hgrm parses back
+ * into the summary's percentiles, emulated cross-node runs move batches,
+ * --show-topology tells the truth, and every bad input is one message,
+ * exit status 2 and no file.
+ *
+ * The binary is NUMARING_BENCH (default build/numaring-bench).
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <sched.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "hdr.h"
+#include "queue.h"
+
+static const char *bench = "build/numaring-bench";
+static char tmpdir[256];
+static char topo2[256]; /* "0;1" from the allowed CPUs */
+static int ncpus;
+
+struct outcome {
+	int status; /* exit status, or 128 + signal */
+	char out[65536];
+	char err[8192];
+};
+
+/* Run bench with args (NULL-terminated); env: "NAME=value" or NULL. */
+static void run_bench(struct outcome *r, const char *env, const char *const *args)
+{
+	int po[2], pe[2];
+	const char *argv[64];
+	int n = 0;
+	argv[n++] = bench;
+	for (int i = 0; args[i] && n < 63; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	assert_int_equal(pipe(po), 0);
+	assert_int_equal(pipe(pe), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		dup2(po[1], 1);
+		dup2(pe[1], 2);
+		close(po[0]);
+		close(pe[0]);
+		if (env)
+			putenv((char *)env);
+		execv(bench, (char *const *)argv);
+		_exit(127);
+	}
+	close(po[1]);
+	close(pe[1]);
+	size_t no = 0, ne = 0;
+	int open_o = 1, open_e = 1;
+	while (open_o || open_e) { /* small outputs: read alternately */
+		if (open_o) {
+			ssize_t k = read(po[0], r->out + no, sizeof r->out - 1 - no);
+			if (k <= 0)
+				open_o = 0;
+			else
+				no += (size_t)k;
+		}
+		if (open_e) {
+			ssize_t k = read(pe[0], r->err + ne, sizeof r->err - 1 - ne);
+			if (k <= 0)
+				open_e = 0;
+			else
+				ne += (size_t)k;
+		}
+	}
+	r->out[no] = r->err[ne] = '\0';
+	close(po[0]);
+	close(pe[0]);
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static int count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	int n = 0;
+	struct dirent *e;
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			n++;
+	closedir(d);
+	return n;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *buf = malloc((size_t)n + 1);
+	size_t got = fread(buf, 1, (size_t)n, f);
+	buf[got] = '\0';
+	fclose(f);
+	if (len)
+		*len = got;
+	return buf;
+}
+
+/* Split one CSV line (with "..." quoting) into fields; returns the count. */
+static int csv_split(char *line, char **fields, int max)
+{
+	int n = 0;
+	char *p = line, *w = line;
+	while (n < max) {
+		fields[n++] = w;
+		int quoted = *p == '"';
+		if (quoted)
+			p++;
+		for (;;) {
+			if (quoted && *p == '"' && p[1] == '"') {
+				*w++ = '"';
+				p += 2;
+			} else if (quoted && *p == '"') {
+				quoted = 0;
+				p++;
+			} else if ((!quoted && (*p == ',' || *p == '\n')) || *p == '\0') {
+				break;
+			} else {
+				*w++ = *p++;
+			}
+		}
+		char end = *p;
+		*w++ = '\0';
+		if (end != ',')
+			break;
+		p++;
+	}
+	return n;
+}
+
+/* The summary of dir as header/value pairs; returns the column count. */
+struct summary {
+	char *text;
+	char *names[80], *values[80];
+	int n;
+};
+
+static void read_summary(const char *dir, struct summary *s)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/summary.csv", dir);
+	s->text = slurp(path, NULL);
+	assert_non_null(s->text);
+	char *nl = strchr(s->text, '\n');
+	assert_non_null(nl);
+	*nl = '\0';
+	char *row = nl + 1;
+	char *end = strchr(row, '\n');
+	assert_non_null(end);
+	assert_string_equal(end + 1, ""); /* exactly one row */
+	*end = '\0';
+	s->n = csv_split(s->text, s->names, 80);
+	int m = csv_split(row, s->values, 80);
+	assert_int_equal(s->n, m);
+}
+
+static const char *field(const struct summary *s, const char *name)
+{
+	for (int i = 0; i < s->n; i++)
+		if (strcmp(s->names[i], name) == 0)
+			return s->values[i];
+	fail_msg("summary.csv has no column %s", name);
+	return NULL;
+}
+
+static void fresh_dir(char *buf, size_t len, const char *tag)
+{
+	snprintf(buf, len, "%s/%s", tmpdir, tag);
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", buf);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* ---- tests ------------------------------------------------------------- */
+
+static void help_lists_every_option_and_queue(void **state)
+{
+	(void)state;
+	static struct outcome r;
+	const char *args[] = {"--help", NULL};
+	run_bench(&r, NULL, args);
+	assert_int_equal(r.status, 0);
+	const char *must[] = {"--queue", "--producers", "--consumers", "--duration", "--ops",
+			      "--warmup", "--capacity", "--batch", "--bursts", "--lookup",
+			      "--recheck", "--gate", "--backoff", "--topology", "--pin",
+			      "--rate", "--out", "--verify", "--show-topology", "--probe",
+			      "default", "split", "rdpid", "perworker", "yield"};
+	for (size_t i = 0; i < sizeof must / sizeof must[0]; i++)
+		if (!strstr(r.out, must[i]))
+			fail_msg("--help does not mention %s", must[i]);
+	for (int i = 0; hq_all[i]; i++)
+		if (!strstr(r.out, hq_all[i]->name))
+			fail_msg("--help does not list queue %s", hq_all[i]->name);
+}
+
+struct bad_input {
+	const char *env;
+	const char *args[12];
+	const char *message;
+};
+
+static void bad_input_exits_2_with_one_message_and_no_file(void **state)
+{
+	(void)state;
+	static struct outcome r;
+	char out[512], cpu_list[256], not_named[256];
+	fresh_dir(out, sizeof out, "bad");
+	snprintf(cpu_list, sizeof cpu_list, "%s", topo2);
+	*strchr(cpu_list, ';') = '\0'; /* the first CPU alone: leaves one allowed CPU unnamed */
+	snprintf(not_named, sizeof not_named, "%s", cpu_list);
+	struct bad_input cases[] = {
+		{NULL, {"--queue", "nope"}, "unknown queue \"nope\""},
+		{NULL, {"--queue"}, "--queue needs a value"},
+		{NULL, {"--producers", "0"}, "--producers needs a whole number"},
+		{NULL, {"--producers", "-2"}, "--producers needs a whole number"},
+		{NULL, {"--consumers", "two"}, "--consumers needs a whole number"},
+		{NULL, {"--consumers", "99999"}, "--consumers needs a whole number"},
+		{NULL, {"--duration", "0"}, "--duration needs a number above 0"},
+		{NULL, {"--duration", "-1"}, "--duration needs a number"},
+		{NULL, {"--duration", "nan"}, "--duration needs a number"},
+		{NULL, {"--ops", "0"}, "--ops needs a whole number"},
+		{NULL, {"--ops", "12x"}, "--ops needs a whole number"},
+		{NULL, {"--warmup", "-0.5"}, "--warmup needs a number"},
+		{NULL, {"--duration", "1", "--ops", "10"}, "alternatives"},
+		{NULL, {"--capacity", "1000"}, "--capacity 1000 is not a power of two"},
+		{NULL, {"--capacity", "1"}, "--capacity needs a whole number"},
+		{NULL, {"--batch", "0"}, "--batch needs a whole number"},
+		{NULL, {"--batch", "2048"}, "--batch 2048 is larger than --capacity 1024"},
+		{NULL, {"--lookup", "fast"}, "unknown --lookup \"fast\""},
+		{NULL, {"--recheck", "0"}, "--recheck needs a whole number"},
+		{NULL, {"--gate", "global"}, "unknown --gate \"global\""},
+		{NULL, {"--backoff", "sleep"}, "unknown --backoff \"sleep\""},
+		{NULL, {"--pin", "diagonal"}, "unknown --pin \"diagonal\""},
+		{NULL, {"--pin", "0-1", "--producers", "2", "--consumers", "2"}, "names 2 CPUs for 4 threads"},
+		{NULL, {"--pin", "99999"}, "CPU number too large"},
+		{NULL, {"--pin", "0,1000"}, "CPU 1000, which this run may not use"},
+		{NULL, {"--rate", "0"}, "--rate needs a number above 0"},
+		{NULL, {"--topology", ""}, "empty topology string"},
+		{NULL, {"--topology", "0;0"}, "CPU 0 is named in two nodes"},
+		{NULL, {"--topology", "0-1000"}, "may not use"},
+		{NULL, {"--topology", "3-1"}, "reversed range"},
+		{NULL, {"--topology", not_named}, "does not name CPU"},
+		{"NUMARING_TOPOLOGY=0;;1", {"--ops", "10"}, "NUMARING_TOPOLOGY"},
+		{NULL, {"--out", "/proc/numaring-cannot-write"}, "is not writable"},
+		{NULL, {"--bogus"}, "unknown option \"--bogus\""},
+		{NULL, {"stray"}, "unexpected argument \"stray\""},
+		{NULL, {"--quick"}, "--quick goes with --probe"},
+		{NULL, {"--probe"}, "--probe needs --out"},
+		{NULL, {"--drain-timeout", "0"}, "--drain-timeout needs a number above 0"},
+		{"NUMARING_CLOCK=sundial", {"--ops", "10"}, "NUMARING_CLOCK"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *args[20];
+		int n = 0;
+		/* common options first, so that a case's missing value stays missing */
+		if (!(cases[i].args[0] && (strcmp(cases[i].args[0], "--out") == 0 ||
+					   strcmp(cases[i].args[0], "--probe") == 0))) {
+			args[n++] = "--out";
+			args[n++] = out;
+		}
+		args[n++] = "--warmup";
+		args[n++] = "0";
+		for (int k = 0; cases[i].args[k]; k++)
+			args[n++] = cases[i].args[k];
+		args[n] = NULL;
+		if (ncpus < 2 && strstr(cases[i].message, "does not name"))
+			continue;
+		run_bench(&r, cases[i].env, args);
+		if (r.status != 2)
+			fail_msg("case %zu (%s): exit %d, expected 2; stderr: %s", i, cases[i].message,
+				 r.status, r.err);
+		if (!strstr(r.err, cases[i].message))
+			fail_msg("case %zu: stderr \"%s\" lacks \"%s\"", i, r.err, cases[i].message);
+		/* one message: one line, naming the program */
+		if (strncmp(r.err, "numaring-bench: ", 16) != 0 || strchr(r.err, '\n') != r.err + strlen(r.err) - 1)
+			fail_msg("case %zu: not one message line: \"%s\"", i, r.err);
+		int entries = count_entries(out);
+		if (entries > 0)
+			fail_msg("case %zu left %d file(s) in --out", i, entries);
+	}
+}
+
+/* The .hgrm rows hold the cumulative count at each value they list; the
+ * value at percentile p (the first value whose cumulative count reaches
+ * rank = ceil(p/100 * total)) must lie after the last row below that rank
+ * and at or before the first row that reaches it. */
+static void check_percentile_in_rows(const struct hdr_hgrm *g, double p, double value)
+{
+	/* shave a few ulps: 99.9/100*1000 is 999.0000000000001 in doubles */
+	double exact = p / 100.0 * (double)g->total_count;
+	int64_t rank = (int64_t)ceil(exact - exact * 1e-12);
+	if (rank < 1)
+		rank = 1;
+	double below = -1, at = -1;
+	for (size_t i = 0; i < g->nrows; i++) {
+		if (g->rows[i].total_count < rank)
+			below = g->rows[i].value;
+		else if (at < 0)
+			at = g->rows[i].value;
+	}
+	if (!(value > below && value <= at + 0.5))
+		fail_msg("p%g = %.0f in summary.csv, but the .hgrm rows put it in (%.0f, %.0f]", p,
+			 value, below, at);
+}
+
+static void check_result_dir(const char *dir, const char *queue)
+{
+	struct summary s;
+	char path[1024];
+	read_summary(dir, &s);
+	assert_string_equal(s.names[0], "queue");
+	assert_string_equal(field(&s, "queue"), queue);
+	assert_string_equal(field(&s, "verify"), strcmp(queue, "faa") == 0 ? "n/a" : "ok");
+	assert_true(atof(field(&s, "throughput_ops_per_s")) > 0);
+	if (strcmp(queue, "faa") != 0) {
+		/* the .hgrm parses back into the summary's percentiles */
+		size_t len;
+		snprintf(path, sizeof path, "%s/latency.hgrm", dir);
+		char *text = slurp(path, &len);
+		assert_non_null(text);
+		struct hdr_hgrm g;
+		char err[256];
+		if (hdr_parse_hgrm(text, len, &g, err, sizeof err) != 0)
+			fail_msg("%s: %s", path, err);
+		assert_int_equal(g.total_count, atoll(field(&s, "latency_count")));
+		check_percentile_in_rows(&g, 50, atof(field(&s, "p50_ns")));
+		check_percentile_in_rows(&g, 90, atof(field(&s, "p90_ns")));
+		check_percentile_in_rows(&g, 99, atof(field(&s, "p99_ns")));
+		check_percentile_in_rows(&g, 99.9, atof(field(&s, "p999_ns")));
+		assert_true(fabs(g.max - atof(field(&s, "max_ns"))) < 1.0);
+		hdr_hgrm_free(&g);
+		free(text);
+		snprintf(path, sizeof path, "%s/latency.csv", dir);
+		text = slurp(path, NULL);
+		assert_non_null(text);
+		assert_memory_equal(text, "value_ns,percentile,total_count,one_over_one_minus_percentile\n", 62);
+		free(text);
+	}
+	snprintf(path, sizeof path, "%s/meta.json", dir);
+	char *meta = slurp(path, NULL);
+	assert_non_null(meta);
+	const char *keys[] = {"\"host\"", "\"cpu_model\"", "\"kernel\"", "\"libc\"", "\"compiler\"",
+			      "\"git_commit\"", "\"command_line\"", "\"start_time_utc\"",
+			      "\"topology\"", "\"overhead_ns\""};
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (!strstr(meta, keys[i]))
+			fail_msg("meta.json lacks %s", keys[i]);
+	free(meta);
+	free(s.text);
+	assert_int_equal(count_entries(dir), strcmp(queue, "faa") ? 4 : 4);
+}
+
+static void every_queue_runs_and_verifies(void **state)
+{
+	(void)state;
+	static struct outcome r;
+	/* producers, consumers, open-loop rate, duration (NULL: --ops). 2P2C and
+	 * 4P4C are more threads than CPUs on a 2-CPU machine: ck and rte can fall
+	 * into a convoy when a preempted producer holds a claimed slot (minutes
+	 * for 30000 items), so those shapes are timed, not counted, and the small
+	 * capacity keeps the drain short. */
+	const char *shapes[][4] = {{"1", "1", NULL, NULL}, {"2", "2", NULL, "0.2"},
+				   {"4", "4", NULL, "0.3"}, {"2", "2", "200000", "0.2"}};
+	for (int q = 0; hq_all[q]; q++) {
+		for (int k = 0; k < 4; k++) {
+			char dir[400], tag[64];
+			snprintf(tag, sizeof tag, "run-%s-%d", hq_all[q]->name, k);
+			fresh_dir(dir, sizeof dir, tag);
+			const char *args[24] = {"--queue", hq_all[q]->name, "--producers",
+						shapes[k][0], "--consumers", shapes[k][1],
+						"--warmup", "0.05", "--capacity", "64", "--batch", "8",
+						"--out", dir, "--quiet"};
+			int n = 15;
+			if (shapes[k][2]) { /* open loop */
+				args[n++] = "--rate";
+				args[n++] = shapes[k][2];
+			}
+			if (shapes[k][3]) {
+				args[n++] = "--duration";
+				args[n++] = shapes[k][3];
+			} else {
+				args[n++] = "--ops";
+				args[n++] = "30000";
+			}
+			if (k == 1) /* bursts where the queue has them */
+				args[n++] = "--bursts";
+			args[n] = NULL;
+			run_bench(&r, NULL, args);
+			if (r.status != 0)
+				fail_msg("%s shape %d: exit %d: %s", hq_all[q]->name, k, r.status, r.err);
+			check_result_dir(dir, hq_all[q]->name);
+		}
+	}
+}
+
+static void emulated_split_moves_batches_for_every_gate_and_backoff(void **state)
+{
+	(void)state;
+	static struct outcome r;
+	if (ncpus < 2)
+		skip();
+	const char *gates[] = {"shared", "pernode", "perworker"};
+	const char *backoffs[] = {"none", "pause", "exp", "yield"};
+	for (int g = 0; g < 3; g++)
+		for (int b = 0; b < 4; b++) {
+			char dir[400], tag[64];
+			snprintf(tag, sizeof tag, "split-%s-%s", gates[g], backoffs[b]);
+			fresh_dir(dir, sizeof dir, tag);
+			const char *args[] = {"--topology", topo2, "--pin", "split", "--gate",
+					      gates[g], "--backoff", backoffs[b], "--ops", "20000",
+					      "--warmup", "0", "--capacity", "64", "--batch", "8",
+					      "--producers", "2", "--consumers", "2", "--out", dir,
+					      "--quiet", NULL};
+			run_bench(&r, NULL, args);
+			if (r.status != 0)
+				fail_msg("%s/%s: exit %d: %s", gates[g], backoffs[b], r.status, r.err);
+			struct summary s;
+			read_summary(dir, &s);
+			assert_string_equal(field(&s, "topology_kind"), "emulated");
+			assert_string_equal(field(&s, "verify"), "ok");
+			assert_true(atoll(field(&s, "batches_out")) + atoll(field(&s, "batches_in")) > 0);
+			assert_true(atoll(field(&s, "items_in")) > 0);
+			free(s.text);
+		}
+}
+
+static void show_topology_is_right(void **state)
+{
+	(void)state;
+	static struct outcome r;
+	const char *args[] = {"--show-topology", NULL};
+	run_bench(&r, "NUMARING_TOPOLOGY=", args);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\"topology\": \"real\""));
+	assert_non_null(strstr(r.out, "\"rseq_node_id\""));
+	/* as many nodes as the kernel shows */
+	int nodes = 0;
+	for (int k = 0; k < 1024; k++) {
+		char p[128];
+		snprintf(p, sizeof p, "/sys/devices/system/node/node%d", k);
+		if (access(p, F_OK) == 0)
+			nodes++;
+	}
+	int listed = 0;
+	for (const char *p = r.out; (p = strstr(p, "\"index\":")); p++)
+		listed++;
+	if (nodes > 0)
+		assert_int_equal(listed, nodes);
+
+	if (ncpus < 2)
+		return;
+	const char *args2[] = {"--show-topology", "--topology", topo2, NULL};
+	run_bench(&r, NULL, args2);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\"topology\": \"emulated\""));
+	listed = 0;
+	for (const char *p = r.out; (p = strstr(p, "\"index\":")); p++)
+		listed++;
+	assert_int_equal(listed, 2);
+	assert_non_null(strstr(r.out, "\"memory_node\": -1"));
+}
+
+int main(void)
+{
+	const char *b = getenv("NUMARING_BENCH");
+	if (b && *b)
+		bench = b;
+	if (access(bench, X_OK) != 0) {
+		fprintf(stderr, "test_bench: %s is not an executable (build it first)\n", bench);
+		return 1;
+	}
+	cpu_set_t s;
+	sched_getaffinity(0, sizeof s, &s);
+	ncpus = CPU_COUNT(&s);
+	int first = -1, second = -1;
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &s)) {
+			if (first < 0)
+				first = c;
+			else if (second < 0)
+				second = c;
+		}
+	if (ncpus >= 2) {
+		/* two emulated nodes covering every allowed CPU */
+		snprintf(topo2, sizeof topo2, "%d;", first);
+		for (int c = 0, k = 0; c < CPU_SETSIZE; c++)
+			if (CPU_ISSET(c, &s) && c != first)
+				snprintf(topo2 + strlen(topo2), sizeof topo2 - strlen(topo2), "%s%d",
+					 k++ ? "," : "", c);
+	} else {
+		snprintf(topo2, sizeof topo2, "%d", first);
+	}
+	snprintf(tmpdir, sizeof tmpdir, "/tmp/numaring-test-bench.%d", (int)getpid());
+	mkdir(tmpdir, 0755);
+	unsetenv("NUMARING_TOPOLOGY");
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(help_lists_every_option_and_queue),
+		cmocka_unit_test(bad_input_exits_2_with_one_message_and_no_file),
+		cmocka_unit_test(every_queue_runs_and_verifies),
+		cmocka_unit_test(emulated_split_moves_batches_for_every_gate_and_backoff),
+		cmocka_unit_test(show_topology_is_right),
+	};
+	int rc = cmocka_run_group_tests_name("numaring-bench", tests, NULL, NULL);
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "test_bench: could not remove %s\n", tmpdir);
+	return rc;
+}

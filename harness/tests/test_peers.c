@@ -1,0 +1,540 @@
+/*
+ * test_peers.c - every adapter of harness/peers/ (hq_all[]) against the
+ * contract of harness/queue.h:
+ *
+ *   registry    hq_all[] lists the eight adapters in order; hq_find finds each.
+ *   single/X    one thread: a bounded queue holds exactly its capacity (ck:
+ *               capacity - 1, see peers/ck.c; numaring: capacity per node), a
+ *               further enqueue fails, a burst into the last 3 free slots
+ *               takes 3, items come out once each and in FIFO order (when
+ *               there is one ring), NULL travels, dequeue on empty returns
+ *               nonzero. An unbounded queue takes 16 x capacity. faa: every
+ *               operation succeeds and dequeue gives NULL.
+ *   2p2c/X      producers send N distinct items each (plus NULL once),
+ *   4p4c/X      mixing single and burst operations where the adapter has
+ *               bursts; consumers count every item in seen[]; each item sent
+ *               must arrive exactly once and no other. 4p4c has more threads
+ *               than this machine's 2 CPUs (see SEND_S for ck and rte). faa:
+ *               the operation counts are checked instead.
+ *   test_numaring_2node  single and 2p2c through numaring with an emulated
+ *               two-node topology (the adapter passes the ring config through).
+ *
+ * Worker threads never call cmocka (it is not thread-safe); they count what
+ * went wrong and the main thread asserts after joining them.
+ * PEERS_FILTER=<cmocka pattern> runs a subset, e.g. PEERS_FILTER=2p2c/urcu.
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "queue.h"
+
+#define N_ITEMS 200000u /* per producer */
+#define CAPACITY 64u
+#define BATCH 8u
+
+static const char *const expected_order[] = {"numaring", "flat", "ck", "rte", "moodycamel",
+					     "urcu", "mutex", "faa"};
+
+/* How many items the adapter holds when created with capacity cap. */
+static size_t holds(const struct hq_ops *o, void *q, size_t cap)
+{
+	if (strcmp(o->name, "ck") == 0)
+		return cap - 1; /* ck keeps one slot empty */
+	if (strcmp(o->name, "numaring") == 0)
+		return cap * numaring_node_count(q); /* the adapter's handle is the queue */
+	return cap;
+}
+
+static void params_init(struct hq_params *p, unsigned threads)
+{
+	memset(p, 0, sizeof *p);
+	numaring_config_init(&p->ring);
+	p->capacity = CAPACITY;
+	p->batch = BATCH;
+	p->threads = threads;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* ---- registry --------------------------------------------------------- */
+
+static void test_registry(void **state)
+{
+	size_t n = sizeof expected_order / sizeof expected_order[0];
+	(void)state;
+	for (size_t i = 0; i < n; i++) {
+		assert_non_null(hq_all[i]);
+		assert_string_equal(hq_all[i]->name, expected_order[i]);
+		assert_ptr_equal(hq_find(expected_order[i]), hq_all[i]);
+		assert_non_null(hq_all[i]->description);
+		assert_true(strlen(hq_all[i]->description) > 0);
+		assert_non_null(hq_all[i]->create);
+		assert_non_null(hq_all[i]->enqueue);
+		assert_non_null(hq_all[i]->dequeue);
+		/* bursts come in pairs */
+		assert_true(!hq_all[i]->enqueue_burst == !hq_all[i]->dequeue_burst);
+	}
+	assert_null(hq_all[n]);
+	assert_null(hq_find("nosuchqueue"));
+}
+
+/* ---- one thread --------------------------------------------------------- */
+
+static void *make(const struct hq_ops *o, const struct hq_params *p, void **h)
+{
+	char err[256] = "";
+	void *q = o->create(p, err, sizeof err);
+	if (!q)
+		print_error("%s: create failed: %s\n", o->name, err);
+	assert_non_null(q);
+	*h = o->thread_init(q, err, sizeof err);
+	if (!*h)
+		print_error("%s: thread_init failed: %s\n", o->name, err);
+	assert_non_null(*h);
+	return q;
+}
+
+static void single(const struct hq_ops *o, const struct hq_params *p)
+{
+	void *h, *q, *item;
+	size_t n, i = 0;
+	int fifo;
+	uint8_t *seen;
+
+	q = make(o, p, &h);
+	if (!o->moves_data) { /* faa: nothing can fail, nothing comes out */
+		for (i = 0; i < 4 * CAPACITY; i++) {
+			item = &item;
+			assert_int_equal(o->enqueue(h, (void *)(uintptr_t)(i + 1)), 0);
+			assert_int_equal(o->dequeue(h, &item), 0);
+			assert_null(item);
+		}
+		goto out;
+	}
+
+	/* fill: a bounded queue must hold exactly holds() items; the last three
+	 * go by a burst of BATCH where there is one, which must be partial */
+	n = o->bounded ? holds(o, q, p->capacity) : 16 * p->capacity;
+	/* several numaring nodes: batches move between rings, order is per ring */
+	fifo = n <= p->capacity;
+	while (i < n) {
+		if (o->enqueue_burst && n - i == 3) {
+			void *b[BATCH];
+			for (unsigned j = 0; j < BATCH; j++)
+				b[j] = (void *)(uintptr_t)(i + j + 1);
+			unsigned k = o->enqueue_burst(h, b, BATCH);
+			assert_int_equal(k, o->bounded ? 3 : BATCH);
+			i += k;
+			n = i;
+		} else {
+			assert_int_equal(o->enqueue(h, (void *)(uintptr_t)(i + 1)), 0);
+			i++;
+		}
+	}
+	if (o->bounded) {
+		assert_int_not_equal(o->enqueue(h, (void *)1), 0);
+		if (o->enqueue_burst) {
+			void *b[2] = {(void *)1, (void *)2};
+			assert_int_equal(o->enqueue_burst(h, b, 2), 0);
+		}
+	}
+	/* drain, bursts and singles alternating: each item once, in order */
+	seen = calloc(n + 1, 1);
+	assert_non_null(seen);
+	for (i = 0; i < n;) {
+		void *b[BATCH];
+		unsigned k;
+		if (o->dequeue_burst && (i / BATCH) % 2) {
+			k = o->dequeue_burst(h, b, BATCH);
+			assert_true(k >= 1 && k <= BATCH);
+		} else {
+			assert_int_equal(o->dequeue(h, &b[0]), 0);
+			k = 1;
+		}
+		for (unsigned j = 0; j < k; j++, i++) {
+			uintptr_t v = (uintptr_t)b[j];
+			assert_true(v >= 1 && v <= n);
+			assert_int_equal(seen[v]++, 0);
+			if (fifo)
+				assert_int_equal(v, i + 1);
+		}
+	}
+	free(seen);
+	assert_int_not_equal(o->dequeue(h, &item), 0);
+	if (o->dequeue_burst)
+		assert_int_equal(o->dequeue_burst(h, &item, 1), 0);
+	/* NULL is an item like any other */
+	item = &item;
+	assert_int_equal(o->enqueue(h, NULL), 0);
+	assert_int_equal(o->dequeue(h, &item), 0);
+	assert_null(item);
+	assert_int_not_equal(o->dequeue(h, &item), 0);
+out:
+	o->thread_fini(q, h);
+	o->destroy(q);
+}
+
+static void test_single(void **state)
+{
+	struct hq_params p;
+	params_init(&p, 1);
+	single(*state, &p);
+}
+
+/* ---- producers and consumers -------------------------------------------- */
+
+/*
+ * Spinning MP rings (ck, rte) are not preemption-tolerant: a producer that
+ * has claimed a position and is preempted before publishing it makes every
+ * later producer spin until it runs again. With more spinning threads than
+ * CPUs they fall into a convoy of about one hand-over per scheduler slice
+ * (measured here: a few hundred items per second). So producers stop sending
+ * after SEND_S seconds; every item sent must still arrive exactly once, and
+ * adapters that do not spin on other threads must have sent everything.
+ */
+#ifdef __SANITIZE_THREAD__
+#define SEND_S 60
+#else
+#define SEND_S 5
+#endif
+#define DEADLINE_S (SEND_S + 60) /* a run that has not finished by then has lost items */
+
+static int spins_on_peers(const struct hq_ops *o)
+{
+	return strcmp(o->name, "ck") == 0 || strcmp(o->name, "rte") == 0;
+}
+
+struct run {
+	const struct hq_ops *o;
+	void *q;
+	unsigned producers, consumers;
+	_Atomic uint32_t *seen;      /* seen[v] for item v in 1..P*N; seen[0]: NULL */
+	uint64_t *sent;              /* sent[p]: producer p sent items base+1..base+sent[p] */
+	_Atomic uint64_t sent_total; /* all producers' items (NULL included), once done */
+	_Atomic unsigned producers_done;
+	_Atomic uint64_t consumed;   /* items consumers took out */
+	_Atomic uint64_t bad;        /* items out of range */
+	_Atomic uint64_t failures;   /* faa: operations that did not succeed */
+	_Atomic uint64_t init_failed;
+	_Atomic int timed_out;
+	double send_until, deadline;
+	pthread_barrier_t start;
+	pthread_mutex_t stats_lock;
+	struct numaring_stats stats; /* summed thread_stats */
+};
+
+struct worker {
+	struct run *r;
+	unsigned index; /* producer or consumer number */
+};
+
+/* After a failed attempt: let a preempted peer run; give up at the deadline. */
+static void wait_more(struct run *r, unsigned *fails)
+{
+	if (++*fails % 256 == 0 && now_s() > r->deadline)
+		atomic_store(&r->timed_out, 1);
+	sched_yield();
+}
+
+static int timed_out(struct run *r)
+{
+	return atomic_load_explicit(&r->timed_out, memory_order_relaxed);
+}
+
+static void *attach(struct run *r)
+{
+	char err[256];
+	void *h = r->o->thread_init(r->q, err, sizeof err);
+	if (!h) {
+		fprintf(stderr, "%s: thread_init: %s\n", r->o->name, err);
+		atomic_fetch_add(&r->init_failed, 1);
+	}
+	pthread_barrier_wait(&r->start);
+	return h;
+}
+
+static void detach(struct run *r, void *h)
+{
+	if (!h)
+		return;
+	if (r->o->thread_stats) {
+		struct numaring_stats s;
+		r->o->thread_stats(h, &s);
+		pthread_mutex_lock(&r->stats_lock);
+		numaring_stats_add(&r->stats, &s);
+		pthread_mutex_unlock(&r->stats_lock);
+	}
+	r->o->thread_fini(r->q, h);
+}
+
+static void *producer(void *arg)
+{
+	struct worker *w = arg;
+	struct run *r = w->r;
+	const struct hq_ops *o = r->o;
+	uint64_t base = (uint64_t)w->index * N_ITEMS, i = 1, extra = 0;
+	unsigned fails = 0, round = 0, iter = 0;
+	void *h = attach(r);
+
+	if (h && o->moves_data && w->index == 0) {
+		while (o->enqueue(h, NULL) != 0 && !timed_out(r))
+			wait_more(r, &fails);
+		extra = 1;
+	}
+	while (h && i <= N_ITEMS && !timed_out(r)) {
+		unsigned want = 1, k;
+		if (++iter % 256 == 0 && now_s() > r->send_until)
+			break;
+		if (o->enqueue_burst && (round++ & 1)) {
+			void *b[BATCH];
+			want = N_ITEMS - i + 1 < BATCH ? (unsigned)(N_ITEMS - i + 1) : BATCH;
+			for (unsigned j = 0; j < want; j++)
+				b[j] = (void *)(uintptr_t)(base + i + j);
+			k = o->enqueue_burst(h, b, want);
+		} else {
+			k = o->enqueue(h, (void *)(uintptr_t)(base + i)) == 0;
+		}
+		i += k;
+		if (k < want && !o->moves_data) /* faa never fails */
+			atomic_fetch_add(&r->failures, want - k);
+		if (k == 0)
+			wait_more(r, &fails);
+	}
+	r->sent[w->index] = i - 1;
+	atomic_fetch_add(&r->sent_total, i - 1 + extra);
+	atomic_fetch_add(&r->producers_done, 1); /* after sent_total: consumers read in reverse */
+	detach(r, h);
+	return NULL;
+}
+
+static void record(struct run *r, void *item)
+{
+	uintptr_t v = (uintptr_t)item;
+	if (!r->o->moves_data) {
+		if (item != NULL)
+			atomic_fetch_add(&r->bad, 1);
+	} else if (v > (uintptr_t)r->producers * N_ITEMS) {
+		atomic_fetch_add(&r->bad, 1);
+	} else {
+		atomic_fetch_add_explicit(&r->seen[v], 1, memory_order_relaxed);
+	}
+}
+
+/* Everything sent has been consumed (or more: duplicates, caught later). */
+static int all_consumed(struct run *r)
+{
+	return atomic_load(&r->producers_done) == r->producers &&
+	       atomic_load(&r->consumed) >= atomic_load(&r->sent_total);
+}
+
+static void *consumer(void *arg)
+{
+	struct worker *w = arg;
+	struct run *r = w->r;
+	const struct hq_ops *o = r->o;
+	unsigned fails = 0, round = 0;
+	/* faa: each consumer makes exactly its share of the P * N dequeues */
+	uint64_t total = (uint64_t)r->producers * N_ITEMS;
+	uint64_t share = total / r->consumers + (w->index == 0 ? total % r->consumers : 0);
+	uint64_t mine = 0;
+	void *h = attach(r);
+
+	while (h && !timed_out(r)) {
+		void *b[BATCH];
+		unsigned want = BATCH, k;
+		if (o->moves_data ? all_consumed(r) : mine >= share)
+			break;
+		if (!o->moves_data && share - mine < want)
+			want = (unsigned)(share - mine);
+		if (o->dequeue_burst && (round++ & 1)) {
+			k = o->dequeue_burst(h, b, want);
+		} else {
+			want = 1;
+			k = o->dequeue(h, &b[0]) == 0;
+		}
+		if (!o->moves_data && k < want)
+			atomic_fetch_add(&r->failures, want - k);
+		if (k == 0) {
+			wait_more(r, &fails);
+			continue;
+		}
+		for (unsigned j = 0; j < k; j++)
+			record(r, b[j]);
+		mine += k;
+		atomic_fetch_add(&r->consumed, k);
+	}
+	detach(r, h);
+	return NULL;
+}
+
+static void run_pc(const struct hq_ops *o, const struct hq_params *p, unsigned np, unsigned nc)
+{
+	struct run r;
+	unsigned nt = np + nc;
+	pthread_t tid[nt];
+	struct worker wk[nt];
+	uint64_t missing = 0, dup = 0, full = (uint64_t)np * N_ITEMS + (o->moves_data ? 1 : 0);
+	char err[256] = "";
+	double t0 = now_s();
+
+	memset(&r, 0, sizeof r);
+	r.o = o;
+	r.producers = np;
+	r.consumers = nc;
+	r.seen = calloc((size_t)np * N_ITEMS + 1, sizeof *r.seen);
+	r.sent = calloc(np, sizeof *r.sent);
+	assert_non_null(r.seen);
+	assert_non_null(r.sent);
+	r.send_until = t0 + SEND_S;
+	r.deadline = t0 + DEADLINE_S;
+	r.q = o->create(p, err, sizeof err);
+	if (!r.q)
+		print_error("%s: create failed: %s\n", o->name, err);
+	assert_non_null(r.q);
+	pthread_barrier_init(&r.start, NULL, nt);
+	pthread_mutex_init(&r.stats_lock, NULL);
+
+	for (unsigned i = 0; i < nt; i++) {
+		wk[i].r = &r;
+		wk[i].index = i < np ? i : i - np;
+		assert_int_equal(pthread_create(&tid[i], NULL, i < np ? producer : consumer, &wk[i]), 0);
+	}
+	for (unsigned i = 0; i < nt; i++)
+		pthread_join(tid[i], NULL);
+
+	assert_int_equal(atomic_load(&r.init_failed), 0);
+	if (atomic_load(&r.timed_out))
+		print_error("%s %uP%uC: not finished after %d s: %llu of %llu items consumed\n", o->name,
+			    np, nc, DEADLINE_S, (unsigned long long)atomic_load(&r.consumed),
+			    (unsigned long long)atomic_load(&r.sent_total));
+	assert_false(atomic_load(&r.timed_out));
+	assert_int_equal(atomic_load(&r.bad), 0);
+	if (o->moves_data) {
+		/* item v of producer p: once if sent, never otherwise; NULL once */
+		for (uint64_t v = 0; v <= (uint64_t)np * N_ITEMS; v++) {
+			uint32_t s = atomic_load_explicit(&r.seen[v], memory_order_relaxed);
+			uint32_t want = v == 0 || (v - 1) % N_ITEMS < r.sent[(v - 1) / N_ITEMS];
+			if (s < want)
+				missing++;
+			else if (s > want)
+				dup += s - want;
+			if (s != want && missing + dup <= 5)
+				print_error("%s: item %llu seen %u times, sent %u\n", o->name,
+					    (unsigned long long)v, s, want);
+		}
+		assert_int_equal(missing, 0);
+		assert_int_equal(dup, 0);
+		assert_int_equal(atomic_load(&r.consumed), atomic_load(&r.sent_total));
+		/* nothing left over */
+		{
+			void *h = o->thread_init(r.q, err, sizeof err), *item;
+			assert_non_null(h);
+			assert_int_not_equal(o->dequeue(h, &item), 0);
+			o->thread_fini(r.q, h);
+		}
+	} else {
+		/* faa: every op succeeded, exactly P * N of each were made */
+		assert_int_equal(atomic_load(&r.failures), 0);
+		assert_int_equal(atomic_load(&r.consumed), full);
+	}
+	if (strcmp(o->name, "numaring") == 0) {
+		assert_int_equal(r.stats.enqueued, atomic_load(&r.sent_total));
+		assert_int_equal(r.stats.dequeued, atomic_load(&r.sent_total));
+	}
+	print_message("    %s %uP%uC: %llu of %llu items in %.2f s%s\n", o->name, np, nc,
+		      (unsigned long long)atomic_load(&r.sent_total), (unsigned long long)full,
+		      now_s() - t0,
+		      atomic_load(&r.sent_total) < full ? " (sending stopped after SEND_S: convoy)" : "");
+	/* only rings that spin on other threads' progress may fall short */
+	if (!spins_on_peers(o))
+		assert_int_equal(atomic_load(&r.sent_total), full);
+
+	o->destroy(r.q);
+	pthread_barrier_destroy(&r.start);
+	pthread_mutex_destroy(&r.stats_lock);
+	free(r.seen);
+	free(r.sent);
+}
+
+static void test_2p2c(void **state)
+{
+	struct hq_params p;
+	params_init(&p, 4);
+	run_pc(*state, &p, 2, 2);
+}
+
+static void test_4p4c(void **state)
+{
+	struct hq_params p;
+	params_init(&p, 8);
+	run_pc(*state, &p, 4, 4);
+}
+
+/* numaring with two emulated nodes: the allowed CPUs split in two halves. */
+static void test_numaring_2node(void **state)
+{
+	struct hq_params p;
+	cpu_set_t set;
+	char topo[4096] = "", *s = topo;
+	unsigned n = 0, i = 0;
+	(void)state;
+
+	assert_int_equal(sched_getaffinity(0, sizeof set, &set), 0);
+	n = (unsigned)CPU_COUNT(&set);
+	if (n < 2)
+		skip();
+	for (int c = 0; c < CPU_SETSIZE; c++) {
+		if (!CPU_ISSET(c, &set))
+			continue;
+		s += sprintf(s, "%s%d", i == 0 ? "" : i == n / 2 ? ";" : ",", c);
+		i++;
+	}
+	params_init(&p, 4);
+	p.ring.topology = topo;
+	print_message("    topology \"%s\"\n", topo);
+	single(hq_find("numaring"), &p);
+	run_pc(hq_find("numaring"), &p, 2, 2);
+}
+
+/* ---- main: one test per (case, adapter) ----------------------------------- */
+
+int main(void)
+{
+	static struct CMUnitTest tests[64];
+	static const struct {
+		const char *name;
+		CMUnitTestFunction fn;
+	} cases[] = {{"single", test_single}, {"2p2c", test_2p2c}, {"4p4c", test_4p4c}};
+	size_t n = 0;
+
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_registry);
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+		for (const struct hq_ops *const *o = hq_all; *o; o++) {
+			char *name;
+			if (asprintf(&name, "%s/%s", cases[c].name, (*o)->name) < 0)
+				return 2;
+			tests[n++] = (struct CMUnitTest){name, cases[c].fn, NULL, NULL, (void *)*o};
+		}
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_numaring_2node);
+	if (getenv("PEERS_FILTER"))
+		cmocka_set_test_filter(getenv("PEERS_FILTER"));
+	return _cmocka_run_group_tests("peers", tests, n, NULL, NULL);
+}
