@@ -133,10 +133,45 @@ $(B)/tests/test_bench: harness/tests/test_bench.c $(B)/obj/harness/hdr.o $(PEER_
 test-harness: $(HARNESS_TEST_BINS) $(B)/numaring-bench
 	@set -e; for t in $(HARNESS_TEST_BINS); do echo "== $$t"; NUMARING_BENCH=$(B)/numaring-bench $$t; done
 
+# ---- experiments, plots ------------------------------------------------------
+
+PYTHON      ?= /usr/bin/python3
+EXPERIMENTS ?=
+PROFILE     ?=
+REPS        ?=
+FORCE       ?=
+TOPOLOGY    ?=
+COMPARE     ?=
+EXP_ARGS = $(if $(EXPERIMENTS),--experiments '$(EXPERIMENTS)') $(if $(PROFILE),--profile $(PROFILE)) \
+	$(if $(REPS),--reps $(REPS)) $(if $(FORCE),--force) $(if $(TOPOLOGY),--topology '$(TOPOLOGY)')
+
+.PHONY: experiments plots deps-experiments test-scripts
+
+deps-experiments:
+	@scripts/deps.sh build peers experiments
+
+# Every experiment for this host, then the plots; failed points make it end
+# non-zero after the plots are drawn.
+experiments: deps-experiments
+	@$(MAKE) --no-print-directory lib bench
+	@rc=0; $(PYTHON) scripts/experiments.py run $(EXP_ARGS) || rc=$$?; \
+	 if [ $$rc -ne 2 ] && [ $$rc -ne 130 ]; then $(MAKE) --no-print-directory plots || rc=1; fi; \
+	 exit $$rc
+
+plots: deps-experiments
+	$(PYTHON) scripts/plot.py --gnuplot $(if $(COMPARE),--compare $(COMPARE))
+
+# The scripts' own tests: experiment files, the runner (smoke run, resume
+# after a kill), plots, the ceiling model.
+test-scripts: $(B)/numaring-bench
+	NUMARING_BENCH=$(B)/numaring-bench $(PYTHON) -m unittest discover -s scripts/tests -v
+
 test: deps-test
+	@scripts/deps.sh experiments
 	@$(MAKE) --no-print-directory lib bench
 	@$(MAKE) --no-print-directory test-ring
 	@$(MAKE) --no-print-directory test-harness
+	@$(MAKE) --no-print-directory test-scripts
 
 test-tsan: deps-test
 	@$(MAKE) --no-print-directory B=build/tsan SAN=thread test-ring

@@ -1,5 +1,6 @@
 #!/bin/sh
-# deps.sh GROUP... - make sure the Debian packages a target needs are here.
+# deps.sh GROUP...        make sure the Debian packages a target needs are here.
+# deps.sh --list GROUP... print the packages of those groups (for .ci/run).
 #
 # Missing packages are installed with apt-get when we are root (CI, a fresh
 # machine); otherwise the script names them and the command that installs
@@ -7,12 +8,18 @@
 set -eu
 
 pkgs_build="gcc g++ make pkg-config libnuma-dev libhwloc-dev"
-pkgs_test="libcmocka-dev valgrind"
+pkgs_test="libcmocka-dev valgrind likwid"
 pkgs_peers="libck-dev libdpdk-dev libconcurrentqueue-dev liburcu-dev"
 pkgs_experiments="numactl hwloc likwid gnuplot-nox python3 python3-matplotlib util-linux"
 pkgs_vm="qemu-system-x86 busybox-static cpio"
 pkgs_paper="latexmk texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended poppler-utils"
 pkgs_fuzz="clang libclang-rt-14-dev"
+
+list_only=0
+if [ "${1:-}" = "--list" ]; then
+	list_only=1
+	shift
+fi
 
 want=""
 for g in "$@"; do
@@ -27,6 +34,11 @@ for g in "$@"; do
 	*) echo "deps.sh: unknown group '$g' (groups: build test peers experiments vm paper fuzz)" >&2; exit 2 ;;
 	esac
 done
+
+if [ "$list_only" = 1 ]; then
+	echo $want
+	exit 0
+fi
 
 missing=""
 for p in $want; do

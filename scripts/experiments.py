@@ -1,0 +1,485 @@
+#!/usr/bin/python3
+"""experiments.py - run the study's experiments for this host (make experiments).
+
+    experiments.py run [--experiments f2-node-cache,f4-backoff] [--profile quick|full]
+                       [--reps N] [--force] [--topology SPEC] [--results DIR]
+                       [--bench PATH] [--smoke] [--point-timeout SEC]
+    experiments.py check [FILE...]      check experiment files, run nothing
+    experiments.py list                 the experiments and their point counts here
+
+What `run` does, in steps:
+  1. Reads and checks every selected experiments/*.exp before anything runs.
+  2. Names the host: host name + CPU model + node count (+ "-emulated-<spec>"
+     when --topology/NUMARING_TOPOLOGY emulates nodes), results/<host>/.
+  3. Captures the environment once per host into results/<host>/env/ (lscpu,
+     numactl -H, hwloc XML, likwid-topology, kernel, compiler, git commit,
+     numaring-bench --show-topology) and runs the host probe into
+     results/<host>/probe/probe.csv.
+  4. Runs every point x repetition with numaring-bench into
+     results/<host>/<experiment>/<profile>/<point>/rep-<k>/, one progress
+     line each (done/total, elapsed, ETA). A repetition whose summary.csv
+     exists is skipped (resume); the harness writes into rep-<k>.tmp, which
+     is renamed when it succeeded, so an interrupted run leaves no
+     half-written result. A failure is recorded in rep-<k>.failed.txt with
+     the command and its stderr, and the sweep goes on.
+  5. Collects each experiment into results/<host>/<experiment>.csv (tidy:
+     experiment, point, rep, profile, then the harness's summary columns),
+     writes results/<host>/README.md, and exits 1 with the list of failures
+     if any point failed (2 for bad input, 130 when interrupted).
+"""
+
+import argparse
+import csv
+import datetime
+import glob
+import io
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import expfile  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+class Interrupted(Exception):
+    pass
+
+
+def die(msg, code=2):
+    print(f"experiments: {msg}", file=sys.stderr)
+    sys.exit(code)
+
+
+def write_whole(path, text):
+    """Write a file through a temporary + rename: never half a file."""
+    tmp = f"{os.path.dirname(path) or '.'}/.{os.path.basename(path)}.tmp.{os.getpid()}"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+# ---- the machine -----------------------------------------------------------
+
+def allowed_cpus():
+    return len(os.sched_getaffinity(0))
+
+
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if line.startswith("model name") or line.startswith("Model"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "unknown-cpu"
+
+
+def show_topology(bench, topology):
+    cmd = [bench, "--show-topology"]
+    if topology:
+        cmd += ["--topology", topology]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        die(f"numaring-bench --show-topology failed: {r.stderr.strip()}",
+            2 if r.returncode == 2 else 1)
+    try:
+        return r.stdout, json.loads(r.stdout)
+    except json.JSONDecodeError as e:
+        die(f"numaring-bench --show-topology printed invalid JSON: {e}", 1)
+
+
+def host_id(topo, topology):
+    name = socket.gethostname().split(".")[0] or "host"
+    model = re.sub(r"\(r\)|\(tm\)|cpu|processor|@.*", "", cpu_model(), flags=re.I)
+    model = re.sub(r"[^a-z0-9]+", "-", model.lower()).strip("-")[:40] or "cpu"
+    # the machine's own node count, also when the run emulates others
+    machine = len(glob.glob("/sys/devices/system/node/node[0-9]*")) or 1
+    if topology:
+        nodes = len(topo["nodes"])
+        spec = re.sub(r"[^0-9A-Za-z]+", "_", topology).strip("_")[:40]
+        return f"{name}-{model}-{machine}node-emulated-{nodes}node-{spec}"
+    return f"{name}-{model}-{machine}node"
+
+
+# ---- environment capture ----------------------------------------------------
+
+def capture_env(envdir, bench, topology, show_json, force):
+    os.makedirs(envdir, exist_ok=True)
+    stamp = os.path.join(envdir, "captured.txt")
+    if os.path.exists(stamp) and not force:
+        return
+    cmds = {
+        "lscpu.txt": ["lscpu"],
+        "numactl-H.txt": ["numactl", "-H"],
+        "hwloc.xml": ["lstopo-no-graphics", "--of", "xml"],
+        "likwid-topology.txt": ["likwid-topology"],
+        "uname.txt": ["uname", "-a"],
+        "compiler.txt": ["gcc", "--version"],
+    }
+    for name, cmd in cmds.items():
+        try:
+            r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+            text = r.stdout
+            if r.returncode != 0:
+                text += f"\n# {' '.join(cmd)} exited {r.returncode}: {r.stderr.strip()}\n"
+        except (OSError, subprocess.TimeoutExpired) as e:
+            text = f"# {' '.join(cmd)} could not run here: {e}\n"
+        write_whole(os.path.join(envdir, name), text)
+    git = subprocess.run(["git", "-C", ROOT, "rev-parse", "HEAD"], capture_output=True, text=True)
+    dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--", "ring", "harness",
+                            "scripts", "experiments"], capture_output=True, text=True)
+    write_whole(os.path.join(envdir, "git.txt"),
+                (git.stdout.strip() or "unknown") + "\n" +
+                ("dirty:\n" + dirty.stdout if dirty.stdout.strip() else "clean\n"))
+    write_whole(os.path.join(envdir, "show-topology.json"), show_json)
+    write_whole(os.path.join(envdir, "topology-arg.txt"),
+                (topology or "none: the machine's own topology") + "\n")
+    write_whole(stamp, datetime.datetime.now(datetime.timezone.utc)
+                .strftime("%Y-%m-%dT%H:%M:%SZ") + "\n")
+
+
+def run_probe(hostdir, bench, topology, quick, force):
+    pdir = os.path.join(hostdir, "probe")
+    if os.path.exists(os.path.join(pdir, "probe.csv")) and not force:
+        return True
+    os.makedirs(pdir, exist_ok=True)
+    cmd = [bench, "--probe", "--out", pdir] + (["--quick"] if quick else [])
+    if topology:
+        cmd += ["--topology", topology]
+    print(f"probe: {' '.join(cmd[1:])}", flush=True)
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        write_whole(os.path.join(pdir, "probe.failed.txt"),
+                    f"command: {' '.join(cmd)}\nexit: {r.returncode}\n{r.stderr}")
+        print(f"probe failed (exit {r.returncode}): {r.stderr.strip()}", file=sys.stderr)
+        return False
+    return True
+
+
+# ---- running points ------------------------------------------------------------
+
+def fmt_time(s):
+    s = int(s)
+    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
+
+
+def run_rep(bench, args, out, timeout):
+    """Run one repetition into out/. Returns (ok, message)."""
+    tmp = out + ".tmp"
+    failed = out + ".failed.txt"
+    if os.path.exists(tmp):
+        shutil.rmtree(tmp)
+    cmd = [bench] + args + ["--out", tmp, "--quiet"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        _, err = proc.communicate(timeout=timeout)
+        rc = proc.returncode
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        _, err = proc.communicate()
+        rc = None
+        err = (err or "") + f"\n(killed after the per-point timeout of {timeout:.0f} s)"
+    except BaseException:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.wait()
+        if os.path.exists(tmp):
+            shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    if rc == 0 and os.path.exists(os.path.join(tmp, "summary.csv")):
+        if os.path.exists(out):
+            shutil.rmtree(out)
+        os.replace(tmp, out)
+        if os.path.exists(failed):
+            os.remove(failed)
+        return True, ""
+    if os.path.exists(tmp):
+        shutil.rmtree(tmp, ignore_errors=True)
+    write_whole(failed, f"command: {' '.join(cmd)}\nexit: {rc}\nstderr:\n{err}")
+    first = (err or "").strip().splitlines()
+    return False, f"exit {rc}: {first[0] if first else 'no message'}"
+
+
+def read_summary(path):
+    with open(path, newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    if len(rows) != 1:
+        raise ValueError(f"{path}: expected one row, found {len(rows)}")
+    return rows[0]
+
+
+def collect(hostdir, exp, profile, pts, reps):
+    """results/<host>/<exp>.csv from every finished repetition of the plan."""
+    rows, header = [], None
+    for p in pts:
+        for k in range(1, reps + 1):
+            path = os.path.join(hostdir, exp.name, profile, p.id, f"rep-{k}", "summary.csv")
+            if not os.path.exists(path):
+                continue
+            with open(path, newline="", encoding="utf-8") as f:
+                r = list(csv.reader(f))
+            if len(r) != 2:
+                print(f"experiments: {path}: not one header and one row; left out",
+                      file=sys.stderr)
+                continue
+            if header is None:
+                header = r[0]
+            elif r[0] != header:
+                print(f"experiments: {path}: columns differ from the others; left out",
+                      file=sys.stderr)
+                continue
+            rows.append([exp.name, p.id, str(k), profile] + r[1])
+    if header is None:
+        return 0
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["experiment", "point", "rep", "profile"] + header)
+    w.writerows(rows)
+    write_whole(os.path.join(hostdir, f"{exp.name}.csv"), buf.getvalue())
+    return len(rows)
+
+
+EXP_DIR = os.path.join(ROOT, "experiments")
+
+
+def load_experiments(names):
+    files = sorted(glob.glob(os.path.join(EXP_DIR, "*.exp")))
+    if not files:
+        die(f"no {os.path.relpath(EXP_DIR)}/*.exp found")
+    known = {os.path.basename(f)[:-4]: f for f in files}
+    if names:
+        for n in names:
+            if n not in known:
+                die(f"unknown experiment {n!r} (known: {', '.join(sorted(known))})")
+        files = [known[n] for n in names]
+    exps = []
+    for f in files:
+        try:
+            exps.append(expfile.parse(os.path.relpath(f)))
+        except expfile.ExpError as e:
+            die(str(e))
+    return exps
+
+
+def needs_two_nodes(exp, profile):
+    settings, _ = exp.settings(profile)
+    return "split" in [str(v) for v in settings.get("pin", [])]
+
+
+def emulated_halves():
+    """Two emulated nodes over the allowed CPUs: the first half and the rest."""
+    cpus = sorted(os.sched_getaffinity(0))
+    half = len(cpus) // 2
+    return ",".join(map(str, cpus[:half])) + ";" + ",".join(map(str, cpus[half:]))
+
+
+def cmd_run(a):
+    bench = os.path.abspath(a.bench)
+    if not os.access(bench, os.X_OK):
+        die(f"{a.bench} is not built (run make bench)")
+    topology = a.topology if a.topology is not None else os.environ.get("NUMARING_TOPOLOGY") or None
+    names = [n.strip() for n in a.experiments.split(",") if n.strip()] if a.experiments else None
+    exps = load_experiments(names)
+    _, topo = show_topology(bench, topology)
+    nodes = len([n for n in topo["nodes"] if n["ncpus"] > 0])
+    profile = a.profile or ("quick" if allowed_cpus() < 8 else "full")
+    passes = [(topology, exps)]
+    if nodes < 2:
+        # Experiments that place producers and consumers on different nodes
+        # cannot run on one node: run them on two emulated nodes instead (a
+        # separate, labelled results folder), or say why they are left out.
+        split = [e for e in exps if needs_two_nodes(e, profile)]
+        passes = [(topology, [e for e in exps if e not in split])]
+        if split and allowed_cpus() >= 2 and not topology:
+            passes.append((emulated_halves(), split))
+            print(f"experiments: one node here: {', '.join(e.name for e in split)} need two; "
+                  f"they run on emulated nodes {emulated_halves()!r} (labelled emulated)")
+        elif split:
+            print(f"experiments: {', '.join(e.name for e in split)} need two nodes with CPUs "
+                  "and are left out here", file=sys.stderr)
+    failures = []
+    for topo_spec, pass_exps in passes:
+        if pass_exps:
+            failures += run_pass(a, bench, topo_spec, pass_exps, profile)
+    if failures:
+        print(f"experiments: {len(failures)} run(s) failed (details in their rep-*.failed.txt):",
+              file=sys.stderr)
+        for f in failures:
+            print(f"  {f}", file=sys.stderr)
+        sys.exit(1)
+
+
+def run_pass(a, bench, topology, exps, profile):
+    show_json, topo = show_topology(bench, topology)
+    ncpus = allowed_cpus()
+    nodes = len([n for n in topo["nodes"] if n["ncpus"] > 0])
+    host = host_id(topo, topology)
+    results = os.path.abspath(a.results)
+    hostdir = os.path.join(results, host)
+
+    # every point of every experiment, checked before anything runs
+    plan = []
+    for e in exps:
+        try:
+            pts, reps = expfile.points(e, profile, ncpus, nodes)
+        except expfile.ExpError as err:
+            die(str(err))
+        if a.reps:
+            reps = a.reps
+        if a.smoke:
+            pts, reps = pts[:1], 1
+            for p in pts:
+                p.opts.pop("ops", None)
+                p.opts["duration"] = "0.05"
+                p.opts["warmup"] = "0"
+        plan.append((e, pts, reps))
+    total = sum(len(p) * r for _, p, r in plan)
+    print(f"experiments: host {host} ({ncpus} CPUs, {nodes} node{'s' if nodes != 1 else ''}, "
+          f"{'EMULATED nodes ' + topology if topology else 'real nodes'}), profile {profile}, "
+          f"{total} runs into {os.path.relpath(hostdir)}", flush=True)
+    os.makedirs(hostdir, exist_ok=True)
+    capture_env(os.path.join(hostdir, "env"), bench, topology, show_json, a.force)
+    run_probe(hostdir, bench, topology, profile == "quick" or a.smoke, a.force)
+
+    def on_term(signum, frame):
+        raise Interrupted()
+    signal.signal(signal.SIGTERM, on_term)
+    signal.signal(signal.SIGINT, on_term)
+
+    done = executed = 0
+    failures = []
+    t0 = time.monotonic()
+    spent = 0.0
+    try:
+        for e, pts, reps in plan:
+            for p in pts:
+                pdir = os.path.join(hostdir, e.name, profile, p.id)
+                os.makedirs(pdir, exist_ok=True)
+                for k in range(1, reps + 1):
+                    done += 1
+                    out = os.path.join(pdir, f"rep-{k}")
+                    tag = f"[{done:>{len(str(total))}}/{total}] {e.name} {p.label} rep {k}/{reps}"
+                    if os.path.exists(os.path.join(out, "summary.csv")) and not a.force:
+                        print(f"{tag}: done before, kept", flush=True)
+                        continue
+                    args = p.args()
+                    if topology:
+                        args += ["--topology", topology]
+                    dur = float(p.opts.get("duration", 2)) + float(p.opts.get("warmup", 0.5))
+                    timeout = a.point_timeout or dur + float(p.opts.get("drain-timeout", 10)) + 60
+                    t1 = time.monotonic()
+                    ok, msg = run_rep(bench, args, out, timeout)
+                    spent += time.monotonic() - t1
+                    executed += 1
+                    eta = spent / executed * (total - done)
+                    if ok:
+                        s = read_summary(os.path.join(out, "summary.csv"))
+                        thr = float(s["throughput_ops_per_s"] or 0) / 1e6
+                        res = f"{thr:.2f} Mops/s" + (f", p50 {s['p50_ns']} ns" if s["p50_ns"] else "")
+                    else:
+                        failures.append(f"{host} {e.name} {p.label} rep {k}: {msg}")
+                        res = f"FAILED ({msg})"
+                    print(f"{tag}: {res}  [elapsed {fmt_time(time.monotonic() - t0)}, "
+                          f"ETA {fmt_time(eta)}]", flush=True)
+    except Interrupted:
+        print(f"\nexperiments: interrupted after {done - 1} of {total} runs; nothing is "
+              "half-written. Run the same command again to continue.", file=sys.stderr)
+        sys.exit(130)
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+    for e, pts, reps in plan:
+        n = collect(hostdir, e, profile, pts, reps)
+        print(f"experiments: {os.path.relpath(os.path.join(hostdir, e.name + '.csv'))}: {n} rows")
+    write_host_readme(hostdir, host, topo, topology, profile, ncpus)
+    print(f"experiments: {host}: {total} runs ({executed} run now, {total - executed} kept, "
+          f"{len(failures)} failed)")
+    return failures
+
+
+def write_host_readme(hostdir, host, topo, topology, profile, ncpus):
+    """results/<host>/README.md: what the machine is, real or emulated, and
+    the measured ratios next to the study's (scripts/summarize.py)."""
+    try:
+        import summarize
+        text = summarize.host_readme(hostdir)
+    except Exception as e:  # the summary is a convenience: never lose a run for it
+        nodes = len(topo["nodes"])
+        kind = (f"EMULATED nodes ({topology}): memory placement is not real, and nothing here "
+                "is a two-socket result" if topology else f"{nodes} real NUMA node(s)")
+        text = (f"# Results of {host}\n\n{cpu_model()}, {ncpus} CPUs usable, {kind}; "
+                f"profile {profile}.\n\n(summary not generated: {e})\n")
+    write_whole(os.path.join(hostdir, "README.md"), text)
+
+
+def cmd_check(a):
+    files = a.files or sorted(glob.glob(os.path.join(ROOT, "experiments", "*.exp")))
+    for f in files:
+        try:
+            e = expfile.parse(f)
+            for prof in expfile.PROFILES:
+                expfile.points(e, prof, allowed_cpus(), 1)
+        except expfile.ExpError as err:
+            die(str(err))
+        print(f"{f}: ok")
+
+
+def cmd_list(a):
+    for e in load_experiments(None):
+        for prof in expfile.PROFILES:
+            pts, reps = expfile.points(e, prof, allowed_cpus(), 1)
+            print(f"{e.name:16} {prof:5} {len(pts):4} points x {reps} reps   {e.title}")
+
+
+def main():
+    ap = argparse.ArgumentParser(prog="experiments.py", description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run", help="run the experiments for this host")
+    r.add_argument("--experiments", help="comma-separated names (default: all)")
+    r.add_argument("--profile", choices=expfile.PROFILES,
+                   help="quick or full (default: quick below 8 CPUs)")
+    r.add_argument("--reps", type=int, help="repetitions per point (default: from the file)")
+    r.add_argument("--force", action="store_true", help="redo runs that exist")
+    r.add_argument("--topology", help="emulated nodes for every run, e.g. '0;1'")
+    r.add_argument("--results", default=os.path.join(ROOT, "results"), help="results folder")
+    r.add_argument("--bench", default=os.path.join(ROOT, "build", "numaring-bench"))
+    r.add_argument("--smoke", action="store_true",
+                   help="one point per experiment, one short repetition (tests)")
+    r.add_argument("--point-timeout", type=float, help="seconds before a run is killed")
+    r.add_argument("--exp-dir", help="folder of .exp files (default: experiments/)")
+    c = sub.add_parser("check", help="check experiment files")
+    c.add_argument("files", nargs="*")
+    sub.add_parser("list", help="list the experiments and their sizes here")
+    a = ap.parse_args()
+    global EXP_DIR
+    if a.cmd == "run":
+        if a.exp_dir:
+            EXP_DIR = os.path.abspath(a.exp_dir)
+        if a.reps is not None and not 1 <= a.reps <= 1000:
+            die("--reps must be between 1 and 1000")
+        if a.point_timeout is not None and not a.point_timeout > 0:
+            die("--point-timeout must be above 0")
+        cmd_run(a)
+    elif a.cmd == "check":
+        cmd_check(a)
+    else:
+        cmd_list(a)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,339 @@
+"""expfile.py - read and check experiment files (experiments/*.exp).
+
+The format, documented in experiments/README.md:
+
+    # a comment; blank lines are ignored
+    [experiment]
+    name = f2-node-cache          # must equal the file name without .exp
+    title = F2: ...               # one line, shown in progress and plots
+    finding = F2                  # F1..F5, or "peers"
+
+    [sweep]                       # numaring-bench options; a comma list is one axis
+    queue = numaring
+    threads = 2, 4, ..., all      # producers + consumers (half each); relative values
+    lookup = libnuma, cached
+
+    [quick]                       # overrides for PROFILE=quick
+    duration = 0.5
+    reps = 3
+
+    [full]                        # overrides for PROFILE=full
+    duration = 3
+    reps = 5
+
+Every value is checked when the file is read, before anything runs; a bad
+file raises ExpError("FILE:LINE: reason"). Thread counts may be written
+relative to the machine: "all" (every CPU the run may use), "per-node" (CPUs
+of one node), "half", and "a, b, ..., c" (doubling from b up to c).
+"""
+
+import itertools
+import os
+import re
+
+SECTIONS = ("experiment", "sweep", "quick", "full")
+PROFILES = ("quick", "full")
+QUEUES = ("numaring", "flat", "ck", "rte", "moodycamel", "urcu", "mutex", "faa")
+LOOKUPS = ("libnuma", "syscall", "table", "cached", "rseq", "rdpid", "none")
+GATES = ("shared", "pernode", "perworker")
+BACKOFFS = ("none", "pause", "exp", "yield")
+PINS = ("compact", "scatter", "split", "none")
+FINDINGS = ("F1", "F2", "F3", "F4", "F5", "peers")
+THREAD_WORDS = ("all", "per-node", "half")
+MAX_POINTS = 10000
+
+
+class ExpError(Exception):
+    """A bad experiment file: the message is "FILE:LINE: reason"."""
+
+
+def _int(text, lo, hi):
+    if not re.fullmatch(r"[0-9]+", text):
+        raise ValueError(f"expected a whole number, not {text!r}")
+    v = int(text)
+    if v < lo or v > hi:
+        raise ValueError(f"{v} is not between {lo} and {hi}")
+    return v
+
+
+def _real(text, lo, hi, zero_ok=False):
+    try:
+        v = float(text)
+    except ValueError:
+        raise ValueError(f"expected a number, not {text!r}") from None
+    if v != v or v in (float("inf"), float("-inf")):
+        raise ValueError(f"expected a finite number, not {text!r}")
+    if v < lo or v > hi or (v == lo and not zero_ok):
+        raise ValueError(f"{text} is not {'from' if zero_ok else 'above'} {lo:g} and at most {hi:g}")
+    return v
+
+
+def _choice(names):
+    def check(text):
+        if text not in names:
+            raise ValueError(f"unknown value {text!r} (one of: {', '.join(names)})")
+        return text
+    return check
+
+
+def _pow2(text):
+    v = _int(text, 2, 1 << 30)
+    if v & (v - 1):
+        raise ValueError(f"{v} is not a power of two")
+    return v
+
+
+def _bool01(text):
+    if text not in ("0", "1", "yes", "no"):
+        raise ValueError(f"expected 0/1 or yes/no, not {text!r}")
+    return 1 if text in ("1", "yes") else 0
+
+
+# Sweep keys: checker for each value. "threads" is handled apart.
+SWEEP_KEYS = {
+    "queue": _choice(QUEUES),
+    "producers": lambda t: _int(t, 1, 1024),
+    "consumers": lambda t: _int(t, 1, 1024),
+    "lookup": _choice(LOOKUPS),
+    "recheck": lambda t: _int(t, 1, 1 << 31),
+    "gate": _choice(GATES),
+    "backoff": _choice(BACKOFFS),
+    "batch": lambda t: _int(t, 1, 1 << 30),
+    "capacity": _pow2,
+    "pin": _choice(PINS),
+    "bursts": _bool01,
+    "rate": lambda t: _real(t, 0, 1e12),
+    "duration": lambda t: _real(t, 0, 86400),
+    "ops": lambda t: _int(t, 1, 1 << 48),
+    "warmup": lambda t: _real(t, 0, 3600, zero_ok=True),
+    "drain-timeout": lambda t: _real(t, 0, 86400),
+}
+PROFILE_ONLY = {"reps": lambda t: _int(t, 1, 1000)}
+EXPERIMENT_KEYS = ("name", "title", "finding")
+
+
+def _check_threads(items):
+    """Check a threads list; return it as tokens (ints, words, '...')."""
+    out = []
+    for i, t in enumerate(items):
+        if t == "...":
+            if i == 0 or i == len(items) - 1 or out[-1] == "...":
+                raise ValueError("'...' must stand between two values, as in 2, 4, ..., all")
+            out.append(t)
+        elif t in THREAD_WORDS:
+            out.append(t)
+        else:
+            v = _int(t, 2, 4096) if re.fullmatch(r"[0-9]+", t) else None
+            if v is None:
+                raise ValueError(f"threads value {t!r} is not a number >= 2 nor one of "
+                                 f"{', '.join(THREAD_WORDS)} or '...'")
+            out.append(v)
+    return out
+
+
+class Experiment:
+    """One checked experiment file."""
+
+    def __init__(self, path, name, title, finding, sweep, profiles):
+        self.path = path
+        self.name = name
+        self.title = title
+        self.finding = finding
+        self.sweep = sweep          # key -> list of values (checked), in file order
+        self.profiles = profiles    # profile -> {key -> list of values}
+
+    def settings(self, profile):
+        """The sweep with the profile's overrides, and the repetitions."""
+        s = dict(self.sweep)
+        over = self.profiles.get(profile, {})
+        for k, v in over.items():
+            if k != "reps":
+                s[k] = v
+        reps = over.get("reps", [3])[0]
+        return s, reps
+
+
+def parse(path, text=None):
+    """Read and check one experiment file. Raises ExpError."""
+    if text is None:
+        try:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+        except (OSError, UnicodeDecodeError) as e:
+            raise ExpError(f"{path}: cannot read: {e}") from None
+    section = None
+    seen = {s: {} for s in SECTIONS}
+    lines_of = {}
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        where = f"{path}:{lineno}"
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if len(raw) > 4000:
+            raise ExpError(f"{where}: line longer than 4000 characters")
+        m = re.fullmatch(r"\[([A-Za-z0-9_-]*)\]", line)
+        if m:
+            section = m.group(1)
+            if section not in SECTIONS:
+                raise ExpError(f"{where}: unknown section [{section}] (sections: "
+                               + ", ".join(f"[{s}]" for s in SECTIONS) + ")")
+            continue
+        if line.startswith("["):
+            raise ExpError(f"{where}: malformed section header {line!r}")
+        if section is None:
+            raise ExpError(f"{where}: {line!r} comes before any [section]")
+        if "=" not in line:
+            raise ExpError(f"{where}: expected 'key = value', not {line!r}")
+        key, value = (p.strip() for p in line.split("=", 1))
+        if not key:
+            raise ExpError(f"{where}: missing key before '='")
+        if key in seen[section]:
+            raise ExpError(f"{where}: {key} given twice in [{section}] "
+                           f"(first at line {lines_of[(section, key)]})")
+        if value == "":
+            raise ExpError(f"{where}: {key} has no value")
+        lines_of[(section, key)] = lineno
+        if section == "experiment":
+            if key not in EXPERIMENT_KEYS:
+                raise ExpError(f"{where}: unknown key {key!r} in [experiment] "
+                               f"(keys: {', '.join(EXPERIMENT_KEYS)})")
+            seen[section][key] = value
+            continue
+        items = [v.strip() for v in value.split(",")]
+        if any(v == "" for v in items):
+            raise ExpError(f"{where}: empty item in the list for {key}")
+        try:
+            if key == "threads":
+                vals = _check_threads(items)
+            elif key in SWEEP_KEYS:
+                vals = [SWEEP_KEYS[key](v) for v in items]
+            elif key in PROFILE_ONLY and section in PROFILES:
+                if len(items) != 1:
+                    raise ValueError("takes one value")
+                vals = [PROFILE_ONLY[key](items[0])]
+            else:
+                allowed = sorted(SWEEP_KEYS) + ["threads"]
+                if section in PROFILES:
+                    allowed.append("reps")
+                raise ValueError(f"unknown key (keys of [{section}]: {', '.join(sorted(allowed))})")
+        except ValueError as e:
+            raise ExpError(f"{where}: {key}: {e}") from None
+        if len(set(map(str, vals))) != len(vals):
+            raise ExpError(f"{where}: {key}: a value is listed twice")
+        seen[section][key] = vals
+
+    exp = seen["experiment"]
+    for k in EXPERIMENT_KEYS:
+        if k not in exp:
+            raise ExpError(f"{path}: [experiment] lacks {k}")
+    base = os.path.basename(path)
+    if base.endswith(".exp") and exp["name"] != base[:-4]:
+        raise ExpError(f"{path}:{lines_of[('experiment', 'name')]}: name {exp['name']!r} "
+                       f"differs from the file name {base[:-4]!r}")
+    if exp["finding"] not in FINDINGS:
+        raise ExpError(f"{path}:{lines_of[('experiment', 'finding')]}: finding "
+                       f"{exp['finding']!r} is not one of {', '.join(FINDINGS)}")
+    sweep = seen["sweep"]
+    if not sweep:
+        raise ExpError(f"{path}: [sweep] is missing or empty")
+    if "threads" in sweep and ("producers" in sweep or "consumers" in sweep):
+        raise ExpError(f"{path}:{lines_of[('sweep', 'threads')]}: threads and "
+                       "producers/consumers are alternatives")
+    for prof in PROFILES:
+        for k in seen[prof]:
+            if k in ("producers", "consumers") and "threads" in sweep:
+                raise ExpError(f"{path}:{lines_of[(prof, k)]}: {k} cannot override threads")
+    return Experiment(path, exp["name"], exp["title"], exp["finding"], sweep,
+                      {p: seen[p] for p in PROFILES})
+
+
+def expand_threads(tokens, ncpus, nodes):
+    """Turn threads tokens into sorted distinct counts for this machine."""
+    def word(t):
+        if t == "all":
+            return max(2, ncpus)
+        if t == "per-node":
+            return max(2, ncpus // max(1, nodes))
+        if t == "half":
+            return max(2, ncpus // 2)
+        return t
+    vals = [word(t) if t != "..." else t for t in tokens]
+    out, cap = [], None
+    for i, v in enumerate(vals):
+        if v == "...":
+            # "a, b, ..., c": double from b while below c; c ends the list
+            # even when the machine makes it smaller than a or b.
+            lo, hi = out[-1], vals[i + 1]
+            cap = hi if cap is None else max(cap, hi)
+            x = lo * 2
+            while x < hi:
+                out.append(x)
+                x *= 2
+        else:
+            out.append(v)
+    seen, res = set(), []
+    for v in out:
+        if v not in seen and (cap is None or v <= cap):
+            seen.add(v)
+            res.append(v)
+    return res
+
+
+def slug(value):
+    return re.sub(r"[^A-Za-z0-9.=+-]+", "_", str(value))
+
+
+class Point:
+    """One configuration: harness options, and a stable id."""
+
+    def __init__(self, exp, pid, opts, label):
+        self.exp = exp
+        self.id = pid
+        self.opts = opts        # option -> value (str)
+        self.label = label      # "threads=2 lookup=cached"
+
+    def args(self):
+        out = []
+        for k, v in self.opts.items():
+            if k == "bursts":
+                if str(v) == "1":
+                    out.append("--bursts")
+                continue
+            out += [f"--{k}", str(v)]
+        return out
+
+
+def points(exp, profile, ncpus, nodes):
+    """Expand an experiment into its points for this machine and profile.
+    Raises ExpError for combinations no point could run (batch > capacity)."""
+    settings, reps = exp.settings(profile)
+    axes = []
+    for k, vals in settings.items():
+        if k == "threads":
+            vals = expand_threads(vals, ncpus, nodes)
+        axes.append((k, vals))
+    varying = [k for k, v in axes if len(v) > 1]
+    out = []
+    for combo in itertools.product(*(v for _, v in axes)):
+        opts = {}
+        for (k, _), v in zip(axes, combo):
+            if k == "threads":
+                opts["producers"] = str((v + 1) // 2)
+                opts["consumers"] = str(v // 2)
+            else:
+                opts[k] = str(v)
+        cap = int(opts.get("capacity", 1024))
+        batch = int(opts.get("batch", 32))
+        if batch > cap:
+            raise ExpError(f"{exp.path}: batch {batch} is larger than capacity {cap} "
+                           "in one of the points")
+        if "duration" in opts and "ops" in opts:
+            raise ExpError(f"{exp.path}: a point has both duration and ops "
+                           f"(profile {profile})")
+        parts = [f"{k}={slug(v)}" for (k, _), v in zip(axes, combo) if k in varying]
+        pid = "_".join(parts) if parts else "default"
+        label = " ".join(f"{k}={v}" for (k, _), v in zip(axes, combo) if k in varying)
+        out.append(Point(exp, pid, opts, label or "default"))
+        if len(out) > MAX_POINTS:
+            raise ExpError(f"{exp.path}: more than {MAX_POINTS} points")
+    return out, reps

@@ -1,0 +1,282 @@
+"""Tests of the experiment files, their parser and the runner (make test-scripts).
+
+The runner tests drive the real numaring-bench (NUMARING_BENCH, default
+build/numaring-bench) on tiny sweeps in a temporary results folder.
+"""
+
+import csv
+import glob
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRIPTS = os.path.dirname(HERE)
+ROOT = os.path.dirname(SCRIPTS)
+sys.path.insert(0, SCRIPTS)
+
+import expfile  # noqa: E402
+
+PY = sys.executable
+BENCH = os.path.abspath(os.environ.get("NUMARING_BENCH", os.path.join(ROOT, "build", "numaring-bench")))
+RUNNER = os.path.join(SCRIPTS, "experiments.py")
+
+GOOD = """# a comment
+[experiment]
+name = tiny
+title = A tiny sweep
+finding = F2
+
+[sweep]
+queue = numaring
+threads = 2
+lookup = cached, none   # two points
+capacity = 64
+batch = 8
+
+[quick]
+duration = 0.1
+warmup = 0
+reps = 2
+
+[full]
+duration = 1
+reps = 5
+"""
+
+
+def parse_text(text, name="tiny.exp"):
+    return expfile.parse(name, text)
+
+
+class ParserTest(unittest.TestCase):
+    def test_good_file(self):
+        e = parse_text(GOOD)
+        self.assertEqual(e.name, "tiny")
+        self.assertEqual(e.sweep["lookup"], ["cached", "none"])
+        pts, reps = expfile.points(e, "quick", 2, 1)
+        self.assertEqual(reps, 2)
+        self.assertEqual([p.id for p in pts], ["lookup=cached", "lookup=none"])
+        self.assertIn("--duration", pts[0].args())
+        self.assertEqual(pts[0].opts["producers"], "1")
+        self.assertEqual(pts[0].opts["consumers"], "1")
+        pts, reps = expfile.points(e, "full", 2, 1)
+        self.assertEqual((reps, pts[0].opts["duration"]), (5, "1.0"))
+
+    def test_bad_files_name_file_line_and_reason(self):
+        cases = [
+            (GOOD.replace("[sweep]", "[sweeps]"), ":7: unknown section [sweeps]"),
+            ("queue = numaring\n", ":1: 'queue = numaring' comes before any [section]"),
+            (GOOD.replace("queue = numaring", "queue numaring"), ":8: expected 'key = value'"),
+            (GOOD.replace("capacity = 64", "capacity = 64\ncapacity = 128"),
+             ":12: capacity given twice in [sweep] (first at line 11)"),
+            (GOOD.replace("capacity = 64", "capacity ="), ":11: capacity has no value"),
+            (GOOD.replace("capacity = 64", "colour = red"), ":11: colour: unknown key"),
+            (GOOD.replace("queue = numaring", "queue = lmax"), ":8: queue: unknown value 'lmax'"),
+            (GOOD.replace("capacity = 64", "capacity = 100"), ":11: capacity: 100 is not a power of two"),
+            (GOOD.replace("threads = 2", "threads = 1"), ":9: threads: 1 is not between 2"),
+            (GOOD.replace("threads = 2", "threads = ..., 4"), ":9: threads: '...' must stand between"),
+            (GOOD.replace("threads = 2", "threads = lots"), ":9: threads: threads value 'lots'"),
+            (GOOD.replace("name = tiny", "name = other"), ":3: name 'other' differs from the file name"),
+            (GOOD.replace("finding = F2", "finding = F9"), ":5: finding 'F9' is not one of"),
+            (GOOD.replace("finding = F2\n", ""), "[experiment] lacks finding"),
+            (GOOD.replace("threads = 2", "threads = 2\nproducers = 1"), "threads and producers/consumers are alternatives"),
+            (GOOD.replace("batch = 8", "batch = 8\nreps = 3"), ":13: reps: unknown key"),
+            (GOOD.replace("reps = 2", "reps = 0"), ":17: reps: 0 is not between 1 and 1000"),
+            (GOOD.replace("cached, none", "cached, cached"), ":10: lookup: a value is listed twice"),
+            (GOOD.replace("cached, none", "cached,,none"), ":10: empty item in the list for lookup"),
+            (GOOD.replace("duration = 0.1", "duration = -1"), ":15: duration: -1 is not above 0"),
+            (GOOD.replace("duration = 0.1", "duration = nan"), ":15: duration: expected a finite number"),
+            (GOOD.replace("[quick]", "[quick"), ":14: malformed section header"),
+            (GOOD + "x = " + "1," * 3000 + "\n", "line longer than 4000 characters"),
+            ("[experiment]\nname = tiny\ntitle = t\nfinding = F1\n", "[sweep] is missing or empty"),
+        ]
+        for text, want in cases:
+            with self.subTest(want=want):
+                with self.assertRaises(expfile.ExpError) as cm:
+                    parse_text(text)
+                self.assertIn(want, str(cm.exception))
+                self.assertTrue(str(cm.exception).startswith("tiny.exp"))
+
+    def test_batch_above_capacity_refused_at_expansion(self):
+        e = parse_text(GOOD.replace("batch = 8", "batch = 128"))
+        with self.assertRaises(expfile.ExpError) as cm:
+            expfile.points(e, "quick", 2, 1)
+        self.assertIn("batch 128 is larger than capacity 64", str(cm.exception))
+
+    def test_unreadable_file(self):
+        with tempfile.NamedTemporaryFile(suffix=".exp", delete=False) as f:
+            f.write(b"\xff\xfe\x00bad")
+        try:
+            with self.assertRaises(expfile.ExpError) as cm:
+                expfile.parse(f.name)
+            self.assertIn("cannot read", str(cm.exception))
+        finally:
+            os.unlink(f.name)
+
+    def test_threads_relative_to_the_machine(self):
+        ex = expfile.expand_threads
+        self.assertEqual(ex([2, 4, "...", "all"], 2, 1), [2])
+        self.assertEqual(ex([2, 4, "...", "all"], 32, 2), [2, 4, 8, 16, 32])
+        self.assertEqual(ex([2, "...", "all"], 12, 2), [2, 4, 8, 12])
+        self.assertEqual(ex(["per-node", "all"], 32, 2), [16, 32])
+        self.assertEqual(ex(["half"], 6, 1), [3])
+        self.assertEqual(ex([2, 4, 8], 2, 1), [2, 4, 8])  # explicit: oversubscribed on purpose
+
+    def test_committed_experiments_check_on_small_and_large_machines(self):
+        files = sorted(glob.glob(os.path.join(ROOT, "experiments", "*.exp")))
+        names = {os.path.basename(f)[:-4] for f in files}
+        self.assertTrue({"f1-lookup-cost", "f2-node-cache", "f3-gate", "f4-backoff",
+                         "f5-ceiling", "peers"} <= names)
+        for f in files:
+            e = expfile.parse(f)
+            for prof in expfile.PROFILES:
+                for ncpus, nodes in ((2, 1), (32, 2), (64, 4)):
+                    pts, reps = expfile.points(e, prof, ncpus, nodes)
+                    self.assertGreater(len(pts), 0)
+                    self.assertGreaterEqual(reps, 3)
+        e = expfile.parse(os.path.join(ROOT, "experiments", "f2-node-cache.exp"))
+        pts, _ = expfile.points(e, "full", 32, 2)
+        self.assertIn("32", {str(int(p.opts["producers"]) + int(p.opts["consumers"])) for p in pts})
+
+
+def run(args, **kw):
+    return subprocess.run([PY, RUNNER] + args, capture_output=True, text=True, **kw)
+
+
+def tidy_rows(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+@unittest.skipUnless(os.access(BENCH, os.X_OK), "numaring-bench not built")
+class RunnerTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="nr-exp-test-")
+        self.results = os.path.join(self.tmp, "results")
+        self.expdir = os.path.join(self.tmp, "exp")
+        os.makedirs(self.expdir)
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def write_exp(self, text, name="tiny"):
+        with open(os.path.join(self.expdir, name + ".exp"), "w") as f:
+            f.write(text)
+
+    def base(self):
+        return ["run", "--results", self.results, "--bench", BENCH, "--exp-dir", self.expdir,
+                "--profile", "quick"]
+
+    def test_smoke_of_every_committed_experiment_then_plots(self):
+        r = run(["run", "--smoke", "--results", self.results, "--bench", BENCH])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        hosts = sorted(os.listdir(self.results))
+        self.assertTrue(hosts)
+        found = set()
+        for h in hosts:
+            hd = os.path.join(self.results, h)
+            for f in ("README.md", "env/show-topology.json", "env/lscpu.txt", "probe/probe.csv"):
+                self.assertTrue(os.path.exists(os.path.join(hd, f)), f"{h}/{f}")
+            for csvf in glob.glob(os.path.join(hd, "*.csv")):
+                rows = tidy_rows(csvf)
+                self.assertEqual(len(rows), 1, csvf)
+                self.assertEqual(list(rows[0])[:5], ["experiment", "point", "rep", "profile", "queue"])
+                self.assertIn(rows[0]["verify"], ("ok", "n/a"))
+                found.add(rows[0]["experiment"])
+        self.assertEqual(found, {"f1-lookup-cost", "f2-node-cache", "f3-gate", "f4-backoff",
+                                 "f5-ceiling", "peers"})
+        if os.path.exists(os.path.join(SCRIPTS, "plot.py")):
+            plots = os.path.join(self.tmp, "plots")
+            p = subprocess.run([PY, os.path.join(SCRIPTS, "plot.py"), "--results", self.results,
+                                "--plots", plots], capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            pngs = glob.glob(os.path.join(plots, "*", "*.png"))
+            pdfs = glob.glob(os.path.join(plots, "*", "*.pdf"))
+            self.assertGreaterEqual(len(pngs), 6)
+            self.assertEqual(len(pngs), len(pdfs))
+
+    def test_bad_experiment_file_runs_nothing(self):
+        self.write_exp(GOOD.replace("capacity = 64", "capacity = 63"))
+        r = run(self.base())
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("tiny.exp:11: capacity: 63 is not a power of two", r.stderr)
+        self.assertFalse(os.path.exists(self.results))
+
+    def test_kill_in_the_middle_then_resume(self):
+        text = GOOD.replace("lookup = cached, none", "lookup = cached, none, table, rseq, syscall")
+        text = text.replace("duration = 0.1", "duration = 0.25")
+        self.write_exp(text)
+        proc = subprocess.Popen([PY, RUNNER] + self.base(), stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, start_new_session=True)
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            done = glob.glob(os.path.join(self.results, "*", "tiny", "quick", "*", "rep-*",
+                                          "summary.csv"))
+            if len(done) >= 3:
+                break
+            time.sleep(0.05)
+        os.killpg(proc.pid, signal.SIGKILL)  # like a power loss: runner and harness die
+        proc.communicate()
+        self.assertGreaterEqual(len(done), 3)
+        r = run(self.base())
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("done before, kept", r.stdout)
+        reps = sorted(glob.glob(os.path.join(self.results, "*", "tiny", "quick", "*", "rep-*")))
+        self.assertEqual(len(reps), 10)  # 5 points x 2 reps, each once
+        for d in reps:
+            self.assertFalse(d.endswith(".tmp"), d)
+            self.assertEqual(sorted(os.listdir(d)),
+                             ["latency.csv", "latency.hgrm", "meta.json", "summary.csv"])
+        leftovers = [p for p in glob.glob(os.path.join(self.results, "**", ".*"), recursive=True)]
+        self.assertEqual(leftovers, [])
+        rows = tidy_rows(glob.glob(os.path.join(self.results, "*", "tiny.csv"))[0])
+        self.assertEqual(len(rows), 10)
+        self.assertEqual(len({(r["point"], r["rep"]) for r in rows}), 10)
+
+    def test_sigint_stops_cleanly(self):
+        self.write_exp(GOOD.replace("duration = 0.1", "duration = 0.5"))
+        proc = subprocess.Popen([PY, RUNNER] + self.base(), stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        time.sleep(1.0)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+        self.assertEqual(proc.returncode, 130, err)
+        self.assertIn("Run the same command again to continue", err)
+        self.assertEqual(glob.glob(os.path.join(self.results, "**", "*.tmp"), recursive=True), [])
+
+    def test_failed_point_is_recorded_and_the_sweep_goes_on(self):
+        self.write_exp(GOOD)
+        fake = os.path.join(self.tmp, "flaky-bench")
+        with open(fake, "w") as f:
+            f.write("#!/bin/sh\ncase \"$*\" in *'--lookup none'*) echo 'numaring-bench: boom' >&2; "
+                    f"exit 1;; esac\nexec '{BENCH}' \"$@\"\n")
+        os.chmod(fake, 0o755)
+        args = self.base()
+        args[args.index("--bench") + 1] = fake
+        r = run(args)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("run(s) failed", r.stderr)
+        self.assertIn("lookup=none rep 1: exit 1: numaring-bench: boom", r.stderr)
+        failed = glob.glob(os.path.join(self.results, "*", "tiny", "quick", "lookup=none",
+                                        "rep-*.failed.txt"))
+        self.assertEqual(len(failed), 2)
+        with open(failed[0]) as f:
+            self.assertIn("boom", f.read())
+        ok = glob.glob(os.path.join(self.results, "*", "tiny", "quick", "lookup=cached",
+                                    "rep-*", "summary.csv"))
+        self.assertEqual(len(ok), 2)
+        # fixed bench: the rerun redoes only the failed runs and clears their records
+        r = run(self.base())
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(glob.glob(os.path.join(self.results, "**", "*.failed.txt"),
+                                   recursive=True), [])
+
+
+if __name__ == "__main__":
+    unittest.main()
