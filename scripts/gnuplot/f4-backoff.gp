@@ -1,0 +1,91 @@
+# f4-backoff.gp - F4: throughput vs threads by backoff mode, with the physical
+# ceiling, and each backoff's change against retrying at once (none) at the
+# largest thread count. The gnuplot twin of scripts/plot.py's f4-backoff figure.
+#
+# Variables (gnuplot -e "datafile='...'; outfile='...'; caption='...'"):
+#   datafile  the data file plot.py --gnuplot writes (plots/<host>/data/f4-backoff.dat)
+#   outfile   the PNG to write
+#   caption   lines under the plot: host, CPU, real or EMULATED nodes, reps, ceiling
+#   note      optional: the finding's number for this host, shown under the title
+if (!exists("datafile")) datafile = 'f4-backoff.dat'
+if (!exists("outfile")) outfile = 'f4-backoff.png'
+if (!exists("caption")) caption = ''
+if (!exists("note")) note = ''
+W = 1500; H = 680
+if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
+    set terminal pngcairo size W, H font 'DejaVu Sans,11' noenhanced
+} else {
+    set terminal png size W, H noenhanced
+}
+set encoding utf8
+set micro
+set output outfile
+ncap = (caption eq '') ? 0 : 1
+do for [i = 1:strlen(caption)] { if (caption[i:i] eq "\n") { ncap = ncap + 1 } }
+emulated = strstrt(caption, 'EMULATED') > 0
+set label 99 caption at screen 0.01, screen (ncap * 15.0 + 2) / H left front font ',9'
+bottom = (ncap * 15.0 + 75) / H
+# log axes: label 2 and 5 between the decades too
+logtics = 'do for [e = -12:12] { set ytics add (2 * 10.0**e, 5 * 10.0**e) }'
+set grid lc rgb '#e0e0e0'
+set border 3
+set tics nomirror
+
+# Blocks: 0..N-3 one per backoff (first line its name; columns threads median
+# min max reps color_rgb ceiling), N-2 the change against none at the largest
+# thread count (backoff threads change_pct min_pct max_pct color_rgb),
+# N-1 the physical ceiling (threads ceiling color).
+undefine STATS_*
+stats datafile using 1 nooutput
+N = STATS_blocks
+undefine STATS_*
+stats datafile index (N - 1) using 2 nooutput
+has_ceiling = exists("STATS_records") && STATS_records > 0
+undefine STATS_*
+stats datafile index 0 using 1 nooutput
+tmax = STATS_max
+undefine STATS_*
+stats datafile index 0:(N - 3) using 3 nooutput
+ymin = STATS_min; ymax = STATS_max
+if (has_ceiling) { stats datafile index (N - 1) using 2 nooutput; ymax = (STATS_max > ymax * 30 ? ymax * 30 : (STATS_max > ymax ? STATS_max : ymax)) }
+set multiplot layout 1, 2 title 'F4: backoff after a failed attempt' . (emulated ? '   [EMULATED nodes]' : '') . (note ne '' ? "\n" . note : '') tc rgb (emulated ? '#b00000' : 'black')
+set bmargin at screen bottom
+set tmargin at screen 0.86
+set lmargin at screen 0.07
+set rmargin at screen 0.47
+if (ymax / ymin > 20) { set logscale y; eval logtics; set yrange [ymin / 1.4e6 : ymax * 1.4e-6] } else { set yrange [0 : ymax * 1.15e-6] }
+set logscale x 2
+set xlabel 'threads (producers + consumers)'
+set ylabel 'throughput (million items/s)'
+set key right bottom
+set title 'throughput vs threads'
+if (has_ceiling) {
+    plot for [i = 0:N - 3] datafile index i using 1:($2 / 1e6):($3 / 1e6):($4 / 1e6):6 \
+             with yerrorlines lw 2 pt 7 ps 0.9 lc rgb variable title columnheader(1), \
+         datafile index (N - 1) using 1:($2 / 1e6):3 with lines dt 2 lw 2 lc rgb variable \
+             title 'physical ceiling (model)'
+} else {
+    plot for [i = 0:N - 3] datafile index i using 1:($2 / 1e6):($3 / 1e6):($4 / 1e6):6 \
+             with yerrorlines lw 2 pt 7 ps 0.9 lc rgb variable title columnheader(1)
+}
+unset logscale
+set ytics autofreq
+set lmargin at screen 0.57
+set rmargin at screen 0.97
+set yrange [-45 : 15]
+undefine STATS_*
+stats datafile index (N - 2) using 0:3 nooutput
+if (exists("STATS_min_x")) { set xrange [STATS_min_x - 0.6 : STATS_max_x + 0.6] }
+set xlabel 'backoff'
+set ylabel 'throughput change vs none (%)'
+set title sprintf('at %g threads, against retrying at once', tmax)
+set style fill solid 0.85 border lc rgb '#404040'
+set boxwidth 0.6
+set key left bottom
+set xzeroaxis lt -1
+set object 1 rect from graph 0, first -30 to graph 1, first -15 fc rgb '#ffd27f' fs solid 0.35 noborder behind
+plot datafile index (N - 2) using 0:3:6:xtic(1) with boxes lc rgb variable notitle, \
+     '' index (N - 2) using 0:3:4:5 with yerrorbars lc rgb 'black' pt 7 ps 0.5 notitle, \
+     '' index (N - 2) using 0:($4 - 4):(sprintf('%+.0f%%', $3)) with labels notitle, \
+     NaN with boxes lc rgb '#ffd27f' fs solid 0.35 title 'study: -15 to -30%'
+unset multiplot

@@ -1,0 +1,84 @@
+# f5-ceiling.gp - F5: measured throughput vs batch size, one line per thread
+# count, with the physical ceiling of each point dashed in the same colour, and
+# measured / ceiling in a second panel.
+# The gnuplot twin of scripts/plot.py's f5-ceiling figure.
+#
+# Variables (gnuplot -e "datafile='...'; outfile='...'; caption='...'"):
+#   datafile  the data file plot.py --gnuplot writes (plots/<host>/data/f5-ceiling.dat)
+#   outfile   the PNG to write
+#   caption   lines under the plot: host, CPU, real or EMULATED nodes, reps, ceiling
+#   note      optional: the finding's number for this host, shown under the title
+if (!exists("datafile")) datafile = 'f5-ceiling.dat'
+if (!exists("outfile")) outfile = 'f5-ceiling.png'
+if (!exists("caption")) caption = ''
+if (!exists("note")) note = ''
+W = 1500; H = 680
+if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
+    set terminal pngcairo size W, H font 'DejaVu Sans,11' noenhanced
+} else {
+    set terminal png size W, H noenhanced
+}
+set encoding utf8
+set micro
+set output outfile
+ncap = (caption eq '') ? 0 : 1
+do for [i = 1:strlen(caption)] { if (caption[i:i] eq "\n") { ncap = ncap + 1 } }
+emulated = strstrt(caption, 'EMULATED') > 0
+set label 99 caption at screen 0.01, screen (ncap * 15.0 + 2) / H left front font ',9'
+bottom = (ncap * 15.0 + 75) / H
+# log axes: label 2 and 5 between the decades too
+logtics = 'do for [e = -12:12] { set ytics add (2 * 10.0**e, 5 * 10.0**e) }'
+set grid lc rgb '#e0e0e0'
+set border 3
+set tics nomirror
+
+# Blocks: one per thread count (first line its name; columns batch median min
+# max reps color_rgb ceiling ratio_median ratio_min ratio_max; NaN: no ceiling).
+undefine STATS_*
+stats datafile using 1 nooutput
+N = STATS_blocks
+undefine STATS_*
+stats datafile using 7 nooutput
+has_ceiling = exists("STATS_records") && STATS_records > 0
+undefine STATS_*
+stats datafile using 3 nooutput
+ymin = STATS_min; ymax = STATS_max
+if (has_ceiling) { stats datafile using 7 nooutput; ymax = (STATS_max > ymax ? STATS_max : ymax) }
+set multiplot layout 1, 2 title 'F5: measured throughput against the physical ceiling' . (emulated ? '   [EMULATED nodes]' : '') . (note ne '' ? "\n" . note : '') tc rgb (emulated ? '#b00000' : 'black')
+set bmargin at screen bottom
+set tmargin at screen 0.85
+set logscale x 2
+set xlabel 'batch size (items per cross-node transfer)'
+set lmargin at screen 0.07
+set rmargin at screen 0.45
+if (ymax / ymin > 20) { set logscale y; eval logtics; set yrange [ymin / 1.4e6 : ymax * 1.4e-6] } else { set yrange [0 : ymax * 1.15e-6] }
+set ylabel 'throughput (million items/s)'
+set title 'measured (solid) and ceiling (dashed, same colour)'
+set key left top
+if (has_ceiling) {
+    plot for [i = 0:N - 1] datafile index i using 1:($2 / 1e6):($3 / 1e6):($4 / 1e6):6 \
+             with yerrorlines lw 2 pt 7 ps 0.9 lc rgb variable title columnheader(1), \
+         for [i = 0:N - 1] datafile index i using 1:($7 / 1e6):6 with lines dt 2 lw 1.5 \
+             lc rgb variable notitle
+} else {
+    plot for [i = 0:N - 1] datafile index i using 1:($2 / 1e6):($3 / 1e6):($4 / 1e6):6 \
+             with yerrorlines lw 2 pt 7 ps 0.9 lc rgb variable title columnheader(1)
+}
+unset logscale y
+set ytics autofreq
+set lmargin at screen 0.57
+set rmargin at screen 0.97
+set title 'share of the ceiling reached'
+set ylabel 'measured / ceiling (%)'
+if (has_ceiling) {
+    set yrange [0 : *]
+    set arrow 1 from graph 0, first 100 to graph 1, first 100 nohead dt 2 lc rgb 'black'
+    plot for [i = 0:N - 1] datafile index i using 1:($8 * 100):($9 * 100):($10 * 100):6 \
+             with yerrorlines lw 2 pt 7 ps 0.9 lc rgb variable title columnheader(1)
+} else {
+    unset xtics; unset ytics; unset border
+    set label 2 'ceiling not available' at graph 0.5, graph 0.5 center font ',14' tc rgb '#666666'
+    set yrange [0 : 1]; set xrange [1 : 2]
+    plot NaN notitle
+}
+unset multiplot

@@ -1,0 +1,434 @@
+#!/usr/bin/python3
+"""Shared data code for NumaRing's result scripts (plots, the paper's numbers).
+
+Standard library only, so that any script can import it:
+
+    import nrdata
+    rows = nrdata.load_tidy("results/vm/f2-node-cache.csv")
+    agg = nrdata.aggregate(rows, ("lookup", "threads"), "throughput_ops_per_s")
+    # {("cached", 2): (median, min, max, n), ...}
+    info = nrdata.host_info("results", "vm")
+
+The tidy table of one experiment (written by scripts/experiments.py) has the
+columns ``experiment,point,rep`` followed by the columns of numaring-bench's
+summary.csv, one row per (point, rep).  A column that does not apply to a row
+is empty (lookup for a peer queue, latency for ``faa``).
+
+Every load validates what it reads and raises :class:`DataError`, whose text
+names the file, the line and the column, so that a caller can print one
+message and stop.
+"""
+
+import csv
+import glob
+import json
+import math
+import os
+import statistics
+
+__all__ = [
+    "DataError", "SUMMARY_COLUMNS", "TIDY_COLUMNS", "TidyRows",
+    "load_tidy", "load_latency", "load_probe_csv", "aggregate", "num",
+    "threads", "ns_per_op", "host_info", "list_hosts", "latency_path", "run_dir",
+]
+
+#: The columns of numaring-bench's summary.csv, in its order.
+SUMMARY_COLUMNS = (
+    "queue,producers,consumers,lookup,lookup_in_force,recheck,gate,backoff,batch,"
+    "bursts,capacity,pin,topology_kind,topology,nodes,rate,warmup_s,ops,duration_s,"
+    "throughput_ops_per_s,p50_ns,p90_ns,p99_ns,p999_ns,max_ns,mean_ns,latency_count,"
+    "enqueued,dequeued,local_ops,batches_out,batches_in,items_out,items_in,lookups,"
+    "node_changes,failed_attempts,gate_waits,full_retries,empty_polls,window_waits,"
+    "pin_failures,verify,host,clock").split(",")
+
+#: The tidy table's columns: three of the runner's, then the summary's.
+TIDY_COLUMNS = ["experiment", "point", "rep"] + SUMMARY_COLUMNS
+
+#: Columns that hold numbers when they are not empty.
+INT_COLUMNS = frozenset(
+    "rep producers consumers recheck batch bursts capacity nodes ops latency_count "
+    "enqueued dequeued local_ops batches_out batches_in items_out items_in lookups "
+    "node_changes failed_attempts gate_waits full_retries empty_polls window_waits "
+    "pin_failures".split())
+FLOAT_COLUMNS = frozenset(
+    "rate warmup_s duration_s throughput_ops_per_s p50_ns p90_ns p99_ns p999_ns "
+    "max_ns mean_ns".split())
+NUMERIC_COLUMNS = INT_COLUMNS | FLOAT_COLUMNS
+
+#: Columns every row must fill: the plots cannot place a row without them.
+REQUIRED_VALUES = ("experiment", "point", "rep", "queue", "producers", "consumers",
+                   "batch", "bursts", "throughput_ops_per_s", "topology_kind")
+
+#: Configuration columns: two rows of one point agree on all of them.
+CONFIG_COLUMNS = ("profile", "queue", "producers", "consumers", "lookup", "recheck", "gate",
+                  "backoff", "batch", "bursts", "capacity", "pin", "topology_kind",
+                  "topology", "nodes", "rate")
+
+LATENCY_COLUMNS = ["value_ns", "percentile", "total_count",
+                   "one_over_one_minus_percentile"]
+
+
+class DataError(Exception):
+    """A result file that cannot be used: names the file, line and column."""
+
+    def __init__(self, path, line, column, problem):
+        self.path, self.line, self.column, self.problem = path, line, column, problem
+        where = str(path)
+        if line is not None:
+            where += ", line %d" % line
+        if column is not None:
+            where += ", column %s" % column
+        super().__init__("%s: %s" % (where, problem))
+
+
+class TidyRows(list):
+    """The rows of one tidy CSV (dicts of strings), with where each came from.
+
+    ``rows.path`` is the file, ``rows.lines[i]`` the line number of ``rows[i]``.
+    """
+
+    def __init__(self, path, header):
+        super().__init__()
+        self.path = path
+        self.header = header
+        self.lines = []
+
+    def line_of(self, row):
+        for i, r in enumerate(self):
+            if r is row:
+                return self.lines[i]
+        return None
+
+
+def _parse_number(text, column):
+    """The number in ``text`` for ``column``, or raise ValueError(why)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError("%r is not a number" % text) from None
+    if not math.isfinite(value):
+        raise ValueError("%r is not a finite number" % text)
+    if column in INT_COLUMNS and value != int(value):
+        raise ValueError("%r is not a whole number" % text)
+    if value < 0:
+        raise ValueError("%r is negative" % text)
+    return value
+
+
+def _read_text(path):
+    try:
+        with open(path, newline="", encoding="utf-8") as f:
+            return f.read()
+    except FileNotFoundError:
+        raise DataError(path, None, None, "no such file") from None
+    except UnicodeDecodeError as e:
+        raise DataError(path, None, None, "not UTF-8 text (%s)" % e.reason) from None
+    except OSError as e:
+        raise DataError(path, None, None, "cannot read: %s" % e.strerror) from None
+
+
+def load_tidy(path, experiment=None):
+    """Read and check one experiment's tidy CSV; return a :class:`TidyRows`.
+
+    Checks: the file is not empty; the header starts with experiment,point,rep
+    and has every summary column once (extra columns are kept); every row has
+    as many fields as the header (a shorter one is a truncated file); numeric
+    columns hold finite, non-negative numbers (integers where counts are
+    expected) or nothing; the columns of REQUIRED_VALUES are filled; rep >= 1;
+    (point, rep) is not repeated; and, with ``experiment``, every row's
+    experiment column equals it.  A header with no rows is valid (an
+    experiment that has not produced a point yet) and gives an empty list.
+
+    Raises DataError naming the file, the line and the column.
+    """
+    text = _read_text(path)
+    if not text.strip():
+        raise DataError(path, 1, "experiment", "empty file: no header line (expected "
+                        "experiment,point,rep and numaring-bench's summary.csv columns)")
+    ends_mid_line = not text.endswith(("\n", "\r"))
+    reader = csv.reader(text.splitlines(keepends=True), strict=True)
+    try:
+        header = next(reader)
+    except csv.Error as e:
+        raise DataError(path, 1, None, "not CSV: %s" % e) from None
+    header = [h.strip() for h in header]
+    if header[:3] != ["experiment", "point", "rep"]:
+        raise DataError(path, 1, header[0] if header else None,
+                        "wrong header: it must start with experiment,point,rep "
+                        "(found %s)" % ",".join(header[:3]))
+    seen = set()
+    for h in header:
+        if h in seen:
+            raise DataError(path, 1, h, "wrong header: column appears twice")
+        seen.add(h)
+    for c in TIDY_COLUMNS:
+        if c not in seen:
+            raise DataError(path, 1, c, "wrong header: column missing "
+                            "(expected experiment,point,rep + numaring-bench's "
+                            "summary.csv columns)")
+    rows = TidyRows(path, header)
+    first_line = {}
+    ncols = len(header)
+    while True:
+        try:
+            fields = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as e:
+            raise DataError(path, reader.line_num, None, "not CSV: %s" % e) from None
+        line = reader.line_num
+        if not fields or (len(fields) == 1 and not fields[0].strip()):
+            continue  # a blank line
+        if len(fields) < ncols:
+            last = line == len(text.splitlines())
+            why = "the row ends after %d of %d fields" % (len(fields), ncols)
+            if last and ends_mid_line:
+                why += " and the file ends mid-line: truncated file?"
+            raise DataError(path, line, header[len(fields)], why)
+        if len(fields) > ncols:
+            raise DataError(path, line, None, "the row has %d fields, the header %d"
+                            % (len(fields), ncols))
+        row = dict(zip(header, fields))
+        for c in REQUIRED_VALUES:
+            if not row[c].strip():
+                raise DataError(path, line, c, "empty, but every row needs a value")
+        for c in header:
+            v = row[c].strip()
+            if c in NUMERIC_COLUMNS and v:
+                try:
+                    _parse_number(v, c)
+                except ValueError as e:
+                    raise DataError(path, line, c, str(e)) from None
+        if int(float(row["rep"])) < 1:
+            raise DataError(path, line, "rep", "%r: repetitions count from 1" % row["rep"])
+        if experiment is not None and row["experiment"] != experiment:
+            raise DataError(path, line, "experiment", "%r, but the file is experiment %r"
+                            % (row["experiment"], experiment))
+        key = (row["experiment"], row.get("profile", ""), row["point"], int(float(row["rep"])))
+        if key in first_line:
+            raise DataError(path, line, "rep", "point %r rep %d appears twice (also line %d)"
+                            % (row["point"], key[3], first_line[key]))
+        first_line[key] = line
+        rows.append(row)
+        rows.lines.append(line)
+    return rows
+
+
+def load_latency(path):
+    """Read one run's latency.csv; return a list of (value_ns, percentile, count).
+
+    The last row's 1/(1-p) is ``inf``; every other value must be a finite
+    number.  A file with only its header (a queue that records no latency,
+    such as ``faa``) gives an empty list.  Raises DataError.
+    """
+    text = _read_text(path)
+    if not text.strip():
+        raise DataError(path, 1, LATENCY_COLUMNS[0], "empty file: no header line "
+                        "(expected %s)" % ",".join(LATENCY_COLUMNS))
+    reader = csv.reader(text.splitlines(keepends=True))
+    header = [h.strip() for h in next(reader)]
+    if header != LATENCY_COLUMNS:
+        missing = [c for c in LATENCY_COLUMNS if c not in header]
+        raise DataError(path, 1, missing[0] if missing else None,
+                        "wrong header: expected %s" % ",".join(LATENCY_COLUMNS))
+    out = []
+    for fields in reader:
+        line = reader.line_num
+        if not fields:
+            continue
+        if len(fields) != 4:
+            col = LATENCY_COLUMNS[len(fields)] if len(fields) < 4 else None
+            raise DataError(path, line, col, "the row has %d of 4 fields" % len(fields))
+        vals = []
+        for c, v in zip(LATENCY_COLUMNS, fields):
+            v = v.strip()
+            if c == "one_over_one_minus_percentile" and v == "inf":
+                vals.append(math.inf)
+                continue
+            try:
+                x = float(v)
+            except ValueError:
+                raise DataError(path, line, c, "%r is not a number" % v) from None
+            if not math.isfinite(x):
+                raise DataError(path, line, c, "%r is not a finite number" % v)
+            vals.append(x)
+        if not 0.0 <= vals[1] <= 1.0:
+            raise DataError(path, line, "percentile", "%r is not a fraction 0..1" % fields[1])
+        out.append((vals[0], vals[1], vals[2]))
+    return out
+
+
+def load_probe_csv(path):
+    """Read the host probe's probe.csv; return a list of dicts of strings."""
+    text = _read_text(path)
+    if not text.strip():
+        raise DataError(path, None, None, "empty file (no header line)")
+    reader = csv.DictReader(text.splitlines(keepends=True))
+    need = ["kind", "value", "unit", "method"]
+    for c in need:
+        if c not in (reader.fieldnames or []):
+            raise DataError(path, 1, c, "wrong header: column missing")
+    return list(reader)
+
+
+def num(row, column):
+    """The number in ``row[column]``, or None where it is empty."""
+    v = row.get(column, "")
+    v = v.strip() if isinstance(v, str) else v
+    if v == "" or v is None:
+        return None
+    x = float(v)
+    return int(x) if column in INT_COLUMNS else x
+
+
+def threads(row):
+    """Producers + consumers of a row."""
+    return int(float(row["producers"])) + int(float(row["consumers"]))
+
+
+def ns_per_op(row):
+    """Nanoseconds per item (1e9 / throughput), or None at zero throughput."""
+    t = float(row["throughput_ops_per_s"])
+    return 1e9 / t if t > 0 else None
+
+
+#: Values computed from a row that aggregate() accepts by name.
+DERIVED = {"threads": threads, "ns_per_op": ns_per_op}
+
+
+def _getter(spec):
+    if callable(spec):
+        return spec
+    if spec in DERIVED:
+        return DERIVED[spec]
+    if spec in NUMERIC_COLUMNS:
+        return lambda r: num(r, spec)
+    return lambda r: r.get(spec, "")
+
+
+def aggregate(rows, keys, value):
+    """Median, min, max and count of ``value`` over rows grouped by ``keys``.
+
+    ``keys`` is a sequence of column names (numeric columns give numbers),
+    derived names ("threads") or callables of a row; ``value`` the same for
+    the value.  Rows whose value is empty or None are left out (latency of
+    ``faa``).  Returns {key tuple: (median, min, max, n)}, keys in sorted
+    order where they compare.
+    """
+    if isinstance(keys, str):
+        keys = (keys,)
+    kget = [_getter(k) for k in keys]
+    vget = _getter(value)
+    groups = {}
+    for r in rows:
+        v = vget(r)
+        if v is None or v == "":
+            continue
+        k = tuple(g(r) for g in kget)
+        groups.setdefault(k, []).append(float(v))
+    out = {}
+    try:
+        order = sorted(groups)
+    except TypeError:
+        order = list(groups)
+    for k in order:
+        vs = groups[k]
+        out[k] = (statistics.median(vs), min(vs), max(vs), len(vs))
+    return out
+
+
+def run_dir(results_dir, host, row):
+    """The folder of a tidy row's run: <experiment>/<profile>/<point>/rep-<k> where
+    the row has a profile column and that folder exists, else
+    <experiment>/<point>/rep-<k>."""
+    rep = "rep-%d" % int(float(row["rep"]))
+    base = os.path.join(results_dir, host, row["experiment"])
+    prof = row.get("profile", "").strip()
+    if prof:
+        d = os.path.join(base, prof, row["point"], rep)
+        if os.path.isdir(d):
+            return d
+    return os.path.join(base, row["point"], rep)
+
+
+def latency_path(results_dir, host, row):
+    """Where the latency.csv of a tidy row's run lies (see run_dir)."""
+    return os.path.join(run_dir(results_dir, host, row), "latency.csv")
+
+
+def list_hosts(results_dir):
+    """Host ids under results_dir: folders holding a CSV, probe/ or env/."""
+    hosts = []
+    try:
+        names = sorted(os.listdir(results_dir))
+    except OSError:
+        return hosts
+    for h in names:
+        d = os.path.join(results_dir, h)
+        if not os.path.isdir(d) or h.startswith("."):
+            continue
+        if (glob.glob(os.path.join(d, "*.csv")) or os.path.isdir(os.path.join(d, "probe"))
+                or os.path.isdir(os.path.join(d, "env"))):
+            hosts.append(h)
+    return hosts
+
+
+def _read_json(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def host_info(results_dir, host):
+    """What is known about a host: a dict with
+
+    host, cpu_model, kernel, cpus (allowed cpulist or count), topology
+    ("real" / "emulated" / "unknown"), topology_spec, nodes (count or None),
+    probe (path of probe.csv or None), readme (path or None), sources (files
+    read).  Read from env/show-topology.json, else from the first meta.json of
+    any run; missing or unreadable files leave fields "unknown", never fail.
+    """
+    d = os.path.join(results_dir, host)
+    info = {"host": host, "cpu_model": "unknown CPU", "kernel": "unknown",
+            "cpus": None, "topology": "unknown", "topology_spec": None,
+            "nodes": None, "probe": None, "readme": None, "sources": []}
+    topo = _read_json(os.path.join(d, "env", "show-topology.json"))
+    if isinstance(topo, dict):
+        info["sources"].append(os.path.join(d, "env", "show-topology.json"))
+        info["cpu_model"] = topo.get("cpu_model") or info["cpu_model"]
+        info["kernel"] = topo.get("kernel") or info["kernel"]
+        info["cpus"] = topo.get("allowed_cpus")
+        info["topology"] = topo.get("topology") or info["topology"]
+        if isinstance(topo.get("nodes"), list):
+            info["nodes"] = len(topo["nodes"])
+        if topo.get("host"):
+            info["host_name"] = topo["host"]
+    if info["cpu_model"] == "unknown CPU" or info["topology"] == "unknown":
+        metas = sorted(glob.glob(os.path.join(d, "*", "*", "rep-*", "meta.json")) +
+                       glob.glob(os.path.join(d, "*", "*", "*", "rep-*", "meta.json")))
+        for m in metas[:20]:
+            meta = _read_json(m)
+            if not isinstance(meta, dict):
+                continue
+            info["sources"].append(m)
+            if info["cpu_model"] == "unknown CPU" and meta.get("cpu_model"):
+                info["cpu_model"] = meta["cpu_model"]
+            if info["kernel"] == "unknown" and meta.get("kernel"):
+                info["kernel"] = meta["kernel"]
+            if info["cpus"] is None and meta.get("cpus_online"):
+                info["cpus"] = str(meta["cpus_online"])
+            if info["topology"] == "unknown" and meta.get("topology"):
+                info["topology"] = meta["topology"]
+                info["topology_spec"] = meta.get("topology_spec")
+                if isinstance(meta.get("nodes"), list):
+                    info["nodes"] = len(meta["nodes"])
+            break
+    p = os.path.join(d, "probe", "probe.csv")
+    if os.path.isfile(p):
+        info["probe"] = p
+    r = os.path.join(d, "README.md")
+    if os.path.isfile(r):
+        info["readme"] = r
+    return info

@@ -1,0 +1,1556 @@
+#!/usr/bin/python3
+"""Draw the study's figures from results/ (matplotlib, optionally gnuplot too).
+
+usage: plot.py [--results DIR] [--plots DIR] [--host HOST ...]
+               [--compare HOSTA HOSTB] [--gnuplot]
+
+For every host under results/ (or the named ones) and every experiment whose
+tidy CSV results/<host>/<experiment>.csv exists, writes
+plots/<host>/<figure>.png and .pdf:
+
+  f1-lookup-cost       per-operation cost: data movement + node look-up, by lookup mode
+  f2-node-cache        throughput vs threads by lookup mode, physical ceiling
+  f3-gate-percentiles  latency percentile distribution by gate, largest thread count
+  f3-gate-vs-threads   p50 and p99 latency vs threads by gate
+  f4-backoff           throughput vs threads by backoff; change against none
+  f5-ceiling           throughput vs batch size against the ceiling; measured/ceiling
+  peers-throughput     throughput vs threads by queue: single operations, bursts
+  peers-latency        p50/p99 latency by queue at the largest thread count
+
+--compare A B draws each figure with host A and host B side by side into
+plots/compare-A-vs-B/.  --gnuplot also writes plots/<host>/data/<figure>.dat
+and draws plots/<host>/gnuplot/<figure>.png with scripts/gnuplot/<figure>.gp.
+
+Exit status: 0 done; 1 a gnuplot script failed or gnuplot is missing;
+2 bad input (one message naming the file, line and column; nothing written).
+The physical ceiling comes from scripts/ceiling.py (load_probe,
+ceiling_ops_per_s) and results/<host>/probe/probe.csv where both exist.
+"""
+
+import argparse
+import importlib.util
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import zlib
+
+SCRIPT_DIR = os.path.dirname(os.path.abspath(__file__))
+REPO_DIR = os.path.dirname(SCRIPT_DIR)
+sys.path.insert(0, SCRIPT_DIR)
+
+import nrdata  # noqa: E402
+from nrdata import DataError  # noqa: E402
+
+PROG = "plot.py"
+
+# --------------------------------------------------------------------------
+# Variants: one order and one colour per value, the same in every figure.
+
+ORDER = {
+    "lookup": ["libnuma", "syscall", "table", "cached", "rseq", "rdpid", "none"],
+    "gate": ["shared", "pernode", "perworker"],
+    "backoff": ["none", "pause", "exp", "yield"],
+    "queue": ["numaring", "flat", "ck", "rte", "moodycamel", "urcu", "mutex", "faa"],
+}
+
+COLORS = {
+    "lookup": {"libnuma": "#d62728", "syscall": "#ff7f0e", "table": "#8c564b",
+               "cached": "#2ca02c", "rseq": "#1f77b4", "rdpid": "#9467bd",
+               "none": "#7f7f7f"},
+    "gate": {"shared": "#d62728", "pernode": "#ff7f0e", "perworker": "#2ca02c"},
+    "backoff": {"none": "#1f77b4", "pause": "#ff7f0e", "exp": "#d62728",
+                "yield": "#9467bd"},
+    "queue": {"numaring": "#2ca02c", "flat": "#1f77b4", "ck": "#ff7f0e",
+              "rte": "#9467bd", "moodycamel": "#8c564b", "urcu": "#e377c2",
+              "mutex": "#7f7f7f", "faa": "#17becf"},
+}
+MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*", "<", ">"]
+FALLBACK_COLORS = ["#bcbd22", "#17becf", "#393b79", "#637939", "#8c6d31", "#843c39"]
+THREAD_COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
+                 "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"]
+CEILING_STYLE = dict(color="black", linestyle="--", linewidth=1.6)
+
+# What the study found, shown beside what this host measured.
+STUDY = {
+    "f1": "study: > 11\u00d7",
+    "f2": "study: 6\u20137\u00d7",
+    "f3": "study: > 200\u00d7",
+    "f4": "study: \u221215 to \u221230%",
+}
+
+EXPERIMENTS = ["f1-lookup-cost", "f2-node-cache", "f3-gate", "f4-backoff",
+               "f5-ceiling", "peers"]
+
+
+def order_of(family, values):
+    known = ORDER.get(family, [])
+    vs = list(dict.fromkeys(values))
+    return [v for v in known if v in vs] + sorted(v for v in vs if v not in known)
+
+
+def color_of(family, value):
+    table = COLORS.get(family, {})
+    if value in table:
+        return table[value]
+    return FALLBACK_COLORS[zlib.crc32(value.encode()) % len(FALLBACK_COLORS)]
+
+
+def marker_of(family, value):
+    known = ORDER.get(family, [])
+    i = known.index(value) if value in known else len(known)
+    return MARKERS[i % len(MARKERS)]
+
+
+def rgb_int(color):
+    return int(color.lstrip("#"), 16)
+
+
+# --------------------------------------------------------------------------
+# Small helpers
+
+def note(msg):
+    print("%s: %s" % (PROG, msg), flush=True)
+
+
+def fmt_ratio(x):
+    if x >= 100:
+        return "%.0f\u00d7" % x
+    if x >= 10:
+        return "%.1f\u00d7" % x
+    return "%.2f\u00d7" % x
+
+
+def fmt_pct(v):
+    """+5%, \u221212% (a real minus sign)."""
+    return ("%+.0f%%" % v).replace("-", "\u2212")
+
+
+def fmt_ns(v, _pos=None):
+    """A latency tick: 250 ns, 1.5 \u00b5s, 20 ms, 2 s."""
+    if v <= 0:
+        return "0"
+    for unit, scale in (("s", 1e9), ("ms", 1e6), ("\u00b5s", 1e3)):
+        if v >= scale:
+            return "%g %s" % (float("%.3g" % (v / scale)), unit)
+    return "%g ns" % float("%.3g" % v)
+
+
+def fmt_plain(v, _pos=None):
+    if v == 0:
+        return "0"
+    return "%g" % float("%.3g" % v)
+
+
+def spans_decades(values, ratio=20.0):
+    vs = [v for v in values if v is not None and v > 0]
+    return bool(vs) and max(vs) / min(vs) >= ratio
+
+
+def finite_pos(v):
+    return v is not None and math.isfinite(v) and v > 0
+
+
+def close(a, b, rel=1e-6):
+    return abs(a - b) <= rel * max(abs(a), abs(b), 1e-300)
+
+
+def gp_str(s):
+    """A gnuplot single-quoted string literal ('' is a quote inside)."""
+    return "'" + s.replace("'", "''") + "'"
+
+
+def gp_lines(lines):
+    """A gnuplot expression joining lines with newlines."""
+    return '."\\n".'.join(gp_str(line) for line in lines) if lines else "''"
+
+
+# --------------------------------------------------------------------------
+# The physical ceiling (scripts/ceiling.py, written elsewhere): optional.
+
+class Ceiling:
+    """ceiling.ceiling_ops_per_s(probe, row) for one host, or nothing.
+
+    Never raises: a missing module, function, probe.csv, or an exception or
+    None from the model only means no ceiling line, and ``status`` says why.
+    """
+
+    _module = None
+    _module_error = None
+    _loaded = False
+
+    @classmethod
+    def module(cls):
+        if not cls._loaded:
+            cls._loaded = True
+            path = os.path.join(SCRIPT_DIR, "ceiling.py")
+            if not os.path.isfile(path):
+                cls._module_error = "no scripts/ceiling.py"
+            else:
+                try:
+                    spec = importlib.util.spec_from_file_location("ceiling", path)
+                    mod = importlib.util.module_from_spec(spec)
+                    sys.modules["ceiling"] = mod
+                    spec.loader.exec_module(mod)
+                    cls._module = mod
+                except Exception as e:  # noqa: BLE001 - someone else's module
+                    sys.modules.pop("ceiling", None)
+                    cls._module_error = "scripts/ceiling.py failed to load: %s" % (
+                        str(e).splitlines()[0] if str(e) else type(e).__name__)
+        return cls._module
+
+    def __init__(self, probe_path):
+        self.fn = None
+        self.probe = None
+        self.why = None
+        self.errors = 0
+        self.used = False
+        mod = self.module()
+        if mod is None:
+            self.why = self._module_error
+            return
+        load = getattr(mod, "load_probe", None)
+        fn = getattr(mod, "ceiling_ops_per_s", None)
+        if not callable(load) or not callable(fn):
+            self.why = "scripts/ceiling.py lacks load_probe or ceiling_ops_per_s"
+            return
+        if not probe_path:
+            self.why = "no probe/probe.csv"
+            return
+        try:
+            self.probe = load(probe_path)
+        except Exception as e:  # noqa: BLE001
+            self.why = "load_probe failed: %s" % (str(e).splitlines()[0] if str(e)
+                                                  else type(e).__name__)
+            return
+        self.fn = fn
+
+    def value(self, row):
+        if self.fn is None or row is None:
+            return None
+        try:
+            v = self.fn(self.probe, dict(row))
+            if v is None:
+                return None
+            v = float(v)
+        except Exception:  # noqa: BLE001
+            self.errors += 1
+            return None
+        if not finite_pos(v):
+            return None
+        self.used = True
+        return v
+
+    def status(self):
+        if self.used:
+            s = "ceiling: physical ceiling model (scripts/ceiling.py from probe.csv)"
+            if self.errors:
+                s += ", failed for %d points" % self.errors
+            return s
+        if self.fn is not None:
+            return "ceiling: not available (the model gave none for these points)"
+        return "ceiling: not available (%s)" % self.why
+
+
+# --------------------------------------------------------------------------
+# One host's data
+
+class Host:
+    def __init__(self, results, host):
+        self.results = results
+        self.name = host
+        self.info = nrdata.host_info(results, host)
+        self.ceiling = Ceiling(self.info["probe"])
+        self.data = {}      # experiment -> TidyRows (validated)
+        self.missing = {}   # experiment -> why it is skipped
+
+    def load(self):
+        for exp in EXPERIMENTS:
+            path = os.path.join(self.results, self.name, exp + ".csv")
+            if not os.path.exists(path):
+                self.missing[exp] = "no %s.csv" % exp
+                continue
+            rows = nrdata.load_tidy(path, experiment=exp)
+            if not rows:
+                self.missing[exp] = "%s.csv has a header but no rows" % exp
+                continue
+            self.data[exp] = rows
+
+
+def first_rows(rows, keyfn):
+    """key -> the row with the lowest rep among rows of that key."""
+    out = {}
+    for r in rows:
+        k = keyfn(r)
+        if k not in out or int(r["rep"]) < int(out[k]["rep"]):
+            out[k] = r
+    return out
+
+
+def pooled_note(rows, keyfn):
+    """A note when rows of one key come from several points (differing configs)."""
+    points = {}
+    for r in rows:
+        points.setdefault(keyfn(r), {})[r["point"]] = r
+    differ = set()
+    for pts in points.values():
+        if len(pts) > 1:
+            rs = list(pts.values())
+            for c in nrdata.CONFIG_COLUMNS:
+                if len({x.get(c, "") for x in rs}) > 1:
+                    differ.add(c)
+    if differ:
+        return "note: medians pool points that differ in %s" % ", ".join(sorted(differ))
+    return None
+
+
+def variant_label(family, value, rows):
+    if family == "lookup":
+        forced = {r.get("lookup_in_force", "") for r in rows if r.get("lookup") == value}
+        forced.discard("")
+        forced.discard(value)
+        if forced:
+            return "%s\n(ran as %s)" % (value, "/".join(sorted(forced)))
+    return value
+
+
+def caption_lines(host, rows, extra=()):
+    """[(text, emphasis)] under a figure: host, CPU, real or emulated nodes, reps."""
+    info = host.info
+    kinds = sorted({r["topology_kind"] for r in rows}) if rows else [info["topology"]]
+    specs = sorted({r.get("topology", "") for r in rows if r["topology_kind"] == "emulated"})
+    nodes = sorted({r.get("nodes", "") for r in rows if r.get("nodes", "")}, key=float)
+    cpus = info.get("cpus")
+    first = "host %s \u00b7 %s" % (host.name, info["cpu_model"])
+    if cpus:
+        first += " \u00b7 CPUs %s" % cpus
+    first += " \u00b7 kernel %s" % info["kernel"]
+    lines = [(first, None)]
+    if "emulated" in kinds:
+        lines.append(("EMULATED nodes (%s) \u2014 not a two-socket result: memory placement "
+                      "is not real" % " | ".join(s for s in specs if s), "warn"))
+    if "real" in kinds:
+        n = ",".join(nodes) if nodes else "?"
+        if nodes == ["1"]:
+            lines.append(("real topology, 1 NUMA node: no cross-node traffic", None))
+        else:
+            lines.append(("real NUMA nodes (%s)" % n, None))
+    other = [k for k in kinds if k not in ("real", "emulated")]
+    if other:
+        lines.append(("topology: %s" % ", ".join(other), "warn"))
+    reps = sorted({int(r["rep"]) for r in rows}) if rows else []
+    tail = []
+    if reps:
+        tail.append("median of %d rep%s, bars/bands min\u2013max" % (
+            len(reps), "" if len(reps) == 1 else "s"))
+    tail.extend(x for x in extra if x)
+    if tail:
+        lines.append((" \u00b7 ".join(tail), None))
+    return lines
+
+
+# --------------------------------------------------------------------------
+# Preparing each figure's data (everything that can fail on input happens here)
+
+def series_vs_threads(host, rows, family, value="throughput_ops_per_s"):
+    """{variant: [(threads, med, min, max, n, ceiling or None)]} and the order."""
+    agg = nrdata.aggregate(rows, (family, "threads"), value)
+    reps = first_rows(rows, lambda r: (r.get(family, ""), nrdata.threads(r)))
+    series = {}
+    for (variant, t), (med, mn, mx, n) in agg.items():
+        c = host.ceiling.value(reps.get((variant, t))) if value == "throughput_ops_per_s" else None
+        series.setdefault(variant, []).append((t, med, mn, mx, n, c))
+    for v in series:
+        series[v].sort()
+    return series, order_of(family, series.keys())
+
+
+def ceiling_groups(series, order):
+    """The ceiling lines of a figure: variants whose ceilings coincide share one.
+
+    Returns [{"variants": [...], "points": [(x, ceiling)]}], the group with the
+    most variants first (drawn black), [] where no variant has a ceiling.
+    """
+    groups = []
+    for v in order:
+        pts = [(p[0], p[5]) for p in series.get(v, []) if p[5] is not None]
+        if not pts:
+            continue
+        for g in groups:
+            gm = dict(g["points"])
+            common = [x for x, _c in pts if x in gm]
+            if common and all(close(c, gm[x]) for x, c in pts if x in gm):
+                g["variants"].append(v)
+                for x, c in pts:
+                    gm.setdefault(x, c)
+                g["points"] = sorted(gm.items())
+                break
+        else:
+            groups.append({"variants": [v], "points": pts})
+    groups.sort(key=lambda g: -len(g["variants"]))
+    return groups
+
+
+def prep_lines(host, exp, family, title, annotate=None):
+    rows = host.data[exp]
+    series, order = series_vs_threads(host, rows, family)
+    p = {
+        "kind": "lines", "family": family, "title": title, "series": series,
+        "order": order, "labels": {v: variant_label(family, v, rows) for v in order},
+        "ceiling": ceiling_groups(series, order), "ylabel": "throughput (million items/s)",
+        "scale": 1e-6, "rows": rows,
+    }
+    p["annotation"] = annotate(series) if annotate else None
+    extra = [host.ceiling.status(), pooled_note(rows, lambda r: (r.get(family), nrdata.threads(r)))]
+    p["caption"] = caption_lines(host, rows, extra)
+    return p
+
+
+def at_largest(series, a, b):
+    """(threads, med_a, med_b) at the largest thread count both series have."""
+    if a not in series or b not in series:
+        return None
+    xa = {p[0]: p[1] for p in series[a]}
+    xb = {p[0]: p[1] for p in series[b]}
+    common = sorted(set(xa) & set(xb))
+    if not common:
+        return None
+    t = common[-1]
+    return t, xa[t], xb[t]
+
+
+def prep_f1(host):
+    rows = host.data["f1-lookup-cost"]
+    extra = []
+    ts = sorted({nrdata.threads(r) for r in rows})
+    if len(ts) > 1:
+        rows = [r for r in rows if nrdata.threads(r) == ts[0]]
+        extra.append("%d threads (of %s)" % (ts[0], ", ".join(map(str, ts))))
+    agg = nrdata.aggregate(rows, ("lookup",), "ns_per_op")
+    modes = order_of("lookup", [k[0] for k in agg])
+    none = agg.get(("none",))
+    bars = []
+    for m in modes:
+        med, mn, mx, n = agg[(m,)]
+        if none is not None:
+            data = none[0]
+            look = max(0.0, med - none[0])
+        else:
+            data, look = None, None
+        bars.append({"mode": m, "label": variant_label("lookup", m, rows), "total": med,
+                     "min": mn, "max": mx, "n": n, "data": data, "lookup": look})
+    ratio = None
+    if none is not None and ("libnuma",) in agg and none[0] > 0:
+        ratio = max(0.0, agg[("libnuma",)][0] - none[0]) / none[0]
+    if none is None:
+        extra.append("no 'none' run: the cost is not split into data movement and look-up")
+    extra.append("ns per item = 1e9 / throughput")
+    extra.append(pooled_note(rows, lambda r: r.get("lookup")))
+    p = {"kind": "f1", "bars": bars, "ratio": ratio, "rows": rows,
+         "title": "F1: cost of finding the node, per operation",
+         "caption": caption_lines(host, rows, extra)}
+    p["annotation"] = ("libnuma: look-up = %s the data movement (%s)"
+                       % (fmt_ratio(ratio), STUDY["f1"])) if ratio is not None else None
+    return p
+
+
+def prep_f2(host):
+    def ann(series):
+        r = at_largest(series, "cached", "libnuma")
+        if r and r[2] > 0:
+            return "cached / libnuma = %s at %d threads (%s)" % (fmt_ratio(r[1] / r[2]), r[0],
+                                                                  STUDY["f2"])
+        return None
+    return prep_lines(host, "f2-node-cache", "lookup",
+                      "F2: remembering the node \u2014 throughput vs threads", ann)
+
+
+def prep_f4(host):
+    def ann(series):
+        if "none" not in series:
+            return None
+        parts = []
+        for b in order_of("backoff", series):
+            if b == "none":
+                continue
+            r = at_largest(series, b, "none")
+            if r and r[2] > 0:
+                parts.append("%s %s" % (b, fmt_pct(100 * (r[1] / r[2] - 1))))
+        if not parts:
+            return None
+        t = max(p[0] for p in series["none"])
+        return "vs none at %d threads: %s (%s)" % (t, ", ".join(parts), STUDY["f4"])
+    p = prep_lines(host, "f4-backoff", "backoff",
+                   "F4: backoff after a failed attempt \u2014 throughput vs threads", ann)
+    p["kind"] = "f4"
+    series = p["series"]
+    rel = []
+    if "none" in series:
+        for b in p["order"]:
+            r = at_largest(series, b, "none")
+            if not r or r[2] <= 0:
+                continue
+            t = r[0]
+            pt = [q for q in series[b] if q[0] == t][0]
+            rel.append((b, t, 100 * (pt[1] / r[2] - 1), 100 * (pt[2] / r[2] - 1),
+                        100 * (pt[3] / r[2] - 1)))
+    p["relative"] = rel
+    return p
+
+
+def pick_median_rep(rows, column):
+    """The row whose ``column`` is the (lower) median among rows, or None."""
+    have = [r for r in rows if r.get(column, "").strip()]
+    if not have:
+        return None
+    have.sort(key=lambda r: (float(r[column]), int(r["rep"])))
+    return have[(len(have) - 1) // 2]
+
+
+def latency_curve(host, row):
+    """[(x = 1/(1-p), value_ns)] of a run's latency.csv; None if it has none."""
+    path = nrdata.latency_path(host.results, host.name, row)
+    if not os.path.isfile(path):
+        return None
+    pts = nrdata.load_latency(path)
+    out = [(1.0 / (1.0 - p), v) for v, p, _c in pts if p < 1.0 and v > 0]
+    return out or None
+
+
+def envelope(curves, npts=160):
+    """(xs, lo, hi): min and max over curves, interpolated on a log grid."""
+    import numpy as np
+    xmax = min(c[-1][0] for c in curves)
+    if xmax <= 1.0:
+        return None
+    xs = np.logspace(0, math.log10(xmax), npts)
+    ys = []
+    for c in curves:
+        cx = np.log10([p[0] for p in c])
+        cy = np.log10([p[1] for p in c])
+        ys.append(np.interp(np.log10(xs), cx, cy))
+    ys = np.array(ys)
+    return list(xs), list(10 ** ys.min(axis=0)), list(10 ** ys.max(axis=0))
+
+
+SUMMARY_PCT = (("p50_ns", 0.5), ("p90_ns", 0.9), ("p99_ns", 0.99), ("p999_ns", 0.999))
+
+
+def prep_f3a(host):
+    rows = host.data["f3-gate"]
+    lat_rows = [r for r in rows if r.get("p50_ns", "").strip()]
+    t = max(nrdata.threads(r) for r in (lat_rows or rows))
+    at = [r for r in rows if nrdata.threads(r) == t]
+    gates = order_of("gate", {r.get("gate", "") for r in at})
+    curves = []
+    extra = []
+    for g in gates:
+        grs = [r for r in at if r.get("gate", "") == g]
+        chosen = pick_median_rep(grs, "p50_ns")
+        if chosen is None:
+            continue
+        main = latency_curve(host, chosen)
+        reps = []
+        for r in grs:
+            c = latency_curve(host, r)
+            if c:
+                reps.append(c)
+        source = "latency.csv"
+        if main is None:
+            source = "summary"
+            main = [(1.0 / (1.0 - p), float(chosen[c])) for c, p in SUMMARY_PCT
+                    if chosen.get(c, "").strip() and float(chosen[c]) > 0]
+            reps = []
+            extra.append("%s: no latency.csv, percentiles from summary.csv" % g)
+        band = envelope(reps) if len(reps) > 1 else None
+        curves.append({"gate": g, "rep": int(chosen["rep"]), "points": main, "band": band,
+                       "source": source, "max_ns": nrdata.num(chosen, "max_ns"),
+                       "nreps": len(grs)})
+    ratio = None
+    med = nrdata.aggregate(at, ("gate",), "p50_ns")
+    if ("shared",) in med and ("perworker",) in med and med[("perworker",)][0] > 0:
+        ratio = med[("shared",)][0] / med[("perworker",)][0]
+    extra.insert(0, "line: the rep with the median p50; band: min\u2013max over reps")
+    p = {"kind": "f3a", "curves": curves, "threads": t, "rows": at,
+         "subtitle": "%d threads" % t,
+         "title": "F3: latency percentiles by gate at %d threads" % t,
+         "caption": caption_lines(host, at, extra)}
+    p["annotation"] = ("p50 shared / perworker = %s at %d threads (%s)"
+                       % (fmt_ratio(ratio), t, STUDY["f3"])) if ratio else None
+    return p
+
+
+def prep_f3b(host):
+    rows = host.data["f3-gate"]
+    p50, order = series_vs_threads(host, rows, "gate", "p50_ns")
+    p99, order99 = series_vs_threads(host, rows, "gate", "p99_ns")
+    ann = None
+    r = at_largest(p50, "shared", "perworker")
+    if r and r[2] > 0:
+        ann = "p50 shared / perworker = %s at %d threads (%s)" % (fmt_ratio(r[1] / r[2]), r[0],
+                                                                   STUDY["f3"])
+    extra = [pooled_note(rows, lambda r: (r.get("gate"), nrdata.threads(r)))]
+    return {"kind": "f3b", "p50": p50, "p99": p99,
+            "order": order_of("gate", set(order) | set(order99)), "rows": rows,
+            "title": "F3: enqueue-to-dequeue latency vs threads by gate",
+            "annotation": ann, "caption": caption_lines(host, rows, extra)}
+
+
+def prep_f5(host):
+    rows = host.data["f5-ceiling"]
+    agg = nrdata.aggregate(rows, ("threads", "batch"), "throughput_ops_per_s")
+    reps = first_rows(rows, lambda r: (nrdata.threads(r), int(r["batch"])))
+    lines = {}
+    for (t, b), (med, mn, mx, n) in agg.items():
+        c = host.ceiling.value(reps.get((t, b)))
+        lines.setdefault(t, []).append((b, med, mn, mx, n, c))
+    for t in lines:
+        lines[t].sort()
+    pins = sorted({r.get("pin", "") for r in rows if r.get("pin", "")})
+    extra = [host.ceiling.status(), "pin: %s" % ", ".join(pins) if pins else None,
+             pooled_note(rows, lambda r: (nrdata.threads(r), r["batch"]))]
+    ratios = [p[1] / p[5] for pts in lines.values() for p in pts if p[5]]
+    ann = None
+    if ratios:
+        ann = "measured / ceiling: %.0f%%\u2013%.0f%%" % (100 * min(ratios), 100 * max(ratios))
+    return {"kind": "f5", "lines": lines, "threads": sorted(lines), "rows": rows,
+            "title": "F5: measured throughput against the physical ceiling",
+            "annotation": ann, "has_ceiling": bool(ratios),
+            "caption": caption_lines(host, rows, extra)}
+
+
+def prep_peers(host):
+    rows = host.data["peers"]
+    panels = []
+    for b, name in ((0, "single operations"), (1, "bursts")):
+        rs = [r for r in rows if int(float(r["bursts"])) == b]
+        series, order = series_vs_threads(host, rs, "queue") if rs else ({}, [])
+        panels.append({"bursts": b, "name": name, "series": series, "order": order,
+                       "ceiling": ceiling_groups(series, order) if rs else [],
+                       "rows": rs})
+    extra = [host.ceiling.status(),
+             pooled_note(rows, lambda r: (r["queue"], r["bursts"], nrdata.threads(r)))]
+    return {"kind": "peers", "panels": panels, "rows": rows, "ylabel":
+            "throughput (million items/s)", "scale": 1e-6, "family": "queue",
+            "title": "Peers: throughput vs threads by queue",
+            "annotation": None, "caption": caption_lines(host, rows, extra)}
+
+
+def prep_peers_latency(host):
+    rows = host.data["peers"]
+    panels = []
+    for b, name in ((0, "single operations"), (1, "bursts")):
+        rs = [r for r in rows if int(float(r["bursts"])) == b]
+        if not rs:
+            panels.append({"bursts": b, "name": name, "threads": None, "bars": []})
+            continue
+        t = max(nrdata.threads(r) for r in rs)
+        at = [r for r in rs if nrdata.threads(r) == t]
+        queues = order_of("queue", {r["queue"] for r in at})
+        p50 = nrdata.aggregate(at, ("queue",), "p50_ns")
+        p99 = nrdata.aggregate(at, ("queue",), "p99_ns")
+        bars = [{"queue": q, "p50": p50.get((q,)), "p99": p99.get((q,))} for q in queues]
+        panels.append({"bursts": b, "name": name, "threads": t, "bars": bars})
+    return {"kind": "peers-latency", "panels": panels, "rows": rows,
+            "title": "Peers: enqueue-to-dequeue latency at the largest thread count",
+            "annotation": None,
+            "caption": caption_lines(host, rows, ["bar: median over reps, whisker min\u2013max"])}
+
+
+# name, experiment, prepare, panels (single host)
+FIGURES = [
+    ("f1-lookup-cost", "f1-lookup-cost", prep_f1, 1),
+    ("f2-node-cache", "f2-node-cache", prep_f2, 1),
+    ("f3-gate-percentiles", "f3-gate", prep_f3a, 1),
+    ("f3-gate-vs-threads", "f3-gate", prep_f3b, 2),
+    ("f4-backoff", "f4-backoff", prep_f4, 2),
+    ("f5-ceiling", "f5-ceiling", prep_f5, 2),
+    ("peers-throughput", "peers", prep_peers, 2),
+    ("peers-latency", "peers", prep_peers_latency, 2),
+]
+FIGURE_NAMES = [f[0] for f in FIGURES]
+COMPARE_TITLES = {
+    "f1-lookup-cost": "F1: cost of finding the node, per operation",
+    "f2-node-cache": "F2: remembering the node \u2014 throughput vs threads",
+    "f3-gate-percentiles": "F3: latency percentiles by gate, largest thread count",
+    "f3-gate-vs-threads": "F3: enqueue-to-dequeue latency vs threads by gate",
+    "f4-backoff": "F4: backoff after a failed attempt",
+    "f5-ceiling": "F5: measured throughput against the physical ceiling",
+    "peers-throughput": "Peers: throughput vs threads by queue",
+    "peers-latency": "Peers: latency at the largest thread count",
+}
+
+
+# --------------------------------------------------------------------------
+# Drawing (matplotlib is imported only when something is drawn)
+
+plt = None
+ticker = None
+
+
+def init_matplotlib():
+    global plt, ticker
+    if plt is not None:
+        return
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as pyplot
+    import matplotlib.ticker as mticker
+    plt, ticker = pyplot, mticker
+    matplotlib.rcParams.update({
+        "font.size": 11, "axes.titlesize": 12, "axes.labelsize": 11,
+        "legend.fontsize": 9.5, "xtick.labelsize": 10, "ytick.labelsize": 10,
+        "figure.titlesize": 14, "figure.titleweight": "bold",
+        "axes.grid": True, "grid.alpha": 0.3, "grid.linewidth": 0.6,
+        "axes.spines.top": False, "axes.spines.right": False,
+        "pdf.fonttype": 42, "svg.fonttype": "none",
+    })
+
+
+def threads_axis(ax, xs, label="threads (producers + consumers)"):
+    xs = sorted({x for x in xs if x and x > 0})
+    ax.set_xlabel(label)
+    if not xs:
+        return
+    if max(xs) / min(xs) >= 4:
+        ax.set_xscale("log", base=2)
+    ax.xaxis.set_major_locator(ticker.FixedLocator(xs))
+    ax.xaxis.set_major_formatter(ticker.FixedFormatter([fmt_plain(x) for x in xs]))
+    ax.xaxis.set_minor_locator(ticker.NullLocator())
+    lo, hi = min(xs), max(xs)
+    if ax.get_xscale() == "log":
+        ax.set_xlim(lo / 1.25, hi * 1.25)
+    else:
+        pad = max(0.5, (hi - lo) * 0.06)
+        ax.set_xlim(lo - pad, hi + pad)
+
+
+def value_axis(ax, values, formatter=fmt_plain, log=None):
+    """Linear from 0, or log where the values span decades; limits from the values."""
+    vals = [v for v in values if finite_pos(v)]
+    if log is None:
+        log = spans_decades(vals)
+    if log:
+        ax.set_yscale("log")
+        ax.yaxis.set_major_formatter(ticker.FuncFormatter(formatter))
+        ax.yaxis.set_minor_formatter(ticker.NullFormatter())
+        if vals:
+            lo, hi = min(vals) / 1.35, max(vals) * 1.35
+            ax.set_ylim(lo, hi)
+            span = hi / lo
+            if span < 4:
+                digits = "123456789"
+            elif span < 1000:
+                digits = "25"
+            else:
+                digits = ""
+            if digits:
+                ax.yaxis.set_minor_formatter(ticker.FuncFormatter(
+                    lambda v, _p: formatter(v) if ("%.1e" % v)[0] in digits else ""))
+    else:
+        ax.yaxis.set_major_formatter(ticker.FuncFormatter(formatter))
+        if vals:
+            ax.set_ylim(0, max(vals) * 1.12)
+
+
+def no_data(ax, text):
+    ax.text(0.5, 0.5, text, transform=ax.transAxes, ha="center", va="center",
+            fontsize=12, color="0.4")
+    ax.set_xticks([])
+    ax.set_yticks([])
+    ax.grid(False)
+    for sp in ax.spines.values():
+        sp.set_visible(False)
+
+
+def annotate_title(ax, title, annotation):
+    if annotation:
+        ax.set_title("%s\n%s" % (title, annotation) if title else annotation, fontsize=11)
+    elif title:
+        ax.set_title(title)
+
+
+def draw_series(ax, series, order, family, labels=None, scale=1e-6, ceiling=None,
+                ylabel="", formatter=fmt_plain, log=None, colors=None):
+    allv = []
+    xs = []
+    dodge = dodger(sorted({p[0] for v in order for p in series[v]}), len(order))
+    for i, v in enumerate(order):
+        pts = series[v]
+        x = [dodge(p[0], i) for p in pts]
+        med = [p[1] * scale for p in pts]
+        lo = [max(0.0, (p[1] - p[2]) * scale) for p in pts]
+        hi = [max(0.0, (p[3] - p[1]) * scale) for p in pts]
+        color = colors[v] if colors else color_of(family, v)
+        style = dict(linestyle=":" if (family == "queue" and v == "faa") else "-")
+        ax.errorbar(x, med, yerr=[lo, hi], color=color, marker=marker_of(family, v),
+                    markersize=5.5, linewidth=1.8, capsize=3, elinewidth=1.1,
+                    label=(labels or {}).get(v, v), **style)
+        allv += [p[2] * scale for p in pts] + [p[3] * scale for p in pts]
+        xs += x
+    measured_max = max(allv) if allv else None
+    ceil_vals = []
+    for i, grp in enumerate(ceiling or []):
+        if i == 0:
+            style, label = dict(CEILING_STYLE), "physical ceiling (model)"
+        else:
+            style = dict(color=color_of(family, grp["variants"][0]), linestyle="--",
+                         linewidth=1.3)
+            label = "ceiling (model) for %s" % ", ".join(grp["variants"])
+        pts = grp["points"]
+        if len(pts) == 1:
+            # one point: a short level segment across the variants' spread
+            span = dodger(sorted({p[0] for v in order for p in series[v]}), 2, 0.4)
+            pts = [(span(pts[0][0], 0), pts[0][1]), (span(pts[0][0], 1), pts[0][1])]
+        ax.plot([c[0] for c in pts], [c[1] * scale for c in pts], label=label, **style)
+        ceil_vals += [c[1] * scale for c in grp["points"]]
+        xs += [c[0] for c in grp["points"]]
+    if ceil_vals and measured_max:
+        # a ceiling far above every measurement would squash the data: clip it
+        allv += [min(v, measured_max * 30) for v in ceil_vals]
+    threads_axis(ax, sorted({p[0] for v in order for p in series[v]}) or xs)
+    ax.set_ylabel(ylabel)
+    value_axis(ax, allv, formatter, log)
+    return allv
+
+
+def dodger(xs, n, width=0.22):
+    """Shift variant i of n sideways a little so that error bars do not overlap:
+    by a fraction of a doubling on a log2 threads axis, of the gap on a linear
+    one; ``width`` is the spread of all n variants, in steps."""
+    if n <= 1 or not xs:
+        return lambda x, i: x
+    if len(xs) > 1 and max(xs) / min(xs) >= 4:
+        return lambda x, i: x * 2 ** (width * (i / (n - 1) - 0.5))
+    if len(xs) > 1:
+        gap = min(b - a for a, b in zip(xs, xs[1:]))
+        width *= 0.5  # a linear axis leaves less room between points
+    else:
+        gap = 1.0
+    return lambda x, i: x + gap * width * (i / (n - 1) - 0.5)
+
+
+def legend(ax, outside=False, **kw):
+    handles, labels = ax.get_legend_handles_labels()
+    if not handles:
+        return
+    pairs = sorted(zip(handles, labels), key=lambda hl: "ceiling" in hl[1])
+    kw.setdefault("handles", [h for h, _l in pairs])
+    kw.setdefault("labels", [lab for _h, lab in pairs])
+    if outside:
+        ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False,
+                  borderaxespad=0.0, **kw)
+    else:
+        ax.legend(loc="best", framealpha=0.85, **kw)
+
+
+def draw_f1(axes, p, show_legend=True):
+    ax = axes[0]
+    bars = p["bars"]
+    xs = list(range(len(bars)))
+    tot = [b["total"] for b in bars]
+    if all(b["data"] is not None for b in bars):
+        data = [b["data"] for b in bars]
+        look = [b["lookup"] for b in bars]
+        ax.bar(xs, data, width=0.62, color="#b8b8b8", edgecolor="0.3", linewidth=0.6,
+               label="data movement (lookup none)")
+        ax.bar(xs, look, bottom=data, width=0.62,
+               color=[color_of("lookup", b["mode"]) for b in bars], edgecolor="0.3",
+               linewidth=0.6, label="node look-up (colour per mode)")
+    else:
+        ax.bar(xs, tot, width=0.62, color=[color_of("lookup", b["mode"]) for b in bars],
+               edgecolor="0.3", linewidth=0.6, label="ns per item")
+    ax.errorbar(xs, tot, yerr=[[b["total"] - b["min"] for b in bars],
+                               [b["max"] - b["total"] for b in bars]],
+                fmt="none", ecolor="black", capsize=4, elinewidth=1.2,
+                label="min\u2013max over reps")
+    top = max(b["max"] for b in bars) if bars else 1
+    for x, b in zip(xs, bars):
+        ax.text(x, b["max"] + top * 0.015, "%.0f ns" % b["total"] if b["total"] >= 10
+                else "%.1f ns" % b["total"], ha="center", va="bottom", fontsize=9)
+    ax.set_xticks(xs)
+    ax.set_xticklabels([b["label"] for b in bars], rotation=0 if len(bars) <= 8 else 30)
+    ax.set_xlim(-0.6, len(bars) - 0.4)
+    ax.set_ylim(0, top * 1.15)
+    ax.set_xlabel("node look-up mode")
+    ax.set_ylabel("time per item (ns)")
+    ax.grid(axis="x", visible=False)
+    annotate_title(ax, None, p["annotation"])
+    if show_legend:
+        ax.legend(loc="upper right", framealpha=0.9)
+
+
+def draw_lines(axes, p, show_legend=True, outside=None):
+    ax = axes[0]
+    draw_series(ax, p["series"], p["order"], p["family"], p["labels"], p["scale"],
+                p["ceiling"], p["ylabel"])
+    annotate_title(ax, None, p["annotation"])
+    if show_legend:
+        legend(ax, outside=len(p["order"]) > 5 if outside is None else outside)
+
+
+def draw_f4(axes, p, show_legend=True):
+    draw_lines(axes[:1], p, show_legend)
+    ax = axes[1]
+    rel = [r for r in p["relative"] if r[0] != "none"]
+    if not rel:
+        no_data(ax, "no 'none' backoff to compare with")
+        return
+    xs = list(range(len(rel)))
+    ax.axhspan(-30, -15, color="#ffd27f", alpha=0.35, label="study: \u221215 to \u221230%")
+    ax.axhline(0, color="black", linewidth=0.8)
+    ax.bar(xs, [r[2] for r in rel], width=0.6, color=[color_of("backoff", r[0]) for r in rel],
+           edgecolor="0.3", linewidth=0.6)
+    ax.errorbar(xs, [r[2] for r in rel], yerr=[[r[2] - r[3] for r in rel],
+                                               [r[4] - r[2] for r in rel]],
+                fmt="none", ecolor="black", capsize=4)
+    for x, r in zip(xs, rel):
+        ax.text(x, r[4] + 1.5 if r[2] >= 0 else r[3] - 1.5, fmt_pct(r[2]), ha="center",
+                va="bottom" if r[2] >= 0 else "top", fontsize=9.5)
+    lo = min([r[3] for r in rel] + [-35])
+    hi = max([r[4] for r in rel] + [5])
+    ax.set_ylim(lo - 8, hi + 8)
+    ax.set_xticks(xs)
+    ax.set_xticklabels([r[0] for r in rel])
+    ax.set_xlabel("backoff")
+    ax.set_ylabel("throughput change vs none (%)")
+    ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _p: fmt_pct(v) if v else "0"))
+    ax.set_title("at %d threads, against retrying at once" % rel[0][1], fontsize=11)
+    ax.grid(axis="x", visible=False)
+    if show_legend:
+        ax.legend(loc="lower left", framealpha=0.9)
+
+
+def pct_formatter(x, _pos=None):
+    if x < 1:
+        return ""
+    k = round(math.log10(x))
+    if abs(math.log10(x) - k) > 1e-6:
+        return ""
+    if k == 0:
+        return "0%"
+    return "%.*f%%" % (max(0, k - 2), 100.0 - 100.0 / 10 ** k)
+
+
+def percentile_axis(ax, xmax):
+    ax.set_xscale("log")
+    ax.set_xlim(1, max(10.0, xmax * 1.3))
+    ax.xaxis.set_major_locator(ticker.LogLocator(base=10, numticks=20))
+    ax.xaxis.set_major_formatter(ticker.FuncFormatter(pct_formatter))
+    ax.xaxis.set_minor_locator(ticker.NullLocator())
+    ax.set_xlabel("percentile")
+
+
+def draw_f3a(axes, p, show_legend=True):
+    ax = axes[0]
+    allv = []
+    xmax = 10
+    for c in p["curves"]:
+        g = c["gate"]
+        col = color_of("gate", g)
+        if c["band"]:
+            xs, lo, hi = c["band"]
+            ax.fill_between(xs, lo, hi, color=col, alpha=0.18, linewidth=0)
+            allv += lo + hi
+        pts = c["points"]
+        if not pts:
+            continue
+        lab = "%s (rep %d of %d%s)" % (g, c["rep"], c["nreps"],
+                                       "" if c["source"] == "latency.csv" else ", summary")
+        ax.plot([q[0] for q in pts], [q[1] for q in pts], color=col, linewidth=2.0,
+                marker=None if c["source"] == "latency.csv" else marker_of("gate", g),
+                label=lab)
+        xmax = max(xmax, pts[-1][0])
+        allv += [q[1] for q in pts]
+    percentile_axis(ax, xmax)
+    ax.set_ylabel("latency, enqueue to dequeue")
+    value_axis(ax, allv, fmt_ns, log=True)
+    annotate_title(ax, None, p["annotation"])
+    if not p["curves"]:
+        no_data(ax, "no latency recorded")
+    elif show_legend:
+        ax.legend(loc="upper left", framealpha=0.9)
+
+
+def draw_f3b(axes, p, show_legend=True):
+    for ax, key, name in ((axes[0], "p50", "median (p50)"), (axes[1], "p99", "p99")):
+        series = p[key]
+        order = [g for g in p["order"] if g in series]
+        if not order:
+            no_data(ax, "no %s latency" % key)
+            continue
+        draw_series(ax, series, order, "gate", scale=1.0, ceiling=[],
+                    ylabel="%s latency" % name, formatter=fmt_ns, log=True)
+        annotate_title(ax, name, p["annotation"] if key == "p50" else None)
+        if show_legend and key == "p99":
+            legend(ax)
+
+
+def thread_colors(threads):
+    return {t: THREAD_COLORS[i % len(THREAD_COLORS)] for i, t in enumerate(sorted(threads))}
+
+
+def draw_f5(axes, p, show_legend=True, tcolors=None):
+    ax, ax2 = axes
+    tcolors = tcolors or thread_colors(p["threads"])
+    allv, xs = [], []
+    dodge = dodger(sorted({q[0] for t in p["threads"] for q in p["lines"][t]}),
+                   len(p["threads"]))
+    for i, t in enumerate(p["threads"]):
+        pts = p["lines"][t]
+        col = tcolors[t]
+        x = [dodge(q[0], i) for q in pts]
+        ax.errorbar(x, [q[1] / 1e6 for q in pts],
+                    yerr=[[(q[1] - q[2]) / 1e6 for q in pts], [(q[3] - q[1]) / 1e6 for q in pts]],
+                    color=col, marker=MARKERS[i % len(MARKERS)], markersize=5.5, linewidth=1.8,
+                    capsize=3, label="%d threads" % t)
+        cp = [q for q in pts if q[5] is not None]
+        if cp:
+            ax.plot([q[0] for q in cp], [q[5] / 1e6 for q in cp], color=col, linestyle="--",
+                    linewidth=1.4)
+            allv += [q[5] / 1e6 for q in cp]
+            r = [(q[0], q[1] / q[5], q[2] / q[5], q[3] / q[5]) for q in cp]
+            ax2.errorbar([dodge(q[0], i) for q in r], [100 * q[1] for q in r],
+                         yerr=[[100 * (q[1] - q[2]) for q in r], [100 * (q[3] - q[1]) for q in r]],
+                         color=col, marker=MARKERS[i % len(MARKERS)], markersize=5.5,
+                         linewidth=1.8, capsize=3, label="%d threads" % t)
+        allv += [q[2] / 1e6 for q in pts] + [q[3] / 1e6 for q in pts]
+        xs += [q[0] for q in pts]
+    threads_axis(ax, xs, "batch size (items per cross-node transfer)")
+    ax.set_ylabel("throughput (million items/s)")
+    value_axis(ax, allv)
+    annotate_title(ax, "measured (solid) and ceiling (dashed)", None)
+    if p["has_ceiling"]:
+        threads_axis(ax2, xs, "batch size (items per cross-node transfer)")
+        ax2.axhline(100, color="black", linewidth=1.0, linestyle="--")
+        ax2.set_ylabel("measured / ceiling (%)")
+        lo, hi = ax2.get_ylim()
+        ax2.set_ylim(0, max(105, hi))
+        annotate_title(ax2, "share of the ceiling reached", p["annotation"])
+    else:
+        no_data(ax2, "measured / ceiling:\nceiling not available")
+    if show_legend:
+        handles, labels = ax.get_legend_handles_labels()
+        if p["has_ceiling"]:
+            handles.append(plt.Line2D([], [], color="0.3", linestyle="--", linewidth=1.4))
+            labels.append("ceiling (model),\nsame colour")
+        ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False,
+                  borderaxespad=0.0)
+
+
+def draw_peers(axes, p, show_legend=True):
+    for ax, panel in zip(axes, p["panels"]):
+        if not panel["series"]:
+            no_data(ax, "no %s runs" % panel["name"])
+            ax.set_title(panel["name"])
+            continue
+        draw_series(ax, panel["series"], panel["order"], "queue", None, 1e-6,
+                    panel["ceiling"], "throughput (million items/s)")
+        annotate_title(ax, panel["name"] + (" (burst = batch items)" if panel["bursts"] else ""),
+                       None)
+    if show_legend:
+        legend(axes[-1], outside=True)
+
+
+def draw_peers_latency(axes, p, show_legend=True):
+    allv = []
+    for ax, panel in zip(axes, p["panels"]):
+        bars = panel["bars"]
+        if not bars:
+            no_data(ax, "no %s runs" % panel["name"])
+            ax.set_title(panel["name"])
+            continue
+        xs = list(range(len(bars)))
+        w = 0.38
+        for off, key, hatch, alpha in ((-w / 2, "p50", None, 1.0), (w / 2, "p99", "///", 0.55)):
+            for x, b in zip(xs, bars):
+                a = b[key]
+                if a is None or a[0] <= 0:
+                    continue
+                col = color_of("queue", b["queue"])
+                ax.bar(x + off, a[0], width=w, color=col, alpha=alpha, hatch=hatch,
+                       edgecolor="0.25", linewidth=0.6)
+                ax.errorbar([x + off], [a[0]], yerr=[[a[0] - a[1]], [a[2] - a[0]]], fmt="none",
+                            ecolor="black", capsize=3, elinewidth=1)
+                allv += [a[1], a[2]]
+        ax.set_xticks(xs)
+        ax.set_xticklabels([b["queue"] for b in bars], rotation=30, ha="right")
+        ax.set_xlim(-0.7, len(bars) - 0.3)
+        ax.set_xlabel("queue")
+        ax.set_ylabel("latency, enqueue to dequeue")
+        ax.grid(axis="x", visible=False)
+        ax.set_title("%s, %d threads" % (panel["name"], panel["threads"]))
+    for ax, panel in zip(axes, p["panels"]):
+        if not panel["bars"]:
+            continue
+        ax.set_yscale("log")
+        ax.yaxis.set_major_formatter(ticker.FuncFormatter(fmt_ns))
+        ax.yaxis.set_minor_formatter(ticker.NullFormatter())
+        if allv:
+            ax.set_ylim(min(allv) / 2.5, max(allv) * 2.5)
+        for x, b in enumerate(panel["bars"]):
+            if b["p50"] is None and b["p99"] is None:
+                ax.text(x, 0.03, "no latency\nrecorded", ha="center", va="bottom",
+                        fontsize=8.5, color="0.35", transform=ax.get_xaxis_transform())
+    if show_legend:
+        from matplotlib.patches import Patch
+        h = [Patch(facecolor="0.45", edgecolor="0.25", label="p50 (median)"),
+             Patch(facecolor="0.75", edgecolor="0.25", hatch="///", label="p99"),
+             plt.Line2D([], [], color="black", marker="_", linestyle="none", markersize=10,
+                        label="min\u2013max over reps")]
+        axes[-1].legend(handles=h, loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False)
+
+
+DRAW = {"f1": draw_f1, "lines": draw_lines, "f4": draw_f4, "f3a": draw_f3a, "f3b": draw_f3b,
+        "f5": draw_f5, "peers": draw_peers, "peers-latency": draw_peers_latency}
+
+
+def add_caption(fig, blocks):
+    """Caption text under the axes (saved with bbox_inches='tight'), wrapped to the width."""
+    import textwrap
+    width_in = fig.get_figwidth()
+    y = -0.012
+    for title, lines in blocks:
+        for text, emphasis in ([(title, "bold")] if title else []) + lines:
+            size = 10.5 if emphasis == "warn" else 9.5
+            kw = dict(fontsize=size, color="0.15", ha="left", va="top")
+            if emphasis == "warn":
+                kw.update(color="#b00000", fontweight="bold")
+            elif emphasis == "bold":
+                kw.update(fontweight="bold")
+            chars = max(40, int(width_in * 72 / (size * 0.56)))
+            for piece in textwrap.wrap(text, chars, subsequent_indent="    ") or [""]:
+                fig.text(0.01, y, piece, **kw)
+                y -= 1.5 * size / 72 / fig.get_figheight()
+        y -= 0.4 * 9.5 / 72 / fig.get_figheight()
+
+
+def emulated(p):
+    return any(r["topology_kind"] == "emulated" for r in p["rows"])
+
+
+def suptitle(fig, title, emu):
+    text = title
+    if emu:
+        text += "   [EMULATED nodes]"
+    fig.suptitle(text, color="#b00000" if emu else "black")
+
+
+def save(fig, outdir, name):
+    """Write name.png and name.pdf whole: draw to a temporary name, then rename."""
+    os.makedirs(outdir, exist_ok=True)
+    done = []
+    try:
+        for ext in ("png", "pdf"):
+            final = os.path.join(outdir, "%s.%s" % (name, ext))
+            tmp = os.path.join(outdir, ".%s.%s.tmp%d" % (name, ext, os.getpid()))
+            try:
+                fig.savefig(tmp, format=ext, dpi=150, bbox_inches="tight", pad_inches=0.15)
+                os.replace(tmp, final)
+            finally:
+                if os.path.exists(tmp):
+                    os.unlink(tmp)
+            done.append(final)
+    finally:
+        plt.close(fig)
+    return done
+
+
+def figure_size(panels, columns=1):
+    if columns == 1:
+        return (7.8, 5.0) if panels == 1 else (14.0, 5.0)
+    return (15.0, 5.0 * panels)
+
+
+def draw_one(name, p, outdir):
+    init_matplotlib()
+    panels = dict((f[0], f[3]) for f in FIGURES)[name]
+    fig, axes = plt.subplots(1, panels, figsize=figure_size(panels), layout="constrained",
+                             squeeze=False)
+    DRAW[p["kind"]](list(axes[0]), p)
+    suptitle(fig, p["title"], emulated(p))
+    add_caption(fig, [(None, p["caption"])])
+    return save(fig, outdir, name)
+
+
+def unify_row(axes):
+    """Same scales and limits across the hosts' panels of one row."""
+    drawn = [a for a in axes if a.has_data()]
+    if len(drawn) < 2:
+        return
+    for axis in ("x", "y"):
+        scales = {getattr(a, "get_%sscale" % axis)() for a in drawn}
+        if len(scales) > 1:
+            continue  # leave them: the data of one host does not span decades
+        lims = [getattr(a, "get_%slim" % axis)() for a in drawn]
+        lo = min(lim[0] for lim in lims)
+        hi = max(lim[1] for lim in lims)
+        for a in drawn:
+            getattr(a, "set_%slim" % axis)(lo, hi)
+
+
+def draw_compare(name, preps, hosts, outdir):
+    init_matplotlib()
+    panels = dict((f[0], f[3]) for f in FIGURES)[name]
+    fig, axes = plt.subplots(panels, 2, figsize=figure_size(panels, 2), layout="constrained",
+                             squeeze=False)
+    kwargs = {}
+    f5 = [p for p in preps if p and p["kind"] == "f5"]
+    if f5:
+        kwargs["tcolors"] = thread_colors(set().union(*[set(p["threads"]) for p in f5]))
+    blocks = []
+    emu = False
+    for col, (p, h) in enumerate(zip(preps, hosts)):
+        col_axes = [axes[r][col] for r in range(panels)]
+        if p is None:
+            for a in col_axes:
+                no_data(a, "host %s: no data" % h.name)
+            blocks.append(("host %s" % h.name, [("no data for this figure", None)]))
+            continue
+        DRAW[p["kind"]](col_axes, p, show_legend=(col == 1 or preps[1] is None), **kwargs)
+        emu_here = emulated(p)
+        head = "host %s%s%s" % (h.name, ", " + p["subtitle"] if p.get("subtitle") else "",
+                                "  \u2014  EMULATED nodes" if emu_here else "")
+        old_title = col_axes[0].get_title()
+        col_axes[0].set_title(head + ("\n" + old_title if old_title else ""), fontsize=11,
+                              color="#b00000" if emu_here else "black")
+        emu = emu or emu_here
+        blocks.append(("host %s" % h.name, p["caption"]))
+    for r in range(panels):
+        unify_row(list(axes[r]))
+    fig.suptitle("%s: %s vs %s" % (COMPARE_TITLES[name], hosts[0].name, hosts[1].name))
+    add_caption(fig, blocks)
+    return save(fig, outdir, name)
+
+
+# --------------------------------------------------------------------------
+# gnuplot: aggregated data files and the scripts in scripts/gnuplot/
+
+def g(v):
+    return "NaN" if v is None else ("%.6g" % v)
+
+
+def dat_header(name, p, what, columns):
+    out = ["# %s: %s" % (name, what)]
+    for text, _e in p["caption"]:
+        out.append("# " + text)
+    if p.get("annotation"):
+        out.append("# " + p["annotation"])
+    out.append("# columns: " + " ".join(columns))
+    return out
+
+
+def dat_series(series, order, family, extra=None, labels=None):
+    out = []
+    for v in order:
+        name = (labels or {}).get(v, v).replace('"', "'").replace("\n", " ")
+        out += ["", "", '"%s"' % name]
+        for q in series[v]:
+            cols = [g(q[0]), g(q[1]), g(q[2]), g(q[3]), "%d" % q[4],
+                    "%d" % rgb_int(color_of(family, v)), g(q[5])]
+            if extra is not None:
+                cols.append(str(extra))
+            out.append(" ".join(cols))
+    return out
+
+
+def dat_ceiling(groups, family, series):
+    """Rows of the ceiling block: x ceiling color, one sub-block per line."""
+    out = []
+    for i, grp in enumerate(groups or []):
+        if i:
+            out.append("")
+        col = 0 if i == 0 else rgb_int(color_of(family, grp["variants"][0]))
+        out += ["%s %s %d" % (g(x), g(c), col) for x, c in grp["points"]]
+    if not out:
+        xs = sorted({q[0] for pts in series.values() for q in pts}) or [1]
+        out = ["%s NaN 0" % g(x) for x in xs]
+    return out
+
+
+def dat_text(name, p):
+    k = p["kind"]
+    if k == "f1":
+        out = dat_header(name, p, "time per item by look-up mode (ns = 1e9 / throughput)",
+                         ["mode", "data_movement_ns", "lookup_ns", "total_median_ns",
+                          "total_min_ns", "total_max_ns", "reps", "color_rgb"])
+        out.append("")
+        for b in p["bars"]:
+            out.append(" ".join([b["mode"], g(b["data"] if b["data"] is not None else 0.0),
+                                 g(b["lookup"] if b["lookup"] is not None else b["total"]),
+                                 g(b["total"]), g(b["min"]), g(b["max"]), "%d" % b["n"],
+                                 "%d" % rgb_int(color_of("lookup", b["mode"]))]))
+        return out
+    if k in ("lines", "f4"):
+        cols = ["threads", "median_ops_per_s", "min_ops_per_s", "max_ops_per_s", "reps",
+                "color_rgb", "ceiling_ops_per_s"]
+        what = ("throughput vs threads by %s: one block per %s, its name first%s; the last "
+                "block is the physical ceiling (columns threads ceiling_ops_per_s color_rgb, "
+                "one sub-block per line; NaN: not available)" % (
+                    p["family"], p["family"],
+                    "; then the change against none at the largest thread count (columns "
+                    "backoff threads change_pct min_pct max_pct color_rgb)"
+                    if k == "f4" else ""))
+        out = dat_header(name, p, what, cols)
+        out += dat_series(p["series"], p["order"], p["family"], labels=p["labels"])
+        if k == "f4":
+            out += ["", "", '"change vs none"']
+            for b_, t, rel, lo, hi in p["relative"]:
+                if b_ != "none":
+                    out.append("%s %d %s %s %s %d" % (b_, t, g(rel), g(lo), g(hi),
+                                                      rgb_int(color_of("backoff", b_))))
+            if len(out) and out[-1] == '"change vs none"':
+                out.append("none 0 NaN NaN NaN 0")
+        out += ["", "", '"physical ceiling (model)"']
+        out += dat_ceiling(p["ceiling"], p["family"], p["series"])
+        return out
+    if k == "peers":
+        cols = ["threads", "median_ops_per_s", "min_ops_per_s", "max_ops_per_s", "reps",
+                "color_rgb", "ceiling_ops_per_s", "bursts"]
+        out = dat_header(name, p, "throughput vs threads by queue: one block per queue, its "
+                         "name first, single operations (bursts 0) then bursts (1); the last "
+                         "block is the physical ceiling (columns threads ceiling_ops_per_s "
+                         "color_rgb bursts; NaN: not available)", cols)
+        queues = order_of("queue", set().union(*[set(pn["series"]) for pn in p["panels"]]))
+        for q in queues:
+            out += ["", "", '"%s"' % q]
+            parts = []
+            for pn in p["panels"]:
+                part = [" ".join([g(pt[0]), g(pt[1]), g(pt[2]), g(pt[3]), "%d" % pt[4],
+                                  "%d" % rgb_int(color_of("queue", q)), g(pt[5]),
+                                  str(pn["bursts"])]) for pt in pn["series"].get(q, [])]
+                if part:
+                    parts.append(part)
+            for i, part in enumerate(parts):
+                out += ([""] if i else []) + part
+        out += ["", "", '"physical ceiling (model)"']
+        for i, pn in enumerate(p["panels"]):
+            out += ([""] if i else []) + [
+                line + ("" if not line else " %d" % pn["bursts"])
+                for line in dat_ceiling(pn["ceiling"], "queue", pn["series"])]
+        return out
+    if k == "f3a":
+        out = dat_header(name, p, "latency percentile distribution by gate at %d threads; one "
+                         "block per gate, its name first" % p["threads"],
+                         ["one_over_one_minus_p", "value_ns", "band_lo_ns", "band_hi_ns",
+                          "color_rgb"])
+        for c in p["curves"]:
+            out += ["", "", '"%s"' % c["gate"]]
+            col = "%d" % rgb_int(color_of("gate", c["gate"]))
+            band = c["band"]
+            for x, v in c["points"]:
+                lo = hi = None
+                if band:
+                    import numpy as np
+                    if x <= band[0][-1]:
+                        lo = float(np.interp(math.log10(x), np.log10(band[0]), band[1]))
+                        hi = float(np.interp(math.log10(x), np.log10(band[0]), band[2]))
+                out.append(" ".join([g(x), g(v), g(lo), g(hi), col]))
+        return out
+    if k == "f3b":
+        cols = ["threads", "p50_median_ns", "p50_min_ns", "p50_max_ns", "reps", "color_rgb",
+                "p99_median_ns", "p99_min_ns", "p99_max_ns"]
+        out = dat_header(name, p, "p50 and p99 latency vs threads by gate; one block per gate, "
+                         "its name first", cols)
+        for v in p["order"]:
+            out += ["", "", '"%s"' % v]
+            p99 = {q[0]: q for q in p["p99"].get(v, [])}
+            for q in p["p50"].get(v, []):
+                r = p99.get(q[0], (None,) * 6)
+                out.append(" ".join([g(q[0]), g(q[1]), g(q[2]), g(q[3]), "%d" % q[4],
+                                     "%d" % rgb_int(color_of("gate", v)),
+                                     g(r[1]), g(r[2]), g(r[3])]))
+        return out
+    if k == "f5":
+        cols = ["batch", "median_ops_per_s", "min_ops_per_s", "max_ops_per_s", "reps",
+                "color_rgb", "ceiling_ops_per_s", "ratio_median", "ratio_min", "ratio_max"]
+        out = dat_header(name, p, "throughput vs batch size, one block per thread count, its "
+                         "name first; ceiling per point (NaN: none)", cols)
+        tcol = thread_colors(p["threads"])
+        for t in p["threads"]:
+            out += ["", "", '"%d threads"' % t]
+            for q in p["lines"][t]:
+                c = q[5]
+                out.append(" ".join([g(q[0]), g(q[1]), g(q[2]), g(q[3]), "%d" % q[4],
+                                     "%d" % rgb_int(tcol[t]), g(c),
+                                     g(q[1] / c if c else None), g(q[2] / c if c else None),
+                                     g(q[3] / c if c else None)]))
+        return out
+    if k == "peers-latency":
+        cols = ["queue", "bursts", "threads", "p50_median_ns", "p50_min_ns", "p50_max_ns",
+                "p99_median_ns", "p99_min_ns", "p99_max_ns", "color_rgb"]
+        out = dat_header(name, p, "p50/p99 latency by queue at the largest thread count; one "
+                         "block per panel (single operations, bursts), its name first", cols)
+        for pn in p["panels"]:
+            out += ["", "", '"%s"' % pn["name"]]
+            for b in pn["bars"]:
+                a50 = b["p50"] or (None, None, None, 0)
+                a99 = b["p99"] or (None, None, None, 0)
+                out.append(" ".join([b["queue"], str(pn["bursts"]), str(pn["threads"]),
+                                     g(a50[0]), g(a50[1]), g(a50[2]),
+                                     g(a99[0]), g(a99[1]), g(a99[2]),
+                                     "%d" % rgb_int(color_of("queue", b["queue"]))]))
+            if not pn["bars"]:
+                out.append("none %d 0 NaN NaN NaN NaN NaN NaN 0" % pn["bursts"])
+        return out
+    raise AssertionError(k)
+
+
+def write_atomic(path, text):
+    d = os.path.dirname(path)
+    os.makedirs(d, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", dir=d)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def run_gnuplot(gnuplot, name, p, outroot, host):
+    """Write data/<name>.dat and draw gnuplot/<name>.png; return an error or None."""
+    script = os.path.join(SCRIPT_DIR, "gnuplot", name + ".gp")
+    dat = os.path.join(outroot, "data", name + ".dat")
+    write_atomic(dat, "\n".join(dat_text(name, p)) + "\n")
+    if not os.path.isfile(script):
+        return "no %s" % os.path.relpath(script)
+    outdir = os.path.join(outroot, "gnuplot")
+    os.makedirs(outdir, exist_ok=True)
+    final = os.path.join(outdir, name + ".png")
+    tmp = os.path.join(outdir, ".%s.png.tmp%d" % (name, os.getpid()))
+    import textwrap
+    lines = []
+    for t, _e in p["caption"]:
+        lines += textwrap.wrap(t, 150, subsequent_indent="    ") or [""]
+    expr = "datafile=%s; outfile=%s; caption=%s" % (gp_str(dat), gp_str(tmp), gp_lines(lines))
+    if p.get("annotation"):
+        expr += "; note=%s" % gp_str(p["annotation"])
+    try:
+        r = subprocess.run([gnuplot, "-e", expr, script], capture_output=True, text=True,
+                           timeout=120)
+        if r.returncode != 0 or not os.path.isfile(tmp) or os.path.getsize(tmp) == 0:
+            err = (r.stderr or r.stdout).strip().splitlines()
+            return "gnuplot %s failed (exit %d): %s" % (os.path.basename(script), r.returncode,
+                                                       err[-1] if err else "no output")
+        os.replace(tmp, final)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return "gnuplot %s failed: %s" % (os.path.basename(script), e)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return None
+
+
+# --------------------------------------------------------------------------
+
+def prepare(host):
+    """{figure: prepared data} for the figures this host has data for."""
+    out = {}
+    for name, exp, prep, _panels in FIGURES:
+        if exp in host.data:
+            out[name] = prep(host)
+    return out
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(
+        prog=PROG, description="Draw the study's figures from results/ into plots/.",
+        epilog="Figures: " + ", ".join(FIGURE_NAMES) + ". Exit status: 0 ok, 1 gnuplot "
+        "failed or missing, 2 bad input.")
+    ap.add_argument("--results", default=os.path.join(REPO_DIR, "results"),
+                    help="results folder (default: the repository's results/)")
+    ap.add_argument("--plots", default=os.path.join(REPO_DIR, "plots"),
+                    help="plots folder (default: the repository's plots/)")
+    ap.add_argument("--host", nargs="+", metavar="HOST", help="only these hosts")
+    ap.add_argument("--compare", nargs=2, metavar=("HOSTA", "HOSTB"),
+                    help="draw each figure for two hosts side by side into "
+                    "plots/compare-HOSTA-vs-HOSTB/")
+    ap.add_argument("--gnuplot", action="store_true",
+                    help="also write plots/<host>/data/*.dat and draw "
+                    "plots/<host>/gnuplot/*.png with scripts/gnuplot/*.gp")
+    args = ap.parse_args(argv)
+
+    if args.compare:
+        names = list(args.compare)
+        if names[0] == names[1]:
+            print("%s: error: --compare needs two different hosts" % PROG, file=sys.stderr)
+            return 2
+    elif args.host:
+        names = list(dict.fromkeys(args.host))
+    else:
+        names = nrdata.list_hosts(args.results)
+        if not names:
+            note("no hosts under %s: nothing to draw" % args.results)
+            return 0
+    for h in names:
+        if not os.path.isdir(os.path.join(args.results, h)):
+            print("%s: error: %s: no such host folder" % (PROG, os.path.join(args.results, h)),
+                  file=sys.stderr)
+            return 2
+
+    # Phase 1: read and check everything, prepare every figure.  Bad input
+    # stops here, before any file is written.
+    hosts, preps = [], []
+    try:
+        for h in names:
+            host = Host(args.results, h)
+            host.load()
+            hosts.append(host)
+            preps.append(prepare(host))
+    except DataError as e:
+        print("%s: error: %s" % (PROG, e), file=sys.stderr)
+        return 2
+
+    for host in hosts:
+        for exp, why in host.missing.items():
+            note("%s: %s: skipping %s" % (host.name, why, exp))
+
+    # Phase 2: draw.
+    status = 0
+    if args.compare:
+        outdir = os.path.join(args.plots, "compare-%s-vs-%s" % tuple(names))
+        n = 0
+        for name in FIGURE_NAMES:
+            pair = [preps[0].get(name), preps[1].get(name)]
+            if pair == [None, None]:
+                continue
+            draw_compare(name, pair, hosts, outdir)
+            n += 1
+        note("wrote %d figures (png, pdf) to %s" % (n, outdir))
+        if args.gnuplot:
+            note("--gnuplot draws single hosts only: no gnuplot figures for --compare")
+        return status
+
+    gnuplot = shutil.which("gnuplot") if args.gnuplot else None
+    if args.gnuplot and not gnuplot:
+        note("gnuplot not found on PATH: no gnuplot figures")
+        status = 1
+    for host, prep in zip(hosts, preps):
+        outdir = os.path.join(args.plots, host.name)
+        for name in FIGURE_NAMES:
+            if name in prep:
+                draw_one(name, prep[name], outdir)
+        if prep:
+            note("%s: wrote %d figures (png, pdf) to %s" % (host.name, len(prep), outdir))
+        if gnuplot:
+            ok = 0
+            for name in FIGURE_NAMES:
+                if name not in prep:
+                    continue
+                err = run_gnuplot(gnuplot, name, prep[name], outdir, host)
+                if err:
+                    note("%s: %s" % (host.name, err))
+                    status = 1
+                else:
+                    ok += 1
+            note("%s: gnuplot drew %d figures into %s" % (host.name, ok,
+                                                          os.path.join(outdir, "gnuplot")))
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,268 @@
+#!/usr/bin/python3
+"""Build a results/<host>/ tree for the plotting tests, as scripts/experiments.py would.
+
+Two ways:
+
+* make_synthetic(root, host, ...): every experiment, numbers from a small
+  model shaped like the study (deterministic, no binary needed, instant);
+* make_from_bench(root, host, bench, ...): a handful of tiny real runs of
+  build/numaring-bench (--ops 5000 --warmup 0), assembled into tidy CSVs.
+
+Run as a script to write a synthetic tree for looking at the figures:
+    fakeresults.py OUTDIR [HOST] [--real] [--threads 2,4,8,16,32] [--reps 3]
+"""
+
+import csv
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import nrdata  # noqa: E402
+
+LOOKUP_NS = {"libnuma": 700.0, "syscall": 300.0, "table": 9.0, "cached": 1.5, "rseq": 1.0,
+             "rdpid": 4.0, "none": 0.0}
+
+
+def _base_row(kind, nodes, host):
+    row = {c: "" for c in nrdata.SUMMARY_COLUMNS}
+    row.update(queue="numaring", producers="1", consumers="1", lookup="cached",
+               lookup_in_force="cached", recheck="256", gate="perworker", backoff="none",
+               batch="32", bursts="0", capacity="1024", pin="compact", topology_kind=kind,
+               topology="0;1" if kind == "emulated" else "real", nodes=str(nodes), rate="0",
+               warmup_s="0", ops="5000", verify="ok", host=host, clock="tsc")
+    return row
+
+
+def _latency_points(p50, p99, pmax):
+    """HdrHistogram-like (value, percentile) rows, ending with p = 1."""
+    nd = statistics.NormalDist()
+    z99 = nd.inv_cdf(0.99)
+    pts = [(max(1.0, p50 / 6.0), 0.0)]
+    p = 0.0
+    while p < 0.99999:
+        # halving steps of 1 - p, 5 ticks per halving, as HdrHistogram prints them
+        for _ in range(5):
+            p = 1.0 - (1.0 - p) * 0.5 ** 0.2
+            z = nd.inv_cdf(min(p, 0.9999999))
+            v = p50 * (p99 / p50) ** (z / z99) if z > 0 else p50 * (1 + z / 3)
+            pts.append((min(v, pmax), p))
+    pts.append((pmax, 1.0))
+    return pts
+
+
+def write_run_dir(d, row, meta, latency=None):
+    """summary.csv, latency.csv, latency.hgrm, meta.json of one (point, rep)."""
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "summary.csv"), "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(nrdata.SUMMARY_COLUMNS)
+        w.writerow([row[c] for c in nrdata.SUMMARY_COLUMNS])
+    total = int(row.get("latency_count") or 0)
+    with open(os.path.join(d, "latency.csv"), "w") as f:
+        f.write("value_ns,percentile,total_count,one_over_one_minus_percentile\n")
+        for v, p in latency or []:
+            inv = "inf" if p >= 1.0 else "%.2f" % (1.0 / (1.0 - p))
+            f.write("%d,%.12f,%d,%s\n" % (v, p, round(p * total), inv))
+    with open(os.path.join(d, "latency.hgrm"), "w") as f:
+        f.write("       Value     Percentile TotalCount 1/(1-Percentile)\n\n")
+        for v, p in latency or []:
+            inv = "inf" if p >= 1.0 else "%.2f" % (1.0 / (1.0 - p))
+            f.write("%12.3f %.12f %10d %14s\n" % (v, p, round(p * total), inv))
+    with open(os.path.join(d, "meta.json"), "w") as f:
+        json.dump(meta, f, indent=1)
+
+
+def write_tidy(path, rows, profile=None):
+    """The tidy CSV; with a profile, a profile column after rep (as experiments.py)."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    cols = list(nrdata.TIDY_COLUMNS)
+    if profile:
+        cols.insert(3, "profile")
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(cols)
+        for r in rows:
+            w.writerow([profile if c == "profile" else r[c] for c in cols])
+
+
+def write_env(root, host, kind, nodes, cpu_model, probe=True):
+    hd = os.path.join(root, host)
+    os.makedirs(os.path.join(hd, "env"), exist_ok=True)
+    topo = {"topology": kind, "source": "NUMARING_TOPOLOGY" if kind == "emulated" else "hwloc",
+            "host": host, "cpu_model": cpu_model, "kernel": "6.1.0-test",
+            "allowed_cpus": "0-%d" % (2 * nodes * 8 - 1 if kind == "real" else 1),
+            "nodes": [{"index": i} for i in range(nodes)]}
+    with open(os.path.join(hd, "env", "show-topology.json"), "w") as f:
+        json.dump(topo, f, indent=1)
+    with open(os.path.join(hd, "README.md"), "w") as f:
+        f.write("# %s\n\nA fake results tree for the plotting tests.\n" % host)
+    if probe:
+        os.makedirs(os.path.join(hd, "probe"), exist_ok=True)
+        with open(os.path.join(hd, "probe", "probe.csv"), "w") as f:
+            f.write("kind,cpu_a,cpu_b,node_a,node_b,value,spread,unit,method\n"
+                    "meta,,,,,%s,,,topology\n"
+                    "c2c_same_node,,,,,120.0,4.0,ns,median-of-2-pairs\n"
+                    "c2c_other_node,,,,,340.0,9.0,ns,median-of-2-pairs\n"
+                    "c2c_one_way_same_node,,,,,60.0,2.0,ns,half-rtt-median\n"
+                    "c2c_one_way_other_node,,,,,170.0,4.5,ns,half-rtt-median\n"
+                    "lookup_ns,,,,,160.0,1.0,ns,libnuma\n"
+                    "faa_uncontended_ns,0,,0,,4.5,0.01,ns,faa-1thread-median\n"
+                    "faa_contended_ns,0,1,0,0,15.0,1.0,ns,faa-2threads-median\n"
+                    "bw_local_gbs,0,,0,0,40.0,0.5,GB/s,builtin-read-onnode\n"
+                    "bw_remote_gbs,0,,0,1,18.0,0.5,GB/s,builtin-read-offnode\n" % kind)
+
+
+def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=2,
+                   experiments=None, seed=1, cpu_model="Fake CPU 9000 @ 3.0GHz",
+                   latency_files=True, probe=True, profile=None):
+    """A whole results/<host>/ tree from a model shaped like the study.
+
+    With ``profile``, lay it out as scripts/experiments.py does: a profile
+    column in the tidy CSVs and runs under <experiment>/<profile>/<point>/.
+    """
+    rnd = random.Random(seed)
+    nodes = 2
+    write_env(root, host, kind, nodes, cpu_model, probe=probe)
+    meta = {"host": host, "cpu_model": cpu_model, "cpus_online": max(threads),
+            "topology": kind, "topology_spec": "0;1" if kind == "emulated" else "real",
+            "kernel": "6.1.0-test"}
+    tmax = max(threads)
+
+    def jitter(x, s=0.04):
+        return x * (1.0 + rnd.uniform(-s, s))
+
+    def run(exp, point, cfg, tput, p50, p99, out):
+        for rep in range(1, reps + 1):
+            row = _base_row(kind, nodes, host)
+            row.update({k: str(v) for k, v in cfg.items()})
+            row.update(experiment=exp, point=point, rep=str(rep))
+            t = jitter(tput)
+            row["throughput_ops_per_s"] = "%.1f" % t
+            row["duration_s"] = "%.6f" % (5000 / t)
+            lat = None
+            if p50 is not None:
+                a, b = jitter(p50, 0.08), jitter(p99, 0.08)
+                b = max(b, a * 1.5)
+                mx = b * 3
+                row.update(p50_ns="%d" % a, p90_ns="%d" % ((a * b) ** 0.5), p99_ns="%d" % b,
+                           p999_ns="%d" % (b * 1.8), max_ns="%d" % mx, mean_ns="%.1f" % (a * 1.1),
+                           latency_count="5000")
+                lat = _latency_points(a, b, mx)
+            else:
+                row["latency_count"] = "0"
+            row.update(enqueued="5000", dequeued="5000")
+            out.append(row)
+            if latency_files:
+                d = os.path.join(root, host, exp, *([profile] if profile else []), point)
+                write_run_dir(os.path.join(d, "rep-%d" % rep), row, meta, lat)
+
+    exps = experiments or ["f1-lookup-cost", "f2-node-cache", "f3-gate", "f4-backoff",
+                           "f5-ceiling", "peers"]
+    for exp in exps:
+        rows = []
+        if exp == "f1-lookup-cost":
+            for m in ["libnuma", "syscall", "table", "cached", "rseq", "rdpid", "none"]:
+                ns = 62.0 + LOOKUP_NS[m]
+                run(exp, "lookup-" + m, {"lookup": m, "lookup_in_force": m}, 1e9 / ns,
+                    ns * 40, ns * 90, rows)
+        elif exp == "f2-node-cache":
+            for t in threads:
+                for m in ["libnuma", "syscall", "table", "cached", "rseq", "rdpid", "none"]:
+                    base = 9e6 * t ** 0.55
+                    tp = base / (1 + LOOKUP_NS[m] / 115.0)
+                    run(exp, "t%d-%s" % (t, m), {"lookup": m, "lookup_in_force": m,
+                                                 "producers": t // 2, "consumers": t // 2},
+                        tp, 400 * t, 2000 * t, rows)
+        elif exp == "f3-gate":
+            for t in threads:
+                for gte, f in (("shared", 1.0), ("pernode", 0.2), ("perworker", 0.004)):
+                    p50 = 1200.0 * t ** 2.2 * f + 300
+                    run(exp, "t%d-%s" % (t, gte), {"gate": gte, "pin": "split",
+                                                   "producers": t // 2, "consumers": t // 2},
+                        6e6 * t ** 0.5 * (0.3 if gte == "shared" else 1.0),
+                        p50, p50 * 12, rows)
+        elif exp == "f4-backoff":
+            for t in threads:
+                for bo, loss in (("none", 0.0), ("pause", 0.16), ("exp", 0.24), ("yield", 0.29)):
+                    tp = 9e6 * t ** 0.55 * (1 - loss * t / tmax)
+                    run(exp, "t%d-%s" % (t, bo), {"backoff": bo, "producers": t // 2,
+                                                  "consumers": t // 2},
+                        tp, 500 * t, 3000 * t, rows)
+        elif exp == "f5-ceiling":
+            for t in threads:
+                for b in (1, 4, 16, 64, 256):
+                    ceil = 4e7 * (t ** 0.5) * b / (b + 6)
+                    run(exp, "t%d-b%d" % (t, b), {"batch": b, "pin": "scatter",
+                                                  "producers": t // 2, "consumers": t // 2},
+                        ceil * (0.45 + 0.35 * b / (b + 30)), 800 * t, 5000 * t, rows)
+        elif exp == "peers":
+            speed = {"numaring": 1.0, "flat": 0.55, "ck": 0.5, "rte": 0.6, "moodycamel": 0.9,
+                     "urcu": 0.25, "mutex": 0.08, "faa": 2.5}
+            for bursts in (0, 1):
+                for t in threads:
+                    for q, sp in speed.items():
+                        tp = 1.2e7 * t ** 0.5 * sp * (3.0 if bursts and q != "faa" else 1.0)
+                        lat = None if q == "faa" else 300 * t / sp
+                        cfg = {"queue": q, "bursts": bursts, "producers": t // 2,
+                               "consumers": t // 2}
+                        if q != "numaring":
+                            cfg.update(lookup="", lookup_in_force="", recheck="", gate="",
+                                       backoff="")
+                        run(exp, "b%d-t%d-%s" % (bursts, t, q), cfg, tp, lat,
+                            lat * 8 if lat else None, rows)
+        write_tidy(os.path.join(root, host, exp + ".csv"), rows, profile)
+    return os.path.join(root, host)
+
+
+def make_from_bench(root, bench, host="benchhost", reps=1):
+    """A few tiny real runs: f1 (three lookups) and peers (numaring, flat, faa)."""
+    env = dict(os.environ, NUMARING_TOPOLOGY="0;1")
+    points = [("f1-lookup-cost", "lookup-%s" % m, ["--lookup", m]) for m in
+              ("libnuma", "table", "none")]
+    points += [("peers", "b0-t2-%s" % q, ["--queue", q]) for q in ("numaring", "flat", "faa")]
+    points += [("peers", "b1-t2-%s" % q, ["--queue", q, "--bursts"]) for q in ("numaring", "rte")]
+    tidy = {}
+    for exp, point, args in points:
+        for rep in range(1, reps + 1):
+            d = os.path.join(root, host, exp, point, "rep-%d" % rep)
+            cmd = [bench, "--ops", "5000", "--warmup", "0", "--quiet", "--out", d] + args
+            subprocess.run(cmd, check=True, env=env, timeout=60,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            with open(os.path.join(d, "summary.csv"), newline="") as f:
+                rdr = csv.reader(f)
+                header = next(rdr)
+                values = next(rdr)
+            row = dict(zip(header, values), experiment=exp, point=point, rep=str(rep))
+            tidy.setdefault(exp, []).append((header, row))
+    for exp, items in tidy.items():
+        header = items[0][0]
+        with open(os.path.join(root, host, exp + ".csv"), "w", newline="") as f:
+            w = csv.writer(f, lineterminator="\n")
+            w.writerow(["experiment", "point", "rep"] + header)
+            for _h, r in items:
+                w.writerow([r[c] for c in ["experiment", "point", "rep"] + header])
+    os.makedirs(os.path.join(root, host, "env"), exist_ok=True)
+    with open(os.path.join(root, host, "env", "show-topology.json"), "w") as f:
+        subprocess.run([bench, "--show-topology"], check=True, env=env, stdout=f, timeout=60)
+    subprocess.run([bench, "--probe", "--quick", "--out", os.path.join(root, host, "probe")],
+                   check=True, timeout=60, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return os.path.join(root, host)
+
+
+if __name__ == "__main__":
+    import argparse
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("outdir")
+    ap.add_argument("host", nargs="?", default="fakehost")
+    ap.add_argument("--real", action="store_true", help="say the nodes are real")
+    ap.add_argument("--threads", default="2,4")
+    ap.add_argument("--reps", type=int, default=2)
+    ap.add_argument("--profile", help="lay out as experiments.py does, with this profile")
+    a = ap.parse_args()
+    print(make_synthetic(a.outdir, a.host, "real" if a.real else "emulated",
+                         tuple(int(x) for x in a.threads.split(",")), a.reps,
+                         profile=a.profile))

@@ -1,0 +1,521 @@
+#!/usr/bin/python3
+"""Tests of scripts/plot.py, scripts/nrdata.py and scripts/gnuplot/*.gp.
+
+    /usr/bin/python3 -m unittest discover -s scripts/tests -v
+
+Builds fake results trees in a temporary folder (tests/fakeresults.py: a
+synthetic one shaped like the study, laid out both as scripts/experiments.py
+writes it and as the plain <experiment>/<point>/rep-<k> layout; and one from a
+handful of tiny real runs of build/numaring-bench where it is built), draws
+them, and checks every figure, the compare and gnuplot modes, the ceiling
+being optional, and that bad input stops with one message and no output.
+"""
+
+import csv
+import glob
+import importlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+TESTS = os.path.dirname(os.path.abspath(__file__))
+SCRIPTS = os.path.dirname(TESTS)
+REPO = os.path.dirname(SCRIPTS)
+PLOT = os.path.join(SCRIPTS, "plot.py")
+BENCH = os.path.join(REPO, "build", "numaring-bench")
+sys.path.insert(0, SCRIPTS)
+sys.path.insert(0, TESTS)
+
+import fakeresults  # noqa: E402
+import nrdata  # noqa: E402
+
+
+def _python():
+    """A Python with matplotlib: this one, else Debian's /usr/bin/python3."""
+    try:
+        importlib.import_module("matplotlib")
+        return sys.executable
+    except ImportError:
+        return "/usr/bin/python3"
+
+
+PY = _python()
+GNUPLOT = shutil.which("gnuplot")
+
+FIGURES = ["f1-lookup-cost", "f2-node-cache", "f3-gate-percentiles", "f3-gate-vs-threads",
+           "f4-backoff", "f5-ceiling", "peers-throughput", "peers-latency"]
+
+
+def run_plot(*args, script=PLOT, timeout=120):
+    return subprocess.run([PY, script] + list(args), capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def all_files(d):
+    out = []
+    for root, _dirs, files in os.walk(d):
+        out += [os.path.join(root, f) for f in files]
+    return out
+
+
+def check_png(test, path):
+    test.assertTrue(os.path.isfile(path), "missing " + path)
+    with open(path, "rb") as f:
+        head = f.read(8)
+    test.assertEqual(head, b"\x89PNG\r\n\x1a\n", path)
+    test.assertGreater(os.path.getsize(path), 5000, "suspiciously small " + path)
+
+
+def check_pdf(test, path):
+    test.assertTrue(os.path.isfile(path), "missing " + path)
+    with open(path, "rb") as f:
+        test.assertEqual(f.read(5), b"%PDF-", path)
+
+
+class Drawn(unittest.TestCase):
+    """One results tree with two hosts, drawn once (with gnuplot) for several tests."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="nr-plots-")
+        cls.results = os.path.join(cls.tmp, "results")
+        cls.plots = os.path.join(cls.tmp, "plots")
+        # alpha: laid out as experiments.py does (profile column and folder), emulated
+        fakeresults.make_synthetic(cls.results, "alpha", "emulated", (2, 4), reps=2,
+                                   profile="quick", seed=3)
+        # beta: the plain layout, real nodes, three thread counts and reps
+        fakeresults.make_synthetic(cls.results, "beta", "real", (2, 4, 8), reps=3, seed=4)
+        args = ["--results", cls.results, "--plots", cls.plots]
+        if GNUPLOT:
+            args.append("--gnuplot")
+        cls.result = run_plot(*args)
+        cls.cmp = run_plot("--results", cls.results, "--plots", cls.plots,
+                           "--compare", "alpha", "beta")
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def test_exit_status(self):
+        self.assertEqual(self.result.returncode, 0, self.result.stdout + self.result.stderr)
+        self.assertEqual(self.result.stderr, "")
+
+    def test_every_figure_png_and_pdf(self):
+        for host in ("alpha", "beta"):
+            for fig in FIGURES:
+                with self.subTest(host=host, figure=fig):
+                    check_png(self, os.path.join(self.plots, host, fig + ".png"))
+                    check_pdf(self, os.path.join(self.plots, host, fig + ".pdf"))
+
+    def test_nothing_else_written(self):
+        names = {os.path.relpath(p, self.plots) for p in all_files(self.plots)}
+        stray = [n for n in names if os.path.basename(n).startswith(".") or "tmp" in n]
+        self.assertEqual(stray, [], "temporary files left behind")
+        for n in names:
+            self.assertRegex(n, r"^(alpha|beta|compare-alpha-vs-beta)/"
+                             r"((data/[\w-]+\.dat)|(gnuplot/[\w-]+\.png)|([\w-]+\.(png|pdf)))$")
+
+    def test_compare_mode(self):
+        self.assertEqual(self.cmp.returncode, 0, self.cmp.stdout + self.cmp.stderr)
+        d = os.path.join(self.plots, "compare-alpha-vs-beta")
+        for fig in FIGURES:
+            with self.subTest(figure=fig):
+                check_png(self, os.path.join(d, fig + ".png"))
+                check_pdf(self, os.path.join(d, fig + ".pdf"))
+        # side by side: twice as wide as one host's figure of the same panels
+        from struct import unpack
+        with open(os.path.join(d, "f2-node-cache.png"), "rb") as f:
+            w2 = unpack(">I", f.read(24)[16:20])[0]
+        with open(os.path.join(self.plots, "beta", "f2-node-cache.png"), "rb") as f:
+            w1 = unpack(">I", f.read(24)[16:20])[0]
+        self.assertGreater(w2, 1.5 * w1)
+
+    @unittest.skipUnless(GNUPLOT, "gnuplot is not installed")
+    def test_gnuplot_mode(self):
+        for host in ("alpha", "beta"):
+            for fig in FIGURES:
+                with self.subTest(host=host, figure=fig):
+                    dat = os.path.join(self.plots, host, "data", fig + ".dat")
+                    self.assertTrue(os.path.isfile(dat), dat)
+                    with open(dat, encoding="utf-8") as f:
+                        text = f.read()
+                    self.assertTrue(text.startswith("# " + fig + ":"), dat)
+                    self.assertIn("# columns:", text)
+                    check_png(self, os.path.join(self.plots, host, "gnuplot", fig + ".png"))
+        self.assertIn("gnuplot drew 8 figures", self.result.stdout)
+
+    @unittest.skipUnless(GNUPLOT, "gnuplot is not installed")
+    def test_gp_scripts_standalone(self):
+        """Each .gp draws from its data file given only datafile, outfile, caption."""
+        out = os.path.join(self.tmp, "standalone")
+        os.makedirs(out, exist_ok=True)
+        for fig in FIGURES:
+            with self.subTest(figure=fig):
+                dat = os.path.join(self.plots, "beta", "data", fig + ".dat")
+                png = os.path.join(out, fig + ".png")
+                r = subprocess.run(
+                    [GNUPLOT, "-e", "datafile='%s'; outfile='%s'; caption='host beta'"
+                     % (dat, png), os.path.join(SCRIPTS, "gnuplot", fig + ".gp")],
+                    capture_output=True, text=True, timeout=60)
+                self.assertEqual(r.returncode, 0, r.stderr)
+                check_png(self, png)
+
+    def test_data_files_hold_the_aggregates(self):
+        if not GNUPLOT:
+            self.skipTest("gnuplot is not installed")
+        rows = nrdata.load_tidy(os.path.join(self.results, "beta", "f2-node-cache.csv"))
+        agg = nrdata.aggregate(rows, ("lookup", "threads"), "throughput_ops_per_s")
+        med = agg[("cached", 8)][0]
+        with open(os.path.join(self.plots, "beta", "data", "f2-node-cache.dat")) as f:
+            blocks = f.read().split('"cached"')[1]
+        line = [x for x in blocks.splitlines() if x.startswith("8 ")][0].split()
+        self.assertAlmostEqual(float(line[1]) / med, 1.0, places=4)
+        self.assertEqual(int(line[4]), 3)
+
+
+class Numbers(unittest.TestCase):
+    """The aggregation and the figures' numbers, in process (no drawing)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="nr-numbers-")
+        cls.results = os.path.join(cls.tmp, "results")
+        fakeresults.make_synthetic(cls.results, "real1", "real", (2, 4, 8), reps=3, seed=5)
+        fakeresults.make_synthetic(cls.results, "emu1", "emulated", (2, 4), reps=2, seed=6,
+                                   profile="quick")
+        cls.plot = importlib.import_module("plot")
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def host(self, name):
+        h = self.plot.Host(self.results, name)
+        h.load()
+        return h
+
+    def test_aggregate(self):
+        rows = [{"a": "x", "producers": "1", "consumers": "1", "v": v}
+                for v in ("3", "1", "2", "10")] + [{"a": "y", "producers": "2",
+                                                    "consumers": "2", "v": ""}]
+        agg = nrdata.aggregate(rows, ("a", "threads"), "v")
+        self.assertEqual(agg, {("x", 2): (2.5, 1.0, 10.0, 4)})
+
+    def test_f1_ratio(self):
+        p = self.plot.prep_f1(self.host("real1"))
+        # the synthetic look-up costs 700 ns against 62 ns of data movement
+        self.assertAlmostEqual(p["ratio"], 700 / 62.0, delta=1.5)
+        self.assertEqual([b["mode"] for b in p["bars"]],
+                         ["libnuma", "syscall", "table", "cached", "rseq", "rdpid", "none"])
+        self.assertIn("study: > 11", p["annotation"])
+        none = [b for b in p["bars"] if b["mode"] == "none"][0]
+        self.assertEqual(none["lookup"], 0.0)
+
+    def test_f2_annotation_and_ceiling(self):
+        p = self.plot.prep_f2(self.host("real1"))
+        m = re.search(r"cached / libnuma = ([\d.]+)\u00d7 at 8 threads", p["annotation"])
+        self.assertTrue(m, p["annotation"])
+        self.assertGreater(float(m.group(1)), 3)
+        self.assertEqual(p["series"]["cached"][0][4], 3)  # reps
+
+    def test_f3_median_rep_and_ratio(self):
+        p = self.plot.prep_f3a(self.host("real1"))
+        self.assertEqual(p["threads"], 8)
+        self.assertEqual([c["gate"] for c in p["curves"]], ["shared", "pernode", "perworker"])
+        for c in p["curves"]:
+            self.assertEqual(c["source"], "latency.csv")
+            self.assertIsNotNone(c["band"])
+        self.assertIn("shared / perworker", p["annotation"])
+        # the chosen rep is the one with the median p50 among the three
+        rows = [r for r in self.host("real1").data["f3-gate"]
+                if r["gate"] == "shared" and nrdata.threads(r) == 8]
+        p50s = sorted((float(r["p50_ns"]), int(r["rep"])) for r in rows)
+        self.assertEqual(p["curves"][0]["rep"], p50s[1][1])
+
+    def test_f3_profile_layout(self):
+        p = self.plot.prep_f3a(self.host("emu1"))
+        self.assertTrue(all(c["source"] == "latency.csv" for c in p["curves"]))
+
+    def test_f3_without_latency_files(self):
+        d = os.path.join(self.tmp, "nolat")
+        fakeresults.make_synthetic(d, "h", "real", (2, 4), reps=2, experiments=["f3-gate"],
+                                   latency_files=False)
+        h = self.plot.Host(d, "h")
+        h.load()
+        p = self.plot.prep_f3a(h)
+        self.assertTrue(all(c["source"] == "summary" for c in p["curves"]))
+        self.assertEqual(len(p["curves"][0]["points"]), 4)
+
+    def test_f4_relative(self):
+        p = self.plot.prep_f4(self.host("real1"))
+        rel = {r[0]: r[2] for r in p["relative"]}
+        self.assertAlmostEqual(rel["none"], 0.0)
+        self.assertLess(rel["yield"], -15)
+        self.assertIn("yield \u2212", p["annotation"])
+
+    def test_caption_real_and_emulated(self):
+        real = self.plot.prep_f2(self.host("real1"))["caption"]
+        emu = self.plot.prep_f2(self.host("emu1"))["caption"]
+        self.assertIn("Fake CPU 9000", real[0][0])
+        self.assertIn("host real1", real[0][0])
+        self.assertTrue(any(t.startswith("real NUMA nodes") for t, _e in real))
+        self.assertFalse(any("EMULATED" in t for t, _e in real))
+        warn = [t for t, e in emu if e == "warn"]
+        self.assertEqual(len(warn), 1)
+        self.assertIn("EMULATED nodes (0;1)", warn[0])
+        self.assertIn("not a two-socket result", warn[0])
+
+    def test_peers_panels(self):
+        p = self.plot.prep_peers(self.host("real1"))
+        self.assertEqual([pn["bursts"] for pn in p["panels"]], [0, 1])
+        self.assertIn("faa", p["panels"][0]["series"])
+        lat = self.plot.prep_peers_latency(self.host("real1"))
+        faa = [b for b in lat["panels"][0]["bars"] if b["queue"] == "faa"][0]
+        self.assertIsNone(faa["p50"])
+
+
+CEILING_VARIANTS = {
+    "works": "def load_probe(path):\n    return {'path': path}\n"
+             "def ceiling_ops_per_s(probe, row):\n"
+             "    return 1e8 * int(row['producers'])\n",
+    "none": "def load_probe(path):\n    return 1\n"
+            "def ceiling_ops_per_s(probe, row):\n    return None\n",
+    "raises": "def load_probe(path):\n    return 1\n"
+              "def ceiling_ops_per_s(probe, row):\n    raise ValueError('no')\n",
+    "bad_import": "raise RuntimeError('broken module')\n",
+    "no_function": "def load_probe(path):\n    return 1\n",
+    "probe_fails": "def load_probe(path):\n    raise OSError('cannot read the probe')\n"
+                   "def ceiling_ops_per_s(probe, row):\n    return 1.0\n",
+}
+
+
+class Ceiling(unittest.TestCase):
+    """scripts/ceiling.py is someone else's: missing, broken or None means no line."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="nr-ceiling-")
+        cls.results = os.path.join(cls.tmp, "results")
+        fakeresults.make_synthetic(cls.results, "h", "real", (2, 4), reps=2,
+                                   experiments=["f2-node-cache", "f5-ceiling"])
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def scripts_with(self, variant):
+        """A copy of scripts/ with the given ceiling.py (or none)."""
+        d = os.path.join(self.tmp, "scripts-" + variant)
+        if not os.path.isdir(d):
+            os.makedirs(d)
+            for f in ("plot.py", "nrdata.py"):
+                shutil.copy(os.path.join(SCRIPTS, f), d)
+            if variant in CEILING_VARIANTS:
+                with open(os.path.join(d, "ceiling.py"), "w") as f:
+                    f.write(CEILING_VARIANTS[variant])
+        return d
+
+    def prep(self, variant):
+        d = self.scripts_with(variant)
+        sys.modules.pop("ceiling", None)
+        spec = importlib.util.spec_from_file_location("plot_" + variant,
+                                                      os.path.join(d, "plot.py"))
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        h = mod.Host(self.results, "h")
+        h.load()
+        return mod.prep_f2(h), mod.prep_f5(h)
+
+    def test_model_draws_a_line(self):
+        f2, f5 = self.prep("works")
+        self.assertEqual(len(f2["ceiling"]), 1)
+        self.assertEqual(f2["ceiling"][0]["points"], [(2, 1e8), (4, 2e8)])
+        self.assertTrue(any("physical ceiling model" in t for t, _e in f2["caption"]))
+        self.assertTrue(f5["has_ceiling"])
+
+    def test_not_available(self):
+        for variant in ("missing", "none", "raises", "bad_import", "no_function",
+                        "probe_fails"):
+            with self.subTest(variant=variant):
+                f2, f5 = self.prep(variant)
+                self.assertEqual(f2["ceiling"], [])
+                self.assertFalse(f5["has_ceiling"])
+                self.assertTrue(any("ceiling: not available" in t for t, _e in f2["caption"]),
+                                f2["caption"])
+
+    def test_broken_module_still_draws(self):
+        d = self.scripts_with("bad_import")
+        plots = os.path.join(self.tmp, "plots-broken")
+        r = run_plot("--results", self.results, "--plots", plots, script=os.path.join(d, "plot.py"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        check_png(self, os.path.join(plots, "h", "f2-node-cache.png"))
+        check_png(self, os.path.join(plots, "h", "f5-ceiling.png"))
+        self.assertIn("skipping f1-lookup-cost", r.stdout)
+
+
+class BadInput(unittest.TestCase):
+    """Bad CSVs: exit 2, one message naming the file, line and column, nothing written."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="nr-bad-")
+        cls.clean = os.path.join(cls.tmp, "clean")
+        fakeresults.make_synthetic(cls.clean, "h", "emulated", (2, 4), reps=2,
+                                   experiments=["f1-lookup-cost", "f2-node-cache", "f3-gate"])
+        cls.n = 0
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def fresh(self):
+        Bad = type(self)
+        Bad.n += 1
+        d = os.path.join(self.tmp, "case%d" % Bad.n)
+        shutil.copytree(self.clean, os.path.join(d, "results"))
+        return os.path.join(d, "results"), os.path.join(d, "plots")
+
+    def expect_error(self, results, plots, path, line, column, words=()):
+        r = run_plot("--results", results, "--plots", plots, "--gnuplot")
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        lines = [x for x in r.stderr.splitlines() if x.strip()]
+        self.assertEqual(len(lines), 1, r.stderr)
+        msg = lines[0]
+        self.assertIn(path, msg)
+        self.assertIn("line %d" % line, msg)
+        self.assertIn("column %s" % column, msg)
+        for w in words:
+            self.assertIn(w, msg)
+        self.assertEqual(all_files(plots) if os.path.exists(plots) else [], [],
+                         "output written despite bad input")
+        return msg
+
+    def rewrite(self, path, fn):
+        with open(path, newline="") as f:
+            text = f.read()
+        with open(path, "w", newline="") as f:
+            f.write(fn(text))
+
+    def test_missing_column(self):
+        results, plots = self.fresh()
+        path = os.path.join(results, "h", "f2-node-cache.csv")
+        with open(path, newline="") as f:
+            rows = list(csv.reader(f))
+        i = rows[0].index("throughput_ops_per_s")
+        with open(path, "w", newline="") as f:
+            csv.writer(f, lineterminator="\n").writerows([r[:i] + r[i + 1:] for r in rows])
+        self.expect_error(results, plots, path, 1, "throughput_ops_per_s", ["missing"])
+
+    def test_bad_number(self):
+        results, plots = self.fresh()
+        path = os.path.join(results, "h", "f2-node-cache.csv")
+        with open(path, newline="") as f:
+            rows = list(csv.reader(f))
+        i = rows[0].index("p99_ns")
+        rows[4][i] = "12,5"  # a comma: still one CSV field, not a number
+        with open(path, "w", newline="") as f:
+            csv.writer(f, lineterminator="\n").writerows(rows)
+        self.expect_error(results, plots, path, 5, "p99_ns", ["'12,5' is not a number"])
+
+    def test_empty_file(self):
+        results, plots = self.fresh()
+        path = os.path.join(results, "h", "f1-lookup-cost.csv")
+        open(path, "w").close()
+        self.expect_error(results, plots, path, 1, "experiment", ["empty file"])
+
+    def test_truncated_file(self):
+        results, plots = self.fresh()
+        path = os.path.join(results, "h", "f2-node-cache.csv")
+        with open(path, newline="") as f:
+            text = f.read()
+        nlines = text.count("\n")
+        cut = text.rstrip("\n")
+        cut = cut[:cut.rindex("\n") + 40]  # the last row, cut after 40 characters
+        with open(path, "w", newline="") as f:
+            f.write(cut)
+        fields = len(next(csv.reader([cut.splitlines()[-1]])))
+        msg = self.expect_error(results, plots, path, nlines, nrdata.TIDY_COLUMNS[fields],
+                                ["truncated"])
+        self.assertIn("%d of %d fields" % (fields, len(nrdata.TIDY_COLUMNS)), msg)
+
+    def test_wrong_header(self):
+        results, plots = self.fresh()
+        path = os.path.join(results, "h", "f2-node-cache.csv")
+        self.rewrite(path, lambda t: "exp" + t[len("experiment"):])
+        self.expect_error(results, plots, path, 1, "exp", ["wrong header"])
+
+    def test_wrong_experiment(self):
+        results, plots = self.fresh()
+        path = os.path.join(results, "h", "f1-lookup-cost.csv")
+        self.rewrite(path, lambda t: t.replace("\nf1-lookup-cost,lookup-syscall,1,",
+                                               "\nf2-node-cache,lookup-syscall,1,", 1))
+        self.expect_error(results, plots, path, 4, "experiment", ["f2-node-cache"])
+
+    def test_bad_latency_csv(self):
+        results, plots = self.fresh()
+        rows = nrdata.load_tidy(os.path.join(results, "h", "f3-gate.csv"))
+        row = [r for r in rows if nrdata.threads(r) == 4 and r["gate"] == "shared"][0]
+        path = nrdata.latency_path(results, "h", row)
+        self.rewrite(path, lambda t: t.replace("\n", "\nfoo,0.0,1,1.00\n", 1))
+        self.expect_error(results, plots, path, 2, "value_ns", ["not a number"])
+
+    def test_header_only_is_skipped_not_an_error(self):
+        results, plots = self.fresh()
+        path = os.path.join(results, "h", "f1-lookup-cost.csv")
+        self.rewrite(path, lambda t: t.split("\n", 1)[0] + "\n")
+        r = run_plot("--results", results, "--plots", plots, "--host", "h")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("no rows", r.stdout)
+        self.assertFalse(os.path.exists(os.path.join(plots, "h", "f1-lookup-cost.png")))
+        check_png(self, os.path.join(plots, "h", "f2-node-cache.png"))
+
+    def test_unknown_host(self):
+        results, plots = self.fresh()
+        r = run_plot("--results", results, "--plots", plots, "--host", "nosuch")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("nosuch", r.stderr)
+
+
+@unittest.skipUnless(os.access(BENCH, os.X_OK), "build/numaring-bench is not built")
+class RealBench(unittest.TestCase):
+    """A few tiny real runs of numaring-bench, assembled as the runner would."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="nr-bench-")
+        cls.results = os.path.join(cls.tmp, "results")
+        cls.plots = os.path.join(cls.tmp, "plots")
+        fakeresults.make_from_bench(cls.results, BENCH, "benchhost")
+        cls.result = run_plot("--results", cls.results, "--plots", cls.plots)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def test_summary_columns_match_the_harness(self):
+        path = glob.glob(os.path.join(self.results, "benchhost", "peers", "*", "rep-1",
+                                      "summary.csv"))[0]
+        with open(path, newline="") as f:
+            header = next(csv.reader(f))
+        self.assertEqual(header, nrdata.SUMMARY_COLUMNS)
+
+    def test_draws_real_runs(self):
+        self.assertEqual(self.result.returncode, 0, self.result.stdout + self.result.stderr)
+        for fig in ("f1-lookup-cost", "peers-throughput", "peers-latency"):
+            check_png(self, os.path.join(self.plots, "benchhost", fig + ".png"))
+            check_pdf(self, os.path.join(self.plots, "benchhost", fig + ".pdf"))
+        self.assertIn("skipping f3-gate", self.result.stdout)
+
+    def test_host_info_from_show_topology(self):
+        info = nrdata.host_info(self.results, "benchhost")
+        self.assertEqual(info["topology"], "emulated")
+        self.assertNotEqual(info["cpu_model"], "unknown CPU")
+        self.assertTrue(info["probe"].endswith("probe.csv"))
+
+
+if __name__ == "__main__":
+    unittest.main()
