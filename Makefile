@@ -42,7 +42,7 @@ RING_OBJS := $(RING_SRCS:%.c=$(B)/obj/%.o)
 RING_TESTS := test_ring test_stress test_placement test_fastpath
 RING_TEST_BINS := $(RING_TESTS:%=$(B)/tests/%)
 
-.PHONY: all lib bench test test-ring test-harness test-tsan test-asan bench-ring bench-peers \
+.PHONY: all lib bench test test-ring test-harness test-tsan test-asan test-fault bench-ring bench-peers \
 	install uninstall clean deps-build deps-test FORCE
 
 all: lib bench
@@ -153,13 +153,25 @@ deps-experiments:
 # Every experiment for this host, then the plots; failed points make it end
 # non-zero after the plots are drawn.
 experiments: deps-experiments
-	@$(MAKE) --no-print-directory lib bench
+	@$(MAKE) --no-print-directory lib bench $(B)/bench/bench_ring
 	@rc=0; $(PYTHON) scripts/experiments.py run $(EXP_ARGS) || rc=$$?; \
 	 if [ $$rc -ne 2 ] && [ $$rc -ne 130 ]; then $(MAKE) --no-print-directory plots || rc=1; fi; \
 	 exit $$rc
 
 plots: deps-experiments
 	$(PYTHON) scripts/plot.py --gnuplot $(if $(COMPARE),--compare $(COMPARE))
+
+# ---- the paper ----------------------------------------------------------------
+
+.PHONY: paper deps-paper
+deps-paper:
+	@scripts/deps.sh experiments paper
+
+# Numbers from the committed CSVs, figures from the committed plots.
+paper: deps-paper
+	$(PYTHON) scripts/paper_numbers.py --results results --out paper/generated/numbers.tex \
+		--paths paper/generated/paths.tex --plots ../plots
+	cd paper && latexmk -pdf -interaction=nonstopmode -halt-on-error -quiet numaring.tex
 
 # The scripts' own tests: experiment files, the runner (smoke run, resume
 # after a kill), plots, the ceiling model.
@@ -178,6 +190,10 @@ test-tsan: deps-test
 
 test-asan: deps-test
 	@$(MAKE) --no-print-directory B=build/asan SAN=address test-ring
+
+# The ring's tests with threads yielding at the fault points (nr_backoff.h).
+test-fault: deps-test
+	@NUMARING_STRESS_SCALE=0.3 $(MAKE) --no-print-directory B=build/fault CFLAGS="-DNR_FAULT_INJECT" test-ring
 
 $(B)/bench/bench_ring: ring/bench/bench_ring.c $(B)/libnumaring.a $(RING_HDRS)
 	@mkdir -p $(dir $@)

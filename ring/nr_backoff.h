@@ -81,6 +81,20 @@ static inline void nr_backoff_pause(struct nr_backoff *bo)
 	}
 }
 
+/*
+ * Fault injection (a debug build with -DNR_FAULT_INJECT, make test-fault):
+ * NR_FAULT_POINT() marks the places where a preempted thread hurts most
+ * (between claiming a slot and publishing it, inside a transfer, holding a
+ * gate); there the thread yields its CPU now and then, so the stress tests
+ * run those windows wide open. In normal builds it is nothing.
+ */
+#ifdef NR_FAULT_INJECT
+void nr_fault_point(void);
+#define NR_FAULT_POINT() nr_fault_point()
+#else
+#define NR_FAULT_POINT() ((void)0)
+#endif
+
 /* One poll of a wait for a step another thread has claimed; see above. */
 static inline void nr_wait_poll(uint32_t *polls)
 {

@@ -146,6 +146,7 @@ static inline bool nr_ring_enqueue(struct nr_ring *r, void *item, struct nr_back
 			pos = atomic_load_explicit(&r->tail, memory_order_relaxed);
 		}
 	}
+	NR_FAULT_POINT();
 	c->item = item;
 	/* E2: release; pairs with the acquire of seq in dequeue (D1/DB1): the
 	 * consumer that sees pos + 1 also sees item. */
@@ -181,6 +182,7 @@ static inline bool nr_ring_dequeue(struct nr_ring *r, void **item, struct nr_bac
 			pos = atomic_load_explicit(&r->head, memory_order_relaxed);
 		}
 	}
+	NR_FAULT_POINT();
 	*item = c->item;
 	/* D2: release; pairs with the acquire of seq by the producer of
 	 * pos + capacity (E1/EB1): our read of item happens before it overwrites. */
@@ -218,6 +220,7 @@ static inline unsigned nr_ring_enqueue_burst(struct nr_ring *r, void *const *ite
 			break;
 		nr_backoff_fail(bo);
 	}
+	NR_FAULT_POINT();
 	for (uint64_t i = 0; i < k; i++) {
 		struct nr_cell *c = &r->cells[(pos + i) & r->mask];
 		uint32_t polls = 0;
@@ -260,6 +263,7 @@ static inline unsigned nr_ring_dequeue_burst(struct nr_ring *r, void **items, un
 			break;
 		nr_backoff_fail(bo);
 	}
+	NR_FAULT_POINT();
 	for (uint64_t i = 0; i < k; i++) {
 		struct nr_cell *c = &r->cells[(pos + i) & r->mask];
 		uint32_t polls = 0;

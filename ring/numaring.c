@@ -67,6 +67,21 @@ static void *nr_alloc(size_t size)
 	return p;
 }
 
+#ifdef NR_FAULT_INJECT
+/* Yield at about one fault point in eight (per-thread xorshift). */
+void nr_fault_point(void)
+{
+	static __thread uint32_t x;
+	if (x == 0)
+		x = (uint32_t)(uintptr_t)&x | 1u;
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	if ((x & 7) == 0)
+		sched_yield();
+}
+#endif
+
 /* ------------------------------------------------------------------ */
 /* support probes                                                       */
 
@@ -259,6 +274,7 @@ static uint64_t gate_enter(struct numaring_worker *w, struct nr_gate *g)
 			nr_wait_poll(&polls);
 		} while (atomic_load_explicit(&g->serving, memory_order_acquire) != t);
 	}
+	NR_FAULT_POINT(); /* holding the gate */
 	return t;
 }
 
@@ -337,6 +353,7 @@ static NR_NOINLINE unsigned push_batch(struct numaring_worker *w)
 		unsigned n = nr_ring_dequeue_burst(w->local, w->xfer, want, &w->bo);
 		if (n == 0)
 			break; /* consumers emptied the local ring meanwhile */
+		NR_FAULT_POINT(); /* items in flight between two rings */
 		unsigned m = nr_ring_enqueue_burst(dst, w->xfer, n, &w->bo);
 		/* dst filled up meanwhile: the rest goes to other nodes, back to
 		 * the local ring, or is held by this worker; never dropped. */
@@ -377,6 +394,7 @@ static NR_NOINLINE unsigned pull_batch(struct numaring_worker *w, void **out, un
 		unsigned n = nr_ring_dequeue_burst(src, w->xfer, q->cfg.batch, &w->bo);
 		if (n == 0)
 			continue;
+		NR_FAULT_POINT(); /* items in flight between two rings */
 		given = n < want ? n : want;
 		memcpy(out, w->xfer, given * sizeof(void *));
 		if (n > given) {

@@ -167,6 +167,27 @@ def run_probe(hostdir, bench, topology, quick, force):
     return True
 
 
+def run_bench_ring(hostdir, bench, quick, force):
+    """The ring's single-thread micro-benchmark (make bench-ring) as a CSV: the
+    per-operation view of F1 without a second thread. Real topology only."""
+    ring = os.path.join(os.path.dirname(bench), "bench", "bench_ring")
+    out = os.path.join(hostdir, "bench-ring.csv")
+    if not os.access(ring, os.X_OK) or (os.path.exists(out) and not force):
+        return
+    tmp = os.path.join(hostdir, f".bench-ring.csv.tmp.{os.getpid()}")
+    print(f"bench-ring: {'--quick ' if quick else ''}--csv {os.path.relpath(out)}", flush=True)
+    env = dict(os.environ)
+    env.pop("NUMARING_TOPOLOGY", None)
+    r = subprocess.run([ring, "--csv", tmp] + (["--quick"] if quick else []),
+                       capture_output=True, text=True, env=env)
+    if r.returncode == 0 and os.path.exists(tmp):
+        os.replace(tmp, out)
+    else:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        print(f"bench-ring failed (exit {r.returncode}): {r.stderr.strip()}", file=sys.stderr)
+
+
 # ---- running points ------------------------------------------------------------
 
 def fmt_time(s):
@@ -354,6 +375,8 @@ def run_pass(a, bench, topology, exps, profile):
     os.makedirs(hostdir, exist_ok=True)
     capture_env(os.path.join(hostdir, "env"), bench, topology, show_json, a.force)
     run_probe(hostdir, bench, topology, profile == "quick" or a.smoke, a.force)
+    if not topology:
+        run_bench_ring(hostdir, bench, profile == "quick" or a.smoke, a.force)
 
     def on_term(signum, frame):
         raise Interrupted()

@@ -69,6 +69,22 @@ def f1(hostdir):
     return out
 
 
+def bench_ring(hostdir):
+    """F1 on one thread (make bench-ring): libnuma's look-up against the data
+    movement of an uncontended operation (half an enqueue+dequeue pair)."""
+    rows = load(os.path.join(hostdir, "bench-ring.csv"))
+    none = [r for r in rows if r["lookup"] == "none"]
+    lib = [r for r in rows if r["lookup"] == "libnuma"]
+    if not none or not lib:
+        return None
+    move = float(none[0]["pair_ns_median"]) / 2
+    look = float(lib[0]["lookup_ns_median"])
+    out = {"move_ns": move, "lookup_ns": look, "ratio": look / move}
+    for r in rows:
+        out[f"{r['lookup']}_pair_over_none"] = float(r["pair_ns_median"]) / float(none[0]["pair_ns_median"])
+    return out
+
+
 def at_max_threads(rows):
     if not rows:
         return [], None
@@ -207,9 +223,15 @@ def host_readme(hostdir):
     lines += ["", "| finding | measured here | study |", "|---|---|---|"]
     r = f1(hostdir)
     if r:
-        lines.append(f"| F1 | libnuma look-up {r['lookup_ns']:.1f} ns per operation = "
+        lines.append(f"| F1 (1P1C harness) | libnuma look-up {r['lookup_ns']:.1f} ns per operation = "
                      f"{r['ratio']:.1f}x the data movement ({r['move_ns']:.1f} ns, lookup none) | "
                      f"{STUDY['F1']} |")
+    r = bench_ring(hostdir)
+    if r:
+        lines.append(f"| F1 (one thread, bench-ring) | libnuma look-up {r['lookup_ns']:.1f} ns = "
+                     f"{r['ratio']:.1f}x an uncontended operation ({r['move_ns']:.2f} ns); "
+                     f"cached and rseq pairs {r.get('cached_pair_over_none', 0):.2f}x and "
+                     f"{r.get('rseq_pair_over_none', 0):.2f}x of no look-up | {STUDY['F1']} |")
     r = f2(hostdir)
     if r:
         lines.append(f"| F2 | cached / libnuma throughput at {r['threads']} threads: "

@@ -30,6 +30,9 @@ struct stress_cfg {
 	uint64_t items_per_producer;
 	int burst;   /* 1: mix burst operations with single ones */
 	int migrate; /* 1: a thread moves the workers between CPUs */
+	int churn;   /* 1: workers detach and attach again every few hundred operations */
+	int abandon; /* 1: consumers but the first exit early without detaching; the
+	                main thread detaches their workers (handles handed over) */
 };
 
 struct run {
@@ -43,7 +46,27 @@ struct run {
 	pthread_mutex_t lock;
 	struct numaring_stats sum;
 	int next_producer, next_consumer;
+	struct numaring_worker *_Atomic abandoned[MAX_THREADS]; /* by consumer index */
 };
+
+/* churn: now and then, give the worker back and take a new one */
+static struct numaring_worker *maybe_churn(struct run *r, struct numaring_worker *w,
+					   unsigned *left, unsigned rnd)
+{
+	if (!r->c->churn || --*left)
+		return w;
+	*left = 100 + rnd % 900;
+	struct numaring_stats st;
+	numaring_worker_stats(w, &st);
+	pthread_mutex_lock(&r->lock);
+	numaring_stats_add(&r->sum, &st);
+	pthread_mutex_unlock(&r->lock);
+	numaring_worker_detach(w);
+	w = numaring_worker_attach(r->q);
+	if (!w)
+		abort(); /* out of memory in a test: nothing sensible to do */
+	return w;
+}
 
 static double scale = 1.0;
 static struct {
@@ -79,9 +102,10 @@ static void *producer(void *arg)
 	}
 	uint64_t id = (uint64_t)take_id(r, &r->next_producer), n = c->items_per_producer;
 	uint64_t base = id * n, i = 0;
-	unsigned rnd = (unsigned)id * 2654435761u + 1;
+	unsigned rnd = (unsigned)id * 2654435761u + 1, churn_left = 500;
 	while (i < n) {
 		rnd = rnd * 1103515245u + 12345u;
+		w = maybe_churn(r, w, &churn_left, rnd >> 8);
 		if (c->burst && (rnd >> 16) % 3 == 0) {
 			void *items[BURST];
 			unsigned k = 1 + (rnd >> 8) % BURST;
@@ -121,22 +145,36 @@ static void *consumer(void *arg)
 		atomic_fetch_add(&r->bad, 1);
 		return NULL;
 	}
-	unsigned rnd = (unsigned)take_id(r, &r->next_consumer) * 7919u + 3;
+	int me = take_id(r, &r->next_consumer);
+	unsigned rnd = (unsigned)me * 7919u + 3, churn_left = 300;
+	/* abandon: every consumer but the first stops after a while, as if killed
+	 * between operations, keeping its worker (and any items it holds) */
+	uint64_t quit_after = c->abandon && me > 0 ? 500 + (uint64_t)me * 777 : UINT64_MAX;
+	uint64_t mine = 0;
 	while (atomic_load(&r->consumed) < r->total) {
 		rnd = rnd * 1103515245u + 12345u;
+		w = maybe_churn(r, w, &churn_left, rnd >> 8);
+		if (mine >= quit_after) {
+			add_stats(r, w);
+			atomic_store(&r->abandoned[me], w);
+			return NULL;
+		}
 		if (c->burst && (rnd >> 16) % 3 == 0) {
 			void *items[BURST];
 			unsigned got = numaring_dequeue_burst(w, items, 1 + (rnd >> 8) % BURST);
 			for (unsigned j = 0; j < got; j++)
 				count_item(r, items[j]);
+			mine += got;
 			if (got == 0)
 				sched_yield();
 		} else {
 			void *item;
-			if (numaring_dequeue(w, &item) == 0)
+			if (numaring_dequeue(w, &item) == 0) {
 				count_item(r, item);
-			else
+				mine++;
+			} else {
 				sched_yield();
+			}
 		}
 	}
 	add_stats(r, w);
@@ -212,7 +250,15 @@ static void stress(const struct stress_cfg *c)
 	}
 	/* Watchdog: a lost item would leave consumers waiting forever. */
 	double t0 = now_s(), limit = 300.0;
+	int reaped[MAX_THREADS] = {0};
 	while (atomic_load(&r.consumed) < r.total && atomic_load(&r.bad) == 0) {
+		for (int k = 0; k < c->consumers; k++) {
+			struct numaring_worker *aw = atomic_load(&r.abandoned[k]);
+			if (aw && !reaped[k]) { /* its thread is gone: hand the worker over */
+				numaring_worker_detach(aw);
+				reaped[k] = 1;
+			}
+		}
 		if (now_s() - t0 > limit) {
 			fprintf(stderr,
 				"stress %s: no progress: %llu of %llu items consumed after %.0f s\n",
@@ -234,6 +280,11 @@ static void stress(const struct stress_cfg *c)
 	}
 	for (int i = 0; i < nth; i++)
 		pthread_join(th[i], NULL);
+	for (int k = 0; k < c->consumers; k++) {
+		struct numaring_worker *aw = atomic_load(&r.abandoned[k]);
+		if (aw && !reaped[k])
+			numaring_worker_detach(aw);
+	}
 
 	uint64_t missing = 0;
 	for (uint64_t v = 0; v < r.total; v++)
@@ -327,6 +378,25 @@ static void machine_topology(void **state)
 	stress(&c2);
 }
 
+static void workers_detach_and_attach_while_others_run(void **state)
+{
+	(void)state;
+	struct stress_cfg c = {"churn-2nodes", topo2, 8, 4, NUMARING_LOOKUP_CACHED,
+			       NUMARING_GATE_PERWORKER, NUMARING_BACKOFF_NONE, 3, 3, 30000, 1, 1, 1, 0};
+	stress(&c);
+	struct stress_cfg c2 = {"churn-3nodes-shared", topo3d, 4, 2, NUMARING_LOOKUP_RSEQ,
+				NUMARING_GATE_SHARED, NUMARING_BACKOFF_EXP, 2, 4, 30000, 1, 1, 1, 0};
+	stress(&c2);
+}
+
+static void consumers_that_vanish_leave_no_item_behind(void **state)
+{
+	(void)state;
+	struct stress_cfg c = {"abandon", topo3d, 4, 4, NUMARING_LOOKUP_TABLE,
+			       NUMARING_GATE_PERNODE, NUMARING_BACKOFF_NONE, 2, 4, 20000, 1, 1, 0, 1};
+	stress(&c);
+}
+
 int main(void)
 {
 	const char *s = getenv("NUMARING_STRESS_SCALE");
@@ -350,6 +420,8 @@ int main(void)
 		cmocka_unit_test(batch_equals_capacity),
 		cmocka_unit_test(more_threads_than_cpus),
 		cmocka_unit_test(machine_topology),
+		cmocka_unit_test(workers_detach_and_attach_while_others_run),
+		cmocka_unit_test(consumers_that_vanish_leave_no_item_behind),
 	};
 	int rc = cmocka_run_group_tests_name("stress", tests, NULL, NULL);
 	printf("stress totals: %llu items delivered exactly once, %llu cross-node batches, "
