@@ -223,3 +223,6 @@ uninstall:
 
 clean:
 	rm -rf build
+
+# ---- the QEMU NUMA guest: make vm-test ----------------------------------------
+include scripts/vm.mk

@@ -147,10 +147,12 @@ static inline uint32_t lookup_key(const struct numaring *q, enum numaring_lookup
 		int c = sched_getcpu();
 		int n = numa_node_of_cpu(c);
 		/* Emulated: the call is still made (its cost is what this mode
-		 * measures), then the CPU decides. */
-		if (kind == NR_KEY_CPU || n < 0)
+		 * measures), then the CPU decides. Real nodes: a CPU libnuma does
+		 * not know (onlined after libnuma read the node maps) is an unknown
+		 * key, never a CPU number read as a node number. */
+		if (kind == NR_KEY_CPU)
 			return (uint32_t)c;
-		return (uint32_t)n;
+		return n < 0 ? UINT32_MAX : (uint32_t)n;
 	}
 	case NUMARING_LOOKUP_SYSCALL:
 		if (nr_getcpu_syscall(&cpu, &os) < 0)

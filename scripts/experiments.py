@@ -309,6 +309,19 @@ def emulated_halves():
 
 
 def cmd_run(a):
+    def on_term(signum, frame):
+        raise Interrupted()
+    signal.signal(signal.SIGTERM, on_term)
+    signal.signal(signal.SIGINT, on_term)
+    try:
+        run_all(a)
+    except Interrupted:
+        print("\nexperiments: interrupted; finished runs are kept and nothing is "
+              "half-written. Run the same command again to continue.", file=sys.stderr)
+        sys.exit(130)
+
+
+def run_all(a):
     bench = os.path.abspath(a.bench)
     if not os.access(bench, os.X_OK):
         die(f"{a.bench} is not built (run make bench)")
@@ -378,11 +391,6 @@ def run_pass(a, bench, topology, exps, profile):
     if not topology:
         run_bench_ring(hostdir, bench, profile == "quick" or a.smoke, a.force)
 
-    def on_term(signum, frame):
-        raise Interrupted()
-    signal.signal(signal.SIGTERM, on_term)
-    signal.signal(signal.SIGINT, on_term)
-
     done = executed = 0
     failures = []
     t0 = time.monotonic()
@@ -419,12 +427,9 @@ def run_pass(a, bench, topology, exps, profile):
                     print(f"{tag}: {res}  [elapsed {fmt_time(time.monotonic() - t0)}, "
                           f"ETA {fmt_time(eta)}]", flush=True)
     except Interrupted:
-        print(f"\nexperiments: interrupted after {done - 1} of {total} runs; nothing is "
-              "half-written. Run the same command again to continue.", file=sys.stderr)
-        sys.exit(130)
-    finally:
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        print(f"\nexperiments: interrupted after {done - 1} of {total} runs of {host}.",
+              file=sys.stderr)
+        raise
 
     for e, pts, reps in plan:
         n = collect(hostdir, e, profile, pts, reps)

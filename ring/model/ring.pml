@@ -1,0 +1,754 @@
+/*
+ * ring.pml - a Promela model of the NumaRing core, for spin.
+ *
+ *   MODE 1  one ring (ring/nr_ring.h): single enqueue/dequeue (Vyukov: cell
+ *           seq, tail/head CAS, full/empty detection) and bulk claims with
+ *           per-cell waits, by producers and consumers of each kind.
+ *   MODE 2  two rings + the cross-node transfers of ring/numaring.c:
+ *           numaring_enqueue/_dequeue and their slow paths, push_batch,
+ *           pull_batch, place_anywhere, hold/flush_pending, the ticket gates
+ *           (GATE: 0 shared, 1 per node, 2 per worker) and the orphans left
+ *           at numaring_worker_detach.
+ *
+ * ring/model/README.md maps every block to the C code and lists what is
+ * abstracted away. Memory orders are not modelled: each shared access is
+ * one sequentially consistent step.
+ *
+ * Checked properties (all in every configuration):
+ *   - no item lost or duplicated: producers' items are distinct (ids
+ *     1..NITEMS); deliver() asserts each id arrives once, and the end-state
+ *     assertion in init asserts every id arrived exactly once, the rings are
+ *     empty, nothing is held or orphaned, every gate is free;
+ *   - no deadlock: spin's invalid end states (all processes blocked with
+ *     one not at its end);
+ *   - the waits of bulk operations terminate: at each per-cell wait the
+ *     cell's owner must have claimed its position already (the lemma of the
+ *     rank argument of nr_ring.h rule 5, asserted), and with -DNP and weak
+ *     fairness (pan -l -f) there is no cycle without progress (an item
+ *     delivered or a new item enqueued): no livelock, no circular wait
+ *     hidden behind a spinning retry loop;
+ *   - invariants in every reachable state (monitor process): head <= tail <=
+ *     head + CAP for each ring.
+ *
+ * Configuration macros (spin -D...): see the defaults below.
+ */
+
+/* ---- configuration ------------------------------------------------------ */
+#ifndef MODE
+#define MODE 1
+#endif
+#ifndef CAP            /* ring capacity, a power of two */
+#define CAP 2
+#endif
+#ifndef BATCH          /* numaring batch (MODE 2); bulk size (MODE 1) */
+#define BATCH 2
+#endif
+#ifndef NPER           /* items per producer */
+#define NPER 2
+#endif
+#ifndef WEAKCAS        /* 1: a CAS may fail spuriously (compare_exchange_weak) */
+#define WEAKCAS 1
+#endif
+#ifndef GATE           /* MODE 2: 0 shared, 1 per node, 2 per worker */
+#define GATE 0
+#endif
+/* MODE 1: how many producers / consumers of each kind */
+#ifndef PS
+#define PS 1           /* producers using nr_ring_enqueue */
+#endif
+#ifndef PB
+#define PB 1           /* producers using nr_ring_enqueue_burst (BATCH at a time) */
+#endif
+#ifndef CS
+#define CS 1           /* consumers using nr_ring_dequeue */
+#endif
+#ifndef CB
+#define CB 0           /* consumers using nr_ring_dequeue_burst (BATCH at a time) */
+#endif
+/* MODE 2: producers and consumers on each node */
+#ifndef P0
+#define P0 1
+#endif
+#ifndef P1
+#define P1 0
+#endif
+#ifndef C0
+#define C0 0
+#endif
+#ifndef C1
+#define C1 1
+#endif
+
+#if MODE == 1
+#define NRINGS 1
+#define NPROD (PS + PB)
+#define NCONS (CS + CB)
+#else
+#define NRINGS 2
+#define NPROD (P0 + P1)
+#define NCONS (C0 + C1)
+#endif
+#define NITEMS (NPROD * NPER)
+#define NWORKERS (NPROD + NCONS)
+#define NGATES (NWORKERS + 2)
+#define GMOD (NWORKERS + 1)
+#define MAXPOS 240     /* positions and seq stay below 255 (byte) */
+
+/* cell of position p in ring r */
+#define CELL(r, p) ((r) * CAP + ((p) % CAP))
+
+/* ---- shared state --------------------------------------------------------- */
+/* struct nr_ring: tail, head, cells[].seq, cells[].item */
+byte tail[NRINGS];
+byte head[NRINGS];
+byte seq[NRINGS * CAP];
+byte item[NRINGS * CAP];
+
+/* struct nr_gate: next (tickets), serving */
+byte gnext[NGATES];
+byte gserving[NGATES];
+
+/* q->orphans[], q->orphan_count, q->lock (critical sections are atomic) */
+byte orphans[NITEMS + 1];
+byte orphan_count;
+
+/* the checker's bookkeeping (not part of the C code) */
+byte got[NITEMS + 1];  /* got[id]: how many times id was delivered */
+byte consumed;         /* items delivered in all */
+byte started;          /* processes started (init waits for all) */
+
+/* ---- one ring: ring/nr_ring.h ----------------------------------------------- */
+
+/* CAS of x from pos to nv: success, failure (pos := x), or, with WEAKCAS,
+ * a spurious failure (pos unchanged). `done` says which. */
+inline cas(X_, POS_, NV_, DONE_)
+{
+	if
+	:: atomic { X_ == POS_ -> X_ = NV_; DONE_ = 1 }
+	:: atomic { X_ != POS_ -> POS_ = X_; DONE_ = 0 }
+#if WEAKCAS
+	:: DONE_ = 0
+#endif
+	fi
+}
+
+/* nr_ring_enqueue(r, it): ok = 1 if it went in, 0 if full */
+inline ring_enqueue(R_, IT_, OK_)
+{
+	pos = tail[R_];                                /* relaxed load of tail */
+	OK_ = 2;
+	do
+	:: OK_ == 2 ->
+		sq = seq[CELL(R_, pos)];               /* E1: acquire load of seq */
+		if
+		:: sq == pos -> cas(tail[R_], pos, pos + 1, cd);
+			if
+			:: cd -> OK_ = 1
+			:: else -> skip                /* nr_backoff_fail; loop */
+			fi
+		:: sq < pos -> OK_ = 0                  /* dif < 0: full */
+		:: sq > pos -> pos = tail[R_]           /* dif > 0: catch up */
+		fi
+	:: else -> break
+	od;
+	if
+	:: OK_ == 1 ->
+		assert(pos < MAXPOS);
+		item[CELL(R_, pos)] = IT_;               /* c->item = item (plain) */
+		seq[CELL(R_, pos)] = pos + 1            /* E2: release store */
+	:: else -> skip
+	fi;
+	skip;   /* (a break may not jump into a d_step) */
+	d_step { pos = 0; sq = 0; cd = 0 }
+}
+
+/* nr_ring_dequeue(r): ok = 1 and it = the item, or ok = 0 if empty */
+inline ring_dequeue(R_, IT_, OK_)
+{
+	pos = head[R_];                                /* relaxed load of head */
+	OK_ = 2;
+	do
+	:: OK_ == 2 ->
+		sq = seq[CELL(R_, pos)];               /* D1: acquire load of seq */
+		if
+		:: sq == pos + 1 -> cas(head[R_], pos, pos + 1, cd);
+			if
+			:: cd -> OK_ = 1
+			:: else -> skip
+			fi
+		:: sq < pos + 1 -> OK_ = 0              /* dif < 0: empty */
+		:: sq > pos + 1 -> pos = head[R_]       /* dif > 0: catch up */
+		fi
+	:: else -> break
+	od;
+	if
+	:: OK_ == 1 ->
+		IT_ = item[CELL(R_, pos)];               /* *item = c->item (plain) */
+		seq[CELL(R_, pos)] = pos + CAP          /* D2: release store */
+	:: else -> IT_ = 0
+	fi;
+	skip;   /* (a break may not jump into a d_step) */
+	d_step { pos = 0; sq = 0; cd = 0 }
+}
+
+/* nr_ring_enqueue_burst(r, wb + off, n): k = how many went in (wb: the
+ * calling process's buffer, see WORKER_LOCALS) */
+inline ring_enqueue_burst(R_, OFF_, N_, K_)
+{
+	pos = tail[R_];                                /* relaxed load of tail */
+	K_ = 0;
+	if
+	:: N_ == 0 -> skip
+	:: else ->
+		cd = 2;
+		do
+		:: cd == 2 ->
+			h = head[R_];                  /* relaxed load of head */
+			if
+			:: pos < h -> pos = tail[R_]    /* used < 0: stale, catch up */
+			:: else ->
+				assert(pos - h <= CAP);
+				K_ = CAP - (pos - h);   /* room */
+				if
+				:: K_ > N_ -> K_ = N_
+				:: else -> skip
+				fi;
+				if
+				:: K_ == 0 -> cd = 0    /* full: return 0 */
+				:: else -> cas(tail[R_], pos, pos + K_, cd);
+					if
+					:: cd -> skip  /* claimed [pos, pos + k) */
+					:: else -> cd = 2
+					fi
+				fi
+			fi
+		:: else -> break
+		od;
+		i = 0;
+		do
+		:: i < K_ ->
+			/* EB1 wait: the consumer of pos + i - CAP has claimed it
+			 * (it is below head): the wait is for a smaller rank */
+			assert(pos + i < CAP || head[R_] > pos + i - CAP);
+			(seq[CELL(R_, pos + i)] == pos + i);   /* EB1: acquire, poll */
+			assert(pos + i < MAXPOS);
+			item[CELL(R_, pos + i)] = wb[OFF_ + i];
+			seq[CELL(R_, pos + i)] = pos + i + 1;  /* EB2: release */
+			i++
+		:: else -> break
+		od
+	fi;
+	skip;   /* (a break may not jump into a d_step) */
+	d_step { pos = 0; h = 0; cd = 0; i = 0 }
+}
+
+/* nr_ring_dequeue_burst(r, wb + off, n): k = how many came out */
+inline ring_dequeue_burst(R_, OFF_, N_, K_)
+{
+	pos = head[R_];                                /* relaxed load of head */
+	K_ = 0;
+	if
+	:: N_ == 0 -> skip
+	:: else ->
+		cd = 2;
+		do
+		:: cd == 2 ->
+			h = tail[R_];                  /* relaxed load of tail (t) */
+			if
+			:: h <= pos -> K_ = 0; cd = 0  /* avail <= 0: empty */
+			:: else ->
+				K_ = h - pos;
+				if
+				:: K_ > N_ -> K_ = N_
+				:: else -> skip
+				fi;
+				cas(head[R_], pos, pos + K_, cd);
+				if
+				:: cd -> skip          /* claimed [pos, pos + k) */
+				:: else -> cd = 2
+				fi
+			fi
+		:: else -> break
+		od;
+		i = 0;
+		do
+		:: i < K_ ->
+			/* DB1 wait: the producer of pos + i has claimed it */
+			assert(tail[R_] > pos + i);
+			(seq[CELL(R_, pos + i)] == pos + i + 1);  /* DB1: acquire, poll */
+			wb[OFF_ + i] = item[CELL(R_, pos + i)];
+			seq[CELL(R_, pos + i)] = pos + i + CAP;   /* DB2: release */
+			i++
+		:: else -> break
+		od
+	fi;
+	skip;   /* (a break may not jump into a d_step) */
+	d_step { pos = 0; h = 0; cd = 0; i = 0 }
+}
+
+/* the checker: an item reaches the application */
+inline deliver(IT_)
+{
+	d_step {
+		assert(IT_ >= 1 && IT_ <= NITEMS);
+		assert(got[IT_] == 0);      /* never twice */
+		got[IT_]++;
+		consumed++;
+		IT_ = 0
+	}
+}
+
+/* head <= tail <= head + CAP in every reachable state */
+active proctype monitor()
+{
+end:	atomic {
+		(!(head[0] <= tail[0] && tail[0] <= head[0] + CAP)
+#if NRINGS > 1
+		 || !(head[1] <= tail[1] && tail[1] <= head[1] + CAP)
+#endif
+		) -> assert(false)
+	}
+}
+
+#if MODE == 1
+/* ---- MODE 1: one ring --------------------------------------------------------- */
+
+/* producer `id`: items id*NPER+1 .. id*NPER+NPER, each retried until it fits */
+proctype producer(byte id; bit bulk)
+{
+	byte pos, sq, h, i, k, cd, ok, n;
+	byte wb[BATCH];              /* the items handed to nr_ring_enqueue_burst */
+	byte next = id * NPER + 1;   /* next item to enqueue */
+	started++;
+	do
+	:: next > id * NPER + NPER -> break
+	:: else ->
+		if
+		:: !bulk ->
+			ring_enqueue(0, next, ok);
+			if
+			:: ok -> progress_enq: ok = 0; next++
+			:: else -> skip              /* full: retry */
+			fi
+		:: bulk ->
+			/* up to BATCH of the remaining items */
+			d_step {
+				n = 0;
+				do
+				:: n < BATCH && next + n <= id * NPER + NPER ->
+					wb[n] = next + n; n++
+				:: else -> break
+				od;
+				skip
+			}
+			ring_enqueue_burst(0, 0, n, k);
+			if
+			:: k > 0 -> progress_benq: next = next + k
+			:: else -> skip              /* full: retry */
+			fi;
+			d_step {
+				k = 0; n = 0;
+				for (i : 0 .. BATCH - 1) { wb[i] = 0 }
+				i = 0
+			}
+		fi
+	od
+}
+
+proctype consumer(bit bulk)
+{
+	byte pos, sq, h, i, k, cd, ok, it;
+	byte wb[BATCH];              /* nr_ring_dequeue_burst's output */
+	started++;
+	do
+	:: consumed == NITEMS -> break
+	:: else ->
+		if
+		:: !bulk ->
+			ring_dequeue(0, it, ok);
+			if
+			:: ok -> progress_deq: deliver(it); ok = 0
+			:: else -> skip              /* empty: retry */
+			fi
+		:: bulk ->
+			ring_dequeue_burst(0, 0, BATCH, k);
+			i = 0;
+			do
+			:: i < k ->
+				it = wb[i];
+progress_bdeq:			deliver(it);
+				wb[i] = 0;
+				i++
+			:: else -> break
+			od;
+			skip;
+			d_step { i = 0; k = 0 }
+		fi
+	od
+}
+
+init
+{
+	byte p, c;
+	atomic {
+		for (c : 0 .. CAP - 1) { seq[c] = c }     /* nr_ring_init */
+		p = 0;
+		do
+		:: p < PS -> run producer(p, 0); p++
+		:: p >= PS && p < PS + PB -> run producer(p, 1); p++
+		:: else -> break
+		od;
+		c = 0;
+		do
+		:: c < CS -> run consumer(0); c++
+		:: c >= CS && c < CS + CB -> run consumer(1); c++
+		:: else -> break
+		od
+	}
+	(started == NWORKERS && _nr_pr == 2);          /* all done but the monitor */
+	d_step {
+		for (c : 1 .. NITEMS) { assert(got[c] == 1) }
+		assert(consumed == NITEMS);
+		assert(head[0] == tail[0] && tail[0] == NITEMS)
+	}
+}
+
+#else
+/* ---- MODE 2: two rings and the cross-node transfers (ring/numaring.c) ---------- */
+
+/*
+ * A worker's buffers live in one array wb[] (Promela cannot pass an array
+ * to an inline): w->xfer is wb[XF .. XF + BATCH), the single item that
+ * enqueue_slow hands to place_anywhere is wb[ONE], w->pending is
+ * wb[PD .. PD + BATCH).
+ */
+#define XF 0
+#define ONE BATCH
+#define PD (BATCH + 1)
+#define WBLEN (2 * BATCH + 1)
+
+/*
+ * Tickets are kept modulo GMOD (NWORKERS + 1): at most NWORKERS tickets are
+ * outstanding (one per worker), so serving <= t < serving + NWORKERS and
+ * "serving == t" is decided the same way modulo GMOD as with the C code's
+ * 64-bit counters; without it every failed transfer attempt would make new
+ * states (the counters only grow) and the search would not close.
+ */
+inline gate_enter(G_, TK_)
+{
+	d_step { TK_ = gnext[G_]; gnext[G_] = (gnext[G_] + 1) % GMOD }   /* fetch_add(&g->next, 1): relaxed */
+	(gserving[G_] == TK_)                    /* G1: acquire load, poll until our turn */
+}
+
+inline gate_exit(G_, TK_)
+{
+	gserving[G_] = (TK_ + 1) % GMOD;         /* G2: release store */
+	TK_ = 0
+}
+
+/* nr_ring_count(r) -> cnt: head first, then tail (both relaxed) */
+inline ring_count(R_, CNT_)
+{
+	h = head[R_];
+	CNT_ = tail[R_];
+	if
+	:: CNT_ >= h && CNT_ - h <= CAP -> CNT_ = CNT_ - h
+	:: else -> CNT_ = CAP                    /* n > capacity: clamp */
+	fi;
+	h = 0
+}
+
+/* hold(w, wb + off, n): only while npending == 0 and n <= batch (asserted:
+ * the comment in hold() states it, pending[] has room for batch items) */
+inline hold(OFF_, N_)
+{
+	d_step {
+		assert(npending == 0 && N_ <= BATCH);
+		j = 0;
+		do
+		:: j < N_ -> wb[PD + j] = wb[OFF_ + j]; j++
+		:: else -> break
+		od;
+		npending = N_;
+		j = 0
+	}
+}
+
+/* place_anywhere(w, wb + off, n) -> placed: local ring first, then the other */
+inline place_anywhere(OFF_, N_, PLACED_)
+{
+	ring_enqueue_burst(node, OFF_, N_, k);
+	PLACED_ = k;
+	if
+	:: PLACED_ < N_ ->
+		ring_enqueue_burst(1 - node, OFF_ + PLACED_, N_ - PLACED_, k);
+		PLACED_ = PLACED_ + k
+	:: else -> skip
+	fi;
+	k = 0
+}
+
+/* flush_pending(w) */
+inline flush_pending()
+{
+	place_anywhere(PD, npending, placed);
+	d_step {
+		if
+		:: placed > 0 ->   /* memmove the rest to the front */
+			j = 0;
+			do
+			:: j + placed < npending -> wb[PD + j] = wb[PD + j + placed]; j++
+			:: else -> break
+			od;
+			do
+			:: j < npending -> wb[PD + j] = 0; j++
+			:: else -> break
+			od;
+			npending = npending - placed
+		:: else -> skip
+		fi;
+		j = 0; placed = 0
+	}
+}
+
+/* push_batch(w) -> moved */
+inline push_batch(MOVED_)
+{
+	MOVED_ = 0;
+	gate_enter(gate, tk);
+	ring_count(1 - node, room);               /* room = nr_ring_free(dst) */
+	room = CAP - room;
+	if
+	:: room == 0 -> skip                      /* continue: no further node */
+	:: else ->
+		want = (room < BATCH -> room : BATCH);
+		ring_dequeue_burst(node, XF, want, n);
+		if
+		:: n == 0 -> skip                 /* emptied meanwhile: break */
+		:: else ->
+			ring_enqueue_burst(1 - node, XF, n, m);
+			MOVED_ = m;
+			if
+			:: m < n ->
+				ring_enqueue_burst(node, XF + m, n - m, back);
+				if
+				:: m + back < n -> hold(XF + m + back, n - m - back)
+				:: else -> skip
+				fi
+			:: else -> skip
+			fi
+		fi
+	fi;
+	gate_exit(gate, tk);
+	d_step {
+		room = 0; want = 0; n = 0; m = 0; back = 0;
+		for (j : XF .. XF + BATCH - 1) { wb[j] = 0 }
+		j = 0
+	}
+}
+
+/* pull_batch(w, &it, 1) -> given */
+inline pull_batch(IT_, GIVEN_)
+{
+	GIVEN_ = 0;
+	gate_enter(gate, tk);
+	ring_count(1 - node, room);
+	if
+	:: room == 0 -> skip                      /* continue */
+	:: else ->
+		ring_dequeue_burst(1 - node, XF, BATCH, n);
+		if
+		:: n == 0 -> skip                 /* continue */
+		:: else ->
+			GIVEN_ = 1;
+			IT_ = wb[XF];
+			if
+			:: n > 1 ->
+				ring_enqueue_burst(node, XF + 1, n - 1, m);
+				if
+				:: 1 + m < n -> hold(XF + 1 + m, n - 1 - m)
+				:: else -> skip
+				fi
+			:: else -> skip
+			fi
+		fi
+	fi;
+	gate_exit(gate, tk);
+	d_step {
+		room = 0; n = 0; m = 0;
+		for (j : XF .. XF + BATCH - 1) { wb[j] = 0 }
+		j = 0
+	}
+}
+
+/* numaring_enqueue(w, it) -> ok (0: -ENOBUFS) */
+inline nq_enqueue(IT_, OK_)
+{
+	OK_ = 0;
+	if
+	:: npending == 0 -> ring_enqueue(node, IT_, OK_)   /* the fast path */
+	:: else -> skip
+	fi;
+	if
+	:: OK_ == 0 ->                                  /* enqueue_slow */
+		if
+		:: npending > 0 ->
+			flush_pending();
+			if
+			:: npending == 0 -> ring_enqueue(node, IT_, OK_)
+			:: else -> skip
+			fi
+		:: else -> skip
+		fi;
+		/* recheck_on_slow_path: the node never changes in the model */
+		if
+		:: OK_ == 0 && npending == 0 ->
+			do
+			:: push_batch(moved);
+				if
+				:: npending == 0 -> ring_enqueue(node, IT_, OK_)
+				:: else -> skip
+				fi;
+				if
+				:: OK_ -> break
+				:: !OK_ && (moved == 0 || npending > 0) -> break
+				:: else -> skip
+				fi
+			od;
+			moved = 0
+		:: else -> skip
+		fi;
+		if
+		:: OK_ == 0 ->                      /* place_anywhere(w, &item, 1) */
+			wb[ONE] = IT_;
+			place_anywhere(ONE, 1, placed);
+			OK_ = placed;
+			d_step { wb[ONE] = 0; placed = 0 }
+		:: else -> skip
+		fi
+	:: else -> skip
+	fi
+}
+
+/* numaring_dequeue(w) -> ok, it */
+inline nq_dequeue(IT_, OK_)
+{
+	if
+	:: npending > 0 ->
+		d_step { npending--; IT_ = wb[PD + npending]; wb[PD + npending] = 0; OK_ = 1 }
+	:: else ->
+		ring_dequeue(node, IT_, OK_);
+		if
+		:: OK_ == 0 ->                      /* dequeue_slow */
+			pull_batch(IT_, OK_);
+			if
+			:: OK_ == 0 && orphan_count > 0 ->  /* relaxed hint */
+				atomic {               /* take_orphan, under q->lock */
+					if
+					:: orphan_count > 0 ->
+						IT_ = orphans[orphan_count - 1];
+						orphans[orphan_count - 1] = 0;
+						orphan_count--;
+						OK_ = 1
+					:: else -> skip
+					fi
+				}
+			:: else -> skip
+			fi
+		:: else -> skip
+		fi
+	fi
+}
+
+/* numaring_worker_detach(w) */
+inline detach()
+{
+	if
+	:: npending > 0 -> flush_pending()
+	:: else -> skip
+	fi;
+	atomic {                                   /* under q->lock */
+		j = 0;
+		do
+		:: j < npending ->
+			orphans[orphan_count] = wb[PD + j]; wb[PD + j] = 0;
+			orphan_count++; j++
+		:: else -> break
+		od;
+		npending = 0; j = 0
+	}
+}
+
+#if GATE == 0
+#define GATE_OF(wid, nd) 0
+#elif GATE == 1
+#define GATE_OF(wid, nd) (nd)
+#else
+#define GATE_OF(wid, nd) (2 + (wid))
+#endif
+
+proctype producer(byte wid; byte node)
+{
+	byte pos, sq, h, i, j, k, cd, tk, room, want, n, m, back, placed, moved, ok, it;
+	byte wb[WBLEN];
+	byte npending;
+	byte gate = GATE_OF(wid, node);
+	byte next = wid * NPER + 1;
+	started++;
+	do
+	:: next > wid * NPER + NPER -> break
+	:: else ->
+		it = next;
+		nq_enqueue(it, ok);
+		if
+		:: ok -> progress_enq: d_step { next++; ok = 0; it = 0 }
+		:: else -> d_step { it = 0 }           /* -ENOBUFS: the caller retries */
+		fi
+	od;
+	detach()
+}
+
+proctype consumer(byte wid; byte node)
+{
+	byte pos, sq, h, i, j, k, cd, tk, room, want, n, m, back, placed, moved, ok, it;
+	byte wb[WBLEN];
+	byte npending;
+	byte gate = GATE_OF(wid, node);
+	started++;
+	do
+	:: consumed == NITEMS -> break
+	:: else ->
+		nq_dequeue(it, ok);
+		if
+		:: ok -> progress_deq: deliver(it); ok = 0
+		:: else -> skip                         /* -ENOENT: retry */
+		fi
+	od;
+	assert(npending == 0);   /* everything delivered: nothing held */
+	detach()
+}
+
+init
+{
+	byte w, c;
+	atomic {
+		for (c : 0 .. NRINGS * CAP - 1) { seq[c] = c % CAP }   /* nr_ring_init */
+		w = 0;
+		do
+		:: w < P0 -> run producer(w, 0); w++
+		:: w >= P0 && w < P0 + P1 -> run producer(w, 1); w++
+		:: w >= NPROD && w < NPROD + C0 -> run consumer(w, 0); w++
+		:: w >= NPROD + C0 && w < NWORKERS -> run consumer(w, 1); w++
+		:: else -> break
+		od
+	}
+	(started == NWORKERS && _nr_pr == 2);
+	d_step {
+		for (c : 1 .. NITEMS) { assert(got[c] == 1) }
+		assert(consumed == NITEMS);
+		for (c : 0 .. NRINGS - 1) { assert(head[c] == tail[c]) }
+		assert(orphan_count == 0);
+		for (c : 0 .. NGATES - 1) { assert(gnext[c] == gserving[c]) }
+	}
+}
+#endif
