@@ -199,6 +199,11 @@ $(B)/bench/bench_ring: ring/bench/bench_ring.c $(B)/libnumaring.a $(RING_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_) $< -o $@ $(B)/libnumaring.a $(LDFLAGS_) $(RING_LIBS) -lm
 
+# Every queue at 1P1C, single operations and bursts of 32, in one go.
+bench-peers: deps-build
+	@$(MAKE) --no-print-directory lib bench
+	/usr/bin/python3 scripts/bench_peers.py --bench $(B)/numaring-bench
+
 bench-ring: deps-build
 	@$(MAKE) --no-print-directory $(B)/bench/bench_ring
 	$(B)/bench/bench_ring
