@@ -42,7 +42,7 @@ RING_OBJS := $(RING_SRCS:%.c=$(B)/obj/%.o)
 RING_TESTS := test_ring test_stress test_placement test_fastpath
 RING_TEST_BINS := $(RING_TESTS:%=$(B)/tests/%)
 
-.PHONY: all lib bench test test-ring test-harness test-tsan test-asan test-fault bench-ring bench-peers \
+.PHONY: all lib bench test test-ring test-harness test-tsan test-asan test-fault test-leaks bench-ring bench-peers \
 	install uninstall clean deps-build deps-test FORCE
 
 all: lib bench
@@ -190,6 +190,24 @@ test-tsan: deps-test
 
 test-asan: deps-test
 	@$(MAKE) --no-print-directory B=build/asan SAN=address test-ring
+
+# No leak: valgrind memcheck over the ring's unit tests (create/attach/detach/
+# destroy cycles, allocation failures) and over a full harness run of every
+# queue; LeakSanitizer over the same harness runs in the ASan build.
+VALGRIND := valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=9
+test-leaks: deps-test
+	@$(MAKE) --no-print-directory lib bench $(B)/tests/test_ring
+	$(VALGRIND) $(B)/tests/test_ring
+	@set -e; for q in numaring flat ck rte moodycamel urcu mutex faa; do \
+	  echo "== valgrind numaring-bench --queue $$q"; \
+	  $(VALGRIND) $(B)/numaring-bench --queue $$q --producers 2 --consumers 2 --duration 0.3 \
+	    --warmup 0 --out $(B)/leaks/$$q --quiet; done
+	@$(MAKE) --no-print-directory B=build/asan SAN=address build/asan/numaring-bench
+	@set -e; for q in numaring flat ck rte moodycamel urcu mutex faa; do \
+	  echo "== LeakSanitizer numaring-bench --queue $$q"; \
+	  ASAN_OPTIONS=detect_leaks=1 build/asan/numaring-bench --queue $$q --producers 2 \
+	    --consumers 2 --duration 0.3 --warmup 0 --out build/asan/leaks/$$q --quiet; done
+	@echo "test-leaks: no leak reported"
 
 # The ring's tests with threads yielding at the fault points (nr_backoff.h).
 test-fault: deps-test
