@@ -339,18 +339,23 @@ static int take_orphan(struct numaring *q, void **item)
 /* cross-node transfers (slow path)                                     */
 
 /* Local ring full: move a batch of its oldest items to the nearest node
- * that has room. Returns the number of items moved off the node. */
-static NR_NOINLINE unsigned push_batch(struct numaring_worker *w)
+ * that has room. Returns the number of items moved off the node; *any_room
+ * says whether any other ring showed room at all (if none did, the caller
+ * need not look at their index lines again: each look takes the line from
+ * the consumers that are busy with it). */
+static NR_NOINLINE unsigned push_batch(struct numaring_worker *w, int *any_room)
 {
 	struct numaring *q = w->q;
 	struct nr_gate *g = gate_of(w);
 	unsigned moved = 0;
 	uint64_t t = gate_enter(w, g);
+	*any_room = 0;
 	for (unsigned i = 0; i + 1 < q->nnodes; i++) {
 		struct nr_ring *dst = q->rings[q->order[w->node][i]];
 		uint64_t room = nr_ring_free(dst);
 		if (room == 0)
 			continue;
+		*any_room = 1;
 		unsigned want = room < q->cfg.batch ? (unsigned)room : q->cfg.batch;
 		unsigned n = nr_ring_dequeue_burst(w->local, w->xfer, want, &w->bo);
 		if (n == 0)
@@ -427,17 +432,19 @@ static NR_NOINLINE int enqueue_slow(struct numaring_worker *w, void *item)
 	if (recheck_on_slow_path(w) && w->npending == 0 &&
 	    nr_ring_enqueue(w->local, item, &w->bo))
 		goto local;
+	int any_room = 1;
 	if (w->npending == 0 && q->nnodes > 1) {
 		for (;;) {
-			unsigned moved = push_batch(w);
+			unsigned moved = push_batch(w, &any_room);
 			if (w->npending == 0 && nr_ring_enqueue(w->local, item, &w->bo))
 				goto local;
 			if (moved == 0 || w->npending)
 				break;
 		}
 	}
-	/* One ring: the fast path has just found it full. */
-	if (q->nnodes == 1 && w->npending == 0)
+	/* One ring, or every other ring just showed no room: the local ring
+	 * was retried above, so nothing has room. */
+	if ((q->nnodes == 1 || !any_room) && w->npending == 0)
 		return -ENOBUFS;
 	/* No batch could move: any free slot anywhere, local first. */
 	if (place_anywhere(w, &item, 1) == 1) {
@@ -524,8 +531,9 @@ unsigned numaring_enqueue_burst(struct numaring_worker *w, void *const *items, u
 		done += k;
 		w->st.local_ops += k;
 	}
+	int any_room = 1;
 	while (done < n && w->npending == 0 && q->nnodes > 1) {
-		unsigned moved = push_batch(w);
+		unsigned moved = push_batch(w, &any_room);
 		if (w->npending)
 			break;
 		unsigned k = nr_ring_enqueue_burst(w->local, items + done, n - done, &w->bo);
@@ -534,7 +542,7 @@ unsigned numaring_enqueue_burst(struct numaring_worker *w, void *const *items, u
 		if (moved == 0)
 			break;
 	}
-	if (done < n && (q->nnodes > 1 || w->npending))
+	if (done < n && ((q->nnodes > 1 && any_room) || w->npending))
 		done += place_anywhere(w, items + done, n - done);
 out:
 	w->st.enqueued += done;
