@@ -396,11 +396,14 @@ def run_pass(a, bench, topology, exps, profile):
     t0 = time.monotonic()
     spent = 0.0
     try:
+        # Repetitions outermost: every point of an experiment once, then again,
+        # so that the machine's drift (it is shared and noisy) falls on all
+        # points alike instead of on whichever ran last.
         for e, pts, reps in plan:
-            for p in pts:
-                pdir = os.path.join(hostdir, e.name, profile, p.id)
-                os.makedirs(pdir, exist_ok=True)
-                for k in range(1, reps + 1):
+            for k in range(1, reps + 1):
+                for p in pts:
+                    pdir = os.path.join(hostdir, e.name, profile, p.id)
+                    os.makedirs(pdir, exist_ok=True)
                     done += 1
                     out = os.path.join(pdir, f"rep-{k}")
                     tag = f"[{done:>{len(str(total))}}/{total}] {e.name} {p.label} rep {k}/{reps}"
