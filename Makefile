@@ -209,6 +209,16 @@ test-leaks: deps-test
 	    --consumers 2 --duration 0.3 --warmup 0 --out build/asan/leaks/$$q --quiet; done
 	@echo "test-leaks: no leak reported"
 
+# Hours of mixed load with --verify and flat memory (not in CI):
+#   make soak DURATION=3h [SEGMENT=60]
+DURATION ?= 10m
+SEGMENT  ?= 60
+.PHONY: soak
+soak: deps-build
+	@$(MAKE) --no-print-directory lib bench
+	$(PYTHON) scripts/soak.py --duration $(DURATION) --segment $(SEGMENT) --bench $(B)/numaring-bench \
+		--log $(B)/soak.log
+
 # The ring's tests with threads yielding at the fault points (nr_backoff.h).
 test-fault: deps-test
 	@NUMARING_STRESS_SCALE=0.3 $(MAKE) --no-print-directory B=build/fault CFLAGS="-DNR_FAULT_INJECT" test-ring
