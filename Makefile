@@ -184,6 +184,7 @@ test: deps-test
 	@$(MAKE) --no-print-directory test-ring
 	@$(MAKE) --no-print-directory test-harness
 	@$(MAKE) --no-print-directory test-scripts
+	@$(MAKE) --no-print-directory fuzz-regress
 
 test-tsan: deps-test
 	@$(MAKE) --no-print-directory B=build/tsan SAN=thread test-ring
@@ -259,3 +260,7 @@ clean:
 
 # ---- the QEMU NUMA guest: make vm-test ----------------------------------------
 include scripts/vm.mk
+
+# ---- fuzzing (make fuzz, fuzz-regress) and the spin model (make model-check) --
+include scripts/fuzz.mk
+include scripts/model.mk

@@ -103,7 +103,9 @@ static inline uint64_t nr_ring_count(struct nr_ring *r)
 {
 	/* Relaxed: an estimate for choosing where to transfer; nothing is read
 	 * through it. head first: head <= tail at every instant and both only
-	 * grow, so tail read after head is >= it and the difference is >= 0. */
+	 * grow, so on x86 (TSO) tail read after head is >= it. On ARM/POWER the
+	 * relaxed tail may be older than head; the wrapped difference is then
+	 * huge and the clamp below reports a full ring, a harmless estimate. */
 	uint64_t h = atomic_load_explicit(&r->head, memory_order_relaxed);
 	uint64_t t = atomic_load_explicit(&r->tail, memory_order_relaxed);
 	uint64_t n = t - h;
@@ -202,14 +204,20 @@ static inline unsigned nr_ring_enqueue_burst(struct nr_ring *r, void *const *ite
 	for (;;) {
 		/* Relaxed: head only bounds how many positions we claim; each
 		 * cell's hand-over is the acquire of its seq in EB1. head never
-		 * decreases, so any value read is a safe (maybe low) bound. */
+		 * decreases, so a value read is a low bound: it can only make us
+		 * claim fewer positions, provided used > capacity counts as full. */
 		uint64_t h = atomic_load_explicit(&r->head, memory_order_relaxed);
 		int64_t used = (int64_t)(pos - h);
 		if (used < 0) { /* pos went stale while others worked: catch up */
 			pos = atomic_load_explicit(&r->tail, memory_order_relaxed);
 			continue;
 		}
-		uint64_t room = r->capacity - (uint64_t)used;
+		/* used > capacity cannot happen under sequential consistency,
+		 * but this relaxed load of head may return a value older than
+		 * pos allows (C11; ARMv8/POWER may satisfy the two relaxed loads
+		 * out of order): then there is no room, never 2^64 - 1. Found by
+		 * the spin model (ring/model/README.md, "WEAKHEAD"). */
+		uint64_t room = (uint64_t)used >= r->capacity ? 0 : r->capacity - (uint64_t)used;
 		k = room < n ? room : n;
 		if (k == 0)
 			return 0;
@@ -251,8 +259,9 @@ static inline unsigned nr_ring_dequeue_burst(struct nr_ring *r, void **items, un
 		uint64_t t = atomic_load_explicit(&r->tail, memory_order_relaxed);
 		int64_t avail = (int64_t)(t - pos);
 		if (avail <= 0) {
-			/* pos <= head <= tail when each was read, so avail < 0
-			 * cannot happen; 0 means empty. */
+			/* 0 means empty. avail < 0: t is older than pos allows,
+			 * possible with relaxed loads on ARM/POWER (not under
+			 * sequential consistency); report empty, never wrap. */
 			return 0;
 		}
 		k = (uint64_t)avail < n ? (uint64_t)avail : n;

@@ -28,7 +28,10 @@ static void seterr(char *err, size_t errlen, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Quote at most 40 bytes of s[0..len) for an error message. */
+/* Quote at most 40 bytes of s[0..len) for an error message. Each byte takes
+ * at most 4 characters (\xNN), plus "..." and the NUL: QUOTE_BUF bytes hold
+ * any quote whole. */
+#define QUOTE_BUF 170
 static const char *quote(const char *s, size_t len, char *buf, size_t buflen)
 {
 	size_t n = len < 40 ? len : 40, o = 0;
@@ -79,7 +82,7 @@ static int parse_uint(const char *s, size_t *i, size_t len, unsigned long limit,
 
 int nr_cpulist_parse(const char *s, size_t len, cpu_set_t *out, char *err, size_t errlen)
 {
-	char q[200];
+	char q[QUOTE_BUF], q2[QUOTE_BUF];
 	size_t i = 0;
 	CPU_ZERO(out);
 	if (skip_blanks(s, 0, len) == len) {
@@ -97,7 +100,7 @@ int nr_cpulist_parse(const char *s, size_t len, cpu_set_t *out, char *err, size_
 		int rc = parse_uint(s, &i, len, NR_MAX_CPUS, &a);
 		if (rc == -1) {
 			seterr(err, errlen, "cpulist \"%s\": expected a CPU number at \"%s\"",
-			       quote(s, len, q, sizeof q), quote(s + i, len - i, q + 100, 100));
+			       quote(s, len, q, sizeof q), quote(s + i, len - i, q2, sizeof q2));
 			return -EINVAL;
 		}
 		if (rc == -2)
@@ -110,7 +113,7 @@ int nr_cpulist_parse(const char *s, size_t len, cpu_set_t *out, char *err, size_
 			if (rc == -1) {
 				seterr(err, errlen,
 				       "cpulist \"%s\": expected the end of a range at \"%s\"",
-				       quote(s, len, q, sizeof q), quote(s + i, len - i, q + 100, 100));
+				       quote(s, len, q, sizeof q), quote(s + i, len - i, q2, sizeof q2));
 				return -EINVAL;
 			}
 			if (rc == -2)
@@ -128,7 +131,7 @@ int nr_cpulist_parse(const char *s, size_t len, cpu_set_t *out, char *err, size_
 			return 0;
 		if (s[i] != ',') {
 			seterr(err, errlen, "cpulist \"%s\": unexpected \"%s\"", quote(s, len, q, sizeof q),
-			       quote(s + i, len - i, q + 100, 100));
+			       quote(s + i, len - i, q2, sizeof q2));
 			return -EINVAL;
 		}
 		i++;
@@ -164,7 +167,7 @@ int nr_cpulist_format(const cpu_set_t *set, char *buf, size_t len)
 static int parse_matrix(const char *s, size_t len, struct nr_topology *t, char *err,
 			size_t errlen)
 {
-	char q[200];
+	char q[QUOTE_BUF], q2[QUOTE_BUF];
 	unsigned n = t->nnodes, k = 0;
 	size_t i = 0;
 	for (;;) {
@@ -173,7 +176,7 @@ static int parse_matrix(const char *s, size_t len, struct nr_topology *t, char *
 		if (parse_uint(s, &i, len, 256, &v) != 0 || v == 0) {
 			seterr(err, errlen,
 			       "distance matrix \"%s\": expected a distance 1..255 at \"%s\"",
-			       quote(s, len, q, sizeof q), quote(s + i, len - i, q + 100, 100));
+			       quote(s, len, q, sizeof q), quote(s + i, len - i, q2, sizeof q2));
 			return -EINVAL;
 		}
 		if (k < n * n)
@@ -184,7 +187,7 @@ static int parse_matrix(const char *s, size_t len, struct nr_topology *t, char *
 			break;
 		if (s[i] != ',') {
 			seterr(err, errlen, "distance matrix \"%s\": unexpected \"%s\"",
-			       quote(s, len, q, sizeof q), quote(s + i, len - i, q + 100, 100));
+			       quote(s, len, q, sizeof q), quote(s + i, len - i, q2, sizeof q2));
 			return -EINVAL;
 		}
 		i++;
@@ -213,7 +216,7 @@ static int parse_matrix(const char *s, size_t len, struct nr_topology *t, char *
 
 int nr_topology_parse(const char *spec, struct nr_topology *t, char *err, size_t errlen)
 {
-	char q[100], e2[NR_ERRLEN];
+	char q[QUOTE_BUF], e2[NR_ERRLEN];
 	size_t len, nodes_len, start = 0;
 	const char *bar;
 	cpu_set_t seen;

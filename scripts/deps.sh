@@ -4,7 +4,7 @@
 #
 # Missing packages are installed with apt-get when we are root (CI, a fresh
 # machine); otherwise the script names them and the command that installs
-# them, and exits 1. Groups: build test peers experiments vm paper fuzz.
+# them, and exits 1. Groups: build test peers experiments vm paper fuzz model.
 set -eu
 
 pkgs_build="gcc g++ make pkg-config libnuma-dev libhwloc-dev"
@@ -14,6 +14,7 @@ pkgs_experiments="numactl hwloc likwid gnuplot-nox python3 python3-matplotlib ut
 pkgs_vm="qemu-system-x86 busybox-static cpio"
 pkgs_paper="latexmk texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended poppler-utils"
 pkgs_fuzz="clang libclang-rt-14-dev"
+pkgs_model="spin gcc"
 
 list_only=0
 if [ "${1:-}" = "--list" ]; then
@@ -31,7 +32,8 @@ for g in "$@"; do
 	vm) want="$want $pkgs_vm" ;;
 	paper) want="$want $pkgs_paper" ;;
 	fuzz) want="$want $pkgs_fuzz" ;;
-	*) echo "deps.sh: unknown group '$g' (groups: build test peers experiments vm paper fuzz)" >&2; exit 2 ;;
+	model) want="$want $pkgs_model" ;;
+	*) echo "deps.sh: unknown group '$g' (groups: build test peers experiments vm paper fuzz model)" >&2; exit 2 ;;
 	esac
 done
 

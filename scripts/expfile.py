@@ -218,7 +218,8 @@ def parse(path, text=None):
                 raise ValueError(f"unknown key (keys of [{section}]: {', '.join(sorted(allowed))})")
         except ValueError as e:
             raise ExpError(f"{where}: {key}: {e}") from None
-        if len(set(map(str, vals))) != len(vals):
+        listed = [str(v) for v in vals if v != "..."]   # "..." may recur
+        if len(set(listed)) != len(listed):
             raise ExpError(f"{where}: {key}: a value is listed twice")
         seen[section][key] = vals
 
@@ -240,9 +241,16 @@ def parse(path, text=None):
         raise ExpError(f"{path}:{lines_of[('sweep', 'threads')]}: threads and "
                        "producers/consumers are alternatives")
     for prof in PROFILES:
-        for k in seen[prof]:
+        over = seen[prof]
+        if "threads" in over and ("producers" in over or "consumers" in over):
+            raise ExpError(f"{path}:{lines_of[(prof, 'threads')]}: threads and "
+                           "producers/consumers are alternatives")
+        for k in over:
             if k in ("producers", "consumers") and "threads" in sweep:
                 raise ExpError(f"{path}:{lines_of[(prof, k)]}: {k} cannot override threads")
+            if k == "threads" and ("producers" in sweep or "consumers" in sweep):
+                raise ExpError(f"{path}:{lines_of[(prof, k)]}: threads cannot override "
+                               "producers/consumers")
     return Experiment(path, exp["name"], exp["title"], exp["finding"], sweep,
                       {p: seen[p] for p in PROFILES})
 

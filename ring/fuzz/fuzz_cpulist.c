@@ -9,6 +9,9 @@
  * Findings (crash / abort):
  *   - any sanitizer report (over-read, overflow, UB);
  *   - an error message that is not NUL-terminated inside err[0..errlen);
+ *   - an error message that misquotes the input: `cpulist "Q"` must carry
+ *     Q = the quote of the whole list and `at "R"` / `unexpected "R"` the
+ *     quote of a suffix of it (quote_oracle.h);
  *   - an accepted list that is empty (the parser refuses empty lists);
  *   - a round-trip mismatch: parse(format(set)) != set;
  *   - format into a too-small buffer that neither fails with -ENOSPC nor
@@ -18,6 +21,7 @@
  */
 #define _GNU_SOURCE
 #include "nr_topology.h"
+#include "quote_oracle.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -57,6 +61,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!memchr(err, '\0', errlen))
 			fail("error message not NUL-terminated", data, size);
 		free(err);
+		/* the full message, checked against the input it quotes */
+		char full[NR_ERRLEN];
+		nr_cpulist_parse((const char *)data, size, &set, full, sizeof full);
+		if (strncmp(full, "cpulist \"", 9) == 0) {
+			const char *why = check_list_message(full, "cpulist", (const char *)data, size,
+							     strlen(full) == sizeof full - 1);
+			if (why) {
+				fprintf(stderr, "message: %s\n", full);
+				fail(why, data, size);
+			}
+		}
 		return 0;
 	}
 	free(err);

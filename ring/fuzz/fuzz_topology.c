@@ -20,11 +20,14 @@
  *   - a round trip through the canonical string (cpulists, "-" for
  *     memory-only nodes, "|" and the matrix) that does not give the same
  *     topology back.
- * And for every input: a sanitizer report, or an error message that is not
- * NUL-terminated within errlen.
+ * And for every input: a sanitizer report, an error message that is not
+ * NUL-terminated within errlen, or one that misquotes the input (the
+ * topology string, the node's cpulist, the distance matrix; see
+ * quote_oracle.h).
  */
 #define _GNU_SOURCE
 #include "nr_topology.h"
+#include "quote_oracle.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -132,6 +135,49 @@ static char *canonical(const struct nr_topology *t)
 	return s;
 }
 
+/* The full error message of a refused spec quotes what it should. */
+static void check_message(const char *spec)
+{
+	static struct nr_topology t3;
+	char msg[NR_ERRLEN], ref[256], want[300];
+	size_t len = strlen(spec);
+	nr_topology_parse(spec, &t3, msg, sizeof msg);
+	bool cut = strlen(msg) == sizeof msg - 1;
+	if (strncmp(msg, "topology \"", 10) != 0)
+		return; /* "no topology string", "empty topology string" */
+	snprintf(want, sizeof want, "topology \"%s\"", ref_quote(spec, len, ref, sizeof ref));
+	const char *rest = eat(msg, want, cut), *why = NULL;
+	const char *bar = memchr(spec, '|', len);
+	size_t nodes_len = bar ? (size_t)(bar - spec) : len;
+	unsigned node;
+	int used = 0;
+	if (!rest) {
+		why = "the topology string is not quoted as quote() promises";
+	} else if (sscanf(rest, ", node %u: %n", &node, &used) == 1 && used > 0 &&
+		   strncmp(rest + used, "cpulist \"", 9) == 0) {
+		/* node `node`'s cpulist: the node-th ';'-separated piece */
+		size_t a = 0, b;
+		for (unsigned k = 0; k < node && a <= nodes_len; k++) {
+			const char *semi = memchr(spec + a, ';', nodes_len - a);
+			a = semi ? (size_t)(semi - spec) + 1 : nodes_len + 1;
+		}
+		if (a > nodes_len) {
+			why = "the message names a node the string does not have";
+		} else {
+			const char *semi = memchr(spec + a, ';', nodes_len - a);
+			b = semi ? (size_t)(semi - spec) : nodes_len;
+			why = check_list_message(rest + used, "cpulist", spec + a, b - a, cut);
+		}
+	} else if (bar && strncmp(rest, ": distance matrix \"", 19) == 0) {
+		why = check_list_message(rest + 2, "distance matrix", bar + 1, len - nodes_len - 1,
+					 cut);
+	}
+	if (why) {
+		fprintf(stderr, "message: %s\n", msg);
+		fail(why);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -156,6 +202,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rc < 0) {
 		if (!memchr(err, '\0', errlen))
 			fail("error message not NUL-terminated");
+		check_message(spec);
 		goto out;
 	}
 	check_invariants(&t);

@@ -46,12 +46,42 @@
 #ifndef NPER           /* items per producer */
 #define NPER 2
 #endif
+#ifndef NPER0          /* items of producer 0 (default NPER) */
+#define NPER0 NPER
+#endif
+/*
+ * WEAKHEAD (MODE 1 only): the relaxed load of head in nr_ring_enqueue_burst
+ * may return a stale value, as C11 allows and ARMv8/POWER do (see
+ * README.md, "Finding"); FIX_ROOM: the fix of room's computation (1, as
+ * the C code now has it; 0 models the code before the fix, bug 7).
+ */
+#ifndef WEAKHEAD
+#define WEAKHEAD 0
+#endif
+#ifndef FIX_ROOM
+#define FIX_ROOM 1   /* the C code has the fix since the finding; 0 = before */
+#endif
+#if WEAKHEAD && MODE != 1
+#error WEAKHEAD is modelled for MODE 1 only (one ring, producers that never dequeue)
+#endif
+#ifndef BUG            /* 0; 1..6 inject a known bug (a mutant the check must catch) */
+#define BUG 0
+#endif
 #ifndef WEAKCAS        /* 1: a CAS may fail spuriously (compare_exchange_weak) */
 #define WEAKCAS 1
 #endif
 #ifndef GATE           /* MODE 2: 0 shared, 1 per node, 2 per worker */
 #define GATE 0
 #endif
+/*
+ * XFER_MAX (MODE 2, optional): with producers on both nodes, two producers
+ * whose rings are full can move batches to each other's ring for ever while
+ * no consumer is scheduled; positions then grow without bound and the search
+ * does not end. With XFER_MAX defined, push_batch moves items at most
+ * XFER_MAX times in a run; after that it finds no room in the other ring
+ * (the C code's "room == 0": the path taken when dst is full). The check is
+ * then exhaustive for every execution with at most XFER_MAX such transfers.
+ */
 /* MODE 1: how many producers / consumers of each kind */
 #ifndef PS
 #define PS 1           /* producers using nr_ring_enqueue */
@@ -88,11 +118,32 @@
 #define NPROD (P0 + P1)
 #define NCONS (C0 + C1)
 #endif
-#define NITEMS (NPROD * NPER)
+/* producer 0 has NPER0 items, the others NPER; ids 1..NITEMS */
+#define NITEMS (NPER0 + (NPROD - 1) * NPER)
+#define FIRST(p) ((p) == 0 -> 1 : NPER0 + ((p) - 1) * NPER + 1)
+#define LAST(p) ((p) == 0 -> NPER0 : NPER0 + (p) * NPER)
 #define NWORKERS (NPROD + NCONS)
 #define NGATES (NWORKERS + 2)
 #define GMOD (NWORKERS + 1)
 #define MAXPOS 240     /* positions and seq stay below 255 (byte) */
+
+/*
+ * A caller's retry after "full" / "empty" blocks until a retry can succeed:
+ * some ring has room by tail - head (WAIT_ROOM), or some ring is not empty
+ * by tail != head, an orphan is there, or everything was delivered
+ * (WAIT_ITEMS). While the condition is false a retry reads the same values
+ * and fails again, back in the same state, so blocking removes only those
+ * stutter steps. It is what turns a lost item into a deadlock (consumers
+ * blocked forever, an invalid end state) instead of an endless retry loop.
+ */
+#if NRINGS == 1
+#define WAIT_ROOM (tail[0] - head[0] < CAP)
+#define WAIT_ITEMS (consumed == NITEMS || tail[0] != head[0])
+#else
+#define WAIT_ROOM (tail[0] - head[0] < CAP || tail[1] - head[1] < CAP)
+#define WAIT_ITEMS (consumed == NITEMS || tail[0] != head[0] || tail[1] != head[1] || \
+		    orphan_count > 0)
+#endif
 
 /* cell of position p in ring r */
 #define CELL(r, p) ((r) * CAP + ((p) % CAP))
@@ -116,6 +167,9 @@ byte orphan_count;
 byte got[NITEMS + 1];  /* got[id]: how many times id was delivered */
 byte consumed;         /* items delivered in all */
 byte started;          /* processes started (init waits for all) */
+#ifdef XFER_MAX
+byte xfers;            /* push_batch calls that moved items (see XFER_MAX) */
+#endif
 
 /* ---- one ring: ring/nr_ring.h ----------------------------------------------- */
 
@@ -177,22 +231,31 @@ inline ring_dequeue(R_, IT_, OK_)
 			:: else -> skip
 			fi
 		:: sq < pos + 1 -> OK_ = 0              /* dif < 0: empty */
+#if BUG == 6
+		:: sq > pos + 1 -> skip                  /* BUG 6: no catch-up: spins */
+#else
 		:: sq > pos + 1 -> pos = head[R_]       /* dif > 0: catch up */
+#endif
 		fi
 	:: else -> break
 	od;
 	if
 	:: OK_ == 1 ->
+#if BUG == 2
+		seq[CELL(R_, pos)] = pos + CAP;         /* BUG 2: D2 before the read */
+		IT_ = item[CELL(R_, pos)]
+#else
 		IT_ = item[CELL(R_, pos)];               /* *item = c->item (plain) */
 		seq[CELL(R_, pos)] = pos + CAP          /* D2: release store */
+#endif
 	:: else -> IT_ = 0
 	fi;
 	skip;   /* (a break may not jump into a d_step) */
 	d_step { pos = 0; sq = 0; cd = 0 }
 }
 
-/* nr_ring_enqueue_burst(r, wb + off, n): k = how many went in (wb: the
- * calling process's buffer, see WORKER_LOCALS) */
+/* nr_ring_enqueue_burst(r, wb + off, n): k = how many went in (wb[]: the
+ * calling process's buffer, declared in each proctype) */
 inline ring_enqueue_burst(R_, OFF_, N_, K_)
 {
 	pos = tail[R_];                                /* relaxed load of tail */
@@ -203,12 +266,39 @@ inline ring_enqueue_burst(R_, OFF_, N_, K_)
 		cd = 2;
 		do
 		:: cd == 2 ->
+#if WEAKHEAD
+			/* relaxed load of head, as C11 allows it: any value of head
+			 * not older than what this process has read or synchronized
+			 * with (hlast); the model offers the newest value or hlast */
+			if
+			:: h = head[R_]
+			:: h = hlast
+			fi;
+			if
+			:: h > hlast -> hlast = h
+			:: else -> skip
+			fi;
+#else
 			h = head[R_];                  /* relaxed load of head */
+#endif
 			if
 			:: pos < h -> pos = tail[R_]    /* used < 0: stale, catch up */
 			:: else ->
-				assert(pos - h <= CAP);
-				K_ = CAP - (pos - h);   /* room */
+#if !WEAKHEAD
+				assert(pos - h <= CAP);  /* used <= capacity under SC */
+#endif
+#if BUG == 1
+				K_ = CAP;               /* BUG 1: room without head */
+#else
+#if FIX_ROOM
+				/* the proposed fix: no room when used >= capacity */
+				K_ = (pos - h >= CAP -> 0 : CAP - (pos - h));
+#else
+				/* room; a byte, so that used > capacity wraps around as
+				 * the C code's uint64_t does (then k = n) */
+				K_ = CAP - (pos - h);
+#endif
+#endif
 				if
 				:: K_ > N_ -> K_ = N_
 				:: else -> skip
@@ -231,6 +321,14 @@ inline ring_enqueue_burst(R_, OFF_, N_, K_)
 			 * (it is below head): the wait is for a smaller rank */
 			assert(pos + i < CAP || head[R_] > pos + i - CAP);
 			(seq[CELL(R_, pos + i)] == pos + i);   /* EB1: acquire, poll */
+#if WEAKHEAD
+			/* EB1 synchronized with the consumer of pos + i - CAP, which
+			 * had moved head past that position: later loads see it */
+			if
+			:: pos + i + 1 > CAP && pos + i + 1 - CAP > hlast -> hlast = pos + i + 1 - CAP
+			:: else -> skip
+			fi;
+#endif
 			assert(pos + i < MAXPOS);
 			item[CELL(R_, pos + i)] = wb[OFF_ + i];
 			seq[CELL(R_, pos + i)] = pos + i + 1;  /* EB2: release */
@@ -257,7 +355,11 @@ inline ring_dequeue_burst(R_, OFF_, N_, K_)
 			if
 			:: h <= pos -> K_ = 0; cd = 0  /* avail <= 0: empty */
 			:: else ->
+#if BUG == 5
+				K_ = N_;                /* BUG 5: claim n, not min(n, avail) */
+#else
 				K_ = h - pos;
+#endif
 				if
 				:: K_ > N_ -> K_ = N_
 				:: else -> skip
@@ -317,25 +419,26 @@ end:	atomic {
 proctype producer(byte id; bit bulk)
 {
 	byte pos, sq, h, i, k, cd, ok, n;
+	byte hlast;                  /* WEAKHEAD: the newest head this process knows of */
 	byte wb[BATCH];              /* the items handed to nr_ring_enqueue_burst */
-	byte next = id * NPER + 1;   /* next item to enqueue */
+	byte next = FIRST(id);       /* next item to enqueue */
 	started++;
 	do
-	:: next > id * NPER + NPER -> break
+	:: next > LAST(id) -> break
 	:: else ->
 		if
 		:: !bulk ->
 			ring_enqueue(0, next, ok);
 			if
 			:: ok -> progress_enq: ok = 0; next++
-			:: else -> skip              /* full: retry */
+			:: else -> WAIT_ROOM         /* full: retry */
 			fi
 		:: bulk ->
 			/* up to BATCH of the remaining items */
 			d_step {
 				n = 0;
 				do
-				:: n < BATCH && next + n <= id * NPER + NPER ->
+				:: n < BATCH && next + n <= LAST(id) ->
 					wb[n] = next + n; n++
 				:: else -> break
 				od;
@@ -344,7 +447,7 @@ proctype producer(byte id; bit bulk)
 			ring_enqueue_burst(0, 0, n, k);
 			if
 			:: k > 0 -> progress_benq: next = next + k
-			:: else -> skip              /* full: retry */
+			:: else -> WAIT_ROOM         /* full: retry */
 			fi;
 			d_step {
 				k = 0; n = 0;
@@ -368,10 +471,14 @@ proctype consumer(bit bulk)
 			ring_dequeue(0, it, ok);
 			if
 			:: ok -> progress_deq: deliver(it); ok = 0
-			:: else -> skip              /* empty: retry */
+			:: else -> WAIT_ITEMS        /* empty: retry */
 			fi
 		:: bulk ->
 			ring_dequeue_burst(0, 0, BATCH, k);
+			if
+			:: k == 0 -> WAIT_ITEMS      /* empty: retry */
+			:: else -> skip
+			fi;
 			i = 0;
 			do
 			:: i < k ->
@@ -432,7 +539,11 @@ init
  * outstanding (one per worker), so serving <= t < serving + NWORKERS and
  * "serving == t" is decided the same way modulo GMOD as with the C code's
  * 64-bit counters; without it every failed transfer attempt would make new
- * states (the counters only grow) and the search would not close.
+ * states (the counters only grow) and the search would not close. And when
+ * the holder leaves with no ticket outstanding (serving == next after its
+ * store), both are renumbered to 0 in the same step: only the distance
+ * between tickets and serving is observable, so this merges states that
+ * differ by the numbering alone.
  */
 inline gate_enter(G_, TK_)
 {
@@ -442,8 +553,15 @@ inline gate_enter(G_, TK_)
 
 inline gate_exit(G_, TK_)
 {
-	gserving[G_] = (TK_ + 1) % GMOD;         /* G2: release store */
-	TK_ = 0
+	d_step {                                 /* G2: release store of serving */
+		gserving[G_] = (TK_ + 1) % GMOD;
+		/* no ticket outstanding: renumber from 0 (see above) */
+		if
+		:: gserving[G_] == gnext[G_] -> gserving[G_] = 0; gnext[G_] = 0
+		:: else -> skip
+		fi;
+		TK_ = 0
+	}
 }
 
 /* nr_ring_count(r) -> cnt: head first, then tail (both relaxed) */
@@ -511,16 +629,24 @@ inline flush_pending()
 	}
 }
 
-/* push_batch(w) -> moved */
-inline push_batch(MOVED_)
+/* push_batch(w, &any_room) -> moved */
+inline push_batch(MOVED_, ANY_)
 {
 	MOVED_ = 0;
 	gate_enter(gate, tk);
+	ANY_ = 0;                                 /* *any_room = 0 */
 	ring_count(1 - node, room);               /* room = nr_ring_free(dst) */
 	room = CAP - room;
+#ifdef XFER_MAX
+	if
+	:: xfers >= XFER_MAX -> room = 0          /* budget spent: as if dst were full */
+	:: else -> skip
+	fi;
+#endif
 	if
 	:: room == 0 -> skip                      /* continue: no further node */
 	:: else ->
+		ANY_ = 1;                         /* *any_room = 1 */
 		want = (room < BATCH -> room : BATCH);
 		ring_dequeue_burst(node, XF, want, n);
 		if
@@ -528,6 +654,12 @@ inline push_batch(MOVED_)
 		:: else ->
 			ring_enqueue_burst(1 - node, XF, n, m);
 			MOVED_ = m;
+#ifdef XFER_MAX
+			if
+			:: m > 0 -> xfers++
+			:: else -> skip
+			fi;
+#endif
 			if
 			:: m < n ->
 				ring_enqueue_burst(node, XF + m, n - m, back);
@@ -539,7 +671,14 @@ inline push_batch(MOVED_)
 			fi
 		fi
 	fi;
+	#if BUG == 4
+	if
+	:: room == 0 -> skip                      /* BUG 4: returns holding the gate */
+	:: else -> gate_exit(gate, tk)
+	fi;
+#else
 	gate_exit(gate, tk);
+#endif
 	d_step {
 		room = 0; want = 0; n = 0; m = 0; back = 0;
 		for (j : XF .. XF + BATCH - 1) { wb[j] = 0 }
@@ -563,7 +702,11 @@ inline pull_batch(IT_, GIVEN_)
 			GIVEN_ = 1;
 			IT_ = wb[XF];
 			if
+#if BUG == 3
+			:: false ->                /* BUG 3: the rest is dropped */
+#else
 			:: n > 1 ->
+#endif
 				ring_enqueue_burst(node, XF + 1, n - 1, m);
 				if
 				:: 1 + m < n -> hold(XF + 1 + m, n - 1 - m)
@@ -601,10 +744,11 @@ inline nq_enqueue(IT_, OK_)
 		:: else -> skip
 		fi;
 		/* recheck_on_slow_path: the node never changes in the model */
+		anyroom = 1;                       /* int any_room = 1 */
 		if
 		:: OK_ == 0 && npending == 0 ->
 			do
-			:: push_batch(moved);
+			:: push_batch(moved, anyroom);
 				if
 				:: npending == 0 -> ring_enqueue(node, IT_, OK_)
 				:: else -> skip
@@ -619,13 +763,15 @@ inline nq_enqueue(IT_, OK_)
 		:: else -> skip
 		fi;
 		if
-		:: OK_ == 0 ->                      /* place_anywhere(w, &item, 1) */
+		:: OK_ == 0 && !anyroom && npending == 0 -> skip  /* every other ring showed no room: -ENOBUFS */
+		:: OK_ == 0 && (anyroom || npending > 0) -> /* place_anywhere(w, &item, 1) */
 			wb[ONE] = IT_;
 			place_anywhere(ONE, 1, placed);
 			OK_ = placed;
 			d_step { wb[ONE] = 0; placed = 0 }
 		:: else -> skip
-		fi
+		fi;
+		anyroom = 0
 	:: else -> skip
 	fi
 }
@@ -689,20 +835,20 @@ inline detach()
 
 proctype producer(byte wid; byte node)
 {
-	byte pos, sq, h, i, j, k, cd, tk, room, want, n, m, back, placed, moved, ok, it;
+	byte pos, sq, h, i, j, k, cd, tk, room, want, n, m, back, placed, moved, anyroom, ok, it;
 	byte wb[WBLEN];
 	byte npending;
 	byte gate = GATE_OF(wid, node);
-	byte next = wid * NPER + 1;
+	byte next = FIRST(wid);
 	started++;
 	do
-	:: next > wid * NPER + NPER -> break
+	:: next > LAST(wid) -> break
 	:: else ->
 		it = next;
 		nq_enqueue(it, ok);
 		if
 		:: ok -> progress_enq: d_step { next++; ok = 0; it = 0 }
-		:: else -> d_step { it = 0 }           /* -ENOBUFS: the caller retries */
+		:: else -> it = 0; WAIT_ROOM           /* -ENOBUFS: the caller retries */
 		fi
 	od;
 	detach()
@@ -710,7 +856,7 @@ proctype producer(byte wid; byte node)
 
 proctype consumer(byte wid; byte node)
 {
-	byte pos, sq, h, i, j, k, cd, tk, room, want, n, m, back, placed, moved, ok, it;
+	byte pos, sq, h, i, j, k, cd, tk, room, want, n, m, back, placed, moved, anyroom, ok, it;
 	byte wb[WBLEN];
 	byte npending;
 	byte gate = GATE_OF(wid, node);
@@ -721,7 +867,7 @@ proctype consumer(byte wid; byte node)
 		nq_dequeue(it, ok);
 		if
 		:: ok -> progress_deq: deliver(it); ok = 0
-		:: else -> skip                         /* -ENOENT: retry */
+		:: else -> WAIT_ITEMS                   /* -ENOENT: retry */
 		fi
 	od;
 	assert(npending == 0);   /* everything delivered: nothing held */

@@ -86,6 +86,11 @@ class ParserTest(unittest.TestCase):
             (GOOD.replace("finding = F2", "finding = F9"), ":5: finding 'F9' is not one of"),
             (GOOD.replace("finding = F2\n", ""), "[experiment] lacks finding"),
             (GOOD.replace("threads = 2", "threads = 2\nproducers = 1"), "threads and producers/consumers are alternatives"),
+            (GOOD.replace("reps = 2", "reps = 2\nthreads = 4\nproducers = 1"),
+             ":18: threads and producers/consumers are alternatives"),
+            (GOOD.replace("threads = 2", "producers = 1, 2").replace("reps = 2", "reps = 2\nthreads = 4"),
+             ":18: threads cannot override producers/consumers"),
+            (GOOD.replace("reps = 2", "reps = 2\nproducers = 1"), ":18: producers cannot override threads"),
             (GOOD.replace("batch = 8", "batch = 8\nreps = 3"), ":13: reps: unknown key"),
             (GOOD.replace("reps = 2", "reps = 0"), ":17: reps: 0 is not between 1 and 1000"),
             (GOOD.replace("cached, none", "cached, cached"), ":10: lookup: a value is listed twice"),
@@ -102,6 +107,10 @@ class ParserTest(unittest.TestCase):
                     parse_text(text)
                 self.assertIn(want, str(cm.exception))
                 self.assertTrue(str(cm.exception).startswith("tiny.exp"))
+
+    def test_two_ellipses_in_one_threads_list(self):
+        e = parse_text(GOOD.replace("threads = 2", "threads = 2, 4, ..., 16, 24, ..., 96"))
+        self.assertEqual(e.sweep["threads"], [2, 4, "...", 16, 24, "...", 96])
 
     def test_batch_above_capacity_refused_at_expansion(self):
         e = parse_text(GOOD.replace("batch = 8", "batch = 128"))
