@@ -53,6 +53,23 @@ class Interrupted(Exception):
     pass
 
 
+class CannotWrite(Exception):
+    """The results folder cannot take more data (full, read-only, over quota):
+    every further run would fail the same way, so the sweep stops."""
+
+
+# what a harness run says when its results could not be written
+_WRITE_ERRORS = ("No space left on device", "File too large", "Read-only file system",
+                 "Disk quota exceeded")
+
+
+def check_write_failure(what, stderr):
+    for e in _WRITE_ERRORS:
+        if e in (stderr or ""):
+            line = next(l for l in stderr.splitlines() if e in l)
+            raise CannotWrite(f"{what}: {line.strip()}")
+
+
 def die(msg, code=2):
     print(f"experiments: {msg}", file=sys.stderr)
     sys.exit(code)
@@ -61,11 +78,20 @@ def die(msg, code=2):
 def write_whole(path, text):
     """Write a file through a temporary + rename: never half a file."""
     tmp = f"{os.path.dirname(path) or '.'}/.{os.path.basename(path)}.tmp.{os.getpid()}"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException as e:
+        try:
+            os.remove(tmp)
+        except OSError:
+            pass
+        if isinstance(e, OSError) and e.filename is None:  # a failed write or flush
+            raise OSError(e.errno, e.strerror, path) from None
+        raise
 
 
 # ---- the machine -----------------------------------------------------------
@@ -160,6 +186,7 @@ def run_probe(hostdir, bench, topology, quick, force):
     print(f"probe: {' '.join(cmd[1:])}", flush=True)
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
+        check_write_failure("probe", r.stderr)
         write_whole(os.path.join(pdir, "probe.failed.txt"),
                     f"command: {' '.join(cmd)}\nexit: {r.returncode}\n{r.stderr}")
         print(f"probe failed (exit {r.returncode}): {r.stderr.strip()}", file=sys.stderr)
@@ -185,6 +212,7 @@ def run_bench_ring(hostdir, bench, quick, force):
     else:
         if os.path.exists(tmp):
             os.remove(tmp)
+        check_write_failure("bench-ring", r.stderr)
         print(f"bench-ring failed (exit {r.returncode}): {r.stderr.strip()}", file=sys.stderr)
 
 
@@ -230,6 +258,7 @@ def run_rep(bench, args, out, timeout):
         return True, ""
     if os.path.exists(tmp):
         shutil.rmtree(tmp, ignore_errors=True)
+    check_write_failure(out, err)
     write_whole(failed, f"command: {' '.join(cmd)}\nexit: {rc}\nstderr:\n{err}")
     first = (err or "").strip().splitlines()
     return False, f"exit {rc}: {first[0] if first else 'no message'}"
@@ -319,6 +348,13 @@ def cmd_run(a):
         print("\nexperiments: interrupted; finished runs are kept and nothing is "
               "half-written. Run the same command again to continue.", file=sys.stderr)
         sys.exit(130)
+    except (OSError, CannotWrite) as e:
+        if isinstance(e, OSError):
+            e = f"{e.filename or 'results'}: {e.strerror or e}"
+        print(f"\nexperiments: cannot write the results: {e}\nexperiments: finished runs "
+              "are kept and nothing is half-written; make room (or choose another --results) "
+              "and run the same command again to continue.", file=sys.stderr)
+        sys.exit(1)
 
 
 def run_all(a):
@@ -326,6 +362,13 @@ def run_all(a):
     if not os.access(bench, os.X_OK):
         die(f"{a.bench} is not built (run make bench)")
     topology = a.topology if a.topology is not None else os.environ.get("NUMARING_TOPOLOGY") or None
+    if topology:  # checked once here, naming where it came from
+        r = subprocess.run([bench, "--show-topology", "--topology", topology],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            src = "--topology" if a.topology is not None else "NUMARING_TOPOLOGY"
+            msg = r.stderr.strip().removeprefix("numaring-bench: ")
+            die(f"{src}={topology!r}: {msg}", 2 if r.returncode == 2 else 1)
     names = [n.strip() for n in a.experiments.split(",") if n.strip()] if a.experiments else None
     exps = load_experiments(names)
     _, topo = show_topology(bench, topology)

@@ -29,7 +29,10 @@ struct stress_cfg {
 	int producers, consumers;
 	uint64_t items_per_producer;
 	int burst;   /* 1: mix burst operations with single ones */
-	int migrate; /* 1: a thread moves the workers between CPUs */
+	int migrate; /* 1: a thread moves the workers between CPUs; 2: once a third
+	                of the items went through, the last allowed CPU is taken
+	                out of every thread's allowed set (as taskset or a cpuset
+	                change would) for the rest of the run */
 	int churn;   /* 1: workers detach and attach again every few hundred operations */
 	int abandon; /* 1: consumers but the first exit early without detaching; the
 	                main thread detaches their workers (handles handed over) */
@@ -43,6 +46,7 @@ struct run {
 	_Atomic uint64_t consumed;
 	_Atomic uint64_t bad;  /* out-of-range or duplicate items */
 	_Atomic int stop;
+	_Atomic int shrunk;    /* migrate 2: the CPU was taken away */
 	pthread_mutex_t lock;
 	struct numaring_stats sum;
 	int next_producer, next_consumer;
@@ -106,6 +110,10 @@ static void *producer(void *arg)
 	while (i < n) {
 		rnd = rnd * 1103515245u + 12345u;
 		w = maybe_churn(r, w, &churn_left, rnd >> 8);
+		/* migrate 2: half the items wait until the CPU is gone, so that
+		 * it leaves mid-run however fast the first half went */
+		while (c->migrate == 2 && i >= n / 2 && !atomic_load(&r->shrunk))
+			sched_yield();
 		if (c->burst && (rnd >> 16) % 3 == 0) {
 			void *items[BURST];
 			unsigned k = 1 + (rnd >> 8) % BURST;
@@ -195,6 +203,20 @@ static void *migrator(void *arg)
 	struct migrator_arg *m = arg;
 	int ncpu = nr_test_ncpus();
 	unsigned rnd = 12345;
+	if (m->r->c->migrate == 2) {
+		/* wait for a third of the run, then remove the last CPU */
+		while (!atomic_load(&m->r->stop) &&
+		       atomic_load(&m->r->consumed) < m->r->total / 3) {
+			struct timespec ts = {0, 200000};
+			nanosleep(&ts, NULL);
+		}
+		cpu_set_t less = *nr_test_allowed();
+		CPU_CLR(nr_test_cpu(ncpu - 1), &less);
+		for (int t = 0; t < m->nthreads; t++)
+			pthread_setaffinity_np(m->threads[t], sizeof less, &less);
+		atomic_store(&m->r->shrunk, 1);
+		return NULL;
+	}
 	while (!atomic_load(&m->r->stop)) {
 		rnd = rnd * 1103515245u + 12345u;
 		int t = (int)((rnd >> 8) % (unsigned)m->nthreads);
@@ -272,6 +294,8 @@ static void stress(const struct stress_cfg *c)
 	atomic_store(&r.stop, 1);
 	if (c->migrate)
 		pthread_join(mig, NULL);
+	if (c->migrate == 2)
+		assert_int_equal(atomic_load(&r.shrunk), 1);
 	if (atomic_load(&r.bad) != 0) {
 		/* consumers may be stuck short of total; report and stop here */
 		fprintf(stderr, "stress %s: %llu bad items (duplicate or out of range)\n", c->name,
@@ -378,6 +402,26 @@ static void machine_topology(void **state)
 	stress(&c2);
 }
 
+/* A CPU leaves the allowed set mid-run: its workers are moved to the
+ * remaining CPUs (another node when emulated nodes have one CPU each); every
+ * item is still delivered once, and the workers re-route. */
+static void cpu_removed_from_the_allowed_set_while_running(void **state)
+{
+	(void)state;
+	if (nr_test_ncpus() < 2)
+		skip();
+	static const enum numaring_lookup lookups[] = {NUMARING_LOOKUP_CACHED,
+						       NUMARING_LOOKUP_RSEQ,
+						       NUMARING_LOOKUP_SYSCALL};
+	for (unsigned k = 0; k < sizeof lookups / sizeof lookups[0]; k++) {
+		char name[64];
+		snprintf(name, sizeof name, "cpu-removed/%s", numaring_lookup_name(lookups[k]));
+		struct stress_cfg c = {name, topo2, 8, 4, lookups[k], NUMARING_GATE_PERNODE,
+				       NUMARING_BACKOFF_NONE, 2, 2, 60000, 1, 2};
+		stress(&c);
+	}
+}
+
 static void workers_detach_and_attach_while_others_run(void **state)
 {
 	(void)state;
@@ -420,6 +464,7 @@ int main(void)
 		cmocka_unit_test(batch_equals_capacity),
 		cmocka_unit_test(more_threads_than_cpus),
 		cmocka_unit_test(machine_topology),
+		cmocka_unit_test(cpu_removed_from_the_allowed_set_while_running),
 		cmocka_unit_test(workers_detach_and_attach_while_others_run),
 		cmocka_unit_test(consumers_that_vanish_leave_no_item_behind),
 	};

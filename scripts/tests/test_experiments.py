@@ -219,6 +219,35 @@ class RunnerTest(unittest.TestCase):
         self.assertIn("tiny.exp:11: capacity: 63 is not a power of two", r.stderr)
         self.assertFalse(os.path.exists(self.results))
 
+    def test_bad_command_line_exits_2_with_one_message(self):
+        self.write_exp(GOOD)
+        cases = [
+            (["--reps", "0"], "experiments: --reps must be between 1 and 1000"),
+            (["--reps", "many"], "argument --reps: invalid int value: 'many'"),
+            (["--point-timeout", "-1"], "experiments: --point-timeout must be above 0"),
+            (["--point-timeout", "nan"], "experiments: --point-timeout must be above 0"),
+            (["--profile", "huge"], "argument --profile: invalid choice: 'huge'"),
+            (["--experiments", "nosuch"], "nosuch"),
+            (["--topology", "0;;1"], "topology"),
+            (["--bench", "/nonexistent/bench"], "is not built (run make bench)"),
+            (["--colour"], "unrecognized arguments: --colour"),
+        ]
+        for extra, want in cases:
+            with self.subTest(extra=extra):
+                args = self.base()
+                if extra[0] == "--bench":
+                    args[args.index("--bench") + 1] = extra[1]
+                    extra = []
+                r = run(args + extra)
+                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertIn(want, r.stderr)
+                self.assertNotIn("Traceback", r.stderr)
+                self.assertFalse(os.path.exists(os.path.join(self.results)), extra)
+        r = run(self.base(), env=dict(os.environ, NUMARING_TOPOLOGY="0-x"))
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("NUMARING_TOPOLOGY", r.stderr)
+        self.assertNotIn("Traceback", r.stderr)
+
     def test_kill_in_the_middle_then_resume(self):
         text = GOOD.replace("lookup = cached, none", "lookup = cached, none, table, rseq, syscall")
         text = text.replace("duration = 0.1", "duration = 0.25")
@@ -287,6 +316,100 @@ class RunnerTest(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(glob.glob(os.path.join(self.results, "**", "*.failed.txt"),
                                    recursive=True), [])
+
+    def fake_bench(self, body):
+        """A wrapper of the harness: `body` (sh) runs first, then the harness."""
+        fake = os.path.join(self.tmp, "fake-bench")
+        with open(fake, "w") as f:
+            f.write(f"#!/bin/sh\n{body}\nexec '{BENCH}' \"$@\"\n")
+        os.chmod(fake, 0o755)
+        args = self.base()
+        args[args.index("--bench") + 1] = fake
+        return args
+
+    def no_leftovers(self):
+        left = [p for p in glob.glob(os.path.join(self.results, "**", "*"), recursive=True)
+                if ".tmp" in os.path.basename(p)]
+        left += glob.glob(os.path.join(self.results, "**", ".*"), recursive=True)
+        self.assertEqual(left, [])
+
+    def test_hung_point_is_killed_at_the_point_timeout(self):
+        self.write_exp(GOOD)
+        # the harness hangs on one point (as a deadlocked queue would)
+        args = self.fake_bench("case \"$*\" in *'--lookup none'*) exec sleep 600;; esac")
+        t0 = time.monotonic()
+        r = run(args + ["--point-timeout", "2"])
+        self.assertLess(time.monotonic() - t0, 60)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("lookup=none rep 1: exit None", r.stderr)
+        failed = glob.glob(os.path.join(self.results, "*", "tiny", "quick", "lookup=none",
+                                        "rep-*.failed.txt"))
+        self.assertEqual(len(failed), 2)
+        with open(failed[0]) as f:
+            self.assertIn("killed after the per-point timeout of 2 s", f.read())
+        ok = glob.glob(os.path.join(self.results, "*", "tiny", "quick", "lookup=cached",
+                                    "rep-*", "summary.csv"))
+        self.assertEqual(len(ok), 2)
+        self.no_leftovers()
+        # the hung harness was killed, not left behind
+        ps = subprocess.run(["pgrep", "-f", "sleep 600"], capture_output=True, text=True)
+        self.assertEqual(ps.stdout.strip(), "")
+
+    def test_results_folder_that_cannot_be_created(self):
+        self.write_exp(GOOD)
+        blocker = os.path.join(self.tmp, "a-file")
+        with open(blocker, "w") as f:
+            f.write("not a folder\n")
+        args = self.base()
+        args[args.index("--results") + 1] = os.path.join(blocker, "results")
+        r = run(args)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("cannot write the results", r.stderr)
+        self.assertIn("Not a directory", r.stderr)
+        self.assertNotIn("Traceback", r.stderr)
+
+    def test_disk_full_in_the_middle_keeps_finished_runs_and_resumes(self):
+        text = GOOD.replace("lookup = cached, none", "lookup = cached, none, table")
+        self.write_exp(text)
+        # the third run (repetitions outermost: cached, none, table) finds the
+        # disk full; the message is the harness's own
+        args = self.fake_bench(
+            "case \"$*\" in *'--lookup table'*) "
+            "echo 'numaring-bench: cannot write into somewhere: No space left on device' >&2; "
+            "exit 1;; esac")
+        r = run(args)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("cannot write the results", r.stderr)
+        self.assertIn("No space left on device", r.stderr)
+        self.assertIn("run the same command again", r.stderr)
+        self.assertNotIn("Traceback", r.stderr)
+        done = glob.glob(os.path.join(self.results, "*", "tiny", "quick", "*", "rep-*",
+                                      "summary.csv"))
+        self.assertEqual(len(done), 2)
+        self.assertEqual(glob.glob(os.path.join(self.results, "**", "*.failed.txt"),
+                                   recursive=True), [])
+        self.no_leftovers()
+        r = run(self.base())
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout.count("done before, kept"), 2)
+        rows = tidy_rows(glob.glob(os.path.join(self.results, "*", "tiny.csv"))[0])
+        self.assertEqual(len(rows), 6)
+
+    def test_runner_own_writes_failing_leave_nothing_half_written(self):
+        self.write_exp(GOOD)
+        import resource
+
+        def small_files():  # every file the runner writes is cut at 300 bytes
+            resource.setrlimit(resource.RLIMIT_FSIZE, (300, 300))
+        r = subprocess.run([PY, RUNNER] + self.base(), capture_output=True, text=True,
+                           preexec_fn=small_files)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("cannot write the results", r.stderr)
+        self.assertIn("File too large", r.stderr)
+        self.assertNotIn("Traceback", r.stderr)
+        self.no_leftovers()
+        r = run(self.base())
+        self.assertEqual(r.returncode, 0, r.stderr)
 
 
 if __name__ == "__main__":
