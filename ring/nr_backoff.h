@@ -90,6 +90,7 @@ static inline void nr_backoff_pause(struct nr_backoff *bo)
  */
 #ifdef NR_FAULT_INJECT
 void nr_fault_point(void);
+extern _Atomic unsigned long nr_fault_yields; /* preemptions injected so far */
 #define NR_FAULT_POINT() nr_fault_point()
 #else
 #define NR_FAULT_POINT() ((void)0)

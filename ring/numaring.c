@@ -68,6 +68,9 @@ static void *nr_alloc(size_t size)
 }
 
 #ifdef NR_FAULT_INJECT
+/* How many preemptions were injected (the tests report it). */
+_Atomic unsigned long nr_fault_yields;
+
 /* Yield at about one fault point in eight (per-thread xorshift). */
 void nr_fault_point(void)
 {
@@ -77,8 +80,11 @@ void nr_fault_point(void)
 	x ^= x << 13;
 	x ^= x >> 17;
 	x ^= x << 5;
-	if ((x & 7) == 0)
+	if ((x & 7) == 0) {
+		/* relaxed: a statistic, read once every thread has been joined */
+		atomic_fetch_add_explicit(&nr_fault_yields, 1, memory_order_relaxed);
 		sched_yield();
+	}
 }
 #endif
 

@@ -144,6 +144,7 @@ static void no_allocation_on_fast_path(void **state)
 struct trap_report {
 	long trapped;
 	long last_nr;
+	long getcpu_seen; /* traps of getcpu (the fault build also yields) */
 	int errors;
 };
 
@@ -155,6 +156,8 @@ static void on_sigsys(int sig, siginfo_t *info, void *ctx)
 	(void)ctx;
 	report->trapped++;
 	report->last_nr = info->si_syscall;
+	if (info->si_syscall == SYS_getcpu)
+		report->getcpu_seen++;
 }
 
 static int install_trap_all_filter(void)
@@ -252,7 +255,7 @@ static void trap_catches_a_system_call(void **state)
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	assert_true(report->trapped >= 1);
-	assert_int_equal(report->last_nr, SYS_getcpu);
+	assert_true(report->getcpu_seen >= 1);
 	munmap(report, sizeof *report);
 }
 

@@ -566,6 +566,8 @@ static void allocation_failure_returns_enomem(void **state)
 			numaring_destroy(q); /* attach failed; the queue itself is fine */
 	}
 	assert_true(failures >= 4); /* topology, queue, gates, rings, worker... */
+	print_message("allocation failure injected at each of the %d allocations of create + "
+		      "attach: ENOMEM every time\n", failures);
 }
 
 int main(void)

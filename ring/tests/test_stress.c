@@ -10,6 +10,7 @@
  * CPUs. NUMARING_STRESS_SCALE multiplies the item counts (default 1).
  */
 #include "nr_test.h"
+#include "nr_backoff.h" /* nr_fault_yields in the fault-injection build */
 
 #include <errno.h>
 #include <stdatomic.h>
@@ -473,5 +474,9 @@ int main(void)
 	       "%llu node changes seen, %llu failed attempts retried\n",
 	       (unsigned long long)totals.items, (unsigned long long)totals.batches,
 	       (unsigned long long)totals.node_changes, (unsigned long long)totals.failed);
+#ifdef NR_FAULT_INJECT
+	printf("fault injection: %lu preemptions (sched_yield) injected at the fault points\n",
+	       (unsigned long)atomic_load(&nr_fault_yields));
+#endif
 	return rc;
 }
