@@ -1,10 +1,19 @@
 # NumaRing - every entry point of the artifact.
 #
 #   make              build build/libnumaring.{a,so} (and the harness, when present)
+#   make experiments  every experiment, sized to this machine, then the plots
 #   make test         the test suite (installs/checks its Debian packages first)
 #   make test-tsan    the ring's tests under ThreadSanitizer
 #   make test-asan    the ring's tests under AddressSanitizer + UBSan
+#   make test-fault   the ring's tests with preemption injected at the fault points
+#   make test-leaks   valgrind memcheck + LeakSanitizer: ring tests, every queue
+#   make fuzz         each fuzz target FUZZ_SECONDS (60); fuzz-regress: the saved inputs
+#   make model-check  the spin model of the ring core (ring/model/README.md)
+#   make vm-test      the real-kernel NUMA path in a QEMU guest
+#   make soak         DURATION=3h of random configurations with --verify (not in CI)
+#   make plots        plots/ from results/;  make paper: paper/numaring.pdf
 #   make bench-ring   micro-benchmark: ns per enqueue+dequeue for each lookup mode
+#   make bench-peers  every queue at 1P1C, single operations and bursts
 #   make install      PREFIX=/usr/local DESTDIR= : header, libraries, numaring.pc
 #   make clean
 #

@@ -31,6 +31,7 @@ What `run` does, in steps:
 import argparse
 import csv
 import datetime
+import errno
 import glob
 import io
 import json
@@ -57,6 +58,10 @@ class CannotWrite(Exception):
     """The results folder cannot take more data (full, read-only, over quota):
     every further run would fail the same way, so the sweep stops."""
 
+
+# errors of the runner's own writes that mean "the results folder cannot take it"
+_WRITE_ERRNOS = {errno.ENOSPC, errno.EFBIG, errno.EROFS, errno.EDQUOT, errno.EACCES,
+                 errno.EPERM, errno.ENOTDIR, errno.EISDIR, errno.ENAMETOOLONG}
 
 # what a harness run says when its results could not be written
 _WRITE_ERRORS = ("No space left on device", "File too large", "Read-only file system",
@@ -111,14 +116,20 @@ def cpu_model():
     return "unknown-cpu"
 
 
-def show_topology(bench, topology):
+def show_topology(bench, topology, source="--topology"):
+    """The harness's view of the nodes (JSON text, parsed). A bad topology
+    string is reported as coming from `source` (the option or the variable)."""
     cmd = [bench, "--show-topology"]
     if topology:
         cmd += ["--topology", topology]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
-        die(f"numaring-bench --show-topology failed: {r.stderr.strip()}",
-            2 if r.returncode == 2 else 1)
+        msg = r.stderr.strip()
+        if topology:
+            msg = f"{source}={topology!r}: {msg.removeprefix('numaring-bench: ')}"
+        else:
+            msg = f"numaring-bench --show-topology failed: {msg}"
+        die(msg, 2 if r.returncode == 2 else 1)
     try:
         return r.stdout, json.loads(r.stdout)
     except json.JSONDecodeError as e:
@@ -350,6 +361,8 @@ def cmd_run(a):
         sys.exit(130)
     except (OSError, CannotWrite) as e:
         if isinstance(e, OSError):
+            if e.errno not in _WRITE_ERRNOS:
+                die(f"{e.filename or ''}{': ' if e.filename else ''}{e.strerror or e}", 1)
             e = f"{e.filename or 'results'}: {e.strerror or e}"
         print(f"\nexperiments: cannot write the results: {e}\nexperiments: finished runs "
               "are kept and nothing is half-written; make room (or choose another --results) "
@@ -362,16 +375,10 @@ def run_all(a):
     if not os.access(bench, os.X_OK):
         die(f"{a.bench} is not built (run make bench)")
     topology = a.topology if a.topology is not None else os.environ.get("NUMARING_TOPOLOGY") or None
-    if topology:  # checked once here, naming where it came from
-        r = subprocess.run([bench, "--show-topology", "--topology", topology],
-                           capture_output=True, text=True)
-        if r.returncode != 0:
-            src = "--topology" if a.topology is not None else "NUMARING_TOPOLOGY"
-            msg = r.stderr.strip().removeprefix("numaring-bench: ")
-            die(f"{src}={topology!r}: {msg}", 2 if r.returncode == 2 else 1)
     names = [n.strip() for n in a.experiments.split(",") if n.strip()] if a.experiments else None
     exps = load_experiments(names)
-    _, topo = show_topology(bench, topology)
+    _, topo = show_topology(bench, topology,
+                            "--topology" if a.topology is not None else "NUMARING_TOPOLOGY")
     nodes = len([n for n in topo["nodes"] if n["ncpus"] > 0])
     profile = a.profile or ("quick" if allowed_cpus() < 8 else "full")
     passes = [(topology, exps)]
