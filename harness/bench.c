@@ -435,6 +435,33 @@ static int plan_cpus(const struct hb_options *o, const struct nr_topology *t, in
 	}
 }
 
+/* Say so when the plan pins two threads to one CPU while another CPU of the
+ * run stays idle (scatter and split on nodes with few CPUs): spinning threads
+ * sharing a CPU convoy, which is then what the run measures. */
+static void warn_crowding(const struct hb_options *o, const struct nr_topology *t,
+			  const int *cpu)
+{
+	unsigned n = o->producers + o->consumers;
+	int crowded = -1;
+	cpu_set_t used, avail;
+	CPU_ZERO(&used);
+	CPU_ZERO(&avail);
+	for (unsigned k = 0; k < t->nnodes; k++)
+		CPU_OR(&avail, &avail, &t->cpus[k]);
+	for (unsigned i = 0; i < n; i++) {
+		if (cpu[i] < 0)
+			continue;
+		if (CPU_ISSET(cpu[i], &used) && crowded < 0)
+			crowded = cpu[i];
+		CPU_SET(cpu[i], &used);
+	}
+	if (crowded >= 0 && CPU_COUNT(&used) < CPU_COUNT(&avail))
+		fprintf(stderr,
+			"numaring-bench: note: --pin %s puts two or more threads on CPU %d while "
+			"%d of this run's CPUs stay idle; threads that spin while sharing a CPU convoy\n",
+			hb_pin_name(o->pin), crowded, CPU_COUNT(&avail) - CPU_COUNT(&used));
+}
+
 /* ---- describing the host --------------------------------------------- */
 
 static void cpu_model(char *buf, size_t len)
@@ -765,6 +792,8 @@ static int do_run(const struct hb_options *o)
 	}
 	if ((rc = plan_cpus(o, t, cpus)) != 0)
 		return rc;
+	if (!o->quiet)
+		warn_crowding(o, t, cpus);
 	if (o->out && (rc = hb_dir_writable(o->out)) < 0) {
 		fprintf(stderr, "numaring-bench: --out %s is not writable: %s\n", o->out,
 			strerror(-rc));

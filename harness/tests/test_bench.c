@@ -457,6 +457,30 @@ static void emulated_split_moves_batches_for_every_gate_and_backoff(void **state
 		}
 }
 
+/* Pinning that crowds threads on one CPU while others idle is announced;
+ * pinning that uses every CPU is not. */
+static void crowded_pinning_is_announced(void **state)
+{
+	(void)state;
+	static struct outcome r;
+	if (ncpus != 2)
+		skip(); /* the emulated nodes "a;b" have one CPU each only here */
+	char dir[400];
+	fresh_dir(dir, sizeof dir, "crowded");
+	const char *scatter[] = {"--topology", topo2, "--pin", "scatter", "--ops", "2000",
+				 "--warmup", "0", "--capacity", "64", "--batch", "8",
+				 "--out", dir, NULL};
+	run_bench(&r, NULL, scatter);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, "note: --pin scatter puts two or more threads on CPU"));
+	const char *compact[] = {"--topology", topo2, "--pin", "compact", "--ops", "2000",
+				 "--warmup", "0", "--capacity", "64", "--batch", "8",
+				 "--out", dir, NULL};
+	run_bench(&r, NULL, compact);
+	assert_int_equal(r.status, 0);
+	assert_null(strstr(r.err, "note:"));
+}
+
 static void show_topology_is_right(void **state)
 {
 	(void)state;
@@ -531,6 +555,7 @@ int main(void)
 		cmocka_unit_test(bad_input_exits_2_with_one_message_and_no_file),
 		cmocka_unit_test(every_queue_runs_and_verifies),
 		cmocka_unit_test(emulated_split_moves_batches_for_every_gate_and_backoff),
+		cmocka_unit_test(crowded_pinning_is_announced),
 		cmocka_unit_test(show_topology_is_right),
 	};
 	int rc = cmocka_run_group_tests_name("numaring-bench", tests, NULL, NULL);
