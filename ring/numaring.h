@@ -157,6 +157,15 @@ struct numaring_worker *numaring_worker_attach(struct numaring *q);
  * interrupted transfer (see numaring_dequeue) are put back into a ring, or,
  * if every ring is full, into the queue's overflow list where dequeues find
  * them; none is lost. NULL is a no-op.
+ *
+ * A thread that exits without detaching loses nothing as long as another
+ * thread detaches its handle later (the held items move then). A thread
+ * killed *inside* an operation (pthread_cancel, a signal handler that never
+ * returns) is another matter, as for every lock-free ring of this family
+ * (Vyukov's, DPDK's rte_ring): a slot it had claimed but not yet published
+ * stays claimed, and a gate it held stays held, so its ring, or the
+ * transfers behind that gate, wait for it for ever. Do not cancel a thread
+ * while it is in a numaring call.
  */
 void numaring_worker_detach(struct numaring_worker *w);
 
