@@ -59,11 +59,18 @@ FUZZ_DICT_hgrm      := harness/fuzz/hgrm.dict
 FUZZ_EXP_SEEDS      := experiments/fuzz-corpus $(wildcard experiments/*.exp) \
 	$(wildcard experiments/fuzz-regressions)
 
-.PHONY: fuzz fuzz-build fuzz-regress deps-fuzz $(FUZZ_TARGETS:%=fuzz-run-%) \
+.PHONY: fuzz fuzz-build fuzz-regress deps-fuzz fuzz-check-vars $(FUZZ_TARGETS:%=fuzz-run-%) \
 	$(FUZZ_TARGETS:%=fuzz-regress-%)
 
 deps-fuzz:
 	@scripts/deps.sh build fuzz
+
+# The numbers given on the command line, checked before anything runs
+# (libFuzzer reads -max_total_time=abc as 0: no limit at all).
+fuzz-check-vars:
+	@for v in FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TIMEOUT=$(FUZZ_TIMEOUT) FUZZ_MAX_LEN=$(FUZZ_MAX_LEN); do \
+	  case "$${v#*=}" in ''|*[!0-9]*|0) \
+	    echo "fuzz: $$v: expected a whole number above 0" >&2; exit 2;; esac; done
 
 fuzz-build: $(FUZZ_BINS)
 
@@ -85,7 +92,7 @@ fuzz_files = $(foreach d,$(1),$(wildcard $(d)/*))
 
 # fuzz-run-NAME / fuzz-regress-NAME for a libFuzzer target
 define FUZZ_C_RULES
-fuzz-run-$(1): $(FUZZ_DIR)/fuzz_$(1)
+fuzz-run-$(1): $(FUZZ_DIR)/fuzz_$(1) | fuzz-check-vars
 	@rm -rf $(FUZZ_DIR)/work/$(1) $(FUZZ_DIR)/status/$(1) $(FUZZ_DIR)/status/$(1).txt && mkdir -p $(FUZZ_DIR)/work/$(1) $(FUZZ_DIR)/artifacts/$(1)
 	@for f in $(call fuzz_files,$(FUZZ_SEEDS_$(1))); do cp "$$$$f" $(FUZZ_DIR)/work/$(1)/; done
 	@scripts/fuzz-run.sh $(1) $(FUZZ_DIR)/logs/$(1).log $(FUZZ_DIR)/status/$(1) -- \
@@ -94,7 +101,7 @@ fuzz-run-$(1): $(FUZZ_DIR)/fuzz_$(1)
 		-artifact_prefix=$(FUZZ_DIR)/artifacts/$(1)/ $(FUZZ_ARGS) $(FUZZ_DIR)/work/$(1) \
 		$$(if $$(FUZZ_KEEP_GOING),|| true)
 
-fuzz-regress-$(1): $(FUZZ_DIR)/fuzz_$(1)
+fuzz-regress-$(1): $(FUZZ_DIR)/fuzz_$(1) | fuzz-check-vars
 	@files="$(call fuzz_files,$(FUZZ_SEEDS_$(1)))"; \
 	 [ -n "$$$$files" ] || { echo "fuzz-regress $(1): no inputs"; exit 1; }; \
 	 mkdir -p $(FUZZ_DIR)/logs; \
@@ -107,7 +114,7 @@ endef
 $(foreach t,$(FUZZ_C_TARGETS),$(eval $(call FUZZ_C_RULES,$(t))))
 
 # The experiment-file fuzzer reads its seeds in place (it never writes them).
-fuzz-run-expfile:
+fuzz-run-expfile: | fuzz-check-vars
 	@rm -f $(FUZZ_DIR)/status/expfile $(FUZZ_DIR)/status/expfile.txt
 	@scripts/fuzz-run.sh expfile $(FUZZ_DIR)/logs/expfile.log $(FUZZ_DIR)/status/expfile -- \
 		$(PYTHON) scripts/fuzz_expfile.py --seconds $(FUZZ_SECONDS) --timeout $(FUZZ_TIMEOUT) \

@@ -149,6 +149,14 @@ ROOT=$(pwd)
 export -f run_one
 export OUT MODEL MEMLIM ROOT
 
+case "$JOBS" in ''|*[!0-9]*|0) echo "check.sh: -j $JOBS: expected a whole number above 0" >&2; exit 2;; esac
+case "$MEMLIM" in ''|*[!0-9]*|0) echo "check.sh: MEMLIM=$MEMLIM: expected megabytes, a whole number above 0" >&2; exit 2;; esac
+if [ -n "$ONLY" ]; then
+	echo | grep -E "$ONLY" >/dev/null 2>&1; [ $? -le 1 ] ||
+		{ echo "check.sh: --only '$ONLY': not a valid regular expression" >&2; exit 2; }
+	configs | grep -qE "$ONLY" ||
+		{ echo "check.sh: --only '$ONLY' matches no configuration (see --list)" >&2; exit 2; }
+fi
 command -v spin >/dev/null 2>&1 || { echo "check.sh: spin is not installed (apt-get install spin)" >&2; exit 2; }
 
 if [ "$LIST" = 1 ]; then
