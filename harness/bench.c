@@ -725,7 +725,7 @@ static int write_results(const struct hb_options *o, const struct result *r,
 				hb_file_abort(&files[k]);
 			fprintf(stderr, "numaring-bench: cannot write %s/%s: %s\n", o->out, names[i],
 				strerror(-rc));
-			return 1;
+			return HB_EXIT_CANNOT_WRITE;
 		}
 	}
 	return 0;
@@ -733,7 +733,7 @@ fail:
 	for (int k = 0; k < opened; k++)
 		hb_file_abort(&files[k]);
 	fprintf(stderr, "numaring-bench: cannot write into %s: %s\n", o->out, strerror(-rc));
-	return 1;
+	return HB_EXIT_CANNOT_WRITE;
 }
 
 /* ---- one run ----------------------------------------------------------- */
@@ -1082,7 +1082,10 @@ static int do_probe(const struct hb_options *o)
 	free(t);
 	if (rc < 0) {
 		fprintf(stderr, "numaring-bench: probe failed: %s\n", err);
-		return 1;
+		/* the folder cannot take the file: full, read-only, over quota */
+		return rc == -ENOSPC || rc == -EFBIG || rc == -EROFS || rc == -EDQUOT
+			       ? HB_EXIT_CANNOT_WRITE
+			       : 1;
 	}
 	if (!o->quiet)
 		printf("probe written to %s/probe.csv\n", o->out);

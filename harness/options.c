@@ -128,7 +128,8 @@ void hb_usage(FILE *out)
 		"  --quiet             no progress or summary line on stdout\n"
 		"  --help, --version\n"
 		"\n"
-		"exit status: 0 ok, 1 the run failed (lost items, a thread could not start), 2 bad input\n",
+		"exit status: 0 ok, 1 the run failed (lost items, a thread could not start), 2 bad input,\n"
+		"             3 the results could not be written (disk full, read-only, ...): nothing left\n",
 		MAX_THREADS, MAX_THREADS);
 }
 

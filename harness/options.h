@@ -13,6 +13,12 @@
 #include "numaring.h"
 #include "queue.h"
 
+/* Exit status when the results could not be written (disk full, read-only
+ * folder, ...): nothing is left behind, and the experiment runner stops the
+ * sweep instead of recording a failed point (every next point would fail the
+ * same way). 0 ok, 1 the run failed, 2 bad input. */
+#define HB_EXIT_CANNOT_WRITE 3
+
 enum hb_pin {
 	HB_PIN_COMPACT, /* fill a node's CPUs before the next node's */
 	HB_PIN_SCATTER, /* producers and consumers each round-robin over nodes */

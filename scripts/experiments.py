@@ -63,16 +63,17 @@ class CannotWrite(Exception):
 _WRITE_ERRNOS = {errno.ENOSPC, errno.EFBIG, errno.EROFS, errno.EDQUOT, errno.EACCES,
                  errno.EPERM, errno.ENOTDIR, errno.EISDIR, errno.ENAMETOOLONG}
 
-# what a harness run says when its results could not be written
-_WRITE_ERRORS = ("No space left on device", "File too large", "Read-only file system",
-                 "Disk quota exceeded")
+# numaring-bench and bench_ring exit with 3 when their results could not be
+# written (HB_EXIT_CANNOT_WRITE in harness/options.h); a file size limit kills
+# them with SIGXFSZ unless ignored.
+EXIT_CANNOT_WRITE = 3
 
 
-def check_write_failure(what, stderr):
-    for e in _WRITE_ERRORS:
-        if e in (stderr or ""):
-            line = next(l for l in stderr.splitlines() if e in l)
-            raise CannotWrite(f"{what}: {line.strip()}")
+def check_write_failure(what, rc, stderr):
+    """Raise CannotWrite if a harness run failed for want of room or rights."""
+    if rc == EXIT_CANNOT_WRITE or rc == -signal.SIGXFSZ:
+        lines = (stderr or "").strip().splitlines()
+        raise CannotWrite(f"{what}: {lines[-1] if lines else f'exit {rc}'}")
 
 
 def die(msg, code=2):
@@ -197,7 +198,7 @@ def run_probe(hostdir, bench, topology, quick, force):
     print(f"probe: {' '.join(cmd[1:])}", flush=True)
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
-        check_write_failure("probe", r.stderr)
+        check_write_failure("probe", r.returncode, r.stderr)
         write_whole(os.path.join(pdir, "probe.failed.txt"),
                     f"command: {' '.join(cmd)}\nexit: {r.returncode}\n{r.stderr}")
         print(f"probe failed (exit {r.returncode}): {r.stderr.strip()}", file=sys.stderr)
@@ -223,7 +224,7 @@ def run_bench_ring(hostdir, bench, quick, force):
     else:
         if os.path.exists(tmp):
             os.remove(tmp)
-        check_write_failure("bench-ring", r.stderr)
+        check_write_failure("bench-ring", r.returncode, r.stderr)
         print(f"bench-ring failed (exit {r.returncode}): {r.stderr.strip()}", file=sys.stderr)
 
 
@@ -269,7 +270,7 @@ def run_rep(bench, args, out, timeout):
         return True, ""
     if os.path.exists(tmp):
         shutil.rmtree(tmp, ignore_errors=True)
-    check_write_failure(out, err)
+    check_write_failure(out, rc, err)
     write_whole(failed, f"command: {' '.join(cmd)}\nexit: {rc}\nstderr:\n{err}")
     first = (err or "").strip().splitlines()
     return False, f"exit {rc}: {first[0] if first else 'no message'}"

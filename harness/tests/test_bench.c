@@ -17,9 +17,11 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -39,6 +41,10 @@ struct outcome {
 	char out[65536];
 	char err[8192];
 };
+
+/* >= 0: the child's file size limit in bytes (SIGXFSZ ignored, so that a
+ * write past it fails with EFBIG as a full disk fails with ENOSPC) */
+static long child_fsize = -1;
 
 /* Run bench with args (NULL-terminated); env: "NAME=value" or NULL. */
 static void run_bench(struct outcome *r, const char *env, const char *const *args)
@@ -61,6 +67,11 @@ static void run_bench(struct outcome *r, const char *env, const char *const *arg
 		close(pe[0]);
 		if (env)
 			putenv((char *)env);
+		if (child_fsize >= 0) {
+			struct rlimit rl = {(rlim_t)child_fsize, (rlim_t)child_fsize};
+			signal(SIGXFSZ, SIG_IGN);
+			setrlimit(RLIMIT_FSIZE, &rl);
+		}
 		execv(bench, (char *const *)argv);
 		_exit(127);
 	}
@@ -457,6 +468,31 @@ static void emulated_split_moves_batches_for_every_gate_and_backoff(void **state
 		}
 }
 
+/* Results that cannot be written (the disk fills up): exit 3, one message,
+ * nothing left behind, for a run and for the probe. */
+static void results_that_cannot_be_written_exit_3(void **state)
+{
+	(void)state;
+	static struct outcome r;
+	char dir[400];
+	fresh_dir(dir, sizeof dir, "full");
+	const char *run[] = {"--ops", "2000", "--warmup", "0", "--out", dir, NULL};
+	child_fsize = 64; /* every result file is larger */
+	run_bench(&r, NULL, run);
+	child_fsize = -1;
+	assert_int_equal(r.status, 3);
+	assert_non_null(strstr(r.err, "numaring-bench: cannot write"));
+	assert_non_null(strstr(r.err, "File too large"));
+	assert_int_equal(count_entries(dir), 0);
+	const char *probe[] = {"--probe", "--quick", "--out", dir, NULL};
+	child_fsize = 64;
+	run_bench(&r, NULL, probe);
+	child_fsize = -1;
+	assert_int_equal(r.status, 3);
+	assert_non_null(strstr(r.err, "File too large"));
+	assert_int_equal(count_entries(dir), 0);
+}
+
 /* Pinning that crowds threads on one CPU while others idle is announced;
  * pinning that uses every CPU is not. */
 static void crowded_pinning_is_announced(void **state)
@@ -555,6 +591,7 @@ int main(void)
 		cmocka_unit_test(bad_input_exits_2_with_one_message_and_no_file),
 		cmocka_unit_test(every_queue_runs_and_verifies),
 		cmocka_unit_test(emulated_split_moves_batches_for_every_gate_and_backoff),
+		cmocka_unit_test(results_that_cannot_be_written_exit_3),
 		cmocka_unit_test(crowded_pinning_is_announced),
 		cmocka_unit_test(show_topology_is_right),
 	};

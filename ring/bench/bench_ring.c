@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "numaring.h"
 #include "nr_lookup.h"
@@ -213,8 +214,23 @@ int main(int argc, char **argv)
 		numaring_worker_detach(subj[m].w);
 		numaring_destroy(subj[m].q);
 	}
-	if (out)
-		fclose(out);
+	/* a full disk shows here (the rows went to the stdio buffer): leave no
+	 * half-written CSV, exit 3 as numaring-bench does for its results */
+	if (out) {
+		int bad = ferror(out) != 0;
+		bad |= fflush(out) != 0;
+		bad |= fsync(fileno(out)) != 0;
+		int err = bad ? (errno ? errno : EIO) : 0;
+		if (fclose(out) != 0 && !bad) {
+			bad = 1;
+			err = errno;
+		}
+		if (bad) {
+			fprintf(stderr, "bench_ring: cannot write %s: %s\n", csv, strerror(err));
+			unlink(csv);
+			return 3;
+		}
+	}
 
 	double move = pair[0].med / 2.0; /* one operation's data movement */
 	double libnuma = look[nmodes - 1].med;

@@ -372,11 +372,11 @@ class RunnerTest(unittest.TestCase):
         text = GOOD.replace("lookup = cached, none", "lookup = cached, none, table")
         self.write_exp(text)
         # the third run (repetitions outermost: cached, none, table) finds the
-        # disk full; the message is the harness's own
+        # disk full: the harness's message and its exit status 3
         args = self.fake_bench(
             "case \"$*\" in *'--lookup table'*) "
             "echo 'numaring-bench: cannot write into somewhere: No space left on device' >&2; "
-            "exit 1;; esac")
+            "exit 3;; esac")
         r = run(args)
         self.assertEqual(r.returncode, 1)
         self.assertIn("cannot write the results", r.stderr)
