@@ -14,6 +14,7 @@
 #   make plots        plots/ from results/;  make paper: paper/numaring.pdf
 #   make bench-ring   micro-benchmark: ns per enqueue+dequeue for each lookup mode
 #   make bench-peers  every queue at 1P1C, single operations and bursts
+#   make bench-fidelity  numaring-bench against a bare loop of the same queue (target >= 0.8x)
 #   make install      PREFIX=/usr/local DESTDIR= : header, libraries, numaring.pc
 #   make clean
 #
@@ -52,6 +53,7 @@ RING_TESTS := test_ring test_stress test_placement test_fastpath
 RING_TEST_BINS := $(RING_TESTS:%=$(B)/tests/%)
 
 .PHONY: all lib bench test test-ring test-harness test-tsan test-asan test-fault test-leaks bench-ring bench-peers \
+	bench-fidelity \
 	install uninstall clean deps-build deps-test FORCE
 
 all: lib bench
@@ -88,8 +90,9 @@ test-ring: $(RING_TEST_BINS)
 
 include harness/peers/peers.mk
 
-HARNESS_SRCS := harness/bench.c harness/options.c harness/output.c harness/clock.c \
-	harness/hdr.c harness/probe.c $(PEER_C_SRCS)
+HARNESS_SRCS := harness/bench.c harness/workers.c harness/placement.c harness/report.c \
+	harness/options.c harness/output.c harness/clock.c harness/hdr.c harness/probe.c \
+	$(PEER_C_SRCS)
 HARNESS_HDRS := $(wildcard harness/*.h harness/peers/*.h) $(RING_HDRS) $(B)/version.h
 HARNESS_OBJS := $(HARNESS_SRCS:%.c=$(B)/obj/%.o) $(PEER_CXX_SRCS:%.cpp=$(B)/obj/%.cpp.o)
 HARNESS_CFLAGS := -Iharness -Iharness/peers -I$(B) $(PEER_CFLAGS)
@@ -128,15 +131,17 @@ $(B)/tests/test_probe: harness/tests/test_probe.c $(B)/obj/harness/probe.o $(B)/
 		$(B)/libnumaring.a $(LDFLAGS_) $(RING_LIBS) -lcmocka -lm
 
 PEER_OBJS := $(PEER_C_SRCS:%.c=$(B)/obj/%.o) $(PEER_CXX_SRCS:%.cpp=$(B)/obj/%.cpp.o)
-$(B)/tests/test_peers: harness/tests/test_peers.c $(PEER_OBJS) $(B)/libnumaring.a
+$(B)/tests/test_peers: harness/tests/test_peers.c $(PEER_OBJS) $(B)/obj/harness/clock.o $(B)/libnumaring.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_) $(HARNESS_CFLAGS) -c $< -o $@.o
-	$(CXX) -o $@ $@.o $(PEER_OBJS) $(B)/libnumaring.a $(LDFLAGS_) $(PEER_LIBS) $(RING_LIBS) -lcmocka -lm
+	$(CXX) -o $@ $@.o $(PEER_OBJS) $(B)/obj/harness/clock.o $(B)/libnumaring.a $(LDFLAGS_) \
+		$(PEER_LIBS) $(RING_LIBS) -lcmocka -lm
 
-$(B)/tests/test_bench: harness/tests/test_bench.c $(B)/obj/harness/hdr.o $(PEER_OBJS) $(B)/libnumaring.a
+$(B)/tests/test_bench: harness/tests/test_bench.c $(B)/obj/harness/hdr.o $(B)/obj/harness/clock.o \
+		$(PEER_OBJS) $(B)/libnumaring.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_) $(HARNESS_CFLAGS) -c $< -o $@.o
-	$(CXX) -o $@ $@.o $(B)/obj/harness/hdr.o $(PEER_OBJS) $(B)/libnumaring.a $(LDFLAGS_) \
+	$(CXX) -o $@ $@.o $(B)/obj/harness/hdr.o $(B)/obj/harness/clock.o $(PEER_OBJS) $(B)/libnumaring.a $(LDFLAGS_) \
 		$(PEER_LIBS) $(RING_LIBS) -lcmocka -lm
 
 test-harness: $(HARNESS_TEST_BINS) $(B)/numaring-bench
@@ -203,17 +208,19 @@ test-asan: deps-test
 
 # No leak: valgrind memcheck over the ring's unit tests (create/attach/detach/
 # destroy cycles, allocation failures) and over a full harness run of every
-# queue; LeakSanitizer over the same harness runs in the ASan build.
-VALGRIND := valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=9
+# queue; LeakSanitizer over the same harness runs in the ASan build. Valgrind runs
+# one thread at a time: --fair-sched=yes hands the CPU round, or a thread that
+# never waits (the null queue's consumers) starves the others.
+VALGRIND := valgrind -q --fair-sched=yes --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=9
 test-leaks: deps-test
 	@$(MAKE) --no-print-directory lib bench $(B)/tests/test_ring
 	$(VALGRIND) $(B)/tests/test_ring
-	@set -e; for q in numaring flat ck rte moodycamel urcu mutex faa; do \
+	@set -e; for q in numaring flat ck rte moodycamel urcu mutex faa null; do \
 	  echo "== valgrind numaring-bench --queue $$q"; \
 	  $(VALGRIND) $(B)/numaring-bench --queue $$q --producers 2 --consumers 2 --duration 0.3 \
 	    --warmup 0 --out $(B)/leaks/$$q --quiet; done
 	@$(MAKE) --no-print-directory B=build/asan SAN=address build/asan/numaring-bench
-	@set -e; for q in numaring flat ck rte moodycamel urcu mutex faa; do \
+	@set -e; for q in numaring flat ck rte moodycamel urcu mutex faa null; do \
 	  echo "== LeakSanitizer numaring-bench --queue $$q"; \
 	  ASAN_OPTIONS=detect_leaks=1 build/asan/numaring-bench --queue $$q --producers 2 \
 	    --consumers 2 --duration 0.3 --warmup 0 --out build/asan/leaks/$$q --quiet; done
@@ -245,6 +252,18 @@ bench-peers: deps-build
 bench-ring: deps-build
 	@$(MAKE) --no-print-directory $(B)/bench/bench_ring
 	$(B)/bench/bench_ring
+
+# The reference of bench-fidelity: a bare pinned 1P1C loop, no harness code.
+$(B)/bench/bare_loop: harness/fidelity/bare_loop.c $(B)/libnumaring.a $(RING_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_) $(PEER_RTE_CFLAGS) $< -o $@ $(B)/libnumaring.a $(LDFLAGS_) -lrte_ring \
+		$(RING_LIBS) -lm
+
+# How close numaring-bench comes to a bare loop of the same queue (flat,
+# numaring, rte; single operations and bursts of 32), interleaved rounds.
+bench-fidelity: deps-build
+	@$(MAKE) --no-print-directory lib bench $(B)/bench/bare_loop
+	/usr/bin/python3 scripts/bench_fidelity.py --bench $(B)/numaring-bench --bare $(B)/bench/bare_loop
 
 build/numaring.pc: ring/numaring.pc.in Makefile
 	@mkdir -p build

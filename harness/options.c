@@ -26,6 +26,26 @@ const char *hb_pin_name(enum hb_pin p)
 	return (unsigned)p < HB_PIN_COUNT_ ? pin_names[p] : "?";
 }
 
+static const char *const item_names[HB_ITEM_COUNT_] = {
+	[HB_ITEM_INLINE] = "inline",
+	[HB_ITEM_MESSAGE] = "message",
+};
+
+const char *hb_item_name(enum hb_item_kind k)
+{
+	return (unsigned)k < HB_ITEM_COUNT_ ? item_names[k] : "?";
+}
+
+int hb_item_parse(const char *s, enum hb_item_kind *out)
+{
+	for (int k = 0; k < HB_ITEM_COUNT_; k++)
+		if (strcmp(s, item_names[k]) == 0) {
+			*out = (enum hb_item_kind)k;
+			return 0;
+		}
+	return -1;
+}
+
 static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int bad(const char *fmt, ...)
 {
@@ -80,8 +100,14 @@ void hb_usage(FILE *out)
 		"queue under test\n"
 		"  --queue NAME        the queue (default numaring):\n");
 	for (int i = 0; hq_all[i]; i++)
-		fprintf(out, "                        %-10s %s\n", hq_all[i]->name,
-			hq_all[i]->description);
+		if (!hq_all[i]->test_only)
+			fprintf(out, "                        %-10s %s\n", hq_all[i]->name,
+				hq_all[i]->description);
+	fprintf(out, "                      for the harness's own tests:\n");
+	for (int i = 0; hq_all[i]; i++)
+		if (hq_all[i]->test_only)
+			fprintf(out, "                        %-13s %s\n", hq_all[i]->name,
+				hq_all[i]->description + strlen("test only: "));
 	fprintf(out,
 		"\n"
 		"load\n"
@@ -95,6 +121,13 @@ void hb_usage(FILE *out)
 		"                      time (coordinated omission corrected). Default: closed loop.\n"
 		"  --bursts            use burst operations of --batch items where the queue has them\n"
 		"                      (default: single operations)\n"
+		"  --item KIND         inline: each item is a value carrying its producer and a sequence\n"
+		"                      number (or a send time), so nothing but the queue's own lines moves\n"
+		"                      (default); message: a pointer to a message of the producer's pool,\n"
+		"                      whose line travels to the consumer and back (the payload case)\n"
+		"  --sample N          every N-th item of a producer carries a send time and is timed;\n"
+		"                      the clock stays off the others. A power of two, 1..1048576\n"
+		"                      (default 64; 1 with --rate)\n"
 		"\n"
 		"queue shape\n"
 		"  --capacity N        slots, a power of two >= 2: per node ring for numaring, the whole\n"
@@ -118,14 +151,22 @@ void hb_usage(FILE *out)
 		"                      split (producers on the first node, consumers on the last),\n"
 		"                      none, or a cpulist given to P0..Pn, C0..Cm in order (default compact)\n"
 		"\n"
+		"the harness's own ceiling\n"
+		"  --calibrate SEC     before the measured run, run the null queue (operations that share\n"
+		"                      nothing) with the same threads, placement and items for SEC seconds:\n"
+		"                      what the harness alone can do (harness_ops_per_s); 0: skip\n"
+		"                      (default 0.1)\n"
+		"\n"
 		"results\n"
 		"  --out DIR           write summary.csv, latency.hgrm, latency.csv, meta.json into DIR\n"
 		"                      (created if missing; each file written whole); probe.csv for --probe\n"
 		"  --verify            fail (exit 1) if any item was lost or duplicated (default: on)\n"
 		"  --no-verify         do not check\n"
 		"  --drain-timeout SEC how long consumers may take to drain after the producers stop\n"
+		"                      (with --ops: how long the run may go without an item arriving)\n"
 		"                      before items count as lost (default 10)\n"
 		"  --quiet             no progress or summary line on stdout\n"
+		"  --schema            print summary.csv's columns (column,type,description) and exit\n"
 		"  --help, --version\n"
 		"\n"
 		"exit status: 0 ok, 1 the run failed (lost items, a thread could not start), 2 bad input,\n"
@@ -137,7 +178,8 @@ enum {
 	OPT_QUEUE = 256, OPT_PRODUCERS, OPT_CONSUMERS, OPT_DURATION, OPT_OPS, OPT_WARMUP,
 	OPT_CAPACITY, OPT_BATCH, OPT_BURSTS, OPT_LOOKUP, OPT_RECHECK, OPT_GATE, OPT_BACKOFF,
 	OPT_TOPOLOGY, OPT_PIN, OPT_RATE, OPT_OUT, OPT_VERIFY, OPT_NO_VERIFY, OPT_DRAIN,
-	OPT_SHOW, OPT_PROBE, OPT_QUICK, OPT_QUIET, OPT_HELP, OPT_VERSION,
+	OPT_SHOW, OPT_PROBE, OPT_QUICK, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_ITEM, OPT_SAMPLE,
+	OPT_CALIBRATE, OPT_SCHEMA,
 };
 
 static const struct option long_opts[] = {
@@ -167,13 +209,17 @@ static const struct option long_opts[] = {
 	{"quiet", no_argument, NULL, OPT_QUIET},
 	{"help", no_argument, NULL, OPT_HELP},
 	{"version", no_argument, NULL, OPT_VERSION},
+	{"item", required_argument, NULL, OPT_ITEM},
+	{"sample", required_argument, NULL, OPT_SAMPLE},
+	{"calibrate", required_argument, NULL, OPT_CALIBRATE},
+	{"schema", no_argument, NULL, OPT_SCHEMA},
 	{NULL, 0, NULL, 0},
 };
 
 int hb_parse(int argc, char **argv, struct hb_options *o)
 {
 	uint64_t v;
-	int rc, duration_given = 0, ops_given = 0;
+	int rc, duration_given = 0, ops_given = 0, sample_given = 0;
 	char err[NR_ERRLEN];
 
 	memset(o, 0, sizeof *o);
@@ -191,6 +237,9 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 	o->pin = HB_PIN_COMPACT;
 	o->verify = 1;
 	o->drain_timeout_s = 10.0;
+	o->item = HB_ITEM_INLINE;
+	o->sample = 64;
+	o->calibrate_s = 0.1;
 	o->argc = argc;
 	o->argv = argv;
 
@@ -244,6 +293,25 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 		case OPT_BURSTS:
 			o->bursts = 1;
 			break;
+		case OPT_ITEM:
+			if (hb_item_parse(optarg, &o->item) < 0)
+				return bad("unknown --item \"%s\" (inline, message)", optarg);
+			break;
+		case OPT_SAMPLE:
+			if ((rc = parse_count("--sample", optarg, 1, UINT64_C(1) << 20, &v)))
+				return rc;
+			if (v & (v - 1))
+				return bad("--sample %llu is not a power of two", (unsigned long long)v);
+			o->sample = (unsigned)v;
+			sample_given = 1;
+			break;
+		case OPT_CALIBRATE:
+			if ((rc = parse_real("--calibrate", optarg, 0, 60, 1, &o->calibrate_s)))
+				return rc;
+			break;
+		case OPT_SCHEMA:
+			o->mode = HB_SCHEMA;
+			return 0;
 		case OPT_LOOKUP:
 			if (numaring_lookup_parse(optarg, &o->lookup) < 0)
 				return bad("unknown --lookup \"%s\" (libnuma, syscall, table, cached, rseq, rdpid, none)",
@@ -339,6 +407,8 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 		return bad("--duration and --ops are alternatives; give one");
 	if (ops_given)
 		o->duration_s = 0;
+	if (o->rate > 0 && !sample_given)
+		o->sample = 1; /* below saturation the clock costs little: time every item */
 	if (o->batch > o->capacity)
 		return bad("--batch %u is larger than --capacity %zu", o->batch, o->capacity);
 	if (o->quick && o->mode != HB_PROBE)

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "item.h"
 #include "numaring.h"
 #include "queue.h"
 
@@ -28,7 +29,7 @@ enum hb_pin {
 	HB_PIN_COUNT_
 };
 
-enum hb_mode { HB_RUN, HB_SHOW_TOPOLOGY, HB_PROBE, HB_HELP, HB_VERSION };
+enum hb_mode { HB_RUN, HB_SHOW_TOPOLOGY, HB_PROBE, HB_SCHEMA, HB_HELP, HB_VERSION };
 
 struct hb_options {
 	enum hb_mode mode;
@@ -40,6 +41,9 @@ struct hb_options {
 	size_t capacity;
 	unsigned batch;
 	int bursts;        /* 1: burst operations of `batch` items where the queue has them */
+	enum hb_item_kind item; /* inline values or pointers to messages (item.h) */
+	unsigned sample;   /* every sample-th item is timed; a power of two */
+	double calibrate_s; /* the null queue's run before the measured one; 0: none */
 	enum numaring_lookup lookup;
 	unsigned recheck;
 	enum numaring_gate gate;

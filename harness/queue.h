@@ -1,10 +1,12 @@
 /*
  * queue.h - the one adapter interface through which numaring-bench drives
- * every queue (NumaRing and the peers), so that all are measured by the same
- * code in the same run. Each adapter is a small file in harness/peers/.
+ * every queue (NumaRing, the peers, the null queue), so that all are
+ * measured by the same code in the same run. Each adapter is a small file
+ * in harness/peers/. Nothing here is specific to one queue: a queue's own
+ * knobs arrive as name=value settings, its counters as struct hq_stats.
  *
  * Items are pointer-sized opaque values; adapters must pass any value
- * through, NULL included (the harness sends pointers to messages).
+ * through, NULL included (see item.h for what the harness sends).
  *
  * Threading: create/destroy run on the main thread, alone. thread_init,
  * thread_fini and the operations run on the worker threads, concurrently.
@@ -14,25 +16,72 @@
 #define HQ_QUEUE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
-#include "numaring.h"
+#include "item.h"
 
-struct hq_params {
-	size_t capacity;            /* slots (per node ring for numaring); power of two */
-	unsigned batch;             /* cross-node batch for numaring; burst size for peers */
-	unsigned threads;           /* producers + consumers that will attach */
-	struct numaring_config ring; /* numaring's config (topology, lookup, gate, ...) */
+/* A queue-specific setting, e.g. {"lookup", "cached"}. */
+struct hq_setting {
+	const char *name;
+	const char *value;
 };
 
+struct hq_params {
+	size_t capacity;        /* slots (per node ring for numaring); power of two */
+	unsigned batch;         /* cross-node batch for numaring; burst size for peers */
+	unsigned threads;       /* producers + consumers that will attach */
+	enum hb_item_kind item; /* what the items are (the null queue makes some up) */
+	unsigned sample;        /* every sample-th item is timed (the null queue's made-up items) */
+	const struct hq_setting *settings; /* the queue's own knobs; see hq_ops.settings */
+	unsigned nsettings;
+};
+
+/* Counters a queue may report per thread; which ones, hq_ops.stats_mask
+ * says (the others are written as empty cells, not as zeros). */
+#define HQ_STATS(X)                                                              \
+	X(local_ops)       /* items served by the ring of the thread's own node */    \
+	X(batches_out)     /* transfers from the thread's node to another */          \
+	X(batches_in)      /* transfers from another node to the thread's */          \
+	X(items_out)       /* items moved by batches_out */                           \
+	X(items_in)        /* items moved by batches_in */                            \
+	X(lookups)         /* node look-ups made */                                   \
+	X(node_changes)    /* look-ups whose answer differed from the previous one */ \
+	X(failed_attempts) /* lost races (failed CAS, taken positions), retries */    \
+	X(gate_waits)      /* transfers that found the gate held by another worker */
+
+enum hq_stat {
+#define HQ_STAT_ENUM(n) HQ_STAT_##n,
+	HQ_STATS(HQ_STAT_ENUM)
+#undef HQ_STAT_ENUM
+	HQ_STAT_COUNT_
+};
+
+struct hq_stats {
+	uint64_t v[HQ_STAT_COUNT_];
+};
+
+#define HQ_STAT_BIT(n) (1u << HQ_STAT_##n)
+#define HQ_STATS_ALL ((1u << HQ_STAT_COUNT_) - 1)
+
+/* The name of counter s ("local_ops", ...). */
+const char *hq_stat_name(enum hq_stat s);
+
 struct hq_ops {
-	const char *name;        /* "numaring", "flat", "ck", "rte", "moodycamel", "urcu", "mutex", "faa" */
+	const char *name;        /* "numaring", "flat", ..., "null" */
 	const char *description; /* one line for --help */
 	int bounded;             /* 1: capacity limits the queue; 0: unbounded (the harness bounds in-flight items) */
-	int moves_data;          /* 0 for faa: no item travels, dequeue returns nothing useful */
+	int moves_data;          /* 0: no item travels from producers to consumers (faa, null) */
+	int fabricates;          /* 1: dequeue returns made-up items of `item` kind (null) */
+	int test_only;           /* 1: a fault adapter for the harness's own tests */
+	const char *const *settings; /* names of the settings it takes, NULL-terminated; NULL: none */
+	unsigned stats_mask;     /* HQ_STAT_BIT()s of the counters thread_stats fills */
 
 	/* Create the queue. Returns a handle, or NULL with a sentence in err. */
 	void *(*create)(const struct hq_params *p, char *err, size_t errlen);
 	void (*destroy)(void *q);
+
+	/* Items the queue holds when full (0: unbounded). NULL: the capacity. */
+	size_t (*holds)(void *q);
 
 	/* Per-thread handle; NULL with a sentence in err on failure. */
 	void *(*thread_init)(void *q, char *err, size_t errlen);
@@ -46,18 +95,27 @@ struct hq_ops {
 	unsigned (*enqueue_burst)(void *h, void *const *items, unsigned n);
 	unsigned (*dequeue_burst)(void *h, void **items, unsigned n);
 
-	/* Optional: this thread's counters (numaring's worker stats). Called by
-	 * the thread itself before thread_fini. */
-	void (*thread_stats)(void *h, struct numaring_stats *out);
+	/* Optional: add this thread's counters to *out (stats_mask says which).
+	 * Called by the thread itself before thread_fini. */
+	void (*thread_stats)(void *h, struct hq_stats *out);
 
-	/* Optional: the lookup mode in force after create (numaring only). */
-	int (*lookup_in_force)(void *q);
+	/* Optional: the value in force of setting `name` after create, when it
+	 * can differ from the one asked for (numaring's lookup falls back where
+	 * the kernel lacks rseq); NULL: as asked. */
+	const char *(*setting_in_force)(void *q, const char *name);
 };
 
-/* Every adapter, in the order --help lists them; NULL-terminated. */
+/* Every adapter, in the order --help lists them; NULL-terminated. The fault
+ * adapters (test_only) come last. */
 extern const struct hq_ops *const hq_all[];
 
 /* The adapter called name, or NULL. */
 const struct hq_ops *hq_find(const char *name);
+
+/* 1 if the adapter takes setting `name`. */
+int hq_takes(const struct hq_ops *o, const char *name);
+
+/* The value of setting name in p, or NULL. */
+const char *hq_setting(const struct hq_params *p, const char *name);
 
 #endif /* HQ_QUEUE_H */

@@ -11,17 +11,24 @@ What `run` does, in steps:
   1. Reads and checks every selected experiments/*.exp before anything runs.
   2. Names the host: host name + CPU model + node count (+ "-emulated-<spec>"
      when --topology/NUMARING_TOPOLOGY emulates nodes), results/<host>/.
-  3. Captures the environment once per host into results/<host>/env/ (lscpu,
-     numactl -H, hwloc XML, likwid-topology, kernel, compiler, git commit,
-     numaring-bench --show-topology) and runs the host probe into
-     results/<host>/probe/probe.csv.
+     The folder is this machine's only if its env/machine-id.txt holds this
+     machine's identity (16 hex digits of sha256 of /etc/machine-id, see
+     machine_identity; NUMARING_MACHINE_ID replaces the id, for tests). A
+     results/<host>/ of another machine (committed, copied, or without
+     machine-id.txt) is left exactly as it is, and this machine measures into
+     results/<host>-<8 hex digits of its identity>/ (all 16 if even that one
+     is another's): someone else's numbers are never resumed as its own.
+  3. Captures the environment once per host into results/<host>/env/ (the
+     machine identity, lscpu, numactl -H, hwloc XML, likwid-topology, kernel,
+     compiler, git commit, numaring-bench --show-topology) and runs the host
+     probe into results/<host>/probe/probe.csv.
   4. Runs every point x repetition with numaring-bench into
      results/<host>/<experiment>/<profile>/<point>/rep-<k>/, one progress
      line each (done/total, elapsed, ETA). A repetition whose summary.csv
-     exists is skipped (resume); the harness writes into rep-<k>.tmp, which
-     is renamed when it succeeded, so an interrupted run leaves no
-     half-written result. A failure is recorded in rep-<k>.failed.txt with
-     the command and its stderr, and the sweep goes on.
+     exists is skipped (resume, in this machine's folder only); the harness
+     writes into rep-<k>.tmp, which is renamed when it succeeded, so an
+     interrupted run leaves no half-written result. A failure is recorded in
+     rep-<k>.failed.txt with the command and its stderr, and the sweep goes on.
   5. Collects each experiment into results/<host>/<experiment>.csv (tidy:
      experiment, point, rep, profile, then the harness's summary columns),
      writes results/<host>/README.md, and exits 1 with the list of failures
@@ -33,6 +40,7 @@ import csv
 import datetime
 import errno
 import glob
+import hashlib
 import io
 import json
 import os
@@ -150,10 +158,111 @@ def host_id(topo, topology):
     return f"{name}-{model}-{machine}node"
 
 
+# ---- whose results a folder holds -------------------------------------------
+
+MACHINE_ID_FILES = ("/etc/machine-id", "/var/lib/dbus/machine-id")
+BOOT_ID_FILE = "/proc/sys/kernel/random/boot_id"
+MACHINE_ID_ENV = "NUMARING_MACHINE_ID"
+MACHINE_ID_TXT = "machine-id.txt"  # in results/<host>/env/
+
+
+def _read_id(path):
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read().strip()
+    except OSError:
+        return ""
+
+
+def machine_identity():
+    """(identity, how): this machine's identity, the first 16 hex digits of
+    sha256("numaring-machine:" + the contents of /etc/machine-id, else of
+    /var/lib/dbus/machine-id), and a line saying how it was derived. The id
+    itself is never returned, so it is never stored. NUMARING_MACHINE_ID
+    replaces the id (tests; 1-64 of [0-9A-Za-z_-]). Where neither file can be
+    read, host name + CPU model + boot id stand in, and `how` says FALLBACK:
+    such an identity changes at every reboot."""
+    override = os.environ.get(MACHINE_ID_ENV)
+    if override is not None:
+        if not re.fullmatch(r"[0-9A-Za-z_-]{1,64}", override):
+            die(f"{MACHINE_ID_ENV}={override[:80]!r}: expected 1 to 64 characters "
+                "of 0-9, A-Z, a-z, '_' and '-'")
+        text, how = override, f"${MACHINE_ID_ENV}"
+    else:
+        for path in MACHINE_ID_FILES:
+            text = _read_id(path)
+            if text:
+                how = path
+                break
+        else:
+            boot = _read_id(BOOT_ID_FILE)
+            text = "\n".join([socket.gethostname(), cpu_model(), boot])
+            ident = hashlib.sha256(("numaring-machine:" + text).encode()).hexdigest()[:16]
+            return ident, (f"# FALLBACK: neither {' nor '.join(MACHINE_ID_FILES)} could be "
+                           "read; first 16 hex digits of sha256(\"numaring-machine:\" + host "
+                           f"name + CPU model + {BOOT_ID_FILE if boot else 'no boot id'}), "
+                           "which changes at every reboot\n")
+    ident = hashlib.sha256(("numaring-machine:" + text).encode()).hexdigest()[:16]
+    return ident, (f"# first 16 hex digits of sha256(\"numaring-machine:\" + {how}); "
+                   "the id itself is not stored\n")
+
+
+def folder_identity(hostdir):
+    """The machine identity stored in hostdir/env/machine-id.txt; "" when the
+    file is missing or unreadable (results of another machine, or of a
+    version of this runner before identities), None when hostdir does not
+    exist or holds no file at all (a run stopped before it wrote one): free."""
+    if not os.path.lexists(hostdir):
+        return None
+    if os.path.isdir(hostdir) and not os.path.islink(hostdir):
+        if not any(files for _, _, files in os.walk(hostdir)):
+            return None
+    try:
+        with open(os.path.join(hostdir, "env", MACHINE_ID_TXT), encoding="utf-8",
+                  errors="replace") as f:
+            for line in f:
+                line = line.strip()
+                if line and not line.startswith("#"):
+                    return line
+    except OSError:
+        pass
+    return ""
+
+
+def own_hostdir(results, host, ident):
+    """This machine's folder for `host` under results: results/<host>/ if it
+    is free or holds this identity, else <host>-<8 hex>, else <host>-<16 hex>.
+    A folder of another identity is only read, never written; the runner
+    says in one line which it leaves alone."""
+    others = []
+    # the suffix goes before "-emulated-...", so that an emulated sibling
+    # still reads as "<real host folder>-emulated-..." (summarize.py, paper)
+    base, emu = (host.split("-emulated-", 1) + [""])[:2]
+    emu = f"-emulated-{emu}" if emu else ""
+    for name in (host, f"{base}-{ident[:8]}{emu}", f"{base}-{ident}{emu}"):
+        hostdir = os.path.join(results, name)
+        owner = folder_identity(hostdir)
+        if owner is None or owner == ident:
+            if others:
+                print(f"experiments: {', '.join(others)}: not this machine's results, left "
+                      f"untouched; this machine ({ident}) measures into "
+                      f"{os.path.relpath(hostdir)}", flush=True)
+            return hostdir
+        others.append(f"{os.path.relpath(hostdir)} (" + (
+            f"machine {owner[:16]}" if owner else f"no env/{MACHINE_ID_TXT}") + ")")
+    die(f"{', '.join(others)}: every folder this machine ({ident}) could use holds another "
+        "machine's results; move them or choose another --results")
+
+
 # ---- environment capture ----------------------------------------------------
 
-def capture_env(envdir, bench, topology, show_json, force):
+def capture_env(envdir, bench, topology, show_json, force, ident):
+    """results/<host>/env/: the machine identity first (it claims the folder),
+    then the environment, once (again with --force). ident is
+    machine_identity()'s (identity, how)."""
     os.makedirs(envdir, exist_ok=True)
+    if folder_identity(os.path.dirname(envdir)) != ident[0]:
+        write_whole(os.path.join(envdir, MACHINE_ID_TXT), f"{ident[0]}\n{ident[1]}")
     stamp = os.path.join(envdir, "captured.txt")
     if os.path.exists(stamp) and not force:
         return
@@ -372,6 +481,7 @@ def cmd_run(a):
 
 
 def run_all(a):
+    ident = machine_identity()
     bench = os.path.abspath(a.bench)
     if not os.access(bench, os.X_OK):
         die(f"{a.bench} is not built (run make bench)")
@@ -399,7 +509,7 @@ def run_all(a):
     failures = []
     for topo_spec, pass_exps in passes:
         if pass_exps:
-            failures += run_pass(a, bench, topo_spec, pass_exps, profile)
+            failures += run_pass(a, bench, topo_spec, pass_exps, profile, ident)
     if failures:
         print(f"experiments: {len(failures)} run(s) failed (details in their rep-*.failed.txt):",
               file=sys.stderr)
@@ -408,13 +518,10 @@ def run_all(a):
         sys.exit(1)
 
 
-def run_pass(a, bench, topology, exps, profile):
+def run_pass(a, bench, topology, exps, profile, ident):
     show_json, topo = show_topology(bench, topology)
     ncpus = allowed_cpus()
     nodes = len([n for n in topo["nodes"] if n["ncpus"] > 0])
-    host = host_id(topo, topology)
-    results = os.path.abspath(a.results)
-    hostdir = os.path.join(results, host)
 
     # every point of every experiment, checked before anything runs
     plan = []
@@ -433,11 +540,15 @@ def run_pass(a, bench, topology, exps, profile):
                 p.opts["warmup"] = "0"
         plan.append((e, pts, reps))
     total = sum(len(p) * r for _, p, r in plan)
+    # this machine's folder, chosen before anything is written: another
+    # machine's results/<host>/ is neither resumed nor touched
+    hostdir = own_hostdir(os.path.abspath(a.results), host_id(topo, topology), ident[0])
+    host = os.path.basename(hostdir)
     print(f"experiments: host {host} ({ncpus} CPUs, {nodes} node{'s' if nodes != 1 else ''}, "
           f"{'EMULATED nodes ' + topology if topology else 'real nodes'}), profile {profile}, "
           f"{total} runs into {os.path.relpath(hostdir)}", flush=True)
     os.makedirs(hostdir, exist_ok=True)
-    capture_env(os.path.join(hostdir, "env"), bench, topology, show_json, a.force)
+    capture_env(os.path.join(hostdir, "env"), bench, topology, show_json, a.force, ident)
     run_probe(hostdir, bench, topology, profile == "quick" or a.smoke, a.force)
     if not topology:
         run_bench_ring(hostdir, bench, profile == "quick" or a.smoke, a.force)

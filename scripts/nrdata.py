@@ -32,27 +32,31 @@ __all__ = [
     "threads", "ns_per_op", "host_info", "list_hosts", "latency_path", "run_dir",
 ]
 
+#: summary.csv's columns and their types, as ``numaring-bench --schema`` prints
+#: them (harness/schema.h, the one table the C writer uses too); a test keeps
+#: this copy equal to the binary's output.
+SCHEMA_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "summary-schema.csv")
+
+
+def _read_schema(path=SCHEMA_PATH):
+    with open(path, newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    if not rows or any(r.get("type") not in ("str", "int", "float") for r in rows):
+        raise RuntimeError("%s: not numaring-bench --schema output" % path)
+    return [(r["column"], r["type"]) for r in rows]
+
+
+_SCHEMA = _read_schema()
+
 #: The columns of numaring-bench's summary.csv, in its order.
-SUMMARY_COLUMNS = (
-    "queue,producers,consumers,lookup,lookup_in_force,recheck,gate,backoff,batch,"
-    "bursts,capacity,pin,topology_kind,topology,nodes,rate,warmup_s,ops,duration_s,"
-    "throughput_ops_per_s,p50_ns,p90_ns,p99_ns,p999_ns,max_ns,mean_ns,latency_count,"
-    "enqueued,dequeued,local_ops,batches_out,batches_in,items_out,items_in,lookups,"
-    "node_changes,failed_attempts,gate_waits,full_retries,empty_polls,window_waits,"
-    "pin_failures,verify,host,clock").split(",")
+SUMMARY_COLUMNS = [name for name, _ in _SCHEMA]
 
 #: The tidy table's columns: three of the runner's, then the summary's.
 TIDY_COLUMNS = ["experiment", "point", "rep"] + SUMMARY_COLUMNS
 
 #: Columns that hold numbers when they are not empty.
-INT_COLUMNS = frozenset(
-    "rep producers consumers recheck batch bursts capacity nodes ops latency_count "
-    "enqueued dequeued local_ops batches_out batches_in items_out items_in lookups "
-    "node_changes failed_attempts gate_waits full_retries empty_polls window_waits "
-    "pin_failures".split())
-FLOAT_COLUMNS = frozenset(
-    "rate warmup_s duration_s throughput_ops_per_s p50_ns p90_ns p99_ns p999_ns "
-    "max_ns mean_ns".split())
+INT_COLUMNS = frozenset(["rep"] + [n for n, t in _SCHEMA if t == "int"])
+FLOAT_COLUMNS = frozenset(n for n, t in _SCHEMA if t == "float")
 NUMERIC_COLUMNS = INT_COLUMNS | FLOAT_COLUMNS
 
 #: Columns every row must fill: the plots cannot place a row without them.
@@ -60,7 +64,7 @@ REQUIRED_VALUES = ("experiment", "point", "rep", "queue", "producers", "consumer
                    "batch", "bursts", "throughput_ops_per_s", "topology_kind")
 
 #: Configuration columns: two rows of one point agree on all of them.
-CONFIG_COLUMNS = ("profile", "queue", "producers", "consumers", "lookup", "recheck", "gate",
+CONFIG_COLUMNS = ("profile", "queue", "item", "sample", "producers", "consumers", "lookup", "recheck", "gate",
                   "backoff", "batch", "bursts", "capacity", "pin", "topology_kind",
                   "topology", "nodes", "rate")
 

@@ -44,6 +44,12 @@ static void ckq_destroy(void *q)
 	free(q);
 }
 
+/* ck_ring keeps one slot empty. */
+static size_t ckq_holds(void *q)
+{
+	return ck_ring_capacity(&((struct ckq *)q)->ring) - 1;
+}
+
 static int ckq_enqueue(void *h, void *item)
 {
 	struct ckq *q = h;
@@ -67,6 +73,7 @@ const struct hq_ops hq_ck = {
 	.moves_data = 1,
 	.create = ckq_create,
 	.destroy = ckq_destroy,
+	.holds = ckq_holds,
 	.thread_init = hq_shared_thread_init,
 	.thread_fini = hq_shared_thread_fini,
 	.enqueue = ckq_enqueue,

@@ -79,12 +79,11 @@ static unsigned flat_dequeue_burst(void *h, void **items, unsigned n)
 	return nr_ring_dequeue_burst(t->r, items, n, &t->bo);
 }
 
-/* Only failed_attempts (lost CAS races) is counted; the rest stays 0. */
-static void flat_thread_stats(void *h, struct numaring_stats *out)
+/* Only failed_attempts (lost CAS races) is counted (stats_mask). */
+static void flat_thread_stats(void *h, struct hq_stats *out)
 {
 	struct flat_thread *t = h;
-	memset(out, 0, sizeof *out);
-	out->failed_attempts = t->bo.failures;
+	out->v[HQ_STAT_failed_attempts] += t->bo.failures;
 }
 
 const struct hq_ops hq_flat = {
@@ -92,6 +91,7 @@ const struct hq_ops hq_flat = {
 	.description = "one Vyukov-style bounded MPMC ring for all threads (NumaRing's ring without the NUMA layer)",
 	.bounded = 1,
 	.moves_data = 1,
+	.stats_mask = HQ_STAT_BIT(failed_attempts),
 	.create = flat_create,
 	.destroy = flat_destroy,
 	.thread_init = flat_thread_init,

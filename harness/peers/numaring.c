@@ -1,32 +1,90 @@
 /*
  * numaring.c - NumaRing (this project, ring/), driven through its public API
- * exactly as an application would: numaring_create() from the harness's
- * config with capacity and batch taken from the run's parameters, one worker
- * attached per thread, the single and burst operations, the worker's stats.
+ * exactly as an application would: numaring_create() from the defaults,
+ * capacity and batch from the run's parameters and the ablations from the
+ * settings lookup, recheck, gate, backoff and topology; one worker attached
+ * per thread, the single and burst operations, the worker's stats.
  */
+#include <errno.h>
+#include <limits.h>
+
+#include "numaring.h"
 #include "peers.h"
+
+static const char *const nrq_settings[] = {"lookup", "recheck", "gate", "backoff", "topology",
+					    NULL};
+
+/* The settings into cfg; 0, or -1 with a sentence in err. */
+static int nrq_configure(const struct hq_params *p, struct numaring_config *cfg, char *err,
+			 size_t errlen)
+{
+	const char *v;
+	if ((v = hq_setting(p, "lookup")) && numaring_lookup_parse(v, &cfg->lookup) < 0)
+		return hq_err(err, errlen, "numaring: unknown lookup \"%s\"", v), -1;
+	if ((v = hq_setting(p, "gate")) && numaring_gate_parse(v, &cfg->gate) < 0)
+		return hq_err(err, errlen, "numaring: unknown gate \"%s\"", v), -1;
+	if ((v = hq_setting(p, "backoff")) && numaring_backoff_parse(v, &cfg->backoff) < 0)
+		return hq_err(err, errlen, "numaring: unknown backoff \"%s\"", v), -1;
+	if ((v = hq_setting(p, "recheck"))) {
+		char *end;
+		errno = 0;
+		unsigned long r = strtoul(v, &end, 10);
+		if (errno || *end || !*v || r < 1 || r > UINT_MAX)
+			return hq_err(err, errlen, "numaring: recheck \"%s\" is not 1..%u", v,
+				      UINT_MAX),
+			       -1;
+		cfg->recheck = (unsigned)r;
+	}
+	cfg->topology = hq_setting(p, "topology");
+	return 0;
+}
+
+/* The adapter's handle: the queue and the capacity it was made with. */
+struct nrq {
+	struct numaring *q;
+	size_t capacity;
+};
 
 static void *nrq_create(const struct hq_params *p, char *err, size_t errlen)
 {
-	struct numaring_config cfg = p->ring;
-	struct numaring *q;
+	struct numaring_config cfg;
+	struct nrq *a;
 
+	numaring_config_init(&cfg);
 	cfg.capacity = p->capacity;
 	cfg.batch = p->batch;
-	q = numaring_create(&cfg);
-	if (!q)
+	if (nrq_configure(p, &cfg, err, errlen) < 0)
+		return NULL;
+	if (!(a = calloc(1, sizeof *a))) {
+		hq_err(err, errlen, "numaring: out of memory");
+		return NULL;
+	}
+	a->capacity = p->capacity;
+	if (!(a->q = numaring_create(&cfg))) {
 		hq_err(err, errlen, "numaring_create: %s", numaring_last_error());
-	return q;
+		free(a);
+		return NULL;
+	}
+	return a;
+}
+
+/* Every node's ring, memory-only nodes' included. */
+static size_t nrq_holds(void *q)
+{
+	struct nrq *a = q;
+	return a->capacity * numaring_node_count(a->q);
 }
 
 static void nrq_destroy(void *q)
 {
-	numaring_destroy(q);
+	struct nrq *a = q;
+	numaring_destroy(a->q);
+	free(a);
 }
 
 static void *nrq_thread_init(void *q, char *err, size_t errlen)
 {
-	struct numaring_worker *w = numaring_worker_attach(q);
+	struct numaring_worker *w = numaring_worker_attach(((struct nrq *)q)->q);
 	if (!w)
 		hq_err(err, errlen, "numaring_worker_attach: %s", numaring_last_error());
 	return w;
@@ -58,14 +116,27 @@ static unsigned nrq_dequeue_burst(void *h, void **items, unsigned n)
 	return numaring_dequeue_burst(h, items, n);
 }
 
-static void nrq_thread_stats(void *h, struct numaring_stats *out)
+static void nrq_thread_stats(void *h, struct hq_stats *out)
 {
-	numaring_worker_stats(h, out);
+	struct numaring_stats s;
+	numaring_worker_stats(h, &s);
+	out->v[HQ_STAT_local_ops] += s.local_ops;
+	out->v[HQ_STAT_batches_out] += s.batches_out;
+	out->v[HQ_STAT_batches_in] += s.batches_in;
+	out->v[HQ_STAT_items_out] += s.items_out;
+	out->v[HQ_STAT_items_in] += s.items_in;
+	out->v[HQ_STAT_lookups] += s.lookups;
+	out->v[HQ_STAT_node_changes] += s.node_changes;
+	out->v[HQ_STAT_failed_attempts] += s.failed_attempts;
+	out->v[HQ_STAT_gate_waits] += s.gate_waits;
 }
 
-static int nrq_lookup_in_force(void *q)
+/* The lookup falls back to table where the kernel or CPU lacks rseq/rdpid. */
+static const char *nrq_setting_in_force(void *q, const char *name)
 {
-	return (int)numaring_lookup_in_force(q);
+	if (strcmp(name, "lookup") == 0)
+		return numaring_lookup_name(numaring_lookup_in_force(((struct nrq *)q)->q));
+	return NULL;
 }
 
 const struct hq_ops hq_numaring = {
@@ -73,8 +144,11 @@ const struct hq_ops hq_numaring = {
 	.description = "NumaRing: one bounded MPMC ring per NUMA node, batches move between nodes",
 	.bounded = 1,
 	.moves_data = 1,
+	.settings = nrq_settings,
+	.stats_mask = HQ_STATS_ALL,
 	.create = nrq_create,
 	.destroy = nrq_destroy,
+	.holds = nrq_holds,
 	.thread_init = nrq_thread_init,
 	.thread_fini = nrq_thread_fini,
 	.enqueue = nrq_enqueue,
@@ -82,5 +156,5 @@ const struct hq_ops hq_numaring = {
 	.enqueue_burst = nrq_enqueue_burst,
 	.dequeue_burst = nrq_dequeue_burst,
 	.thread_stats = nrq_thread_stats,
-	.lookup_in_force = nrq_lookup_in_force,
+	.setting_in_force = nrq_setting_in_force,
 };

@@ -24,9 +24,10 @@
 
 /* The adapters, one per file; registry.c lists them in hq_all[]. */
 extern const struct hq_ops hq_numaring, hq_flat, hq_ck, hq_rte, hq_moodycamel, hq_urcu,
-	hq_mutex, hq_faa;
+	hq_mutex, hq_faa, hq_null, hq_fault_drop, hq_fault_dup, hq_fault_corrupt;
 
-/* Write a sentence into err (may be NULL). */
+/* Write a sentence into err (may be NULL). Returns nothing useful: callers
+ * write `return hq_err(...), NULL;` where that reads better. */
 __attribute__((format(printf, 3, 4))) static inline void hq_err(char *err, size_t errlen,
 								const char *fmt, ...)
 {

@@ -5,7 +5,8 @@
 # C sources: one adapter per queue, plus the registry.
 PEER_C_SRCS := harness/peers/numaring.c harness/peers/flat.c harness/peers/ck.c \
                harness/peers/rte.c harness/peers/moodycamel.c harness/peers/urcu.c \
-               harness/peers/mutex.c harness/peers/faa.c harness/peers/registry.c
+               harness/peers/mutex.c harness/peers/faa.c harness/peers/null.c \
+               harness/peers/fault.c harness/peers/registry.c
 
 # C++ sources: the moodycamel shim (extern "C"); build with $(CXX) -std=c++17.
 # Under -fsanitize=thread g++ warns (-Wtsan) about the queue's

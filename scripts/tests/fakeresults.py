@@ -29,7 +29,8 @@ LOOKUP_NS = {"libnuma": 700.0, "syscall": 300.0, "table": 9.0, "cached": 1.5, "r
 
 def _base_row(kind, nodes, host):
     row = {c: "" for c in nrdata.SUMMARY_COLUMNS}
-    row.update(queue="numaring", producers="1", consumers="1", lookup="cached",
+    row.update(queue="numaring", item="inline", sample="64", producers="1", consumers="1",
+               lookup="cached",
                lookup_in_force="cached", recheck="256", gate="perworker", backoff="none",
                batch="32", bursts="0", capacity="1024", pin="compact", topology_kind=kind,
                topology="0;1" if kind == "emulated" else "real", nodes=str(nodes), rate="0",

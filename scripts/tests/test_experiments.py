@@ -6,6 +6,7 @@ build/numaring-bench) on tiny sweeps in a temporary results folder.
 
 import csv
 import glob
+import hashlib
 import os
 import shutil
 import signal
@@ -161,6 +162,94 @@ def run(args, **kw):
 def tidy_rows(path):
     with open(path, newline="") as f:
         return list(csv.DictReader(f))
+
+
+def tree_hash(top):
+    """sha256 over every path, kind, mode and file content under top."""
+    h = hashlib.sha256()
+    for root, dirs, files in os.walk(top):
+        dirs.sort()
+        for name in sorted(dirs + files):
+            path = os.path.join(root, name)
+            st = os.lstat(path)
+            h.update(f"{os.path.relpath(path, top)}\0{st.st_mode:o}\0".encode())
+            if name in files and not os.path.islink(path):
+                with open(path, "rb") as f:
+                    h.update(hashlib.sha256(f.read()).digest())
+    return h.hexdigest()
+
+
+def identity_of(text):
+    return hashlib.sha256(f"numaring-machine:{text}".encode()).hexdigest()[:16]
+
+
+class MachineIdentityTest(unittest.TestCase):
+    """How the runner names the machine (scripts/experiments.py machine_identity)."""
+
+    def setUp(self):
+        import experiments
+        self.ex = experiments
+        self.saved = (experiments.MACHINE_ID_FILES, experiments.BOOT_ID_FILE,
+                      os.environ.get("NUMARING_MACHINE_ID"))
+        os.environ.pop("NUMARING_MACHINE_ID", None)
+        self.tmp = tempfile.mkdtemp(prefix="nr-id-test-")
+
+    def tearDown(self):
+        self.ex.MACHINE_ID_FILES, self.ex.BOOT_ID_FILE, old = self.saved
+        if old is not None:
+            os.environ["NUMARING_MACHINE_ID"] = old
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def file(self, name, text):
+        path = os.path.join(self.tmp, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def test_hash_of_machine_id_then_dbus_then_fallback(self):
+        raw = "0123456789abcdef0123456789abcdef"
+        missing = os.path.join(self.tmp, "missing")
+        self.ex.MACHINE_ID_FILES = (self.file("etc", raw + "\n"), self.file("dbus", "other\n"))
+        ident, how = self.ex.machine_identity()
+        self.assertEqual(ident, identity_of(raw))
+        self.assertNotIn(raw, how)
+        self.assertNotIn("FALLBACK", how)
+        self.ex.MACHINE_ID_FILES = (missing, self.file("dbus", raw + "\n"))
+        self.assertEqual(self.ex.machine_identity()[0], identity_of(raw))
+        self.ex.MACHINE_ID_FILES = (missing, self.file("empty", ""))
+        self.ex.BOOT_ID_FILE = self.file("boot", "boot-1\n")
+        ident1, how = self.ex.machine_identity()
+        self.assertRegex(ident1, r"^[0-9a-f]{16}$")
+        self.assertTrue(how.startswith("# FALLBACK"), how)
+        self.ex.BOOT_ID_FILE = self.file("boot", "boot-2\n")
+        self.assertNotEqual(self.ex.machine_identity()[0], ident1)  # another boot
+
+    def test_override_is_hashed_too(self):
+        os.environ["NUMARING_MACHINE_ID"] = "test-A_1"
+        ident, how = self.ex.machine_identity()
+        self.assertEqual(ident, identity_of("test-A_1"))
+        self.assertIn("NUMARING_MACHINE_ID", how)
+
+    def test_capture_env_stores_the_hash_and_how(self):
+        raw = "fedcba9876543210fedcba9876543210"
+        self.ex.MACHINE_ID_FILES = (self.file("etc", raw + "\n"),)
+        ident = self.ex.machine_identity()
+        envdir = os.path.join(self.tmp, "results", "host", "env")
+        with open(os.devnull, "w") as null:
+            saved, sys.stdout = sys.stdout, null
+            try:
+                self.ex.capture_env(envdir, "/nonexistent", None, "{}", False, ident)
+            finally:
+                sys.stdout = saved
+        with open(os.path.join(envdir, "machine-id.txt")) as f:
+            lines = f.read().splitlines()
+        self.assertEqual(lines[0], identity_of(raw))
+        self.assertEqual(len(lines), 2)
+        self.assertTrue(lines[1].startswith("# first 16 hex digits of sha256"), lines)
+        for path in glob.glob(os.path.join(envdir, "*")):
+            with open(path, errors="replace") as f:
+                self.assertNotIn(raw, f.read(), path)
+        self.assertEqual(self.ex.folder_identity(os.path.dirname(envdir)), identity_of(raw))
 
 
 @unittest.skipUnless(os.access(BENCH, os.X_OK), "numaring-bench not built")
@@ -409,6 +498,106 @@ class RunnerTest(unittest.TestCase):
         self.assertNotIn("Traceback", r.stderr)
         self.no_leftovers()
         r = run(self.base())
+        self.assertEqual(r.returncode, 0, r.stderr)
+
+    # ---- whose results a folder holds (issue 11) -------------------------
+
+    def run_as(self, machine, extra=()):
+        r = run(self.base() + list(extra), env=dict(os.environ, NUMARING_MACHINE_ID=machine))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return r
+
+    def measured_afresh(self, r, folder, runs=4):
+        self.assertNotIn("done before, kept", r.stdout)
+        self.assertIn(f"{runs} runs ({runs} run now, 0 kept, 0 failed)", r.stdout)
+        self.assertIn(f"runs into {os.path.relpath(os.path.join(self.results, folder))}",
+                      r.stdout)
+        done = glob.glob(os.path.join(self.results, folder, "tiny", "quick", "*", "rep-*",
+                                      "summary.csv"))
+        self.assertEqual(len(done), runs)
+        self.assertEqual(len(tidy_rows(os.path.join(self.results, folder, "tiny.csv"))), runs)
+
+    def test_another_machines_folder_is_left_alone_and_a_new_one_measured(self):
+        self.write_exp(GOOD)
+        self.run_as("machine-A")
+        (host,) = os.listdir(self.results)
+        old = os.path.join(self.results, host)
+        with open(os.path.join(old, "env", "machine-id.txt")) as f:
+            self.assertEqual(f.readline().strip(), identity_of("machine-A"))
+        before = tree_hash(old)
+        # the same host key, another machine (a copied or committed folder)
+        r = self.run_as("machine-B")
+        b8 = identity_of("machine-B")[:8]
+        self.assertIn(f"{os.path.relpath(old)} (machine {identity_of('machine-A')}): "
+                      "not this machine's results, left untouched", r.stdout)
+        self.measured_afresh(r, f"{host}-{b8}")
+        self.assertEqual(tree_hash(old), before)
+        # even the folder with the 8 hex digits is another's: all 16
+        bdir = os.path.join(self.results, f"{host}-{b8}")
+        with open(os.path.join(bdir, "env", "machine-id.txt"), "w") as f:
+            f.write(identity_of("machine-C") + "\n")
+        before_b = tree_hash(bdir)
+        r = self.run_as("machine-B")
+        self.measured_afresh(r, f"{host}-{identity_of('machine-B')}")
+        self.assertEqual((tree_hash(old), tree_hash(bdir)), (before, before_b))
+        self.assertEqual(len(os.listdir(self.results)), 3)
+
+    def test_folder_without_machine_id_is_another_machines(self):
+        # like the results committed before machine-id.txt existed
+        self.write_exp(GOOD)
+        self.run_as("machine-A")
+        (host,) = os.listdir(self.results)
+        old = os.path.join(self.results, host)
+        os.remove(os.path.join(old, "env", "machine-id.txt"))
+        before = tree_hash(old)
+        r = self.run_as("machine-A", ["--force"])  # not even --force touches it
+        self.assertIn(f"{os.path.relpath(old)} (no env/machine-id.txt): not this machine's "
+                      "results, left untouched", r.stdout)
+        self.measured_afresh(r, f"{host}-{identity_of('machine-A')[:8]}")
+        self.assertEqual(tree_hash(old), before)
+
+    def test_the_same_machine_resumes_in_its_own_folder(self):
+        self.write_exp(GOOD)
+        (host_a,) = [l.split()[2] for l in self.run_as("machine-A").stdout.splitlines()
+                     if l.startswith("experiments: host ")]
+        os.remove(os.path.join(self.results, host_a, "env", "machine-id.txt"))
+        r = self.run_as("machine-B")
+        mine = f"{host_a}-{identity_of('machine-B')[:8]}"
+        self.measured_afresh(r, mine)
+        # the second run of machine B: in its folder, every run kept
+        r = self.run_as("machine-B")
+        self.assertEqual(r.stdout.count("done before, kept"), 4)
+        self.assertIn("4 runs (0 run now, 4 kept, 0 failed)", r.stdout)
+        self.assertIn(f"runs into {os.path.relpath(os.path.join(self.results, mine))}", r.stdout)
+        self.assertEqual(sorted(os.listdir(self.results)), sorted([host_a, mine]))
+
+    def test_emulated_pass_follows_the_same_rule(self):
+        if len(os.sched_getaffinity(0)) < 2:
+            self.skipTest("needs 2 CPUs for two emulated nodes")
+        self.write_exp(GOOD)
+        cpus = sorted(os.sched_getaffinity(0))
+        topo = ["--topology", f"{cpus[0]};{cpus[1]}"]
+        self.run_as("machine-A", topo)
+        (host,) = os.listdir(self.results)
+        self.assertIn("-emulated-", host)
+        before = tree_hash(os.path.join(self.results, host))
+        r = self.run_as("machine-B", topo)
+        # the suffix before "-emulated-": still the real folder's sibling
+        real, emu = host.split("-emulated-", 1)
+        self.measured_afresh(r, f"{real}-{identity_of('machine-B')[:8]}-emulated-{emu}")
+        self.assertEqual(tree_hash(os.path.join(self.results, host)), before)
+
+    def test_bad_machine_id_exits_2_with_one_message(self):
+        self.write_exp(GOOD)
+        for bad in ("", "a b", "x" * 65, "../etc", "id\n"):
+            with self.subTest(bad=bad):
+                r = run(self.base(), env=dict(os.environ, NUMARING_MACHINE_ID=bad))
+                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+                self.assertIn("experiments: NUMARING_MACHINE_ID=", r.stderr)
+                self.assertIn("expected 1 to 64 characters", r.stderr)
+                self.assertFalse(os.path.exists(self.results))
+        r = run(self.base(), env=dict(os.environ, NUMARING_MACHINE_ID="x" * 64))
         self.assertEqual(r.returncode, 0, r.stderr)
 
 

@@ -312,7 +312,7 @@ class Ceiling(unittest.TestCase):
         d = os.path.join(self.tmp, "scripts-" + variant)
         if not os.path.isdir(d):
             os.makedirs(d)
-            for f in ("plot.py", "nrdata.py"):
+            for f in ("plot.py", "nrdata.py", "summary-schema.csv"):
                 shutil.copy(os.path.join(SCRIPTS, f), d)
             if variant in CEILING_VARIANTS:
                 with open(os.path.join(d, "ceiling.py"), "w") as f:
@@ -502,6 +502,15 @@ class RealBench(unittest.TestCase):
         with open(path, newline="") as f:
             header = next(csv.reader(f))
         self.assertEqual(header, nrdata.SUMMARY_COLUMNS)
+
+    def test_committed_schema_is_the_binarys(self):
+        """scripts/summary-schema.csv is what `numaring-bench --schema` prints
+        (regenerate it with that command when harness/schema.h changes)."""
+        out = subprocess.run([BENCH, "--schema"], capture_output=True, text=True, check=True)
+        with open(nrdata.SCHEMA_PATH, encoding="utf-8") as f:
+            self.assertEqual(f.read(), out.stdout,
+                             "scripts/summary-schema.csv is stale: run "
+                             "build/numaring-bench --schema > scripts/summary-schema.csv")
 
     def test_draws_real_runs(self):
         self.assertEqual(self.result.returncode, 0, self.result.stdout + self.result.stderr)

@@ -1,0 +1,109 @@
+/*
+ * item.h - what travels through the queue under test, and how the consumer
+ * accounts for it.
+ *
+ * Two item modes (--item):
+ *
+ *   inline   the item is a pointer-sized value that carries everything the
+ *            consumer needs, so no memory is touched per item beyond the
+ *            queue's own lines:
+ *
+ *              bit 63      timed: bits 0..47 hold a send time, not a sequence
+ *              bits 48..62 the producer (0..32767)
+ *              bits 0..47  untimed: the producer's sequence number (mod 2^48)
+ *                          timed:   the send time in clock ticks (mod 2^48;
+ *                                   the TSC wraps that field after a day)
+ *
+ *            Every `sample`-th item of a producer (sequence % sample == 0) is
+ *            timed: the producer reads the clock once for the operation that
+ *            carries it (closed loop) or puts the item's intended send time
+ *            there (open loop), and the consumer reads the clock once per
+ *            dequeue that returned a timed item. The other items are never
+ *            timed, so the clock (about 12 ns a read, as much as a whole
+ *            hand-over) stays off most items.
+ *
+ *   message  the item is a pointer to a struct hb_msg of the producer's pool
+ *            (the realistic payload case): the message holds the same value
+ *            as an inline item, and a state word that the consumer
+ *            exchanges, which catches every duplicate delivery exactly. The
+ *            message's line travels to the consumer and back per item.
+ *
+ * Verification (both modes): each producer publishes how many items it
+ * sent and keeps the checksum of its timed values (the untimed ones are
+ * sequences 0..sent-1, so the main thread sums them after the run); each
+ * consumer keeps, per producer named in the value, a count and a checksum
+ * of what it received. After the run, for every producer, the counts and
+ * checksums summed over the consumers must equal the producer's. The checksum is a 64-bit sum of hb_item_mix(value);
+ * hb_item_mix is a bijection on 64-bit words, so:
+ *   - a lost or duplicated item changes the count: always caught;
+ *   - one value changed into another (corruption, or an item attributed to
+ *     the wrong producer) changes that producer's checksum: always caught;
+ *     a producer field outside 0..producers-1 is counted as bad;
+ *   - several errors that keep every count equal escape only if their mixed
+ *     values cancel exactly in the sum: about 2^-64 for unrelated errors.
+ */
+#ifndef HB_ITEM_H
+#define HB_ITEM_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+enum hb_item_kind { HB_ITEM_INLINE, HB_ITEM_MESSAGE, HB_ITEM_COUNT_ };
+
+#define HB_ITEM_TIMED (UINT64_C(1) << 63)
+#define HB_ITEM_PRODUCER_SHIFT 48
+#define HB_ITEM_PRODUCER_MASK UINT64_C(0x7fff)
+#define HB_ITEM_LOW_MASK ((UINT64_C(1) << 48) - 1)
+#define HB_ITEM_MAX_PRODUCERS 32768u
+
+/* An untimed value: producer p, sequence seq. */
+static inline uint64_t hb_item_untimed(uint64_t p, uint64_t seq)
+{
+	return (p << HB_ITEM_PRODUCER_SHIFT) | (seq & HB_ITEM_LOW_MASK);
+}
+
+/* A timed value: producer p, sent at `ticks`. */
+static inline uint64_t hb_item_timed(uint64_t p, uint64_t ticks)
+{
+	return HB_ITEM_TIMED | (p << HB_ITEM_PRODUCER_SHIFT) | (ticks & HB_ITEM_LOW_MASK);
+}
+
+static inline unsigned hb_item_producer(uint64_t v)
+{
+	return (unsigned)((v >> HB_ITEM_PRODUCER_SHIFT) & HB_ITEM_PRODUCER_MASK);
+}
+
+/* The full send time of a timed value received at `now` (ticks): the field
+ * holds the low 48 bits, and the item was sent less than 2^48 ticks ago. */
+static inline uint64_t hb_item_send_time(uint64_t v, uint64_t now)
+{
+	return now - ((now - v) & HB_ITEM_LOW_MASK);
+}
+
+/* A bijection of 64-bit words (xor-shift, then multiplication by an odd
+ * constant: each step is invertible), so two different values never mix to
+ * the same word. Cheap: one multiply. */
+static inline uint64_t hb_item_mix(uint64_t v)
+{
+	v ^= v >> 31;
+	return v * UINT64_C(0x9e3779b97f4a7c15);
+}
+
+/* One message of a producer's pool (message mode). */
+struct hb_msg {
+	uint64_t value;         /* the inline value this message stands for */
+	_Atomic uint32_t state; /* 1: in flight, 0: free (released by its consumer) */
+	uint32_t pad_;
+};
+
+/* What a consumer counted for one producer. */
+struct hb_tally {
+	uint64_t count;
+	uint64_t sum; /* of hb_item_mix(value), mod 2^64 */
+};
+
+/* Names of enum hb_item_kind, parsed and printed through one table. */
+const char *hb_item_name(enum hb_item_kind k);
+int hb_item_parse(const char *s, enum hb_item_kind *out);
+
+#endif /* HB_ITEM_H */

@@ -1,0 +1,393 @@
+/*
+ * report.c - what numaring-bench writes: summary.csv (its columns from the
+ * one table in schema.h), the latency distribution (.hgrm and CSV),
+ * meta.json (the host, the build, the command, the threads' placement and
+ * the harness's own ceiling), --show-topology and --schema.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <gnu/libc-version.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "numaring.h"
+#include "output.h"
+#include "run.h"
+#include "schema.h"
+#include "version.h"
+
+#ifndef NUMARING_GIT
+#define NUMARING_GIT "unknown"
+#endif
+#ifndef NUMARING_CFLAGS
+#define NUMARING_CFLAGS "unknown"
+#endif
+
+/* ---- the schema ---------------------------------------------------------- */
+
+struct hb_column_info {
+	const char *name, *type, *description;
+};
+
+static const struct hb_column_info columns[HB_COL_COUNT_] = {
+#define HB_COL_INFO(n, t, d) {#n, #t, d},
+	HB_SUMMARY_COLUMNS(HB_COL_INFO)
+#undef HB_COL_INFO
+};
+
+void hb_print_schema(FILE *f)
+{
+	fprintf(f, "column,type,description\n");
+	for (int i = 0; i < HB_COL_COUNT_; i++) {
+		fprintf(f, "%s,%s,", columns[i].name, columns[i].type);
+		hb_csv_field(f, columns[i].description);
+		fputc('\n', f);
+	}
+}
+
+/* One row of summary.csv: a cell per column, empty unless set. */
+struct row {
+	char *cell[HB_COL_COUNT_];
+};
+
+__attribute__((format(printf, 3, 4))) static void set(struct row *r, enum hb_column c,
+						       const char *fmt, ...)
+{
+	va_list ap;
+	char *s = NULL;
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL; /* out of memory: the cell stays empty */
+	va_end(ap);
+	free(r->cell[c]);
+	r->cell[c] = s;
+}
+
+static void set_u64(struct row *r, enum hb_column c, uint64_t v)
+{
+	set(r, c, "%llu", (unsigned long long)v);
+}
+
+static void write_row(FILE *f, const struct row *r)
+{
+	for (int i = 0; i < HB_COL_COUNT_; i++)
+		fprintf(f, "%s%s", i ? "," : "", columns[i].name);
+	fputc('\n', f);
+	for (int i = 0; i < HB_COL_COUNT_; i++) {
+		if (i)
+			fputc(',', f);
+		if (r->cell[i])
+			hb_csv_field(f, r->cell[i]);
+	}
+	fputc('\n', f);
+}
+
+static void free_row(struct row *r)
+{
+	for (int i = 0; i < HB_COL_COUNT_; i++)
+		free(r->cell[i]);
+}
+
+/* ---- describing the host --------------------------------------------------- */
+
+static void cpu_model(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[512];
+	snprintf(buf, len, "unknown");
+	if (!f)
+		return;
+	while (fgets(line, sizeof line, f)) {
+		if (strncmp(line, "model name", 10) == 0 || strncmp(line, "Model", 5) == 0) {
+			char *v = strchr(line, ':');
+			if (v) {
+				v++;
+				while (*v == ' ' || *v == '\t')
+					v++;
+				v[strcspn(v, "\n")] = '\0';
+				snprintf(buf, len, "%s", v);
+				break;
+			}
+		}
+	}
+	fclose(f);
+}
+
+const char *hb_topology_origin(const struct hb_options *o)
+{
+	if (o->topology)
+		return "--topology";
+	const char *env = getenv("NUMARING_TOPOLOGY");
+	return env && *env ? "NUMARING_TOPOLOGY" : "hwloc";
+}
+
+/* The topology string of an emulated run ("0;1"), or "real". */
+void hb_topology_spec(const struct hb_options *o, const struct nr_topology *t, char *buf,
+			  size_t len)
+{
+	const char *env = getenv("NUMARING_TOPOLOGY");
+	if (!t->emulated)
+		snprintf(buf, len, "real");
+	else
+		snprintf(buf, len, "%s", o->topology ? o->topology : env);
+}
+
+static void json_topology(FILE *f, const struct nr_topology *t, const char *indent)
+{
+	char cl[4096];
+	fprintf(f, "%s\"nodes\": [", indent);
+	for (unsigned n = 0; n < t->nnodes; n++) {
+		nr_cpulist_format(&t->cpus[n], cl, sizeof cl);
+		fprintf(f, "%s\n%s  {\"index\": %u, \"os_node\": %d, \"cpus\": ", n ? "," : "", indent,
+			n, t->os_node[n]);
+		hb_json_str(f, cl);
+		fprintf(f, ", \"ncpus\": %d, \"memory_node\": %d, \"memory_only\": %s}",
+			CPU_COUNT(&t->cpus[n]), t->mem_node[n],
+			CPU_COUNT(&t->cpus[n]) == 0 ? "true" : "false");
+	}
+	fprintf(f, "\n%s],\n%s\"distances\": [", indent, indent);
+	for (unsigned a = 0; a < t->nnodes; a++) {
+		fprintf(f, "%s[", a ? ", " : "");
+		for (unsigned b = 0; b < t->nnodes; b++)
+			fprintf(f, "%s%d", b ? ", " : "", t->dist[a][b]);
+		fputc(']', f);
+	}
+	fprintf(f, "],\n");
+}
+
+int hb_show_topology(const struct hb_options *o)
+{
+	struct nr_topology *t = malloc(sizeof *t);
+	char err[NR_ERRLEN], model[256], allowed_s[4096], host[256] = "";
+	struct utsname u;
+	cpu_set_t allowed;
+	if (!t)
+		return 1;
+	if (nr_topology_get(o->topology, t, err, sizeof err) < 0) {
+		fprintf(stderr, "numaring-bench: %s\n", err);
+		free(t);
+		return 2;
+	}
+	CPU_ZERO(&allowed);
+	sched_getaffinity(0, sizeof allowed, &allowed);
+	nr_cpulist_format(&allowed, allowed_s, sizeof allowed_s);
+	cpu_model(model, sizeof model);
+	uname(&u);
+	gethostname(host, sizeof host - 1);
+	int rseq = numaring_rseq_node_supported(), rdpid = numaring_rdpid_supported();
+	printf("{\n  \"topology\": \"%s\",\n  \"source\": ", t->emulated ? "emulated" : "real");
+	hb_json_str(stdout, hb_topology_origin(o));
+	printf(",\n  \"numa_available\": %s,\n  \"host\": ", t->numa_available ? "true" : "false");
+	hb_json_str(stdout, host);
+	printf(",\n  \"cpu_model\": ");
+	hb_json_str(stdout, model);
+	printf(",\n  \"kernel\": ");
+	hb_json_str(stdout, u.release);
+	printf(",\n  \"allowed_cpus\": ");
+	hb_json_str(stdout, allowed_s);
+	printf(",\n");
+	json_topology(stdout, t, "  ");
+	printf("  \"machine_nodes\": [");
+	for (unsigned m = 0; m < t->n_machine_nodes; m++)
+		printf("%s\n    {\"os_node\": %d, \"cpus_total\": %d, \"memory_bytes\": %llu}",
+		       m ? "," : "", t->machine_os_node[m], t->machine_ncpus[m],
+		       t->machine_mem_bytes[m]);
+	printf("\n  ],\n  \"rseq_node_id\": %s,\n  \"rdpid\": %s,\n", rseq ? "true" : "false",
+	       rdpid ? "true" : "false");
+	printf("  \"lookup_modes\": {\"libnuma\": \"%s\", \"syscall\": \"syscall\", \"table\": \"table\", "
+	       "\"cached\": \"cached\", \"rseq\": \"%s\", \"rdpid\": \"%s\", \"none\": \"none\"}\n}\n",
+	       t->numa_available ? "libnuma" : "libnuma (no NUMA: maps through the CPU table)",
+	       rseq ? "rseq" : "table (rseq node_id not supported here)",
+	       rdpid ? "rdpid" : "table (no rdpid instruction)");
+	free(t);
+	return 0;
+}
+
+
+/* ---- the result ------------------------------------------------------------ */
+
+static void fill_summary(struct row *row, const struct hb_report *r)
+{
+	const struct hb_options *o = r->o;
+	const struct hb_measure *m = r->m;
+	const struct hq_ops *q = o->queue;
+	set(row, HB_COL_queue, "%s", q->name);
+	set(row, HB_COL_item, "%s", hb_item_name(r->run->item));
+	set(row, HB_COL_sample, "%llu", (unsigned long long)r->run->sample_mask + 1);
+	set(row, HB_COL_producers, "%u", o->producers);
+	set(row, HB_COL_consumers, "%u", o->consumers);
+	if (hq_takes(q, "lookup")) {
+		set(row, HB_COL_lookup, "%s", numaring_lookup_name(o->lookup));
+		set(row, HB_COL_lookup_in_force, "%s", r->lookup_in_force);
+	}
+	if (hq_takes(q, "recheck"))
+		set(row, HB_COL_recheck, "%u", o->recheck);
+	if (hq_takes(q, "gate"))
+		set(row, HB_COL_gate, "%s", numaring_gate_name(o->gate));
+	if (hq_takes(q, "backoff"))
+		set(row, HB_COL_backoff, "%s", numaring_backoff_name(o->backoff));
+	set(row, HB_COL_batch, "%u", o->batch);
+	set(row, HB_COL_bursts, "%d", o->bursts);
+	set(row, HB_COL_capacity, "%zu", o->capacity);
+	set(row, HB_COL_pin, "%s", o->pin == HB_PIN_LIST ? o->pin_list : hb_pin_name(o->pin));
+	set(row, HB_COL_topology_kind, "%s", r->t->emulated ? "emulated" : "real");
+	set(row, HB_COL_topology, "%s", r->topo_spec);
+	set(row, HB_COL_nodes, "%u", r->t->nnodes);
+	set(row, HB_COL_rate, "%.0f", o->rate);
+	set(row, HB_COL_warmup_s, "%g", o->warmup_s);
+	set_u64(row, HB_COL_ops, m->ops);
+	set(row, HB_COL_duration_s, "%.6f", m->duration_s);
+	set(row, HB_COL_throughput_ops_per_s, "%.1f", m->throughput);
+	set(row, HB_COL_enqueue_ops_per_s, "%.1f", m->enqueue_rate);
+	set(row, HB_COL_dequeue_ops_per_s, "%.1f", m->dequeue_rate);
+	if (r->cal->done) {
+		set(row, HB_COL_harness_ops_per_s, "%.1f", r->cal->ceiling);
+		set(row, HB_COL_harness_ns_per_item, "%.2f",
+		    r->cal->producer_ns > r->cal->consumer_ns ? r->cal->producer_ns
+							      : r->cal->consumer_ns);
+	}
+	if (m->latency_count > 0) {
+		set(row, HB_COL_p50_ns, "%lld", (long long)m->p50);
+		set(row, HB_COL_p90_ns, "%lld", (long long)m->p90);
+		set(row, HB_COL_p99_ns, "%lld", (long long)m->p99);
+		set(row, HB_COL_p999_ns, "%lld", (long long)m->p999);
+		set(row, HB_COL_max_ns, "%lld", (long long)m->max);
+		set(row, HB_COL_mean_ns, "%.1f", m->mean);
+	}
+	set(row, HB_COL_latency_count, "%lld", (long long)m->latency_count);
+	set_u64(row, HB_COL_enqueued, m->enqueued);
+	set_u64(row, HB_COL_dequeued, m->dequeued);
+	for (int s = 0; s < HQ_STAT_COUNT_; s++)
+		if (q->stats_mask & (1u << s))
+			set_u64(row, (enum hb_column)(HB_COL_local_ops + s), m->st.v[s]);
+	set_u64(row, HB_COL_full_retries, m->full_retries);
+	set_u64(row, HB_COL_empty_polls, m->empty_polls);
+	set_u64(row, HB_COL_window_waits, m->window_waits);
+	set(row, HB_COL_pin_failures, "%u", m->pin_failures);
+	set(row, HB_COL_verify, "%s", m->verify);
+	set(row, HB_COL_host, "%s", r->host);
+	set(row, HB_COL_clock, "%s", hc.source);
+}
+
+/* The queue counters follow local_ops in the schema in HQ_STATS order. */
+#define HB_STAT_COL(n) _Static_assert(HB_COL_##n == HB_COL_local_ops + HQ_STAT_##n, \
+				      "summary column " #n " out of HQ_STATS order");
+HQ_STATS(HB_STAT_COL)
+#undef HB_STAT_COL
+
+static void write_meta(FILE *f, const struct hb_report *r)
+{
+	const struct hb_options *o = r->o;
+	const struct nr_topology *t = r->t;
+	const struct hb_calibration *cal = r->cal;
+	struct utsname u;
+	char model[256];
+	uname(&u);
+	cpu_model(model, sizeof model);
+	fprintf(f, "{\n  \"host\": ");
+	hb_json_str(f, r->host);
+	fprintf(f, ",\n  \"cpu_model\": ");
+	hb_json_str(f, model);
+	fprintf(f, ",\n  \"cpus_online\": %ld,\n  \"nodes\": %u,\n  \"topology\": \"%s\",\n",
+		sysconf(_SC_NPROCESSORS_ONLN), t->nnodes, t->emulated ? "emulated" : "real");
+	fprintf(f, "  \"topology_spec\": ");
+	hb_json_str(f, r->topo_spec);
+	fprintf(f, ",\n  \"topology_source\": ");
+	hb_json_str(f, hb_topology_origin(o));
+	fprintf(f, ",\n");
+	json_topology(f, t, "  ");
+	fprintf(f, "  \"kernel\": ");
+	hb_json_str(f, u.release);
+	fprintf(f, ",\n  \"machine\": ");
+	hb_json_str(f, u.machine);
+	fprintf(f, ",\n  \"libc\": \"glibc %s\",\n  \"compiler\": ", gnu_get_libc_version());
+	hb_json_str(f, "gcc " __VERSION__);
+	fprintf(f, ",\n  \"cflags\": ");
+	hb_json_str(f, NUMARING_CFLAGS);
+	fprintf(f, ",\n  \"git_commit\": ");
+	hb_json_str(f, NUMARING_GIT);
+	fprintf(f, ",\n  \"command_line\": [");
+	for (int i = 0; i < o->argc; i++) {
+		fprintf(f, "%s", i ? ", " : "");
+		hb_json_str(f, o->argv[i]);
+	}
+	fprintf(f, "],\n  \"start_time_utc\": \"%s\",\n", r->start_time);
+	fprintf(f, "  \"clock\": {\"source\": \"%s\", \"ticks_per_ns\": %.6f, \"overhead_ns\": %.2f},\n",
+		hc.source, hc.ticks_per_ns, hc.overhead_ns);
+	fprintf(f, "  \"items\": {\"kind\": \"%s\", \"sample\": %llu, \"timed\": "
+		   "\"every %llu-th item of a producer carries its send time\"},\n",
+		hb_item_name(r->run->item), (unsigned long long)r->run->sample_mask + 1,
+		(unsigned long long)r->run->sample_mask + 1);
+	fprintf(f, "  \"harness\": {");
+	if (cal->done)
+		fprintf(f, "\"calibration_s\": %.3f, \"queue\": \"null\", \"enqueue_ops_per_s\": %.1f, "
+			   "\"dequeue_ops_per_s\": %.1f, \"ceiling_ops_per_s\": %.1f, "
+			   "\"producer_ns_per_item\": %.2f, \"consumer_ns_per_item\": %.2f, "
+			   "\"throughput_over_ceiling\": %.4f}",
+			cal->seconds, cal->enqueue_rate, cal->dequeue_rate, cal->ceiling,
+			cal->producer_ns, cal->consumer_ns,
+			cal->ceiling > 0 ? r->m->throughput / cal->ceiling : 0.0);
+	else
+		fprintf(f, "\"calibration_s\": 0, \"not_measured\": \"%s\"}", cal->why_not);
+	fprintf(f, ",\n  \"lookup_in_force\": \"%s\",\n", r->lookup_in_force);
+	fprintf(f, "  \"rseq_node_id\": %s,\n  \"rdpid\": %s,\n",
+		numaring_rseq_node_supported() ? "true" : "false",
+		numaring_rdpid_supported() ? "true" : "false");
+	fprintf(f, "  \"threads\": [");
+	for (unsigned i = 0; i < o->producers + o->consumers; i++) {
+		int is_p = i < o->producers;
+		int perr = is_p ? r->run->prod[i].pin_errno : r->run->cons[i - o->producers].pin_errno;
+		fprintf(f, "%s\n    {\"role\": \"%s\", \"index\": %u, \"cpu\": %d, \"pinned\": %s}",
+			i ? "," : "", is_p ? "producer" : "consumer",
+			is_p ? i : i - o->producers, r->cpus[i],
+			r->cpus[i] < 0 ? "false" : perr ? "false" : "true");
+	}
+	fprintf(f, "\n  ],\n  \"verify\": \"%s\",\n  \"lost_items\": %llu,\n  \"duplicated_items\": %llu,\n"
+		   "  \"corrupted_producers\": %llu,\n  \"bad_items\": %llu\n}\n",
+		r->m->verify, (unsigned long long)r->m->lost, (unsigned long long)r->m->dup,
+		(unsigned long long)r->m->corrupt, (unsigned long long)r->m->bad);
+}
+
+int hb_write_results(const struct hb_report *r, const struct hdr_hist *hist)
+{
+	struct hb_file files[4];
+	const char *names[4] = {"summary.csv", "latency.hgrm", "latency.csv", "meta.json"};
+	const char *dir = r->o->out;
+	struct row row;
+	int rc = 0, opened = 0;
+	memset(&row, 0, sizeof row);
+	for (; opened < 4; opened++)
+		if ((rc = hb_file_open(&files[opened], dir, names[opened])) < 0)
+			goto fail;
+	fill_summary(&row, r);
+	write_row(files[0].f, &row);
+	free_row(&row);
+	if ((rc = hdr_write_hgrm(hist, files[1].f, 5, 1.0)) < 0)
+		goto fail;
+	if ((rc = hdr_write_csv(hist, files[2].f, 5)) < 0)
+		goto fail;
+	write_meta(files[3].f, r);
+	/* meta.json and the distributions first, summary.csv last: the
+	 * experiment driver takes a present summary.csv as a finished point. */
+	for (int i = 3; i >= 0; i--) {
+		if ((rc = hb_file_commit(&files[i])) < 0) {
+			for (int k = i - 1; k >= 0; k--)
+				hb_file_abort(&files[k]);
+			fprintf(stderr, "numaring-bench: cannot write %s/%s: %s\n", dir, names[i],
+				strerror(-rc));
+			return HB_EXIT_CANNOT_WRITE;
+		}
+	}
+	return 0;
+fail:
+	for (int k = 0; k < opened; k++)
+		hb_file_abort(&files[k]);
+	fprintf(stderr, "numaring-bench: cannot write into %s: %s\n", dir, strerror(-rc));
+	return HB_EXIT_CANNOT_WRITE;
+}
