@@ -33,7 +33,7 @@ import re
 
 SECTIONS = ("experiment", "sweep", "quick", "full")
 PROFILES = ("quick", "full")
-QUEUES = ("numaring", "flat", "ck", "rte", "moodycamel", "urcu", "mutex", "faa")
+QUEUES = ("numaring", "flat", "ck", "rte", "moodycamel", "urcu", "mutex", "faa", "null")
 LOOKUPS = ("libnuma", "syscall", "table", "cached", "rseq", "rdpid", "none")
 GATES = ("shared", "pernode", "perworker")
 BACKOFFS = ("none", "pause", "exp", "yield")
@@ -83,6 +83,13 @@ def _pow2(text):
     return v
 
 
+def _pow2_from1(text, hi):
+    v = _int(text, 1, hi)
+    if v & (v - 1):
+        raise ValueError(f"{v} is not a power of two")
+    return v
+
+
 def _bool01(text):
     if text not in ("0", "1", "yes", "no"):
         raise ValueError(f"expected 0/1 or yes/no, not {text!r}")
@@ -107,6 +114,9 @@ SWEEP_KEYS = {
     "ops": lambda t: _int(t, 1, 1 << 48),
     "warmup": lambda t: _real(t, 0, 3600, zero_ok=True),
     "drain-timeout": lambda t: _real(t, 0, 86400),
+    "item": _choice(("inline", "message")),
+    "sample": lambda t: _pow2_from1(t, 1 << 20),
+    "calibrate": lambda t: _real(t, 0, 60, zero_ok=True),
 }
 PROFILE_ONLY = {"reps": lambda t: _int(t, 1, 1000)}
 EXPERIMENT_KEYS = ("name", "title", "finding")
