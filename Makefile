@@ -14,6 +14,7 @@
 #   make plots        plots/ from results/;  make paper: paper/numaring.pdf
 #   make bench-ring   micro-benchmark: ns per enqueue+dequeue for each lookup mode
 #   make bench-peers  every queue at 1P1C, single operations and bursts
+#   make bench-oversub  3P3C on 2 CPUs, every lookup x gate x backoff (QUICK=1)
 #   make bench-fidelity  numaring-bench against a bare loop of the same queue (target >= 0.8x)
 #   make install      PREFIX=/usr/local DESTDIR= : header, libraries, numaring.pc
 #   make clean
@@ -52,7 +53,7 @@ RING_OBJS := $(RING_SRCS:%.c=$(B)/obj/%.o)
 RING_TESTS := test_ring test_stress test_placement test_fastpath
 RING_TEST_BINS := $(RING_TESTS:%=$(B)/tests/%)
 
-.PHONY: all lib bench test test-ring test-harness test-tsan test-asan test-fault test-leaks bench-ring bench-peers \
+.PHONY: all lib bench test test-ring test-harness test-tsan test-asan test-fault test-leaks bench-ring bench-peers bench-oversub \
 	bench-fidelity \
 	install uninstall clean deps-build deps-test FORCE
 
@@ -248,6 +249,16 @@ $(B)/bench/bench_ring: ring/bench/bench_ring.c $(B)/libnumaring.a $(RING_HDRS)
 bench-peers: deps-build
 	@$(MAKE) --no-print-directory lib bench
 	/usr/bin/python3 scripts/bench_peers.py --bench $(B)/numaring-bench
+
+$(B)/bench/bench_oversub: ring/bench/bench_oversub.c $(B)/libnumaring.a $(RING_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_) $< -o $@ $(B)/libnumaring.a $(LDFLAGS_) $(RING_LIBS)
+
+# 3 producers + 3 consumers on 2 CPUs, every lookup x gate x backoff:
+# no combination may collapse (items/s against the per-worker gate).
+bench-oversub: deps-build
+	@$(MAKE) --no-print-directory $(B)/bench/bench_oversub
+	$(B)/bench/bench_oversub $(if $(QUICK),--quick)
 
 bench-ring: deps-build
 	@$(MAKE) --no-print-directory $(B)/bench/bench_ring

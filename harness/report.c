@@ -218,7 +218,9 @@ static void fill_summary(struct row *row, const struct hb_report *r)
 	const struct hb_measure *m = r->m;
 	const struct hq_ops *q = o->queue;
 	set(row, HB_COL_queue, "%s", q->name);
-	set(row, HB_COL_item, "%s", hb_item_name(r->run->item));
+	/* as asked: faa carries no item in either mode, and its row belongs
+	 * with the other queues' rows of that mode */
+	set(row, HB_COL_item, "%s", hb_item_name(o->item));
 	set(row, HB_COL_sample, "%llu", (unsigned long long)r->run->sample_mask + 1);
 	set(row, HB_COL_producers, "%u", o->producers);
 	set(row, HB_COL_consumers, "%u", o->consumers);
@@ -321,9 +323,11 @@ static void write_meta(FILE *f, const struct hb_report *r)
 	fprintf(f, "  \"clock\": {\"source\": \"%s\", \"ticks_per_ns\": %.6f, \"overhead_ns\": %.2f},\n",
 		hc.source, hc.ticks_per_ns, hc.overhead_ns);
 	fprintf(f, "  \"items\": {\"kind\": \"%s\", \"sample\": %llu, \"timed\": "
-		   "\"every %llu-th item of a producer carries its send time\"},\n",
-		hb_item_name(r->run->item), (unsigned long long)r->run->sample_mask + 1,
-		(unsigned long long)r->run->sample_mask + 1);
+		   "\"%s\"},\n",
+		hb_item_name(o->item), (unsigned long long)r->run->sample_mask + 1,
+		o->queue->moves_data || o->queue->fabricates
+			? "one item in `sample` of a producer carries its send time"
+			: "none: this queue moves no items (values are made but not accounted)");
 	fprintf(f, "  \"harness\": {");
 	if (cal->done)
 		fprintf(f, "\"calibration_s\": %.3f, \"queue\": \"null\", \"enqueue_ops_per_s\": %.1f, "

@@ -10,20 +10,33 @@
  *                      failure for the worker's statistics.
  *   nr_wait_poll()     one poll of a wait for a step another thread has
  *                      already claimed (publishing a slot, releasing a gate).
- *                      It spins with PAUSE and, every NR_WAIT_YIELD_POLLS
- *                      polls, yields the CPU: the thread we wait for may be
- *                      preempted (more threads than CPUs), and spinning on
- *                      its CPU would only delay it.
+ *                      It spins with PAUSE for a time budget
+ *                      (NR_WAIT_SPIN_NS of elapsed time, whatever each poll
+ *                      cost), then yields the CPU at every poll: the thread
+ *                      we wait for may be preempted (more threads than
+ *                      CPUs), and spinning on its CPU would only delay it.
+ *                      The budget is time, not a poll count, because a poll
+ *                      can cost one PAUSE or a thousand (the gate's waits
+ *                      run the configured backoff between polls).
  */
 #ifndef NR_BACKOFF_H
 #define NR_BACKOFF_H
 
 #include <sched.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "numaring.h"
 
-#define NR_WAIT_YIELD_POLLS 1024u
+/* A wait spins this long (elapsed time) before it yields at every poll:
+ * long enough for a running holder to finish a transfer, short against a
+ * scheduler time slice, which is what a preempted holder costs. */
+#define NR_WAIT_SPIN_NS 20000u
+/* Then it yields at every poll for this long, then sleeps this long a poll. */
+#define NR_WAIT_YIELD_NS 200000u
+#define NR_WAIT_SLEEP_NS 10000u
+/* The first polls of a wait read no clock: most waits end within them. */
+#define NR_WAIT_FREE_POLLS 64u
 
 static inline void nr_cpu_relax(void)
 {
@@ -96,13 +109,51 @@ extern _Atomic unsigned long nr_fault_yields; /* preemptions injected so far */
 #define NR_FAULT_POINT() ((void)0)
 #endif
 
-/* One poll of a wait for a step another thread has claimed; see above. */
-static inline void nr_wait_poll(uint32_t *polls)
+/* The state of one wait; NR_WAIT_INIT before its first poll. */
+struct nr_wait {
+	uint32_t polls;
+	uint64_t until_ns; /* end of the spinning budget; 0: not read yet */
+};
+#define NR_WAIT_INIT {0, 0}
+
+static inline uint64_t nr_now_ns(void)
 {
-	if (++*polls % NR_WAIT_YIELD_POLLS == 0)
-		sched_yield();
-	else
+	struct timespec ts;
+	/* vDSO on Linux: no system call where the clock source allows it */
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* 1 once the wait has spent its spinning budget (then it should not spin
+ * between polls either: see the gate's wait). */
+static inline int nr_wait_spent(const struct nr_wait *wt)
+{
+	return wt->until_ns != 0 && nr_now_ns() >= wt->until_ns;
+}
+
+/* One poll of a wait for a step another thread has claimed; see above.
+ * After the spinning budget: sched_yield(); after NR_WAIT_YIELD_NS more, a
+ * short sleep, because under CFS a yield may hand the CPU straight back to
+ * the yielder while the thread it waits for stays queued. */
+static inline void nr_wait_poll(struct nr_wait *wt)
+{
+	if (wt->polls < NR_WAIT_FREE_POLLS) {
+		wt->polls++;
 		nr_cpu_relax();
+		return;
+	}
+	uint64_t now = nr_now_ns();
+	if (wt->until_ns == 0) {
+		wt->until_ns = now + NR_WAIT_SPIN_NS;
+	} else if (now >= wt->until_ns + NR_WAIT_YIELD_NS) {
+		struct timespec nap = {0, NR_WAIT_SLEEP_NS};
+		nanosleep(&nap, NULL);
+		return;
+	} else if (now >= wt->until_ns) {
+		sched_yield();
+		return;
+	}
+	nr_cpu_relax();
 }
 
 /* After a failed attempt: count it, then back off as configured. */

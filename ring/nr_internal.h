@@ -20,10 +20,12 @@
 #include "nr_ring.h"
 #include "nr_topology.h"
 
-/* A ticket counter that hands out turns for cross-node transfers. */
+/* The word that decides who transfers next: 0 free, 1 held. Taken by
+ * whoever runs, not in ticket order: a FIFO hand-over would wait for the
+ * next ticket's thread even when the scheduler has not run it (more threads
+ * than CPUs), and every other waiter with it. */
 struct nr_gate {
-	alignas(NR_DESTRUCTIVE) _Atomic uint64_t next; /* next ticket to hand out */
-	_Atomic uint64_t serving;                      /* ticket whose turn it is */
+	alignas(NR_DESTRUCTIVE) _Atomic uint64_t held;
 };
 _Static_assert(sizeof(struct nr_gate) == NR_DESTRUCTIVE, "one gate per line pair");
 

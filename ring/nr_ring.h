@@ -231,12 +231,12 @@ static inline unsigned nr_ring_enqueue_burst(struct nr_ring *r, void *const *ite
 	NR_FAULT_POINT();
 	for (uint64_t i = 0; i < k; i++) {
 		struct nr_cell *c = &r->cells[(pos + i) & r->mask];
-		uint32_t polls = 0;
+		struct nr_wait wt = NR_WAIT_INIT;
 		/* EB1: acquire; pairs with D2/DB2 of the consumer of
 		 * pos + i - capacity, which has claimed it (it is below head) and
 		 * is finishing its read. */
 		while (atomic_load_explicit(&c->seq, memory_order_acquire) != pos + i)
-			nr_wait_poll(&polls);
+			nr_wait_poll(&wt);
 		c->item = items[i];
 		/* EB2: release; pairs with D1/DB1, as E2. */
 		atomic_store_explicit(&c->seq, pos + i + 1, memory_order_release);
@@ -275,11 +275,11 @@ static inline unsigned nr_ring_dequeue_burst(struct nr_ring *r, void **items, un
 	NR_FAULT_POINT();
 	for (uint64_t i = 0; i < k; i++) {
 		struct nr_cell *c = &r->cells[(pos + i) & r->mask];
-		uint32_t polls = 0;
+		struct nr_wait wt = NR_WAIT_INIT;
 		/* DB1: acquire; pairs with E2/EB2 of the producer of pos + i,
 		 * which has claimed it (it is below tail) and is publishing. */
 		while (atomic_load_explicit(&c->seq, memory_order_acquire) != pos + i + 1)
-			nr_wait_poll(&polls);
+			nr_wait_poll(&wt);
 		items[i] = c->item;
 		/* DB2: release; pairs with E1/EB1 of the producer of
 		 * pos + i + capacity, as D2. */

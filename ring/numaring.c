@@ -266,31 +266,34 @@ static struct nr_gate *gate_of(struct numaring_worker *w)
 	}
 }
 
-/* Take a turn for a cross-node transfer. Returns the ticket for gate_exit. */
-static uint64_t gate_enter(struct numaring_worker *w, struct nr_gate *g)
+/* Take the gate for a cross-node transfer. */
+static void gate_enter(struct numaring_worker *w, struct nr_gate *g)
 {
-	/* Relaxed: the ticket only orders the waiters; the hand-over of the
-	 * turn is the acquire of `serving` below (G1). */
-	uint64_t t = atomic_fetch_add_explicit(&g->next, 1, memory_order_relaxed);
-	/* G1: acquire; pairs with the release in gate_exit (G2) of the holder
-	 * before us, so our transfer starts after its transfer ended. */
-	if (atomic_load_explicit(&g->serving, memory_order_acquire) != t) {
-		uint32_t polls = 0;
+	/* G1: acquire exchange; pairs with the release in gate_exit (G2) of the
+	 * holder before us, so our transfer starts after its transfer ended.
+	 * The relaxed load first keeps waiters reading a shared line instead
+	 * of writing it. */
+	if (atomic_exchange_explicit(&g->held, 1, memory_order_acquire) != 0) {
+		struct nr_wait wt = NR_WAIT_INIT;
 		w->st.gate_waits++;
 		do {
-			nr_backoff_pause(&w->bo);
-			nr_wait_poll(&polls);
-		} while (atomic_load_explicit(&g->serving, memory_order_acquire) != t);
+			/* the configured backoff between polls, until the wait
+			 * has spun its budget: then the holder may be preempted,
+			 * and spinning would keep it from the CPU */
+			if (!nr_wait_spent(&wt))
+				nr_backoff_pause(&w->bo);
+			nr_wait_poll(&wt);
+		} while (atomic_load_explicit(&g->held, memory_order_relaxed) != 0 ||
+			 atomic_exchange_explicit(&g->held, 1, memory_order_acquire) != 0);
 	}
 	NR_FAULT_POINT(); /* holding the gate */
-	return t;
 }
 
-static void gate_exit(struct nr_gate *g, uint64_t t)
+static void gate_exit(struct nr_gate *g)
 {
-	/* G2: release; pairs with G1 of the next ticket holder. Only the
-	 * holder writes `serving`, so a store suffices. */
-	atomic_store_explicit(&g->serving, t + 1, memory_order_release);
+	/* G2: release; pairs with G1 of the next holder. Only the holder
+	 * writes 0, so a store suffices. */
+	atomic_store_explicit(&g->held, 0, memory_order_release);
 }
 
 /* ------------------------------------------------------------------ */
@@ -354,7 +357,7 @@ static NR_NOINLINE unsigned push_batch(struct numaring_worker *w, int *any_room)
 	struct numaring *q = w->q;
 	struct nr_gate *g = gate_of(w);
 	unsigned moved = 0;
-	uint64_t t = gate_enter(w, g);
+	gate_enter(w, g);
 	*any_room = 0;
 	for (unsigned i = 0; i + 1 < q->nnodes; i++) {
 		struct nr_ring *dst = q->rings[q->order[w->node][i]];
@@ -387,7 +390,7 @@ static NR_NOINLINE unsigned push_batch(struct numaring_worker *w, int *any_room)
 		}
 		break;
 	}
-	gate_exit(g, t);
+	gate_exit(g);
 	return moved;
 }
 
@@ -399,7 +402,7 @@ static NR_NOINLINE unsigned pull_batch(struct numaring_worker *w, void **out, un
 	struct numaring *q = w->q;
 	struct nr_gate *g = gate_of(w);
 	unsigned given = 0;
-	uint64_t t = gate_enter(w, g);
+	gate_enter(w, g);
 	for (unsigned i = 0; i + 1 < q->nnodes; i++) {
 		struct nr_ring *src = q->rings[q->order[w->node][i]];
 		if (nr_ring_count(src) == 0)
@@ -420,7 +423,7 @@ static NR_NOINLINE unsigned pull_batch(struct numaring_worker *w, void **out, un
 		w->st.items_in += n;
 		break;
 	}
-	gate_exit(g, t);
+	gate_exit(g);
 	return given;
 }
 

@@ -28,8 +28,11 @@
  *   and Vyukov's bounded queue, a thread preempted between claiming a slot
  *   and publishing it delays the threads that reach that slot next; nothing
  *   else can stall an operation. Gates SHARED and PERNODE serialise the
- *   cross-node slow path on a ticket counter: that is the study's finding F3
- *   built faithfully so it can be measured.
+ *   cross-node slow path on one word that every worker (of a node) writes:
+ *   that is the study's finding F3 built faithfully so it can be measured.
+ *   The word is taken by whoever runs (test-and-set), and every wait spins
+ *   for a time budget and then yields, so a preempted thread slows the
+ *   others but never stalls them (bench-oversub measures it).
  *
  * Errors
  *   The library never prints and never exits. Functions return -errno or
@@ -62,8 +65,8 @@ enum numaring_lookup {
 
 /* How cross-node batch transfers are coordinated (ablation "gate"). */
 enum numaring_gate {
-	NUMARING_GATE_SHARED,    /* one ticket counter for every worker (study's bug) */
-	NUMARING_GATE_PERNODE,   /* one ticket counter per node */
+	NUMARING_GATE_SHARED,    /* one gate word for every worker (study's bug) */
+	NUMARING_GATE_PERNODE,   /* one gate word per node */
 	NUMARING_GATE_PERWORKER, /* each worker's own counter on its own line (fix) */
 	NUMARING_GATE_COUNT_
 };

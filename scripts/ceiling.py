@@ -13,11 +13,12 @@ Assumptions
       items costs one claim. Threads run on CPUs of their own (placements
       with more threads than CPUs only lower what can be reached).
   A2. An item moves `item_bytes` of data between the producer's and the
-      consumer's caches and back: the 16-byte ring cell and the harness's
-      32-byte message, each read by the consumer and released back to the
-      producer (2 x 48 = 96 bytes per item by default). No link moves more
-      bytes per second than the probe's read bandwidth (bw_remote_gbs across
-      nodes where measured, else bw_local_gbs).
+      consumer's caches and back: the 16-byte ring cell, read by the
+      consumer and released back to the producer (2 x 16 = 32 bytes) with
+      inline items (the harness's default: the item is a value); with
+      message items also the harness's 32-byte message (2 x 48 = 96 bytes).
+      No link moves more bytes per second than the probe's read bandwidth
+      (bw_remote_gbs across nodes where measured, else bw_local_gbs).
   A3. When producers and consumers are on different nodes (--pin split),
       every item crosses the interconnect in a batch of b items. A batch
       transfer cannot start its data before one line has come from the other
@@ -42,7 +43,15 @@ by `ops` alone: it is the model's measured counterpart.
 
 import csv
 
-DEFAULT_ITEM_BYTES = 96  # 2 x (16-byte cell + 32-byte message), A2
+INLINE_ITEM_BYTES = 32   # 2 x 16-byte cell, A2
+MESSAGE_ITEM_BYTES = 96  # 2 x (16-byte cell + 32-byte message), A2
+DEFAULT_ITEM_BYTES = MESSAGE_ITEM_BYTES
+
+
+def item_bytes_of(row):
+    """A2's bytes per item for a tidy row: by its item kind (an empty cell is
+    inline, the harness's default, as the plots read it)."""
+    return MESSAGE_ITEM_BYTES if row.get("item") == "message" else INLINE_ITEM_BYTES
 
 
 class Probe:
@@ -115,9 +124,12 @@ def bounds(probe, producers, consumers, batch, bursts, split, item_bytes=DEFAULT
     return out
 
 
-def ceiling_ops_per_s(probe, row, item_bytes=DEFAULT_ITEM_BYTES):
+def ceiling_ops_per_s(probe, row, item_bytes=None):
     """The model's highest throughput for one tidy-CSV row (dict of strings),
-    or None if the row lacks what the model needs."""
+    or None if the row lacks what the model needs. item_bytes: A2's bytes
+    per item (default: by the row's item kind)."""
+    if item_bytes is None:
+        item_bytes = item_bytes_of(row)
     try:
         p = int(_num(row, "producers", 0))
         c = int(_num(row, "consumers", 0))
@@ -141,7 +153,7 @@ def binding(probe, row):
     """Which bound sets the ceiling for a row: 'ops', 'bandwidth' or 'crossing'."""
     p, c = int(_num(row, "producers", 1)), int(_num(row, "consumers", 1))
     b = bounds(probe, p, c, int(_num(row, "batch", 1)), int(_num(row, "bursts", 0)),
-               row.get("pin") == "split")
+               row.get("pin") == "split", item_bytes=item_bytes_of(row))
     vals = {k: v for k, v in b.items() if v}
     return min(vals, key=vals.get)
 
@@ -160,9 +172,11 @@ def predict_two_socket(probe, within_ns, across_ns, producers=16, consumers=16,
                        batches=(1, 4, 16, 64, 256)):
     """Predicted crossing ceilings (items/s) for a 2x16 split placement like the
     study's, from published round trips (one-way = half), with this host's
-    measured t_atomic and bandwidth standing in for the other machine's."""
+    measured t_atomic and bandwidth standing in for the other machine's, with
+    inline items (as the experiments run)."""
     out = {}
     for b in batches:
-        bd = bounds(probe, producers, consumers, b, False, True, t_remote=across_ns / 2.0)
+        bd = bounds(probe, producers, consumers, b, False, True, t_remote=across_ns / 2.0,
+                    item_bytes=INLINE_ITEM_BYTES)
         out[b] = min(v for v in bd.values() if v)
     return out

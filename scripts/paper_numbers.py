@@ -53,6 +53,10 @@ class Numbers:
 
 def host_facts(n, prefix, hostdir):
     t = summarize.describe_host(hostdir) or {}
+    rows = [r for e in summarize.EXPERIMENTS
+            for r in summarize.load(os.path.join(hostdir, f"{e}.csv"))]
+    # the item mode: 1 in ItemSample items of a producer carries its send time
+    n.put(prefix + "ItemSample", summarize.sample_of(rows))
     nodes = t.get("nodes", [])
     n.put(prefix + "Host", os.path.basename(os.path.normpath(hostdir)))
     n.put(prefix + "Cpu", t.get("cpu_model"))
@@ -97,8 +101,13 @@ def main():
     host_facts(n, "Real", real)
     if emu:
         host_facts(n, "Emu", emu)
+    else:  # the paper still builds: every Emu macro says n/a
+        for k in ("ItemSample", "Host", "Cpu", "Cpus", "Nodes", "Kind", "Kernel"):
+            n.put("Emu" + k, None)
 
     r = summarize.f1(real) or {}
+    n.put("FOneHarnessNs", r.get("harness_ns"))
+    n.put("FOneMoveOverHarness", r.get("move_over_harness"), "{:.1f}")
     n.put("FOneMoveNs", r.get("move_ns"))
     n.put("FOneLookupNs", r.get("lookup_ns"))
     n.put("FOneRatio", r.get("ratio"))
@@ -119,6 +128,8 @@ def main():
     n.put("FTwoRseqRatio", r.get("rseq_over_libnuma"), "{:.1f}")
     n.put("FTwoCachedMops", r.get("cached_mops"))
     n.put("FTwoLibnumaMops", r.get("libnuma_mops"))
+    n.put("FTwoHarnessMops", r.get("harness_mops"))
+    n.put("FTwoCachedOverHarness", r.get("cached_over_harness"), "{:.2f}")
 
     r = (summarize.f3(emu) if emu else None) or {}
     n.put("FThreeThreads", r.get("threads"), "{:d}")
@@ -152,18 +163,33 @@ def main():
             for k in ("Best", "BestQueue", "BestBound", "Above", "Points", "Ring", "RingBatch"):
                 n.put(prefix + k, None)
 
-    r = summarize.peers(real) or {}
-    n.put("PeersSingleBest", r.get("b0_best_peer"))
-    n.put("PeersSingleOverBest", r.get("b0_over_best"), "{:.2f}")
-    n.put("PeersBurstBest", r.get("b1_best_peer"))
-    n.put("PeersBurstOverBest", r.get("b1_over_best"), "{:.2f}")
-    n.put("PeersBurstOverRte", r.get("b1_over_rte"), "{:.2f}")
-    for b in ("0", "1"):
-        mops = r.get(f"b{b}_mops", {})
-        for q, word in (("numaring", "Ring"), ("flat", "Flat"), ("rte", "Rte"), ("ck", "Ck"),
-                        ("faa", "Faa"), ("mutex", "Mutex"), ("urcu", "Urcu"),
-                        ("moodycamel", "Moody")):
-            n.put(f"Peers{'Burst' if b == '1' else 'Single'}{word}Mops", mops.get(q))
+    # peers, by item mode: inline (the item is a value; Peers...) and message (a pointer
+    # to a message whose line travels too; PeersMsg...)
+    for item, pre in (("inline", "Peers"), ("message", "PeersMsg")):
+        r = summarize.peers(real, item) or {}
+        n.put(pre + "Sample", r.get("sample"))
+        n.put(pre + "SingleBest", r.get("b0_best_peer"))
+        n.put(pre + "SingleOverBest", r.get("b0_over_best"), "{:.2f}")
+        n.put(pre + "SingleOverFlat", r.get("b0_over_flat"), "{:.2f}")
+        n.put(pre + "BurstBest", r.get("b1_best_peer"))
+        n.put(pre + "BurstOverBest", r.get("b1_over_best"), "{:.2f}")
+        n.put(pre + "BurstOverRte", r.get("b1_over_rte"), "{:.2f}")
+        for b in ("0", "1"):
+            word_b = "Burst" if b == "1" else "Single"
+            n.put(f"{pre}{word_b}HarnessMops", r.get(f"b{b}_harness_mops"))
+            mops = r.get(f"b{b}_mops", {})
+            for q, word in (("numaring", "Ring"), ("flat", "Flat"), ("rte", "Rte"), ("ck", "Ck"),
+                            ("faa", "Faa"), ("mutex", "Mutex"), ("urcu", "Urcu"),
+                            ("moodycamel", "Moody")):
+                if q == "faa" and item != "inline":
+                    continue  # faa moves no item: it has no message mode
+                n.put(f"{pre}{word_b}{word}Mops", mops.get(q))
+
+    # the harness's own ceiling (the null queue): points within 20% of it
+    for prefix, hostdir in (("Real", real), ("Emu", emu)):
+        bound, measured = summarize.harness_bound(hostdir) if hostdir else ([], 0)
+        n.put(prefix + "HarnessPoints", measured if measured else None, "{:d}")
+        n.put(prefix + "HarnessBound", len(bound) if measured else None, "{:d}")
 
     # predictions for published two-socket machines (marked as such in the text)
     ppath = os.path.join(real, "probe", "probe.csv")

@@ -14,8 +14,9 @@ plots/<host>/<figure>.png and .pdf:
   f3-gate-vs-threads   p50 and p99 latency vs threads by gate
   f4-backoff           throughput vs threads by backoff; change against none
   f5-ceiling           throughput vs batch size against the ceiling; measured/ceiling
-  peers-throughput     throughput vs threads by queue: single operations, bursts
-  peers-latency        p50/p99 latency by queue at the largest thread count
+  peers-throughput     throughput vs threads by queue: single operations, bursts;
+                       a row for inline items, one for message items where measured
+  peers-latency        p50/p99 latency by queue at the largest thread count, same panels
 
 --compare A B draws each figure with host A and host B side by side into
 plots/compare-A-vs-B/.  --gnuplot also writes plots/<host>/data/<figure>.dat
@@ -25,6 +26,10 @@ Exit status: 0 done; 1 a gnuplot script failed or gnuplot is missing;
 2 bad input (one message naming the file, line and column; nothing written).
 The physical ceiling comes from scripts/ceiling.py (load_probe,
 ceiling_ops_per_s) and results/<host>/probe/probe.csv where both exist.
+Every throughput figure also draws the harness's own ceiling (harness_ops_per_s:
+the null queue through the same code, median over the runs at each point; F1:
+its ns per item as the floor), grey dash-dot, and rings a point at >= 0.8 x its
+own; every caption says the item mode (inline / message, 1 in N timed).
 """
 
 import argparse
@@ -72,6 +77,16 @@ FALLBACK_COLORS = ["#bcbd22", "#17becf", "#393b79", "#637939", "#8c6d31", "#843c
 THREAD_COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
                  "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"]
 CEILING_STYLE = dict(color="black", linestyle="--", linewidth=1.6)
+# The harness's own ceiling: the null queue through the same code (harness_ops_per_s).
+# (dark grey, dash-dot, no markers: apart from the mutex ring's mid-grey solid line)
+HARNESS_STYLE = dict(color="#3a3a3a", linestyle=(0, (7, 2.5, 1.5, 2.5)), linewidth=2.0)
+HARNESS_LABEL = "harness alone (null queue)"
+#: a point at or above this share of its harness ceiling measures the harness
+#: as much as the queue (README: "within 20% of it")
+HARNESS_BOUND = 0.8
+ITEM_ORDER = ["inline", "message"]
+ITEM_TITLES = {"inline": "inline items",
+               "message": "message items: the payload's line travels too"}
 
 # What the study found, shown beside what this host measured.
 STUDY = {
@@ -316,6 +331,75 @@ def variant_label(family, value, rows):
     return value
 
 
+def item_of(row):
+    """The row's item mode; an empty cell is the default, inline."""
+    v = row.get("item", "")
+    v = v.strip() if isinstance(v, str) else ""
+    return v or "inline"
+
+
+def items_in(rows):
+    """The item modes of rows, inline first."""
+    kinds = {item_of(r) for r in rows}
+    return [k for k in ITEM_ORDER if k in kinds] + sorted(k for k in kinds
+                                                          if k not in ITEM_ORDER)
+
+
+def item_text(rows):
+    """'items: inline values, 1 in 64 timed' (every mode the rows hold)."""
+    parts = []
+    for k in items_in(rows):
+        samples = sorted({r.get("sample", "").strip() for r in rows if item_of(r) == k} - {""},
+                         key=float)
+        desc = {"inline": "inline (the item is a value)",
+                "message": "message (a pointer to a message whose cache line travels "
+                           "too)"}.get(k, k)
+        if samples == ["1"]:
+            desc += ", every item timed"
+        elif samples:
+            desc += ", 1 in %s timed" % "/".join(samples)
+        parts.append(desc)
+    return "items: " + "; ".join(parts)
+
+
+def harness_of(rows, keyfn):
+    """{key: (median, min, max, n)} of harness_ops_per_s over rows grouped by keyfn,
+    leaving out rows where the harness's ceiling was not measured."""
+    agg = nrdata.aggregate(rows, (keyfn,), "harness_ops_per_s")
+    return {k[0]: v for k, v in agg.items()}
+
+
+def harness_status(rows, bound=None, drawn="grey dash-dot", value=None, mark="ringed"):
+    """The caption's line about the harness ceiling; ``bound`` the number of
+    points at >= HARNESS_BOUND of theirs (None: not counted)."""
+    have = sum(1 for r in rows if nrdata.num(r, "harness_ops_per_s"))
+    if not have:
+        return "harness ceiling not measured"
+    s = ("%s: %s%s (same threads, placement and items, 0.1 s before each run; median over "
+         "the runs at each point)" % (drawn, HARNESS_LABEL, ", " + value if value else ""))
+    if have < len(rows):
+        s += ", measured in %d of %d runs" % (have, len(rows))
+    if bound is not None:
+        if bound:
+            s += "; %d point%s within 20%% of the harness's own ceiling (%s): there the " \
+                 "figure measures the harness as much as the queue" % (
+                     bound, "" if bound == 1 else "s", mark)
+        else:
+            s += "; no point within 20% of it"
+    return s
+
+
+def harness_line(rows, xfn):
+    """[(x, median, min, max, n)] of harness_ops_per_s over all rows at each x."""
+    return sorted((x,) + v for x, v in harness_of(rows, xfn).items())
+
+
+def bound_count(series):
+    """Points of {variant: [(x, med, .., harness)]} at >= HARNESS_BOUND x their harness."""
+    return sum(1 for pts in series.values() for q in pts
+               if len(q) > 6 and q[6] and q[1] >= HARNESS_BOUND * q[6])
+
+
 def caption_lines(host, rows, extra=()):
     """[(text, emphasis)] under a figure: host, CPU, real or emulated nodes, reps."""
     info = host.info
@@ -340,6 +424,8 @@ def caption_lines(host, rows, extra=()):
     other = [k for k in kinds if k not in ("real", "emulated")]
     if other:
         lines.append(("topology: %s" % ", ".join(other), "warn"))
+    if rows:
+        lines.append((item_text(rows), None))
     reps = sorted({int(r["rep"]) for r in rows}) if rows else []
     tail = []
     if reps:
@@ -355,13 +441,17 @@ def caption_lines(host, rows, extra=()):
 # Preparing each figure's data (everything that can fail on input happens here)
 
 def series_vs_threads(host, rows, family, value="throughput_ops_per_s"):
-    """{variant: [(threads, med, min, max, n, ceiling or None)]} and the order."""
+    """{variant: [(threads, med, min, max, n, ceiling or None, harness or None)]} and
+    the order; harness: the point's median harness_ops_per_s (throughput only)."""
     agg = nrdata.aggregate(rows, (family, "threads"), value)
     reps = first_rows(rows, lambda r: (r.get(family, ""), nrdata.threads(r)))
+    tput = value == "throughput_ops_per_s"
+    hs = harness_of(rows, lambda r: (r.get(family, ""), nrdata.threads(r))) if tput else {}
     series = {}
     for (variant, t), (med, mn, mx, n) in agg.items():
-        c = host.ceiling.value(reps.get((variant, t))) if value == "throughput_ops_per_s" else None
-        series.setdefault(variant, []).append((t, med, mn, mx, n, c))
+        c = host.ceiling.value(reps.get((variant, t))) if tput else None
+        h = hs.get((variant, t))
+        series.setdefault(variant, []).append((t, med, mn, mx, n, c, h[0] if h else None))
     for v in series:
         series[v].sort()
     return series, order_of(family, series.keys())
@@ -400,10 +490,11 @@ def prep_lines(host, exp, family, title, annotate=None):
         "kind": "lines", "family": family, "title": title, "series": series,
         "order": order, "labels": {v: variant_label(family, v, rows) for v in order},
         "ceiling": ceiling_groups(series, order), "ylabel": "throughput (million items/s)",
-        "scale": 1e-6, "rows": rows,
+        "scale": 1e-6, "rows": rows, "harness": harness_line(rows, nrdata.threads),
     }
     p["annotation"] = annotate(series) if annotate else None
-    extra = [host.ceiling.status(), pooled_note(rows, lambda r: (r.get(family), nrdata.threads(r)))]
+    extra = [host.ceiling.status(), harness_status(rows, bound_count(series)),
+             pooled_note(rows, lambda r: (r.get(family), nrdata.threads(r)))]
     p["caption"] = caption_lines(host, rows, extra)
     return p
 
@@ -447,8 +538,24 @@ def prep_f1(host):
     if none is None:
         extra.append("no 'none' run: the cost is not split into data movement and look-up")
     extra.append("ns per item = 1e9 / throughput")
+    # the harness's floor: what an item costs through the same code with the null
+    # queue (1e9 / harness_ops_per_s, median over the runs drawn)
+    hall = harness_of(rows, lambda r: "all").get("all")
+    harness_ns = 1e9 / hall[0] if hall and hall[0] > 0 else None
+    hmode = harness_of(rows, lambda r: r.get("lookup"))
+    tmode = nrdata.aggregate(rows, ("lookup",), "throughput_ops_per_s")
+    bound = 0
+    for b in bars:
+        h, t = hmode.get(b["mode"]), tmode.get((b["mode"],))
+        b["harness_bound"] = bool(h and t and t[0] >= HARNESS_BOUND * h[0])
+        bound += b["harness_bound"]
+    if harness_ns is not None:
+        extra.append(harness_status(rows, bound, value="the floor: %.1f ns per item"
+                                    % harness_ns, mark="labelled harness-bound"))
+    else:
+        extra.append(harness_status(rows))
     extra.append(pooled_note(rows, lambda r: r.get("lookup")))
-    p = {"kind": "f1", "bars": bars, "ratio": ratio, "rows": rows,
+    p = {"kind": "f1", "bars": bars, "ratio": ratio, "rows": rows, "harness_ns": harness_ns,
          "title": "F1: cost of finding the node, per operation",
          "caption": caption_lines(host, rows, extra)}
     p["annotation"] = ("libnuma: look-up = %s the data movement (%s)"
@@ -602,14 +709,18 @@ def prep_f5(host):
     rows = host.data["f5-ceiling"]
     agg = nrdata.aggregate(rows, ("threads", "batch"), "throughput_ops_per_s")
     reps = first_rows(rows, lambda r: (nrdata.threads(r), int(r["batch"])))
+    hs = harness_of(rows, lambda r: (nrdata.threads(r), int(r["batch"])))
     lines = {}
     for (t, b), (med, mn, mx, n) in agg.items():
         c = host.ceiling.value(reps.get((t, b)))
-        lines.setdefault(t, []).append((b, med, mn, mx, n, c))
+        h = hs.get((t, b))
+        lines.setdefault(t, []).append((b, med, mn, mx, n, c, h[0] if h else None))
     for t in lines:
         lines[t].sort()
     pins = sorted({r.get("pin", "") for r in rows if r.get("pin", "")})
-    extra = [host.ceiling.status(), "pin: %s" % ", ".join(pins) if pins else None,
+    extra = [host.ceiling.status(),
+             harness_status(rows, bound_count(lines), drawn="dash-dot, same colour"),
+             "pin: %s" % ", ".join(pins) if pins else None,
              pooled_note(rows, lambda r: (nrdata.threads(r), r["batch"]))]
     ratios = [p[1] / p[5] for pts in lines.values() for p in pts if p[5]]
     ann = None
@@ -618,22 +729,42 @@ def prep_f5(host):
     return {"kind": "f5", "lines": lines, "threads": sorted(lines), "rows": rows,
             "title": "F5: measured throughput against the physical ceiling",
             "annotation": ann, "has_ceiling": bool(ratios),
+            "has_harness": any(q[6] for pts in lines.values() for q in pts),
             "caption": caption_lines(host, rows, extra)}
+
+
+def peer_panels(rows):
+    """[(item, bursts, name, rows)]: inline items first, then message items; single
+    operations, then bursts; only the item modes the rows hold."""
+    out = []
+    for item in items_in(rows):
+        for b, name in ((0, "single operations"), (1, "bursts")):
+            rs = [r for r in rows if item_of(r) == item and int(float(r["bursts"])) == b]
+            out.append((item, b, "%s\n%s" % (ITEM_TITLES.get(item, item + " items"), name),
+                        rs))
+    return out
 
 
 def prep_peers(host):
     rows = host.data["peers"]
     panels = []
-    for b, name in ((0, "single operations"), (1, "bursts")):
-        rs = [r for r in rows if int(float(r["bursts"])) == b]
+    bound = 0
+    for item, b, name, rs in peer_panels(rows):
         series, order = series_vs_threads(host, rs, "queue") if rs else ({}, [])
-        panels.append({"bursts": b, "name": name, "series": series, "order": order,
+        bound += bound_count(series)
+        panels.append({"item": item, "bursts": b, "name": name, "series": series,
+                       "order": order, "rows": rs,
                        "ceiling": ceiling_groups(series, order) if rs else [],
-                       "rows": rs})
-    extra = [host.ceiling.status(),
-             pooled_note(rows, lambda r: (r["queue"], r["bursts"], nrdata.threads(r)))]
+                       "harness": harness_line(rs, nrdata.threads)})
+    items = items_in(rows)
+    extra = [host.ceiling.status(), harness_status(rows, bound),
+             "message items: not measured in these results" if "message" not in items else
+             None,
+             pooled_note(rows, lambda r: (r["queue"], item_of(r), r["bursts"],
+                                          nrdata.threads(r)))]
     return {"kind": "peers", "panels": panels, "rows": rows, "ylabel":
             "throughput (million items/s)", "scale": 1e-6, "family": "queue",
+            "grid": (len(items), 2), "items": items,
             "title": "Peers: throughput vs threads by queue",
             "annotation": None, "caption": caption_lines(host, rows, extra)}
 
@@ -641,10 +772,10 @@ def prep_peers(host):
 def prep_peers_latency(host):
     rows = host.data["peers"]
     panels = []
-    for b, name in ((0, "single operations"), (1, "bursts")):
-        rs = [r for r in rows if int(float(r["bursts"])) == b]
+    for item, b, name, rs in peer_panels(rows):
         if not rs:
-            panels.append({"bursts": b, "name": name, "threads": None, "bars": []})
+            panels.append({"item": item, "bursts": b, "name": name, "threads": None,
+                           "bars": []})
             continue
         t = max(nrdata.threads(r) for r in rs)
         at = [r for r in rs if nrdata.threads(r) == t]
@@ -652,11 +783,16 @@ def prep_peers_latency(host):
         p50 = nrdata.aggregate(at, ("queue",), "p50_ns")
         p99 = nrdata.aggregate(at, ("queue",), "p99_ns")
         bars = [{"queue": q, "p50": p50.get((q,)), "p99": p99.get((q,))} for q in queues]
-        panels.append({"bursts": b, "name": name, "threads": t, "bars": bars})
+        panels.append({"item": item, "bursts": b, "name": name, "threads": t, "bars": bars})
+    items = items_in(rows)
     return {"kind": "peers-latency", "panels": panels, "rows": rows,
+            "grid": (len(items), 2), "items": items,
             "title": "Peers: enqueue-to-dequeue latency at the largest thread count",
             "annotation": None,
-            "caption": caption_lines(host, rows, ["bar: median over reps, whisker min\u2013max"])}
+            "caption": caption_lines(host, rows, [
+                "bar: median over reps, whisker min\u2013max",
+                "message items: not measured in these results" if "message" not in items
+                else None])}
 
 
 # name, experiment, prepare, panels (single host)
@@ -772,8 +908,31 @@ def annotate_title(ax, title, annotation):
         ax.set_title(title)
 
 
+def draw_harness(ax, pts, scale, span=None):
+    """The harness's own ceiling [(x, median, ...)] as a grey dash-dot line; one
+    point becomes a short level segment (``span``: x -> (x0, x1))."""
+    if not pts:
+        return []
+    xy = [(q[0], q[1] * scale) for q in pts]
+    if len(xy) == 1 and span is not None:
+        x0, x1 = span(xy[0][0])
+        xy = [(x0, xy[0][1]), (x1, xy[0][1])]
+    ax.plot([q[0] for q in xy], [q[1] for q in xy], label=HARNESS_LABEL, **HARNESS_STYLE)
+    return [q[1] * scale for q in pts]
+
+
+def ring_bound(ax, x, pts, scale):
+    """Ring the points at >= HARNESS_BOUND x their own harness ceiling."""
+    hit = [(xx, q[1] * scale) for xx, q in zip(x, pts)
+           if len(q) > 6 and q[6] and q[1] >= HARNESS_BOUND * q[6]]
+    if hit:
+        ax.plot([h[0] for h in hit], [h[1] for h in hit], linestyle="none", marker="o",
+                markersize=13, markerfacecolor="none", markeredgecolor="0.35",
+                markeredgewidth=1.2, zorder=5)
+
+
 def draw_series(ax, series, order, family, labels=None, scale=1e-6, ceiling=None,
-                ylabel="", formatter=fmt_plain, log=None, colors=None):
+                ylabel="", formatter=fmt_plain, log=None, colors=None, harness=None):
     allv = []
     xs = []
     dodge = dodger(sorted({p[0] for v in order for p in series[v]}), len(order))
@@ -788,8 +947,12 @@ def draw_series(ax, series, order, family, labels=None, scale=1e-6, ceiling=None
         ax.errorbar(x, med, yerr=[lo, hi], color=color, marker=marker_of(family, v),
                     markersize=5.5, linewidth=1.8, capsize=3, elinewidth=1.1,
                     label=(labels or {}).get(v, v), **style)
+        ring_bound(ax, x, pts, scale)
         allv += [p[2] * scale for p in pts] + [p[3] * scale for p in pts]
         xs += x
+    if harness:
+        span = dodger(sorted({p[0] for v in order for p in series[v]}), 2, 0.4)
+        allv += draw_harness(ax, harness, scale, lambda x: (span(x, 0), span(x, 1)))
     measured_max = max(allv) if allv else None
     ceil_vals = []
     for i, grp in enumerate(ceiling or []):
@@ -836,7 +999,8 @@ def legend(ax, outside=False, **kw):
     handles, labels = ax.get_legend_handles_labels()
     if not handles:
         return
-    pairs = sorted(zip(handles, labels), key=lambda hl: "ceiling" in hl[1])
+    pairs = sorted(zip(handles, labels),
+                   key=lambda hl: ("ceiling" in hl[1]) + 2 * (hl[1] == HARNESS_LABEL))
     kw.setdefault("handles", [h for h, _l in pairs])
     kw.setdefault("labels", [lab for _h, lab in pairs])
     if outside:
@@ -867,7 +1031,15 @@ def draw_f1(axes, p, show_legend=True):
                 fmt="none", ecolor="black", capsize=4, elinewidth=1.2,
                 label="min\u2013max over reps")
     top = max(b["max"] for b in bars) if bars else 1
+    if p.get("harness_ns"):
+        ax.axhline(p["harness_ns"], label="%s: %.1f ns per item" % (HARNESS_LABEL,
+                                                                   p["harness_ns"]),
+                   zorder=4, **HARNESS_STYLE)
+        top = max(top, p["harness_ns"])
     for x, b in zip(xs, bars):
+        if b.get("harness_bound"):
+            ax.text(x, b["total"] / 2, "harness-\nbound", ha="center", va="center",
+                    fontsize=8, color="0.15", rotation=90)
         ax.text(x, b["max"] + top * 0.015, "%.0f ns" % b["total"] if b["total"] >= 10
                 else "%.1f ns" % b["total"], ha="center", va="bottom", fontsize=9)
     ax.set_xticks(xs)
@@ -885,7 +1057,7 @@ def draw_f1(axes, p, show_legend=True):
 def draw_lines(axes, p, show_legend=True, outside=None):
     ax = axes[0]
     draw_series(ax, p["series"], p["order"], p["family"], p["labels"], p["scale"],
-                p["ceiling"], p["ylabel"])
+                p["ceiling"], p["ylabel"], harness=p.get("harness"))
     annotate_title(ax, None, p["annotation"])
     if show_legend:
         legend(ax, outside=len(p["order"]) > 5 if outside is None else outside)
@@ -1006,6 +1178,12 @@ def draw_f5(axes, p, show_legend=True, tcolors=None):
                     yerr=[[(q[1] - q[2]) / 1e6 for q in pts], [(q[3] - q[1]) / 1e6 for q in pts]],
                     color=col, marker=MARKERS[i % len(MARKERS)], markersize=5.5, linewidth=1.8,
                     capsize=3, label="%d threads" % t)
+        ring_bound(ax, x, pts, 1e-6)
+        hp = [q for q in pts if len(q) > 6 and q[6]]
+        if hp:
+            ax.plot([q[0] for q in hp], [q[6] / 1e6 for q in hp], color=col, linestyle="-.",
+                    linewidth=1.3, alpha=0.8)
+            allv += [q[6] / 1e6 for q in hp]
         cp = [q for q in pts if q[5] is not None]
         if cp:
             ax.plot([q[0] for q in cp], [q[5] / 1e6 for q in cp], color=col, linestyle="--",
@@ -1021,7 +1199,8 @@ def draw_f5(axes, p, show_legend=True, tcolors=None):
     threads_axis(ax, xs, "batch size (items per cross-node transfer)")
     ax.set_ylabel("throughput (million items/s)")
     value_axis(ax, allv)
-    annotate_title(ax, "measured (solid) and ceiling (dashed)", None)
+    annotate_title(ax, "measured (solid), ceiling (dashed)" +
+                   (", harness alone (dash-dot)" if p.get("has_harness") else ""), None)
     if p["has_ceiling"]:
         threads_axis(ax2, xs, "batch size (items per cross-node transfer)")
         ax2.axhline(100, color="black", linewidth=1.0, linestyle="--")
@@ -1036,22 +1215,34 @@ def draw_f5(axes, p, show_legend=True, tcolors=None):
         if p["has_ceiling"]:
             handles.append(plt.Line2D([], [], color="0.3", linestyle="--", linewidth=1.4))
             labels.append("ceiling (model),\nsame colour")
+        if p.get("has_harness"):
+            handles.append(plt.Line2D([], [], color="0.3", linestyle="-.", linewidth=1.3))
+            labels.append("harness alone\n(null queue),\nsame colour")
         ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False,
                   borderaxespad=0.0)
+
+
+def legend_axis(axes, p):
+    """The axis that carries a multi-panel figure's legend: the first row's last."""
+    cols = (p.get("grid") or (1, len(axes)))[1]
+    return axes[min(cols, len(axes)) - 1]
 
 
 def draw_peers(axes, p, show_legend=True):
     for ax, panel in zip(axes, p["panels"]):
         if not panel["series"]:
-            no_data(ax, "no %s runs" % panel["name"])
-            ax.set_title(panel["name"])
+            no_data(ax, "no runs")
+            ax.set_title(panel["name"], fontsize=11)
             continue
         draw_series(ax, panel["series"], panel["order"], "queue", None, 1e-6,
-                    panel["ceiling"], "throughput (million items/s)")
+                    panel["ceiling"], "throughput (million items/s)",
+                    harness=panel.get("harness"))
         annotate_title(ax, panel["name"] + (" (burst = batch items)" if panel["bursts"] else ""),
                        None)
+    for ax in axes[len(p["panels"]):]:
+        no_data(ax, "")
     if show_legend:
-        legend(axes[-1], outside=True)
+        legend(legend_axis(axes, p), outside=True)
 
 
 def draw_peers_latency(axes, p, show_legend=True):
@@ -1059,8 +1250,8 @@ def draw_peers_latency(axes, p, show_legend=True):
     for ax, panel in zip(axes, p["panels"]):
         bars = panel["bars"]
         if not bars:
-            no_data(ax, "no %s runs" % panel["name"])
-            ax.set_title(panel["name"])
+            no_data(ax, "no runs")
+            ax.set_title(panel["name"], fontsize=11)
             continue
         xs = list(range(len(bars)))
         w = 0.38
@@ -1081,7 +1272,7 @@ def draw_peers_latency(axes, p, show_legend=True):
         ax.set_xlabel("queue")
         ax.set_ylabel("latency, enqueue to dequeue")
         ax.grid(axis="x", visible=False)
-        ax.set_title("%s, %d threads" % (panel["name"], panel["threads"]))
+        ax.set_title("%s, %d threads" % (panel["name"], panel["threads"]), fontsize=11)
     for ax, panel in zip(axes, p["panels"]):
         if not panel["bars"]:
             continue
@@ -1094,13 +1285,16 @@ def draw_peers_latency(axes, p, show_legend=True):
             if b["p50"] is None and b["p99"] is None:
                 ax.text(x, 0.03, "no latency\nrecorded", ha="center", va="bottom",
                         fontsize=8.5, color="0.35", transform=ax.get_xaxis_transform())
+    for ax in axes[len(p["panels"]):]:
+        no_data(ax, "")
     if show_legend:
         from matplotlib.patches import Patch
         h = [Patch(facecolor="0.45", edgecolor="0.25", label="p50 (median)"),
              Patch(facecolor="0.75", edgecolor="0.25", hatch="///", label="p99"),
              plt.Line2D([], [], color="black", marker="_", linestyle="none", markersize=10,
                         label="min\u2013max over reps")]
-        axes[-1].legend(handles=h, loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False)
+        legend_axis(axes, p).legend(handles=h, loc="upper left", bbox_to_anchor=(1.02, 1.0),
+                                    frameon=False)
 
 
 DRAW = {"f1": draw_f1, "lines": draw_lines, "f4": draw_f4, "f3a": draw_f3a, "f3b": draw_f3b,
@@ -1164,12 +1358,21 @@ def figure_size(panels, columns=1):
     return (15.0, 5.0 * panels)
 
 
+def grid_of(name, p):
+    """(rows, columns) of one host's figure: the prepared data's grid (peers: one
+    row per item mode), else one row of the figure's panels."""
+    if p and p.get("grid"):
+        return max(1, p["grid"][0]), p["grid"][1]
+    return 1, dict((f[0], f[3]) for f in FIGURES)[name]
+
+
 def draw_one(name, p, outdir):
     init_matplotlib()
-    panels = dict((f[0], f[3]) for f in FIGURES)[name]
-    fig, axes = plt.subplots(1, panels, figsize=figure_size(panels), layout="constrained",
-                             squeeze=False)
-    DRAW[p["kind"]](list(axes[0]), p)
+    nrows, ncols = grid_of(name, p)
+    w, hgt = figure_size(ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(w, hgt * nrows ** 0.9),
+                             layout="constrained", squeeze=False)
+    DRAW[p["kind"]](list(axes.flat), p)
     suptitle(fig, p["title"], emulated(p))
     add_caption(fig, [(None, p["caption"])])
     return save(fig, outdir, name)
@@ -1193,7 +1396,7 @@ def unify_row(axes):
 
 def draw_compare(name, preps, hosts, outdir):
     init_matplotlib()
-    panels = dict((f[0], f[3]) for f in FIGURES)[name]
+    panels = max(a * b for a, b in (grid_of(name, p) for p in preps))
     fig, axes = plt.subplots(panels, 2, figsize=figure_size(panels, 2), layout="constrained",
                              squeeze=False)
     kwargs = {}
@@ -1242,6 +1445,11 @@ def dat_header(name, p, what, columns):
     return out
 
 
+def is_bound(q):
+    """1 where a point (x, med, .., harness) is at >= HARNESS_BOUND x its harness."""
+    return int(bool(len(q) > 6 and q[6] and q[1] >= HARNESS_BOUND * q[6]))
+
+
 def dat_series(series, order, family, extra=None, labels=None):
     out = []
     for v in order:
@@ -1249,7 +1457,7 @@ def dat_series(series, order, family, extra=None, labels=None):
         out += ["", "", '"%s"' % name]
         for q in series[v]:
             cols = [g(q[0]), g(q[1]), g(q[2]), g(q[3]), "%d" % q[4],
-                    "%d" % rgb_int(color_of(family, v)), g(q[5])]
+                    "%d" % rgb_int(color_of(family, v)), g(q[5]), "%d" % is_bound(q)]
             if extra is not None:
                 cols.append(str(extra))
             out.append(" ".join(cols))
@@ -1270,25 +1478,39 @@ def dat_ceiling(groups, family, series):
     return out
 
 
+def dat_harness(pts, series):
+    """Rows of the harness block: x median min max reps; NaN rows where not measured."""
+    out = ["%s %s %s %s %d" % (g(q[0]), g(q[1]), g(q[2]), g(q[3]), q[4]) for q in pts or []]
+    if not out:
+        xs = sorted({q[0] for v in series.values() for q in v}) or [1]
+        out = ["%s NaN NaN NaN 0" % g(x) for x in xs]
+    return out
+
+
 def dat_text(name, p):
     k = p["kind"]
     if k == "f1":
-        out = dat_header(name, p, "time per item by look-up mode (ns = 1e9 / throughput)",
+        out = dat_header(name, p, "time per item by look-up mode (ns = 1e9 / throughput); "
+                         "harness_ns: the harness alone (null queue), 1e9 / its median "
+                         "throughput, the same on every row (NaN: not measured)",
                          ["mode", "data_movement_ns", "lookup_ns", "total_median_ns",
-                          "total_min_ns", "total_max_ns", "reps", "color_rgb"])
+                          "total_min_ns", "total_max_ns", "reps", "color_rgb", "harness_ns"])
         out.append("")
         for b in p["bars"]:
             out.append(" ".join([b["mode"], g(b["data"] if b["data"] is not None else 0.0),
                                  g(b["lookup"] if b["lookup"] is not None else b["total"]),
                                  g(b["total"]), g(b["min"]), g(b["max"]), "%d" % b["n"],
-                                 "%d" % rgb_int(color_of("lookup", b["mode"]))]))
+                                 "%d" % rgb_int(color_of("lookup", b["mode"])),
+                                 g(p.get("harness_ns"))]))
         return out
     if k in ("lines", "f4"):
         cols = ["threads", "median_ops_per_s", "min_ops_per_s", "max_ops_per_s", "reps",
-                "color_rgb", "ceiling_ops_per_s"]
-        what = ("throughput vs threads by %s: one block per %s, its name first%s; the last "
-                "block is the physical ceiling (columns threads ceiling_ops_per_s color_rgb, "
-                "one sub-block per line; NaN: not available)" % (
+                "color_rgb", "ceiling_ops_per_s", "harness_bound"]
+        what = ("throughput vs threads by %s: one block per %s, its name first%s; then "
+                "the physical ceiling (columns threads ceiling_ops_per_s color_rgb, "
+                "one sub-block per line; NaN: not available); the last block is the harness "
+                "alone, the null queue (columns threads median_ops_per_s min_ops_per_s "
+                "max_ops_per_s reps; NaN: not measured)" % (
                     p["family"], p["family"],
                     "; then the change against none at the largest thread count (columns "
                     "backoff threads change_pct min_pct max_pct color_rgb)"
@@ -1305,31 +1527,46 @@ def dat_text(name, p):
                 out.append("none 0 NaN NaN NaN 0")
         out += ["", "", '"physical ceiling (model)"']
         out += dat_ceiling(p["ceiling"], p["family"], p["series"])
+        out += ["", "", '"%s"' % HARNESS_LABEL]
+        out += dat_harness(p["harness"], p["series"])
         return out
     if k == "peers":
         cols = ["threads", "median_ops_per_s", "min_ops_per_s", "max_ops_per_s", "reps",
-                "color_rgb", "ceiling_ops_per_s", "bursts"]
+                "color_rgb", "ceiling_ops_per_s", "bursts", "message", "harness_bound"]
         out = dat_header(name, p, "throughput vs threads by queue: one block per queue, its "
-                         "name first, single operations (bursts 0) then bursts (1); the last "
-                         "block is the physical ceiling (columns threads ceiling_ops_per_s "
-                         "color_rgb bursts; NaN: not available)", cols)
+                         "name first, one sub-block per panel: single operations (bursts 0) "
+                         "then bursts (1), inline items (message 0) then message items (1, "
+                         "the payload's line travels too); then the physical ceiling "
+                         "(columns threads ceiling_ops_per_s color_rgb bursts message; NaN: "
+                         "not available); the last block is the harness alone, the null "
+                         "queue (columns threads median_ops_per_s min_ops_per_s max_ops_per_s "
+                         "reps bursts message; NaN: not measured)", cols)
         queues = order_of("queue", set().union(*[set(pn["series"]) for pn in p["panels"]]))
         for q in queues:
             out += ["", "", '"%s"' % q]
             parts = []
             for pn in p["panels"]:
+                m = "1" if pn["item"] == "message" else "0"
                 part = [" ".join([g(pt[0]), g(pt[1]), g(pt[2]), g(pt[3]), "%d" % pt[4],
                                   "%d" % rgb_int(color_of("queue", q)), g(pt[5]),
-                                  str(pn["bursts"])]) for pt in pn["series"].get(q, [])]
+                                  str(pn["bursts"]), m, "%d" % is_bound(pt)])
+                        for pt in pn["series"].get(q, [])]
                 if part:
                     parts.append(part)
             for i, part in enumerate(parts):
                 out += ([""] if i else []) + part
         out += ["", "", '"physical ceiling (model)"']
         for i, pn in enumerate(p["panels"]):
+            m = "1" if pn["item"] == "message" else "0"
             out += ([""] if i else []) + [
-                line + ("" if not line else " %d" % pn["bursts"])
+                line + ("" if not line else " %d %s" % (pn["bursts"], m))
                 for line in dat_ceiling(pn["ceiling"], "queue", pn["series"])]
+        out += ["", "", '"%s"' % HARNESS_LABEL]
+        for i, pn in enumerate(p["panels"]):
+            m = "1" if pn["item"] == "message" else "0"
+            out += ([""] if i else []) + [
+                line + ("" if not line else " %d %s" % (pn["bursts"], m))
+                for line in dat_harness(pn["harness"], pn["series"])]
         return out
     if k == "f3a":
         out = dat_header(name, p, "latency percentile distribution by gate at %d threads; one "
@@ -1365,9 +1602,12 @@ def dat_text(name, p):
         return out
     if k == "f5":
         cols = ["batch", "median_ops_per_s", "min_ops_per_s", "max_ops_per_s", "reps",
-                "color_rgb", "ceiling_ops_per_s", "ratio_median", "ratio_min", "ratio_max"]
+                "color_rgb", "ceiling_ops_per_s", "ratio_median", "ratio_min", "ratio_max",
+                "harness_ops_per_s", "harness_bound"]
         out = dat_header(name, p, "throughput vs batch size, one block per thread count, its "
-                         "name first; ceiling per point (NaN: none)", cols)
+                         "name first; ceiling per point (NaN: none); harness_ops_per_s: the "
+                         "harness alone, the null queue, median per point (NaN: not "
+                         "measured)", cols)
         tcol = thread_colors(p["threads"])
         for t in p["threads"]:
             out += ["", "", '"%d threads"' % t]
@@ -1376,14 +1616,18 @@ def dat_text(name, p):
                 out.append(" ".join([g(q[0]), g(q[1]), g(q[2]), g(q[3]), "%d" % q[4],
                                      "%d" % rgb_int(tcol[t]), g(c),
                                      g(q[1] / c if c else None), g(q[2] / c if c else None),
-                                     g(q[3] / c if c else None)]))
+                                     g(q[3] / c if c else None), g(q[6]),
+                                     "%d" % is_bound(q)]))
         return out
     if k == "peers-latency":
         cols = ["queue", "bursts", "threads", "p50_median_ns", "p50_min_ns", "p50_max_ns",
-                "p99_median_ns", "p99_min_ns", "p99_max_ns", "color_rgb"]
+                "p99_median_ns", "p99_min_ns", "p99_max_ns", "color_rgb", "message"]
         out = dat_header(name, p, "p50/p99 latency by queue at the largest thread count; one "
-                         "block per panel (single operations, bursts), its name first", cols)
+                         "block per panel, its name first: inline items (message 0) single "
+                         "operations, bursts, then message items (message 1) single "
+                         "operations, bursts, where measured", cols)
         for pn in p["panels"]:
+            m = "1" if pn["item"] == "message" else "0"
             out += ["", "", '"%s"' % pn["name"]]
             for b in pn["bars"]:
                 a50 = b["p50"] or (None, None, None, 0)
@@ -1391,9 +1635,9 @@ def dat_text(name, p):
                 out.append(" ".join([b["queue"], str(pn["bursts"]), str(pn["threads"]),
                                      g(a50[0]), g(a50[1]), g(a50[2]),
                                      g(a99[0]), g(a99[1]), g(a99[2]),
-                                     "%d" % rgb_int(color_of("queue", b["queue"]))]))
+                                     "%d" % rgb_int(color_of("queue", b["queue"])), m]))
             if not pn["bars"]:
-                out.append("none %d 0 NaN NaN NaN NaN NaN NaN 0" % pn["bursts"])
+                out.append("none %d 0 NaN NaN NaN NaN NaN NaN 0 %s" % (pn["bursts"], m))
         return out
     raise AssertionError(k)
 

@@ -25,6 +25,16 @@ STUDY = {
 }
 
 
+#: the experiments, in the order the README lists them
+EXPERIMENTS = ["f1-lookup-cost", "f2-node-cache", "f3-gate", "f4-backoff", "f5-ceiling",
+               "peers"]
+
+#: a point at or above this share of the harness's own ceiling (the null queue's
+#: throughput with the same threads, placement and items) measures the harness
+#: as much as the queue
+HARNESS_BOUND = 0.8
+
+
 def load(path):
     if not os.path.exists(path):
         return []
@@ -46,6 +56,21 @@ def threads(r):
     return int(r["producers"]) + int(r["consumers"])
 
 
+def item_of(r):
+    """The row's item mode: inline (a value) or message; an empty cell is inline."""
+    return (r.get("item") or "").strip() or "inline"
+
+
+def by_item(rows, item):
+    return [r for r in rows if item_of(r) == item]
+
+
+def sample_of(rows):
+    """'64' when every row times 1 in 64 items; '1/64' when they differ; None if unknown."""
+    vals = sorted({(r.get("sample") or "").strip() for r in rows} - {""}, key=float)
+    return "/".join(vals) if vals else None
+
+
 def by(rows, **kw):
     return [r for r in rows if all(str(r.get(k)) == str(v) for k, v in kw.items())]
 
@@ -62,6 +87,11 @@ def f1(hostdir):
     look_ns = 1e9 / lib - move_ns
     out = {"move_ns": move_ns, "libnuma_op_ns": 1e9 / lib, "lookup_ns": look_ns,
            "ratio": look_ns / move_ns, "reps": len(by(rows, lookup="libnuma"))}
+    h = med(rows, "harness_ops_per_s")
+    if h:
+        # the harness alone: its time per item, against the data movement (lookup none)
+        out["harness_ns"] = 1e9 / h
+        out["move_over_harness"] = move_ns / (1e9 / h)
     for mode in ("cached", "rseq", "rdpid", "table", "syscall"):
         t = med(by(rows, lookup=mode), "throughput_ops_per_s")
         if t:
@@ -101,9 +131,12 @@ def f2(hostdir):
     rseq = med(by(rows, lookup="rseq"), "throughput_ops_per_s")
     if not lib or not cached:
         return None
+    h = med(rows, "harness_ops_per_s")
     return {"threads": m, "cached_over_libnuma": cached / lib,
             "rseq_over_libnuma": rseq / lib if rseq else None,
-            "cached_mops": cached / 1e6, "libnuma_mops": lib / 1e6}
+            "cached_mops": cached / 1e6, "libnuma_mops": lib / 1e6,
+            "harness_mops": h / 1e6 if h else None,
+            "cached_over_harness": cached / h if h else None}
 
 
 def f3(hostdir):
@@ -158,18 +191,25 @@ def ceiling_ratios(hostdir, name):
     return out
 
 
-def peers(hostdir):
-    rows = load(os.path.join(hostdir, "peers.csv"))
+PEER_QUEUES = ("numaring", "flat", "ck", "rte", "moodycamel", "urcu", "mutex", "faa")
+
+
+def peers(hostdir, item="inline"):
+    """numaring against its peers at the lowest thread count (1P1C), for one item
+    mode (inline: the item is a value; message: a pointer whose line travels too)."""
+    rows = by_item(load(os.path.join(hostdir, "peers.csv")), item)
     if not rows:
         return None
     m = min(threads(r) for r in rows)  # the 1P1C comparison
     rows = [r for r in rows if threads(r) == m]
-    out = {"threads": m}
+    out = {"threads": m, "item": item, "sample": sample_of(rows)}
     for bursts in ("0", "1"):
         rs = by(rows, bursts=bursts)
-        qs = {q: med(by(rs, queue=q), "throughput_ops_per_s") for q in
-              ("numaring", "flat", "ck", "rte", "moodycamel", "urcu", "mutex", "faa")}
+        qs = {q: med(by(rs, queue=q), "throughput_ops_per_s") for q in PEER_QUEUES}
         qs = {q: v for q, v in qs.items() if v}
+        h = med(rs, "harness_ops_per_s")
+        if h:
+            out[f"b{bursts}_harness_mops"] = h / 1e6
         if "numaring" not in qs:
             continue
         single_ring = {q: v for q, v in qs.items() if q not in ("numaring", "faa")}
@@ -177,9 +217,59 @@ def peers(hostdir):
             best = max(single_ring, key=single_ring.get)
             out[f"b{bursts}_best_peer"] = best
             out[f"b{bursts}_over_best"] = qs["numaring"] / single_ring[best]
-        if "rte" in qs:
-            out[f"b{bursts}_over_rte"] = qs["numaring"] / qs["rte"]
+        for q in ("rte", "flat"):
+            if q in qs:
+                out[f"b{bursts}_over_{q}"] = qs["numaring"] / qs[q]
         out[f"b{bursts}_mops"] = {q: v / 1e6 for q, v in qs.items()}
+    return out
+
+
+def points(rows):
+    """{(profile, point): rows} in the order the rows come."""
+    out = {}
+    for r in rows:
+        out.setdefault((r.get("profile", ""), r["point"]), []).append(r)
+    return out
+
+
+def harness_bound(hostdir, share=HARNESS_BOUND):
+    """Points whose median throughput is >= share x their median harness_ops_per_s.
+
+    Returns (bound, measured): a list of dicts (experiment, point, queue, item,
+    bursts, threads, measured, harness, ratio) and how many points of the host had
+    the harness's ceiling measured.
+    """
+    bound, measured = [], 0
+    for exp in EXPERIMENTS:
+        for (_prof, pid), rs in points(load(os.path.join(hostdir, f"{exp}.csv"))).items():
+            t = med(rs, "throughput_ops_per_s")
+            h = med(rs, "harness_ops_per_s")
+            if not t or not h:
+                continue
+            measured += 1
+            if t >= share * h:
+                bound.append({"experiment": exp, "point": pid, "queue": rs[0]["queue"],
+                              "item": item_of(rs[0]), "bursts": rs[0].get("bursts", "0"),
+                              "threads": threads(rs[0]), "measured": t, "harness": h,
+                              "ratio": t / h})
+    return bound, measured
+
+
+def harness_ceiling(hostdir):
+    """The harness's own ceiling per experiment at 1P1C: {experiment: {(item, bursts):
+    median harness_ops_per_s}} for the item modes and burst settings present."""
+    out = {}
+    for exp in EXPERIMENTS:
+        rows = [r for r in load(os.path.join(hostdir, f"{exp}.csv"))
+                if int(r["producers"]) == 1 and int(r["consumers"]) == 1]
+        d = {}
+        for item in ("inline", "message"):
+            for b in ("0", "1"):
+                h = med(by(by_item(rows, item), bursts=b), "harness_ops_per_s")
+                if h:
+                    d[(item, b)] = h
+        if d:
+            out[exp] = d
     return out
 
 
@@ -191,6 +281,48 @@ def describe_host(hostdir):
     except (OSError, ValueError):
         return None
     return t
+
+
+def harness_section(hostdir):
+    """The README's lines on the harness's own ceiling and the harness-bound points."""
+    def mops(v):
+        return f"{v / 1e6:.1f}" if v else "—"
+
+    lines = ["", "## The harness's own ceiling", "",
+             "`harness_ops_per_s`: the `null` queue (operations that share nothing) run "
+             "through the same harness code for 0.1 s before each measured run, with the same "
+             "threads, placement and items. Median over the 1P1C runs of each experiment, in "
+             "million items/s:", ""]
+    hc = harness_ceiling(hostdir)
+    if hc:
+        lines += ["| experiment | items | single operations | bursts |", "|---|---|---|---|"]
+        for exp in EXPERIMENTS:
+            for item in ("inline", "message"):
+                d = hc.get(exp, {})
+                if (item, "0") in d or (item, "1") in d:
+                    lines.append(f"| {exp} | {item} | {mops(d.get((item, '0')))} | "
+                                 f"{mops(d.get((item, '1')))} |")
+    else:
+        lines.append("Not measured in these results.")
+    bound, measured = harness_bound(hostdir)
+    lines += ["", "## Harness-bound points", "",
+              f"Points whose median throughput is at least {HARNESS_BOUND:g}x their median "
+              "`harness_ops_per_s` (within 20% of the harness's own ceiling: the figure "
+              "measures the harness as much as the queue):", ""]
+    if not measured:
+        lines.append("None can be named: the harness's ceiling was not measured.")
+    elif not bound:
+        lines.append(f"None (of {measured} points with the harness's ceiling measured).")
+    else:
+        lines += ["| experiment | point | queue | items | threads | measured | harness alone "
+                  "| measured / harness |", "|---|---|---|---|---|---|---|---|"]
+        for b in bound:
+            lines.append(f"| {b['experiment']} | {b['point']} | {b['queue']} | {b['item']}"
+                         f"{', bursts' if str(b['bursts']) == '1' else ''} | {b['threads']} | "
+                         f"{mops(b['measured'])} | {mops(b['harness'])} | {b['ratio']:.2f} |")
+        lines.append("")
+        lines.append(f"{len(bound)} of {measured} points with the harness's ceiling measured.")
+    return lines
 
 
 def host_readme(hostdir):
@@ -209,7 +341,7 @@ def host_readme(hostdir):
     emulated = t.get("topology") == "emulated"
     lines = [f"# Results of `{host}`", ""]
     kind = (f"**EMULATED** nodes: {len(nodes)} nodes mapped onto CPUs "
-            f"({'; '.join(n['cpus'] for n in nodes)}) of a machine that has "
+            f"({'; '.join(str(n.get('cpus', '?')) for n in nodes)}) of a machine that has "
             f"{machine_nodes} real node(s) — memory placement is not real "
             "and nothing here is a two-socket result" if emulated else
             f"{len(nodes)} real NUMA node(s)")
@@ -224,8 +356,9 @@ def host_readme(hostdir):
     r = f1(hostdir)
     if r:
         lines.append(f"| F1 (1P1C harness) | libnuma look-up {r['lookup_ns']:.1f} ns per operation = "
-                     f"{r['ratio']:.1f}x the data movement ({r['move_ns']:.1f} ns, lookup none) | "
-                     f"{STUDY['F1']} |")
+                     f"{r['ratio']:.1f}x the data movement ({r['move_ns']:.1f} ns, lookup none)"
+                     + (f"; the harness alone: {r['harness_ns']:.1f} ns per item"
+                        if "harness_ns" in r else "") + f" | {STUDY['F1']} |")
     r = bench_ring(hostdir)
     if r:
         lines.append(f"| F1 (one thread, bench-ring) | libnuma look-up {r['lookup_ns']:.1f} ns = "
@@ -236,7 +369,9 @@ def host_readme(hostdir):
     if r:
         lines.append(f"| F2 | cached / libnuma throughput at {r['threads']} threads: "
                      f"{r['cached_over_libnuma']:.2f}x ({r['cached_mops']:.1f} vs "
-                     f"{r['libnuma_mops']:.1f} Mops/s) | {STUDY['F2']} |")
+                     f"{r['libnuma_mops']:.1f} Mops/s"
+                     + (f"; the harness alone: {r['harness_mops']:.1f}"
+                        if r.get("harness_mops") else "") + f") | {STUDY['F2']} |")
     r = f3(hostdir)
     if r:
         lines.append(f"| F3 | p50 latency shared / per-worker gate at {r['threads']} threads: "
@@ -263,13 +398,19 @@ def host_readme(hostdir):
                          f"{'yes' if all(x['ratio'] <= 1 for x in cr) else 'NO'} | "
                          f"{STUDY['F5']} |")
             break
-    r = peers(hostdir)
-    if r:
+    for item, what in (("inline", "inline items"),
+                       ("message", "message items, the payload's line travels too")):
+        r = peers(hostdir, item)
+        if not r:
+            continue
+        timed = f", 1 in {r['sample']} timed" if r.get("sample") else ""
         for b, label in (("0", "single operations"), ("1", "bursts")):
             if f"b{b}_over_best" in r:
-                extra = (f", {r[f'b{b}_over_rte']:.2f}x rte_ring" if f"b{b}_over_rte" in r else "")
-                lines.append(f"| peers | numaring at {r['threads']} threads, {label}: "
-                             f"{r[f'b{b}_over_best']:.2f}x the best single-ring peer "
+                extra = "".join(f", {r[f'b{b}_over_{q}']:.2f}x {name}"
+                                for q, name in (("flat", "flat"), ("rte", "rte_ring"))
+                                if f"b{b}_over_{q}" in r)
+                lines.append(f"| peers ({what}{timed}) | numaring at {r['threads']} threads, "
+                             f"{label}: {r[f'b{b}_over_best']:.2f}x the best single-ring peer "
                              f"({r[f'b{b}_best_peer']}){extra} | — |")
     lines.append("")
     if emulated:
@@ -280,6 +421,7 @@ def host_readme(hostdir):
         lines.append("With one real node, items never cross an interconnect here: F2 and F4 "
                      "measure the look-up and backoff costs on one socket; F3 and F5 come from "
                      "the emulated-node runs in the sibling `-emulated-` folder.")
+    lines += harness_section(hostdir)
     return "\n".join(lines) + "\n"
 
 

@@ -24,7 +24,8 @@
  * + 1 consumer: P0 on the first CPU of the process's allowed set
  * (sched_getaffinity), C0 on the second (both on the one CPU if only one is
  * allowed, with a note). Failed attempts are retried as the harness retries
- * them: nr_wait_poll() (PAUSE, a sched_yield every 1024 polls).
+ * them: nr_wait_poll() (PAUSE, then a sched_yield at every poll once a wait has
+ * lasted NR_WAIT_SPIN_NS).
  *
  * Queues:
  *   flat      ring/nr_ring.h used alone, backoff NONE (as harness/peers/flat.c)
@@ -293,7 +294,7 @@ static void *producer_main(void *arg)
 		return NULL;
 	if (burst == 1) {
 		while (!stopped()) {
-			uint32_t polls = 0;
+			struct nr_wait polls = NR_WAIT_INIT;
 			while (enqueue1(&h, (void *)next) != 0) {
 				if (stopped())
 					goto out;
@@ -304,7 +305,7 @@ static void *producer_main(void *arg)
 	} else {
 		while (!stopped()) {
 			unsigned done = 0;
-			uint32_t polls = 0;
+			struct nr_wait polls = NR_WAIT_INIT;
 			for (unsigned i = 0; i < burst; i++)
 				items[i] = (void *)(next + i);
 			while (done < burst) {
@@ -336,7 +337,7 @@ static void *consumer_main(void *arg)
 		return NULL;
 	if (burst == 1) {
 		while (!stopped()) {
-			uint32_t polls = 0;
+			struct nr_wait polls = NR_WAIT_INIT;
 			while (dequeue1(&h, &item) != 0) {
 				if (stopped())
 					goto out;
@@ -349,7 +350,7 @@ static void *consumer_main(void *arg)
 		while (!stopped()) {
 			unsigned got = dequeue_burst(&h, items, burst);
 			if (got == 0) {
-				uint32_t polls = 0;
+				struct nr_wait polls = NR_WAIT_INIT;
 				while ((got = dequeue_burst(&h, items, burst)) == 0) {
 					if (stopped())
 						goto out;

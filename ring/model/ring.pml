@@ -124,7 +124,6 @@
 #define LAST(p) ((p) == 0 -> NPER0 : NPER0 + (p) * NPER)
 #define NWORKERS (NPROD + NCONS)
 #define NGATES (NWORKERS + 2)
-#define GMOD (NWORKERS + 1)
 #define MAXPOS 240     /* positions and seq stay below 255 (byte) */
 
 /*
@@ -155,9 +154,8 @@ byte head[NRINGS];
 byte seq[NRINGS * CAP];
 byte item[NRINGS * CAP];
 
-/* struct nr_gate: next (tickets), serving */
-byte gnext[NGATES];
-byte gserving[NGATES];
+/* struct nr_gate: held (0 free, 1 taken) */
+bit gheld[NGATES];
 
 /* q->orphans[], q->orphan_count, q->lock (critical sections are atomic) */
 byte orphans[NITEMS + 1];
@@ -535,33 +533,19 @@ init
 #define WBLEN (2 * BATCH + 1)
 
 /*
- * Tickets are kept modulo GMOD (NWORKERS + 1): at most NWORKERS tickets are
- * outstanding (one per worker), so serving <= t < serving + NWORKERS and
- * "serving == t" is decided the same way modulo GMOD as with the C code's
- * 64-bit counters; without it every failed transfer attempt would make new
- * states (the counters only grow) and the search would not close. And when
- * the holder leaves with no ticket outstanding (serving == next after its
- * store), both are renumbered to 0 in the same step: only the distance
- * between tickets and serving is observable, so this merges states that
- * differ by the numbering alone.
+ * The gate is a test-and-set word taken by whoever runs (not in ticket
+ * order: see nr_internal.h). TK_ is kept so that the callers read as the C
+ * code's did; it carries nothing.
  */
 inline gate_enter(G_, TK_)
 {
-	d_step { TK_ = gnext[G_]; gnext[G_] = (gnext[G_] + 1) % GMOD }   /* fetch_add(&g->next, 1): relaxed */
-	(gserving[G_] == TK_)                    /* G1: acquire load, poll until our turn */
+	atomic { gheld[G_] == 0 -> gheld[G_] = 1 }  /* G1: acquire exchange, poll until it was 0 */
+	TK_ = 0
 }
 
 inline gate_exit(G_, TK_)
 {
-	d_step {                                 /* G2: release store of serving */
-		gserving[G_] = (TK_ + 1) % GMOD;
-		/* no ticket outstanding: renumber from 0 (see above) */
-		if
-		:: gserving[G_] == gnext[G_] -> gserving[G_] = 0; gnext[G_] = 0
-		:: else -> skip
-		fi;
-		TK_ = 0
-	}
+	gheld[G_] = 0                            /* G2: release store */
 }
 
 /* nr_ring_count(r) -> cnt: head first, then tail (both relaxed) */
@@ -894,7 +878,7 @@ init
 		assert(consumed == NITEMS);
 		for (c : 0 .. NRINGS - 1) { assert(head[c] == tail[c]) }
 		assert(orphan_count == 0);
-		for (c : 0 .. NGATES - 1) { assert(gnext[c] == gserving[c]) }
+		for (c : 0 .. NGATES - 1) { assert(gheld[c] == 0) }
 	}
 }
 #endif

@@ -1,6 +1,7 @@
 # f1-lookup-cost.gp - F1: time per item for each node look-up mode, stacked as
 # data movement (the time of lookup none) + node look-up (the rest), with
-# min-max error bars over the repetitions.
+# min-max error bars over the repetitions, and the harness's own floor (the
+# null queue's time per item, grey dash-dot) where it was measured.
 # The gnuplot twin of scripts/plot.py's f1-lookup-cost figure.
 #
 # Variables (gnuplot -e "datafile='...'; outfile='...'; caption='...'"):
@@ -32,12 +33,19 @@ set grid lc rgb '#e0e0e0'
 set border 3
 set tics nomirror
 
-# Rows: mode data_movement_ns lookup_ns total_median_ns total_min_ns total_max_ns reps color_rgb
+# Rows: mode data_movement_ns lookup_ns total_median_ns total_min_ns total_max_ns reps
+# color_rgb harness_ns (the same on every row; NaN: not measured)
 undefine STATS_*
 stats datafile using 6 nooutput
 ymax = STATS_max
+nbars = STATS_records
+undefine STATS_*
+stats datafile using 9 nooutput
+has_harness = exists("STATS_records") && STATS_records > 0
+harness_ns = NaN
+if (has_harness) { harness_ns = STATS_max; ymax = (harness_ns > ymax ? harness_ns : ymax) }
 set yrange [0 : ymax * 1.15]
-set xrange [-0.6 : STATS_records - 0.4]
+set xrange [-0.6 : nbars - 0.4]
 set title (note ne '' ? note : '') tc rgb 'black'
 set label 1 'F1: cost of finding the node, per operation' . (emulated ? '   [EMULATED nodes]' : '') at screen 0.5, screen 0.965 center font ',14' tc rgb (emulated ? '#b00000' : 'black')
 set bmargin at screen bottom
@@ -51,4 +59,6 @@ set grid noxtics
 plot datafile using 0:4:8:xtic(1) with boxes lc rgb variable title 'node look-up (colour per mode)', \
      '' using 0:2 with boxes lc rgb '#b8b8b8' title 'data movement (lookup none)', \
      '' using 0:4:5:6 with yerrorbars lc rgb 'black' pt 7 ps 0.5 lw 1.5 title 'min-max over reps', \
-     '' using 0:($6 + ymax * 0.02):(sprintf('%.0f ns', $4)) with labels font ',9' notitle
+     '' using 0:($6 + ymax * 0.02):(sprintf('%.0f ns', $4)) with labels font ',9' notitle, \
+     harness_ns with lines dt 4 lw 2 lc rgb '#3a3a3a' \
+         title (has_harness ? sprintf('harness alone (null queue): %.1f ns per item', harness_ns) : '')

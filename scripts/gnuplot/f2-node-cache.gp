@@ -1,5 +1,6 @@
 # f2-node-cache.gp - F2: throughput vs threads, one line per node look-up mode,
-# median over repetitions with min-max error bars, and the physical ceiling.
+# median over repetitions with min-max error bars, the physical ceiling and the
+# harness's own ceiling (the null queue, grey dash-dot).
 # The gnuplot twin of scripts/plot.py's f2-node-cache figure.
 #
 # Variables (gnuplot -e "datafile='...'; outfile='...'; caption='...'"):
@@ -31,18 +32,24 @@ set grid lc rgb '#e0e0e0'
 set border 3
 set tics nomirror
 
-# Blocks: 0..N-2 one per variant (first line its name; columns threads median
-# min max reps color_rgb ceiling), N-1 the physical ceiling (threads ceiling color).
+# Blocks: 0..N-3 one per variant (first line its name; columns threads median
+# min max reps color_rgb ceiling harness_bound; ringed where 1), N-2 the physical
+# ceiling (threads ceiling color), N-1 the harness alone, the null queue (threads
+# median min max reps; NaN: not measured).
 undefine STATS_*
 stats datafile using 1 nooutput
 N = STATS_blocks
 undefine STATS_*
-stats datafile index (N - 1) using 2 nooutput
+stats datafile index (N - 2) using 2 nooutput
 has_ceiling = exists("STATS_records") && STATS_records > 0
 undefine STATS_*
-stats datafile index 0:(N - 2) using 3 nooutput
+stats datafile index (N - 1) using 2 nooutput
+has_harness = exists("STATS_records") && STATS_records > 0
+undefine STATS_*
+stats datafile index 0:(N - 3) using 3 nooutput
 ymin = STATS_min; ymax = STATS_max
-if (has_ceiling) { stats datafile index (N - 1) using 2 nooutput; ymax = (STATS_max > ymax * 30 ? ymax * 30 : (STATS_max > ymax ? STATS_max : ymax)) }
+if (has_ceiling) { stats datafile index (N - 2) using 2 nooutput; ymax = (STATS_max > ymax * 30 ? ymax * 30 : (STATS_max > ymax ? STATS_max : ymax)) }
+if (has_harness) { stats datafile index (N - 1) using 2 nooutput; ymax = (STATS_max > ymax ? STATS_max : ymax); ymin = (STATS_min < ymin ? STATS_min : ymin) }
 if (ymax / ymin > 20) { set logscale y; eval logtics; set yrange [ymin / 1.4e6 : ymax * 1.4e-6] } else { set yrange [0 : ymax * 1.15e-6] }
 set logscale x 2
 set xlabel 'threads (producers + consumers)'
@@ -51,12 +58,22 @@ set key outside right top
 set title 'F2: remembering the node - throughput vs threads' . (emulated ? '   [EMULATED nodes]' : '') . (note ne '' ? "\n" . note : '') tc rgb (emulated ? '#b00000' : 'black')
 set bmargin at screen bottom
 set rmargin at screen 0.80
+# the harness block always plots (all NaN where not measured: no line, no key entry)
+htitle = has_harness ? 'harness alone (null queue)' : ''
 if (has_ceiling) {
-    plot for [i = 0:N - 2] datafile index i using 1:($2 / 1e6):($3 / 1e6):($4 / 1e6):6 \
+    plot for [i = 0:N - 3] datafile index i using 1:($2 / 1e6):($3 / 1e6):($4 / 1e6):6 \
              with yerrorlines lw 2 pt 7 ps 0.9 lc rgb variable title columnheader(1), \
-         datafile index (N - 1) using 1:($2 / 1e6):3 with lines dt 2 lw 2 lc rgb variable \
-             title 'physical ceiling (model)'
+         for [i = 0:N - 3] datafile index i using 1:($8 == 1 ? $2 / 1e6 : NaN) \
+             with points pt 6 ps 3 lw 1.5 lc rgb '#3a3a3a' notitle, \
+         datafile index (N - 2) using 1:($2 / 1e6):3 with lines dt 2 lw 2 lc rgb variable \
+             title 'physical ceiling (model)', \
+         datafile index (N - 1) using 1:($2 / 1e6) with linespoints dt 4 lw 2.5 pt 3 ps 1.5 \
+             lc rgb '#3a3a3a' title htitle
 } else {
-    plot for [i = 0:N - 2] datafile index i using 1:($2 / 1e6):($3 / 1e6):($4 / 1e6):6 \
-             with yerrorlines lw 2 pt 7 ps 0.9 lc rgb variable title columnheader(1)
+    plot for [i = 0:N - 3] datafile index i using 1:($2 / 1e6):($3 / 1e6):($4 / 1e6):6 \
+             with yerrorlines lw 2 pt 7 ps 0.9 lc rgb variable title columnheader(1), \
+         for [i = 0:N - 3] datafile index i using 1:($8 == 1 ? $2 / 1e6 : NaN) \
+             with points pt 6 ps 3 lw 1.5 lc rgb '#3a3a3a' notitle, \
+         datafile index (N - 1) using 1:($2 / 1e6) with linespoints dt 4 lw 2.5 pt 3 ps 1.5 \
+             lc rgb '#3a3a3a' title htitle
 }

@@ -1,5 +1,6 @@
 # f4-backoff.gp - F4: throughput vs threads by backoff mode, with the physical
-# ceiling, and each backoff's change against retrying at once (none) at the
+# ceiling and the harness's own (the null queue, grey dash-dot), and each
+# backoff's change against retrying at once (none) at the
 # largest thread count. The gnuplot twin of scripts/plot.py's f4-backoff figure.
 #
 # Variables (gnuplot -e "datafile='...'; outfile='...'; caption='...'"):
@@ -31,23 +32,30 @@ set grid lc rgb '#e0e0e0'
 set border 3
 set tics nomirror
 
-# Blocks: 0..N-3 one per backoff (first line its name; columns threads median
-# min max reps color_rgb ceiling), N-2 the change against none at the largest
-# thread count (backoff threads change_pct min_pct max_pct color_rgb),
-# N-1 the physical ceiling (threads ceiling color).
+# Blocks: 0..N-4 one per backoff (first line its name; columns threads median
+# min max reps color_rgb ceiling harness_bound; ringed where 1), N-3 the change
+# against none at the largest thread count (backoff threads change_pct min_pct
+# max_pct color_rgb),
+# N-2 the physical ceiling (threads ceiling color), N-1 the harness alone, the
+# null queue (threads median min max reps; NaN: not measured).
 undefine STATS_*
 stats datafile using 1 nooutput
 N = STATS_blocks
 undefine STATS_*
-stats datafile index (N - 1) using 2 nooutput
+stats datafile index (N - 2) using 2 nooutput
 has_ceiling = exists("STATS_records") && STATS_records > 0
+undefine STATS_*
+stats datafile index (N - 1) using 2 nooutput
+has_harness = exists("STATS_records") && STATS_records > 0
 undefine STATS_*
 stats datafile index 0 using 1 nooutput
 tmax = STATS_max
 undefine STATS_*
-stats datafile index 0:(N - 3) using 3 nooutput
+stats datafile index 0:(N - 4) using 3 nooutput
 ymin = STATS_min; ymax = STATS_max
-if (has_ceiling) { stats datafile index (N - 1) using 2 nooutput; ymax = (STATS_max > ymax * 30 ? ymax * 30 : (STATS_max > ymax ? STATS_max : ymax)) }
+if (has_ceiling) { stats datafile index (N - 2) using 2 nooutput; ymax = (STATS_max > ymax * 30 ? ymax * 30 : (STATS_max > ymax ? STATS_max : ymax)) }
+if (has_harness) { stats datafile index (N - 1) using 2 nooutput; ymax = (STATS_max > ymax ? STATS_max : ymax); ymin = (STATS_min < ymin ? STATS_min : ymin) }
+htitle = has_harness ? 'harness alone (null queue)' : ''
 set multiplot layout 1, 2 title 'F4: backoff after a failed attempt' . (emulated ? '   [EMULATED nodes]' : '') . (note ne '' ? "\n" . note : '') tc rgb (emulated ? '#b00000' : 'black')
 set bmargin at screen bottom
 set tmargin at screen 0.86
@@ -60,13 +68,21 @@ set ylabel 'throughput (million items/s)'
 set key right bottom
 set title 'throughput vs threads'
 if (has_ceiling) {
-    plot for [i = 0:N - 3] datafile index i using 1:($2 / 1e6):($3 / 1e6):($4 / 1e6):6 \
+    plot for [i = 0:N - 4] datafile index i using 1:($2 / 1e6):($3 / 1e6):($4 / 1e6):6 \
              with yerrorlines lw 2 pt 7 ps 0.9 lc rgb variable title columnheader(1), \
-         datafile index (N - 1) using 1:($2 / 1e6):3 with lines dt 2 lw 2 lc rgb variable \
-             title 'physical ceiling (model)'
+         for [i = 0:N - 4] datafile index i using 1:($8 == 1 ? $2 / 1e6 : NaN) \
+             with points pt 6 ps 3 lw 1.5 lc rgb '#3a3a3a' notitle, \
+         datafile index (N - 2) using 1:($2 / 1e6):3 with lines dt 2 lw 2 lc rgb variable \
+             title 'physical ceiling (model)', \
+         datafile index (N - 1) using 1:($2 / 1e6) with linespoints dt 4 lw 2.5 pt 3 ps 1.5 \
+             lc rgb '#3a3a3a' title htitle
 } else {
-    plot for [i = 0:N - 3] datafile index i using 1:($2 / 1e6):($3 / 1e6):($4 / 1e6):6 \
-             with yerrorlines lw 2 pt 7 ps 0.9 lc rgb variable title columnheader(1)
+    plot for [i = 0:N - 4] datafile index i using 1:($2 / 1e6):($3 / 1e6):($4 / 1e6):6 \
+             with yerrorlines lw 2 pt 7 ps 0.9 lc rgb variable title columnheader(1), \
+         for [i = 0:N - 4] datafile index i using 1:($8 == 1 ? $2 / 1e6 : NaN) \
+             with points pt 6 ps 3 lw 1.5 lc rgb '#3a3a3a' notitle, \
+         datafile index (N - 1) using 1:($2 / 1e6) with linespoints dt 4 lw 2.5 pt 3 ps 1.5 \
+             lc rgb '#3a3a3a' title htitle
 }
 unset logscale
 set ytics autofreq
@@ -74,7 +90,7 @@ set lmargin at screen 0.57
 set rmargin at screen 0.97
 set yrange [-45 : 15]
 undefine STATS_*
-stats datafile index (N - 2) using 0:3 nooutput
+stats datafile index (N - 3) using 0:3 nooutput
 if (exists("STATS_min_x")) { set xrange [STATS_min_x - 0.6 : STATS_max_x + 0.6] }
 set xlabel 'backoff'
 set ylabel 'throughput change vs none (%)'
@@ -84,8 +100,8 @@ set boxwidth 0.6
 set key left bottom
 set xzeroaxis lt -1
 set object 1 rect from graph 0, first -30 to graph 1, first -15 fc rgb '#ffd27f' fs solid 0.35 noborder behind
-plot datafile index (N - 2) using 0:3:6:xtic(1) with boxes lc rgb variable notitle, \
-     '' index (N - 2) using 0:3:4:5 with yerrorbars lc rgb 'black' pt 7 ps 0.5 notitle, \
-     '' index (N - 2) using 0:($4 - 4):(sprintf('%+.0f%%', $3)) with labels notitle, \
+plot datafile index (N - 3) using 0:3:6:xtic(1) with boxes lc rgb variable notitle, \
+     '' index (N - 3) using 0:3:4:5 with yerrorbars lc rgb 'black' pt 7 ps 0.5 notitle, \
+     '' index (N - 3) using 0:($4 - 4):(sprintf('%+.0f%%', $3)) with labels notitle, \
      NaN with boxes lc rgb '#ffd27f' fs solid 0.35 title 'study: -15 to -30%'
 unset multiplot

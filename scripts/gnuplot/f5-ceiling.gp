@@ -33,7 +33,8 @@ set border 3
 set tics nomirror
 
 # Blocks: one per thread count (first line its name; columns batch median min
-# max reps color_rgb ceiling ratio_median ratio_min ratio_max; NaN: no ceiling).
+# max reps color_rgb ceiling ratio_median ratio_min ratio_max harness harness_bound;
+# NaN: no ceiling, harness not measured; harness_bound 1: ringed).
 undefine STATS_*
 stats datafile using 1 nooutput
 N = STATS_blocks
@@ -41,9 +42,14 @@ undefine STATS_*
 stats datafile using 7 nooutput
 has_ceiling = exists("STATS_records") && STATS_records > 0
 undefine STATS_*
+stats datafile using 11 nooutput
+has_harness = exists("STATS_records") && STATS_records > 0
+undefine STATS_*
 stats datafile using 3 nooutput
 ymin = STATS_min; ymax = STATS_max
 if (has_ceiling) { stats datafile using 7 nooutput; ymax = (STATS_max > ymax ? STATS_max : ymax) }
+if (has_harness) { stats datafile using 11 nooutput; ymax = (STATS_max > ymax ? STATS_max : ymax) }
+htitle = has_harness ? 'harness alone (null queue), dash-dot' : ''
 set multiplot layout 1, 2 title 'F5: measured throughput against the physical ceiling' . (emulated ? '   [EMULATED nodes]' : '') . (note ne '' ? "\n" . note : '') tc rgb (emulated ? '#b00000' : 'black')
 set bmargin at screen bottom
 set tmargin at screen 0.85
@@ -53,16 +59,26 @@ set lmargin at screen 0.07
 set rmargin at screen 0.45
 if (ymax / ymin > 20) { set logscale y; eval logtics; set yrange [ymin / 1.4e6 : ymax * 1.4e-6] } else { set yrange [0 : ymax * 1.15e-6] }
 set ylabel 'throughput (million items/s)'
-set title 'measured (solid) and ceiling (dashed, same colour)'
+set title 'measured (solid), ceiling (dashed), harness alone (dash-dot), same colour'
 set key left top
 if (has_ceiling) {
     plot for [i = 0:N - 1] datafile index i using 1:($2 / 1e6):($3 / 1e6):($4 / 1e6):6 \
              with yerrorlines lw 2 pt 7 ps 0.9 lc rgb variable title columnheader(1), \
          for [i = 0:N - 1] datafile index i using 1:($7 / 1e6):6 with lines dt 2 lw 1.5 \
-             lc rgb variable notitle
+             lc rgb variable notitle, \
+         for [i = 0:N - 1] datafile index i using 1:($11 / 1e6):6 with lines dt 4 lw 1.5 \
+             lc rgb variable notitle, \
+         for [i = 0:N - 1] datafile index i using 1:($12 == 1 ? $2 / 1e6 : NaN) \
+             with points pt 6 ps 3 lw 1.5 lc rgb '#3a3a3a' notitle, \
+         NaN with lines dt 4 lw 1.5 lc rgb '#3a3a3a' title htitle
 } else {
     plot for [i = 0:N - 1] datafile index i using 1:($2 / 1e6):($3 / 1e6):($4 / 1e6):6 \
-             with yerrorlines lw 2 pt 7 ps 0.9 lc rgb variable title columnheader(1)
+             with yerrorlines lw 2 pt 7 ps 0.9 lc rgb variable title columnheader(1), \
+         for [i = 0:N - 1] datafile index i using 1:($11 / 1e6):6 with lines dt 4 lw 1.5 \
+             lc rgb variable notitle, \
+         for [i = 0:N - 1] datafile index i using 1:($12 == 1 ? $2 / 1e6 : NaN) \
+             with points pt 6 ps 3 lw 1.5 lc rgb '#3a3a3a' notitle, \
+         NaN with lines dt 4 lw 1.5 lc rgb '#3a3a3a' title htitle
 }
 unset logscale y
 set ytics autofreq

@@ -1,5 +1,6 @@
 # peers-latency.gp - p50 and p99 latency per queue at the largest thread count,
-# single operations and bursts side by side, with min-max error bars.
+# single operations and bursts side by side, with min-max error bars; one row for
+# inline items and, where measured, one for message items.
 # The gnuplot twin of scripts/plot.py's peers-latency figure.
 #
 # Variables (gnuplot -e "datafile='...'; outfile='...'; caption='...'"):
@@ -11,7 +12,15 @@ if (!exists("datafile")) datafile = 'peers-latency.dat'
 if (!exists("outfile")) outfile = 'peers-latency.png'
 if (!exists("caption")) caption = ''
 if (!exists("note")) note = ''
-W = 1500; H = 680
+# Blocks: one per panel (first line the panel name): inline items single
+# operations, bursts, then message items single operations, bursts where measured;
+# rows: queue bursts threads p50_median p50_min p50_max p99_median p99_min p99_max
+# color_rgb message (NaN: the queue records no latency).
+undefine STATS_*
+stats datafile using 3 nooutput
+N = STATS_blocks
+M = (N + 1) / 2
+W = 1500; H = (M > 1 ? 1180 : 680)
 if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
     set terminal pngcairo size W, H font 'DejaVu Sans,11' noenhanced
 } else {
@@ -31,18 +40,13 @@ set grid lc rgb '#e0e0e0'
 set border 3
 set tics nomirror
 
-# Blocks: 0 single operations, 1 bursts (first line the panel name); rows:
-# queue bursts threads p50_median p50_min p50_max p99_median p99_min p99_max
-# color_rgb (NaN: the queue records no latency).
 undefine STATS_*
 stats datafile using 9 nooutput
 ymax = STATS_max
 undefine STATS_*
 stats datafile using 5 nooutput
 ymin = STATS_min
-set multiplot layout 1, 2 title 'Peers: enqueue-to-dequeue latency at the largest thread count' . (emulated ? '   [EMULATED nodes]' : '') tc rgb (emulated ? '#b00000' : 'black')
-set bmargin at screen bottom
-set tmargin at screen 0.88
+set multiplot title 'Peers: enqueue-to-dequeue latency at the largest thread count' . (emulated ? '   [EMULATED nodes]' : '') tc rgb (emulated ? '#b00000' : 'black')
 set logscale y
 eval logtics
 set yrange [ymin * 1e-9 / 2.5 : ymax * 1e-9 * 2.5]
@@ -51,12 +55,18 @@ set ylabel 'latency, enqueue to dequeue'
 set xtics rotate by -30
 set boxwidth 0.38
 set grid noxtics
-do for [b = 0:1] {
-    set title (b == 0 ? 'single operations' : 'bursts')
-    if (b == 0) { set lmargin at screen 0.07; set rmargin at screen 0.43; unset key } else { set lmargin at screen 0.50; set rmargin at screen 0.86; set key at screen 0.87, screen 0.86 left top }
-    plot datafile index b using ($0 - 0.19):($4 * 1e-9):10:xtic(1) with boxes fs solid 0.9 border lc rgb '#404040' lc rgb variable title 'p50 (median)', \
-         '' index b using ($0 + 0.19):($7 * 1e-9):10 with boxes fs pattern 4 border lc rgb '#404040' lc rgb variable title 'p99', \
-         '' index b using ($0 - 0.19):($4 * 1e-9):($5 * 1e-9):($6 * 1e-9) with yerrorbars lc rgb 'black' pt 7 ps 0.5 title 'min-max over reps', \
-         '' index b using ($0 + 0.19):($7 * 1e-9):($8 * 1e-9):($9 * 1e-9) with yerrorbars lc rgb 'black' pt 7 ps 0.5 notitle
+top = 1.0 - 80.0 / H
+gap = 105.0 / H
+ph = (top - bottom - gap * (M - 1)) / M
+do for [k = 0:N - 1] {
+    m = k / 2; b = k % 2
+    set title (m == 0 ? 'inline items' : 'message items: the payload''s line travels too') . ' - ' . (b == 0 ? 'single operations' : 'bursts')
+    set tmargin at screen (top - m * (ph + gap))
+    set bmargin at screen (top - m * (ph + gap) - ph)
+    if (b == 0) { set lmargin at screen 0.07; set rmargin at screen 0.43; unset key } else { set lmargin at screen 0.50; set rmargin at screen 0.86; if (m == 0) { set key at screen 0.865, screen top left top Left reverse } else { unset key } }
+    plot datafile index k using ($0 - 0.19):($4 * 1e-9):10:xtic(1) with boxes fs solid 0.9 border lc rgb '#404040' lc rgb variable title 'p50 (median)', \
+         '' index k using ($0 + 0.19):($7 * 1e-9):10 with boxes fs pattern 4 border lc rgb '#404040' lc rgb variable title 'p99', \
+         '' index k using ($0 - 0.19):($4 * 1e-9):($5 * 1e-9):($6 * 1e-9) with yerrorbars lc rgb 'black' pt 7 ps 0.5 title 'min-max over reps', \
+         '' index k using ($0 + 0.19):($7 * 1e-9):($8 * 1e-9):($9 * 1e-9) with yerrorbars lc rgb 'black' pt 7 ps 0.5 notitle
 }
 unset multiplot

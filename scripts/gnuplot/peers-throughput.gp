@@ -1,5 +1,7 @@
 # peers-throughput.gp - throughput vs threads for NumaRing and its peer queues,
-# single operations and bursts side by side, with the physical ceiling.
+# single operations and bursts side by side; one row for inline items and, where
+# measured, one for message items (the payload's cache line travels too); with
+# the physical ceiling and the harness's own (the null queue, grey dash-dot).
 # The gnuplot twin of scripts/plot.py's peers-throughput figure.
 #
 # Variables (gnuplot -e "datafile='...'; outfile='...'; caption='...'"):
@@ -11,7 +13,19 @@ if (!exists("datafile")) datafile = 'peers-throughput.dat'
 if (!exists("outfile")) outfile = 'peers-throughput.png'
 if (!exists("caption")) caption = ''
 if (!exists("note")) note = ''
-W = 1500; H = 680
+# Blocks: 0..N-3 one per queue (first line its name; columns threads median min
+# max reps color_rgb ceiling bursts message harness_bound; ringed where 1), one
+# sub-block per panel: bursts 0
+# single operations, 1 bursts; message 0 inline items, 1 message items.
+# N-2 the physical ceiling (threads ceiling color bursts message), N-1 the harness
+# alone, the null queue (threads median min max reps bursts message; NaN: not measured).
+undefine STATS_*
+stats datafile using 1 nooutput
+N = STATS_blocks
+undefine STATS_*
+stats datafile index 0:(N - 3) using 9 nooutput
+M = int(STATS_max) + 1
+W = 1500; H = (M > 1 ? 1180 : 680)
 if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
     set terminal pngcairo size W, H font 'DejaVu Sans,11' noenhanced
 } else {
@@ -31,37 +45,49 @@ set grid lc rgb '#e0e0e0'
 set border 3
 set tics nomirror
 
-# Blocks: 0..N-2 one per queue (first line its name; columns threads median min
-# max reps color_rgb ceiling bursts), single operations (bursts 0) and bursts (1);
-# N-1 the physical ceiling (threads ceiling color bursts).
 undefine STATS_*
-stats datafile using 1 nooutput
-N = STATS_blocks
-undefine STATS_*
-stats datafile index (N - 1) using 2 nooutput
+stats datafile index (N - 2) using 2 nooutput
 has_ceiling = exists("STATS_records") && STATS_records > 0
 undefine STATS_*
-stats datafile index 0:(N - 2) using 3 nooutput
+stats datafile index (N - 1) using 2 nooutput
+has_harness = exists("STATS_records") && STATS_records > 0
+undefine STATS_*
+stats datafile index 0:(N - 3) using 3 nooutput
 ymin = STATS_min; ymax = STATS_max
-if (has_ceiling) { stats datafile index (N - 1) using 2 nooutput; ymax = (STATS_max > ymax * 30 ? ymax * 30 : (STATS_max > ymax ? STATS_max : ymax)) }
-set multiplot layout 1, 2 title 'Peers: throughput vs threads by queue' . (emulated ? '   [EMULATED nodes]' : '') tc rgb (emulated ? '#b00000' : 'black')
-set bmargin at screen bottom
-set tmargin at screen 0.88
+if (has_ceiling) { stats datafile index (N - 2) using 2 nooutput; ymax = (STATS_max > ymax * 30 ? ymax * 30 : (STATS_max > ymax ? STATS_max : ymax)) }
+if (has_harness) { stats datafile index (N - 1) using 2 nooutput; ymax = (STATS_max > ymax ? STATS_max : ymax); ymin = (STATS_min < ymin ? STATS_min : ymin) }
+htitle = has_harness ? 'harness alone (null queue)' : ''
+set multiplot title 'Peers: throughput vs threads by queue' . (emulated ? '   [EMULATED nodes]' : '') tc rgb (emulated ? '#b00000' : 'black')
 if (ymax / ymin > 20) { set logscale y; eval logtics; set yrange [ymin / 1.4e6 : ymax * 1.4e-6] } else { set yrange [0 : ymax * 1.15e-6] }
 set logscale x 2
 set xlabel 'threads (producers + consumers)'
 set ylabel 'throughput (million items/s)'
+top = 1.0 - 80.0 / H
+gap = 95.0 / H
+ph = (top - bottom - gap * (M - 1)) / M
+do for [m = 0:M - 1] {
 do for [b = 0:1] {
-    set title (b == 0 ? 'single operations' : 'bursts (burst = batch items)')
-    if (b == 0) { set lmargin at screen 0.06; set rmargin at screen 0.41; unset key } else { set lmargin at screen 0.47; set rmargin at screen 0.82; set key at screen 0.84, screen 0.86 left top }
+    set title (m == 0 ? 'inline items' : 'message items: the payload''s line travels too') . ' - ' . (b == 0 ? 'single operations' : 'bursts (burst = batch items)')
+    set tmargin at screen (top - m * (ph + gap))
+    set bmargin at screen (top - m * (ph + gap) - ph)
+    if (b == 0) { set lmargin at screen 0.06; set rmargin at screen 0.40; unset key } else { set lmargin at screen 0.46; set rmargin at screen 0.80; if (m == 0) { set key at screen 0.81, screen top left top Left reverse } else { unset key } }
     if (has_ceiling) {
-        plot for [i = 0:N - 2] datafile index i using 1:($8 == b ? $2 / 1e6 : NaN):($3 / 1e6):($4 / 1e6):6 \
+        plot for [i = 0:N - 3] datafile index i using 1:($8 == b && $9 == m ? $2 / 1e6 : NaN):($3 / 1e6):($4 / 1e6):6 \
                  with yerrorlines lw 2 pt 7 ps 0.9 lc rgb variable title columnheader(1), \
-             datafile index (N - 1) using 1:($4 == b ? $2 / 1e6 : NaN):3 with lines dt 2 lw 2 \
-                 lc rgb variable title 'physical ceiling (model)'
+             for [i = 0:N - 3] datafile index i using 1:($8 == b && $9 == m && $10 == 1 ? $2 / 1e6 : NaN) \
+                 with points pt 6 ps 3 lw 1.5 lc rgb '#3a3a3a' notitle, \
+             datafile index (N - 2) using 1:($4 == b && $5 == m ? $2 / 1e6 : NaN):3 with lines dt 2 lw 2 \
+                 lc rgb variable title 'physical ceiling (model)', \
+             datafile index (N - 1) using 1:($6 == b && $7 == m ? $2 / 1e6 : NaN) with linespoints \
+                 dt 4 lw 2.5 pt 3 ps 1.5 lc rgb '#3a3a3a' title htitle
     } else {
-        plot for [i = 0:N - 2] datafile index i using 1:($8 == b ? $2 / 1e6 : NaN):($3 / 1e6):($4 / 1e6):6 \
-                 with yerrorlines lw 2 pt 7 ps 0.9 lc rgb variable title columnheader(1)
+        plot for [i = 0:N - 3] datafile index i using 1:($8 == b && $9 == m ? $2 / 1e6 : NaN):($3 / 1e6):($4 / 1e6):6 \
+                 with yerrorlines lw 2 pt 7 ps 0.9 lc rgb variable title columnheader(1), \
+             for [i = 0:N - 3] datafile index i using 1:($8 == b && $9 == m && $10 == 1 ? $2 / 1e6 : NaN) \
+                 with points pt 6 ps 3 lw 1.5 lc rgb '#3a3a3a' notitle, \
+             datafile index (N - 1) using 1:($6 == b && $7 == m ? $2 / 1e6 : NaN) with linespoints \
+                 dt 4 lw 2.5 pt 3 ps 1.5 lc rgb '#3a3a3a' title htitle
     }
+}
 }
 unset multiplot

@@ -117,13 +117,23 @@ def write_env(root, host, kind, nodes, cpu_model, probe=True):
                     "bw_remote_gbs,0,,0,1,18.0,0.5,GB/s,builtin-read-offnode\n" % kind)
 
 
+#: the harness alone (the null queue) in the synthetic model: items per second per
+#: producer, inline items; message items reach MESSAGE_HARNESS of it
+HARNESS_PER_PRODUCER = 1.8e8
+MESSAGE_HARNESS = 0.7
+
+
 def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=2,
                    experiments=None, seed=1, cpu_model="Fake CPU 9000 @ 3.0GHz",
-                   latency_files=True, probe=True, profile=None):
+                   latency_files=True, probe=True, profile=None, harness=1.0,
+                   items=("inline", "message")):
     """A whole results/<host>/ tree from a model shaped like the study.
 
     With ``profile``, lay it out as scripts/experiments.py does: a profile
     column in the tidy CSVs and runs under <experiment>/<profile>/<point>/.
+    ``harness`` scales the harness's own ceiling (harness_ops_per_s, the null
+    queue: HARNESS_PER_PRODUCER per producer); None leaves it unmeasured (empty).
+    ``items``: the item modes of peers (every other experiment runs inline items).
     """
     rnd = random.Random(seed)
     nodes = 2
@@ -143,7 +153,15 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
             row.update(experiment=exp, point=point, rep=str(rep))
             t = jitter(tput)
             row["throughput_ops_per_s"] = "%.1f" % t
+            row["enqueue_ops_per_s"] = "%.1f" % (t * 1.001)
+            row["dequeue_ops_per_s"] = "%.1f" % t
             row["duration_s"] = "%.6f" % (5000 / t)
+            if harness is not None:
+                per_side = int(row["producers"])
+                h = jitter(harness * HARNESS_PER_PRODUCER * per_side *
+                           (MESSAGE_HARNESS if row["item"] == "message" else 1.0), 0.02)
+                row["harness_ops_per_s"] = "%.1f" % h
+                row["harness_ns_per_item"] = "%.2f" % (1e9 * per_side / h)
             lat = None
             if p50 is not None:
                 a, b = jitter(p50, 0.08), jitter(p99, 0.08)
@@ -203,29 +221,37 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
         elif exp == "peers":
             speed = {"numaring": 1.0, "flat": 0.55, "ck": 0.5, "rte": 0.6, "moodycamel": 0.9,
                      "urcu": 0.25, "mutex": 0.08, "faa": 2.5}
-            for bursts in (0, 1):
-                for t in threads:
-                    for q, sp in speed.items():
-                        tp = 1.2e7 * t ** 0.5 * sp * (3.0 if bursts and q != "faa" else 1.0)
-                        lat = None if q == "faa" else 300 * t / sp
-                        cfg = {"queue": q, "bursts": bursts, "producers": t // 2,
-                               "consumers": t // 2}
-                        if q != "numaring":
-                            cfg.update(lookup="", lookup_in_force="", recheck="", gate="",
-                                       backoff="")
-                        run(exp, "b%d-t%d-%s" % (bursts, t, q), cfg, tp, lat,
-                            lat * 8 if lat else None, rows)
+            for item in items:
+                # a message's line travels too: slower, and more so for the fast queues
+                slow = 1.0 if item == "inline" else 0.6
+                for bursts in (0, 1):
+                    for t in threads:
+                        for q, sp in speed.items():
+                            tp = (1.2e7 * t ** 0.5 * sp * slow *
+                                  (3.0 if bursts and q != "faa" else 1.0))
+                            lat = None if q == "faa" else 300 * t / (sp * slow)
+                            cfg = {"queue": q, "bursts": bursts, "producers": t // 2,
+                                   "consumers": t // 2, "item": item}
+                            if q != "numaring":
+                                cfg.update(lookup="", lookup_in_force="", recheck="", gate="",
+                                           backoff="")
+                            run(exp, "%s-b%d-t%d-%s" % (item, bursts, t, q), cfg, tp, lat,
+                                lat * 8 if lat else None, rows)
         write_tidy(os.path.join(root, host, exp + ".csv"), rows, profile)
     return os.path.join(root, host)
 
 
 def make_from_bench(root, bench, host="benchhost", reps=1):
-    """A few tiny real runs: f1 (three lookups) and peers (numaring, flat, faa)."""
+    """A few tiny real runs: f1 (three lookups) and peers (numaring, flat, faa; rte
+    bursts; numaring and flat with message items). The binary fills item, sample
+    and harness_ops_per_s itself (its --calibrate default)."""
     env = dict(os.environ, NUMARING_TOPOLOGY="0;1")
     points = [("f1-lookup-cost", "lookup-%s" % m, ["--lookup", m]) for m in
               ("libnuma", "table", "none")]
     points += [("peers", "b0-t2-%s" % q, ["--queue", q]) for q in ("numaring", "flat", "faa")]
     points += [("peers", "b1-t2-%s" % q, ["--queue", q, "--bursts"]) for q in ("numaring", "rte")]
+    points += [("peers", "message-b0-t2-%s" % q, ["--queue", q, "--item", "message"])
+               for q in ("numaring", "flat")]
     tidy = {}
     for exp, point, args in points:
         for rep in range(1, reps + 1):

@@ -46,6 +46,20 @@ def median_of(rs, key):
     return statistics.median(float(r[key]) for r in rs)
 
 
+def item(r):
+    """inline (the default, also an empty cell) or message."""
+    return (r.get("item") or "").strip() or "inline"
+
+
+def harness_median(rs):
+    vals = [float(r["harness_ops_per_s"]) for r in rs if (r.get("harness_ops_per_s") or "")]
+    return statistics.median(vals) if vals else None
+
+
+EXPERIMENTS = ("f1-lookup-cost", "f2-node-cache", "f3-gate", "f4-backoff", "f5-ceiling",
+               "peers")
+
+
 @unittest.skipUnless(os.path.exists(NUMBERS), "paper/generated/numbers.tex not generated yet")
 class PaperNumbersTest(unittest.TestCase):
     def setUp(self):
@@ -97,7 +111,7 @@ class PaperNumbersTest(unittest.TestCase):
         self.assertEqual(self.m["FThreeRatio"], f"{sh / pw:.1f}")
 
     def test_peers_ratio_recomputed(self):
-        rs = rows(os.path.join(self.real, "peers.csv"))
+        rs = [r for r in rows(os.path.join(self.real, "peers.csv")) if item(r) == "inline"]
         low = min(int(r["producers"]) + int(r["consumers"]) for r in rs)
         single = [r for r in rs if r["bursts"] == "0"
                   and int(r["producers"]) + int(r["consumers"]) == low]
@@ -108,6 +122,62 @@ class PaperNumbersTest(unittest.TestCase):
         best = max(peers, key=peers.get)
         self.assertEqual(self.m["PeersSingleBest"], best)
         self.assertEqual(self.m["PeersSingleOverBest"], f"{med['numaring'] / peers[best]:.2f}")
+
+    def peers_at_low(self, which):
+        rs = [r for r in rows(os.path.join(self.real, "peers.csv")) if item(r) == which]
+        if not rs:
+            return []
+        low = min(int(r["producers"]) + int(r["consumers"]) for r in rs)
+        return [r for r in rs if int(r["producers"]) + int(r["consumers"]) == low]
+
+    def test_peers_by_item_recomputed(self):
+        """Peers... are inline items, PeersMsg... message items, each on its own rows."""
+        for which, pre in (("inline", "Peers"), ("message", "PeersMsg")):
+            at = self.peers_at_low(which)
+            for b, word, other, name in (("0", "Single", "flat", "OverFlat"),
+                                         ("1", "Burst", "rte", "OverRte")):
+                with self.subTest(item=which, bursts=b):
+                    rs = [r for r in at if r["bursts"] == b]
+                    ring = [r for r in rs if r["queue"] == "numaring"]
+                    peer = [r for r in rs if r["queue"] == other]
+                    macro = self.m[pre + ("SingleOverFlat" if b == "0" else "BurstOverRte")]
+                    if not ring or not peer:
+                        self.assertEqual(macro, "n/a")
+                        continue
+                    want = (median_of(ring, "throughput_ops_per_s") /
+                            median_of(peer, "throughput_ops_per_s"))
+                    self.assertEqual(macro, f"{want:.2f}")
+                    h = harness_median(rs)
+                    self.assertEqual(self.m[f"{pre}{word}HarnessMops"],
+                                     f"{h / 1e6:.1f}" if h else "n/a")
+
+    def test_harness_recomputed(self):
+        f1 = rows(os.path.join(self.real, "f1-lookup-cost.csv"))
+        h = harness_median(f1)
+        self.assertEqual(self.m["FOneHarnessNs"], f"{1e9 / h:.1f}" if h else "n/a")
+        for prefix, hostdir in (("Real", self.real), ("Emu", self.emu)):
+            with self.subTest(host=prefix):
+                measured = bound = 0
+                samples = set()
+                for exp in EXPERIMENTS if hostdir else ():
+                    path = os.path.join(hostdir, exp + ".csv")
+                    if not os.path.exists(path):
+                        continue
+                    rs = rows(path)
+                    samples |= {r.get("sample", "") for r in rs} - {"", None}
+                    for pt in {(r.get("profile", ""), r["point"]) for r in rs}:
+                        prs = [r for r in rs if (r.get("profile", ""), r["point"]) == pt]
+                        t = median_of(prs, "throughput_ops_per_s")
+                        hm = harness_median(prs)
+                        if t and hm:
+                            measured += 1
+                            bound += t >= 0.8 * hm
+                self.assertEqual(self.m[prefix + "HarnessPoints"],
+                                 str(measured) if measured else "n/a")
+                self.assertEqual(self.m[prefix + "HarnessBound"],
+                                 str(bound) if measured else "n/a")
+                self.assertEqual(self.m[prefix + "ItemSample"],
+                                 "/".join(sorted(samples, key=float)) if samples else "n/a")
 
 
 if __name__ == "__main__":

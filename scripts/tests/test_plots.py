@@ -17,6 +17,7 @@ import importlib
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -164,6 +165,30 @@ class Drawn(unittest.TestCase):
                 self.assertEqual(r.returncode, 0, r.stderr)
                 check_png(self, png)
 
+    def test_data_files_hold_the_harness(self):
+        """The last block of a throughput .dat is the harness alone: its medians per x."""
+        if not GNUPLOT:
+            self.skipTest("gnuplot is not installed")
+        rows = nrdata.load_tidy(os.path.join(self.results, "beta", "f2-node-cache.csv"))
+        with open(os.path.join(self.plots, "beta", "data", "f2-node-cache.dat")) as f:
+            block = f.read().split('"harness alone (null queue)"')[1]
+        got = {int(x.split()[0]): float(x.split()[1]) for x in block.splitlines() if x.strip()}
+        for t in (2, 4, 8):
+            want = statistics.median(float(r["harness_ops_per_s"]) for r in rows
+                                     if nrdata.threads(r) == t)
+            self.assertAlmostEqual(got[t] / want, 1.0, places=4)
+        with open(os.path.join(self.plots, "beta", "data", "peers-throughput.dat")) as f:
+            text = f.read()
+        self.assertIn("message items", text)
+        rows = [x.split() for x in text.split('"numaring"')[1].split('\n\n\n')[0].splitlines()
+                if x.strip()]
+        self.assertEqual({r[8] for r in rows}, {"0", "1"})  # inline and message rows
+        with open(os.path.join(self.plots, "beta", "data", "f1-lookup-cost.dat")) as f:
+            f1 = [x.split() for x in f if x.strip() and not x.startswith("#")]
+        f1rows = nrdata.load_tidy(os.path.join(self.results, "beta", "f1-lookup-cost.csv"))
+        floor = 1e9 / statistics.median(float(r["harness_ops_per_s"]) for r in f1rows)
+        self.assertAlmostEqual(float(f1[0][8]) / floor, 1.0, places=4)
+
     def test_data_files_hold_the_aggregates(self):
         if not GNUPLOT:
             self.skipTest("gnuplot is not installed")
@@ -271,11 +296,260 @@ class Numbers(unittest.TestCase):
 
     def test_peers_panels(self):
         p = self.plot.prep_peers(self.host("real1"))
-        self.assertEqual([pn["bursts"] for pn in p["panels"]], [0, 1])
+        self.assertEqual([pn["bursts"] for pn in p["panels"]], [0, 1, 0, 1])
         self.assertIn("faa", p["panels"][0]["series"])
         lat = self.plot.prep_peers_latency(self.host("real1"))
         faa = [b for b in lat["panels"][0]["bars"] if b["queue"] == "faa"][0]
         self.assertIsNone(faa["p50"])
+
+
+def _median_harness(rows):
+    vals = [float(r["harness_ops_per_s"]) for r in rows if r.get("harness_ops_per_s", "")]
+    return statistics.median(vals) if vals else None
+
+
+def _real_ceiling_module():
+    """summarize imports `ceiling`: make sure it is scripts/ceiling.py, not a variant a
+    Ceiling test left in sys.modules."""
+    sys.modules.pop("ceiling", None)
+    return importlib.import_module("ceiling")
+
+
+class Harness(unittest.TestCase):
+    """The harness's own ceiling (harness_ops_per_s, the null queue) on every throughput
+    figure, the item modes in the peers figure and every caption, and summarize's
+    harness-bound check, from synthetic trees: 'h' (harness measured, far above every
+    point), 'none' (not measured) and 'tight' (some points within 20% of it)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="nr-harness-")
+        cls.results = os.path.join(cls.tmp, "results")
+        fakeresults.make_synthetic(cls.results, "h", "real", (2, 4), reps=3, seed=7)
+        fakeresults.make_synthetic(cls.results, "none", "real", (2, 4), reps=2, seed=8,
+                                   harness=None)
+        fakeresults.make_synthetic(cls.results, "tight", "real", (2, 4), reps=3, seed=9,
+                                   harness=0.3)
+        fakeresults.make_synthetic(cls.results, "inline", "real", (2, 4), reps=2, seed=10,
+                                   items=("inline",), experiments=["peers"])
+        cls.plot = importlib.import_module("plot")
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def host(self, name):
+        h = self.plot.Host(self.results, name)
+        h.load()
+        return h
+
+    def rows(self, host, exp):
+        return nrdata.load_tidy(os.path.join(self.results, host, exp + ".csv"))
+
+    def test_lines_figures_draw_the_harness(self):
+        h = self.host("h")
+        for prep, exp in ((self.plot.prep_f2, "f2-node-cache"), (self.plot.prep_f4, "f4-backoff")):
+            with self.subTest(figure=exp):
+                p = prep(h)
+                rows = self.rows("h", exp)
+                self.assertEqual([q[0] for q in p["harness"]], [2, 4])
+                for q in p["harness"]:
+                    want = _median_harness([r for r in rows if nrdata.threads(r) == q[0]])
+                    self.assertAlmostEqual(q[1], want)
+                self.assertTrue(any("harness alone (null queue)" in t for t, _e in p["caption"]))
+                self.assertTrue(any("no point within 20%" in t for t, _e in p["caption"]))
+
+    def test_f5_draws_the_harness_per_point(self):
+        p = self.plot.prep_f5(self.host("h"))
+        rows = self.rows("h", "f5-ceiling")
+        self.assertTrue(p["has_harness"])
+        for t, pts in p["lines"].items():
+            for q in pts:
+                want = _median_harness([r for r in rows if nrdata.threads(r) == t
+                                        and int(r["batch"]) == q[0]])
+                self.assertAlmostEqual(q[6], want)
+
+    def test_f1_draws_the_harness_floor(self):
+        p = self.plot.prep_f1(self.host("h"))
+        want = 1e9 / _median_harness(self.rows("h", "f1-lookup-cost"))
+        self.assertAlmostEqual(p["harness_ns"], want)
+        self.assertFalse(any(b["harness_bound"] for b in p["bars"]))
+        self.assertTrue(any("the floor: %.1f ns per item" % want in t for t, _e in p["caption"]))
+
+    def test_peers_panels_by_item(self):
+        p = self.plot.prep_peers(self.host("h"))
+        self.assertEqual([(pn["item"], pn["bursts"]) for pn in p["panels"]],
+                         [("inline", 0), ("inline", 1), ("message", 0), ("message", 1)])
+        self.assertEqual(p["grid"], (2, 2))
+        for pn in p["panels"][2:]:
+            self.assertIn("message items: the payload's line travels too", pn["name"])
+            self.assertIn("numaring", pn["series"])
+        rows = self.rows("h", "peers")
+        for pn in p["panels"]:
+            with self.subTest(panel=pn["name"]):
+                self.assertEqual([q[0] for q in pn["harness"]], [2, 4])
+                at2 = [r for r in rows if nrdata.threads(r) == 2 and r["item"] == pn["item"]
+                       and int(r["bursts"]) == pn["bursts"]]
+                self.assertAlmostEqual(pn["harness"][0][1], _median_harness(at2))
+        # the message rows are slower, and their harness too
+        self.assertLess(p["panels"][2]["series"]["numaring"][0][1],
+                        p["panels"][0]["series"]["numaring"][0][1])
+        self.assertLess(p["panels"][2]["harness"][0][1], p["panels"][0]["harness"][0][1])
+        lat = self.plot.prep_peers_latency(self.host("h"))
+        self.assertEqual([(pn["item"], pn["bursts"]) for pn in lat["panels"]],
+                         [("inline", 0), ("inline", 1), ("message", 0), ("message", 1)])
+        self.assertTrue(all(pn["bars"] for pn in lat["panels"]))
+
+    def test_peers_inline_only(self):
+        p = self.plot.prep_peers(self.host("inline"))
+        self.assertEqual(p["grid"], (1, 2))
+        self.assertEqual([pn["item"] for pn in p["panels"]], ["inline", "inline"])
+        self.assertTrue(any("message items: not measured" in t for t, _e in p["caption"]))
+
+    def test_empty_item_is_inline(self):
+        d = os.path.join(self.tmp, "blank-item")
+        shutil.copytree(os.path.join(self.results, "h"), os.path.join(d, "h"))
+        path = os.path.join(d, "h", "peers.csv")
+        with open(path, newline="") as f:
+            rows = list(csv.reader(f))
+        i = rows[0].index("item")
+        for r in rows[1:]:
+            if r[i] == "inline":
+                r[i] = ""
+        with open(path, "w", newline="") as f:
+            csv.writer(f, lineterminator="\n").writerows(rows)
+        h = self.plot.Host(d, "h")
+        h.load()
+        blank = self.plot.prep_peers(h)
+        orig = self.plot.prep_peers(self.host("h"))
+        self.assertEqual([pn["item"] for pn in blank["panels"]],
+                         [pn["item"] for pn in orig["panels"]])
+        self.assertEqual(blank["panels"][0]["series"], orig["panels"][0]["series"])
+        self.assertIn("items: inline", " ".join(t for t, _e in blank["caption"]))
+        summarize = importlib.import_module("summarize")
+        self.assertEqual(summarize.peers(os.path.join(d, "h"), "inline")["b0_mops"],
+                         summarize.peers(os.path.join(self.results, "h"), "inline")["b0_mops"])
+
+    def test_every_caption_says_the_item_mode(self):
+        h = self.host("h")
+        for name, _exp, prep, _n in self.plot.FIGURES:
+            with self.subTest(figure=name):
+                text = " ".join(t for t, _e in prep(h)["caption"])
+                self.assertIn("items: inline (the item is a value), 1 in 64 timed", text)
+                if name.startswith("peers"):
+                    self.assertIn("message (a pointer to a message whose cache line travels "
+                                  "too), 1 in 64 timed", text)
+                else:
+                    self.assertNotIn("message (", text)
+
+    def test_not_measured(self):
+        h = self.host("none")
+        for prep in (self.plot.prep_f2, self.plot.prep_f4, self.plot.prep_peers,
+                     self.plot.prep_f5, self.plot.prep_f1):
+            with self.subTest(prep=prep.__name__):
+                p = prep(h)
+                self.assertIn("harness ceiling not measured",
+                              " ".join(t for t, _e in p["caption"]))
+                self.assertFalse(p.get("harness"))
+                self.assertFalse(p.get("has_harness"))
+                self.assertIsNone(p.get("harness_ns"))
+                for pn in p.get("panels", []):
+                    self.assertEqual(pn["harness"], [])
+
+    def test_not_measured_still_draws(self):
+        plots = os.path.join(self.tmp, "plots-none")
+        args = ["--results", self.results, "--plots", plots, "--host", "none"]
+        if GNUPLOT:
+            args.append("--gnuplot")
+        r = run_plot(*args)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        for fig in FIGURES:
+            with self.subTest(figure=fig):
+                check_png(self, os.path.join(plots, "none", fig + ".png"))
+                if GNUPLOT:
+                    check_png(self, os.path.join(plots, "none", "gnuplot", fig + ".png"))
+        if GNUPLOT:
+            with open(os.path.join(plots, "none", "data", "f2-node-cache.dat")) as f:
+                block = f.read().split('"harness alone (null queue)"')[1]
+            self.assertTrue(all(" NaN " in x for x in block.splitlines() if x.strip()))
+
+    def expected_bound(self, host):
+        """(experiment, point) of every point at >= 0.8 x its harness, computed here."""
+        out = set()
+        for exp in ("f1-lookup-cost", "f2-node-cache", "f3-gate", "f4-backoff", "f5-ceiling",
+                    "peers"):
+            rows = self.rows(host, exp)
+            for pt in {r["point"] for r in rows}:
+                rs = [r for r in rows if r["point"] == pt]
+                t = statistics.median(float(r["throughput_ops_per_s"]) for r in rs)
+                if t >= 0.8 * _median_harness(rs):
+                    out.add((exp, pt))
+        return out
+
+    def test_bound_points_are_counted_in_the_caption(self):
+        p = self.plot.prep_peers(self.host("tight"))
+        want = len([pt for exp, pt in self.expected_bound("tight") if exp == "peers"])
+        self.assertGreater(want, 0)
+        self.assertEqual(sum(self.plot.bound_count(pn["series"]) for pn in p["panels"]), want)
+        self.assertTrue(any("%d points within 20%% of the harness's own ceiling" % want in t
+                            for t, _e in p["caption"]), p["caption"])
+
+    def test_summarize_flags_harness_bound_points(self):
+        _real_ceiling_module()
+        summarize = importlib.import_module("summarize")
+        hostdir = os.path.join(self.results, "tight")
+        bound, measured = summarize.harness_bound(hostdir)
+        want = self.expected_bound("tight")
+        self.assertTrue(want)
+        self.assertEqual({(b["experiment"], b["point"]) for b in bound}, want)
+        self.assertTrue(all(b["ratio"] >= 0.8 for b in bound))
+        readme = summarize.host_readme(hostdir)
+        self.assertIn("## Harness-bound points", readme)
+        section = readme.split("## Harness-bound points")[1]
+        for exp, pt in want:
+            self.assertIn("| %s | %s |" % (exp, pt), section)
+        self.assertIn("%d of %d points" % (len(want), measured), section)
+
+    def test_summarize_says_none_is_bound(self):
+        _real_ceiling_module()
+        summarize = importlib.import_module("summarize")
+        self.assertEqual(self.expected_bound("h"), set())
+        readme = summarize.host_readme(os.path.join(self.results, "h"))
+        section = readme.split("## Harness-bound points")[1]
+        self.assertRegex(section, r"None \(of \d+ points with the harness's ceiling measured\)")
+        readme = summarize.host_readme(os.path.join(self.results, "none"))
+        self.assertIn("the harness's ceiling was not measured",
+                      readme.split("## Harness-bound points")[1])
+        self.assertIn("Not measured in these results.",
+                      readme.split("## The harness's own ceiling")[1])
+
+    def test_summarize_harness_ceiling_and_peers_by_item(self):
+        _real_ceiling_module()
+        summarize = importlib.import_module("summarize")
+        hostdir = os.path.join(self.results, "h")
+        rows = self.rows("h", "peers")
+        one = [r for r in rows if r["producers"] == "1" and r["consumers"] == "1"]
+        hc = summarize.harness_ceiling(hostdir)
+        for item in ("inline", "message"):
+            for b in ("0", "1"):
+                want = _median_harness([r for r in one if r["item"] == item
+                                        and r["bursts"] == b])
+                self.assertAlmostEqual(hc["peers"][(item, b)], want)
+        self.assertEqual(set(hc["f1-lookup-cost"]), {("inline", "0")})
+        for item in ("inline", "message"):
+            r = summarize.peers(hostdir, item)
+
+            def med(q, b):
+                return statistics.median(float(x["throughput_ops_per_s"]) for x in one
+                                         if x["item"] == item and x["bursts"] == b
+                                         and x["queue"] == q)
+            self.assertAlmostEqual(r["b0_over_flat"], med("numaring", "0") / med("flat", "0"))
+            self.assertAlmostEqual(r["b1_over_rte"], med("numaring", "1") / med("rte", "1"))
+            self.assertEqual(r["sample"], "64")
+        readme = summarize.host_readme(hostdir)
+        self.assertIn("| peers | message |", readme)
+        self.assertIn("peers (message items, the payload's line travels too, 1 in 64 timed)",
+                      readme)
 
 
 CEILING_VARIANTS = {
