@@ -193,6 +193,17 @@ static inline bool nr_ring_dequeue(struct nr_ring *r, void **item, struct nr_bac
 	return true;
 }
 
+/* Wait until cell c's seq is `want` (EB1/DB1 when the first look did not
+ * see it): out of line, so that the burst loops keep no wait state and make
+ * no call on their path. The last load is an acquire, as EB1/DB1's. */
+static __attribute__((noinline, cold, unused)) void nr_cell_wait(struct nr_cell *c,
+								 uint64_t want)
+{
+	struct nr_wait wt = NR_WAIT_INIT;
+	while (atomic_load_explicit(&c->seq, memory_order_acquire) != want)
+		nr_wait_poll(&wt);
+}
+
 /* Enqueue up to n items in order (rule 4). Returns how many went in. */
 static inline unsigned nr_ring_enqueue_burst(struct nr_ring *r, void *const *items, unsigned n,
 					     struct nr_backoff *bo)
@@ -231,12 +242,11 @@ static inline unsigned nr_ring_enqueue_burst(struct nr_ring *r, void *const *ite
 	NR_FAULT_POINT();
 	for (uint64_t i = 0; i < k; i++) {
 		struct nr_cell *c = &r->cells[(pos + i) & r->mask];
-		struct nr_wait wt = NR_WAIT_INIT;
 		/* EB1: acquire; pairs with D2/DB2 of the consumer of
 		 * pos + i - capacity, which has claimed it (it is below head) and
 		 * is finishing its read. */
-		while (atomic_load_explicit(&c->seq, memory_order_acquire) != pos + i)
-			nr_wait_poll(&wt);
+		if (atomic_load_explicit(&c->seq, memory_order_acquire) != pos + i)
+			nr_cell_wait(c, pos + i);
 		c->item = items[i];
 		/* EB2: release; pairs with D1/DB1, as E2. */
 		atomic_store_explicit(&c->seq, pos + i + 1, memory_order_release);
@@ -275,11 +285,10 @@ static inline unsigned nr_ring_dequeue_burst(struct nr_ring *r, void **items, un
 	NR_FAULT_POINT();
 	for (uint64_t i = 0; i < k; i++) {
 		struct nr_cell *c = &r->cells[(pos + i) & r->mask];
-		struct nr_wait wt = NR_WAIT_INIT;
 		/* DB1: acquire; pairs with E2/EB2 of the producer of pos + i,
 		 * which has claimed it (it is below tail) and is publishing. */
-		while (atomic_load_explicit(&c->seq, memory_order_acquire) != pos + i + 1)
-			nr_wait_poll(&wt);
+		if (atomic_load_explicit(&c->seq, memory_order_acquire) != pos + i + 1)
+			nr_cell_wait(c, pos + i + 1);
 		items[i] = c->item;
 		/* DB2: release; pairs with E1/EB1 of the producer of
 		 * pos + i + capacity, as D2. */
