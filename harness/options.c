@@ -127,7 +127,7 @@ void hb_usage(FILE *out)
 		"                      whose line travels to the consumer and back (the payload case)\n"
 		"  --sample N          every N-th item of a producer carries a send time and is timed;\n"
 		"                      the clock stays off the others. A power of two, 1..1048576\n"
-		"                      (default 64; 1 with --rate)\n"
+		"                      (default 256; 1 with --rate)\n"
 		"\n"
 		"queue shape\n"
 		"  --capacity N        slots, a power of two >= 2: per node ring for numaring, the whole\n"
@@ -238,7 +238,7 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 	o->verify = 1;
 	o->drain_timeout_s = 10.0;
 	o->item = HB_ITEM_INLINE;
-	o->sample = 64;
+	o->sample = 256;
 	o->calibrate_s = 0.1;
 	o->argc = argc;
 	o->argv = argv;
