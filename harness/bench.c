@@ -94,6 +94,7 @@ struct hb_plan {
 	const int *cpus;
 	double warmup_s, duration_s; /* duration 0: until `items` went through */
 	uint64_t items;
+	double rate; /* open loop: items/s over all producers; 0 closed loop */
 };
 
 /* ---- one run of one queue ------------------------------------------------- */
@@ -390,8 +391,8 @@ static int run_setup(struct hb_run *run, const struct hb_options *o, const struc
 	run->burst_enq = o->bursts && pl->queue->enqueue_burst ? o->batch : 1;
 	run->burst_deq = o->bursts && pl->queue->dequeue_burst ? o->batch : 1;
 	run->quota_total = pl->items;
-	if (o->rate > 0) {
-		run->interval = hc_from_ns(1e9 / (o->rate / o->producers));
+	if (pl->rate > 0) {
+		run->interval = hc_from_ns(1e9 / (pl->rate / o->producers));
 		if (run->interval == 0)
 			run->interval = 1;
 	}
@@ -413,7 +414,7 @@ static int calibrate(const struct hb_options *o, const struct hq_params *params,
 {
 	struct hb_run run;
 	struct hb_measure m;
-	struct hb_plan pl = {hq_find("null"), params, cpus, 0.02, o->calibrate_s, 0};
+	struct hb_plan pl = {hq_find("null"), params, cpus, 0.02, o->calibrate_s, 0, 0};
 	int rc;
 	memset(cal, 0, sizeof *cal);
 	if (o->calibrate_s <= 0) {
@@ -444,6 +445,37 @@ static int calibrate(const struct hb_options *o, const struct hq_params *params,
 	cal->producer_ns = m.enqueue_rate > 0 ? 1e9 * o->producers / m.enqueue_rate : 0;
 	cal->consumer_ns = m.dequeue_rate > 0 ? 1e9 * o->consumers / m.dequeue_rate : 0;
 	return 0;
+}
+
+/*
+ * --load: the capacity the offered load is a fraction of. The same queue,
+ * threads, placement and items in closed loop, with numaring's gate set to
+ * per-worker (the fix, so that the load is the same fraction for every
+ * gate of one sweep), for a short run. Returns 0, or 1/2 after a message.
+ */
+static int measure_capacity(const struct hb_options *o, const struct hq_params *params,
+			    const int *cpus, double *capacity)
+{
+	struct hb_run run;
+	struct hb_measure m;
+	struct hq_setting set[8];
+	struct hq_params p = *params;
+	unsigned n = 0;
+	int rc;
+	for (unsigned i = 0; i < params->nsettings && n < 8; i++)
+		if (strcmp(params->settings[i].name, "gate") != 0)
+			set[n++] = params->settings[i];
+	if (hq_takes(o->queue, "gate") && n < 8)
+		set[n++] = (struct hq_setting){"gate", "perworker"};
+	p.settings = set;
+	p.nsettings = n;
+	struct hb_plan pl = {o->queue, &p, cpus, 0.1, o->load_probe_s, 0, 0};
+	memset(&m, 0, sizeof m);
+	if ((rc = run_setup(&run, o, &pl)) == 0 && (rc = run_start(&run)) == 0)
+		run_measure(&run, &pl, &m);
+	run_free(&run);
+	*capacity = m.throughput;
+	return rc;
 }
 
 static void print_line(const struct hb_options *o, const struct hb_report *rep,
@@ -550,8 +582,22 @@ static int do_run(const struct hb_options *o)
 	if ((rc = calibrate(o, &params, cpus, &cal)) != 0)
 		goto out;
 
-	/* 3. the measured run */
-	struct hb_plan pl = {o->queue, &params, cpus, o->warmup_s, o->duration_s, o->ops};
+	/* 3. --load: the capacity it is a fraction of, then the offered rate */
+	double rate = o->rate;
+	if (o->load > 0) {
+		if ((rc = measure_capacity(o, &params, cpus, &m.capacity)) != 0)
+			goto out;
+		rate = o->load * m.capacity;
+		if (rate <= 0) {
+			fprintf(stderr, "numaring-bench: --load: the capacity run moved no item\n");
+			rc = 1;
+			goto out;
+		}
+	}
+	m.offered_rate = rate;
+
+	/* 4. the measured run */
+	struct hb_plan pl = {o->queue, &params, cpus, o->warmup_s, o->duration_s, o->ops, rate};
 	if ((rc = run_setup(&run, o, &pl)) != 0 || (rc = run_start(&run)) != 0)
 		goto out;
 	const char *in_force =

@@ -119,6 +119,10 @@ void hb_usage(FILE *out)
 		"  --rate OPS          open loop: OPS items per second in all, split evenly over the\n"
 		"                      producers; latency is measured from each item's intended send\n"
 		"                      time (coordinated omission corrected). Default: closed loop.\n"
+		"  --load F            open loop at F (0 < F <= 1) of the capacity measured first: the\n"
+		"                      same run in closed loop for --load-probe SEC (default 0.3) with\n"
+		"                      numaring's gate per-worker; written as load and\n"
+		"                      capacity_ops_per_s. Not with --rate\n"
 		"  --bursts            use burst operations of --batch items where the queue has them\n"
 		"                      (default: single operations)\n"
 		"  --item KIND         inline: each item is a value carrying its producer and a sequence\n"
@@ -179,7 +183,7 @@ enum {
 	OPT_CAPACITY, OPT_BATCH, OPT_BURSTS, OPT_LOOKUP, OPT_RECHECK, OPT_GATE, OPT_BACKOFF,
 	OPT_TOPOLOGY, OPT_PIN, OPT_RATE, OPT_OUT, OPT_VERIFY, OPT_NO_VERIFY, OPT_DRAIN,
 	OPT_SHOW, OPT_PROBE, OPT_QUICK, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_ITEM, OPT_SAMPLE,
-	OPT_CALIBRATE, OPT_SCHEMA,
+	OPT_CALIBRATE, OPT_SCHEMA, OPT_LOAD, OPT_LOAD_PROBE,
 };
 
 static const struct option long_opts[] = {
@@ -213,6 +217,8 @@ static const struct option long_opts[] = {
 	{"sample", required_argument, NULL, OPT_SAMPLE},
 	{"calibrate", required_argument, NULL, OPT_CALIBRATE},
 	{"schema", no_argument, NULL, OPT_SCHEMA},
+	{"load", required_argument, NULL, OPT_LOAD},
+	{"load-probe", required_argument, NULL, OPT_LOAD_PROBE},
 	{NULL, 0, NULL, 0},
 };
 
@@ -240,6 +246,7 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 	o->item = HB_ITEM_INLINE;
 	o->sample = 256;
 	o->calibrate_s = 0.1;
+	o->load_probe_s = 0.3;
 	o->argc = argc;
 	o->argv = argv;
 
@@ -312,6 +319,14 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 		case OPT_SCHEMA:
 			o->mode = HB_SCHEMA;
 			return 0;
+		case OPT_LOAD:
+			if ((rc = parse_real("--load", optarg, 0, 1, 0, &o->load)))
+				return rc;
+			break;
+		case OPT_LOAD_PROBE:
+			if ((rc = parse_real("--load-probe", optarg, 0, 60, 0, &o->load_probe_s)))
+				return rc;
+			break;
 		case OPT_LOOKUP:
 			if (numaring_lookup_parse(optarg, &o->lookup) < 0)
 				return bad("unknown --lookup \"%s\" (libnuma, syscall, table, cached, rseq, rdpid, none)",
@@ -407,7 +422,9 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 		return bad("--duration and --ops are alternatives; give one");
 	if (ops_given)
 		o->duration_s = 0;
-	if (o->rate > 0 && !sample_given)
+	if (o->rate > 0 && o->load > 0)
+		return bad("--rate and --load are alternatives; give one");
+	if ((o->rate > 0 || o->load > 0) && !sample_given)
 		o->sample = 1; /* below saturation the clock costs little: time every item */
 	if (o->batch > o->capacity)
 		return bad("--batch %u is larger than --capacity %zu", o->batch, o->capacity);

@@ -53,6 +53,8 @@ struct hb_options {
 	const char *pin_list; /* HB_PIN_LIST: the cpulist as given */
 	cpu_set_t pin_cpus;   /* HB_PIN_LIST: parsed */
 	double rate;          /* open loop: items per second over all producers; 0 = closed loop */
+	double load;          /* open loop at this fraction of the measured capacity; 0 = none */
+	double load_probe_s;  /* --load: seconds of the capacity run */
 	const char *out;      /* --out DIR, or NULL */
 	int verify;
 	double drain_timeout_s;

@@ -241,7 +241,11 @@ static void fill_summary(struct row *row, const struct hb_report *r)
 	set(row, HB_COL_topology_kind, "%s", r->t->emulated ? "emulated" : "real");
 	set(row, HB_COL_topology, "%s", r->topo_spec);
 	set(row, HB_COL_nodes, "%u", r->t->nnodes);
-	set(row, HB_COL_rate, "%.0f", o->rate);
+	set(row, HB_COL_rate, "%.0f", m->offered_rate);
+	if (o->load > 0) {
+		set(row, HB_COL_load, "%g", o->load);
+		set(row, HB_COL_capacity_ops_per_s, "%.1f", m->capacity);
+	}
 	set(row, HB_COL_warmup_s, "%g", o->warmup_s);
 	set_u64(row, HB_COL_ops, m->ops);
 	set(row, HB_COL_duration_s, "%.6f", m->duration_s);
@@ -263,6 +267,8 @@ static void fill_summary(struct row *row, const struct hb_report *r)
 		set(row, HB_COL_mean_ns, "%.1f", m->mean);
 	}
 	set(row, HB_COL_latency_count, "%lld", (long long)m->latency_count);
+	if (m->latency_count > 0) /* the timed items are an even sample of all */
+		set(row, HB_COL_inflight, "%.2f", m->throughput * m->mean * 1e-9);
 	set_u64(row, HB_COL_enqueued, m->enqueued);
 	set_u64(row, HB_COL_dequeued, m->dequeued);
 	for (int s = 0; s < HQ_STAT_COUNT_; s++)

@@ -91,6 +91,8 @@ struct hb_run {
 /* What one run measured (bench.c fills it, report.c writes it). */
 struct hb_measure {
 	double duration_s, throughput, enqueue_rate, dequeue_rate;
+	double offered_rate; /* open loop: items/s asked for (--rate, or --load x capacity) */
+	double capacity;     /* --load: the per-worker capacity run's throughput; 0 without */
 	uint64_t ops, enqueued, dequeued, lost, dup, corrupt, bad;
 	int64_t p50, p90, p99, p999, max;
 	double mean;

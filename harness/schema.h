@@ -29,6 +29,8 @@
 	X(topology, str, "the emulated topology string, or real")                                  \
 	X(nodes, int, "nodes of the run's topology")                                                \
 	X(rate, float, "open loop: offered items per second; 0 closed loop")                        \
+	X(load, float, "open loop: the offered rate as a fraction of capacity_ops_per_s (--load)")  \
+	X(capacity_ops_per_s, float, "--load: throughput of the closed-loop capacity run (per-worker gate)") \
 	X(warmup_s, float, "seconds run before measuring")                                          \
 	X(ops, int, "items that went through in the measured window")                              \
 	X(duration_s, float, "length of the measured window")                                       \
@@ -44,6 +46,7 @@
 	X(max_ns, float, "")                                                                        \
 	X(mean_ns, float, "")                                                                       \
 	X(latency_count, int, "timed items recorded (sent inside the measured window)")           \
+	X(inflight, float, "items in the queue on average (Little: throughput x mean latency)")   \
 	X(enqueued, int, "items sent in the whole run, warm-up included")                          \
 	X(dequeued, int, "items received in the whole run")                                        \
 	X(local_ops, int, "queue counter: items served by the thread's own node's ring")            \

@@ -117,6 +117,8 @@ SWEEP_KEYS = {
     "item": _choice(("inline", "message")),
     "sample": lambda t: _pow2_from1(t, 1 << 20),
     "calibrate": lambda t: _real(t, 0, 60, zero_ok=True),
+    "load": lambda t: _real(t, 0, 1),
+    "load-probe": lambda t: _real(t, 0, 60),
 }
 PROFILE_ONLY = {"reps": lambda t: _int(t, 1, 1000)}
 EXPERIMENT_KEYS = ("name", "title", "finding")

@@ -59,6 +59,11 @@ INT_COLUMNS = frozenset(["rep"] + [n for n, t in _SCHEMA if t == "int"])
 FLOAT_COLUMNS = frozenset(n for n, t in _SCHEMA if t == "float")
 NUMERIC_COLUMNS = INT_COLUMNS | FLOAT_COLUMNS
 
+#: Columns added to summary.csv after results were first committed with
+#: inline items: a tidy CSV of an older harness lacks them, and reads as if
+#: they were empty (not measured then).
+LATER_COLUMNS = frozenset(["load", "capacity_ops_per_s", "inflight"])
+
 #: Columns every row must fill: the plots cannot place a row without them.
 REQUIRED_VALUES = ("experiment", "point", "rep", "queue", "producers", "consumers",
                    "batch", "bursts", "throughput_ops_per_s", "topology_kind")
@@ -66,7 +71,7 @@ REQUIRED_VALUES = ("experiment", "point", "rep", "queue", "producers", "consumer
 #: Configuration columns: two rows of one point agree on all of them.
 CONFIG_COLUMNS = ("profile", "queue", "item", "sample", "producers", "consumers", "lookup", "recheck", "gate",
                   "backoff", "batch", "bursts", "capacity", "pin", "topology_kind",
-                  "topology", "nodes", "rate")
+                  "topology", "nodes", "load")
 
 LATENCY_COLUMNS = ["value_ns", "percentile", "total_count",
                    "one_over_one_minus_percentile"]
@@ -166,11 +171,12 @@ def load_tidy(path, experiment=None):
             raise DataError(path, 1, h, "wrong header: column appears twice")
         seen.add(h)
     for c in TIDY_COLUMNS:
-        if c not in seen:
+        if c not in seen and c not in LATER_COLUMNS:
             raise DataError(path, 1, c, "wrong header: column missing "
                             "(expected experiment,point,rep + numaring-bench's "
                             "summary.csv columns)")
-    rows = TidyRows(path, header)
+    missing_later = [c for c in LATER_COLUMNS if c in TIDY_COLUMNS and c not in seen]
+    rows = TidyRows(path, header + missing_later)
     first_line = {}
     ncols = len(header)
     while True:
@@ -193,6 +199,8 @@ def load_tidy(path, experiment=None):
             raise DataError(path, line, None, "the row has %d fields, the header %d"
                             % (len(fields), ncols))
         row = dict(zip(header, fields))
+        for c in missing_later:  # written by an older harness: empty
+            row[c] = ""
         for c in REQUIRED_VALUES:
             if not row[c].strip():
                 raise DataError(path, line, c, "empty, but every row needs a value")

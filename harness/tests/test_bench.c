@@ -293,6 +293,10 @@ static void bad_input_exits_2_with_one_message_and_no_file(void **state)
 		{NULL, {"--sample", "2097152"}, "--sample needs a whole number"},
 		{NULL, {"--calibrate", "-1"}, "--calibrate needs a number"},
 		{NULL, {"--calibrate", "soon"}, "--calibrate needs a number"},
+		{NULL, {"--load", "0"}, "--load needs a number above 0"},
+		{NULL, {"--load", "1.5"}, "--load needs a number above 0 and at most 1"},
+		{NULL, {"--load", "0.5", "--rate", "1000"}, "--rate and --load are alternatives"},
+		{NULL, {"--load-probe", "0"}, "--load-probe needs a number above 0"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		const char *args[20];
@@ -630,6 +634,21 @@ static void sampling_schema_and_calibration(void **state)
 		line++;
 	}
 	assert_int_equal(k, s.n);
+	free(s.text);
+
+	/* --load: open loop at a fraction of the capacity measured first */
+	fresh_dir(dir, sizeof dir, "load");
+	const char *load[] = {"--load", "0.25", "--load-probe", "0.1", "--duration", "0.2",
+			      "--warmup", "0", "--out", dir, "--quiet", NULL};
+	run_bench(&r, NULL, load);
+	assert_int_equal(r.status, 0);
+	read_summary(dir, &s);
+	double cap = atof(field(&s, "capacity_ops_per_s")), rate = atof(field(&s, "rate"));
+	assert_true(cap > 0);
+	assert_true(fabs(rate - 0.25 * cap) <= 1.0 + 1e-6 * cap);
+	assert_string_equal(field(&s, "load"), "0.25");
+	assert_string_equal(field(&s, "sample"), "1");
+	assert_true(atof(field(&s, "inflight")) >= 0);
 	free(s.text);
 
 	/* open loop: every item timed unless told otherwise */
