@@ -507,7 +507,7 @@ static int do_run(const struct hb_options *o)
 	struct hb_measure m;
 	struct hb_calibration cal;
 	struct hb_report rep;
-	char err[NR_ERRLEN], recheck[32];
+	char err[NR_ERRLEN], recheck[32], linger[32];
 	int rc = 0;
 
 	memset(&run, 0, sizeof run);
@@ -561,11 +561,13 @@ static int do_run(const struct hb_options *o)
 
 	/* the queue's own settings, by name (queue.h) */
 	snprintf(recheck, sizeof recheck, "%u", o->recheck);
+	snprintf(linger, sizeof linger, "%u", o->linger_us);
 	struct hq_setting settings[] = {
 		{"lookup", numaring_lookup_name(o->lookup)},
 		{"recheck", recheck},
 		{"gate", numaring_gate_name(o->gate)},
 		{"backoff", numaring_backoff_name(o->backoff)},
+		{"linger", linger},
 		{"topology", o->topology},
 	};
 	struct hq_params params = {
@@ -575,7 +577,7 @@ static int do_run(const struct hb_options *o)
 		.item = o->item,
 		.sample = o->sample,
 		.settings = settings,
-		.nsettings = o->topology ? 5 : 4,
+		.nsettings = o->topology ? 6 : 5,
 	};
 
 	/* 2. the harness's own ceiling */

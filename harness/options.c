@@ -144,6 +144,9 @@ void hb_usage(FILE *out)
 		"  --recheck N         cached: re-check the node every N operations (default 256)\n"
 		"  --gate MODE         shared | pernode | perworker (default perworker)\n"
 		"  --backoff MODE      none | pause | exp | yield (default none)\n"
+		"  --linger US         a consumer whose ring is empty takes only a full batch from\n"
+		"                      another node until it has found nothing for US microseconds\n"
+		"                      (0..1000000; default 0: whatever there is)\n"
 		"\n"
 		"placement\n"
 		"  --topology SPEC     emulated nodes, one cpulist per node: \"0-7;8-15\" ('-' = memory-only\n"
@@ -183,7 +186,7 @@ enum {
 	OPT_CAPACITY, OPT_BATCH, OPT_BURSTS, OPT_LOOKUP, OPT_RECHECK, OPT_GATE, OPT_BACKOFF,
 	OPT_TOPOLOGY, OPT_PIN, OPT_RATE, OPT_OUT, OPT_VERIFY, OPT_NO_VERIFY, OPT_DRAIN,
 	OPT_SHOW, OPT_PROBE, OPT_QUICK, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_ITEM, OPT_SAMPLE,
-	OPT_CALIBRATE, OPT_SCHEMA, OPT_LOAD, OPT_LOAD_PROBE,
+	OPT_CALIBRATE, OPT_SCHEMA, OPT_LOAD, OPT_LOAD_PROBE, OPT_LINGER,
 };
 
 static const struct option long_opts[] = {
@@ -219,6 +222,7 @@ static const struct option long_opts[] = {
 	{"schema", no_argument, NULL, OPT_SCHEMA},
 	{"load", required_argument, NULL, OPT_LOAD},
 	{"load-probe", required_argument, NULL, OPT_LOAD_PROBE},
+	{"linger", required_argument, NULL, OPT_LINGER},
 	{NULL, 0, NULL, 0},
 };
 
@@ -322,6 +326,11 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 		case OPT_LOAD:
 			if ((rc = parse_real("--load", optarg, 0, 1, 0, &o->load)))
 				return rc;
+			break;
+		case OPT_LINGER:
+			if ((rc = parse_count("--linger", optarg, 0, 1000000, &v)))
+				return rc;
+			o->linger_us = (unsigned)v;
 			break;
 		case OPT_LOAD_PROBE:
 			if ((rc = parse_real("--load-probe", optarg, 0, 60, 0, &o->load_probe_s)))

@@ -48,6 +48,7 @@ struct hb_options {
 	unsigned recheck;
 	enum numaring_gate gate;
 	enum numaring_backoff backoff;
+	unsigned linger_us;   /* numaring: take only full batches for this long (0: off) */
 	const char *topology; /* --topology, or NULL (then NUMARING_TOPOLOGY, else discovery) */
 	enum hb_pin pin;
 	const char *pin_list; /* HB_PIN_LIST: the cpulist as given */

@@ -234,6 +234,8 @@ static void fill_summary(struct row *row, const struct hb_report *r)
 		set(row, HB_COL_gate, "%s", numaring_gate_name(o->gate));
 	if (hq_takes(q, "backoff"))
 		set(row, HB_COL_backoff, "%s", numaring_backoff_name(o->backoff));
+	if (hq_takes(q, "linger"))
+		set(row, HB_COL_linger_us, "%u", o->linger_us);
 	set(row, HB_COL_batch, "%u", o->batch);
 	set(row, HB_COL_bursts, "%d", o->bursts);
 	set(row, HB_COL_capacity, "%zu", o->capacity);
@@ -274,6 +276,10 @@ static void fill_summary(struct row *row, const struct hb_report *r)
 	for (int s = 0; s < HQ_STAT_COUNT_; s++)
 		if (q->stats_mask & (1u << s))
 			set_u64(row, (enum hb_column)(HB_COL_local_ops + s), m->st.v[s]);
+	uint64_t transfers = m->st.v[HQ_STAT_batches_in] + m->st.v[HQ_STAT_batches_out];
+	if ((q->stats_mask & HQ_STAT_BIT(batches_in)) && transfers)
+		set(row, HB_COL_items_per_transfer, "%.2f",
+		    (double)(m->st.v[HQ_STAT_items_in] + m->st.v[HQ_STAT_items_out]) / (double)transfers);
 	set_u64(row, HB_COL_full_retries, m->full_retries);
 	set_u64(row, HB_COL_empty_polls, m->empty_polls);
 	set_u64(row, HB_COL_window_waits, m->window_waits);

@@ -21,6 +21,7 @@
 	X(recheck, int, "numaring: cached look-up re-checked every recheck operations")             \
 	X(gate, str, "numaring: cross-node transfer gate")                                         \
 	X(backoff, str, "numaring: backoff after a failed attempt")                                \
+	X(linger_us, int, "numaring: consumers wait this long for a full batch (--linger)")        \
 	X(batch, int, "numaring: items per cross-node transfer; the burst size with bursts")       \
 	X(bursts, int, "1: burst operations of batch items where the queue has them")              \
 	X(capacity, int, "slots (per node ring for numaring)")                                      \
@@ -58,6 +59,7 @@
 	X(node_changes, int, "queue counter: look-ups that found another node")                    \
 	X(failed_attempts, int, "queue counter: lost races and retries")                            \
 	X(gate_waits, int, "queue counter: transfers that found the gate held")                    \
+	X(items_per_transfer, float, "realized batch: (items_in + items_out) / (batches_in + batches_out)") \
 	X(full_retries, int, "enqueues the harness retried because the queue was full")            \
 	X(empty_polls, int, "dequeues that found the queue empty")                                  \
 	X(window_waits, int, "producer waits for a free message or in-flight room")                \

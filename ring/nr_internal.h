@@ -66,6 +66,8 @@ struct numaring_worker {
 	uint32_t key;          /* the last raw look-up answer */
 	unsigned recheck_left; /* CACHED: operations until the next re-check */
 	unsigned npending;     /* items held from an interrupted transfer */
+	uint64_t empty_since_ns; /* linger: when dequeues began to find nothing; 0: never */
+	uint64_t empty_mark;     /* linger: st.dequeued then (a change: a new episode) */
 	struct nr_backoff bo;
 	void **xfer;    /* batch-sized scratch for transfers */
 	void **pending; /* up to batch items held (see numaring_dequeue) */

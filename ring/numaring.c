@@ -394,18 +394,45 @@ static NR_NOINLINE unsigned push_batch(struct numaring_worker *w, int *any_room)
 	return moved;
 }
 
+/* linger: 1 if the worker should take only full batches now (see
+ * numaring_config.linger_us): it has not yet looked in vain for that long. */
+static int lingering(struct numaring_worker *w)
+{
+	uint64_t now = nr_now_ns();
+	/* a new episode of empty dequeues: the first, or one since which a
+	 * dequeue succeeded (counted, so the fast path stores nothing more) */
+	if (w->empty_since_ns == 0 || w->empty_mark != w->st.dequeued) {
+		w->empty_since_ns = now;
+		w->empty_mark = w->st.dequeued;
+	}
+	return now - w->empty_since_ns < (uint64_t)w->q->cfg.linger_us * 1000u;
+}
+
 /* Local ring empty: take a batch from the nearest non-empty node. The
  * first `want` items go to out[], the rest into the local ring (held if it
- * filled up meanwhile). Returns the number given to out[]. */
+ * filled up meanwhile). Returns the number given to out[]. With linger, a
+ * node with fewer than a batch is passed over until the worker has found
+ * nothing for linger_us (then it takes what there is: nothing waits longer). */
 static NR_NOINLINE unsigned pull_batch(struct numaring_worker *w, void **out, unsigned want)
 {
 	struct numaring *q = w->q;
 	struct nr_gate *g = gate_of(w);
 	unsigned given = 0;
+	uint64_t least = 1;
+	if (q->cfg.linger_us && lingering(w)) {
+		least = q->cfg.batch;
+		/* not a full batch anywhere: do not even take the gate */
+		unsigned i = 0;
+		for (; i + 1 < q->nnodes; i++)
+			if (nr_ring_count(q->rings[q->order[w->node][i]]) >= least)
+				break;
+		if (i + 1 >= q->nnodes)
+			return 0;
+	}
 	gate_enter(w, g);
 	for (unsigned i = 0; i + 1 < q->nnodes; i++) {
 		struct nr_ring *src = q->rings[q->order[w->node][i]];
-		if (nr_ring_count(src) == 0)
+		if (nr_ring_count(src) < least)
 			continue;
 		unsigned n = nr_ring_dequeue_burst(src, w->xfer, q->cfg.batch, &w->bo);
 		if (n == 0)
@@ -627,6 +654,10 @@ static int check_config(const struct numaring_config *cfg)
 	}
 	if ((unsigned)cfg->gate >= NUMARING_GATE_COUNT_) {
 		set_error("unknown gate mode %d", (int)cfg->gate);
+		return -EINVAL;
+	}
+	if (cfg->linger_us > 1000000u) {
+		set_error("linger_us %u is above 1000000", cfg->linger_us);
 		return -EINVAL;
 	}
 	if ((unsigned)cfg->backoff >= NUMARING_BACKOFF_COUNT_) {

@@ -92,6 +92,13 @@ struct numaring_config {
 	enum numaring_backoff backoff; /* see enum numaring_backoff */
 	const char *topology;          /* NULL: NUMARING_TOPOLOGY if set, else discover.
 	                                  "0-7;8-15": one cpulist per emulated node. */
+	unsigned linger_us;            /* 0 (default): a consumer whose ring is empty takes
+	                                  whatever another node has. > 0: it takes only a
+	                                  full batch, unless it has found nothing for this
+	                                  many microseconds (then whatever there is): fewer,
+	                                  fuller cross-node transfers, at the price of up to
+	                                  linger_us of latency; dequeue may report empty
+	                                  meanwhile. At most 1,000,000. */
 };
 
 /* Per-worker counters. Written only by the owning thread. */

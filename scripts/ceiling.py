@@ -158,9 +158,10 @@ def binding(probe, row):
     return min(vals, key=vals.get)
 
 
-# Published medians of cache-line round trips from the public core-to-core-latency
-# tool, as the issue gives them (ns): (within a socket, across sockets). They are
-# inputs of a prediction, not measurements of ours.
+# Published one-way cache-line latencies across sockets and within one, from
+# the open-source core-to-core-latency tool (N. Viennot), which reports half
+# of a compare-exchange round trip: (within a socket, across sockets), ns.
+# They are inputs of a prediction, not measurements of ours.
 PUBLISHED = {
     "Xeon Gold 6242 (2 sockets)": (48.0, 136.0),
     "AWS c6i.metal, Ice Lake (2 sockets)": (51.0, 108.0),
@@ -171,12 +172,12 @@ PUBLISHED = {
 def predict_two_socket(probe, within_ns, across_ns, producers=16, consumers=16,
                        batches=(1, 4, 16, 64, 256)):
     """Predicted crossing ceilings (items/s) for a 2x16 split placement like the
-    study's, from published round trips (one-way = half), with this host's
+    study's, from published one-way latencies across sockets, with this host's
     measured t_atomic and bandwidth standing in for the other machine's, with
     inline items (as the experiments run)."""
     out = {}
     for b in batches:
-        bd = bounds(probe, producers, consumers, b, False, True, t_remote=across_ns / 2.0,
+        bd = bounds(probe, producers, consumers, b, False, True, t_remote=across_ns,
                     item_bytes=INLINE_ITEM_BYTES)
         out[b] = min(v for v in bd.values() if v)
     return out

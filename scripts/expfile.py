@@ -119,6 +119,7 @@ SWEEP_KEYS = {
     "calibrate": lambda t: _real(t, 0, 60, zero_ok=True),
     "load": lambda t: _real(t, 0, 1),
     "load-probe": lambda t: _real(t, 0, 60),
+    "linger": lambda t: _int(t, 0, 1000000),
 }
 PROFILE_ONLY = {"reps": lambda t: _int(t, 1, 1000)}
 EXPERIMENT_KEYS = ("name", "title", "finding")

@@ -62,7 +62,8 @@ NUMERIC_COLUMNS = INT_COLUMNS | FLOAT_COLUMNS
 #: Columns added to summary.csv after results were first committed with
 #: inline items: a tidy CSV of an older harness lacks them, and reads as if
 #: they were empty (not measured then).
-LATER_COLUMNS = frozenset(["load", "capacity_ops_per_s", "inflight"])
+LATER_COLUMNS = frozenset(["load", "capacity_ops_per_s", "inflight", "linger_us",
+                           "items_per_transfer"])
 
 #: Columns every row must fill: the plots cannot place a row without them.
 REQUIRED_VALUES = ("experiment", "point", "rep", "queue", "producers", "consumers",

@@ -11,8 +11,8 @@
 #include "numaring.h"
 #include "peers.h"
 
-static const char *const nrq_settings[] = {"lookup", "recheck", "gate", "backoff", "topology",
-					    NULL};
+static const char *const nrq_settings[] = {"lookup", "recheck", "gate",  "backoff",
+					    "topology", "linger", NULL};
 
 /* The settings into cfg; 0, or -1 with a sentence in err. */
 static int nrq_configure(const struct hq_params *p, struct numaring_config *cfg, char *err,
@@ -34,6 +34,15 @@ static int nrq_configure(const struct hq_params *p, struct numaring_config *cfg,
 				      UINT_MAX),
 			       -1;
 		cfg->recheck = (unsigned)r;
+	}
+	if ((v = hq_setting(p, "linger"))) {
+		char *end;
+		errno = 0;
+		unsigned long l = strtoul(v, &end, 10);
+		if (errno || *end || !*v || l > 1000000)
+			return hq_err(err, errlen, "numaring: linger \"%s\" is not 0..1000000 us", v),
+			       -1;
+		cfg->linger_us = (unsigned)l;
 	}
 	cfg->topology = hq_setting(p, "topology");
 	return 0;

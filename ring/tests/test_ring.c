@@ -11,6 +11,8 @@
 #include "nr_internal.h"
 #include "nr_topology.h"
 
+#include <time.h>
+
 static char topo2[256], topo3[256];
 
 /* ---- config ------------------------------------------------------------ */
@@ -380,6 +382,75 @@ static void full_local_ring_moves_a_batch(void **state)
 	numaring_destroy(q);
 }
 
+/* linger: a consumer takes only full batches from another node, until it
+ * has found nothing for linger_us; then what there is (nothing is stranded).
+ * Out of range: EINVAL. */
+static void linger_takes_full_batches_and_strands_nothing(void **state)
+{
+	(void)state;
+	if (nr_test_ncpus() < 2)
+		skip();
+	struct numaring_config cfg;
+	numaring_config_init(&cfg);
+	cfg.linger_us = 1000001;
+	errno = 0;
+	assert_null(numaring_create(&cfg));
+	assert_int_equal(errno, EINVAL);
+	assert_non_null(strstr(numaring_last_error(), "linger_us 1000001"));
+
+	numaring_config_init(&cfg);
+	cfg.capacity = 16;
+	cfg.batch = 4;
+	cfg.lookup = NUMARING_LOOKUP_TABLE;
+	cfg.topology = topo2;
+	cfg.linger_us = 20000; /* 20 ms */
+	nr_test_unpin(); /* the library checks topologies against our affinity */
+	struct numaring *q = numaring_create(&cfg);
+	assert_non_null(q);
+	struct numaring_stats st;
+	void *out;
+	assert_int_equal(nr_test_pin(nr_test_cpu(0)), 0);
+	struct numaring_worker *p = numaring_worker_attach(q);
+	for (uintptr_t i = 1; i <= 3; i++) /* fewer than a batch on node 0 */
+		assert_int_equal(numaring_enqueue(p, (void *)i), 0);
+	assert_int_equal(nr_test_pin(nr_test_cpu(1)), 0);
+	struct numaring_worker *c = numaring_worker_attach(q);
+	/* within the linger: nothing taken, no gate touched */
+	assert_int_equal(numaring_dequeue(c, &out), -ENOENT);
+	numaring_worker_stats(c, &st);
+	assert_int_equal(st.batches_in, 0);
+	/* a full batch is there: taken at once, all four in one transfer */
+	assert_int_equal(nr_test_pin(nr_test_cpu(0)), 0);
+	assert_int_equal(numaring_enqueue(p, (void *)4), 0);
+	assert_int_equal(nr_test_pin(nr_test_cpu(1)), 0);
+	assert_int_equal(numaring_dequeue(c, &out), 0);
+	numaring_worker_stats(c, &st);
+	assert_int_equal(st.batches_in, 1);
+	assert_int_equal(st.items_in, 4);
+	for (int k = 0; k < 3; k++)
+		assert_int_equal(numaring_dequeue(c, &out), 0);
+	/* one item left behind on node 0: after the linger it comes anyway */
+	assert_int_equal(nr_test_pin(nr_test_cpu(0)), 0);
+	assert_int_equal(numaring_enqueue(p, (void *)5), 0);
+	assert_int_equal(nr_test_pin(nr_test_cpu(1)), 0);
+	int got = 0;
+	for (int tries = 0; tries < 1000 && !got; tries++) {
+		got = numaring_dequeue(c, &out) == 0;
+		if (!got) {
+			struct timespec ts = {0, 1000000};
+			nanosleep(&ts, NULL);
+		}
+	}
+	assert_true(got);
+	assert_int_equal((uintptr_t)out, 5);
+	numaring_worker_stats(c, &st);
+	assert_int_equal(st.batches_in, 2);
+	numaring_worker_detach(p);
+	numaring_worker_detach(c);
+	numaring_destroy(q);
+	assert_int_equal(nr_test_pin(nr_test_cpu(0)), 0);
+}
+
 static void nearest_node_first(void **state)
 {
 	(void)state;
@@ -586,6 +657,7 @@ int main(void)
 		cmocka_unit_test(fifo_full_empty_null_on_one_node),
 		cmocka_unit_test(bursts_partial_and_in_order),
 		cmocka_unit_test(full_local_ring_moves_a_batch),
+		cmocka_unit_test(linger_takes_full_batches_and_strands_nothing),
 		cmocka_unit_test(nearest_node_first),
 		cmocka_unit_test(every_lookup_routes_to_the_cpus_node),
 		cmocka_unit_test(rseq_and_rdpid_report_what_is_in_force),
