@@ -1,6 +1,7 @@
 # NumaRing - every entry point of the artifact.
 #
-#   make              build build/libnumaring.{a,so} (and the harness, when present)
+#   make              build/libnumaring.a and .so (+ its SONAME links), after checking
+#                     its packages with pkg-config;  make bench: the harness
 #   make experiments  every experiment, sized to this machine, then the plots
 #   make test         the test suite (installs/checks its Debian packages first)
 #   make test-tsan    the ring's tests under ThreadSanitizer
@@ -57,16 +58,28 @@ RING_TEST_BINS := $(RING_TESTS:%=$(B)/tests/%)
 	bench-fidelity \
 	install uninstall clean deps-build deps-test FORCE
 
-all: lib bench
+# `make` builds the library alone; `make bench` the harness.
+all: lib
 
 lib: $(B)/libnumaring.a $(B)/libnumaring.so
+
+# The library's packages, checked before anything of it is compiled: a
+# missing one is named with its Debian package and the command that installs
+# it, instead of "hwloc.h: No such file or directory".
+.PHONY: check-ring-pkgs
+check-ring-pkgs:
+	@command -v pkg-config >/dev/null 2>&1 || { echo "make: pkg-config is missing (Debian package pkg-config); scripts/deps.sh build installs what the library needs (as root) or prints the command" >&2; exit 1; }
+	@for p in hwloc numa; do pkg-config --exists $$p || { \
+	  case $$p in hwloc) d=libhwloc-dev ;; *) d=libnuma-dev ;; esac; \
+	  echo "make: the library needs $$p (Debian package $$d), which pkg-config does not find; scripts/deps.sh build installs it (as root) or prints the command" >&2; \
+	  exit 1; }; done
 
 deps-build:
 	@scripts/deps.sh build peers
 deps-test:
 	@scripts/deps.sh build peers test
 
-$(B)/obj/%.o: %.c $(RING_HDRS)
+$(B)/obj/%.o: %.c $(RING_HDRS) | check-ring-pkgs
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_) -c $< -o $@
 
@@ -75,17 +88,35 @@ $(B)/libnumaring.a: $(RING_OBJS)
 	rm -f $@
 	ar rcs $@ $^
 
-$(B)/libnumaring.so: $(RING_OBJS) ring/libnumaring.map
+# The shared library as it is installed: the file with the full version,
+# the SONAME link programs load, and the link the linker finds (-lnumaring).
+SOFILE := libnumaring.so.$(VERSION)
+$(B)/$(SOFILE): $(RING_OBJS) ring/libnumaring.map
 	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=ring/libnumaring.map \
 		-o $@ $(RING_OBJS) $(LDFLAGS_) $(RING_LIBS)
+
+$(B)/libnumaring.so: $(B)/$(SOFILE)
+	ln -sf $(SOFILE) $(B)/$(SONAME)
+	ln -sf $(SONAME) $@
 
 $(B)/tests/%: ring/tests/%.c ring/tests/nr_test.h $(B)/libnumaring.a $(RING_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_) -Iring/tests $< -o $@ $(B)/libnumaring.a $(LDFLAGS_) $(RING_LIBS) -lcmocka
 
+# A program linked with the shared library as a user links it
+# (-Lbuild -lnumaring -Wl,-rpath,build) runs, and finds versioned symbols.
+$(B)/tests/link_check: ring/tests/link_check.c ring/numaring.h $(B)/libnumaring.so
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_) $< -o $@ -L$(B) -lnumaring -Wl,-rpath,$(B) $(LDFLAGS_)
+
 # The ring's tests: each binary prints cmocka's summary; any failure fails make.
-test-ring: $(RING_TEST_BINS)
+test-ring: $(RING_TEST_BINS) $(B)/tests/link_check
 	@set -e; for t in $(RING_TEST_BINS); do echo "== $$t"; $$t; done
+	@echo "== $(B)/tests/link_check"; $(B)/tests/link_check
+	@objdump -T $(B)/libnumaring.so | grep -q 'NUMARING_0.1 *numaring_create$$' || \
+	  { echo "test-ring: numaring_create is not versioned NUMARING_0.1 in $(B)/libnumaring.so" >&2; exit 1; }
+	@! objdump -T $(B)/libnumaring.so | grep -E ' nr_[a-z_]+$$' || \
+	  { echo "test-ring: libnumaring.so exports internal nr_* symbols" >&2; exit 1; }
 
 # ---- the harness: build/numaring-bench --------------------------------------
 
