@@ -1,6 +1,8 @@
 /*
  * probe.c - numaring-bench --probe: cache-line round trips between CPUs,
- * node look-up costs, contended fetch-and-add and memory read bandwidth of
+ * node look-up costs, contended fetch-and-add (within and across nodes),
+ * cache-to-cache streaming of lines another core has just written, and the
+ * memory read bandwidth of one thread and of a node's threads at once, of
  * this host, written to <outdir>/probe.csv (see probe.h).
  *
  * Every measurement runs on threads pinned with pthread_setaffinity_np (the
@@ -239,8 +241,6 @@ static int pin_self(int cpu, int *ran_on)
 	return 0;
 }
 
-#define GANG_MAX 2
-
 struct gang;
 struct gworker {
 	pthread_t th;
@@ -251,14 +251,14 @@ struct gworker {
 	struct gang *g;
 };
 
-/* Up to GANG_MAX threads, each pinned to its CPU, that start body together. */
+/* Threads, each pinned to its CPU, that start body together. */
 struct gang {
 	_Atomic unsigned ready;
 	_Atomic int abort;
 	unsigned n;
 	void (*body)(void *arg, unsigned idx);
 	void *arg;
-	struct gworker w[GANG_MAX];
+	struct gworker *w; /* n of them */
 };
 
 static void *gang_main(void *arg)
@@ -281,7 +281,9 @@ static void *gang_main(void *arg)
 	return NULL;
 }
 
-/* Run body(arg, i) on n threads, thread i pinned to cpus[i]. */
+/* Run body(arg, i) on n threads, thread i pinned to cpus[i]. A body that
+ * waits for the others must also give up when gang_aborted() says so: a
+ * thread that failed to start or to pin never arrives. */
 static int gang_run(struct probe *p, const int *cpus, unsigned n,
 		    void (*body)(void *arg, unsigned idx), void *arg, const char *what)
 {
@@ -292,6 +294,11 @@ static int gang_run(struct probe *p, const int *cpus, unsigned n,
 	g.n = n;
 	g.body = body;
 	g.arg = arg;
+	g.w = calloc(n ? n : 1, sizeof *g.w);
+	if (!g.w) {
+		seterr(p->err, p->errlen, "probe: out of memory for the %s threads", what);
+		return -ENOMEM;
+	}
 	unsigned started = 0;
 	int rc = 0;
 	for (unsigned i = 0; i < n; i++) {
@@ -311,22 +318,39 @@ static int gang_run(struct probe *p, const int *cpus, unsigned n,
 	}
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(g.w[i].th, NULL);
-	if (rc)
-		return rc;
-	for (unsigned i = 0; i < n; i++) {
+	for (unsigned i = 0; !rc && i < n; i++) {
 		if (g.w[i].rc == -EIO) {
 			seterr(p->err, p->errlen,
 			       "probe: the %s thread pinned to CPU %d runs on CPU %d", what,
 			       g.w[i].cpu, g.w[i].ran_on);
-			return -EIO;
-		}
-		if (g.w[i].rc) {
+			rc = -EIO;
+		} else if (g.w[i].rc) {
 			seterr(p->err, p->errlen, "probe: cannot pin the %s thread to CPU %d: %s",
 			       what, g.w[i].cpu, strerror(-g.w[i].rc));
-			return g.w[i].rc;
+			rc = g.w[i].rc;
 		}
 	}
-	return 0;
+	free(g.w);
+	return rc;
+}
+
+/* A barrier for the n threads of one measurement (generation counting). */
+struct hp_barrier {
+	_Alignas(HP_LINE) _Atomic unsigned count;
+	_Atomic unsigned gen;
+	char pad[HP_LINE - 2 * sizeof(unsigned)];
+};
+
+static void barrier_wait(struct hp_barrier *b, unsigned n)
+{
+	unsigned gen = atomic_load(&b->gen);
+	if (atomic_fetch_add(&b->count, 1) == n - 1) {
+		atomic_store(&b->count, 0);
+		atomic_store(&b->gen, gen + 1);
+	} else {
+		while (atomic_load(&b->gen) == gen)
+			cpu_relax();
+	}
 }
 
 /* ---- 1. core-to-core cache-line round trips --------------------------------- */
@@ -708,7 +732,7 @@ struct faa_arg {
 	struct faa_shared *s;
 	unsigned n, nb, per;
 	uint64_t *ticks; /* [n][nb] */
-	uint64_t sink[GANG_MAX];
+	uint64_t sink[2];
 };
 
 static void faa_barrier(struct faa_shared *s, unsigned n)
@@ -771,6 +795,24 @@ out:
 	return rc;
 }
 
+static int faa_row(struct probe *p, const char *kind, const int cpus[2], const struct stats *s)
+{
+	struct row *r;
+	ADD_ROW(r, p, kind, "ns", "faa-2threads-median");
+	r->cpu_a = cpus[0];
+	r->cpu_b = cpus[1];
+	r->node_a = p->node_of[cpus[0]];
+	r->node_b = p->node_of[cpus[1]];
+	r->value = s->med;
+	r->spread = s->p90 - s->p10;
+	progress(p, "%s (cpus %d, %d): %.2f ns per operation each", kind, cpus[0], cpus[1], s->med);
+	return 0;
+}
+
+/* faa_uncontended_ns on the first CPU; faa_contended_ns on the pair with
+ * the lowest round trip; faa_contended_other_node_ns on the pair across
+ * nodes with the lowest round trip (where there is one): a line fought over
+ * from two nodes, as a shared gate is. */
 static int probe_faa(struct probe *p, const struct c2c_result *res, size_t nres)
 {
 	struct stats s;
@@ -786,24 +828,25 @@ static int probe_faa(struct probe *p, const struct c2c_result *res, size_t nres)
 	progress(p, "faa uncontended (cpu %d): %.2f ns", p->cpu[0], s.med);
 	if (!nres)
 		return 0;
-	size_t best = 0;
-	for (size_t i = 1; i < nres; i++)
+	size_t best = 0, other = nres;
+	for (size_t i = 0; i < nres; i++) {
 		if (res[i].med < res[best].med)
 			best = i;
+		if (p->node_of[res[i].a] != p->node_of[res[i].b] &&
+		    (other == nres || res[i].med < res[other].med))
+			other = i;
+	}
 	int cpus[2] = {res[best].a, res[best].b};
 	rc = faa_measure(p, cpus, 2, &s);
-	if (rc)
+	if (!rc)
+		rc = faa_row(p, "faa_contended_ns", cpus, &s);
+	if (rc || other == nres)
 		return rc;
-	ADD_ROW(r, p, "faa_contended_ns", "ns", "faa-2threads-median");
-	r->cpu_a = cpus[0];
-	r->cpu_b = cpus[1];
-	r->node_a = p->node_of[cpus[0]];
-	r->node_b = p->node_of[cpus[1]];
-	r->value = s.med;
-	r->spread = s.p90 - s.p10;
-	progress(p, "faa contended (cpus %d, %d): %.2f ns per operation each", cpus[0], cpus[1],
-		 s.med);
-	return 0;
+	int xcpus[2] = {res[other].a, res[other].b};
+	rc = faa_measure(p, xcpus, 2, &s);
+	if (!rc)
+		rc = faa_row(p, "faa_contended_other_node_ns", xcpus, &s);
+	return rc;
 }
 
 /* ---- 5. memory read bandwidth ----------------------------------------------- */
@@ -1200,6 +1243,392 @@ static int probe_bw(struct probe *p)
 	return 0;
 }
 
+/* ---- 5b. memory read bandwidth of many threads at once ------------------------ */
+
+#define BW_MT_TOTAL_FULL  (512u << 20)
+#define BW_MT_TOTAL_QUICK (256u << 20)
+#define BW_MT_MIN_BYTES	  (32u << 20)
+
+struct bwmt_arg {
+	int mem_node; /* OS node for numa_alloc_onnode; -1: first touch by the thread */
+	unsigned n, passes;
+	size_t bytes; /* per thread */
+	struct hp_barrier bar;
+	uint64_t *start, *end; /* [passes][n] */
+	_Atomic int failed;
+	_Atomic uint64_t sink;
+};
+
+static void bwmt_body(void *arg, unsigned idx)
+{
+	struct bwmt_arg *a = arg;
+	void *buf = a->mem_node >= 0 ? numa_alloc_onnode(a->bytes, a->mem_node)
+				     : aligned_alloc(4096, a->bytes);
+	if (!buf)
+		atomic_store(&a->failed, 1);
+	else
+		memset(buf, 1, a->bytes); /* fault every page in, on its node */
+	barrier_wait(&a->bar, a->n);
+	if (atomic_load(&a->failed)) {
+		/* every thread sees it after the barrier: nobody waits for us */
+		if (buf && a->mem_node >= 0)
+			numa_free(buf, a->bytes);
+		else
+			free(buf);
+		return;
+	}
+	uint64_t sink = read_pass(buf, a->bytes); /* warm-up */
+	for (unsigned i = 0; i < a->passes; i++) {
+		barrier_wait(&a->bar, a->n);
+		uint64_t t0 = hc_now();
+		sink += read_pass(buf, a->bytes);
+		uint64_t t1 = hc_now();
+		a->start[(size_t)i * a->n + idx] = t0;
+		a->end[(size_t)i * a->n + idx] = t1;
+	}
+	atomic_fetch_add(&a->sink, sink);
+	if (a->mem_node >= 0)
+		numa_free(buf, a->bytes);
+	else
+		free(buf);
+}
+
+/* n threads on cpus[] read their own buffers (on mem_node, or first-touch
+ * placed) at once; out: the aggregate GB/s per pass, from the first start
+ * to the last end of the pass. */
+static int bw_mt_builtin(struct probe *p, const int *cpus, unsigned n, int mem_node,
+			 struct stats *out)
+{
+	struct bwmt_arg *a = aligned_alloc(HP_LINE, sizeof *a);
+	if (!a) {
+		seterr(p->err, p->errlen, "probe: out of memory for the bandwidth measurement");
+		return -ENOMEM;
+	}
+	memset(a, 0, sizeof *a);
+	size_t total = p->quick ? BW_MT_TOTAL_QUICK : BW_MT_TOTAL_FULL;
+	a->mem_node = mem_node;
+	a->n = n;
+	a->passes = p->quick ? BW_PASSES_QUICK : BW_PASSES_FULL;
+	a->bytes = total / n > BW_MT_MIN_BYTES ? total / n : BW_MT_MIN_BYTES;
+	a->bytes &= ~(size_t)4095;
+	atomic_init(&a->bar.count, 0);
+	atomic_init(&a->bar.gen, 0);
+	atomic_init(&a->failed, 0);
+	atomic_init(&a->sink, 0);
+	a->start = calloc((size_t)a->passes * n, sizeof *a->start);
+	a->end = calloc((size_t)a->passes * n, sizeof *a->end);
+	double *gbs = calloc(a->passes, sizeof *gbs);
+	int rc = 0;
+	if (!a->start || !a->end || !gbs) {
+		seterr(p->err, p->errlen, "probe: out of memory for the bandwidth measurement");
+		rc = -ENOMEM;
+		goto out;
+	}
+	rc = gang_run(p, cpus, n, bwmt_body, a, "bandwidth");
+	if (!rc && atomic_load(&a->failed)) {
+		rc = -ENOMEM;
+		seterr(p->err, p->errlen,
+		       "probe: cannot allocate %u x %zu MiB for the bandwidth measurement%s", n,
+		       a->bytes >> 20, mem_node >= 0 ? " on its node" : "");
+	}
+	if (rc)
+		goto out;
+	for (unsigned i = 0; i < a->passes; i++) {
+		uint64_t t0 = a->start[(size_t)i * n], t1 = a->end[(size_t)i * n];
+		for (unsigned j = 1; j < n; j++) {
+			if (a->start[(size_t)i * n + j] < t0)
+				t0 = a->start[(size_t)i * n + j];
+			if (a->end[(size_t)i * n + j] > t1)
+				t1 = a->end[(size_t)i * n + j];
+		}
+		gbs[i] = (double)a->bytes * n / hc_to_ns(t1 - t0);
+	}
+	*out = summarise(gbs, a->passes);
+out:
+	free(gbs);
+	free(a->start);
+	free(a->end);
+	free(a);
+	return rc;
+}
+
+/* The CPUs of queue node k into out (at most NR_MAX_CPUS); their count. */
+static unsigned cpus_of(const struct probe *p, int k, int *out)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < p->ncpus; i++)
+		if (k < 0 || p->cpu_node[i] == k)
+			out[n++] = p->cpu[i];
+	return n;
+}
+
+static int bwmt_row(struct probe *p, const char *kind, const int *cpus, unsigned n, int node_a,
+		    int node_b, int mem_node)
+{
+	struct stats s;
+	int rc = bw_mt_builtin(p, cpus, n, mem_node, &s);
+	if (rc)
+		return rc;
+	char method[64];
+	snprintf(method, sizeof method, "builtin-read-%uthreads-%s", n,
+		 mem_node >= 0 ? "onnode" : "unplaced");
+	struct row *r;
+	ADD_ROW(r, p, kind, "GB/s", method);
+	r->cpu_a = cpus[0];
+	r->node_a = node_a;
+	r->node_b = node_b;
+	r->value = s.med;
+	r->spread = s.p90 - s.p10;
+	progress(p, "%s: %u threads of node %d reading %s at once: %.2f GB/s (%s)", kind, n, node_a,
+		 node_b >= 0 ? "their node's memory" : "memory they touched first", s.med, method);
+	return 0;
+}
+
+/* bw_local_mt_gbs: the CPUs of a node read their node's memory at once (on
+ * one node or an emulated topology: every CPU of the topology, which share
+ * one real memory); bw_remote_mt_gbs (>= 2 real nodes): the CPUs of the
+ * first CPU's node read another node's memory at once. */
+static int probe_bw_mt(struct probe *p)
+{
+	const struct nr_topology *t = p->t;
+	int *cpus = calloc(p->ncpus, sizeof *cpus);
+	int rc = 0;
+	if (!cpus) {
+		seterr(p->err, p->errlen, "probe: out of memory for the bandwidth measurement");
+		return -ENOMEM;
+	}
+	if (t->emulated || t->nnodes < 2 || !t->numa_available) {
+		int k = p->cpu_node[0];
+		int placed = !t->emulated && has_own_mem(t, (unsigned)k);
+		unsigned n = cpus_of(p, placed ? k : -1, cpus);
+		rc = bwmt_row(p, "bw_local_mt_gbs", cpus, n, k, placed ? k : -1,
+			      placed ? t->mem_node[k] : -1);
+		free(cpus);
+		return rc;
+	}
+	int a0 = p->cpu_node[0];
+	for (unsigned k = 0; !rc && k < t->nnodes; k++) {
+		unsigned n = cpus_of(p, (int)k, cpus);
+		if (n && has_own_mem(t, k))
+			rc =
+			    bwmt_row(p, "bw_local_mt_gbs", cpus, n, (int)k, (int)k, t->mem_node[k]);
+	}
+	unsigned n0 = cpus_of(p, a0, cpus);
+	for (unsigned k = 0; !rc && k < t->nnodes; k++) {
+		if ((int)k == a0 || !has_own_mem(t, k) || t->mem_node[k] == t->mem_node[a0])
+			continue;
+		rc = bwmt_row(p, "bw_remote_mt_gbs", cpus, n0, a0, (int)k, t->mem_node[k]);
+	}
+	free(cpus);
+	return rc;
+}
+
+/* ---- 5c. cache-to-cache streaming: lines one core just wrote, read by another --- */
+
+#define CS_LINES	256u /* 16 KiB: stays in the writer's own caches */
+#define CS_ROUNDS_FULL	20000u
+#define CS_ROUNDS_QUICK 2000u
+
+struct cs_pair {
+	_Alignas(HP_LINE) _Atomic uint64_t flag; /* the round the writer has published */
+	char pad0[HP_LINE - sizeof(uint64_t)];
+	_Alignas(HP_LINE) _Atomic uint64_t ack; /* the round the reader has read */
+	char pad1[HP_LINE - sizeof(uint64_t)];
+	_Alignas(HP_LINE) uint64_t line[CS_LINES][8]; /* 64-byte lines */
+};
+
+struct cs_arg {
+	struct cs_pair *pair; /* npairs */
+	unsigned npairs, warm, rounds;
+	uint64_t *ticks;      /* [npairs][rounds]: the reader's time per round */
+	_Atomic uint64_t bad; /* rounds whose sum was wrong (never, if ordered) */
+};
+
+/* Thread 2k writes pair k's lines (one store per line: the line is then
+ * modified in its cache), publishes the round and waits for the reader;
+ * thread 2k+1 waits for the round, then reads every line (independent
+ * loads) and times that. */
+static void cs_body(void *arg, unsigned idx)
+{
+	struct cs_arg *a = arg;
+	struct cs_pair *pr = &a->pair[idx / 2];
+	uint64_t total = (uint64_t)a->warm + a->rounds;
+	if (idx % 2 == 0) {
+		for (uint64_t r = 1; r <= total; r++) {
+			for (unsigned i = 0; i < CS_LINES; i++)
+				pr->line[i][0] = r;
+			atomic_store_explicit(&pr->flag, r, memory_order_release);
+			while (atomic_load_explicit(&pr->ack, memory_order_acquire) != r)
+				cpu_relax();
+		}
+		return;
+	}
+	uint64_t bad = 0;
+	for (uint64_t r = 1; r <= total; r++) {
+		while (atomic_load_explicit(&pr->flag, memory_order_acquire) != r)
+			cpu_relax();
+		uint64_t t0 = hc_now(), s = 0;
+		for (unsigned i = 0; i < CS_LINES; i++)
+			s += pr->line[i][0];
+		uint64_t t1 = hc_now();
+		bad += s != r * CS_LINES;
+		if (r > a->warm)
+			a->ticks[(size_t)(idx / 2) * a->rounds + (r - a->warm - 1)] = t1 - t0;
+		atomic_store_explicit(&pr->ack, r, memory_order_release);
+	}
+	if (bad)
+		atomic_fetch_add(&a->bad, bad);
+}
+
+/* npairs pairs at once, pair k = writer w[k], reader rd[k]; out[k]: the
+ * reader's GB/s over the rounds. */
+static int cs_measure(struct probe *p, const int *w, const int *rd, unsigned npairs,
+		      struct stats *out)
+{
+	struct cs_arg a;
+	memset(&a, 0, sizeof a);
+	atomic_init(&a.bad, 0);
+	a.npairs = npairs;
+	a.rounds = p->quick ? CS_ROUNDS_QUICK : CS_ROUNDS_FULL;
+	a.warm = a.rounds / 10;
+	a.pair = aligned_alloc(HP_LINE, npairs * sizeof *a.pair);
+	a.ticks = calloc((size_t)npairs * a.rounds, sizeof *a.ticks);
+	int *cpus = calloc(2 * (size_t)npairs, sizeof *cpus);
+	double *gbs = calloc(a.rounds, sizeof *gbs);
+	int rc = 0;
+	if (!a.pair || !a.ticks || !cpus || !gbs) {
+		seterr(p->err, p->errlen,
+		       "probe: out of memory for the cache-to-cache measurement");
+		rc = -ENOMEM;
+		goto out;
+	}
+	memset(a.pair, 0, npairs * sizeof *a.pair);
+	for (unsigned k = 0; k < npairs; k++) {
+		atomic_init(&a.pair[k].flag, 0);
+		atomic_init(&a.pair[k].ack, 0);
+		cpus[2 * k] = w[k];
+		cpus[2 * k + 1] = rd[k];
+	}
+	rc = gang_run(p, cpus, 2 * npairs, cs_body, &a, "cache-to-cache");
+	if (rc)
+		goto out;
+	if (atomic_load(&a.bad)) {
+		seterr(p->err, p->errlen, "probe: cache-to-cache reads saw %llu torn rounds",
+		       (unsigned long long)atomic_load(&a.bad));
+		rc = -EIO;
+		goto out;
+	}
+	for (unsigned k = 0; k < npairs; k++) {
+		for (unsigned i = 0; i < a.rounds; i++)
+			gbs[i] = (double)CS_LINES * 64.0 /
+				 hc_to_ns(a.ticks[(size_t)k * a.rounds + i]
+					      ? a.ticks[(size_t)k * a.rounds + i]
+					      : 1);
+		out[k] = summarise(gbs, a.rounds);
+	}
+out:
+	free(gbs);
+	free(cpus);
+	free(a.ticks);
+	free(a.pair);
+	return rc;
+}
+
+static int cs_row(struct probe *p, const char *kind, const int *w, const int *rd, unsigned npairs)
+{
+	struct stats *s = calloc(npairs, sizeof *s);
+	if (!s) {
+		seterr(p->err, p->errlen,
+		       "probe: out of memory for the cache-to-cache measurement");
+		return -ENOMEM;
+	}
+	int rc = cs_measure(p, w, rd, npairs, s);
+	if (rc) {
+		free(s);
+		return rc;
+	}
+	double med = 0, p10 = 0, p90 = 0;
+	for (unsigned k = 0; k < npairs; k++) {
+		med += s[k].med;
+		p10 += s[k].p10;
+		p90 += s[k].p90;
+	}
+	free(s);
+	char method[64];
+	if (npairs == 1)
+		snprintf(method, sizeof method, "stream-%u-lines-1pair", CS_LINES);
+	else
+		snprintf(method, sizeof method, "stream-%u-lines-sum-of-%upairs", CS_LINES, npairs);
+	struct row *r;
+	ADD_ROW(r, p, kind, "GB/s", method);
+	r->cpu_a = w[0];
+	r->cpu_b = rd[0];
+	r->node_a = p->node_of[w[0]];
+	r->node_b = p->node_of[rd[0]];
+	r->value = med;
+	r->spread = p90 - p10;
+	progress(p, "%s: %u pair%s (cpu %d -> %d%s): %.2f GB/s", kind, npairs,
+		 npairs > 1 ? "s" : "", w[0], rd[0], npairs > 1 ? ", ..." : "", med);
+	return 0;
+}
+
+/* c2c_bw_same_node_gbs: one reader pulling lines one writer of its node has
+ * just written (the first two CPUs of the first node that has two);
+ * c2c_bw_mt_same_node_gbs: every CPU of that node in such pairs at once,
+ * the sum (only with >= 4 CPUs there). c2c_bw_other_node_gbs and
+ * c2c_bw_mt_other_node_gbs: the same with the writers on the first CPU's
+ * node and the readers on the first other node with CPUs. */
+static int probe_c2c_bw(struct probe *p)
+{
+	const struct nr_topology *t = p->t;
+	int *a = calloc(p->ncpus, sizeof *a), *b = calloc(p->ncpus, sizeof *b);
+	int *w = calloc(p->ncpus, sizeof *w), *rd = calloc(p->ncpus, sizeof *rd);
+	int rc = 0;
+	if (!a || !b || !w || !rd) {
+		seterr(p->err, p->errlen,
+		       "probe: out of memory for the cache-to-cache measurement");
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (unsigned k = 0; k < t->nnodes; k++) {
+		unsigned n = cpus_of(p, (int)k, a);
+		if (n < 2)
+			continue;
+		rc = cs_row(p, "c2c_bw_same_node_gbs", &a[0], &a[1], 1);
+		if (!rc && n >= 4) {
+			unsigned np = n / 2;
+			for (unsigned i = 0; i < np; i++) {
+				w[i] = a[2 * i];
+				rd[i] = a[2 * i + 1];
+			}
+			rc = cs_row(p, "c2c_bw_mt_same_node_gbs", w, rd, np);
+		}
+		break;
+	}
+	if (rc)
+		goto out;
+	int a0 = p->cpu_node[0];
+	unsigned na = cpus_of(p, a0, a);
+	for (unsigned k = 0; k < t->nnodes; k++) {
+		if ((int)k == a0)
+			continue;
+		unsigned nb = cpus_of(p, (int)k, b);
+		if (!nb)
+			continue;
+		rc = cs_row(p, "c2c_bw_other_node_gbs", &a[0], &b[0], 1);
+		unsigned np = na < nb ? na : nb;
+		if (!rc && np >= 2)
+			rc = cs_row(p, "c2c_bw_mt_other_node_gbs", a, b, np);
+		break;
+	}
+out:
+	free(a);
+	free(b);
+	free(w);
+	free(rd);
+	return rc;
+}
+
 /* ---- 6. meta, and the whole run --------------------------------------------- */
 
 static int meta_str(struct probe *p, const char *fact, const char *v)
@@ -1253,7 +1682,11 @@ static int probe_all(struct probe *p, const struct hp_opts *o)
 		rc = probe_faa(p, res, nres);
 	free(res);
 	if (!rc)
+		rc = probe_c2c_bw(p);
+	if (!rc)
 		rc = probe_bw(p);
+	if (!rc)
+		rc = probe_bw_mt(p);
 	return rc;
 }
 

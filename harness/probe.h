@@ -26,6 +26,26 @@
  *   faa_contended_ns        ns per atomic fetch-and-add, 2 threads on one line,
  *                           on the pair with the lowest round trip
  *   faa_uncontended_ns      the same, one thread alone
+ *   faa_contended_other_node_ns
+ *                           faa_contended_ns on the pair across nodes with the
+ *                           lowest round trip: a line fought over from two nodes
+ *                           (only where two nodes have CPUs)
+ *   c2c_bw_same_node_gbs    cache-to-cache streaming, GB/s: one thread writes
+ *                           256 lines (one store each: modified in its cache),
+ *                           another CPU's thread then reads them all (independent
+ *                           loads), timed per round; median over the rounds. The
+ *                           first two CPUs of the first node that has two (method
+ *                           "stream-256-lines-1pair"): the rate one thread can pull
+ *                           lines another core has just written, as a queue's
+ *                           consumer pulls cells
+ *   c2c_bw_other_node_gbs   the same, writer on the first CPU's node, reader on
+ *                           the first other node with CPUs
+ *   c2c_bw_mt_same_node_gbs every CPU of that node in such pairs at once (2k, 2k+1),
+ *                           the sum of the pairs' medians ("...-sum-of-<k>pairs");
+ *                           only with >= 4 CPUs on the node
+ *   c2c_bw_mt_other_node_gbs
+ *                           min(CPUs of the two nodes) pairs across them at once,
+ *                           writers on the first CPU's node; only with >= 2 pairs
  *   bw_local_gbs            read bandwidth of one pinned thread from its own
  *                           node's memory, GB/s (10^9 bytes/s), for every node
  *                           with CPUs and memory
@@ -42,6 +62,19 @@
  *                           loop; on an emulated topology, or without NUMA,
  *                           the buffer is not placed ("builtin-read-unplaced",
  *                           node_b empty).
+ *   bw_local_mt_gbs         read bandwidth of many threads at once, GB/s: the
+ *                           CPUs of a node each read a buffer of their own on the
+ *                           node (512 MiB in all, 256 quick, >= 32 MiB each); the
+ *                           aggregate of a pass runs from the first thread's start
+ *                           to the last one's end; median of the passes. One row
+ *                           per node with CPUs and memory (method
+ *                           "builtin-read-<N>threads-onnode"); on one node or
+ *                           without NUMA, the first CPU's node; on an emulated
+ *                           topology every CPU of the topology (its nodes share one
+ *                           memory), buffers not placed ("...-unplaced", node_b
+ *                           empty)
+ *   bw_remote_mt_gbs        the CPUs of the first CPU's node reading another
+ *                           node's memory at once; only with >= 2 real nodes
  *   meta                    one fact per row, named by method: topology
  *                           (real/emulated), clock, timer_overhead_ns, nodes,
  *                           cpus, rounds, mode

@@ -3,7 +3,7 @@
 
     experiments.py run [--experiments f2-node-cache,f4-backoff] [--profile quick|full]
                        [--reps N] [--force] [--topology SPEC] [--results DIR]
-                       [--bench PATH] [--smoke] [--point-timeout SEC]
+                       [--bench PATH] [--smoke] [--point-timeout SEC] [--seed N]
     experiments.py check [FILE...]      check experiment files, run nothing
     experiments.py list                 the experiments and their point counts here
 
@@ -24,13 +24,26 @@ What `run` does, in steps:
      probe into results/<host>/probe/probe.csv.
   4. Runs every point x repetition with numaring-bench into
      results/<host>/<experiment>/<profile>/<point>/rep-<k>/, one progress
-     line each (done/total, elapsed, ETA). A repetition whose summary.csv
+     line each (done/total, elapsed, ETA). The order is randomized and
+     blocked: repetition k of every point runs in round k, the points of a
+     round in an order shuffled by random.Random(seed) (so that the machine's
+     drift falls on no point more than another, and rep k of two points ran
+     close in time: the pairs of the paired ratios). The seed is printed and
+     written, with the whole order, to <experiment>/<profile>/order.txt; a
+     rerun reuses that seed (--seed N chooses one). The experiment's drift
+     reference (its first point, or the point its file names with
+     `reference =`) also runs at the start, after half the runs and at the
+     end, as points reference-start, reference-middle and reference-end
+     (rep 1; not with --smoke). A repetition whose summary.csv
      exists is skipped (resume, in this machine's folder only); the harness
      writes into rep-<k>.tmp, which is renamed when it succeeded, so an
      interrupted run leaves no half-written result. A failure is recorded in
      rep-<k>.failed.txt with the command and its stderr, and the sweep goes on.
   5. Collects each experiment into results/<host>/<experiment>.csv (tidy:
-     experiment, point, rep, profile, then the harness's summary columns),
+     experiment, point, rep, profile, role (point or reference),
+     oversubscribed (1 where the run's threads outnumbered the CPUs they ran
+     on, from its meta.json; empty if unknown), then the harness's summary
+     columns),
      writes results/<host>/README.md, and exits 1 with the list of failures
      if any point failed (2 for bad input, 130 when interrupted).
 """
@@ -44,6 +57,7 @@ import hashlib
 import io
 import json
 import os
+import random
 import re
 import shutil
 import signal
@@ -393,35 +407,148 @@ def read_summary(path):
     return rows[0]
 
 
-def collect(hostdir, exp, profile, pts, reps):
-    """results/<host>/<exp>.csv from every finished repetition of the plan."""
+def _cpu_count(cpulist):
+    """The number of CPUs in a cpulist string ("0-3,8"), or None."""
+    n = 0
+    try:
+        for part in str(cpulist).split(","):
+            part = part.strip()
+            if not part:
+                continue
+            a, _, b = part.partition("-")
+            n += (int(b) - int(a) + 1) if b else 1
+    except ValueError:
+        return None
+    return n or None
+
+
+def oversubscribed(meta):
+    """1 where a run's threads outnumbered the CPUs they ran on, 0 where not,
+    None where meta.json does not say: from its "threads" entries (the CPU of
+    each thread, -1 when unpinned). 1 if two pinned threads share a CPU, or
+    if there are unpinned threads and the threads outnumber the CPUs the run
+    may use (meta's allowed_cpus, else the CPUs of its nodes, else
+    cpus_online)."""
+    if not isinstance(meta, dict):
+        return None
+    ts = meta.get("threads")
+    if not isinstance(ts, list) or not ts:
+        return None
+    cpus = []
+    for t in ts:
+        if not isinstance(t, dict) or not isinstance(t.get("cpu"), int):
+            return None
+        cpus.append(t["cpu"])
+    pinned = [c for c in cpus if c >= 0]
+    if len(set(pinned)) < len(pinned):
+        return 1
+    if len(pinned) == len(cpus):
+        return 0
+    allowed = _cpu_count(meta["allowed_cpus"]) if meta.get("allowed_cpus") else None
+    if allowed is None and isinstance(meta.get("nodes"), list):
+        allowed = sum(n.get("ncpus", 0) for n in meta["nodes"] if isinstance(n, dict)) or None
+    if allowed is None and isinstance(meta.get("cpus_online"), int):
+        allowed = meta["cpus_online"]
+    if allowed is None:
+        return None
+    return 1 if len(cpus) > allowed else 0
+
+
+def read_meta(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def collect(hostdir, exp, profile, pts, reps, ref=None):
+    """results/<host>/<exp>.csv from every finished repetition of the plan, and
+    the drift reference's runs (role reference) where ``ref`` is given."""
     rows, header = [], None
-    for p in pts:
-        for k in range(1, reps + 1):
-            path = os.path.join(hostdir, exp.name, profile, p.id, f"rep-{k}", "summary.csv")
-            if not os.path.exists(path):
-                continue
-            with open(path, newline="", encoding="utf-8") as f:
-                r = list(csv.reader(f))
-            if len(r) != 2:
-                print(f"experiments: {path}: not one header and one row; left out",
-                      file=sys.stderr)
-                continue
-            if header is None:
-                header = r[0]
-            elif r[0] != header:
-                print(f"experiments: {path}: columns differ from the others; left out",
-                      file=sys.stderr)
-                continue
-            rows.append([exp.name, p.id, str(k), profile] + r[1])
+    runs = [(p.id, k, "point") for p in pts for k in range(1, reps + 1)]
+    if ref is not None:
+        runs += [(name, 1, "reference") for name in REFERENCE_POINTS]
+    for pid, k, role in runs:
+        rdir = os.path.join(hostdir, exp.name, profile, pid, f"rep-{k}")
+        path = os.path.join(rdir, "summary.csv")
+        if not os.path.exists(path):
+            continue
+        with open(path, newline="", encoding="utf-8") as f:
+            r = list(csv.reader(f))
+        if len(r) != 2:
+            print(f"experiments: {path}: not one header and one row; left out",
+                  file=sys.stderr)
+            continue
+        if header is None:
+            header = r[0]
+        elif r[0] != header:
+            print(f"experiments: {path}: columns differ from the others; left out",
+                  file=sys.stderr)
+            continue
+        over = oversubscribed(read_meta(os.path.join(rdir, "meta.json")))
+        rows.append([exp.name, pid, str(k), profile, role, "" if over is None else str(over)]
+                    + r[1])
     if header is None:
         return 0
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["experiment", "point", "rep", "profile"] + header)
+    w.writerow(["experiment", "point", "rep", "profile", "role", "oversubscribed"] + header)
     w.writerows(rows)
     write_whole(os.path.join(hostdir, f"{exp.name}.csv"), buf.getvalue())
     return len(rows)
+
+
+# ---- the order of the runs ------------------------------------------------------
+
+#: the drift reference's runs, in order: at the start, after half the runs, at the end
+REFERENCE_POINTS = ("reference-start", "reference-middle", "reference-end")
+ORDER_TXT = "order.txt"
+
+
+def saved_seed(path):
+    """The seed recorded in an order.txt, or None."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("seed "):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def schedule(pts, reps, seed, ref=None):
+    """The runs of one experiment, in order: [(point, k, run id)], where point
+    is a Point and run id the folder name (the point's id, or reference-*).
+
+    Randomized complete blocks: round k runs repetition k of every point, in
+    an order random.Random(seed) shuffles anew for every round. With ``ref``
+    (a Point), the reference runs first, after half of the points' runs and
+    last, as reference-start, reference-middle and reference-end (rep 1)."""
+    rnd = random.Random(seed)
+    runs = []
+    for k in range(1, reps + 1):
+        order = list(pts)
+        rnd.shuffle(order)
+        runs += [(p, k, p.id) for p in order]
+    if ref is not None:
+        mid = len(runs) // 2
+        runs = ([(ref, 1, REFERENCE_POINTS[0])] + runs[:mid] + [(ref, 1, REFERENCE_POINTS[1])]
+                + runs[mid:] + [(ref, 1, REFERENCE_POINTS[2])])
+    return runs
+
+
+def order_text(exp, profile, host, seed, ref, runs):
+    lines = [f"# the order of the runs of {exp.name} (profile {profile}) on {host}",
+             "# rep k of every point runs in round k; the points of a round in the order",
+             "# random.Random(seed) shuffles (scripts/experiments.py schedule); the drift",
+             "# reference runs first, after half the runs and last. Rerun with --seed to",
+             "# repeat this order; columns: position, run folder, rep",
+             f"seed {seed}",
+             f"reference {ref.id if ref is not None else 'none'}"]
+    lines += [f"{i} {rid} {k}" for i, (_p, k, rid) in enumerate(runs, 1)]
+    return "\n".join(lines) + "\n"
 
 
 EXP_DIR = os.path.join(ROOT, "experiments")
@@ -528,18 +655,19 @@ def run_pass(a, bench, topology, exps, profile, ident):
     for e in exps:
         try:
             pts, reps = expfile.points(e, profile, ncpus, nodes)
+            ref = expfile.reference_point(e, pts, ncpus, nodes)
         except expfile.ExpError as err:
             die(str(err))
         if a.reps:
             reps = a.reps
         if a.smoke:
-            pts, reps = pts[:1], 1
+            pts, reps, ref = pts[:1], 1, None
             for p in pts:
                 p.opts.pop("ops", None)
                 p.opts["duration"] = "0.05"
                 p.opts["warmup"] = "0"
-        plan.append((e, pts, reps))
-    total = sum(len(p) * r for _, p, r in plan)
+        plan.append((e, pts, reps, ref))
+    total = sum(len(p) * r + (len(REFERENCE_POINTS) if ref else 0) for _, p, r, ref in plan)
     # this machine's folder, chosen before anything is written: another
     # machine's results/<host>/ is neither resumed nor touched
     hostdir = own_hostdir(os.path.abspath(a.results), host_id(topo, topology), ident[0])
@@ -558,51 +686,82 @@ def run_pass(a, bench, topology, exps, profile, ident):
     t0 = time.monotonic()
     spent = 0.0
     try:
-        # Repetitions outermost: every point of an experiment once, then again,
-        # so that the machine's drift (it is shared and noisy) falls on all
-        # points alike instead of on whichever ran last.
-        for e, pts, reps in plan:
-            for k in range(1, reps + 1):
-                for p in pts:
-                    pdir = os.path.join(hostdir, e.name, profile, p.id)
-                    os.makedirs(pdir, exist_ok=True)
-                    done += 1
-                    out = os.path.join(pdir, f"rep-{k}")
-                    tag = f"[{done:>{len(str(total))}}/{total}] {e.name} {p.label} rep {k}/{reps}"
-                    if os.path.exists(os.path.join(out, "summary.csv")) and not a.force:
-                        print(f"{tag}: done before, kept", flush=True)
-                        continue
-                    args = p.args()
-                    if topology:
-                        args += ["--topology", topology]
-                    dur = float(p.opts.get("duration", 2)) + float(p.opts.get("warmup", 0.5))
-                    timeout = a.point_timeout or dur + float(p.opts.get("drain-timeout", 10)) + 60
-                    t1 = time.monotonic()
-                    ok, msg = run_rep(bench, args, out, timeout)
-                    spent += time.monotonic() - t1
-                    executed += 1
-                    eta = spent / executed * (total - done)
-                    if ok:
-                        s = read_summary(os.path.join(out, "summary.csv"))
-                        thr = float(s["throughput_ops_per_s"] or 0) / 1e6
-                        res = f"{thr:.2f} Mops/s" + (f", p50 {s['p50_ns']} ns" if s["p50_ns"] else "")
-                    else:
-                        failures.append(f"{host} {e.name} {p.label} rep {k}: {msg}")
-                        res = f"FAILED ({msg})"
-                    print(f"{tag}: {res}  [elapsed {fmt_time(time.monotonic() - t0)}, "
-                          f"ETA {fmt_time(eta)}]", flush=True)
+        for e, pts, reps, ref in plan:
+            edir = os.path.join(hostdir, e.name, profile)
+            os.makedirs(edir, exist_ok=True)
+            seed = a.seed
+            if seed is None:
+                seed = saved_seed(os.path.join(edir, ORDER_TXT))
+            if seed is None:
+                seed = random.SystemRandom().randrange(1 << 32)
+            runs = schedule(pts, reps, seed, ref)
+            write_whole(os.path.join(edir, ORDER_TXT), order_text(e, profile, host, seed, ref,
+                                                                   runs))
+            print(f"experiments: {e.name}: {len(runs)} runs in randomized order, seed {seed}"
+                  + (f"; drift reference {ref.label}" if ref is not None else "")
+                  + f" ({os.path.relpath(os.path.join(edir, ORDER_TXT))})", flush=True)
+            for p, k, rid in runs:
+                pdir = os.path.join(edir, rid)
+                os.makedirs(pdir, exist_ok=True)
+                done += 1
+                out = os.path.join(pdir, f"rep-{k}")
+                if rid in REFERENCE_POINTS:
+                    what = f"{rid} ({p.label})"
+                else:
+                    what = f"{p.label} rep {k}/{reps}"
+                tag = f"[{done:>{len(str(total))}}/{total}] {e.name} {what}"
+                if os.path.exists(os.path.join(out, "summary.csv")) and not a.force:
+                    print(f"{tag}: done before, kept", flush=True)
+                    continue
+                args = p.args()
+                if topology:
+                    args += ["--topology", topology]
+                dur = float(p.opts.get("duration", 2)) + float(p.opts.get("warmup", 0.5))
+                timeout = a.point_timeout or dur + float(p.opts.get("drain-timeout", 10)) + 60
+                t1 = time.monotonic()
+                ok, msg = run_rep(bench, args, out, timeout)
+                spent += time.monotonic() - t1
+                executed += 1
+                eta = spent / executed * (total - done)
+                if ok:
+                    s = read_summary(os.path.join(out, "summary.csv"))
+                    thr = float(s["throughput_ops_per_s"] or 0) / 1e6
+                    res = f"{thr:.2f} Mops/s" + (f", p50 {s['p50_ns']} ns" if s["p50_ns"] else "")
+                else:
+                    failures.append(f"{host} {e.name} "
+                                    f"{what if rid in REFERENCE_POINTS else f'{p.label} rep {k}'}: {msg}")
+                    res = f"FAILED ({msg})"
+                print(f"{tag}: {res}  [elapsed {fmt_time(time.monotonic() - t0)}, "
+                      f"ETA {fmt_time(eta)}]", flush=True)
     except Interrupted:
         print(f"\nexperiments: interrupted after {done - 1} of {total} runs of {host}.",
               file=sys.stderr)
         raise
 
-    for e, pts, reps in plan:
-        n = collect(hostdir, e, profile, pts, reps)
-        print(f"experiments: {os.path.relpath(os.path.join(hostdir, e.name + '.csv'))}: {n} rows")
+    for e, pts, reps, ref in plan:
+        n = collect(hostdir, e, profile, pts, reps, ref)
+        print(f"experiments: {os.path.relpath(os.path.join(hostdir, e.name + '.csv'))}: {n} rows"
+              + drift_note(hostdir, e.name))
     write_host_readme(hostdir, host, topo, topology, profile, ncpus)
     print(f"experiments: {host}: {total} runs ({executed} run now, {total - executed} kept, "
           f"{len(failures)} failed)")
     return failures
+
+
+def drift_note(hostdir, name):
+    """'; drift of the reference X% ...' for the progress output (summarize.drift)."""
+    try:
+        import summarize
+        d = summarize.drift(hostdir, name)
+    except Exception:  # a convenience: never lose a run for it
+        return ""
+    if not d or d["drift"] is None:
+        return ""
+    note = f"; drift of the reference {d['drift'] * 100:.1f}%"
+    if d["flagged"]:
+        note += (f", MORE than the smallest effect stated ({d['smallest'][0]}: "
+                 f"{d['smallest'][1] * 100:.1f}%)")
+    return note
 
 
 def write_host_readme(hostdir, host, topo, topology, profile, ncpus):
@@ -626,7 +785,8 @@ def cmd_check(a):
         try:
             e = expfile.parse(f)
             for prof in expfile.PROFILES:
-                expfile.points(e, prof, allowed_cpus(), 1)
+                pts, _ = expfile.points(e, prof, allowed_cpus(), 1)
+                expfile.reference_point(e, pts, allowed_cpus(), 1)
         except expfile.ExpError as err:
             die(str(err))
         print(f"{f}: ok")
@@ -636,7 +796,9 @@ def cmd_list(a):
     for e in load_experiments(None):
         for prof in expfile.PROFILES:
             pts, reps = expfile.points(e, prof, allowed_cpus(), 1)
-            print(f"{e.name:16} {prof:5} {len(pts):4} points x {reps} reps   {e.title}")
+            ref = expfile.reference_point(e, pts, allowed_cpus(), 1)
+            print(f"{e.name:16} {prof:5} {len(pts):4} points x {reps} reps"
+                  f" + {3 if ref else 0} reference runs   {e.title}")
 
 
 def main():
@@ -654,6 +816,8 @@ def main():
     r.add_argument("--smoke", action="store_true",
                    help="one point per experiment, one short repetition (tests)")
     r.add_argument("--point-timeout", type=float, help="seconds before a run is killed")
+    r.add_argument("--seed", type=int, help="seed of the randomized order (default: the one "
+                   "in <experiment>/<profile>/order.txt, else a fresh one; printed)")
     r.add_argument("--exp-dir", help="folder of .exp files (default: experiments/)")
     c = sub.add_parser("check", help="check experiment files")
     c.add_argument("files", nargs="*")
@@ -667,6 +831,8 @@ def main():
             die("--reps must be between 1 and 1000")
         if a.point_timeout is not None and not a.point_timeout > 0:
             die("--point-timeout must be above 0")
+        if a.seed is not None and not 0 <= a.seed < 1 << 63:
+            die("--seed must be between 0 and 2^63-1")
         cmd_run(a)
     elif a.cmd == "check":
         cmd_check(a)

@@ -7,6 +7,8 @@ The format, documented in experiments/README.md:
     name = f2-node-cache          # must equal the file name without .exp
     title = F2: ...               # one line, shown in progress and plots
     finding = F2                  # F1..F5, or "peers"
+    reference = lookup=cached     # optional: the drift reference (default: the
+                                  # first point; "none": no reference runs)
 
     [sweep]                       # numaring-bench options; a comma list is one axis
     queue = numaring
@@ -123,6 +125,7 @@ SWEEP_KEYS = {
 }
 PROFILE_ONLY = {"reps": lambda t: _int(t, 1, 1000)}
 EXPERIMENT_KEYS = ("name", "title", "finding")
+OPTIONAL_EXPERIMENT_KEYS = ("reference",)
 
 
 def _check_threads(items):
@@ -144,8 +147,41 @@ def _check_threads(items):
     return out
 
 
+def _check_reference(text):
+    """The reference key's value: "first", "none", or a point's settings as
+    key=value pairs (separated by spaces or commas), each key a sweep key or
+    threads, each value checked like the sweep's. Returns "first", "none" or
+    a list of (key, value) pairs."""
+    if text in ("first", "none"):
+        return text
+    pairs = []
+    for part in re.split(r"[\s,]+", text.strip()):
+        if not part:
+            continue
+        if "=" not in part:
+            raise ValueError(f"expected first, none or key=value pairs, not {part!r}")
+        k, v = (x.strip() for x in part.split("=", 1))
+        if k == "threads":
+            vals = _check_threads([v])
+            if vals == ["..."]:
+                raise ValueError("threads=... names no point")
+            pairs.append((k, vals[0]))
+        elif k in SWEEP_KEYS:
+            pairs.append((k, SWEEP_KEYS[k](v)))
+        else:
+            raise ValueError(f"unknown key {k!r} (keys: threads, {', '.join(sorted(SWEEP_KEYS))})")
+        if [p[0] for p in pairs].count(k) > 1:
+            raise ValueError(f"{k} given twice")
+    if not pairs:
+        raise ValueError("expected first, none or key=value pairs")
+    return pairs
+
+
 class Experiment:
     """One checked experiment file."""
+
+    reference = "first"     # the drift reference: "first", "none" or [(key, value)]
+    reference_line = None
 
     def __init__(self, path, name, title, finding, sweep, profiles):
         self.path = path
@@ -207,9 +243,14 @@ def parse(path, text=None):
             raise ExpError(f"{where}: {key} has no value")
         lines_of[(section, key)] = lineno
         if section == "experiment":
-            if key not in EXPERIMENT_KEYS:
+            if key not in EXPERIMENT_KEYS + OPTIONAL_EXPERIMENT_KEYS:
                 raise ExpError(f"{where}: unknown key {key!r} in [experiment] "
-                               f"(keys: {', '.join(EXPERIMENT_KEYS)})")
+                               f"(keys: {', '.join(EXPERIMENT_KEYS + OPTIONAL_EXPERIMENT_KEYS)})")
+            if key == "reference":
+                try:
+                    value = _check_reference(value)
+                except ValueError as e:
+                    raise ExpError(f"{where}: reference: {e}") from None
             seen[section][key] = value
             continue
         items = [v.strip() for v in value.split(",")]
@@ -264,8 +305,11 @@ def parse(path, text=None):
             if k == "threads" and ("producers" in sweep or "consumers" in sweep):
                 raise ExpError(f"{path}:{lines_of[(prof, k)]}: threads cannot override "
                                "producers/consumers")
-    return Experiment(path, exp["name"], exp["title"], exp["finding"], sweep,
-                      {p: seen[p] for p in PROFILES})
+    e = Experiment(path, exp["name"], exp["title"], exp["finding"], sweep,
+                   {p: seen[p] for p in PROFILES})
+    e.reference = exp.get("reference", "first")
+    e.reference_line = lines_of.get(("experiment", "reference"))
+    return e
 
 
 def expand_threads(tokens, ncpus, nodes):
@@ -322,6 +366,32 @@ class Point:
                 continue
             out += [f"--{k}", str(v)]
         return out
+
+
+def reference_point(exp, pts, ncpus, nodes):
+    """The point of ``pts`` that is the experiment's drift reference: the
+    first point unless the file names another with ``reference =``
+    (key=value pairs; the first point that matches every pair), None with
+    ``reference = none``. Raises ExpError when no point matches."""
+    ref = getattr(exp, "reference", "first")
+    if ref == "none" or not pts:
+        return None
+    if ref == "first":
+        return pts[0]
+    for p in pts:
+        ok = True
+        for k, v in ref:
+            if k == "threads":
+                want = expand_threads([v], ncpus, nodes)[0]
+                got = int(p.opts.get("producers", 0)) + int(p.opts.get("consumers", 0))
+                ok = ok and got == want
+            else:
+                ok = ok and p.opts.get(k) == str(v)
+        if ok:
+            return p
+    where = f"{exp.path}:{exp.reference_line}" if exp.reference_line else exp.path
+    raise ExpError(f"{where}: reference: no point of this machine's sweep has "
+                   + " ".join(f"{k}={v}" for k, v in ref))
 
 
 def points(exp, profile, ncpus, nodes):

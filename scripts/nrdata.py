@@ -10,9 +10,18 @@ Standard library only, so that any script can import it:
     info = nrdata.host_info("results", "vm")
 
 The tidy table of one experiment (written by scripts/experiments.py) has the
-columns ``experiment,point,rep`` followed by the columns of numaring-bench's
-summary.csv, one row per (point, rep).  A column that does not apply to a row
-is empty (lookup for a peer queue, latency for ``faa``).
+runner's columns (RUNNER_COLUMNS: ``experiment,point,rep`` always, then
+``profile``, ``role`` and ``oversubscribed`` where the runner wrote them)
+followed by the columns of numaring-bench's summary.csv, one row per (point,
+rep).  A column that does not apply to a row is empty (lookup for a peer
+queue, latency for ``faa``).
+
+``role`` is ``point`` for a point of the sweep and ``reference`` for a run of
+the experiment's drift reference (points ``reference-start``,
+``reference-middle``, ``reference-end``); load_tidy leaves reference rows out
+unless asked, so that no figure pools them with the points.  ``oversubscribed``
+is 1 where the run's threads outnumbered the CPUs they ran on, 0 where not,
+and empty (unknown) in tables written before the runner recorded it.
 
 Every load validates what it reads and raises :class:`DataError`, whose text
 names the file, the line and the column, so that a caller can print one
@@ -27,9 +36,11 @@ import os
 import statistics
 
 __all__ = [
-    "DataError", "SUMMARY_COLUMNS", "TIDY_COLUMNS", "TidyRows",
+    "DataError", "SUMMARY_COLUMNS", "TIDY_COLUMNS", "RUNNER_COLUMNS", "TidyRows",
     "load_tidy", "load_latency", "load_probe_csv", "aggregate", "num",
     "threads", "ns_per_op", "host_info", "list_hosts", "latency_path", "run_dir",
+    "is_reference", "oversubscribed", "failed_per_item", "backoff_exercised",
+    "bootstrap_ci", "paired_ratios", "REFERENCE_POINTS", "BACKOFF_EXERCISED",
 ]
 
 #: summary.csv's columns and their types, as ``numaring-bench --schema`` prints
@@ -51,11 +62,24 @@ _SCHEMA = _read_schema()
 #: The columns of numaring-bench's summary.csv, in its order.
 SUMMARY_COLUMNS = [name for name, _ in _SCHEMA]
 
-#: The tidy table's columns: three of the runner's, then the summary's.
+#: The tidy table's required columns: three of the runner's, then the summary's.
 TIDY_COLUMNS = ["experiment", "point", "rep"] + SUMMARY_COLUMNS
 
+#: The runner's columns, in the order experiments.py writes them before the
+#: summary's: the first three are required, the others optional (profile: the
+#: experiment file's profile; role: point or reference; oversubscribed: 1/0,
+#: empty or absent where unknown).
+RUNNER_COLUMNS = ["experiment", "point", "rep", "profile", "role", "oversubscribed"]
+
+#: The points of an experiment's drift reference, in the order they run.
+REFERENCE_POINTS = ("reference-start", "reference-middle", "reference-end")
+
+#: A backoff ran (was exercised) at a point only where at least this many
+#: attempts failed per operation: 1 in 1,000 (failed_attempts / ops).
+BACKOFF_EXERCISED = 0.001
+
 #: Columns that hold numbers when they are not empty.
-INT_COLUMNS = frozenset(["rep"] + [n for n, t in _SCHEMA if t == "int"])
+INT_COLUMNS = frozenset(["rep", "oversubscribed"] + [n for n, t in _SCHEMA if t == "int"])
 FLOAT_COLUMNS = frozenset(n for n, t in _SCHEMA if t == "float")
 NUMERIC_COLUMNS = INT_COLUMNS | FLOAT_COLUMNS
 
@@ -137,15 +161,21 @@ def _read_text(path):
         raise DataError(path, None, None, "cannot read: %s" % e.strerror) from None
 
 
-def load_tidy(path, experiment=None):
+def load_tidy(path, experiment=None, role="point"):
     """Read and check one experiment's tidy CSV; return a :class:`TidyRows`.
+
+    ``role``: "point" (the default) returns the sweep's rows and leaves the
+    drift reference's runs out; "reference" returns only those; None returns
+    every row.  A table without a role column has points only (a row whose
+    point is one of REFERENCE_POINTS counts as a reference all the same).
 
     Checks: the file is not empty; the header starts with experiment,point,rep
     and has every summary column once (extra columns are kept); every row has
     as many fields as the header (a shorter one is a truncated file); numeric
     columns hold finite, non-negative numbers (integers where counts are
     expected) or nothing; the columns of REQUIRED_VALUES are filled; rep >= 1;
-    (point, rep) is not repeated; and, with ``experiment``, every row's
+    (point, rep) is not repeated; role is empty, point or reference;
+    oversubscribed is empty, 0 or 1; and, with ``experiment``, every row's
     experiment column equals it.  A header with no rows is valid (an
     experiment that has not produced a point yet) and gives an empty list.
 
@@ -214,6 +244,12 @@ def load_tidy(path, experiment=None):
                     raise DataError(path, line, c, str(e)) from None
         if int(float(row["rep"])) < 1:
             raise DataError(path, line, "rep", "%r: repetitions count from 1" % row["rep"])
+        if row.get("role", "").strip() not in ("", "point", "reference"):
+            raise DataError(path, line, "role", "%r: expected point or reference"
+                            % row["role"])
+        if row.get("oversubscribed", "").strip() not in ("", "0", "1"):
+            raise DataError(path, line, "oversubscribed", "%r: expected 0, 1 or nothing"
+                            % row["oversubscribed"])
         if experiment is not None and row["experiment"] != experiment:
             raise DataError(path, line, "experiment", "%r, but the file is experiment %r"
                             % (row["experiment"], experiment))
@@ -222,9 +258,103 @@ def load_tidy(path, experiment=None):
             raise DataError(path, line, "rep", "point %r rep %d appears twice (also line %d)"
                             % (row["point"], key[3], first_line[key]))
         first_line[key] = line
+        if role is not None and (role == "reference") != is_reference(row):
+            continue
         rows.append(row)
         rows.lines.append(line)
     return rows
+
+
+def is_reference(row):
+    """True for a run of the experiment's drift reference (role reference, or
+    a point named reference-start/-middle/-end)."""
+    r = (row.get("role") or "").strip()
+    if r:
+        return r == "reference"
+    return row.get("point", "") in REFERENCE_POINTS
+
+
+def oversubscribed(row):
+    """True where the run's threads outnumbered the CPUs they ran on, False
+    where not, None where the table does not say (older tables)."""
+    v = (row.get("oversubscribed") or "").strip()
+    if v == "":
+        return None
+    return v == "1"
+
+
+def failed_per_item(row):
+    """failed_attempts / ops of a row (attempts that failed per operation), or
+    None where either is empty or ops is 0."""
+    f, n = num(row, "failed_attempts"), num(row, "ops")
+    if f is None or not n:
+        return None
+    return f / n
+
+
+def backoff_exercised(rate):
+    """Whether a point with ``rate`` failed attempts per operation (median over
+    its runs) exercised its backoff: at least BACKOFF_EXERCISED; None if unknown."""
+    if rate is None:
+        return None
+    return rate >= BACKOFF_EXERCISED
+
+
+#: The bootstrap's resamples and seed: fixed, so that every number recomputes.
+BOOT_RESAMPLES = 2000
+BOOT_SEED = 20240613
+
+
+def bootstrap_ci(values, seed=BOOT_SEED, resamples=BOOT_RESAMPLES, level=0.95):
+    """(estimate, low, high): the median of ``values`` and a percentile
+    bootstrap confidence interval for it.
+
+    The algorithm, exactly (test_paper.py recomputes it): rnd =
+    random.Random(seed); for each of ``resamples`` resamples, draw
+    len(values) indexes with rnd.randrange(len(values)) and take the median
+    of those values; sort the medians; low is the one at index
+    round((1 - level) / 2 * (resamples - 1)), high the one at
+    round((1 + level) / 2 * (resamples - 1)).  One value gives (v, v, v);
+    none gives None.  Standard library only, deterministic for a seed.
+    """
+    import random
+    vals = [float(v) for v in values]
+    if not vals:
+        return None
+    est = statistics.median(vals)
+    k = len(vals)
+    if k == 1:
+        return est, est, est
+    rnd = random.Random(seed)
+    meds = []
+    for _ in range(resamples):
+        meds.append(statistics.median([vals[rnd.randrange(k)] for _ in range(k)]))
+    meds.sort()
+    lo = meds[int(round((1 - level) / 2 * (resamples - 1)))]
+    hi = meds[int(round((1 + level) / 2 * (resamples - 1)))]
+    return est, lo, hi
+
+
+def by_rep(rows, value="throughput_ops_per_s"):
+    """{rep: value} over rows (the median where one rep appears in several rows);
+    rows with no value are left out."""
+    get = _getter(value)
+    groups = {}
+    for r in rows:
+        v = get(r)
+        if v is None or v == "":
+            continue
+        groups.setdefault(int(float(r["rep"])), []).append(float(v))
+    return {k: statistics.median(v) for k, v in sorted(groups.items())}
+
+
+def paired_ratios(a_rows, b_rows, value="throughput_ops_per_s", fn=None):
+    """[fn(a_k, b_k)] for every repetition k that both groups of rows have (the
+    same rep index: run in the same round of the sweep, close in time); fn
+    defaults to a_k / b_k.  Pairs with b_k == 0 are left out."""
+    a, b = by_rep(a_rows, value), by_rep(b_rows, value)
+    fn = fn or (lambda x, y: x / y)
+    return [fn(a[k], b[k]) for k in sorted(set(a) & set(b)) if b[k] != 0]
 
 
 def load_latency(path):
@@ -306,7 +436,7 @@ def ns_per_op(row):
 
 
 #: Values computed from a row that aggregate() accepts by name.
-DERIVED = {"threads": threads, "ns_per_op": ns_per_op}
+DERIVED = {"threads": threads, "ns_per_op": ns_per_op, "failed_per_item": failed_per_item}
 
 
 def _getter(spec):

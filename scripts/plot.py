@@ -30,6 +30,12 @@ Every throughput figure also draws the harness's own ceiling (harness_ops_per_s:
 the null queue through the same code, median over the runs at each point; F1:
 its ns per item as the floor), grey dash-dot, and rings a point at >= 0.8 x its
 own; every caption says the item mode (inline / message, 1 in N timed).
+Every figure marks an oversubscribed point (the tidy CSV's oversubscribed
+column: the run's threads outnumbered the CPUs they ran on) with a black x
+over its marker (bars and lines: the word "oversubscribed"), and its caption
+says how many there are, or that the results do not record it. A variant with
+a single x value is drawn as points, not lines; the drift reference's runs
+(role reference) are never drawn.
 """
 
 import argparse
@@ -37,6 +43,7 @@ import importlib.util
 import math
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -389,6 +396,47 @@ def harness_status(rows, bound=None, drawn="grey dash-dot", value=None, mark="ri
     return s
 
 
+OVERSUB_LABEL = "oversubscribed: threads share CPUs"
+OVERSUB_STYLE = dict(linestyle="none", marker="x", markersize=11, markeredgewidth=2.2,
+                     color="black", zorder=6)
+
+
+def oversub_of(rows, keyfn):
+    """{key: 1 if a run of the key was oversubscribed, 0 if none was, None if the
+    results do not record it} over rows grouped by keyfn."""
+    groups = {}
+    for r in rows:
+        groups.setdefault(keyfn(r), []).append(nrdata.oversubscribed(r))
+    out = {}
+    for k, flags in groups.items():
+        if any(f is True for f in flags):
+            out[k] = 1
+        elif flags and all(f is False for f in flags):
+            out[k] = 0
+        else:
+            out[k] = None
+    return out
+
+
+def oversub_status(rows, keyfn, mark="black x"):
+    """The caption's line about oversubscribed points (grouped by keyfn)."""
+    flags = oversub_of(rows, keyfn)
+    if not flags or all(v is None for v in flags.values()):
+        return ("oversubscription not recorded in these results (no oversubscribed column): "
+                "points whose threads outnumber their CPUs are not marked")
+    n = sum(1 for v in flags.values() if v == 1)
+    if not n:
+        return "no point oversubscribed (every thread had a CPU of its own)"
+    return ("%s: %d oversubscribed point%s (the run's threads outnumber the CPUs they run "
+            "on, from its meta.json): the scheduler is part of what is measured there" % (
+                mark, n, "" if n == 1 else "s"))
+
+
+def is_over(q):
+    """1 where a series point (x, med, .., harness, oversubscribed) is oversubscribed."""
+    return int(len(q) > 7 and q[7] == 1)
+
+
 def harness_line(rows, xfn):
     """[(x, median, min, max, n)] of harness_ops_per_s over all rows at each x."""
     return sorted((x,) + v for x, v in harness_of(rows, xfn).items())
@@ -441,17 +489,21 @@ def caption_lines(host, rows, extra=()):
 # Preparing each figure's data (everything that can fail on input happens here)
 
 def series_vs_threads(host, rows, family, value="throughput_ops_per_s"):
-    """{variant: [(threads, med, min, max, n, ceiling or None, harness or None)]} and
-    the order; harness: the point's median harness_ops_per_s (throughput only)."""
+    """{variant: [(threads, med, min, max, n, ceiling or None, harness or None,
+    oversubscribed 1/0/None)]} and the order; harness: the point's median
+    harness_ops_per_s (throughput only)."""
     agg = nrdata.aggregate(rows, (family, "threads"), value)
-    reps = first_rows(rows, lambda r: (r.get(family, ""), nrdata.threads(r)))
+    key = (lambda r: (r.get(family, ""), nrdata.threads(r)))
+    reps = first_rows(rows, key)
     tput = value == "throughput_ops_per_s"
-    hs = harness_of(rows, lambda r: (r.get(family, ""), nrdata.threads(r))) if tput else {}
+    hs = harness_of(rows, key) if tput else {}
+    ov = oversub_of(rows, key)
     series = {}
     for (variant, t), (med, mn, mx, n) in agg.items():
         c = host.ceiling.value(reps.get((variant, t))) if tput else None
         h = hs.get((variant, t))
-        series.setdefault(variant, []).append((t, med, mn, mx, n, c, h[0] if h else None))
+        series.setdefault(variant, []).append((t, med, mn, mx, n, c, h[0] if h else None,
+                                               ov.get((variant, t))))
     for v in series:
         series[v].sort()
     return series, order_of(family, series.keys())
@@ -483,9 +535,20 @@ def ceiling_groups(series, order):
     return groups
 
 
+def what_varies(series, family_word, value="throughput"):
+    """A title's words for what a figure varies: '<value> vs threads by <family>',
+    or '<value> by <family> at N threads' where every variant has one thread count."""
+    xs = sorted({q[0] for pts in series.values() for q in pts})
+    if len(xs) == 1:
+        return "%s by %s at %d threads" % (value, family_word, xs[0])
+    return "%s vs threads by %s" % (value, family_word)
+
+
 def prep_lines(host, exp, family, title, annotate=None):
     rows = host.data[exp]
     series, order = series_vs_threads(host, rows, family)
+    if callable(title):
+        title = title(series)
     p = {
         "kind": "lines", "family": family, "title": title, "series": series,
         "order": order, "labels": {v: variant_label(family, v, rows) for v in order},
@@ -494,6 +557,7 @@ def prep_lines(host, exp, family, title, annotate=None):
     }
     p["annotation"] = annotate(series) if annotate else None
     extra = [host.ceiling.status(), harness_status(rows, bound_count(series)),
+             oversub_status(rows, lambda r: (r.get(family), nrdata.threads(r))),
              pooled_note(rows, lambda r: (r.get(family), nrdata.threads(r)))]
     p["caption"] = caption_lines(host, rows, extra)
     return p
@@ -520,6 +584,7 @@ def prep_f1(host):
         rows = [r for r in rows if nrdata.threads(r) == ts[0]]
         extra.append("%d threads (of %s)" % (ts[0], ", ".join(map(str, ts))))
     agg = nrdata.aggregate(rows, ("lookup",), "ns_per_op")
+    ov = oversub_of(rows, lambda r: r.get("lookup"))
     modes = order_of("lookup", [k[0] for k in agg])
     none = agg.get(("none",))
     bars = []
@@ -531,7 +596,8 @@ def prep_f1(host):
         else:
             data, look = None, None
         bars.append({"mode": m, "label": variant_label("lookup", m, rows), "total": med,
-                     "min": mn, "max": mx, "n": n, "data": data, "lookup": look})
+                     "min": mn, "max": mx, "n": n, "data": data, "lookup": look,
+                     "oversubscribed": ov.get(m)})
     ratio = None
     if none is not None and ("libnuma",) in agg and none[0] > 0:
         ratio = max(0.0, agg[("libnuma",)][0] - none[0]) / none[0]
@@ -554,9 +620,12 @@ def prep_f1(host):
                                     % harness_ns, mark="labelled harness-bound"))
     else:
         extra.append(harness_status(rows))
+    extra.append(oversub_status(rows, lambda r: r.get("lookup"),
+                                mark="'oversubscribed' on the bar"))
     extra.append(pooled_note(rows, lambda r: r.get("lookup")))
     p = {"kind": "f1", "bars": bars, "ratio": ratio, "rows": rows, "harness_ns": harness_ns,
-         "title": "F1: cost of finding the node, per operation",
+         "title": "F1: cost of finding the node, per operation, by look-up mode%s" % (
+             " at %d threads" % ts[0] if ts else ""),
          "caption": caption_lines(host, rows, extra)}
     p["annotation"] = ("libnuma: look-up = %s the data movement (%s)"
                        % (fmt_ratio(ratio), STUDY["f1"])) if ratio is not None else None
@@ -571,49 +640,68 @@ def prep_f2(host):
                                                                   STUDY["f2"])
         return None
     return prep_lines(host, "f2-node-cache", "lookup",
-                      "F2: remembering the node \u2014 throughput vs threads", ann)
+                      lambda series: "F2: remembering the node \u2014 "
+                      + what_varies(series, "look-up mode"), ann)
 
 
 def prep_f4(host):
+    """F4: throughput by backoff; failed attempts per 1,000 operations (does the
+    backoff run at all?); and each backoff's paired change against none at the
+    largest thread count, or "not exercised" where fewer than 1 in 1,000
+    operations failed (nrdata.BACKOFF_EXERCISED)."""
+    rows = host.data["f4-backoff"]
+    key = (lambda r: (r.get("backoff", ""), nrdata.threads(r)))
+    failed = nrdata.aggregate(rows, ("backoff", "threads"), "failed_per_item")
+    ov = oversub_of(rows, key)
+    fseries = {}
+    for (b, t), (m, lo, hi, n) in failed.items():
+        fseries.setdefault(b, []).append((t, m * 1000, lo * 1000, hi * 1000, n, None, None,
+                                          ov.get((b, t))))
+    for b in fseries:
+        fseries[b].sort()
+    rel = []
+    tmax = max(nrdata.threads(r) for r in rows)
+    at = [r for r in rows if nrdata.threads(r) == tmax]
+    none_rows = [r for r in at if r.get("backoff") == "none"]
+    for b in order_of("backoff", {r.get("backoff", "") for r in at}):
+        if b == "none" or not none_rows:
+            continue
+        brows = [r for r in at if r.get("backoff") == b]
+        ci = nrdata.bootstrap_ci(nrdata.paired_ratios(
+            brows, none_rows, fn=lambda x, y: 100 * (x / y - 1)))
+        rate = failed.get((b, tmax))
+        rate = rate[0] if rate else None
+        rel.append({"backoff": b, "threads": tmax, "pct": ci[0] if ci else None,
+                    "lo": ci[1] if ci else None, "hi": ci[2] if ci else None,
+                    "failed": rate, "exercised": nrdata.backoff_exercised(rate),
+                    "oversubscribed": ov.get((b, tmax))})
+
     def ann(series):
-        if "none" not in series:
-            return None
-        parts = []
-        for b in order_of("backoff", series):
-            if b == "none":
-                continue
-            r = at_largest(series, b, "none")
-            if r and r[2] > 0:
-                parts.append("%s %s" % (b, fmt_pct(100 * (r[1] / r[2] - 1))))
+        idle = [r["backoff"] for r in rel if r["exercised"] is False]
+        parts = ["%s %s" % (r["backoff"], fmt_pct(r["pct"])) for r in rel
+                 if r["exercised"] is not False and r["pct"] is not None]
+        if idle:
+            parts.append("%s: backoff not exercised on this host" % "/".join(idle))
         if not parts:
             return None
-        t = max(p[0] for p in series["none"])
-        return "vs none at %d threads: %s (%s)" % (t, ", ".join(parts), STUDY["f4"])
+        return "vs none at %d threads: %s\n(%s)" % (tmax, "; ".join(parts), STUDY["f4"])
+
     p = prep_lines(host, "f4-backoff", "backoff",
-                   "F4: backoff after a failed attempt \u2014 throughput vs threads", ann)
+                   lambda series: "F4: backoff after a failed attempt \u2014 "
+                   + what_varies(series, "backoff") + "; failed attempts; change against none",
+                   ann)
     p["kind"] = "f4"
-    series = p["series"]
-    rel = []
-    if "none" in series:
-        for b in p["order"]:
-            r = at_largest(series, b, "none")
-            if not r or r[2] <= 0:
-                continue
-            t = r[0]
-            pt = [q for q in series[b] if q[0] == t][0]
-            rel.append((b, t, 100 * (pt[1] / r[2] - 1), 100 * (pt[2] / r[2] - 1),
-                        100 * (pt[3] / r[2] - 1)))
     p["relative"] = rel
+    p["failed"] = fseries
+    p["failed_order"] = order_of("backoff", fseries)
+    # the caption: what the failed attempts and the change are
+    p["caption"].insert(len(p["caption"]) - 1, (
+        "failed attempts per 1,000 operations (failed_attempts / ops, median over the runs "
+        "of a point): a backoff runs only after a failed attempt, so below %g per 1,000 "
+        "(dotted line) the backoff was not exercised and its change is not shown; change: "
+        "median over reps of the paired change (rep k of a backoff against rep k of none), "
+        "whisker its bootstrap 95%% CI" % (nrdata.BACKOFF_EXERCISED * 1000), None))
     return p
-
-
-def pick_median_rep(rows, column):
-    """The row whose ``column`` is the (lower) median among rows, or None."""
-    have = [r for r in rows if r.get(column, "").strip()]
-    if not have:
-        return None
-    have.sort(key=lambda r: (float(r[column]), int(r["rep"])))
-    return have[(len(have) - 1) // 2]
 
 
 def latency_curve(host, row):
@@ -627,7 +715,8 @@ def latency_curve(host, row):
 
 
 def envelope(curves, npts=160):
-    """(xs, lo, hi): min and max over curves, interpolated on a log grid."""
+    """(xs, median, lo, hi): the median, min and max over curves at each x of a
+    log grid (each curve interpolated in log-log), up to the smallest last x."""
     import numpy as np
     xmax = min(c[-1][0] for c in curves)
     if xmax <= 1.0:
@@ -639,58 +728,110 @@ def envelope(curves, npts=160):
         cy = np.log10([p[1] for p in c])
         ys.append(np.interp(np.log10(xs), cx, cy))
     ys = np.array(ys)
-    return list(xs), list(10 ** ys.min(axis=0)), list(10 ** ys.max(axis=0))
+    return (list(xs), list(10 ** np.median(ys, axis=0)), list(10 ** ys.min(axis=0)),
+            list(10 ** ys.max(axis=0)))
+
+
+def load_of(row):
+    """The offered load of an open-loop row (a fraction of capacity); '' if closed loop."""
+    v = row.get("load", "")
+    return v.strip() if isinstance(v, str) else ""
+
+
+def load_label(ld):
+    return "closed loop" if not ld else "%g%% load" % (100 * float(ld))
+
+
+def loads_in(rows):
+    """The offered loads of rows, highest last ('' = closed loop first)."""
+    return sorted({load_of(r) for r in rows}, key=lambda v: float(v) if v else -1.0)
+
+
+def f3_threads(rows):
+    """The thread count of F3's percentile figure: the largest whose runs are
+    not oversubscribed (every thread has a CPU), else the largest; and whether
+    it is oversubscribed (1/0/None)."""
+    ts = sorted({nrdata.threads(r) for r in rows})
+    ov = oversub_of(rows, nrdata.threads)
+    clean = [t for t in ts if ov.get(t) == 0]
+    t = clean[-1] if clean else ts[-1]
+    return t, ov.get(t)
 
 
 SUMMARY_PCT = (("p50_ns", 0.5), ("p90_ns", 0.9), ("p99_ns", 0.99), ("p999_ns", 0.999))
 
 
 def prep_f3a(host):
+    """Latency percentiles by gate (and offered load, where open loop) at F3's
+    thread count. One rule for every line: the median over the reps at each
+    percentile (each run's latency.csv, interpolated on a log grid); the band is
+    the min-max over the reps. Without latency.csv: the medians of summary.csv's
+    percentiles."""
     rows = host.data["f3-gate"]
     lat_rows = [r for r in rows if r.get("p50_ns", "").strip()]
-    t = max(nrdata.threads(r) for r in (lat_rows or rows))
+    t, over = f3_threads(lat_rows or rows)
     at = [r for r in rows if nrdata.threads(r) == t]
     gates = order_of("gate", {r.get("gate", "") for r in at})
+    loads = loads_in(at)
     curves = []
     extra = []
     for g in gates:
-        grs = [r for r in at if r.get("gate", "") == g]
-        chosen = pick_median_rep(grs, "p50_ns")
-        if chosen is None:
-            continue
-        main = latency_curve(host, chosen)
-        reps = []
-        for r in grs:
-            c = latency_curve(host, r)
-            if c:
-                reps.append(c)
-        source = "latency.csv"
-        if main is None:
-            source = "summary"
-            main = [(1.0 / (1.0 - p), float(chosen[c])) for c, p in SUMMARY_PCT
-                    if chosen.get(c, "").strip() and float(chosen[c]) > 0]
-            reps = []
-            extra.append("%s: no latency.csv, percentiles from summary.csv" % g)
-        band = envelope(reps) if len(reps) > 1 else None
-        curves.append({"gate": g, "rep": int(chosen["rep"]), "points": main, "band": band,
-                       "source": source, "max_ns": nrdata.num(chosen, "max_ns"),
-                       "nreps": len(grs)})
+        for ld in loads:
+            grs = [r for r in at if r.get("gate", "") == g and load_of(r) == ld]
+            if not any(r.get("p50_ns", "").strip() for r in grs):
+                continue
+            have = [c for c in (latency_curve(host, r) for r in grs) if c]
+            env = envelope(have) if have else None
+            if env:
+                source = "latency.csv"
+                main = list(zip(env[0], env[1]))
+                band = (env[0], env[2], env[3]) if len(have) > 1 else None
+            else:
+                source = "summary"
+                main = []
+                for c, pc in SUMMARY_PCT:
+                    vals = [float(r[c]) for r in grs if r.get(c, "").strip()]
+                    if vals and statistics.median(vals) > 0:
+                        main.append((1.0 / (1.0 - pc), statistics.median(vals)))
+                band = None
+                extra.append("%s: no latency.csv, medians of summary.csv's percentiles" % g)
+            curves.append({"gate": g, "load": ld, "points": main, "band": band,
+                           "source": source, "nreps": len(have) if env else len(grs),
+                           "oversubscribed": over})
     ratio = None
-    med = nrdata.aggregate(at, ("gate",), "p50_ns")
+    top = [r for r in at if load_of(r) == loads[-1]] if loads else at
+    med = nrdata.aggregate(top, ("gate",), "p50_ns")
     if ("shared",) in med and ("perworker",) in med and med[("perworker",)][0] > 0:
         ratio = med[("shared",)][0] / med[("perworker",)][0]
-    extra.insert(0, "line: the rep with the median p50; band: min\u2013max over reps")
-    p = {"kind": "f3a", "curves": curves, "threads": t, "rows": at,
+    extra.insert(0, "every line: the median over the reps at each percentile (each run's "
+                 "latency.csv, interpolated); band: min\u2013max over the reps")
+    if len(loads) > 1 or loads[0]:
+        extra.insert(1, "open loop at offered loads of %s (line style per load, solid: "
+                     "the highest)" % ", ".join(load_label(ld) for ld in loads))
+    extra.append(oversub_status(at, nrdata.threads, mark="'oversubscribed' in the legend"))
+    ts = sorted({nrdata.threads(r) for r in rows})
+    if t != ts[-1]:
+        extra.append("%d threads: the largest count whose threads each have a CPU (of %s)"
+                     % (t, ", ".join(map(str, ts))))
+    p = {"kind": "f3a", "curves": curves, "threads": t, "rows": at, "loads": loads,
          "subtitle": "%d threads" % t,
-         "title": "F3: latency percentiles by gate at %d threads" % t,
+         "title": "F3: latency percentiles by gate at %d threads%s" % (
+             t, " and offered load" if len(loads) > 1 else ""),
          "caption": caption_lines(host, at, extra)}
-    p["annotation"] = ("p50 shared / perworker = %s at %d threads (%s)"
-                       % (fmt_ratio(ratio), t, STUDY["f3"])) if ratio else None
+    p["annotation"] = ("p50 shared / perworker = %s at %d threads%s (%s)"
+                       % (fmt_ratio(ratio), t, ", " + load_label(loads[-1]) if loads[-1] else "",
+                          STUDY["f3"])) if ratio else None
     return p
 
 
 def prep_f3b(host):
     rows = host.data["f3-gate"]
+    loads = loads_in(rows)
+    extra = []
+    if len(loads) > 1 or loads[0]:
+        rows = [r for r in rows if load_of(r) == loads[-1]]
+        extra.append("open loop at %s of capacity (the highest offered load; the others in "
+                     "f3-gate-percentiles)" % load_label(loads[-1]))
     p50, order = series_vs_threads(host, rows, "gate", "p50_ns")
     p99, order99 = series_vs_threads(host, rows, "gate", "p99_ns")
     ann = None
@@ -698,11 +839,14 @@ def prep_f3b(host):
     if r and r[2] > 0:
         ann = "p50 shared / perworker = %s at %d threads (%s)" % (fmt_ratio(r[1] / r[2]), r[0],
                                                                    STUDY["f3"])
-    extra = [pooled_note(rows, lambda r: (r.get("gate"), nrdata.threads(r)))]
+    extra += [oversub_status(rows, lambda r: (r.get("gate"), nrdata.threads(r))),
+              pooled_note(rows, lambda r: (r.get("gate"), nrdata.threads(r)))]
+    title = "F3: enqueue-to-dequeue " + what_varies(p50, "gate", "latency")
+    if loads[-1]:
+        title += ", %s" % load_label(loads[-1])
     return {"kind": "f3b", "p50": p50, "p99": p99,
             "order": order_of("gate", set(order) | set(order99)), "rows": rows,
-            "title": "F3: enqueue-to-dequeue latency vs threads by gate",
-            "annotation": ann, "caption": caption_lines(host, rows, extra)}
+            "title": title, "annotation": ann, "caption": caption_lines(host, rows, extra)}
 
 
 def prep_f5(host):
@@ -710,24 +854,28 @@ def prep_f5(host):
     agg = nrdata.aggregate(rows, ("threads", "batch"), "throughput_ops_per_s")
     reps = first_rows(rows, lambda r: (nrdata.threads(r), int(r["batch"])))
     hs = harness_of(rows, lambda r: (nrdata.threads(r), int(r["batch"])))
+    ov = oversub_of(rows, lambda r: (nrdata.threads(r), int(r["batch"])))
     lines = {}
     for (t, b), (med, mn, mx, n) in agg.items():
         c = host.ceiling.value(reps.get((t, b)))
         h = hs.get((t, b))
-        lines.setdefault(t, []).append((b, med, mn, mx, n, c, h[0] if h else None))
+        lines.setdefault(t, []).append((b, med, mn, mx, n, c, h[0] if h else None,
+                                        ov.get((t, b))))
     for t in lines:
         lines[t].sort()
     pins = sorted({r.get("pin", "") for r in rows if r.get("pin", "")})
     extra = [host.ceiling.status(),
              harness_status(rows, bound_count(lines), drawn="dash-dot, same colour"),
              "pin: %s" % ", ".join(pins) if pins else None,
+             oversub_status(rows, lambda r: (nrdata.threads(r), r["batch"])),
              pooled_note(rows, lambda r: (nrdata.threads(r), r["batch"]))]
     ratios = [p[1] / p[5] for pts in lines.values() for p in pts if p[5]]
     ann = None
     if ratios:
         ann = "measured / ceiling: %.0f%%\u2013%.0f%%" % (100 * min(ratios), 100 * max(ratios))
     return {"kind": "f5", "lines": lines, "threads": sorted(lines), "rows": rows,
-            "title": "F5: measured throughput against the physical ceiling",
+            "title": "F5: throughput vs batch size by thread count, against the physical "
+                     "ceiling",
             "annotation": ann, "has_ceiling": bool(ratios),
             "has_harness": any(q[6] for pts in lines.values() for q in pts),
             "caption": caption_lines(host, rows, extra)}
@@ -758,6 +906,8 @@ def prep_peers(host):
                        "harness": harness_line(rs, nrdata.threads)})
     items = items_in(rows)
     extra = [host.ceiling.status(), harness_status(rows, bound),
+             oversub_status(rows, lambda r: (r["queue"], item_of(r), r["bursts"],
+                                             nrdata.threads(r))),
              "message items: not measured in these results" if "message" not in items else
              None,
              pooled_note(rows, lambda r: (r["queue"], item_of(r), r["bursts"],
@@ -765,7 +915,9 @@ def prep_peers(host):
     return {"kind": "peers", "panels": panels, "rows": rows, "ylabel":
             "throughput (million items/s)", "scale": 1e-6, "family": "queue",
             "grid": (len(items), 2), "items": items,
-            "title": "Peers: throughput vs threads by queue",
+            "title": "Peers: " + what_varies(
+                {(i, q): pts for i, pn in enumerate(panels) for q, pts in pn["series"].items()},
+                "queue"),
             "annotation": None, "caption": caption_lines(host, rows, extra)}
 
 
@@ -782,15 +934,22 @@ def prep_peers_latency(host):
         queues = order_of("queue", {r["queue"] for r in at})
         p50 = nrdata.aggregate(at, ("queue",), "p50_ns")
         p99 = nrdata.aggregate(at, ("queue",), "p99_ns")
-        bars = [{"queue": q, "p50": p50.get((q,)), "p99": p99.get((q,))} for q in queues]
+        ov = oversub_of(at, lambda r: r["queue"])
+        bars = [{"queue": q, "p50": p50.get((q,)), "p99": p99.get((q,)),
+                 "oversubscribed": ov.get(q)} for q in queues]
         panels.append({"item": item, "bursts": b, "name": name, "threads": t, "bars": bars})
     items = items_in(rows)
     return {"kind": "peers-latency", "panels": panels, "rows": rows,
             "grid": (len(items), 2), "items": items,
-            "title": "Peers: enqueue-to-dequeue latency at the largest thread count",
+            "title": "Peers: enqueue-to-dequeue latency by queue at %s threads" % "/".join(
+                str(t) for t in sorted({pn["threads"] for pn in panels if pn["threads"]})),
             "annotation": None,
             "caption": caption_lines(host, rows, [
                 "bar: median over reps, whisker min\u2013max",
+                oversub_status([r for pn in peer_panels(rows) for r in pn[3]
+                                if nrdata.threads(r) == max(nrdata.threads(x) for x in pn[3])],
+                               lambda r: (r["queue"], item_of(r), r["bursts"]),
+                               mark="'oversubscribed' over the bar"),
                 "message items: not measured in these results" if "message" not in items
                 else None])}
 
@@ -801,7 +960,7 @@ FIGURES = [
     ("f2-node-cache", "f2-node-cache", prep_f2, 1),
     ("f3-gate-percentiles", "f3-gate", prep_f3a, 1),
     ("f3-gate-vs-threads", "f3-gate", prep_f3b, 2),
-    ("f4-backoff", "f4-backoff", prep_f4, 2),
+    ("f4-backoff", "f4-backoff", prep_f4, 3),
     ("f5-ceiling", "f5-ceiling", prep_f5, 2),
     ("peers-throughput", "peers", prep_peers, 2),
     ("peers-latency", "peers", prep_peers_latency, 2),
@@ -809,12 +968,12 @@ FIGURES = [
 FIGURE_NAMES = [f[0] for f in FIGURES]
 COMPARE_TITLES = {
     "f1-lookup-cost": "F1: cost of finding the node, per operation",
-    "f2-node-cache": "F2: remembering the node \u2014 throughput vs threads",
+    "f2-node-cache": "F2: remembering the node \u2014 throughput by look-up mode",
     "f3-gate-percentiles": "F3: latency percentiles by gate, largest thread count",
-    "f3-gate-vs-threads": "F3: enqueue-to-dequeue latency vs threads by gate",
-    "f4-backoff": "F4: backoff after a failed attempt",
+    "f3-gate-vs-threads": "F3: enqueue-to-dequeue latency by gate and threads",
+    "f4-backoff": "F4: backoff after a failed attempt: throughput, failed attempts, change",
     "f5-ceiling": "F5: measured throughput against the physical ceiling",
-    "peers-throughput": "Peers: throughput vs threads by queue",
+    "peers-throughput": "Peers: throughput by queue and threads",
     "peers-latency": "Peers: latency at the largest thread count",
 }
 
@@ -914,11 +1073,22 @@ def draw_harness(ax, pts, scale, span=None):
     if not pts:
         return []
     xy = [(q[0], q[1] * scale) for q in pts]
-    if len(xy) == 1 and span is not None:
-        x0, x1 = span(xy[0][0])
-        xy = [(x0, xy[0][1]), (x1, xy[0][1])]
+    if len(xy) == 1:
+        # one x: a point (a wide level mark), not a line
+        ax.plot([xy[0][0]], [xy[0][1]], label=HARNESS_LABEL, linestyle="none", marker="_",
+                markersize=34, markeredgewidth=2.4, color=HARNESS_STYLE["color"])
+        return [xy[0][1]]
     ax.plot([q[0] for q in xy], [q[1] for q in xy], label=HARNESS_LABEL, **HARNESS_STYLE)
     return [q[1] * scale for q in pts]
+
+
+def mark_oversub(ax, x, pts, scale, label=True):
+    """A black x over the points that are oversubscribed (q[7] == 1)."""
+    hit = [(xx, q[1] * scale) for xx, q in zip(x, pts) if is_over(q)]
+    if hit:
+        have = OVERSUB_LABEL in ax.get_legend_handles_labels()[1]
+        ax.plot([h[0] for h in hit], [h[1] for h in hit],
+                label=OVERSUB_LABEL if label and not have else None, **OVERSUB_STYLE)
 
 
 def ring_bound(ax, x, pts, scale):
@@ -944,10 +1114,13 @@ def draw_series(ax, series, order, family, labels=None, scale=1e-6, ceiling=None
         hi = [max(0.0, (p[3] - p[1]) * scale) for p in pts]
         color = colors[v] if colors else color_of(family, v)
         style = dict(linestyle=":" if (family == "queue" and v == "faa") else "-")
+        if len(pts) == 1:
+            style["linestyle"] = "none"  # one x value: a point, not a line
         ax.errorbar(x, med, yerr=[lo, hi], color=color, marker=marker_of(family, v),
-                    markersize=5.5, linewidth=1.8, capsize=3, elinewidth=1.1,
-                    label=(labels or {}).get(v, v), **style)
+                    markersize=5.5 if len(pts) > 1 else 7.5, linewidth=1.8, capsize=3,
+                    elinewidth=1.1, label=(labels or {}).get(v, v), **style)
         ring_bound(ax, x, pts, scale)
+        mark_oversub(ax, x, pts, scale)
         allv += [p[2] * scale for p in pts] + [p[3] * scale for p in pts]
         xs += x
     if harness:
@@ -964,10 +1137,11 @@ def draw_series(ax, series, order, family, labels=None, scale=1e-6, ceiling=None
             label = "ceiling (model) for %s" % ", ".join(grp["variants"])
         pts = grp["points"]
         if len(pts) == 1:
-            # one point: a short level segment across the variants' spread
-            span = dodger(sorted({p[0] for v in order for p in series[v]}), 2, 0.4)
-            pts = [(span(pts[0][0], 0), pts[0][1]), (span(pts[0][0], 1), pts[0][1])]
-        ax.plot([c[0] for c in pts], [c[1] * scale for c in pts], label=label, **style)
+            # one x: a point (a wide level mark), not a line
+            ax.plot([pts[0][0]], [pts[0][1] * scale], label=label, linestyle="none",
+                    marker="_", markersize=34, markeredgewidth=2.0, color=style["color"])
+        else:
+            ax.plot([c[0] for c in pts], [c[1] * scale for c in pts], label=label, **style)
         ceil_vals += [c[1] * scale for c in grp["points"]]
         xs += [c[0] for c in grp["points"]]
     if ceil_vals and measured_max:
@@ -1040,6 +1214,9 @@ def draw_f1(axes, p, show_legend=True):
         if b.get("harness_bound"):
             ax.text(x, b["total"] / 2, "harness-\nbound", ha="center", va="center",
                     fontsize=8, color="0.15", rotation=90)
+        if b.get("oversubscribed") == 1:
+            ax.text(x, b["total"] / 4, "oversubscribed", ha="center", va="center",
+                    fontsize=8, color="black", rotation=90, fontweight="bold")
         ax.text(x, b["max"] + top * 0.015, "%.0f ns" % b["total"] if b["total"] >= 10
                 else "%.1f ns" % b["total"], ha="center", va="bottom", fontsize=9)
     ax.set_xticks(xs)
@@ -1065,31 +1242,67 @@ def draw_lines(axes, p, show_legend=True, outside=None):
 
 def draw_f4(axes, p, show_legend=True):
     draw_lines(axes[:1], p, show_legend)
+    # failed attempts per 1,000 operations: did the backoff run at all?
     ax = axes[1]
-    rel = [r for r in p["relative"] if r[0] != "none"]
+    fs = p.get("failed") or {}
+    if not fs:
+        no_data(ax, "failed attempts not recorded")
+    else:
+        order = p["failed_order"]
+        draw_series(ax, fs, order, "backoff", scale=1.0, ceiling=[],
+                    ylabel="failed attempts per 1,000 operations", log=False)
+        thr = nrdata.BACKOFF_EXERCISED * 1000
+        ax.axhline(thr, color="black", linestyle=":", linewidth=1.3,
+                   label="%g per 1,000: below, backoff not exercised" % thr)
+        lo, hi = ax.get_ylim()
+        ax.set_ylim(0, max(hi, thr * 1.6))
+        ax.set_title("does the backoff run? (failed_attempts / ops)", fontsize=11)
+        if show_legend:
+            legend(ax)
+    ax = axes[2]
+    rel = p["relative"]
     if not rel:
         no_data(ax, "no 'none' backoff to compare with")
         return
     xs = list(range(len(rel)))
     ax.axhspan(-30, -15, color="#ffd27f", alpha=0.35, label="study: \u221215 to \u221230%")
     ax.axhline(0, color="black", linewidth=0.8)
-    ax.bar(xs, [r[2] for r in rel], width=0.6, color=[color_of("backoff", r[0]) for r in rel],
-           edgecolor="0.3", linewidth=0.6)
-    ax.errorbar(xs, [r[2] for r in rel], yerr=[[r[2] - r[3] for r in rel],
-                                               [r[4] - r[2] for r in rel]],
-                fmt="none", ecolor="black", capsize=4)
+    shown = [(x, r) for x, r in zip(xs, rel) if r["exercised"] is not False and
+             r["pct"] is not None]
+    if shown:
+        ax.bar([x for x, _r in shown], [r["pct"] for _x, r in shown], width=0.6,
+               color=[color_of("backoff", r["backoff"]) for _x, r in shown], edgecolor="0.3",
+               linewidth=0.6)
+        ax.errorbar([x for x, _r in shown], [r["pct"] for _x, r in shown],
+                    yerr=[[r["pct"] - r["lo"] for _x, r in shown],
+                          [r["hi"] - r["pct"] for _x, r in shown]],
+                    fmt="none", ecolor="black", capsize=4, label="bootstrap 95% CI")
+    vals = [v for _x, r in shown for v in (r["lo"], r["hi"])]
+    lo = min(vals + [-35])
+    hi = max(vals + [5])
     for x, r in zip(xs, rel):
-        ax.text(x, r[4] + 1.5 if r[2] >= 0 else r[3] - 1.5, fmt_pct(r[2]), ha="center",
-                va="bottom" if r[2] >= 0 else "top", fontsize=9.5)
-    lo = min([r[3] for r in rel] + [-35])
-    hi = max([r[4] for r in rel] + [5])
-    ax.set_ylim(lo - 8, hi + 8)
+        over = "\noversubscribed" if r["oversubscribed"] == 1 else ""
+        rate = ("%.3g failed\nper 1,000 ops" % (r["failed"] * 1000)
+                if r["failed"] is not None else "failed attempts\nnot recorded")
+        if r["exercised"] is False or r["pct"] is None:
+            ax.text(x, (lo + hi) / 2, "backoff not\nexercised\non this host\n(%s)%s"
+                    % (rate.replace("\n", " "), over), ha="center", va="center", fontsize=8.5,
+                    color="0.2", bbox=dict(boxstyle="round", fc="white", ec="0.6"))
+            continue
+        ax.text(x, r["hi"] + 1.5 if r["pct"] >= 0 else r["lo"] - 1.5,
+                fmt_pct(r["pct"]) + "\n" + rate + over, ha="center",
+                va="bottom" if r["pct"] >= 0 else "top", fontsize=8.5)
+        if r["oversubscribed"] == 1:
+            ax.plot([x], [r["pct"]], **OVERSUB_STYLE)
+    ax.set_ylim(lo - 12, hi + 12)
+    ax.set_xlim(-0.6, len(rel) - 0.4)
     ax.set_xticks(xs)
-    ax.set_xticklabels([r[0] for r in rel])
+    ax.set_xticklabels([r["backoff"] for r in rel])
     ax.set_xlabel("backoff")
     ax.set_ylabel("throughput change vs none (%)")
     ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _p: fmt_pct(v) if v else "0"))
-    ax.set_title("at %d threads, against retrying at once" % rel[0][1], fontsize=11)
+    ax.set_title("at %d threads, against retrying at once (paired per rep)"
+                 % rel[0]["threads"], fontsize=11)
     ax.grid(axis="x", visible=False)
     if show_legend:
         ax.legend(loc="lower left", framealpha=0.9)
@@ -1115,23 +1328,37 @@ def percentile_axis(ax, xmax):
     ax.set_xlabel("percentile")
 
 
+LOAD_DASHES = ["-", "--", ":", "-."]
+
+
+def load_style(loads, ld):
+    """The line style of an offered load: solid for the highest, then dashed, dotted."""
+    i = len(loads) - 1 - loads.index(ld) if ld in loads else 0
+    return LOAD_DASHES[i % len(LOAD_DASHES)]
+
+
 def draw_f3a(axes, p, show_legend=True):
     ax = axes[0]
     allv = []
     xmax = 10
+    loads = p.get("loads") or [""]
     for c in p["curves"]:
         g = c["gate"]
         col = color_of("gate", g)
         if c["band"]:
             xs, lo, hi = c["band"]
-            ax.fill_between(xs, lo, hi, color=col, alpha=0.18, linewidth=0)
+            ax.fill_between(xs, lo, hi, color=col, alpha=0.12 if len(loads) > 1 else 0.18,
+                            linewidth=0)
             allv += lo + hi
         pts = c["points"]
         if not pts:
             continue
-        lab = "%s (rep %d of %d%s)" % (g, c["rep"], c["nreps"],
-                                       "" if c["source"] == "latency.csv" else ", summary")
+        lab = "%s%s (median of %d rep%s%s)%s" % (
+            g, ", " + load_label(c["load"]) if c["load"] else "", c["nreps"],
+            "" if c["nreps"] == 1 else "s", "" if c["source"] == "latency.csv" else ", summary",
+            ", oversubscribed" if c.get("oversubscribed") == 1 else "")
         ax.plot([q[0] for q in pts], [q[1] for q in pts], color=col, linewidth=2.0,
+                linestyle=load_style(loads, c["load"]),
                 marker=None if c["source"] == "latency.csv" else marker_of("gate", g),
                 label=lab)
         xmax = max(xmax, pts[-1][0])
@@ -1143,7 +1370,7 @@ def draw_f3a(axes, p, show_legend=True):
     if not p["curves"]:
         no_data(ax, "no latency recorded")
     elif show_legend:
-        ax.legend(loc="upper left", framealpha=0.9)
+        ax.legend(loc="upper left", framealpha=0.9, fontsize=8.5 if len(loads) > 1 else 9.5)
 
 
 def draw_f3b(axes, p, show_legend=True):
@@ -1176,9 +1403,11 @@ def draw_f5(axes, p, show_legend=True, tcolors=None):
         x = [dodge(q[0], i) for q in pts]
         ax.errorbar(x, [q[1] / 1e6 for q in pts],
                     yerr=[[(q[1] - q[2]) / 1e6 for q in pts], [(q[3] - q[1]) / 1e6 for q in pts]],
-                    color=col, marker=MARKERS[i % len(MARKERS)], markersize=5.5, linewidth=1.8,
-                    capsize=3, label="%d threads" % t)
+                    color=col, marker=MARKERS[i % len(MARKERS)], markersize=5.5 if len(pts) > 1
+                    else 7.5, linewidth=1.8, capsize=3, label="%d threads" % t,
+                    linestyle="-" if len(pts) > 1 else "none")
         ring_bound(ax, x, pts, 1e-6)
+        mark_oversub(ax, x, pts, 1e-6, label=False)
         hp = [q for q in pts if len(q) > 6 and q[6]]
         if hp:
             ax.plot([q[0] for q in hp], [q[6] / 1e6 for q in hp], color=col, linestyle="-.",
@@ -1193,7 +1422,11 @@ def draw_f5(axes, p, show_legend=True, tcolors=None):
             ax2.errorbar([dodge(q[0], i) for q in r], [100 * q[1] for q in r],
                          yerr=[[100 * (q[1] - q[2]) for q in r], [100 * (q[3] - q[1]) for q in r]],
                          color=col, marker=MARKERS[i % len(MARKERS)], markersize=5.5,
-                         linewidth=1.8, capsize=3, label="%d threads" % t)
+                         linewidth=1.8, capsize=3, label="%d threads" % t,
+                         linestyle="-" if len(r) > 1 else "none")
+            hit = [(dodge(q[0], i), 100 * q[1] / q[5]) for q in cp if is_over(q)]
+            if hit:
+                ax2.plot([h[0] for h in hit], [h[1] for h in hit], **OVERSUB_STYLE)
         allv += [q[2] / 1e6 for q in pts] + [q[3] / 1e6 for q in pts]
         xs += [q[0] for q in pts]
     threads_axis(ax, xs, "batch size (items per cross-node transfer)")
@@ -1218,6 +1451,9 @@ def draw_f5(axes, p, show_legend=True, tcolors=None):
         if p.get("has_harness"):
             handles.append(plt.Line2D([], [], color="0.3", linestyle="-.", linewidth=1.3))
             labels.append("harness alone\n(null queue),\nsame colour")
+        if any(is_over(q) for pts in p["lines"].values() for q in pts):
+            handles.append(plt.Line2D([], [], **OVERSUB_STYLE))
+            labels.append(OVERSUB_LABEL)
         ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False,
                   borderaxespad=0.0)
 
@@ -1285,6 +1521,9 @@ def draw_peers_latency(axes, p, show_legend=True):
             if b["p50"] is None and b["p99"] is None:
                 ax.text(x, 0.03, "no latency\nrecorded", ha="center", va="bottom",
                         fontsize=8.5, color="0.35", transform=ax.get_xaxis_transform())
+            if b.get("oversubscribed") == 1:
+                ax.text(x, 0.97, "oversubscribed", ha="center", va="top", fontsize=8,
+                        fontweight="bold", rotation=90, transform=ax.get_xaxis_transform())
     for ax in axes[len(p["panels"]):]:
         no_data(ax, "")
     if show_legend:
@@ -1354,7 +1593,7 @@ def save(fig, outdir, name):
 
 def figure_size(panels, columns=1):
     if columns == 1:
-        return (7.8, 5.0) if panels == 1 else (14.0, 5.0)
+        return (7.8, 5.0) if panels == 1 else (14.0, 5.0) if panels == 2 else (20.0, 5.2)
     return (15.0, 5.0 * panels)
 
 
@@ -1435,6 +1674,11 @@ def g(v):
     return "NaN" if v is None else ("%.6g" % v)
 
 
+def ov_col(v):
+    """The oversubscribed column of a .dat row: 1, 0, or NaN where not recorded."""
+    return "NaN" if v is None else "%d" % int(v)
+
+
 def dat_header(name, p, what, columns):
     out = ["# %s: %s" % (name, what)]
     for text, _e in p["caption"]:
@@ -1450,16 +1694,15 @@ def is_bound(q):
     return int(bool(len(q) > 6 and q[6] and q[1] >= HARNESS_BOUND * q[6]))
 
 
-def dat_series(series, order, family, extra=None, labels=None):
+def dat_series(series, order, family, labels=None):
     out = []
     for v in order:
         name = (labels or {}).get(v, v).replace('"', "'").replace("\n", " ")
         out += ["", "", '"%s"' % name]
         for q in series[v]:
             cols = [g(q[0]), g(q[1]), g(q[2]), g(q[3]), "%d" % q[4],
-                    "%d" % rgb_int(color_of(family, v)), g(q[5]), "%d" % is_bound(q)]
-            if extra is not None:
-                cols.append(str(extra))
+                    "%d" % rgb_int(color_of(family, v)), g(q[5]), "%d" % is_bound(q),
+                    ov_col(q[7] if len(q) > 7 else None)]
             out.append(" ".join(cols))
     return out
 
@@ -1494,37 +1737,57 @@ def dat_text(name, p):
                          "harness_ns: the harness alone (null queue), 1e9 / its median "
                          "throughput, the same on every row (NaN: not measured)",
                          ["mode", "data_movement_ns", "lookup_ns", "total_median_ns",
-                          "total_min_ns", "total_max_ns", "reps", "color_rgb", "harness_ns"])
+                          "total_min_ns", "total_max_ns", "reps", "color_rgb", "harness_ns",
+                          "oversubscribed"])
         out.append("")
         for b in p["bars"]:
             out.append(" ".join([b["mode"], g(b["data"] if b["data"] is not None else 0.0),
                                  g(b["lookup"] if b["lookup"] is not None else b["total"]),
                                  g(b["total"]), g(b["min"]), g(b["max"]), "%d" % b["n"],
                                  "%d" % rgb_int(color_of("lookup", b["mode"])),
-                                 g(p.get("harness_ns"))]))
+                                 g(p.get("harness_ns")), ov_col(b.get("oversubscribed"))]))
         return out
     if k in ("lines", "f4"):
         cols = ["threads", "median_ops_per_s", "min_ops_per_s", "max_ops_per_s", "reps",
-                "color_rgb", "ceiling_ops_per_s", "harness_bound"]
+                "color_rgb", "ceiling_ops_per_s", "harness_bound", "oversubscribed"]
         what = ("throughput vs threads by %s: one block per %s, its name first%s; then "
                 "the physical ceiling (columns threads ceiling_ops_per_s color_rgb, "
                 "one sub-block per line; NaN: not available); the last block is the harness "
                 "alone, the null queue (columns threads median_ops_per_s min_ops_per_s "
-                "max_ops_per_s reps; NaN: not measured)" % (
+                "max_ops_per_s reps; NaN: not measured); oversubscribed: 1 where the point's "
+                "threads outnumber its CPUs, NaN where not recorded" % (
                     p["family"], p["family"],
-                    "; then the change against none at the largest thread count (columns "
-                    "backoff threads change_pct min_pct max_pct color_rgb)"
-                    if k == "f4" else ""))
+                    "; then the failed attempts per 1,000 operations (failed_attempts / ops, "
+                    "median over the runs; columns backoff threads median min max reps "
+                    "color_rgb oversubscribed); then the paired change against none at the "
+                    "largest thread count (columns backoff threads change_pct ci_lo_pct "
+                    "ci_hi_pct color_rgb failed_per_1000 exercised oversubscribed; exercised "
+                    "0: fewer than %g failed attempts per 1,000 operations, the backoff did "
+                    "not run: 'backoff not exercised on this host', no percentage)"
+                    % (nrdata.BACKOFF_EXERCISED * 1000) if k == "f4" else ""))
         out = dat_header(name, p, what, cols)
         out += dat_series(p["series"], p["order"], p["family"], labels=p["labels"])
         if k == "f4":
+            out += ["", "", '"failed attempts per 1,000 operations"']
+            for b_ in p["failed_order"]:
+                for q in p["failed"][b_]:
+                    out.append("%s %d %s %s %s %d %d %s" % (
+                        b_, q[0], g(q[1]), g(q[2]), g(q[3]), q[4],
+                        rgb_int(color_of("backoff", b_)), ov_col(q[7])))
+            if out[-1] == '"failed attempts per 1,000 operations"':
+                out.append("none 1 NaN NaN NaN 0 0 NaN")
             out += ["", "", '"change vs none"']
-            for b_, t, rel, lo, hi in p["relative"]:
-                if b_ != "none":
-                    out.append("%s %d %s %s %s %d" % (b_, t, g(rel), g(lo), g(hi),
-                                                      rgb_int(color_of("backoff", b_))))
-            if len(out) and out[-1] == '"change vs none"':
-                out.append("none 0 NaN NaN NaN 0")
+            for r in p["relative"]:
+                ex = r["exercised"]
+                if ex is False:
+                    out.append("# %s: backoff not exercised on this host" % r["backoff"])
+                out.append("%s %d %s %s %s %d %s %s %s" % (
+                    r["backoff"], r["threads"], g(r["pct"]), g(r["lo"]), g(r["hi"]),
+                    rgb_int(color_of("backoff", r["backoff"])),
+                    g(None if r["failed"] is None else r["failed"] * 1000),
+                    "NaN" if ex is None else "%d" % ex, ov_col(r["oversubscribed"])))
+            if out[-1] == '"change vs none"':
+                out.append("none 0 NaN NaN NaN 0 NaN NaN NaN")
         out += ["", "", '"physical ceiling (model)"']
         out += dat_ceiling(p["ceiling"], p["family"], p["series"])
         out += ["", "", '"%s"' % HARNESS_LABEL]
@@ -1532,7 +1795,8 @@ def dat_text(name, p):
         return out
     if k == "peers":
         cols = ["threads", "median_ops_per_s", "min_ops_per_s", "max_ops_per_s", "reps",
-                "color_rgb", "ceiling_ops_per_s", "bursts", "message", "harness_bound"]
+                "color_rgb", "ceiling_ops_per_s", "bursts", "message", "harness_bound",
+                "oversubscribed"]
         out = dat_header(name, p, "throughput vs threads by queue: one block per queue, its "
                          "name first, one sub-block per panel: single operations (bursts 0) "
                          "then bursts (1), inline items (message 0) then message items (1, "
@@ -1549,7 +1813,8 @@ def dat_text(name, p):
                 m = "1" if pn["item"] == "message" else "0"
                 part = [" ".join([g(pt[0]), g(pt[1]), g(pt[2]), g(pt[3]), "%d" % pt[4],
                                   "%d" % rgb_int(color_of("queue", q)), g(pt[5]),
-                                  str(pn["bursts"]), m, "%d" % is_bound(pt)])
+                                  str(pn["bursts"]), m, "%d" % is_bound(pt),
+                                  ov_col(pt[7] if len(pt) > 7 else None)])
                         for pt in pn["series"].get(q, [])]
                 if part:
                     parts.append(part)
@@ -1570,12 +1835,20 @@ def dat_text(name, p):
         return out
     if k == "f3a":
         out = dat_header(name, p, "latency percentile distribution by gate at %d threads; one "
-                         "block per gate, its name first" % p["threads"],
+                         "block per gate and offered load, its name first; every line the "
+                         "median over the reps at each percentile, the band min-max over the "
+                         "reps; dash 1 solid (the highest load), 2 dashed, 3 dotted"
+                         % p["threads"],
                          ["one_over_one_minus_p", "value_ns", "band_lo_ns", "band_hi_ns",
-                          "color_rgb"])
+                          "color_rgb", "dash"])
+        loads = p.get("loads") or [""]
         for c in p["curves"]:
-            out += ["", "", '"%s"' % c["gate"]]
+            label = c["gate"] + (", " + load_label(c["load"]) if c["load"] else "")
+            if c.get("oversubscribed") == 1:
+                label += ", oversubscribed"
+            out += ["", "", '"%s"' % label]
             col = "%d" % rgb_int(color_of("gate", c["gate"]))
+            dash = "%d" % (LOAD_DASHES.index(load_style(loads, c["load"])) + 1)
             band = c["band"]
             for x, v in c["points"]:
                 lo = hi = None
@@ -1584,11 +1857,11 @@ def dat_text(name, p):
                     if x <= band[0][-1]:
                         lo = float(np.interp(math.log10(x), np.log10(band[0]), band[1]))
                         hi = float(np.interp(math.log10(x), np.log10(band[0]), band[2]))
-                out.append(" ".join([g(x), g(v), g(lo), g(hi), col]))
+                out.append(" ".join([g(x), g(v), g(lo), g(hi), col, dash]))
         return out
     if k == "f3b":
         cols = ["threads", "p50_median_ns", "p50_min_ns", "p50_max_ns", "reps", "color_rgb",
-                "p99_median_ns", "p99_min_ns", "p99_max_ns"]
+                "p99_median_ns", "p99_min_ns", "p99_max_ns", "oversubscribed"]
         out = dat_header(name, p, "p50 and p99 latency vs threads by gate; one block per gate, "
                          "its name first", cols)
         for v in p["order"]:
@@ -1598,12 +1871,13 @@ def dat_text(name, p):
                 r = p99.get(q[0], (None,) * 6)
                 out.append(" ".join([g(q[0]), g(q[1]), g(q[2]), g(q[3]), "%d" % q[4],
                                      "%d" % rgb_int(color_of("gate", v)),
-                                     g(r[1]), g(r[2]), g(r[3])]))
+                                     g(r[1]), g(r[2]), g(r[3]),
+                                     ov_col(q[7] if len(q) > 7 else None)]))
         return out
     if k == "f5":
         cols = ["batch", "median_ops_per_s", "min_ops_per_s", "max_ops_per_s", "reps",
                 "color_rgb", "ceiling_ops_per_s", "ratio_median", "ratio_min", "ratio_max",
-                "harness_ops_per_s", "harness_bound"]
+                "harness_ops_per_s", "harness_bound", "oversubscribed"]
         out = dat_header(name, p, "throughput vs batch size, one block per thread count, its "
                          "name first; ceiling per point (NaN: none); harness_ops_per_s: the "
                          "harness alone, the null queue, median per point (NaN: not "
@@ -1617,11 +1891,12 @@ def dat_text(name, p):
                                      "%d" % rgb_int(tcol[t]), g(c),
                                      g(q[1] / c if c else None), g(q[2] / c if c else None),
                                      g(q[3] / c if c else None), g(q[6]),
-                                     "%d" % is_bound(q)]))
+                                     "%d" % is_bound(q), ov_col(q[7] if len(q) > 7 else None)]))
         return out
     if k == "peers-latency":
         cols = ["queue", "bursts", "threads", "p50_median_ns", "p50_min_ns", "p50_max_ns",
-                "p99_median_ns", "p99_min_ns", "p99_max_ns", "color_rgb", "message"]
+                "p99_median_ns", "p99_min_ns", "p99_max_ns", "color_rgb", "message",
+                "oversubscribed"]
         out = dat_header(name, p, "p50/p99 latency by queue at the largest thread count; one "
                          "block per panel, its name first: inline items (message 0) single "
                          "operations, bursts, then message items (message 1) single "
@@ -1635,9 +1910,10 @@ def dat_text(name, p):
                 out.append(" ".join([b["queue"], str(pn["bursts"]), str(pn["threads"]),
                                      g(a50[0]), g(a50[1]), g(a50[2]),
                                      g(a99[0]), g(a99[1]), g(a99[2]),
-                                     "%d" % rgb_int(color_of("queue", b["queue"])), m]))
+                                     "%d" % rgb_int(color_of("queue", b["queue"])), m,
+                                     ov_col(b.get("oversubscribed"))]))
             if not pn["bars"]:
-                out.append("none %d 0 NaN NaN NaN NaN NaN NaN 0 %s" % (pn["bursts"], m))
+                out.append("none %d 0 NaN NaN NaN NaN NaN NaN 0 %s NaN" % (pn["bursts"], m))
         return out
     raise AssertionError(k)
 
@@ -1670,7 +1946,8 @@ def run_gnuplot(gnuplot, name, p, outroot, host):
     lines = []
     for t, _e in p["caption"]:
         lines += textwrap.wrap(t, 150, subsequent_indent="    ") or [""]
-    expr = "datafile=%s; outfile=%s; caption=%s" % (gp_str(dat), gp_str(tmp), gp_lines(lines))
+    expr = "datafile=%s; outfile=%s; caption=%s; figtitle=%s" % (
+        gp_str(dat), gp_str(tmp), gp_lines(lines), gp_str(p["title"]))
     if p.get("annotation"):
         expr += "; note=%s" % gp_str(p["annotation"])
     try:

@@ -4,8 +4,16 @@
     summarize.py [--results results] [HOST ...]   print each host's ratios
     summarize.py --readme HOST                    rewrite results/HOST/README.md
 
-Every number comes from the tidy CSVs (medians over repetitions); nothing is
-typed in. The same functions feed the paper's generated numbers.
+Every number comes from the tidy CSVs; nothing is typed in. The same
+functions feed the paper's generated numbers. A ratio between two
+configurations is a paired ratio: the ratio of the two runs of each
+repetition k (rep k of every point ran in the same round of the sweep, close
+in time), its median over the repetitions, and a bootstrap 95% confidence
+interval of that median (nrdata.bootstrap_ci: 2000 resamples, fixed seed),
+printed "X.XX [lo..hi]". Absolute values (ns, Mops/s) are medians over
+repetitions. The drift reference's runs (role reference) are left out of
+every point and reported on their own: their spread against the smallest
+effect an experiment states.
 """
 
 import csv
@@ -15,6 +23,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nrdata  # noqa: E402
 
 STUDY = {
     "F1": "look-up 11x the data movement",
@@ -35,11 +44,50 @@ EXPERIMENTS = ["f1-lookup-cost", "f2-node-cache", "f3-gate", "f4-backoff", "f5-c
 HARNESS_BOUND = 0.8
 
 
-def load(path):
+def load_all(path):
+    """Every row of a tidy CSV, the drift reference's runs included."""
     if not os.path.exists(path):
         return []
     with open(path, newline="", encoding="utf-8") as f:
         return list(csv.DictReader(f))
+
+
+def load(path):
+    """The rows of the sweep's points (the drift reference's runs left out)."""
+    return [r for r in load_all(path) if not nrdata.is_reference(r)]
+
+
+def load_refs(path):
+    """The drift reference's runs of a tidy CSV (points reference-start, -middle, -end)."""
+    return [r for r in load_all(path) if nrdata.is_reference(r)]
+
+
+# ---- paired ratios ------------------------------------------------------------
+
+def paired(a_rows, b_rows, key="throughput_ops_per_s", fn=None):
+    """(estimate, low, high, n) of a paired ratio: fn(a_k, b_k) (default a_k / b_k)
+    for every repetition k both groups ran, its median and bootstrap 95% CI;
+    None where no repetition pairs up."""
+    vals = nrdata.paired_ratios(a_rows, b_rows, key, fn)
+    ci = nrdata.bootstrap_ci(vals)
+    return None if ci is None else ci + (len(vals),)
+
+
+def put_ratio(out, name, pr, scale=1.0):
+    """out[name], out[name_lo], out[name_hi] from a paired() result (x scale)."""
+    if pr:
+        out[name], out[name + "_lo"], out[name + "_hi"] = (v * scale for v in pr[:3])
+        out[name + "_n"] = pr[3]
+
+
+def fmt_ci(d, name, fmt="{:.2f}"):
+    """'X.XX [lo..hi]' for d[name] and its interval ("n/a" if absent)."""
+    if d.get(name) is None:
+        return "n/a"
+    if d.get(name + "_lo") is None:
+        return fmt.format(d[name])
+    return (f"{fmt.format(d[name])} [{fmt.format(d[name + '_lo'])}.."
+            f"{fmt.format(d[name + '_hi'])}]")
 
 
 def med(rows, key):
@@ -79,23 +127,26 @@ def f1(hostdir):
     rows = load(os.path.join(hostdir, "f1-lookup-cost.csv"))
     if not rows:
         return None
-    none = med(by(rows, lookup="none"), "throughput_ops_per_s")
-    lib = med(by(rows, lookup="libnuma"), "throughput_ops_per_s")
+    none_rows, lib_rows = by(rows, lookup="none"), by(rows, lookup="libnuma")
+    none = med(none_rows, "throughput_ops_per_s")
+    lib = med(lib_rows, "throughput_ops_per_s")
     if not none or not lib:
         return None
     move_ns = 1e9 / none
-    look_ns = 1e9 / lib - move_ns
-    out = {"move_ns": move_ns, "libnuma_op_ns": 1e9 / lib, "lookup_ns": look_ns,
-           "ratio": look_ns / move_ns, "reps": len(by(rows, lookup="libnuma"))}
+    out = {"move_ns": move_ns, "libnuma_op_ns": 1e9 / lib, "reps": len(lib_rows)}
+    # look-up / data movement, per repetition: (1/lib_k - 1/none_k) / (1/none_k)
+    put_ratio(out, "ratio", paired(none_rows, lib_rows, fn=lambda n, b: n / b - 1))
+    if "ratio" not in out:   # no repetition pairs up: the ratio of the medians, no CI
+        out["ratio"] = none / lib - 1
+    out["lookup_ns"] = out["ratio"] * move_ns
     h = med(rows, "harness_ops_per_s")
     if h:
         # the harness alone: its time per item, against the data movement (lookup none)
         out["harness_ns"] = 1e9 / h
         out["move_over_harness"] = move_ns / (1e9 / h)
     for mode in ("cached", "rseq", "rdpid", "table", "syscall"):
-        t = med(by(rows, lookup=mode), "throughput_ops_per_s")
-        if t:
-            out[f"{mode}_vs_none"] = none / t
+        # time per item of the mode over that of no look-up, per repetition
+        put_ratio(out, f"{mode}_vs_none", paired(none_rows, by(rows, lookup=mode)))
     return out
 
 
@@ -126,47 +177,117 @@ def f2(hostdir):
     rows, m = at_max_threads(load(os.path.join(hostdir, "f2-node-cache.csv")))
     if not rows:
         return None
-    lib = med(by(rows, lookup="libnuma"), "throughput_ops_per_s")
-    cached = med(by(rows, lookup="cached"), "throughput_ops_per_s")
-    rseq = med(by(rows, lookup="rseq"), "throughput_ops_per_s")
+    lib_rows, cached_rows = by(rows, lookup="libnuma"), by(rows, lookup="cached")
+    lib = med(lib_rows, "throughput_ops_per_s")
+    cached = med(cached_rows, "throughput_ops_per_s")
     if not lib or not cached:
         return None
     h = med(rows, "harness_ops_per_s")
-    return {"threads": m, "cached_over_libnuma": cached / lib,
-            "rseq_over_libnuma": rseq / lib if rseq else None,
-            "cached_mops": cached / 1e6, "libnuma_mops": lib / 1e6,
-            "harness_mops": h / 1e6 if h else None,
-            "cached_over_harness": cached / h if h else None}
+    out = {"threads": m, "cached_mops": cached / 1e6, "libnuma_mops": lib / 1e6,
+           "harness_mops": h / 1e6 if h else None,
+           "cached_over_harness": cached / h if h else None, "rseq_over_libnuma": None,
+           "oversubscribed": any_oversubscribed(rows)}
+    put_ratio(out, "cached_over_libnuma", paired(cached_rows, lib_rows))
+    put_ratio(out, "rseq_over_libnuma", paired(by(rows, lookup="rseq"), lib_rows))
+    return out
+
+
+def any_oversubscribed(rows):
+    """True if a row was oversubscribed, False if none was, None if not recorded."""
+    flags = [nrdata.oversubscribed(r) for r in rows]
+    if any(f is True for f in flags):
+        return True
+    if flags and all(f is False for f in flags):
+        return False
+    return None
+
+
+def f3_threads(rows):
+    """The thread count F3 reports: the largest whose runs are not
+    oversubscribed (each thread has a CPU), else the largest; and whether
+    that one is oversubscribed (None: not recorded)."""
+    ts = sorted({threads(r) for r in rows})
+    clean = [t for t in ts if any_oversubscribed([r for r in rows if threads(r) == t])
+             is False]
+    t = clean[-1] if clean else ts[-1]
+    return t, any_oversubscribed([r for r in rows if threads(r) == t])
+
+
+def load_of(r):
+    """The offered load of an open-loop row (a fraction of capacity), '' if closed loop."""
+    return (r.get("load") or "").strip()
 
 
 def f3(hostdir):
-    rows, m = at_max_threads(load(os.path.join(hostdir, "f3-gate.csv")))
-    if not rows:
+    """shared / per-worker gate latency at the F3 thread count (f3_threads), per
+    offered load (closed loop: one group); the headline is the largest load."""
+    allrows = load(os.path.join(hostdir, "f3-gate.csv"))
+    if not allrows:
         return None
-    sh = med(by(rows, gate="shared"), "p50_ns")
-    pw = med(by(rows, gate="perworker"), "p50_ns")
-    pn = med(by(rows, gate="pernode"), "p50_ns")
-    if not sh or not pw:
+    m, over = f3_threads(allrows)
+    rows = [r for r in allrows if threads(r) == m]
+    loads = sorted({load_of(r) for r in rows}, key=lambda v: float(v) if v else -1.0)
+    per_load = []
+    for ld in loads:
+        rs = [r for r in rows if load_of(r) == ld]
+        sh, pw = by(rs, gate="shared"), by(rs, gate="perworker")
+        shm, pwm = med(sh, "p50_ns"), med(pw, "p50_ns")
+        if not shm or not pwm:
+            continue
+        d = {"load": ld, "p50_shared_ns": shm, "p50_perworker_ns": pwm,
+             "p50_pernode_ns": med(by(rs, gate="pernode"), "p50_ns"),
+             "inflight_shared": med(sh, "inflight"), "inflight_perworker": med(pw, "inflight"),
+             "mops_shared": (med(sh, "throughput_ops_per_s") or 0) / 1e6,
+             "mops_perworker": (med(pw, "throughput_ops_per_s") or 0) / 1e6}
+        put_ratio(d, "shared_over_perworker", paired(sh, pw, "p50_ns"))
+        put_ratio(d, "p99_shared_over_perworker", paired(sh, pw, "p99_ns"))
+        per_load.append(d)
+    if not per_load:
         return None
-    return {"threads": m, "p50_shared_ns": sh, "p50_perworker_ns": pw, "p50_pernode_ns": pn,
-            "shared_over_perworker": sh / pw,
-            "p99_shared_over_perworker": (med(by(rows, gate="shared"), "p99_ns") or 0) /
-            (med(by(rows, gate="perworker"), "p99_ns") or 1)}
+    out = dict(per_load[-1])
+    out.update({"threads": m, "oversubscribed": over, "loads": per_load,
+                "thread_counts": sorted({threads(r) for r in allrows})})
+    return out
 
 
 def f4(hostdir):
     rows, m = at_max_threads(load(os.path.join(hostdir, "f4-backoff.csv")))
     if not rows:
         return None
-    none = med(by(rows, backoff="none"), "throughput_ops_per_s")
+    none_rows = by(rows, backoff="none")
+    none = med(none_rows, "throughput_ops_per_s")
     if not none:
         return None
-    out = {"threads": m}
+    out = {"threads": m, "oversubscribed": any_oversubscribed(rows),
+           "none_failed_per_item": med_failed(none_rows)}
     for b in ("pause", "exp", "yield"):
-        t = med(by(rows, backoff=b), "throughput_ops_per_s")
-        if t:
-            out[f"{b}_change_pct"] = (t / none - 1) * 100
+        brows = by(rows, backoff=b)
+        if not brows:
+            continue
+        put_ratio(out, f"{b}_change_pct", paired(brows, none_rows, fn=lambda x, y: x / y - 1),
+                  100.0)
+        rate = med_failed(brows)
+        out[f"{b}_failed_per_item"] = rate
+        out[f"{b}_exercised"] = nrdata.backoff_exercised(rate)
     return out
+
+
+def med_failed(rows):
+    """The median over rows of failed attempts per operation (failed_attempts / ops)."""
+    vals = [v for v in (nrdata.failed_per_item(r) for r in rows) if v is not None]
+    return statistics.median(vals) if vals else None
+
+
+def f4_says(r, b):
+    """What the README says of backoff b at F4's largest thread count: the paired
+    change with its CI, or that the backoff did not run."""
+    rate = r.get(f"{b}_failed_per_item")
+    per_k = "n/a" if rate is None else f"{rate * 1000:.3g}"
+    if r.get(f"{b}_exercised") is False:
+        return (f"{b}: backoff not exercised on this host ({per_k} failed attempts per "
+                "1,000 operations)")
+    return (f"{b} {fmt_ci(r, f'{b}_change_pct', '{:+.1f}')}% ({per_k} failed attempts per "
+            "1,000 operations)")
 
 
 def ceiling_ratios(hostdir, name):
@@ -202,10 +323,12 @@ def peers(hostdir, item="inline"):
         return None
     m = min(threads(r) for r in rows)  # the 1P1C comparison
     rows = [r for r in rows if threads(r) == m]
-    out = {"threads": m, "item": item, "sample": sample_of(rows)}
+    out = {"threads": m, "item": item, "sample": sample_of(rows),
+           "oversubscribed": any_oversubscribed(rows)}
     for bursts in ("0", "1"):
         rs = by(rows, bursts=bursts)
-        qs = {q: med(by(rs, queue=q), "throughput_ops_per_s") for q in PEER_QUEUES}
+        qrows = {q: by(rs, queue=q) for q in PEER_QUEUES}
+        qs = {q: med(qrows[q], "throughput_ops_per_s") for q in PEER_QUEUES}
         qs = {q: v for q, v in qs.items() if v}
         h = med(rs, "harness_ops_per_s")
         if h:
@@ -214,12 +337,13 @@ def peers(hostdir, item="inline"):
             continue
         single_ring = {q: v for q, v in qs.items() if q not in ("numaring", "faa")}
         if single_ring:
+            # the best peer by its median; the ratio against it paired per repetition
             best = max(single_ring, key=single_ring.get)
             out[f"b{bursts}_best_peer"] = best
-            out[f"b{bursts}_over_best"] = qs["numaring"] / single_ring[best]
+            put_ratio(out, f"b{bursts}_over_best", paired(qrows["numaring"], qrows[best]))
         for q in ("rte", "flat"):
             if q in qs:
-                out[f"b{bursts}_over_{q}"] = qs["numaring"] / qs[q]
+                put_ratio(out, f"b{bursts}_over_{q}", paired(qrows["numaring"], qrows[q]))
         out[f"b{bursts}_mops"] = {q: v / 1e6 for q, v in qs.items()}
     return out
 
@@ -281,6 +405,147 @@ def describe_host(hostdir):
     except (OSError, ValueError):
         return None
     return t
+
+
+def over_note(r):
+    """' (oversubscribed)' where the rows behind a result shared CPUs."""
+    return " (**oversubscribed**: threads share CPUs)" if r.get("oversubscribed") else ""
+
+
+#: what each experiment's drift reference is measured by: the value its ratios are of
+DRIFT_METRIC = {"f3-gate": "p50_ns"}
+
+
+def stated_effects(hostdir, exp):
+    """[(what, effect)]: every paired ratio between configurations the README
+    states for an experiment, as its distance from no effect (|ratio - 1|;
+    F1's look-up / data movement is itself the excess). F4's changes count only
+    where the backoff ran."""
+    out = []
+    if exp == "f1-lookup-cost":
+        r = f1(hostdir) or {}
+        if r.get("ratio") is not None:
+            out.append(("look-up / data movement", abs(r["ratio"])))
+        for m in ("cached", "rseq", "rdpid", "table", "syscall"):
+            if r.get(f"{m}_vs_none") is not None:
+                out.append((f"{m} vs none", abs(r[f"{m}_vs_none"] - 1)))
+    elif exp == "f2-node-cache":
+        r = f2(hostdir) or {}
+        for k, what in (("cached_over_libnuma", "cached / libnuma"),
+                        ("rseq_over_libnuma", "rseq / libnuma")):
+            if r.get(k) is not None:
+                out.append((what, abs(r[k] - 1)))
+    elif exp == "f3-gate":
+        r = f3(hostdir) or {}
+        for d in r.get("loads", []):
+            at = f" (load {d['load']})" if d["load"] else ""
+            for k, what in (("shared_over_perworker", "p50 shared / per-worker"),
+                            ("p99_shared_over_perworker", "p99 shared / per-worker")):
+                if d.get(k) is not None:
+                    out.append((what + at, abs(d[k] - 1)))
+    elif exp == "f4-backoff":
+        r = f4(hostdir) or {}
+        for b in ("pause", "exp", "yield"):
+            if r.get(f"{b}_change_pct") is not None and r.get(f"{b}_exercised") is not False:
+                out.append((f"{b} vs none", abs(r[f"{b}_change_pct"]) / 100))
+    elif exp == "peers":
+        for item in ("inline", "message"):
+            r = peers(hostdir, item) or {}
+            for b, label in (("0", "single"), ("1", "bursts")):
+                for q in ("best", "flat", "rte"):
+                    k = f"b{b}_over_{q}"
+                    if r.get(k) is not None:
+                        peer = r.get(f"b{b}_best_peer") if q == "best" else q
+                        out.append((f"numaring / {peer}, {item}, {label}", abs(r[k] - 1)))
+    return out
+
+
+def reference_of(rows, refs):
+    """The point whose configuration the reference's runs share, or None."""
+    cols = [c for c in nrdata.CONFIG_COLUMNS if c != "profile"]
+    want = {c: (refs[0].get(c) or "") for c in cols}
+    for r in rows:
+        if all((r.get(c) or "") == want[c] for c in cols):
+            return r["point"]
+    return None
+
+
+def drift(hostdir, exp):
+    """The drift of an experiment's reference configuration, or None where it
+    has no reference runs: a dict with the reference's point, the metric, the
+    values at start/middle/end (None where missing), drift = (max - min) /
+    median over the runs present, the smallest stated effect (what, size) and
+    flagged: True where the drift exceeds it (the sweep moved more than the
+    effect it reports; None where no effect is stated or fewer than two
+    reference runs exist)."""
+    path = os.path.join(hostdir, f"{exp}.csv")
+    refs = load_refs(path)
+    if not refs:
+        return None
+    metric = DRIFT_METRIC.get(exp, "throughput_ops_per_s")
+    if not all((r.get(metric) or "").strip() for r in refs):
+        metric = "throughput_ops_per_s"
+    vals = {r["point"]: float(r[metric]) for r in refs if (r.get(metric) or "").strip()}
+    seq = [vals.get(n) for n in nrdata.REFERENCE_POINTS]
+    present = [v for v in seq if v is not None]
+    out = {"experiment": exp, "metric": metric, "values": seq, "n": len(present),
+           "point": reference_of(load(path), refs), "drift": None, "smallest": None,
+           "flagged": None, "oversubscribed": any_oversubscribed(refs)}
+    if len(present) >= 2 and statistics.median(present) > 0:
+        out["drift"] = (max(present) - min(present)) / statistics.median(present)
+    effects = stated_effects(hostdir, exp)
+    if effects:
+        out["smallest"] = min(effects, key=lambda e: e[1])
+    if out["drift"] is not None and out["smallest"] is not None:
+        out["flagged"] = out["drift"] > out["smallest"][1]
+    return out
+
+
+def drift_section(hostdir):
+    """The README's lines on each experiment's drift reference."""
+    lines = ["", "## Drift", "",
+             "Each experiment runs its reference configuration (its first point, or the one "
+             "its `.exp` file names) at the start, after half the runs and at the end "
+             "(points `reference-start`, `-middle`, `-end`; kept out of every other number). "
+             "Drift = (max - min) / median of those runs, of the value the experiment's "
+             "ratios are taken of; it is flagged where it exceeds the smallest effect the "
+             "experiment states (|ratio - 1| of a paired ratio above): that effect is within "
+             "the machine's drift over the sweep. The order of the runs (rounds of "
+             "repetitions, the points of a round shuffled with a recorded seed) is in "
+             "`<experiment>/<profile>/order.txt` where the runner wrote one.", ""]
+    rows = []
+    for exp in EXPERIMENTS:
+        if not os.path.exists(os.path.join(hostdir, f"{exp}.csv")):
+            continue
+        d = drift(hostdir, exp)
+        if d is None:
+            rows.append(f"| {exp} | not measured (no reference runs in these results) "
+                        "| | | | | | | |")
+            continue
+        unit = 1e6 if d["metric"] == "throughput_ops_per_s" else 1.0
+
+        def v(x):
+            return "—" if x is None else (f"{x / unit:.2f}" if unit != 1.0 else f"{x:.0f}")
+        metric = "Mops/s" if unit != 1.0 else d["metric"].replace("_ns", " (ns)")
+        small = (f"{d['smallest'][1] * 100:.1f}% ({d['smallest'][0]})" if d["smallest"]
+                 else "no ratio stated")
+        if d["flagged"]:
+            verdict = "**FLAGGED: drift exceeds the smallest effect stated**"
+        elif d["flagged"] is False:
+            verdict = "ok"
+        else:
+            verdict = "—"
+        dr = "—" if d["drift"] is None else f"{d['drift'] * 100:.1f}%"
+        over = " (oversubscribed)" if d["oversubscribed"] else ""
+        rows.append(f"| {exp} | {d['point'] or '?'}{over} | {metric} | {v(d['values'][0])} | "
+                    f"{v(d['values'][1])} | {v(d['values'][2])} | {dr} | {small} | {verdict} |")
+    if rows:
+        lines += ["| experiment | reference | metric | start | middle | end | drift "
+                  "| smallest effect stated | |", "|---|---|---|---|---|---|---|---|---|"]
+        lines += rows
+    else:
+        lines.append("No experiment in these results.")
+    return lines
 
 
 def harness_section(hostdir):
@@ -351,12 +616,20 @@ def host_readme(hostdir):
                  f"{'yes' if t.get('rdpid') else 'no'}. Environment in `env/`, host probe in "
                  "`probe/probe.csv`, one tidy CSV per experiment, every run's files under "
                  "`<experiment>/<profile>/<point>/rep-<k>/`. Generated by "
-                 "`scripts/summarize.py` from those CSVs (medians over repetitions).")
+                 "`scripts/summarize.py` from those CSVs. A ratio between two configurations "
+                 "is paired: the ratio of the two runs of each repetition k (rep k of every "
+                 "point ran in the same round of the sweep, close in time), its median, and a "
+                 "bootstrap 95% confidence interval of that median, written X.XX [lo..hi]; "
+                 "absolute values are medians over repetitions.")
     lines += ["", "| finding | measured here | study |", "|---|---|---|"]
     r = f1(hostdir)
     if r:
+        modes = ", ".join(f"{m} {fmt_ci(r, f'{m}_vs_none')}x" for m in ("cached", "rseq")
+                          if r.get(f"{m}_vs_none") is not None)
         lines.append(f"| F1 (1P1C harness) | libnuma look-up {r['lookup_ns']:.1f} ns per operation = "
-                     f"{r['ratio']:.1f}x the data movement ({r['move_ns']:.1f} ns, lookup none)"
+                     f"{fmt_ci(r, 'ratio', '{:.1f}')}x the data movement ({r['move_ns']:.1f} ns, "
+                     "lookup none)"
+                     + (f"; time per item against no look-up: {modes}" if modes else "")
                      + (f"; the harness alone: {r['harness_ns']:.1f} ns per item"
                         if "harness_ns" in r else "") + f" | {STUDY['F1']} |")
     r = bench_ring(hostdir)
@@ -364,26 +637,38 @@ def host_readme(hostdir):
         lines.append(f"| F1 (one thread, bench-ring) | libnuma look-up {r['lookup_ns']:.1f} ns = "
                      f"{r['ratio']:.1f}x an uncontended operation ({r['move_ns']:.2f} ns); "
                      f"cached and rseq pairs {r.get('cached_pair_over_none', 0):.2f}x and "
-                     f"{r.get('rseq_pair_over_none', 0):.2f}x of no look-up | {STUDY['F1']} |")
+                     f"{r.get('rseq_pair_over_none', 0):.2f}x of no look-up (medians of one "
+                     f"run, no repetitions) | {STUDY['F1']} |")
     r = f2(hostdir)
     if r:
-        lines.append(f"| F2 | cached / libnuma throughput at {r['threads']} threads: "
-                     f"{r['cached_over_libnuma']:.2f}x ({r['cached_mops']:.1f} vs "
-                     f"{r['libnuma_mops']:.1f} Mops/s"
+        lines.append(f"| F2 | cached / libnuma throughput at {r['threads']} threads"
+                     f"{over_note(r)}: {fmt_ci(r, 'cached_over_libnuma')}x ({r['cached_mops']:.1f} "
+                     f"vs {r['libnuma_mops']:.1f} Mops/s"
+                     + (f"; rseq / libnuma {fmt_ci(r, 'rseq_over_libnuma')}x"
+                        if r.get("rseq_over_libnuma") is not None else "")
                      + (f"; the harness alone: {r['harness_mops']:.1f}"
                         if r.get("harness_mops") else "") + f") | {STUDY['F2']} |")
     r = f3(hostdir)
     if r:
-        lines.append(f"| F3 | p50 latency shared / per-worker gate at {r['threads']} threads: "
-                     f"{r['shared_over_perworker']:.2f}x ({r['p50_shared_ns']:.0f} vs "
-                     f"{r['p50_perworker_ns']:.0f} ns) | {STUDY['F3']} |")
+        for d in r["loads"]:
+            how = (f"open loop at {float(d['load']) * 100:.0f}% of capacity" if d["load"]
+                   else "closed loop")
+            inflight = ""
+            if d.get("inflight_shared") is not None and d.get("inflight_perworker") is not None:
+                inflight = (f"; items in flight {d['inflight_shared']:.1f} vs "
+                            f"{d['inflight_perworker']:.1f}")
+            lines.append(f"| F3 | p50 latency shared / per-worker gate at {r['threads']} threads"
+                         f"{over_note(r)}, {how}: {fmt_ci(d, 'shared_over_perworker')}x "
+                         f"({d['p50_shared_ns']:.0f} vs {d['p50_perworker_ns']:.0f} ns; p99 "
+                         f"{fmt_ci(d, 'p99_shared_over_perworker')}x; {d['mops_shared']:.2f} vs "
+                         f"{d['mops_perworker']:.2f} Mops/s{inflight}) | {STUDY['F3']} |")
     r = f4(hostdir)
     if r:
-        parts = ", ".join(f"{b} {r[f'{b}_change_pct']:+.1f}%" for b in ("pause", "exp", "yield")
-                          if f"{b}_change_pct" in r)
+        parts = "; ".join(f4_says(r, b) for b in ("pause", "exp", "yield")
+                          if f"{b}_failed_per_item" in r or f"{b}_change_pct" in r)
         if parts:
-            lines.append(f"| F4 | throughput against no backoff at {r['threads']} threads: "
-                         f"{parts} | {STUDY['F4']} |")
+            lines.append(f"| F4 | throughput against no backoff at {r['threads']} threads"
+                         f"{over_note(r)}: {parts} | {STUDY['F4']} |")
     for name in ("f5-ceiling", "peers", "f2-node-cache"):
         try:
             cr = ceiling_ratios(hostdir, name)
@@ -406,12 +691,12 @@ def host_readme(hostdir):
         timed = f", 1 in {r['sample']} timed" if r.get("sample") else ""
         for b, label in (("0", "single operations"), ("1", "bursts")):
             if f"b{b}_over_best" in r:
-                extra = "".join(f", {r[f'b{b}_over_{q}']:.2f}x {name}"
+                extra = "".join(f", {fmt_ci(r, f'b{b}_over_{q}')}x {name}"
                                 for q, name in (("flat", "flat"), ("rte", "rte_ring"))
                                 if f"b{b}_over_{q}" in r)
-                lines.append(f"| peers ({what}{timed}) | numaring at {r['threads']} threads, "
-                             f"{label}: {r[f'b{b}_over_best']:.2f}x the best single-ring peer "
-                             f"({r[f'b{b}_best_peer']}){extra} | — |")
+                lines.append(f"| peers ({what}{timed}) | numaring at {r['threads']} threads"
+                             f"{over_note(r)}, {label}: {fmt_ci(r, f'b{b}_over_best')}x the best "
+                             f"single-ring peer ({r[f'b{b}_best_peer']}){extra} | — |")
     lines.append("")
     if emulated:
         lines.append("These runs place threads on emulated nodes: cross-node transfers here "
@@ -421,6 +706,7 @@ def host_readme(hostdir):
         lines.append("With one real node, items never cross an interconnect here: F2 and F4 "
                      "measure the look-up and backoff costs on one socket; F3 and F5 come from "
                      "the emulated-node runs in the sibling `-emulated-` folder.")
+    lines += drift_section(hostdir)
     lines += harness_section(hostdir)
     return "\n".join(lines) + "\n"
 

@@ -214,7 +214,13 @@ static void check_table(const struct table *tb, const struct nr_topology *t)
 		    !strcmp(kind, "c2c_other_node") || !strcmp(kind, "c2c_one_way_same_node") ||
 		    !strcmp(kind, "c2c_one_way_other_node") || !strcmp(kind, "lookup_ns") ||
 		    !strcmp(kind, "faa_contended_ns") || !strcmp(kind, "faa_uncontended_ns") ||
-		    !strcmp(kind, "bw_local_gbs") || !strcmp(kind, "bw_remote_gbs"));
+		    !strcmp(kind, "faa_contended_other_node_ns") ||
+		    !strcmp(kind, "c2c_bw_same_node_gbs") ||
+		    !strcmp(kind, "c2c_bw_other_node_gbs") ||
+		    !strcmp(kind, "c2c_bw_mt_same_node_gbs") ||
+		    !strcmp(kind, "c2c_bw_mt_other_node_gbs") || !strcmp(kind, "bw_local_gbs") ||
+		    !strcmp(kind, "bw_remote_gbs") || !strcmp(kind, "bw_local_mt_gbs") ||
+		    !strcmp(kind, "bw_remote_mt_gbs"));
 		assert_true(r->f[F_METHOD][0] != '\0');
 		assert_true(r->f[F_UNIT][0] != '\0');
 		if (strstr(r->f[F_METHOD], "-unsupported")) {
@@ -312,6 +318,74 @@ static void check_table(const struct table *tb, const struct nr_topology *t)
 		assert_true(field_int(r, F_CPU_A) >= 0 && field_int(r, F_CPU_B) >= 0);
 		assert_int_not_equal(field_int(r, F_CPU_A), field_int(r, F_CPU_B));
 	}
+
+	/* fetch-and-add on a line fought over from two nodes: exactly where there
+	 * are CPUs on two nodes, on a pair across them */
+	int nodes_with_cpus = 0, max_per_node = 0, first_node_cpus = 0;
+	for (unsigned k = 0; k < t->nnodes; k++) {
+		int n = 0;
+		for (int i = 0; i < ncpus; i++)
+			n += node_of(t, cpus[i]) == (int)k;
+		nodes_with_cpus += n > 0;
+		if (n > max_per_node)
+			max_per_node = n;
+		if ((int)k == node_of(t, cpus[0]))
+			first_node_cpus = n;
+	}
+	assert_int_equal(count_kind(tb, "faa_contended_other_node_ns"), nodes_with_cpus >= 2);
+	if (nodes_with_cpus >= 2) {
+		const struct trow *r = find_row(tb, "faa_contended_other_node_ns", NULL);
+		assert_string_equal(r->f[F_METHOD], "faa-2threads-median");
+		assert_int_not_equal(field_int(r, F_NODE_A), field_int(r, F_NODE_B));
+	}
+
+	/* cache-to-cache streaming: one pair within a node where a node has two
+	 * CPUs, one across nodes where two nodes have CPUs; the sums of several
+	 * pairs only where there are CPUs for two pairs; GB/s, writer != reader */
+	assert_int_equal(count_kind(tb, "c2c_bw_same_node_gbs"), max_per_node >= 2);
+	assert_int_equal(count_kind(tb, "c2c_bw_other_node_gbs"), nodes_with_cpus >= 2);
+	assert_true(count_kind(tb, "c2c_bw_mt_same_node_gbs") <= (size_t)(max_per_node >= 4));
+	assert_true(count_kind(tb, "c2c_bw_mt_other_node_gbs") <= (size_t)(nodes_with_cpus >= 2));
+	const char *cs[4] = {"c2c_bw_same_node_gbs", "c2c_bw_other_node_gbs",
+			     "c2c_bw_mt_same_node_gbs", "c2c_bw_mt_other_node_gbs"};
+	for (int k = 0; k < 4; k++) {
+		const struct trow *r = find_row(tb, cs[k], NULL);
+		if (!r)
+			continue;
+		assert_string_equal(r->f[F_UNIT], "GB/s");
+		assert_non_null(strstr(r->f[F_METHOD], "stream-"));
+		assert_int_not_equal(field_int(r, F_CPU_A), field_int(r, F_CPU_B));
+		int across = field_int(r, F_NODE_A) != field_int(r, F_NODE_B);
+		assert_int_equal(across, k % 2 == 1);
+		assert_int_equal(strstr(r->f[F_METHOD], "1pair") != NULL, k < 2);
+	}
+
+	/* many threads reading memory at once: one row per node with memory, at
+	 * least one; as many threads as the node has CPUs (every CPU of an
+	 * emulated topology: its nodes share one memory) */
+	assert_true(count_kind(tb, "bw_local_mt_gbs") >= 1);
+	for (size_t i = 0; i < tb->n; i++) {
+		const struct trow *r = &tb->rows[i];
+		if (strcmp(r->f[F_KIND], "bw_local_mt_gbs") &&
+		    strcmp(r->f[F_KIND], "bw_remote_mt_gbs"))
+			continue;
+		assert_string_equal(r->f[F_UNIT], "GB/s");
+		unsigned nthreads = 0;
+		char where[32] = "";
+		if (sscanf(r->f[F_METHOD], "builtin-read-%uthreads-%31s", &nthreads, where) != 2)
+			fail_msg("%s: method %s", r->f[F_KIND], r->f[F_METHOD]);
+		assert_true(nthreads >= 1 && (int)nthreads <= ncpus);
+		if (t->emulated || t->nnodes < 2) {
+			assert_string_equal(r->f[F_KIND], "bw_local_mt_gbs");
+			assert_int_equal((int)nthreads, t->emulated ? ncpus : first_node_cpus);
+		}
+		if (t->emulated) {
+			assert_string_equal(where, "unplaced");
+			assert_string_equal(r->f[F_NODE_B], "");
+		}
+	}
+	if (t->emulated || t->nnodes < 2)
+		assert_int_equal(count_kind(tb, "bw_remote_mt_gbs"), 0);
 
 	/* bandwidth: no remote memory without two real nodes */
 	if (t->emulated || t->nnodes < 2) {
@@ -411,6 +485,12 @@ static void test_emulated_topology(void **state)
 		assert_int_equal(count_kind(&tb, "c2c_other_node"), 1);
 		assert_int_equal(count_kind(&tb, "c2c_same_node"), 0);
 		assert_int_equal(count_kind(&tb, "bw_remote_gbs"), 0);
+		/* the new rows of the ceiling model: a line fought over and lines
+		 * streamed across the two (emulated) nodes, nothing within one */
+		assert_int_equal(count_kind(&tb, "faa_contended_other_node_ns"), 1);
+		assert_int_equal(count_kind(&tb, "c2c_bw_other_node_gbs"), 1);
+		assert_int_equal(count_kind(&tb, "c2c_bw_same_node_gbs"), 0);
+		assert_non_null(find_row(&tb, "bw_local_mt_gbs", "builtin-read-2threads-unplaced"));
 		const struct trow *r = find_row(&tb, "c2c_rtt", NULL);
 		assert_string_not_equal(r->f[F_NODE_A], r->f[F_NODE_B]);
 		free_table(&tb);

@@ -9,10 +9,12 @@
 #   outfile   the PNG to write
 #   caption   lines under the plot: host, CPU, real or EMULATED nodes, reps, ceiling
 #   note      optional: the finding's number for this host, shown under the title
+#   figtitle  optional: the title (plot.py passes the one that says what varies)
 if (!exists("datafile")) datafile = 'f1-lookup-cost.dat'
 if (!exists("outfile")) outfile = 'f1-lookup-cost.png'
 if (!exists("caption")) caption = ''
 if (!exists("note")) note = ''
+if (!exists("figtitle")) figtitle = 'F1: cost of finding the node, per operation'
 W = 1100; H = 720
 if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
     set terminal pngcairo size W, H font 'DejaVu Sans,11' noenhanced
@@ -34,7 +36,8 @@ set border 3
 set tics nomirror
 
 # Rows: mode data_movement_ns lookup_ns total_median_ns total_min_ns total_max_ns reps
-# color_rgb harness_ns (the same on every row; NaN: not measured)
+# color_rgb harness_ns (the same on every row; NaN: not measured) oversubscribed
+# (1: the word "oversubscribed" on the bar)
 undefine STATS_*
 stats datafile using 6 nooutput
 ymax = STATS_max
@@ -47,7 +50,7 @@ if (has_harness) { harness_ns = STATS_max; ymax = (harness_ns > ymax ? harness_n
 set yrange [0 : ymax * 1.15]
 set xrange [-0.6 : nbars - 0.4]
 set title (note ne '' ? note : '') tc rgb 'black'
-set label 1 'F1: cost of finding the node, per operation' . (emulated ? '   [EMULATED nodes]' : '') at screen 0.5, screen 0.965 center font ',14' tc rgb (emulated ? '#b00000' : 'black')
+set label 1 figtitle . (emulated ? '   [EMULATED nodes]' : '') at screen 0.5, screen 0.965 center font ',14' tc rgb (emulated ? '#b00000' : 'black')
 set bmargin at screen bottom
 set tmargin at screen 0.88
 set xlabel 'node look-up mode'
@@ -60,5 +63,6 @@ plot datafile using 0:4:8:xtic(1) with boxes lc rgb variable title 'node look-up
      '' using 0:2 with boxes lc rgb '#b8b8b8' title 'data movement (lookup none)', \
      '' using 0:4:5:6 with yerrorbars lc rgb 'black' pt 7 ps 0.5 lw 1.5 title 'min-max over reps', \
      '' using 0:($6 + ymax * 0.02):(sprintf('%.0f ns', $4)) with labels font ',9' notitle, \
+     '' using 0:($10 == 1 ? $4 / 4 : NaN):('oversubscribed') with labels rotate by 90 font ',9' notitle, \
      harness_ns with lines dt 4 lw 2 lc rgb '#3a3a3a' \
          title (has_harness ? sprintf('harness alone (null queue): %.1f ns per item', harness_ns) : '')

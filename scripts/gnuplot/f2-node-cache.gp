@@ -8,10 +8,12 @@
 #   outfile   the PNG to write
 #   caption   lines under the plot: host, CPU, real or EMULATED nodes, reps, ceiling
 #   note      optional: the finding's number for this host, shown under the title
+#   figtitle  optional: the title (plot.py passes the one that says what varies)
 if (!exists("datafile")) datafile = 'f2-node-cache.dat'
 if (!exists("outfile")) outfile = 'f2-node-cache.png'
 if (!exists("caption")) caption = ''
 if (!exists("note")) note = ''
+if (!exists("figtitle")) figtitle = 'F2: remembering the node - throughput by look-up mode'
 W = 1100; H = 720
 if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
     set terminal pngcairo size W, H font 'DejaVu Sans,11' noenhanced
@@ -33,7 +35,8 @@ set border 3
 set tics nomirror
 
 # Blocks: 0..N-3 one per variant (first line its name; columns threads median
-# min max reps color_rgb ceiling harness_bound; ringed where 1), N-2 the physical
+# min max reps color_rgb ceiling harness_bound oversubscribed; ringed where
+# harness_bound is 1, a black x where oversubscribed is 1), N-2 the physical
 # ceiling (threads ceiling color), N-1 the harness alone, the null queue (threads
 # median min max reps; NaN: not measured).
 undefine STATS_*
@@ -46,6 +49,13 @@ undefine STATS_*
 stats datafile index (N - 1) using 2 nooutput
 has_harness = exists("STATS_records") && STATS_records > 0
 undefine STATS_*
+stats datafile index 0:(N - 3) using 1 nooutput
+# one thread count: points with error bars, not lines
+sty = (STATS_min == STATS_max) ? 'yerrorbars' : 'yerrorlines'
+undefine STATS_*
+stats datafile index 0:(N - 3) using ($9 == 1 ? 1 : NaN) nooutput
+otitle = (exists("STATS_records") && STATS_records > 0) ? 'oversubscribed: threads share CPUs' : ''
+undefine STATS_*
 stats datafile index 0:(N - 3) using 3 nooutput
 ymin = STATS_min; ymax = STATS_max
 if (has_ceiling) { stats datafile index (N - 2) using 2 nooutput; ymax = (STATS_max > ymax * 30 ? ymax * 30 : (STATS_max > ymax ? STATS_max : ymax)) }
@@ -55,25 +65,31 @@ set logscale x 2
 set xlabel 'threads (producers + consumers)'
 set ylabel 'throughput (million items/s)'
 set key outside right top
-set title 'F2: remembering the node - throughput vs threads' . (emulated ? '   [EMULATED nodes]' : '') . (note ne '' ? "\n" . note : '') tc rgb (emulated ? '#b00000' : 'black')
+set title figtitle . (emulated ? '   [EMULATED nodes]' : '') . (note ne '' ? "\n" . note : '') tc rgb (emulated ? '#b00000' : 'black')
 set bmargin at screen bottom
 set rmargin at screen 0.80
 # the harness block always plots (all NaN where not measured: no line, no key entry)
 htitle = has_harness ? 'harness alone (null queue)' : ''
 if (has_ceiling) {
     plot for [i = 0:N - 3] datafile index i using 1:($2 / 1e6):($3 / 1e6):($4 / 1e6):6 \
-             with yerrorlines lw 2 pt 7 ps 0.9 lc rgb variable title columnheader(1), \
+             with @sty lw 2 pt 7 ps 0.9 lc rgb variable title columnheader(1), \
          for [i = 0:N - 3] datafile index i using 1:($8 == 1 ? $2 / 1e6 : NaN) \
              with points pt 6 ps 3 lw 1.5 lc rgb '#3a3a3a' notitle, \
+         for [i = 0:N - 3] datafile index i using 1:($9 == 1 ? $2 / 1e6 : NaN) \
+             with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' notitle, \
+         NaN with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' title otitle, \
          datafile index (N - 2) using 1:($2 / 1e6):3 with lines dt 2 lw 2 lc rgb variable \
              title 'physical ceiling (model)', \
          datafile index (N - 1) using 1:($2 / 1e6) with linespoints dt 4 lw 2.5 pt 3 ps 1.5 \
              lc rgb '#3a3a3a' title htitle
 } else {
     plot for [i = 0:N - 3] datafile index i using 1:($2 / 1e6):($3 / 1e6):($4 / 1e6):6 \
-             with yerrorlines lw 2 pt 7 ps 0.9 lc rgb variable title columnheader(1), \
+             with @sty lw 2 pt 7 ps 0.9 lc rgb variable title columnheader(1), \
          for [i = 0:N - 3] datafile index i using 1:($8 == 1 ? $2 / 1e6 : NaN) \
              with points pt 6 ps 3 lw 1.5 lc rgb '#3a3a3a' notitle, \
+         for [i = 0:N - 3] datafile index i using 1:($9 == 1 ? $2 / 1e6 : NaN) \
+             with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' notitle, \
+         NaN with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' title otitle, \
          datafile index (N - 1) using 1:($2 / 1e6) with linespoints dt 4 lw 2.5 pt 3 ps 1.5 \
              lc rgb '#3a3a3a' title htitle
 }

@@ -8,10 +8,12 @@
 #   outfile   the PNG to write
 #   caption   lines under the plot: host, CPU, real or EMULATED nodes, reps, ceiling
 #   note      optional: the finding's number for this host, shown under the title
+#   figtitle  optional: the title (plot.py passes the one that says what varies)
 if (!exists("datafile")) datafile = 'f3-gate-percentiles.dat'
 if (!exists("outfile")) outfile = 'f3-gate-percentiles.png'
 if (!exists("caption")) caption = ''
 if (!exists("note")) note = ''
+if (!exists("figtitle")) figtitle = 'F3: latency percentiles by gate'
 W = 1100; H = 720
 if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
     set terminal pngcairo size W, H font 'DejaVu Sans,11' noenhanced
@@ -32,8 +34,10 @@ set grid lc rgb '#e0e0e0'
 set border 3
 set tics nomirror
 
-# Blocks: one per gate (first line its name; columns 1/(1-p) value_ns band_lo_ns
-# band_hi_ns color_rgb): the rep with the median p50 and the min-max band over reps.
+# Blocks: one per gate and offered load (first line its name; columns 1/(1-p)
+# value_ns band_lo_ns band_hi_ns color_rgb dash): every line the median over the
+# reps at each percentile, the band min-max over the reps; dash 1 solid (the
+# highest load), 2 dashed, 3 dotted.
 undefine STATS_*
 stats datafile using 1 nooutput
 N = STATS_blocks
@@ -46,13 +50,16 @@ set format y '%.0s %cs'
 set xlabel 'percentile'
 set ylabel 'latency, enqueue to dequeue'
 set key left top
-set title 'F3: latency percentiles by gate' . (emulated ? '   [EMULATED nodes]' : '') . (note ne '' ? "\n" . note : '') tc rgb (emulated ? '#b00000' : 'black')
+set title figtitle . (emulated ? '   [EMULATED nodes]' : '') . (note ne '' ? "\n" . note : '') tc rgb (emulated ? '#b00000' : 'black')
 set bmargin at screen bottom
 set style fill transparent solid 0.18 noborder
 # filledcurves takes no variable colour: read each gate's colour first
+# (and each block's dash: dt takes no variable either)
 array C[N]
+array D[N]
 do for [i = 0:N - 1] { stats datafile index i using 5 nooutput; C[i + 1] = int(STATS_max) }
+do for [i = 0:N - 1] { D[i + 1] = 1; stats datafile index i using 6 nooutput; if (exists("STATS_max")) { D[i + 1] = int(STATS_max) } }
 plot for [i = 0:N - 1] datafile index i using 1:($3 * 1e-9):($4 * 1e-9) \
          with filledcurves lc rgb (C[i + 1]) notitle, \
      for [i = 0:N - 1] datafile index i using 1:($2 * 1e-9):5 with lines lw 2.5 \
-         lc rgb variable title columnheader(1)
+         dt D[i + 1] lc rgb variable title columnheader(1)

@@ -7,10 +7,12 @@
 #   outfile   the PNG to write
 #   caption   lines under the plot: host, CPU, real or EMULATED nodes, reps, ceiling
 #   note      optional: the finding's number for this host, shown under the title
+#   figtitle  optional: the title (plot.py passes the one that says what varies)
 if (!exists("datafile")) datafile = 'f3-gate-vs-threads.dat'
 if (!exists("outfile")) outfile = 'f3-gate-vs-threads.png'
 if (!exists("caption")) caption = ''
 if (!exists("note")) note = ''
+if (!exists("figtitle")) figtitle = 'F3: enqueue-to-dequeue latency by gate and threads'
 W = 1500; H = 680
 if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
     set terminal pngcairo size W, H font 'DejaVu Sans,11' noenhanced
@@ -32,11 +34,16 @@ set border 3
 set tics nomirror
 
 # Blocks: one per gate (first line its name; columns threads p50_median p50_min
-# p50_max reps color_rgb p99_median p99_min p99_max), latencies in ns.
+# p50_max reps color_rgb p99_median p99_min p99_max oversubscribed), latencies
+# in ns; a black x where oversubscribed is 1.
 undefine STATS_*
 stats datafile using 1 nooutput
 N = STATS_blocks
-set multiplot layout 1, 2 title 'F3: enqueue-to-dequeue latency vs threads by gate' . (emulated ? '   [EMULATED nodes]' : '') . (note ne '' ? "\n" . note : '') tc rgb (emulated ? '#b00000' : 'black')
+sty = (STATS_min == STATS_max) ? 'yerrorbars' : 'yerrorlines'
+undefine STATS_*
+stats datafile using ($10 == 1 ? 1 : NaN) nooutput
+otitle = (exists("STATS_records") && STATS_records > 0) ? 'oversubscribed: threads share CPUs' : ''
+set multiplot layout 1, 2 title figtitle . (emulated ? '   [EMULATED nodes]' : '') . (note ne '' ? "\n" . note : '') tc rgb (emulated ? '#b00000' : 'black')
 set bmargin at screen bottom
 set tmargin at screen 0.85
 set logscale x 2
@@ -50,11 +57,16 @@ set title 'median (p50)'
 set ylabel 'p50 latency'
 set key left top
 plot for [i = 0:N - 1] datafile index i using 1:($2 * 1e-9):($3 * 1e-9):($4 * 1e-9):6 \
-         with yerrorlines lw 2 pt 7 ps 0.9 lc rgb variable title columnheader(1)
+         with @sty lw 2 pt 7 ps 0.9 lc rgb variable title columnheader(1), \
+     for [i = 0:N - 1] datafile index i using 1:($10 == 1 ? $2 * 1e-9 : NaN) \
+         with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' notitle, \
+     NaN with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' title otitle
 set lmargin at screen 0.58
 set rmargin at screen 0.97
 set title 'p99'
 set ylabel 'p99 latency'
 plot for [i = 0:N - 1] datafile index i using 1:($7 * 1e-9):($8 * 1e-9):($9 * 1e-9):6 \
-         with yerrorlines lw 2 pt 7 ps 0.9 lc rgb variable title columnheader(1)
+         with @sty lw 2 pt 7 ps 0.9 lc rgb variable title columnheader(1), \
+     for [i = 0:N - 1] datafile index i using 1:($10 == 1 ? $7 * 1e-9 : NaN) \
+         with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' notitle
 unset multiplot

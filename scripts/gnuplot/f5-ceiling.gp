@@ -8,10 +8,12 @@
 #   outfile   the PNG to write
 #   caption   lines under the plot: host, CPU, real or EMULATED nodes, reps, ceiling
 #   note      optional: the finding's number for this host, shown under the title
+#   figtitle  optional: the title (plot.py passes the one that says what varies)
 if (!exists("datafile")) datafile = 'f5-ceiling.dat'
 if (!exists("outfile")) outfile = 'f5-ceiling.png'
 if (!exists("caption")) caption = ''
 if (!exists("note")) note = ''
+if (!exists("figtitle")) figtitle = 'F5: throughput vs batch size against the physical ceiling'
 W = 1500; H = 680
 if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
     set terminal pngcairo size W, H font 'DejaVu Sans,11' noenhanced
@@ -33,8 +35,9 @@ set border 3
 set tics nomirror
 
 # Blocks: one per thread count (first line its name; columns batch median min
-# max reps color_rgb ceiling ratio_median ratio_min ratio_max harness harness_bound;
-# NaN: no ceiling, harness not measured; harness_bound 1: ringed).
+# max reps color_rgb ceiling ratio_median ratio_min ratio_max harness harness_bound
+# oversubscribed; NaN: no ceiling, harness not measured; harness_bound 1: ringed;
+# oversubscribed 1: a black x).
 undefine STATS_*
 stats datafile using 1 nooutput
 N = STATS_blocks
@@ -45,12 +48,15 @@ undefine STATS_*
 stats datafile using 11 nooutput
 has_harness = exists("STATS_records") && STATS_records > 0
 undefine STATS_*
+stats datafile using ($13 == 1 ? 1 : NaN) nooutput
+otitle = (exists("STATS_records") && STATS_records > 0) ? 'oversubscribed: threads share CPUs' : ''
+undefine STATS_*
 stats datafile using 3 nooutput
 ymin = STATS_min; ymax = STATS_max
 if (has_ceiling) { stats datafile using 7 nooutput; ymax = (STATS_max > ymax ? STATS_max : ymax) }
 if (has_harness) { stats datafile using 11 nooutput; ymax = (STATS_max > ymax ? STATS_max : ymax) }
 htitle = has_harness ? 'harness alone (null queue), dash-dot' : ''
-set multiplot layout 1, 2 title 'F5: measured throughput against the physical ceiling' . (emulated ? '   [EMULATED nodes]' : '') . (note ne '' ? "\n" . note : '') tc rgb (emulated ? '#b00000' : 'black')
+set multiplot layout 1, 2 title figtitle . (emulated ? '   [EMULATED nodes]' : '') . (note ne '' ? "\n" . note : '') tc rgb (emulated ? '#b00000' : 'black')
 set bmargin at screen bottom
 set tmargin at screen 0.85
 set logscale x 2
@@ -70,6 +76,9 @@ if (has_ceiling) {
              lc rgb variable notitle, \
          for [i = 0:N - 1] datafile index i using 1:($12 == 1 ? $2 / 1e6 : NaN) \
              with points pt 6 ps 3 lw 1.5 lc rgb '#3a3a3a' notitle, \
+         for [i = 0:N - 1] datafile index i using 1:($13 == 1 ? $2 / 1e6 : NaN) \
+             with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' notitle, \
+         NaN with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' title otitle, \
          NaN with lines dt 4 lw 1.5 lc rgb '#3a3a3a' title htitle
 } else {
     plot for [i = 0:N - 1] datafile index i using 1:($2 / 1e6):($3 / 1e6):($4 / 1e6):6 \
@@ -78,6 +87,9 @@ if (has_ceiling) {
              lc rgb variable notitle, \
          for [i = 0:N - 1] datafile index i using 1:($12 == 1 ? $2 / 1e6 : NaN) \
              with points pt 6 ps 3 lw 1.5 lc rgb '#3a3a3a' notitle, \
+         for [i = 0:N - 1] datafile index i using 1:($13 == 1 ? $2 / 1e6 : NaN) \
+             with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' notitle, \
+         NaN with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' title otitle, \
          NaN with lines dt 4 lw 1.5 lc rgb '#3a3a3a' title htitle
 }
 unset logscale y

@@ -8,14 +8,17 @@
 #   outfile   the PNG to write
 #   caption   lines under the plot: host, CPU, real or EMULATED nodes, reps, ceiling
 #   note      optional: the finding's number for this host, shown under the title
+#   figtitle  optional: the title (plot.py passes the one that says what varies)
 if (!exists("datafile")) datafile = 'peers-latency.dat'
 if (!exists("outfile")) outfile = 'peers-latency.png'
 if (!exists("caption")) caption = ''
 if (!exists("note")) note = ''
+if (!exists("figtitle")) figtitle = 'Peers: enqueue-to-dequeue latency by queue'
 # Blocks: one per panel (first line the panel name): inline items single
 # operations, bursts, then message items single operations, bursts where measured;
 # rows: queue bursts threads p50_median p50_min p50_max p99_median p99_min p99_max
-# color_rgb message (NaN: the queue records no latency).
+# color_rgb message oversubscribed (NaN: the queue records no latency; oversubscribed
+# 1: the word over the bars).
 undefine STATS_*
 stats datafile using 3 nooutput
 N = STATS_blocks
@@ -46,7 +49,7 @@ ymax = STATS_max
 undefine STATS_*
 stats datafile using 5 nooutput
 ymin = STATS_min
-set multiplot title 'Peers: enqueue-to-dequeue latency at the largest thread count' . (emulated ? '   [EMULATED nodes]' : '') tc rgb (emulated ? '#b00000' : 'black')
+set multiplot title figtitle . (emulated ? '   [EMULATED nodes]' : '') tc rgb (emulated ? '#b00000' : 'black')
 set logscale y
 eval logtics
 set yrange [ymin * 1e-9 / 2.5 : ymax * 1e-9 * 2.5]
@@ -67,6 +70,7 @@ do for [k = 0:N - 1] {
     plot datafile index k using ($0 - 0.19):($4 * 1e-9):10:xtic(1) with boxes fs solid 0.9 border lc rgb '#404040' lc rgb variable title 'p50 (median)', \
          '' index k using ($0 + 0.19):($7 * 1e-9):10 with boxes fs pattern 4 border lc rgb '#404040' lc rgb variable title 'p99', \
          '' index k using ($0 - 0.19):($4 * 1e-9):($5 * 1e-9):($6 * 1e-9) with yerrorbars lc rgb 'black' pt 7 ps 0.5 title 'min-max over reps', \
-         '' index k using ($0 + 0.19):($7 * 1e-9):($8 * 1e-9):($9 * 1e-9) with yerrorbars lc rgb 'black' pt 7 ps 0.5 notitle
+         '' index k using ($0 + 0.19):($7 * 1e-9):($8 * 1e-9):($9 * 1e-9) with yerrorbars lc rgb 'black' pt 7 ps 0.5 notitle, \
+         '' index k using 0:($12 == 1 ? ymax * 1e-9 : NaN):('oversubscribed') with labels rotate by 90 right font ',9' notitle
 }
 unset multiplot

@@ -9,12 +9,15 @@
 #   outfile   the PNG to write
 #   caption   lines under the plot: host, CPU, real or EMULATED nodes, reps, ceiling
 #   note      optional: the finding's number for this host, shown under the title
+#   figtitle  optional: the title (plot.py passes the one that says what varies)
 if (!exists("datafile")) datafile = 'peers-throughput.dat'
 if (!exists("outfile")) outfile = 'peers-throughput.png'
 if (!exists("caption")) caption = ''
 if (!exists("note")) note = ''
+if (!exists("figtitle")) figtitle = 'Peers: throughput by queue and threads'
 # Blocks: 0..N-3 one per queue (first line its name; columns threads median min
-# max reps color_rgb ceiling bursts message harness_bound; ringed where 1), one
+# max reps color_rgb ceiling bursts message harness_bound oversubscribed; ringed
+# where harness_bound is 1, a black x where oversubscribed is 1), one
 # sub-block per panel: bursts 0
 # single operations, 1 bursts; message 0 inline items, 1 message items.
 # N-2 the physical ceiling (threads ceiling color bursts message), N-1 the harness
@@ -25,6 +28,13 @@ N = STATS_blocks
 undefine STATS_*
 stats datafile index 0:(N - 3) using 9 nooutput
 M = int(STATS_max) + 1
+undefine STATS_*
+stats datafile index 0:(N - 3) using 1 nooutput
+# one thread count: points with error bars, not lines
+sty = (STATS_min == STATS_max) ? 'yerrorbars' : 'yerrorlines'
+undefine STATS_*
+stats datafile index 0:(N - 3) using ($11 == 1 ? 1 : NaN) nooutput
+otitle = (exists("STATS_records") && STATS_records > 0) ? 'oversubscribed: threads share CPUs' : ''
 W = 1500; H = (M > 1 ? 1180 : 680)
 if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
     set terminal pngcairo size W, H font 'DejaVu Sans,11' noenhanced
@@ -57,7 +67,7 @@ ymin = STATS_min; ymax = STATS_max
 if (has_ceiling) { stats datafile index (N - 2) using 2 nooutput; ymax = (STATS_max > ymax * 30 ? ymax * 30 : (STATS_max > ymax ? STATS_max : ymax)) }
 if (has_harness) { stats datafile index (N - 1) using 2 nooutput; ymax = (STATS_max > ymax ? STATS_max : ymax); ymin = (STATS_min < ymin ? STATS_min : ymin) }
 htitle = has_harness ? 'harness alone (null queue)' : ''
-set multiplot title 'Peers: throughput vs threads by queue' . (emulated ? '   [EMULATED nodes]' : '') tc rgb (emulated ? '#b00000' : 'black')
+set multiplot title figtitle . (emulated ? '   [EMULATED nodes]' : '') tc rgb (emulated ? '#b00000' : 'black')
 if (ymax / ymin > 20) { set logscale y; eval logtics; set yrange [ymin / 1.4e6 : ymax * 1.4e-6] } else { set yrange [0 : ymax * 1.15e-6] }
 set logscale x 2
 set xlabel 'threads (producers + consumers)'
@@ -73,18 +83,24 @@ do for [b = 0:1] {
     if (b == 0) { set lmargin at screen 0.06; set rmargin at screen 0.40; unset key } else { set lmargin at screen 0.46; set rmargin at screen 0.80; if (m == 0) { set key at screen 0.81, screen top left top Left reverse } else { unset key } }
     if (has_ceiling) {
         plot for [i = 0:N - 3] datafile index i using 1:($8 == b && $9 == m ? $2 / 1e6 : NaN):($3 / 1e6):($4 / 1e6):6 \
-                 with yerrorlines lw 2 pt 7 ps 0.9 lc rgb variable title columnheader(1), \
+                 with @sty lw 2 pt 7 ps 0.9 lc rgb variable title columnheader(1), \
              for [i = 0:N - 3] datafile index i using 1:($8 == b && $9 == m && $10 == 1 ? $2 / 1e6 : NaN) \
                  with points pt 6 ps 3 lw 1.5 lc rgb '#3a3a3a' notitle, \
+             for [i = 0:N - 3] datafile index i using 1:($8 == b && $9 == m && $11 == 1 ? $2 / 1e6 : NaN) \
+                 with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' notitle, \
+             NaN with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' title otitle, \
              datafile index (N - 2) using 1:($4 == b && $5 == m ? $2 / 1e6 : NaN):3 with lines dt 2 lw 2 \
                  lc rgb variable title 'physical ceiling (model)', \
              datafile index (N - 1) using 1:($6 == b && $7 == m ? $2 / 1e6 : NaN) with linespoints \
                  dt 4 lw 2.5 pt 3 ps 1.5 lc rgb '#3a3a3a' title htitle
     } else {
         plot for [i = 0:N - 3] datafile index i using 1:($8 == b && $9 == m ? $2 / 1e6 : NaN):($3 / 1e6):($4 / 1e6):6 \
-                 with yerrorlines lw 2 pt 7 ps 0.9 lc rgb variable title columnheader(1), \
+                 with @sty lw 2 pt 7 ps 0.9 lc rgb variable title columnheader(1), \
              for [i = 0:N - 3] datafile index i using 1:($8 == b && $9 == m && $10 == 1 ? $2 / 1e6 : NaN) \
                  with points pt 6 ps 3 lw 1.5 lc rgb '#3a3a3a' notitle, \
+             for [i = 0:N - 3] datafile index i using 1:($8 == b && $9 == m && $11 == 1 ? $2 / 1e6 : NaN) \
+                 with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' notitle, \
+             NaN with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' title otitle, \
              datafile index (N - 1) using 1:($6 == b && $7 == m ? $2 / 1e6 : NaN) with linespoints \
                  dt 4 lw 2.5 pt 3 ps 1.5 lc rgb '#3a3a3a' title htitle
     }

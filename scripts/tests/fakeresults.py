@@ -77,17 +77,18 @@ def write_run_dir(d, row, meta, latency=None):
         json.dump(meta, f, indent=1)
 
 
-def write_tidy(path, rows, profile=None):
-    """The tidy CSV; with a profile, a profile column after rep (as experiments.py)."""
+def write_tidy(path, rows, profile=None, runner_columns=()):
+    """The tidy CSV; with a profile, a profile column after rep (as experiments.py);
+    runner_columns ("role", "oversubscribed") after it, as experiments.py writes them."""
     os.makedirs(os.path.dirname(path), exist_ok=True)
     cols = list(nrdata.TIDY_COLUMNS)
-    if profile:
-        cols.insert(3, "profile")
+    extra = ([["profile"]] if profile else []) + [[c] for c in runner_columns]
+    cols[3:3] = [c[0] for c in extra]
     with open(path, "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
         w.writerow(cols)
         for r in rows:
-            w.writerow([profile if c == "profile" else r[c] for c in cols])
+            w.writerow([profile if c == "profile" else r.get(c, "") for c in cols])
 
 
 def write_env(root, host, kind, nodes, cpu_model, probe=True):
@@ -126,7 +127,8 @@ MESSAGE_HARNESS = 0.7
 def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=2,
                    experiments=None, seed=1, cpu_model="Fake CPU 9000 @ 3.0GHz",
                    latency_files=True, probe=True, profile=None, harness=1.0,
-                   items=("inline", "message")):
+                   items=("inline", "message"), oversub_above=None, f4_failed=0.01,
+                   references=None):
     """A whole results/<host>/ tree from a model shaped like the study.
 
     With ``profile``, lay it out as scripts/experiments.py does: a profile
@@ -134,6 +136,14 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
     ``harness`` scales the harness's own ceiling (harness_ops_per_s, the null
     queue: HARNESS_PER_PRODUCER per producer); None leaves it unmeasured (empty).
     ``items``: the item modes of peers (every other experiment runs inline items).
+    ``oversub_above``: runs of more threads than this are oversubscribed (a
+    role and an oversubscribed column, and meta.json's threads entries, as
+    experiments.py writes them); None writes neither column (an older table).
+    ``f4_failed``: failed attempts per operation of F4's runs at the largest
+    thread count (in proportion below it; 1 in 1,000 is the exercised line).
+    ``references``: {experiment: (start, middle, end)} factors of the drift
+    reference's runs (the experiment's first point, points reference-*, role
+    reference) against that point's model value; None: no reference runs.
     """
     rnd = random.Random(seed)
     nodes = 2
@@ -146,12 +156,22 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
     def jitter(x, s=0.04):
         return x * (1.0 + rnd.uniform(-s, s))
 
+    refs_done = set()
+
     def run(exp, point, cfg, tput, p50, p99, out):
-        for rep in range(1, reps + 1):
+        plan = [(point, rep, 1.0, "point") for rep in range(1, reps + 1)]
+        if references and exp in references and exp not in refs_done:
+            refs_done.add(exp)   # the experiment's first point is its reference
+            plan += [(name, 1, f, "reference") for name, f in
+                     zip(nrdata.REFERENCE_POINTS, references[exp])]
+        for point_, rep, factor, role in plan:
             row = _base_row(kind, nodes, host)
             row.update({k: str(v) for k, v in cfg.items()})
-            row.update(experiment=exp, point=point, rep=str(rep))
-            t = jitter(tput)
+            row.update(experiment=exp, point=point_, rep=str(rep), role=role)
+            nthreads = int(row["producers"]) + int(row["consumers"])
+            over = oversub_above is not None and nthreads > oversub_above
+            row["oversubscribed"] = "" if oversub_above is None else str(int(over))
+            t = jitter(tput) * factor
             row["throughput_ops_per_s"] = "%.1f" % t
             row["enqueue_ops_per_s"] = "%.1f" % (t * 1.001)
             row["dequeue_ops_per_s"] = "%.1f" % t
@@ -173,11 +193,23 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
                 lat = _latency_points(a, b, mx)
             else:
                 row["latency_count"] = "0"
+            if p50 is not None and factor != 1.0:
+                for c in ("p50_ns", "p90_ns", "p99_ns", "p999_ns", "max_ns"):
+                    row[c] = "%d" % (float(row[c]) / factor)
             row.update(enqueued="5000", dequeued="5000")
+            if exp == "f4-backoff":
+                rate = f4_failed * nthreads / tmax
+                row["failed_attempts"] = "%d" % round(rate * 5000)
             out.append(row)
             if latency_files:
-                d = os.path.join(root, host, exp, *([profile] if profile else []), point)
-                write_run_dir(os.path.join(d, "rep-%d" % rep), row, meta, lat)
+                d = os.path.join(root, host, exp, *([profile] if profile else []), point_)
+                m = dict(meta)
+                if oversub_above is not None:
+                    ncpu = oversub_above
+                    m["threads"] = [{"role": "producer" if i < int(row["producers"])
+                                     else "consumer", "cpu": i % ncpu, "pinned": True}
+                                    for i in range(nthreads)]
+                write_run_dir(os.path.join(d, "rep-%d" % rep), row, m, lat)
 
     exps = experiments or ["f1-lookup-cost", "f2-node-cache", "f3-gate", "f4-backoff",
                            "f5-ceiling", "peers"]
@@ -237,7 +269,9 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
                                            backoff="")
                             run(exp, "%s-b%d-t%d-%s" % (item, bursts, t, q), cfg, tp, lat,
                                 lat * 8 if lat else None, rows)
-        write_tidy(os.path.join(root, host, exp + ".csv"), rows, profile)
+        write_tidy(os.path.join(root, host, exp + ".csv"), rows, profile,
+                   ("role", "oversubscribed") if oversub_above is not None or references
+                   else ())
     return os.path.join(root, host)
 
 

@@ -22,6 +22,8 @@ ROOT = os.path.dirname(SCRIPTS)
 sys.path.insert(0, SCRIPTS)
 
 import expfile  # noqa: E402
+import experiments  # noqa: E402
+import nrdata  # noqa: E402
 
 PY = sys.executable
 BENCH = os.path.abspath(os.environ.get("NUMARING_BENCH", os.path.join(ROOT, "build", "numaring-bench")))
@@ -109,6 +111,34 @@ class ParserTest(unittest.TestCase):
                 self.assertIn(want, str(cm.exception))
                 self.assertTrue(str(cm.exception).startswith("tiny.exp"))
 
+    def test_reference_key(self):
+        """[experiment] reference: the first point by default, none, or key=value pairs
+        naming a point; checked when read, matched when the sweep is expanded."""
+        e = parse_text(GOOD)
+        pts, _ = expfile.points(e, "quick", 2, 1)
+        self.assertIs(expfile.reference_point(e, pts, 2, 1), pts[0])
+        e = parse_text(GOOD.replace("finding = F2\n", "finding = F2\nreference = none\n"))
+        self.assertIsNone(expfile.reference_point(e, pts, 2, 1))
+        e = parse_text(GOOD.replace("finding = F2\n",
+                                    "finding = F2\nreference = lookup=none threads=2\n"))
+        pts, _ = expfile.points(e, "quick", 2, 1)
+        self.assertEqual(expfile.reference_point(e, pts, 2, 1).id, "lookup=none")
+        for bad, want in (("colour=red", "unknown key 'colour'"),
+                          ("lookup", "expected first, none or key=value pairs"),
+                          ("lookup=lmax", "unknown value 'lmax'"),
+                          ("lookup=none lookup=cached", "lookup given twice")):
+            with self.subTest(bad=bad):
+                with self.assertRaises(expfile.ExpError) as cm:
+                    parse_text(GOOD.replace("finding = F2\n",
+                                            "finding = F2\nreference = %s\n" % bad))
+                self.assertIn(":6: reference: " + want, str(cm.exception))
+        e = parse_text(GOOD.replace("finding = F2\n", "finding = F2\nreference = lookup=table\n"))
+        pts, _ = expfile.points(e, "quick", 2, 1)
+        with self.assertRaises(expfile.ExpError) as cm:
+            expfile.reference_point(e, pts, 2, 1)
+        self.assertIn("tiny.exp:6: reference: no point of this machine's sweep has lookup=table",
+                      str(cm.exception))
+
     def test_two_ellipses_in_one_threads_list(self):
         e = parse_text(GOOD.replace("threads = 2", "threads = 2, 4, ..., 16, 24, ..., 96"))
         self.assertEqual(e.sweep["threads"], [2, 4, "...", 16, 24, "...", 96])
@@ -162,6 +192,23 @@ def run(args, **kw):
 def tidy_rows(path):
     with open(path, newline="") as f:
         return list(csv.DictReader(f))
+
+
+def read_order(path):
+    """An order.txt: {"seed", "reference", "runs": [(run folder, rep)]}."""
+    out = {"runs": []}
+    with open(path) as f:
+        for line in f:
+            if line.startswith("#"):
+                continue
+            parts = line.split()
+            if parts[0] == "seed":
+                out["seed"] = int(parts[1])
+            elif parts[0] == "reference":
+                out["reference"] = parts[1]
+            else:
+                out["runs"].append((parts[1], int(parts[2])))
+    return out
 
 
 def tree_hash(top):
@@ -253,6 +300,55 @@ class MachineIdentityTest(unittest.TestCase):
 
 
 @unittest.skipUnless(os.access(BENCH, os.X_OK), "numaring-bench not built")
+class OrderAndFlagsTest(unittest.TestCase):
+    """The runner's randomized order (schedule) and the oversubscribed flag, in process."""
+
+    def points(self, n=4):
+        e = parse_text(GOOD.replace("lookup = cached, none",
+                                    "lookup = " + ", ".join(expfile.LOOKUPS[:n])))
+        return expfile.points(e, "quick", 2, 1)[0]
+
+    def test_schedule_is_blocked_randomized_and_reproducible(self):
+        pts = self.points(5)
+        a = experiments.schedule(pts, 4, seed=11)
+        self.assertEqual(a, experiments.schedule(pts, 4, seed=11))   # the seed repeats it
+        self.assertNotEqual([r[2] for r in a], [r[2] for r in experiments.schedule(pts, 4, 12)])
+        # round k holds rep k of every point once
+        for k in range(1, 5):
+            self.assertEqual(sorted(r[2] for r in a if r[1] == k), sorted(p.id for p in pts))
+            self.assertEqual([r[1] for r in a[(k - 1) * 5:k * 5]], [k] * 5)
+        orders = {tuple(r[2] for r in a if r[1] == k) for k in range(1, 5)}
+        self.assertGreater(len(orders), 1, "every round in the same order: not shuffled")
+        # the reference: first, after half the runs, last
+        b = experiments.schedule(pts, 4, seed=11, ref=pts[2])
+        self.assertEqual(len(b), 23)
+        self.assertEqual([i for i, r in enumerate(b) if r[2].startswith("reference-")],
+                         [0, 11, 22])
+        self.assertEqual([r[2] for r in b if r[2].startswith("reference-")],
+                         list(nrdata.REFERENCE_POINTS))
+        self.assertTrue(all(r[0] is pts[2] and r[1] == 1 for r in b
+                            if r[2].startswith("reference-")))
+        self.assertEqual([r for r in b if not r[2].startswith("reference-")], a)
+
+    def test_oversubscribed_from_meta(self):
+        def threads(*cpus):
+            return [{"role": "producer", "index": i, "cpu": c, "pinned": c >= 0}
+                    for i, c in enumerate(cpus)]
+        over = experiments.oversubscribed
+        self.assertEqual(over({"threads": threads(0, 1)}), 0)
+        self.assertEqual(over({"threads": threads(0, 0, 1, 1)}), 1)        # two on one CPU
+        self.assertEqual(over({"threads": threads(-1, -1), "allowed_cpus": "0-1"}), 0)
+        self.assertEqual(over({"threads": threads(-1, -1, -1), "allowed_cpus": "0-1"}), 1)
+        self.assertEqual(over({"threads": threads(-1, -1, -1),
+                               "nodes": [{"ncpus": 2}, {"ncpus": 2}]}), 0)
+        self.assertEqual(over({"threads": threads(-1, -1, -1), "cpus_online": 2}), 1)
+        self.assertEqual(over({"threads": threads(0, -1, -1), "allowed_cpus": "0-2,5"}), 0)
+        self.assertIsNone(over({"threads": threads(-1, -1)}))              # CPUs unknown
+        self.assertIsNone(over({}))
+        self.assertIsNone(over(None))
+        self.assertIsNone(over({"threads": [{"cpu": "x"}]}))
+
+
 class RunnerTest(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="nr-exp-test-")
@@ -263,7 +359,11 @@ class RunnerTest(unittest.TestCase):
     def tearDown(self):
         shutil.rmtree(self.tmp, ignore_errors=True)
 
-    def write_exp(self, text, name="tiny"):
+    def write_exp(self, text, name="tiny", reference=False):
+        """The experiment file; without ``reference`` it runs no drift reference
+        (reference = none), so that the counts of these tests are its points'."""
+        if not reference and "reference =" not in text:
+            text = text.replace("finding = F2\n", "finding = F2\nreference = none\n", 1)
         with open(os.path.join(self.expdir, name + ".exp"), "w") as f:
             f.write(text)
 
@@ -286,7 +386,10 @@ class RunnerTest(unittest.TestCase):
                     continue  # the ring's micro-benchmark, not a sweep
                 rows = tidy_rows(csvf)
                 self.assertEqual(len(rows), 1, csvf)
-                self.assertEqual(list(rows[0])[:5], ["experiment", "point", "rep", "profile", "queue"])
+                self.assertEqual(list(rows[0])[:7], ["experiment", "point", "rep", "profile",
+                                                     "role", "oversubscribed", "queue"])
+                self.assertEqual(rows[0]["role"], "point")
+                self.assertIn(rows[0]["oversubscribed"], ("0", "1"))
                 self.assertIn(rows[0]["verify"], ("ok", "n/a"))
                 found.add(rows[0]["experiment"])
         self.assertEqual(found, {"f1-lookup-cost", "f2-node-cache", "f3-gate", "f4-backoff",
@@ -305,7 +408,8 @@ class RunnerTest(unittest.TestCase):
         self.write_exp(GOOD.replace("capacity = 64", "capacity = 63"))
         r = run(self.base())
         self.assertEqual(r.returncode, 2)
-        self.assertIn("tiny.exp:11: capacity: 63 is not a power of two", r.stderr)
+        # line 12: write_exp adds "reference = none" after finding
+        self.assertIn("tiny.exp:12: capacity: 63 is not a power of two", r.stderr)
         self.assertFalse(os.path.exists(self.results))
 
     def test_bad_command_line_exits_2_with_one_message(self):
@@ -367,6 +471,74 @@ class RunnerTest(unittest.TestCase):
         rows = tidy_rows(glob.glob(os.path.join(self.results, "*", "tiny.csv"))[0])
         self.assertEqual(len(rows), 10)
         self.assertEqual(len({(r["point"], r["rep"]) for r in rows}), 10)
+
+    def test_randomized_order_references_and_resume(self):
+        """The runs go in the order order.txt records for the seed; the drift reference
+        runs first, after half the runs and last; a run stopped half way resumes with
+        the same seed, keeping every finished repetition; the tidy CSV holds the
+        reference's runs as role reference, which nrdata leaves out of the points."""
+        text = GOOD.replace("lookup = cached, none", "lookup = cached, none, table")
+        self.write_exp(text, reference=True)
+        counter = os.path.join(self.tmp, "count")
+        # the fifth harness run finds the disk full (exit 3): the sweep stops there
+        args = self.fake_bench(
+            "case \"$*\" in *rep-*) "
+            f"n=$(cat '{counter}' 2>/dev/null || echo 0); n=$((n + 1)); echo $n > '{counter}'; "
+            "[ $n -eq 5 ] && { echo 'numaring-bench: cannot write: No space left on device' >&2;"
+            " exit 3; };; esac")
+        r = run(args + ["--seed", "1234"])
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("in randomized order, seed 1234", r.stdout)
+        (odir,) = glob.glob(os.path.join(self.results, "*", "tiny", "quick"))
+        order = read_order(os.path.join(odir, "order.txt"))
+        self.assertEqual(order["seed"], 1234)
+        self.assertEqual(order["reference"], "lookup=cached")
+        want = [(rid, k) for _p, k, rid in experiments.schedule(
+            expfile.points(expfile.parse(os.path.join(self.expdir, "tiny.exp")), "quick", 2,
+                           1)[0], 2, 1234, ref=None)]
+        self.assertEqual([x for x in order["runs"] if not x[0].startswith("reference-")], want)
+        self.assertEqual(len(order["runs"]), 9)
+        self.assertEqual([i for i, x in enumerate(order["runs"])
+                          if x[0].startswith("reference-")], [0, 4, 8])
+        # the progress lines follow order.txt, and the first four runs are the ones done
+        done = {(os.path.basename(os.path.dirname(os.path.dirname(p))),
+                 int(os.path.basename(os.path.dirname(p))[4:]))
+                for p in glob.glob(os.path.join(odir, "*", "rep-*", "summary.csv"))}
+        self.assertEqual(done, set(order["runs"][:4]))
+        # resume without --seed: the same seed and order, finished runs kept
+        r = run(self.base())
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("in randomized order, seed 1234", r.stdout)
+        self.assertEqual(r.stdout.count("done before, kept"), 4)
+        self.assertEqual(read_order(os.path.join(odir, "order.txt")), order)
+        tags = [l.split("] ", 1)[1].split(":")[0] for l in r.stdout.splitlines()
+                if l.startswith("[")]
+        self.assertEqual(tags[0], "tiny reference-start (lookup=cached)")
+        self.assertEqual(tags[-1], "tiny reference-end (lookup=cached)")
+        csvf = glob.glob(os.path.join(self.results, "*", "tiny.csv"))[0]
+        rows = tidy_rows(csvf)
+        self.assertEqual(len(rows), 9)
+        refs = [x for x in rows if x["role"] == "reference"]
+        self.assertEqual(sorted(x["point"] for x in refs), sorted(nrdata.REFERENCE_POINTS))
+        self.assertTrue(all(x["lookup"] == "cached" and x["rep"] == "1" for x in refs))
+        self.assertTrue(all(x["oversubscribed"] == "0" for x in rows))  # 1P1C, pinned apart
+        self.assertEqual(len(nrdata.load_tidy(csvf)), 6)
+        self.assertEqual(len(nrdata.load_tidy(csvf, role="reference")), 3)
+        self.assertEqual(len(nrdata.load_tidy(csvf, role=None)), 9)
+        self.no_leftovers()
+
+    def test_oversubscribed_runs_are_flagged(self):
+        """Four threads pinned compact on fewer CPUs share CPUs: oversubscribed 1."""
+        if len(os.sched_getaffinity(0)) >= 4:
+            self.skipTest("needs fewer than 4 CPUs to oversubscribe 4 threads")
+        self.write_exp(GOOD.replace("threads = 2", "threads = 2, 4")
+                       .replace("lookup = cached, none", "lookup = cached")
+                       .replace("reps = 2", "reps = 1"))
+        r = run(self.base())
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = tidy_rows(glob.glob(os.path.join(self.results, "*", "tiny.csv"))[0])
+        flags = {int(x["producers"]) + int(x["consumers"]): x["oversubscribed"] for x in rows}
+        self.assertEqual(flags, {2: "0", 4: "1"})
 
     def test_sigint_stops_cleanly(self):
         self.write_exp(GOOD.replace("duration = 0.1", "duration = 0.5"))
@@ -460,8 +632,8 @@ class RunnerTest(unittest.TestCase):
     def test_disk_full_in_the_middle_keeps_finished_runs_and_resumes(self):
         text = GOOD.replace("lookup = cached, none", "lookup = cached, none, table")
         self.write_exp(text)
-        # the third run (repetitions outermost: cached, none, table) finds the
-        # disk full: the harness's message and its exit status 3
+        # the first run of lookup=table finds the disk full: the harness's message
+        # and its exit status 3; the runs before it (order.txt) are kept
         args = self.fake_bench(
             "case \"$*\" in *'--lookup table'*) "
             "echo 'numaring-bench: cannot write into somewhere: No space left on device' >&2; "
@@ -474,13 +646,16 @@ class RunnerTest(unittest.TestCase):
         self.assertNotIn("Traceback", r.stderr)
         done = glob.glob(os.path.join(self.results, "*", "tiny", "quick", "*", "rep-*",
                                       "summary.csv"))
-        self.assertEqual(len(done), 2)
+        order = read_order(glob.glob(os.path.join(self.results, "*", "tiny", "quick",
+                                                  "order.txt"))[0])
+        before = [i for i, (pid, _k) in enumerate(order["runs"]) if pid == "lookup=table"][0]
+        self.assertEqual(len(done), before)
         self.assertEqual(glob.glob(os.path.join(self.results, "**", "*.failed.txt"),
                                    recursive=True), [])
         self.no_leftovers()
         r = run(self.base())
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertEqual(r.stdout.count("done before, kept"), 2)
+        self.assertEqual(r.stdout.count("done before, kept"), before)
         rows = tidy_rows(glob.glob(os.path.join(self.results, "*", "tiny.csv"))[0])
         self.assertEqual(len(rows), 6)
 

@@ -3,11 +3,15 @@
 paper/generated/numbers.tex is written by scripts/paper_numbers.py. These
 tests (1) regenerate it from results/ and require the committed file to be
 identical, and (2) recompute a few numbers from the CSVs with code of their
-own (csv + statistics, not scripts/summarize.py) and compare.
+own (csv + statistics + random, not scripts/summarize.py) and compare: every
+ratio between configurations is paired per repetition (the median over reps
+of a_k / b_k) with a percentile bootstrap 95% CI (2000 resamples, the seed
+of scripts/nrdata.py), and the drift reference's rows are left out.
 """
 
 import csv
 import os
+import random
 import re
 import statistics
 import subprocess
@@ -38,8 +42,45 @@ def sources(path):
 
 
 def rows(path):
+    """The rows of the sweep's points: the drift reference's runs left out."""
     with open(path, newline="", encoding="utf-8") as f:
-        return list(csv.DictReader(f))
+        return [r for r in csv.DictReader(f) if (r.get("role") or "point") == "point"
+                and not r["point"].startswith("reference-")]
+
+
+def refs(path):
+    with open(path, newline="", encoding="utf-8") as f:
+        return [r for r in csv.DictReader(f) if r.get("role") == "reference"
+                or r["point"].startswith("reference-")]
+
+
+BOOT_SEED = 20240613   # scripts/nrdata.py's
+BOOT_N = 2000
+
+
+def boot(vals):
+    """(median, lo, hi): percentile bootstrap of the median, as nrdata documents it."""
+    rnd = random.Random(BOOT_SEED)
+    k = len(vals)
+    if k == 1:
+        return vals[0], vals[0], vals[0]
+    meds = sorted(statistics.median([vals[rnd.randrange(k)] for _ in range(k)])
+                  for _ in range(BOOT_N))
+    return (statistics.median(vals), meds[int(round(0.025 * (BOOT_N - 1)))],
+            meds[int(round(0.975 * (BOOT_N - 1)))])
+
+
+def per_rep(rs, key="throughput_ops_per_s"):
+    out = {}
+    for r in rs:
+        if (r.get(key) or "").strip():
+            out.setdefault(int(r["rep"]), []).append(float(r[key]))
+    return {k: statistics.median(v) for k, v in out.items()}
+
+
+def paired(a_rows, b_rows, key="throughput_ops_per_s", fn=lambda x, y: x / y):
+    a, b = per_rep(a_rows, key), per_rep(b_rows, key)
+    return boot([fn(a[k], b[k]) for k in sorted(set(a) & set(b))])
 
 
 def median_of(rs, key):
@@ -87,28 +128,52 @@ class PaperNumbersTest(unittest.TestCase):
         rs = rows(os.path.join(self.real, "f2-node-cache.csv"))
         top = max(int(r["producers"]) + int(r["consumers"]) for r in rs)
         at = [r for r in rs if int(r["producers"]) + int(r["consumers"]) == top]
-        cached = median_of([r for r in at if r["lookup"] == "cached"], "throughput_ops_per_s")
-        lib = median_of([r for r in at if r["lookup"] == "libnuma"], "throughput_ops_per_s")
-        self.assertEqual(self.m["FTwoRatio"], f"{cached / lib:.1f}")
+        est = paired([r for r in at if r["lookup"] == "cached"],
+                     [r for r in at if r["lookup"] == "libnuma"])
+        self.assertEqual([self.m["FTwoRatio"], self.m["FTwoRatioLo"], self.m["FTwoRatioHi"]],
+                         [f"{v:.1f}" for v in est])
         self.assertEqual(self.m["FTwoThreads"], str(top))
 
     def test_f1_ratio_recomputed(self):
         rs = rows(os.path.join(self.real, "f1-lookup-cost.csv"))
-        none = median_of([r for r in rs if r["lookup"] == "none"], "throughput_ops_per_s")
-        lib = median_of([r for r in rs if r["lookup"] == "libnuma"], "throughput_ops_per_s")
+        none_rows = [r for r in rs if r["lookup"] == "none"]
+        none = median_of(none_rows, "throughput_ops_per_s")
         move = 1e9 / none
-        self.assertEqual(self.m["FOneRatio"], f"{(1e9 / lib - move) / move:.1f}")
+        # look-up / data movement per repetition: none_k / libnuma_k - 1
+        est = paired(none_rows, [r for r in rs if r["lookup"] == "libnuma"],
+                     fn=lambda n, b: n / b - 1)
+        self.assertEqual([self.m["FOneRatio"], self.m["FOneRatioLo"], self.m["FOneRatioHi"]],
+                         [f"{v:.1f}" for v in est])
         self.assertEqual(self.m["FOneMoveNs"], f"{move:.1f}")
+        self.assertEqual(self.m["FOneLookupNs"], f"{est[0] * move:.1f}")
+        for mode, name, fmt in (("cached", "FOneCachedVsNone", "{:.2f}"),
+                                ("rseq", "FOneRseqVsNone", "{:.2f}"),
+                                ("syscall", "FOneSyscallVsNone", "{:.1f}")):
+            est = paired(none_rows, [r for r in rs if r["lookup"] == mode])
+            self.assertEqual([self.m[name], self.m[name + "Lo"], self.m[name + "Hi"]],
+                             [fmt.format(v) for v in est])
 
     def test_f3_ratio_recomputed(self):
         if not self.emu:
             self.skipTest("no emulated-node results")
         rs = rows(os.path.join(self.emu, "f3-gate.csv"))
         top = max(int(r["producers"]) + int(r["consumers"]) for r in rs)
+        # the largest thread count whose runs are not oversubscribed, else the largest
+        clean = [t for t in {int(r["producers"]) + int(r["consumers"]) for r in rs}
+                 if all(r.get("oversubscribed") == "0" for r in rs
+                        if int(r["producers"]) + int(r["consumers"]) == t)]
+        top = max(clean) if clean else top
         at = [r for r in rs if int(r["producers"]) + int(r["consumers"]) == top]
-        sh = median_of([r for r in at if r["gate"] == "shared"], "p50_ns")
-        pw = median_of([r for r in at if r["gate"] == "perworker"], "p50_ns")
-        self.assertEqual(self.m["FThreeRatio"], f"{sh / pw:.1f}")
+        loads = sorted({(r.get("load") or "").strip() for r in at},
+                       key=lambda v: float(v) if v else -1.0)
+        at = [r for r in at if (r.get("load") or "").strip() == loads[-1]]
+        sh = [r for r in at if r["gate"] == "shared"]
+        pw = [r for r in at if r["gate"] == "perworker"]
+        for key, name in (("p50_ns", "FThreeRatio"), ("p99_ns", "FThreeNinetyNineRatio")):
+            est = paired(sh, pw, key)
+            self.assertEqual([self.m[name], self.m[name + "Lo"], self.m[name + "Hi"]],
+                             [f"{v:.1f}" for v in est])
+        self.assertEqual(self.m["FThreeThreads"], str(top))
 
     def test_peers_ratio_recomputed(self):
         rs = [r for r in rows(os.path.join(self.real, "peers.csv")) if item(r) == "inline"]
@@ -121,7 +186,10 @@ class PaperNumbersTest(unittest.TestCase):
         peers = {q: v for q, v in med.items() if q not in ("numaring", "faa")}
         best = max(peers, key=peers.get)
         self.assertEqual(self.m["PeersSingleBest"], best)
-        self.assertEqual(self.m["PeersSingleOverBest"], f"{med['numaring'] / peers[best]:.2f}")
+        est = paired([r for r in single if r["queue"] == "numaring"],
+                     [r for r in single if r["queue"] == best])
+        self.assertEqual([self.m["PeersSingleOverBest"], self.m["PeersSingleOverBestLo"],
+                          self.m["PeersSingleOverBestHi"]], [f"{v:.2f}" for v in est])
 
     def peers_at_low(self, which):
         rs = [r for r in rows(os.path.join(self.real, "peers.csv")) if item(r) == which]
@@ -144,12 +212,57 @@ class PaperNumbersTest(unittest.TestCase):
                     if not ring or not peer:
                         self.assertEqual(macro, "n/a")
                         continue
-                    want = (median_of(ring, "throughput_ops_per_s") /
-                            median_of(peer, "throughput_ops_per_s"))
-                    self.assertEqual(macro, f"{want:.2f}")
+                    est = paired(ring, peer)
+                    name = pre + ("SingleOverFlat" if b == "0" else "BurstOverRte")
+                    self.assertEqual([macro, self.m[name + "Lo"], self.m[name + "Hi"]],
+                                     [f"{v:.2f}" for v in est])
                     h = harness_median(rs)
                     self.assertEqual(self.m[f"{pre}{word}HarnessMops"],
                                      f"{h / 1e6:.1f}" if h else "n/a")
+
+    def test_f4_recomputed(self):
+        """F4: the paired change per backoff with its CI, failed attempts per 1,000
+        operations, and "not exercised" below 1 in 1,000."""
+        rs = rows(os.path.join(self.real, "f4-backoff.csv"))
+        top = max(int(r["producers"]) + int(r["consumers"]) for r in rs)
+        at = [r for r in rs if int(r["producers"]) + int(r["consumers"]) == top]
+        none = [r for r in at if r["backoff"] == "none"]
+        ran = 0
+        for b, word in (("pause", "Pause"), ("exp", "Exp"), ("yield", "Yield")):
+            with self.subTest(backoff=b):
+                brs = [r for r in at if r["backoff"] == b]
+                est = paired(brs, none, fn=lambda x, y: 100 * (x / y - 1))
+                self.assertEqual([self.m["FFour" + word], self.m[f"FFour{word}Lo"],
+                                  self.m[f"FFour{word}Hi"]], [f"{v:+.1f}" for v in est])
+                rate = statistics.median(int(r["failed_attempts"]) / int(r["ops"]) for r in brs)
+                self.assertEqual(self.m[f"FFour{word}Failed"], f"{rate * 1000:.3g}")
+                says = self.m[f"FFour{word}Says"]
+                if rate < 0.001:
+                    self.assertEqual(says, "backoff not exercised on this host")
+                else:
+                    ran += 1
+                    self.assertTrue(says.startswith(f"${est[0]:+.1f}$"), says)
+        self.assertEqual(self.m["FFourExercised"], str(ran))
+
+    def test_drift_recomputed(self):
+        """Drift<F>: (max - min) / median of the reference's runs, in percent."""
+        for exp, word, hostdir in (("f1-lookup-cost", "FOne", self.real),
+                                   ("f2-node-cache", "FTwo", self.real),
+                                   ("f3-gate", "FThree", self.emu),
+                                   ("f4-backoff", "FFour", self.real),
+                                   ("f5-ceiling", "FFive", self.emu),
+                                   ("peers", "Peers", self.real)):
+            with self.subTest(experiment=exp):
+                path = os.path.join(hostdir, exp + ".csv") if hostdir else None
+                rs = refs(path) if path and os.path.exists(path) else []
+                key = "p50_ns" if exp == "f3-gate" and all(r["p50_ns"] for r in rs) \
+                    else "throughput_ops_per_s"
+                vals = [float(r[key]) for r in rs if r[key]]
+                if len(vals) < 2:
+                    self.assertEqual(self.m["Drift" + word], "n/a")
+                    continue
+                drift = (max(vals) - min(vals)) / statistics.median(vals)
+                self.assertEqual(self.m["Drift" + word], f"{drift * 100:.1f}\\%")
 
     def test_harness_recomputed(self):
         f1 = rows(os.path.join(self.real, "f1-lookup-cost.csv"))

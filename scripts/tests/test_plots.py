@@ -247,19 +247,34 @@ class Numbers(unittest.TestCase):
         self.assertGreater(float(m.group(1)), 3)
         self.assertEqual(p["series"]["cached"][0][4], 3)  # reps
 
-    def test_f3_median_rep_and_ratio(self):
-        p = self.plot.prep_f3a(self.host("real1"))
+    def test_f3_one_rule_for_every_line_and_ratio(self):
+        """Every percentile line is the median over the reps at each percentile (the
+        same rule for every gate, said in the caption), inside its min-max band."""
+        h = self.host("real1")
+        p = self.plot.prep_f3a(h)
         self.assertEqual(p["threads"], 8)
         self.assertEqual([c["gate"] for c in p["curves"]], ["shared", "pernode", "perworker"])
+        self.assertIn("every line: the median over the reps at each percentile",
+                      " ".join(t for t, _e in p["caption"]))
         for c in p["curves"]:
             self.assertEqual(c["source"], "latency.csv")
-            self.assertIsNotNone(c["band"])
+            self.assertEqual(c["nreps"], 3)
+            self.assertNotIn("rep", c)
+            rows = [r for r in h.data["f3-gate"]
+                    if r["gate"] == c["gate"] and nrdata.threads(r) == 8]
+            curves = [self.plot.latency_curve(h, r) for r in rows]
+            xs, med, lo, hi = self.plot.envelope(curves)
+            self.assertEqual(c["points"], list(zip(xs, med)))
+            self.assertEqual(c["band"], (xs, lo, hi))
+            # with three reps the median is, at every x, one of the three curves
+            import numpy as np
+            for i in (0, len(xs) // 2, len(xs) - 1):
+                ys = sorted(10 ** np.interp(np.log10(xs[i]), np.log10([q[0] for q in cv]),
+                                            np.log10([q[1] for q in cv])) for cv in curves)
+                self.assertAlmostEqual(med[i] / ys[1], 1.0, places=9)
+                self.assertLessEqual(lo[i], med[i])
+                self.assertLessEqual(med[i], hi[i])
         self.assertIn("shared / perworker", p["annotation"])
-        # the chosen rep is the one with the median p50 among the three
-        rows = [r for r in self.host("real1").data["f3-gate"]
-                if r["gate"] == "shared" and nrdata.threads(r) == 8]
-        p50s = sorted((float(r["p50_ns"]), int(r["rep"])) for r in rows)
-        self.assertEqual(p["curves"][0]["rep"], p50s[1][1])
 
     def test_f3_profile_layout(self):
         p = self.plot.prep_f3a(self.host("emu1"))
@@ -277,9 +292,12 @@ class Numbers(unittest.TestCase):
 
     def test_f4_relative(self):
         p = self.plot.prep_f4(self.host("real1"))
-        rel = {r[0]: r[2] for r in p["relative"]}
-        self.assertAlmostEqual(rel["none"], 0.0)
-        self.assertLess(rel["yield"], -15)
+        rel = {r["backoff"]: r for r in p["relative"]}
+        self.assertNotIn("none", rel)
+        self.assertLess(rel["yield"]["pct"], -15)
+        self.assertLessEqual(rel["yield"]["lo"], rel["yield"]["pct"])
+        self.assertLessEqual(rel["yield"]["pct"], rel["yield"]["hi"])
+        self.assertTrue(rel["yield"]["exercised"])
         self.assertIn("yield \u2212", p["annotation"])
 
     def test_caption_real_and_emulated(self):
@@ -539,12 +557,16 @@ class Harness(unittest.TestCase):
         for item in ("inline", "message"):
             r = summarize.peers(hostdir, item)
 
-            def med(q, b):
-                return statistics.median(float(x["throughput_ops_per_s"]) for x in one
-                                         if x["item"] == item and x["bursts"] == b
-                                         and x["queue"] == q)
-            self.assertAlmostEqual(r["b0_over_flat"], med("numaring", "0") / med("flat", "0"))
-            self.assertAlmostEqual(r["b1_over_rte"], med("numaring", "1") / med("rte", "1"))
+            def paired(q, b):   # median over reps of numaring_k / q_k
+                by = {}
+                for x in one:
+                    if x["item"] == item and x["bursts"] == b and x["queue"] in ("numaring", q):
+                        by.setdefault(x["rep"], {})[x["queue"]] = float(x["throughput_ops_per_s"])
+                return statistics.median(v["numaring"] / v[q] for v in by.values())
+            self.assertAlmostEqual(r["b0_over_flat"], paired("flat", "0"))
+            self.assertAlmostEqual(r["b1_over_rte"], paired("rte", "1"))
+            self.assertLessEqual(r["b0_over_flat_lo"], r["b0_over_flat"])
+            self.assertLessEqual(r["b0_over_flat"], r["b0_over_flat_hi"])
             self.assertEqual(r["sample"], "64")
         readme = summarize.host_readme(hostdir)
         self.assertIn("| peers | message |", readme)

@@ -1,0 +1,353 @@
+#!/usr/bin/python3
+"""Tests of the study's statistics (make test-scripts): paired ratios and their
+bootstrap confidence intervals, the drift reference and its check, the
+oversubscribed flag, F4's "backoff not exercised" rule, and how the figures
+show them (one x value drawn as points, titles that say what varies).
+
+    /usr/bin/python3 -m unittest discover -s scripts/tests -v
+
+Synthetic results trees from tests/fakeresults.py; nothing is run.
+"""
+
+import csv
+import importlib
+import os
+import random
+import shutil
+import statistics
+import sys
+import tempfile
+import unittest
+
+TESTS = os.path.dirname(os.path.abspath(__file__))
+SCRIPTS = os.path.dirname(TESTS)
+sys.path.insert(0, SCRIPTS)
+sys.path.insert(0, TESTS)
+
+import fakeresults  # noqa: E402
+import nrdata  # noqa: E402
+
+
+def _summarize():
+    sys.modules.pop("ceiling", None)   # the real scripts/ceiling.py, not a test's variant
+    importlib.import_module("ceiling")
+    return importlib.import_module("summarize")
+
+
+class BootstrapTest(unittest.TestCase):
+    def test_deterministic_with_its_seed_and_contains_the_estimate(self):
+        rnd = random.Random(5)
+        for n in (2, 3, 4, 5, 7, 10):
+            vals = [rnd.uniform(0.5, 2.0) for _ in range(n)]
+            with self.subTest(n=n):
+                a = nrdata.bootstrap_ci(vals)
+                self.assertEqual(a, nrdata.bootstrap_ci(vals))          # same seed, same CI
+                self.assertEqual(a, nrdata.bootstrap_ci(list(vals), seed=nrdata.BOOT_SEED))
+                est, lo, hi = a
+                self.assertEqual(est, statistics.median(vals))
+                self.assertLessEqual(lo, est)
+                self.assertLessEqual(est, hi)
+                self.assertGreaterEqual(lo, min(vals))
+                self.assertLessEqual(hi, max(vals))
+        self.assertEqual(nrdata.bootstrap_ci([3.0]), (3.0, 3.0, 3.0))
+        self.assertIsNone(nrdata.bootstrap_ci([]))
+
+    def test_the_documented_algorithm(self):
+        """bootstrap_ci is exactly what its docstring says (test_paper.py recomputes it)."""
+        vals = [1.0, 1.4, 0.9, 1.2, 1.1, 1.3]
+        rnd = random.Random(99)
+        meds = sorted(statistics.median([vals[rnd.randrange(6)] for _ in range(6)])
+                      for _ in range(500))
+        want = (statistics.median(vals), meds[round(0.025 * 499)], meds[round(0.975 * 499)])
+        self.assertEqual(nrdata.bootstrap_ci(vals, seed=99, resamples=500), want)
+
+    def test_paired_by_rep(self):
+        a = [{"rep": str(k), "v": str(v)} for k, v in ((1, 10), (2, 20), (3, 30), (4, 7))]
+        b = [{"rep": str(k), "v": str(v)} for k, v in ((1, 5), (2, 5), (3, 10))]
+        self.assertEqual(nrdata.paired_ratios(a, b, "v"), [2.0, 4.0, 3.0])   # rep 4 unpaired
+        self.assertEqual(nrdata.paired_ratios(a, b, "v", fn=lambda x, y: x - y), [5, 15, 20])
+
+
+class Trees(unittest.TestCase):
+    """Synthetic hosts: 'drifty' (references that move 30% in F4 and 40% in peers),
+    'steady' (references within 2%), 'idle' (F4's backoff never runs: 0.2 failed
+    attempts per 1,000 operations), 'old' (no role or oversubscribed column), and
+    'one' (a single thread count)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="nr-stats-")
+        cls.results = os.path.join(cls.tmp, "results")
+        mk = fakeresults.make_synthetic
+        mk(cls.results, "drifty", "real", (2, 4, 8), reps=5, seed=21, profile="quick",
+           oversub_above=4, references={"f4-backoff": (1.0, 1.3, 1.05),
+                                        "f2-node-cache": (1.0, 0.99, 1.01),
+                                        "peers": (1.0, 0.6, 1.0)})
+        mk(cls.results, "steady", "real", (2, 4, 8), reps=5, seed=22, profile="quick",
+           oversub_above=4, references={"f4-backoff": (1.0, 1.01, 0.99)})
+        mk(cls.results, "idle", "real", (2, 4), reps=4, seed=23, f4_failed=0.0002,
+           oversub_above=2, experiments=["f4-backoff"])
+        mk(cls.results, "old", "real", (2, 4), reps=3, seed=24)
+        mk(cls.results, "one", "real", (2,), reps=3, seed=25, oversub_above=2,
+           experiments=["f2-node-cache", "f4-backoff", "peers"])
+        cls.summarize = _summarize()
+        cls.plot = importlib.import_module("plot")
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def hostdir(self, h):
+        return os.path.join(self.results, h)
+
+    def host(self, name):
+        h = self.plot.Host(self.results, name)
+        h.load()
+        return h
+
+
+class DriftTest(Trees):
+    def test_reference_rows_are_kept_out_of_the_points(self):
+        path = os.path.join(self.hostdir("drifty"), "f4-backoff.csv")
+        pts = nrdata.load_tidy(path)
+        refs = nrdata.load_tidy(path, role="reference")
+        self.assertEqual(sorted(r["point"] for r in refs), sorted(nrdata.REFERENCE_POINTS))
+        self.assertFalse(any(nrdata.is_reference(r) for r in pts))
+        self.assertEqual(len(pts), 3 * 4 * 5)
+        self.assertEqual(len(self.summarize.load(path)), len(pts))
+        self.assertEqual(len(self.summarize.load_refs(path)), 3)
+        # the figures never see them
+        self.assertEqual(len(self.host("drifty").data["f4-backoff"]), len(pts))
+
+    def test_drift_above_the_smallest_effect_is_flagged(self):
+        d = self.summarize.drift(self.hostdir("drifty"), "f4-backoff")
+        self.assertEqual(d["point"], "t2-none")            # the first point
+        self.assertEqual(d["metric"], "throughput_ops_per_s")
+        vals = d["values"]
+        self.assertEqual(d["n"], 3)
+        self.assertAlmostEqual(d["drift"], (max(vals) - min(vals)) / statistics.median(vals))
+        self.assertGreater(d["drift"], 0.2)
+        effects = self.summarize.stated_effects(self.hostdir("drifty"), "f4-backoff")
+        self.assertEqual(d["smallest"], min(effects, key=lambda e: e[1]))
+        self.assertLess(d["smallest"][1], d["drift"])
+        self.assertTrue(d["flagged"])
+        readme = self.summarize.host_readme(self.hostdir("drifty"))
+        section = readme.split("## Drift")[1].split("\n## ")[0]
+        row = [line for line in section.splitlines() if line.startswith("| f4-backoff |")][0]
+        self.assertIn("FLAGGED", row)
+        self.assertIn("%.1f%%" % (d["drift"] * 100), row)
+        # peers: the reference fell to 60% in the middle, more than any ratio stated
+        self.assertTrue(self.summarize.drift(self.hostdir("drifty"), "peers")["flagged"])
+        # f2: 2% of drift against a several-fold effect
+        f2 = self.summarize.drift(self.hostdir("drifty"), "f2-node-cache")
+        self.assertFalse(f2["flagged"])
+        self.assertIn("| f2-node-cache | t2-libnuma |", section)
+        self.assertIn("not measured (no reference runs", section)   # f1: none there
+
+    def test_small_drift_is_not_flagged(self):
+        d = self.summarize.drift(self.hostdir("steady"), "f4-backoff")
+        self.assertLess(d["drift"], 0.05)
+        self.assertFalse(d["flagged"])
+        readme = self.summarize.host_readme(self.hostdir("steady"))
+        row = [line for line in readme.splitlines() if line.startswith("| f4-backoff | t2")][0]
+        self.assertTrue(row.endswith("| ok |"), row)
+
+    def test_no_reference_runs(self):
+        self.assertIsNone(self.summarize.drift(self.hostdir("old"), "f4-backoff"))
+
+    def test_readme_prints_paired_ratios_with_intervals(self):
+        readme = self.summarize.host_readme(self.hostdir("drifty"))
+        r = self.summarize.f2(self.hostdir("drifty"))
+        self.assertIn("%.2f [%.2f..%.2f]x" % (r["cached_over_libnuma"],
+                                              r["cached_over_libnuma_lo"],
+                                              r["cached_over_libnuma_hi"]), readme)
+        self.assertRegex(readme, r"pause [+-]\d+\.\d \[[+-]\d+\.\d\.\.[+-]\d+\.\d\]%")
+
+
+class F4ExercisedTest(Trees):
+    def test_the_rule(self):
+        self.assertTrue(nrdata.backoff_exercised(nrdata.BACKOFF_EXERCISED))
+        self.assertFalse(nrdata.backoff_exercised(0.000999))
+        self.assertIsNone(nrdata.backoff_exercised(None))
+        self.assertAlmostEqual(nrdata.failed_per_item({"failed_attempts": "3", "ops": "1000"}),
+                               0.003)
+        self.assertIsNone(nrdata.failed_per_item({"failed_attempts": "", "ops": "1000"}))
+        self.assertIsNone(nrdata.failed_per_item({"failed_attempts": "3", "ops": "0"}))
+
+    def test_not_exercised_says_so_instead_of_a_percentage(self):
+        r = self.summarize.f4(self.hostdir("idle"))
+        for b in ("pause", "exp", "yield"):
+            self.assertFalse(r[f"{b}_exercised"])
+            self.assertAlmostEqual(r[f"{b}_failed_per_item"], 0.0002)
+        readme = self.summarize.host_readme(self.hostdir("idle"))
+        row = [line for line in readme.splitlines() if line.startswith("| F4 |")][0]
+        self.assertEqual(row.count("backoff not exercised on this host"), 3)
+        self.assertNotIn("%", row.split("|")[2].replace("% of throughput", ""))
+        self.assertIn("0.2 failed attempts per 1,000 operations", row)
+        self.assertEqual(self.summarize.stated_effects(self.hostdir("idle"), "f4-backoff"), [])
+        p = self.plot.prep_f4(self.host("idle"))
+        self.assertTrue(all(x["exercised"] is False for x in p["relative"]))
+        self.assertIn("pause/exp/yield: backoff not exercised on this host", p["annotation"])
+        self.assertNotIn("%", p["annotation"].split("(study")[0])
+        dat = "\n".join(self.plot.dat_text("f4-backoff", p))
+        self.assertIn("# pause: backoff not exercised on this host", dat)
+        block = dat.split('"change vs none"')[1].split("\n\n\n")[0]
+        rows = [x.split() for x in block.splitlines() if x and not x.startswith("#")]
+        self.assertEqual({x[7] for x in rows}, {"0"})                  # exercised: 0
+        self.assertTrue(all(abs(float(x[6]) - 0.2) < 1e-6 for x in rows))  # per 1,000
+
+    def test_exercised_shows_the_change_and_the_rate(self):
+        r = self.summarize.f4(self.hostdir("drifty"))
+        self.assertTrue(r["yield_exercised"])
+        self.assertAlmostEqual(r["yield_failed_per_item"], 0.01)   # f4_failed at 8 threads
+        p = self.plot.prep_f4(self.host("drifty"))
+        failed = {b: pts for b, pts in p["failed"].items()}
+        self.assertEqual([q[0] for q in failed["none"]], [2, 4, 8])
+        self.assertAlmostEqual(failed["none"][-1][1], 10.0)             # per 1,000 operations
+        rel = {x["backoff"]: x for x in p["relative"]}
+        self.assertTrue(rel["exp"]["exercised"])
+        self.assertIn("exp \u2212", p["annotation"])
+
+    def test_paper_macros(self):
+        """paper_numbers: FFour<b>Says is the text, not a percentage, where idle."""
+        import subprocess
+        out = os.path.join(self.tmp, "numbers.tex")
+        r = subprocess.run([sys.executable, os.path.join(SCRIPTS, "paper_numbers.py"),
+                            "--results", self.results, "--real", "idle", "--out", out],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(out) as f:
+            text = f.read()
+        self.assertIn("\\newcommand{\\FFourPauseSays}{backoff not exercised on this host}", text)
+        self.assertIn("\\newcommand{\\FFourExercised}{0}", text)
+        self.assertIn("\\newcommand{\\FFourPauseFailed}{0.2}", text)
+        # and the drift macros of a host with references
+        r = subprocess.run([sys.executable, os.path.join(SCRIPTS, "paper_numbers.py"),
+                            "--results", self.results, "--real", "drifty", "--out", out],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(out) as f:
+            text = f.read()
+        d = self.summarize.drift(self.hostdir("drifty"), "f4-backoff")
+        self.assertIn("\\newcommand{\\DriftFFour}{%.1f\\%%}" % (d["drift"] * 100), text)
+        self.assertIn("\\newcommand{\\DriftFOne}{n/a}", text)
+        self.assertIn("\\newcommand{\\DriftFlagged}{\\texttt{f4-backoff}, \\texttt{peers}}",
+                      text)
+        self.assertIn("\\newcommand{\\FFourPauseSays}{$", text)   # exercised: a percentage
+
+
+class OversubscribedTest(Trees):
+    def test_nrdata_reads_the_column_and_tolerates_its_absence(self):
+        rows = nrdata.load_tidy(os.path.join(self.hostdir("drifty"), "f2-node-cache.csv"))
+        flags = {(nrdata.threads(r), nrdata.oversubscribed(r)) for r in rows}
+        self.assertEqual(flags, {(2, False), (4, False), (8, True)})
+        old = nrdata.load_tidy(os.path.join(self.hostdir("old"), "f2-node-cache.csv"))
+        self.assertNotIn("oversubscribed", old.header)
+        self.assertTrue(all(nrdata.oversubscribed(r) is None for r in old))
+
+    def test_a_bad_value_is_refused(self):
+        src = os.path.join(self.hostdir("drifty"), "f2-node-cache.csv")
+        bad = os.path.join(self.tmp, "bad.csv")
+        with open(src, newline="") as f:
+            rows = list(csv.reader(f))
+        rows[2][rows[0].index("oversubscribed")] = "2"
+        with open(bad, "w", newline="") as f:
+            csv.writer(f, lineterminator="\n").writerows(rows)
+        with self.assertRaises(nrdata.DataError) as cm:
+            nrdata.load_tidy(bad)
+        self.assertIn("line 3, column oversubscribed", str(cm.exception))
+
+    def test_every_figure_marks_or_says(self):
+        h = self.host("drifty")
+        for name, _exp, prep, _n in self.plot.FIGURES:
+            with self.subTest(figure=name):
+                text = " ".join(t for t, _e in prep(h)["caption"])
+                if name == "f3-gate-percentiles":
+                    # drawn at 4 threads, the largest where every thread has a CPU
+                    self.assertIn("no point oversubscribed", text)
+                elif name == "f1-lookup-cost":
+                    self.assertIn("no point oversubscribed", text)   # one thread count, 2
+                else:
+                    self.assertRegex(text, r"\d+ oversubscribed points? \(the run's threads")
+        old = self.host("old")
+        for name, _exp, prep, _n in self.plot.FIGURES:
+            with self.subTest(figure=name, host="old"):
+                self.assertIn("oversubscription not recorded",
+                              " ".join(t for t, _e in prep(old)["caption"]))
+
+    def test_series_and_data_files_carry_the_flag(self):
+        h = self.host("drifty")
+        p = self.plot.prep_f2(h)
+        for pts in p["series"].values():
+            self.assertEqual([(q[0], q[7]) for q in pts], [(2, 0), (4, 0), (8, 1)])
+        dat = self.plot.dat_text("f2-node-cache", p)
+        self.assertIn("oversubscribed", [x for x in dat if x.startswith("# columns:")][0])
+        rows = [x.split() for x in "\n".join(dat).split('"cached"')[1].split("\n\n\n")[0]
+                .splitlines() if x.strip()]
+        self.assertEqual({(r[0], r[8]) for r in rows}, {("2", "0"), ("4", "0"), ("8", "1")})
+        f5 = self.plot.prep_f5(h)
+        self.assertEqual({q[7] for q in f5["lines"][8]}, {1})
+        old = self.plot.prep_f2(self.host("old"))
+        rows = [x.split() for x in "\n".join(self.plot.dat_text("f2-node-cache", old))
+                .split('"cached"')[1].split("\n\n\n")[0].splitlines() if x.strip()]
+        self.assertEqual({r[8] for r in rows}, {"NaN"})
+
+    def test_f3_percentiles_at_the_largest_clean_thread_count(self):
+        p = self.plot.prep_f3a(self.host("drifty"))
+        self.assertEqual(p["threads"], 4)
+        r = self.summarize.f3(self.hostdir("drifty"))
+        self.assertEqual(r["threads"], 4)
+        self.assertFalse(r["oversubscribed"])
+        self.assertEqual(self.plot.prep_f3a(self.host("old"))["threads"], 4)   # unknown: largest
+
+    def test_drawn_as_a_black_x(self):
+        self.plot.init_matplotlib()
+        plt = self.plot.plt
+        p = self.plot.prep_f2(self.host("drifty"))
+        fig, axes = plt.subplots(1, 1, squeeze=False)
+        self.plot.draw_lines(list(axes.flat), p)
+        ax = axes[0][0]
+        xs = [ln for ln in ax.lines if ln.get_marker() == "x"]
+        self.assertTrue(xs)
+        self.assertEqual(sum(len(ln.get_xdata()) for ln in xs), len(p["series"]))  # 8 threads
+        self.assertIn(self.plot.OVERSUB_LABEL, ax.get_legend_handles_labels()[1])
+        plt.close(fig)
+
+
+class FigureTest(Trees):
+    def test_one_x_value_is_drawn_as_points(self):
+        self.plot.init_matplotlib()
+        plt = self.plot.plt
+        h = self.host("one")
+        for prep, draw, n in ((self.plot.prep_f2, self.plot.draw_lines, 1),
+                              (self.plot.prep_f4, self.plot.draw_f4, 3),
+                              (self.plot.prep_peers, self.plot.draw_peers, 4)):
+            with self.subTest(figure=prep.__name__):
+                p = prep(h)
+                fig, axes = plt.subplots(1, n, squeeze=False)
+                draw(list(axes.flat), p)
+                for ax in list(axes.flat)[:1 if n == 3 else n]:
+                    # every line of the panel: the variants, their caps, the harness
+                    # and the ceiling marks: no line joins anything
+                    self.assertGreater(len(ax.lines), 3)
+                    self.assertEqual({ln.get_linestyle() for ln in ax.lines}, {"None"})
+                plt.close(fig)
+        p = self.plot.prep_f2(self.host("drifty"))   # three thread counts: lines
+        fig, axes = plt.subplots(1, 1, squeeze=False)
+        self.plot.draw_lines(list(axes.flat), p)
+        self.assertIn("-", {ln.get_linestyle() for ln in axes[0][0].lines})
+        plt.close(fig)
+
+    def test_titles_say_what_varies(self):
+        one, many = self.host("one"), self.host("drifty")
+        self.assertIn("throughput by look-up mode at 2 threads", self.plot.prep_f2(one)["title"])
+        self.assertIn("throughput vs threads by look-up mode", self.plot.prep_f2(many)["title"])
+        self.assertIn("throughput by queue at 2 threads", self.plot.prep_peers(one)["title"])
+        self.assertIn("throughput vs threads by queue", self.plot.prep_peers(many)["title"])
+        self.assertIn("throughput by backoff at 2 threads", self.plot.prep_f4(one)["title"])
+        self.assertIn("latency vs threads by gate", self.plot.prep_f3b(many)["title"])
+        self.assertIn("vs batch size", self.plot.prep_f5(many)["title"])
+
+
+if __name__ == "__main__":
+    unittest.main()
