@@ -743,6 +743,7 @@ def run_pass(a, bench, topology, exps, profile, ident):
         print(f"experiments: {os.path.relpath(os.path.join(hostdir, e.name + '.csv'))}: {n} rows"
               + drift_note(hostdir, e.name))
     write_host_readme(hostdir, host, topo, topology, profile, ncpus)
+    failures += model_violations(hostdir, host)
     print(f"experiments: {host}: {total} runs ({executed} run now, {total - executed} kept, "
           f"{len(failures)} failed)")
     return failures
@@ -762,6 +763,27 @@ def drift_note(hostdir, name):
         note += (f", MORE than the smallest effect stated ({d['smallest'][0]}: "
                  f"{d['smallest'][1] * 100:.1f}%)")
     return note
+
+
+def model_violations(hostdir, host):
+    """Points above the physical ceiling model (scripts/ceiling.py): each is a
+    failure of the model, and the run says so and ends non-zero (after the
+    plots). The model's own errors are reported, never lose a run."""
+    try:
+        import ceiling
+        found = ceiling.check_host(hostdir)
+    except Exception as e:  # noqa: BLE001 - a broken model must not lose results
+        print(f"experiments: {host}: the ceiling model could not be checked: {e}",
+              file=sys.stderr)
+        return []
+    out = []
+    for name, v in found:
+        msg = (f"{host} {name} {v['point']} ({v['queue']}): {v['measured'] / 1e6:.2f} M items/s "
+               f"is above the ceiling model's {v['ceiling'] / 1e6:.2f} (bound: {v['bound']}): "
+               "the model is wrong there")
+        print(f"experiments: {msg}", file=sys.stderr)
+        out.append(msg)
+    return out
 
 
 def write_host_readme(hostdir, host, topo, topology, profile, ncpus):

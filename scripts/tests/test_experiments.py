@@ -677,6 +677,33 @@ class RunnerTest(unittest.TestCase):
 
     # ---- whose results a folder holds (issue 11) -------------------------
 
+    def test_a_point_above_the_ceiling_model_fails_the_run(self):
+        """A probe that makes every atomic take a second puts every point far
+        above the model: the run keeps its results and ends with exit 1,
+        naming the point and the bound."""
+        self.write_exp(GOOD)
+        env = dict(os.environ, NUMARING_MACHINE_ID="model-check")
+        r = run(self.base(), env=env)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        (host,) = [h for h in os.listdir(self.results) if "-emulated-" not in h]
+        probe = os.path.join(self.results, host, "probe", "probe.csv")
+        with open(probe, newline="") as f:
+            rows = list(csv.DictReader(f))
+            fields = list(rows[0].keys())
+        for row in rows:
+            if row["kind"] == "faa_uncontended_ns":
+                row["value"] = "1000000000"
+        with open(probe, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=fields, lineterminator="\n")
+            w.writeheader()
+            w.writerows(rows)
+        r = run(self.base(), env=env)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn("above the ceiling model", r.stderr)
+        self.assertIn("(bound: ops)", r.stderr)
+        self.assertEqual(len(glob.glob(os.path.join(self.results, host, "tiny", "quick", "*",
+                                                    "rep-*", "summary.csv"))), 4)
+
     def run_as(self, machine, extra=()):
         r = run(self.base() + list(extra), env=dict(os.environ, NUMARING_MACHINE_ID=machine))
         self.assertEqual(r.returncode, 0, r.stderr)
