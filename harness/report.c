@@ -280,6 +280,9 @@ static void fill_summary(struct row *row, const struct hb_report *r)
 	if ((q->stats_mask & HQ_STAT_BIT(batches_in)) && transfers)
 		set(row, HB_COL_items_per_transfer, "%.2f",
 		    (double)(m->st.v[HQ_STAT_items_in] + m->st.v[HQ_STAT_items_out]) / (double)transfers);
+	if ((q->stats_mask & HQ_STAT_BIT(failed_attempts)) && m->dequeued)
+		set(row, HB_COL_failed_per_item, "%.6f",
+		    (double)m->st.v[HQ_STAT_failed_attempts] / (double)m->dequeued);
 	set_u64(row, HB_COL_full_retries, m->full_retries);
 	set_u64(row, HB_COL_empty_polls, m->empty_polls);
 	set_u64(row, HB_COL_window_waits, m->window_waits);

@@ -60,6 +60,7 @@
 	X(failed_attempts, int, "queue counter: lost races and retries")                            \
 	X(gate_waits, int, "queue counter: transfers that found the gate held")                    \
 	X(items_per_transfer, float, "realized batch: (items_in + items_out) / (batches_in + batches_out)") \
+	X(failed_per_item, float, "failed attempts per item (whole run): did backoff have anything to do") \
 	X(full_retries, int, "enqueues the harness retried because the queue was full")            \
 	X(empty_polls, int, "dequeues that found the queue empty")                                  \
 	X(window_waits, int, "producer waits for a free message or in-flight room")                \
