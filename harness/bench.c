@@ -607,6 +607,17 @@ static int do_run(const struct hb_options *o)
 	rep.lookup_in_force = !hq_takes(o->queue, "lookup") ? ""
 			      : in_force			 ? in_force
 							 : numaring_lookup_name(o->lookup);
+	if (*rep.lookup_in_force && strcmp(rep.lookup_in_force, numaring_lookup_name(o->lookup)))
+		/* loud even with --quiet: the run measures another mode than asked */
+		fprintf(stderr,
+			"numaring-bench: note: --lookup %s is not available here (%s): %s runs "
+			"instead; summary.csv's lookup_in_force says so\n",
+			numaring_lookup_name(o->lookup),
+			o->lookup == NUMARING_LOOKUP_RSEQ
+				? "the kernel keeps no rseq node_id before Linux 6.3, or libc "
+				  "registered no rseq area"
+				: "the CPU has no rdpid instruction",
+			rep.lookup_in_force);
 	run_measure(&run, &pl, &m);
 
 	/* 4. verify, 5. report */

@@ -727,6 +727,10 @@ def run_pass(a, bench, topology, exps, profile, ident):
                     s = read_summary(os.path.join(out, "summary.csv"))
                     thr = float(s["throughput_ops_per_s"] or 0) / 1e6
                     res = f"{thr:.2f} Mops/s" + (f", p50 {s['p50_ns']} ns" if s["p50_ns"] else "")
+                    asked, used = s.get("lookup", ""), s.get("lookup_in_force", "")
+                    if asked and used and asked != used:
+                        res += (f"  [lookup {asked} is not available on this machine: "
+                                f"{used} ran instead, and the row says so]")
                 else:
                     failures.append(f"{host} {e.name} "
                                     f"{what if rid in REFERENCE_POINTS else f'{p.label} rep {k}'}: {msg}")
