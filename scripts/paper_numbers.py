@@ -13,6 +13,7 @@ comment at the top of the file.
 import argparse
 import os
 import re
+import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -80,6 +81,91 @@ def host_facts(n, prefix, hostdir):
     n.put(prefix + "Nodes", len(nodes), "{:d}")
     n.put(prefix + "Kind", t.get("topology"))
     n.put(prefix + "Kernel", t.get("kernel"))
+
+
+def f3_regime(n, r, hostdir):
+    """F3's open-loop facts at the point FThreeRatio is taken at (summarize.f3:
+    the largest load at the largest thread count with a CPU per thread): the
+    load in percent of the per-worker gate's capacity (n/a: closed loop),
+    Little's items in flight and the throughput per gate, the regime in words,
+    and the thread counts that shared CPUs (shown apart)."""
+    ld = (r.get("load") or "").strip()
+    n.put("FThreeLoad", float(ld) * 100 if ld else None, "{:.0f}")
+    n.put("FThreeInflightShared", r.get("inflight_shared"), "{:.1f}")
+    n.put("FThreeInflightPerworker", r.get("inflight_perworker"), "{:.1f}")
+    n.put("FThreeSharedMops", r.get("mops_shared") or None, "{:.2f}")
+    n.put("FThreePerworkerMops", r.get("mops_perworker") or None, "{:.2f}")
+    if not r:
+        n.put_raw("FThreeRegime", None)
+    else:
+        loop = ("open loop at %.0f\\%% of the per-worker gate's capacity" % (float(ld) * 100)
+                if ld else "closed loop")
+        cpus = {False: "a CPU per thread", True: "threads sharing CPUs"}.get(
+            r.get("oversubscribed"), "CPU sharing not recorded")
+        n.put_raw("FThreeRegime", f"{loop}, {cpus}")
+    # thread counts with oversubscribed runs: "none" where every run says it was
+    # not, n/a where the table does not say (older tables)
+    rows = summarize.load(os.path.join(hostdir, "f3-gate.csv")) if hostdir else []
+    counts = sorted({summarize.threads(x) for x in rows})
+    flags = {t: summarize.any_oversubscribed([x for x in rows if summarize.threads(x) == t])
+             for t in counts}
+    if not counts or any(f is None for f in flags.values()):
+        n.put_raw("FThreeOversubscribed", None)
+    else:
+        over = [str(t) for t in counts if flags[t]]
+        n.put_raw("FThreeOversubscribed", ", ".join(over) if over else "none")
+
+
+def f5_realized(hostdir):
+    """(min, batch): the smallest realized / configured batch over F5's points
+    (the median over a point's repetitions of items_per_transfer / batch) and
+    that point's configured batch; None where no row has items_per_transfer
+    (tables that predate it)."""
+    points = {}
+    for r in summarize.load(os.path.join(hostdir, "f5-ceiling.csv")):
+        v, b = (r.get("items_per_transfer") or "").strip(), (r.get("batch") or "").strip()
+        if v and b and float(b) > 0:
+            points.setdefault((r.get("profile", ""), r["point"]), []).append(
+                (float(v) / float(b), int(float(b))))
+    best = None
+    for vals in points.values():
+        m = statistics.median(v for v, _ in vals)
+        if best is None or m < best[0]:
+            best = (m, vals[0][1])
+    return best
+
+
+def model_macros(n, probe):
+    """The probe's inputs to the ceiling model (ceiling.model_numbers) and its
+    predictions for the published two-socket machines (ceiling.PUBLISHED,
+    predict_two_socket): the ceiling at batch 1/16/256, the binding term(s) and
+    the crossing term at batch 1. Everything n/a without a probe; a probe
+    figure the probe did not measure is n/a, not its stand-in (ProbeCtoCBw
+    needs the cache-to-cache stream, c2c_bw_same_node_gbs); the predictions
+    need the contended-line time (faa_contended_ns), since the text reports
+    the contention term."""
+    mn = ceiling.model_numbers(probe) if probe else {}
+    n.put("ProbeAtomicNs", probe and probe.get("faa_uncontended_ns"), "{:.1f}")
+    n.put("ProbeSameNodeNs", probe and probe.get("c2c_one_way_same_node"), "{:.0f}")
+    n.put("ProbeBwLocal", probe and probe.get("bw_local_gbs"), "{:.1f}")
+    n.put("ProbeContendedNs", mn.get("t_s_ns"), "{:.1f}")
+    n.put("ProbeCtoCBw", mn.get("bw_pull_gbs") if probe and probe.get("c2c_bw_same_node_gbs")
+          else None, "{:.1f}")
+    n.put("ProbeBwLocalMt", mn.get("bw_local_mt_gbs"), "{:.1f}")
+    for (name, (within, across)), word in zip(ceiling.PUBLISHED.items(),
+                                              ("Xeon", "Icelake", "Epyc")):
+        # the published one-way latencies the prediction takes as input
+        n.put(f"Pred{word}WithinNs", within, "{:.0f}")
+        n.put(f"Pred{word}AcrossNs", across, "{:.0f}")
+        out = (ceiling.predict_two_socket(probe, within, across, terms=True)
+               if mn.get("t_s_ns") else None)
+        for b, label in ((1, "One"), (16, "Sixteen"), (256, "TwoFiftySix")):
+            v = out[b][0] if out else None
+            n.put(f"Pred{word}Batch{label}", v / 1e6 if v else None, "{:.0f}")
+        names = [out[b][1] for b in (1, 16, 256)] if out else [None]
+        n.put(f"Pred{word}Bound", "/".join(dict.fromkeys(names)) if all(names) else None)
+        cross = out[1][2].get("crossing") if out else None
+        n.put(f"Pred{word}CrossBatchOne", cross / 1e6 if cross else None, "{:.0f}")
 
 
 def main():
@@ -155,6 +241,7 @@ def main():
     n.put("FThreeSharedNs", r.get("p50_shared_ns"), "{:.0f}")
     n.put("FThreePerworkerNs", r.get("p50_perworker_ns"), "{:.0f}")
     n.put_ci("FThreeNinetyNineRatio", r, "p99_shared_over_perworker", "{:.1f}")
+    f3_regime(n, r, emu)
 
     # F4: the paired change against no backoff, and whether the backoff ran at all:
     # failed attempts per 1,000 operations (median over the runs); below
@@ -178,6 +265,11 @@ def main():
     n.put("FFourExercised", exercised if r else None, "{:d}")
     n.put("FFourNoneFailed", None if r.get("none_failed_per_item") is None
           else r["none_failed_per_item"] * 1000, "{:.3g}")
+
+    # F5: the batch each transfer moved (items_per_transfer) against the configured one
+    best = f5_realized(emu) if emu else None
+    n.put("FFiveRealizedMin", best and best[0], "{:.2f}")
+    n.put("FFiveRealizedMinBatch", best and best[1], "{:d}")
 
     # F5: measured / ceiling, on the real node (peers, f2) and emulated (f5)
     for prefix, hostdir, exp in (("CeilPeers", real, "peers"), ("CeilFive", emu, "f5-ceiling")):
@@ -246,21 +338,10 @@ def main():
 
     # predictions for published two-socket machines (marked as such in the text)
     ppath = os.path.join(real, "probe", "probe.csv")
-    if os.path.exists(ppath):
-        probe = ceiling.load_probe(ppath)
-        n.put("ProbeAtomicNs", probe.get("faa_uncontended_ns"), "{:.1f}")
-        n.put("ProbeSameNodeNs", probe.get("c2c_one_way_same_node"), "{:.0f}")
-        n.put("ProbeBwLocal", probe.get("bw_local_gbs"), "{:.1f}")
-        for (name, (within, across)), word in zip(ceiling.PUBLISHED.items(),
-                                                  ("Xeon", "Icelake", "Epyc")):
-            pred = ceiling.predict_two_socket(probe, within, across)
-            for b, label in ((1, "One"), (16, "Sixteen"), (256, "TwoFiftySix")):
-                n.put(f"Pred{word}Batch{label}", pred[b] / 1e6, "{:.0f}")
-    if emu:
-        ep = os.path.join(emu, "probe", "probe.csv")
-        if os.path.exists(ep):
-            probe = ceiling.load_probe(ep)
-            n.put("EmuOtherNodeNs", probe.get("c2c_one_way_other_node"), "{:.0f}")
+    model_macros(n, ceiling.load_probe(ppath) if os.path.exists(ppath) else None)
+    ep = os.path.join(emu, "probe", "probe.csv") if emu else None
+    n.put("EmuOtherNodeNs", ceiling.load_probe(ep).get("c2c_one_way_other_node")
+          if ep and os.path.exists(ep) else None, "{:.0f}")
 
     os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
     tmp = a.out + ".tmp"

@@ -13,6 +13,7 @@ import csv
 import os
 import random
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -101,6 +102,187 @@ EXPERIMENTS = ("f1-lookup-cost", "f2-node-cache", "f3-gate", "f4-backoff", "f5-c
                "peers")
 
 
+def na(value, fmt):
+    """A macro's text: fmt of value, or n/a for None."""
+    return "n/a" if value is None else fmt.format(value)
+
+
+def median_or_none(rs, key, div=1.0):
+    vals = [float(r[key]) for r in rs if (r.get(key) or "").strip()]
+    return statistics.median(vals) / div if vals else None
+
+
+def threads_of(r):
+    return int(r["producers"]) + int(r["consumers"])
+
+
+def over_of(rs):
+    """True if a row says oversubscribed, False if all say not, None otherwise."""
+    flags = [(r.get("oversubscribed") or "").strip() for r in rs]
+    if "1" in flags:
+        return True
+    return False if flags and all(f == "0" for f in flags) else None
+
+
+def f3_point(emu):
+    """F3's reported rows: the largest thread count whose runs all say they had a
+    CPU per thread (else the largest), at its largest offered load."""
+    rs = rows(os.path.join(emu, "f3-gate.csv"))
+    counts = {threads_of(r) for r in rs}
+    clean = [t for t in counts if all(r.get("oversubscribed") == "0" for r in rs
+                                      if threads_of(r) == t)]
+    top = max(clean) if clean else max(counts)
+    at = [r for r in rs if threads_of(r) == top]
+    loads = sorted({(r.get("load") or "").strip() for r in at},
+                   key=lambda v: float(v) if v else -1.0)
+    return rs, top, loads[-1], [r for r in at if (r.get("load") or "").strip() == loads[-1]]
+
+
+def check_f3(tc, m, emu):
+    """FThree...: the paired p50/p99 ratios with their CIs, the load, Little's items
+    in flight and the throughput per gate, the regime and the oversubscribed counts."""
+    rs, top, load, at = f3_point(emu)
+    sh = [r for r in at if r["gate"] == "shared"]
+    pw = [r for r in at if r["gate"] == "perworker"]
+    for key, name in (("p50_ns", "FThreeRatio"), ("p99_ns", "FThreeNinetyNineRatio")):
+        est = paired(sh, pw, key)
+        tc.assertEqual([m[name], m[name + "Lo"], m[name + "Hi"]], [f"{v:.1f}" for v in est])
+    tc.assertEqual(m["FThreeThreads"], str(top))
+    tc.assertEqual(m["FThreeLoad"], f"{float(load) * 100:.0f}" if load else "n/a")
+    for gate, word in ((sh, "Shared"), (pw, "Perworker")):
+        tc.assertEqual(m[f"FThreeInflight{word}"], na(median_or_none(gate, "inflight"), "{:.1f}"))
+        tc.assertEqual(m[f"FThree{word}Mops"],
+                       na(median_or_none(gate, "throughput_ops_per_s", 1e6), "{:.2f}"))
+    loop = (f"open loop at {float(load) * 100:.0f}\\% of the per-worker gate's capacity"
+            if load else "closed loop")
+    cpus = {False: "a CPU per thread", True: "threads sharing CPUs",
+            None: "CPU sharing not recorded"}[over_of([r for r in rs if threads_of(r) == top])]
+    tc.assertEqual(m["FThreeRegime"], f"{loop}, {cpus}")
+    flags = {t: over_of([r for r in rs if threads_of(r) == t])
+             for t in {threads_of(r) for r in rs}}
+    if any(f is None for f in flags.values()):
+        tc.assertEqual(m["FThreeOversubscribed"], "n/a")
+    else:
+        tc.assertEqual(m["FThreeOversubscribed"],
+                       ", ".join(str(t) for t in sorted(flags) if flags[t]) or "none")
+
+
+def check_f5(tc, m, emu):
+    """FFiveRealizedMin: the smallest over F5's points of the median over its
+    repetitions of items_per_transfer / batch (n/a without that column)."""
+    per = {}
+    for r in rows(os.path.join(emu, "f5-ceiling.csv")):
+        if (r.get("items_per_transfer") or "").strip():
+            per.setdefault((r.get("profile", ""), r["point"]), []).append(r)
+    worst = min(((statistics.median(float(r["items_per_transfer"]) / float(r["batch"])
+                                    for r in rs), int(rs[0]["batch"])) for rs in per.values()),
+                default=None)
+    tc.assertEqual(m["FFiveRealizedMin"], na(worst and worst[0], "{:.2f}"))
+    tc.assertEqual(m["FFiveRealizedMinBatch"], na(worst and worst[1], "{:d}"))
+
+
+def probe_values(path):
+    """kind -> value of a probe.csv: positive numbers only, the first row of a
+    kind, the largest of a bandwidth's (_gbs) rows (one per node)."""
+    out = {}
+    with open(path, newline="", encoding="utf-8") as f:
+        for r in csv.DictReader(f):
+            if r["kind"] in ("meta", "lookup_ns", "c2c_rtt") or not (r["value"] or "").strip():
+                continue
+            v = float(r["value"])
+            if not v > 0 or v == float("inf"):
+                continue
+            if r["kind"].endswith("_gbs"):
+                out[r["kind"]] = max(v, out.get(r["kind"], 0.0))
+            else:
+                out.setdefault(r["kind"], v)
+    return out
+
+
+def first(pv, *kinds):
+    return next((pv[k] for k in kinds if pv.get(k)), None)
+
+
+def predict(pv, within_ns, across_ns, b, p=16, c=16):
+    """The model's terms (items/s) for NumaRing's 2x16 split placement on a
+    two-socket host (scripts/ceiling.py's docstring, A1-A5, written out for
+    this one case): single operations, inline items, per-worker gate, realized
+    batch b; published one-way latencies within and across sockets; t_s scaled
+    from this host's by within / this host's one-way latency; this host's t_a
+    and cache-to-cache bandwidth stand in for the other machine's."""
+    t_a = pv["faa_uncontended_ns"] * 1e-9
+    here = first(pv, "c2c_one_way_same_node", "c2c_one_way_other_node")
+    t_s = pv["faa_contended_ns"] / 2 * (within_ns / here if here else 1.0) * 1e-9
+    bw_p = first(pv, "c2c_bw_other_node_gbs", "c2c_bw_same_node_gbs", "bw_remote_gbs",
+                 "bw_local_gbs")
+    bw_m = first(pv, "c2c_bw_mt_other_node_gbs", "bw_remote_mt_gbs")
+    # lines per item each way: the 16-byte cell, and the other node's ring read
+    # once per transfer of b items
+    to_c = to_p = 16 / 64 + 1 / b
+    per_line = bw_p * 1e9 / 64
+    bw = [c * per_line / to_c, p * per_line / to_p]
+    if bw_m:
+        bw.append(bw_m * 1e9 / 64 / (to_c + to_p))
+    return {"ops": min(p, c) / t_a,                     # one RMW per operation
+            "bandwidth": min(bw),
+            "contention": 1 / t_s,                      # one ring per node: one tail line
+            "crossing": (p + c) * b / (across_ns * 1e-9 + b * 16 / (bw_p * 1e9))}
+
+
+def check_model(tc, m, real, published):
+    """Probe... and Pred...: the probe's model inputs and the two-socket predictions."""
+    path = os.path.join(real, "probe", "probe.csv")
+    pv = probe_values(path) if os.path.exists(path) else {}
+    cont = pv.get("faa_contended_ns")
+    tc.assertEqual(m["ProbeContendedNs"], na(cont and cont / 2, "{:.1f}"))
+    tc.assertEqual(m["ProbeCtoCBw"], na(pv.get("c2c_bw_same_node_gbs"), "{:.1f}"))
+    tc.assertEqual(m["ProbeBwLocalMt"], na(pv.get("bw_local_mt_gbs"), "{:.1f}"))
+    for (within, across), word in zip(published, ("Xeon", "Icelake", "Epyc")):
+        tc.assertEqual([m[f"Pred{word}WithinNs"], m[f"Pred{word}AcrossNs"]],
+                       [f"{within:.0f}", f"{across:.0f}"])
+        if not cont:
+            for k in ("BatchOne", "Bound", "CrossBatchOne"):
+                tc.assertEqual(m[f"Pred{word}{k}"], "n/a")
+            continue
+        names = []
+        for b, label in ((1, "One"), (16, "Sixteen"), (256, "TwoFiftySix")):
+            t = predict(pv, within, across, b)
+            name = min(t, key=t.get)
+            names.append(name)
+            tc.assertEqual(m[f"Pred{word}Batch{label}"], f"{t[name] / 1e6:.0f}")
+            if b == 1:
+                tc.assertEqual(m[f"Pred{word}CrossBatchOne"], f"{t['crossing'] / 1e6:.0f}")
+        tc.assertEqual(m[f"Pred{word}Bound"], "/".join(dict.fromkeys(names)))
+
+
+def published():
+    """The published (within, across) one-way latencies: inputs, not results."""
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    import ceiling
+    return list(ceiling.PUBLISHED.values())
+
+
+def generate(results, real, emu, out):
+    cmd = [sys.executable, os.path.join(ROOT, "scripts", "paper_numbers.py"),
+           "--results", results, "--real", real, "--out", out]
+    if emu:
+        cmd += ["--emulated", emu]
+    return subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
+
+
+def rewrite_csv(path, fn, extra):
+    """Rewrite a tidy CSV: fn(row) returns the rows that replace it; the columns
+    in extra are added to the header."""
+    with open(path, newline="", encoding="utf-8") as f:
+        r = csv.DictReader(f)
+        header = list(r.fieldnames) + [c for c in extra if c not in r.fieldnames]
+        out = [x for row in r for x in fn(row)]
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, header)
+        w.writeheader()
+        w.writerows(out)
+
+
 @unittest.skipUnless(os.path.exists(NUMBERS), "paper/generated/numbers.tex not generated yet")
 class PaperNumbersTest(unittest.TestCase):
     def setUp(self):
@@ -113,12 +295,8 @@ class PaperNumbersTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             out = os.path.join(tmp, "numbers.tex")
             src = sources(NUMBERS)
-            cmd = [sys.executable, os.path.join(ROOT, "scripts", "paper_numbers.py"),
-                   "--results", os.path.dirname(src[0]), "--real", os.path.basename(src[0]),
-                   "--out", out]
-            if len(src) > 1:
-                cmd += ["--emulated", os.path.basename(src[1])]
-            r = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
+            r = generate(os.path.dirname(src[0]), os.path.basename(src[0]),
+                         os.path.basename(src[1]) if len(src) > 1 else None, out)
             self.assertEqual(r.returncode, 0, r.stderr)
             with open(out, encoding="utf-8") as a, open(NUMBERS, encoding="utf-8") as b:
                 self.assertEqual(a.read(), b.read(),
@@ -153,27 +331,82 @@ class PaperNumbersTest(unittest.TestCase):
             self.assertEqual([self.m[name], self.m[name + "Lo"], self.m[name + "Hi"]],
                              [fmt.format(v) for v in est])
 
-    def test_f3_ratio_recomputed(self):
+    def test_f3_recomputed(self):
         if not self.emu:
             self.skipTest("no emulated-node results")
-        rs = rows(os.path.join(self.emu, "f3-gate.csv"))
-        top = max(int(r["producers"]) + int(r["consumers"]) for r in rs)
-        # the largest thread count whose runs are not oversubscribed, else the largest
-        clean = [t for t in {int(r["producers"]) + int(r["consumers"]) for r in rs}
-                 if all(r.get("oversubscribed") == "0" for r in rs
-                        if int(r["producers"]) + int(r["consumers"]) == t)]
-        top = max(clean) if clean else top
-        at = [r for r in rs if int(r["producers"]) + int(r["consumers"]) == top]
-        loads = sorted({(r.get("load") or "").strip() for r in at},
-                       key=lambda v: float(v) if v else -1.0)
-        at = [r for r in at if (r.get("load") or "").strip() == loads[-1]]
-        sh = [r for r in at if r["gate"] == "shared"]
-        pw = [r for r in at if r["gate"] == "perworker"]
-        for key, name in (("p50_ns", "FThreeRatio"), ("p99_ns", "FThreeNinetyNineRatio")):
-            est = paired(sh, pw, key)
-            self.assertEqual([self.m[name], self.m[name + "Lo"], self.m[name + "Hi"]],
-                             [f"{v:.1f}" for v in est])
-        self.assertEqual(self.m["FThreeThreads"], str(top))
+        check_f3(self, self.m, self.emu)
+
+    def test_f5_realized_recomputed(self):
+        if not self.emu:
+            self.skipTest("no emulated-node results")
+        check_f5(self, self.m, self.emu)
+
+    def test_model_recomputed(self):
+        check_model(self, self.m, self.real, published())
+
+    def test_prose_matches_the_binding_term(self):
+        """The paper's text says contention, not the crossing of batches between
+        sockets, binds the two-socket prediction at every batch size: a probe
+        that changes that must change the text too."""
+        for word in ("Xeon", "Icelake", "Epyc"):
+            self.assertIn(self.m[f"Pred{word}Bound"], ("contention", "n/a"),
+                          f"Pred{word}Bound: paper/numaring.tex says contention binds "
+                          "(abstract, F5, threats): revise it")
+
+    def test_open_loop_columns(self):
+        """The F3 and F5 macros on tables with the open-loop columns (load,
+        capacity_ops_per_s, inflight, oversubscribed, linger_us,
+        items_per_transfer), derived deterministically from the committed
+        ones: generated, then recomputed by the checks above."""
+        if not self.emu:
+            self.skipTest("no emulated-node results")
+        with tempfile.TemporaryDirectory() as tmp:
+            names = []
+            for host in (self.real, self.emu):
+                dst = os.path.join(tmp, os.path.basename(host))
+                names.append(os.path.basename(host))
+                os.makedirs(dst)
+                for x in os.listdir(host):
+                    if x.endswith(".csv"):
+                        shutil.copy(os.path.join(host, x), dst)
+                    elif x in ("env", "probe"):
+                        shutil.copytree(os.path.join(host, x), os.path.join(dst, x))
+            emu = os.path.join(tmp, names[1])
+
+            def f3(row):
+                out = []
+                for i, ld in enumerate(("0.25", "0.5", "0.75")):
+                    r = dict(row, point=f"{row['point']}_load={ld}", load=ld,
+                             oversubscribed="1" if threads_of(row) > 2 else "0")
+                    k = int(row["rep"]) + i + (row["gate"] == "shared")
+                    r["p50_ns"] = str(float(row["p50_ns"]) * (1 + 0.1 * k))
+                    r["capacity_ops_per_s"] = "1000000"
+                    r["throughput_ops_per_s"] = str(1e6 * float(ld))
+                    r["inflight"] = str(1e6 * float(ld) * float(r["p50_ns"]) * 1e-9)
+                    out.append(r)
+                return out
+
+            def f5(row):
+                b = int(row["batch"])
+                short = 0.9 if b == 64 else 1.0   # the point furthest from its batch
+                return [dict(row, load="0.5", linger_us="1000",
+                             items_per_transfer=str(b * short * (0.75 + 0.05 * int(row["rep"]))))]
+
+            rewrite_csv(os.path.join(emu, "f3-gate.csv"), f3,
+                        ("load", "capacity_ops_per_s", "inflight", "oversubscribed"))
+            rewrite_csv(os.path.join(emu, "f5-ceiling.csv"), f5,
+                        ("load", "linger_us", "items_per_transfer"))
+            out = os.path.join(tmp, "numbers.tex")
+            r = generate(tmp, names[0], names[1], out)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            m = macros(out)
+            self.assertNotEqual(m["FThreeLoad"], "n/a")
+            self.assertEqual([m["FFiveRealizedMin"], m["FFiveRealizedMinBatch"]], ["0.81", "64"])
+            check_f3(self, m, emu)
+            check_f5(self, m, emu)
+            self.assertEqual(m["FThreeThreads"], "2")
+            self.assertEqual(m["FThreeRegime"], "open loop at 75\\% of the per-worker gate's "
+                             "capacity, a CPU per thread")
 
     def test_peers_ratio_recomputed(self):
         rs = [r for r in rows(os.path.join(self.real, "peers.csv")) if item(r) == "inline"]
