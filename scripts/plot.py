@@ -10,10 +10,16 @@ plots/<host>/<figure>.png and .pdf:
 
   f1-lookup-cost       per-operation cost: data movement + node look-up, by lookup mode
   f2-node-cache        throughput vs threads by lookup mode, physical ceiling
-  f3-gate-percentiles  latency percentile distribution by gate, largest thread count
-  f3-gate-vs-threads   p50 and p99 latency vs threads by gate
+  f3-gate-percentiles  open loop: latency percentiles, items in flight (Little) and
+                       throughput vs offered load by gate, at the largest thread
+                       count whose threads each have a CPU (closed loop, older
+                       results: the percentile distribution by gate)
+  f3-gate-vs-threads   p50 and p99 latency vs threads by gate; oversubscribed
+                       thread counts in a separate, labelled third panel
   f4-backoff           throughput vs threads by backoff; change against none
-  f5-ceiling           throughput vs batch size against the ceiling; measured/ceiling
+  f5-ceiling           throughput vs the realized batch (items per cross-node
+                       transfer; the configured batch labels each point) against
+                       the ceiling; measured/ceiling
   peers-throughput     throughput vs threads by queue: single operations, bursts;
                        a row for inline items, one for message items where measured
   peers-latency        p50/p99 latency by queue at the largest thread count, same panels
@@ -759,15 +765,188 @@ def f3_threads(rows):
 
 
 SUMMARY_PCT = (("p50_ns", 0.5), ("p90_ns", 0.9), ("p99_ns", 0.99), ("p999_ns", 0.999))
+#: F3's percentiles against the offered load: column, name
+F3_PCT = (("p50_ns", "p50"), ("p90_ns", "p90"), ("p99_ns", "p99"), ("p999_ns", "p99.9"))
+#: the title of F3's separate panel for oversubscribed thread counts
+F3_OVER_TITLE = "oversubscribed: threads share CPUs; scheduler, not queue"
+#: an open-loop point kept up with its offered rate where it delivered at least this share
+KEPT_UP = 0.95
+
+
+def load_pct(row):
+    """The offered load of an open-loop row in % of capacity (a number)."""
+    return 100.0 * float(load_of(row))
+
+
+def pct_label(x):
+    return "%g%%" % float("%.3g" % x)
+
+
+def inflight_of(row):
+    """Items in flight of a row: its inflight column (Little: throughput x mean
+    latency), else the same computed from throughput_ops_per_s and mean_ns; None
+    where neither is there."""
+    v = nrdata.num(row, "inflight")
+    if v is not None:
+        return v
+    t, m = nrdata.num(row, "throughput_ops_per_s"), nrdata.num(row, "mean_ns")
+    if t and m:
+        return t * m * 1e-9
+    return None
+
+
+def inflight_words(rows):
+    """How the caption says items in flight were obtained for rows."""
+    have = sum(1 for r in rows if nrdata.num(r, "inflight") is not None)
+    if have == len(rows):
+        return "items in flight: summary.csv's inflight (Little: throughput \u00d7 mean latency)"
+    if have:
+        return ("items in flight: Little's throughput \u00d7 mean latency (summary.csv's "
+                "inflight where recorded, %d of %d runs; computed from throughput_ops_per_s "
+                "and mean_ns elsewhere)" % (have, len(rows)))
+    return ("items in flight: Little's throughput \u00d7 mean latency, computed from "
+            "throughput_ops_per_s and mean_ns (these results have no inflight column)")
+
+
+def gate_ratio(rows, value, a="shared", b="perworker"):
+    """(estimate, lo, hi, paired) of value a / b over rows: the median of the
+    paired per-rep ratios with its bootstrap 95% CI where reps pair, else the
+    ratio of the medians (lo = hi = None, paired False); None if either is missing."""
+    ra = [r for r in rows if r.get("gate") == a]
+    rb = [r for r in rows if r.get("gate") == b]
+    ci = nrdata.bootstrap_ci(nrdata.paired_ratios(ra, rb, value))
+    if ci:
+        return ci[0], ci[1], ci[2], True
+    ma = nrdata.aggregate(ra, (lambda r: 0,), value).get((0,))
+    mb = nrdata.aggregate(rb, (lambda r: 0,), value).get((0,))
+    if ma and mb and mb[0] > 0:
+        return ma[0] / mb[0], None, None, False
+    return None
+
+
+def fmt_gate_ratio(r):
+    s = fmt_ratio(r[0])
+    if r[3] and r[1] is not None and r[2] is not None and not close(r[1], r[2]):
+        s += " [%s\u2013%s]" % (fmt_ratio(r[1]).rstrip("\u00d7"), fmt_ratio(r[2]))
+    return s
+
+
+def by_gate_load(rows, value):
+    """{gate: [(load %, median, min, max, n)]} of value over rows."""
+    out = {}
+    for (g, x), v in nrdata.aggregate(rows, ("gate", load_pct), value).items():
+        out.setdefault(g, []).append((x,) + v)
+    for g in out:
+        out[g].sort()
+    return out
 
 
 def prep_f3a(host):
+    """F3's main figure. Open loop (rows with a load): latency percentiles,
+    items in flight and throughput against the offered load, by gate, at the
+    largest thread count whose threads each have a CPU (prep_f3_load). Closed
+    loop (older results): the percentile distribution by gate (prep_f3_dist)."""
+    rows = host.data["f3-gate"]
+    if any(load_of(r) for r in rows):
+        return prep_f3_load(host, rows)
+    return prep_f3_dist(host, rows)
+
+
+def prep_f3_load(host, allrows):
+    rows = [r for r in allrows if load_of(r)]
+    lat_rows = [r for r in rows if r.get("p50_ns", "").strip()]
+    t, over = f3_threads(lat_rows or rows)
+    at = [r for r in rows if nrdata.threads(r) == t]
+    gates = order_of("gate", {r.get("gate", "") for r in at})
+    loads = sorted({load_pct(r) for r in at})
+    pct = {c: by_gate_load(at, c) for c, _n in F3_PCT}
+    infl = by_gate_load(at, inflight_of)
+    tput = by_gate_load(at, "throughput_ops_per_s")
+    offered = sorted((k[0],) + v for k, v in
+                     nrdata.aggregate(at, (load_pct,), "rate").items() if v[0] > 0)
+    cap = nrdata.aggregate(at, (lambda r: 0,), "capacity_ops_per_s").get((0,))
+    off = {q[0]: q[1] for q in offered}
+    behind = []
+    for g in gates:
+        for q in tput.get(g, []):
+            if q[0] in off and q[1] < KEPT_UP * off[q[0]]:
+                behind.append((g, q[0], q[1] / off[q[0]]))
+    top = [r for r in at if load_pct(r) == loads[-1]]
+    r50 = gate_ratio(top, "p50_ns")
+    fl = {g: nrdata.aggregate([r for r in top if r.get("gate") == g], (lambda r: 0,),
+                              inflight_of).get((0,)) for g in ("shared", "perworker")}
+    ann = None
+    if r50:
+        ann = "p50 shared / perworker = %s at %d threads, %s load" % (
+            fmt_gate_ratio(r50), t, pct_label(loads[-1]))
+        if fl["shared"] and fl["perworker"]:
+            ann += "; in flight %.3g vs %.3g" % (fl["shared"][0], fl["perworker"][0])
+        ann += " (%s)" % STUDY["f3"]
+    extra = ["open loop: each run first measures the capacity (closed loop, per-worker gate), "
+             "then offers %s of it (x axis; the offered rate: black dashed on grey in the "
+             "throughput panel)%s" % (
+                 ", ".join(pct_label(x) for x in loads),
+                 "; capacity median %.3g M items/s (%.3g\u2013%.3g)" % (
+                     cap[0] / 1e6, cap[1] / 1e6, cap[2] / 1e6) if cap else ""),
+             "every line: the median over the reps of each run's percentile (summary.csv, "
+             "from its HdrHistogram), whiskers min\u2013max; colour per gate, line style per "
+             "percentile (p50 solid, p90 dashed, p99 dash-dot, p99.9 dotted)",
+             inflight_words(at) + "; median over the reps, whiskers min\u2013max"]
+    if behind:
+        extra.append("fell behind the offered rate (< %d%% delivered: saturated, its latency "
+                     "there is queueing): %s" % (100 * KEPT_UP, "; ".join(
+                         "%s at %s load (%.0f%%)" % (g, pct_label(x), 100 * f)
+                         for g, x, f in behind)))
+    elif offered:
+        extra.append("every gate delivered the offered rate (>= %d%%) at every load"
+                     % (100 * KEPT_UP))
+    ts = sorted({nrdata.threads(r) for r in rows})
+    ov_t = oversub_of(rows, nrdata.threads)
+    over_ts = [x for x in ts if ov_t.get(x) == 1]
+    if over == 1:
+        extra.append("every thread count is oversubscribed: %d threads drawn, the largest"
+                     % t)
+    elif t != ts[-1]:
+        extra.append("%d threads: the largest count whose threads each have a CPU (of %s)"
+                     % (t, ", ".join(map(str, ts))))
+    if over_ts and over != 1:
+        extra.append("oversubscribed thread counts (%s: threads share CPUs, the scheduler "
+                     "sets the latency) only in the separate panel \u201c%s\u201d (p50 vs "
+                     "offered load; also in f3-gate-vs-threads), never in the others"
+                     % (", ".join(map(str, over_ts)), F3_OVER_TITLE))
+    # the oversubscribed thread counts: their own labelled panel, p50 vs load
+    over_p50 = {}
+    if over_ts and over != 1:
+        for ot in over_ts:
+            ors = [r for r in rows if nrdata.threads(r) == ot]
+            ser = by_gate_load(ors, "p50_ns")
+            if ser:
+                over_p50[ot] = ser
+    drawn = at + [r for r in rows if nrdata.threads(r) in over_p50]
+    extra.append(oversub_status(drawn, lambda r: (r.get("gate"), nrdata.threads(r), load_of(r)),
+                                mark="the tinted panel" if over_p50 else
+                                "'oversubscribed' in the title"))
+    if len(rows) < len(allrows):
+        extra.append("%d closed-loop runs (no load) left out" % (len(allrows) - len(rows)))
+    extra.append(pooled_note(at, lambda r: (r.get("gate"), load_of(r))))
+    subtitle = "%d threads%s" % (t, ", oversubscribed" if over == 1 else "")
+    return {"kind": "f3load", "threads": t, "rows": at, "loads": loads, "order": gates,
+            "pct": pct, "inflight": infl, "tput": tput, "offered": offered,
+            "capacity": cap, "behind": behind, "oversubscribed": over,
+            "over_p50": over_p50, "over_threads": sorted(over_p50),
+            "grid": (2, 2) if over_p50 else (1, 3),
+            "widths": (1.3, 1.0) if over_p50 else (1.7, 1.0, 1.0), "subtitle": subtitle,
+            "title": "F3: latency, items in flight and throughput vs offered load by gate "
+                     "at %s (open loop)" % subtitle,
+            "annotation": ann, "caption": caption_lines(host, at, extra)}
+
+
+def prep_f3_dist(host, rows):
     """Latency percentiles by gate (and offered load, where open loop) at F3's
     thread count. One rule for every line: the median over the reps at each
     percentile (each run's latency.csv, interpolated on a log grid); the band is
     the min-max over the reps. Without latency.csv: the medians of summary.csv's
     percentiles."""
-    rows = host.data["f3-gate"]
     lat_rows = [r for r in rows if r.get("p50_ns", "").strip()]
     t, over = f3_threads(lat_rows or rows)
     at = [r for r in rows if nrdata.threads(r) == t]
@@ -808,6 +987,14 @@ def prep_f3a(host):
     if len(loads) > 1 or loads[0]:
         extra.insert(1, "open loop at offered loads of %s (line style per load, solid: "
                      "the highest)" % ", ".join(load_label(ld) for ld in loads))
+    else:
+        # closed loop: the queue is kept full, so latency is mostly queueing (Little)
+        fl = nrdata.aggregate(at, ("gate",), inflight_of)
+        if fl:
+            extra.insert(1, "closed loop: the producers keep the queue full, so latency here "
+                         "is mostly queueing; items in flight (Little: throughput \u00d7 mean "
+                         "latency, median over the reps): %s" % ", ".join(
+                             "%s %.3g" % (g, fl[(g,)][0]) for g in gates if (g,) in fl))
     extra.append(oversub_status(at, nrdata.threads, mark="'oversubscribed' in the legend"))
     ts = sorted({nrdata.threads(r) for r in rows})
     if t != ts[-1]:
@@ -825,60 +1012,183 @@ def prep_f3a(host):
 
 
 def prep_f3b(host):
+    """p50 and p99 latency vs threads by gate (open loop: at the highest offered
+    load). Thread counts whose runs were oversubscribed go to a separate third
+    panel (F3_OVER_TITLE), never into the first two."""
     rows = host.data["f3-gate"]
-    loads = loads_in(rows)
+    opened = [r for r in rows if load_of(r)]
     extra = []
-    if len(loads) > 1 or loads[0]:
-        rows = [r for r in rows if load_of(r) == loads[-1]]
-        extra.append("open loop at %s of capacity (the highest offered load; the others in "
-                     "f3-gate-percentiles)" % load_label(loads[-1]))
-    p50, order = series_vs_threads(host, rows, "gate", "p50_ns")
-    p99, order99 = series_vs_threads(host, rows, "gate", "p99_ns")
+    top = None
+    if opened:
+        top = max(load_pct(r) for r in opened)
+        if len(opened) < len(rows):
+            extra.append("%d closed-loop runs (no load) left out" % (len(rows) - len(opened)))
+        rows = [r for r in opened if load_pct(r) == top]
+        extra.append("open loop at %s of capacity (the highest offered load; every load in "
+                     "f3-gate-percentiles)" % pct_label(top))
+    ov_t = oversub_of(rows, nrdata.threads)
+    over_ts = sorted(t for t, v in ov_t.items() if v == 1)
+    clean = [r for r in rows if nrdata.threads(r) not in over_ts]
+    over = [r for r in rows if nrdata.threads(r) in over_ts]
+    p50, order = series_vs_threads(host, clean, "gate", "p50_ns") if clean else ({}, [])
+    p99, order99 = series_vs_threads(host, clean, "gate", "p99_ns") if clean else ({}, [])
+    o50, oorder = series_vs_threads(host, over, "gate", "p50_ns") if over else ({}, [])
+    o99, oorder99 = series_vs_threads(host, over, "gate", "p99_ns") if over else ({}, [])
     ann = None
     r = at_largest(p50, "shared", "perworker")
     if r and r[2] > 0:
-        ann = "p50 shared / perworker = %s at %d threads (%s)" % (fmt_ratio(r[1] / r[2]), r[0],
-                                                                   STUDY["f3"])
-    extra += [oversub_status(rows, lambda r: (r.get("gate"), nrdata.threads(r))),
+        rr = gate_ratio([x for x in clean if nrdata.threads(x) == r[0]], "p50_ns")
+        ann = "p50 shared / perworker = %s at %d threads (%s)" % (
+            fmt_gate_ratio(rr) if rr else fmt_ratio(r[1] / r[2]), r[0], STUDY["f3"])
+    clean_ts = sorted({nrdata.threads(x) for x in clean})
+    if over_ts:
+        extra.append("left: thread counts where every thread has a CPU of its own (%s); "
+                     "right, apart: oversubscribed thread counts (%s), where threads share "
+                     "CPUs and the scheduler, not the queue, sets the latency (p50 solid, p99 "
+                     "dashed)" % (", ".join(map(str, clean_ts)) or "none",
+                                  ", ".join(map(str, over_ts))))
+    extra += [oversub_status(rows, lambda r: (r.get("gate"), nrdata.threads(r)),
+                             mark="the right-hand panel"),
               pooled_note(rows, lambda r: (r.get("gate"), nrdata.threads(r)))]
-    title = "F3: enqueue-to-dequeue " + what_varies(p50, "gate", "latency")
-    if loads[-1]:
-        title += ", %s" % load_label(loads[-1])
-    return {"kind": "f3b", "p50": p50, "p99": p99,
-            "order": order_of("gate", set(order) | set(order99)), "rows": rows,
+    title = "F3: enqueue-to-dequeue " + what_varies(p50 or o50, "gate", "latency")
+    if top is not None:
+        title += ", %s load" % pct_label(top)
+    if over_ts:
+        title += "; oversubscribed %s threads apart" % ", ".join(map(str, over_ts))
+    return {"kind": "f3b", "p50": p50, "p99": p99, "over_p50": o50, "over_p99": o99,
+            "over_threads": over_ts,
+            "order": order_of("gate", set(order) | set(order99)),
+            "over_order": order_of("gate", set(oorder) | set(oorder99)), "rows": rows,
+            "grid": (1, 3 if over_ts else 2),
             "title": title, "annotation": ann, "caption": caption_lines(host, rows, extra)}
 
 
+#: F5's target: every point realizes at least this share of its configured batch
+REALIZED_TARGET = 0.8
+
+
+def realized_of(row):
+    """(items moved per cross-node transfer, source) of a row: summary.csv's
+    items_per_transfer ("column"), else the same formula, (items_in + items_out)
+    / (batches_in + batches_out), from its queue counters ("counters"), else
+    (None, None)."""
+    v = nrdata.num(row, "items_per_transfer")
+    if v is not None and v > 0:
+        return v, "column"
+    c = [nrdata.num(row, k) for k in ("items_in", "items_out", "batches_in", "batches_out")]
+    if all(x is not None for x in c) and c[2] + c[3] > 0 and c[0] + c[1] > 0:
+        return (c[0] + c[1]) / (c[2] + c[3]), "counters"
+    return None, None
+
+
 def prep_f5(host):
+    """F5: throughput against the realized batch (the median items per cross-node
+    transfer of each point), the configured batch a label beside each point;
+    per point (x, med, min, max, n, ceiling, harness, oversubscribed, batch,
+    realized median or None, realized min, realized max), sorted by batch.
+    Where a point's runs record no transfers its x is the configured batch."""
     rows = host.data["f5-ceiling"]
-    agg = nrdata.aggregate(rows, ("threads", "batch"), "throughput_ops_per_s")
-    reps = first_rows(rows, lambda r: (nrdata.threads(r), int(r["batch"])))
-    hs = harness_of(rows, lambda r: (nrdata.threads(r), int(r["batch"])))
-    ov = oversub_of(rows, lambda r: (nrdata.threads(r), int(r["batch"])))
+    pkey = (lambda r: (nrdata.threads(r), int(float(r["batch"]))))
+    agg = nrdata.aggregate(rows, (nrdata.threads, lambda r: int(float(r["batch"]))),
+                           "throughput_ops_per_s")
+    reps = first_rows(rows, pkey)
+    hs = harness_of(rows, pkey)
+    ov = oversub_of(rows, pkey)
+    real, sources = {}, {}
+    for r in rows:
+        v, src = realized_of(r)
+        if v is not None:
+            real.setdefault(pkey(r), []).append(v)
+            sources[src] = sources.get(src, 0) + 1
     lines = {}
     for (t, b), (med, mn, mx, n) in agg.items():
         c = host.ceiling.value(reps.get((t, b)))
         h = hs.get((t, b))
-        lines.setdefault(t, []).append((b, med, mn, mx, n, c, h[0] if h else None,
-                                        ov.get((t, b))))
+        rv = real.get((t, b))
+        rmed = statistics.median(rv) if rv else None
+        lines.setdefault(t, []).append((rmed if rmed is not None else float(b), med, mn, mx,
+                                        n, c, h[0] if h else None, ov.get((t, b)), b, rmed,
+                                        min(rv) if rv else None, max(rv) if rv else None))
     for t in lines:
-        lines[t].sort()
+        lines[t].sort(key=lambda q: q[8])
+    pts = [(t, q[8], q[9] / q[8]) for t in sorted(lines) for q in lines[t]
+           if q[9] is not None]
+    missing = sum(1 for pl in lines.values() for q in pl if q[9] is None)
+    realized = bool(pts)
+    # what the x axis is, and whether the batches were realized
+    if not realized:
+        xnote = ("x: the CONFIGURED batch \u2014 these results record no items per transfer "
+                 "(no items_per_transfer, no queue counters): what a transfer moved is "
+                 "unknown", "warn")
+    elif "column" in sources and "counters" not in sources:
+        xnote = ("x: the realized batch, items moved per cross-node transfer (summary.csv's "
+                 "items_per_transfer = (items_in + items_out) / (batches_in + batches_out)), "
+                 "median over the reps of each point; the label beside a point (b=N) is its "
+                 "configured batch", None)
+    else:
+        xnote = ("x: the realized batch, items moved per cross-node transfer, (items_in + "
+                 "items_out) / (batches_in + batches_out): %s; median over the reps of each "
+                 "point; the label beside a point (b=N) is its configured batch" % (
+                     "from the queue counters (these results have no items_per_transfer "
+                     "column)" if "column" not in sources else
+                     "items_per_transfer in %d runs, from the queue counters in %d"
+                     % (sources.get("column", 0), sources.get("counters", 0))), None)
+    below = [x for x in pts if x[2] < REALIZED_TARGET]
+    if realized:
+        worst = min(pts, key=lambda x: x[2])
+        if len(pts) <= 12:
+            per = "; ".join("%d threads: %s" % (t, ", ".join(
+                "b=%d %.2f" % (b, f) for t2, b, f in pts if t2 == t))
+                for t in sorted({x[0] for x in pts}))
+        else:
+            per = "median %.2f" % statistics.median(x[2] for x in pts)
+        verdict = ("holds at every point" if not below else
+                   "does NOT hold at %d of %d points (%s)" % (
+                       len(below), len(pts), ", ".join("b=%d at %d threads" % (b, t)
+                                                      for t, b, _f in below)))
+        rnote = ("realized / configured batch: %s; minimum %.2f (b=%d at %d threads); target "
+                 "realized >= %.1f \u00d7 configured: %s%s" % (
+                     per, worst[2], worst[1], worst[0], REALIZED_TARGET, verdict,
+                     "; not measured at %d points (x = configured there)" % missing
+                     if missing else ""), "warn" if below else None)
+        short = "realized \u2265 %.1f\u00d7 configured at every point: %s (min %.2f\u00d7)" % (
+            REALIZED_TARGET, "yes" if not below else "NO, %d of %d below" % (
+                len(below), len(pts)), worst[2])
+    else:
+        rnote = ("realized / configured batch: not measured", None)
+        short = None
+    loads = sorted({load_of(r) for r in rows}, key=lambda v: float(v) if v else -1.0)
+    lingers = sorted({nrdata.num(r, "linger_us") for r in rows} - {None})
+    if loads and loads[-1]:
+        how = "open loop at %s of capacity" % " / ".join(
+            pct_label(100 * float(x)) for x in loads if x)
+    else:
+        how = ("closed loop (no load recorded): a saturated producer moves only the room left "
+               "at the destination")
+    if lingers:
+        how += "; consumers wait up to %s \u00b5s for a full batch (linger)" % "/".join(
+            "%g" % x for x in lingers)
     pins = sorted({r.get("pin", "") for r in rows if r.get("pin", "")})
     extra = [host.ceiling.status(),
              harness_status(rows, bound_count(lines), drawn="dash-dot, same colour"),
-             "pin: %s" % ", ".join(pins) if pins else None,
+             "pin: %s" % ", ".join(pins) if pins else None, how,
              oversub_status(rows, lambda r: (nrdata.threads(r), r["batch"])),
              pooled_note(rows, lambda r: (nrdata.threads(r), r["batch"]))]
-    ratios = [p[1] / p[5] for pts in lines.values() for p in pts if p[5]]
+    ratios = [q[1] / q[5] for pl in lines.values() for q in pl if q[5]]
     ann = None
     if ratios:
         ann = "measured / ceiling: %.0f%%\u2013%.0f%%" % (100 * min(ratios), 100 * max(ratios))
+    caption = caption_lines(host, rows, extra)
+    caption[len(caption) - 1:len(caption) - 1] = [xnote, rnote]
     return {"kind": "f5", "lines": lines, "threads": sorted(lines), "rows": rows,
-            "title": "F5: throughput vs batch size by thread count, against the physical "
-                     "ceiling",
+            "realized": realized, "realized_points": pts, "realized_below": below,
+            "realized_note": short,
+            "title": "F5: throughput vs batch size %s by thread count, against the physical "
+                     "ceiling" % ("as realized (items per cross-node transfer)" if realized
+                                  else "(configured: realized not recorded)"),
             "annotation": ann, "has_ceiling": bool(ratios),
-            "has_harness": any(q[6] for pts in lines.values() for q in pts),
-            "caption": caption_lines(host, rows, extra)}
+            "has_harness": any(q[6] for pl in lines.values() for q in pl),
+            "caption": caption}
 
 
 def peer_panels(rows):
@@ -969,7 +1279,8 @@ FIGURE_NAMES = [f[0] for f in FIGURES]
 COMPARE_TITLES = {
     "f1-lookup-cost": "F1: cost of finding the node, per operation",
     "f2-node-cache": "F2: remembering the node \u2014 throughput by look-up mode",
-    "f3-gate-percentiles": "F3: latency percentiles by gate, largest thread count",
+    "f3-gate-percentiles": "F3: latency by gate (open loop: vs offered load), threads "
+                           "with a CPU each",
     "f3-gate-vs-threads": "F3: enqueue-to-dequeue latency by gate and threads",
     "f4-backoff": "F4: backoff after a failed attempt: throughput, failed attempts, change",
     "f5-ceiling": "F5: measured throughput against the physical ceiling",
@@ -1102,7 +1413,11 @@ def ring_bound(ax, x, pts, scale):
 
 
 def draw_series(ax, series, order, family, labels=None, scale=1e-6, ceiling=None,
-                ylabel="", formatter=fmt_plain, log=None, colors=None, harness=None):
+                ylabel="", formatter=fmt_plain, log=None, colors=None, harness=None,
+                styles=None, mark_over=True):
+    """``styles``: {variant: (linestyle, marker)} where not the family's own;
+    ``mark_over`` False: no black x (a panel that is all oversubscribed, said in
+    its title)."""
     allv = []
     xs = []
     dodge = dodger(sorted({p[0] for v in order for p in series[v]}), len(order))
@@ -1114,13 +1429,17 @@ def draw_series(ax, series, order, family, labels=None, scale=1e-6, ceiling=None
         hi = [max(0.0, (p[3] - p[1]) * scale) for p in pts]
         color = colors[v] if colors else color_of(family, v)
         style = dict(linestyle=":" if (family == "queue" and v == "faa") else "-")
+        marker = marker_of(family, v)
+        if styles and v in styles:
+            style["linestyle"], marker = styles[v]
         if len(pts) == 1:
             style["linestyle"] = "none"  # one x value: a point, not a line
-        ax.errorbar(x, med, yerr=[lo, hi], color=color, marker=marker_of(family, v),
+        ax.errorbar(x, med, yerr=[lo, hi], color=color, marker=marker,
                     markersize=5.5 if len(pts) > 1 else 7.5, linewidth=1.8, capsize=3,
                     elinewidth=1.1, label=(labels or {}).get(v, v), **style)
         ring_bound(ax, x, pts, scale)
-        mark_oversub(ax, x, pts, scale)
+        if mark_over:
+            mark_oversub(ax, x, pts, scale)
         allv += [p[2] * scale for p in pts] + [p[3] * scale for p in pts]
         xs += x
     if harness:
@@ -1371,6 +1690,8 @@ def draw_f3a(axes, p, show_legend=True):
         no_data(ax, "no latency recorded")
     elif show_legend:
         ax.legend(loc="upper left", framealpha=0.9, fontsize=8.5 if len(loads) > 1 else 9.5)
+    for a in axes[1:]:
+        no_data(a, "")
 
 
 def draw_f3b(axes, p, show_legend=True):
@@ -1378,34 +1699,266 @@ def draw_f3b(axes, p, show_legend=True):
         series = p[key]
         order = [g for g in p["order"] if g in series]
         if not order:
-            no_data(ax, "no %s latency" % key)
+            no_data(ax, "no thread count where\nevery thread has a CPU"
+                    if p.get("over_threads") else "no %s latency" % key)
+            ax.set_title(name, fontsize=11)
             continue
         draw_series(ax, series, order, "gate", scale=1.0, ceiling=[],
                     ylabel="%s latency" % name, formatter=fmt_ns, log=True)
         annotate_title(ax, name, p["annotation"] if key == "p50" else None)
         if show_legend and key == "p99":
             legend(ax)
+    rest = axes[2:]
+    if rest and p.get("over_threads"):
+        draw_f3_over(rest[0], p, show_legend)
+        rest = rest[1:]
+    for ax in rest:
+        no_data(ax, "")
+
+
+OVER_FACE = "#f6f1e7"
+OVER_COLOR = "#7a4b00"
+
+
+def draw_f3_over(ax, p, show_legend=True):
+    """The separate panel of F3's oversubscribed thread counts: p50 solid, p99
+    dashed, per gate; a tinted background and F3_OVER_TITLE."""
+    series, styles, colors, labels, order = {}, {}, {}, {}, []
+    for g in p["over_order"]:
+        for key, tag, ls in (("over_p50", "p50", "-"), ("over_p99", "p99", "--")):
+            if g in p[key]:
+                v = "%s %s" % (g, tag)
+                series[v] = p[key][g]
+                styles[v] = (ls, marker_of("gate", g))
+                colors[v] = color_of("gate", g)
+                labels[v] = v
+                order.append(v)
+    ax.set_facecolor(OVER_FACE)
+    if not order:
+        no_data(ax, "no latency at the oversubscribed thread counts")
+    else:
+        draw_series(ax, series, order, "gate", labels=labels, scale=1.0, ceiling=[],
+                    ylabel="latency (p50 solid, p99 dashed)", formatter=fmt_ns, log=True,
+                    colors=colors, styles=styles, mark_over=False)
+        if show_legend:
+            ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False,
+                      borderaxespad=0.0, fontsize=8.5)
+    ax.set_title(F3_OVER_TITLE.replace("; ", ";\n"), fontsize=11, color=OVER_COLOR,
+                 fontweight="bold")
+    for sp in ax.spines.values():
+        sp.set_edgecolor(OVER_COLOR)
+
+
+#: line style and width of each of F3's percentiles against the offered load
+F3_PCT_STYLE = {"p50_ns": ("-", 2.4), "p90_ns": ((0, (6, 2)), 1.5),
+                "p99_ns": ((0, (7, 2, 1.5, 2)), 1.5), "p999_ns": ((0, (1.2, 1.8)), 1.8)}
+
+
+def load_axis(ax, xs):
+    """x = offered load in % of capacity: linear from 0 to 100, a tick per load."""
+    xs = sorted({x for x in xs if x is not None})
+    ax.set_xlabel("offered load (% of the per-worker gate's capacity)")
+    ax.set_xlim(0, max(100.0, max(xs) * 1.08) if xs else 100.0)
+    if xs:
+        ax.xaxis.set_major_locator(ticker.FixedLocator(xs))
+        ax.xaxis.set_major_formatter(ticker.FixedFormatter([pct_label(x) for x in xs]))
+    ax.xaxis.set_minor_locator(ticker.NullLocator())
+
+
+def load_dodge(n, width=3.0):
+    """Shift gate i of n by a few % of load so that whiskers do not overlap."""
+    if n <= 1:
+        return lambda x, i: x
+    return lambda x, i: x + width * (i / (n - 1) - 0.5)
+
+
+def draw_by_load(ax, series, order, dodge, scale=1.0, linestyle="-", linewidth=1.8,
+                 label=True):
+    """{gate: [(load, med, min, max, n)]} as lines (points where one load), whiskers
+    min-max; returns the values drawn."""
+    allv = []
+    for i, g in enumerate(order):
+        pts = series.get(g, [])
+        if not pts:
+            continue
+        x = [dodge(q[0], i) for q in pts]
+        med = [q[1] * scale for q in pts]
+        ax.errorbar(x, med, yerr=[[max(0.0, (q[1] - q[2]) * scale) for q in pts],
+                                  [max(0.0, (q[3] - q[1]) * scale) for q in pts]],
+                    color=color_of("gate", g), marker=marker_of("gate", g),
+                    markersize=5 if len(pts) > 1 else 7, linewidth=linewidth, capsize=2.5,
+                    elinewidth=0.9, linestyle=linestyle if len(pts) > 1 else "none",
+                    label=g if label else None)
+        allv += [q[2] * scale for q in pts] + [q[3] * scale for q in pts]
+    return allv
+
+
+def draw_f3_load(axes, p, show_legend=True):
+    """F3 open loop: latency percentiles | items in flight | throughput, vs load."""
+    ax, ax1, ax2 = axes[:3]
+    order = p["order"]
+    dodge = load_dodge(len(order))
+    allv = []
+    for c, _name in F3_PCT:
+        ls, lw = F3_PCT_STYLE[c]
+        allv += draw_by_load(ax, p["pct"][c], order, dodge, linestyle=ls, linewidth=lw,
+                             label=False)
+    if len(p["loads"]) == 1 and order:
+        # one load: points, whose line style cannot tell the percentiles apart:
+        # name them beside the last gate's
+        last = p["pct"]
+        for c, name in F3_PCT:
+            for q in last[c].get(order[-1], []):
+                ax.annotate(name, (dodge(q[0], len(order) - 1), q[1]), xytext=(9, 0),
+                            textcoords="offset points", va="center", fontsize=8, color="0.25")
+    load_axis(ax, p["loads"])
+    ax.set_ylabel("latency, enqueue to dequeue")
+    if allv:
+        value_axis(ax, allv, fmt_ns, log=True)
+        annotate_title(ax, "latency percentiles", p["annotation"])
+        if show_legend:
+            # two columns: the gates (colour), then the percentiles (line style)
+            hs = [plt.Line2D([], [], color=color_of("gate", g), marker=marker_of("gate", g),
+                             linewidth=2.0) for g in order]
+            ls = list(order)
+            ph, pl = [], []
+            for c, name in F3_PCT:
+                if any(p["pct"][c].values()):
+                    ph.append(plt.Line2D([], [], color="0.2", linestyle=F3_PCT_STYLE[c][0],
+                                         linewidth=F3_PCT_STYLE[c][1]))
+                    pl.append(name)
+            n = max(len(hs), len(ph))
+            blank = plt.Line2D([], [], linestyle="none")
+            hs += [blank] * (n - len(hs))
+            ls += [""] * (n - len(ls))
+            ax.legend(hs + ph, ls + pl, loc="upper left", framealpha=0.9, fontsize=8.5,
+                      ncol=2 if ph else 1)
+    else:
+        no_data(ax, "no latency recorded")
+    # items in flight (Little)
+    v1 = draw_by_load(ax1, p["inflight"], order, dodge)
+    load_axis(ax1, p["loads"])
+    if v1:
+        ax1.set_ylabel("items in flight (Little)")
+        value_axis(ax1, v1)
+        ax1.set_title("items in flight: throughput \u00d7 mean latency", fontsize=11)
+        if show_legend:
+            ax1.legend(loc="upper left", framealpha=0.9, fontsize=8.5)
+    else:
+        no_data(ax1, "items in flight:\nno latency recorded")
+    # achieved throughput against the offered rate
+    v2 = draw_by_load(ax2, p["tput"], order, dodge, scale=1e-6)
+    if p["offered"]:
+        xs = [q[0] for q in p["offered"]]
+        ys = [q[1] / 1e6 for q in p["offered"]]
+        ax2.plot(xs, ys, color="0.55", linestyle="-" if len(xs) > 1 else "none",
+                 linewidth=7, alpha=0.35, marker="_" if len(xs) == 1 else None,
+                 markersize=30, markeredgewidth=7, solid_capstyle="butt", zorder=1)
+        ax2.plot(xs, ys, color="black", linestyle="--" if len(xs) > 1 else "none",
+                 linewidth=1.3, marker="_", markersize=22, markeredgewidth=1.6,
+                 label="offered rate", zorder=1.5)
+        v2 += ys
+    load_axis(ax2, p["loads"])
+    ax2.set_ylabel("throughput (million items/s)")
+    value_axis(ax2, v2)
+    ax2.set_title("achieved throughput vs the offered rate", fontsize=11)
+    if show_legend:
+        ax2.legend(loc="upper left", framealpha=0.9, fontsize=8.5)
+    rest = axes[3:]
+    if rest and p.get("over_p50"):
+        draw_f3_over_load(rest[0], p, dodge, show_legend)
+        rest = rest[1:]
+    for a in rest:
+        no_data(a, "")
+
+
+def draw_f3_over_load(ax, p, dodge, show_legend=True):
+    """F3's separate panel of oversubscribed thread counts in the open-loop figure:
+    p50 vs offered load per gate, line style per thread count."""
+    ax.set_facecolor(OVER_FACE)
+    allv = []
+    order = p["order"]
+    for j, t in enumerate(p["over_threads"]):
+        ser = p["over_p50"][t]
+        ls = LOAD_DASHES[j % len(LOAD_DASHES)]
+        allv += draw_by_load(ax, ser, [g for g in order if g in ser] +
+                             [g for g in ser if g not in order], dodge, linestyle=ls,
+                             label=False)
+    load_axis(ax, p["loads"])
+    ax.set_ylabel("p50 latency")
+    value_axis(ax, allv, fmt_ns, log=True)
+    ax.set_title(F3_OVER_TITLE.replace("; ", ";\n"), fontsize=11, color=OVER_COLOR,
+                 fontweight="bold")
+    for sp in ax.spines.values():
+        sp.set_edgecolor(OVER_COLOR)
+    if show_legend:
+        hs = [plt.Line2D([], [], color=color_of("gate", g), marker=marker_of("gate", g),
+                         linewidth=2.0) for g in order]
+        ls = list(order)
+        for j, t in enumerate(p["over_threads"]):
+            hs.append(plt.Line2D([], [], color="0.2",
+                                 linestyle=LOAD_DASHES[j % len(LOAD_DASHES)], linewidth=1.8))
+            ls.append("p50, %d threads" % t)
+        ax.legend(hs, ls, loc="upper left", framealpha=0.85, fontsize=8.5)
 
 
 def thread_colors(threads):
     return {t: THREAD_COLORS[i % len(THREAD_COLORS)] for i, t in enumerate(sorted(threads))}
 
 
+def batch_axis(ax, xs, label):
+    """x = items per transfer: log2 with power-of-two ticks where the values span
+    a factor of 4 or more, else linear."""
+    xs = [x for x in xs if finite_pos(x)]
+    ax.set_xlabel(label)
+    if not xs:
+        return
+    lo, hi = min(xs), max(xs)
+    if hi / lo >= 4:
+        ax.set_xscale("log", base=2)
+        k0 = math.floor(math.log2(lo / 1.35))
+        k1 = math.ceil(math.log2(hi * 1.35))
+        ax.xaxis.set_major_locator(ticker.FixedLocator([2.0 ** k for k in range(k0, k1 + 1)]))
+        ax.set_xlim(lo / 1.35, hi * 1.35)
+    else:
+        pad = max(0.25, (hi - lo) * 0.12)
+        ax.set_xlim(max(0.0, lo - pad), hi + pad)
+    ax.xaxis.set_major_formatter(ticker.FuncFormatter(fmt_plain))
+    ax.xaxis.set_minor_locator(ticker.NullLocator())
+
+
+def label_batches(ax, pts, ys, color):
+    """The configured batch beside each point (b=N), the realized/configured share
+    after it where it is under REALIZED_TARGET."""
+    for j, (q, y) in enumerate(zip(pts, ys)):
+        if q[9] is None:
+            continue
+        f = q[9] / q[8]
+        low = f < REALIZED_TARGET
+        text = "b=%d" % q[8] + (" (%.2f\u00d7)" % f if low else "")
+        ax.annotate(text, (q[0], y), xytext=(5, 6 if j % 2 == 0 else -12),
+                    textcoords="offset points", fontsize=7.5, color="#b00000" if low else color,
+                    fontweight="bold" if low else "normal", zorder=7)
+
+
 def draw_f5(axes, p, show_legend=True, tcolors=None):
-    ax, ax2 = axes
+    ax, ax2 = axes[:2]
     tcolors = tcolors or thread_colors(p["threads"])
+    realized = p.get("realized", False)
+    xlabel = ("items per cross-node transfer, realized (b=N: configured batch)" if realized
+              else "batch size, configured (items per transfer not recorded)")
     allv, xs = [], []
-    dodge = dodger(sorted({q[0] for t in p["threads"] for q in p["lines"][t]}),
-                   len(p["threads"]))
     for i, t in enumerate(p["threads"]):
         pts = p["lines"][t]
         col = tcolors[t]
-        x = [dodge(q[0], i) for q in pts]
+        x = [q[0] for q in pts]
         ax.errorbar(x, [q[1] / 1e6 for q in pts],
                     yerr=[[(q[1] - q[2]) / 1e6 for q in pts], [(q[3] - q[1]) / 1e6 for q in pts]],
                     color=col, marker=MARKERS[i % len(MARKERS)], markersize=5.5 if len(pts) > 1
                     else 7.5, linewidth=1.8, capsize=3, label="%d threads" % t,
                     linestyle="-" if len(pts) > 1 else "none")
+        if realized:
+            label_batches(ax, pts, [q[1] / 1e6 for q in pts], col)
         ring_bound(ax, x, pts, 1e-6)
         mark_oversub(ax, x, pts, 1e-6, label=False)
         hp = [q for q in pts if len(q) > 6 and q[6]]
@@ -1419,23 +1972,26 @@ def draw_f5(axes, p, show_legend=True, tcolors=None):
                     linewidth=1.4)
             allv += [q[5] / 1e6 for q in cp]
             r = [(q[0], q[1] / q[5], q[2] / q[5], q[3] / q[5]) for q in cp]
-            ax2.errorbar([dodge(q[0], i) for q in r], [100 * q[1] for q in r],
+            ax2.errorbar([q[0] for q in r], [100 * q[1] for q in r],
                          yerr=[[100 * (q[1] - q[2]) for q in r], [100 * (q[3] - q[1]) for q in r]],
                          color=col, marker=MARKERS[i % len(MARKERS)], markersize=5.5,
                          linewidth=1.8, capsize=3, label="%d threads" % t,
                          linestyle="-" if len(r) > 1 else "none")
-            hit = [(dodge(q[0], i), 100 * q[1] / q[5]) for q in cp if is_over(q)]
+            if realized:
+                label_batches(ax2, cp, [100 * q[1] for q in r], col)
+            hit = [(q[0], 100 * q[1] / q[5]) for q in cp if is_over(q)]
             if hit:
                 ax2.plot([h[0] for h in hit], [h[1] for h in hit], **OVERSUB_STYLE)
         allv += [q[2] / 1e6 for q in pts] + [q[3] / 1e6 for q in pts]
-        xs += [q[0] for q in pts]
-    threads_axis(ax, xs, "batch size (items per cross-node transfer)")
+        xs += x
+    batch_axis(ax, xs, xlabel)
     ax.set_ylabel("throughput (million items/s)")
     value_axis(ax, allv)
     annotate_title(ax, "measured (solid), ceiling (dashed)" +
-                   (", harness alone (dash-dot)" if p.get("has_harness") else ""), None)
+                   (", harness alone (dash-dot)" if p.get("has_harness") else ""),
+                   p.get("realized_note"))
     if p["has_ceiling"]:
-        threads_axis(ax2, xs, "batch size (items per cross-node transfer)")
+        batch_axis(ax2, xs, xlabel)
         ax2.axhline(100, color="black", linewidth=1.0, linestyle="--")
         ax2.set_ylabel("measured / ceiling (%)")
         lo, hi = ax2.get_ylim()
@@ -1443,6 +1999,8 @@ def draw_f5(axes, p, show_legend=True, tcolors=None):
         annotate_title(ax2, "share of the ceiling reached", p["annotation"])
     else:
         no_data(ax2, "measured / ceiling:\nceiling not available")
+    for a in axes[2:]:
+        no_data(a, "")
     if show_legend:
         handles, labels = ax.get_legend_handles_labels()
         if p["has_ceiling"]:
@@ -1454,6 +2012,10 @@ def draw_f5(axes, p, show_legend=True, tcolors=None):
         if any(is_over(q) for pts in p["lines"].values() for q in pts):
             handles.append(plt.Line2D([], [], **OVERSUB_STYLE))
             labels.append(OVERSUB_LABEL)
+        if realized:
+            handles.append(plt.Line2D([], [], linestyle="none"))
+            labels.append("b=N: configured batch\n(red: realized < %.1f\u00d7)"
+                          % REALIZED_TARGET)
         ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False,
                   borderaxespad=0.0)
 
@@ -1537,7 +2099,8 @@ def draw_peers_latency(axes, p, show_legend=True):
 
 
 DRAW = {"f1": draw_f1, "lines": draw_lines, "f4": draw_f4, "f3a": draw_f3a, "f3b": draw_f3b,
-        "f5": draw_f5, "peers": draw_peers, "peers-latency": draw_peers_latency}
+        "f3load": draw_f3_load, "f5": draw_f5, "peers": draw_peers,
+        "peers-latency": draw_peers_latency}
 
 
 def add_caption(fig, blocks):
@@ -1593,7 +2156,7 @@ def save(fig, outdir, name):
 
 def figure_size(panels, columns=1):
     if columns == 1:
-        return (7.8, 5.0) if panels == 1 else (14.0, 5.0) if panels == 2 else (20.0, 5.2)
+        return (7.8, 5.0) if panels == 1 else (14.0, 5.0) if panels == 2 else (20.0, 5.6)
     return (15.0, 5.0 * panels)
 
 
@@ -1609,8 +2172,11 @@ def draw_one(name, p, outdir):
     init_matplotlib()
     nrows, ncols = grid_of(name, p)
     w, hgt = figure_size(ncols)
+    kw = {}
+    if p.get("widths") and len(p["widths"]) == ncols:
+        kw["gridspec_kw"] = {"width_ratios": list(p["widths"])}
     fig, axes = plt.subplots(nrows, ncols, figsize=(w, hgt * nrows ** 0.9),
-                             layout="constrained", squeeze=False)
+                             layout="constrained", squeeze=False, **kw)
     DRAW[p["kind"]](list(axes.flat), p)
     suptitle(fig, p["title"], emulated(p))
     add_caption(fig, [(None, p["caption"])])
@@ -1859,29 +2425,81 @@ def dat_text(name, p):
                         hi = float(np.interp(math.log10(x), np.log10(band[0]), band[2]))
                 out.append(" ".join([g(x), g(v), g(lo), g(hi), col, dash]))
         return out
+    if k == "f3load":
+        cols = ["load_pct"]
+        for _c, pn in F3_PCT:
+            pn = pn.replace(".", "")
+            cols += ["%s_median_ns" % pn, "%s_min_ns" % pn, "%s_max_ns" % pn]
+        cols += ["inflight_median", "inflight_min", "inflight_max", "median_ops_per_s",
+                 "min_ops_per_s", "max_ops_per_s", "offered_ops_per_s", "reps", "color_rgb",
+                 "oversubscribed", "over_panel", "dash"]
+        out = dat_header(name, p, "open loop at %d threads: latency percentiles (median over "
+                         "the reps of each run's summary.csv percentile, min, max), items in "
+                         "flight (Little) and achieved throughput vs the offered load (%% of "
+                         "the per-worker gate's capacity), and the offered rate (median over "
+                         "the runs at that load); one block per gate, its name first; NaN: "
+                         "not recorded; then, where threads outnumber CPUs at other thread "
+                         "counts, one block per gate and oversubscribed thread count (p50 "
+                         "only, over_panel 1, dash 1, 2, 3 per thread count): the separate "
+                         "panel (%s)"
+                         % (p["threads"], F3_OVER_TITLE), cols)
+        for gte in p["order"]:
+            out += ["", "", '"%s"' % gte]
+            off = {q[0]: q[1] for q in p["offered"]}
+            xs = sorted({q[0] for c, _n in F3_PCT for q in p["pct"][c].get(gte, [])} |
+                        {q[0] for q in p["tput"].get(gte, [])})
+            for x in xs:
+                row = [g(x)]
+                reps = 0
+                for ser in [p["pct"][c] for c, _n in F3_PCT] + [p["inflight"], p["tput"]]:
+                    q = {q[0]: q for q in ser.get(gte, [])}.get(x)
+                    row += [g(q[1]), g(q[2]), g(q[3])] if q else ["NaN"] * 3
+                    reps = max(reps, q[4] if q else 0)
+                row += [g(off.get(x)), "%d" % reps, "%d" % rgb_int(color_of("gate", gte)),
+                        ov_col(p.get("oversubscribed")), "0", "1"]
+                out.append(" ".join(row))
+        for j, t in enumerate(p.get("over_threads", [])):
+            for gte in order_of("gate", p["over_p50"][t]):
+                out += ["", "", '"%s, %d threads"' % (gte, t)]
+                for q in p["over_p50"][t][gte]:
+                    out.append(" ".join([g(q[0]), g(q[1]), g(q[2]), g(q[3])] + ["NaN"] * 16 +
+                                        ["%d" % q[4], "%d" % rgb_int(color_of("gate", gte)),
+                                         "1", "1", "%d" % (j % 3 + 1)]))
+        return out
     if k == "f3b":
         cols = ["threads", "p50_median_ns", "p50_min_ns", "p50_max_ns", "reps", "color_rgb",
-                "p99_median_ns", "p99_min_ns", "p99_max_ns", "oversubscribed"]
+                "p99_median_ns", "p99_min_ns", "p99_max_ns", "oversubscribed", "over_panel"]
         out = dat_header(name, p, "p50 and p99 latency vs threads by gate; one block per gate, "
-                         "its name first", cols)
-        for v in p["order"]:
+                         "its name first; rows with over_panel 1 (oversubscribed thread "
+                         "counts) belong to the separate panel (%s), never to the first two"
+                         % F3_OVER_TITLE, cols)
+        for v in order_of("gate", set(p["order"]) | set(p.get("over_order", []))):
             out += ["", "", '"%s"' % v]
-            p99 = {q[0]: q for q in p["p99"].get(v, [])}
-            for q in p["p50"].get(v, []):
-                r = p99.get(q[0], (None,) * 6)
-                out.append(" ".join([g(q[0]), g(q[1]), g(q[2]), g(q[3]), "%d" % q[4],
-                                     "%d" % rgb_int(color_of("gate", v)),
-                                     g(r[1]), g(r[2]), g(r[3]),
-                                     ov_col(q[7] if len(q) > 7 else None)]))
+            for s50, s99, over in ((p["p50"], p["p99"], None),
+                                   (p.get("over_p50", {}), p.get("over_p99", {}), 1)):
+                p99 = {q[0]: q for q in s99.get(v, [])}
+                for q in s50.get(v, []):
+                    r = p99.get(q[0], (None,) * 6)
+                    ov = over if over else (q[7] if len(q) > 7 else None)
+                    out.append(" ".join([g(q[0]), g(q[1]), g(q[2]), g(q[3]), "%d" % q[4],
+                                         "%d" % rgb_int(color_of("gate", v)),
+                                         g(r[1]), g(r[2]), g(r[3]), ov_col(ov),
+                                         "1" if over else "0"]))
+        if not any(x and x[0].isdigit() for x in out):
+            out += ["", "", '"no latency"', "1 NaN NaN NaN 0 0 NaN NaN NaN NaN 0"]
         return out
     if k == "f5":
-        cols = ["batch", "median_ops_per_s", "min_ops_per_s", "max_ops_per_s", "reps",
-                "color_rgb", "ceiling_ops_per_s", "ratio_median", "ratio_min", "ratio_max",
-                "harness_ops_per_s", "harness_bound", "oversubscribed"]
-        out = dat_header(name, p, "throughput vs batch size, one block per thread count, its "
-                         "name first; ceiling per point (NaN: none); harness_ops_per_s: the "
-                         "harness alone, the null queue, median per point (NaN: not "
-                         "measured)", cols)
+        cols = ["items_per_transfer", "median_ops_per_s", "min_ops_per_s", "max_ops_per_s",
+                "reps", "color_rgb", "ceiling_ops_per_s", "ratio_median", "ratio_min",
+                "ratio_max", "harness_ops_per_s", "harness_bound", "oversubscribed", "batch",
+                "realized_over_configured", "realized"]
+        out = dat_header(name, p, "throughput vs the realized batch (items per cross-node "
+                         "transfer, median over the reps of each point; realized 0: not "
+                         "recorded, the configured batch instead), one block per thread "
+                         "count, its name first, rows in the order of the configured batch "
+                         "(column batch, the label beside each point); ceiling per point "
+                         "(NaN: none); harness_ops_per_s: the harness alone, the null queue, "
+                         "median per point (NaN: not measured)", cols)
         tcol = thread_colors(p["threads"])
         for t in p["threads"]:
             out += ["", "", '"%d threads"' % t]
@@ -1891,7 +2509,9 @@ def dat_text(name, p):
                                      "%d" % rgb_int(tcol[t]), g(c),
                                      g(q[1] / c if c else None), g(q[2] / c if c else None),
                                      g(q[3] / c if c else None), g(q[6]),
-                                     "%d" % is_bound(q), ov_col(q[7] if len(q) > 7 else None)]))
+                                     "%d" % is_bound(q), ov_col(q[7] if len(q) > 7 else None),
+                                     "%d" % q[8], g(q[9] / q[8] if q[9] is not None else None),
+                                     "%d" % (q[9] is not None)]))
         return out
     if k == "peers-latency":
         cols = ["queue", "bursts", "threads", "p50_median_ns", "p50_min_ns", "p50_max_ns",

@@ -312,6 +312,41 @@ def ceiling_ratios(hostdir, name):
     return out
 
 
+#: F5's target: every point realizes at least this share of its configured batch
+#: (the same rule as plot.py's F5 figure)
+REALIZED_TARGET = 0.8
+
+
+def realized_of(r):
+    """Items moved per cross-node transfer in a run: items_per_transfer, else the
+    same formula, (items_in + items_out) / (batches_in + batches_out), from its
+    queue counters; None where neither is there (as plot.realized_of)."""
+    v = nrdata.num(r, "items_per_transfer")
+    if v is not None and v > 0:
+        return v
+    c = [nrdata.num(r, k) for k in ("items_in", "items_out", "batches_in", "batches_out")]
+    if all(x is not None for x in c) and c[2] + c[3] > 0 and c[0] + c[1] > 0:
+        return (c[0] + c[1]) / (c[2] + c[3])
+    return None
+
+
+def f5_realized(hostdir):
+    """F5's realized batch per point: [{threads, batch, realized (median over the
+    reps), ratio realized / configured}] sorted by threads and batch; None where
+    no run records its transfers."""
+    rows = load(os.path.join(hostdir, "f5-ceiling.csv"))
+    points = {}
+    for r in rows:
+        points.setdefault((threads(r), int(float(r["batch"]))), []).append(realized_of(r))
+    out = []
+    for (t, b), vals in sorted(points.items()):
+        vals = [v for v in vals if v is not None]
+        if vals:
+            m = statistics.median(vals)
+            out.append({"threads": t, "batch": b, "realized": m, "ratio": m / b})
+    return out or None
+
+
 PEER_QUEUES = ("numaring", "flat", "ck", "rte", "moodycamel", "urcu", "mutex", "faa")
 
 
@@ -683,6 +718,16 @@ def host_readme(hostdir):
                          f"{'yes' if all(x['ratio'] <= 1 for x in cr) else 'NO'} | "
                          f"{STUDY['F5']} |")
             break
+    rz = f5_realized(hostdir) if os.path.exists(os.path.join(hostdir, "f5-ceiling.csv")) else None
+    if rz:
+        worst = min(rz, key=lambda x: x["ratio"])
+        below = [x for x in rz if x["ratio"] < REALIZED_TARGET]
+        lines.append(f"| F5 (realized batch) | items moved per cross-node transfer / configured "
+                     f"batch: min {worst['ratio']:.2f} (batch {worst['batch']} at "
+                     f"{worst['threads']} threads: {worst['realized']:.1f} items); "
+                     f">= {REALIZED_TARGET} at every point: "
+                     + ("yes" if not below else f"NO ({len(below)} of {len(rz)} points below)")
+                     + " | — |")
     for item, what in (("inline", "inline items"),
                        ("message", "message items, the payload's line travels too")):
         r = peers(hostdir, item)

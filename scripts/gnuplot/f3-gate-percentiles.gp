@@ -1,7 +1,17 @@
-# f3-gate-percentiles.gp - F3: latency percentile distribution per gate at the
-# largest thread count, HdrHistogram style (x = 1/(1-p) on a log axis labelled
-# as percentiles), one line per gate with the min-max band over repetitions.
-# The gnuplot twin of scripts/plot.py's f3-gate-percentiles figure.
+# f3-gate-percentiles.gp - F3, the gnuplot twin of scripts/plot.py's
+# f3-gate-percentiles figure. Two shapes of data, told apart by the data file:
+#
+# * open loop (rows of 23 columns): at the largest thread count whose threads
+#   each have a CPU, three panels against the offered load (% of the per-worker
+#   gate's capacity): latency percentiles by gate (colour per gate; p50 solid,
+#   p90 dashed, p99 dash-dot, p99.9 dotted), items in flight (Little:
+#   throughput x mean latency), and achieved throughput with the offered rate;
+#   where other thread counts are oversubscribed (blocks with over_panel 1, after
+#   the gates' own), a fourth, labelled panel of their p50 vs the offered load
+#   (2 x 2 layout; dash per thread count): never mixed into the other three;
+# * closed loop (older results, rows of 6 columns): the latency percentile
+#   distribution per gate, HdrHistogram style (x = 1/(1-p) on a log axis
+#   labelled as percentiles), one line per gate and load, min-max band.
 #
 # Variables (gnuplot -e "datafile='...'; outfile='...'; caption='...'"):
 #   datafile  the data file plot.py --gnuplot writes (plots/<host>/data/f3-gate-percentiles.dat)
@@ -13,8 +23,15 @@ if (!exists("datafile")) datafile = 'f3-gate-percentiles.dat'
 if (!exists("outfile")) outfile = 'f3-gate-percentiles.png'
 if (!exists("caption")) caption = ''
 if (!exists("note")) note = ''
-if (!exists("figtitle")) figtitle = 'F3: latency percentiles by gate'
-W = 1100; H = 720
+if (!exists("figtitle")) figtitle = 'F3: latency by gate'
+# open loop: the rows have a reps column (21); closed loop: 6 columns
+undefine STATS_*
+stats datafile using 21 nooutput
+openloop = exists("STATS_records") && STATS_records > 0
+hasover = 0
+if (openloop) { undefine STATS_*; stats datafile using ($24 == 1 ? 1 : NaN) nooutput; hasover = exists("STATS_records") && STATS_records > 0 }
+W = openloop ? (hasover ? 1500 : 1900) : 1100
+H = (openloop && hasover) ? 1250 : 720
 if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
     set terminal pngcairo size W, H font 'DejaVu Sans,11' noenhanced
 } else {
@@ -33,33 +50,172 @@ logtics = 'do for [e = -12:12] { set ytics add (2 * 10.0**e, 5 * 10.0**e) }'
 set grid lc rgb '#e0e0e0'
 set border 3
 set tics nomirror
+fulltitle = figtitle . (emulated ? '   [EMULATED nodes]' : '') . (note ne '' ? "\n" . note : '')
 
-# Blocks: one per gate and offered load (first line its name; columns 1/(1-p)
-# value_ns band_lo_ns band_hi_ns color_rgb dash): every line the median over the
-# reps at each percentile, the band min-max over the reps; dash 1 solid (the
-# highest load), 2 dashed, 3 dotted.
 undefine STATS_*
 stats datafile using 1 nooutput
 N = STATS_blocks
-xmax = STATS_max
-set logscale xy
-eval logtics
-set xrange [1 : (xmax * 1.3 > 10 ? xmax * 1.3 : 10)]
-set xtics ('0%%' 1, '90%%' 10, '99%%' 100, '99.9%%' 1000, '99.99%%' 1e4, '99.999%%' 1e5, '99.9999%%' 1e6, '99.99999%%' 1e7)
-set format y '%.0s %cs'
-set xlabel 'percentile'
-set ylabel 'latency, enqueue to dequeue'
-set key left top
-set title figtitle . (emulated ? '   [EMULATED nodes]' : '') . (note ne '' ? "\n" . note : '') tc rgb (emulated ? '#b00000' : 'black')
-set bmargin at screen bottom
-set style fill transparent solid 0.18 noborder
-# filledcurves takes no variable colour: read each gate's colour first
-# (and each block's dash: dt takes no variable either)
-array C[N]
-array D[N]
-do for [i = 0:N - 1] { stats datafile index i using 5 nooutput; C[i + 1] = int(STATS_max) }
-do for [i = 0:N - 1] { D[i + 1] = 1; stats datafile index i using 6 nooutput; if (exists("STATS_max")) { D[i + 1] = int(STATS_max) } }
-plot for [i = 0:N - 1] datafile index i using 1:($3 * 1e-9):($4 * 1e-9) \
-         with filledcurves lc rgb (C[i + 1]) notitle, \
-     for [i = 0:N - 1] datafile index i using 1:($2 * 1e-9):5 with lines lw 2.5 \
-         dt D[i + 1] lc rgb variable title columnheader(1)
+
+if (openloop) {
+    # Blocks: one per gate (first line its name; columns load_pct, then median
+    # min max of p50, p90, p99, p99.9 (ns), items in flight, throughput; then
+    # the offered rate, reps, color_rgb, oversubscribed, over_panel, dash); the
+    # first G blocks are the gates at the drawn thread count, the rest (over_panel
+    # 1) the oversubscribed thread counts' p50.
+    G = 0
+    array D[N]
+    do for [i = 0:N - 1] {
+        undefine STATS_*
+        stats datafile index i using 24 nooutput
+        if (exists("STATS_max") && STATS_max == 0) { G = G + 1 }
+        D[i + 1] = 1
+        undefine STATS_*
+        stats datafile index i using 25 nooutput
+        if (exists("STATS_max")) { D[i + 1] = int(STATS_max) }
+    }
+    # the panels' places: one row of three, or two rows of two
+    if (hasover) {
+        mid = bottom + (0.9 - bottom) / 2
+        L1 = 0.07; R1 = 0.53; B1 = mid + 0.05; T1 = 0.9
+        L2 = 0.61; R2 = 0.98; B2 = B1; T2 = T1
+        L3 = L1; R3 = R1; B3 = bottom; T3 = mid - 0.04
+        L4 = L2; R4 = R2; B4 = B3; T4 = T3
+    } else {
+        L1 = 0.06; R1 = 0.43; B1 = bottom; T1 = 0.84
+        L2 = 0.50; R2 = 0.72; B2 = B1; T2 = T1
+        L3 = 0.78; R3 = 0.985; B3 = B1; T3 = T1
+    }
+    xhi = (STATS_max * 1.08 > 100 ? STATS_max * 1.08 : 100)
+    undefine STATS_*
+    stats datafile using 2 nooutput
+    haslat = exists("STATS_records") && STATS_records > 0
+    undefine STATS_*
+    stats datafile using 14 nooutput
+    hasflight = exists("STATS_records") && STATS_records > 0
+    flog = hasflight && STATS_min > 0 && STATS_max / STATS_min > 20
+    set multiplot title fulltitle tc rgb (emulated ? '#b00000' : 'black')
+    set xrange [0 : xhi]
+    set xtics format '%g%%'
+    set xlabel "offered load (% of the per-worker gate's capacity)"
+    # latency percentiles
+    set lmargin at screen L1; set rmargin at screen R1
+    set bmargin at screen B1; set tmargin at screen T1
+    set logscale y
+    eval logtics
+    set format y '%.0s %cs'
+    set ylabel 'latency, enqueue to dequeue'
+    set title 'latency percentiles (p50 solid, p90 dashed, p99 dash-dot, p99.9 dotted)'
+    set key left top maxrows 4
+    if (haslat) {
+        # whiskers and points, then the lines (a single load draws no line: points)
+        plot for [i = 0:G - 1] datafile index i using 1:($2 * 1e-9):($3 * 1e-9):($4 * 1e-9):22 \
+                 with yerrorbars pt 7 ps 0.8 lc rgb variable notitle, \
+             for [i = 0:G - 1] datafile index i using 1:($2 * 1e-9):22 \
+                 with lines lw 2.5 dt 1 lc rgb variable title columnheader(1), \
+             for [i = 0:G - 1] datafile index i using 1:($5 * 1e-9):($6 * 1e-9):($7 * 1e-9):22 \
+                 with yerrorbars pt 7 ps 0.5 lc rgb variable notitle, \
+             for [i = 0:G - 1] datafile index i using 1:($5 * 1e-9):22 \
+                 with lines lw 1.5 dt 2 lc rgb variable notitle, \
+             for [i = 0:G - 1] datafile index i using 1:($8 * 1e-9):($9 * 1e-9):($10 * 1e-9):22 \
+                 with yerrorbars pt 7 ps 0.5 lc rgb variable notitle, \
+             for [i = 0:G - 1] datafile index i using 1:($8 * 1e-9):22 \
+                 with lines lw 1.5 dt 4 lc rgb variable notitle, \
+             for [i = 0:G - 1] datafile index i using 1:($11 * 1e-9):($12 * 1e-9):($13 * 1e-9):22 \
+                 with yerrorbars pt 7 ps 0.5 lc rgb variable notitle, \
+             for [i = 0:G - 1] datafile index i using 1:($11 * 1e-9):22 \
+                 with lines lw 1.8 dt 3 lc rgb variable notitle, \
+             NaN with lines lw 2.5 dt 1 lc rgb '#333333' title 'p50', \
+             NaN with lines lw 1.5 dt 2 lc rgb '#333333' title 'p90', \
+             NaN with lines lw 1.5 dt 4 lc rgb '#333333' title 'p99', \
+             NaN with lines lw 1.8 dt 3 lc rgb '#333333' title 'p99.9'
+    } else {
+        set label 3 'no latency recorded' at graph 0.5, graph 0.5 center tc rgb '#666666'
+        set yrange [1e-9 : 1e-6]
+        plot NaN notitle
+        unset label 3
+        set autoscale y
+    }
+    # items in flight (Little)
+    unset logscale y
+    set ytics autofreq
+    set format y '%g'
+    set key left top maxrows 3
+    set lmargin at screen L2; set rmargin at screen R2
+    set bmargin at screen B2; set tmargin at screen T2
+    if (flog) { set logscale y; eval logtics } else { set yrange [0 : *] }
+    set ylabel 'items in flight (Little)'
+    set title 'items in flight: throughput x mean latency'
+    if (hasflight) {
+        plot for [i = 0:G - 1] datafile index i using 1:14:15:16:22 \
+                 with yerrorbars pt 7 ps 0.8 lc rgb variable notitle, \
+             for [i = 0:G - 1] datafile index i using 1:14:22 \
+                 with lines lw 2 lc rgb variable title columnheader(1)
+    } else {
+        set label 3 'no latency recorded' at graph 0.5, graph 0.5 center tc rgb '#666666'
+        set yrange [0 : 1]
+        plot NaN notitle
+        unset label 3
+    }
+    # achieved throughput and the offered rate
+    unset logscale y
+    set ytics autofreq
+    set yrange [0 : *]
+    set lmargin at screen L3; set rmargin at screen R3
+    set bmargin at screen B3; set tmargin at screen T3
+    set ylabel 'throughput (million items/s)'
+    set title 'achieved throughput vs the offered rate'
+    set key right bottom maxrows 4
+    plot datafile index 0 using 1:($20 / 1e6) with lines lw 8 lc rgb '#c8c8c8' notitle, \
+         datafile index 0 using 1:($20 / 1e6) with linespoints dt 2 lw 1.5 pt 1 ps 1.5 \
+             lc rgb 'black' title 'offered rate', \
+         for [i = 0:G - 1] datafile index i using 1:($17 / 1e6):($18 / 1e6):($19 / 1e6):22 \
+             with yerrorbars pt 7 ps 0.8 lc rgb variable notitle, \
+         for [i = 0:G - 1] datafile index i using 1:($17 / 1e6):22 \
+             with lines lw 2 lc rgb variable title columnheader(1)
+    if (hasover) {
+        # the oversubscribed thread counts, apart: p50 vs load, dash per thread count
+        set lmargin at screen L4; set rmargin at screen R4
+        set bmargin at screen B4; set tmargin at screen T4
+        set object 1 rectangle from graph 0, graph 0 to graph 1, graph 1 behind fc rgb '#f6f1e7' fs solid noborder
+        set logscale y
+        eval logtics
+        set format y '%.0s %cs'
+        set autoscale y
+        set ylabel 'p50 latency'
+        set title "oversubscribed: threads share CPUs;\nscheduler, not queue" tc rgb '#7a4b00' font ',12'
+        set key left top maxrows 6 font ',9'
+        plot for [i = G:N - 1] datafile index i using 1:($2 * 1e-9):($3 * 1e-9):($4 * 1e-9):22 \
+                 with yerrorbars pt 7 ps 0.8 lc rgb variable notitle, \
+             for [i = G:N - 1] datafile index i using 1:($2 * 1e-9):22 \
+                 with lines lw 2 dt D[i + 1] lc rgb variable title columnheader(1)
+        unset object 1
+    }
+    unset multiplot
+} else {
+    # Blocks: one per gate and offered load (first line its name; columns 1/(1-p)
+    # value_ns band_lo_ns band_hi_ns color_rgb dash): every line the median over the
+    # reps at each percentile, the band min-max over the reps; dash 1 solid (the
+    # highest load), 2 dashed, 3 dotted.
+    xmax = STATS_max
+    set logscale xy
+    eval logtics
+    set xrange [1 : (xmax * 1.3 > 10 ? xmax * 1.3 : 10)]
+    set xtics ('0%%' 1, '90%%' 10, '99%%' 100, '99.9%%' 1000, '99.99%%' 1e4, '99.999%%' 1e5, '99.9999%%' 1e6, '99.99999%%' 1e7)
+    set format y '%.0s %cs'
+    set xlabel 'percentile'
+    set ylabel 'latency, enqueue to dequeue'
+    set key left top
+    set title fulltitle tc rgb (emulated ? '#b00000' : 'black')
+    set bmargin at screen bottom
+    set style fill transparent solid 0.18 noborder
+    # filledcurves takes no variable colour: read each gate's colour first
+    # (and each block's dash: dt takes no variable either)
+    array C[N]
+    array D[N]
+    do for [i = 0:N - 1] { stats datafile index i using 5 nooutput; C[i + 1] = int(STATS_max) }
+    do for [i = 0:N - 1] { D[i + 1] = 1; stats datafile index i using 6 nooutput; if (exists("STATS_max")) { D[i + 1] = int(STATS_max) } }
+    plot for [i = 0:N - 1] datafile index i using 1:($3 * 1e-9):($4 * 1e-9) \
+             with filledcurves lc rgb (C[i + 1]) notitle, \
+         for [i = 0:N - 1] datafile index i using 1:($2 * 1e-9):5 with lines lw 2.5 \
+             dt D[i + 1] lc rgb variable title columnheader(1)
+}

@@ -1,5 +1,7 @@
 # f3-gate-vs-threads.gp - F3: p50 and p99 latency vs threads, one line per gate,
-# median over repetitions with min-max error bars.
+# median over repetitions with min-max error bars, for the thread counts where
+# every thread has a CPU; oversubscribed thread counts (threads share CPUs:
+# the scheduler, not the queue) only in a separate, labelled third panel.
 # The gnuplot twin of scripts/plot.py's f3-gate-vs-threads figure.
 #
 # Variables (gnuplot -e "datafile='...'; outfile='...'; caption='...'"):
@@ -13,7 +15,7 @@ if (!exists("outfile")) outfile = 'f3-gate-vs-threads.png'
 if (!exists("caption")) caption = ''
 if (!exists("note")) note = ''
 if (!exists("figtitle")) figtitle = 'F3: enqueue-to-dequeue latency by gate and threads'
-W = 1500; H = 680
+W = 1700; H = 680
 if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
     set terminal pngcairo size W, H font 'DejaVu Sans,11' noenhanced
 } else {
@@ -34,16 +36,23 @@ set border 3
 set tics nomirror
 
 # Blocks: one per gate (first line its name; columns threads p50_median p50_min
-# p50_max reps color_rgb p99_median p99_min p99_max oversubscribed), latencies
-# in ns; a black x where oversubscribed is 1.
+# p50_max reps color_rgb p99_median p99_min p99_max oversubscribed over_panel),
+# latencies in ns; rows with over_panel 1 (oversubscribed thread counts) go to
+# the third panel, never the first two.
+# Whiskers and points, then lines: a single thread count draws no line (points).
 undefine STATS_*
 stats datafile using 1 nooutput
 N = STATS_blocks
-sty = (STATS_min == STATS_max) ? 'yerrorbars' : 'yerrorlines'
 undefine STATS_*
-stats datafile using ($10 == 1 ? 1 : NaN) nooutput
-otitle = (exists("STATS_records") && STATS_records > 0) ? 'oversubscribed: threads share CPUs' : ''
-set multiplot layout 1, 2 title figtitle . (emulated ? '   [EMULATED nodes]' : '') . (note ne '' ? "\n" . note : '') tc rgb (emulated ? '#b00000' : 'black')
+# (rows with a p50: $1 + 0 * $2 is NaN where $2 is)
+stats datafile using ($11 == 1 ? NaN : $1 + 0 * $2) nooutput
+hasclean = exists("STATS_records") && STATS_records > 0
+if (hasclean) { cx0 = STATS_min; cx1 = STATS_max }
+undefine STATS_*
+stats datafile using ($11 == 1 ? $1 + 0 * $2 : NaN) nooutput
+hasover = exists("STATS_records") && STATS_records > 0
+if (hasover) { ox0 = STATS_min; ox1 = STATS_max }
+set multiplot title figtitle . (emulated ? '   [EMULATED nodes]' : '') . (note ne '' ? "\n" . note : '') tc rgb (emulated ? '#b00000' : 'black')
 set bmargin at screen bottom
 set tmargin at screen 0.85
 set logscale x 2
@@ -51,22 +60,48 @@ set logscale y
 eval logtics
 set format y '%.0s %cs'
 set xlabel 'threads (producers + consumers)'
-set lmargin at screen 0.08
-set rmargin at screen 0.47
-set title 'median (p50)'
-set ylabel 'p50 latency'
 set key left top
-plot for [i = 0:N - 1] datafile index i using 1:($2 * 1e-9):($3 * 1e-9):($4 * 1e-9):6 \
-         with @sty lw 2 pt 7 ps 0.9 lc rgb variable title columnheader(1), \
-     for [i = 0:N - 1] datafile index i using 1:($10 == 1 ? $2 * 1e-9 : NaN) \
-         with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' notitle, \
-     NaN with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' title otitle
-set lmargin at screen 0.58
-set rmargin at screen 0.97
-set title 'p99'
-set ylabel 'p99 latency'
-plot for [i = 0:N - 1] datafile index i using 1:($7 * 1e-9):($8 * 1e-9):($9 * 1e-9):6 \
-         with @sty lw 2 pt 7 ps 0.9 lc rgb variable title columnheader(1), \
-     for [i = 0:N - 1] datafile index i using 1:($10 == 1 ? $7 * 1e-9 : NaN) \
-         with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' notitle
+# the panels' places: two, or three with the oversubscribed one
+L1 = hasover ? 0.06 : 0.08; R1 = hasover ? 0.33 : 0.47
+L2 = hasover ? 0.39 : 0.58; R2 = hasover ? 0.65 : 0.97
+do for [panel = 1:2] {
+    col = (panel == 1) ? 2 : 7
+    set lmargin at screen (panel == 1 ? L1 : L2)
+    set rmargin at screen (panel == 1 ? R1 : R2)
+    set title (panel == 1 ? 'median (p50)' : 'p99')
+    set ylabel (panel == 1 ? 'p50 latency' : 'p99 latency')
+    if (hasclean) {
+        unset label 3
+        set xrange [cx0 / 1.3 : cx1 * 1.3]
+        plot for [i = 0:N - 1] datafile index i using 1:($11 == 1 ? NaN : column(col) * 1e-9):(column(col + 1) * 1e-9):(column(col + 2) * 1e-9):6 \
+                 with yerrorbars pt 7 ps 0.9 lc rgb variable notitle, \
+             for [i = 0:N - 1] datafile index i using 1:($11 == 1 ? NaN : column(col) * 1e-9):6 \
+                 with lines lw 2 lc rgb variable title columnheader(1)
+    } else {
+        set label 3 "no latency at a thread count\nwhere every thread has a CPU" at graph 0.5, graph 0.5 center tc rgb '#666666'
+        set xrange [1 : 2]; set yrange [1e-9 : 1e-6]
+        plot NaN notitle
+        set autoscale xy
+    }
+}
+unset label 3
+if (hasover) {
+    set lmargin at screen 0.72
+    set rmargin at screen 0.985
+    set object 1 rectangle from graph 0, graph 0 to graph 1, graph 1 behind fc rgb '#f6f1e7' fs solid noborder
+    set title "oversubscribed: threads share CPUs;\nscheduler, not queue" tc rgb '#7a4b00' font ',12'
+    set ylabel 'latency (p50 solid, p99 dashed)'
+    set key left top font ',9'
+    set autoscale y
+    set xrange [ox0 / 1.3 : ox1 * 1.3]
+    plot for [i = 0:N - 1] datafile index i using 1:($11 == 1 ? $2 * 1e-9 : NaN):($3 * 1e-9):($4 * 1e-9):6 \
+             with yerrorbars pt 7 ps 0.9 lc rgb variable notitle, \
+         for [i = 0:N - 1] datafile index i using 1:($11 == 1 ? $2 * 1e-9 : NaN):6 \
+             with lines lw 2 lc rgb variable title columnheader(1), \
+         for [i = 0:N - 1] datafile index i using 1:($11 == 1 ? $7 * 1e-9 : NaN):($8 * 1e-9):($9 * 1e-9):6 \
+             with yerrorbars pt 7 ps 0.9 lc rgb variable notitle, \
+         for [i = 0:N - 1] datafile index i using 1:($11 == 1 ? $7 * 1e-9 : NaN):6 \
+             with lines lw 2 dt 2 lc rgb variable notitle
+    unset object 1
+}
 unset multiplot

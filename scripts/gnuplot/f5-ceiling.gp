@@ -1,6 +1,10 @@
-# f5-ceiling.gp - F5: measured throughput vs batch size, one line per thread
-# count, with the physical ceiling of each point dashed in the same colour, and
-# measured / ceiling in a second panel.
+# f5-ceiling.gp - F5: measured throughput vs the realized batch (items moved
+# per cross-node transfer, median over the reps of each point), one line per
+# thread count, the configured batch a label beside each point (b=N, red with
+# the realized share where under 0.8 of it), with the physical ceiling of each
+# point dashed in the same colour, and measured / ceiling in a second panel.
+# Where the results record no transfers, x is the configured batch (said in the
+# axis label).
 # The gnuplot twin of scripts/plot.py's f5-ceiling figure.
 #
 # Variables (gnuplot -e "datafile='...'; outfile='...'; caption='...'"):
@@ -34,10 +38,11 @@ set grid lc rgb '#e0e0e0'
 set border 3
 set tics nomirror
 
-# Blocks: one per thread count (first line its name; columns batch median min
-# max reps color_rgb ceiling ratio_median ratio_min ratio_max harness harness_bound
-# oversubscribed; NaN: no ceiling, harness not measured; harness_bound 1: ringed;
-# oversubscribed 1: a black x).
+# Blocks: one per thread count (first line its name; columns items_per_transfer
+# median min max reps color_rgb ceiling ratio_median ratio_min ratio_max harness
+# harness_bound oversubscribed batch realized_over_configured realized; NaN: no
+# ceiling, harness not measured; harness_bound 1: ringed; oversubscribed 1: a
+# black x; realized 0: column 1 is the configured batch).
 undefine STATS_*
 stats datafile using 1 nooutput
 N = STATS_blocks
@@ -56,11 +61,17 @@ ymin = STATS_min; ymax = STATS_max
 if (has_ceiling) { stats datafile using 7 nooutput; ymax = (STATS_max > ymax ? STATS_max : ymax) }
 if (has_harness) { stats datafile using 11 nooutput; ymax = (STATS_max > ymax ? STATS_max : ymax) }
 htitle = has_harness ? 'harness alone (null queue), dash-dot' : ''
+undefine STATS_*
+stats datafile using 16 nooutput
+realized = exists("STATS_records") && STATS_records > 0 && STATS_max == 1
+# the configured batch beside each point: b=N, with the realized share when < 0.8
+blabel(b, f) = (f < 0.8) ? sprintf('b=%d (%.2fx)', b, f) : sprintf('b=%d', b)
+bcolor(f) = (f < 0.8) ? 0xb00000 : 0x333333
 set multiplot layout 1, 2 title figtitle . (emulated ? '   [EMULATED nodes]' : '') . (note ne '' ? "\n" . note : '') tc rgb (emulated ? '#b00000' : 'black')
 set bmargin at screen bottom
 set tmargin at screen 0.85
 set logscale x 2
-set xlabel 'batch size (items per cross-node transfer)'
+set xlabel (realized ? 'items per cross-node transfer, realized (b=N: configured batch)' : 'batch size, configured (items per transfer not recorded)')
 set lmargin at screen 0.07
 set rmargin at screen 0.45
 if (ymax / ymin > 20) { set logscale y; eval logtics; set yrange [ymin / 1.4e6 : ymax * 1.4e-6] } else { set yrange [0 : ymax * 1.15e-6] }
@@ -79,7 +90,9 @@ if (has_ceiling) {
          for [i = 0:N - 1] datafile index i using 1:($13 == 1 ? $2 / 1e6 : NaN) \
              with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' notitle, \
          NaN with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' title otitle, \
-         NaN with lines dt 4 lw 1.5 lc rgb '#3a3a3a' title htitle
+         NaN with lines dt 4 lw 1.5 lc rgb '#3a3a3a' title htitle, \
+         for [i = 0:N - 1] datafile index i using 1:($16 == 1 ? $2 / 1e6 : NaN):(blabel($14, $15)):(bcolor($15)) \
+             with labels left offset char 0.6, char 0.6 font ',8' tc rgb variable notitle
 } else {
     plot for [i = 0:N - 1] datafile index i using 1:($2 / 1e6):($3 / 1e6):($4 / 1e6):6 \
              with yerrorlines lw 2 pt 7 ps 0.9 lc rgb variable title columnheader(1), \
@@ -90,7 +103,9 @@ if (has_ceiling) {
          for [i = 0:N - 1] datafile index i using 1:($13 == 1 ? $2 / 1e6 : NaN) \
              with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' notitle, \
          NaN with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' title otitle, \
-         NaN with lines dt 4 lw 1.5 lc rgb '#3a3a3a' title htitle
+         NaN with lines dt 4 lw 1.5 lc rgb '#3a3a3a' title htitle, \
+         for [i = 0:N - 1] datafile index i using 1:($16 == 1 ? $2 / 1e6 : NaN):(blabel($14, $15)):(bcolor($15)) \
+             with labels left offset char 0.6, char 0.6 font ',8' tc rgb variable notitle
 }
 unset logscale y
 set ytics autofreq
@@ -102,7 +117,9 @@ if (has_ceiling) {
     set yrange [0 : *]
     set arrow 1 from graph 0, first 100 to graph 1, first 100 nohead dt 2 lc rgb 'black'
     plot for [i = 0:N - 1] datafile index i using 1:($8 * 100):($9 * 100):($10 * 100):6 \
-             with yerrorlines lw 2 pt 7 ps 0.9 lc rgb variable title columnheader(1)
+             with yerrorlines lw 2 pt 7 ps 0.9 lc rgb variable title columnheader(1), \
+         for [i = 0:N - 1] datafile index i using 1:($16 == 1 ? $8 * 100 : NaN):(blabel($14, $15)):(bcolor($15)) \
+             with labels left offset char 0.6, char 0.6 font ',8' tc rgb variable notitle
 } else {
     unset xtics; unset ytics; unset border
     set label 2 'ceiling not available' at graph 0.5, graph 0.5 center font ',14' tc rgb '#666666'

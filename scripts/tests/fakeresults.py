@@ -128,7 +128,7 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
                    experiments=None, seed=1, cpu_model="Fake CPU 9000 @ 3.0GHz",
                    latency_files=True, probe=True, profile=None, harness=1.0,
                    items=("inline", "message"), oversub_above=None, f4_failed=0.01,
-                   references=None):
+                   references=None, f3_loads=None, f5_realized=None, f5_realized_in="column"):
     """A whole results/<host>/ tree from a model shaped like the study.
 
     With ``profile``, lay it out as scripts/experiments.py does: a profile
@@ -144,6 +144,15 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
     ``references``: {experiment: (start, middle, end)} factors of the drift
     reference's runs (the experiment's first point, points reference-*, role
     reference) against that point's model value; None: no reference runs.
+    ``f3_loads``: F3 runs open loop at these fractions of the capacity each run
+    measures first with the per-worker gate (load, capacity_ops_per_s, rate,
+    inflight as numaring-bench --load writes them), e.g. (0.25, 0.5, 0.75);
+    None: closed loop, those columns empty (the older shape).
+    ``f5_realized``: F5's realized items per transfer as a fraction of the
+    configured batch (a number, or {batch: fraction}); F5 then runs open loop
+    at half the capacity with a 1 ms linger. ``f5_realized_in``: "column"
+    writes items_per_transfer (and the counters), "counters" only the queue
+    counters items_in/out, batches_in/out (an older table). None: neither.
     """
     rnd = random.Random(seed)
     nodes = 2
@@ -158,7 +167,7 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
 
     refs_done = set()
 
-    def run(exp, point, cfg, tput, p50, p99, out):
+    def run(exp, point, cfg, tput, p50, p99, out, realized=None):
         plan = [(point, rep, 1.0, "point") for rep in range(1, reps + 1)]
         if references and exp in references and exp not in refs_done:
             refs_done.add(exp)   # the experiment's first point is its reference
@@ -196,6 +205,19 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
             if p50 is not None and factor != 1.0:
                 for c in ("p50_ns", "p90_ns", "p99_ns", "p999_ns", "max_ns"):
                     row[c] = "%d" % (float(row[c]) / factor)
+            if row.get("load") and p50 is not None:
+                # Little: items in flight = throughput x mean latency
+                row["inflight"] = "%.2f" % (t * float(row["mean_ns"]) * 1e-9)
+            if realized is not None:
+                per = max(1.0, realized * (1.0 - rnd.uniform(0.0, 0.03)))
+                batches_out, batches_in = 3000, 2000
+                row.update(batches_out=str(batches_out), batches_in=str(batches_in),
+                           items_out="%d" % round(per * batches_out),
+                           items_in="%d" % round(per * batches_in))
+                if f5_realized_in == "column":
+                    row["items_per_transfer"] = "%.2f" % (
+                        (int(row["items_in"]) + int(row["items_out"])) /
+                        (batches_in + batches_out))
             row.update(enqueued="5000", dequeued="5000")
             if exp == "f4-backoff":
                 rate = f4_failed * nthreads / tmax
@@ -228,6 +250,24 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
                     run(exp, "t%d-%s" % (t, m), {"lookup": m, "lookup_in_force": m,
                                                  "producers": t // 2, "consumers": t // 2},
                         tp, 400 * t, 2000 * t, rows)
+        elif exp == "f3-gate" and f3_loads:
+            # open loop: the offered rate is a fraction of the per-worker gate's
+            # closed-loop capacity; a gate whose own capacity is lower queues more
+            # (M/M/1-like growth), and above it delivers only what it can
+            for t in threads:
+                cap = 6e6 * t ** 0.5
+                for gte, own, base in (("shared", 0.8, 900.0), ("pernode", 0.93, 600.0),
+                                       ("perworker", 1.0, 450.0)):
+                    for ld in f3_loads:
+                        rate = ld * cap
+                        rho = min(rate / (own * cap), 0.995)
+                        tp = min(rate, own * cap * 0.98)
+                        p50 = base * (1.0 + t / 8.0) / (1.0 - rho)
+                        run(exp, "t%d-%s-load%g" % (t, gte, ld),
+                            {"gate": gte, "pin": "split", "producers": t // 2,
+                             "consumers": t // 2, "load": "%g" % ld,
+                             "capacity_ops_per_s": "%.1f" % cap, "rate": "%.1f" % rate},
+                            tp, p50, p50 * (6 + 10 * rho), rows)
         elif exp == "f3-gate":
             for t in threads:
                 for gte, f in (("shared", 1.0), ("pernode", 0.2), ("perworker", 0.004)):
@@ -247,9 +287,19 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
             for t in threads:
                 for b in (1, 4, 16, 64, 256):
                     ceil = 4e7 * (t ** 0.5) * b / (b + 6)
-                    run(exp, "t%d-b%d" % (t, b), {"batch": b, "pin": "scatter",
-                                                  "producers": t // 2, "consumers": t // 2},
-                        ceil * (0.45 + 0.35 * b / (b + 30)), 800 * t, 5000 * t, rows)
+                    cfg = {"batch": b, "pin": "scatter", "producers": t // 2,
+                           "consumers": t // 2}
+                    realized = None
+                    if f5_realized is not None:
+                        frac = (f5_realized.get(b, 1.0) if isinstance(f5_realized, dict)
+                                else f5_realized)
+                        realized = max(1.0, b * frac)
+                        cfg.update(load="0.5", linger_us="1000",
+                                   capacity_ops_per_s="%.1f" % (2 * ceil * 0.6),
+                                   rate="%.1f" % (ceil * 0.6))
+                    run(exp, "t%d-b%d" % (t, b), cfg,
+                        ceil * (0.45 + 0.35 * b / (b + 30)), 800 * t, 5000 * t, rows,
+                        realized=realized)
         elif exp == "peers":
             speed = {"numaring": 1.0, "flat": 0.55, "ck": 0.5, "rte": 0.6, "moodycamel": 0.9,
                      "urcu": 0.25, "mutex": 0.08, "faa": 2.5}
@@ -323,7 +373,17 @@ if __name__ == "__main__":
     ap.add_argument("--threads", default="2,4")
     ap.add_argument("--reps", type=int, default=2)
     ap.add_argument("--profile", help="lay out as experiments.py does, with this profile")
+    ap.add_argument("--oversub-above", type=int, metavar="N",
+                    help="runs of more than N threads are oversubscribed (writes the column)")
+    ap.add_argument("--loads", metavar="L,L,..",
+                    help="F3 open loop at these fractions of capacity (e.g. 0.25,0.5,0.75)")
+    ap.add_argument("--realized", type=float, metavar="F",
+                    help="F5 realizes F x the configured batch (items_per_transfer)")
+    ap.add_argument("--realized-in", choices=("column", "counters"), default="column",
+                    help="F5: write items_per_transfer, or only the queue counters")
     a = ap.parse_args()
     print(make_synthetic(a.outdir, a.host, "real" if a.real else "emulated",
                          tuple(int(x) for x in a.threads.split(",")), a.reps,
-                         profile=a.profile))
+                         profile=a.profile, oversub_above=a.oversub_above,
+                         f3_loads=tuple(float(x) for x in a.loads.split(",")) if a.loads
+                         else None, f5_realized=a.realized, f5_realized_in=a.realized_in))

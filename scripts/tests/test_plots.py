@@ -85,9 +85,11 @@ class Drawn(unittest.TestCase):
         cls.tmp = tempfile.mkdtemp(prefix="nr-plots-")
         cls.results = os.path.join(cls.tmp, "results")
         cls.plots = os.path.join(cls.tmp, "plots")
-        # alpha: laid out as experiments.py does (profile column and folder), emulated
+        # alpha: laid out as experiments.py does (profile column and folder), emulated,
+        # the newer shape: oversubscribed column, F3 open loop, F5's realized batch
         fakeresults.make_synthetic(cls.results, "alpha", "emulated", (2, 4), reps=2,
-                                   profile="quick", seed=3)
+                                   profile="quick", seed=3, oversub_above=2,
+                                   f3_loads=(0.25, 0.5, 0.75), f5_realized=0.9)
         # beta: the plain layout, real nodes, three thread counts and reps
         fakeresults.make_synthetic(cls.results, "beta", "real", (2, 4, 8), reps=3, seed=4)
         args = ["--results", cls.results, "--plots", cls.plots]
@@ -154,10 +156,10 @@ class Drawn(unittest.TestCase):
         """Each .gp draws from its data file given only datafile, outfile, caption."""
         out = os.path.join(self.tmp, "standalone")
         os.makedirs(out, exist_ok=True)
-        for fig in FIGURES:
-            with self.subTest(figure=fig):
-                dat = os.path.join(self.plots, "beta", "data", fig + ".dat")
-                png = os.path.join(out, fig + ".png")
+        for host, fig in [(h, f) for h in ("alpha", "beta") for f in FIGURES]:
+            with self.subTest(host=host, figure=fig):
+                dat = os.path.join(self.plots, host, "data", fig + ".dat")
+                png = os.path.join(out, "%s-%s.png" % (host, fig))
                 r = subprocess.run(
                     [GNUPLOT, "-e", "datafile='%s'; outfile='%s'; caption='host beta'"
                      % (dat, png), os.path.join(SCRIPTS, "gnuplot", fig + ".gp")],
@@ -331,6 +333,311 @@ def _real_ceiling_module():
     Ceiling test left in sys.modules."""
     sys.modules.pop("ceiling", None)
     return importlib.import_module("ceiling")
+
+
+def _med(rows, col):
+    return statistics.median(float(r[col]) for r in rows)
+
+
+class OpenLoopF3RealizedF5(unittest.TestCase):
+    """F3 in open loop (offered loads, items in flight, oversubscribed thread counts
+    apart) and F5 against the realized batch, from synthetic trees of the newer
+    shape ('open'; 'low': F5 realizes half of b=256; 'counters': only the queue
+    counters, no items_per_transfer) and of the older one ('closed')."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="nr-open-")
+        cls.results = os.path.join(cls.tmp, "results")
+        mk = fakeresults.make_synthetic
+        exps = ["f3-gate", "f5-ceiling"]
+        mk(cls.results, "open", "emulated", (2, 4, 8), reps=3, seed=31, oversub_above=2,
+           experiments=exps, f3_loads=(0.25, 0.5, 0.75), profile="quick",
+           f5_realized={1: 1.0, 4: 1.0, 16: 0.95, 64: 0.9, 256: 0.85})
+        mk(cls.results, "low", "real", (2, 4), reps=3, seed=32, oversub_above=4,
+           experiments=["f5-ceiling"], f5_realized={256: 0.5})
+        mk(cls.results, "counters", "real", (2,), reps=2, seed=33, experiments=["f5-ceiling"],
+           f5_realized=0.9, f5_realized_in="counters")
+        mk(cls.results, "closed", "real", (2, 4), reps=2, seed=34, experiments=exps)
+        cls.plot = importlib.import_module("plot")
+        cls.plot.init_matplotlib()
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def host(self, name):
+        h = self.plot.Host(self.results, name)
+        h.load()
+        return h
+
+    def rows(self, host, exp):
+        return nrdata.load_tidy(os.path.join(self.results, host, exp + ".csv"))
+
+    def draw(self, fn, p, n):
+        fig, axes = self.plot.plt.subplots(1, n, squeeze=False)
+        fn(list(axes.flat), p)
+        self.addCleanup(self.plot.plt.close, fig)
+        return list(axes.flat)
+
+    def caption(self, p):
+        return " ".join(t for t, _e in p["caption"])
+
+    # -- F3 -----------------------------------------------------------------
+
+    def test_f3_main_figure_has_the_loads_on_x_at_the_clean_thread_count(self):
+        p = self.plot.prep_f3a(self.host("open"))
+        self.assertEqual(p["kind"], "f3load")
+        self.assertEqual(p["threads"], 2)                 # 4 and 8 share CPUs
+        self.assertEqual(p["loads"], [25.0, 50.0, 75.0])
+        self.assertTrue(all(nrdata.threads(r) == 2 and nrdata.oversubscribed(r) is False
+                            for r in p["rows"]))
+        rows = [r for r in self.rows("open", "f3-gate") if nrdata.threads(r) == 2]
+        for c, _name in self.plot.F3_PCT:
+            for g in ("shared", "pernode", "perworker"):
+                with self.subTest(percentile=c, gate=g):
+                    pts = p["pct"][c][g]
+                    self.assertEqual([q[0] for q in pts], [25.0, 50.0, 75.0])
+                    for q in pts:
+                        at = [r for r in rows if r["gate"] == g
+                              and 100 * float(r["load"]) == q[0]]
+                        self.assertEqual(q[4], 3)
+                        self.assertAlmostEqual(q[1], _med(at, c))
+        # drawn: the percentiles against the load, in % of capacity
+        self.assertEqual(p["grid"], (2, 2))
+        axes = self.draw(self.plot.draw_f3_load, p, 4)
+        self.assertEqual([t.get_text() for t in axes[0].get_xticklabels()],
+                         ["25%", "50%", "75%"])
+        self.assertIn("offered load", axes[0].get_xlabel())
+        xs = [x for ln in axes[0].lines for x in ln.get_xdata()]
+        self.assertTrue(xs)
+        self.assertTrue(all(min(abs(x - ld) for ld in (25, 50, 75)) <= 2 for x in xs), xs)
+        self.assertIn("shared / perworker", p["annotation"])
+        self.assertIn("in flight", p["annotation"])
+
+    def test_f3_items_in_flight_and_throughput_beside_the_percentiles(self):
+        p = self.plot.prep_f3a(self.host("open"))
+        rows = [r for r in self.rows("open", "f3-gate") if nrdata.threads(r) == 2]
+        for g in ("shared", "perworker"):
+            for q in p["inflight"][g]:
+                at = [r for r in rows if r["gate"] == g and 100 * float(r["load"]) == q[0]]
+                self.assertAlmostEqual(q[1], _med(at, "inflight"))
+                # Little: throughput x mean latency
+                self.assertAlmostEqual(q[1], statistics.median(
+                    float(r["throughput_ops_per_s"]) * float(r["mean_ns"]) * 1e-9 for r in at),
+                    delta=0.01 * q[1])
+            self.assertEqual([q[0] for q in p["tput"][g]], [25.0, 50.0, 75.0])
+        self.assertEqual([q[0] for q in p["offered"]], [25.0, 50.0, 75.0])
+        axes = self.draw(self.plot.draw_f3_load, p, 4)
+        drawn = sorted(round(y, 6) for ln in axes[1].lines for y in ln.get_ydata()
+                       if ln.get_linestyle() not in ("None", ""))
+        want = sorted(round(q[1], 6) for g in p["order"] for q in p["inflight"][g])
+        self.assertEqual(drawn, want)
+        self.assertIn("in flight", axes[1].get_ylabel())
+        self.assertIn("offered rate", axes[2].get_legend_handles_labels()[1])
+        text = self.caption(p)
+        self.assertIn("items in flight: summary.csv's inflight (Little", text)
+        self.assertIn("every gate delivered the offered rate", text)
+        self.assertIn(self.plot.F3_OVER_TITLE, text)     # where the others went
+
+    def test_f3_main_figure_keeps_the_oversubscribed_in_a_labelled_panel(self):
+        p = self.plot.prep_f3a(self.host("open"))
+        tidy = self.rows("open", "f3-gate")
+        self.assertEqual(p["over_threads"], [4, 8])
+        for t, ser in p["over_p50"].items():
+            for g, pts in ser.items():
+                at = [r for r in tidy if nrdata.threads(r) == t and r["gate"] == g]
+                self.assertTrue(all(nrdata.oversubscribed(r) for r in at))
+                self.assertEqual([q[0] for q in pts], [25.0, 50.0, 75.0])
+                for q in pts:
+                    self.assertAlmostEqual(q[1], _med([r for r in at if 100 * float(r["load"])
+                                                       == q[0]], "p50_ns"))
+        axes = self.draw(self.plot.draw_f3_load, p, 4)
+        self.assertEqual(axes[3].get_title(), self.plot.F3_OVER_TITLE.replace("; ", ";\n"))
+        self.assertEqual(len([ln for ln in axes[3].lines if ln.get_linestyle() != "None"]), 6)
+        # the other panels: only the 2-thread runs (their medians), nothing of 4 or 8
+        want = {round(q[1], 3) for g in p["order"] for q in p["pct"]["p50_ns"][g]}
+        p50 = {round(y, 3) for ln in axes[0].lines for y in ln.get_ydata()}
+        self.assertLessEqual(want, p50)
+        over = {round(q[1], 3) for ser in p["over_p50"].values() for pts in ser.values()
+                for q in pts}
+        self.assertFalse(over & p50)
+        self.assertRegex(self.caption(p), r"the tinted panel: 18 oversubscribed points")
+        dat = self.plot.dat_text("f3-gate-percentiles", p)
+        blocks = "\n".join(dat).split("\n\n\n")[1:]
+        self.assertEqual([b.splitlines()[0] for b in blocks][3:],
+                         ['"%s, %d threads"' % (g, t) for t in (4, 8)
+                          for g in ("shared", "pernode", "perworker")])
+        for b in blocks:
+            rows = [x.split() for x in b.splitlines()[1:]]
+            self.assertEqual({r[23] for r in rows}, {"0"} if "threads" not in b.splitlines()[0]
+                             else {"1"})
+
+    def test_f3_oversubscribed_only_in_their_own_labelled_panel(self):
+        p = self.plot.prep_f3b(self.host("open"))
+        tidy = self.rows("open", "f3-gate")
+        over = sorted({nrdata.threads(r) for r in tidy if nrdata.oversubscribed(r)})
+        self.assertEqual(over, [4, 8])
+        self.assertEqual(p["over_threads"], over)
+        self.assertEqual(p["grid"], (1, 3))
+        for key in ("p50", "p99"):
+            self.assertEqual({q[0] for pts in p[key].values() for q in pts}, {2})
+            self.assertEqual({q[7] for pts in p[key].values() for q in pts}, {0})
+            self.assertEqual({q[0] for pts in p["over_" + key].values() for q in pts}, {4, 8})
+            self.assertEqual({q[7] for pts in p["over_" + key].values() for q in pts}, {1})
+        self.assertIn("75% load", p["title"])
+        axes = self.draw(self.plot.draw_f3b, p, 3)
+        self.assertEqual(axes[2].get_title(), self.plot.F3_OVER_TITLE.replace("; ", ";\n"))
+        for ax in axes[:2]:
+            self.assertTrue(all(x < 3 for ln in ax.lines for x in ln.get_xdata()))
+        xs = [x for ln in axes[2].lines for x in ln.get_xdata()]
+        self.assertTrue(xs and all(x >= 3 for x in xs))
+        # the data file: the separate panel's rows flagged, the others not
+        dat = self.plot.dat_text("f3-gate-vs-threads", p)
+        self.assertIn("over_panel", [x for x in dat if x.startswith("# columns:")][0])
+        rows = [x.split() for x in dat if x and x[0].isdigit()]
+        self.assertEqual({(r[0], r[10]) for r in rows}, {("2", "0"), ("4", "1"), ("8", "1")})
+        self.assertRegex(self.caption(p), r"\d+ oversubscribed points \(the run's threads")
+
+    def test_f3_data_file_of_the_open_loop(self):
+        p = self.plot.prep_f3a(self.host("open"))
+        dat = self.plot.dat_text("f3-gate-percentiles", p)
+        cols = [x for x in dat if x.startswith("# columns:")][0].split()[2:]
+        self.assertEqual(cols[0], "load_pct")
+        self.assertEqual(len(cols), 25)
+        blocks = "\n".join(dat).split("\n\n\n")[1:4]
+        self.assertEqual([b.splitlines()[0] for b in blocks],
+                         ['"shared"', '"pernode"', '"perworker"'])
+        for b in blocks:
+            rows = [x.split() for x in b.splitlines()[1:]]
+            self.assertEqual([r[0] for r in rows], ["25", "50", "75"])
+            self.assertTrue(all(len(r) == 25 for r in rows))
+            g = b.splitlines()[0].strip('"')
+            self.assertAlmostEqual(float(rows[1][13]) / p["inflight"][g][1][1], 1.0, places=5)
+
+    def test_f3_closed_loop_falls_back_to_the_distribution(self):
+        h = self.host("closed")
+        p = self.plot.prep_f3a(h)
+        self.assertEqual(p["kind"], "f3a")
+        self.assertEqual(p["threads"], 4)                 # not recorded: the largest
+        self.assertIn("closed loop: the producers keep the queue full", self.caption(p))
+        b = self.plot.prep_f3b(h)
+        self.assertEqual(b["grid"], (1, 2))
+        self.assertEqual(b["over_threads"], [])
+        self.assertEqual({q[0] for pts in b["p50"].values() for q in pts}, {2, 4})
+        self.assertIn("oversubscription not recorded", self.caption(b))
+
+    # -- F5 -----------------------------------------------------------------
+
+    def test_f5_x_is_the_realized_batch_and_the_label_the_configured(self):
+        p = self.plot.prep_f5(self.host("open"))
+        self.assertTrue(p["realized"])
+        rows = self.rows("open", "f5-ceiling")
+        for t, pts in p["lines"].items():
+            self.assertEqual([q[8] for q in pts], [1, 4, 16, 64, 256])
+            for q in pts:
+                at = [r for r in rows if nrdata.threads(r) == t and int(r["batch"]) == q[8]]
+                self.assertAlmostEqual(q[0], _med(at, "items_per_transfer"))
+                self.assertEqual(q[0], q[9])
+        # 0.85 of 256 is the least: the target holds
+        self.assertEqual(p["realized_below"], [])
+        text = self.caption(p)
+        self.assertIn("holds at every point", text)
+        self.assertIn("items_per_transfer", text)
+        self.assertIn("as realized", p["title"])
+        self.assertIn("vs batch size", p["title"])
+        axes = self.draw(self.plot.draw_f5, p, 2)
+        labels = [(a.get_text(), a.xy[0]) for a in axes[0].texts if a.get_text().startswith("b=")]
+        self.assertEqual(sorted({t for t, _x in labels}),
+                         sorted("b=%d" % b for b in (1, 4, 16, 64, 256)))
+        for t, pts in p["lines"].items():
+            for q in pts:
+                self.assertIn(("b=%d" % q[8], q[0]), labels)
+        self.assertIn("realized", axes[0].get_xlabel())
+        dat = self.plot.dat_text("f5-ceiling", p)
+        rows = [x.split() for x in dat if x and x[0].isdigit()]
+        self.assertTrue(all(r[15] == "1" for r in rows))
+        self.assertEqual({r[13] for r in rows}, {"1", "4", "16", "64", "256"})
+
+    def test_f5_says_where_the_batch_was_not_realized(self):
+        p = self.plot.prep_f5(self.host("low"))
+        self.assertEqual({(t, b) for t, b, _f in p["realized_below"]}, {(2, 256), (4, 256)})
+        self.assertIn("does NOT hold at 2 of 10 points", self.caption(p))
+        self.assertIn("NO, 2 of 10 below", p["realized_note"])
+        axes = self.draw(self.plot.draw_f5, p, 2)
+        low = [a.get_text() for a in axes[0].texts if a.get_text().startswith("b=256 (")]
+        self.assertEqual(len(low), 2, [a.get_text() for a in axes[0].texts])
+        self.assertTrue(all(re.match(r"b=256 \(0\.[45]\d\u00d7\)$", t) for t in low), low)
+        self.assertFalse([a for a in axes[0].texts if a.get_text().startswith("b=64 (")])
+
+    def test_f5_falls_back_to_the_counters(self):
+        p = self.plot.prep_f5(self.host("counters"))
+        rows = self.rows("counters", "f5-ceiling")
+        self.assertTrue(all(r["items_per_transfer"] == "" for r in rows))
+        for q in p["lines"][2]:
+            at = [r for r in rows if int(r["batch"]) == q[8]]
+            want = statistics.median(
+                (int(r["items_in"]) + int(r["items_out"])) /
+                (int(r["batches_in"]) + int(r["batches_out"])) for r in at)
+            self.assertAlmostEqual(q[0], want)
+        self.assertIn("from the queue counters", self.caption(p))
+
+    def test_f5_falls_back_to_the_configured_batch(self):
+        p = self.plot.prep_f5(self.host("closed"))
+        self.assertFalse(p["realized"])
+        for pts in p["lines"].values():
+            self.assertEqual([q[0] for q in pts], [1.0, 4.0, 16.0, 64.0, 256.0])
+            self.assertTrue(all(q[9] is None for q in pts))
+        text = self.caption(p)
+        self.assertIn("x: the CONFIGURED batch", text)
+        self.assertIn("realized / configured batch: not measured", text)
+        self.assertIn("configured: realized not recorded", p["title"])
+        axes = self.draw(self.plot.draw_f5, p, 2)
+        self.assertFalse([a for a in axes[0].texts if a.get_text().startswith("b=")])
+        self.assertIn("configured", axes[0].get_xlabel())
+        dat = self.plot.dat_text("f5-ceiling", p)
+        self.assertTrue(all(x.split()[15] == "0" for x in dat if x and x[0].isdigit()))
+
+    def test_summarize_says_the_same_of_the_realized_batch(self):
+        _real_ceiling_module()
+        summarize = importlib.import_module("summarize")
+        for host, ok in (("open", True), ("low", False), ("counters", True)):
+            with self.subTest(host=host):
+                p = self.plot.prep_f5(self.host(host))
+                rz = summarize.f5_realized(os.path.join(self.results, host))
+                self.assertEqual([(x["threads"], x["batch"]) for x in rz],
+                                 [(t, b) for t, b, _f in p["realized_points"]])
+                for x, (_t, _b, f) in zip(rz, p["realized_points"]):
+                    self.assertAlmostEqual(x["ratio"], f)
+                readme = summarize.host_readme(os.path.join(self.results, host))
+                row = [x for x in readme.splitlines()
+                       if x.startswith("| F5 (realized batch) |")][0]
+                self.assertIn("at every point: yes" if ok else "NO (2 of 10 points below)", row)
+        self.assertIsNone(summarize.f5_realized(os.path.join(self.results, "closed")))
+        readme = summarize.host_readme(os.path.join(self.results, "closed"))
+        self.assertNotIn("| F5 (realized batch) |", readme)
+
+    def test_draws_both_shapes(self):
+        plots = os.path.join(self.tmp, "plots")
+        args = ["--results", self.results, "--plots", plots]
+        if GNUPLOT:
+            args.append("--gnuplot")
+        r = run_plot(*args)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        for host, figs in (("open", ("f3-gate-percentiles", "f3-gate-vs-threads",
+                                     "f5-ceiling")),
+                           ("closed", ("f3-gate-percentiles", "f3-gate-vs-threads",
+                                       "f5-ceiling")),
+                           ("low", ("f5-ceiling",)), ("counters", ("f5-ceiling",))):
+            for fig in figs:
+                with self.subTest(host=host, figure=fig):
+                    check_png(self, os.path.join(plots, host, fig + ".png"))
+                    if GNUPLOT:
+                        check_png(self, os.path.join(plots, host, "gnuplot", fig + ".png"))
+        # side by side: the open-loop figure's three panels against the closed loop's one
+        r = run_plot("--results", self.results, "--plots", plots, "--compare", "open", "closed")
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        check_png(self, os.path.join(plots, "compare-open-vs-closed", "f3-gate-percentiles.png"))
 
 
 class Harness(unittest.TestCase):
