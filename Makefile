@@ -47,9 +47,13 @@ RING_LIBS := -lhwloc -lnuma
 VERSION  := 0.1.0
 SONAME   := libnumaring.so.0
 
-RING_SRCS := ring/numaring.c ring/nr_topology.c ring/names.c
-RING_HDRS := $(wildcard ring/*.h)
+# ring/*.h are the public headers (installed); ring/src/ is private.
+RING_SRCS := ring/src/numaring.c ring/src/nr_topology.c ring/src/names.c ring/src/lab.c
+RING_HDRS := $(wildcard ring/*.h ring/src/*.h)
 RING_OBJS := $(RING_SRCS:%.c=$(B)/obj/%.o)
+# The ring's tests link a separate archive built with the test hooks
+# (allocation-failure injection): the library proper has none.
+RING_TEST_OBJS := $(RING_SRCS:%.c=$(B)/obj-test/%.o)
 
 RING_TESTS := test_ring test_stress test_placement test_fastpath
 RING_TEST_BINS := $(RING_TESTS:%=$(B)/tests/%)
@@ -79,11 +83,20 @@ deps-build:
 deps-test:
 	@scripts/deps.sh build peers test
 
-$(B)/obj/%.o: %.c $(RING_HDRS) | check-ring-pkgs
+$(B)/obj/ring/%.o: ring/%.c $(RING_HDRS) | check-ring-pkgs
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_) -c $< -o $@
+	$(CC) $(CFLAGS_) -Iring/src -c $< -o $@
+
+$(B)/obj-test/ring/%.o: ring/%.c $(RING_HDRS) | check-ring-pkgs
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_) -Iring/src -DNR_TEST_HOOKS -c $< -o $@
 
 $(B)/libnumaring.a: $(RING_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	ar rcs $@ $^
+
+$(B)/test/libnumaring.a: $(RING_TEST_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@
 	ar rcs $@ $^
@@ -99,13 +112,13 @@ $(B)/libnumaring.so: $(B)/$(SOFILE)
 	ln -sf $(SOFILE) $(B)/$(SONAME)
 	ln -sf $(SONAME) $@
 
-$(B)/tests/%: ring/tests/%.c ring/tests/nr_test.h $(B)/libnumaring.a $(RING_HDRS)
+$(B)/tests/%: ring/tests/%.c ring/tests/nr_test.h $(B)/test/libnumaring.a $(RING_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_) -Iring/tests $< -o $@ $(B)/libnumaring.a $(LDFLAGS_) $(RING_LIBS) -lcmocka
+	$(CC) $(CFLAGS_) -Iring/src -Iring/tests -DNR_TEST_HOOKS $< -o $@ $(B)/test/libnumaring.a $(LDFLAGS_) $(RING_LIBS) -lcmocka
 
 # A program linked with the shared library as a user links it
 # (-Lbuild -lnumaring -Wl,-rpath,build) runs, and finds versioned symbols.
-$(B)/tests/link_check: ring/tests/link_check.c ring/numaring.h $(B)/libnumaring.so
+$(B)/tests/link_check: ring/tests/link_check.c $(wildcard ring/*.h) $(B)/libnumaring.so
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_) $< -o $@ -L$(B) -lnumaring -Wl,-rpath,$(B) $(LDFLAGS_)
 
@@ -117,6 +130,12 @@ test-ring: $(RING_TEST_BINS) $(B)/tests/link_check
 	  { echo "test-ring: numaring_create is not versioned NUMARING_0.1 in $(B)/libnumaring.so" >&2; exit 1; }
 	@! objdump -T $(B)/libnumaring.so | grep -E ' nr_[a-z_]+$$' || \
 	  { echo "test-ring: libnumaring.so exports internal nr_* symbols" >&2; exit 1; }
+	@objdump -T $(B)/libnumaring.so | grep -q 'NUMARING_LAB_0.1 *numaring_lab_create$$' || \
+	  { echo "test-ring: numaring_lab_create is not versioned NUMARING_LAB_0.1" >&2; exit 1; }
+	@! nm $(B)/libnumaring.a | grep -w nr_fault_alloc || \
+	  { echo "test-ring: libnumaring.a carries the test hook nr_fault_alloc (it belongs in $(B)/test/ only)" >&2; exit 1; }
+	@# the fast path's shape, in the optimised build without sanitizers or fault points
+	$(if $(SAN)$(filter -DNR_FAULT_INJECT,$(CFLAGS))$(filter-out -O2 -g,$(OPT)),@echo "test-ring: check_fastpath skipped in this instrumented build",@scripts/check_fastpath.sh $(B)/$(SOFILE))
 
 # ---- the harness: build/numaring-bench --------------------------------------
 
@@ -125,7 +144,7 @@ include harness/peers/peers.mk
 HARNESS_SRCS := harness/bench.c harness/workers.c harness/placement.c harness/report.c \
 	harness/options.c harness/output.c harness/clock.c harness/hdr.c harness/probe.c \
 	$(PEER_C_SRCS)
-HARNESS_HDRS := $(wildcard harness/*.h harness/peers/*.h) $(RING_HDRS) $(B)/version.h
+HARNESS_HDRS := $(wildcard harness/*.h harness/peers/*.h) $(wildcard ring/*.h) $(B)/version.h
 HARNESS_OBJS := $(HARNESS_SRCS:%.c=$(B)/obj/%.o) $(PEER_CXX_SRCS:%.cpp=$(B)/obj/%.cpp.o)
 HARNESS_CFLAGS := -Iharness -Iharness/peers -I$(B) $(PEER_CFLAGS)
 
@@ -146,8 +165,12 @@ $(B)/obj/harness/%.cpp.o: harness/%.cpp $(HARNESS_HDRS)
 	@mkdir -p $(dir $@)
 	$(CXX) -std=c++17 $(OPT) -g -Wall -Wextra -fPIC $(SANFLAGS) -Iring $(HARNESS_CFLAGS) -c $< -o $@
 
-$(B)/numaring-bench: $(HARNESS_OBJS) $(B)/libnumaring.a
-	$(CXX) -o $@ $(HARNESS_OBJS) $(B)/libnumaring.a $(LDFLAGS_) $(PEER_LIBS) $(RING_LIBS) -lm
+# The harness uses the library's public headers only (ring/*.h, the lab's
+# included) and links the shared library as a user's program does; it finds
+# it next to itself ($$ORIGIN), wherever build/ is.
+HARNESS_LINK_RING := -L$(B) -lnumaring -lnuma
+$(B)/numaring-bench: $(HARNESS_OBJS) $(B)/libnumaring.so
+	$(CXX) -o $@ $(HARNESS_OBJS) $(HARNESS_LINK_RING) -Wl,-rpath,'$$ORIGIN' $(LDFLAGS_) $(PEER_LIBS) -lm
 
 bench: $(B)/numaring-bench
 
@@ -157,24 +180,24 @@ $(B)/tests/test_hdr: harness/tests/test_hdr.c harness/hdr.c harness/hdr.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_) -Iharness $< harness/hdr.c -o $@ $(LDFLAGS_) -lcmocka -lm
 
-$(B)/tests/test_probe: harness/tests/test_probe.c $(B)/obj/harness/probe.o $(B)/obj/harness/clock.o $(B)/libnumaring.a
+$(B)/tests/test_probe: harness/tests/test_probe.c $(B)/obj/harness/probe.o $(B)/obj/harness/clock.o $(B)/libnumaring.so
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_) $(HARNESS_CFLAGS) $< $(B)/obj/harness/probe.o $(B)/obj/harness/clock.o -o $@ \
-		$(B)/libnumaring.a $(LDFLAGS_) $(RING_LIBS) -lcmocka -lm
+		$(HARNESS_LINK_RING) -Wl,-rpath,'$$ORIGIN/..' $(LDFLAGS_) -lnuma -lcmocka -lm
 
 PEER_OBJS := $(PEER_C_SRCS:%.c=$(B)/obj/%.o) $(PEER_CXX_SRCS:%.cpp=$(B)/obj/%.cpp.o)
-$(B)/tests/test_peers: harness/tests/test_peers.c $(PEER_OBJS) $(B)/obj/harness/clock.o $(B)/libnumaring.a
+$(B)/tests/test_peers: harness/tests/test_peers.c $(PEER_OBJS) $(B)/obj/harness/clock.o $(B)/libnumaring.so
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_) $(HARNESS_CFLAGS) -c $< -o $@.o
-	$(CXX) -o $@ $@.o $(PEER_OBJS) $(B)/obj/harness/clock.o $(B)/libnumaring.a $(LDFLAGS_) \
-		$(PEER_LIBS) $(RING_LIBS) -lcmocka -lm
+	$(CXX) -o $@ $@.o $(PEER_OBJS) $(B)/obj/harness/clock.o $(HARNESS_LINK_RING) -Wl,-rpath,'$$ORIGIN/..' $(LDFLAGS_) \
+		$(PEER_LIBS) -lcmocka -lm
 
 $(B)/tests/test_bench: harness/tests/test_bench.c $(B)/obj/harness/hdr.o $(B)/obj/harness/clock.o \
-		$(PEER_OBJS) $(B)/libnumaring.a
+		$(PEER_OBJS) $(B)/libnumaring.so
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_) $(HARNESS_CFLAGS) -c $< -o $@.o
-	$(CXX) -o $@ $@.o $(B)/obj/harness/hdr.o $(B)/obj/harness/clock.o $(PEER_OBJS) $(B)/libnumaring.a $(LDFLAGS_) \
-		$(PEER_LIBS) $(RING_LIBS) -lcmocka -lm
+	$(CXX) -o $@ $@.o $(B)/obj/harness/hdr.o $(B)/obj/harness/clock.o $(PEER_OBJS) $(HARNESS_LINK_RING) -Wl,-rpath,'$$ORIGIN/..' $(LDFLAGS_) \
+		$(PEER_LIBS) -lcmocka -lm
 
 test-harness: $(HARNESS_TEST_BINS) $(B)/numaring-bench
 	@set -e; for t in $(HARNESS_TEST_BINS); do echo "== $$t"; NUMARING_BENCH=$(B)/numaring-bench $$t; done
@@ -272,9 +295,10 @@ soak: deps-build
 test-fault: deps-test
 	@NUMARING_STRESS_SCALE=0.3 $(MAKE) --no-print-directory B=build/fault CFLAGS="-DNR_FAULT_INJECT" test-ring
 
+# The ring's own micro-benchmark times the raw look-ups (ring/src/nr_lookup.h).
 $(B)/bench/bench_ring: ring/bench/bench_ring.c $(B)/libnumaring.a $(RING_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_) $< -o $@ $(B)/libnumaring.a $(LDFLAGS_) $(RING_LIBS) -lm
+	$(CC) $(CFLAGS_) -Iring/src $< -o $@ $(B)/libnumaring.a $(LDFLAGS_) $(RING_LIBS) -lm
 
 # Every queue at 1P1C, single operations and bursts of 32, in one go.
 bench-peers: deps-build
@@ -296,10 +320,10 @@ bench-ring: deps-build
 	$(B)/bench/bench_ring
 
 # The reference of bench-fidelity: a bare pinned 1P1C loop, no harness code.
-$(B)/bench/bare_loop: harness/fidelity/bare_loop.c $(B)/libnumaring.a $(RING_HDRS)
+$(B)/bench/bare_loop: harness/fidelity/bare_loop.c $(B)/libnumaring.so $(wildcard ring/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_) $(PEER_RTE_CFLAGS) $< -o $@ $(B)/libnumaring.a $(LDFLAGS_) -lrte_ring \
-		$(RING_LIBS) -lm
+	$(CC) $(CFLAGS_) $(PEER_RTE_CFLAGS) $< -o $@ $(HARNESS_LINK_RING) -Wl,-rpath,'$$ORIGIN/..' \
+		$(LDFLAGS_) -lrte_ring -lm
 
 # How close numaring-bench comes to a bare loop of the same queue (flat,
 # numaring, rte; single operations and bursts of 32), interleaved rounds.
@@ -314,7 +338,7 @@ build/numaring.pc: ring/numaring.pc.in Makefile
 
 install: lib build/numaring.pc
 	install -d $(DESTDIR)$(INCDIR) $(DESTDIR)$(LIBDIR)/pkgconfig
-	install -m 644 ring/numaring.h $(DESTDIR)$(INCDIR)/numaring.h
+	install -m 644 ring/numaring.h ring/numaring_lab.h ring/numaring_topology.h $(DESTDIR)$(INCDIR)/
 	install -m 644 $(B)/libnumaring.a $(DESTDIR)$(LIBDIR)/libnumaring.a
 	install -m 755 $(B)/libnumaring.so $(DESTDIR)$(LIBDIR)/libnumaring.so.$(VERSION)
 	ln -sf libnumaring.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
@@ -322,7 +346,8 @@ install: lib build/numaring.pc
 	install -m 644 build/numaring.pc $(DESTDIR)$(LIBDIR)/pkgconfig/numaring.pc
 
 uninstall:
-	rm -f $(DESTDIR)$(INCDIR)/numaring.h $(DESTDIR)$(LIBDIR)/libnumaring.a \
+	rm -f $(DESTDIR)$(INCDIR)/numaring.h $(DESTDIR)$(INCDIR)/numaring_lab.h \
+	      $(DESTDIR)$(INCDIR)/numaring_topology.h $(DESTDIR)$(LIBDIR)/libnumaring.a \
 	      $(DESTDIR)$(LIBDIR)/libnumaring.so* $(DESTDIR)$(LIBDIR)/pkgconfig/numaring.pc
 
 clean:

@@ -32,6 +32,7 @@
 #include "clock.h"
 #include "hdr.h"
 #include "numaring.h"
+#include "numaring_lab.h"
 #include "options.h"
 #include "output.h"
 #include "probe.h"
@@ -499,7 +500,7 @@ static void print_line(const struct hb_options *o, const struct hb_report *rep,
 
 static int do_run(const struct hb_options *o)
 {
-	struct nr_topology *t = calloc(1, sizeof *t);
+	struct numaring_topology *t = calloc(1, sizeof *t);
 	unsigned n = o->producers + o->consumers;
 	int *cpus = calloc(n, sizeof *cpus);
 	struct hdr_hist *hist = NULL;
@@ -507,7 +508,7 @@ static int do_run(const struct hb_options *o)
 	struct hb_measure m;
 	struct hb_calibration cal;
 	struct hb_report rep;
-	char err[NR_ERRLEN], recheck[32], linger[32];
+	char err[NUMARING_ERRLEN], recheck[32], linger[32];
 	int rc = 0;
 
 	memset(&run, 0, sizeof run);
@@ -525,7 +526,7 @@ static int do_run(const struct hb_options *o)
 	}
 
 	/* 1. inputs, topology, placement */
-	if (nr_topology_get(o->topology, t, err, sizeof err) < 0) {
+	if (numaring_topology_get(o->topology, t, err, sizeof err) < 0) {
 		fprintf(stderr, "numaring-bench: %s\n", err);
 		rc = 2;
 		goto out;
@@ -667,8 +668,8 @@ out:
 
 static int do_probe(const struct hb_options *o)
 {
-	struct nr_topology *t = calloc(1, sizeof *t);
-	char err[NR_ERRLEN];
+	struct numaring_topology *t = calloc(1, sizeof *t);
+	char err[NUMARING_ERRLEN];
 	struct hp_opts po;
 	int rc = 2;
 	if (!t)
@@ -677,7 +678,7 @@ static int do_probe(const struct hb_options *o)
 		fprintf(stderr, "numaring-bench: --probe needs --out DIR (where probe.csv goes) (see --help)\n");
 		goto out;
 	}
-	if (nr_topology_get(o->topology, t, err, sizeof err) < 0) {
+	if (numaring_topology_get(o->topology, t, err, sizeof err) < 0) {
 		fprintf(stderr, "numaring-bench: %s\n", err);
 		goto out;
 	}

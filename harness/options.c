@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nr_topology.h"
+#include "numaring_topology.h"
 
 #define MAX_THREADS 1024
 
@@ -230,7 +230,7 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 {
 	uint64_t v;
 	int rc, duration_given = 0, ops_given = 0, sample_given = 0;
-	char err[NR_ERRLEN];
+	char err[NUMARING_ERRLEN];
 
 	memset(o, 0, sizeof *o);
 	o->mode = HB_RUN;
@@ -368,7 +368,7 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 				if (!optarg[0] || !strchr("0123456789", optarg[0]))
 					return bad("unknown --pin \"%s\" (compact, scatter, split, none, or a cpulist such as 0-3,8)",
 						   optarg);
-				if (nr_cpulist_parse(optarg, strlen(optarg), &o->pin_cpus, err,
+				if (numaring_cpulist_parse(optarg, strlen(optarg), &o->pin_cpus, err,
 						     sizeof err) < 0)
 					return bad("--pin: %s", err);
 				o->pin = HB_PIN_LIST;

@@ -12,6 +12,7 @@
 
 #include "item.h"
 #include "numaring.h"
+#include "numaring_lab.h"
 #include "queue.h"
 
 /* Exit status when the results could not be written (disk full, read-only

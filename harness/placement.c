@@ -19,15 +19,15 @@ void hb_pin_self(int cpu, int *pin_errno)
 	*pin_errno = pthread_setaffinity_np(pthread_self(), sizeof s, &s);
 }
 
-int hb_plan_cpus(const struct hb_options *o, const struct nr_topology *t, int *cpu)
+int hb_plan_cpus(const struct hb_options *o, const struct numaring_topology *t, int *cpu)
 {
 	unsigned np = o->producers, nc = o->consumers, n = np + nc;
-	int nodes[NR_MAX_NODES], nn = 0, all[NR_MAX_CPUS], na = 0;
+	int nodes[NUMARING_MAX_NODES], nn = 0, all[NUMARING_MAX_CPUS], na = 0;
 	for (unsigned k = 0; k < t->nnodes; k++)
 		if (CPU_COUNT(&t->cpus[k]) > 0)
 			nodes[nn++] = (int)k;
 	for (int k = 0; k < nn; k++)
-		for (int c = 0; c < NR_MAX_CPUS; c++)
+		for (int c = 0; c < NUMARING_MAX_CPUS; c++)
 			if (CPU_ISSET(c, &t->cpus[nodes[k]]))
 				all[na++] = c;
 	for (unsigned i = 0; i < n; i++)
@@ -37,7 +37,7 @@ int hb_plan_cpus(const struct hb_options *o, const struct nr_topology *t, int *c
 		return 0;
 	case HB_PIN_LIST: {
 		unsigned i = 0;
-		for (int c = 0; c < NR_MAX_CPUS && i < n; c++) {
+		for (int c = 0; c < NUMARING_MAX_CPUS && i < n; c++) {
 			if (!CPU_ISSET(c, &o->pin_cpus))
 				continue;
 			int ok = 0;
@@ -65,12 +65,12 @@ int hb_plan_cpus(const struct hb_options *o, const struct nr_topology *t, int *c
 		return 0;
 	}
 	case HB_PIN_SCATTER: {
-		int cursor[NR_MAX_NODES] = {0};
+		int cursor[NUMARING_MAX_NODES] = {0};
 		for (unsigned i = 0; i < n; i++) {
 			unsigned rank = i < np ? i : i - np;
 			int node = nodes[rank % (unsigned)nn];
 			int cnt = CPU_COUNT(&t->cpus[node]), want = cursor[node]++ % cnt, seen = 0;
-			for (int c = 0; c < NR_MAX_CPUS; c++)
+			for (int c = 0; c < NUMARING_MAX_CPUS; c++)
 				if (CPU_ISSET(c, &t->cpus[node]) && seen++ == want) {
 					cpu[i] = c;
 					break;
@@ -89,7 +89,7 @@ int hb_plan_cpus(const struct hb_options *o, const struct nr_topology *t, int *c
 			int node = i < np ? nodes[0] : nodes[nn - 1];
 			unsigned rank = i < np ? i : i - np;
 			int cnt = CPU_COUNT(&t->cpus[node]), want = (int)(rank % (unsigned)cnt), seen = 0;
-			for (int c = 0; c < NR_MAX_CPUS; c++)
+			for (int c = 0; c < NUMARING_MAX_CPUS; c++)
 				if (CPU_ISSET(c, &t->cpus[node]) && seen++ == want) {
 					cpu[i] = c;
 					break;
@@ -105,7 +105,7 @@ int hb_plan_cpus(const struct hb_options *o, const struct nr_topology *t, int *c
 /* Say so when the plan pins two threads to one CPU while another CPU of the
  * run stays idle (scatter and split on nodes with few CPUs): spinning threads
  * sharing a CPU convoy, which is then what the run measures. */
-void hb_warn_crowding(const struct hb_options *o, const struct nr_topology *t,
+void hb_warn_crowding(const struct hb_options *o, const struct numaring_topology *t,
 			  const int *cpu)
 {
 	unsigned n = o->producers + o->consumers;

@@ -36,8 +36,8 @@
 #include <unistd.h>
 
 #include "clock.h"
-#include "nr_lookup.h"
 #include "numaring.h"
+#include "numaring_lab.h"
 
 extern char **environ;
 
@@ -131,7 +131,7 @@ struct row {
 };
 
 struct probe {
-	const struct nr_topology *t;
+	const struct numaring_topology *t;
 	int quick;
 	FILE *progress;
 	char *err;
@@ -139,7 +139,7 @@ struct probe {
 	unsigned ncpus;
 	int *cpu;		  /* the topology's CPUs, increasing */
 	int *cpu_node;		  /* queue node of cpu[i] */
-	int node_of[NR_MAX_CPUS]; /* CPU -> queue node, -1 */
+	int node_of[NUMARING_MAX_CPUS]; /* CPU -> queue node, -1 */
 	struct row *rows;
 	size_t nrows, caprows;
 	char likwid[4096]; /* likwid-bench to run; "": none */
@@ -447,9 +447,9 @@ static struct pair *choose_pairs(struct probe *p, size_t *npairs, int *sampled)
 		*npairs = n;
 		return v;
 	}
-	const struct nr_topology *t = p->t;
+	const struct numaring_topology *t = p->t;
 	int c0 = p->cpu[0], n0 = p->cpu_node[0];
-	int first[NR_MAX_NODES], second[NR_MAX_NODES];
+	int first[NUMARING_MAX_NODES], second[NUMARING_MAX_NODES];
 	for (unsigned k = 0; k < t->nnodes; k++)
 		first[k] = second[k] = -1;
 	for (unsigned i = 0; i < p->ncpus; i++) {
@@ -607,42 +607,25 @@ enum { LK_LIBNUMA, LK_SYSCALL, LK_TABLE, LK_RSEQ, LK_RDPID, LK_N };
 static const char *const lk_name[LK_N] = {"libnuma", "syscall", "table", "rseq", "rdpid"};
 
 struct lk_arg {
-	const int *table; /* CPU -> queue node, NR_MAX_CPUS entries */
+	const int *table; /* CPU -> queue node, NUMARING_MAX_CPUS entries */
 	unsigned nb, per;
 	int supported[LK_N];
 	uint64_t *ticks; /* [LK_N][nb] */
 	uint64_t sink;
 };
 
-static __attribute__((noinline)) uint64_t lk_batch(int mode, unsigned n, const int *table,
-						   uint64_t *sink)
+/* One batch of n look-ups of `mode`, timed. The loop runs inside the library
+ * (numaring_lab_lookup_run): one call per batch, the look-ups themselves
+ * inlined there as in the queue's fast path. */
+static uint64_t lk_batch(int mode, unsigned n, const int *table, uint64_t *sink)
 {
-	uint64_t s = 0, t0 = hc_now();
-	switch (mode) {
-	case LK_LIBNUMA:
-		for (unsigned i = 0; i < n; i++)
-			s += (uint64_t)numa_node_of_cpu(sched_getcpu());
-		break;
-	case LK_SYSCALL:
-		for (unsigned i = 0; i < n; i++) {
-			unsigned cpu = 0, node = 0;
-			nr_getcpu_syscall(&cpu, &node);
-			s += node;
-		}
-		break;
-	case LK_TABLE:
-		for (unsigned i = 0; i < n; i++)
-			s += (uint64_t)table[(unsigned)sched_getcpu() & (NR_MAX_CPUS - 1)];
-		break;
-	case LK_RSEQ:
-		for (unsigned i = 0; i < n; i++)
-			s += nr_rseq_node();
-		break;
-	case LK_RDPID:
-		for (unsigned i = 0; i < n; i++)
-			s += nr_rdpid() >> 12;
-		break;
-	}
+	static const enum numaring_lookup lab_mode[LK_N] = {
+		[LK_LIBNUMA] = NUMARING_LOOKUP_LIBNUMA, [LK_SYSCALL] = NUMARING_LOOKUP_SYSCALL,
+		[LK_TABLE] = NUMARING_LOOKUP_TABLE,     [LK_RSEQ] = NUMARING_LOOKUP_RSEQ,
+		[LK_RDPID] = NUMARING_LOOKUP_RDPID,
+	};
+	uint64_t t0 = hc_now();
+	uint64_t s = numaring_lab_lookup_run(lab_mode[mode], n, table, NUMARING_MAX_CPUS);
 	uint64_t t1 = hc_now();
 	*sink += s;
 	return t1 - t0;
@@ -1047,7 +1030,7 @@ int hp_likwid_domains(const char *text, cpu_set_t *dom, int maxdom)
 					if (*c < '0' || *c > '9')
 						break;
 					long cpu = strtol(c, &end, 10);
-					if (cpu >= 0 && cpu < NR_MAX_CPUS)
+					if (cpu >= 0 && cpu < NUMARING_MAX_CPUS)
 						CPU_SET((size_t)cpu, &dom[k]);
 					c = end;
 				}
@@ -1097,7 +1080,7 @@ static int find_likwid(const struct hp_opts *o, char *path, size_t len, char *er
 static int likwid_dom_of_os_node(const cpu_set_t *dom, int ndom, int os)
 {
 	for (int k = 0; k < ndom; k++)
-		for (int c = 0; c < NR_MAX_CPUS; c++)
+		for (int c = 0; c < NUMARING_MAX_CPUS; c++)
 			if (CPU_ISSET(c, &dom[k]) && numa_node_of_cpu(c) == os)
 				return k;
 	return -1;
@@ -1123,7 +1106,7 @@ static int bw_row(struct probe *p, const char *kind, int cpu, int node_a, int no
 }
 
 /* A node whose own memory holds its ring (real topologies only). */
-static int has_own_mem(const struct nr_topology *t, unsigned k)
+static int has_own_mem(const struct numaring_topology *t, unsigned k)
 {
 	return !t->emulated && t->numa_available && t->os_node[k] >= 0 &&
 	       t->mem_node[k] == t->os_node[k];
@@ -1139,7 +1122,7 @@ static int first_cpu_of(const struct probe *p, unsigned k)
 
 static int probe_bw(struct probe *p)
 {
-	const struct nr_topology *t = p->t;
+	const struct numaring_topology *t = p->t;
 	struct stats s;
 	int rc;
 	if (t->emulated || t->nnodes < 2 || !t->numa_available) {
@@ -1161,12 +1144,12 @@ static int probe_bw(struct probe *p)
 	if (lw[0] && !p->quick) {
 		size_t cap = 1 << 16;
 		char *out = malloc(cap);
-		dom = calloc(NR_MAX_NODES, sizeof *dom);
+		dom = calloc(NUMARING_MAX_NODES, sizeof *dom);
 		char *argv[] = {(char *)lw, "-p", NULL};
 		int status = 0;
 		if (out && dom && run_capture(lw, argv, out, cap, 20000, &status) == 0 &&
 		    WIFEXITED(status) && WEXITSTATUS(status) == 0)
-			ndom = hp_likwid_domains(out, dom, NR_MAX_NODES);
+			ndom = hp_likwid_domains(out, dom, NUMARING_MAX_NODES);
 		free(out);
 		progress(p, "bw: %s, %d memory domains", lw, ndom);
 	} else {
@@ -1206,7 +1189,7 @@ static int probe_bw(struct probe *p)
 					}
 					/* likwid picks the domain's first hwthread: it must be
 					 * one of this node's CPUs for the row to be true */
-					if (hw < 0 || hw >= NR_MAX_CPUS || p->node_of[hw] != src) {
+					if (hw < 0 || hw >= NUMARING_MAX_CPUS || p->node_of[hw] != src) {
 						progress(p,
 							 "bw: likwid-bench ran on cpu %d, not on "
 							 "node %d; built-in loop instead",
@@ -1352,7 +1335,7 @@ out:
 	return rc;
 }
 
-/* The CPUs of queue node k into out (at most NR_MAX_CPUS); their count. */
+/* The CPUs of queue node k into out (at most NUMARING_MAX_CPUS); their count. */
 static unsigned cpus_of(const struct probe *p, int k, int *out)
 {
 	unsigned n = 0;
@@ -1390,7 +1373,7 @@ static int bwmt_row(struct probe *p, const char *kind, const int *cpus, unsigned
  * first CPU's node read another node's memory at once. */
 static int probe_bw_mt(struct probe *p)
 {
-	const struct nr_topology *t = p->t;
+	const struct numaring_topology *t = p->t;
 	int *cpus = calloc(p->ncpus, sizeof *cpus);
 	int rc = 0;
 	if (!cpus) {
@@ -1580,7 +1563,7 @@ static int cs_row(struct probe *p, const char *kind, const int *w, const int *rd
  * node and the readers on the first other node with CPUs. */
 static int probe_c2c_bw(struct probe *p)
 {
-	const struct nr_topology *t = p->t;
+	const struct numaring_topology *t = p->t;
 	int *a = calloc(p->ncpus, sizeof *a), *b = calloc(p->ncpus, sizeof *b);
 	int *w = calloc(p->ncpus, sizeof *w), *rd = calloc(p->ncpus, sizeof *rd);
 	int rc = 0;
@@ -1690,7 +1673,7 @@ static int probe_all(struct probe *p, const struct hp_opts *o)
 	return rc;
 }
 
-int hp_probe_run(const struct nr_topology *t, const char *outdir, const struct hp_opts *o,
+int hp_probe_run(const struct numaring_topology *t, const char *outdir, const struct hp_opts *o,
 		 char *err, size_t errlen)
 {
 	if (err && errlen)
@@ -1706,10 +1689,10 @@ int hp_probe_run(const struct nr_topology *t, const char *outdir, const struct h
 	p.progress = o ? o->progress : NULL;
 	p.err = err;
 	p.errlen = errlen;
-	for (int c = 0; c < NR_MAX_CPUS; c++)
+	for (int c = 0; c < NUMARING_MAX_CPUS; c++)
 		p.node_of[c] = -1;
-	for (unsigned k = 0; k < t->nnodes && k < NR_MAX_NODES; k++)
-		for (int c = 0; c < NR_MAX_CPUS; c++)
+	for (unsigned k = 0; k < t->nnodes && k < NUMARING_MAX_NODES; k++)
+		for (int c = 0; c < NUMARING_MAX_CPUS; c++)
 			if (CPU_ISSET(c, &t->cpus[k]) && p.node_of[c] < 0) {
 				p.node_of[c] = (int)k;
 				p.ncpus++;
@@ -1735,7 +1718,7 @@ int hp_probe_run(const struct nr_topology *t, const char *outdir, const struct h
 		rc = -ENOMEM;
 		goto out;
 	}
-	for (int c = 0, i = 0; c < NR_MAX_CPUS; c++)
+	for (int c = 0, i = 0; c < NUMARING_MAX_CPUS; c++)
 		if (p.node_of[c] >= 0) {
 			p.cpu[i] = c;
 			p.cpu_node[i++] = p.node_of[c];

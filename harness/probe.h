@@ -85,7 +85,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "nr_topology.h"
+#include "numaring_topology.h"
 
 /* With more CPUs than this, c2c_rtt measures a sample of the pairs. */
 #define HP_ALL_PAIRS_MAX_CPUS 16
@@ -115,7 +115,7 @@ struct hp_opts {
  *            if the thread then ran elsewhere), likwid-bench named by
  *            o->likwid_bench is not executable (-ENOENT/-EACCES)
  */
-int hp_probe_run(const struct nr_topology *t, const char *outdir, const struct hp_opts *o,
+int hp_probe_run(const struct numaring_topology *t, const char *outdir, const struct hp_opts *o,
 		 char *err, size_t errlen);
 
 /* ---- exposed for the tests ------------------------------------------- */

@@ -17,6 +17,7 @@
 
 #include "clock.h"
 #include "numaring.h"
+#include "numaring_lab.h"
 #include "output.h"
 #include "run.h"
 #include "schema.h"
@@ -128,7 +129,7 @@ const char *hb_topology_origin(const struct hb_options *o)
 }
 
 /* The topology string of an emulated run ("0;1"), or "real". */
-void hb_topology_spec(const struct hb_options *o, const struct nr_topology *t, char *buf,
+void hb_topology_spec(const struct hb_options *o, const struct numaring_topology *t, char *buf,
 			  size_t len)
 {
 	const char *env = getenv("NUMARING_TOPOLOGY");
@@ -138,12 +139,12 @@ void hb_topology_spec(const struct hb_options *o, const struct nr_topology *t, c
 		snprintf(buf, len, "%s", o->topology ? o->topology : env);
 }
 
-static void json_topology(FILE *f, const struct nr_topology *t, const char *indent)
+static void json_topology(FILE *f, const struct numaring_topology *t, const char *indent)
 {
 	char cl[4096];
 	fprintf(f, "%s\"nodes\": [", indent);
 	for (unsigned n = 0; n < t->nnodes; n++) {
-		nr_cpulist_format(&t->cpus[n], cl, sizeof cl);
+		numaring_cpulist_format(&t->cpus[n], cl, sizeof cl);
 		fprintf(f, "%s\n%s  {\"index\": %u, \"os_node\": %d, \"cpus\": ", n ? "," : "", indent,
 			n, t->os_node[n]);
 		hb_json_str(f, cl);
@@ -163,20 +164,20 @@ static void json_topology(FILE *f, const struct nr_topology *t, const char *inde
 
 int hb_show_topology(const struct hb_options *o)
 {
-	struct nr_topology *t = malloc(sizeof *t);
-	char err[NR_ERRLEN], model[256], allowed_s[4096], host[256] = "";
+	struct numaring_topology *t = malloc(sizeof *t);
+	char err[NUMARING_ERRLEN], model[256], allowed_s[4096], host[256] = "";
 	struct utsname u;
 	cpu_set_t allowed;
 	if (!t)
 		return 1;
-	if (nr_topology_get(o->topology, t, err, sizeof err) < 0) {
+	if (numaring_topology_get(o->topology, t, err, sizeof err) < 0) {
 		fprintf(stderr, "numaring-bench: %s\n", err);
 		free(t);
 		return 2;
 	}
 	CPU_ZERO(&allowed);
 	sched_getaffinity(0, sizeof allowed, &allowed);
-	nr_cpulist_format(&allowed, allowed_s, sizeof allowed_s);
+	numaring_cpulist_format(&allowed, allowed_s, sizeof allowed_s);
 	cpu_model(model, sizeof model);
 	uname(&u);
 	gethostname(host, sizeof host - 1);
@@ -301,7 +302,7 @@ HQ_STATS(HB_STAT_COL)
 static void write_meta(FILE *f, const struct hb_report *r)
 {
 	const struct hb_options *o = r->o;
-	const struct nr_topology *t = r->t;
+	const struct numaring_topology *t = r->t;
 	const struct hb_calibration *cal = r->cal;
 	struct utsname u;
 	char model[256];

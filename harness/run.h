@@ -20,7 +20,7 @@
 
 #include "hdr.h"
 #include "item.h"
-#include "nr_topology.h"
+#include "numaring_topology.h"
 #include "options.h"
 #include "queue.h"
 
@@ -132,16 +132,16 @@ static inline void hb_set_phase(struct hb_run *run, int p)
 /* ---- placement.c ---- */
 /* CPU of each thread (producers first, then consumers); -1: not pinned.
  * Returns 0, or 2 after printing a message. */
-int hb_plan_cpus(const struct hb_options *o, const struct nr_topology *t, int *cpu);
+int hb_plan_cpus(const struct hb_options *o, const struct numaring_topology *t, int *cpu);
 /* A note on stderr when the plan crowds threads on a CPU while another idles. */
-void hb_warn_crowding(const struct hb_options *o, const struct nr_topology *t, const int *cpu);
+void hb_warn_crowding(const struct hb_options *o, const struct numaring_topology *t, const int *cpu);
 /* Pin the calling thread to cpu (>= 0); the error number goes to *pin_errno. */
 void hb_pin_self(int cpu, int *pin_errno);
 
 /* ---- report.c ---- */
 struct hb_report {
 	const struct hb_options *o;
-	const struct nr_topology *t;
+	const struct numaring_topology *t;
 	const int *cpus;
 	const struct hb_run *run; /* the measured run (threads' pinning) */
 	const struct hb_measure *m;
@@ -159,7 +159,7 @@ void hb_print_schema(FILE *f);
 /* --show-topology. Returns the exit status. */
 int hb_show_topology(const struct hb_options *o);
 const char *hb_topology_origin(const struct hb_options *o);
-void hb_topology_spec(const struct hb_options *o, const struct nr_topology *t, char *buf,
+void hb_topology_spec(const struct hb_options *o, const struct numaring_topology *t, char *buf,
 		      size_t len);
 
 #endif /* HB_RUN_H */

@@ -20,19 +20,38 @@
  *   | enqueue / dequeue (other wkr)  |   -    |   no    |  yes   |  yes   |   yes   |  yes  |
  *   | stats (same worker)            |   -    |   no    |  yes   |  no    |   no    |  yes  |
  *
+ * Ordering
+ *   Each node's ring is FIFO: items one worker enqueues on a node come out
+ *   of that node's ring in the order they went in, and a burst keeps its
+ *   order. Across nodes there is no order: a batch moved to another node
+ *   is dequeued there, after or before items that were already there. A
+ *   worker that took a batch but found its own ring full hands the rest out
+ *   first (its next dequeues), newest of them first (LIFO among held items).
+ *
  * Progress
- *   The lock-free modes (gate PERWORKER) take no lock, make no system call
- *   and allocate nothing on the fast path, with lookup NONE, CACHED, TABLE,
- *   RSEQ or RDPID (LIBNUMA and SYSCALL are system calls by definition; YIELD
- *   backoff calls sched_yield after a failed attempt). As in DPDK's rte_ring
- *   and Vyukov's bounded queue, a thread preempted between claiming a slot
- *   and publishing it delays the threads that reach that slot next; nothing
- *   else can stall an operation. Gates SHARED and PERNODE serialise the
- *   cross-node slow path on one word that every worker (of a node) writes:
- *   that is the study's finding F3 built faithfully so it can be measured.
- *   The word is taken by whoever runs (test-and-set), and every wait spins
- *   for a time budget and then yields, so a preempted thread slows the
- *   others but never stalls them (bench-oversub measures it).
+ *   No lock, no system call and no allocation on any enqueue or dequeue
+ *   (the rare cross-node transfer included). As in DPDK's rte_ring and
+ *   Vyukov's bounded queue, a thread preempted between claiming a slot and
+ *   publishing it delays the threads that reach that slot next; nothing
+ *   else can stall an operation. Such a wait spins for a few microseconds
+ *   and then yields the CPU (and naps after a while), so that a preempted
+ *   thread gets to run when threads outnumber CPUs.
+ *
+ * Configuration
+ *   numaring_config_init() gives the production configuration: the worker's
+ *   node is read from the kernel's rseq area where the kernel keeps it
+ *   there (Linux >= 6.3), else cached and re-checked every 256 operations
+ *   and whenever the local ring is full or empty; cross-node transfers
+ *   coordinate through each worker's own word (no line that every worker
+ *   writes). Each worker runs an enqueue and dequeue specialised for that
+ *   configuration, chosen at attach. The study's ablations (other look-ups,
+ *   shared gates) are in numaring_lab.h, for the benchmarks only.
+ *
+ * ABI
+ *   Structs the caller passes in or gets out carry their size: a program
+ *   built against an older, smaller struct keeps working with a newer
+ *   library (fields it does not know take their defaults, counters it does
+ *   not know are not written). Symbols are versioned (libnumaring.map).
  *
  * Errors
  *   The library never prints and never exits. Functions return -errno or
@@ -51,31 +70,14 @@ extern "C" {
 #define NUMARING_VERSION_MAJOR 0
 #define NUMARING_VERSION_MINOR 1
 
-/* How a worker learns which node it is on (ablation "lookup"). */
-enum numaring_lookup {
-	NUMARING_LOOKUP_LIBNUMA, /* numa_node_of_cpu(sched_getcpu()) every operation (study's bug) */
-	NUMARING_LOOKUP_SYSCALL, /* raw getcpu system call every operation */
-	NUMARING_LOOKUP_TABLE,   /* sched_getcpu() + the cpu-to-node table built at create */
-	NUMARING_LOOKUP_CACHED,  /* remembered; re-checked every `recheck` ops and on full/empty (fix) */
-	NUMARING_LOOKUP_RSEQ,    /* node_id the kernel keeps in the thread's rseq area (Linux >= 6.3) */
-	NUMARING_LOOKUP_RDPID,   /* node Linux stores in TSC_AUX, read with the rdpid instruction */
-	NUMARING_LOOKUP_NONE,    /* node found at attach, never looked up again (reference) */
-	NUMARING_LOOKUP_COUNT_
-};
-
-/* How cross-node batch transfers are coordinated (ablation "gate"). */
-enum numaring_gate {
-	NUMARING_GATE_SHARED,    /* one gate word for every worker (study's bug) */
-	NUMARING_GATE_PERNODE,   /* one gate word per node */
-	NUMARING_GATE_PERWORKER, /* each worker's own counter on its own line (fix) */
-	NUMARING_GATE_COUNT_
-};
-
-/* What a worker does after a failed attempt (ablation "backoff"). */
+/* What a worker does after losing a race for a slot (another worker's CAS
+ * won). NONE suits most programs: a lost race means the other worker made
+ * progress. PAUSE and EXP calm a line that many workers of one node hammer;
+ * YIELD gives the CPU away (a system call) when workers outnumber CPUs. */
 enum numaring_backoff {
-	NUMARING_BACKOFF_NONE,  /* retry at once */
+	NUMARING_BACKOFF_NONE,  /* retry at once (default) */
 	NUMARING_BACKOFF_PAUSE, /* a fixed spin of NUMARING_PAUSE_SPIN PAUSE instructions */
-	NUMARING_BACKOFF_EXP,   /* exponential PAUSE spin, 1 doubling to NUMARING_EXP_MAX_SPIN */
+	NUMARING_BACKOFF_EXP,   /* PAUSE spin doubling per lost race, 1 to NUMARING_EXP_MAX_SPIN */
 	NUMARING_BACKOFF_YIELD, /* sched_yield() */
 	NUMARING_BACKOFF_COUNT_
 };
@@ -84,24 +86,17 @@ enum numaring_backoff {
 #define NUMARING_EXP_MAX_SPIN 1024u
 
 struct numaring_config {
+	size_t size;                   /* sizeof(struct numaring_config): set by numaring_config_init */
 	size_t capacity;               /* slots per node ring; a power of two >= 2 */
 	unsigned batch;                /* items per cross-node transfer, 1..capacity */
-	enum numaring_lookup lookup;   /* see enum numaring_lookup */
-	unsigned recheck;              /* CACHED: re-check the node every `recheck` operations (>= 1) */
-	enum numaring_gate gate;       /* see enum numaring_gate */
 	enum numaring_backoff backoff; /* see enum numaring_backoff */
 	const char *topology;          /* NULL: NUMARING_TOPOLOGY if set, else discover.
-	                                  "0-7;8-15": one cpulist per emulated node. */
-	unsigned linger_us;            /* 0 (default): a consumer whose ring is empty takes
-	                                  whatever another node has. > 0: it takes only a
-	                                  full batch, unless it has found nothing for this
-	                                  many microseconds (then whatever there is): fewer,
-	                                  fuller cross-node transfers, at the price of up to
-	                                  linger_us of latency; dequeue may report empty
-	                                  meanwhile. At most 1,000,000. */
+	                                  "0-7;8-15": one cpulist per emulated node
+	                                  (numaring_topology.h) */
 };
 
-/* Per-worker counters. Written only by the owning thread. */
+/* Per-worker counters. Written only by the owning thread. New counters are
+ * added at the end (see numaring_worker_stats). */
 struct numaring_stats {
 	uint64_t enqueued;        /* items this worker put into the queue */
 	uint64_t dequeued;        /* items this worker took out of the queue */
@@ -110,7 +105,8 @@ struct numaring_stats {
 	uint64_t batches_in;      /* transfers that moved items from another node to the worker's */
 	uint64_t items_out;       /* items moved by batches_out */
 	uint64_t items_in;        /* items moved by batches_in */
-	uint64_t lookups;         /* node look-ups made (CACHED: re-checks only) */
+	uint64_t lookups;         /* node look-ups through the CPU table or a system call
+	                             (re-checks; not the rseq read every operation makes) */
 	uint64_t node_changes;    /* look-ups whose answer differed from the previous node */
 	uint64_t failed_attempts; /* lost CAS races, full/empty retries and gate polls */
 	uint64_t gate_waits;      /* transfers that found the gate held by another worker */
@@ -120,9 +116,10 @@ struct numaring;
 struct numaring_worker;
 
 /*
- * numaring_config_init - fill *cfg with the defaults: capacity 1024, batch 32,
- * lookup CACHED with recheck 256, gate PERWORKER, backoff NONE, topology NULL.
- * With no other change numaring_create() works on any Linux machine.
+ * numaring_config_init - fill *cfg with the defaults: size, capacity 1024,
+ * batch 32, backoff NONE, topology NULL. With no other change
+ * numaring_create() works on any Linux machine. Always start from it: a
+ * config whose size is not set is refused.
  */
 void numaring_config_init(struct numaring_config *cfg);
 
@@ -134,8 +131,9 @@ void numaring_config_init(struct numaring_config *cfg);
  * the queue before pinning threads.
  *
  * Returns the queue, or NULL with errno:
- *   EINVAL  the config is invalid (capacity not a power of two >= 2, batch 0
- *           or > capacity, unknown enum, CACHED with recheck 0, a malformed
+ *   EINVAL  the config is invalid (size not set by numaring_config_init,
+ *           capacity not a power of two >= 2, batch 0 or > capacity, unknown
+ *           backoff, a malformed
  *           topology string, a CPU named twice or not allowed to this process,
  *           an allowed CPU that no cpulist names); nothing is allocated.
  *   ENOMEM  an allocation failed; nothing is leaked.
@@ -156,8 +154,9 @@ void numaring_destroy(struct numaring *q);
 
 /*
  * numaring_worker_attach - make a worker handle for the calling thread, with
- * its node found now (by the configured lookup, or TABLE for NONE). One per
- * thread; it may be handed to another thread only while unused.
+ * its node found now and its operations chosen for the queue's
+ * configuration. One per thread; it may be handed to another thread only
+ * while unused (it follows the thread's node by itself).
  * Returns NULL with errno ENOMEM when allocation fails.
  */
 struct numaring_worker *numaring_worker_attach(struct numaring *q);
@@ -220,20 +219,19 @@ unsigned numaring_node_count(const struct numaring *q);
 int numaring_worker_node(const struct numaring_worker *w);
 
 /*
- * numaring_worker_stats - copy the worker's counters into *out. Call it from
- * the owning thread, or from another one after synchronising with the owner
- * (for example after pthread_join); the counters are not atomic.
+ * numaring_worker_stats - copy the worker's counters into *out, of size
+ * out_size (pass sizeof *out): a caller built with an older, smaller struct
+ * gets the counters it knows. Call it from the owning thread, or from
+ * another one after synchronising with the owner (for example after
+ * pthread_join); the counters are not atomic.
  */
-void numaring_worker_stats(const struct numaring_worker *w, struct numaring_stats *out);
+void numaring_worker_stats(const struct numaring_worker *w, struct numaring_stats *out,
+			   size_t out_size);
 
 /* numaring_stats_add - acc += s, field by field (for summing workers). */
 void numaring_stats_add(struct numaring_stats *acc, const struct numaring_stats *s);
 
 /* ---- what the queue is running with ---------------------------------- */
-
-/* numaring_lookup_in_force - the lookup in use: the configured one, or TABLE
- * where RSEQ or RDPID is not supported here. */
-enum numaring_lookup numaring_lookup_in_force(const struct numaring *q);
 
 /* numaring_topology_emulated - 1 if nodes come from a topology string
  * (memory placement then not real), 0 if discovered from the machine. */
@@ -254,26 +252,11 @@ int numaring_node_memory(const struct numaring *q, unsigned node);
  * the firmware reports it; emulated topologies use 10 and 20. -1 on bad index. */
 int numaring_node_distance(const struct numaring *q, unsigned a, unsigned b);
 
-/* numaring_node_ring - address and length of node's ring memory (placement tests). */
-const void *numaring_node_ring(const struct numaring *q, unsigned node, size_t *len);
+/* ---- names ---------------------------------------------------------------- */
 
-/* ---- support probes (no queue needed) --------------------------------- */
-
-/* 1 if the kernel fills rseq node_id for this thread (AT_RSEQ_FEATURE_SIZE >= 24
- * and glibc registered rseq), else 0. */
-int numaring_rseq_node_supported(void);
-
-/* 1 if this CPU has the rdpid instruction, else 0. */
-int numaring_rdpid_supported(void);
-
-/* ---- names: one table per enum, parse and print through it ------------ */
-
-const char *numaring_lookup_name(enum numaring_lookup v);   /* "cached"; "?" if unknown */
-const char *numaring_gate_name(enum numaring_gate v);       /* "perworker" */
-const char *numaring_backoff_name(enum numaring_backoff v); /* "exp" */
-/* Parse a name (exact, lower case). Return 0, or -EINVAL for an unknown name. */
-int numaring_lookup_parse(const char *s, enum numaring_lookup *out);
-int numaring_gate_parse(const char *s, enum numaring_gate *out);
+/* "exp"; "?" if unknown. */
+const char *numaring_backoff_name(enum numaring_backoff v);
+/* Parse a name (exact, lower case). Returns 0, or -EINVAL for an unknown name. */
 int numaring_backoff_parse(const char *s, enum numaring_backoff *out);
 
 /*

@@ -110,7 +110,7 @@ import sys
 
 LINE = 64             # bytes per cache line
 MESSAGE_BYTES = 16    # sizeof(struct hb_msg) (harness/item.h): 4 to a line
-CELL_BYTES = 16       # struct nr_cell (ring/nr_ring.h): seq + item
+CELL_BYTES = 16       # struct nr_cell (ring/src/nr_ring.h): seq + item
 
 TERMS = ("ops", "bandwidth", "latency", "contention", "crossing")
 

@@ -75,13 +75,13 @@ fuzz-check-vars:
 fuzz-build: $(FUZZ_BINS)
 
 # deps-fuzz is order-only: checked on every run, never a reason to rebuild
-$(FUZZ_DIR)/fuzz_cpulist: ring/fuzz/fuzz_cpulist.c ring/nr_topology.c ring/nr_topology.h | deps-fuzz
+$(FUZZ_DIR)/fuzz_cpulist: ring/fuzz/fuzz_cpulist.c ring/src/nr_topology.c ring/src/nr_topology.h | deps-fuzz
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -Iring $< ring/nr_topology.c -o $@ $(RING_LIBS)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -Iring -Iring/src $< ring/src/nr_topology.c -o $@ $(RING_LIBS)
 
-$(FUZZ_DIR)/fuzz_topology: ring/fuzz/fuzz_topology.c ring/nr_topology.c ring/nr_topology.h | deps-fuzz
+$(FUZZ_DIR)/fuzz_topology: ring/fuzz/fuzz_topology.c ring/src/nr_topology.c ring/src/nr_topology.h | deps-fuzz
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -Iring $< ring/nr_topology.c -o $@ $(RING_LIBS)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -Iring -Iring/src $< ring/src/nr_topology.c -o $@ $(RING_LIBS)
 
 $(FUZZ_DIR)/fuzz_hgrm: harness/fuzz/fuzz_hgrm.c harness/hdr.c harness/hdr.h | deps-fuzz
 	@mkdir -p $(dir $@)

@@ -24,11 +24,12 @@
  * + 1 consumer: P0 on the first CPU of the process's allowed set
  * (sched_getaffinity), C0 on the second (both on the one CPU if only one is
  * allowed, with a note). Failed attempts are retried as the harness retries
- * them: nr_wait_poll() (PAUSE, then a sched_yield at every poll once a wait has
- * lasted NR_WAIT_SPIN_NS).
+ * them (harness/workers.c, idle_poll): PAUSE, and a sched_yield every
+ * 1024 polls.
  *
  * Queues:
- *   flat      ring/nr_ring.h used alone, backoff NONE (as harness/peers/flat.c)
+ *   flat      the per-node ring used alone, numaring_flat_* of numaring_lab.h,
+ *             backoff NONE (as harness/peers/flat.c)
  *   numaring  the public API of ring/numaring.h, defaults of
  *             numaring_config_init() with --capacity, batch = the burst
  *             (32 for single operations: numaring-bench's default --batch)
@@ -56,9 +57,11 @@
 
 #include <rte_ring.h>
 
-#include "nr_backoff.h"
-#include "nr_ring.h"
 #include "numaring.h"
+#include "numaring_lab.h"
+
+/* two lines: what the library keeps apart (x86 prefetches line pairs) */
+#define LINE_PAIR 128
 
 #define MAX_BURST 4096u
 #define MAX_CAPACITY (UINT64_C(1) << 30)
@@ -81,10 +84,10 @@ struct options {
  * line pair, so that the main thread's reads and the stop store do not
  * disturb the two workers' lines. */
 static struct {
-	alignas(NR_DESTRUCTIVE) _Atomic uint64_t consumed; /* written by the consumer only */
-	alignas(NR_DESTRUCTIVE) atomic_int stop;           /* written by the main thread only */
-	alignas(NR_DESTRUCTIVE) struct options o;
-	void *q;                   /* struct nr_ring, struct numaring or struct rte_ring */
+	alignas(LINE_PAIR) _Atomic uint64_t consumed; /* written by the consumer only */
+	alignas(LINE_PAIR) atomic_int stop;           /* written by the main thread only */
+	alignas(LINE_PAIR) struct options o;
+	void *q;                   /* struct numaring_flat, struct numaring or struct rte_ring */
 	int cpu[2];                /* P0, C0 */
 	pthread_barrier_t barrier; /* producer, consumer, main */
 	char err[2][256];          /* a worker's failure, printed by main */
@@ -95,9 +98,19 @@ static volatile uintptr_t sink; /* the last item seen: keeps the consumer honest
 
 /* ---- the queues ------------------------------------------------------ */
 
+/* The harness's wait for room or an item (harness/workers.c): PAUSE, and
+ * now and then the CPU for whoever we wait for. */
+static inline void idle_poll(uint32_t *polls)
+{
+	if (++*polls % 1024u == 0)
+		sched_yield();
+	else
+		__builtin_ia32_pause();
+}
+
 /* One worker's handle: what every operation of its queue needs. */
 struct handle {
-	struct nr_backoff bo;       /* flat */
+	struct numaring_flat_handle *f; /* flat */
 	struct numaring_worker *w;  /* numaring */
 };
 
@@ -106,7 +119,11 @@ static int handle_init(struct handle *h, char *err, size_t len)
 	memset(h, 0, sizeof *h);
 	switch (run.o.queue) {
 	case Q_FLAT:
-		nr_backoff_init(&h->bo, NUMARING_BACKOFF_NONE);
+		h->f = numaring_flat_attach(run.q);
+		if (!h->f) {
+			snprintf(err, len, "numaring_flat_attach: out of memory");
+			return -1;
+		}
 		return 0;
 	case Q_NUMARING:
 		h->w = numaring_worker_attach(run.q);
@@ -125,13 +142,15 @@ static void handle_fini(struct handle *h)
 {
 	if (run.o.queue == Q_NUMARING)
 		numaring_worker_detach(h->w);
+	if (run.o.queue == Q_FLAT)
+		numaring_flat_detach(h->f);
 }
 
 static inline int enqueue1(struct handle *h, void *item)
 {
 	switch (run.o.queue) {
 	case Q_FLAT:
-		return nr_ring_enqueue(run.q, item, &h->bo) ? 0 : -1;
+		return numaring_flat_enqueue(h->f, item);
 	case Q_NUMARING:
 		return numaring_enqueue(h->w, item);
 	case Q_RTE:
@@ -144,7 +163,7 @@ static inline int dequeue1(struct handle *h, void **item)
 {
 	switch (run.o.queue) {
 	case Q_FLAT:
-		return nr_ring_dequeue(run.q, item, &h->bo) ? 0 : -1;
+		return numaring_flat_dequeue(h->f, item);
 	case Q_NUMARING:
 		return numaring_dequeue(h->w, item);
 	case Q_RTE:
@@ -157,7 +176,7 @@ static inline unsigned enqueue_burst(struct handle *h, void *const *items, unsig
 {
 	switch (run.o.queue) {
 	case Q_FLAT:
-		return nr_ring_enqueue_burst(run.q, items, n, &h->bo);
+		return numaring_flat_enqueue_burst(h->f, items, n);
 	case Q_NUMARING:
 		return numaring_enqueue_burst(h->w, items, n);
 	case Q_RTE:
@@ -170,7 +189,7 @@ static inline unsigned dequeue_burst(struct handle *h, void **items, unsigned n)
 {
 	switch (run.o.queue) {
 	case Q_FLAT:
-		return nr_ring_dequeue_burst(run.q, items, n, &h->bo);
+		return numaring_flat_dequeue_burst(h->f, items, n);
 	case Q_NUMARING:
 		return numaring_dequeue_burst(h->w, items, n);
 	case Q_RTE:
@@ -182,8 +201,8 @@ static inline unsigned dequeue_burst(struct handle *h, void **items, unsigned n)
 static void *aligned_zeroed(size_t len)
 {
 	void *p;
-	len = (len + NR_DESTRUCTIVE - 1) / NR_DESTRUCTIVE * NR_DESTRUCTIVE;
-	if (posix_memalign(&p, NR_DESTRUCTIVE, len) != 0)
+	len = (len + LINE_PAIR - 1) / LINE_PAIR * LINE_PAIR;
+	if (posix_memalign(&p, LINE_PAIR, len) != 0)
 		return NULL;
 	memset(p, 0, len);
 	return p;
@@ -195,13 +214,12 @@ static int queue_create(const struct options *o)
 {
 	switch (o->queue) {
 	case Q_FLAT: {
-		struct nr_ring *r = aligned_zeroed(nr_ring_bytes(o->capacity));
+		struct numaring_flat *r = numaring_flat_create((size_t)o->capacity);
 		if (!r) {
 			fprintf(stderr, "bare_loop: flat: out of memory for %llu slots\n",
 				(unsigned long long)o->capacity);
 			return -1;
 		}
-		nr_ring_init(r, o->capacity);
 		run.q = r;
 		return 0;
 	}
@@ -248,6 +266,8 @@ static void queue_destroy(void)
 {
 	if (run.o.queue == Q_NUMARING)
 		numaring_destroy(run.q);
+	else if (run.o.queue == Q_FLAT)
+		numaring_flat_destroy(run.q);
 	else
 		free(run.q);
 	run.q = NULL;
@@ -294,18 +314,18 @@ static void *producer_main(void *arg)
 		return NULL;
 	if (burst == 1) {
 		while (!stopped()) {
-			struct nr_wait polls = NR_WAIT_INIT;
+			uint32_t polls = 0;
 			while (enqueue1(&h, (void *)next) != 0) {
 				if (stopped())
 					goto out;
-				nr_wait_poll(&polls);
+				idle_poll(&polls);
 			}
 			next++;
 		}
 	} else {
 		while (!stopped()) {
 			unsigned done = 0;
-			struct nr_wait polls = NR_WAIT_INIT;
+			uint32_t polls = 0;
 			for (unsigned i = 0; i < burst; i++)
 				items[i] = (void *)(next + i);
 			while (done < burst) {
@@ -313,7 +333,7 @@ static void *producer_main(void *arg)
 				if (done < burst) {
 					if (stopped())
 						goto out;
-					nr_wait_poll(&polls);
+					idle_poll(&polls);
 				}
 			}
 			next += burst;
@@ -337,11 +357,11 @@ static void *consumer_main(void *arg)
 		return NULL;
 	if (burst == 1) {
 		while (!stopped()) {
-			struct nr_wait polls = NR_WAIT_INIT;
+			uint32_t polls = 0;
 			while (dequeue1(&h, &item) != 0) {
 				if (stopped())
 					goto out;
-				nr_wait_poll(&polls);
+				idle_poll(&polls);
 			}
 			/* Relaxed: a counter the main thread samples; it orders nothing. */
 			atomic_store_explicit(&run.consumed, ++count, memory_order_relaxed);
@@ -350,11 +370,11 @@ static void *consumer_main(void *arg)
 		while (!stopped()) {
 			unsigned got = dequeue_burst(&h, items, burst);
 			if (got == 0) {
-				struct nr_wait polls = NR_WAIT_INIT;
+				uint32_t polls = 0;
 				while ((got = dequeue_burst(&h, items, burst)) == 0) {
 					if (stopped())
 						goto out;
-					nr_wait_poll(&polls);
+					idle_poll(&polls);
 				}
 			}
 			item = items[got - 1];

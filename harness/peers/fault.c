@@ -13,9 +13,10 @@
  * (harness/tests/test_bench.c). They have no burst enqueue, so the harness
  * loops single operations and every item passes the fault counter.
  */
+#include <sched.h>
 #include <stdint.h>
 
-#include "nr_ring.h"
+#include "numaring_lab.h"
 #include "peers.h"
 
 #define FAULT_PERIOD 1000000u
@@ -25,13 +26,13 @@ enum fault { FAULT_DROP, FAULT_DUP, FAULT_CORRUPT };
 struct faultq {
 	enum fault fault;
 	enum hb_item_kind kind;
-	struct nr_ring *r;
+	struct numaring_flat *r;
 };
 
 struct fault_thread {
 	struct faultq *q;
 	uint64_t n; /* items enqueued through this handle */
-	struct nr_backoff bo;
+	struct numaring_flat_handle *h;
 };
 
 static void *fault_create(const struct hq_params *p, enum fault f, char *err, size_t errlen)
@@ -41,13 +42,12 @@ static void *fault_create(const struct hq_params *p, enum fault f, char *err, si
 		return hq_err(err, errlen, "fault: capacity %zu is not a power of two >= 2",
 			      p->capacity),
 		       NULL;
-	if (!(q = hq_alloc(sizeof *q)) || !(q->r = hq_alloc(nr_ring_bytes(p->capacity)))) {
+	if (!(q = hq_alloc(sizeof *q)) || !(q->r = numaring_flat_create(p->capacity))) {
 		free(q);
 		return hq_err(err, errlen, "fault: out of memory"), NULL;
 	}
 	q->fault = f;
 	q->kind = p->item;
-	nr_ring_init(q->r, p->capacity);
 	return q;
 }
 
@@ -69,7 +69,7 @@ static void *fault_create_corrupt(const struct hq_params *p, char *err, size_t e
 static void fault_destroy(void *qv)
 {
 	struct faultq *q = qv;
-	free(q->r);
+	numaring_flat_destroy(q->r);
 	free(q);
 }
 
@@ -79,13 +79,17 @@ static void *fault_thread_init(void *q, char *err, size_t errlen)
 	if (!t)
 		return hq_err(err, errlen, "fault: out of memory for a thread handle"), NULL;
 	t->q = q;
-	nr_backoff_init(&t->bo, NUMARING_BACKOFF_NONE);
+	if (!(t->h = numaring_flat_attach(((struct faultq *)q)->r))) {
+		free(t);
+		return hq_err(err, errlen, "fault: out of memory for a thread handle"), NULL;
+	}
 	return t;
 }
 
 static void fault_thread_fini(void *q, void *h)
 {
 	(void)q;
+	numaring_flat_detach(((struct fault_thread *)h)->h);
 	free(h);
 }
 
@@ -93,7 +97,7 @@ static int fault_enqueue(void *h, void *item)
 {
 	struct fault_thread *t = h;
 	if ((t->n + 1) % FAULT_PERIOD != 0) {
-		if (!nr_ring_enqueue(t->q->r, item, &t->bo))
+		if (numaring_flat_enqueue(t->h, item) != 0)
 			return 1; /* full: a retry is not another item */
 		t->n++;
 		return 0;
@@ -103,8 +107,8 @@ static int fault_enqueue(void *h, void *item)
 	case FAULT_DROP:
 		return 0; /* "done" */
 	case FAULT_DUP:
-		while (!nr_ring_enqueue(t->q->r, item, &t->bo))
-			nr_cpu_relax(); /* consumers run until every producer has stopped */
+		while (numaring_flat_enqueue(t->h, item) != 0)
+			sched_yield(); /* consumers run until every producer has stopped */
 		break;
 	case FAULT_CORRUPT:
 		if (t->q->kind == HB_ITEM_MESSAGE)
@@ -113,7 +117,7 @@ static int fault_enqueue(void *h, void *item)
 			item = (void *)((uintptr_t)item ^ 1);
 		break;
 	}
-	if (nr_ring_enqueue(t->q->r, item, &t->bo))
+	if (numaring_flat_enqueue(t->h, item) == 0)
 		return 0;
 	t->n--; /* full: the caller retries this item, and the fault with it */
 	if (t->q->fault == FAULT_CORRUPT && t->q->kind == HB_ITEM_MESSAGE)
@@ -124,13 +128,13 @@ static int fault_enqueue(void *h, void *item)
 static int fault_dequeue(void *h, void **item)
 {
 	struct fault_thread *t = h;
-	return !nr_ring_dequeue(t->q->r, item, &t->bo);
+	return numaring_flat_dequeue(t->h, item) != 0;
 }
 
 static unsigned fault_dequeue_burst(void *h, void **items, unsigned n)
 {
 	struct fault_thread *t = h;
-	return nr_ring_dequeue_burst(t->q->r, items, n, &t->bo);
+	return numaring_flat_dequeue_burst(t->h, items, n);
 }
 
 #define FAULT_OPS(suffix, what)                                                                \

@@ -1,89 +1,76 @@
 /*
  * flat.c - the baseline: ONE bounded MPMC ring shared by every thread, no
- * NUMA awareness. It is NumaRing's own per-node ring (ring/nr_ring.h, a
- * Vyukov-style bounded queue with bulk claims) used alone, so that
- * numaring vs flat measures exactly what the NUMA layer adds or costs.
- * Backoff NONE (retry at once), as NumaRing's default. Holds exactly
- * `capacity` items (a power of two).
+ * NUMA awareness. It is NumaRing's own per-node ring (a Vyukov-style
+ * bounded queue with bulk claims) used alone, through the lab interface
+ * (numaring_lab.h, numaring_flat_*), so that numaring vs flat measures
+ * exactly what the NUMA layer adds or costs: both are calls into the same
+ * library. Backoff NONE (retry at once), as NumaRing's default. Holds
+ * exactly `capacity` items (a power of two).
  */
-#include "nr_ring.h"
-#include "peers.h"
+#include <errno.h>
 
-struct flat_thread {
-	struct nr_ring *r;
-	struct nr_backoff bo; /* counts lost races: reported as failed_attempts */
-};
+#include "numaring_lab.h"
+#include "peers.h"
 
 static void *flat_create(const struct hq_params *p, char *err, size_t errlen)
 {
-	struct nr_ring *r;
+	struct numaring_flat *f;
 
 	if (!hq_pow2(p->capacity)) {
 		hq_err(err, errlen, "flat: capacity %zu is not a power of two >= 2", p->capacity);
 		return NULL;
 	}
-	r = hq_alloc(nr_ring_bytes(p->capacity));
-	if (!r) {
+	f = numaring_flat_create(p->capacity);
+	if (!f) {
 		hq_err(err, errlen, "flat: out of memory for %zu slots", p->capacity);
 		return NULL;
 	}
-	nr_ring_init(r, p->capacity);
-	return r;
+	return f;
 }
 
 static void flat_destroy(void *q)
 {
-	free(q);
+	numaring_flat_destroy(q);
 }
 
 static void *flat_thread_init(void *q, char *err, size_t errlen)
 {
-	/* one line pair per thread: bo is written on every lost race */
-	struct flat_thread *t = hq_alloc(sizeof *t);
-	if (!t) {
+	struct numaring_flat_handle *h = numaring_flat_attach(q);
+	if (!h)
 		hq_err(err, errlen, "flat: out of memory for a thread handle");
-		return NULL;
-	}
-	t->r = q;
-	nr_backoff_init(&t->bo, NUMARING_BACKOFF_NONE);
-	return t;
+	return h;
 }
 
 static void flat_thread_fini(void *q, void *h)
 {
 	(void)q;
-	free(h);
+	numaring_flat_detach(h);
 }
 
 static int flat_enqueue(void *h, void *item)
 {
-	struct flat_thread *t = h;
-	return !nr_ring_enqueue(t->r, item, &t->bo);
+	return numaring_flat_enqueue(h, item) != 0;
 }
 
 static int flat_dequeue(void *h, void **item)
 {
-	struct flat_thread *t = h;
-	return !nr_ring_dequeue(t->r, item, &t->bo);
+	return numaring_flat_dequeue(h, item) != 0;
 }
 
 static unsigned flat_enqueue_burst(void *h, void *const *items, unsigned n)
 {
-	struct flat_thread *t = h;
-	return nr_ring_enqueue_burst(t->r, items, n, &t->bo);
+	return numaring_flat_enqueue_burst(h, items, n);
 }
 
 static unsigned flat_dequeue_burst(void *h, void **items, unsigned n)
 {
-	struct flat_thread *t = h;
-	return nr_ring_dequeue_burst(t->r, items, n, &t->bo);
+	return numaring_flat_dequeue_burst(h, items, n);
 }
 
 /* Only failed_attempts (lost CAS races) is counted (stats_mask). */
 static void flat_thread_stats(void *h, struct hq_stats *out)
 {
-	struct flat_thread *t = h;
-	out->v[HQ_STAT_failed_attempts] += t->bo.failures;
+	out->v[HQ_STAT_failed_attempts] += numaring_flat_failures(h);
 }
 
 const struct hq_ops hq_flat = {

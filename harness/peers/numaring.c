@@ -1,27 +1,30 @@
 /*
  * numaring.c - NumaRing (this project, ring/), driven through its public API
- * exactly as an application would: numaring_create() from the defaults,
- * capacity and batch from the run's parameters and the ablations from the
- * settings lookup, recheck, gate, backoff and topology; one worker attached
- * per thread, the single and burst operations, the worker's stats.
+ * exactly as an application would: the public API (numaring.h) from the
+ * defaults, capacity and batch from the run's parameters, and the ablations
+ * through the lab interface (numaring_lab.h) from the settings lookup,
+ * recheck, gate, linger; backoff and topology are production settings; one
+ * worker attached per thread, the single and burst operations, the
+ * worker's stats.
  */
 #include <errno.h>
 #include <limits.h>
 
 #include "numaring.h"
+#include "numaring_lab.h"
 #include "peers.h"
 
 static const char *const nrq_settings[] = {"lookup", "recheck", "gate",  "backoff",
 					    "topology", "linger", NULL};
 
-/* The settings into cfg; 0, or -1 with a sentence in err. */
-static int nrq_configure(const struct hq_params *p, struct numaring_config *cfg, char *err,
-			 size_t errlen)
+/* The settings into cfg and lab; 0, or -1 with a sentence in err. */
+static int nrq_configure(const struct hq_params *p, struct numaring_config *cfg,
+			 struct numaring_lab *lab, char *err, size_t errlen)
 {
 	const char *v;
-	if ((v = hq_setting(p, "lookup")) && numaring_lookup_parse(v, &cfg->lookup) < 0)
+	if ((v = hq_setting(p, "lookup")) && numaring_lookup_parse(v, &lab->lookup) < 0)
 		return hq_err(err, errlen, "numaring: unknown lookup \"%s\"", v), -1;
-	if ((v = hq_setting(p, "gate")) && numaring_gate_parse(v, &cfg->gate) < 0)
+	if ((v = hq_setting(p, "gate")) && numaring_gate_parse(v, &lab->gate) < 0)
 		return hq_err(err, errlen, "numaring: unknown gate \"%s\"", v), -1;
 	if ((v = hq_setting(p, "backoff")) && numaring_backoff_parse(v, &cfg->backoff) < 0)
 		return hq_err(err, errlen, "numaring: unknown backoff \"%s\"", v), -1;
@@ -33,7 +36,7 @@ static int nrq_configure(const struct hq_params *p, struct numaring_config *cfg,
 			return hq_err(err, errlen, "numaring: recheck \"%s\" is not 1..%u", v,
 				      UINT_MAX),
 			       -1;
-		cfg->recheck = (unsigned)r;
+		lab->recheck = (unsigned)r;
 	}
 	if ((v = hq_setting(p, "linger"))) {
 		char *end;
@@ -42,7 +45,7 @@ static int nrq_configure(const struct hq_params *p, struct numaring_config *cfg,
 		if (errno || *end || !*v || l > 1000000)
 			return hq_err(err, errlen, "numaring: linger \"%s\" is not 0..1000000 us", v),
 			       -1;
-		cfg->linger_us = (unsigned)l;
+		lab->linger_us = (unsigned)l;
 	}
 	cfg->topology = hq_setting(p, "topology");
 	return 0;
@@ -57,19 +60,21 @@ struct nrq {
 static void *nrq_create(const struct hq_params *p, char *err, size_t errlen)
 {
 	struct numaring_config cfg;
+	struct numaring_lab lab;
 	struct nrq *a;
 
 	numaring_config_init(&cfg);
+	numaring_lab_init(&lab);
 	cfg.capacity = p->capacity;
 	cfg.batch = p->batch;
-	if (nrq_configure(p, &cfg, err, errlen) < 0)
+	if (nrq_configure(p, &cfg, &lab, err, errlen) < 0)
 		return NULL;
 	if (!(a = calloc(1, sizeof *a))) {
 		hq_err(err, errlen, "numaring: out of memory");
 		return NULL;
 	}
 	a->capacity = p->capacity;
-	if (!(a->q = numaring_create(&cfg))) {
+	if (!(a->q = numaring_lab_create(&cfg, &lab))) {
 		hq_err(err, errlen, "numaring_create: %s", numaring_last_error());
 		free(a);
 		return NULL;
@@ -128,7 +133,7 @@ static unsigned nrq_dequeue_burst(void *h, void **items, unsigned n)
 static void nrq_thread_stats(void *h, struct hq_stats *out)
 {
 	struct numaring_stats s;
-	numaring_worker_stats(h, &s);
+	numaring_worker_stats(h, &s, sizeof s);
 	out->v[HQ_STAT_local_ops] += s.local_ops;
 	out->v[HQ_STAT_batches_out] += s.batches_out;
 	out->v[HQ_STAT_batches_in] += s.batches_in;

@@ -35,6 +35,7 @@
 #include <time.h>
 
 #include "numaring.h"
+#include "numaring_lab.h"
 
 #define PRODUCERS 3
 #define CONSUMERS 3
@@ -173,16 +174,18 @@ static double run_one(struct run *r, const char *topo, enum numaring_lookup lk,
 		      int *finished)
 {
 	struct numaring_config cfg;
+	struct numaring_lab lab;
 	pthread_t th[PRODUCERS + CONSUMERS];
 	struct worker_arg args[PRODUCERS + CONSUMERS];
 	numaring_config_init(&cfg);
+	numaring_lab_init(&lab);
 	cfg.capacity = CAPACITY;
 	cfg.batch = BATCH;
-	cfg.lookup = lk;
-	cfg.gate = g;
+	lab.lookup = lk;
+	lab.gate = g;
 	cfg.backoff = bo;
 	cfg.topology = topo;
-	if (!(r->q = numaring_create(&cfg))) {
+	if (!(r->q = numaring_lab_create(&cfg, &lab))) {
 		fprintf(stderr, "bench-oversub: numaring_create: %s\n", numaring_last_error());
 		return -1;
 	}

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "numaring.h"
+#include "numaring_lab.h"
 #include "nr_lookup.h"
 
 #define REPS 7
@@ -66,9 +67,11 @@ struct subject {
 static void subject_init(struct subject *s, enum numaring_lookup mode, long pairs)
 {
 	struct numaring_config cfg;
+	struct numaring_lab lab;
 	numaring_config_init(&cfg);
-	cfg.lookup = mode;
-	s->q = numaring_create(&cfg);
+	numaring_lab_init(&lab);
+	lab.lookup = mode;
+	s->q = numaring_lab_create(&cfg, &lab);
 	if (!s->q) {
 		fprintf(stderr, "bench_ring: numaring_create: %s\n", numaring_last_error());
 		exit(1);

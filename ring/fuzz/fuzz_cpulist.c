@@ -1,6 +1,6 @@
 /*
  * fuzz_cpulist.c - libFuzzer target for nr_cpulist_parse / nr_cpulist_format
- * (ring/nr_topology.h).
+ * (ring/src/nr_topology.h).
  *
  * Input: the raw bytes, handed to the parser with their exact length (the
  * parser takes a length, not a C string, so libFuzzer's exact-size heap copy

@@ -1,6 +1,6 @@
 /*
  * fuzz_topology.c - libFuzzer target for nr_topology_parse and
- * nr_topology_order (ring/nr_topology.h). Pure: it never calls
+ * nr_topology_order (ring/src/nr_topology.h). Pure: it never calls
  * numaring_create (which checks against this machine's allowed CPUs and
  * allocates rings).
  *

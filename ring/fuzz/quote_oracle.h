@@ -2,7 +2,7 @@
  * quote_oracle.h - what the parsers' error messages must say about the input
  * (for fuzz_cpulist.c and fuzz_topology.c).
  *
- * ring/nr_topology.c quotes the input in its messages with quote(): at most
+ * ring/src/nr_topology.c quotes the input in its messages with quote(): at most
  * 40 bytes, printable ones as they are, others as \xNN, "..." when the input
  * was longer, and never more than the buffer it is given. ref_quote() is
  * that specification, written again; the oracles check that the text after

@@ -1,10 +1,10 @@
 /*
  * ring.pml - a Promela model of the NumaRing core, for spin.
  *
- *   MODE 1  one ring (ring/nr_ring.h): single enqueue/dequeue (Vyukov: cell
+ *   MODE 1  one ring (ring/src/nr_ring.h): single enqueue/dequeue (Vyukov: cell
  *           seq, tail/head CAS, full/empty detection) and bulk claims with
  *           per-cell waits, by producers and consumers of each kind.
- *   MODE 2  two rings + the cross-node transfers of ring/numaring.c:
+ *   MODE 2  two rings + the cross-node transfers of ring/src/numaring.c:
  *           numaring_enqueue/_dequeue and their slow paths, push_batch,
  *           pull_batch, place_anywhere, hold/flush_pending, the ticket gates
  *           (GATE: 0 shared, 1 per node, 2 per worker) and the orphans left
@@ -169,7 +169,7 @@ byte started;          /* processes started (init waits for all) */
 byte xfers;            /* push_batch calls that moved items (see XFER_MAX) */
 #endif
 
-/* ---- one ring: ring/nr_ring.h ----------------------------------------------- */
+/* ---- one ring: ring/src/nr_ring.h ----------------------------------------------- */
 
 /* CAS of x from pos to nv: success, failure (pos := x), or, with WEAKCAS,
  * a spurious failure (pos unchanged). `done` says which. */
@@ -519,7 +519,7 @@ init
 }
 
 #else
-/* ---- MODE 2: two rings and the cross-node transfers (ring/numaring.c) ---------- */
+/* ---- MODE 2: two rings and the cross-node transfers (ring/src/numaring.c) ---------- */
 
 /*
  * A worker's buffers live in one array wb[] (Promela cannot pass an array

@@ -8,12 +8,15 @@
 #include <stdio.h>
 
 #include "numaring.h"
+#include "numaring_lab.h"
 
 int main(void)
 {
 	struct numaring_config cfg;
+	struct numaring_lab lab;
 	numaring_config_init(&cfg);
-	struct numaring *q = numaring_create(&cfg);
+	numaring_lab_init(&lab);
+	struct numaring *q = numaring_lab_create(&cfg, &lab);
 	if (!q) {
 		fprintf(stderr, "link_check: numaring_create: %s\n", numaring_last_error());
 		return 1;

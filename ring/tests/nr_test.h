@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "numaring.h"
+#include "numaring_lab.h"
 
 #if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
 #define NR_UNDER_SANITIZER 1
@@ -102,16 +103,18 @@ static inline struct numaring *nr_test_create(size_t capacity, unsigned batch,
 					      enum numaring_backoff backoff, const char *topology)
 {
 	struct numaring_config cfg;
+	struct numaring_lab lab;
 	numaring_config_init(&cfg);
+	numaring_lab_init(&lab);
 	cfg.capacity = capacity;
 	cfg.batch = batch;
-	cfg.lookup = lookup;
-	cfg.gate = gate;
+	lab.lookup = lookup;
+	lab.gate = gate;
 	cfg.backoff = backoff;
-	cfg.recheck = 8;
+	lab.recheck = 8;
 	cfg.topology = topology;
 	nr_test_unpin(); /* the library checks topologies against our affinity */
-	struct numaring *q = numaring_create(&cfg);
+	struct numaring *q = numaring_lab_create(&cfg, &lab);
 	if (!q)
 		fail_msg("numaring_create failed: %s", numaring_last_error());
 	return q;

@@ -17,10 +17,12 @@ static void ring_memory_on_its_node(void **state)
 {
 	(void)state;
 	struct numaring_config cfg;
+	struct numaring_lab lab;
 	numaring_config_init(&cfg);
+	numaring_lab_init(&lab);
 	cfg.capacity = 1 << 14; /* 256 KiB of cells: many pages */
 	unsetenv("NUMARING_TOPOLOGY");
-	struct numaring *q = numaring_create(&cfg);
+	struct numaring *q = numaring_lab_create(&cfg, &lab);
 	assert_non_null(q);
 	unsigned nodes = numaring_node_count(q), checked = 0;
 	long page = sysconf(_SC_PAGESIZE);

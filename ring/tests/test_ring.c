@@ -21,17 +21,29 @@ static void defaults_create_anywhere(void **state)
 {
 	(void)state;
 	struct numaring_config cfg;
+	struct numaring_lab lab;
 	numaring_config_init(&cfg);
+	numaring_lab_init(&lab);
 	assert_int_equal(cfg.capacity, 1024);
 	assert_int_equal(cfg.batch, 32);
-	assert_int_equal(cfg.lookup, NUMARING_LOOKUP_CACHED);
-	assert_int_equal(cfg.gate, NUMARING_GATE_PERWORKER);
+	assert_int_equal(cfg.size, sizeof cfg);
+	assert_int_equal(lab.size, sizeof lab);
+	assert_int_equal(lab.lookup, NUMARING_LOOKUP_AUTO);
+	assert_int_equal(lab.recheck, 256);
+	assert_int_equal(lab.gate, NUMARING_GATE_PERWORKER);
+	assert_int_equal(lab.linger_us, 0);
 	assert_int_equal(cfg.backoff, NUMARING_BACKOFF_NONE);
 	assert_null(cfg.topology);
 	unsetenv("NUMARING_TOPOLOGY");
 	nr_test_unpin();
+	/* the production API: no lab struct at all */
 	struct numaring *q = numaring_create(&cfg);
 	assert_non_null(q);
+	/* AUTO: rseq where the kernel keeps node_id, else cached */
+	assert_int_equal(numaring_lookup_in_force(q), numaring_rseq_node_supported()
+							   ? NUMARING_LOOKUP_RSEQ
+							   : NUMARING_LOOKUP_CACHED);
+	assert_int_equal(numaring_gate_in_force(q), NUMARING_GATE_PERWORKER);
 	assert_true(numaring_node_count(q) >= 1);
 	assert_int_equal(numaring_topology_emulated(q), 0);
 	struct numaring_worker *w = numaring_worker_attach(q);
@@ -40,6 +52,56 @@ static void defaults_create_anywhere(void **state)
 	void *out = NULL;
 	assert_int_equal(numaring_dequeue(w, &out), 0);
 	assert_ptr_equal(out, (void *)42);
+	numaring_worker_detach(w);
+	numaring_destroy(q);
+}
+
+/* The structs say their size: a config not from numaring_config_init, or
+ * from a newer header, is refused with a sentence; stats copy only as many
+ * bytes as the caller's struct has. */
+static void sized_structs(void **state)
+{
+	(void)state;
+	struct numaring_config cfg;
+	struct numaring_lab lab;
+	memset(&cfg, 0, sizeof cfg);
+	cfg.capacity = 64;
+	cfg.batch = 8;
+	errno = 0;
+	assert_null(numaring_create(&cfg));
+	assert_int_equal(errno, EINVAL);
+	assert_non_null(strstr(numaring_last_error(), "numaring_config_init"));
+	numaring_config_init(&cfg);
+	cfg.size = sizeof cfg + 8; /* a newer caller */
+	assert_null(numaring_create(&cfg));
+	assert_int_equal(errno, EINVAL);
+	assert_non_null(strstr(numaring_last_error(), "size"));
+	numaring_config_init(&cfg);
+	numaring_lab_init(&lab);
+	lab.size = 0;
+	assert_null(numaring_lab_create(&cfg, &lab));
+	assert_int_equal(errno, EINVAL);
+	assert_non_null(strstr(numaring_last_error(), "numaring_lab_init"));
+
+	numaring_lab_init(&lab);
+	lab.lookup = NUMARING_LOOKUP_NONE;
+	cfg.topology = "0;1";
+	nr_test_unpin();
+	struct numaring *q = numaring_lab_create(&cfg, &lab);
+	assert_non_null(q);
+	struct numaring_worker *w = numaring_worker_attach(q);
+	assert_non_null(w);
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(numaring_enqueue(w, (void *)(uintptr_t)i), 0);
+	struct numaring_stats st;
+	memset(&st, 0xab, sizeof st);
+	/* an older caller that knew only the first two counters */
+	numaring_worker_stats(w, &st, 2 * sizeof(uint64_t));
+	assert_int_equal(st.enqueued, 5);
+	assert_int_equal(st.dequeued, 0);
+	assert_int_equal(st.local_ops, 0xababababababababull); /* untouched */
+	numaring_worker_stats(w, &st, sizeof st);
+	assert_int_equal(st.local_ops, 5);
 	numaring_worker_detach(w);
 	numaring_destroy(q);
 }
@@ -81,16 +143,18 @@ static void invalid_configs_refused(void **state)
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		const struct bad_config *c = &cases[i];
 		struct numaring_config cfg;
+		struct numaring_lab lab;
 		numaring_config_init(&cfg);
+		numaring_lab_init(&lab);
 		cfg.capacity = c->capacity;
 		cfg.batch = c->batch;
-		cfg.lookup = (enum numaring_lookup)c->lookup;
-		cfg.gate = (enum numaring_gate)c->gate;
+		lab.lookup = (enum numaring_lookup)c->lookup;
+		lab.gate = (enum numaring_gate)c->gate;
 		cfg.backoff = (enum numaring_backoff)c->backoff;
-		cfg.recheck = c->recheck;
+		lab.recheck = c->recheck;
 		cfg.topology = c->topology;
 		errno = 0;
-		struct numaring *q = numaring_create(&cfg);
+		struct numaring *q = numaring_lab_create(&cfg, &lab);
 		if (q)
 			fail_msg("case '%s' was accepted", c->what);
 		if (errno != EINVAL)
@@ -111,9 +175,11 @@ static void allowed_cpu_not_named_refused(void **state)
 	char spec[32];
 	snprintf(spec, sizeof spec, "%d", nr_test_cpu(0));
 	struct numaring_config cfg;
+	struct numaring_lab lab;
 	numaring_config_init(&cfg);
+	numaring_lab_init(&lab);
 	cfg.topology = spec;
-	assert_null(numaring_create(&cfg));
+	assert_null(numaring_lab_create(&cfg, &lab));
 	assert_int_equal(errno, EINVAL);
 	assert_non_null(strstr(numaring_last_error(), "does not name CPU"));
 }
@@ -122,21 +188,23 @@ static void environment_topology_used_and_checked(void **state)
 {
 	(void)state;
 	struct numaring_config cfg;
+	struct numaring_lab lab;
 	numaring_config_init(&cfg);
+	numaring_lab_init(&lab);
 	setenv("NUMARING_TOPOLOGY", topo2, 1);
 	nr_test_unpin();
-	struct numaring *q = numaring_create(&cfg);
+	struct numaring *q = numaring_lab_create(&cfg, &lab);
 	assert_non_null(q);
 	assert_int_equal(numaring_topology_emulated(q), 1);
 	assert_int_equal(numaring_node_memory(q, 0), -1);
 	numaring_destroy(q);
 	setenv("NUMARING_TOPOLOGY", "0-x", 1);
-	assert_null(numaring_create(&cfg));
+	assert_null(numaring_lab_create(&cfg, &lab));
 	assert_int_equal(errno, EINVAL);
 	assert_non_null(strstr(numaring_last_error(), "NUMARING_TOPOLOGY"));
 	/* the config field wins over the environment */
 	cfg.topology = topo2;
-	q = numaring_create(&cfg);
+	q = numaring_lab_create(&cfg, &lab);
 	assert_non_null(q);
 	numaring_destroy(q);
 	unsetenv("NUMARING_TOPOLOGY");
@@ -288,7 +356,7 @@ static void fifo_full_empty_null_on_one_node(void **state)
 	}
 	assert_int_equal(numaring_dequeue(w, &out), -ENOENT);
 	struct numaring_stats st;
-	numaring_worker_stats(w, &st);
+	numaring_worker_stats(w, &st, sizeof st);
 	assert_int_equal(st.enqueued, 8);
 	assert_int_equal(st.dequeued, 8);
 	assert_int_equal(st.local_ops, 16);
@@ -348,11 +416,11 @@ static void full_local_ring_moves_a_batch(void **state)
 	for (uintptr_t i = 0; i < 8; i++)
 		assert_int_equal(numaring_enqueue(w, (void *)i), 0);
 	assert_int_equal(numaring_worker_node(w), 0);
-	numaring_worker_stats(w, &st);
+	numaring_worker_stats(w, &st, sizeof st);
 	assert_int_equal(st.batches_out, 0);
 	/* ring 0 is full: its 4 oldest items move to node 1 in one transfer */
 	assert_int_equal(numaring_enqueue(w, (void *)8), 0);
-	numaring_worker_stats(w, &st);
+	numaring_worker_stats(w, &st, sizeof st);
 	assert_int_equal(st.batches_out, 1);
 	assert_int_equal(st.items_out, 4);
 	assert_int_equal(nr_ring_count(q->rings[1]), 4);
@@ -374,7 +442,7 @@ static void full_local_ring_moves_a_batch(void **state)
 	assert_int_equal(numaring_dequeue(w, &out), -ENOENT);
 	for (int k = 0; k < 16; k++)
 		assert_int_equal(seen[k], 1);
-	numaring_worker_stats(w, &st);
+	numaring_worker_stats(w, &st, sizeof st);
 	assert_true(st.batches_in >= 1);
 	assert_int_equal(st.enqueued, 16);
 	assert_int_equal(st.dequeued, 16);
@@ -391,21 +459,25 @@ static void linger_takes_full_batches_and_strands_nothing(void **state)
 	if (nr_test_ncpus() < 2)
 		skip();
 	struct numaring_config cfg;
+	struct numaring_lab lab;
 	numaring_config_init(&cfg);
-	cfg.linger_us = 1000001;
+	numaring_lab_init(&lab);
+	lab.linger_us = 1000001;
 	errno = 0;
-	assert_null(numaring_create(&cfg));
+	assert_null(numaring_lab_create(&cfg, &lab));
 	assert_int_equal(errno, EINVAL);
 	assert_non_null(strstr(numaring_last_error(), "linger_us 1000001"));
 
 	numaring_config_init(&cfg);
+
+	numaring_lab_init(&lab);
 	cfg.capacity = 16;
 	cfg.batch = 4;
-	cfg.lookup = NUMARING_LOOKUP_TABLE;
+	lab.lookup = NUMARING_LOOKUP_TABLE;
 	cfg.topology = topo2;
-	cfg.linger_us = 20000; /* 20 ms */
+	lab.linger_us = 20000; /* 20 ms */
 	nr_test_unpin(); /* the library checks topologies against our affinity */
-	struct numaring *q = numaring_create(&cfg);
+	struct numaring *q = numaring_lab_create(&cfg, &lab);
 	assert_non_null(q);
 	struct numaring_stats st;
 	void *out;
@@ -417,14 +489,14 @@ static void linger_takes_full_batches_and_strands_nothing(void **state)
 	struct numaring_worker *c = numaring_worker_attach(q);
 	/* within the linger: nothing taken, no gate touched */
 	assert_int_equal(numaring_dequeue(c, &out), -ENOENT);
-	numaring_worker_stats(c, &st);
+	numaring_worker_stats(c, &st, sizeof st);
 	assert_int_equal(st.batches_in, 0);
 	/* a full batch is there: taken at once, all four in one transfer */
 	assert_int_equal(nr_test_pin(nr_test_cpu(0)), 0);
 	assert_int_equal(numaring_enqueue(p, (void *)4), 0);
 	assert_int_equal(nr_test_pin(nr_test_cpu(1)), 0);
 	assert_int_equal(numaring_dequeue(c, &out), 0);
-	numaring_worker_stats(c, &st);
+	numaring_worker_stats(c, &st, sizeof st);
 	assert_int_equal(st.batches_in, 1);
 	assert_int_equal(st.items_in, 4);
 	for (int k = 0; k < 3; k++)
@@ -443,7 +515,7 @@ static void linger_takes_full_batches_and_strands_nothing(void **state)
 	}
 	assert_true(got);
 	assert_int_equal((uintptr_t)out, 5);
-	numaring_worker_stats(c, &st);
+	numaring_worker_stats(c, &st, sizeof st);
 	assert_int_equal(st.batches_in, 2);
 	numaring_worker_detach(p);
 	numaring_worker_detach(c);
@@ -507,7 +579,7 @@ static void every_lookup_routes_to_the_cpus_node(void **state)
 			fail_msg("lookup %s routed to node %d, expected %d",
 				 numaring_lookup_name(mode), numaring_worker_node(w), expect);
 		struct numaring_stats st;
-		numaring_worker_stats(w, &st);
+		numaring_worker_stats(w, &st, sizeof st);
 		if (mode != NUMARING_LOOKUP_NONE)
 			assert_true(st.node_changes >= 1);
 		else
@@ -612,7 +684,9 @@ static void allocation_failure_returns_enomem(void **state)
 {
 	(void)state;
 	struct numaring_config cfg;
+	struct numaring_lab lab;
 	numaring_config_init(&cfg);
+	numaring_lab_init(&lab);
 	cfg.topology = topo3; /* several rings: fail each one in turn */
 	int failures = 0;
 	nr_test_unpin();
@@ -620,7 +694,7 @@ static void allocation_failure_returns_enomem(void **state)
 		alloc_calls = 0;
 		nr_fault_alloc = fail_nth;
 		errno = 0;
-		struct numaring *q = numaring_create(&cfg);
+		struct numaring *q = numaring_lab_create(&cfg, &lab);
 		struct numaring_worker *w = q ? numaring_worker_attach(q) : NULL;
 		nr_fault_alloc = NULL;
 		if (alloc_calls < fail_at) { /* every allocation done: success */
@@ -648,6 +722,7 @@ int main(void)
 	nr_test_topology(topo3, sizeof topo3, 2, 1);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(defaults_create_anywhere),
+		cmocka_unit_test(sized_structs),
 		cmocka_unit_test(invalid_configs_refused),
 		cmocka_unit_test(allowed_cpu_not_named_refused),
 		cmocka_unit_test(environment_topology_used_and_checked),

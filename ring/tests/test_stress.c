@@ -62,7 +62,7 @@ static struct numaring_worker *maybe_churn(struct run *r, struct numaring_worker
 		return w;
 	*left = 100 + rnd % 900;
 	struct numaring_stats st;
-	numaring_worker_stats(w, &st);
+	numaring_worker_stats(w, &st, sizeof st);
 	pthread_mutex_lock(&r->lock);
 	numaring_stats_add(&r->sum, &st);
 	pthread_mutex_unlock(&r->lock);
@@ -82,7 +82,7 @@ static char topo2[256], topo3[256], topo3d[300];
 static void add_stats(struct run *r, struct numaring_worker *w)
 {
 	struct numaring_stats st;
-	numaring_worker_stats(w, &st);
+	numaring_worker_stats(w, &st, sizeof st);
 	pthread_mutex_lock(&r->lock);
 	numaring_stats_add(&r->sum, &st);
 	pthread_mutex_unlock(&r->lock);

@@ -49,16 +49,18 @@ static struct numaring *make_queue(enum numaring_lookup lookup, enum numaring_ga
 				   size_t capacity, unsigned batch)
 {
 	struct numaring_config cfg;
+	struct numaring_lab lab;
 	numaring_config_init(&cfg);
+	numaring_lab_init(&lab);
 	cfg.capacity = capacity;
 	cfg.batch = batch;
-	cfg.lookup = lookup;
-	cfg.recheck = RECHECK;
-	cfg.gate = gate;
+	lab.lookup = lookup;
+	lab.recheck = RECHECK;
+	lab.gate = gate;
 	cfg.backoff = NUMARING_BACKOFF_NONE;
 	cfg.topology = NULL;
 	nr_test_unpin(); /* discovery sees the creating thread's allowed CPUs */
-	struct numaring *q = numaring_create(&cfg);
+	struct numaring *q = numaring_lab_create(&cfg, &lab);
 	if (!q)
 		fail_msg("numaring_create (lookup %s, gate %s) failed: %s", numaring_lookup_name(lookup),
 			 numaring_gate_name(gate), numaring_last_error());
@@ -319,7 +321,7 @@ static void follows_a_migration(void **state)
 			}
 			if (held)
 				one_op(w, &held);
-			numaring_worker_stats(w, &st);
+			numaring_worker_stats(w, &st, sizeof st);
 			if (in_force == NUMARING_LOOKUP_NONE)
 				assert_int_equal(st.node_changes, 0);
 			else if (st.node_changes < 2)
@@ -385,7 +387,7 @@ static void *producer(void *p)
 		}
 	}
 out:
-	numaring_worker_stats(w, &st);
+	numaring_worker_stats(w, &st, sizeof st);
 	numaring_worker_detach(w); /* held items go back to a ring */
 	pthread_mutex_lock(&r->lock);
 	numaring_stats_add(&r->prod, &st);
@@ -422,7 +424,7 @@ static void *consumer(void *p)
 			atomic_fetch_add(&r->bad, 1);
 		atomic_fetch_add(&r->consumed, 1);
 	}
-	numaring_worker_stats(w, &st);
+	numaring_worker_stats(w, &st, sizeof st);
 	numaring_worker_detach(w);
 	pthread_mutex_lock(&r->lock);
 	numaring_stats_add(&r->cons, &st);
@@ -475,7 +477,7 @@ static void cross_node_batches(void **state)
 		for (uint64_t i = 1; i <= prefill; i++)
 			assert_int_equal(numaring_enqueue(w, (void *)(uintptr_t)i), 0);
 		struct numaring_stats st;
-		numaring_worker_stats(w, &st);
+		numaring_worker_stats(w, &st, sizeof st);
 		numaring_worker_detach(w);
 		numaring_stats_add(&r.prod, &st);
 		nr_test_unpin();
@@ -606,7 +608,7 @@ static void steals_from_the_nearest_node(void **state)
 		if ((int)i != A && (int)i != B)
 			assert_int_equal(after[i], before[i]);
 	struct numaring_stats st;
-	numaring_worker_stats(wa, &st);
+	numaring_worker_stats(wa, &st, sizeof st);
 	assert_int_equal(st.batches_in, 1);
 
 	/* Drain from A: every item of B before any of C. */
@@ -620,7 +622,7 @@ static void steals_from_the_nearest_node(void **state)
 				 i < per ? "still had items" : "was empty");
 	}
 	assert_int_equal(numaring_dequeue(wa, &item), -ENOENT);
-	numaring_worker_stats(wa, &st);
+	numaring_worker_stats(wa, &st, sizeof st);
 	assert_int_equal(st.batches_in, 2 * per / batch);
 	print_message("node %d stole %u batches: all of node %d (distance %d) before node %d "
 		      "(distance %d)\n",

@@ -1,6 +1,6 @@
 /*
- * nr_internal.h - the layout of a queue and of a worker (internal; white-box
- * tests include it).
+ * nr_internal.h - the layout of a queue and of a worker (private to
+ * libnumaring; white-box tests include it).
  *
  * Fields are grouped by who writes them: read-only after create; written by
  * every worker that transfers through a gate; written by the owner of a
@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "numaring.h"
+#include "numaring_lab.h"
 #include "nr_backoff.h"
 #include "nr_ring.h"
 #include "nr_topology.h"
@@ -32,7 +33,8 @@ _Static_assert(sizeof(struct nr_gate) == NR_DESTRUCTIVE, "one gate per line pair
 struct numaring {
 	/* ---- read-only after numaring_create ---- */
 	struct numaring_config cfg; /* cfg.topology is not kept (NULL) */
-	enum numaring_lookup lookup; /* in force (RSEQ/RDPID may fall back to TABLE) */
+	struct numaring_lab lab;    /* the ablations (production values by default) */
+	enum numaring_lookup lookup; /* in force: AUTO resolved, RSEQ/RDPID may fall back to TABLE */
 	unsigned nnodes;
 	struct nr_ring *rings[NR_MAX_NODES];
 	size_t ring_bytes;      /* mapping length of each ring */
@@ -58,20 +60,30 @@ struct numaring {
 
 struct numaring_worker {
 	/* ---- written only by the owning thread ---- */
-	alignas(NR_DESTRUCTIVE) struct numaring *q;
+	/* The operations specialised for the queue's lookup, chosen at attach
+	 * (numaring.c, "variants"): numaring_enqueue() and the others jump
+	 * through these, so no mode is tested per operation. */
+	alignas(NR_DESTRUCTIVE) int (*enq)(struct numaring_worker *w, void *item);
+	int (*deq)(struct numaring_worker *w, void **item);
+	unsigned (*enq_burst)(struct numaring_worker *w, void *const *items, unsigned n);
+	unsigned (*deq_burst)(struct numaring_worker *w, void **items, unsigned n);
 	struct nr_ring *local; /* rings[node] */
-	unsigned node;
-	uint8_t mode;          /* lookup in force (copy of q->lookup) */
-	uint8_t key_kind;      /* what lookup keys are: CPU or kernel node */
-	uint32_t key;          /* the last raw look-up answer */
-	unsigned recheck_left; /* CACHED: operations until the next re-check */
 	unsigned npending;     /* items held from an interrupted transfer */
+	unsigned recheck_left; /* CACHED: operations until the next re-check */
+	uint32_t key;          /* the last raw look-up answer */
+	uint8_t key_kind;      /* what lookup keys are: CPU or kernel node */
+	uint8_t key_shift;     /* RDPID: the key is (TSC_AUX >> shift) & mask */
+	uint16_t rseq_off;     /* RSEQ: offset of the key in struct rseq */
+	uint32_t key_mask;
+	unsigned node;
+	struct numaring *q;
 	uint64_t empty_since_ns; /* linger: when dequeues began to find nothing; 0: never */
 	uint64_t empty_mark;     /* linger: st.dequeued then (a change: a new episode) */
 	struct nr_backoff bo;
 	void **xfer;    /* batch-sized scratch for transfers */
 	void **pending; /* up to batch items held (see numaring_dequeue) */
-	struct numaring_stats st;
+	struct numaring_stats st; /* local_ops is derived at read: see nonlocal */
+	uint64_t nonlocal; /* items enqueued or dequeued elsewhere than the local ring */
 
 	/* ---- the worker's own gate (PERWORKER): its own line pair ---- */
 	struct nr_gate own_gate;
@@ -86,8 +98,11 @@ _Static_assert(offsetof(struct numaring, shared_gate) % NR_DESTRUCTIVE == 0,
 _Static_assert(offsetof(struct numaring, lock) % NR_DESTRUCTIVE == 0,
 	       "the slow-path lock must not share a line with read-mostly fields");
 
-/* Fault injection for tests: when set and it returns nonzero, the
- * allocation of `size` bytes (heap or ring mapping) fails as if out of memory. */
+#ifdef NR_TEST_HOOKS
+/* Fault injection for the ring's tests (built into the test archive only,
+ * build/test/libnumaring.a): when set and it returns nonzero, the allocation
+ * of `size` bytes (heap or ring mapping) fails as if out of memory. */
 extern int (*nr_fault_alloc)(size_t size);
+#endif
 
 #endif /* NR_INTERNAL_H */

@@ -554,3 +554,21 @@ void nr_topology_order(const struct nr_topology *t, unsigned node, unsigned char
 		order[j] = v;
 	}
 }
+
+/* ---- the public names (numaring_topology.h) ------------------------------ */
+
+int numaring_topology_get(const char *spec, struct numaring_topology *t, char *err,
+			  size_t errlen)
+{
+	return nr_topology_get(spec, t, err, errlen);
+}
+
+int numaring_cpulist_parse(const char *s, size_t len, cpu_set_t *out, char *err, size_t errlen)
+{
+	return nr_cpulist_parse(s, len, out, err, errlen);
+}
+
+int numaring_cpulist_format(const cpu_set_t *set, char *buf, size_t len)
+{
+	return nr_cpulist_format(set, buf, len);
+}

@@ -6,13 +6,13 @@
 #include <errno.h>
 #include <string.h>
 
-#include "numaring.h"
+#include "numaring_lab.h"
 
 static const char *const lookup_names[NUMARING_LOOKUP_COUNT_] = {
 	[NUMARING_LOOKUP_LIBNUMA] = "libnuma", [NUMARING_LOOKUP_SYSCALL] = "syscall",
 	[NUMARING_LOOKUP_TABLE] = "table",     [NUMARING_LOOKUP_CACHED] = "cached",
 	[NUMARING_LOOKUP_RSEQ] = "rseq",       [NUMARING_LOOKUP_RDPID] = "rdpid",
-	[NUMARING_LOOKUP_NONE] = "none",
+	[NUMARING_LOOKUP_NONE] = "none",       [NUMARING_LOOKUP_AUTO] = "auto",
 };
 
 static const char *const gate_names[NUMARING_GATE_COUNT_] = {

@@ -1,5 +1,5 @@
 /*
- * nr_ring.h - the bounded MPMC ring of one node (internal, inline fast path).
+ * nr_ring.h - the bounded MPMC ring of one node (private; inline fast path).
  *
  * Protocol (Vyukov's bounded MPMC queue, extended with bulk claims):
  *
@@ -125,6 +125,7 @@ static inline bool nr_ring_enqueue(struct nr_ring *r, void *item, struct nr_back
 	/* Relaxed: tail only hands out positions; who owns a cell is decided by
 	 * the CAS below, what it holds is ordered by seq (E1/E2). */
 	uint64_t pos = atomic_load_explicit(&r->tail, memory_order_relaxed);
+	unsigned attempt = 0;
 	for (;;) {
 		c = &r->cells[pos & r->mask];
 		/* E1: acquire; pairs with the release of seq in dequeue (D2/DB2) by
@@ -139,12 +140,12 @@ static inline bool nr_ring_enqueue(struct nr_ring *r, void *item, struct nr_back
 								  memory_order_relaxed,
 								  memory_order_relaxed))
 				break;
-			nr_backoff_fail(bo);
+			nr_backoff_fail(bo, attempt++);
 		} else if (dif < 0) {
 			return false; /* full: the item of pos - capacity is still there */
 		} else {
 			/* another producer took pos: catch up with tail */
-			nr_backoff_fail(bo);
+			nr_backoff_fail(bo, attempt++);
 			pos = atomic_load_explicit(&r->tail, memory_order_relaxed);
 		}
 	}
@@ -153,7 +154,6 @@ static inline bool nr_ring_enqueue(struct nr_ring *r, void *item, struct nr_back
 	/* E2: release; pairs with the acquire of seq in dequeue (D1/DB1): the
 	 * consumer that sees pos + 1 also sees item. */
 	atomic_store_explicit(&c->seq, pos + 1, memory_order_release);
-	nr_backoff_reset(bo);
 	return true;
 }
 
@@ -164,6 +164,7 @@ static inline bool nr_ring_dequeue(struct nr_ring *r, void **item, struct nr_bac
 	struct nr_cell *c;
 	/* Relaxed: see nr_ring_enqueue; ordering is carried by seq (D1/D2). */
 	uint64_t pos = atomic_load_explicit(&r->head, memory_order_relaxed);
+	unsigned attempt = 0;
 	for (;;) {
 		c = &r->cells[pos & r->mask];
 		/* D1: acquire; pairs with the release of seq in enqueue (E2/EB2):
@@ -176,11 +177,11 @@ static inline bool nr_ring_dequeue(struct nr_ring *r, void **item, struct nr_bac
 								  memory_order_relaxed,
 								  memory_order_relaxed))
 				break;
-			nr_backoff_fail(bo);
+			nr_backoff_fail(bo, attempt++);
 		} else if (dif < 0) {
 			return false; /* empty: position pos is not published */
 		} else {
-			nr_backoff_fail(bo);
+			nr_backoff_fail(bo, attempt++);
 			pos = atomic_load_explicit(&r->head, memory_order_relaxed);
 		}
 	}
@@ -189,7 +190,6 @@ static inline bool nr_ring_dequeue(struct nr_ring *r, void **item, struct nr_bac
 	/* D2: release; pairs with the acquire of seq by the producer of
 	 * pos + capacity (E1/EB1): our read of item happens before it overwrites. */
 	atomic_store_explicit(&c->seq, pos + r->capacity, memory_order_release);
-	nr_backoff_reset(bo);
 	return true;
 }
 
@@ -210,6 +210,7 @@ static inline unsigned nr_ring_enqueue_burst(struct nr_ring *r, void *const *ite
 {
 	uint64_t pos = atomic_load_explicit(&r->tail, memory_order_relaxed);
 	uint64_t k;
+	unsigned attempt = 0;
 	if (n == 0)
 		return 0;
 	for (;;) {
@@ -237,7 +238,7 @@ static inline unsigned nr_ring_enqueue_burst(struct nr_ring *r, void *const *ite
 							  memory_order_relaxed,
 							  memory_order_relaxed))
 			break;
-		nr_backoff_fail(bo);
+		nr_backoff_fail(bo, attempt++);
 	}
 	NR_FAULT_POINT();
 	for (uint64_t i = 0; i < k; i++) {
@@ -251,7 +252,6 @@ static inline unsigned nr_ring_enqueue_burst(struct nr_ring *r, void *const *ite
 		/* EB2: release; pairs with D1/DB1, as E2. */
 		atomic_store_explicit(&c->seq, pos + i + 1, memory_order_release);
 	}
-	nr_backoff_reset(bo);
 	return (unsigned)k;
 }
 
@@ -261,6 +261,7 @@ static inline unsigned nr_ring_dequeue_burst(struct nr_ring *r, void **items, un
 {
 	uint64_t pos = atomic_load_explicit(&r->head, memory_order_relaxed);
 	uint64_t k;
+	unsigned attempt = 0;
 	if (n == 0)
 		return 0;
 	for (;;) {
@@ -280,7 +281,7 @@ static inline unsigned nr_ring_dequeue_burst(struct nr_ring *r, void **items, un
 							  memory_order_relaxed,
 							  memory_order_relaxed))
 			break;
-		nr_backoff_fail(bo);
+		nr_backoff_fail(bo, attempt++);
 	}
 	NR_FAULT_POINT();
 	for (uint64_t i = 0; i < k; i++) {
@@ -294,7 +295,6 @@ static inline unsigned nr_ring_dequeue_burst(struct nr_ring *r, void **items, un
 		 * pos + i + capacity, as D2. */
 		atomic_store_explicit(&c->seq, pos + i + r->capacity, memory_order_release);
 	}
-	nr_backoff_reset(bo);
 	return (unsigned)k;
 }
 

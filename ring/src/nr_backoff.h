@@ -4,10 +4,14 @@
  *
  * Internal to libnumaring. Two different things live here:
  *
- *   nr_backoff_fail()  the configured ablation (none / pause / exp / yield),
+ *   nr_backoff_fail()  the configured backoff (none / pause / exp / yield),
  *                      run after an attempt that lost a race (a failed CAS,
  *                      a position taken by someone else). It also counts the
- *                      failure for the worker's statistics.
+ *                      failure for the worker's statistics. Out of line and
+ *                      cold: an operation that wins its race runs no backoff
+ *                      code and stores nothing for it (the exponential spin
+ *                      length comes from the operation's own count of
+ *                      failures, a register, not from state to reset).
  *   nr_wait_poll()     one poll of a wait for a step another thread has
  *                      already claimed (publishing a slot, releasing a gate).
  *                      It spins with PAUSE for a time budget
@@ -51,21 +55,13 @@ static inline void nr_cpu_relax(void)
 
 struct nr_backoff {
 	uint32_t mode;     /* enum numaring_backoff */
-	uint32_t spin;     /* EXP: current spin length */
 	uint64_t failures; /* failed attempts, reported as stats.failed_attempts */
 };
 
 static inline void nr_backoff_init(struct nr_backoff *bo, enum numaring_backoff mode)
 {
 	bo->mode = (uint32_t)mode;
-	bo->spin = 1;
 	bo->failures = 0;
-}
-
-/* After a successful attempt: EXP starts again from one PAUSE. */
-static inline void nr_backoff_reset(struct nr_backoff *bo)
-{
-	bo->spin = 1;
 }
 
 static inline void nr_spin(uint32_t n)
@@ -74,25 +70,26 @@ static inline void nr_spin(uint32_t n)
 		nr_cpu_relax();
 }
 
-/* Back off as configured, without counting a failure (gate waits). */
-static inline void nr_backoff_pause(struct nr_backoff *bo)
+/* Back off as configured after the attempt-th consecutive failure (0 the
+ * first), without counting it (gate waits count their own). EXP spins
+ * 2^attempt PAUSEs, at most NUMARING_EXP_MAX_SPIN. */
+static inline void nr_backoff_pause(uint32_t mode, unsigned attempt)
 {
-	switch (bo->mode) {
+	switch (mode) {
 	case NUMARING_BACKOFF_NONE:
 		break;
 	case NUMARING_BACKOFF_PAUSE:
 		nr_spin(NUMARING_PAUSE_SPIN);
 		break;
 	case NUMARING_BACKOFF_EXP:
-		nr_spin(bo->spin);
-		if (bo->spin < NUMARING_EXP_MAX_SPIN)
-			bo->spin <<= 1;
+		nr_spin(attempt >= 10 ? NUMARING_EXP_MAX_SPIN : 1u << attempt);
 		break;
 	case NUMARING_BACKOFF_YIELD:
 		sched_yield();
 		break;
 	}
 }
+_Static_assert(NUMARING_EXP_MAX_SPIN == 1u << 10, "EXP's cap is 2^10 PAUSEs");
 
 /*
  * Fault injection (a debug build with -DNR_FAULT_INJECT, make test-fault):
@@ -156,11 +153,13 @@ static inline void nr_wait_poll(struct nr_wait *wt)
 	nr_cpu_relax();
 }
 
-/* After a failed attempt: count it, then back off as configured. */
-static inline void nr_backoff_fail(struct nr_backoff *bo)
+/* After the attempt-th consecutive failed attempt of an operation (0 the
+ * first): count it, then back off as configured. Never inlined: see above. */
+static __attribute__((noinline, cold, unused)) void nr_backoff_fail(struct nr_backoff *bo,
+								    unsigned attempt)
 {
 	bo->failures++;
-	nr_backoff_pause(bo);
+	nr_backoff_pause(bo->mode, attempt);
 }
 
 #endif /* NR_BACKOFF_H */

@@ -1,0 +1,136 @@
+/*
+ * lab.c - the parts of numaring_lab.h that are not the queue itself: the
+ * flat ring (the per-node ring used alone) and the look-up timing loop.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <numa.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nr_backoff.h"
+#include "nr_lookup.h"
+#include "nr_ring.h"
+#include "numaring_lab.h"
+
+struct numaring_flat {
+	struct nr_ring *r;
+};
+
+struct numaring_flat_handle {
+	/* its own line pair: failures is written on every lost race */
+	_Alignas(NR_DESTRUCTIVE) struct nr_ring *r;
+	struct nr_backoff bo;
+};
+
+static void *aligned(size_t size)
+{
+	void *p = NULL;
+	return posix_memalign(&p, NR_DESTRUCTIVE, size) == 0 ? p : NULL;
+}
+
+struct numaring_flat *numaring_flat_create(size_t capacity)
+{
+	struct numaring_flat *f;
+	if (capacity < 2 || (capacity & (capacity - 1)) != 0 || capacity > ((size_t)1 << 40)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	f = malloc(sizeof *f);
+	if (!f || !(f->r = aligned(nr_ring_bytes(capacity)))) {
+		free(f);
+		errno = ENOMEM;
+		return NULL;
+	}
+	nr_ring_init(f->r, capacity);
+	return f;
+}
+
+void numaring_flat_destroy(struct numaring_flat *f)
+{
+	if (!f)
+		return;
+	free(f->r);
+	free(f);
+}
+
+struct numaring_flat_handle *numaring_flat_attach(struct numaring_flat *f)
+{
+	struct numaring_flat_handle *h = aligned(sizeof *h);
+	if (!h) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	h->r = f->r;
+	/* backoff NONE, NumaRing's default: flat measures the ring alone */
+	nr_backoff_init(&h->bo, NUMARING_BACKOFF_NONE);
+	return h;
+}
+
+void numaring_flat_detach(struct numaring_flat_handle *h)
+{
+	free(h);
+}
+
+int numaring_flat_enqueue(struct numaring_flat_handle *h, void *item)
+{
+	return nr_ring_enqueue(h->r, item, &h->bo) ? 0 : -ENOBUFS;
+}
+
+int numaring_flat_dequeue(struct numaring_flat_handle *h, void **item)
+{
+	return nr_ring_dequeue(h->r, item, &h->bo) ? 0 : -ENOENT;
+}
+
+unsigned numaring_flat_enqueue_burst(struct numaring_flat_handle *h, void *const *items,
+				     unsigned n)
+{
+	return nr_ring_enqueue_burst(h->r, items, n, &h->bo);
+}
+
+unsigned numaring_flat_dequeue_burst(struct numaring_flat_handle *h, void **items, unsigned n)
+{
+	return nr_ring_dequeue_burst(h->r, items, n, &h->bo);
+}
+
+uint64_t numaring_flat_failures(const struct numaring_flat_handle *h)
+{
+	return h->bo.failures;
+}
+
+uint64_t numaring_lab_lookup_run(enum numaring_lookup mode, unsigned n, const int *cpu_table,
+				 unsigned table_len)
+{
+	uint64_t s = 0;
+	switch (mode) {
+	case NUMARING_LOOKUP_LIBNUMA:
+		for (unsigned i = 0; i < n; i++)
+			s += (uint64_t)numa_node_of_cpu(sched_getcpu());
+		break;
+	case NUMARING_LOOKUP_SYSCALL:
+		for (unsigned i = 0; i < n; i++) {
+			unsigned cpu = 0, node = 0;
+			nr_getcpu_syscall(&cpu, &node);
+			s += node;
+		}
+		break;
+	case NUMARING_LOOKUP_TABLE:
+		for (unsigned i = 0; i < n; i++) {
+			unsigned c = (unsigned)sched_getcpu();
+			s += c < table_len ? (uint64_t)cpu_table[c] : 0;
+		}
+		break;
+	case NUMARING_LOOKUP_RSEQ:
+		for (unsigned i = 0; i < n; i++)
+			s += nr_rseq_node();
+		break;
+	case NUMARING_LOOKUP_RDPID:
+		for (unsigned i = 0; i < n; i++)
+			s += nr_rdpid() >> 12;
+		break;
+	default:
+		break;
+	}
+	return s;
+}
