@@ -69,15 +69,12 @@ np-xfer-1p1c-pernode np  -DMODE=2 -DGATE=1 -DP0=1 -DC1=1 -DNPER=5
 np-xfer-1p1c-perwkr  np  -DMODE=2 -DGATE=2 -DP0=1 -DC1=1 -DNPER=5
 np-xfer-2p1c-pernode np  -DMODE=2 -DGATE=1 -DP0=2 -DC1=1 -DNPER=2
 np-xfer-pp-pernode   np  -DMODE=2 -DGATE=1 -DP0=1 -DP1=1 -DC1=1 -DNPER=2 -DXFER_MAX=3
-weakhead-fixed    safety -DMODE=1 -DPS=1 -DPB=1 -DCS=1 -DCB=1 -DWEAKHEAD=1
-weakhead-fixed-1b safety -DMODE=1 -DPS=1 -DPB=1 -DCS=1 -DCB=0 -DWEAKHEAD=1
-bug1-burst-ignores-head  mutant -DMODE=1 -DPS=0 -DPB=2 -DCS=1 -DCB=0 -DBUG=1
+bug1-burst-claims-unseen mutant -DMODE=1 -DPS=0 -DPB=2 -DCS=1 -DCB=0 -DBUG=1
 bug2-release-before-read mutant -DMODE=1 -DPS=2 -DPB=0 -DCS=2 -DCB=0 -DBUG=2
 bug3-pull-drops-rest     mutant -DMODE=2 -DGATE=0 -DP0=1 -DC1=1 -DNPER=3 -DBUG=3
 bug4-gate-not-released   mutant -DMODE=2 -DGATE=0 -DP0=1 -DC1=1 -DNPER=5 -DBUG=4
-bug5-burst-ignores-tail  mutant -DMODE=1 -DPS=1 -DPB=0 -DCS=0 -DCB=2 -DBUG=5
+bug5-burst-claims-unpub  mutant -DMODE=1 -DPS=1 -DPB=0 -DCS=0 -DCB=2 -DBUG=5
 bug6-no-catch-up         mutant-np -DMODE=1 -DPS=1 -DPB=0 -DCS=2 -DCB=0 -DBUG=6
-bug7-weakhead-unfixed    mutant -DMODE=1 -DPS=1 -DPB=1 -DCS=1 -DCB=0 -DWEAKHEAD=1 -DFIX_ROOM=0
 EOF
 	if [ "$FULL" = 1 ]; then
 		cat <<'EOF'

@@ -2,8 +2,9 @@
  * ring.pml - a Promela model of the NumaRing core, for spin.
  *
  *   MODE 1  one ring (ring/src/nr_ring.h): single enqueue/dequeue (Vyukov: cell
- *           seq, tail/head CAS, full/empty detection) and bulk claims with
- *           per-cell waits, by producers and consumers of each kind.
+ *           seq, tail/head CAS, full/empty detection) and bursts that look at
+ *           the cells first and claim only those that are ready (rule 4),
+ *           by producers and consumers of each kind.
  *   MODE 2  two rings + the cross-node transfers of ring/src/numaring.c:
  *           numaring_enqueue/_dequeue and their slow paths, push_batch,
  *           pull_batch, place_anywhere, hold/flush_pending, the ticket gates
@@ -21,12 +22,11 @@
  *     empty, nothing is held or orphaned, every gate is free;
  *   - no deadlock: spin's invalid end states (all processes blocked with
  *     one not at its end);
- *   - the waits of bulk operations terminate: at each per-cell wait the
- *     cell's owner must have claimed its position already (the lemma of the
- *     rank argument of nr_ring.h rule 5, asserted), and with -DNP and weak
- *     fairness (pan -l -f) there is no cycle without progress (an item
- *     delivered or a new item enqueued): no livelock, no circular wait
- *     hidden behind a spinning retry loop;
+ *   - a burst never waits: every cell it has claimed is ready when it
+ *     writes or reads it (asserted: rule 4's claim that the look and the
+ *     CAS together give only ready cells), and with -DNP and weak fairness
+ *     (pan -l -f) there is no cycle without progress (an item delivered or
+ *     a new item enqueued): no livelock hidden behind a retry loop;
  *   - invariants in every reachable state (monitor process): head <= tail <=
  *     head + CAP for each ring.
  *
@@ -50,19 +50,12 @@
 #define NPER0 NPER
 #endif
 /*
- * WEAKHEAD (MODE 1 only): the relaxed load of head in nr_ring_enqueue_burst
- * may return a stale value, as C11 allows and ARMv8/POWER do (see
- * README.md, "Finding"); FIX_ROOM: the fix of room's computation (1, as
- * the C code now has it; 0 models the code before the fix, bug 7).
+ * WEAKHEAD: the relaxed load of head that bursts used to bound their claim
+ * (the finding of ring/model/README.md, "WEAKHEAD") is gone: bursts look at
+ * the cells and read no index of the other side.
  */
-#ifndef WEAKHEAD
-#define WEAKHEAD 0
-#endif
-#ifndef FIX_ROOM
-#define FIX_ROOM 1   /* the C code has the fix since the finding; 0 = before */
-#endif
-#if WEAKHEAD && MODE != 1
-#error WEAKHEAD is modelled for MODE 1 only (one ring, producers that never dequeue)
+#ifdef WEAKHEAD
+#error WEAKHEAD modelled the relaxed load of head in the old burst enqueue; bursts no longer read head (ring/model/README.md)
 #endif
 #ifndef BUG            /* 0; 1..6 inject a known bug (a mutant the check must catch) */
 #define BUG 0
@@ -253,7 +246,9 @@ inline ring_dequeue(R_, IT_, OK_)
 }
 
 /* nr_ring_enqueue_burst(r, wb + off, n): k = how many went in (wb[]: the
- * calling process's buffer, declared in each proctype) */
+ * calling process's buffer, declared in each proctype). Rule 4: look at the
+ * cells from tail on (EB1, one acquire load per step), claim exactly the k
+ * seen free with one CAS, then write and publish them without waiting. */
 inline ring_enqueue_burst(R_, OFF_, N_, K_)
 {
 	pos = tail[R_];                                /* relaxed load of tail */
@@ -264,50 +259,27 @@ inline ring_enqueue_burst(R_, OFF_, N_, K_)
 		cd = 2;
 		do
 		:: cd == 2 ->
-#if WEAKHEAD
-			/* relaxed load of head, as C11 allows it: any value of head
-			 * not older than what this process has read or synchronized
-			 * with (hlast); the model offers the newest value or hlast */
+			K_ = 0;
+			do                              /* the look: EB1 per cell */
+			:: K_ < N_ && seq[CELL(R_, pos + K_)] == pos + K_ -> K_++
+			:: else -> break
+			od;
 			if
-			:: h = head[R_]
-			:: h = hlast
-			fi;
-			if
-			:: h > hlast -> hlast = h
-			:: else -> skip
-			fi;
-#else
-			h = head[R_];                  /* relaxed load of head */
-#endif
-			if
-			:: pos < h -> pos = tail[R_]    /* used < 0: stale, catch up */
+			:: K_ == 0 ->
+				sq = seq[CELL(R_, pos)]; /* relaxed second look */
+				if
+				:: sq < pos -> cd = 0    /* full: return 0 */
+				:: sq == pos -> skip     /* freed since: look again */
+				:: sq > pos -> pos = tail[R_] /* catch up */
+				fi
 			:: else ->
-#if !WEAKHEAD
-				assert(pos - h <= CAP);  /* used <= capacity under SC */
-#endif
 #if BUG == 1
-				K_ = CAP;               /* BUG 1: room without head */
-#else
-#if FIX_ROOM
-				/* the proposed fix: no room when used >= capacity */
-				K_ = (pos - h >= CAP -> 0 : CAP - (pos - h));
-#else
-				/* room; a byte, so that used > capacity wraps around as
-				 * the C code's uint64_t does (then k = n) */
-				K_ = CAP - (pos - h);
+				K_ = N_;                /* BUG 1: claim n, not the k seen free */
 #endif
-#endif
+				cas(tail[R_], pos, pos + K_, cd);
 				if
-				:: K_ > N_ -> K_ = N_
-				:: else -> skip
-				fi;
-				if
-				:: K_ == 0 -> cd = 0    /* full: return 0 */
-				:: else -> cas(tail[R_], pos, pos + K_, cd);
-					if
-					:: cd -> skip  /* claimed [pos, pos + k) */
-					:: else -> cd = 2
-					fi
+				:: cd -> skip          /* claimed [pos, pos + k) */
+				:: else -> cd = 2
 				fi
 			fi
 		:: else -> break
@@ -315,18 +287,8 @@ inline ring_enqueue_burst(R_, OFF_, N_, K_)
 		i = 0;
 		do
 		:: i < K_ ->
-			/* EB1 wait: the consumer of pos + i - CAP has claimed it
-			 * (it is below head): the wait is for a smaller rank */
-			assert(pos + i < CAP || head[R_] > pos + i - CAP);
-			(seq[CELL(R_, pos + i)] == pos + i);   /* EB1: acquire, poll */
-#if WEAKHEAD
-			/* EB1 synchronized with the consumer of pos + i - CAP, which
-			 * had moved head past that position: later loads see it */
-			if
-			:: pos + i + 1 > CAP && pos + i + 1 - CAP > hlast -> hlast = pos + i + 1 - CAP
-			:: else -> skip
-			fi;
-#endif
+			/* the claimed cell is free: no wait (rule 4) */
+			assert(seq[CELL(R_, pos + i)] == pos + i);
 			assert(pos + i < MAXPOS);
 			item[CELL(R_, pos + i)] = wb[OFF_ + i];
 			seq[CELL(R_, pos + i)] = pos + i + 1;  /* EB2: release */
@@ -335,10 +297,11 @@ inline ring_enqueue_burst(R_, OFF_, N_, K_)
 		od
 	fi;
 	skip;   /* (a break may not jump into a d_step) */
-	d_step { pos = 0; h = 0; cd = 0; i = 0 }
+	d_step { pos = 0; sq = 0; cd = 0; i = 0 }
 }
 
-/* nr_ring_dequeue_burst(r, wb + off, n): k = how many came out */
+/* nr_ring_dequeue_burst(r, wb + off, n): k = how many came out. Rule 4, as
+ * the enqueue: look (DB1), claim the k cells seen published, read them. */
 inline ring_dequeue_burst(R_, OFF_, N_, K_)
 {
 	pos = head[R_];                                /* relaxed load of head */
@@ -349,19 +312,23 @@ inline ring_dequeue_burst(R_, OFF_, N_, K_)
 		cd = 2;
 		do
 		:: cd == 2 ->
-			h = tail[R_];                  /* relaxed load of tail (t) */
+			K_ = 0;
+			do                              /* the look: DB1 per cell */
+			:: K_ < N_ && seq[CELL(R_, pos + K_)] == pos + K_ + 1 -> K_++
+			:: else -> break
+			od;
 			if
-			:: h <= pos -> K_ = 0; cd = 0  /* avail <= 0: empty */
+			:: K_ == 0 ->
+				sq = seq[CELL(R_, pos)]; /* relaxed second look */
+				if
+				:: sq < pos + 1 -> cd = 0 /* empty: return 0 */
+				:: sq == pos + 1 -> skip  /* published since: look again */
+				:: sq > pos + 1 -> pos = head[R_] /* catch up */
+				fi
 			:: else ->
 #if BUG == 5
-				K_ = N_;                /* BUG 5: claim n, not min(n, avail) */
-#else
-				K_ = h - pos;
+				K_ = N_;                /* BUG 5: claim n, not the k seen published */
 #endif
-				if
-				:: K_ > N_ -> K_ = N_
-				:: else -> skip
-				fi;
 				cas(head[R_], pos, pos + K_, cd);
 				if
 				:: cd -> skip          /* claimed [pos, pos + k) */
@@ -373,9 +340,8 @@ inline ring_dequeue_burst(R_, OFF_, N_, K_)
 		i = 0;
 		do
 		:: i < K_ ->
-			/* DB1 wait: the producer of pos + i has claimed it */
-			assert(tail[R_] > pos + i);
-			(seq[CELL(R_, pos + i)] == pos + i + 1);  /* DB1: acquire, poll */
+			/* the claimed cell holds its item: no wait (rule 4) */
+			assert(seq[CELL(R_, pos + i)] == pos + i + 1);
 			wb[OFF_ + i] = item[CELL(R_, pos + i)];
 			seq[CELL(R_, pos + i)] = pos + i + CAP;   /* DB2: release */
 			i++
@@ -383,7 +349,7 @@ inline ring_dequeue_burst(R_, OFF_, N_, K_)
 		od
 	fi;
 	skip;   /* (a break may not jump into a d_step) */
-	d_step { pos = 0; h = 0; cd = 0; i = 0 }
+	d_step { pos = 0; sq = 0; cd = 0; i = 0 }
 }
 
 /* the checker: an item reaches the application */
@@ -417,7 +383,6 @@ end:	atomic {
 proctype producer(byte id; bit bulk)
 {
 	byte pos, sq, h, i, k, cd, ok, n;
-	byte hlast;                  /* WEAKHEAD: the newest head this process knows of */
 	byte wb[BATCH];              /* the items handed to nr_ring_enqueue_burst */
 	byte next = FIRST(id);       /* next item to enqueue */
 	started++;

@@ -19,21 +19,29 @@
  *      Producers never read head and consumers never read tail on this path:
  *      with one producer and one consumer, each index line stays in its
  *      owner's cache and only cell lines move.
- *   4. A bulk enqueue of up to n claims k = min(n, free) positions at once,
- *      free = capacity - (tail - head): every position below head is claimed
- *      by a consumer, so each claimed cell becomes free as soon as that
- *      consumer finishes; the producer waits for cell(p).seq == p, cell by
- *      cell. A bulk dequeue claims k = min(n, tail - head) positions and
- *      waits for cell(p).seq == p + 1. Bulk and single operations mix freely.
- *   5. No deadlock: give publish(p) the rank 2p and consume(p) the rank
- *      2p + 1. Every wait is for an event of smaller rank (publish(p) waits
- *      for consume(p - capacity), consume(p) for publish(p)), and each thread
- *      handles its own claimed positions in increasing order, so waits form
- *      no cycle. A preempted thread that has claimed a position delays those
- *      that reach its cell next, as in rte_ring and Vyukov's queue.
+ *   4. A burst looks before it claims: an enqueue of up to n reads the seq
+ *      of the cells from tail on and counts the k <= n consecutive ones that
+ *      are free for their position (seq == p), then claims exactly those
+ *      with one CAS of tail from p to p + k; a dequeue counts the cells that
+ *      hold their position's item (seq == p + 1) and claims them with one
+ *      CAS of head. If the CAS succeeds, no other thread claimed any of the
+ *      k positions between the look and the claim (the index only grows,
+ *      and each cell changes only by the owner of its position), so every
+ *      claimed cell is ready: a burst writes or reads its k cells and
+ *      publishes each, and never waits for another thread. Like single
+ *      operations, bursts never read the other side's index: with one
+ *      producer and one consumer only cell lines move. Bulk and single
+ *      operations mix freely (they follow the same seq rule).
+ *   5. No operation waits for another thread's step: a single operation or
+ *      a burst claims only cells that are ready, and a cell that is not
+ *      ready makes it return short (full or empty) or retry from the
+ *      current index. A thread preempted between its claim and its publish
+ *      delays only the operations that reach its cells next: they find them
+ *      not ready and report full or empty, as in Vyukov's queue.
  *
- * Invariant: head <= tail <= head + capacity (3 and 4 claim only below
- * these bounds), which makes `tail - head` a count in [0, capacity].
+ * Invariant: head <= tail <= head + capacity (a producer claims only free
+ * cells, a consumer only full ones), which makes `tail - head` a count in
+ * [0, capacity].
  */
 #ifndef NR_RING_H
 #define NR_RING_H
@@ -193,47 +201,47 @@ static inline bool nr_ring_dequeue(struct nr_ring *r, void **item, struct nr_bac
 	return true;
 }
 
-/* Wait until cell c's seq is `want` (EB1/DB1 when the first look did not
- * see it): out of line, so that the burst loops keep no wait state and make
- * no call on their path. The last load is an acquire, as EB1/DB1's. */
-static __attribute__((noinline, cold, unused)) void nr_cell_wait(struct nr_cell *c,
-								 uint64_t want)
-{
-	struct nr_wait wt = NR_WAIT_INIT;
-	while (atomic_load_explicit(&c->seq, memory_order_acquire) != want)
-		nr_wait_poll(&wt);
-}
-
-/* Enqueue up to n items in order (rule 4). Returns how many went in. */
+/* Enqueue up to n items in order (rule 4). Returns how many went in: fewer
+ * than n when the cells after them are not free (full, or their consumers
+ * still reading). */
 static inline unsigned nr_ring_enqueue_burst(struct nr_ring *r, void *const *items, unsigned n,
 					     struct nr_backoff *bo)
 {
+	/* Relaxed: tail only hands out positions; see nr_ring_enqueue. */
 	uint64_t pos = atomic_load_explicit(&r->tail, memory_order_relaxed);
-	uint64_t k;
 	unsigned attempt = 0;
+	uint64_t k;
 	if (n == 0)
 		return 0;
 	for (;;) {
-		/* Relaxed: head only bounds how many positions we claim; each
-		 * cell's hand-over is the acquire of its seq in EB1. head never
-		 * decreases, so a value read is a low bound: it can only make us
-		 * claim fewer positions, provided used > capacity counts as full. */
-		uint64_t h = atomic_load_explicit(&r->head, memory_order_relaxed);
-		int64_t used = (int64_t)(pos - h);
-		if (used < 0) { /* pos went stale while others worked: catch up */
+		/* Look: the free cells from pos on. EB1: acquire; pairs with
+		 * the release of seq by the consumer of pos + k - capacity (D2/
+		 * DB2): its read of the item happens before our write below.
+		 * Relaxed would let our write race with its read. */
+		for (k = 0; k < n; k++) {
+			struct nr_cell *c = &r->cells[(pos + k) & r->mask];
+			if (atomic_load_explicit(&c->seq, memory_order_acquire) != pos + k)
+				break;
+		}
+		if (k == 0) {
+			/* Relaxed: this second look only decides between
+			 * returning and retrying; nothing is read through it. */
+			int64_t dif = (int64_t)(atomic_load_explicit(
+							&r->cells[pos & r->mask].seq,
+							memory_order_relaxed) -
+						pos);
+			if (dif < 0)
+				return 0; /* full: the item of pos - capacity is still there */
+			if (dif == 0)
+				continue; /* freed since the look: look again */
+			/* another producer took pos: catch up with tail */
+			nr_backoff_fail(bo, attempt++);
 			pos = atomic_load_explicit(&r->tail, memory_order_relaxed);
 			continue;
 		}
-		/* used > capacity cannot happen under sequential consistency,
-		 * but this relaxed load of head may return a value older than
-		 * pos allows (C11; ARMv8/POWER may satisfy the two relaxed loads
-		 * out of order): then there is no room, never 2^64 - 1. Found by
-		 * the spin model (ring/model/README.md, "WEAKHEAD"). */
-		uint64_t room = (uint64_t)used >= r->capacity ? 0 : r->capacity - (uint64_t)used;
-		k = room < n ? room : n;
-		if (k == 0)
-			return 0;
-		/* Relaxed CAS: claims [pos, pos + k) for this producer alone. */
+		/* Claim exactly the k cells seen free. Relaxed CAS: atomicity
+		 * gives [pos, pos + k) to this producer alone; the cells'
+		 * hand-over was ordered by EB1 above. */
 		if (atomic_compare_exchange_weak_explicit(&r->tail, &pos, pos + k,
 							  memory_order_relaxed,
 							  memory_order_relaxed))
@@ -243,39 +251,49 @@ static inline unsigned nr_ring_enqueue_burst(struct nr_ring *r, void *const *ite
 	NR_FAULT_POINT();
 	for (uint64_t i = 0; i < k; i++) {
 		struct nr_cell *c = &r->cells[(pos + i) & r->mask];
-		/* EB1: acquire; pairs with D2/DB2 of the consumer of
-		 * pos + i - capacity, which has claimed it (it is below head) and
-		 * is finishing its read. */
-		if (atomic_load_explicit(&c->seq, memory_order_acquire) != pos + i)
-			nr_cell_wait(c, pos + i);
 		c->item = items[i];
-		/* EB2: release; pairs with D1/DB1, as E2. */
+		/* EB2: release; pairs with D1/DB1 of the consumer of pos + i,
+		 * as E2: seeing pos + i + 1 makes the item visible. */
 		atomic_store_explicit(&c->seq, pos + i + 1, memory_order_release);
 	}
 	return (unsigned)k;
 }
 
-/* Dequeue up to n items in order (rule 4). Returns how many came out. */
+/* Dequeue up to n items in order (rule 4). Returns how many came out:
+ * fewer than n when the cells after them hold no item yet. */
 static inline unsigned nr_ring_dequeue_burst(struct nr_ring *r, void **items, unsigned n,
 					     struct nr_backoff *bo)
 {
+	/* Relaxed: see nr_ring_enqueue; ordering is carried by seq. */
 	uint64_t pos = atomic_load_explicit(&r->head, memory_order_relaxed);
-	uint64_t k;
 	unsigned attempt = 0;
+	uint64_t k;
 	if (n == 0)
 		return 0;
 	for (;;) {
-		/* Relaxed: tail only bounds the claim; each item is handed over
-		 * by the acquire of its cell's seq in DB1. */
-		uint64_t t = atomic_load_explicit(&r->tail, memory_order_relaxed);
-		int64_t avail = (int64_t)(t - pos);
-		if (avail <= 0) {
-			/* 0 means empty. avail < 0: t is older than pos allows,
-			 * possible with relaxed loads on ARM/POWER (not under
-			 * sequential consistency); report empty, never wrap. */
-			return 0;
+		/* Look: the published cells from pos on. DB1: acquire; pairs
+		 * with the release of seq by the producer of pos + k (E2/EB2):
+		 * seeing pos + k + 1 makes its write of the item visible. */
+		for (k = 0; k < n; k++) {
+			struct nr_cell *c = &r->cells[(pos + k) & r->mask];
+			if (atomic_load_explicit(&c->seq, memory_order_acquire) != pos + k + 1)
+				break;
 		}
-		k = (uint64_t)avail < n ? (uint64_t)avail : n;
+		if (k == 0) {
+			/* Relaxed: as in the enqueue above. */
+			int64_t dif = (int64_t)(atomic_load_explicit(
+							&r->cells[pos & r->mask].seq,
+							memory_order_relaxed) -
+						(pos + 1));
+			if (dif < 0)
+				return 0; /* empty: position pos is not published */
+			if (dif == 0)
+				continue; /* published since the look: look again */
+			/* another consumer took pos: catch up with head */
+			nr_backoff_fail(bo, attempt++);
+			pos = atomic_load_explicit(&r->head, memory_order_relaxed);
+			continue;
+		}
 		/* Relaxed CAS: claims [pos, pos + k) for this consumer alone. */
 		if (atomic_compare_exchange_weak_explicit(&r->head, &pos, pos + k,
 							  memory_order_relaxed,
@@ -286,13 +304,9 @@ static inline unsigned nr_ring_dequeue_burst(struct nr_ring *r, void **items, un
 	NR_FAULT_POINT();
 	for (uint64_t i = 0; i < k; i++) {
 		struct nr_cell *c = &r->cells[(pos + i) & r->mask];
-		/* DB1: acquire; pairs with E2/EB2 of the producer of pos + i,
-		 * which has claimed it (it is below tail) and is publishing. */
-		if (atomic_load_explicit(&c->seq, memory_order_acquire) != pos + i + 1)
-			nr_cell_wait(c, pos + i + 1);
 		items[i] = c->item;
 		/* DB2: release; pairs with E1/EB1 of the producer of
-		 * pos + i + capacity, as D2. */
+		 * pos + i + capacity, as D2: our read happens before its write. */
 		atomic_store_explicit(&c->seq, pos + i + r->capacity, memory_order_release);
 	}
 	return (unsigned)k;
