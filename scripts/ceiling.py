@@ -20,8 +20,8 @@ on the same line it moves more often, which only lowers what is reached.
 
   queue            slot (per item)          index lines per operation    other, per item           RMW/op  line shared by
                                             to C        to P                                       P   C
-  numaring, flat   16 B cell, both ways:    0 (1 with   0 (1 with    -                             1   1   tail (P), head (C)
-                   2 x 16/64                bursts)     bursts)
+  numaring, flat   16 B cell, both ways:    0           0            -                             1   1   tail (P), head (C)
+                   2 x 16/64
   rte              8 B slot, to C: 8/64     1           1            -                             1   1   prod line (P), cons line (C)
   ck               8 B slot, to C: 8/64     1           1            - (no bursts: s = 1)          1   1   p_head/p_tail (P), c_head (C)
   moodycamel       8 B slot, to C: 8/64     1           0            to P: empty flag 1/64 +       0   2   none (P: own sub-queue),
@@ -35,8 +35,8 @@ on the same line it moves more often, which only lowers what is reached.
   null             not a queue: no ceiling
 
 "Index lines per operation" are reads of the other side's index (rte's
-producer reads cons.tail, its consumer prod.tail; NumaRing's bulk operations
-read the other side's index to size the claim; the mutex's lock line comes
+producer reads cons.tail, its consumer prod.tail; NumaRing's operations,
+bursts included, look at the cells instead; the mutex's lock line comes
 from whoever held it). A numaring run with producers and consumers on
 different nodes (--pin split) moves items between nodes in transfers of b_r
 items, b_r the REALIZED items per transfer (the row's items_per_transfer, or
@@ -127,10 +127,10 @@ TERMS = ("ops", "bandwidth", "latency", "contention", "crossing")
 #   bursts      whether a burst is one operation (ck loops: s = 1)
 #   data        whether anything travels (faa: no)
 PROTOCOLS = {
-    "numaring": dict(slot=CELL_BYTES, slot_back=True, idx=(0, 0), idx_burst=(1, 1),
+    "numaring": dict(slot=CELL_BYTES, slot_back=True, idx=(0, 0), idx_burst=(0, 0),
                      extra=(0.0, 0.0), rmw=(1, 1), shared=("shared", "shared"), bursts=True,
                      data=True),
-    "flat": dict(slot=CELL_BYTES, slot_back=True, idx=(0, 0), idx_burst=(1, 1),
+    "flat": dict(slot=CELL_BYTES, slot_back=True, idx=(0, 0), idx_burst=(0, 0),
                  extra=(0.0, 0.0), rmw=(1, 1), shared=("shared", "shared"), bursts=True,
                  data=True),
     "rte": dict(slot=8, slot_back=False, idx=(1, 1), idx_burst=(1, 1), extra=(0.0, 0.0),
