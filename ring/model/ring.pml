@@ -525,6 +525,19 @@ inline ring_count(R_, CNT_)
 	h = 0
 }
 
+/* nr_ring_free_ready(r, batch) -> cnt: the cells from tail on that are free
+ * for their position, at most BATCH (relaxed loads) */
+inline ring_free_ready(R_, CNT_)
+{
+	h = tail[R_];
+	CNT_ = 0;
+	do
+	:: CNT_ < BATCH && seq[CELL(R_, h + CNT_)] == h + CNT_ -> CNT_++
+	:: else -> break
+	od;
+	h = 0
+}
+
 /* hold(w, wb + off, n): only while npending == 0 and n <= batch (asserted:
  * the comment in hold() states it, pending[] has room for batch items) */
 inline hold(OFF_, N_)
@@ -584,8 +597,7 @@ inline push_batch(MOVED_, ANY_)
 	MOVED_ = 0;
 	gate_enter(gate, tk);
 	ANY_ = 0;                                 /* *any_room = 0 */
-	ring_count(1 - node, room);               /* room = nr_ring_free(dst) */
-	room = CAP - room;
+	ring_free_ready(1 - node, room);          /* want = nr_ring_free_ready(dst, batch) */
 #ifdef XFER_MAX
 	if
 	:: xfers >= XFER_MAX -> room = 0          /* budget spent: as if dst were full */

@@ -125,6 +125,23 @@ static inline uint64_t nr_ring_free(struct nr_ring *r)
 	return r->capacity - nr_ring_count(r);
 }
 
+/* How many cells from tail on are free for their position, at most max:
+ * the room a burst enqueue would find now. A transfer sizes its batch by
+ * it, so that it takes off its own ring no more items than the destination
+ * takes without waiting for a consumer that has claimed a cell and not yet
+ * freed it (nr_ring_free counts such cells as room). */
+static inline uint64_t nr_ring_free_ready(struct nr_ring *r, uint64_t max)
+{
+	/* Relaxed: an estimate; the enqueue that follows looks again with
+	 * acquire (EB1) before it writes anything. */
+	uint64_t pos = atomic_load_explicit(&r->tail, memory_order_relaxed);
+	uint64_t k = 0;
+	while (k < max && atomic_load_explicit(&r->cells[(pos + k) & r->mask].seq,
+					       memory_order_relaxed) == pos + k)
+		k++;
+	return k;
+}
+
 /* Enqueue one item. Returns false if the ring is full (cell of the next
  * position still holds an item, or its consumer has not finished reading). */
 static inline bool nr_ring_enqueue(struct nr_ring *r, void *item, struct nr_backoff *bo)

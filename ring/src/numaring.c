@@ -429,11 +429,12 @@ static NR_NOINLINE unsigned push_batch(struct numaring_worker *w, int *any_room)
 	*any_room = 0;
 	for (unsigned i = 0; i + 1 < q->nnodes; i++) {
 		struct nr_ring *dst = q->rings[q->order[w->node][i]];
-		uint64_t room = nr_ring_free(dst);
-		if (room == 0)
+		/* the cells dst can take now, not its index room: a cell whose
+		 * consumer has not finished would send the batch straight back */
+		unsigned want = (unsigned)nr_ring_free_ready(dst, q->cfg.batch);
+		if (want == 0)
 			continue;
 		*any_room = 1;
-		unsigned want = room < q->cfg.batch ? (unsigned)room : q->cfg.batch;
 		unsigned n = nr_ring_dequeue_burst(w->local, w->xfer, want, &w->bo);
 		if (n == 0)
 			break; /* consumers emptied the local ring meanwhile */
