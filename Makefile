@@ -124,7 +124,7 @@ include harness/peers/peers.mk
 
 HARNESS_SRCS := harness/bench.c harness/workers.c harness/placement.c harness/report.c \
 	harness/options.c harness/output.c harness/clock.c harness/hdr.c harness/probe.c \
-	$(PEER_C_SRCS)
+	harness/counters.c $(PEER_C_SRCS)
 HARNESS_HDRS := $(wildcard harness/*.h harness/peers/*.h) $(RING_HDRS) $(B)/version.h
 HARNESS_OBJS := $(HARNESS_SRCS:%.c=$(B)/obj/%.o) $(PEER_CXX_SRCS:%.cpp=$(B)/obj/%.cpp.o)
 HARNESS_CFLAGS := -Iharness -Iharness/peers -I$(B) $(PEER_CFLAGS)
@@ -147,7 +147,23 @@ $(B)/obj/harness/%.cpp.o: harness/%.cpp $(HARNESS_HDRS)
 	$(CXX) -std=c++17 $(OPT) -g -Wall -Wextra -fPIC $(SANFLAGS) -Iring $(HARNESS_CFLAGS) -c $< -o $@
 
 $(B)/numaring-bench: $(HARNESS_OBJS) $(B)/libnumaring.a
-	$(CXX) -o $@ $(HARNESS_OBJS) $(B)/libnumaring.a $(LDFLAGS_) $(PEER_LIBS) $(RING_LIBS) -lm
+	$(CXX) -o $@ $(HARNESS_OBJS) $(B)/libnumaring.a $(LDFLAGS_) $(PEER_LIBS) $(RING_LIBS) -lm $(LIKWID_LIBS)
+
+# likwid's marker region "window" around the measured window
+# (harness/counters.c), for `scripts/experiments.py run --likwid` (make
+# experiments LIKWID=1): a second binary, build/likwid/numaring-bench, so that
+# build/numaring-bench never links likwid. LIKWID_MARKERS=1 compiles the
+# markers in; the header must be there.
+LIKWID_MARKERS ?=
+ifeq ($(LIKWID_MARKERS),1)
+  HARNESS_CFLAGS += -DNUMARING_LIKWID
+  LIKWID_LIBS := -llikwid
+endif
+.PHONY: bench-likwid
+bench-likwid:
+	@echo '#include <likwid-marker.h>' | $(CC) -E -x c - >/dev/null 2>&1 || { \
+	  echo "make: bench-likwid needs likwid's header likwid-marker.h (Debian package likwid; scripts/deps.sh experiments installs it as root)" >&2; exit 1; }
+	@$(MAKE) --no-print-directory B=build/likwid LIKWID_MARKERS=1 build/likwid/numaring-bench
 
 bench: $(B)/numaring-bench
 

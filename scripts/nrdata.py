@@ -87,7 +87,10 @@ NUMERIC_COLUMNS = INT_COLUMNS | FLOAT_COLUMNS
 #: inline items: a tidy CSV of an older harness lacks them, and reads as if
 #: they were empty (not measured then).
 LATER_COLUMNS = frozenset(["load", "capacity_ops_per_s", "inflight", "linger_us",
-                           "items_per_transfer", "failed_per_item"])
+                           "items_per_transfer", "failed_per_item",
+                           # --counters (numaring-bench counters.c)
+                           "context_switches", "cpu_migrations", "cycles", "instructions",
+                           "llc_misses"])
 
 #: Columns every row must fill: the plots cannot place a row without them.
 REQUIRED_VALUES = ("experiment", "point", "rep", "queue", "producers", "consumers",
