@@ -17,6 +17,8 @@
 #   make bench-peers  every queue at 1P1C, single operations and bursts
 #   make bench-oversub  3P3C on 2 CPUs, every lookup x gate x backoff (QUICK=1)
 #   make bench-fidelity  numaring-bench against a bare loop of the same queue (target >= 0.8x)
+#   make bench-likwid  build/likwid/numaring-bench with likwid marker regions
+#                     (make experiments LIKWID=1: interconnect bytes per item where likwid can count)
 #   make install      PREFIX=/usr/local DESTDIR= : header, libraries, numaring.pc
 #   make clean
 #
@@ -205,7 +207,8 @@ FORCE       ?=
 TOPOLOGY    ?=
 COMPARE     ?=
 EXP_ARGS = $(if $(EXPERIMENTS),--experiments '$(EXPERIMENTS)') $(if $(PROFILE),--profile $(PROFILE)) \
-	$(if $(REPS),--reps $(REPS)) $(if $(FORCE),--force) $(if $(TOPOLOGY),--topology '$(TOPOLOGY)')
+	$(if $(REPS),--reps $(REPS)) $(if $(FORCE),--force) $(if $(TOPOLOGY),--topology '$(TOPOLOGY)') \
+	$(if $(LIKWID),--likwid)
 
 .PHONY: experiments plots deps-experiments test-scripts
 
@@ -215,7 +218,7 @@ deps-experiments:
 # Every experiment for this host, then the plots; failed points make it end
 # non-zero after the plots are drawn.
 experiments: deps-experiments
-	@$(MAKE) --no-print-directory lib bench $(B)/bench/bench_ring
+	@$(MAKE) --no-print-directory lib bench $(B)/bench/bench_ring $(if $(LIKWID),bench-likwid)
 	@rc=0; $(PYTHON) scripts/experiments.py run $(EXP_ARGS) || rc=$$?; \
 	 if [ $$rc -ne 2 ] && [ $$rc -ne 130 ]; then $(MAKE) --no-print-directory plots || rc=1; fi; \
 	 exit $$rc
