@@ -17,6 +17,8 @@
 #   make bench-peers  every queue at 1P1C, single operations and bursts
 #   make bench-oversub  3P3C on 2 CPUs, every lookup x gate x backoff (QUICK=1)
 #   make bench-fidelity  numaring-bench against a bare loop of the same queue (target >= 0.8x)
+#   make bench-likwid  build/likwid/numaring-bench with likwid marker regions
+#                     (make experiments LIKWID=1: interconnect bytes per item where likwid can count)
 #   make install      PREFIX=/usr/local DESTDIR= : header, libraries, numaring.pc
 #   make clean
 #
@@ -143,7 +145,7 @@ include harness/peers/peers.mk
 
 HARNESS_SRCS := harness/bench.c harness/workers.c harness/placement.c harness/report.c \
 	harness/options.c harness/output.c harness/clock.c harness/hdr.c harness/probe.c \
-	$(PEER_C_SRCS)
+	harness/counters.c $(PEER_C_SRCS)
 HARNESS_HDRS := $(wildcard harness/*.h harness/peers/*.h) $(wildcard ring/*.h) $(B)/version.h
 HARNESS_OBJS := $(HARNESS_SRCS:%.c=$(B)/obj/%.o) $(PEER_CXX_SRCS:%.cpp=$(B)/obj/%.cpp.o)
 HARNESS_CFLAGS := -Iharness -Iharness/peers -I$(B) $(PEER_CFLAGS)
@@ -170,7 +172,23 @@ $(B)/obj/harness/%.cpp.o: harness/%.cpp $(HARNESS_HDRS)
 # it next to itself ($$ORIGIN), wherever build/ is.
 HARNESS_LINK_RING := -L$(B) -lnumaring -lnuma
 $(B)/numaring-bench: $(HARNESS_OBJS) $(B)/libnumaring.so
-	$(CXX) -o $@ $(HARNESS_OBJS) $(HARNESS_LINK_RING) -Wl,-rpath,'$$ORIGIN' $(LDFLAGS_) $(PEER_LIBS) -lm
+	$(CXX) -o $@ $(HARNESS_OBJS) $(HARNESS_LINK_RING) -Wl,-rpath,'$$ORIGIN' $(LDFLAGS_) $(PEER_LIBS) -lm $(LIKWID_LIBS)
+
+# likwid's marker region "window" around the measured window
+# (harness/counters.c), for `scripts/experiments.py run --likwid` (make
+# experiments LIKWID=1): a second binary, build/likwid/numaring-bench, so that
+# build/numaring-bench never links likwid. LIKWID_MARKERS=1 compiles the
+# markers in; the header must be there.
+LIKWID_MARKERS ?=
+ifeq ($(LIKWID_MARKERS),1)
+  HARNESS_CFLAGS += -DNUMARING_LIKWID
+  LIKWID_LIBS := -llikwid
+endif
+.PHONY: bench-likwid
+bench-likwid:
+	@echo '#include <likwid-marker.h>' | $(CC) -E -x c - >/dev/null 2>&1 || { \
+	  echo "make: bench-likwid needs likwid's header likwid-marker.h (Debian package likwid; scripts/deps.sh experiments installs it as root)" >&2; exit 1; }
+	@$(MAKE) --no-print-directory B=build/likwid LIKWID_MARKERS=1 build/likwid/numaring-bench
 
 bench: $(B)/numaring-bench
 
@@ -212,7 +230,8 @@ FORCE       ?=
 TOPOLOGY    ?=
 COMPARE     ?=
 EXP_ARGS = $(if $(EXPERIMENTS),--experiments '$(EXPERIMENTS)') $(if $(PROFILE),--profile $(PROFILE)) \
-	$(if $(REPS),--reps $(REPS)) $(if $(FORCE),--force) $(if $(TOPOLOGY),--topology '$(TOPOLOGY)')
+	$(if $(REPS),--reps $(REPS)) $(if $(FORCE),--force) $(if $(TOPOLOGY),--topology '$(TOPOLOGY)') \
+	$(if $(LIKWID),--likwid)
 
 .PHONY: experiments plots deps-experiments test-scripts
 
@@ -222,7 +241,7 @@ deps-experiments:
 # Every experiment for this host, then the plots; failed points make it end
 # non-zero after the plots are drawn.
 experiments: deps-experiments
-	@$(MAKE) --no-print-directory lib bench $(B)/bench/bench_ring
+	@$(MAKE) --no-print-directory lib bench $(B)/bench/bench_ring $(if $(LIKWID),bench-likwid)
 	@rc=0; $(PYTHON) scripts/experiments.py run $(EXP_ARGS) || rc=$$?; \
 	 if [ $$rc -ne 2 ] && [ $$rc -ne 130 ]; then $(MAKE) --no-print-directory plots || rc=1; fi; \
 	 exit $$rc

@@ -167,6 +167,7 @@ static void run_free(struct hb_run *run)
 		free(run->cons[i].tally);
 		free(run->cons[i].dups);
 	}
+	hb_counters_release(run);
 	if (run->barrier_ready)
 		pthread_barrier_destroy(&run->barrier);
 	if (run->q)
@@ -226,6 +227,8 @@ static void run_measure(struct hb_run *run, const struct hb_plan *pl, struct hb_
 	hb_set_phase(run, PH_WARMUP);
 	if (pl->warmup_s > 0)
 		sleep_s(pl->warmup_s);
+	if (run->measured) /* counters on, just before the window (counters.c) */
+		hb_window_open(run);
 	uint64_t s0 = total_sent(run), r0 = total_received(run);
 	uint64_t t_start = hc_now();
 	atomic_store_explicit(&run->t_start, t_start, memory_order_relaxed);
@@ -255,6 +258,8 @@ static void run_measure(struct hb_run *run, const struct hb_plan *pl, struct hb_
 	t_end = hc_now();
 	s1 = total_sent(run);
 	r1 = total_received(run);
+	if (run->measured)
+		hb_window_close(run);
 	atomic_store_explicit(&run->t_end, t_end, memory_order_relaxed);
 	hb_set_phase(run, PH_STOP_PRODUCERS);
 	for (unsigned i = 0; i < run->np; i++) {
@@ -601,7 +606,10 @@ static int do_run(const struct hb_options *o)
 
 	/* 4. the measured run */
 	struct hb_plan pl = {o->queue, &params, cpus, o->warmup_s, o->duration_s, o->ops, rate};
-	if ((rc = run_setup(&run, o, &pl)) != 0 || (rc = run_start(&run)) != 0)
+	if ((rc = run_setup(&run, o, &pl)) != 0)
+		goto out;
+	run.measured = 1; /* its window, only, gets --counters and likwid's markers */
+	if ((rc = run_start(&run)) != 0)
 		goto out;
 	const char *in_force =
 		o->queue->setting_in_force ? o->queue->setting_in_force(run.q, "lookup") : NULL;
@@ -623,6 +631,7 @@ static int do_run(const struct hb_options *o)
 
 	/* 4. verify, 5. report */
 	run_collect(&run, &m, hist);
+	hb_counters_collect(&run, o->counters, &m.ctr);
 	int checked = o->queue->moves_data && o->verify;
 	if (checked)
 		run_verify(&run, &m, 1);

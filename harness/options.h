@@ -59,6 +59,7 @@ struct hb_options {
 	double load_probe_s;  /* --load: seconds of the capacity run */
 	const char *out;      /* --out DIR, or NULL */
 	int verify;
+	int counters;         /* --counters: perf_event_open counters over the measured window */
 	double drain_timeout_s;
 	int quick;            /* --probe: fewer round trips */
 	int quiet;

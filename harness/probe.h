@@ -98,7 +98,7 @@ struct hp_opts {
 };
 
 /*
- * hp_probe_run - measure the host for topology t (see nr_topology_get) and
+ * hp_probe_run - measure the host for topology t (see numaring_topology_get) and
  * write <outdir>/probe.csv whole: a temporary file in outdir, renamed over
  * probe.csv at the end; on error no file is left (an older probe.csv is left
  * as it was). outdir must exist. o may be NULL (defaults). Calls hc_init()

@@ -287,6 +287,11 @@ static void fill_summary(struct row *row, const struct hb_report *r)
 	set_u64(row, HB_COL_full_retries, m->full_retries);
 	set_u64(row, HB_COL_empty_polls, m->empty_polls);
 	set_u64(row, HB_COL_window_waits, m->window_waits);
+	/* --counters: per item of the window, where every thread counted it */
+	for (int c = 0; c < HB_CTR_COUNT_; c++)
+		if (m->ctr.c[c].measured && m->ops)
+			set(row, (enum hb_column)(HB_COL_context_switches + c), "%.6g",
+			    (double)m->ctr.c[c].total / (double)m->ops);
 	set(row, HB_COL_pin_failures, "%u", m->pin_failures);
 	set(row, HB_COL_verify, "%s", m->verify);
 	set(row, HB_COL_host, "%s", r->host);
@@ -298,6 +303,51 @@ static void fill_summary(struct row *row, const struct hb_report *r)
 				      "summary column " #n " out of HQ_STATS order");
 HQ_STATS(HB_STAT_COL)
 #undef HB_STAT_COL
+
+/* The counters follow context_switches in the schema in counters.h's order. */
+#define HB_CTR_COL(n) _Static_assert(HB_COL_##n == HB_COL_context_switches + HB_CTR_##n, \
+				     "summary column " #n " out of HB_COUNTER_NAMES order");
+HB_COUNTER_NAMES(HB_CTR_COL)
+#undef HB_CTR_COL
+
+/* meta.json's "counters": for each counter whether it was measured (its
+ * total over the threads, per item, multiplexing), or why not; and what
+ * likwid's markers did. */
+static void write_counters(FILE *f, const struct hb_report *r)
+{
+	const struct hb_counter_totals *t = &r->m->ctr;
+	fprintf(f, "  \"counters\": {\"requested\": %s", t->requested ? "true" : "false");
+	if (t->requested)
+		fprintf(f, ", \"scope\": \"every producer and consumer thread (%u), from just before "
+			   "the measured window opens to just after it closes (perf_event_open per "
+			   "thread; the main thread enables, disables and reads them)\", "
+			   "\"per_item_of\": \"ops, the items that went through the window: %llu\"",
+			t->threads, (unsigned long long)r->m->ops);
+	for (int c = 0; c < HB_CTR_COUNT_; c++) {
+		fprintf(f, ",\n    \"%s\": {\"measured\": %s, \"event\": ",
+			hb_counter_name((enum hb_counter)c), t->c[c].measured ? "true" : "false");
+		hb_json_str(f, hb_counter_event((enum hb_counter)c));
+		if (t->c[c].measured) {
+			fprintf(f, ", \"total\": %llu", (unsigned long long)t->c[c].total);
+			if (r->m->ops)
+				fprintf(f, ", \"per_item\": %.6g",
+					(double)t->c[c].total / (double)r->m->ops);
+			fprintf(f, ", \"multiplexed\": %s", t->c[c].scaled ? "true" : "false");
+			if (t->c[c].scaled)
+				fprintf(f, ", \"least_running_fraction\": %.4f, \"note\": \"the PMU "
+					   "counted it part of the time; totals scaled by time enabled / "
+					   "time running\"",
+					t->c[c].running);
+		} else {
+			fprintf(f, ", \"why_not\": ");
+			hb_json_str(f, t->c[c].why_not);
+		}
+		fputc('}', f);
+	}
+	fprintf(f, "},\n  \"likwid_markers\": ");
+	hb_json_str(f, hb_likwid_markers());
+	fprintf(f, ",\n");
+}
 
 static void write_meta(FILE *f, const struct hb_report *r)
 {
@@ -355,7 +405,9 @@ static void write_meta(FILE *f, const struct hb_report *r)
 			cal->ceiling > 0 ? r->m->throughput / cal->ceiling : 0.0);
 	else
 		fprintf(f, "\"calibration_s\": 0, \"not_measured\": \"%s\"}", cal->why_not);
-	fprintf(f, ",\n  \"lookup_in_force\": \"%s\",\n", r->lookup_in_force);
+	fprintf(f, ",\n");
+	write_counters(f, r);
+	fprintf(f, "  \"lookup_in_force\": \"%s\",\n", r->lookup_in_force);
 	fprintf(f, "  \"rseq_node_id\": %s,\n  \"rdpid\": %s,\n",
 		numaring_rseq_node_supported() ? "true" : "false",
 		numaring_rdpid_supported() ? "true" : "false");

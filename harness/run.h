@@ -18,6 +18,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "counters.h"
 #include "hdr.h"
 #include "item.h"
 #include "numaring_topology.h"
@@ -43,6 +44,7 @@ struct hb_producer {
 	uint64_t full_retries, window_waits;
 	struct hq_stats st;
 	int have_stats;
+	struct hb_thread_counters ctr; /* --counters: opened by the thread, read by main */
 	char err[HB_ERRLEN];
 	pthread_t th;
 	int started;
@@ -62,6 +64,7 @@ struct hb_consumer {
 	uint64_t empty_polls;
 	struct hq_stats st;
 	int have_stats;
+	struct hb_thread_counters ctr; /* --counters: opened by the thread, read by main */
 	char err[HB_ERRLEN];
 	pthread_t th;
 	int started;
@@ -80,6 +83,7 @@ struct hb_run {
 	uint64_t interval;           /* open loop: ticks between a producer's sends; 0 closed */
 	uint64_t window;             /* message pool per producer; in-flight bound of unbounded queues */
 	uint64_t quota_total;        /* --ops (0: timed) */
+	int measured;                /* the measured run: --counters and likwid markers cover its window */
 	struct hb_producer *prod;
 	struct hb_consumer *cons;
 	pthread_barrier_t barrier;
@@ -101,6 +105,7 @@ struct hb_measure {
 	uint64_t full_retries, empty_polls, window_waits;
 	unsigned pin_failures;
 	const char *verify;
+	struct hb_counter_totals ctr; /* --counters over the measured window (counters.h) */
 };
 
 /* The harness's own ceiling (the null queue's run, --calibrate). */

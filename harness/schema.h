@@ -64,6 +64,11 @@
 	X(full_retries, int, "enqueues the harness retried because the queue was full")            \
 	X(empty_polls, int, "dequeues that found the queue empty")                                  \
 	X(window_waits, int, "producer waits for a free message or in-flight room")                \
+	X(context_switches, float, "--counters: context switches of every producer and consumer thread in the measured window, per item of ops (the items that went through the window); empty when not counted: meta.json's counters says why") \
+	X(cpu_migrations, float, "--counters: CPU migrations of those threads in the window, per item of ops") \
+	X(cycles, float, "--counters: user-space cycles of those threads in the window, per item of ops (empty without a hardware PMU)") \
+	X(instructions, float, "--counters: user-space instructions of those threads in the window, per item of ops") \
+	X(llc_misses, float, "--counters: user-space cache misses (PERF_COUNT_HW_CACHE_MISSES, the last level's on Intel) of those threads in the window, per item of ops") \
 	X(pin_failures, int, "threads that could not be pinned")                                    \
 	X(verify, str, "ok, failed, off, or n/a when nothing travels")                             \
 	X(host, str, "host name")                                                                   \

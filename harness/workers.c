@@ -219,6 +219,8 @@ void *hb_producer_main(void *arg)
 	hb_pin_self(p->cpu, &p->pin_errno);
 	if (!(h = run->ops->thread_init(run->q, p->err, sizeof p->err)))
 		hb_set_phase(run, PH_ABORT);
+	if (run->measured && run->o->counters) /* on itself, disabled: main enables them */
+		hb_counters_open(&p->ctr);
 	pthread_barrier_wait(&run->barrier);
 	if (!h)
 		return NULL;
@@ -391,6 +393,8 @@ void *hb_consumer_main(void *arg)
 	hb_pin_self(c->cpu, &c->pin_errno);
 	if (!(h = run->ops->thread_init(run->q, c->err, sizeof c->err)))
 		hb_set_phase(run, PH_ABORT);
+	if (run->measured && run->o->counters) /* on itself, disabled: main enables them */
+		hb_counters_open(&c->ctr);
 	pthread_barrier_wait(&run->barrier);
 	if (!h)
 		return NULL;

@@ -4,6 +4,7 @@
     experiments.py run [--experiments f2-node-cache,f4-backoff] [--profile quick|full]
                        [--reps N] [--force] [--topology SPEC] [--results DIR]
                        [--bench PATH] [--smoke] [--point-timeout SEC] [--seed N]
+                       [--likwid [--likwid-bench PATH]]
     experiments.py check [FILE...]      check experiment files, run nothing
     experiments.py list                 the experiments and their point counts here
 
@@ -39,11 +40,17 @@ What `run` does, in steps:
      writes into rep-<k>.tmp, which is renamed when it succeeded, so an
      interrupted run leaves no half-written result. A failure is recorded in
      rep-<k>.failed.txt with the command and its stderr, and the sweep goes on.
+     With --likwid, where likwid-perfctr can count an interconnect group
+     (scripts/nrlikwid.py says which, or why not in one line), each run goes
+     under it with the marker build of the harness (make bench-likwid), and
+     its rep folder keeps likwid.csv and interconnect.json (bytes over the
+     interconnect per item of the measured window).
   5. Collects each experiment into results/<host>/<experiment>.csv (tidy:
      experiment, point, rep, profile, role (point or reference),
      oversubscribed (1 where the run's threads outnumbered the CPUs they ran
-     on, from its meta.json; empty if unknown), then the harness's summary
-     columns),
+     on, from its meta.json; empty if unknown), interconnect_bytes_per_item
+     and interconnect_source (--likwid; empty where not counted), then the
+     harness's summary columns),
      writes results/<host>/README.md, and exits 1 with the list of failures
      if any point failed (2 for bad input, 130 when interrupted).
 """
@@ -68,6 +75,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import expfile  # noqa: E402
+import nrlikwid  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -358,17 +366,42 @@ def fmt_time(s):
     return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
 
 
-def run_rep(bench, args, out, timeout):
-    """Run one repetition into out/. Returns (ok, message)."""
+INTERCONNECT_JSON = "interconnect.json"  # in a rep folder: --likwid's figure
+
+
+def record_likwid(lk, tmp, stdout):
+    """A rep's likwid.csv (likwid-perfctr's CSV output) and interconnect.json:
+    the bytes over the interconnect in the measured window per item of its
+    ops, with where the figure comes from, or why there is none."""
+    write_whole(os.path.join(tmp, "likwid.csv"), stdout or "")
+    info = {"group": lk.group}
+    try:
+        nbytes, source = nrlikwid.interconnect_bytes(stdout or "", lk.group)
+        ops = float(read_summary(os.path.join(tmp, "summary.csv"))["ops"] or 0)
+        info.update(bytes=nbytes, ops=ops, source=source)
+        if ops > 0:
+            info["bytes_per_item"] = nbytes / ops
+        else:
+            info["why_not"] = "no item went through the measured window"
+    except (nrlikwid.LikwidError, ValueError, KeyError) as e:
+        info["why_not"] = str(e)
+    write_whole(os.path.join(tmp, INTERCONNECT_JSON), json.dumps(info, indent=1) + "\n")
+
+
+def run_rep(bench, args, out, timeout, likwid=None):
+    """Run one repetition into out/ (under likwid-perfctr with ``likwid``,
+    an nrlikwid.Likwid). Returns (ok, message)."""
     tmp = out + ".tmp"
     failed = out + ".failed.txt"
     if os.path.exists(tmp):
         shutil.rmtree(tmp)
     cmd = [bench] + args + ["--out", tmp, "--quiet"]
+    if likwid is not None:
+        cmd = likwid.wrap(cmd)
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
     try:
-        _, err = proc.communicate(timeout=timeout)
+        stdout, err = proc.communicate(timeout=timeout)
         rc = proc.returncode
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
@@ -385,6 +418,8 @@ def run_rep(bench, args, out, timeout):
             shutil.rmtree(tmp, ignore_errors=True)
         raise
     if rc == 0 and os.path.exists(os.path.join(tmp, "summary.csv")):
+        if likwid is not None:
+            record_likwid(likwid, tmp, stdout)
         if os.path.exists(out):
             shutil.rmtree(out)
         os.replace(tmp, out)
@@ -487,13 +522,17 @@ def collect(hostdir, exp, profile, pts, reps, ref=None):
                   file=sys.stderr)
             continue
         over = oversubscribed(read_meta(os.path.join(rdir, "meta.json")))
-        rows.append([exp.name, pid, str(k), profile, role, "" if over is None else str(over)]
-                    + r[1])
+        ic = read_meta(os.path.join(rdir, INTERCONNECT_JSON))
+        bpi = ic.get("bytes_per_item") if isinstance(ic, dict) else None
+        rows.append([exp.name, pid, str(k), profile, role, "" if over is None else str(over),
+                     "" if bpi is None else f"{bpi:.6g}", ic.get("source", "") if bpi is not None
+                     else ""] + r[1])
     if header is None:
         return 0
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["experiment", "point", "rep", "profile", "role", "oversubscribed"] + header)
+    w.writerow(["experiment", "point", "rep", "profile", "role", "oversubscribed",
+                "interconnect_bytes_per_item", "interconnect_source"] + header)
     w.writerows(rows)
     write_whole(os.path.join(hostdir, f"{exp.name}.csv"), buf.getvalue())
     return len(rows)
@@ -680,6 +719,11 @@ def run_pass(a, bench, topology, exps, profile, ident):
     run_probe(hostdir, bench, topology, profile == "quick" or a.smoke, a.force)
     if not topology:
         run_bench_ring(hostdir, bench, profile == "quick" or a.smoke, a.force)
+    lk = None
+    if a.likwid:
+        lk, why = nrlikwid.probe(os.path.abspath(a.likwid_bench), sorted(os.sched_getaffinity(0)),
+                                 topology)
+        print(f"experiments: likwid: {lk.describe() if lk else 'not used: ' + why}", flush=True)
 
     done = executed = 0
     failures = []
@@ -717,9 +761,10 @@ def run_pass(a, bench, topology, exps, profile, ident):
                 if topology:
                     args += ["--topology", topology]
                 dur = float(p.opts.get("duration", 2)) + float(p.opts.get("warmup", 0.5))
-                timeout = a.point_timeout or dur + float(p.opts.get("drain-timeout", 10)) + 60
+                timeout = a.point_timeout or (dur + float(p.opts.get("drain-timeout", 10)) + 60
+                                              + (60 if lk else 0))  # likwid's own start
                 t1 = time.monotonic()
-                ok, msg = run_rep(bench, args, out, timeout)
+                ok, msg = run_rep(bench, args, out, timeout, lk)
                 spent += time.monotonic() - t1
                 executed += 1
                 eta = spent / executed * (total - done)
@@ -845,6 +890,12 @@ def main():
     r.add_argument("--seed", type=int, help="seed of the randomized order (default: the one "
                    "in <experiment>/<profile>/order.txt, else a fresh one; printed)")
     r.add_argument("--exp-dir", help="folder of .exp files (default: experiments/)")
+    r.add_argument("--likwid", action="store_true",
+                   help="run each point under likwid-perfctr where it can count an interconnect "
+                   "group (UPI, QPI, xGMI), recording bytes over the interconnect per item; "
+                   "says in one line why not where it cannot")
+    r.add_argument("--likwid-bench", default=os.path.join(ROOT, "build", "likwid", "numaring-bench"),
+                   help="the harness built with likwid's markers (make bench-likwid)")
     c = sub.add_parser("check", help="check experiment files")
     c.add_argument("files", nargs="*")
     sub.add_parser("list", help="list the experiments and their sizes here")

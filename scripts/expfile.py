@@ -122,7 +122,10 @@ SWEEP_KEYS = {
     "load": lambda t: _real(t, 0, 1),
     "load-probe": lambda t: _real(t, 0, 60),
     "linger": lambda t: _int(t, 0, 1000000),
+    "counters": _bool01,
 }
+#: Keys passed to numaring-bench as a bare flag when 1 (--bursts), left out when 0.
+FLAG_KEYS = ("bursts", "counters")
 PROFILE_ONLY = {"reps": lambda t: _int(t, 1, 1000)}
 EXPERIMENT_KEYS = ("name", "title", "finding")
 OPTIONAL_EXPERIMENT_KEYS = ("reference",)
@@ -360,9 +363,9 @@ class Point:
     def args(self):
         out = []
         for k, v in self.opts.items():
-            if k == "bursts":
+            if k in FLAG_KEYS:
                 if str(v) == "1":
-                    out.append("--bursts")
+                    out.append(f"--{k}")
                 continue
             out += [f"--{k}", str(v)]
         return out

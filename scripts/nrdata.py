@@ -68,8 +68,12 @@ TIDY_COLUMNS = ["experiment", "point", "rep"] + SUMMARY_COLUMNS
 #: The runner's columns, in the order experiments.py writes them before the
 #: summary's: the first three are required, the others optional (profile: the
 #: experiment file's profile; role: point or reference; oversubscribed: 1/0,
-#: empty or absent where unknown).
-RUNNER_COLUMNS = ["experiment", "point", "rep", "profile", "role", "oversubscribed"]
+#: empty or absent where unknown; interconnect_bytes_per_item and its
+#: interconnect_source: bytes over the socket interconnect per item of the
+#: measured window, counted by likwid-perfctr (run --likwid, scripts/nrlikwid.py),
+#: empty where not counted).
+RUNNER_COLUMNS = ["experiment", "point", "rep", "profile", "role", "oversubscribed",
+                  "interconnect_bytes_per_item", "interconnect_source"]
 
 #: The points of an experiment's drift reference, in the order they run.
 REFERENCE_POINTS = ("reference-start", "reference-middle", "reference-end")
@@ -80,14 +84,18 @@ BACKOFF_EXERCISED = 0.001
 
 #: Columns that hold numbers when they are not empty.
 INT_COLUMNS = frozenset(["rep", "oversubscribed"] + [n for n, t in _SCHEMA if t == "int"])
-FLOAT_COLUMNS = frozenset(n for n, t in _SCHEMA if t == "float")
+FLOAT_COLUMNS = frozenset([n for n, t in _SCHEMA if t == "float"]
+                          + ["interconnect_bytes_per_item"])
 NUMERIC_COLUMNS = INT_COLUMNS | FLOAT_COLUMNS
 
 #: Columns added to summary.csv after results were first committed with
 #: inline items: a tidy CSV of an older harness lacks them, and reads as if
 #: they were empty (not measured then).
 LATER_COLUMNS = frozenset(["load", "capacity_ops_per_s", "inflight", "linger_us",
-                           "items_per_transfer", "failed_per_item"])
+                           "items_per_transfer", "failed_per_item",
+                           # --counters (numaring-bench counters.c)
+                           "context_switches", "cpu_migrations", "cycles", "instructions",
+                           "llc_misses"])
 
 #: Columns every row must fill: the plots cannot place a row without them.
 REQUIRED_VALUES = ("experiment", "point", "rep", "queue", "producers", "consumers",

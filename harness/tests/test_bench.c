@@ -27,6 +27,8 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <linux/perf_event.h>
+#include <sys/syscall.h>
 
 #include "hdr.h"
 #include "queue.h"
@@ -223,7 +225,7 @@ static void help_lists_every_option_and_queue(void **state)
 			      "--recheck", "--gate", "--backoff", "--topology", "--pin",
 			      "--rate", "--out", "--verify", "--show-topology", "--probe",
 			      "--item", "inline", "message", "--sample", "--calibrate", "--schema",
-			      "default", "split", "rdpid", "perworker", "yield"};
+			      "default", "split", "rdpid", "perworker", "yield", "--counters"};
 	for (size_t i = 0; i < sizeof must / sizeof must[0]; i++)
 		if (!strstr(r.out, must[i]))
 			fail_msg("--help does not mention %s", must[i]);
@@ -297,6 +299,8 @@ static void bad_input_exits_2_with_one_message_and_no_file(void **state)
 		{NULL, {"--load", "1.5"}, "--load needs a number above 0 and at most 1"},
 		{NULL, {"--load", "0.5", "--rate", "1000"}, "--rate and --load are alternatives"},
 		{NULL, {"--load-probe", "0"}, "--load-probe needs a number above 0"},
+		{NULL, {"--probe", "--counters"}, "--counters goes with a run, not with --probe"},
+		{NULL, {"--show-topology", "--counters"}, "--counters goes with a run"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		const char *args[20];
@@ -663,6 +667,96 @@ static void sampling_schema_and_calibration(void **state)
 	free(s.text);
 }
 
+/* errno of perf_event_open for one of --counters' events on this thread
+ * (counters.c opens them so: software events with the kernel, hardware ones
+ * in user space), 0 if it opens: what the harness must find too. */
+static int perf_open_errno(uint32_t type, uint64_t config)
+{
+	struct perf_event_attr a;
+	memset(&a, 0, sizeof a);
+	a.size = sizeof a;
+	a.type = type;
+	a.config = config;
+	a.disabled = 1;
+	a.exclude_kernel = type == PERF_TYPE_HARDWARE;
+	a.exclude_hv = 1;
+	int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
+/* --counters fills each counter's column with a per-item figure where this
+ * machine can count it, and leaves it empty with the reason in meta.json
+ * where it cannot (here: the software events count; a VM without a PMU
+ * says so for the hardware ones); without --counters every column is empty
+ * and meta.json says "not requested". */
+static void counters_over_the_window(void **state)
+{
+	(void)state;
+	static struct outcome r;
+	static const struct {
+		const char *name;
+		uint32_t type;
+		uint64_t config;
+	} ev[] = {
+		{"context_switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES},
+		{"cpu_migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS},
+		{"cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
+		{"instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS},
+		{"llc_misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES},
+	};
+	int pmu = access("/sys/bus/event_source/devices/cpu", F_OK) == 0 ||
+		  access("/sys/bus/event_source/devices/cpu_core", F_OK) == 0;
+	for (int with = 0; with < 2; with++) {
+		char dir[400], path[512], want[512];
+		struct summary s;
+		fresh_dir(dir, sizeof dir, with ? "counters" : "no-counters");
+		const char *args[] = {"--producers", "1", "--consumers", "1", "--duration", "0.2",
+				      "--warmup", "0", "--calibrate", "0", "--out", dir, "--quiet",
+				      with ? "--counters" : NULL, NULL};
+		run_bench(&r, NULL, args);
+		if (r.status != 0)
+			fail_msg("--counters=%d: exit %d: %s", with, r.status, r.err);
+		read_summary(dir, &s);
+		snprintf(path, sizeof path, "%s/meta.json", dir);
+		char *meta = slurp(path, NULL);
+		assert_non_null(meta);
+		snprintf(want, sizeof want, "\"counters\": {\"requested\": %s", with ? "true" : "false");
+		if (!strstr(meta, want))
+			fail_msg("meta.json lacks %s", want);
+		assert_true(atoll(field(&s, "ops")) > 0);
+		for (size_t i = 0; i < sizeof ev / sizeof ev[0]; i++) {
+			const char *v = field(&s, ev[i].name);
+			int e = perf_open_errno(ev[i].type, ev[i].config);
+			if (with && !e) {
+				char *end;
+				double x = strtod(v, &end);
+				if (!*v || *end || !(x >= 0))
+					fail_msg("%s = \"%s\": expected a number >= 0", ev[i].name, v);
+				snprintf(want, sizeof want, "\"%s\": {\"measured\": true", ev[i].name);
+			} else {
+				if (*v)
+					fail_msg("%s = \"%s\" where it was not counted", ev[i].name, v);
+				if (with)
+					snprintf(want, sizeof want, "\"why_not\": \"%s: %s", ev[i].name,
+						 strerror(e));
+				else
+					snprintf(want, sizeof want, "\"why_not\": \"not requested (--counters)\"");
+			}
+			if (!strstr(meta, want))
+				fail_msg("meta.json lacks %s", want);
+			/* a machine without a PMU (most VMs) is named as the reason */
+			if (with && ev[i].type == PERF_TYPE_HARDWARE && !pmu && e == ENOENT &&
+			    !strstr(meta, "no hardware PMU"))
+				fail_msg("meta.json does not say that there is no hardware PMU");
+		}
+		free(meta);
+		free(s.text);
+	}
+}
+
 static void show_topology_is_right(void **state)
 {
 	(void)state;
@@ -742,6 +836,7 @@ int main(void)
 		cmocka_unit_test(show_topology_is_right),
 		cmocka_unit_test(faults_are_caught),
 		cmocka_unit_test(sampling_schema_and_calibration),
+		cmocka_unit_test(counters_over_the_window),
 	};
 	int rc = cmocka_run_group_tests_name("numaring-bench", tests, NULL, NULL);
 	char cmd[300];

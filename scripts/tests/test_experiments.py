@@ -386,8 +386,8 @@ class RunnerTest(unittest.TestCase):
                     continue  # the ring's micro-benchmark, not a sweep
                 rows = tidy_rows(csvf)
                 self.assertEqual(len(rows), 1, csvf)
-                self.assertEqual(list(rows[0])[:7], ["experiment", "point", "rep", "profile",
-                                                     "role", "oversubscribed", "queue"])
+                self.assertEqual(list(rows[0])[:len(nrdata.RUNNER_COLUMNS) + 1],
+                                 nrdata.RUNNER_COLUMNS + ["queue"])
                 self.assertEqual(rows[0]["role"], "point")
                 self.assertIn(rows[0]["oversubscribed"], ("0", "1"))
                 self.assertIn(rows[0]["verify"], ("ok", "n/a"))
