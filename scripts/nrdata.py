@@ -41,6 +41,7 @@ __all__ = [
     "threads", "ns_per_op", "host_info", "list_hosts", "latency_path", "run_dir",
     "is_reference", "oversubscribed", "failed_per_item", "backoff_exercised",
     "bootstrap_ci", "paired_ratios", "REFERENCE_POINTS", "BACKOFF_EXERCISED",
+    "shares_core", "one_per_core", "quoted_threads",
 ]
 
 #: summary.csv's columns and their types, as ``numaring-bench --schema`` prints
@@ -291,6 +292,61 @@ def oversubscribed(row):
     return v == "1"
 
 
+def shares_core(row):
+    """True where the run put two of its threads on one core's hardware threads
+    (SMT siblings), False where it did not, None where the row does not say.
+    Read from smt_shared (1: two threads on one core's hyperthreads, 0: not;
+    empty where a thread was not pinned), else a threads_per_core column (1,
+    2, ...); tables written before the harness recorded it have neither. The
+    smt column (the placement asked: cores or siblings) does not say it: with
+    few threads, siblings may go unused."""
+    for col, alone in (("smt_shared", 0), ("threads_per_core", 1)):
+        v = (row.get(col) or "").strip()
+        if v:
+            try:
+                return float(v) > alone
+            except ValueError:
+                return None
+    return None
+
+
+def one_per_core(rows, cores=None, threads_per_core=None):
+    """Whether runs (of one thread count) had a core per thread: False where a
+    row says two threads shared a core (shares_core), or, where no row says
+    either way, on a host with SMT (threads_per_core > 1) when there are more
+    threads than its ``cores``; True otherwise. Without SMT a core is a CPU,
+    and the runs' CPU sharing is the oversubscribed column's business."""
+    said = [shares_core(r) for r in rows]
+    if any(s is True for s in said):
+        return False
+    if said and all(s is False for s in said):
+        return True
+    if threads_per_core and threads_per_core > 1 and cores:
+        return max(threads(r) for r in rows) <= cores
+    return True
+
+
+def quoted_threads(rows, cores=None, threads_per_core=None, usable=None):
+    """The thread count a summary quotes a sweep over threads at: the largest
+    whose runs had a core per thread (one_per_core) and pass ``usable`` (a
+    predicate on the rows of one thread count, e.g. not oversubscribed), else
+    the largest with a core per thread, else the largest; None without rows.
+    On a host without SMT (or where neither the rows nor the host say) this is
+    the largest count that passes ``usable``: SMT siblings are never quoted
+    where the data can tell them apart."""
+    by_t = {}
+    for r in rows:
+        by_t.setdefault(threads(r), []).append(r)
+    if not by_t:
+        return None
+    ts = sorted(by_t)
+    per_core = [t for t in ts if one_per_core(by_t[t], cores, threads_per_core)]
+    for cands in ([t for t in per_core if usable is None or usable(by_t[t])], per_core, ts):
+        if cands:
+            return cands[-1]
+    return ts[-1]
+
+
 def failed_per_item(row):
     """failed_attempts / ops of a row (attempts that failed per operation), or
     None where either is empty or ops is 0."""
@@ -532,20 +588,81 @@ def _read_json(path):
         return None
 
 
+def _read_lscpu(path):
+    """{field: value} of an lscpu listing ("Thread(s) per core:   2"); {} if unreadable."""
+    out = {}
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                k, sep, v = line.partition(":")
+                if sep:
+                    out[k.strip()] = v.strip()
+    except OSError:
+        pass
+    return out
+
+
+def _positive_int(v):
+    """v as an int > 0 (from a JSON number or an lscpu field), else None."""
+    try:
+        n = int(str(v).strip())
+    except (TypeError, ValueError):
+        return None
+    return n if n > 0 else None
+
+
+def _machine(info, d, topo, meta):
+    """The machine's cores, hardware threads per core, sockets, CPU count and
+    hypervisor, into info. Where the harness writes them (show-topology.json or
+    a run's meta.json: cores, threads_per_core) they win; else the
+    environment's lscpu listing (env/lscpu.txt) says them; else None. ncpus is
+    the CPUs the runs could use (the nodes' CPUs), else lscpu's count."""
+    ls = _read_lscpu(os.path.join(d, "env", "lscpu.txt"))
+    for src in (topo, meta):
+        if not isinstance(src, dict):
+            continue
+        if info["cores"] is None:
+            info["cores"] = _positive_int(src.get("cores"))
+        if info["threads_per_core"] is None:
+            info["threads_per_core"] = _positive_int(src.get("threads_per_core"))
+        if info["ncpus"] is None and isinstance(src.get("nodes"), list):
+            info["ncpus"] = sum(n.get("ncpus", 0) for n in src["nodes"]
+                                if isinstance(n, dict)) or None
+    tpc = _positive_int(ls.get("Thread(s) per core"))
+    sockets = _positive_int(ls.get("Socket(s)"))
+    per_socket = _positive_int(ls.get("Core(s) per socket"))
+    if info["threads_per_core"] is None:
+        info["threads_per_core"] = tpc
+    if info["cores"] is None and per_socket and sockets:
+        info["cores"] = per_socket * sockets
+    info["sockets"] = sockets
+    if info["ncpus"] is None:
+        info["ncpus"] = _positive_int(ls.get("CPU(s)"))
+    info["hypervisor"] = ls.get("Hypervisor vendor") or None
+    if ls:
+        info["sources"].append(os.path.join(d, "env", "lscpu.txt"))
+
+
 def host_info(results_dir, host):
     """What is known about a host: a dict with
 
     host, cpu_model, kernel, cpus (allowed cpulist or count), topology
     ("real" / "emulated" / "unknown"), topology_spec, nodes (count or None),
     probe (path of probe.csv or None), readme (path or None), sources (files
-    read).  Read from env/show-topology.json, else from the first meta.json of
-    any run; missing or unreadable files leave fields "unknown", never fail.
+    read); and the machine (_machine): ncpus, cores, threads_per_core,
+    sockets, hypervisor (None where unknown).  Read from
+    env/show-topology.json, else from the first meta.json of any run, and
+    env/lscpu.txt; missing or unreadable files leave fields "unknown", never
+    fail.
     """
     d = os.path.join(results_dir, host)
     info = {"host": host, "cpu_model": "unknown CPU", "kernel": "unknown",
             "cpus": None, "topology": "unknown", "topology_spec": None,
-            "nodes": None, "probe": None, "readme": None, "sources": []}
+            "nodes": None, "probe": None, "readme": None, "sources": [],
+            "ncpus": None, "cores": None, "threads_per_core": None, "sockets": None,
+            "hypervisor": None}
     topo = _read_json(os.path.join(d, "env", "show-topology.json"))
+    meta = None
     if isinstance(topo, dict):
         info["sources"].append(os.path.join(d, "env", "show-topology.json"))
         info["cpu_model"] = topo.get("cpu_model") or info["cpu_model"]
@@ -556,7 +673,8 @@ def host_info(results_dir, host):
             info["nodes"] = len(topo["nodes"])
         if topo.get("host"):
             info["host_name"] = topo["host"]
-    if info["cpu_model"] == "unknown CPU" or info["topology"] == "unknown":
+    if (info["cpu_model"] == "unknown CPU" or info["topology"] == "unknown"
+            or not (isinstance(topo, dict) and topo.get("cores"))):
         metas = sorted(glob.glob(os.path.join(d, "*", "*", "rep-*", "meta.json")) +
                        glob.glob(os.path.join(d, "*", "*", "*", "rep-*", "meta.json")))
         for m in metas[:20]:
@@ -576,6 +694,7 @@ def host_info(results_dir, host):
                 if isinstance(meta.get("nodes"), list):
                     info["nodes"] = len(meta["nodes"])
             break
+    _machine(info, d, topo, meta if isinstance(meta, dict) else None)
     p = os.path.join(d, "probe", "probe.csv")
     if os.path.isfile(p):
         info["probe"] = p

@@ -8,6 +8,14 @@ code that writes results/<host>/README.md) or from the ceiling model
 (scripts/ceiling.py) fed with the committed probe; nothing is typed by hand.
 A number that cannot be computed becomes the text "n/a" and is listed in a
 comment at the top of the file.
+
+What the host is decides the paper's wording, so that is generated too: Real...
+macros describe the host (CPUs, cores, SMT, nodes, sockets, hypervisor), Cross...
+macros the host whose runs F3 and F5 come from (the cross-node experiments: the
+host itself where it has several real nodes, else its -emulated- sibling), and
+TeX conditionals (ifCrossEmulated, ifCrossReal, ifCrossRan, ifCrossSockets,
+ifRealMultiNode, ifRealSMT, ifRealVM, ifFFourAtScale: Numbers.put_flag) choose
+between the paper's sentences and figures.
 """
 
 import argparse
@@ -29,6 +37,7 @@ class Numbers:
     def __init__(self):
         self.macros = []
         self.missing = []
+        self.flags = []
 
     def put(self, name, value, fmt="{:.1f}"):
         if not re.fullmatch(r"[A-Za-z]+", name):
@@ -51,6 +60,13 @@ class Numbers:
             latex = "n/a"
         self.macros.append((name, latex))
 
+    def put_flag(self, name, value):
+        """A TeX conditional ifNAME, true or false: the paper chooses between
+        sentences with it (backslash-ifNAME ... else ... fi)."""
+        if not re.fullmatch(r"[A-Za-z]+", name):
+            raise ValueError(f"flag name {name!r}: letters only")
+        self.flags.append((name, bool(value)))
+
     def put_ci(self, name, d, key, fmt="{:.2f}"):
         """name, nameLo and nameHi: a paired ratio (summarize.put_ratio) and the
         bounds of its bootstrap 95% confidence interval."""
@@ -65,6 +81,8 @@ class Numbers:
             out.append("% Not computable from these results: " + ", ".join(self.missing))
         for name, text in self.macros:
             out.append(f"\\newcommand{{\\{name}}}{{{text}}}")
+        for name, value in self.flags:
+            out.append(f"\\newif\\if{name}\\{name}{'true' if value else 'false'}")
         return "\n".join(out) + "\n"
 
 
@@ -81,6 +99,84 @@ def host_facts(n, prefix, hostdir):
     n.put(prefix + "Nodes", len(nodes), "{:d}")
     n.put(prefix + "Kind", t.get("topology"))
     n.put(prefix + "Kernel", t.get("kernel"))
+
+
+def plural(k, word):
+    return f"{k} {word}" + ("" if k == 1 else "s")
+
+
+#: F4 is at the study's scale from this many workers on (its 32 workers)
+STUDY_WORKERS = 32
+
+
+def host_kind(n, real, cross, f4):
+    """What the host is, for the paper's wording (summarize.machine: CPUs,
+    cores, SMT, sockets, hypervisor; summarize.describe_host: real nodes), and
+    where F3 and F5 come from (``cross``: the host itself with several real
+    nodes, an -emulated- sibling, or None): Real... and Cross... text macros
+    and the flags the paper's sentences are chosen by (module docstring)."""
+    m = summarize.machine(real)
+    t = summarize.describe_host(real) or {}
+    nodes = summarize.real_nodes(t)
+    cpus = sum(x.get("ncpus", 0) for x in t.get("nodes", [])) or m["ncpus"]
+    smt = summarize.has_smt(m)
+    n.put("RealCores", m["cores"], "{:d}")
+    n.put("RealThreadsPerCore", m["threads_per_core"], "{:d}")
+    n.put("RealSockets", m["sockets"], "{:d}")
+    n.put("RealNodesText", plural(nodes, "real node") if nodes else None)
+    text = plural(cpus, "CPU") if cpus else "CPUs not recorded"
+    if smt and m["cores"]:
+        text += f" ({m['cores']} cores, {m['threads_per_core']} hardware threads each)"
+    if nodes:
+        text += ", " + plural(nodes, "real NUMA node")
+        if (m["sockets"] or 1) > 1:
+            text += f" on {m['sockets']} sockets"
+    n.put("RealMachineText", text)
+    n.put("RealVirtText", f"a virtual machine ({m['hypervisor']})" if m["hypervisor"] else
+          "bare metal (lscpu names no hypervisor)" if m["sockets"] else
+          "virtualization not recorded")
+    n.put_flag("RealMultiNode", nodes >= 2)
+    n.put_flag("RealSMT", smt)
+    n.put_flag("RealVM", m["hypervisor"])
+
+    ct = (summarize.describe_host(cross) or {}) if cross else {}
+    emulated = ct.get("topology") == "emulated"
+    cnodes = summarize.real_nodes(ct) if cross else 0
+    real_cross = cnodes >= 2
+    cm = summarize.machine(cross) if real_cross else {}
+    sockets = cm.get("sockets")
+    # a transfer between the nodes of a split placement crosses sockets for sure
+    # only where every node is a socket of its own
+    crosses = bool(real_cross and sockets and sockets >= 2 and cnodes == sockets)
+    n.put_flag("CrossEmulated", emulated)
+    n.put_flag("CrossReal", real_cross)
+    # F3's and F5's figures exist only where their runs do
+    n.put_flag("CrossRan", cross and any(os.path.exists(os.path.join(cross, f"{e}.csv"))
+                                         for e in summarize.CROSS_NODE))
+    n.put_flag("CrossSockets", crosses)
+    if emulated:
+        n.put_raw("CrossNodesCap", "\\emu{Emulated nodes}")
+        n.put_raw("CrossNodesAdj", "\\emu{emulated}")
+        n.put_raw("CrossNodesShort", "\\emu{emulated} nodes")
+        n.put_raw("CrossCaveat", " Not a two-socket result.")
+        n.put("CrossTravels", "moves between CPUs of one socket")
+    elif real_cross:
+        n.put_raw("CrossNodesCap", "Real NUMA nodes")
+        n.put_raw("CrossNodesAdj", "real")
+        n.put_raw("CrossNodesShort", f"its {plural(cnodes, 'real node')}")
+        n.put_raw("CrossCaveat", "" if crosses else
+                  " Nodes of one socket: not a two-socket result." if sockets == 1 else
+                  f" {cnodes} nodes on {sockets or 'an unrecorded number of'} sockets: a "
+                  "transfer crosses sockets only between nodes of different sockets.")
+        n.put("CrossTravels", summarize.sockets_crossed(cm, cnodes))
+    else:
+        for k in ("CrossNodesCap", "CrossNodesAdj", "CrossNodesShort", "CrossCaveat"):
+            n.put_raw(k, None)
+        n.put("CrossTravels", None)
+    # F4 at the study's scale: its quoted thread count reaches the study's
+    # workers, each with a CPU (and, with SMT, a core) of its own
+    n.put_flag("FFourAtScale", bool(f4.get("threads") and f4["threads"] >= STUDY_WORKERS
+                                    and f4.get("oversubscribed") is False))
 
 
 def f3_regime(n, r, hostdir):
@@ -173,8 +269,9 @@ def main():
     ap.add_argument("--results", default="results")
     ap.add_argument("--real", help="host folder with the machine's own nodes "
                     "(default: the one with the most experiments)")
-    ap.add_argument("--emulated", help="host folder of the emulated-node runs "
-                    "(default: the real host's -emulated- sibling)")
+    ap.add_argument("--emulated", help="host folder of the cross-node runs (F3, F5) on "
+                    "emulated nodes (default: the real host itself where it has several "
+                    "real nodes and ran them, else its -emulated- sibling)")
     ap.add_argument("--out", required=True)
     ap.add_argument("--paths", help="also write the plot folders as LaTeX macros here")
     ap.add_argument("--plots", default="plots", help="plots folder, as seen from the paper")
@@ -190,22 +287,23 @@ def main():
             sys.exit(2)
         a.real = max(real_hosts, key=lambda h: (len([f for f in os.listdir(
             os.path.join(a.results, h)) if f.endswith(".csv")]), h))
-    if not a.emulated:
-        emus = [h for h in hosts if h.startswith(a.real + "-emulated-")]
-        a.emulated = emus[0] if emus else None
     real = os.path.join(a.results, a.real)
-    emu = os.path.join(a.results, a.emulated) if a.emulated else None
-    for d in [real] + ([emu] if emu else []):
-        if not os.path.isdir(d):
-            print(f"paper_numbers: no results folder {d}", file=sys.stderr)
-            sys.exit(2)
+    if not os.path.isdir(real):
+        print(f"paper_numbers: no results folder {real}", file=sys.stderr)
+        sys.exit(2)
+    # where F3 and F5 come from: the real host's own nodes where it has several,
+    # else the emulated nodes of its -emulated- sibling (summarize.cross_node_dir)
+    emu = os.path.join(a.results, a.emulated) if a.emulated else summarize.cross_node_dir(real)
+    if emu and not os.path.isdir(emu):
+        print(f"paper_numbers: no results folder {emu}", file=sys.stderr)
+        sys.exit(2)
     n = Numbers()
     host_facts(n, "Real", real)
     if emu:
-        host_facts(n, "Emu", emu)
-    else:  # the paper still builds: every Emu macro says n/a
+        host_facts(n, "Cross", emu)
+    else:  # the paper still builds: every Cross macro says n/a
         for k in ("ItemSample", "Host", "Cpu", "Cpus", "Nodes", "Kind", "Kernel"):
-            n.put("Emu" + k, None)
+            n.put("Cross" + k, None)
 
     # every ratio between configurations is paired per repetition, with the bounds
     # of its bootstrap 95% confidence interval in <name>Lo and <name>Hi
@@ -275,7 +373,7 @@ def main():
     for prefix, hostdir, exp in (("CeilPeers", real, "peers"), ("CeilFive", emu, "f5-ceiling")):
         cr = summarize.ceiling_ratios(hostdir, exp) if hostdir else None
         if cr:
-            best = max(cr, key=lambda x: x["ratio"])
+            best = summarize.quoted_best(cr)
             n.put(prefix + "Best", best["ratio"], "{:.2f}")
             n.put(prefix + "BestQueue", best["queue"])
             n.put(prefix + "BestBound", best["bound"])
@@ -283,7 +381,7 @@ def main():
             n.put(prefix + "Points", len(cr), "{:d}")
             ring = [x for x in cr if x["queue"] == "numaring"]
             if ring:
-                rb = max(ring, key=lambda x: x["ratio"])
+                rb = summarize.quoted_best(ring)
                 n.put(prefix + "Ring", rb["ratio"], "{:.2f}")
                 n.put(prefix + "RingBatch", rb["batch"], "{:d}")
         else:
@@ -331,7 +429,7 @@ def main():
               if flagged else "none")
 
     # the harness's own ceiling (the null queue): points within 20% of it
-    for prefix, hostdir in (("Real", real), ("Emu", emu)):
+    for prefix, hostdir in (("Real", real), ("Cross", emu)):
         bound, measured = summarize.harness_bound(hostdir) if hostdir else ([], 0)
         n.put(prefix + "HarnessPoints", measured if measured else None, "{:d}")
         n.put(prefix + "HarnessBound", len(bound) if measured else None, "{:d}")
@@ -340,19 +438,21 @@ def main():
     ppath = os.path.join(real, "probe", "probe.csv")
     model_macros(n, ceiling.load_probe(ppath) if os.path.exists(ppath) else None)
     ep = os.path.join(emu, "probe", "probe.csv") if emu else None
-    n.put("EmuOtherNodeNs", ceiling.load_probe(ep).get("c2c_one_way_other_node")
+    n.put("CrossOtherNodeNs", ceiling.load_probe(ep).get("c2c_one_way_other_node")
           if ep and os.path.exists(ep) else None, "{:.0f}")
+    host_kind(n, real, emu, summarize.f4(real) or {})
 
     os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
     tmp = a.out + ".tmp"
     with open(tmp, "w", encoding="utf-8") as f:
-        f.write(n.render([real] + ([emu] if emu else [])))
+        f.write(n.render([real] + ([emu] if emu and emu != real else [])))
     os.replace(tmp, a.out)
     if a.paths:
         with open(a.paths + ".tmp", "w", encoding="utf-8") as f:
             f.write("% Generated by scripts/paper_numbers.py: where the figures are.\n"
                     f"\\newcommand{{\\RealPlots}}{{{a.plots}/{a.real}}}\n"
-                    f"\\newcommand{{\\EmuPlots}}{{{a.plots}/{a.emulated or a.real}}}\n")
+                    f"\\newcommand{{\\CrossPlots}}{{{a.plots}/"
+                    f"{os.path.basename(emu) if emu else a.real}}}\n")
         os.replace(a.paths + ".tmp", a.paths)
     if n.missing:
         print(f"paper_numbers: not computable here: {', '.join(n.missing)}", file=sys.stderr)

@@ -464,6 +464,9 @@ def caption_lines(host, rows, extra=()):
     first = "host %s \u00b7 %s" % (host.name, info["cpu_model"])
     if cpus:
         first += " \u00b7 CPUs %s" % cpus
+    if (info.get("threads_per_core") or 1) > 1 and info.get("cores"):
+        # SMT: CPUs are not cores; the annotations quote one thread per core
+        first += " (%d cores \u00d7 %d threads)" % (info["cores"], info["threads_per_core"])
     first += " \u00b7 kernel %s" % info["kernel"]
     lines = [(first, None)]
     if "emulated" in kinds:
@@ -569,17 +572,28 @@ def prep_lines(host, exp, family, title, annotate=None):
     return p
 
 
-def at_largest(series, a, b):
-    """(threads, med_a, med_b) at the largest thread count both series have."""
+def at_largest(series, a, b, most=None):
+    """(threads, med_a, med_b) at the largest thread count both series have (at
+    most ``most``, where that leaves one: quoted_threads)."""
     if a not in series or b not in series:
         return None
     xa = {p[0]: p[1] for p in series[a]}
     xb = {p[0]: p[1] for p in series[b]}
     common = sorted(set(xa) & set(xb))
+    if most is not None and any(t <= most for t in common):
+        common = [t for t in common if t <= most]
     if not common:
         return None
     t = common[-1]
     return t, xa[t], xb[t]
+
+
+def quoted_threads(host, rows, usable=None):
+    """The thread count an annotation quotes (nrdata.quoted_threads, the rule of
+    the results READMEs and the paper): the largest, and on a host with SMT the
+    largest with one thread per core."""
+    return nrdata.quoted_threads(rows, host.info.get("cores"),
+                                 host.info.get("threads_per_core"), usable)
 
 
 def prep_f1(host):
@@ -640,7 +654,8 @@ def prep_f1(host):
 
 def prep_f2(host):
     def ann(series):
-        r = at_largest(series, "cached", "libnuma")
+        r = at_largest(series, "cached", "libnuma",
+                       quoted_threads(host, host.data["f2-node-cache"]))
         if r and r[2] > 0:
             return "cached / libnuma = %s at %d threads (%s)" % (fmt_ratio(r[1] / r[2]), r[0],
                                                                   STUDY["f2"])
@@ -666,7 +681,7 @@ def prep_f4(host):
     for b in fseries:
         fseries[b].sort()
     rel = []
-    tmax = max(nrdata.threads(r) for r in rows)
+    tmax = quoted_threads(host, rows)
     at = [r for r in rows if nrdata.threads(r) == tmax]
     none_rows = [r for r in at if r.get("backoff") == "none"]
     for b in order_of("backoff", {r.get("backoff", "") for r in at}):
@@ -753,14 +768,13 @@ def loads_in(rows):
     return sorted({load_of(r) for r in rows}, key=lambda v: float(v) if v else -1.0)
 
 
-def f3_threads(rows):
+def f3_threads(host, rows):
     """The thread count of F3's percentile figure: the largest whose runs are
-    not oversubscribed (every thread has a CPU), else the largest; and whether
-    it is oversubscribed (1/0/None)."""
-    ts = sorted({nrdata.threads(r) for r in rows})
+    not oversubscribed (every thread has a CPU) and, with SMT, had a core per
+    thread (quoted_threads), else the largest; and whether it is
+    oversubscribed (1/0/None)."""
     ov = oversub_of(rows, nrdata.threads)
-    clean = [t for t in ts if ov.get(t) == 0]
-    t = clean[-1] if clean else ts[-1]
+    t = quoted_threads(host, rows, lambda rs: ov.get(nrdata.threads(rs[0])) == 0)
     return t, ov.get(t)
 
 
@@ -855,7 +869,7 @@ def prep_f3a(host):
 def prep_f3_load(host, allrows):
     rows = [r for r in allrows if load_of(r)]
     lat_rows = [r for r in rows if r.get("p50_ns", "").strip()]
-    t, over = f3_threads(lat_rows or rows)
+    t, over = f3_threads(host, lat_rows or rows)
     at = [r for r in rows if nrdata.threads(r) == t]
     gates = order_of("gate", {r.get("gate", "") for r in at})
     loads = sorted({load_pct(r) for r in at})
@@ -948,7 +962,7 @@ def prep_f3_dist(host, rows):
     the min-max over the reps. Without latency.csv: the medians of summary.csv's
     percentiles."""
     lat_rows = [r for r in rows if r.get("p50_ns", "").strip()]
-    t, over = f3_threads(lat_rows or rows)
+    t, over = f3_threads(host, lat_rows or rows)
     at = [r for r in rows if nrdata.threads(r) == t]
     gates = order_of("gate", {r.get("gate", "") for r in at})
     loads = loads_in(at)
@@ -1035,7 +1049,7 @@ def prep_f3b(host):
     o50, oorder = series_vs_threads(host, over, "gate", "p50_ns") if over else ({}, [])
     o99, oorder99 = series_vs_threads(host, over, "gate", "p99_ns") if over else ({}, [])
     ann = None
-    r = at_largest(p50, "shared", "perworker")
+    r = at_largest(p50, "shared", "perworker", quoted_threads(host, clean) if clean else None)
     if r and r[2] > 0:
         rr = gate_ratio([x for x in clean if nrdata.threads(x) == r[0]], "p50_ns")
         ann = "p50 shared / perworker = %s at %d threads (%s)" % (

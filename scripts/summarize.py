@@ -166,15 +166,39 @@ def bench_ring(hostdir):
     return out
 
 
-def at_max_threads(rows):
-    if not rows:
-        return [], None
-    m = max(threads(r) for r in rows)
+def machine(hostdir):
+    """nrdata.host_info of a host folder: its nodes, CPUs, cores, SMT, sockets."""
+    hostdir = os.path.normpath(hostdir)
+    return nrdata.host_info(os.path.dirname(hostdir), os.path.basename(hostdir))
+
+
+def quoted_threads(hostdir, rows, usable=None):
+    """The thread count quoted for a sweep over threads (nrdata.quoted_threads):
+    the largest with a core per thread where the host has SMT, so that a
+    summary never quotes runs whose threads shared a core's siblings."""
+    m = machine(hostdir)
+    return nrdata.quoted_threads(rows, m["cores"], m["threads_per_core"], usable)
+
+
+def at_quoted_threads(hostdir, rows):
+    """The rows at the quoted thread count (the largest, one per core on SMT)."""
+    m = quoted_threads(hostdir, rows)
     return [r for r in rows if threads(r) == m], m
 
 
+def has_smt(m):
+    """True where a machine (machine()) has several hardware threads per core."""
+    return (m.get("threads_per_core") or 1) > 1
+
+
+def smt_note(hostdir):
+    """' (one per core)' after a quoted thread count where the host has SMT
+    (quoted_threads then stops at its cores); '' elsewhere."""
+    return " (one per core)" if has_smt(machine(hostdir)) else ""
+
+
 def f2(hostdir):
-    rows, m = at_max_threads(load(os.path.join(hostdir, "f2-node-cache.csv")))
+    rows, m = at_quoted_threads(hostdir, load(os.path.join(hostdir, "f2-node-cache.csv")))
     if not rows:
         return None
     lib_rows, cached_rows = by(rows, lookup="libnuma"), by(rows, lookup="cached")
@@ -202,14 +226,15 @@ def any_oversubscribed(rows):
     return None
 
 
-def f3_threads(rows):
+def f3_threads(rows, hostdir=None):
     """The thread count F3 reports: the largest whose runs are not
-    oversubscribed (each thread has a CPU), else the largest; and whether
-    that one is oversubscribed (None: not recorded)."""
-    ts = sorted({threads(r) for r in rows})
-    clean = [t for t in ts if any_oversubscribed([r for r in rows if threads(r) == t])
-             is False]
-    t = clean[-1] if clean else ts[-1]
+    oversubscribed (each thread has a CPU) and, on a host with SMT, had a
+    core per thread (quoted_threads), else the largest; and whether that one
+    is oversubscribed (None: not recorded)."""
+    def clean(rs):
+        return any_oversubscribed(rs) is False
+    t = (quoted_threads(hostdir, rows, clean) if hostdir
+         else nrdata.quoted_threads(rows, usable=clean))
     return t, any_oversubscribed([r for r in rows if threads(r) == t])
 
 
@@ -224,7 +249,7 @@ def f3(hostdir):
     allrows = load(os.path.join(hostdir, "f3-gate.csv"))
     if not allrows:
         return None
-    m, over = f3_threads(allrows)
+    m, over = f3_threads(allrows, hostdir)
     rows = [r for r in allrows if threads(r) == m]
     loads = sorted({load_of(r) for r in rows}, key=lambda v: float(v) if v else -1.0)
     per_load = []
@@ -251,7 +276,7 @@ def f3(hostdir):
 
 
 def f4(hostdir):
-    rows, m = at_max_threads(load(os.path.join(hostdir, "f4-backoff.csv")))
+    rows, m = at_quoted_threads(hostdir, load(os.path.join(hostdir, "f4-backoff.csv")))
     if not rows:
         return None
     none_rows = by(rows, backoff="none")
@@ -298,6 +323,7 @@ def ceiling_ratios(hostdir, name):
     if not rows or not os.path.exists(ppath):
         return None
     probe = ceiling.load_probe(ppath)
+    host = machine(hostdir)
     points = {}
     for r in rows:
         points.setdefault(r["point"], []).append(r)
@@ -308,8 +334,18 @@ def ceiling_ratios(hostdir, name):
         if m and c:
             out.append({"point": pid, "queue": rs[0]["queue"], "measured": m, "ceiling": c,
                         "ratio": m / c, "threads": threads(rs[0]), "batch": int(rs[0]["batch"]),
-                        "bursts": rs[0].get("bursts", "0"), "bound": ceiling.binding(probe, rs[0])})
+                        "bursts": rs[0].get("bursts", "0"), "bound": ceiling.binding(probe, rs[0]),
+                        "per_core": nrdata.one_per_core(rs, host["cores"],
+                                                        host["threads_per_core"])})
     return out
+
+
+def quoted_best(cr):
+    """The point of ceiling_ratios a summary quotes as the best measured/ceiling:
+    the highest among the points with a core per thread (all points where none
+    has), as every quoted thread count; None for no points."""
+    pool = [x for x in cr if x.get("per_core", True)] or cr
+    return max(pool, key=lambda x: x["ratio"]) if pool else None
 
 
 #: F5's target: every point realizes at least this share of its configured batch
@@ -639,13 +675,20 @@ def host_readme(hostdir):
     nodes = t.get("nodes", [])
     cpus = sum(n.get("ncpus", 0) for n in nodes)
     emulated = t.get("topology") == "emulated"
+    m = machine(hostdir)
+    smt = smt_note(hostdir)
+    # the machine's cores and sockets where they add to "N CPUs, M nodes": SMT
+    # (CPUs are not cores) and several sockets
+    cores = (f" ({m['cores']} cores x {m['threads_per_core']} hardware threads)"
+             if has_smt(m) and m["cores"] else "")
+    sockets = f" on {m['sockets']} sockets" if (m["sockets"] or 1) > 1 else ""
     lines = [f"# Results of `{host}`", ""]
     kind = (f"**EMULATED** nodes: {len(nodes)} nodes mapped onto CPUs "
             f"({'; '.join(str(n.get('cpus', '?')) for n in nodes)}) of a machine that has "
             f"{machine_nodes} real node(s) — memory placement is not real "
             "and nothing here is a two-socket result" if emulated else
-            f"{len(nodes)} real NUMA node(s)")
-    lines.append(f"Machine: {t.get('cpu_model', 'unknown CPU')}, {cpus} CPUs usable, kernel "
+            f"{len(nodes)} real NUMA node(s){sockets}")
+    lines.append(f"Machine: {t.get('cpu_model', 'unknown CPU')}, {cpus} CPUs usable{cores}, kernel "
                  f"{t.get('kernel', '?')}; {kind}. rseq node_id: "
                  f"{'yes' if t.get('rseq_node_id') else 'no'}, rdpid: "
                  f"{'yes' if t.get('rdpid') else 'no'}. Environment in `env/`, host probe in "
@@ -677,8 +720,8 @@ def host_readme(hostdir):
     r = f2(hostdir)
     if r:
         lines.append(f"| F2 | cached / libnuma throughput at {r['threads']} threads"
-                     f"{over_note(r)}: {fmt_ci(r, 'cached_over_libnuma')}x ({r['cached_mops']:.1f} "
-                     f"vs {r['libnuma_mops']:.1f} Mops/s"
+                     f"{smt}{over_note(r)}: {fmt_ci(r, 'cached_over_libnuma')}x "
+                     f"({r['cached_mops']:.1f} vs {r['libnuma_mops']:.1f} Mops/s"
                      + (f"; rseq / libnuma {fmt_ci(r, 'rseq_over_libnuma')}x"
                         if r.get("rseq_over_libnuma") is not None else "")
                      + (f"; the harness alone: {r['harness_mops']:.1f}"
@@ -693,7 +736,7 @@ def host_readme(hostdir):
                 inflight = (f"; items in flight {d['inflight_shared']:.1f} vs "
                             f"{d['inflight_perworker']:.1f}")
             lines.append(f"| F3 | p50 latency shared / per-worker gate at {r['threads']} threads"
-                         f"{over_note(r)}, {how}: {fmt_ci(d, 'shared_over_perworker')}x "
+                         f"{smt}{over_note(r)}, {how}: {fmt_ci(d, 'shared_over_perworker')}x "
                          f"({d['p50_shared_ns']:.0f} vs {d['p50_perworker_ns']:.0f} ns; p99 "
                          f"{fmt_ci(d, 'p99_shared_over_perworker')}x; {d['mops_shared']:.2f} vs "
                          f"{d['mops_perworker']:.2f} Mops/s{inflight}) | {STUDY['F3']} |")
@@ -703,7 +746,7 @@ def host_readme(hostdir):
                           if f"{b}_failed_per_item" in r or f"{b}_change_pct" in r)
         if parts:
             lines.append(f"| F4 | throughput against no backoff at {r['threads']} threads"
-                         f"{over_note(r)}: {parts} | {STUDY['F4']} |")
+                         f"{smt}{over_note(r)}: {parts} | {STUDY['F4']} |")
     for name in ("f5-ceiling", "peers", "f2-node-cache"):
         try:
             cr = ceiling_ratios(hostdir, name)
@@ -711,7 +754,7 @@ def host_readme(hostdir):
             cr = None
             lines.append(f"| F5 | ceiling not computed: {e} | |")
         if cr:
-            best = max(cr, key=lambda x: x["ratio"])
+            best = quoted_best(cr)
             lines.append(f"| F5 ({name}) | best measured/ceiling {best['ratio']:.2f} "
                          f"({best['queue']}, {best['threads']} threads, batch {best['batch']}, "
                          f"bound: {best['bound']}); no point above the ceiling: "
@@ -743,17 +786,96 @@ def host_readme(hostdir):
                              f"{over_note(r)}, {label}: {fmt_ci(r, f'b{b}_over_best')}x the best "
                              f"single-ring peer ({r[f'b{b}_best_peer']}){extra} | — |")
     lines.append("")
-    if emulated:
-        lines.append("These runs place threads on emulated nodes: cross-node transfers here "
-                     "move between CPUs of one socket. They exercise the logic of F3 and F5, "
-                     "not the interconnect.")
-    else:
-        lines.append("With one real node, items never cross an interconnect here: F2 and F4 "
-                     "measure the look-up and backoff costs on one socket; F3 and F5 come from "
-                     "the emulated-node runs in the sibling `-emulated-` folder.")
+    lines.append(kind_paragraph(hostdir, t, m))
     lines += drift_section(hostdir)
     lines += harness_section(hostdir)
     return "\n".join(lines) + "\n"
+
+
+def real_nodes(t):
+    """The real NUMA nodes with CPUs of a host (describe_host), 0 for emulated."""
+    if t.get("topology") != "real":
+        return 0
+    return len([n for n in t.get("nodes", []) if n.get("ncpus", 0) > 0])
+
+
+def emulated_siblings(hostdir):
+    """The folders next to a host's that hold its emulated-node runs
+    (<host>-emulated-..., where the runner puts F3 and F5 on a one-node machine)."""
+    hostdir = os.path.normpath(hostdir)
+    parent, host = os.path.dirname(hostdir), os.path.basename(hostdir)
+    try:
+        names = sorted(os.listdir(parent or "."))
+    except OSError:
+        return []
+    return [os.path.join(parent, d) for d in names
+            if d.startswith(host + "-emulated-") and os.path.isdir(os.path.join(parent, d))]
+
+
+#: the experiments that place producers and consumers on different nodes
+CROSS_NODE = ("f3-gate", "f5-ceiling")
+
+
+def cross_node_dir(hostdir):
+    """Where a host's cross-node experiments (F3, F5) are: the host itself
+    where it has two real nodes with CPUs and ran them, else its first
+    emulated sibling, else the host itself where it has two real nodes (they
+    are then simply missing), else None."""
+    multi = real_nodes(describe_host(hostdir) or {}) >= 2
+    ran = any(os.path.exists(os.path.join(hostdir, f"{e}.csv")) for e in CROSS_NODE)
+    if multi and ran:
+        return hostdir
+    sib = emulated_siblings(hostdir)
+    if sib:
+        return sib[0]
+    return hostdir if multi else None
+
+
+def sockets_crossed(m, nodes):
+    """How a cross-node transfer between a host's real nodes travels, in words."""
+    s = m.get("sockets")
+    if not s:
+        return "moves between real nodes (the number of sockets is not recorded)"
+    if s == 1:
+        return "moves between nodes of one socket, not across an interconnect between sockets"
+    if nodes > s:
+        return (f"moves between real nodes, across the interconnect between the {s} sockets "
+                f"where the two nodes are on different sockets ({nodes} nodes on {s} sockets)")
+    return f"crosses the interconnect between the {s} sockets"
+
+
+def kind_paragraph(hostdir, t, m):
+    """The README's paragraph on what kind of host this is and where F3 and F5
+    come from: emulated nodes, one real node (with or without an emulated
+    sibling), or several real nodes; and, on SMT, the thread counts quoted."""
+    nodes = real_nodes(t)
+    if t.get("topology") == "emulated":
+        text = ("These runs place threads on emulated nodes: cross-node transfers here "
+                "move between CPUs of one socket. They exercise the logic of F3 and F5, "
+                "not the interconnect.")
+    elif nodes >= 2:
+        text = (f"With {nodes} real NUMA nodes, every experiment here ran on the host's own "
+                "topology, none on emulated nodes: F3 and F5 place producers and consumers "
+                f"on different real nodes, so each cross-node transfer "
+                f"{sockets_crossed(m, nodes)}.")
+        if not any(os.path.exists(os.path.join(hostdir, f"{e}.csv")) for e in CROSS_NODE):
+            text += " F3 and F5 are not in these results" + (
+                "; they come from the emulated-node runs in the sibling `-emulated-` folder."
+                if emulated_siblings(hostdir) else ".")
+    elif emulated_siblings(hostdir):
+        text = ("With one real node, items never cross an interconnect here: F2 and F4 "
+                "measure the look-up and backoff costs on one socket; F3 and F5 come from "
+                "the emulated-node runs in the sibling `-emulated-` folder.")
+    else:
+        text = ("With one real node, items never cross an interconnect here: F2 and F4 "
+                "measure the look-up and backoff costs on one socket; F3 and F5 need two "
+                "nodes and are not in these results (no emulated-node runs beside them).")
+    if has_smt(m) and m["cores"]:
+        text += (f" The host has {m['cores']} cores with {m['threads_per_core']} hardware "
+                 "threads each: F2, F3, F4 and the best measured/ceiling are quoted at the "
+                 "largest thread count with one thread per core; runs whose threads shared "
+                 "a core's SMT siblings are drawn in the figures but quoted nowhere.")
+    return text
 
 
 def main():

@@ -33,7 +33,8 @@ def _base_row(kind, nodes, host):
                lookup="cached",
                lookup_in_force="cached", recheck="256", gate="perworker", backoff="none",
                batch="32", bursts="0", capacity="1024", pin="compact", topology_kind=kind,
-               topology="0;1" if kind == "emulated" else "real", nodes=str(nodes), rate="0",
+               topology=(";".join(str(i) for i in range(nodes)) if kind == "emulated"
+                         else "real"), nodes=str(nodes), rate="0",
                warmup_s="0", ops="5000", verify="ok", host=host, clock="tsc")
     return row
 
@@ -91,13 +92,65 @@ def write_tidy(path, rows, profile=None, runner_columns=()):
             w.writerow([profile if c == "profile" else r.get(c, "") for c in cols])
 
 
-def write_env(root, host, kind, nodes, cpu_model, probe=True):
+def node_cpus(machine, kind, nodes):
+    """Each node's cpulist: real nodes split the machine's CPUs evenly (Linux
+    numbers a core's SMT siblings cores apart: node i holds cores i*c/n.. and
+    their siblings); emulated nodes take one CPU each of a machine's first."""
+    if kind == "emulated":
+        return [str(i) for i in range(nodes)]
+    cores, tpc = machine["cores"], machine.get("threads_per_core", 1)
+    per = cores // nodes
+    lists = []
+    for i in range(nodes):
+        spans = ["%d-%d" % (t * cores + i * per, t * cores + (i + 1) * per - 1)
+                 for t in range(tpc)]
+        lists.append(",".join(spans))
+    return lists
+
+
+def lscpu_text(machine, nodes, cpus, cpu_model):
+    """An lscpu listing (the fields the scripts read, in lscpu's layout)."""
+    tpc = machine.get("threads_per_core", 1)
+    sockets = machine.get("sockets", 1)
+    lines = [("Architecture:", "x86_64"), ("CPU(s):", str(machine["cores"] * tpc)),
+             ("On-line CPU(s) list:", "0-%d" % (machine["cores"] * tpc - 1)),
+             ("Model name:", cpu_model), ("Thread(s) per core:", str(tpc)),
+             ("Core(s) per socket:", str(machine["cores"] // sockets)),
+             ("Socket(s):", str(sockets))]
+    if machine.get("hypervisor"):
+        lines.append(("Hypervisor vendor:", machine["hypervisor"]))
+    lines.append(("NUMA node(s):", str(nodes)))
+    lines += [("NUMA node%d CPU(s):" % i, c) for i, c in enumerate(cpus)]
+    return "".join("%-41s%s\n" % kv for kv in lines)
+
+
+def write_env(root, host, kind, nodes, cpu_model, probe=True, machine=None,
+              machine_nodes=None):
+    """env/ (show-topology.json; with ``machine``, its cpus per node as
+    numaring-bench --show-topology writes them and env/lscpu.txt of a machine
+    with ``machine_nodes`` real nodes) and probe/probe.csv."""
     hd = os.path.join(root, host)
     os.makedirs(os.path.join(hd, "env"), exist_ok=True)
     topo = {"topology": kind, "source": "NUMARING_TOPOLOGY" if kind == "emulated" else "hwloc",
             "host": host, "cpu_model": cpu_model, "kernel": "6.1.0-test",
             "allowed_cpus": "0-%d" % (2 * nodes * 8 - 1 if kind == "real" else 1),
             "nodes": [{"index": i} for i in range(nodes)]}
+    if machine:
+        cpus = node_cpus(machine, kind, nodes)
+        ncpus = [sum(int(b) - int(a) + 1 for a, b in (x.split("-") if "-" in x else (x, x)
+                                                      for x in c.split(","))) for c in cpus]
+        real = kind == "real"
+        topo.update(
+            numa_available=real,
+            allowed_cpus="0-%d" % (sum(ncpus) - 1),
+            nodes=[{"index": i, "os_node": i if real else -1, "cpus": c, "ncpus": n,
+                    "memory_node": i if real else -1, "memory_only": False}
+                   for i, (c, n) in enumerate(zip(cpus, ncpus))],
+            distances=[[10 if i == j else 21 for j in range(nodes)] for i in range(nodes)],
+            rseq_node_id=False, rdpid=True)
+        mnodes = machine_nodes or (nodes if real else 1)
+        with open(os.path.join(hd, "env", "lscpu.txt"), "w") as f:
+            f.write(lscpu_text(machine, mnodes, node_cpus(machine, "real", mnodes), cpu_model))
     with open(os.path.join(hd, "env", "show-topology.json"), "w") as f:
         json.dump(topo, f, indent=1)
     with open(os.path.join(hd, "README.md"), "w") as f:
@@ -128,9 +181,15 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
                    experiments=None, seed=1, cpu_model="Fake CPU 9000 @ 3.0GHz",
                    latency_files=True, probe=True, profile=None, harness=1.0,
                    items=("inline", "message"), oversub_above=None, f4_failed=0.01,
-                   references=None, f3_loads=None, f5_realized=None, f5_realized_in="column"):
+                   references=None, f3_loads=None, f5_realized=None, f5_realized_in="column",
+                   nodes=2, machine=None, machine_nodes=None):
     """A whole results/<host>/ tree from a model shaped like the study.
 
+    ``nodes``: the topology's nodes (real or emulated, ``kind``). ``machine``:
+    {cores, threads_per_core, sockets, hypervisor} of the machine, written as
+    show-topology.json's nodes and cpus, env/lscpu.txt (of a machine with
+    ``machine_nodes`` real nodes: default ``nodes`` when real, else 1) and
+    every run's meta.json; None: the older minimal env without lscpu.txt.
     With ``profile``, lay it out as scripts/experiments.py does: a profile
     column in the tidy CSVs and runs under <experiment>/<profile>/<point>/.
     ``harness`` scales the harness's own ceiling (harness_ops_per_s, the null
@@ -155,11 +214,20 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
     counters items_in/out, batches_in/out (an older table). None: neither.
     """
     rnd = random.Random(seed)
-    nodes = 2
-    write_env(root, host, kind, nodes, cpu_model, probe=probe)
+    write_env(root, host, kind, nodes, cpu_model, probe=probe, machine=machine,
+              machine_nodes=machine_nodes)
     meta = {"host": host, "cpu_model": cpu_model, "cpus_online": max(threads),
             "topology": kind, "topology_spec": "0;1" if kind == "emulated" else "real",
             "kernel": "6.1.0-test"}
+    if machine:
+        with open(os.path.join(root, host, "env", "show-topology.json")) as f:
+            topo = json.load(f)
+        meta.update(cpus_online=machine["cores"] * machine.get("threads_per_core", 1),
+                    topology_source=topo["source"], nodes=topo["nodes"],
+                    distances=topo["distances"], machine="x86_64", libc="glibc 2.36",
+                    compiler="gcc 12.2.0", clock={"source": "tsc"})
+        if kind == "emulated":
+            meta["topology_spec"] = ";".join(n["cpus"] for n in topo["nodes"])
     tmax = max(threads)
 
     def jitter(x, s=0.04):

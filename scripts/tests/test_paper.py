@@ -501,7 +501,7 @@ class PaperNumbersTest(unittest.TestCase):
         f1 = rows(os.path.join(self.real, "f1-lookup-cost.csv"))
         h = harness_median(f1)
         self.assertEqual(self.m["FOneHarnessNs"], f"{1e9 / h:.1f}" if h else "n/a")
-        for prefix, hostdir in (("Real", self.real), ("Emu", self.emu)):
+        for prefix, hostdir in (("Real", self.real), ("Cross", self.emu)):
             with self.subTest(host=prefix):
                 measured = bound = 0
                 samples = set()
