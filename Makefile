@@ -169,7 +169,8 @@ bench-likwid:
 
 bench: $(B)/numaring-bench
 
-HARNESS_TEST_BINS := $(B)/tests/test_hdr $(B)/tests/test_probe $(B)/tests/test_peers $(B)/tests/test_bench
+HARNESS_TEST_BINS := $(B)/tests/test_hdr $(B)/tests/test_probe $(B)/tests/test_peers $(B)/tests/test_bench \
+	$(B)/tests/test_pin
 
 $(B)/tests/test_hdr: harness/tests/test_hdr.c harness/hdr.c harness/hdr.h
 	@mkdir -p $(dir $@)
@@ -193,6 +194,15 @@ $(B)/tests/test_bench: harness/tests/test_bench.c $(B)/obj/harness/hdr.o $(B)/ob
 	$(CC) $(CFLAGS_) $(HARNESS_CFLAGS) -c $< -o $@.o
 	$(CXX) -o $@ $@.o $(B)/obj/harness/hdr.o $(B)/obj/harness/clock.o $(PEER_OBJS) $(B)/libnumaring.a $(LDFLAGS_) \
 		$(PEER_LIBS) $(RING_LIBS) -lcmocka -lm
+
+# The thread placement on synthetic hosts (2 sockets x 16 cores x 2 hyperthreads).
+$(B)/tests/test_pin: harness/tests/test_pin.c $(B)/obj/harness/placement.o $(B)/obj/harness/options.o \
+		$(B)/obj/harness/clock.o $(PEER_OBJS) $(B)/libnumaring.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_) $(HARNESS_CFLAGS) -c $< -o $@.o
+	$(CXX) -o $@ $@.o $(B)/obj/harness/placement.o $(B)/obj/harness/options.o \
+		$(B)/obj/harness/clock.o $(PEER_OBJS) $(B)/libnumaring.a $(LDFLAGS_) $(PEER_LIBS) \
+		$(RING_LIBS) -lcmocka -lm
 
 test-harness: $(HARNESS_TEST_BINS) $(B)/numaring-bench
 	@set -e; for t in $(HARNESS_TEST_BINS); do echo "== $$t"; NUMARING_BENCH=$(B)/numaring-bench $$t; done
