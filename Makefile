@@ -169,8 +169,9 @@ $(B)/obj/harness/%.cpp.o: harness/%.cpp $(HARNESS_HDRS)
 
 # The harness uses the library's public headers only (ring/*.h, the lab's
 # included) and links the shared library as a user's program does; it finds
-# it next to itself ($$ORIGIN), wherever build/ is.
-HARNESS_LINK_RING := -L$(B) -lnumaring -lnuma
+# it next to itself ($$ORIGIN), wherever build/ is. libnuma and hwloc are
+# the harness's own (placement, probe).
+HARNESS_LINK_RING := -L$(B) -lnumaring -lnuma -lhwloc
 $(B)/numaring-bench: $(HARNESS_OBJS) $(B)/libnumaring.so
 	$(CXX) -o $@ $(HARNESS_OBJS) $(HARNESS_LINK_RING) -Wl,-rpath,'$$ORIGIN' $(LDFLAGS_) $(PEER_LIBS) -lm $(LIKWID_LIBS)
 
@@ -192,7 +193,8 @@ bench-likwid:
 
 bench: $(B)/numaring-bench
 
-HARNESS_TEST_BINS := $(B)/tests/test_hdr $(B)/tests/test_probe $(B)/tests/test_peers $(B)/tests/test_bench
+HARNESS_TEST_BINS := $(B)/tests/test_hdr $(B)/tests/test_probe $(B)/tests/test_peers $(B)/tests/test_bench \
+	$(B)/tests/test_pin
 
 $(B)/tests/test_hdr: harness/tests/test_hdr.c harness/hdr.c harness/hdr.h
 	@mkdir -p $(dir $@)
@@ -216,6 +218,15 @@ $(B)/tests/test_bench: harness/tests/test_bench.c $(B)/obj/harness/hdr.o $(B)/ob
 	$(CC) $(CFLAGS_) $(HARNESS_CFLAGS) -c $< -o $@.o
 	$(CXX) -o $@ $@.o $(B)/obj/harness/hdr.o $(B)/obj/harness/clock.o $(PEER_OBJS) $(HARNESS_LINK_RING) -Wl,-rpath,'$$ORIGIN/..' $(LDFLAGS_) \
 		$(PEER_LIBS) -lcmocka -lm
+
+# The thread placement on synthetic hosts (2 sockets x 16 cores x 2 hyperthreads).
+$(B)/tests/test_pin: harness/tests/test_pin.c $(B)/obj/harness/placement.o $(B)/obj/harness/options.o \
+		$(B)/obj/harness/clock.o $(PEER_OBJS) $(B)/libnumaring.so
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_) $(HARNESS_CFLAGS) -c $< -o $@.o
+	$(CXX) -o $@ $@.o $(B)/obj/harness/placement.o $(B)/obj/harness/options.o \
+		$(B)/obj/harness/clock.o $(PEER_OBJS) $(HARNESS_LINK_RING) -Wl,-rpath,'$$ORIGIN/..' \
+		$(LDFLAGS_) $(PEER_LIBS) -lcmocka -lm
 
 test-harness: $(HARNESS_TEST_BINS) $(B)/numaring-bench
 	@set -e; for t in $(HARNESS_TEST_BINS); do echo "== $$t"; NUMARING_BENCH=$(B)/numaring-bench $$t; done

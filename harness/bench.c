@@ -21,6 +21,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <malloc.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -43,10 +44,6 @@
 #ifndef NUMARING_GIT
 #define NUMARING_GIT "unknown"
 #endif
-
-/* Latency range of the histograms: 1 ns .. 1 hour, 3 significant digits. */
-#define HB_HIST_MAX (INT64_C(3600) * 1000000000)
-#define HB_HIST_DIGITS 3
 
 static uint64_t pow2ceil(uint64_t v)
 {
@@ -92,7 +89,7 @@ static int producers_done(const struct hb_run *run)
 struct hb_plan {
 	const struct hq_ops *queue;
 	const struct hq_params *params;
-	const int *cpus;
+	const struct hb_placement *place;
 	double warmup_s, duration_s; /* duration 0: until `items` went through */
 	uint64_t items;
 	double rate; /* open loop: items/s over all producers; 0 closed loop */
@@ -126,27 +123,20 @@ static int run_alloc(struct hb_run *run, const struct hb_plan *pl, size_t holds)
 		struct hb_producer *p = &run->prod[i];
 		p->run = run;
 		p->id = i;
-		p->cpu = pl->cpus[i];
+		p->cpu = pl->place->cpu[i];
+		p->mem_node = -1;
 		p->quota = pl->items / run->np + (i < pl->items % run->np);
-		if (run->item == HB_ITEM_MESSAGE &&
-		    !(p->pool = calloc(window, sizeof *p->pool))) {
-			fprintf(stderr, "numaring-bench: out of memory for message pools\n");
-			return 1;
-		}
 	}
 	for (unsigned i = 0; i < run->nc; i++) {
 		struct hb_consumer *c = &run->cons[i];
 		c->run = run;
 		c->id = i;
-		c->cpu = pl->cpus[run->np + i];
-		c->tally = calloc(run->np, sizeof *c->tally);
-		c->dups = calloc(run->np, sizeof *c->dups);
-		if (!c->tally || !c->dups ||
-		    hdr_init(1, HB_HIST_MAX, HB_HIST_DIGITS, &c->hist) != 0) {
-			fprintf(stderr, "numaring-bench: out of memory for histograms\n");
-			return 1;
-		}
+		c->cpu = pl->place->cpu[run->np + i];
+		c->mem_node = -1;
 	}
+	/* the message pools, tallies and histograms are each thread's own:
+	 * it allocates them once pinned (workers.c), on its node */
+	run->main_cpu = pl->place->main_cpu;
 	return 0;
 }
 
@@ -158,15 +148,16 @@ static void run_free(struct hb_run *run)
 	for (unsigned i = 0; run->prod && i < run->np; i++) {
 		if (run->prod[i].started)
 			pthread_join(run->prod[i].th, NULL);
-		free(run->prod[i].pool);
+		hb_local_free(run->prod[i].pool, run->window * sizeof *run->prod[i].pool);
 	}
 	for (unsigned i = 0; run->cons && i < run->nc; i++) {
 		if (run->cons[i].started)
 			pthread_join(run->cons[i].th, NULL);
 		hdr_free(run->cons[i].hist);
-		free(run->cons[i].tally);
-		free(run->cons[i].dups);
+		hb_local_free(run->cons[i].tally, hb_tally_bytes(run));
 	}
+	if (run->main_pinned) /* back to every CPU: the next run creates its queue */
+		pthread_setaffinity_np(pthread_self(), sizeof run->main_mask, &run->main_mask);
 	hb_counters_release(run);
 	if (run->barrier_ready)
 		pthread_barrier_destroy(&run->barrier);
@@ -206,6 +197,14 @@ static int run_start(struct hb_run *run)
 			p->started = 1;
 		else
 			c->started = 1;
+	}
+	/* The main thread to its own CPU, now that the queue exists (its
+	 * creation reads the creating thread's allowed CPUs) and the workers,
+	 * which inherit the mask, have started. */
+	if (run->main_cpu >= 0 &&
+	    pthread_getaffinity_np(pthread_self(), sizeof run->main_mask, &run->main_mask) == 0) {
+		hb_pin_self(run->main_cpu, &run->main_pin_errno);
+		run->main_pinned = run->main_pin_errno == 0;
 	}
 	pthread_barrier_wait(&run->barrier);
 	if (hb_phase(run) == PH_ABORT) {
@@ -260,6 +259,7 @@ static void run_measure(struct hb_run *run, const struct hb_plan *pl, struct hb_
 	r1 = total_received(run);
 	if (run->measured)
 		hb_window_close(run);
+	run->main_ran_on = sched_getcpu();
 	atomic_store_explicit(&run->t_end, t_end, memory_order_relaxed);
 	hb_set_phase(run, PH_STOP_PRODUCERS);
 	for (unsigned i = 0; i < run->np; i++) {
@@ -415,12 +415,12 @@ static int run_setup(struct hb_run *run, const struct hb_options *o, const struc
 }
 
 /* The harness's own ceiling: the null queue, same threads and items. */
-static int calibrate(const struct hb_options *o, const struct hq_params *params, const int *cpus,
-		     struct hb_calibration *cal)
+static int calibrate(const struct hb_options *o, const struct hq_params *params,
+		     const struct hb_placement *place, struct hb_calibration *cal)
 {
 	struct hb_run run;
 	struct hb_measure m;
-	struct hb_plan pl = {hq_find("null"), params, cpus, 0.02, o->calibrate_s, 0, 0};
+	struct hb_plan pl = {hq_find("null"), params, place, 0.02, o->calibrate_s, 0, 0};
 	int rc;
 	memset(cal, 0, sizeof *cal);
 	if (o->calibrate_s <= 0) {
@@ -460,7 +460,7 @@ static int calibrate(const struct hb_options *o, const struct hq_params *params,
  * gate of one sweep), for a short run. Returns 0, or 1/2 after a message.
  */
 static int measure_capacity(const struct hb_options *o, const struct hq_params *params,
-			    const int *cpus, double *capacity)
+			    const struct hb_placement *place, double *capacity)
 {
 	struct hb_run run;
 	struct hb_measure m;
@@ -475,7 +475,7 @@ static int measure_capacity(const struct hb_options *o, const struct hq_params *
 		set[n++] = (struct hq_setting){"gate", "perworker"};
 	p.settings = set;
 	p.nsettings = n;
-	struct hb_plan pl = {o->queue, &p, cpus, 0.1, o->load_probe_s, 0, 0};
+	struct hb_plan pl = {o->queue, &p, place, 0.1, o->load_probe_s, 0, 0};
 	memset(&m, 0, sizeof m);
 	if ((rc = run_setup(&run, o, &pl)) == 0 && (rc = run_start(&run)) == 0)
 		run_measure(&run, &pl, &m);
@@ -508,6 +508,8 @@ static int do_run(const struct hb_options *o)
 	struct numaring_topology *t = calloc(1, sizeof *t);
 	unsigned n = o->producers + o->consumers;
 	int *cpus = calloc(n, sizeof *cpus);
+	struct hb_cpumap *cpumap = calloc(1, sizeof *cpumap);
+	struct hb_placement place = {cpus, -1};
 	struct hdr_hist *hist = NULL;
 	struct hb_run run;
 	struct hb_measure m;
@@ -524,7 +526,7 @@ static int do_run(const struct hb_options *o)
 	gmtime_r(&now_t, &tmv);
 	strftime(rep.start_time, sizeof rep.start_time, "%Y-%m-%dT%H:%M:%SZ", &tmv);
 	gethostname(rep.host, sizeof rep.host - 1);
-	if (!t || !cpus || hdr_init(1, HB_HIST_MAX, HB_HIST_DIGITS, &hist) != 0) {
+	if (!t || !cpus || !cpumap || hdr_init(1, HB_HIST_MAX, HB_HIST_DIGITS, &hist) != 0) {
 		fprintf(stderr, "numaring-bench: out of memory\n");
 		rc = 1;
 		goto out;
@@ -536,7 +538,12 @@ static int do_run(const struct hb_options *o)
 		rc = 2;
 		goto out;
 	}
-	if ((rc = hb_plan_cpus(o, t, cpus)) != 0)
+	if (hb_cpumap_discover(t, cpumap, err, sizeof err) < 0) {
+		fprintf(stderr, "numaring-bench: cannot find the cores: %s\n", err);
+		rc = 1;
+		goto out;
+	}
+	if ((rc = hb_plan_cpus(o, cpumap, &place)) != 0)
 		goto out;
 	if (!o->quiet)
 		hb_warn_crowding(o, t, cpus);
@@ -587,13 +594,13 @@ static int do_run(const struct hb_options *o)
 	};
 
 	/* 2. the harness's own ceiling */
-	if ((rc = calibrate(o, &params, cpus, &cal)) != 0)
+	if ((rc = calibrate(o, &params, &place, &cal)) != 0)
 		goto out;
 
 	/* 3. --load: the capacity it is a fraction of, then the offered rate */
 	double rate = o->rate;
 	if (o->load > 0) {
-		if ((rc = measure_capacity(o, &params, cpus, &m.capacity)) != 0)
+		if ((rc = measure_capacity(o, &params, &place, &m.capacity)) != 0)
 			goto out;
 		rate = o->load * m.capacity;
 		if (rate <= 0) {
@@ -605,7 +612,7 @@ static int do_run(const struct hb_options *o)
 	m.offered_rate = rate;
 
 	/* 4. the measured run */
-	struct hb_plan pl = {o->queue, &params, cpus, o->warmup_s, o->duration_s, o->ops, rate};
+	struct hb_plan pl = {o->queue, &params, &place, o->warmup_s, o->duration_s, o->ops, rate};
 	if ((rc = run_setup(&run, o, &pl)) != 0)
 		goto out;
 	run.measured = 1; /* its window, only, gets --counters and likwid's markers */
@@ -658,6 +665,9 @@ static int do_run(const struct hb_options *o)
 	rep.o = o;
 	rep.t = t;
 	rep.cpus = cpus;
+	rep.cpumap = cpumap;
+	rep.place = &place;
+	hb_sharing_of(cpumap, cpus, n, &rep.sharing);
 	rep.run = &run;
 	rep.m = &m;
 	rep.cal = &cal;
@@ -671,6 +681,7 @@ out:
 	run_free(&run);
 	hdr_free(hist);
 	free(cpus);
+	free(cpumap);
 	free(t);
 	return rc;
 }
@@ -726,6 +737,12 @@ out:
 int main(int argc, char **argv)
 {
 	struct hb_options o;
+	/* A fixed threshold: glibc otherwise raises it to the size of the
+	 * last mapping freed, and a histogram of the measured run would come
+	 * from memory a thread of the calibration run touched on its node;
+	 * above it every allocation is a fresh mapping, first touched by the
+	 * thread that allocates it (workers.c). */
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 	int rc = hb_parse(argc, argv, &o);
 	if (rc)
 		return rc;

@@ -26,6 +26,16 @@ const char *hb_pin_name(enum hb_pin p)
 	return (unsigned)p < HB_PIN_COUNT_ ? pin_names[p] : "?";
 }
 
+static const char *const smt_names[HB_SMT_COUNT_] = {
+	[HB_SMT_CORES] = "cores",
+	[HB_SMT_SIBLINGS] = "siblings",
+};
+
+const char *hb_smt_name(enum hb_smt s)
+{
+	return (unsigned)s < HB_SMT_COUNT_ ? smt_names[s] : "?";
+}
+
 static const char *const item_names[HB_ITEM_COUNT_] = {
 	[HB_ITEM_INLINE] = "inline",
 	[HB_ITEM_MESSAGE] = "message",
@@ -157,6 +167,15 @@ void hb_usage(FILE *out)
 		"                      Pi and Ci share a node),\n"
 		"                      split (producers on the first node, consumers on the last),\n"
 		"                      none, or a cpulist given to P0..Pn, C0..Cm in order (default compact)\n"
+		"  --smt MODE          which hardware threads of a core the pin modes use (cores from\n"
+		"                      hwloc, also for an emulated topology's CPUs): cores (default):\n"
+		"                      one thread per core, on the core's first CPU, cores in node\n"
+		"                      order; more threads than cores share those CPUs (oversubscribed);\n"
+		"                      siblings: every CPU, a core's hyperthreads one after the other\n"
+		"                      (compact puts P0 and C0 on two hyperthreads of one core).\n"
+		"                      A CPU no thread uses, if any, runs the main thread.\n"
+		"                      summary.csv's threads_per_core and smt_shared and meta.json's\n"
+		"                      threads (cpu, core, node) say where the threads ran\n"
 		"\n"
 		"the harness's own ceiling\n"
 		"  --calibrate SEC     before the measured run, run the null queue (operations that share\n"
@@ -194,7 +213,7 @@ enum {
 	OPT_CAPACITY, OPT_BATCH, OPT_BURSTS, OPT_LOOKUP, OPT_RECHECK, OPT_GATE, OPT_BACKOFF,
 	OPT_TOPOLOGY, OPT_PIN, OPT_RATE, OPT_OUT, OPT_VERIFY, OPT_NO_VERIFY, OPT_DRAIN,
 	OPT_SHOW, OPT_PROBE, OPT_QUICK, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_ITEM, OPT_SAMPLE,
-	OPT_CALIBRATE, OPT_SCHEMA, OPT_LOAD, OPT_LOAD_PROBE, OPT_LINGER, OPT_COUNTERS,
+	OPT_CALIBRATE, OPT_SCHEMA, OPT_LOAD, OPT_LOAD_PROBE, OPT_LINGER, OPT_COUNTERS, OPT_SMT,
 };
 
 static const struct option long_opts[] = {
@@ -232,6 +251,7 @@ static const struct option long_opts[] = {
 	{"load-probe", required_argument, NULL, OPT_LOAD_PROBE},
 	{"linger", required_argument, NULL, OPT_LINGER},
 	{"counters", no_argument, NULL, OPT_COUNTERS},
+	{"smt", required_argument, NULL, OPT_SMT},
 	{NULL, 0, NULL, 0},
 };
 
@@ -254,6 +274,7 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 	o->gate = NUMARING_GATE_PERWORKER;
 	o->backoff = NUMARING_BACKOFF_NONE;
 	o->pin = HB_PIN_COMPACT;
+	o->smt = HB_SMT_CORES;
 	o->verify = 1;
 	o->drain_timeout_s = 10.0;
 	o->item = HB_ITEM_INLINE;
@@ -386,6 +407,17 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 				o->pin = HB_PIN_LIST;
 				o->pin_list = optarg;
 			}
+			break;
+		}
+		case OPT_SMT: {
+			int found = 0;
+			for (int m = 0; m < HB_SMT_COUNT_; m++)
+				if (strcmp(optarg, smt_names[m]) == 0) {
+					o->smt = (enum hb_smt)m;
+					found = 1;
+				}
+			if (!found)
+				return bad("unknown --smt \"%s\" (cores, siblings)", optarg);
 			break;
 		}
 		case OPT_RATE:

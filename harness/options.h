@@ -30,6 +30,13 @@ enum hb_pin {
 	HB_PIN_COUNT_
 };
 
+/* Which hardware threads of a core the placement may use (--smt). */
+enum hb_smt {
+	HB_SMT_CORES,    /* one thread per core, on its first CPU: siblings stay idle */
+	HB_SMT_SIBLINGS, /* every CPU, a core's hyperthreads one after the other */
+	HB_SMT_COUNT_
+};
+
 enum hb_mode { HB_RUN, HB_SHOW_TOPOLOGY, HB_PROBE, HB_SCHEMA, HB_HELP, HB_VERSION };
 
 struct hb_options {
@@ -54,6 +61,7 @@ struct hb_options {
 	enum hb_pin pin;
 	const char *pin_list; /* HB_PIN_LIST: the cpulist as given */
 	cpu_set_t pin_cpus;   /* HB_PIN_LIST: parsed */
+	enum hb_smt smt;      /* --smt: cores (default) or siblings */
 	double rate;          /* open loop: items per second over all producers; 0 = closed loop */
 	double load;          /* open loop at this fraction of the measured capacity; 0 = none */
 	double load_probe_s;  /* --load: seconds of the capacity run */
@@ -69,6 +77,8 @@ struct hb_options {
 
 /* Names of enum hb_pin, parsed and printed through the same table. */
 const char *hb_pin_name(enum hb_pin p);
+/* Names of enum hb_smt ("cores", "siblings"), the same way. */
+const char *hb_smt_name(enum hb_smt s);
 
 /*
  * hb_parse - parse argv into *o. Returns 0, or 2 after printing one message

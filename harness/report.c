@@ -162,18 +162,56 @@ static void json_topology(FILE *f, const struct numaring_topology *t, const char
 	fprintf(f, "],\n");
 }
 
+/* "cores": the run's cores per node (the runner sizes `threads = all` by
+ * them) and how many hardware threads a core has. */
+static void json_cores(FILE *f, const struct hb_cpumap *m, unsigned nnodes)
+{
+	unsigned cpus, cores, tpc;
+	hb_cpumap_count(m, &cpus, &cores, &tpc);
+	fprintf(f, "  \"cores\": {\"from\": ");
+	hb_json_str(f, m->cores_known ? "hwloc" : "unknown: hwloc reported no cores, every CPU "
+						  "counted as a core");
+	fprintf(f, ", \"cpus\": %u, \"cores\": %u, \"threads_per_core\": %u, \"per_node\": [",
+		cpus, cores, tpc);
+	for (unsigned k = 0; k < nnodes; k++) {
+		struct hb_cpumap *one = malloc(sizeof *one);
+		unsigned nc = 0, c1, t1;
+		if (one) {
+			one->n = 0;
+			for (unsigned i = 0; i < m->n; i++)
+				if (m->cpu[i].node == (int)k)
+					one->cpu[one->n++] = m->cpu[i];
+			hb_cpumap_count(one, &c1, &nc, &t1);
+			free(one);
+		}
+		fprintf(f, "%s%u", k ? ", " : "", nc);
+	}
+	fprintf(f, "]},\n");
+}
+
 int hb_show_topology(const struct hb_options *o)
 {
 	struct numaring_topology *t = malloc(sizeof *t);
+	struct hb_cpumap *cm = malloc(sizeof *cm);
 	char err[NUMARING_ERRLEN], model[256], allowed_s[4096], host[256] = "";
 	struct utsname u;
 	cpu_set_t allowed;
-	if (!t)
+	if (!t || !cm) {
+		free(t);
+		free(cm);
 		return 1;
+	}
 	if (numaring_topology_get(o->topology, t, err, sizeof err) < 0) {
 		fprintf(stderr, "numaring-bench: %s\n", err);
 		free(t);
+		free(cm);
 		return 2;
+	}
+	if (hb_cpumap_discover(t, cm, err, sizeof err) < 0) {
+		fprintf(stderr, "numaring-bench: cannot find the cores: %s\n", err);
+		free(t);
+		free(cm);
+		return 1;
 	}
 	CPU_ZERO(&allowed);
 	sched_getaffinity(0, sizeof allowed, &allowed);
@@ -199,7 +237,9 @@ int hb_show_topology(const struct hb_options *o)
 		printf("%s\n    {\"os_node\": %d, \"cpus_total\": %d, \"memory_bytes\": %llu}",
 		       m ? "," : "", t->machine_os_node[m], t->machine_ncpus[m],
 		       t->machine_mem_bytes[m]);
-	printf("\n  ],\n  \"rseq_node_id\": %s,\n  \"rdpid\": %s,\n", rseq ? "true" : "false",
+	printf("\n  ],\n");
+	json_cores(stdout, cm, t->nnodes);
+	printf("  \"rseq_node_id\": %s,\n  \"rdpid\": %s,\n", rseq ? "true" : "false",
 	       rdpid ? "true" : "false");
 	printf("  \"lookup_modes\": {\"libnuma\": \"%s\", \"syscall\": \"syscall\", \"table\": \"table\", "
 	       "\"cached\": \"cached\", \"rseq\": \"%s\", \"rdpid\": \"%s\", \"none\": \"none\"}\n}\n",
@@ -207,6 +247,7 @@ int hb_show_topology(const struct hb_options *o)
 	       rseq ? "rseq" : "table (rseq node_id not supported here)",
 	       rdpid ? "rdpid" : "table (no rdpid instruction)");
 	free(t);
+	free(cm);
 	return 0;
 }
 
@@ -241,6 +282,11 @@ static void fill_summary(struct row *row, const struct hb_report *r)
 	set(row, HB_COL_bursts, "%d", o->bursts);
 	set(row, HB_COL_capacity, "%zu", o->capacity);
 	set(row, HB_COL_pin, "%s", o->pin == HB_PIN_LIST ? o->pin_list : hb_pin_name(o->pin));
+	set(row, HB_COL_smt, "%s", hb_smt_name(o->smt));
+	if (r->sharing.known) {
+		set(row, HB_COL_threads_per_core, "%u", r->sharing.threads_per_core);
+		set(row, HB_COL_smt_shared, "%d", r->sharing.smt_shared);
+	}
 	set(row, HB_COL_topology_kind, "%s", r->t->emulated ? "emulated" : "real");
 	set(row, HB_COL_topology, "%s", r->topo_spec);
 	set(row, HB_COL_nodes, "%u", r->t->nnodes);
@@ -349,6 +395,63 @@ static void write_counters(FILE *f, const struct hb_report *r)
 	fprintf(f, ",\n");
 }
 
+static void json_int_or_null(FILE *f, int v)
+{
+	if (v < 0)
+		fputs("null", f);
+	else
+		fprintf(f, "%d", v);
+}
+
+/* "core": N, "node": N of CPU cpu (null where it is not in the map) */
+static void json_cpu_place(FILE *f, const struct hb_cpumap *m, int cpu)
+{
+	const struct hb_cpu *c = cpu >= 0 ? hb_cpumap_find(m, cpu) : NULL;
+	fputs("\"core\": ", f);
+	json_int_or_null(f, c ? c->core : -1);
+	fputs(", \"node\": ", f);
+	json_int_or_null(f, c ? c->node : -1);
+}
+
+/* Where the main thread ran, how the threads shared cores, and where their
+ * own memory went (placement.c). */
+static void json_placement(FILE *f, const struct hb_report *r)
+{
+	const struct hb_run *run = r->run;
+	const struct hb_sharing *sh = &r->sharing;
+	unsigned cpus, cores, tpc;
+	hb_cpumap_count(r->cpumap, &cpus, &cores, &tpc);
+	fprintf(f, "  \"main_thread\": {\"cpu\": ");
+	json_int_or_null(f, r->place->main_cpu);
+	fputs(", ", f);
+	json_cpu_place(f, r->cpumap, r->place->main_cpu);
+	fprintf(f, ", \"pinned\": %s, \"ran_on\": ", run->main_pinned ? "true" : "false");
+	json_int_or_null(f, run->main_ran_on);
+	fputs(", \"why\": ", f);
+	hb_json_str(f, r->o->pin == HB_PIN_NONE ? "--pin none: no thread is pinned"
+		       : r->place->main_cpu < 0 ? "every CPU of the run has a thread: none is left "
+						  "for the main thread, which shares one"
+		       : !run->main_pinned	? "could not be pinned to its CPU"
+						: "a CPU no thread uses");
+	fprintf(f, "},\n  \"smt\": {\"policy\": \"%s\", \"cores_from\": ", hb_smt_name(r->o->smt));
+	hb_json_str(f, r->cpumap->cores_known ? "hwloc"
+					       : "unknown: hwloc reported no cores, every CPU "
+						 "counted as a core");
+	fprintf(f, ", \"cpus\": %u, \"cores\": %u, \"threads_per_core_host\": %u, "
+		   "\"cores_used\": ", cpus, cores, tpc);
+	if (sh->known)
+		fprintf(f, "%u, \"threads_per_core\": %u, \"smt_shared\": %s},\n", sh->cores,
+			sh->threads_per_core, sh->smt_shared ? "true" : "false");
+	else
+		fprintf(f, "null, \"threads_per_core\": null, \"smt_shared\": null},\n");
+	fprintf(f, "  \"thread_memory\": ");
+	hb_json_str(f, "a producer's message pool, a consumer's tallies and histogram: fresh pages "
+		       "(mmap) that the thread, once pinned, touches first, so they come from the "
+		       "node of its CPU; memory_node is where the first page is (move_pages), null "
+		       "where the thread has none or the kernel does not say");
+	fprintf(f, ",\n");
+}
+
 static void write_meta(FILE *f, const struct hb_report *r)
 {
 	const struct hb_options *o = r->o;
@@ -415,12 +518,19 @@ static void write_meta(FILE *f, const struct hb_report *r)
 	for (unsigned i = 0; i < o->producers + o->consumers; i++) {
 		int is_p = i < o->producers;
 		int perr = is_p ? r->run->prod[i].pin_errno : r->run->cons[i - o->producers].pin_errno;
-		fprintf(f, "%s\n    {\"role\": \"%s\", \"index\": %u, \"cpu\": %d, \"pinned\": %s}",
+		int mem = is_p ? r->run->prod[i].mem_node : r->run->cons[i - o->producers].mem_node;
+		fprintf(f, "%s\n    {\"role\": \"%s\", \"index\": %u, \"cpu\": %d, ",
 			i ? "," : "", is_p ? "producer" : "consumer",
-			is_p ? i : i - o->producers, r->cpus[i],
+			is_p ? i : i - o->producers, r->cpus[i]);
+		json_cpu_place(f, r->cpumap, r->cpus[i]);
+		fprintf(f, ", \"pinned\": %s, \"memory_node\": ",
 			r->cpus[i] < 0 ? "false" : perr ? "false" : "true");
+		json_int_or_null(f, mem);
+		fputc('}', f);
 	}
-	fprintf(f, "\n  ],\n  \"verify\": \"%s\",\n  \"lost_items\": %llu,\n  \"duplicated_items\": %llu,\n"
+	fprintf(f, "\n  ],\n");
+	json_placement(f, r);
+	fprintf(f, "  \"verify\": \"%s\",\n  \"lost_items\": %llu,\n  \"duplicated_items\": %llu,\n"
 		   "  \"corrupted_producers\": %llu,\n  \"bad_items\": %llu\n}\n",
 		r->m->verify, (unsigned long long)r->m->lost, (unsigned long long)r->m->dup,
 		(unsigned long long)r->m->corrupt, (unsigned long long)r->m->bad);

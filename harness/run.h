@@ -28,6 +28,9 @@
 #define HB_LINE 128 /* x86 moves lines in pairs: keep writers 128 bytes apart */
 #define HB_MAX_BURST 4096
 #define HB_ERRLEN 256
+/* Latency range of the histograms: 1 ns .. 1 hour, 3 significant digits. */
+#define HB_HIST_MAX (INT64_C(3600) * 1000000000)
+#define HB_HIST_DIGITS 3
 
 enum hb_phase { PH_START, PH_WARMUP, PH_MEASURE, PH_STOP_PRODUCERS, PH_STOP_CONSUMERS, PH_ABORT };
 
@@ -37,6 +40,7 @@ struct hb_producer {
 	alignas(HB_LINE) struct hb_run *run;
 	unsigned id;
 	int cpu, pin_errno;
+	int mem_node;          /* OS node of its pool's first page (-1: no pool, unknown) */
 	struct hb_msg *pool;   /* message mode: `window` messages, reused in turn */
 	uint64_t quota;        /* --ops: measured items to send */
 	uint64_t timed_sum;    /* checksum of the timed values sent (item.h) */
@@ -57,9 +61,11 @@ struct hb_consumer {
 	alignas(HB_LINE) struct hb_run *run;
 	unsigned id;
 	int cpu, pin_errno;
+	int mem_node;           /* OS node of its tallies' first page (-1: unknown) */
 	struct hdr_hist *hist;
 	struct hb_tally *tally; /* per producer: what arrived in its name */
-	uint64_t *dups;         /* message mode, per producer: messages not in flight */
+	uint64_t *dups;         /* message mode, per producer: messages not in flight
+				 * (in the tallies' mapping, after them) */
 	uint64_t bad;           /* values naming no producer */
 	uint64_t empty_polls;
 	struct hq_stats st;
@@ -88,6 +94,10 @@ struct hb_run {
 	struct hb_consumer *cons;
 	pthread_barrier_t barrier;
 	int barrier_ready;
+	int main_cpu;                /* the main thread's own CPU; -1: none */
+	int main_pinned, main_pin_errno;
+	int main_ran_on;             /* its CPU at the end of the measured window */
+	cpu_set_t main_mask;         /* its CPUs before, given back in run_free */
 	alignas(HB_LINE) _Atomic int phase;
 	_Atomic uint64_t t_start, t_end;
 };
@@ -118,6 +128,12 @@ struct hb_calibration {
 	double producer_ns, consumer_ns;   /* thread time per item on each side */
 };
 
+/* Bytes of a consumer's tallies and duplicate counters (one mapping). */
+static inline size_t hb_tally_bytes(const struct hb_run *run)
+{
+	return run->np * (sizeof(struct hb_tally) + sizeof(uint64_t));
+}
+
 /* ---- workers.c ---- */
 void *hb_producer_main(void *arg);
 void *hb_consumer_main(void *arg);
@@ -135,19 +151,93 @@ static inline void hb_set_phase(struct hb_run *run, int p)
 }
 
 /* ---- placement.c ---- */
-/* CPU of each thread (producers first, then consumers); -1: not pinned.
- * Returns 0, or 2 after printing a message. */
-int hb_plan_cpus(const struct hb_options *o, const struct numaring_topology *t, int *cpu);
+/* One CPU a run may use, as placement sees it. */
+struct hb_cpu {
+	int cpu;  /* OS CPU number */
+	int node; /* its node: index into the run's topology (real or emulated) */
+	int core; /* its core, machine-wide (hwloc's logical index); the CPUs of one
+		   * core are its hardware threads (SMT siblings) */
+};
+
+/* The CPUs of a run with their cores: what the planner works on. Filled
+ * from the topology and hwloc (hb_cpumap_discover), or by hand (tests). */
+struct hb_cpumap {
+	unsigned n;
+	int cores_known;                /* 0: hwloc saw no cores, each CPU counts as one */
+	struct hb_cpu cpu[NUMARING_MAX_CPUS]; /* any order */
+};
+
+/* The thread placement of one run. */
+struct hb_placement {
+	int *cpu;     /* per thread, producers first, then consumers; -1: not pinned */
+	int main_cpu; /* a CPU no thread uses, for the main thread; -1: none (or --pin none) */
+};
+
+/* How the threads of a placement share cores. */
+struct hb_sharing {
+	int known;                 /* 0: a thread is not pinned (or no CPUs): unknown */
+	unsigned threads_per_core; /* most threads on the CPUs of one core */
+	int smt_shared;            /* 1: two threads on different CPUs of one core */
+	unsigned cores;            /* cores with a thread */
+};
+
+/*
+ * hb_cpumap_discover - the CPUs of topology t (real or emulated) with their
+ * cores from hwloc: an emulated topology's CPUs are real CPUs, whose cores
+ * are the machine's. Returns 0, or -1 with err set (hwloc failed).
+ */
+int hb_cpumap_discover(const struct numaring_topology *t, struct hb_cpumap *m, char *err, size_t errlen);
+/* The entry of CPU cpu in m, or NULL. */
+const struct hb_cpu *hb_cpumap_find(const struct hb_cpumap *m, int cpu);
+/* CPUs and cores of m, and the most CPUs of one core. */
+void hb_cpumap_count(const struct hb_cpumap *m, unsigned *cpus, unsigned *cores,
+		     unsigned *threads_per_core);
+
+/*
+ * hb_place - where each thread runs: a pure function of the pin mode, the
+ * SMT policy, the thread counts and the CPU map (the tests feed it
+ * synthetic hosts). Within a node, CPUs are taken core by core (cores in
+ * increasing core number); --smt cores takes the first CPU of each core
+ * only, --smt siblings every CPU of a core before the next core. compact
+ * fills the nodes in order, threads P0, C0, P1, C1, ...; scatter gives the
+ * i-th producer and the i-th consumer node i mod nodes; split puts the
+ * producers on the first node and the consumers on the last; a list is
+ * taken as given. Threads beyond the CPUs chosen start over from the first
+ * (they share CPUs). The main thread gets a CPU no thread uses, on a core
+ * no thread uses if there is one. p->cpu must hold np + nc entries.
+ * Returns 0, or -1 with err set (split on one node, a list CPU outside m).
+ */
+int hb_place(enum hb_pin pin, enum hb_smt smt, unsigned np, unsigned nc, const cpu_set_t *list,
+	     const struct hb_cpumap *m, struct hb_placement *p, char *err, size_t errlen);
+/* How the threads of cpu[0..n) share the cores of m (a pure function). */
+void hb_sharing_of(const struct hb_cpumap *m, const int *cpu, unsigned n, struct hb_sharing *s);
+
+/* hb_place for the options; 0, or 2 after printing a message. */
+int hb_plan_cpus(const struct hb_options *o, const struct hb_cpumap *m, struct hb_placement *p);
 /* A note on stderr when the plan crowds threads on a CPU while another idles. */
 void hb_warn_crowding(const struct hb_options *o, const struct numaring_topology *t, const int *cpu);
 /* Pin the calling thread to cpu (>= 0); the error number goes to *pin_errno. */
 void hb_pin_self(int cpu, int *pin_errno);
+
+/*
+ * hb_local_alloc - zeroed memory for the calling thread's own state, placed
+ * by first touch: fresh pages (mmap) that the caller, already pinned,
+ * touches before anyone else, so Linux takes them from the node of the CPU
+ * it runs on (or where the process's memory policy, e.g. numactl
+ * --membind, says). *node: the OS node of its first page, -1 if unknown.
+ * Returns NULL when out of memory. Free with hb_local_free(p, size).
+ */
+void *hb_local_alloc(size_t size, int *node);
+void hb_local_free(void *p, size_t size);
 
 /* ---- report.c ---- */
 struct hb_report {
 	const struct hb_options *o;
 	const struct numaring_topology *t;
 	const int *cpus;
+	const struct hb_cpumap *cpumap;  /* the run's CPUs and their cores */
+	const struct hb_placement *place;
+	struct hb_sharing sharing;       /* how the threads shared cores */
 	const struct hb_run *run; /* the measured run (threads' pinning) */
 	const struct hb_measure *m;
 	const struct hb_calibration *cal;

@@ -26,6 +26,9 @@
 	X(bursts, int, "1: burst operations of batch items where the queue has them")              \
 	X(capacity, int, "slots (per node ring for numaring)")                                      \
 	X(pin, str, "thread placement (--pin)")                                                     \
+	X(smt, str, "which hardware threads of a core the placement used (--smt: cores, siblings)") \
+	X(threads_per_core, int, "most threads pinned to the CPUs of one core (1: a core each); empty if a thread was not pinned") \
+	X(smt_shared, int, "1: two threads ran on two hyperthreads of one core; empty if a thread was not pinned") \
 	X(topology_kind, str, "real or emulated nodes")                                             \
 	X(topology, str, "the emulated topology string, or real")                                  \
 	X(nodes, int, "nodes of the run's topology")                                                \

@@ -19,6 +19,7 @@
  */
 #define _GNU_SOURCE
 #include <sched.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "clock.h"
@@ -217,7 +218,15 @@ void *hb_producer_main(void *arg)
 	void *h;
 
 	hb_pin_self(p->cpu, &p->pin_errno);
-	if (!(h = run->ops->thread_init(run->q, p->err, sizeof p->err)))
+	/* pinned first: the pool is placed by this thread's first touch */
+	if (run->item == HB_ITEM_MESSAGE &&
+	    !(p->pool = hb_local_alloc(run->window * sizeof *p->pool, &p->mem_node))) {
+		snprintf(p->err, sizeof p->err, "out of memory for its message pool");
+		h = NULL;
+	} else {
+		h = run->ops->thread_init(run->q, p->err, sizeof p->err);
+	}
+	if (!h)
 		hb_set_phase(run, PH_ABORT);
 	if (run->measured && run->o->counters) /* on itself, disabled: main enables them */
 		hb_counters_open(&p->ctr);
@@ -391,7 +400,17 @@ void *hb_consumer_main(void *arg)
 	void *h;
 
 	hb_pin_self(c->cpu, &c->pin_errno);
-	if (!(h = run->ops->thread_init(run->q, c->err, sizeof c->err)))
+	/* pinned first: tallies and histogram are placed by this thread's
+	 * first touch (the histogram is a fresh mapping: bench.c's mallopt) */
+	if (!(c->tally = hb_local_alloc(hb_tally_bytes(run), &c->mem_node)) ||
+	    hdr_init(1, HB_HIST_MAX, HB_HIST_DIGITS, &c->hist) != 0) {
+		snprintf(c->err, sizeof c->err, "out of memory for its tallies and histogram");
+		h = NULL;
+	} else {
+		c->dups = (uint64_t *)(c->tally + run->np);
+		h = run->ops->thread_init(run->q, c->err, sizeof c->err);
+	}
+	if (!h)
 		hb_set_phase(run, PH_ABORT);
 	if (run->measured && run->o->counters) /* on itself, disabled: main enables them */
 		hb_counters_open(&c->ctr);

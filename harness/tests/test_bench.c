@@ -225,7 +225,8 @@ static void help_lists_every_option_and_queue(void **state)
 			      "--recheck", "--gate", "--backoff", "--topology", "--pin",
 			      "--rate", "--out", "--verify", "--show-topology", "--probe",
 			      "--item", "inline", "message", "--sample", "--calibrate", "--schema",
-			      "default", "split", "rdpid", "perworker", "yield", "--counters"};
+			      "default", "split", "rdpid", "perworker", "yield", "--counters", "--smt",
+			      "siblings"};
 	for (size_t i = 0; i < sizeof must / sizeof must[0]; i++)
 		if (!strstr(r.out, must[i]))
 			fail_msg("--help does not mention %s", must[i]);
@@ -301,6 +302,8 @@ static void bad_input_exits_2_with_one_message_and_no_file(void **state)
 		{NULL, {"--load-probe", "0"}, "--load-probe needs a number above 0"},
 		{NULL, {"--probe", "--counters"}, "--counters goes with a run, not with --probe"},
 		{NULL, {"--show-topology", "--counters"}, "--counters goes with a run"},
+		{NULL, {"--smt", "all"}, "unknown --smt \"all\" (cores, siblings)"},
+		{NULL, {"--smt"}, "--smt needs a value"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		const char *args[20];
@@ -757,6 +760,118 @@ static void counters_over_the_window(void **state)
 	}
 }
 
+/* The integer after "key": in the text from p, or -1 for null / absent. */
+static long json_int_after(const char *p, const char *key)
+{
+	const char *k = p ? strstr(p, key) : NULL;
+	if (!k)
+		return -1;
+	k += strlen(key);
+	while (*k == ' ' || *k == ':')
+		k++;
+	return strncmp(k, "null", 4) == 0 ? -1 : strtol(k, NULL, 10);
+}
+
+/* One run with the given environment (HWLOC_SYNTHETIC: the cores hwloc
+ * reports) and arguments; its summary's threads_per_core and smt_shared,
+ * and meta.json's text. */
+static char *placed_run(const char *env, const char *const *args, const char *tag,
+			char *tpc, char *shared, size_t len)
+{
+	static struct outcome r;
+	char dir[400];
+	const char *a[24];
+	int n = 0;
+	fresh_dir(dir, sizeof dir, tag);
+	for (int i = 0; args[i]; i++)
+		a[n++] = args[i];
+	const char *common[] = {"--ops", "2000", "--warmup", "0", "--calibrate", "0",
+				"--capacity", "64", "--batch", "8", "--out", dir, NULL};
+	for (int i = 0; common[i]; i++)
+		a[n++] = common[i];
+	a[n] = NULL;
+	run_bench(&r, env, a);
+	if (r.status != 0)
+		fail_msg("%s: exit %d: %s", tag, r.status, r.err);
+	struct summary s;
+	read_summary(dir, &s);
+	snprintf(tpc, len, "%s", field(&s, "threads_per_core"));
+	snprintf(shared, len, "%s", field(&s, "smt_shared"));
+	free(s.text);
+	char path[512];
+	snprintf(path, sizeof path, "%s/meta.json", dir);
+	char *meta = slurp(path, NULL);
+	assert_non_null(meta);
+	return meta;
+}
+
+/* Where the threads and the main thread ran, and how they shared cores, is
+ * in summary.csv and meta.json. This host's own cores first; then hosts
+ * whose CPUs are hyperthread pairs, as hwloc describes them
+ * (HWLOC_SYNTHETIC), over the same CPUs: --smt cores keeps threads off a
+ * sibling while there is a core, --smt siblings uses them, and emulated
+ * nodes over one core's hyperthreads are recorded as sharing it. */
+static void placement_is_recorded(void **state)
+{
+	(void)state;
+	char tpc[32], shared[32], synth[64], one_node[256];
+	if (ncpus < 2)
+		skip();
+	/* this host: two threads on two cores (any host with 2 cores or more) */
+	const char *plain[] = {"--pin", "compact", NULL};
+	char *meta = placed_run(NULL, plain, "place-host", tpc, shared, sizeof tpc);
+	assert_string_equal(tpc, "1");
+	assert_string_equal(shared, "0");
+	const char *th = strstr(meta, "\"threads\"");
+	assert_non_null(th);
+	assert_true(json_int_after(th, "\"core\"") >= 0);
+	assert_true(json_int_after(th, "\"node\"") >= 0);
+	assert_non_null(strstr(meta, "\"memory_node\""));
+	const char *mt = strstr(meta, "\"main_thread\"");
+	assert_non_null(mt);
+	long p0 = json_int_after(th, "\"cpu\""), c0 = json_int_after(strstr(th, "consumer"), "\"cpu\"");
+	long main_cpu = json_int_after(mt, "\"cpu\"");
+	if (ncpus > 2) { /* a CPU is left: the main thread has it to itself */
+		assert_true(main_cpu >= 0 && main_cpu != p0 && main_cpu != c0);
+		assert_non_null(strstr(mt, "\"pinned\": true"));
+	} else {
+		assert_int_equal(main_cpu, -1);
+		assert_non_null(strstr(mt, "none is left for the main thread"));
+	}
+	assert_non_null(strstr(meta, "\"policy\": \"cores\""));
+	free(meta);
+
+	/* synthetic hyperthread pairs need the allowed CPUs to be 0..n-1, as
+	 * hwloc numbers a synthetic host's CPUs */
+	cpu_set_t s;
+	sched_getaffinity(0, sizeof s, &s);
+	for (int c = 0; c < ncpus; c++)
+		if (!CPU_ISSET(c, &s))
+			skip();
+	if (ncpus % 2)
+		skip();
+	snprintf(synth, sizeof synth, "HWLOC_SYNTHETIC=core:%d pu:2", ncpus / 2);
+	snprintf(one_node, sizeof one_node, "0-%d", ncpus - 1);
+	/* --smt siblings: P0 and C0 on core 0's two hyperthreads */
+	const char *sib[] = {"--topology", one_node, "--pin", "compact", "--smt", "siblings", NULL};
+	meta = placed_run(synth, sib, "place-siblings", tpc, shared, sizeof tpc);
+	assert_string_equal(tpc, "2");
+	assert_string_equal(shared, "1");
+	assert_non_null(strstr(meta, "\"threads_per_core_host\": 2"));
+	free(meta);
+	/* --smt cores: two cores if there are two; else both on core 0's first CPU */
+	const char *cores[] = {"--topology", one_node, "--pin", "compact", NULL};
+	meta = placed_run(synth, cores, "place-cores", tpc, shared, sizeof tpc);
+	assert_string_equal(tpc, ncpus >= 4 ? "1" : "2");
+	assert_string_equal(shared, "0");
+	free(meta);
+	/* emulated nodes "0;1-..": CPU 1 is CPU 0's sibling, and split says so */
+	const char *split[] = {"--topology", topo2, "--pin", "split", NULL};
+	meta = placed_run(synth, split, "place-split", tpc, shared, sizeof tpc);
+	assert_string_equal(shared, "1");
+	free(meta);
+}
+
 static void show_topology_is_right(void **state)
 {
 	(void)state;
@@ -837,6 +952,7 @@ int main(void)
 		cmocka_unit_test(faults_are_caught),
 		cmocka_unit_test(sampling_schema_and_calibration),
 		cmocka_unit_test(counters_over_the_window),
+		cmocka_unit_test(placement_is_recorded),
 	};
 	int rc = cmocka_run_group_tests_name("numaring-bench", tests, NULL, NULL);
 	char cmd[300];
