@@ -6,7 +6,9 @@
                        [--bench PATH] [--smoke] [--point-timeout SEC] [--seed N]
                        [--likwid [--likwid-bench PATH]]
     experiments.py check [FILE...]      check experiment files, run nothing
-    experiments.py list                 the experiments and their point counts here
+    experiments.py list [--profile P] [--cpus N | --cores N] [--nodes N] [--smt K]
+                        every experiment's points, repetitions and estimated
+                        time, here or (with --cpus/--cores) on another host
 
 What `run` does, in steps:
   1. Reads and checks every selected experiments/*.exp before anything runs.
@@ -48,9 +50,9 @@ What `run` does, in steps:
   5. Collects each experiment into results/<host>/<experiment>.csv (tidy:
      experiment, point, rep, profile, role (point or reference),
      oversubscribed (1 where the run's threads outnumbered the CPUs they ran
-     on, from its meta.json; empty if unknown), interconnect_bytes_per_item
-     and interconnect_source (--likwid; empty where not counted), then the
-     harness's summary columns),
+     on, or two of them shared a core's hyperthreads, from its meta.json;
+     empty if unknown), interconnect_bytes_per_item and interconnect_source
+     (--likwid; empty where not counted), then the harness's summary columns),
      writes results/<host>/README.md, and exits 1 with the list of failures
      if any point failed (2 for bad input, 130 when interrupted).
 """
@@ -134,6 +136,63 @@ def write_whole(path, text):
 
 def allowed_cpus():
     return len(os.sched_getaffinity(0))
+
+
+def _cpu_set(cpulist):
+    """The CPUs of a cpulist string ("0-3,8") as a set; empty if malformed."""
+    out = set()
+    try:
+        for part in str(cpulist).split(","):
+            part = part.strip()
+            if part:
+                a, _, b = part.partition("-")
+                out.update(range(int(a), int(b or a) + 1))
+    except ValueError:
+        return set()
+    return out
+
+
+def core_groups(cpus):
+    """The CPUs grouped by core, as the kernel says (the core's sibling
+    list in sysfs), cores in the order of their first CPU; a CPU the kernel
+    says nothing about is a core of its own."""
+    groups = {}
+    for c in sorted(cpus):
+        key = None
+        for name in ("core_cpus_list", "thread_siblings_list"):
+            try:
+                with open(f"/sys/devices/system/cpu/cpu{c}/topology/{name}",
+                          encoding="utf-8") as f:
+                    key = f.read().strip()
+                break
+            except OSError:
+                pass
+        groups.setdefault(key or f"cpu{c}", []).append(c)
+    return list(groups.values())
+
+
+def host_shape():
+    """(CPUs, cores, nodes with CPUs) that this process may use: what `list`
+    and `check` size the sweeps by (the runner asks numaring-bench, which
+    asks hwloc)."""
+    cpus = os.sched_getaffinity(0)
+    nodes = 0
+    for path in glob.glob("/sys/devices/system/node/node[0-9]*/cpulist"):
+        try:
+            with open(path, encoding="utf-8") as f:
+                nodes += bool(_cpu_set(f.read()) & cpus)
+        except OSError:
+            pass
+    return len(cpus), len(core_groups(cpus)), max(1, nodes)
+
+
+def topo_cores(topo, ncpus):
+    """The cores of numaring-bench --show-topology's JSON (ncpus where it
+    does not say: a harness before cores were reported)."""
+    cores = topo.get("cores") if isinstance(topo, dict) else None
+    if isinstance(cores, dict) and isinstance(cores.get("cores"), int) and cores["cores"] > 0:
+        return cores["cores"]
+    return ncpus
 
 
 def cpu_model():
@@ -458,12 +517,14 @@ def _cpu_count(cpulist):
 
 
 def oversubscribed(meta):
-    """1 where a run's threads outnumbered the CPUs they ran on, 0 where not,
-    None where meta.json does not say: from its "threads" entries (the CPU of
-    each thread, -1 when unpinned). 1 if two pinned threads share a CPU, or
-    if there are unpinned threads and the threads outnumber the CPUs the run
-    may use (meta's allowed_cpus, else the CPUs of its nodes, else
-    cpus_online)."""
+    """1 where a run's threads outnumbered the CPUs they ran on, or shared a
+    core's hyperthreads, 0 where not, None where meta.json does not say: from
+    its "threads" entries (the CPU of each thread, -1 when unpinned, and its
+    core where the harness records it). 1 if two pinned threads share a CPU
+    or a core (two hyperthreads of one core run one core's work: design 6b),
+    or if there are unpinned threads and the threads outnumber the CPUs the
+    run may use (meta's allowed_cpus, else the CPUs of its nodes, else
+    cpus_online). summary.csv's smt_shared tells the two apart."""
     if not isinstance(meta, dict):
         return None
     ts = meta.get("threads")
@@ -476,6 +537,9 @@ def oversubscribed(meta):
         cpus.append(t["cpu"])
     pinned = [c for c in cpus if c >= 0]
     if len(set(pinned)) < len(pinned):
+        return 1
+    cores = [t["core"] for t in ts if t["cpu"] >= 0 and isinstance(t.get("core"), int)]
+    if len(set(cores)) < len(cores):
         return 1
     if len(pinned) == len(cpus):
         return 0
@@ -618,10 +682,13 @@ def needs_two_nodes(exp, profile):
 
 
 def emulated_halves():
-    """Two emulated nodes over the allowed CPUs: the first half and the rest."""
-    cpus = sorted(os.sched_getaffinity(0))
-    half = len(cpus) // 2
-    return ",".join(map(str, cpus[:half])) + ";" + ",".join(map(str, cpus[half:]))
+    """Two emulated nodes over the allowed CPUs: the first half of the cores
+    and the rest, each core with all its hyperthreads (a core split between
+    the nodes would put a producer and a consumer on one core's siblings)."""
+    cores = core_groups(os.sched_getaffinity(0))
+    half = len(cores) // 2
+    return (",".join(str(c) for g in cores[:half] for c in g) + ";"
+            + ",".join(str(c) for g in cores[half:] for c in g))
 
 
 def cmd_run(a):
@@ -687,14 +754,15 @@ def run_all(a):
 def run_pass(a, bench, topology, exps, profile, ident):
     show_json, topo = show_topology(bench, topology)
     ncpus = allowed_cpus()
+    cores = topo_cores(topo, ncpus)
     nodes = len([n for n in topo["nodes"] if n["ncpus"] > 0])
 
     # every point of every experiment, checked before anything runs
     plan = []
     for e in exps:
         try:
-            pts, reps = expfile.points(e, profile, ncpus, nodes)
-            ref = expfile.reference_point(e, pts, ncpus, nodes)
+            pts, reps = expfile.points(e, profile, ncpus, nodes, cores)
+            ref = expfile.reference_point(e, pts, ncpus, nodes, cores)
         except expfile.ExpError as err:
             die(str(err))
         if a.reps:
@@ -711,7 +779,9 @@ def run_pass(a, bench, topology, exps, profile, ident):
     # machine's results/<host>/ is neither resumed nor touched
     hostdir = own_hostdir(os.path.abspath(a.results), host_id(topo, topology), ident[0])
     host = os.path.basename(hostdir)
-    print(f"experiments: host {host} ({ncpus} CPUs, {nodes} node{'s' if nodes != 1 else ''}, "
+    print(f"experiments: host {host} ({ncpus} CPUs"
+          + (f" on {cores} core{'s' if cores != 1 else ''}" if cores != ncpus else "")
+          + f", {nodes} node{'s' if nodes != 1 else ''}, "
           f"{'EMULATED nodes ' + topology if topology else 'real nodes'}), profile {profile}, "
           f"{total} runs into {os.path.relpath(hostdir)}", flush=True)
     os.makedirs(hostdir, exist_ok=True)
@@ -852,24 +922,143 @@ def write_host_readme(hostdir, host, topo, topology, profile, ncpus):
 
 def cmd_check(a):
     files = a.files or sorted(glob.glob(os.path.join(ROOT, "experiments", "*.exp")))
+    ncpus, cores, _ = host_shape()
     for f in files:
         try:
             e = expfile.parse(f)
             for prof in expfile.PROFILES:
-                pts, _ = expfile.points(e, prof, allowed_cpus(), 1)
-                expfile.reference_point(e, pts, allowed_cpus(), 1)
+                pts, _ = expfile.points(e, prof, ncpus, 1, cores)
+                expfile.reference_point(e, pts, ncpus, 1, cores)
         except expfile.ExpError as err:
             die(str(err))
         print(f"{f}: ok")
 
 
+# ---- sizing: how long a sweep takes ----------------------------------------------
+
+#: What numaring-bench does when a point does not say (options.c's defaults).
+BENCH_DEFAULTS = {"duration": 2.0, "warmup": 0.5, "calibrate": 0.1, "load-probe": 0.3}
+#: The warm-ups numaring-bench adds of its own (bench.c): the calibration's
+#: null-queue run and --load's capacity run.
+CALIBRATE_WARMUP_S = 0.02
+LOAD_PROBE_WARMUP_S = 0.1
+#: Everything else of a run: process start, topology and core discovery
+#: (hwloc), thread start and join for each of its runs (calibration,
+#: capacity, measured), the queue's creation, the drain, four files written
+#: and fsynced, and the runner's own work (subprocess, summary, progress).
+#: Measured on the development machine (2 CPUs, 1 node, Debian 12): the
+#: committed quick run of results/vm-intel-xeon-1node* started a run every
+#: 0.875-0.903 s where the points ask 0.82 s (1.29 s where they ask 1.22 s):
+#: 0.055-0.08 s a run on a quiet host; timed again with the runner under a
+#: load average of 8-12 from other work (sweeps of 5 and 25 runs, 3 pairs,
+#: the per-run difference, median): 0.27 s at 1P1C and 0.25 s at 4P4C.
+#: 0.25 s: the loaded figure, as a margin for hosts that start more threads
+#: per run (not modelled otherwise).
+RUN_OVERHEAD_S = 0.25
+
+
+def run_seconds(opts):
+    """The estimated wall time of one run of a point (its options as the
+    runner passes them): warm-up + duration, the calibration (not for faa
+    and null), --load's capacity run, and RUN_OVERHEAD_S. A point bounded
+    by --ops counts its warm-up only (its length depends on the queue)."""
+    def val(k):
+        return float(opts.get(k, BENCH_DEFAULTS[k]))
+    t = val("warmup") + (0 if "ops" in opts else val("duration"))
+    if opts.get("queue", "numaring") not in ("faa", "null") and val("calibrate") > 0:
+        t += val("calibrate") + CALIBRATE_WARMUP_S
+    if "load" in opts:
+        t += val("load-probe") + LOAD_PROBE_WARMUP_S
+    return t + RUN_OVERHEAD_S
+
+
+def sizing(exps, profile, ncpus, cores, nodes):
+    """Per experiment of one profile: {name, nodes (2 where a one-node host
+    runs it on emulated nodes), points, reps, reference runs, runs, seconds,
+    threads (the thread counts), ops (1 if a point is --ops bounded)}.
+    Raises expfile.ExpError."""
+    out = []
+    for e in exps:
+        n = nodes if nodes >= 2 or not needs_two_nodes(e, profile) else 2
+        pts, reps = expfile.points(e, profile, ncpus, n, cores)
+        ref = expfile.reference_point(e, pts, ncpus, n, cores)
+        nref = len(REFERENCE_POINTS) if ref is not None else 0
+        secs = sum(run_seconds(p.opts) for p in pts) * reps
+        secs += nref * run_seconds(ref.opts) if ref is not None else 0
+        threads = sorted({int(p.opts.get("producers", 1)) + int(p.opts.get("consumers", 1))
+                          for p in pts})
+        out.append({"name": e.name, "nodes": n, "emulated": n != nodes, "points": len(pts),
+                    "reps": reps, "references": nref, "runs": len(pts) * reps + nref,
+                    "seconds": secs, "threads": threads,
+                    "ops": any("ops" in p.opts for p in pts)})
+    return out
+
+
+def list_host(a):
+    """(CPUs, cores, nodes, description) of the host `list` describes: this
+    one, or the one --cpus/--cores/--nodes/--smt describe. Exits 2 with one
+    message on values no host has."""
+    given = [k for k in ("cpus", "cores", "nodes", "smt") if getattr(a, k) is not None]
+    if not given:
+        ncpus, cores, nodes = host_shape()
+        return ncpus, cores, nodes, (f"this host: {ncpus} CPUs on {cores} cores, {nodes} "
+                                     f"node{'s' if nodes != 1 else ''}")
+    for k in given:
+        v = getattr(a, k)
+        if not re.fullmatch(r"[0-9]+", v) or int(v) < 1:
+            die(f"list --{k} {v}: expected a whole number from 1")
+    num = {k: int(getattr(a, k)) for k in given}
+    smt, nodes = num.get("smt", 1), num.get("nodes", 1)
+    if smt not in (1, 2, 4, 8):
+        die(f"list --smt {smt}: hardware threads per core are 1, 2, 4 or 8")
+    if nodes > 64:
+        die(f"list --nodes {nodes}: at most 64 nodes (numaring's NR_MAX_NODES)")
+    if "cpus" not in num and "cores" not in num:
+        die("list: --nodes and --smt describe another host with --cpus N (hardware threads) "
+            "or --cores N")
+    if "cpus" in num and num["cpus"] % smt:
+        die(f"list --cpus {num['cpus']} --smt {smt}: the CPUs are not a whole number of "
+            f"cores of {smt} hardware threads")
+    cores = num["cores"] if "cores" in num else num["cpus"] // smt
+    ncpus = cores * smt
+    if "cpus" in num and ncpus != num["cpus"]:
+        die(f"list --cpus {num['cpus']} --cores {cores} --smt {smt}: {cores} cores of "
+            f"{smt} hardware threads are {ncpus} CPUs")
+    if ncpus > 1024:
+        die(f"list: {ncpus} CPUs; numaring-bench places at most 1024 (CPU_SETSIZE)")
+    if cores % nodes:
+        die(f"list --nodes {nodes}: {cores} cores do not split evenly over {nodes} nodes")
+    return ncpus, cores, nodes, (f"a {nodes} node x {cores // nodes} core"
+                                 + (f" x {smt} hardware thread" if smt > 1 else "")
+                                 + f" host ({ncpus} CPUs, {cores} cores)")
+
+
 def cmd_list(a):
-    for e in load_experiments(None):
-        for prof in expfile.PROFILES:
-            pts, reps = expfile.points(e, prof, allowed_cpus(), 1)
-            ref = expfile.reference_point(e, pts, allowed_cpus(), 1)
-            print(f"{e.name:16} {prof:5} {len(pts):4} points x {reps} reps"
-                  f" + {3 if ref else 0} reference runs   {e.title}")
+    ncpus, cores, nodes, what = list_host(a)
+    exps = load_experiments(None)
+    profiles = [a.profile] if a.profile else list(expfile.PROFILES)
+    default = "quick" if ncpus < 8 else "full"
+    print(f"{what}; thread counts count cores (one thread per core) unless a file says "
+          f"smt = siblings; default profile {default}")
+    print(f"{'experiment':16} {'profile':7} {'points':>6} {'reps':>4} {'ref':>3} {'runs':>5} "
+          f"{'estimate':>9}  threads")
+    for prof in profiles:
+        try:
+            rows = sizing(exps, prof, ncpus, cores, nodes)
+        except expfile.ExpError as err:
+            die(str(err))
+        for r in rows:
+            print(f"{r['name']:16} {prof:7} {r['points']:6} {r['reps']:4} {r['references']:3} "
+                  f"{r['runs']:5} {fmt_time(r['seconds']):>9}  "
+                  + ",".join(map(str, r["threads"]))
+                  + (" (2 emulated nodes)" if r["emulated"] else "")
+                  + (" (+ the --ops points' run time)" if r["ops"] else ""))
+        print(f"{'total':16} {prof:7} {'':6} {'':4} {'':3} {sum(r['runs'] for r in rows):5} "
+              f"{fmt_time(sum(r['seconds'] for r in rows)):>9}")
+    print(f"estimate per run: warm-up + duration + calibration (+{CALIBRATE_WARMUP_S} s) + "
+          f"--load's capacity run (+{LOAD_PROBE_WARMUP_S} s) + {RUN_OVERHEAD_S} s of overhead "
+          "measured on the development machine; not included: the host probe and the "
+          "environment capture, once per host")
 
 
 def main():
@@ -898,7 +1087,14 @@ def main():
                    help="the harness built with likwid's markers (make bench-likwid)")
     c = sub.add_parser("check", help="check experiment files")
     c.add_argument("files", nargs="*")
-    sub.add_parser("list", help="list the experiments and their sizes here")
+    li = sub.add_parser("list", help="the experiments' points, repetitions and estimated "
+                        "time, here or on another host")
+    li.add_argument("--profile", choices=expfile.PROFILES, help="one profile (default: both)")
+    li.add_argument("--cpus", help="another host: its CPUs (hardware threads) in all")
+    li.add_argument("--cores", help="another host: its cores in all (instead of --cpus)")
+    li.add_argument("--nodes", help="another host: its NUMA nodes (default 1)")
+    li.add_argument("--smt", help="another host: hardware threads per core, 1, 2, 4 or 8 "
+                    "(default 1)")
     a = ap.parse_args()
     global EXP_DIR
     if a.cmd == "run":

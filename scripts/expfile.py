@@ -14,6 +14,9 @@ The format, documented in experiments/README.md:
     queue = numaring
     threads = 2, 4, ..., all      # producers + consumers (half each); relative values
     lookup = libnuma, cached
+    smt = cores                   # the default: thread counts count cores, one
+                                  # thread per core; siblings: they count
+                                  # hardware threads and use them all
 
     [quick]                       # overrides for PROFILE=quick
     duration = 0.5
@@ -25,8 +28,9 @@ The format, documented in experiments/README.md:
 
 Every value is checked when the file is read, before anything runs; a bad
 file raises ExpError("FILE:LINE: reason"). Thread counts may be written
-relative to the machine: "all" (every CPU the run may use), "per-node" (CPUs
-of one node), "half", and "a, b, ..., c" (doubling from b up to c).
+relative to the machine: "all" (every core the run may use, or every CPU
+with smt = siblings), "per-node" (the cores, or CPUs, of one node), "half",
+and "a, b, ..., c" (doubling from b up to c).
 """
 
 import itertools
@@ -40,6 +44,7 @@ LOOKUPS = ("libnuma", "syscall", "table", "cached", "rseq", "rdpid", "none")
 GATES = ("shared", "pernode", "perworker")
 BACKOFFS = ("none", "pause", "exp", "yield")
 PINS = ("compact", "scatter", "split", "none")
+SMTS = ("cores", "siblings")
 FINDINGS = ("F1", "F2", "F3", "F4", "F5", "peers")
 THREAD_WORDS = ("all", "per-node", "half")
 MAX_POINTS = 10000
@@ -110,6 +115,7 @@ SWEEP_KEYS = {
     "batch": lambda t: _int(t, 1, 1 << 30),
     "capacity": _pow2,
     "pin": _choice(PINS),
+    "smt": _choice(SMTS),
     "bursts": _bool01,
     "rate": lambda t: _real(t, 0, 1e12),
     "duration": lambda t: _real(t, 0, 86400),
@@ -315,15 +321,18 @@ def parse(path, text=None):
     return e
 
 
-def expand_threads(tokens, ncpus, nodes):
-    """Turn threads tokens into sorted distinct counts for this machine."""
+def expand_threads(tokens, units, nodes):
+    """Turn threads tokens into sorted distinct counts for this machine.
+    ``units`` is what a thread count counts: the cores the run may use
+    (smt = cores, the default: one thread per core), or its CPUs (smt =
+    siblings: every hardware thread)."""
     def word(t):
         if t == "all":
-            return max(2, ncpus)
+            return max(2, units)
         if t == "per-node":
-            return max(2, ncpus // max(1, nodes))
+            return max(2, units // max(1, nodes))
         if t == "half":
-            return max(2, ncpus // 2)
+            return max(2, units // 2)
         return t
     vals = [word(t) if t != "..." else t for t in tokens]
     out, cap = [], None
@@ -344,7 +353,15 @@ def expand_threads(tokens, ncpus, nodes):
         if v not in seen and (cap is None or v <= cap):
             seen.add(v)
             res.append(v)
-    return res
+    return sorted(res)
+
+
+def thread_units(smt, ncpus, cores=None):
+    """What a thread count counts for a point of policy ``smt``: the cores
+    (``cores``, default: ncpus, a host without SMT), or every CPU."""
+    if smt == "siblings" or cores is None:
+        return ncpus
+    return cores
 
 
 def slug(value):
@@ -371,11 +388,12 @@ class Point:
         return out
 
 
-def reference_point(exp, pts, ncpus, nodes):
+def reference_point(exp, pts, ncpus, nodes, cores=None):
     """The point of ``pts`` that is the experiment's drift reference: the
     first point unless the file names another with ``reference =``
     (key=value pairs; the first point that matches every pair), None with
-    ``reference = none``. Raises ExpError when no point matches."""
+    ``reference = none``. Raises ExpError when no point matches. ``cores``:
+    as for points()."""
     ref = getattr(exp, "reference", "first")
     if ref == "none" or not pts:
         return None
@@ -385,7 +403,8 @@ def reference_point(exp, pts, ncpus, nodes):
         ok = True
         for k, v in ref:
             if k == "threads":
-                want = expand_threads([v], ncpus, nodes)[0]
+                units = thread_units(p.opts.get("smt", "cores"), ncpus, cores)
+                want = expand_threads([v], units, nodes)[0]
                 got = int(p.opts.get("producers", 0)) + int(p.opts.get("consumers", 0))
                 ok = ok and got == want
             else:
@@ -397,18 +416,29 @@ def reference_point(exp, pts, ncpus, nodes):
                    + " ".join(f"{k}={v}" for k, v in ref))
 
 
-def points(exp, profile, ncpus, nodes):
-    """Expand an experiment into its points for this machine and profile.
-    Raises ExpError for combinations no point could run (batch > capacity)."""
+def points(exp, profile, ncpus, nodes, cores=None):
+    """Expand an experiment into its points for this machine and profile:
+    ncpus CPUs (hardware threads), of which ``cores`` cores (None: as many
+    as CPUs, no SMT), on ``nodes`` nodes. Thread counts count cores, or
+    CPUs for points with smt = siblings. Raises ExpError for combinations
+    no point could run (batch > capacity)."""
     settings, reps = exp.settings(profile)
-    axes = []
+    smts = [str(v) for v in settings.get("smt", ["cores"])]
+    axes, by_smt = [], {}
     for k, vals in settings.items():
         if k == "threads":
-            vals = expand_threads(vals, ncpus, nodes)
+            # the counts of each policy; the axis holds them all, and each
+            # point keeps only its own policy's (below)
+            by_smt = {m: expand_threads(vals, thread_units(m, ncpus, cores), nodes)
+                      for m in smts}
+            vals = sorted(set(v for counts in by_smt.values() for v in counts))
         axes.append((k, vals))
     varying = [k for k, v in axes if len(v) > 1]
     out = []
     for combo in itertools.product(*(v for _, v in axes)):
+        chosen = dict(zip((k for k, _ in axes), combo))
+        if "threads" in chosen and chosen["threads"] not in by_smt[str(chosen.get("smt", "cores"))]:
+            continue
         opts = {}
         for (k, _), v in zip(axes, combo):
             if k == "threads":

@@ -66,7 +66,7 @@ MAX_CORPUS = 4096
 KEYS = sorted(set(expfile.SWEEP_KEYS) | set(expfile.PROFILE_ONLY) | set(expfile.EXPERIMENT_KEYS)
               | {"threads"})
 CHOICES = (expfile.QUEUES + expfile.LOOKUPS + expfile.GATES + expfile.BACKOFFS + expfile.PINS
-           + expfile.FINDINGS + expfile.THREAD_WORDS + ("...", "yes", "no"))
+           + expfile.SMTS + expfile.FINDINGS + expfile.THREAD_WORDS + ("...", "yes", "no"))
 NUMBERS = ("0", "1", "2", "3", "4", "7", "8", "16", "31", "32", "64", "1000", "1001", "1024",
            "4096", "4097", "65536", str(1 << 30), str((1 << 30) + 1), str(1 << 31),
            str(1 << 48), str((1 << 48) + 1), str(1 << 63), str(1 << 64), "9" * 40,

@@ -96,7 +96,10 @@ LATER_COLUMNS = frozenset(["load", "capacity_ops_per_s", "inflight", "linger_us"
                            "items_per_transfer", "failed_per_item",
                            # --counters (numaring-bench counters.c)
                            "context_switches", "cpu_migrations", "cycles", "instructions",
-                           "llc_misses"])
+                           "llc_misses",
+                           # placement by core (--smt): tables from before it
+                           # do not say whether threads shared a core
+                           "smt", "threads_per_core", "smt_shared"])
 
 #: Columns every row must fill: the plots cannot place a row without them.
 REQUIRED_VALUES = ("experiment", "point", "rep", "queue", "producers", "consumers",

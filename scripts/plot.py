@@ -402,7 +402,7 @@ def harness_status(rows, bound=None, drawn="grey dash-dot", value=None, mark="ri
     return s
 
 
-OVERSUB_LABEL = "oversubscribed: threads share CPUs"
+OVERSUB_LABEL = "oversubscribed: threads share CPUs or cores"
 OVERSUB_STYLE = dict(linestyle="none", marker="x", markersize=11, markeredgewidth=2.2,
                      color="black", zorder=6)
 

@@ -8,6 +8,7 @@ import csv
 import glob
 import hashlib
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -167,6 +168,40 @@ class ParserTest(unittest.TestCase):
         self.assertEqual(ex(["per-node", "all"], 32, 2), [16, 32])
         self.assertEqual(ex(["half"], 6, 1), [3])
         self.assertEqual(ex([2, 4, 8], 2, 1), [2, 4, 8])  # explicit: oversubscribed on purpose
+        self.assertEqual(ex([2, 4, 8, "per-node", "all"], 2, 1), [2, 4, 8])
+        self.assertEqual(ex([2, 4, 8, "per-node", "all"], 32, 2), [2, 4, 8, 16, 32])
+        self.assertEqual(ex([8, 2, 4], 2, 1), [2, 4, 8])  # sorted
+
+    def test_thread_counts_count_cores_unless_smt_siblings(self):
+        """On 2 nodes x 16 cores x 2 hyperthreads (64 CPUs) `all` is 32, one
+        thread per core; with smt = siblings it is 64, and the points say --smt."""
+        e = parse_text(GOOD.replace("threads = 2", "threads = 2, 4, ..., all")
+                       .replace("lookup = cached, none", "lookup = cached"))
+        pts, _ = expfile.points(e, "quick", 64, 2, 32)
+        self.assertEqual([int(p.opts["producers"]) + int(p.opts["consumers"]) for p in pts],
+                         [2, 4, 8, 16, 32])
+        self.assertNotIn("smt", pts[0].opts)
+        pts, _ = expfile.points(e, "quick", 64, 2)  # no SMT said: cores = CPUs
+        self.assertEqual(max(int(p.opts["producers"]) * 2 for p in pts), 64)
+        e = parse_text(GOOD.replace("threads = 2", "threads = per-node, all")
+                       .replace("lookup = cached, none", "smt = cores, siblings"))
+        pts, _ = expfile.points(e, "quick", 64, 2, 32)
+        got = {(p.opts["smt"], int(p.opts["producers"]) + int(p.opts["consumers"])) for p in pts}
+        self.assertEqual(got, {("cores", 16), ("cores", 32), ("siblings", 32), ("siblings", 64)})
+        self.assertIn(["--smt", "siblings"], [p.args()[i:i + 2] for p in pts
+                                              for i in range(len(p.args()))])
+        self.assertEqual(sorted(p.id for p in pts),
+                         ["threads=16_smt=cores", "threads=32_smt=cores",
+                          "threads=32_smt=siblings", "threads=64_smt=siblings"])
+        # the drift reference's threads count by its point's policy
+        e = parse_text(GOOD.replace("threads = 2", "threads = 2, all")
+                       .replace("lookup = cached, none", "smt = siblings")
+                       .replace("finding = F2\n", "finding = F2\nreference = threads=all\n"))
+        pts, _ = expfile.points(e, "quick", 64, 2, 32)
+        self.assertEqual(expfile.reference_point(e, pts, 64, 2, 32).opts["producers"], "32")
+        with self.assertRaises(expfile.ExpError) as cm:
+            parse_text(GOOD.replace("lookup = cached, none", "smt = hyper"))
+        self.assertIn("smt: unknown value 'hyper' (one of: cores, siblings)", str(cm.exception))
 
     def test_committed_experiments_check_on_small_and_large_machines(self):
         files = sorted(glob.glob(os.path.join(ROOT, "experiments", "*.exp")))
@@ -183,6 +218,18 @@ class ParserTest(unittest.TestCase):
         e = expfile.parse(os.path.join(ROOT, "experiments", "f2-node-cache.exp"))
         pts, _ = expfile.points(e, "full", 32, 2)
         self.assertIn("32", {str(int(p.opts["producers"]) + int(p.opts["consumers"])) for p in pts})
+
+        def counts(name, prof, ncpus, nodes, cores=None):
+            e = expfile.parse(os.path.join(ROOT, "experiments", name + ".exp"))
+            pts, _ = expfile.points(e, prof, ncpus, nodes, cores)
+            return sorted({int(p.opts["producers"]) + int(p.opts["consumers"]) for p in pts})
+        # F3 and F4's quick profile: today's points on 2 CPUs (F3 on two
+        # emulated nodes), up to one thread per core on a 2 x 16-core host
+        self.assertEqual(counts("f3-gate", "quick", 2, 2), [2, 4, 8])
+        self.assertEqual(counts("f4-backoff", "quick", 2, 1), [2, 4, 8])
+        for name in ("f2-node-cache", "f3-gate", "f4-backoff", "f5-ceiling", "peers"):
+            for prof in expfile.PROFILES:
+                self.assertEqual(counts(name, prof, 64, 2, 32)[-1], 32, (name, prof))
 
 
 def run(args, **kw):
@@ -347,6 +394,135 @@ class OrderAndFlagsTest(unittest.TestCase):
         self.assertIsNone(over({}))
         self.assertIsNone(over(None))
         self.assertIsNone(over({"threads": [{"cpu": "x"}]}))
+        # two hyperthreads of one core (design 6b): flagged like a shared CPU
+        def placed(*pairs):
+            return [{"role": "producer", "index": i, "cpu": c, "core": k, "node": 0,
+                     "pinned": True} for i, (c, k) in enumerate(pairs)]
+        self.assertEqual(over({"threads": placed((0, 0), (32, 0))}), 1)
+        self.assertEqual(over({"threads": placed((0, 0), (1, 1))}), 0)
+        self.assertEqual(over({"threads": placed((0, 0), (1, None))}), 0)  # core unknown
+
+    def test_emulated_halves_keep_a_core_on_one_node(self):
+        """On one SMT node, the emulated halves split the cores, not the CPUs
+        (CPU c and c + 4 are one core's hyperthreads here)."""
+        cores = [[0, 4], [1, 5], [2, 6], [3, 7]]
+        orig = experiments.core_groups
+        experiments.core_groups = lambda cpus: cores
+        try:
+            self.assertEqual(experiments.emulated_halves(), "0,4,1,5;2,6,3,7")
+        finally:
+            experiments.core_groups = orig
+        # this machine: every allowed CPU once, in one group or another
+        got = experiments.core_groups(os.sched_getaffinity(0))
+        self.assertEqual(sorted(c for g in got for c in g), sorted(os.sched_getaffinity(0)))
+
+
+class SizingTest(unittest.TestCase):
+    """experiments.py list: points, repetitions and estimated time here or for
+    another host (--cpus/--cores, --nodes, --smt)."""
+
+    def list_rows(self, out):
+        rows = {}
+        for line in out.splitlines():
+            f = line.split()
+            if len(f) >= 6 and f[1] in expfile.PROFILES and f[0] != "total":
+                rows[(f[0], f[1])] = {"points": int(f[2]), "reps": int(f[3]),
+                                      "ref": int(f[4]), "runs": int(f[5]), "time": f[6],
+                                      "threads": f[7] if len(f) > 7 else ""}
+        return rows
+
+    def test_a_two_socket_host(self):
+        r = run(["list", "--cores", "32", "--nodes", "2", "--smt", "2", "--profile", "full"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("2 node x 16 core x 2 hardware thread host (64 CPUs, 32 cores)", r.stdout)
+        rows = self.list_rows(r.stdout)
+        names = {os.path.basename(f)[:-4] for f in glob.glob(os.path.join(ROOT, "experiments",
+                                                                           "*.exp"))}
+        self.assertEqual({n for n, _ in rows}, names)
+        total = 0.0
+        exps = {e.name: e for e in (expfile.parse(f) for f in
+                                    glob.glob(os.path.join(ROOT, "experiments", "*.exp")))}
+        for (name, prof), row in rows.items():
+            self.assertEqual(prof, "full")
+            pts, reps = expfile.points(exps[name], "full", 64, 2, 32)
+            ref = expfile.reference_point(exps[name], pts, 64, 2, 32)
+            self.assertEqual((row["points"], row["reps"]), (len(pts), reps))
+            self.assertEqual(row["runs"], len(pts) * reps + row["ref"])
+            want = (sum(experiments.run_seconds(p.opts) for p in pts) * reps
+                    + row["ref"] * (experiments.run_seconds(ref.opts) if ref else 0))
+            self.assertEqual(row["time"], experiments.fmt_time(want))
+            total += want
+            if name != "f1-lookup-cost":
+                self.assertTrue(row["threads"].endswith(",32"), (name, row["threads"]))
+        self.assertRegex(r.stdout, r"(?m)^total +full +%d +%s$" % (
+            sum(x["runs"] for x in rows.values()), re.escape(experiments.fmt_time(total))))
+        self.assertIn("overhead", r.stdout)
+        # --cpus counts hardware threads: the same host
+        r2 = run(["list", "--cpus", "64", "--nodes", "2", "--smt", "2", "--profile", "full"])
+        self.assertEqual(r2.stdout, r.stdout)
+
+    def test_this_host_by_default(self):
+        r = run(["list"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        ncpus, cores, nodes = experiments.host_shape()
+        self.assertIn(f"this host: {ncpus} CPUs on {cores} cores", r.stdout)
+        rows = self.list_rows(r.stdout)
+        self.assertEqual({p for _, p in rows}, set(expfile.PROFILES))
+        if ncpus == 2 and nodes == 1:  # the development machine: today's points
+            self.assertEqual(rows[("f4-backoff", "quick")]["threads"], "2,4,8")
+            self.assertIn("2,4,8 (2 emulated nodes)", r.stdout)
+
+    def test_run_seconds_counts_what_a_run_does(self):
+        o = experiments.RUN_OVERHEAD_S
+        self.assertAlmostEqual(experiments.run_seconds({"duration": "3", "warmup": "1"}),
+                               4 + 0.1 + experiments.CALIBRATE_WARMUP_S + o)
+        self.assertAlmostEqual(experiments.run_seconds({"queue": "faa", "duration": "1",
+                                                        "warmup": "0"}), 1 + o)
+        self.assertAlmostEqual(experiments.run_seconds({"duration": "1", "warmup": "0",
+                                                        "calibrate": "0", "load": "0.5"}),
+                               1 + 0.3 + experiments.LOAD_PROBE_WARMUP_S + o)
+        self.assertAlmostEqual(experiments.run_seconds({}), 2.5 + 0.12 + o)
+
+    def test_bench_defaults_are_the_harness_defaults(self):
+        """The estimate's defaults are numaring-bench's (--help says them)."""
+        if not os.access(BENCH, os.X_OK):
+            self.skipTest("numaring-bench not built")
+        h = subprocess.run([BENCH, "--help"], capture_output=True, text=True).stdout
+        for opt, key in (("--duration SEC", "duration"), ("--warmup SEC", "warmup"),
+                         ("--calibrate SEC", "calibrate")):
+            m = re.search(re.escape(opt) + r".*?\(default ([0-9.]+)\)", h, re.S)
+            self.assertIsNotNone(m, opt)
+            self.assertEqual(float(m.group(1)), experiments.BENCH_DEFAULTS[key], opt)
+        m = re.search(r"--load-probe SEC\) \(default ([0-9.]+)\)|--load-probe SEC \(default "
+                      r"([0-9.]+)\)", h)
+        self.assertIsNotNone(m)
+        self.assertEqual(float(m.group(1) or m.group(2)), experiments.BENCH_DEFAULTS["load-probe"])
+
+    def test_bad_values_exit_2_with_one_message(self):
+        cases = [
+            (["--cpus", "0"], "list --cpus 0: expected a whole number from 1"),
+            (["--cores", "-4"], "expected a whole number from 1"),
+            (["--cpus", "lots"], "list --cpus lots: expected a whole number from 1"),
+            (["--cpus", "32", "--smt", "3"], "list --smt 3: hardware threads per core are 1, 2, 4 or 8"),
+            (["--cpus", "33", "--smt", "2"], "the CPUs are not a whole number of cores"),
+            (["--cpus", "64", "--cores", "16", "--smt", "2"], "16 cores of 2 hardware threads are 32 CPUs"),
+            (["--cores", "32", "--nodes", "3"], "32 cores do not split evenly over 3 nodes"),
+            (["--cores", "2", "--nodes", "4"], "do not split evenly over 4 nodes"),
+            (["--nodes", "0", "--cores", "8"], "list --nodes 0: expected a whole number from 1"),
+            (["--nodes", "65", "--cores", "65"], "at most 64 nodes"),
+            (["--nodes", "2"], "with --cpus N (hardware threads) or --cores N"),
+            (["--cpus", "2048"], "at most 1024"),
+            (["--profile", "slow"], "argument --profile: invalid choice: 'slow'"),
+        ]
+        for extra, want in cases:
+            with self.subTest(extra=extra):
+                r = run(["list"] + extra)
+                self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+                self.assertIn(want, r.stderr)
+                self.assertEqual(r.stdout, "")
+                self.assertNotIn("Traceback", r.stderr)
+                self.assertEqual(len(r.stderr.strip().splitlines()),
+                                 1 if not extra[0] == "--profile" else 3)
 
 
 class RunnerTest(unittest.TestCase):
@@ -539,6 +715,23 @@ class RunnerTest(unittest.TestCase):
         rows = tidy_rows(glob.glob(os.path.join(self.results, "*", "tiny.csv"))[0])
         flags = {int(x["producers"]) + int(x["consumers"]): x["oversubscribed"] for x in rows}
         self.assertEqual(flags, {2: "0", 4: "1"})
+
+    def test_threads_on_one_cores_hyperthreads_are_flagged(self):
+        """A host whose two CPUs are one core's hyperthreads (as hwloc describes
+        it: HWLOC_SYNTHETIC): smt = siblings puts P0 and C0 on them, and the
+        tidy row says oversubscribed 1 with smt_shared 1; the runner sized
+        `all` by CPUs for it."""
+        if sorted(os.sched_getaffinity(0)) != [0, 1]:
+            self.skipTest("needs exactly CPUs 0 and 1 (a synthetic core of two)")
+        self.write_exp(GOOD.replace("threads = 2", "threads = all")
+                       .replace("lookup = cached, none", "smt = siblings")
+                       .replace("reps = 2", "reps = 1"))
+        r = run(self.base(), env=dict(os.environ, HWLOC_SYNTHETIC="core:1 pu:2"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("2 CPUs on 1 core,", r.stdout)
+        rows = tidy_rows(glob.glob(os.path.join(self.results, "*", "tiny.csv"))[0])
+        self.assertEqual([(x["smt"], x["smt_shared"], x["threads_per_core"], x["oversubscribed"])
+                          for x in rows], [("siblings", "1", "2", "1")])
 
     def test_sigint_stops_cleanly(self):
         self.write_exp(GOOD.replace("duration = 0.1", "duration = 0.5"))
