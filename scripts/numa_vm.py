@@ -292,9 +292,15 @@ def build_initramfs(out_path, files, command, env, topo_bench, token):
         cp.file(guest_path, data, stat.S_IMODE(os.stat(host_path).st_mode) | 0o400)
         if is_elf(host_path):
             libs.update(libraries_of(host_path))
+    here = os.getcwd()
     for lib in sorted(libs):
+        # a library of this tree (build/libnumaring.so.0, found through the
+        # binary's $ORIGIN rpath) goes where $ORIGIN points in the guest: the
+        # guest's copy of this tree; the system's keep their paths
+        rel = os.path.relpath(lib, here)
+        guest = lib if rel.startswith("..") else f"{GUEST_WORKDIR}/{rel}"
         with open(lib, "rb") as f:  # follows symlinks: the file under the name ldd used
-            cp.file(lib, f.read())
+            cp.file(guest, f.read())
 
     exports = "\n".join(f"export {k}={shlex.quote(v)}" for k, v in env)
     topo = ""

@@ -74,9 +74,9 @@ VM_CASES := 2x2 asym4 memless negative
 .PHONY: vm-test vm-deps vm-kernel vm-run $(addprefix vm-,$(VM_CASES))
 
 # Built like the ring's other tests (the pattern rule would do the same).
-$(B)/tests/test_vm_routing: ring/tests/test_vm_routing.c ring/tests/nr_test.h $(B)/libnumaring.a $(RING_HDRS)
+$(B)/tests/test_vm_routing: ring/tests/test_vm_routing.c ring/tests/nr_test.h $(B)/test/libnumaring.a $(RING_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_) -Iring/tests $< -o $@ $(B)/libnumaring.a $(LDFLAGS_) $(RING_LIBS) -lcmocka
+	$(CC) $(CFLAGS_) -Iring/src -Iring/tests -DNR_TEST_HOOKS $< -o $@ $(B)/test/libnumaring.a $(LDFLAGS_) $(RING_LIBS) -lcmocka
 
 # Debian packages: the build's (libnuma, hwloc, the peers' for numaring-bench),
 # cmocka for the tests, and qemu-system-x86 busybox-static cpio for the guest.

@@ -85,7 +85,7 @@ static void sized_structs(void **state)
 
 	numaring_lab_init(&lab);
 	lab.lookup = NUMARING_LOOKUP_NONE;
-	cfg.topology = "0;1";
+	unsetenv("NUMARING_TOPOLOGY"); /* the machine's own nodes, whatever they are */
 	nr_test_unpin();
 	struct numaring *q = numaring_lab_create(&cfg, &lab);
 	assert_non_null(q);
