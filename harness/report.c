@@ -7,6 +7,9 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <gnu/libc-version.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -120,6 +123,78 @@ static void cpu_model(char *buf, size_t len)
 	fclose(f);
 }
 
+/*
+ * Is this a virtual machine, and do its timings mean anything? Looked up as
+ * systemd-detect-virt does: the hypervisor's CPUID signature first (leaf
+ * 0x40000000, present when CPUID.1:ECX bit 31 says a hypervisor runs), then
+ * the DMI system vendor. QEMU without KVM (TCG, how make vm-test and
+ * make vm-experiments run) signs "TCGTCGTCGTCG": every guest instruction is
+ * translated in software, so nothing timed there says anything about a
+ * machine. Under KVM, VMware, Hyper-V or Xen the CPU runs the code itself:
+ * a cloud VM's timings are real (if noisy).
+ */
+struct virt {
+	char signature[13];	/* CPUID 0x40000000 EBX ECX EDX, "" when none */
+	char sys_vendor[128];	/* /sys/class/dmi/id/sys_vendor, "" when none */
+	const char *kind;	/* none, qemu-tcg, kvm, vmware, hyperv, xen, qemu, other */
+	int timings_meaningful;
+};
+
+static void detect_virt(struct virt *v, const char *model)
+{
+	static const struct {
+		const char *signature, *kind;
+	} known[] = {
+		{"TCGTCGTCGTCG", "qemu-tcg"}, {"KVMKVMKVM", "kvm"}, {"VMwareVMware", "vmware"},
+		{"Microsoft Hv", "hyperv"}, {"XenVMMXenVMM", "xen"},
+	};
+	memset(v, 0, sizeof *v);
+	v->kind = "none";
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned a, b, c, d;
+	__cpuid(1, a, b, c, d);
+	if (c & (1u << 31)) {
+		__cpuid(0x40000000, a, b, c, d);
+		memcpy(v->signature, &b, 4);
+		memcpy(v->signature + 4, &c, 4);
+		memcpy(v->signature + 8, &d, 4);
+		for (int i = 0; i < 12; i++) /* printable, for the JSON */
+			if (v->signature[i] && (v->signature[i] < 32 || v->signature[i] > 126))
+				v->signature[i] = '?';
+		v->kind = "other";
+		for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+			if (strcmp(v->signature, known[i].signature) == 0)
+				v->kind = known[i].kind;
+	}
+#endif
+	FILE *f = fopen("/sys/class/dmi/id/sys_vendor", "r");
+	if (f) {
+		if (fgets(v->sys_vendor, sizeof v->sys_vendor, f))
+			v->sys_vendor[strcspn(v->sys_vendor, "\n")] = '\0';
+		fclose(f);
+	}
+	/* QEMU's board without a known signature: TCG with the hypervisor bit
+	 * off still names its CPU model so */
+	if (strcmp(v->kind, "none") == 0 && strcmp(v->sys_vendor, "QEMU") == 0)
+		v->kind = strstr(model, "QEMU TCG") ? "qemu-tcg" : "qemu";
+	v->timings_meaningful = strcmp(v->kind, "qemu-tcg") != 0;
+}
+
+static void json_virt(FILE *f, const char *model, const char *indent)
+{
+	struct virt v;
+	detect_virt(&v, model);
+	fprintf(f, "%s\"virtualization\": {\"kind\": \"%s\", \"cpuid_signature\": ", indent, v.kind);
+	hb_json_str(f, v.signature);
+	fprintf(f, ", \"sys_vendor\": ");
+	hb_json_str(f, v.sys_vendor);
+	fprintf(f, ", \"timings_meaningful\": %s", v.timings_meaningful ? "true" : "false");
+	if (!v.timings_meaningful)
+		fprintf(f, ", \"note\": \"guest: timings meaningless (QEMU TCG: software "
+			   "emulation of the CPU)\"");
+	fprintf(f, "},\n");
+}
+
 const char *hb_topology_origin(const struct hb_options *o)
 {
 	if (o->topology)
@@ -231,6 +306,7 @@ int hb_show_topology(const struct hb_options *o)
 	printf(",\n  \"allowed_cpus\": ");
 	hb_json_str(stdout, allowed_s);
 	printf(",\n");
+	json_virt(stdout, model, "  ");
 	json_topology(stdout, t, "  ");
 	printf("  \"machine_nodes\": [");
 	for (unsigned m = 0; m < t->n_machine_nodes; m++)
@@ -477,7 +553,9 @@ static void write_meta(FILE *f, const struct hb_report *r)
 	hb_json_str(f, u.release);
 	fprintf(f, ",\n  \"machine\": ");
 	hb_json_str(f, u.machine);
-	fprintf(f, ",\n  \"libc\": \"glibc %s\",\n  \"compiler\": ", gnu_get_libc_version());
+	fprintf(f, ",\n");
+	json_virt(f, model, "  ");
+	fprintf(f, "  \"libc\": \"glibc %s\",\n  \"compiler\": ", gnu_get_libc_version());
 	hb_json_str(f, "gcc " __VERSION__);
 	fprintf(f, ",\n  \"cflags\": ");
 	hb_json_str(f, NUMARING_CFLAGS);

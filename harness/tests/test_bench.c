@@ -411,6 +411,7 @@ static void check_result_dir(const char *dir, const char *queue)
 	const char *keys[] = {"\"host\"", "\"cpu_model\"", "\"kernel\"", "\"libc\"", "\"compiler\"",
 			      "\"git_commit\"", "\"command_line\"", "\"start_time_utc\"",
 			      "\"topology\"", "\"overhead_ns\"", "\"items\"", "\"harness\"",
+			      "\"virtualization\": {\"kind\": \"", "\"timings_meaningful\": ",
 			      !o->moves_data ? "\"not_measured\"" : "\"ceiling_ops_per_s\""};
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		if (!strstr(meta, keys[i]))
@@ -881,6 +882,20 @@ static void show_topology_is_right(void **state)
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, "\"topology\": \"real\""));
 	assert_non_null(strstr(r.out, "\"rseq_node_id\""));
+	/* whether the timings of this machine mean anything (a QEMU TCG guest's do
+	 * not): the kind, one of the names the harness gives */
+	const char *v = strstr(r.out, "\"virtualization\": {\"kind\": \"");
+	assert_non_null(v);
+	v += strlen("\"virtualization\": {\"kind\": \"");
+	int known = 0;
+	for (const char *const *k = (const char *const[]){"none", "qemu-tcg", "kvm", "vmware",
+							  "hyperv", "xen", "qemu", "other", NULL};
+	     *k; k++)
+		known |= strncmp(v, *k, strlen(*k)) == 0 && v[strlen(*k)] == '"';
+	assert_true(known);
+	assert_non_null(strstr(r.out, strncmp(v, "qemu-tcg\"", 9) == 0
+					  ? "\"timings_meaningful\": false"
+					  : "\"timings_meaningful\": true"));
 	/* as many nodes as the kernel shows */
 	int nodes = 0;
 	for (int k = 0; k < 1024; k++) {
