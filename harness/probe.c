@@ -403,7 +403,8 @@ struct pair {
 	int a, b;
 };
 
-/* The pairs to measure: all ordered pairs up to HP_ALL_PAIRS_MAX_CPUS CPUs;
+/* The pairs to measure: all ordered pairs up to HP_ALL_PAIRS_MAX_CPUS CPUs
+ * (HP_QUICK_ALL_PAIRS_MAX_CPUS in quick mode);
  * above, CPU 0 (the first of the topology) with every other CPU of its node
  * and the first CPU of every other node, the first CPUs of every two other
  * nodes, and the first two CPUs of every other node, each both ways. */
@@ -427,7 +428,7 @@ static struct pair *choose_pairs(struct probe *p, size_t *npairs, int *sampled)
 		v[n++] = (struct pair){(x), (y)};                                                  \
 		v[n++] = (struct pair){(y), (x)};                                                  \
 	} while (0)
-	*sampled = p->ncpus > HP_ALL_PAIRS_MAX_CPUS;
+	*sampled = p->ncpus > (p->quick ? HP_QUICK_ALL_PAIRS_MAX_CPUS : HP_ALL_PAIRS_MAX_CPUS);
 	if (!*sampled) {
 		for (unsigned i = 0; i < p->ncpus; i++)
 			for (unsigned j = 0; j < p->ncpus; j++) {
@@ -1411,6 +1412,10 @@ static int probe_bw_mt(struct probe *p)
 #define CS_LINES	256u /* 16 KiB: stays in the writer's own caches */
 #define CS_ROUNDS_FULL	20000u
 #define CS_ROUNDS_QUICK 2000u
+/* Quick mode splits one pair's rounds among the pairs of a multi-pair stream:
+ * a round waits for its writer and reader to run at once, and 8 pairs of
+ * 2000 rounds took minutes in a QEMU TCG guest of 16 CPUs on a busy host. */
+#define CS_ROUNDS_QUICK_MIN 200u
 
 struct cs_pair {
 	_Alignas(HP_LINE) _Atomic uint64_t flag; /* the round the writer has published */
@@ -1472,7 +1477,9 @@ static int cs_measure(struct probe *p, const int *w, const int *rd, unsigned npa
 	memset(&a, 0, sizeof a);
 	atomic_init(&a.bad, 0);
 	a.npairs = npairs;
-	a.rounds = p->quick ? CS_ROUNDS_QUICK : CS_ROUNDS_FULL;
+	a.rounds = p->quick ? CS_ROUNDS_QUICK / npairs : CS_ROUNDS_FULL;
+	if (a.rounds < CS_ROUNDS_QUICK_MIN)
+		a.rounds = CS_ROUNDS_QUICK_MIN;
 	a.warm = a.rounds / 10;
 	a.pair = aligned_alloc(HP_LINE, npairs * sizeof *a.pair);
 	a.ticks = calloc((size_t)npairs * a.rounds, sizeof *a.ticks);
