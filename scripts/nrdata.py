@@ -614,12 +614,18 @@ def _positive_int(v):
     return n if n > 0 else None
 
 
+#: the hypervisor of numaring-bench's "virtualization" kinds, named as lscpu does
+VIRT_NAMES = {"qemu-tcg": "QEMU TCG", "kvm": "KVM", "vmware": "VMware", "hyperv": "Microsoft",
+              "xen": "Xen", "qemu": "QEMU", "other": "unknown hypervisor"}
+
+
 def _machine(info, d, topo, meta):
     """The machine's cores, hardware threads per core, sockets, CPU count and
     hypervisor, into info. Where the harness writes them (show-topology.json or
-    a run's meta.json: cores, threads_per_core) they win; else the
-    environment's lscpu listing (env/lscpu.txt) says them; else None. ncpus is
-    the CPUs the runs could use (the nodes' CPUs), else lscpu's count."""
+    a run's meta.json: cores, threads_per_core, virtualization) they win; else
+    the environment's lscpu listing (env/lscpu.txt) says them (lscpu names no
+    hypervisor for QEMU TCG); else None. ncpus is the CPUs the runs could use
+    (the nodes' CPUs), else lscpu's count."""
     ls = _read_lscpu(os.path.join(d, "env", "lscpu.txt"))
     for src in (topo, meta):
         if not isinstance(src, dict):
@@ -631,6 +637,9 @@ def _machine(info, d, topo, meta):
         if info["ncpus"] is None and isinstance(src.get("nodes"), list):
             info["ncpus"] = sum(n.get("ncpus", 0) for n in src["nodes"]
                                 if isinstance(n, dict)) or None
+        virt = src.get("virtualization")
+        if info["hypervisor"] is None and isinstance(virt, dict):
+            info["hypervisor"] = VIRT_NAMES.get(virt.get("kind"))
     tpc = _positive_int(ls.get("Thread(s) per core"))
     sockets = _positive_int(ls.get("Socket(s)"))
     per_socket = _positive_int(ls.get("Core(s) per socket"))
@@ -641,9 +650,26 @@ def _machine(info, d, topo, meta):
     info["sockets"] = sockets
     if info["ncpus"] is None:
         info["ncpus"] = _positive_int(ls.get("CPU(s)"))
-    info["hypervisor"] = ls.get("Hypervisor vendor") or None
+    info["hypervisor"] = info["hypervisor"] or ls.get("Hypervisor vendor") or None
     if ls:
         info["sources"].append(os.path.join(d, "env", "lscpu.txt"))
+
+
+#: what every figure, README and paper of a QEMU TCG guest says first
+GUEST_NOTE = "guest: timings meaningless"
+
+
+def guest_note(virt):
+    """GUEST_NOTE and why, where ``virt`` (the "virtualization" object of
+    numaring-bench's --show-topology and meta.json) says that no timing of
+    the machine means anything: its CPU was emulated in software (QEMU TCG,
+    make vm-experiments). None otherwise: real hardware, a virtual machine
+    whose CPU runs the code itself (KVM, VMware, ...), or results from
+    before the object existed."""
+    if isinstance(virt, dict) and virt.get("timings_meaningful") is False:
+        return ("%s (%s: the CPU is emulated in software; the run shows that each step "
+                "works, not how fast anything is)" % (GUEST_NOTE, virt.get("kind") or "guest"))
+    return None
 
 
 def host_info(results_dir, host):
@@ -651,6 +677,7 @@ def host_info(results_dir, host):
 
     host, cpu_model, kernel, cpus (allowed cpulist or count), topology
     ("real" / "emulated" / "unknown"), topology_spec, nodes (count or None),
+    guest (guest_note's text for a QEMU TCG guest, else None),
     probe (path of probe.csv or None), readme (path or None), sources (files
     read); and the machine (_machine): ncpus, cores, threads_per_core,
     sockets, hypervisor (None where unknown).  Read from
@@ -661,7 +688,7 @@ def host_info(results_dir, host):
     d = os.path.join(results_dir, host)
     info = {"host": host, "cpu_model": "unknown CPU", "kernel": "unknown",
             "cpus": None, "topology": "unknown", "topology_spec": None,
-            "nodes": None, "probe": None, "readme": None, "sources": [],
+            "nodes": None, "guest": None, "probe": None, "readme": None, "sources": [],
             "ncpus": None, "cores": None, "threads_per_core": None, "sockets": None,
             "hypervisor": None}
     topo = _read_json(os.path.join(d, "env", "show-topology.json"))
@@ -672,6 +699,7 @@ def host_info(results_dir, host):
         info["kernel"] = topo.get("kernel") or info["kernel"]
         info["cpus"] = topo.get("allowed_cpus")
         info["topology"] = topo.get("topology") or info["topology"]
+        info["guest"] = guest_note(topo.get("virtualization"))
         if isinstance(topo.get("nodes"), list):
             info["nodes"] = len(topo["nodes"])
         if topo.get("host"):
@@ -689,6 +717,7 @@ def host_info(results_dir, host):
                 info["cpu_model"] = meta["cpu_model"]
             if info["kernel"] == "unknown" and meta.get("kernel"):
                 info["kernel"] = meta["kernel"]
+            info["guest"] = info["guest"] or guest_note(meta.get("virtualization"))
             if info["cpus"] is None and meta.get("cpus_online"):
                 info["cpus"] = str(meta["cpus_online"])
             if info["topology"] == "unknown" and meta.get("topology"):

@@ -26,6 +26,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ceiling  # noqa: E402
+import nrdata  # noqa: E402
 import summarize  # noqa: E402
 
 
@@ -138,6 +139,9 @@ def host_kind(n, real, cross, f4):
     n.put_flag("RealMultiNode", nodes >= 2)
     n.put_flag("RealSMT", smt)
     n.put_flag("RealVM", m["hypervisor"])
+    # a QEMU TCG guest (make vm-experiments): the title and every caption say so
+    n.put_flag("RealGuest", nrdata.guest_note(t.get("virtualization")))
+    n.put("GuestNote", nrdata.GUEST_NOTE)
 
     ct = (summarize.describe_host(cross) or {}) if cross else {}
     emulated = ct.get("topology") == "emulated"

@@ -469,6 +469,8 @@ def caption_lines(host, rows, extra=()):
         first += " (%d cores \u00d7 %d threads)" % (info["cores"], info["threads_per_core"])
     first += " \u00b7 kernel %s" % info["kernel"]
     lines = [(first, None)]
+    if info.get("guest"):
+        lines.append((info["guest"], "warn"))
     if "emulated" in kinds:
         lines.append(("EMULATED nodes (%s) \u2014 not a two-socket result: memory placement "
                       "is not real" % " | ".join(s for s in specs if s), "warn"))
@@ -2141,11 +2143,22 @@ def emulated(p):
     return any(r["topology_kind"] == "emulated" for r in p["rows"])
 
 
-def suptitle(fig, title, emu):
+def guest(p):
+    """True where the figure's host is a QEMU TCG guest (its caption says so)."""
+    return any(t and t.startswith(nrdata.GUEST_NOTE) for t, _e in p["caption"])
+
+
+#: what a guest's figure adds to its title
+GUEST_TITLE = "   [GUEST: timings meaningless]"
+
+
+def suptitle(fig, title, emu, in_guest=False):
     text = title
     if emu:
         text += "   [EMULATED nodes]"
-    fig.suptitle(text, color="#b00000" if emu else "black")
+    if in_guest:
+        text += GUEST_TITLE
+    fig.suptitle(text, color="#b00000" if emu or in_guest else "black")
 
 
 def save(fig, outdir, name):
@@ -2192,7 +2205,7 @@ def draw_one(name, p, outdir):
     fig, axes = plt.subplots(nrows, ncols, figsize=(w, hgt * nrows ** 0.9),
                              layout="constrained", squeeze=False, **kw)
     DRAW[p["kind"]](list(axes.flat), p)
-    suptitle(fig, p["title"], emulated(p))
+    suptitle(fig, p["title"], emulated(p), guest(p))
     add_caption(fig, [(None, p["caption"])])
     return save(fig, outdir, name)
 
@@ -2233,11 +2246,12 @@ def draw_compare(name, preps, hosts, outdir):
             continue
         DRAW[p["kind"]](col_axes, p, show_legend=(col == 1 or preps[1] is None), **kwargs)
         emu_here = emulated(p)
-        head = "host %s%s%s" % (h.name, ", " + p["subtitle"] if p.get("subtitle") else "",
-                                "  \u2014  EMULATED nodes" if emu_here else "")
+        head = "host %s%s%s%s" % (h.name, ", " + p["subtitle"] if p.get("subtitle") else "",
+                                  "  \u2014  EMULATED nodes" if emu_here else "",
+                                  "  \u2014  GUEST: timings meaningless" if guest(p) else "")
         old_title = col_axes[0].get_title()
         col_axes[0].set_title(head + ("\n" + old_title if old_title else ""), fontsize=11,
-                              color="#b00000" if emu_here else "black")
+                              color="#b00000" if emu_here or guest(p) else "black")
         emu = emu or emu_here
         blocks.append(("host %s" % h.name, p["caption"]))
     for r in range(panels):
@@ -2581,7 +2595,8 @@ def run_gnuplot(gnuplot, name, p, outroot, host):
     for t, _e in p["caption"]:
         lines += textwrap.wrap(t, 150, subsequent_indent="    ") or [""]
     expr = "datafile=%s; outfile=%s; caption=%s; figtitle=%s" % (
-        gp_str(dat), gp_str(tmp), gp_lines(lines), gp_str(p["title"]))
+        gp_str(dat), gp_str(tmp), gp_lines(lines),
+        gp_str(p["title"] + (GUEST_TITLE if guest(p) else "")))
     if p.get("annotation"):
         expr += "; note=%s" % gp_str(p["annotation"])
     try:

@@ -683,6 +683,10 @@ def host_readme(hostdir):
              if has_smt(m) and m["cores"] else "")
     sockets = f" on {m['sockets']} sockets" if (m["sockets"] or 1) > 1 else ""
     lines = [f"# Results of `{host}`", ""]
+    guest = nrdata.guest_note(t.get("virtualization"))
+    if guest:  # make vm-experiments: the numbers prove the steps ran, nothing else
+        lines += [f"**{guest}.** Nothing below is a measurement of any machine, and "
+                  "nothing here is a two-socket result.", ""]
     kind = (f"**EMULATED** nodes: {len(nodes)} nodes mapped onto CPUs "
             f"({'; '.join(str(n.get('cpus', '?')) for n in nodes)}) of a machine that has "
             f"{machine_nodes} real node(s) — memory placement is not real "

@@ -1,0 +1,112 @@
+#!/usr/bin/python3
+"""Tests of what marks a QEMU TCG guest's results (make test-scripts): a
+machine whose CPU is emulated in software (numaring-bench's "virtualization"
+object) gets "guest: timings meaningless" in scripts/nrdata.py host_info, the
+figures' captions (scripts/plot.py), the results README (scripts/summarize.py)
+and the paper's title and captions (scripts/paper_numbers.py); a VM whose CPU
+runs the code (KVM) does not.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+TESTS = os.path.dirname(os.path.abspath(__file__))
+SCRIPTS = os.path.dirname(TESTS)
+ROOT = os.path.dirname(SCRIPTS)
+sys.path.insert(0, SCRIPTS)
+sys.path.insert(0, TESTS)
+
+import fakeresults  # noqa: E402
+import nrdata  # noqa: E402
+import summarize  # noqa: E402
+
+TCG = {"kind": "qemu-tcg", "cpuid_signature": "TCGTCGTCGTCG", "sys_vendor": "QEMU",
+       "timings_meaningful": False}
+KVM = {"kind": "kvm", "cpuid_signature": "KVMKVMKVM", "sys_vendor": "", "timings_meaningful": True}
+EXPERIMENTS = ("f1-lookup-cost", "f2-node-cache", "f3-gate", "f4-backoff", "f5-ceiling", "peers")
+
+
+def guest_host(root, host="numavm-guest-qemu-tcg-2node", virt=TCG, ncpus=(8, 8), numa=2):
+    """A synthetic results/<host>/ as make vm-experiments brings it back."""
+    fakeresults.make_synthetic(root, host=host, kind="real", threads=(2, 16), reps=2,
+                               profile="smoke", references={e: (1.0, 1.01, 0.99) for e in EXPERIMENTS})
+    hd = os.path.join(root, host)
+    path = os.path.join(hd, "env", "show-topology.json")
+    with open(path) as f:
+        topo = json.load(f)
+    cpu = 0
+    topo["nodes"] = []
+    for i, n in enumerate(ncpus):
+        topo["nodes"].append({"index": i, "os_node": i, "cpus": f"{cpu}-{cpu + n - 1}",
+                              "ncpus": n, "memory_node": i, "memory_only": False})
+        cpu += n
+    if virt is not None:
+        topo["virtualization"] = virt
+    with open(path, "w") as f:
+        json.dump(topo, f)
+    with open(os.path.join(hd, "env", "numactl-H.txt"), "w") as f:
+        f.write(f"available: {numa} nodes (0-{numa - 1})\n")
+    with open(os.path.join(hd, "env", "hwloc.xml"), "w") as f:
+        f.write("<topology>" + '<object type="NUMANode"/>' * numa +
+                '<distances2 type="NUMANode" nbobjs="%d"/></topology>\n' % numa)
+    return hd
+
+
+class ResultsCase(unittest.TestCase):
+    """A temporary folder with results/ in it."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="nr-vmx-")
+        self.results = os.path.join(self.tmp, "results")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def paper_numbers(self, host):
+        """scripts/paper_numbers.py's numbers.tex for results/<host>, as text."""
+        out = os.path.join(self.tmp, "numbers.tex")
+        r = subprocess.run([sys.executable, os.path.join(SCRIPTS, "paper_numbers.py"),
+                            "--results", self.results, "--real", host, "--out", out],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(out) as f:
+            return f.read()
+
+
+class GuestMarkTest(ResultsCase):
+
+    def test_guest_note(self):
+        self.assertTrue(nrdata.guest_note(TCG).startswith("guest: timings meaningless"))
+        for virt in (KVM, None, {}, "qemu-tcg", {"kind": "none", "timings_meaningful": True}):
+            self.assertIsNone(nrdata.guest_note(virt))
+
+    def test_readme_captions_and_paper_say_so(self):
+        hd = guest_host(self.results)
+        host = os.path.basename(hd)
+        info = nrdata.host_info(self.results, host)
+        self.assertTrue(info["guest"].startswith(nrdata.GUEST_NOTE))
+        self.assertIn("**guest: timings meaningless", summarize.host_readme(hd))
+        import plot
+        h = plot.Host(self.results, host)
+        h.load()
+        caption = plot.caption_lines(h, h.data["f2-node-cache"])
+        self.assertIn((info["guest"], "warn"), caption)
+        self.assertTrue(plot.guest({"caption": caption}))
+        text = self.paper_numbers(host)
+        self.assertIn("\\RealGuesttrue", text)
+        self.assertIn("\\newcommand{\\GuestNote}{guest: timings meaningless}", text)
+
+    def test_a_machine_is_not_a_guest(self):
+        hd = guest_host(self.results, host="cloudvm", virt=KVM)
+        self.assertIsNone(nrdata.host_info(self.results, "cloudvm")["guest"])
+        self.assertNotIn("timings meaningless", summarize.host_readme(hd))
+        self.assertIn("\\RealGuestfalse", self.paper_numbers("cloudvm"))
+
+
+if __name__ == "__main__":
+    unittest.main()
