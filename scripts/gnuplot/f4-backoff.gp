@@ -72,7 +72,8 @@ set bmargin at screen bottom
 set tmargin at screen 0.84
 set lmargin at screen 0.05
 set rmargin at screen 0.31
-if (ymax / ymin > 20) { set logscale y; eval logtics; set yrange [ymin / 1.4e6 : ymax * 1.4e-6] } else { set yrange [0 : ymax * 1.15e-6] }
+# a run that moved nothing (throughput 0) leaves no log scale
+if (ymin > 0 && ymax / ymin > 20) { set logscale y; eval logtics; set yrange [ymin / 1.4e6 : ymax * 1.4e-6] } else { set yrange [0 : ymax * 1.15e-6] }
 set logscale x 2
 set xlabel 'threads (producers + consumers)'
 set ylabel 'throughput (million items/s)'

@@ -74,7 +74,8 @@ set logscale x 2
 set xlabel (realized ? 'items per cross-node transfer, realized (b=N: configured batch)' : 'batch size, configured (items per transfer not recorded)')
 set lmargin at screen 0.07
 set rmargin at screen 0.45
-if (ymax / ymin > 20) { set logscale y; eval logtics; set yrange [ymin / 1.4e6 : ymax * 1.4e-6] } else { set yrange [0 : ymax * 1.15e-6] }
+# a run that moved nothing (throughput 0) leaves no log scale
+if (ymin > 0 && ymax / ymin > 20) { set logscale y; eval logtics; set yrange [ymin / 1.4e6 : ymax * 1.4e-6] } else { set yrange [0 : ymax * 1.15e-6] }
 set ylabel 'throughput (million items/s)'
 set title 'measured (solid), ceiling (dashed), harness alone (dash-dot), same colour'
 set key left top

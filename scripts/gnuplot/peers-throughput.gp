@@ -68,7 +68,8 @@ if (has_ceiling) { stats datafile index (N - 2) using 2 nooutput; ymax = (STATS_
 if (has_harness) { stats datafile index (N - 1) using 2 nooutput; ymax = (STATS_max > ymax ? STATS_max : ymax); ymin = (STATS_min < ymin ? STATS_min : ymin) }
 htitle = has_harness ? 'harness alone (null queue)' : ''
 set multiplot title figtitle . (emulated ? '   [EMULATED nodes]' : '') tc rgb (emulated ? '#b00000' : 'black')
-if (ymax / ymin > 20) { set logscale y; eval logtics; set yrange [ymin / 1.4e6 : ymax * 1.4e-6] } else { set yrange [0 : ymax * 1.15e-6] }
+# a run that moved nothing (throughput 0) leaves no log scale
+if (ymin > 0 && ymax / ymin > 20) { set logscale y; eval logtics; set yrange [ymin / 1.4e6 : ymax * 1.4e-6] } else { set yrange [0 : ymax * 1.15e-6] }
 set logscale x 2
 set xlabel 'threads (producers + consumers)'
 set ylabel 'throughput (million items/s)'
