@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """experiments.py - run the study's experiments for this host (make experiments).
 
-    experiments.py run [--experiments f2-node-cache,f4-backoff] [--profile quick|full]
+    experiments.py run [--experiments f2-node-cache,f4-backoff] [--profile quick|full|smoke]
                        [--reps N] [--force] [--topology SPEC] [--results DIR]
                        [--bench PATH] [--smoke] [--point-timeout SEC] [--seed N]
                        [--likwid [--likwid-bench PATH]]
@@ -786,9 +786,10 @@ def run_pass(a, bench, topology, exps, profile, ident):
           f"{total} runs into {os.path.relpath(hostdir)}", flush=True)
     os.makedirs(hostdir, exist_ok=True)
     capture_env(os.path.join(hostdir, "env"), bench, topology, show_json, a.force, ident)
-    run_probe(hostdir, bench, topology, profile == "quick" or a.smoke, a.force)
+    quick = profile in ("quick", "smoke") or a.smoke
+    run_probe(hostdir, bench, topology, quick, a.force)
     if not topology:
-        run_bench_ring(hostdir, bench, profile == "quick" or a.smoke, a.force)
+        run_bench_ring(hostdir, bench, quick, a.force)
     lk = None
     if a.likwid:
         lk, why = nrlikwid.probe(os.path.abspath(a.likwid_bench), sorted(os.sched_getaffinity(0)),
@@ -1067,14 +1068,16 @@ def main():
     r = sub.add_parser("run", help="run the experiments for this host")
     r.add_argument("--experiments", help="comma-separated names (default: all)")
     r.add_argument("--profile", choices=expfile.PROFILES,
-                   help="quick or full (default: quick below 8 CPUs)")
+                   help="quick or full (default: quick below 8 CPUs); smoke: a few tiny "
+                   "runs of each experiment (make vm-experiments)")
     r.add_argument("--reps", type=int, help="repetitions per point (default: from the file)")
     r.add_argument("--force", action="store_true", help="redo runs that exist")
     r.add_argument("--topology", help="emulated nodes for every run, e.g. '0;1'")
     r.add_argument("--results", default=os.path.join(ROOT, "results"), help="results folder")
     r.add_argument("--bench", default=os.path.join(ROOT, "build", "numaring-bench"))
     r.add_argument("--smoke", action="store_true",
-                   help="one point per experiment, one short repetition (tests)")
+                   help="one point per experiment, one short repetition, no drift reference "
+                   "(the tests; --profile smoke is the whole path in a few tiny runs)")
     r.add_argument("--point-timeout", type=float, help="seconds before a run is killed")
     r.add_argument("--seed", type=int, help="seed of the randomized order (default: the one "
                    "in <experiment>/<profile>/order.txt, else a fresh one; printed)")

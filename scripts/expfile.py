@@ -26,6 +26,10 @@ The format, documented in experiments/README.md:
     duration = 3
     reps = 5
 
+    [smoke]                       # overrides for PROFILE=smoke: a few tiny runs
+    duration = 0.05               # that go through every step (make vm-experiments)
+    reps = 2
+
 Every value is checked when the file is read, before anything runs; a bad
 file raises ExpError("FILE:LINE: reason"). Thread counts may be written
 relative to the machine: "all" (every core the run may use, or every CPU
@@ -37,8 +41,8 @@ import itertools
 import os
 import re
 
-SECTIONS = ("experiment", "sweep", "quick", "full")
-PROFILES = ("quick", "full")
+SECTIONS = ("experiment", "sweep", "quick", "full", "smoke")
+PROFILES = ("quick", "full", "smoke")
 QUEUES = ("numaring", "flat", "ck", "rte", "moodycamel", "urcu", "mutex", "faa", "null")
 LOOKUPS = ("libnuma", "syscall", "table", "cached", "rseq", "rdpid", "none")
 GATES = ("shared", "pernode", "perworker")

@@ -214,7 +214,8 @@ class ParserTest(unittest.TestCase):
                 for ncpus, nodes in ((2, 1), (32, 2), (64, 4)):
                     pts, reps = expfile.points(e, prof, ncpus, nodes)
                     self.assertGreater(len(pts), 0)
-                    self.assertGreaterEqual(reps, 3)
+                    # smoke (make vm-experiments): two, the fewest a paired ratio takes
+                    self.assertGreaterEqual(reps, 2 if prof == "smoke" else 3)
         e = expfile.parse(os.path.join(ROOT, "experiments", "f2-node-cache.exp"))
         pts, _ = expfile.points(e, "full", 32, 2)
         self.assertIn("32", {str(int(p.opts["producers"]) + int(p.opts["consumers"])) for p in pts})
@@ -229,6 +230,8 @@ class ParserTest(unittest.TestCase):
         self.assertEqual(counts("f4-backoff", "quick", 2, 1), [2, 4, 8])
         for name in ("f2-node-cache", "f3-gate", "f4-backoff", "f5-ceiling", "peers"):
             for prof in expfile.PROFILES:
+                if (name, prof) == ("peers", "smoke"):
+                    continue  # 2 threads: a peer at 16 threads costs seconds a run under TCG
                 self.assertEqual(counts(name, prof, 64, 2, 32)[-1], 32, (name, prof))
 
 

@@ -1,14 +1,16 @@
 #!/usr/bin/python3
-"""Tests of what marks a QEMU TCG guest's results (make test-scripts): a
-machine whose CPU is emulated in software (numaring-bench's "virtualization"
-object) gets "guest: timings meaningless" in scripts/nrdata.py host_info, the
-figures' captions (scripts/plot.py), the results README (scripts/summarize.py)
-and the paper's title and captions (scripts/paper_numbers.py); a VM whose CPU
-runs the code (KVM) does not.
+"""Tests of make vm-experiments' parts that run without a guest (make test-scripts).
+
+* the guest marking: scripts/nrdata.py guest_note and host_info, the figures'
+  captions (scripts/plot.py), the results README (scripts/summarize.py), the
+  paper's flag (scripts/paper_numbers.py);
+* the smoke profile of the committed experiment files.
 """
 
+import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -21,6 +23,7 @@ ROOT = os.path.dirname(SCRIPTS)
 sys.path.insert(0, SCRIPTS)
 sys.path.insert(0, TESTS)
 
+import expfile  # noqa: E402
 import fakeresults  # noqa: E402
 import nrdata  # noqa: E402
 import summarize  # noqa: E402
@@ -106,6 +109,30 @@ class GuestMarkTest(ResultsCase):
         self.assertIsNone(nrdata.host_info(self.results, "cloudvm")["guest"])
         self.assertNotIn("timings meaningless", summarize.host_readme(hd))
         self.assertIn("\\RealGuestfalse", self.paper_numbers("cloudvm"))
+
+
+class SmokeProfileTest(unittest.TestCase):
+    def test_every_experiment_has_a_small_smoke_profile(self):
+        self.assertIn("smoke", expfile.PROFILES)
+        for f in sorted(glob.glob(os.path.join(ROOT, "experiments", "*.exp"))):
+            e = expfile.parse(f)
+            self.assertIn("smoke", {k for k, v in e.profiles.items() if v}, f)
+            # the guest of make vm-experiments: 2 nodes x 8 CPUs
+            pts, reps = expfile.points(e, "smoke", 16, 2)
+            self.assertGreaterEqual(reps, 2, f)    # paired ratios need two
+            self.assertLessEqual(len(pts) * reps, 80, f)
+            for p in pts:
+                self.assertLessEqual(float(p.opts.get("duration", 9)), 0.1, f)
+                self.assertEqual(float(p.opts.get("warmup", 9)), 0, f)
+
+    def test_a_bad_smoke_section_is_refused(self):
+        with open(os.path.join(ROOT, "experiments", "f4-backoff.exp")) as f:
+            text = f.read()
+        bad = re.sub(r"(\[smoke\][^\[]*?)duration = 0\.05", r"\1duration = fast", text)
+        self.assertNotEqual(bad, text)
+        with self.assertRaisesRegex(expfile.ExpError, r"f4-backoff.exp:\d+: duration: expected "
+                                    "a number"):
+            expfile.parse("f4-backoff.exp", bad)
 
 
 if __name__ == "__main__":
