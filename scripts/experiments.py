@@ -364,12 +364,16 @@ def capture_env(envdir, bench, topology, show_json, force, ident):
         except (OSError, subprocess.TimeoutExpired) as e:
             text = f"# {' '.join(cmd)} could not run here: {e}\n"
         write_whole(os.path.join(envdir, name), text)
-    git = subprocess.run(["git", "-C", ROOT, "rev-parse", "HEAD"], capture_output=True, text=True)
-    dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--", "ring", "harness",
-                            "scripts", "experiments"], capture_output=True, text=True)
-    write_whole(os.path.join(envdir, "git.txt"),
-                (git.stdout.strip() or "unknown") + "\n" +
-                ("dirty:\n" + dirty.stdout if dirty.stdout.strip() else "clean\n"))
+    try:
+        git = subprocess.run(["git", "-C", ROOT, "rev-parse", "HEAD"], capture_output=True,
+                             text=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--", "ring",
+                                "harness", "scripts", "experiments"], capture_output=True,
+                               text=True).stdout
+        git_txt = (git or "unknown") + "\n" + ("dirty:\n" + dirty if dirty.strip() else "clean\n")
+    except OSError as e:  # no git here (a tarball, the QEMU guest): each run's meta.json
+        git_txt = f"unknown: git could not run here ({e.strerror}); see git_commit in meta.json\n"
+    write_whole(os.path.join(envdir, "git.txt"), git_txt)
     write_whole(os.path.join(envdir, "show-topology.json"), show_json)
     write_whole(os.path.join(envdir, "topology-arg.txt"),
                 (topology or "none: the machine's own topology") + "\n")
