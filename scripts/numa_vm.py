@@ -15,8 +15,13 @@ shared libraries `ldd` says they load, and an init script that mounts
 the current directory) and powers the guest off.
 
 The command's output comes back through the serial console, between marker
-lines that carry a random token; the last one carries its exit status. The
-script exits with that status, or 1 with a message and the console log when
+lines that carry a random token; the last one carries its exit status.
+Files come back with --fetch DIR: after the command, the guest tars DIR
+(under /work) to a virtio serial port that QEMU writes to a file here, and
+prints its size and sha256; the host checks both and unpacks the folder into
+--fetch-into. --python SCRIPT puts a Python interpreter in the guest: this
+one, with the modules SCRIPT imports (modulefinder). The
+script exits with the command's status, or 1 with a message and the console log when
 the guest times out, panics or does not boot, or when --check-topology finds
 the guest's topology not the one asked for. Usage errors exit 2.
 
@@ -37,7 +42,9 @@ import argparse
 import fcntl
 import glob
 import gzip
+import hashlib
 import json
+import modulefinder
 import os
 import re
 import secrets
@@ -48,6 +55,7 @@ import signal
 import stat
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 
@@ -241,6 +249,52 @@ def find_busybox():
         "(scripts/deps.sh vm)")
 
 
+# Modules modulefinder reaches through imports that the scripts run here never
+# execute (interactive, GUI and test code: pydoc, pdb, doctest, tkinter ...);
+# left out of the guest, and an import of one there fails loudly.
+PYTHON_UNUSED = ["tkinter", "_tkinter", "idlelib", "turtle", "turtledemo", "test", "unittest",
+                 "doctest", "pdb", "pydoc", "pydoc_data", "lib2to3", "distutils", "ensurepip",
+                 "_testcapi", "_testinternalcapi"]
+
+
+def python_files(scripts):
+    """[(host path, guest path)] that `python3 SCRIPT` needs in the guest, for
+    each SCRIPT: the interpreter running this (its modules are the ones
+    found; in the guest at /usr/bin/python3, the scripts' shebang) and every
+    module the scripts import, directly or not, with modulefinder (each
+    import statement, also those inside functions), from the scripts' own
+    folders (sys.path[0] when they run) and this interpreter's sys.path;
+    plus what the interpreter loads before any script (site, encodings and
+    every codec). Files under the current directory go to the guest's /work
+    as --file does; the standard library keeps its path, so that the
+    interpreter finds its prefix (lib/python3.X/os.py) as here. Extension
+    modules are ELF files: their libraries come along like any --file's."""
+    exe = os.path.realpath(sys.executable)
+    found = set()
+    for script in scripts:
+        if not os.path.isfile(script):
+            usage(f"--python {script}: no such file")
+        mf = modulefinder.ModuleFinder(
+            path=[os.path.dirname(os.path.abspath(script))] + sys.path[1:],
+            excludes=PYTHON_UNUSED)
+        try:
+            mf.run_script(script)
+            for m in ("site", "encodings"):
+                mf.import_hook(m)
+        except (SyntaxError, ImportError, OSError) as e:
+            die(f"--python {script}: cannot follow its imports: {e}")
+        found.update(m.__file__ for m in mf.modules.values() if m.__file__)
+        enc = os.path.dirname(mf.modules["encodings"].__file__)
+        found.update(glob.glob(os.path.join(enc, "*.py")))
+    out = [(exe, "/usr/bin/python3")]
+    here = os.getcwd() + os.sep
+    for f in sorted(found):
+        f = os.path.abspath(f)
+        out.append((os.path.relpath(f) if f.startswith(here) else f,
+                    guest_path(os.path.relpath(f)) if f.startswith(here) else f))
+    return out
+
+
 INIT = r"""#!/bin/sh
 # init of the numa-vm guest: mount, run the command, report its status, power off.
 export PATH=/bin:/sbin:/usr/bin:/usr/sbin HOME=/tmp TERM=dumb
@@ -257,6 +311,7 @@ echo "@@NUMAVM-BOOTED @TOKEN@@@"
 echo "@@NUMAVM-BEGIN @TOKEN@@@"
 /bin/sh /numavm/cmd.sh
 rc=$?
+@FETCH@
 echo "@@NUMAVM-EXIT @TOKEN@ $rc@@"
 sync
 poweroff -f
@@ -266,7 +321,31 @@ while :; do sleep 60; done
 """
 
 
-def build_initramfs(out_path, files, command, env, topo_bench, token):
+# --fetch: the guest's side. The port is found by its name (its device
+# number depends on the order the kernel probes devices in); the tar is
+# written whole to /tmp first so that its size and checksum can be printed
+# for the host to check. A write to a virtio port returns once the host has
+# taken the buffer, so nothing is in flight at power-off.
+FETCH = r"""fetch_dev=""
+for p in /sys/class/virtio-ports/*; do
+	[ "$(cat "$p/name" 2>/dev/null)" = @PORT@ ] && fetch_dev=/dev/${p##*/}
+done
+if [ -z "$fetch_dev" ]; then
+	echo "@@NUMAVM-FETCH @TOKEN@ error no virtio port @PORT@ in the guest@@"
+elif [ ! -d @DIR@ ]; then
+	echo "@@NUMAVM-FETCH @TOKEN@ error @DIR@ is not a folder in the guest@@"
+elif tar -cf /tmp/numavm-fetch.tar @DIR@ && cat /tmp/numavm-fetch.tar > "$fetch_dev"; then
+	set -- $(wc -c < /tmp/numavm-fetch.tar) $(sha256sum /tmp/numavm-fetch.tar)
+	echo "@@NUMAVM-FETCH @TOKEN@ ok $1 $2@@"
+else
+	echo "@@NUMAVM-FETCH @TOKEN@ error tar or the write to $fetch_dev failed@@"
+fi
+rm -f /tmp/numavm-fetch.tar
+"""
+FETCH_PORT = "numavm.fetch"
+
+
+def build_initramfs(out_path, files, command, env, topo_bench, token, fetch=None):
     cp = Cpio()
     for d in ("bin", "sbin", "usr", "usr/bin", "usr/sbin", "dev", "proc", "sys", "tmp",
               "etc", "root", "numavm", GUEST_WORKDIR):
@@ -308,8 +387,10 @@ def build_initramfs(out_path, files, command, env, topo_bench, token):
         topo = (f'echo "@@NUMAVM-TOPO-BEGIN {token}@@"\n'
                 f"{shlex.quote(topo_bench)} --show-topology\n"
                 f'echo "@@NUMAVM-TOPO-END {token} $?@@"')
+    fetch_sh = (FETCH.replace("@PORT@", FETCH_PORT).replace("@DIR@", shlex.quote(fetch))
+                if fetch else "")
     init = (INIT.replace("@WORKDIR@", GUEST_WORKDIR).replace("@ENV@", exports)
-            .replace("@TOPO@", topo).replace("@TOKEN@", token))
+            .replace("@TOPO@", topo).replace("@FETCH@", fetch_sh).replace("@TOKEN@", token))
     cp.file("init", init.encode())
     cp.file("numavm/cmd.sh", (command + "\n").encode(), 0o644)
     with open(out_path, "wb") as f:
@@ -588,6 +669,68 @@ def section_name(s):
 
 
 # ---------------------------------------------------------------------------
+# --fetch: the host's side
+
+
+def fetch_result(log, token, tar_path, dest):
+    """Check the tar the guest wrote to the port (tar_path) against the size
+    and sha256 it printed, and unpack the folder it holds into dest (which
+    must not exist yet), whole: into a temporary folder beside dest, renamed
+    at the end. Only plain files and folders under one top folder, with
+    relative names, are taken; the top folder's name is dropped (dest is it).
+    Returns None, or why it failed."""
+    mark = re.compile(rf"@@NUMAVM-FETCH {token} (.*)@@")
+    said = [m.group(1) for m in map(mark.search, log) if m]
+    if not said:
+        return "the guest printed no --fetch report (did the command end the guest?)"
+    words = said[-1].split()
+    if words[0] != "ok" or len(words) < 3:
+        return "the guest could not send it: " + said[-1].removeprefix("error ")
+    size, sha = int(words[1]), words[2]
+    try:
+        with open(tar_path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        return f"{tar_path}: {e.strerror}"
+    if len(data) != size or hashlib.sha256(data).hexdigest() != sha:
+        return (f"{tar_path}: {len(data)} bytes, sha256 {hashlib.sha256(data).hexdigest()[:16]}..., "
+                f"but the guest sent {size} bytes, sha256 {sha[:16]}...")
+    parent = os.path.dirname(os.path.abspath(dest))
+    os.makedirs(parent, exist_ok=True)
+    tmp = tempfile.mkdtemp(prefix=".fetch-", dir=parent)
+    try:
+        with tarfile.open(tar_path) as tf:
+            members = tf.getmembers()
+            tops = {m.name.split("/", 1)[0] for m in members}
+            for m in members:
+                parts = m.name.split("/")
+                if (m.name.startswith("/") or ".." in parts or not (m.isfile() or m.isdir())
+                        or len(tops) != 1):
+                    return f"{tar_path}: refusing member {m.name!r} (not a plain file or " \
+                           "folder under one relative top folder)"
+            for m in members:
+                rel = m.name.split("/", 1)[1] if "/" in m.name else ""
+                if not rel:
+                    continue
+                target = os.path.join(tmp, rel)
+                if m.isdir():
+                    os.makedirs(target, exist_ok=True)
+                    continue
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                with tf.extractfile(m) as src, open(target, "wb") as out:
+                    shutil.copyfileobj(src, out)
+                os.chmod(target, 0o644 | (m.mode & 0o111))
+        os.rename(tmp, dest)
+        tmp = None
+    except (tarfile.TarError, OSError) as e:
+        return f"{tar_path}: cannot unpack into {dest}: {e}"
+    finally:
+        if tmp:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return None
+
+
+# ---------------------------------------------------------------------------
 
 
 def usage(msg):
@@ -628,6 +771,16 @@ def parse_args(argv):
                    help="copy PATH (relative to here) into the guest's /work, with the "
                         "shared libraries it needs (repeatable); words of the command that "
                         "are files here are copied too")
+    g.add_argument("--python", action="append", default=[], metavar="SCRIPT",
+                   help="put /usr/bin/python3 in the guest with the modules SCRIPT imports "
+                        "(this interpreter; modulefinder; repeatable); SCRIPT is copied too")
+    g.add_argument("--fetch", metavar="DIR",
+                   help="after the command (whatever its status), send the guest's folder "
+                        "/work/DIR back through a virtio serial port, check its size and "
+                        "sha256 and unpack it into --fetch-into; a failed transfer fails the run")
+    g.add_argument("--fetch-into", metavar="HOSTDIR",
+                   help="where --fetch unpacks the folder (must not exist; default: "
+                        "WORKDIR/NAME/fetched)")
     g.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
                    help="set an environment variable for the command (repeatable)")
     g.add_argument("--check-topology", metavar="BENCH",
@@ -689,6 +842,17 @@ def parse_args(argv):
     for e in a.env:
         if not re.match(r"[A-Za-z_][A-Za-z0-9_]*=", e):
             usage(f'--env "{e}": expected NAME=VALUE')
+    if a.fetch is not None:
+        norm = os.path.normpath(a.fetch)
+        if os.path.isabs(a.fetch) or norm.startswith("..") or norm == "." or \
+                not re.fullmatch(r"[A-Za-z0-9._/-]+", a.fetch):
+            usage(f"--fetch {a.fetch}: give a folder under the guest's /work, relative "
+                  "(letters, digits, . _ - /)")
+        a.fetch = norm
+    elif a.fetch_into:
+        usage("--fetch-into goes with --fetch")
+    if a.fetch_into and os.path.lexists(a.fetch_into):
+        usage(f"--fetch-into {a.fetch_into}: exists; remove it first (it is replaced whole)")
     return a
 
 
@@ -729,6 +893,10 @@ def main(argv):
 
     for f in a.file:
         add_file(f, True)
+    for host_path, g in python_files(a.python) if a.python else []:
+        if g not in seen:
+            seen.add(g)
+            files.append((host_path, g))
     if a.check_topology:
         add_file(a.check_topology, True)
     for word in re.split(r"[\s;|&()<>=]+", command):
@@ -746,7 +914,7 @@ def main(argv):
     initrd = os.path.join(run_dir, "initrd.gz")
     env = [tuple(e.split("=", 1)) for e in a.env]
     topo_bench = guest_path(a.check_topology) if a.check_topology else None
-    build_initramfs(initrd, files, command, env, topo_bench, token)
+    build_initramfs(initrd, files, command, env, topo_bench, token, a.fetch)
 
     # no_timer_check: a slow (TCG, busy host) guest can fail the boot-time
     # IO-APIC timer check and panic ("IO-APIC + timer doesn't work!").
@@ -765,6 +933,12 @@ def main(argv):
             qemu += ["-object", o]
         for n in a.numa:
             qemu += ["-numa", n]
+    fetch_tar = os.path.join(run_dir, "fetch.tar")
+    fetch_into = a.fetch_into or os.path.join(run_dir, "fetched")
+    if a.fetch:
+        qemu += ["-chardev", f"file,id=numavmfetch,path={fetch_tar}",
+                 "-device", "virtio-serial-pci",
+                 "-device", f"virtserialport,chardev=numavmfetch,name={FETCH_PORT}"]
     qemu += ["-kernel", kernel, "-initrd", initrd, "-append", append] + a.qemu_arg
 
     log_path = os.path.join(run_dir, "console.log")
@@ -805,6 +979,8 @@ def main(argv):
     for attempt in range(1, a.retries + 2):
         problems.clear()
         topo_seen.clear()
+        if os.path.exists(fetch_tar):  # an earlier attempt's, or an earlier run's
+            os.remove(fetch_tar)
         t0 = time.monotonic()
         status, reason, kind, log = run_guest(qemu, token, a.timeout, log_path, a.output,
                                               not a.quiet, on_topology)
@@ -832,6 +1008,12 @@ def main(argv):
             say(f"[{a.name}] topology check: {p}")
         say(f"[{a.name}] FAILED: the guest's topology is not the one asked for ({what})")
         return 1
+    if a.fetch:
+        why = fetch_result(log, token, fetch_tar, fetch_into)
+        if why:
+            say(f"[{a.name}] FAILED: --fetch {a.fetch}: {why}")
+            return status or 1
+        say(f"[{a.name}] fetched the guest's /work/{a.fetch} into {fetch_into}")
     if a.expect_fail:
         if status == 0:
             say(f"[{a.name}] FAILED: the command was expected to fail in the guest, but it "
@@ -848,7 +1030,12 @@ def main(argv):
     return status
 
 
+def on_term(signum, frame):
+    raise KeyboardInterrupt  # run_guest's cleanup stops QEMU (its own session)
+
+
 if __name__ == "__main__":
+    signal.signal(signal.SIGTERM, on_term)
     try:
         sys.exit(main(sys.argv[1:]))
     except KeyboardInterrupt:

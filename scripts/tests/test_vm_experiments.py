@@ -4,16 +4,22 @@
 * the guest marking: scripts/nrdata.py guest_note and host_info, the figures'
   captions (scripts/plot.py), the results README (scripts/summarize.py), the
   paper's flag (scripts/paper_numbers.py);
-* the smoke profile of the committed experiment files.
+* the smoke profile of the committed experiment files;
+* scripts/numa_vm.py: --fetch's host side (a tar checked against the size and
+  sha256 the guest printed, unpacked whole, nothing outside its folder) and
+  --python (the interpreter and the modules a script imports).
 """
 
 import glob
+import hashlib
+import io
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tarfile
 import tempfile
 import unittest
 
@@ -25,6 +31,7 @@ sys.path.insert(0, TESTS)
 
 import expfile  # noqa: E402
 import fakeresults  # noqa: E402
+import numa_vm  # noqa: E402
 import nrdata  # noqa: E402
 import summarize  # noqa: E402
 
@@ -32,6 +39,7 @@ TCG = {"kind": "qemu-tcg", "cpuid_signature": "TCGTCGTCGTCG", "sys_vendor": "QEM
        "timings_meaningful": False}
 KVM = {"kind": "kvm", "cpuid_signature": "KVMKVMKVM", "sys_vendor": "", "timings_meaningful": True}
 EXPERIMENTS = ("f1-lookup-cost", "f2-node-cache", "f3-gate", "f4-backoff", "f5-ceiling", "peers")
+TOKEN = "0123456789abcdef"
 
 
 def guest_host(root, host="numavm-guest-qemu-tcg-2node", virt=TCG, ncpus=(8, 8), numa=2):
@@ -133,6 +141,107 @@ class SmokeProfileTest(unittest.TestCase):
         with self.assertRaisesRegex(expfile.ExpError, r"f4-backoff.exp:\d+: duration: expected "
                                     "a number"):
             expfile.parse("f4-backoff.exp", bad)
+
+
+def make_tar(members):
+    """A tar (bytes) of {name: bytes or None (a folder)}."""
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as tf:
+        for name, data in members.items():
+            ti = tarfile.TarInfo(name)
+            if data is None:
+                ti.type, ti.mode = tarfile.DIRTYPE, 0o755
+                tf.addfile(ti)
+            else:
+                ti.size, ti.mode = len(data), 0o644
+                tf.addfile(ti, io.BytesIO(data))
+    return buf.getvalue()
+
+
+class FetchTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="nr-fetch-")
+        self.tar = os.path.join(self.tmp, "fetch.tar")
+        self.dest = os.path.join(self.tmp, "out", "results")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def send(self, data, size=None, sha=None):
+        with open(self.tar, "wb") as f:
+            f.write(data)
+        size = len(data) if size is None else size
+        sha = hashlib.sha256(data).hexdigest() if sha is None else sha
+        return ["booting", f"@@NUMAVM-FETCH {TOKEN} ok {size} {sha}@@", "done"]
+
+    def test_unpacks_the_folder_whole(self):
+        log = self.send(make_tar({"results-guest": None, "results-guest/h": None,
+                                  "results-guest/h/a.csv": b"x,y\n1,2\n"}))
+        self.assertIsNone(numa_vm.fetch_result(log, TOKEN, self.tar, self.dest))
+        with open(os.path.join(self.dest, "h", "a.csv"), "rb") as f:
+            self.assertEqual(f.read(), b"x,y\n1,2\n")
+        self.assertEqual(os.listdir(os.path.dirname(self.dest)), ["results"])
+
+    def test_a_damaged_transfer_is_refused(self):
+        data = make_tar({"r/a.csv": b"1\n"})
+        for log in (self.send(data, size=len(data) + 1),
+                    self.send(data, sha="0" * 64),
+                    ["the guest died"],
+                    [f"@@NUMAVM-FETCH {TOKEN} error results-guest is not a folder in the guest@@"]):
+            why = numa_vm.fetch_result(log, TOKEN, self.tar, self.dest)
+            self.assertIsNotNone(why)
+            self.assertFalse(os.path.exists(self.dest))
+        self.assertIn("not a folder", why)
+        # another run's report (another token) is not this one's
+        log = self.send(data)
+        self.assertIsNotNone(numa_vm.fetch_result(log, "f" * 16, self.tar, self.dest))
+
+    def test_nothing_outside_the_folder(self):
+        for members in ({"r/../../evil": b"x"}, {"/etc/evil": b"x"},
+                        {"r/a": b"1", "s/b": b"2"}):
+            why = numa_vm.fetch_result(self.send(make_tar(members)), TOKEN, self.tar, self.dest)
+            self.assertIn("refusing member", why)
+            self.assertFalse(os.path.exists(self.dest))
+        buf = io.BytesIO()
+        with tarfile.open(fileobj=buf, mode="w") as tf:
+            ti = tarfile.TarInfo("r/link")
+            ti.type, ti.linkname = tarfile.SYMTYPE, "/etc/passwd"
+            tf.addfile(ti)
+        why = numa_vm.fetch_result(self.send(buf.getvalue()), TOKEN, self.tar, self.dest)
+        self.assertIn("refusing member", why)
+        self.assertEqual(glob.glob(os.path.join(self.tmp, "out", "*")), [])
+
+    def test_fetch_options_are_checked(self):
+        for args, msg in ((["--fetch", "/abs", "--", "true"], "relative"),
+                          (["--fetch", "../up", "--", "true"], "relative"),
+                          (["--fetch", "a b", "--", "true"], "relative"),
+                          (["--fetch-into", "x", "--", "true"], "goes with --fetch"),
+                          (["--fetch", "r", "--fetch-into", self.tmp, "--", "true"], "exists")):
+            r = subprocess.run([sys.executable, os.path.join(SCRIPTS, "numa_vm.py")] + args,
+                               capture_output=True, text=True, cwd=ROOT)
+            self.assertEqual(r.returncode, 2, args)
+            self.assertIn(msg, r.stderr)
+            self.assertNotIn("Traceback", r.stderr)
+
+
+class PythonFilesTest(unittest.TestCase):
+    def test_interpreter_stdlib_and_the_scripts_own_modules(self):
+        cwd = os.getcwd()
+        os.chdir(ROOT)
+        try:
+            files = dict((g, h) for h, g in numa_vm.python_files(["scripts/experiments.py"]))
+        finally:
+            os.chdir(cwd)
+        self.assertEqual(os.path.realpath(files["/usr/bin/python3"]),
+                         os.path.realpath(sys.executable))
+        for mod in ("expfile", "summarize", "nrdata", "ceiling", "experiments"):
+            self.assertIn(f"/work/scripts/{mod}.py", files)
+        guest = set(files)
+        for need in ("os.py", "encodings/__init__.py", "encodings/utf_8.py", "json/__init__.py",
+                     "subprocess.py", "random.py", "statistics.py"):
+            self.assertTrue(any(g.endswith("/" + need) and "/python3" in g for g in guest), need)
+        # interactive and GUI code stays out
+        self.assertFalse([g for g in guest if "/tkinter/" in g or g.endswith("/pydoc.py")])
 
 
 if __name__ == "__main__":
