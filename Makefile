@@ -11,6 +11,8 @@
 #   make fuzz         each fuzz target FUZZ_SECONDS (60); fuzz-regress: the saved inputs
 #   make model-check  the spin model of the ring core (ring/model/README.md)
 #   make vm-test      the real-kernel NUMA path in a QEMU guest
+#   make vm-experiments  the runner's path on 2 real nodes x 8 CPUs in a QEMU guest (smoke
+#                     profile), then summaries, plots and paper in build/vm-experiments/
 #   make soak         DURATION=3h of random configurations with --verify (not in CI)
 #   make plots        plots/ from results/;  make paper: paper/numaring.pdf
 #   make bench-ring   micro-benchmark: ns per enqueue+dequeue for each lookup mode
@@ -266,11 +268,17 @@ plots: deps-experiments
 deps-paper:
 	@scripts/deps.sh experiments paper
 
-# Numbers from the committed CSVs, figures from the committed plots.
+# Numbers from the committed CSVs, figures from the committed plots. Another
+# set (make vm-experiments): PAPER_RESULTS, PAPER_DIR (holding the sources)
+# and PAPER_PLOTS (as seen from PAPER_DIR).
+PAPER_RESULTS ?= results
+PAPER_DIR     ?= paper
+PAPER_PLOTS   ?= ../plots
 paper: deps-paper
-	$(PYTHON) scripts/paper_numbers.py --results results --out paper/generated/numbers.tex \
-		--paths paper/generated/paths.tex --plots ../plots
-	cd paper && latexmk -pdf -interaction=nonstopmode -halt-on-error -quiet numaring.tex
+	$(PYTHON) scripts/paper_numbers.py --results $(PAPER_RESULTS) \
+		--out $(PAPER_DIR)/generated/numbers.tex --paths $(PAPER_DIR)/generated/paths.tex \
+		--plots $(PAPER_PLOTS)
+	cd $(PAPER_DIR) && latexmk -pdf -interaction=nonstopmode -halt-on-error -quiet numaring.tex
 
 # The scripts' own tests: experiment files, the runner (smoke run, resume
 # after a kill), plots, the ceiling model.

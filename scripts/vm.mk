@@ -10,11 +10,16 @@
 #   make vm-negative       a deliberately wrong expectation: passes only if the guest run FAILS
 #   make vm-run VM_ARGS='--nodes 4 --cpus-per-node 1' [VM_CMD='...']   any topology, by hand
 #   make vm-kernel         download and cache Debian's kernel only
+#   make vm-experiments    2 nodes x 8 CPUs: scripts/experiments.py run (smoke profile) on
+#                          the guest's real nodes, then summaries, plots and the paper
+#                          from its results in VMX_DIR (scripts/vm_experiments.py)
 #
 # Variables: VM_TIMEOUT (s per guest, default 300), VM_STRESS_SCALE (test_stress
 # in the guest, default 0.05), VM_WRONG=1 (flip one expectation in every case:
 # vm-test must then fail), VM_DIR (kernel cache, initramfs, console logs;
-# default $(B)/vm), VM_PYTHON (default /usr/bin/python3).
+# default $(B)/vm), VM_PYTHON (default /usr/bin/python3), VMX_DIR (make
+# vm-experiments' output, replaced whole; default $(B)/vm-experiments),
+# VMX_TIMEOUT (s for its guest, default 1200).
 #
 # Each case boots a guest, checks that `numaring-bench --show-topology`
 # reports the topology asked for (real, nodes, CPUs, distances, memory nodes,
@@ -71,7 +76,10 @@ VM_RUN_negative = ( $(NUMA_VM) --name negative --quiet --expect-fail \
 
 VM_CASES := 2x2 asym4 memless negative
 
-.PHONY: vm-test vm-deps vm-kernel vm-run $(addprefix vm-,$(VM_CASES))
+VMX_DIR     ?= $(B)/vm-experiments
+VMX_TIMEOUT ?= 1200
+
+.PHONY: vm-test vm-deps vm-kernel vm-run vm-experiments $(addprefix vm-,$(VM_CASES))
 
 # Built like the ring's other tests (the pattern rule would do the same).
 $(B)/tests/test_vm_routing: ring/tests/test_vm_routing.c ring/tests/nr_test.h $(B)/test/libnumaring.a $(RING_HDRS)
@@ -102,6 +110,13 @@ vm-test: vm-deps
 $(addprefix vm-,$(VM_CASES)): vm-%: vm-deps
 	@$(MAKE) --no-print-directory lib bench $(VM_BINS)
 	@$(VM_RUN_$*)
+
+# The runner's path of a two-socket host in a guest of 2 nodes x 8 CPUs (TCG:
+# timings meaningless), then summaries, plots and paper from its results.
+vm-experiments: vm-deps deps-experiments deps-paper
+	@$(MAKE) --no-print-directory lib bench $(B)/bench/bench_ring
+	@$(VM_PYTHON) scripts/vm_experiments.py --out $(VMX_DIR) --workdir $(VM_DIR) \
+		--timeout $(VMX_TIMEOUT) --bench $(B)/numaring-bench
 
 vm-run: vm-deps
 	@$(MAKE) --no-print-directory lib bench $(VM_BINS)

@@ -7,7 +7,10 @@
 * the smoke profile of the committed experiment files;
 * scripts/numa_vm.py: --fetch's host side (a tar checked against the size and
   sha256 the guest printed, unpacked whole, nothing outside its folder) and
-  --python (the interpreter and the modules a script imports).
+  --python (the interpreter and the modules a script imports);
+* scripts/vm_experiments.py's check of the results that came back.
+
+The guest itself runs in make vm-experiments.
 """
 
 import glob
@@ -34,6 +37,7 @@ import fakeresults  # noqa: E402
 import numa_vm  # noqa: E402
 import nrdata  # noqa: E402
 import summarize  # noqa: E402
+import vm_experiments  # noqa: E402
 
 TCG = {"kind": "qemu-tcg", "cpuid_signature": "TCGTCGTCGTCG", "sys_vendor": "QEMU",
        "timings_meaningful": False}
@@ -242,6 +246,36 @@ class PythonFilesTest(unittest.TestCase):
             self.assertTrue(any(g.endswith("/" + need) and "/python3" in g for g in guest), need)
         # interactive and GUI code stays out
         self.assertFalse([g for g in guest if "/tkinter/" in g or g.endswith("/pydoc.py")])
+
+
+class CheckTest(ResultsCase):
+    def test_two_real_nodes_of_a_guest_pass(self):
+        guest_host(self.results)
+        self.assertEqual(vm_experiments.check_results(self.results), [])
+
+    def test_what_is_not_a_two_node_guest_fails(self):
+        cases = [({"virt": None}, "timings mean nothing"),
+                 ({"virt": KVM}, "timings mean nothing"),
+                 ({"ncpus": (16,)}, "not 2 real nodes"),
+                 ({"numa": 1}, "available: 2 nodes")]
+        for kw, msg in cases:
+            shutil.rmtree(self.results, ignore_errors=True)
+            guest_host(self.results, **kw)
+            bad = vm_experiments.check_results(self.results)
+            self.assertTrue(any(msg in b for b in bad), (kw, bad))
+
+    def test_missing_pieces_fail(self):
+        self.assertIn("nothing came back", vm_experiments.check_results(self.results)[0])
+        hd = guest_host(self.results)
+        os.remove(os.path.join(hd, "f3-gate.csv"))
+        os.makedirs(os.path.join(hd, "f1-lookup-cost", "smoke", "x"), exist_ok=True)
+        with open(os.path.join(hd, "f1-lookup-cost", "smoke", "x", "rep-1.failed.txt"), "w") as f:
+            f.write("exit 1\n")
+        bad = vm_experiments.check_results(self.results)
+        self.assertTrue(any("f3-gate.csv" in b for b in bad), bad)
+        self.assertTrue(any("1 run(s) failed" in b for b in bad), bad)
+        guest_host(self.results, host="numavm-guest-qemu-tcg-2node-emulated-2node-0_1")
+        self.assertIn("one host", vm_experiments.check_results(self.results)[0])
 
 
 if __name__ == "__main__":
