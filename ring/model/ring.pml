@@ -284,15 +284,15 @@ inline ring_enqueue_burst(R_, OFF_, N_, K_)
 			fi
 		:: else -> break
 		od;
-		i = 0;
+		i = K_;                 /* rule 6: the last cell first */
 		do
-		:: i < K_ ->
+		:: i > 0 ->
+			i--;
 			/* the claimed cell is free: no wait (rule 4) */
 			assert(seq[CELL(R_, pos + i)] == pos + i);
 			assert(pos + i < MAXPOS);
 			item[CELL(R_, pos + i)] = wb[OFF_ + i];
 			seq[CELL(R_, pos + i)] = pos + i + 1;  /* EB2: release */
-			i++
 		:: else -> break
 		od
 	fi;
@@ -337,14 +337,14 @@ inline ring_dequeue_burst(R_, OFF_, N_, K_)
 			fi
 		:: else -> break
 		od;
-		i = 0;
+		i = K_;                 /* rule 6: the last cell first */
 		do
-		:: i < K_ ->
+		:: i > 0 ->
+			i--;
 			/* the claimed cell holds its item: no wait (rule 4) */
 			assert(seq[CELL(R_, pos + i)] == pos + i + 1);
 			wb[OFF_ + i] = item[CELL(R_, pos + i)];
 			seq[CELL(R_, pos + i)] = pos + i + CAP;   /* DB2: release */
-			i++
 		:: else -> break
 		od
 	fi;

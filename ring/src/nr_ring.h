@@ -38,6 +38,18 @@
  *      current index. A thread preempted between its claim and its publish
  *      delays only the operations that reach its cells next: they find them
  *      not ready and report full or empty, as in Vyukov's queue.
+ *   6. A burst hands its cells over from the last to the first: an enqueue
+ *      publishes cell pos + k - 1 first and cell pos last, a dequeue frees
+ *      them in the same order. The other side looks from its index on, so
+ *      it finds the first cell not ready until the whole range is: it then
+ *      takes the range in one look and one claim instead of chasing the
+ *      burst cell by cell, which moved each line back and forth while it
+ *      was being written. Measured on the 2-CPU development machine
+ *      (numaring-bench, 1P1C, bursts of 32, inline items, medians of 5
+ *      interleaved rounds of the two builds): flat 176 -> 215 Mitems/s,
+ *      numaring 150 -> 175. Each cell's hand-over is its own seq store, so the
+ *      order changes no rule above; a thread preempted in the middle of
+ *      the loop leaves its first cells not ready, as in rule 5.
  *
  * Invariant: head <= tail <= head + capacity (a producer claims only free
  * cells, a consumer only full ones), which makes `tail - head` a count in
@@ -266,7 +278,8 @@ static inline unsigned nr_ring_enqueue_burst(struct nr_ring *r, void *const *ite
 		nr_backoff_fail(bo, attempt++);
 	}
 	NR_FAULT_POINT();
-	for (uint64_t i = 0; i < k; i++) {
+	/* Publish from the last claimed cell back to the first (rule 6). */
+	for (uint64_t i = k; i-- > 0;) {
 		struct nr_cell *c = &r->cells[(pos + i) & r->mask];
 		c->item = items[i];
 		/* EB2: release; pairs with D1/DB1 of the consumer of pos + i,
@@ -319,7 +332,8 @@ static inline unsigned nr_ring_dequeue_burst(struct nr_ring *r, void **items, un
 		nr_backoff_fail(bo, attempt++);
 	}
 	NR_FAULT_POINT();
-	for (uint64_t i = 0; i < k; i++) {
+	/* Free from the last claimed cell back to the first (rule 6). */
+	for (uint64_t i = k; i-- > 0;) {
 		struct nr_cell *c = &r->cells[(pos + i) & r->mask];
 		items[i] = c->item;
 		/* DB2: release; pairs with E1/EB1 of the producer of
