@@ -340,8 +340,8 @@ $(B)/bench/bench_ring: ring/bench/bench_ring.c $(B)/libnumaring.a $(RING_HDRS)
 
 # Every queue at 1P1C, single operations and bursts of 32, in one go.
 bench-peers: deps-build
-	@$(MAKE) --no-print-directory lib bench
-	/usr/bin/python3 scripts/bench_peers.py --bench $(B)/numaring-bench
+	@$(MAKE) --no-print-directory lib bench $(B)/bench/bare_loop
+	/usr/bin/python3 scripts/bench_peers.py --bench $(B)/numaring-bench --bare $(B)/bench/bare_loop
 
 $(B)/bench/bench_oversub: ring/bench/bench_oversub.c $(B)/libnumaring.a $(RING_HDRS)
 	@mkdir -p $(dir $@)
