@@ -413,6 +413,10 @@ def main():
                 if q == "faa" and item != "inline":
                     continue  # faa moves no item: it has no message mode
                 n.put(f"{pre}{word_b}{word}Mops", mops.get(q))
+        # how far the harness alone is above NumaRing through it, with bursts: near 1,
+        # the harness's own per-item work is a large share of each burst figure
+        h, ring = r.get("b1_harness_mops"), r.get("b1_mops", {}).get("numaring")
+        n.put(pre + "BurstHarnessOverRing", h / ring if h and ring else None, "{:.1f}")
 
     # drift: each experiment's reference configuration at the start, middle and end,
     # (max - min) / median, as text with its percent sign ("n/a" where not measured);

@@ -456,6 +456,15 @@ class PaperNumbersTest(unittest.TestCase):
                     h = harness_median(rs)
                     self.assertEqual(self.m[f"{pre}{word}HarnessMops"],
                                      f"{h / 1e6:.1f}" if h else "n/a")
+                    if b == "1":
+                        ring_mops = self.m[f"{pre}{word}RingMops"]
+                        want = ("n/a" if not h or ring_mops == "n/a"
+                                else f"{h / 1e6 / float(ring_mops):.1f}")
+                        got = self.m[pre + "BurstHarnessOverRing"]
+                        if want != "n/a":  # the macro divides unrounded medians
+                            self.assertAlmostEqual(float(got), float(want), delta=0.15)
+                        else:
+                            self.assertEqual(got, "n/a")
 
     def test_f4_recomputed(self):
         """F4: the paired change per backoff with its CI, failed attempts per 1,000
