@@ -83,10 +83,26 @@ static inline uint64_t hb_item_send_time(uint64_t v, uint64_t now)
 /* A bijection of 64-bit words (xor-shift, then multiplication by an odd
  * constant: each step is invertible), so two different values never mix to
  * the same word. Cheap: one multiply. */
+#define HB_ITEM_MIX_K UINT64_C(0x9e3779b97f4a7c15)
+
+/* The first step of hb_item_mix, without the multiplication. Multiplication
+ * distributes over addition mod 2^64, so the sum of hb_item_mix over a run of
+ * values is hb_item_mix_sum() of the sum of their premixes: a consumer adds
+ * premixes (shift, xor, add per item) and multiplies once per burst, with the
+ * same result to the bit. */
+static inline uint64_t hb_item_premix(uint64_t v)
+{
+	return v ^ (v >> 31);
+}
+
+static inline uint64_t hb_item_mix_sum(uint64_t premix_sum)
+{
+	return premix_sum * HB_ITEM_MIX_K;
+}
+
 static inline uint64_t hb_item_mix(uint64_t v)
 {
-	v ^= v >> 31;
-	return v * UINT64_C(0x9e3779b97f4a7c15);
+	return hb_item_mix_sum(hb_item_premix(v));
 }
 
 /* One message of a producer's pool (message mode). */

@@ -289,17 +289,17 @@ static ALWAYS_INLINE void take(struct hb_consumer *c, void **items, unsigned got
 	const unsigned np = run->np;
 	const uint64_t producer_field = HB_ITEM_PRODUCER_MASK << HB_ITEM_PRODUCER_SHIFT;
 	if (kind == HB_ITEM_INLINE) {
-		uint64_t any = 0, all = ~UINT64_C(0), sum = 0;
+		uint64_t any = 0, all = ~UINT64_C(0), pre = 0;
 		for (unsigned i = 0; i < got; i++) {
 			uint64_t v = (uint64_t)(uintptr_t)items[i];
 			any |= v;
 			all &= v;
-			sum += hb_item_mix(v);
+			pre += hb_item_premix(v); /* one multiplication per burst, below */
 		}
 		unsigned pr = hb_item_producer(any);
 		if (((any ^ all) & producer_field) == 0 && pr < np) {
 			c->tally[pr].count += got;
-			c->tally[pr].sum += sum;
+			c->tally[pr].sum += hb_item_mix_sum(pre);
 			if (any & HB_ITEM_TIMED)
 				record_timed(c, items, got);
 			return;
@@ -333,7 +333,7 @@ static ALWAYS_INLINE void take(struct hb_consumer *c, void **items, unsigned got
 		if (pr != cur) {
 			if (cur < np) {
 				c->tally[cur].count += count;
-				c->tally[cur].sum += sum;
+				c->tally[cur].sum += hb_item_mix_sum(sum);
 			}
 			count = sum = 0;
 			cur = pr;
@@ -344,12 +344,12 @@ static ALWAYS_INLINE void take(struct hb_consumer *c, void **items, unsigned got
 			}
 		}
 		count++;
-		sum += hb_item_mix(v);
+		sum += hb_item_premix(v); /* sum: of premixes, multiplied at the flush */
 		timed |= v;
 	}
 	if (cur < np) {
 		c->tally[cur].count += count;
-		c->tally[cur].sum += sum;
+		c->tally[cur].sum += hb_item_mix_sum(sum);
 	}
 	if (timed & HB_ITEM_TIMED)
 		record_timed(c, items, got);

@@ -78,6 +78,28 @@ static double now_s(void)
 
 /* ---- registry --------------------------------------------------------- */
 
+/* The consumer sums premixes and multiplies once per burst (workers.c, take):
+ * that must equal the sum of the mixes to the bit, wrap-around included, and
+ * still change when one value is lost or replaced. */
+static void test_mix_sum_is_the_sum_of_mixes(void **state)
+{
+	uint64_t x = 0x243f6a8885a308d3u, mixes = 0, premixes = 0, first = 1;
+	(void)state;
+	for (int i = 0; i < 10000; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17; /* xorshift64: every bit in play */
+		uint64_t v = i % 3 ? x : hb_item_untimed((uint64_t)i % 5, (uint64_t)i);
+		if (i == 1) /* a random word (i % 3 != 0): value 0 mixes to 0, caught by the count */
+			first = v;
+		mixes += hb_item_mix(v);
+		premixes += hb_item_premix(v);
+	}
+	assert_true(mixes == hb_item_mix_sum(premixes));
+	/* lose that value, or receive another in its place: the sum moves */
+	assert_false(mixes == hb_item_mix_sum(premixes - hb_item_premix(first)));
+	assert_false(mixes == hb_item_mix_sum(premixes - hb_item_premix(first) +
+					      hb_item_premix(first + 1)));
+}
+
 static void test_registry(void **state)
 {
 	size_t n = sizeof expected_order / sizeof expected_order[0];
@@ -536,6 +558,7 @@ int main(void)
 	size_t n = 0;
 
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_registry);
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_mix_sum_is_the_sum_of_mixes);
 	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
 		for (const struct hq_ops *const *o = hq_all; *o; o++) {
 			char *name;
