@@ -8,6 +8,8 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "nr_backoff.h"
 #include "nr_lookup.h"
@@ -16,6 +18,7 @@
 
 struct numaring_flat {
 	struct nr_ring *r;
+	size_t bytes; /* of the mapping that holds r */
 };
 
 struct numaring_flat_handle {
@@ -30,19 +33,36 @@ static void *aligned(size_t size)
 	return posix_memalign(&p, NR_DESTRUCTIVE, size) == 0 ? p : NULL;
 }
 
+/*
+ * The ring lives in its own page-aligned mapping, as each node's ring of
+ * numaring_create does (numaring.c, create_allocate): numaring against flat
+ * then compares the same ring at the same place in memory. From the heap,
+ * where it used to come from, its cells landed wherever the allocator put
+ * them, and with bursts of 32 the ring's speed depends on where its cells
+ * start modulo 512 bytes on the development machine (README, bench-peers):
+ * the comparison measured placement as much as routing.
+ */
 struct numaring_flat *numaring_flat_create(size_t capacity)
 {
 	struct numaring_flat *f;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	void *p;
 	if (capacity < 2 || (capacity & (capacity - 1)) != 0 || capacity > ((size_t)1 << 40)) {
 		errno = EINVAL;
 		return NULL;
 	}
-	f = malloc(sizeof *f);
-	if (!f || !(f->r = aligned(nr_ring_bytes(capacity)))) {
+	if (!(f = malloc(sizeof *f))) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	f->bytes = (nr_ring_bytes(capacity) + page - 1) / page * page;
+	p = mmap(NULL, f->bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) {
 		free(f);
 		errno = ENOMEM;
 		return NULL;
 	}
+	f->r = p;
 	nr_ring_init(f->r, capacity);
 	return f;
 }
@@ -51,7 +71,7 @@ void numaring_flat_destroy(struct numaring_flat *f)
 {
 	if (!f)
 		return;
-	free(f->r);
+	munmap(f->r, f->bytes);
 	free(f);
 }
 
