@@ -118,8 +118,16 @@ int numaring_gate_parse(const char *s, enum numaring_gate *out);
 struct numaring_flat;
 struct numaring_flat_handle;
 
-/* NULL + errno EINVAL (capacity not a power of two >= 2) or ENOMEM. */
+/* NULL + errno EINVAL (capacity not a power of two >= 2) or ENOMEM. The ring
+ * is placed as each node's ring of numaring_create: at the start of its own
+ * page-aligned mapping. */
 struct numaring_flat *numaring_flat_create(size_t capacity);
+/* The same, with the ring's cells starting `cells_at` bytes past a page
+ * boundary (a multiple of 128 below the page size; numaring_flat_create's
+ * is the ring's header size, 384): for measuring how the ring's speed
+ * depends on where it lies (make bench-placement). NULL + errno EINVAL
+ * (bad capacity or cells_at) or ENOMEM. */
+struct numaring_flat *numaring_flat_create_placed(size_t capacity, size_t cells_at);
 void numaring_flat_destroy(struct numaring_flat *f);
 /* NULL + errno ENOMEM. */
 struct numaring_flat_handle *numaring_flat_attach(struct numaring_flat *f);

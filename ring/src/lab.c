@@ -18,7 +18,8 @@
 
 struct numaring_flat {
 	struct nr_ring *r;
-	size_t bytes; /* of the mapping that holds r */
+	void *map;    /* the mapping that holds r (r is `map` or a little past it) */
+	size_t bytes; /* its length */
 };
 
 struct numaring_flat_handle {
@@ -34,20 +35,27 @@ static void *aligned(size_t size)
 }
 
 /*
- * The ring lives in its own page-aligned mapping, as each node's ring of
- * numaring_create does (numaring.c, create_allocate): numaring against flat
- * then compares the same ring at the same place in memory. From the heap,
- * where it used to come from, its cells landed wherever the allocator put
- * them, and with bursts of 32 the ring's speed depends on where its cells
- * start modulo 512 bytes on the development machine (README, bench-peers):
- * the comparison measured placement as much as routing.
+ * The ring lives in its own mapping, page-aligned as each node's ring of
+ * numaring_create (numaring.c, create_allocate): numaring against flat then
+ * compares the same ring at the same place in memory. From the heap, where
+ * it used to come from, its cells landed wherever the allocator put them,
+ * and with bursts of 32 the ring's speed depends on where its cells start
+ * modulo 512 bytes on the development machine (README, make
+ * bench-placement): the comparison measured placement as much as routing.
  */
 struct numaring_flat *numaring_flat_create(size_t capacity)
 {
+	return numaring_flat_create_placed(capacity, offsetof(struct nr_ring, cells));
+}
+
+struct numaring_flat *numaring_flat_create_placed(size_t capacity, size_t cells_at)
+{
 	struct numaring_flat *f;
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), header = offsetof(struct nr_ring, cells);
+	size_t start;
 	void *p;
-	if (capacity < 2 || (capacity & (capacity - 1)) != 0 || capacity > ((size_t)1 << 40)) {
+	if (capacity < 2 || (capacity & (capacity - 1)) != 0 || capacity > ((size_t)1 << 40) ||
+	    cells_at % NR_DESTRUCTIVE != 0 || cells_at >= page) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -55,14 +63,18 @@ struct numaring_flat *numaring_flat_create(size_t capacity)
 		errno = ENOMEM;
 		return NULL;
 	}
-	f->bytes = (nr_ring_bytes(capacity) + page - 1) / page * page;
+	/* the ring starts where its cells then begin cells_at bytes into a page
+	 * (its header is a multiple of NR_DESTRUCTIVE, so its lines stay apart) */
+	start = (cells_at + page - header % page) % page;
+	f->bytes = (start + nr_ring_bytes(capacity) + page - 1) / page * page;
 	p = mmap(NULL, f->bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED) {
 		free(f);
 		errno = ENOMEM;
 		return NULL;
 	}
-	f->r = p;
+	f->map = p;
+	f->r = (struct nr_ring *)((char *)p + start);
 	nr_ring_init(f->r, capacity);
 	return f;
 }
@@ -71,7 +83,7 @@ void numaring_flat_destroy(struct numaring_flat *f)
 {
 	if (!f)
 		return;
-	munmap(f->r, f->bytes);
+	munmap(f->map, f->bytes);
 	free(f);
 }
 

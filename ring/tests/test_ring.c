@@ -9,6 +9,7 @@
 #include <errno.h>
 
 #include "nr_internal.h"
+#include "numaring_lab.h"
 #include "nr_topology.h"
 
 #include <time.h>
@@ -715,6 +716,43 @@ static void allocation_failure_returns_enomem(void **state)
 		      "attach: ENOMEM every time\n", failures);
 }
 
+/* The flat ring at every allowed placement moves items in order, wrapping
+ * around (the ring may start in the page before its cells: the mapping must
+ * hold it); a placement that is not a multiple of 128 below the page size,
+ * or a bad capacity, is refused with EINVAL. */
+static void flat_placements(void **state)
+{
+	static const size_t ok[] = {0, 128, 256, 384, 512, 3968};
+	static const size_t bad[] = {64, 100, 4096, 1 << 20};
+	(void)state;
+	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+		struct numaring_flat *f = numaring_flat_create_placed(8, ok[i]);
+		assert_non_null(f);
+		struct numaring_flat_handle *h = numaring_flat_attach(f);
+		assert_non_null(h);
+		void *in[5], *out[5];
+		uintptr_t next = 1, want = 1;
+		for (int round = 0; round < 10; round++) { /* 50 items through 8 cells */
+			for (int k = 0; k < 5; k++)
+				in[k] = (void *)next++;
+			assert_int_equal(numaring_flat_enqueue_burst(h, in, 5), 5);
+			assert_int_equal(numaring_flat_dequeue_burst(h, out, 5), 5);
+			for (int k = 0; k < 5; k++)
+				assert_int_equal((uintptr_t)out[k], want++);
+		}
+		numaring_flat_detach(h);
+		numaring_flat_destroy(f);
+	}
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		errno = 0;
+		assert_null(numaring_flat_create_placed(8, bad[i]));
+		assert_int_equal(errno, EINVAL);
+	}
+	errno = 0;
+	assert_null(numaring_flat_create_placed(6, 128));
+	assert_int_equal(errno, EINVAL);
+}
+
 int main(void)
 {
 	nr_test_allowed();
@@ -739,6 +777,7 @@ int main(void)
 		cmocka_unit_test(held_items_survive_detach_when_all_full),
 		cmocka_unit_test(held_items_come_back_first),
 		cmocka_unit_test(allocation_failure_returns_enomem),
+		cmocka_unit_test(flat_placements),
 	};
 	return cmocka_run_group_tests_name("ring", tests, NULL, NULL);
 }
