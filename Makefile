@@ -19,6 +19,7 @@
 #   make bench-peers  every queue at 1P1C, single operations and bursts
 #   make bench-oversub  3P3C on 2 CPUs, every lookup x gate x backoff (QUICK=1)
 #   make bench-fidelity  numaring-bench against a bare loop of the same queue (target >= 0.8x)
+#   make bench-placement the flat ring alone with its cells at 0..896 bytes past a page boundary
 #   make bench-likwid  build/likwid/numaring-bench with likwid marker regions
 #                     (make experiments LIKWID=1: interconnect bytes per item where likwid can count)
 #   make install      PREFIX=/usr/local DESTDIR= : header, libraries, numaring.pc
@@ -63,7 +64,7 @@ RING_TESTS := test_ring test_stress test_placement test_fastpath
 RING_TEST_BINS := $(RING_TESTS:%=$(B)/tests/%)
 
 .PHONY: all lib bench test test-ring test-harness test-tsan test-asan test-fault test-leaks bench-ring bench-peers bench-oversub \
-	bench-fidelity \
+	bench-fidelity bench-placement \
 	install uninstall clean deps-build deps-test FORCE
 
 # `make` builds the library alone; `make bench` the harness.
@@ -284,8 +285,9 @@ paper: deps-paper
 
 # The scripts' own tests: experiment files, the runner (smoke run, resume
 # after a kill), plots, the ceiling model.
-test-scripts: $(B)/numaring-bench
-	NUMARING_BENCH=$(B)/numaring-bench $(PYTHON) -m unittest discover -s scripts/tests -v
+test-scripts: $(B)/numaring-bench $(B)/bench/bare_loop
+	NUMARING_BENCH=$(B)/numaring-bench NUMARING_BARE=$(B)/bench/bare_loop \
+		$(PYTHON) -m unittest discover -s scripts/tests -v
 
 test: deps-test
 	@scripts/deps.sh experiments
@@ -358,6 +360,12 @@ bench-oversub: deps-build
 bench-ring: deps-build
 	@$(MAKE) --no-print-directory $(B)/bench/bench_ring
 	$(B)/bench/bench_ring
+
+# How the ring's speed depends on where its cells lie (flat ring alone, bare
+# loop, bursts of 32, cells at 0..896 bytes past a page boundary).
+bench-placement: deps-build
+	@$(MAKE) --no-print-directory lib $(B)/bench/bare_loop
+	/usr/bin/python3 scripts/bench_placement.py --bare $(B)/bench/bare_loop
 
 # The reference of bench-fidelity: a bare pinned 1P1C loop, no harness code.
 $(B)/bench/bare_loop: harness/fidelity/bare_loop.c $(B)/libnumaring.so $(wildcard ring/*.h)

@@ -54,6 +54,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <rte_ring.h>
 
@@ -76,6 +77,7 @@ struct options {
 	enum queue_kind queue;
 	unsigned burst;
 	uint64_t capacity;
+	long cells_at; /* flat: where its cells start past a page boundary; -1: the default */
 	double duration_s;
 	double warmup_s;
 };
@@ -214,7 +216,9 @@ static int queue_create(const struct options *o)
 {
 	switch (o->queue) {
 	case Q_FLAT: {
-		struct numaring_flat *r = numaring_flat_create((size_t)o->capacity);
+		struct numaring_flat *r =
+			o->cells_at < 0 ? numaring_flat_create((size_t)o->capacity)
+					: numaring_flat_create_placed((size_t)o->capacity, (size_t)o->cells_at);
 		if (!r) {
 			fprintf(stderr, "bare_loop: flat: out of memory for %llu slots\n",
 				(unsigned long long)o->capacity);
@@ -401,6 +405,9 @@ static void usage(FILE *f)
 		"  --queue Q       flat, numaring or rte (default flat)\n"
 		"  --burst N       1 = single operations, else bursts of N items, 1..%u (default 1)\n"
 		"  --capacity N    slots, a power of two >= 2 (default 1024)\n"
+		"  --cells-at B    flat only: its cells start B bytes past a page boundary, a\n"
+		"                  multiple of 128 below the page size (default: numaring's\n"
+		"                  placement, 384; make bench-placement)\n"
 		"  --duration SEC  measured window (default 1)\n"
 		"  --warmup SEC    warm-up before the window (default 0.3)\n"
 		"  --help          this text\n"
@@ -455,11 +462,12 @@ static int parse_seconds(const char *s, int positive, double *out)
 /* Returns -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, struct options *o)
 {
-	enum { OPT_QUEUE = 1, OPT_BURST, OPT_CAPACITY, OPT_DURATION, OPT_WARMUP, OPT_HELP };
+	enum { OPT_QUEUE = 1, OPT_BURST, OPT_CAPACITY, OPT_CELLS_AT, OPT_DURATION, OPT_WARMUP, OPT_HELP };
 	static const struct option longopts[] = {
 		{"queue", required_argument, NULL, OPT_QUEUE},
 		{"burst", required_argument, NULL, OPT_BURST},
 		{"capacity", required_argument, NULL, OPT_CAPACITY},
+		{"cells-at", required_argument, NULL, OPT_CELLS_AT},
 		{"duration", required_argument, NULL, OPT_DURATION},
 		{"warmup", required_argument, NULL, OPT_WARMUP},
 		{"help", no_argument, NULL, OPT_HELP},
@@ -471,6 +479,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 	o->queue = Q_FLAT;
 	o->burst = 1;
 	o->capacity = 1024;
+	o->cells_at = -1;
 	o->duration_s = 1.0;
 	o->warmup_s = 0.3;
 	opterr = 0;
@@ -498,6 +507,14 @@ static int parse_args(int argc, char **argv, struct options *o)
 					   optarg);
 			o->capacity = v;
 			break;
+		case OPT_CELLS_AT: {
+			long page = sysconf(_SC_PAGESIZE);
+			if (parse_u64(optarg, 0, (uint64_t)page - 1, &v) != 0 || v % 128 != 0)
+				return bad("%s: \"%s\" is not a multiple of 128 in 0..%ld", "--cells-at",
+					   optarg, page - 128);
+			o->cells_at = (long)v;
+			break;
+		}
 		case OPT_DURATION:
 			if (parse_seconds(optarg, 1, &o->duration_s) != 0)
 				return bad("%s: \"%s\" is not a number of seconds in (0, 3600]", "--duration",
@@ -519,6 +536,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 	}
 	if (optind < argc)
 		return bad("unexpected argument \"%s\"", argv[optind]);
+	if (o->cells_at >= 0 && o->queue != Q_FLAT)
+		return bad("--cells-at is for --queue flat only (numaring and rte place their own)");
 	if (o->burst > o->capacity)
 		return bad("--burst %u is larger than --capacity %llu", o->burst,
 			   (unsigned long long)o->capacity);
