@@ -150,7 +150,7 @@ include harness/peers/peers.mk
 
 HARNESS_SRCS := harness/bench.c harness/workers.c harness/placement.c harness/report.c \
 	harness/options.c harness/output.c harness/clock.c harness/hdr.c harness/probe.c \
-	harness/counters.c $(PEER_C_SRCS)
+	harness/counters.c harness/item_sum.c $(PEER_C_SRCS)
 HARNESS_HDRS := $(wildcard harness/*.h harness/peers/*.h) $(wildcard ring/*.h) $(B)/version.h
 HARNESS_OBJS := $(HARNESS_SRCS:%.c=$(B)/obj/%.o) $(PEER_CXX_SRCS:%.cpp=$(B)/obj/%.cpp.o)
 HARNESS_CFLAGS := -Iharness -Iharness/peers -I$(B) $(PEER_CFLAGS)
@@ -211,10 +211,11 @@ $(B)/tests/test_probe: harness/tests/test_probe.c $(B)/obj/harness/probe.o $(B)/
 		$(HARNESS_LINK_RING) -Wl,-rpath,'$$ORIGIN/..' $(LDFLAGS_) -lnuma -lcmocka -lm
 
 PEER_OBJS := $(PEER_C_SRCS:%.c=$(B)/obj/%.o) $(PEER_CXX_SRCS:%.cpp=$(B)/obj/%.cpp.o)
-$(B)/tests/test_peers: harness/tests/test_peers.c $(PEER_OBJS) $(B)/obj/harness/clock.o $(B)/libnumaring.so
+$(B)/tests/test_peers: harness/tests/test_peers.c $(PEER_OBJS) $(B)/obj/harness/clock.o \
+		$(B)/obj/harness/item_sum.o $(B)/libnumaring.so
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_) $(HARNESS_CFLAGS) -c $< -o $@.o
-	$(CXX) -o $@ $@.o $(PEER_OBJS) $(B)/obj/harness/clock.o $(HARNESS_LINK_RING) -Wl,-rpath,'$$ORIGIN/..' $(LDFLAGS_) \
+	$(CXX) -o $@ $@.o $(PEER_OBJS) $(B)/obj/harness/clock.o $(B)/obj/harness/item_sum.o $(HARNESS_LINK_RING) -Wl,-rpath,'$$ORIGIN/..' $(LDFLAGS_) \
 		$(PEER_LIBS) -lcmocka -lm
 
 $(B)/tests/test_bench: harness/tests/test_bench.c $(B)/obj/harness/hdr.o $(B)/obj/harness/clock.o \
@@ -226,10 +227,10 @@ $(B)/tests/test_bench: harness/tests/test_bench.c $(B)/obj/harness/hdr.o $(B)/ob
 
 # The thread placement on synthetic hosts (2 sockets x 16 cores x 2 hyperthreads).
 $(B)/tests/test_pin: harness/tests/test_pin.c $(B)/obj/harness/placement.o $(B)/obj/harness/options.o \
-		$(B)/obj/harness/clock.o $(PEER_OBJS) $(B)/libnumaring.so
+		$(B)/obj/harness/clock.o $(B)/obj/harness/item_sum.o $(PEER_OBJS) $(B)/libnumaring.so
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_) $(HARNESS_CFLAGS) -c $< -o $@.o
-	$(CXX) -o $@ $@.o $(B)/obj/harness/placement.o $(B)/obj/harness/options.o \
+	$(CXX) -o $@ $@.o $(B)/obj/harness/placement.o $(B)/obj/harness/options.o $(B)/obj/harness/item_sum.o \
 		$(B)/obj/harness/clock.o $(PEER_OBJS) $(HARNESS_LINK_RING) -Wl,-rpath,'$$ORIGIN/..' \
 		$(LDFLAGS_) $(PEER_LIBS) -lcmocka -lm
 

@@ -394,6 +394,7 @@ static int run_setup(struct hb_run *run, const struct hb_options *o, const struc
 	/* faa carries no items: it runs its operations on values alone */
 	run->item = pl->queue->moves_data || pl->queue->fabricates ? o->item : HB_ITEM_INLINE;
 	run->sample_mask = o->sample - 1;
+	run->item_sum = hb_item_sum_select(o->accounting); /* checked by hb_parse */
 	run->burst_enq = o->bursts && pl->queue->enqueue_burst ? o->batch : 1;
 	run->burst_deq = o->bursts && pl->queue->dequeue_burst ? o->batch : 1;
 	run->quota_total = pl->items;

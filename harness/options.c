@@ -142,6 +142,11 @@ void hb_usage(FILE *out)
 		"  --sample N          every N-th item of a producer carries a send time and is timed;\n"
 		"                      the clock stays off the others. A power of two, 1..1048576\n"
 		"                      (default 256; 1 with --rate)\n"
+		"  --accounting W      how wide a consumer accounts for a burst of inline items\n"
+		"                      (harness/item_sum.h): scalar (one value at a time), vector (2),\n"
+		"                      avx2 (4; CPUs with AVX2), auto: avx2 where the CPU has it, else\n"
+		"                      vector (default). The same checksums at every width; a narrower\n"
+		"                      one makes the consumer slower (make bench-fidelity)\n"
 		"\n"
 		"queue shape\n"
 		"  --capacity N        slots, a power of two >= 2: per node ring for numaring, the whole\n"
@@ -214,6 +219,7 @@ enum {
 	OPT_TOPOLOGY, OPT_PIN, OPT_RATE, OPT_OUT, OPT_VERIFY, OPT_NO_VERIFY, OPT_DRAIN,
 	OPT_SHOW, OPT_PROBE, OPT_QUICK, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_ITEM, OPT_SAMPLE,
 	OPT_CALIBRATE, OPT_SCHEMA, OPT_LOAD, OPT_LOAD_PROBE, OPT_LINGER, OPT_COUNTERS, OPT_SMT,
+	OPT_ACCOUNTING,
 };
 
 static const struct option long_opts[] = {
@@ -252,6 +258,7 @@ static const struct option long_opts[] = {
 	{"linger", required_argument, NULL, OPT_LINGER},
 	{"counters", no_argument, NULL, OPT_COUNTERS},
 	{"smt", required_argument, NULL, OPT_SMT},
+	{"accounting", required_argument, NULL, OPT_ACCOUNTING},
 	{NULL, 0, NULL, 0},
 };
 
@@ -337,6 +344,14 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 		case OPT_ITEM:
 			if (hb_item_parse(optarg, &o->item) < 0)
 				return bad("unknown --item \"%s\" (inline, message)", optarg);
+			break;
+		case OPT_ACCOUNTING:
+			if (hb_accounting_parse(optarg, &o->accounting) < 0)
+				return bad("unknown --accounting \"%s\" (auto, scalar, vector, avx2)",
+					   optarg);
+			if (!hb_item_sum_select(o->accounting))
+				return bad("--accounting %s: this CPU (or build) has no AVX2; use vector or auto",
+					   optarg);
 			break;
 		case OPT_SAMPLE:
 			if ((rc = parse_count("--sample", optarg, 1, UINT64_C(1) << 20, &v)))

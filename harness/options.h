@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "item.h"
+#include "item_sum.h"
 #include "numaring.h"
 #include "numaring_lab.h"
 #include "queue.h"
@@ -51,6 +52,7 @@ struct hb_options {
 	int bursts;        /* 1: burst operations of `batch` items where the queue has them */
 	enum hb_item_kind item; /* inline values or pointers to messages (item.h) */
 	unsigned sample;   /* every sample-th item is timed; a power of two */
+	enum hb_accounting accounting; /* a consumer's width for a burst (item_sum.h) */
 	double calibrate_s; /* the null queue's run before the measured one; 0: none */
 	enum numaring_lookup lookup;
 	unsigned recheck;

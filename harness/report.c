@@ -569,9 +569,10 @@ static void write_meta(FILE *f, const struct hb_report *r)
 	fprintf(f, "],\n  \"start_time_utc\": \"%s\",\n", r->start_time);
 	fprintf(f, "  \"clock\": {\"source\": \"%s\", \"ticks_per_ns\": %.6f, \"overhead_ns\": %.2f},\n",
 		hc.source, hc.ticks_per_ns, hc.overhead_ns);
-	fprintf(f, "  \"items\": {\"kind\": \"%s\", \"sample\": %llu, \"timed\": "
-		   "\"%s\"},\n",
+	fprintf(f, "  \"items\": {\"kind\": \"%s\", \"sample\": %llu, \"accounting\": \"%s\", "
+		   "\"timed\": \"%s\"},\n",
 		hb_item_name(o->item), (unsigned long long)r->run->sample_mask + 1,
+		hb_accounting_name(hb_accounting_resolve(o->accounting)),
 		o->queue->moves_data || o->queue->fabricates
 			? "one item in `sample` of a producer carries its send time"
 			: "none: this queue moves no items (values are made but not accounted)");

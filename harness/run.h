@@ -21,6 +21,7 @@
 #include "counters.h"
 #include "hdr.h"
 #include "item.h"
+#include "item_sum.h"
 #include "numaring_topology.h"
 #include "options.h"
 #include "queue.h"
@@ -85,6 +86,7 @@ struct hb_run {
 	enum hb_item_kind item;
 	unsigned np, nc;
 	uint64_t sample_mask;        /* sample - 1 */
+	hb_item_sum_fn *item_sum;    /* a consumer's account of a burst (--accounting) */
 	unsigned burst_enq, burst_deq; /* 1: single operations */
 	uint64_t interval;           /* open loop: ticks between a producer's sends; 0 closed */
 	uint64_t window;             /* message pool per producer; in-flight bound of unbounded queues */

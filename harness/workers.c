@@ -277,30 +277,28 @@ static void record_timed(struct hb_consumer *c, void **items, unsigned got)
  *
  * Inline items first take a path without a branch per item: the OR and the
  * AND of all values show whether they name one producer (the usual case of
- * a burst) and whether any is timed; then one tally update covers them all
+ * a burst) and whether any is timed, computed with the premix sum several
+ * values at a time (item_sum.h, --accounting); then one tally update covers them all
  * and only a burst with a timed item is looked at again. Anything else
  * (several producers, a bad producer field, messages) goes item by item,
  * summing the run of one producer's items in registers: a tally updated in
  * memory per item would chain every addition through a store and a load. */
 static ALWAYS_INLINE void take(struct hb_consumer *c, void **items, unsigned got,
-			       enum hb_item_kind kind)
+			       enum hb_item_kind kind, hb_item_sum_fn *item_sum)
 {
 	struct hb_run *run = c->run;
 	const unsigned np = run->np;
 	const uint64_t producer_field = HB_ITEM_PRODUCER_MASK << HB_ITEM_PRODUCER_SHIFT;
 	if (kind == HB_ITEM_INLINE) {
-		uint64_t any = 0, all = ~UINT64_C(0), pre = 0;
-		for (unsigned i = 0; i < got; i++) {
-			uint64_t v = (uint64_t)(uintptr_t)items[i];
-			any |= v;
-			all &= v;
-			pre += hb_item_premix(v); /* one multiplication per burst, below */
-		}
-		unsigned pr = hb_item_producer(any);
-		if (((any ^ all) & producer_field) == 0 && pr < np) {
+		/* OR, AND and premix sum as wide as --accounting says
+		 * (item_sum.h); one multiplication per burst, below */
+		struct hb_item_sums s;
+		item_sum(items, got, &s);
+		unsigned pr = hb_item_producer(s.any);
+		if (((s.any ^ s.all) & producer_field) == 0 && pr < np) {
 			c->tally[pr].count += got;
-			c->tally[pr].sum += hb_item_mix_sum(pre);
-			if (any & HB_ITEM_TIMED)
+			c->tally[pr].sum += hb_item_mix_sum(s.premix);
+			if (s.any & HB_ITEM_TIMED)
 				record_timed(c, items, got);
 			return;
 		}
@@ -363,6 +361,7 @@ static ALWAYS_INLINE void consume(struct hb_consumer *c, void *h, enum hb_item_k
 	const unsigned burst = bursts ? run->burst_deq : 1;
 	/* nothing travels and nothing is made up (faa): stop with the producers */
 	const int stop_early = !ops->moves_data;
+	hb_item_sum_fn *const item_sum = run->item_sum;
 	void *items[HB_MAX_BURST];
 	uint64_t total = 0;
 	uint32_t polls = 0;
@@ -383,7 +382,7 @@ static ALWAYS_INLINE void consume(struct hb_consumer *c, void *h, enum hb_item_k
 		}
 		polls = 0;
 		if (account)
-			take(c, items, got, kind);
+			take(c, items, got, kind, item_sum);
 		total += got;
 		/* Relaxed: a count for the main thread's window; the final value
 		 * is read after pthread_join. */

@@ -5,6 +5,7 @@ bursts, at 1 producer + 1 consumer and at 2 + 2, in one invocation
 
     bench_peers.py [--bench build/numaring-bench] [--duration 1] [--reps 5]
                    [--burst 32] [--item inline|message] [--shapes 1x1,2x2]
+                   [--accounting auto|scalar|vector|avx2] [--bare build/bench/bare_loop]
 
 Rounds are interleaved (every queue and shape once per round) so the
 machine's drift falls on all alike; each figure is the median of the rounds
@@ -12,6 +13,12 @@ with its min..max, and each ratio is the median of the per-round ratios
 (both queues of a ratio ran in the same round, seconds apart) with its
 min..max. Items are inline values by default (--item), so the figures are
 the queues' and not the harness's (make bench-fidelity says how close).
+
+Consumers account for each burst as wide as the CPU allows (--accounting,
+numaring-bench's option; harness/item_sum.h): with one value at a time
+(--accounting scalar) the harness's consumer was the slower side of the two
+Vyukov rings' bursts, which then ran full. The retries line says which side
+set the pace: producers' retries on a full queue per burst.
 
 Targets (issue "ring v2"): at 1P1C, numaring / rte_ring with bursts >= 1.2x
 and numaring / flat with single operations >= 1.0x; the same two ratios at
@@ -41,18 +48,22 @@ import tempfile
 QUEUES = ("numaring", "flat", "ck", "rte", "moodycamel", "urcu", "mutex", "faa")
 
 
-def run(bench, queue, shape, bursts, burst, item, duration, outdir):
+def run(bench, queue, shape, bursts, burst, item, duration, outdir, accounting="auto"):
+    """(items/s, producers' retries on a full queue per enqueue operation) of one run."""
     p, c = shape
     cmd = [bench, "--queue", queue, "--producers", str(p), "--consumers", str(c),
            "--duration", str(duration), "--warmup", "0.3", "--batch", str(burst),
-           "--item", item, "--calibrate", "0", "--out", outdir, "--quiet"]
+           "--item", item, "--calibrate", "0", "--out", outdir, "--quiet",
+           "--accounting", accounting]
     cmd += ["--bursts"] if bursts else []
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         print(f"bench-peers: {' '.join(cmd)} failed: {r.stderr.strip()}", file=sys.stderr)
         sys.exit(1)
     with open(os.path.join(outdir, "summary.csv"), newline="") as f:
-        return float(next(csv.DictReader(f))["throughput_ops_per_s"])
+        row = next(csv.DictReader(f))
+    ops = float(row["enqueued"]) / (burst if bursts else 1)
+    return float(row["throughput_ops_per_s"]), float(row["full_retries"]) / ops if ops > 0 else 0.0
 
 
 BARE_QUEUES = ("flat", "numaring", "rte")
@@ -81,9 +92,13 @@ def parse_shapes(text):
         try:
             p, c = (int(x) for x in part.strip().split("x"))
         except ValueError:
-            raise SystemExit(f"bench-peers: --shapes: {part!r} is not PxC (for example 1x1,2x2)")
+            print(f"bench-peers: --shapes: {part!r} is not PxC (for example 1x1,2x2)",
+                  file=sys.stderr)
+            sys.exit(2)
         if not (1 <= p <= 64 and 1 <= c <= 64):
-            raise SystemExit(f"bench-peers: --shapes: {part!r}: 1 to 64 producers and consumers")
+            print(f"bench-peers: --shapes: {part!r}: 1 to 64 producers and consumers",
+                  file=sys.stderr)
+            sys.exit(2)
         out.append((p, c))
     return out
 
@@ -100,6 +115,8 @@ def main():
     ap.add_argument("--burst", type=int, default=32)
     ap.add_argument("--item", choices=("inline", "message"), default="inline")
     ap.add_argument("--shapes", default="1x1,2x2")
+    ap.add_argument("--accounting", choices=("auto", "scalar", "vector", "avx2"), default="auto",
+                    help="numaring-bench --accounting: how wide consumers account for a burst")
     ap.add_argument("--bare", default=None,
                     help="bare_loop binary: also measure flat, numaring, rte alone at 1P1C")
     a = ap.parse_args()
@@ -115,21 +132,24 @@ def main():
     shapes = parse_shapes(a.shapes)
     bare = {(q, b): [] for q in BARE_QUEUES for b in (0, 1)}
     res = {(s, q, b): [] for s in shapes for q in QUEUES for b in (0, 1)}
+    full = {(s, q, b): [] for s in shapes for q in QUEUES for b in (0, 1)}
     with tempfile.TemporaryDirectory() as tmp:
         for rnd in range(a.reps):
             for s in shapes:
                 for b in (0, 1):
                     for q in QUEUES:
-                        res[(s, q, b)].append(run(a.bench, q, s, b, a.burst, a.item, a.duration,
-                                                  os.path.join(tmp, f"{q}-{b}-{rnd}")))
+                        rate, retries = run(a.bench, q, s, b, a.burst, a.item, a.duration,
+                                            os.path.join(tmp, f"{q}-{b}-{rnd}"), a.accounting)
+                        res[(s, q, b)].append(rate)
+                        full[(s, q, b)].append(retries)
             if a.bare:
                 for b in (0, 1):
                     for q in BARE_QUEUES:
                         bare[(q, b)].append(run_bare(a.bare, q, b, a.burst, a.duration))
             print(f"bench-peers: round {rnd + 1}/{a.reps} done", file=sys.stderr)
     ncpu = len(os.sched_getaffinity(0))
-    print(f"{a.item} items, {a.duration:g} s per run, median of {a.reps} interleaved rounds "
-          f"[min..max], Mitems/s; {ncpu} CPUs")
+    print(f"{a.item} items (accounting: {a.accounting}), {a.duration:g} s per run, median of "
+          f"{a.reps} interleaved rounds [min..max], Mitems/s; {ncpu} CPUs")
     for s in shapes:
         p, c = s
         over = " (more threads than CPUs: the scheduler is measured too)" if p + c > ncpu else ""
@@ -149,6 +169,13 @@ def main():
                 verdict = f" (target >= {target:g})  {'met' if med >= target else 'MISSED'}"
             print(f"{p}P{c}C {num} / {den}, {what}: {med:.2f}x [{min(ratios):.2f}..{max(ratios):.2f}]"
                   f"{verdict}")
+    if (1, 1) in shapes:
+        # Which side was the slower: a producer that finds the queue full
+        # retries; many retries per burst mean the consumer set the pace.
+        print(f"\n1P1C bursts of {a.burst}, producers' retries on a full queue per burst "
+              "(median; above ~0.1 the consumer set the pace):")
+        print("  " + ", ".join(f"{q} {statistics.median(full[((1, 1), q, 1)]):.3f}"
+                               for q in ("numaring", "flat", "rte")))
     if a.bare:
         print(f"\nThe queues alone at 1P1C (bare loop: {a.bare}, no harness code), same rounds")
         print(f"{'queue':12} {'single operations':>28} {'bursts of ' + str(a.burst):>28}")

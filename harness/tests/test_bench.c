@@ -226,7 +226,7 @@ static void help_lists_every_option_and_queue(void **state)
 			      "--rate", "--out", "--verify", "--show-topology", "--probe",
 			      "--item", "inline", "message", "--sample", "--calibrate", "--schema",
 			      "default", "split", "rdpid", "perworker", "yield", "--counters", "--smt",
-			      "siblings"};
+			      "siblings", "--accounting", "avx2", "scalar"};
 	for (size_t i = 0; i < sizeof must / sizeof must[0]; i++)
 		if (!strstr(r.out, must[i]))
 			fail_msg("--help does not mention %s", must[i]);
@@ -291,6 +291,7 @@ static void bad_input_exits_2_with_one_message_and_no_file(void **state)
 		{NULL, {"--drain-timeout", "0"}, "--drain-timeout needs a number above 0"},
 		{"NUMARING_CLOCK=sundial", {"--ops", "10"}, "NUMARING_CLOCK"},
 		{NULL, {"--item", "pointer"}, "unknown --item \"pointer\""},
+		{NULL, {"--accounting", "wide"}, "unknown --accounting \"wide\""},
 		{NULL, {"--sample", "3"}, "--sample 3 is not a power of two"},
 		{NULL, {"--sample", "0"}, "--sample needs a whole number"},
 		{NULL, {"--sample", "2097152"}, "--sample needs a whole number"},
@@ -583,6 +584,21 @@ static void faults_are_caught(void **state)
 				fail_msg("%s: stderr lacks \"%s\": %s", tag, what, r.err);
 			assert_true(count_entries(dir) <= 0);
 		}
+	/* bursts of inline items go through the vector accounting
+	 * (item_sum.h): every width catches the corrupted value */
+	const char *widths[] = {"scalar", "vector", "auto"};
+	for (int w = 0; w < 3; w++) {
+		char dir[400], tag[64];
+		snprintf(tag, sizeof tag, "fault-corrupt-bursts-%s", widths[w]);
+		fresh_dir(dir, sizeof dir, tag);
+		const char *args[] = {"--queue", "fault-corrupt", "--bursts", "--accounting",
+				      widths[w], "--ops", "1500000", "--warmup", "0", "--calibrate",
+				      "0", "--drain-timeout", "1", "--out", dir, "--quiet", NULL};
+		run_bench(&r, NULL, args);
+		if (r.status != 1 || !strstr(r.err, "checksum differs"))
+			fail_msg("%s: exit %d, expected 1 and \"checksum differs\": %s", tag, r.status,
+				 r.err);
+	}
 	/* the same queue below a million items is sound: the check itself
 	 * raises no false alarm */
 	char dir[400];

@@ -40,6 +40,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "item.h"
+#include "item_sum.h"
 #include "queue.h"
 
 #define N_ITEMS 200000u /* per producer */
@@ -98,6 +100,61 @@ static void test_mix_sum_is_the_sum_of_mixes(void **state)
 	assert_false(mixes == hb_item_mix_sum(premixes - hb_item_premix(first)));
 	assert_false(mixes == hb_item_mix_sum(premixes - hb_item_premix(first) +
 					      hb_item_premix(first + 1)));
+}
+
+/* Every accounting width gives the reference's three words, for every
+ * length (0 included: OR 0, AND all ones, sum 0) and every start (the
+ * vector widths load unaligned runs); a changed value changes them. */
+static void test_item_sum_widths_agree(void **state)
+{
+	enum { N = 80 };
+	void *vals[N];
+	uint64_t x = 0x13198a2e03707344u;
+	(void)state;
+	for (int i = 0; i < N; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		vals[i] = (void *)(uintptr_t)(i % 4 ? x : hb_item_untimed(3, (uint64_t)i));
+	}
+	enum hb_accounting widths[] = {HB_ACCOUNT_SCALAR, HB_ACCOUNT_VECTOR, HB_ACCOUNT_AVX2,
+				       HB_ACCOUNT_AUTO};
+	int ran = 0;
+	for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++) {
+		hb_item_sum_fn *fn = hb_item_sum_select(widths[w]);
+		if (!fn) { /* only avx2 may be missing, and only where the CPU lacks it */
+			assert_int_equal(widths[w], HB_ACCOUNT_AVX2);
+			assert_int_equal(hb_accounting_resolve(HB_ACCOUNT_AUTO), HB_ACCOUNT_VECTOR);
+			continue;
+		}
+		ran++;
+		for (unsigned start = 0; start < 4; start++)
+			for (unsigned n = 0; start + n <= N; n++) {
+				uint64_t any = 0, all = ~UINT64_C(0), pre = 0;
+				for (unsigned i = start; i < start + n; i++) {
+					uint64_t v = (uint64_t)(uintptr_t)vals[i];
+					any |= v, all &= v, pre += hb_item_premix(v);
+				}
+				struct hb_item_sums s;
+				fn(vals + start, n, &s);
+				assert_true(s.any == any && s.all == all && s.premix == pre);
+			}
+		/* one value changed in the middle of a burst of 37: the sum moves */
+		struct hb_item_sums a, b;
+		fn(vals, 37, &a);
+		void *keep = vals[17];
+		vals[17] = (void *)((uintptr_t)keep + 1);
+		fn(vals, 37, &b);
+		vals[17] = keep;
+		assert_false(a.premix == b.premix);
+	}
+	assert_true(ran >= 3); /* scalar, vector and auto at least */
+	assert_int_not_equal(hb_accounting_resolve(HB_ACCOUNT_AUTO), HB_ACCOUNT_AUTO);
+	enum hb_accounting parsed;
+	for (int a = 0; a < HB_ACCOUNT_COUNT_; a++) {
+		assert_int_equal(hb_accounting_parse(hb_accounting_name((enum hb_accounting)a), &parsed), 0);
+		assert_int_equal(parsed, a);
+	}
+	assert_int_equal(hb_accounting_parse("avx512", &parsed), -1);
+	assert_string_equal(hb_accounting_name(HB_ACCOUNT_COUNT_), "?");
 }
 
 static void test_registry(void **state)
@@ -559,6 +616,7 @@ int main(void)
 
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_registry);
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_mix_sum_is_the_sum_of_mixes);
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_item_sum_widths_agree);
 	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
 		for (const struct hq_ops *const *o = hq_all; *o; o++) {
 			char *name;
