@@ -661,6 +661,71 @@ def harness_section(hostdir):
     return lines
 
 
+#: Producers' retries on a full queue per burst above which a run counts as one in
+#: which the consumer set the pace (the queue ran full). Development machine
+#: (make bench-peers, 1P1C bursts of 32): 0.01-0.10 where the consumer kept up,
+#: 0.15-0.6 where it did not.
+FULL_RETRIES_PACE = 0.1
+
+
+def pace(hostdir):
+    """Which side set the pace of peers' 1P1C burst runs: per (item, queue),
+    the runs' full retries per burst (full_retries / (enqueued / batch)), how
+    many runs were above FULL_RETRIES_PACE (the queue ran full: the consumer
+    set the pace), and the median throughput of those runs and of the others.
+    [] where peers.csv is missing or has no burst runs."""
+    rows = [r for r in load(os.path.join(hostdir, "peers.csv"))
+            if str(r.get("bursts", "0")) == "1" and int(r["producers"]) == 1
+            and int(r["consumers"]) == 1]
+    out = []
+    for item in ("inline", "message"):
+        for q in ("numaring", "flat", "rte"):
+            rs = by(by_item(rows, item), queue=q)
+            per = []
+            for r in rs:
+                try:
+                    bursts = float(r["enqueued"]) / max(1.0, float(r["batch"]))
+                    per.append((float(r["full_retries"]) / bursts if bursts > 0 else 0.0,
+                                float(r["throughput_ops_per_s"])))
+                except (KeyError, ValueError):
+                    continue
+            if not per:
+                continue
+            full = [t for x, t in per if x > FULL_RETRIES_PACE]
+            kept = [t for x, t in per if x <= FULL_RETRIES_PACE]
+            out.append({"item": item, "queue": q, "runs": len(per), "full_runs": len(full),
+                        "retries": statistics.median(x for x, _ in per),
+                        "full_mops": statistics.median(full) / 1e6 if full else None,
+                        "kept_mops": statistics.median(kept) / 1e6 if kept else None})
+    return out
+
+
+def pace_section(hostdir):
+    """The README's lines on which side set the pace of the peers' burst runs."""
+    rows = pace(hostdir)
+    if not rows:
+        return []
+
+    def mops(v):
+        return f"{v:.1f}" if v is not None else "—"
+
+    lines = ["", "## Which side set the pace (peers, 1P1C bursts)", "",
+             "A producer that finds the queue full retries (`full_retries`). Runs with more "
+             f"than {FULL_RETRIES_PACE:g} retries per burst ran full: the consumer set the "
+             "pace. With inline items the development machine's Vyukov rings (numaring, flat) "
+             "were slower in such runs (the producer refills each cell right behind the "
+             "consumer; rte_ring's consumer writes no slot: the repository's README), so a "
+             "wide spread of a burst ratio above can be the two kinds of run mixed; the "
+             "columns below say whether it is here. With message items the consumer's own "
+             "work per item makes most runs consumer-paced.", "",
+             "| items | queue | runs | median retries per burst | runs that ran full | "
+             "Mitems/s of those | Mitems/s of the others |", "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append(f"| {r['item']} | {r['queue']} | {r['runs']} | {r['retries']:.3f} | "
+                     f"{r['full_runs']} | {mops(r['full_mops'])} | {mops(r['kept_mops'])} |")
+    return lines
+
+
 def host_readme(hostdir):
     host = os.path.basename(os.path.normpath(hostdir))
     t = describe_host(hostdir) or {}
@@ -793,6 +858,7 @@ def host_readme(hostdir):
     lines.append(kind_paragraph(hostdir, t, m))
     lines += drift_section(hostdir)
     lines += harness_section(hostdir)
+    lines += pace_section(hostdir)
     return "\n".join(lines) + "\n"
 
 
@@ -882,16 +948,42 @@ def kind_paragraph(hostdir, t, m):
     return text
 
 
+def die(msg):
+    print(f"summarize: {msg}", file=sys.stderr)
+    sys.exit(2)
+
+
 def main():
     args = sys.argv[1:]
+    if args[:1] in (["--help"], ["-h"]):
+        print(__doc__.strip())
+        return
     results = "results"
     if args[:1] == ["--results"]:
+        if len(args) < 2:
+            die("--results needs a folder")
         results, args = args[1], args[2:]
-    if args[:1] == ["--readme"]:
-        for host in args[1:]:
+    readme = args[:1] == ["--readme"]
+    if readme:
+        args = args[1:]
+        if not args:
+            die("--readme needs a HOST (a folder of the results)")
+    bad = [a for a in args if a.startswith("-")]
+    if bad:
+        die(f"unknown option {bad[0]!r} (summarize.py --help)")
+    if not os.path.isdir(results):
+        die(f"{results!r} is not a folder of results")
+    for host in args:
+        if not os.path.isdir(os.path.join(results, host)):
+            die(f"no results for host {host!r}: {os.path.join(results, host)} is not a folder")
+    if readme:
+        for host in args:
             hostdir = os.path.join(results, host)
-            with open(os.path.join(hostdir, "README.md"), "w", encoding="utf-8") as f:
-                f.write(host_readme(hostdir))
+            path = os.path.join(hostdir, "README.md")
+            text = host_readme(hostdir)
+            with open(path + ".tmp", "w", encoding="utf-8") as f:  # whole or not at all
+                f.write(text)
+            os.replace(path + ".tmp", path)
         return
     hosts = args or sorted(d for d in os.listdir(results)
                            if os.path.isdir(os.path.join(results, d)))

@@ -349,5 +349,97 @@ class FigureTest(Trees):
         self.assertIn("vs batch size", self.plot.prep_f5(many)["title"])
 
 
+class PaceTest(unittest.TestCase):
+    """Which side set the pace of peers' 1P1C burst runs (summarize.pace): runs
+    above FULL_RETRIES_PACE retries per burst counted as full, their medians apart."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="nr-pace-")
+        self.summarize = _summarize()
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def write(self, rows):
+        cols = ["experiment", "point", "rep", "role", "queue", "item", "bursts", "batch",
+                "producers", "consumers", "enqueued", "full_retries", "throughput_ops_per_s"]
+        with open(os.path.join(self.tmp, "peers.csv"), "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=cols)
+            w.writeheader()
+            for r in rows:
+                w.writerow({**{"experiment": "peers", "role": "point", "item": "inline",
+                               "batch": "32", "producers": "1", "consumers": "1"}, **r})
+
+    def test_full_runs_are_told_apart(self):
+        rows = []
+        # numaring: 3 runs kept up (0.01 retries per burst), 2 ran full (0.3)
+        for k, (retries, mops) in enumerate([(0.01, 250), (0.3, 180), (0.01, 240),
+                                             (0.3, 170), (0.01, 260)]):
+            rows.append({"point": "n", "rep": str(k + 1), "queue": "numaring", "bursts": "1",
+                         "enqueued": "3200000", "full_retries": str(int(retries * 100000)),
+                         "throughput_ops_per_s": str(mops * 1e6)})
+        # rte: never full; single operations and 2P2C runs are not counted
+        for k in range(3):
+            rows.append({"point": "r", "rep": str(k + 1), "queue": "rte", "bursts": "1",
+                         "enqueued": "3200000", "full_retries": "0",
+                         "throughput_ops_per_s": "190e6"})
+        rows.append({"point": "s", "rep": "1", "queue": "numaring", "bursts": "0",
+                     "enqueued": "3200000", "full_retries": "9999999",
+                     "throughput_ops_per_s": "1e6"})
+        rows.append({"point": "w", "rep": "1", "queue": "numaring", "bursts": "1",
+                     "producers": "2", "consumers": "2", "enqueued": "3200000",
+                     "full_retries": "9999999", "throughput_ops_per_s": "1e6"})
+        self.write(rows)
+        got = {r["queue"]: r for r in self.summarize.pace(self.tmp)}
+        self.assertEqual(set(got), {"numaring", "rte"})
+        n = got["numaring"]
+        self.assertEqual((n["runs"], n["full_runs"]), (5, 2))
+        self.assertAlmostEqual(n["full_mops"], 175.0)
+        self.assertAlmostEqual(n["kept_mops"], 250.0)
+        self.assertAlmostEqual(n["retries"], 0.01)
+        self.assertEqual((got["rte"]["full_runs"], got["rte"]["full_mops"]), (0, None))
+        text = "\n".join(self.summarize.pace_section(self.tmp))
+        self.assertIn("| inline | numaring | 5 | 0.010 | 2 | 175.0 | 250.0 |", text)
+        self.assertIn("| inline | rte | 3 | 0.000 | 0 | — | 190.0 |", text)
+
+    def test_no_burst_runs_no_section(self):
+        self.write([{"point": "s", "rep": "1", "queue": "numaring", "bursts": "0",
+                     "enqueued": "100", "full_retries": "0", "throughput_ops_per_s": "1e6"}])
+        self.assertEqual(self.summarize.pace(self.tmp), [])
+        self.assertEqual(self.summarize.pace_section(self.tmp), [])
+
+
+class SummarizeCliTest(unittest.TestCase):
+    """summarize.py's command line: --help prints the usage; bad input is one
+    message and exit 2, and --readme writes nothing for a missing host."""
+
+    def cli(self, *args):
+        import subprocess
+        return subprocess.run([sys.executable, os.path.join(SCRIPTS, "summarize.py"), *args],
+                              capture_output=True, text=True, timeout=60)
+
+    def test_help_and_bad_input(self):
+        r = self.cli("--help")
+        self.assertEqual(r.returncode, 0)
+        self.assertIn("--readme HOST", r.stdout)
+        tmp = tempfile.mkdtemp(prefix="nr-sumcli-")
+        try:
+            for args, what in ((("--bogus",), "unknown option '--bogus'"),
+                               (("--results",), "--results needs a folder"),
+                               (("--results", tmp, "--readme"), "--readme needs a HOST"),
+                               (("--results", tmp, "--readme", "nohost"),
+                                "no results for host 'nohost'"),
+                               (("--results", os.path.join(tmp, "absent")),
+                                "is not a folder of results")):
+                with self.subTest(args=args):
+                    r = self.cli(*args)
+                    self.assertEqual(r.returncode, 2, r.stderr)
+                    self.assertIn(what, r.stderr)
+                    self.assertEqual(r.stdout, "")
+            self.assertEqual(os.listdir(tmp), [])
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
 if __name__ == "__main__":
     unittest.main()
