@@ -162,11 +162,18 @@ def main():
         p, c = s
         for (num, den, b, target) in (("numaring", "rte", 1, 1.2), ("numaring", "flat", 0, 1.0)):
             ratios = [x / y for x, y in zip(res[(s, num, b)], res[(s, den, b)]) if y > 0]
-            med = statistics.median(ratios)
             what = f"bursts of {a.burst}" if b else "single operations"
+            if not ratios:
+                print(f"{p}P{c}C {num} / {den}, {what}: not computed ({den} moved nothing)")
+                continue
+            med = statistics.median(ratios)
             verdict = ""
             if s == (1, 1):
                 verdict = f" (target >= {target:g})  {'met' if med >= target else 'MISSED'}"
+            slow = [q for q in (num, den) if statistics.median(res[(s, q, b)]) < 1e6]
+            if slow and p + c > len(os.sched_getaffinity(0)):
+                verdict += (f"  ({', '.join(slow)} below 1 Mitems/s: a convoy with more "
+                            "threads than CPUs; the ratio says nothing of the queues)")
             print(f"{p}P{c}C {num} / {den}, {what}: {med:.2f}x [{min(ratios):.2f}..{max(ratios):.2f}]"
                   f"{verdict}")
     if (1, 1) in shapes:
