@@ -12,15 +12,16 @@
 
 What `run` does, in steps:
   1. Reads and checks every selected experiments/*.exp before anything runs.
-  2. Names the host: host name + CPU model + node count (+ "-emulated-<spec>"
-     when --topology/NUMARING_TOPOLOGY emulates nodes), results/<host>/.
-     The folder is this machine's only if its env/machine-id.txt holds this
-     machine's identity (16 hex digits of sha256 of /etc/machine-id, see
-     machine_identity; NUMARING_MACHINE_ID replaces the id, for tests). A
-     results/<host>/ of another machine (committed, copied, or without
-     machine-id.txt) is left exactly as it is, and this machine measures into
-     results/<host>-<8 hex digits of its identity>/ (all 16 if even that one
-     is another's): someone else's numbers are never resumed as its own.
+  2. Names the host by what it is (scripts/hostid.py): host name, CPU vendor,
+     family and model numbers, node count, e.g. results/vm-intel-f6m106-1node/
+     (+ "-emulated-<K>node-<spec>" when --topology/NUMARING_TOPOLOGY or the
+     runner emulates nodes). A folder is this sweep's own only if it holds the
+     git-ignored marker .sweep-owner.json that a sweep of this working tree
+     wrote there, with this machine's fingerprint (machine identity, CPU
+     signature, host name): committed, copied or another machine's results are
+     never resumed, whatever /etc/machine-id says (cloud images share it), and
+     never written; the sweep measures into <key>-r2/ (-r3, ...) instead, one
+     suffix for the real folder and its emulated sibling.
   3. Captures the environment once per host into results/<host>/env/ (the
      machine identity, lscpu, numactl -H, hwloc XML, likwid-topology, kernel,
      compiler, git commit, numaring-bench --show-topology) and runs the host
@@ -62,7 +63,6 @@ import csv
 import datetime
 import errno
 import glob
-import hashlib
 import io
 import json
 import os
@@ -70,13 +70,13 @@ import random
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import expfile  # noqa: E402
+import hostid  # noqa: E402
 import nrlikwid  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -196,14 +196,7 @@ def topo_cores(topo, ncpus):
 
 
 def cpu_model():
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
-            for line in f:
-                if line.startswith("model name") or line.startswith("Model"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return "unknown-cpu"
+    return hostid.cpu_signature()["model_name"] or "unknown-cpu"
 
 
 def show_topology(bench, topology, source="--topology"):
@@ -227,123 +220,48 @@ def show_topology(bench, topology, source="--topology"):
 
 
 def host_id(topo, topology):
-    name = socket.gethostname().split(".")[0] or "host"
-    model = re.sub(r"\(r\)|\(tm\)|cpu|processor|@.*", "", cpu_model(), flags=re.I)
-    model = re.sub(r"[^a-z0-9]+", "-", model.lower()).strip("-")[:40] or "cpu"
-    # the machine's own node count, also when the run emulates others
-    machine = len(glob.glob("/sys/devices/system/node/node[0-9]*")) or 1
-    if topology:
-        nodes = len(topo["nodes"])
-        spec = re.sub(r"[^0-9A-Za-z]+", "_", topology).strip("_")[:40]
-        return f"{name}-{model}-{machine}node-emulated-{nodes}node-{spec}"
-    return f"{name}-{model}-{machine}node"
+    """The host key of a pass (scripts/hostid.py): the machine's own, with
+    '-emulated-<K>node-<spec>' where the pass runs on emulated nodes."""
+    return hostid.host_key(emulated=(len(topo["nodes"]), topology) if topology else None)
 
 
-# ---- whose results a folder holds -------------------------------------------
+# ---- whose results a folder holds (scripts/hostid.py) --------------------------
 
-MACHINE_ID_FILES = ("/etc/machine-id", "/var/lib/dbus/machine-id")
-BOOT_ID_FILE = "/proc/sys/kernel/random/boot_id"
-MACHINE_ID_ENV = "NUMARING_MACHINE_ID"
-MACHINE_ID_TXT = "machine-id.txt"  # in results/<host>/env/
-
-
-def _read_id(path):
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            return f.read().strip()
-    except OSError:
-        return ""
+MACHINE_ID_TXT = "machine-id.txt"  # in results/<host>/env/: a record, not a claim
 
 
 def machine_identity():
-    """(identity, how): this machine's identity, the first 16 hex digits of
-    sha256("numaring-machine:" + the contents of /etc/machine-id, else of
-    /var/lib/dbus/machine-id), and a line saying how it was derived. The id
-    itself is never returned, so it is never stored. NUMARING_MACHINE_ID
-    replaces the id (tests; 1-64 of [0-9A-Za-z_-]). Where neither file can be
-    read, host name + CPU model + boot id stand in, and `how` says FALLBACK:
-    such an identity changes at every reboot."""
-    override = os.environ.get(MACHINE_ID_ENV)
-    if override is not None:
-        if not re.fullmatch(r"[0-9A-Za-z_-]{1,64}", override):
-            die(f"{MACHINE_ID_ENV}={override[:80]!r}: expected 1 to 64 characters "
-                "of 0-9, A-Z, a-z, '_' and '-'")
-        text, how = override, f"${MACHINE_ID_ENV}"
-    else:
-        for path in MACHINE_ID_FILES:
-            text = _read_id(path)
-            if text:
-                how = path
-                break
-        else:
-            boot = _read_id(BOOT_ID_FILE)
-            text = "\n".join([socket.gethostname(), cpu_model(), boot])
-            ident = hashlib.sha256(("numaring-machine:" + text).encode()).hexdigest()[:16]
-            return ident, (f"# FALLBACK: neither {' nor '.join(MACHINE_ID_FILES)} could be "
-                           "read; first 16 hex digits of sha256(\"numaring-machine:\" + host "
-                           f"name + CPU model + {BOOT_ID_FILE if boot else 'no boot id'}), "
-                           "which changes at every reboot\n")
-    ident = hashlib.sha256(("numaring-machine:" + text).encode()).hexdigest()[:16]
-    return ident, (f"# first 16 hex digits of sha256(\"numaring-machine:\" + {how}); "
-                   "the id itself is not stored\n")
-
-
-def folder_identity(hostdir):
-    """The machine identity stored in hostdir/env/machine-id.txt; "" when the
-    file is missing or unreadable (results of another machine, or of a
-    version of this runner before identities), None when hostdir does not
-    exist or holds no file at all (a run stopped before it wrote one): free."""
-    if not os.path.lexists(hostdir):
-        return None
-    if os.path.isdir(hostdir) and not os.path.islink(hostdir):
-        if not any(files for _, _, files in os.walk(hostdir)):
-            return None
+    """hostid.machine_identity(), exiting 2 with one message on a bad
+    NUMARING_MACHINE_ID."""
     try:
-        with open(os.path.join(hostdir, "env", MACHINE_ID_TXT), encoding="utf-8",
-                  errors="replace") as f:
-            for line in f:
-                line = line.strip()
-                if line and not line.startswith("#"):
-                    return line
-    except OSError:
-        pass
-    return ""
+        return hostid.machine_identity()
+    except hostid.IdentityError as e:
+        die(str(e))
 
 
-def own_hostdir(results, host, ident):
-    """This machine's folder for `host` under results: results/<host>/ if it
-    is free or holds this identity, else <host>-<8 hex>, else <host>-<16 hex>.
-    A folder of another identity is only read, never written; the runner
-    says in one line which it leaves alone."""
-    others = []
-    # the suffix goes before "-emulated-...", so that an emulated sibling
-    # still reads as "<real host folder>-emulated-..." (summarize.py, paper)
-    base, emu = (host.split("-emulated-", 1) + [""])[:2]
-    emu = f"-emulated-{emu}" if emu else ""
-    for name in (host, f"{base}-{ident[:8]}{emu}", f"{base}-{ident}{emu}"):
-        hostdir = os.path.join(results, name)
-        owner = folder_identity(hostdir)
-        if owner is None or owner == ident:
-            if others:
-                print(f"experiments: {', '.join(others)}: not this machine's results, left "
-                      f"untouched; this machine ({ident}) measures into "
-                      f"{os.path.relpath(hostdir)}", flush=True)
-            return hostdir
-        others.append(f"{os.path.relpath(hostdir)} (" + (
-            f"machine {owner[:16]}" if owner else f"no env/{MACHINE_ID_TXT}") + ")")
-    die(f"{', '.join(others)}: every folder this machine ({ident}) could use holds another "
-        "machine's results; move them or choose another --results")
+def claim_folders(results, keys, fp):
+    """{key: folder} this sweep writes into (hostid.claim, nothing written yet),
+    saying in one line which folders it leaves alone."""
+    try:
+        dirs, skipped = hostid.claim(results, keys, fp, write=False)
+    except hostid.NoFolder as e:
+        die(str(e))
+    if skipped:
+        print(f"experiments: {', '.join(os.path.relpath(d) for d in sorted(set(skipped)))}: "
+              "results this working tree did not start (committed, copied, or another "
+              "machine's; no marker of this sweep), left untouched; this sweep measures into "
+              f"{os.path.relpath(dirs[keys[0]])}", flush=True)
+    return dirs
 
 
 # ---- environment capture ----------------------------------------------------
 
 def capture_env(envdir, bench, topology, show_json, force, ident):
-    """results/<host>/env/: the machine identity first (it claims the folder),
-    then the environment, once (again with --force). ident is
+    """results/<host>/env/: the machine identity first (a record of which
+    machine measured; the folder is claimed by hostid's marker), then the environment, once (again with --force). ident is
     machine_identity()'s (identity, how)."""
     os.makedirs(envdir, exist_ok=True)
-    if folder_identity(os.path.dirname(envdir)) != ident[0]:
-        write_whole(os.path.join(envdir, MACHINE_ID_TXT), f"{ident[0]}\n{ident[1]}")
+    write_whole(os.path.join(envdir, MACHINE_ID_TXT), f"{ident[0]}\n{ident[1]}")
     stamp = os.path.join(envdir, "captured.txt")
     if os.path.exists(stamp) and not force:
         return
@@ -743,10 +661,23 @@ def run_all(a):
         elif split:
             print(f"experiments: {', '.join(e.name for e in split)} need two nodes with CPUs "
                   "and are left out here", file=sys.stderr)
+    # this sweep's folders, chosen once for every pass before anything is
+    # written (scripts/hostid.py): the machine's own key first, so that an
+    # emulated sibling always carries the real folder's name
+    keys = [hostid.host_key()]
+    for topo_spec, pass_exps in passes:
+        if pass_exps and topo_spec:
+            _, t = show_topology(bench, topo_spec)
+            keys.append(host_id(t, topo_spec))
+    fp = hostid.fingerprint(ident[0])
+    dirs = claim_folders(os.path.abspath(a.results), keys, fp)
     failures = []
     for topo_spec, pass_exps in passes:
         if pass_exps:
-            failures += run_pass(a, bench, topo_spec, pass_exps, profile, ident)
+            key = keys[0] if not topo_spec else keys[1 + [t for t, e in passes if e and t]
+                                                       .index(topo_spec)]
+            failures += run_pass(a, bench, topo_spec, pass_exps, profile, ident,
+                                 dirs[key], fp)
     if failures:
         print(f"experiments: {len(failures)} run(s) failed (details in their rep-*.failed.txt):",
               file=sys.stderr)
@@ -755,7 +686,7 @@ def run_all(a):
         sys.exit(1)
 
 
-def run_pass(a, bench, topology, exps, profile, ident):
+def run_pass(a, bench, topology, exps, profile, ident, hostdir, fp):
     show_json, topo = show_topology(bench, topology)
     ncpus = allowed_cpus()
     cores = topo_cores(topo, ncpus)
@@ -779,9 +710,6 @@ def run_pass(a, bench, topology, exps, profile, ident):
                 p.opts["warmup"] = "0"
         plan.append((e, pts, reps, ref))
     total = sum(len(p) * r + (len(REFERENCE_POINTS) if ref else 0) for _, p, r, ref in plan)
-    # this machine's folder, chosen before anything is written: another
-    # machine's results/<host>/ is neither resumed nor touched
-    hostdir = own_hostdir(os.path.abspath(a.results), host_id(topo, topology), ident[0])
     host = os.path.basename(hostdir)
     print(f"experiments: host {host} ({ncpus} CPUs"
           + (f" on {cores} core{'s' if cores != 1 else ''}" if cores != ncpus else "")
@@ -789,6 +717,8 @@ def run_pass(a, bench, topology, exps, profile, ident):
           f"{'EMULATED nodes ' + topology if topology else 'real nodes'}), profile {profile}, "
           f"{total} runs into {os.path.relpath(hostdir)}", flush=True)
     os.makedirs(hostdir, exist_ok=True)
+    if hostid.owner(hostdir, fp) != "ours":
+        hostid.write_marker(hostdir, fp)  # claims it: this tree's sweep, this machine
     capture_env(os.path.join(hostdir, "env"), bench, topology, show_json, a.force, ident)
     quick = profile in ("quick", "smoke") or a.smoke
     run_probe(hostdir, bench, topology, quick, a.force)
@@ -952,7 +882,7 @@ LOAD_PROBE_WARMUP_S = 0.1
 #: capacity, measured), the queue's creation, the drain, four files written
 #: and fsynced, and the runner's own work (subprocess, summary, progress).
 #: Measured on the development machine (2 CPUs, 1 node, Debian 12): the
-#: committed quick run of results/vm-intel-xeon-1node* started a run every
+#: committed quick run of results/vm-intel-f6m106-1node* started a run every
 #: 0.875-0.903 s where the points ask 0.82 s (1.29 s where they ask 1.22 s):
 #: 0.055-0.08 s a run on a quiet host; timed again with the runner under a
 #: load average of 8-12 from other work (sweeps of 5 and 25 runs, 3 pairs,

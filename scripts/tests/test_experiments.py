@@ -276,25 +276,50 @@ def tree_hash(top):
     return h.hexdigest()
 
 
+def hostid_key():
+    import hostid
+    return hostid.host_key()
+
+
 def identity_of(text):
     return hashlib.sha256(f"numaring-machine:{text}".encode()).hexdigest()[:16]
 
 
+INTEL_F6M106 = """processor\t: 0
+vendor_id\t: GenuineIntel
+cpu family\t: 6
+model\t\t: 106
+model name\t: Intel(R) Xeon(R) Processor @ 2.60GHz
+
+processor\t: 1
+vendor_id\t: GenuineIntel
+cpu family\t: 6
+model\t\t: 106
+"""
+INTEL_F6M207 = INTEL_F6M106.replace("model\t\t: 106", "model\t\t: 207")
+AMD_F26M2 = ("processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 26\nmodel\t\t: 2\n"
+             "model name\t: AMD EPYC\n")
+ARM = "processor\t: 0\nBogoMIPS\t: 50.00\nCPU implementer\t: 0x41\nCPU architecture: 8\nCPU part\t: 0xd0c\n"
+
+
 class MachineIdentityTest(unittest.TestCase):
-    """How the runner names the machine (scripts/experiments.py machine_identity)."""
+    """How the runner names the machine and its folder (scripts/hostid.py)."""
 
     def setUp(self):
-        import experiments
-        self.ex = experiments
-        self.saved = (experiments.MACHINE_ID_FILES, experiments.BOOT_ID_FILE,
-                      os.environ.get("NUMARING_MACHINE_ID"))
+        import hostid
+        self.h = hostid
+        self.saved = (hostid.MACHINE_ID_FILES, hostid.BOOT_ID_FILE,
+                      os.environ.get("NUMARING_MACHINE_ID"), os.environ.get("NUMARING_CPUINFO"))
         os.environ.pop("NUMARING_MACHINE_ID", None)
         self.tmp = tempfile.mkdtemp(prefix="nr-id-test-")
 
     def tearDown(self):
-        self.ex.MACHINE_ID_FILES, self.ex.BOOT_ID_FILE, old = self.saved
-        if old is not None:
-            os.environ["NUMARING_MACHINE_ID"] = old
+        self.h.MACHINE_ID_FILES, self.h.BOOT_ID_FILE, old, cpu = self.saved
+        for k, v in (("NUMARING_MACHINE_ID", old), ("NUMARING_CPUINFO", cpu)):
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
         shutil.rmtree(self.tmp, ignore_errors=True)
 
     def file(self, name, text):
@@ -306,36 +331,85 @@ class MachineIdentityTest(unittest.TestCase):
     def test_hash_of_machine_id_then_dbus_then_fallback(self):
         raw = "0123456789abcdef0123456789abcdef"
         missing = os.path.join(self.tmp, "missing")
-        self.ex.MACHINE_ID_FILES = (self.file("etc", raw + "\n"), self.file("dbus", "other\n"))
-        ident, how = self.ex.machine_identity()
+        self.h.MACHINE_ID_FILES = (self.file("etc", raw + "\n"), self.file("dbus", "other\n"))
+        ident, how = self.h.machine_identity()
         self.assertEqual(ident, identity_of(raw))
         self.assertNotIn(raw, how)
         self.assertNotIn("FALLBACK", how)
-        self.ex.MACHINE_ID_FILES = (missing, self.file("dbus", raw + "\n"))
-        self.assertEqual(self.ex.machine_identity()[0], identity_of(raw))
-        self.ex.MACHINE_ID_FILES = (missing, self.file("empty", ""))
-        self.ex.BOOT_ID_FILE = self.file("boot", "boot-1\n")
-        ident1, how = self.ex.machine_identity()
+        self.h.MACHINE_ID_FILES = (missing, self.file("dbus", raw + "\n"))
+        self.assertEqual(self.h.machine_identity()[0], identity_of(raw))
+        self.h.MACHINE_ID_FILES = (missing, self.file("empty", ""))
+        self.h.BOOT_ID_FILE = self.file("boot", "boot-1\n")
+        ident1, how = self.h.machine_identity()
         self.assertRegex(ident1, r"^[0-9a-f]{16}$")
         self.assertTrue(how.startswith("# FALLBACK"), how)
-        self.ex.BOOT_ID_FILE = self.file("boot", "boot-2\n")
-        self.assertNotEqual(self.ex.machine_identity()[0], ident1)  # another boot
+        self.h.BOOT_ID_FILE = self.file("boot", "boot-2\n")
+        self.assertNotEqual(self.h.machine_identity()[0], ident1)  # another boot
 
     def test_override_is_hashed_too(self):
         os.environ["NUMARING_MACHINE_ID"] = "test-A_1"
-        ident, how = self.ex.machine_identity()
+        ident, how = self.h.machine_identity()
         self.assertEqual(ident, identity_of("test-A_1"))
         self.assertIn("NUMARING_MACHINE_ID", how)
 
+    def test_two_cpu_models_give_two_keys(self):
+        """Under KVM both Xeons are "Intel(R) Xeon(R) Processor": the family and
+        model numbers tell them apart."""
+        keys = {}
+        for name, text in (("m106", INTEL_F6M106), ("m207", INTEL_F6M207), ("amd", AMD_F26M2),
+                           ("arm", ARM)):
+            os.environ["NUMARING_CPUINFO"] = self.file(name, text)
+            keys[name] = self.h.host_key(name="vm", nodes=1)
+        self.assertEqual(keys, {"m106": "vm-intel-f6m106-1node", "m207": "vm-intel-f6m207-1node",
+                                "amd": "vm-amd-f26m2-1node", "arm": "vm-arm41-f8m3340-1node"})
+        os.environ["NUMARING_CPUINFO"] = self.file("m106", INTEL_F6M106)
+        self.assertEqual(self.h.host_key(name="vm", nodes=1, emulated=(2, "0;1")),
+                         "vm-intel-f6m106-1node-emulated-2node-0_1")
+        fp106 = self.h.fingerprint("x")
+        os.environ["NUMARING_CPUINFO"] = self.file("m207", INTEL_F6M207)
+        self.assertNotEqual(self.h.fingerprint("x"), fp106)  # same machine-id, other CPU
+
+    def test_claim_rules(self):
+        """Free and own folders are used; a folder with files and no marker of
+        this fingerprint (committed, copied, another machine's) is not, and
+        the real folder and its emulated siblings share one suffix."""
+        res = os.path.join(self.tmp, "results")
+        fp, other = {"machine": "a"}, {"machine": "b"}
+        keys = ["h-1node", "h-1node-emulated-2node-0_1"]
+        dirs, skipped = self.h.claim(res, keys, fp)
+        self.assertEqual(dirs, {k: os.path.join(res, k) for k in keys})
+        self.assertEqual(skipped, [])
+        self.assertEqual(self.h.owner(dirs[keys[0]], fp), "ours")
+        self.assertEqual(self.h.owner(dirs[keys[0]], other), "other")
+        self.assertEqual(self.h.claim(res, keys, fp)[0], dirs)  # resumed
+        # committed results: files, no marker
+        os.remove(os.path.join(dirs[keys[1]], self.h.MARKER))
+        with open(os.path.join(dirs[keys[1]], "f3-gate.csv"), "w") as f:
+            f.write("x\n")
+        dirs2, skipped = self.h.claim(res, keys, fp)
+        self.assertEqual(dirs2, {keys[0]: os.path.join(res, "h-1node-r2"),
+                                 keys[1]: os.path.join(res, "h-1node-r2-emulated-2node-0_1")})
+        self.assertEqual(skipped, [dirs[keys[1]]])
+        # the sibling counts even when only the real key is asked for
+        self.assertEqual(self.h.claim(res, keys[:1], fp, write=False)[0][keys[0]],
+                         os.path.join(res, "h-1node-r2"))
+        # another fingerprint: neither folder is its own
+        self.assertEqual(self.h.claim(res, keys[:1], other, write=False)[0][keys[0]],
+                         os.path.join(res, "h-1node-r3"))
+        # an empty folder is free
+        os.makedirs(os.path.join(res, "e-1node", "sub"))
+        self.assertEqual(self.h.owner(os.path.join(res, "e-1node"), fp), "free")
+
     def test_capture_env_stores_the_hash_and_how(self):
         raw = "fedcba9876543210fedcba9876543210"
-        self.ex.MACHINE_ID_FILES = (self.file("etc", raw + "\n"),)
-        ident = self.ex.machine_identity()
+        self.h.MACHINE_ID_FILES = (self.file("etc", raw + "\n"),)
+        ident = self.h.machine_identity()
         envdir = os.path.join(self.tmp, "results", "host", "env")
+        import experiments
         with open(os.devnull, "w") as null:
             saved, sys.stdout = sys.stdout, null
             try:
-                self.ex.capture_env(envdir, "/nonexistent", None, "{}", False, ident)
+                experiments.capture_env(envdir, "/nonexistent", None, "{}", False, ident)
             finally:
                 sys.stdout = saved
         with open(os.path.join(envdir, "machine-id.txt")) as f:
@@ -346,7 +420,6 @@ class MachineIdentityTest(unittest.TestCase):
         for path in glob.glob(os.path.join(envdir, "*")):
             with open(path, errors="replace") as f:
                 self.assertNotIn(raw, f.read(), path)
-        self.assertEqual(self.ex.folder_identity(os.path.dirname(envdir)), identity_of(raw))
 
 
 @unittest.skipUnless(os.access(BENCH, os.X_OK), "numaring-bench not built")
@@ -923,51 +996,53 @@ class RunnerTest(unittest.TestCase):
         with open(os.path.join(old, "env", "machine-id.txt")) as f:
             self.assertEqual(f.readline().strip(), identity_of("machine-A"))
         before = tree_hash(old)
-        # the same host key, another machine (a copied or committed folder)
+        # the same host key, another machine
         r = self.run_as("machine-B")
-        b8 = identity_of("machine-B")[:8]
-        self.assertIn(f"{os.path.relpath(old)} (machine {identity_of('machine-A')}): "
-                      "not this machine's results, left untouched", r.stdout)
-        self.measured_afresh(r, f"{host}-{b8}")
+        self.assertIn(f"{os.path.relpath(old)}: results this working tree did not start", r.stdout)
+        self.assertIn("left untouched", r.stdout)
+        self.measured_afresh(r, f"{host}-r2")
         self.assertEqual(tree_hash(old), before)
-        # even the folder with the 8 hex digits is another's: all 16
-        bdir = os.path.join(self.results, f"{host}-{b8}")
-        with open(os.path.join(bdir, "env", "machine-id.txt"), "w") as f:
-            f.write(identity_of("machine-C") + "\n")
+        # even -r2 is another's: -r3
+        bdir = os.path.join(self.results, f"{host}-r2")
+        os.remove(os.path.join(bdir, ".sweep-owner.json"))
         before_b = tree_hash(bdir)
         r = self.run_as("machine-B")
-        self.measured_afresh(r, f"{host}-{identity_of('machine-B')}")
+        self.measured_afresh(r, f"{host}-r3")
         self.assertEqual((tree_hash(old), tree_hash(bdir)), (before, before_b))
         self.assertEqual(len(os.listdir(self.results)), 3)
 
-    def test_folder_without_machine_id_is_another_machines(self):
-        # like the results committed before machine-id.txt existed
+    def test_a_clone_with_the_same_machine_id_measures_afresh(self):
+        """Committed results carry no marker (git ignores it): a clone on a
+        machine whose machine-id is the committed one's (a cloned cloud image)
+        neither resumes them nor writes into them, not even with --force."""
         self.write_exp(GOOD)
         self.run_as("machine-A")
         (host,) = os.listdir(self.results)
         old = os.path.join(self.results, host)
-        os.remove(os.path.join(old, "env", "machine-id.txt"))
+        self.assertTrue(os.path.exists(os.path.join(old, ".sweep-owner.json")))
+        clone = os.path.join(self.tmp, "clone-results")
+        shutil.copytree(self.results, clone)
+        os.remove(os.path.join(clone, host, ".sweep-owner.json"))  # what git would give
+        self.results = clone
+        old = os.path.join(clone, host)
+        with open(os.path.join(old, "env", "machine-id.txt")) as f:
+            self.assertEqual(f.readline().strip(), identity_of("machine-A"))  # same id
         before = tree_hash(old)
-        r = self.run_as("machine-A", ["--force"])  # not even --force touches it
-        self.assertIn(f"{os.path.relpath(old)} (no env/machine-id.txt): not this machine's "
-                      "results, left untouched", r.stdout)
-        self.measured_afresh(r, f"{host}-{identity_of('machine-A')[:8]}")
+        r = self.run_as("machine-A", ["--force"])
+        self.assertIn(f"{os.path.relpath(old)}: results this working tree did not start", r.stdout)
+        self.measured_afresh(r, f"{host}-r2")
         self.assertEqual(tree_hash(old), before)
 
-    def test_the_same_machine_resumes_in_its_own_folder(self):
+    def test_the_same_tree_resumes_in_its_own_folder(self):
         self.write_exp(GOOD)
         (host_a,) = [l.split()[2] for l in self.run_as("machine-A").stdout.splitlines()
                      if l.startswith("experiments: host ")]
-        os.remove(os.path.join(self.results, host_a, "env", "machine-id.txt"))
-        r = self.run_as("machine-B")
-        mine = f"{host_a}-{identity_of('machine-B')[:8]}"
-        self.measured_afresh(r, mine)
-        # the second run of machine B: in its folder, every run kept
-        r = self.run_as("machine-B")
+        r = self.run_as("machine-A")
         self.assertEqual(r.stdout.count("done before, kept"), 4)
         self.assertIn("4 runs (0 run now, 4 kept, 0 failed)", r.stdout)
-        self.assertIn(f"runs into {os.path.relpath(os.path.join(self.results, mine))}", r.stdout)
-        self.assertEqual(sorted(os.listdir(self.results)), sorted([host_a, mine]))
+        self.assertIn(f"runs into {os.path.relpath(os.path.join(self.results, host_a))}", r.stdout)
+        self.assertEqual(os.listdir(self.results), [host_a])
+        self.assertIn(hostid_key(), host_a)
 
     def test_emulated_pass_follows_the_same_rule(self):
         if len(os.sched_getaffinity(0)) < 2:
@@ -982,7 +1057,7 @@ class RunnerTest(unittest.TestCase):
         r = self.run_as("machine-B", topo)
         # the suffix before "-emulated-": still the real folder's sibling
         real, emu = host.split("-emulated-", 1)
-        self.measured_afresh(r, f"{real}-{identity_of('machine-B')[:8]}-emulated-{emu}")
+        self.measured_afresh(r, f"{real}-r2-emulated-{emu}")
         self.assertEqual(tree_hash(os.path.join(self.results, host)), before)
 
     def test_bad_machine_id_exits_2_with_one_message(self):
