@@ -856,6 +856,13 @@ def host_readme(hostdir):
                              f"single-ring peer ({r[f'b{b}_best_peer']}){extra} | — |")
     lines.append("")
     lines.append(kind_paragraph(hostdir, t, m))
+    if not emulated and not guest:
+        # the reproduction report: every claim checked here (scripts/claims.py)
+        import claims
+        lines += claims.md_section(claims.report(hostdir))
+    elif emulated:
+        lines += ["", "The reproduction report of these runs is the real host folder's "
+                  "(`claims.csv` and README there)."]
     lines += drift_section(hostdir)
     lines += harness_section(hostdir)
     lines += pace_section(hostdir)

@@ -35,7 +35,7 @@ README = os.path.join(ROOT, "README.md")
 DOCS = os.path.join(ROOT, "docs")
 
 #: the generated block's markers, exactly as scripts/claims.py looks for them
-BEGIN = "<!-- BEGIN GENERATED: claims (scripts/claims.py --readme README.md; do not edit) -->"
+BEGIN = "<!-- BEGIN GENERATED: claims (scripts/claims.py readme README.md; do not edit) -->"
 END = "<!-- END GENERATED: claims -->"
 
 #: README.md is a front door of about 200 lines; the rest belongs in docs/

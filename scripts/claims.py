@@ -1,0 +1,750 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
+"""claims.py - every measured claim of the artifact, checked on the host that measured it.
+
+    claims.py report [--results DIR] [HOST ...]   the reproduction report of each host,
+                                                  side by side when several (make report)
+    claims.py report --mine [--results DIR]       the report of this working tree's own
+                                                  results (what make experiments ends with)
+    claims.py write [--results DIR] HOST ...      write results/HOST/claims.csv
+    claims.py readme FILE [--results DIR] [--check]
+                                                  regenerate the block between FILE's
+                                                  GENERATED markers (--check: exit 1 if it
+                                                  would change)
+    claims.py list                                the claims table itself
+
+Claims are code. Each entry of CLAIMS is one sentence the README, the results
+READMEs or the paper states: an id, the sentence, the CSV and columns it reads,
+the estimator, the predicate (an operator and a threshold), the study's value
+where the study gave one, and when it is testable. Evaluated on a host's
+results it gets one status:
+
+  holds              the whole interval lies on the claimed side of the threshold
+  does not hold      the whole interval lies on the other side
+  inconclusive       the interval straddles the threshold
+  not testable here  the host cannot test it (why: e.g. needs 2 real nodes), or its
+                     results do not hold the data
+  not exercised      the mechanism the claim is about did not run (why: the counter)
+
+The estimator is one, everywhere: a ratio between two configurations is the
+paired median ratio over the repetitions of a round (scripts/summarize.py
+paired(), which figures, READMEs, this report and the paper all call), with
+its interval (summarize.py says which). A claim that reads a single
+configuration (a maximum over points, a worst case) uses the medians over
+repetitions of each point and has no interval beyond that.
+
+One report per host covers its emulated sibling folder (F3 and F5 run there
+on a one-node machine). Nothing here changes a result; `make experiments`
+never fails on a claim.
+"""
+
+import argparse
+import csv
+import io
+import os
+import statistics
+import sys
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nrdata  # noqa: E402
+import summarize  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+STATUSES = ("holds", "does not hold", "inconclusive", "not testable here", "not exercised")
+
+#: a mechanism is exercised when the no-backoff run loses at least this many races
+#: per operation (1 in 1,000), the realized batch reaches this share of the configured
+#: one, or a gate was waited on at all
+LOST_RACES_EXERCISED = nrdata.BACKOFF_EXERCISED
+REALIZED_EXERCISED = 0.8
+
+#: the study's scale (design.md section 1): two nodes of 16 vCPUs each
+STUDY_WORKERS = 32
+STUDY_NODES = 2
+
+
+@dataclass
+class Measured:
+    """A claim's value on one host: the estimate, its interval (lo..hi, equal
+    to the value where there is none), the repetitions behind it, where it was
+    read and what it was measured at."""
+    value: float
+    lo: Optional[float] = None
+    hi: Optional[float] = None
+    n: Optional[int] = None
+    source: str = ""
+    detail: str = ""
+    exercised: Optional[str] = None  # why not, where the mechanism did not run
+
+    def __post_init__(self):
+        if self.lo is None:
+            self.lo = self.value
+        if self.hi is None:
+            self.hi = self.value
+
+
+@dataclass
+class Claim:
+    id: str
+    finding: str           # F1..F5, or "ring" for the queue against its peers
+    sentence: str          # what is claimed, in words
+    reads: str             # the CSV and columns it reads
+    estimator: str
+    op: str                # '>', '>=', '<', '<='
+    threshold: float
+    unit: str              # 'x', '%', '' (shown after values)
+    study: str             # the study's value, '' where it gave none
+    when: str              # when it is testable, in words
+    measure: Callable = field(repr=False)
+    testable: Callable = field(repr=False, default=lambda ctx: None)
+
+
+class Host:
+    """What the claims read of one host: its folder, the folder of its
+    cross-node runs (itself with several real nodes, else its emulated
+    sibling), what the machine is."""
+
+    def __init__(self, hostdir):
+        self.dir = os.path.normpath(hostdir)
+        self.name = os.path.basename(self.dir)
+        self.cross = summarize.cross_node_dir(self.dir)
+        self.topo = summarize.describe_host(self.dir) or {}
+        self.machine = summarize.machine(self.dir)
+        self.real_nodes = summarize.real_nodes(self.topo)
+        self.cores = self.machine.get("cores") or sum(
+            n.get("ncpus", 0) for n in self.topo.get("nodes", [])) or 0
+        self.cross_topo = summarize.describe_host(self.cross) or {} if self.cross else {}
+        self.virt = self.machine.get("hypervisor") or self.topo.get("virtualization") or ""
+
+    def rel(self, *parts):
+        return os.path.join(*parts)
+
+
+# ---- testability ----------------------------------------------------------------
+
+def needs_real_nodes(ctx):
+    """F3 and F5 are about the interconnect: two real nodes, their runs on them."""
+    if ctx.real_nodes < STUDY_NODES:
+        where = ("on emulated nodes (one real node here: no interconnect crossed)"
+                 if ctx.cross and ctx.cross != ctx.dir else "with one real node")
+        return f"needs {STUDY_NODES} real NUMA nodes; this host's cross-node runs are {where}"
+    return None
+
+
+def needs_study_scale(ctx):
+    if ctx.real_nodes < STUDY_NODES or ctx.cores < STUDY_WORKERS:
+        return (f"needs >= {STUDY_WORKERS} cores on {STUDY_NODES} real nodes without "
+                f"oversubscription; this host has {ctx.cores} core(s), "
+                f"{ctx.real_nodes or 1} real node(s)")
+    return None
+
+
+def needs_cores(k):
+    def check(ctx):
+        if ctx.cores and ctx.cores < k:
+            return f"needs >= {k} cores; this host has {ctx.cores}"
+        return None
+    return check
+
+
+# ---- measurements: each reads summarize's functions (the one estimator) ---------------
+
+def _ratio(d, key, source, detail):
+    if not d or d.get(key) is None:
+        return None
+    return Measured(d[key], d.get(key + "_lo"), d.get(key + "_hi"), d.get(key + "_n"),
+                    source, detail)
+
+
+def m_f1(ctx):
+    r = summarize.f1(ctx.dir)
+    return _ratio(r, "ratio", "f1-lookup-cost.csv", "look-up / data movement per operation, "
+                  "1P1C, lookup libnuma against none") if r else None
+
+
+def m_f2(ctx):
+    r = summarize.f2(ctx.dir)
+    if not r:
+        return None
+    m = _ratio(r, "cached_over_libnuma", "f2-node-cache.csv",
+               f"throughput cached / libnuma at {r['threads']} threads"
+               + (" (oversubscribed)" if r.get("oversubscribed") else ""))
+    return m
+
+
+def m_f3(ctx):
+    if not ctx.cross:
+        return None
+    r = summarize.f3(ctx.cross)
+    if not r:
+        return None
+    how = (f"open loop at {float(r['load']) * 100:.0f}% of capacity" if r.get("load")
+           else "closed loop")
+    return _ratio(r, "shared_over_perworker", f"{os.path.basename(ctx.cross)}/f3-gate.csv",
+                  f"p50 latency shared / per-worker gate at {r['threads']} threads, {how}")
+
+
+def m_f4(backoff):
+    def measure(ctx):
+        r = summarize.f4(ctx.dir)
+        if not r or r.get(f"{backoff}_change_pct") is None:
+            return None
+        m = _ratio(r, f"{backoff}_change_pct", "f4-backoff.csv",
+                   f"throughput {backoff} against none at {r['threads']} threads"
+                   + (" (oversubscribed)" if r.get("oversubscribed") else ""))
+        rate = r.get("none_failed_per_item")
+        if rate is None or rate < LOST_RACES_EXERCISED:
+            per_k = "not recorded" if rate is None else f"{rate * 1000:.3g}"
+            m.exercised = (f"the no-backoff run lost {per_k} races per 1,000 operations "
+                           f"(< {LOST_RACES_EXERCISED * 1000:g}): no backoff had anything to do")
+        return m
+    return measure
+
+
+def _ceiling_points(ctx):
+    """[(folder, csv, violation-like dict)] of every row with a ceiling, real and cross."""
+    import ceiling
+    out = []
+    for d in dict.fromkeys([ctx.dir] + ([ctx.cross] if ctx.cross else [])):
+        for name, v in ceiling.check_host(d, tolerance=-1.0):
+            out.append((os.path.basename(d), name, v))
+    return out
+
+
+def m_f5_model(ctx):
+    pts = _ceiling_points(ctx)
+    if not pts:
+        return None
+    folder, name, v = max(pts, key=lambda p: p[2]["ratio"])
+    above = sum(1 for _, _, x in pts if x["ratio"] > 1.0)
+    return Measured(v["ratio"], source=f"{folder}/{name} + probe/probe.csv",
+                    detail=(f"highest measured / ceiling over {len(pts)} runs: {v['queue']} "
+                            f"{v['point']} ({v['measured'] / 1e6:.2f} vs "
+                            f"{v['ceiling'] / 1e6:.2f} M items/s, bound: {v['bound']}); "
+                            f"{above} run(s) above the model"))
+
+
+def m_f5_realized(ctx):
+    if not ctx.cross:
+        return None
+    rz = summarize.f5_realized(ctx.cross)
+    if not rz:
+        return None
+    worst = min(rz, key=lambda x: x["ratio"])
+    return Measured(worst["ratio"], source=f"{os.path.basename(ctx.cross)}/f5-ceiling.csv",
+                    detail=(f"lowest realized / configured batch: batch {worst['batch']} at "
+                            f"{worst['threads']} threads moved {worst['realized']:.1f} items "
+                            "per transfer"))
+
+
+def m_peers(item, bursts, peer):
+    def measure(ctx):
+        r = summarize.peers(ctx.dir, item)
+        key = f"b{bursts}_over_{peer}"
+        if not r:
+            return None
+        return _ratio(r, key, "peers.csv",
+                      f"numaring / {'rte_ring' if peer == 'rte' else peer} throughput, "
+                      f"{'bursts' if bursts == '1' else 'single operations'}, {item} items, "
+                      f"{r['threads']} threads" + (" (oversubscribed)"
+                                                   if r.get("oversubscribed") else ""))
+    return measure
+
+
+# ---- the side benchmarks (results/<host>/bench/) --------------------------------------
+
+def bench_rows(ctx, name):
+    """The rows of results/<host>/bench/<name>.csv, each with 'rep' = its round
+    (so that summarize.paired pairs runs of one round); [] where absent."""
+    path = os.path.join(ctx.dir, "bench", f"{name}.csv")
+    rows = summarize.load_all(path)
+    for r in rows:
+        r["rep"] = r.get("round") or "1"
+    return rows
+
+
+def m_bench_peers(bursts, peer, where="harness"):
+    def measure(ctx):
+        rows = [r for r in bench_rows(ctx, "bench-peers")
+                if r.get("shape") == "1x1" and str(r.get("bursts")) == bursts
+                and (r.get("where") or "harness") == where
+                and (r.get("item") or "inline") == "inline"]
+        a, b = summarize.by(rows, queue="numaring"), summarize.by(rows, queue=peer)
+        pr = summarize.paired(a, b)
+        if not pr:
+            return None
+        return Measured(pr[0], pr[1], pr[2], pr[3], "bench/bench-peers.csv",
+                        f"numaring / {'rte_ring' if peer == 'rte' else peer}, 1P1C, "
+                        f"{'bursts' if bursts == '1' else 'single operations'}, inline items, "
+                        f"{'numaring-bench' if where == 'harness' else 'bare loop'}, paired "
+                        "by round")
+    return measure
+
+
+def m_bench_fidelity(ctx):
+    rows = bench_rows(ctx, "bench-fidelity")
+    if not rows:
+        return None
+    worst = None
+    keys = sorted({(r.get("queue"), str(r.get("bursts")), r.get("item") or "inline")
+                   for r in rows})
+    for q, b, item in keys:
+        rs = [r for r in rows if (r.get("queue"), str(r.get("bursts")),
+                                  r.get("item") or "inline") == (q, b, item)]
+        pr = summarize.paired(summarize.by(rs, where="harness"), summarize.by(rs, where="bare"))
+        if pr and (worst is None or pr[0] < worst[0][0]):
+            worst = (pr, q, b, item)
+    if worst is None:
+        return None
+    pr, q, b, item = worst
+    return Measured(pr[0], pr[1], pr[2], pr[3], "bench/bench-fidelity.csv",
+                    f"lowest harness / bare loop: {q}, "
+                    f"{'bursts' if b == '1' else 'single operations'}, {item} items, paired "
+                    "by round")
+
+
+def m_bench_oversub(ctx):
+    rows = bench_rows(ctx, "bench-oversub")
+    vals = [(nrdata.num(r, "ratio_to_perworker"), r) for r in rows]
+    vals = [(v, r) for v, r in vals if v is not None]
+    if not vals:
+        return None
+    v, r = min(vals, key=lambda x: x[0])
+    return Measured(v, source="bench/bench-oversub.csv",
+                    detail=(f"worst of {len(vals)} look-up x gate x backoff combinations: "
+                            f"lookup {r.get('lookup')}, gate {r.get('gate')}, backoff "
+                            f"{r.get('backoff')}, 3 producers + 3 consumers"))
+
+
+# ---- the table ------------------------------------------------------------------------
+
+ANY = "any host"
+CLAIMS = [
+    Claim("F1.lookup-dominates", "F1",
+          "Finding the node with libnuma on every operation costs more than moving the item.",
+          "f1-lookup-cost.csv: throughput_ops_per_s, lookup libnuma vs none, 1P1C",
+          "paired median ratio", ">", 1.0, "x", "", ANY, m_f1),
+    Claim("F1.study-11x", "F1",
+          "The per-operation look-up costs more than 11x the data movement (the study's F1).",
+          "f1-lookup-cost.csv: throughput_ops_per_s, lookup libnuma vs none, 1P1C",
+          "paired median ratio", ">", 11.0, "x", "more than 11x", ANY, m_f1),
+    Claim("F2.cache-faster", "F2",
+          "Remembering the node raises throughput against looking it up every operation.",
+          "f2-node-cache.csv: throughput_ops_per_s, lookup cached vs libnuma",
+          "paired median ratio", ">", 1.0, "x", "", "any host with >= 2 cores", m_f2,
+          needs_cores(2)),
+    Claim("F2.study-6x", "F2",
+          "Remembering the node raises throughput 6-7x (the study's F2).",
+          "f2-node-cache.csv: throughput_ops_per_s, lookup cached vs libnuma",
+          "paired median ratio", ">=", 6.0, "x", "6-7x", "any host with >= 2 cores", m_f2,
+          needs_cores(2)),
+    Claim("F3.study-200x", "F3",
+          "A counter per worker cuts median latency more than 200x against one shared "
+          "counter (the study's F3).",
+          "f3-gate.csv: p50_ns, gate shared vs perworker, open loop",
+          "paired median ratio", ">", 200.0, "x", "more than 200x", "needs 2 real nodes",
+          m_f3, needs_real_nodes),
+    Claim("F4.study-15-30pct", "F4",
+          "Backoff costs 15-30% of throughput at 32 workers against retrying at once "
+          "(the study's F4).",
+          "f4-backoff.csv: throughput_ops_per_s, backoff exp vs none",
+          "paired median change", "<=", -15.0, "%", "-15% to -30%",
+          f"needs >= {STUDY_WORKERS} cores on 2 real nodes", m_f4("exp"), needs_study_scale),
+    Claim("F4.pause-costs", "F4",
+          "A fixed PAUSE spin after a lost race lowers throughput against retrying at once.",
+          "f4-backoff.csv: throughput_ops_per_s, failed_attempts, backoff pause vs none",
+          "paired median change", "<", 0.0, "%", "", "any host where races are lost",
+          m_f4("pause")),
+    Claim("F4.exp-costs", "F4",
+          "Exponential PAUSE backoff lowers throughput against retrying at once.",
+          "f4-backoff.csv: throughput_ops_per_s, failed_attempts, backoff exp vs none",
+          "paired median change", "<", 0.0, "%", "", "any host where races are lost",
+          m_f4("exp")),
+    Claim("F4.yield-costs", "F4",
+          "Yielding the CPU after a lost race lowers throughput against retrying at once.",
+          "f4-backoff.csv: throughput_ops_per_s, failed_attempts, backoff yield vs none",
+          "paired median change", "<", 0.0, "%", "", "any host where races are lost",
+          m_f4("yield")),
+    Claim("F5.model-bounds", "F5",
+          "No measured run is above the physical ceiling model.",
+          "every sweep's throughput_ops_per_s against probe/probe.csv (scripts/ceiling.py)",
+          "highest measured / ceiling over the runs", "<=", 1.0, "x", "", ANY, m_f5_model),
+    Claim("F5.realized-batch", "F5",
+          "Every cross-node transfer moves at least 0.8 of its configured batch.",
+          "f5-ceiling.csv: items_per_transfer / batch",
+          "lowest median over the points", ">=", REALIZED_EXERCISED, "x", "",
+          "any host with 2 nodes (real or emulated)", m_f5_realized),
+    Claim("F5.study-interconnect", "F5",
+          "The interconnect's latency and bandwidth set the ceiling (the study's F5).",
+          "f5-ceiling.csv against probe/probe.csv",
+          "highest measured / ceiling over the runs", "<=", 1.0, "x",
+          "the interconnect bound", "needs 2 real nodes", m_f5_model, needs_real_nodes),
+    Claim("ring.peers-bursts-rte", "ring",
+          "With bursts, NumaRing moves at least 1.2x rte_ring's items at 1P1C "
+          "(peers sweep).",
+          "peers.csv: throughput_ops_per_s, queue numaring vs rte, bursts, inline items",
+          "paired median ratio", ">=", 1.2, "x", "", ANY, m_peers("inline", "1", "rte")),
+    Claim("ring.peers-single-flat", "ring",
+          "With single operations, NumaRing keeps the flat ring's pace at 1P1C "
+          "(peers sweep).",
+          "peers.csv: throughput_ops_per_s, queue numaring vs flat, single operations",
+          "paired median ratio", ">=", 1.0, "x", "", ANY, m_peers("inline", "0", "flat")),
+    Claim("ring.bench-bursts-rte", "ring",
+          "With bursts, NumaRing moves at least 1.2x rte_ring's items at 1P1C "
+          "(make bench-peers).",
+          "bench/bench-peers.csv: throughput_ops_per_s, numaring vs rte, 1x1, bursts, harness",
+          "paired median ratio", ">=", 1.2, "x", "", ANY, m_bench_peers("1", "rte")),
+    Claim("ring.bench-bursts-rte-bare", "ring",
+          "Alone (no harness), NumaRing's bursts move at least 1.2x rte_ring's items at 1P1C "
+          "(make bench-peers).",
+          "bench/bench-peers.csv: throughput_ops_per_s, numaring vs rte, bursts, bare loop",
+          "paired median ratio", ">=", 1.2, "x", "", ANY, m_bench_peers("1", "rte", "bare")),
+    Claim("ring.bench-single-flat", "ring",
+          "With single operations, NumaRing keeps the flat ring's pace at 1P1C "
+          "(make bench-peers).",
+          "bench/bench-peers.csv: throughput_ops_per_s, numaring vs flat, 1x1, single",
+          "paired median ratio", ">=", 1.0, "x", "", ANY, m_bench_peers("0", "flat")),
+    Claim("harness.fidelity", "harness",
+          "numaring-bench keeps at least 0.8 of a bare loop's speed for every queue and mode "
+          "(make bench-fidelity).",
+          "bench/bench-fidelity.csv: throughput_ops_per_s, where harness vs bare",
+          "paired median ratio (the lowest)", ">=", 0.8, "x", "", ANY, m_bench_fidelity),
+    Claim("ring.oversub-no-collapse", "ring",
+          "With 3 producers and 3 consumers on 2 CPUs, no look-up x gate x backoff collapses "
+          "below 0.1 of the per-worker gate (make bench-oversub).",
+          "bench/bench-oversub.csv: ratio_to_perworker",
+          "lowest median over the combinations", ">=", 0.1, "x", "", ANY, m_bench_oversub),
+]
+
+BY_ID = {c.id: c for c in CLAIMS}
+
+
+def decide(op, t, lo, hi):
+    """holds / does not hold / inconclusive for an interval [lo, hi] against
+    'value op t'."""
+    lo, hi = min(lo, hi), max(lo, hi)
+    if op == ">":
+        return "holds" if lo > t else "does not hold" if hi <= t else "inconclusive"
+    if op == ">=":
+        return "holds" if lo >= t else "does not hold" if hi < t else "inconclusive"
+    if op == "<":
+        return "holds" if hi < t else "does not hold" if lo >= t else "inconclusive"
+    if op == "<=":
+        return "holds" if hi <= t else "does not hold" if lo > t else "inconclusive"
+    raise ValueError(f"unknown operator {op!r}")
+
+
+def evaluate(claim, ctx):
+    """One row of the report: a dict with every COLUMNS field."""
+    row = {"host": ctx.name, "claim": claim.id, "finding": claim.finding, "op": claim.op,
+           "threshold": f"{claim.threshold:g}", "unit": claim.unit, "study": claim.study,
+           "estimator": claim.estimator, "reads": claim.reads, "when": claim.when,
+           "sentence": claim.sentence, "value": "", "lo": "", "hi": "", "n": "",
+           "source": "", "detail": "", "why": ""}
+    try:
+        m = claim.measure(ctx)
+    except (OSError, ValueError, KeyError, ZeroDivisionError) as e:
+        m, row["why"] = None, f"could not be computed: {e}"
+    if m is not None:
+        row.update(value=f"{m.value:.6g}", lo=f"{m.lo:.6g}", hi=f"{m.hi:.6g}",
+                   n="" if m.n is None else str(m.n), source=m.source, detail=m.detail)
+    why_not = claim.testable(ctx)
+    if why_not:
+        row["status"], row["why"] = "not testable here", why_not
+    elif m is None:
+        row["status"] = "not testable here"
+        what = claim.reads.split(":")[0]
+        row["why"] = row["why"] or (f"no data for it in these results ({what}"
+                                    + (": make " + what.split("/")[-1][:-4] if
+                                       what.startswith("bench/") else "") + ")")
+    elif m.exercised:
+        row["status"], row["why"] = "not exercised", m.exercised
+    else:
+        row["status"] = decide(claim.op, claim.threshold, m.lo, m.hi)
+    return row
+
+
+COLUMNS = ["host", "claim", "finding", "status", "value", "lo", "hi", "n", "unit", "op",
+           "threshold", "study", "estimator", "source", "detail", "why", "when", "reads",
+           "sentence"]
+
+
+def report(hostdir):
+    ctx = Host(hostdir)
+    return [evaluate(c, ctx) for c in CLAIMS]
+
+
+def csv_text(rows):
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\n", extrasaction="ignore")
+    w.writeheader()
+    w.writerows(rows)
+    return buf.getvalue()
+
+
+def write_whole(path, text):
+    tmp = f"{path}.tmp.{os.getpid()}"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def write_claims(hostdir):
+    """results/<host>/claims.csv (whole or not at all); returns the rows."""
+    rows = report(hostdir)
+    write_whole(os.path.join(hostdir, "claims.csv"), csv_text(rows))
+    return rows
+
+
+def fmt_value(row, intervals=True):
+    """'10.7x [9.9..12.0]' (the interval where it is not a point), '' where not measured."""
+    if not row.get("value"):
+        return "—"
+    unit = row["unit"]
+
+    def f(v):
+        v = float(v)
+        if unit == "%":
+            return f"{v:+.1f}"
+        return f"{v:.3g}" if abs(v) < 100 else f"{v:.0f}"
+    s = f(row["value"]) + ("%" if unit == "%" else unit)
+    if intervals and row["lo"] and row["hi"] and (row["lo"] != row["value"]
+                                                   or row["hi"] != row["value"]):
+        s += f" [{f(row['lo'])}..{f(row['hi'])}]"
+    return s
+
+
+def predicate(row):
+    t = float(row["threshold"])
+    unit = row["unit"]
+    return f"{row['op']} {t:+g}%" if unit == "%" else f"{row['op']} {t:g}{unit}"
+
+
+def status_text(row):
+    s = row["status"]
+    return f"{s} ({row['why']})" if row.get("why") and s in ("not testable here",
+                                                             "not exercised") else s
+
+
+def host_lines(rows):
+    """The report of one host as text lines (what make experiments prints)."""
+    counts = {s: sum(1 for r in rows if r["status"] == s) for s in STATUSES}
+    host = rows[0]["host"] if rows else "?"
+    out = [f"Reproduction report for {host}: "
+           + ", ".join(f"{n} {s}" for s, n in counts.items() if n)]
+    w = max(len(r["claim"]) for r in rows) if rows else 10
+    for r in rows:
+        out.append(f"  {r['claim']:<{w}}  {r['status']:<17}  {fmt_value(r):<26} "
+                   f"claim {predicate(r)}" + (f"; study {r['study']}" if r["study"] else ""))
+        if r["status"] in ("not testable here", "not exercised") and r["why"]:
+            out.append(f"  {'':<{w}}  why: {r['why']}")
+        elif r["detail"] and r["status"] in ("does not hold", "inconclusive"):
+            out.append(f"  {'':<{w}}  {r['detail']}")
+    return out
+
+
+def side_by_side(reports):
+    """[(host, rows)] as one table: a line per claim, a column per host, and
+    'differs' where the hosts' statuses do."""
+    hosts = [h for h, _ in reports]
+    by = {h: {r["claim"]: r for r in rows} for h, rows in reports}
+    w = max(len(c.id) for c in CLAIMS)
+    cw = max([28] + [len(h) for h in hosts])
+    out = [f"{'claim':<{w}}  " + "  ".join(f"{h:<{cw}}" for h in hosts)]
+    differ = 0
+    for c in CLAIMS:
+        cells = []
+        sts = set()
+        for h in hosts:
+            r = by[h].get(c.id)
+            if r is None:
+                cells.append("—")
+                continue
+            sts.add(r["status"])
+            cells.append(f"{r['status']} {fmt_value(r, intervals=False)}")
+        mark = ""
+        if len(sts) > 1:
+            mark, differ = "  <- differs", differ + 1
+        out.append(f"{c.id:<{w}}  " + "  ".join(f"{x:<{cw}}" for x in cells) + mark)
+    out.append(f"{differ} claim(s) differ between the hosts" if len(hosts) > 1 else "")
+    return out
+
+
+# ---- markdown: the results README's section and the README's block --------------------
+
+def md_section(rows):
+    """The results README's reproduction report (markdown lines)."""
+    lines = ["", "## Reproduction report", "",
+             "Every claim the READMEs and the paper state, checked on this host's results "
+             "(`claims.csv`, written by `scripts/claims.py`): *holds* where the whole "
+             "interval lies on the claimed side of the threshold, *does not hold* where it "
+             "lies on the other side, *inconclusive* where it straddles it.", "",
+             "| claim | status | value [interval] | claim | study | what was measured |",
+             "|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append(f"| `{r['claim']}` | {status_text(r)} | {fmt_value(r)} | "
+                     f"{predicate(r)} | {r['study'] or '—'} | {r['detail'] or r['sentence']} |")
+    return lines
+
+
+BEGIN = "<!-- BEGIN GENERATED: claims (scripts/claims.py readme README.md; do not edit) -->"
+END = "<!-- END GENERATED: claims -->"
+
+
+def real_hosts(results):
+    """The host folders of results/ that are not emulated siblings, sorted."""
+    try:
+        names = sorted(os.listdir(results))
+    except OSError:
+        return []
+    return [h for h in names if "-emulated-" not in h
+            and os.path.isdir(os.path.join(results, h))
+            and not nrdata.guest_note((summarize.describe_host(os.path.join(results, h))
+                                       or {}).get("virtualization"))]
+
+
+def readme_block(results):
+    """The README's generated block: the findings table with the study's values
+    and every host's verdict, then the ring's claims."""
+    hosts = real_hosts(results)
+    reps = [(h, report(os.path.join(results, h))) for h in hosts]
+    by = {h: {r["claim"]: r for r in rows} for h, rows in reps}
+    lines = [BEGIN, "",
+             "Each claim is an entry of `scripts/claims.py`, checked on each host's committed "
+             "results (`results/<host>/claims.csv`). A value is the paired median ratio (or "
+             "change) over the repetitions of a round, with its interval in brackets; the "
+             "status says whether the whole interval is on the claimed side. A result is a "
+             "property of the machine that measured it, named by its folder.", ""]
+    head = "| claim | predicate | study | " + " | ".join(f"`{h}`" for h in hosts) + " |"
+    lines += [head, "|" + "---|" * (3 + len(hosts))]
+    for c in CLAIMS:
+        cells = []
+        for h in hosts:
+            r = by[h][c.id]
+            v = fmt_value(r)
+            cells.append(r["status"] + ("" if v == "—" else f": {v}"))
+        pred = predicate(next(iter(by.values()))[c.id]) if by else f"{c.op} {c.threshold:g}"
+        lines.append(f"| {c.sentence} (`{c.id}`) | {pred} | {c.study or '—'} | "
+                     + " | ".join(cells) + " |")
+    if not hosts:
+        lines.append("| (no results yet) | | | |")
+    lines += ["", "Why a claim is not testable or not exercised on a host: "
+              + ", ".join(f"[`{h}`](results/{h}/README.md#reproduction-report)"
+                          for h in hosts) + ".", "", END]
+    return lines
+
+
+def replace_block(text, block):
+    if text.count(BEGIN) != 1 or text.count(END) != 1 or text.index(BEGIN) > text.index(END):
+        raise ValueError(f"expected one '{BEGIN}' line followed by one '{END}' line")
+    a = text.index(BEGIN)
+    b = text.index(END) + len(END)
+    return text[:a] + "\n".join(block) + text[b:]
+
+
+# ---- command line ---------------------------------------------------------------------
+
+def die(msg, code=2):
+    print(f"claims: {msg}", file=sys.stderr)
+    sys.exit(code)
+
+
+def host_dirs(results, hosts):
+    if not os.path.isdir(results):
+        die(f"{results!r} is not a folder of results")
+    out = []
+    for h in hosts:
+        d = os.path.join(results, h)
+        if not os.path.isdir(d):
+            known = ", ".join(real_hosts(results)) or "none"
+            die(f"no results for host {h!r} under {results} (hosts there: {known})")
+        out.append(d)
+    return out
+
+
+def mine(results):
+    """This working tree's own host folder (hostid's marker), or exit 2."""
+    import hostid
+    try:
+        fp = hostid.fingerprint(hostid.machine_identity()[0])
+        dirs, _ = hostid.claim(results, [hostid.host_key()], fp, write=False)
+    except (hostid.IdentityError, hostid.NoFolder) as e:
+        die(str(e))
+    d = dirs[hostid.host_key()]
+    if hostid.owner(d, fp) != "ours":
+        die(f"no results of this working tree under {results} ({os.path.basename(d)} would "
+            "be its folder): run make experiments first")
+    return d
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="claims.py", description=__doc__.split("\n")[0],
+                                 epilog="Statuses: " + ", ".join(STATUSES) + ".")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    rp = sub.add_parser("report", help="the reproduction report of hosts (side by side)")
+    rp.add_argument("hosts", nargs="*", help="host folders under --results (default: every "
+                    "host with real nodes)")
+    rp.add_argument("--results", default=os.path.join(ROOT, "results"))
+    rp.add_argument("--mine", action="store_true", help="this working tree's own results")
+    wp = sub.add_parser("write", help="write results/<host>/claims.csv")
+    wp.add_argument("hosts", nargs="+")
+    wp.add_argument("--results", default=os.path.join(ROOT, "results"))
+    mp = sub.add_parser("readme", help="regenerate a file's GENERATED block")
+    mp.add_argument("file")
+    mp.add_argument("--results", default=os.path.join(ROOT, "results"))
+    mp.add_argument("--check", action="store_true", help="exit 1 if the block would change")
+    sub.add_parser("list", help="the claims table")
+    a = ap.parse_args(argv)
+    if a.cmd == "list":
+        for c in CLAIMS:
+            print(f"{c.id}: {c.sentence} [{c.op} {c.threshold:g}{c.unit}; study "
+                  f"{c.study or '—'}; {c.when}; reads {c.reads}]")
+        return 0
+    if a.cmd == "readme":
+        try:
+            with open(a.file, encoding="utf-8") as f:
+                text = f.read()
+        except OSError as e:
+            die(f"{a.file}: {e.strerror}")
+        if not os.path.isdir(a.results):
+            die(f"{a.results!r} is not a folder of results")
+        try:
+            new = replace_block(text, readme_block(a.results))
+        except ValueError as e:
+            die(f"{a.file}: {e}")
+        if a.check:
+            if new != text:
+                print(f"claims: {a.file}: the generated block is stale (run "
+                      f"scripts/claims.py readme {a.file})", file=sys.stderr)
+                return 1
+            return 0
+        if new != text:
+            write_whole(a.file, new)
+        return 0
+    if a.cmd == "write":
+        for d in host_dirs(a.results, a.hosts):
+            write_claims(d)
+            print(f"claims: {os.path.relpath(os.path.join(d, 'claims.csv'))}")
+        return 0
+    # report
+    if a.mine:
+        if a.hosts:
+            die("report: --mine or host names, not both")
+        dirs = [mine(a.results)]
+    else:
+        dirs = host_dirs(a.results, a.hosts or real_hosts(a.results))
+        if not dirs:
+            die(f"no host with results under {a.results}")
+    reports = [(os.path.basename(d), report(d)) for d in dirs]
+    if len(reports) == 1:
+        print("\n".join(host_lines(reports[0][1])))
+    else:
+        print("\n".join(side_by_side(reports)).rstrip())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,377 @@
+# SPDX-License-Identifier: BSD-2-Clause
+"""Tests of the claims table and the reproduction report (scripts/claims.py).
+
+The mutation test is the heart: for every claim, a synthetic host on which it
+is testable, its CSV forced to a value on the claimed side of the threshold
+(the status must be "holds") and then on the other side ("does not hold"). A
+claim whose status does not flip reads the wrong data or compares the wrong way.
+"""
+
+import csv
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRIPTS = os.path.dirname(HERE)
+ROOT = os.path.dirname(SCRIPTS)
+sys.path.insert(0, SCRIPTS)
+sys.path.insert(0, HERE)
+
+import claims  # noqa: E402
+import fakeresults  # noqa: E402
+
+PY = sys.executable
+BIG = {"cores": 32, "threads_per_core": 1, "sockets": 2, "hypervisor": None}
+SMALL = {"cores": 2, "threads_per_core": 1, "sockets": 1, "hypervisor": "KVM"}
+PAIR_KEYS = ("rep", "round", "producers", "consumers", "item", "bursts", "load", "batch",
+             "shape", "queue_pair")
+
+
+def read(path):
+    with open(path, newline="") as f:
+        r = csv.DictReader(f)
+        return r.fieldnames, list(r)
+
+
+def write(path, fields, rows):
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields, lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+
+
+def matches(row, sel):
+    return all(str(row.get(k)) == str(v) for k, v in sel.items())
+
+
+def force(path, sel_a, sel_b, column, f):
+    """Set column of every row matching sel_a to f(value of its partner): the
+    row matching sel_b with the same rep/round and configuration otherwise."""
+    fields, rows = read(path)
+    keys = [k for k in PAIR_KEYS if k in fields and k not in sel_a]
+    partners = {tuple(r.get(k) for k in keys): r for r in rows if matches(r, sel_b)}
+    n = 0
+    for r in rows:
+        if matches(r, sel_a):
+            b = partners.get(tuple(r.get(k) for k in keys))
+            if b is not None and b[column] not in ("", None):
+                r[column] = f"{f(float(b[column])):.6g}"
+                n += 1
+    assert n, f"{path}: no row of {sel_a} paired with {sel_b}"
+    write(path, fields, rows)
+
+
+def set_all(path, sel, column, value):
+    fields, rows = read(path)
+    for r in rows:
+        if matches(r, sel):
+            r[column] = value(r) if callable(value) else value
+    write(path, fields, rows)
+
+
+def write_bench(hostdir):
+    """Synthetic results/<host>/bench/ CSVs in the format the bench scripts write."""
+    b = os.path.join(hostdir, "bench")
+    os.makedirs(b, exist_ok=True)
+    rows = []
+    for rnd in (1, 2, 3):
+        for q, v in (("numaring", 200e6), ("flat", 190e6), ("rte", 150e6)):
+            for bursts in ("0", "1"):
+                for where in ("harness", "bare"):
+                    rows.append({"bench": "bench-peers", "round": rnd, "queue": q,
+                                 "shape": "1x1", "bursts": bursts, "item": "inline",
+                                 "where": where, "accounting": "auto", "duration_s": "1",
+                                 "throughput_ops_per_s": f"{v * (1 + rnd / 100):.6g}",
+                                 "full_retries_per_burst": ""})
+    write(os.path.join(b, "bench-peers.csv"), list(rows[0]), rows)
+    rows = [{"bench": "bench-fidelity", "round": rnd, "queue": q, "bursts": bursts,
+             "item": "inline", "where": where, "throughput_ops_per_s": "100e6"}
+            for rnd in (1, 2, 3) for q in ("numaring", "flat", "rte") for bursts in ("0", "1")
+            for where in ("harness", "bare")]
+    write(os.path.join(b, "bench-fidelity.csv"), list(rows[0]), rows)
+    rows = [{"bench": "bench-oversub", "round": 1, "lookup": lk, "gate": g, "backoff": bo,
+             "items_per_s": "1e6", "ratio_to_perworker": "0.9"}
+            for lk in ("cached", "libnuma") for g in ("perworker", "shared")
+            for bo in ("none", "exp")]
+    write(os.path.join(b, "bench-oversub.csv"), list(rows[0]), rows)
+
+
+def big_host(root):
+    """A two-socket host at the study's scale: every claim is testable."""
+    fakeresults.make_synthetic(root, "big", kind="real", threads=(2, 32), reps=3,
+                               machine=BIG, nodes=2, f3_loads=(0.5,), f5_realized=0.9,
+                               f4_failed=0.01)
+    write_bench(os.path.join(root, "big"))
+    return os.path.join(root, "big")
+
+
+def ratio_to(v):
+    return lambda b: b * v
+
+
+#: per claim: (how to put the value at v, a value that holds, one that does not)
+def mutations(h):
+    def c(*p):
+        return os.path.join(h, *p)
+
+    def f1(v):  # look-up / data movement = none / libnuma - 1
+        force(c("f1-lookup-cost.csv"), {"lookup": "libnuma"}, {"lookup": "none"},
+              "throughput_ops_per_s", lambda b: b / (1 + v))
+
+    def f2(v):
+        force(c("f2-node-cache.csv"), {"lookup": "cached"}, {"lookup": "libnuma"},
+              "throughput_ops_per_s", ratio_to(v))
+
+    def f3(v):
+        force(c("f3-gate.csv"), {"gate": "shared"}, {"gate": "perworker"}, "p50_ns",
+              ratio_to(v))
+
+    def f4(b):
+        def put(v):
+            force(c("f4-backoff.csv"), {"backoff": b}, {"backoff": "none"},
+                  "throughput_ops_per_s", ratio_to(1 + v / 100))
+        return put
+
+    def f5_model(v):
+        if v > 1:
+            set_all(c("peers.csv"), {"queue": "numaring"}, "throughput_ops_per_s", "1e15")
+        else:
+            for name in ("f1-lookup-cost", "f2-node-cache", "f3-gate", "f4-backoff",
+                         "f5-ceiling", "peers"):
+                set_all(c(f"{name}.csv"), {}, "throughput_ops_per_s", "1")
+
+    def f5_realized(v):
+        set_all(c("f5-ceiling.csv"), {}, "items_per_transfer",
+                lambda r: f"{float(r['batch']) * v:.6g}")
+
+    def peers(bursts, peer):
+        def put(v):
+            force(c("peers.csv"), {"queue": "numaring", "bursts": bursts},
+                  {"queue": peer, "bursts": bursts}, "throughput_ops_per_s", ratio_to(v))
+        return put
+
+    def bench(bursts, peer, where="harness"):
+        def put(v):
+            force(c("bench", "bench-peers.csv"),
+                  {"queue": "numaring", "bursts": bursts, "where": where},
+                  {"queue": peer, "bursts": bursts, "where": where},
+                  "throughput_ops_per_s", ratio_to(v))
+        return put
+
+    def fidelity(v):
+        force(c("bench", "bench-fidelity.csv"), {"queue": "flat", "bursts": "1",
+                                                 "where": "harness"},
+              {"queue": "flat", "bursts": "1", "where": "bare"}, "throughput_ops_per_s",
+              ratio_to(v))
+
+    def oversub(v):
+        set_all(c("bench", "bench-oversub.csv"), {"lookup": "libnuma", "gate": "shared"},
+                "ratio_to_perworker", f"{v:g}")
+
+    return {
+        "F1.lookup-dominates": (f1, 3.0, 0.5),
+        "F1.study-11x": (f1, 14.0, 8.0),
+        "F2.cache-faster": (f2, 1.5, 0.8),
+        "F2.study-6x": (f2, 7.0, 4.0),
+        "F3.study-200x": (f3, 300.0, 50.0),
+        "F4.study-15-30pct": (f4("exp"), -25.0, -5.0),
+        "F4.pause-costs": (f4("pause"), -10.0, 10.0),
+        "F4.exp-costs": (f4("exp"), -10.0, 10.0),
+        "F4.yield-costs": (f4("yield"), -10.0, 10.0),
+        "F5.model-bounds": (f5_model, 0.5, 2.0),
+        "F5.realized-batch": (f5_realized, 0.95, 0.5),
+        "F5.study-interconnect": (f5_model, 0.5, 2.0),
+        "ring.peers-bursts-rte": (peers("1", "rte"), 1.5, 1.0),
+        "ring.peers-single-flat": (peers("0", "flat"), 1.2, 0.8),
+        "ring.bench-bursts-rte": (bench("1", "rte"), 1.5, 1.0),
+        "ring.bench-bursts-rte-bare": (bench("1", "rte", "bare"), 1.5, 1.0),
+        "ring.bench-single-flat": (bench("0", "flat"), 1.2, 0.8),
+        "harness.fidelity": (fidelity, 0.95, 0.5),
+        "ring.oversub-no-collapse": (oversub, 0.5, 0.05),
+    }
+
+
+class MutationTest(unittest.TestCase):
+    """Each claim's fixture pushed across its threshold flips its status."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="nr-claims-")
+        self.template = os.path.join(self.tmp, "template")
+        big_host(self.template)
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def status(self, host, claim_id):
+        row = [r for r in claims.report(host) if r["claim"] == claim_id][0]
+        return row["status"], row
+
+    def test_every_claim_has_a_mutation(self):
+        self.assertEqual(set(mutations("x")), set(claims.BY_ID))
+
+    def test_every_claim_flips_across_its_threshold(self):
+        for cid, (put, good, bad) in mutations("x").items():
+            for value, want in ((good, "holds"), (bad, "does not hold")):
+                with self.subTest(claim=cid, value=value):
+                    d = os.path.join(self.tmp, f"{cid}-{value}")
+                    shutil.copytree(self.template, d)
+                    h = os.path.join(d, "big")
+                    mutations(h)[cid][0](value)
+                    st, row = self.status(h, cid)
+                    self.assertEqual(st, want, row)
+
+
+class TestabilityTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="nr-claims-")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def small(self, f4_failed=0.01):
+        fakeresults.make_synthetic(self.tmp, "small", kind="real", threads=(2,), reps=3,
+                                   machine=SMALL, nodes=1, f4_failed=f4_failed)
+        fakeresults.make_synthetic(self.tmp, "small-emulated-2node-0_1", kind="emulated",
+                                   threads=(2,), reps=3, machine=SMALL, nodes=2,
+                                   f3_loads=(0.5,), f5_realized=0.9, machine_nodes=1)
+        return {r["claim"]: r for r in claims.report(os.path.join(self.tmp, "small"))}
+
+    def test_one_node_host_with_emulated_sibling(self):
+        rep = self.small()
+        for cid in ("F3.study-200x", "F5.study-interconnect", "F4.study-15-30pct"):
+            self.assertEqual(rep[cid]["status"], "not testable here", rep[cid])
+            self.assertTrue(rep[cid]["why"].startswith("needs"), rep[cid])
+        # the emulated sibling still feeds the claims any two nodes can test
+        self.assertIn(rep["F5.realized-batch"]["status"], ("holds", "does not hold"))
+        self.assertIn("small-emulated-2node-0_1", rep["F5.realized-batch"]["source"])
+        self.assertIn(rep["F4.exp-costs"]["status"], claims.STATUSES[:3])
+
+    def test_backoff_not_exercised_when_the_no_backoff_run_lost_no_race(self):
+        rep = self.small(f4_failed=0.00001)
+        for b in ("pause", "exp", "yield"):
+            r = rep[f"F4.{b}-costs"]
+            self.assertEqual(r["status"], "not exercised", r)
+            self.assertIn("races per 1,000 operations", r["why"])
+            self.assertNotEqual(r["value"], "")  # the change is still shown
+
+    def test_missing_data_is_not_testable_with_the_reason(self):
+        rep = self.small()
+        r = rep["ring.bench-bursts-rte"]
+        self.assertEqual(r["status"], "not testable here")
+        self.assertIn("make bench-peers", r["why"])
+
+    def test_decide(self):
+        d = claims.decide
+        self.assertEqual(d(">", 1, 1.1, 2), "holds")
+        self.assertEqual(d(">", 1, 0.5, 1.0), "does not hold")
+        self.assertEqual(d(">", 1, 0.9, 1.1), "inconclusive")
+        self.assertEqual(d(">=", 1, 1.0, 1.2), "holds")
+        self.assertEqual(d("<", 0, -3, -1), "holds")
+        self.assertEqual(d("<", 0, 0, 3), "does not hold")
+        self.assertEqual(d("<=", 1, 0.5, 1.0), "holds")
+        self.assertEqual(d("<=", 1, 0.9, 1.2), "inconclusive")
+
+
+class ReportCliTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="nr-claims-")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def run_claims(self, *args, **kw):
+        return subprocess.run([PY, os.path.join(SCRIPTS, "claims.py")] + list(args),
+                              capture_output=True, text=True, **kw)
+
+    def test_two_hosts_side_by_side_show_a_claim_that_differs(self):
+        big_host(self.tmp)
+        fakeresults.make_synthetic(self.tmp, "other", kind="real", threads=(2, 32), reps=3,
+                                   machine=BIG, nodes=2, f3_loads=(0.5,), f5_realized=0.9)
+        force(os.path.join(self.tmp, "other", "f2-node-cache.csv"), {"lookup": "cached"},
+              {"lookup": "libnuma"}, "throughput_ops_per_s", ratio_to(2.0))
+        r = self.run_claims("report", "--results", self.tmp, "big", "other")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        line = [x for x in r.stdout.splitlines() if x.startswith("F2.study-6x")][0]
+        self.assertIn("holds", line)
+        self.assertIn("does not hold", line)
+        self.assertIn("<- differs", line)
+        self.assertRegex(r.stdout, r"\d+ claim\(s\) differ between the hosts")
+        # make report runs the same
+        m = subprocess.run(["make", "--no-print-directory", "-C", ROOT, "report",
+                            f"HOSTS=big other", f"PYTHON={PY}"], capture_output=True,
+                           text=True, env=dict(os.environ))
+        self.assertNotEqual(m.returncode, 0)  # the repository's results have no host 'big'
+
+    def test_write_and_bad_input(self):
+        big_host(self.tmp)
+        r = self.run_claims("write", "--results", self.tmp, "big")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        fields, rows = read(os.path.join(self.tmp, "big", "claims.csv"))
+        self.assertEqual(fields, claims.COLUMNS)
+        self.assertEqual([x["claim"] for x in rows], [c.id for c in claims.CLAIMS])
+        self.assertTrue(all(x["status"] in claims.STATUSES for x in rows))
+        for args, msg in ((["report", "--results", self.tmp, "nope"], "no results for host"),
+                          (["report", "--results", os.path.join(self.tmp, "x")],
+                           "is not a folder of results"),
+                          (["readme", os.path.join(self.tmp, "missing.md")], "missing.md")):
+            r = self.run_claims(*args)
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+            self.assertIn(msg, r.stderr)
+            self.assertNotIn("Traceback", r.stderr)
+
+    def test_readme_block_is_replaced_between_markers_only(self):
+        big_host(self.tmp)
+        path = os.path.join(self.tmp, "R.md")
+        with open(path, "w") as f:
+            f.write(f"top 1.5x\n{claims.BEGIN}\nold\n{claims.END}\nbottom\n")
+        r = self.run_claims("readme", path, "--results", self.tmp)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(path) as f:
+            text = f.read()
+        self.assertTrue(text.startswith("top 1.5x\n" + claims.BEGIN))
+        self.assertTrue(text.endswith(claims.END + "\nbottom\n"))
+        self.assertIn("`F1.study-11x`", text)
+        self.assertEqual(self.run_claims("readme", path, "--results", self.tmp,
+                                         "--check").returncode, 0)
+        with open(path, "w") as f:
+            f.write("no markers\n")
+        r = self.run_claims("readme", path, "--results", self.tmp)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("expected one", r.stderr)
+
+
+class CommittedTest(unittest.TestCase):
+    """The committed results: every real host has its claims.csv as the code
+    computes it now, and README.md's generated block regenerates unchanged."""
+
+    def test_committed_claims_csv_are_current(self):
+        results = os.path.join(ROOT, "results")
+        hosts = claims.real_hosts(results)
+        self.assertTrue(hosts)
+        for h in hosts:
+            with self.subTest(host=h):
+                path = os.path.join(results, h, "claims.csv")
+                self.assertTrue(os.path.exists(path), f"{path}: run scripts/claims.py write {h}")
+                with open(path) as f:
+                    self.assertEqual(f.read(), claims.csv_text(
+                        claims.report(os.path.join(results, h))),
+                        f"{path} is stale: run scripts/claims.py write {h}")
+
+    def test_readme_block_regenerates_unchanged(self):
+        path = os.path.join(ROOT, "README.md")
+        with open(path) as f:
+            text = f.read()
+        if claims.BEGIN not in text:
+            self.skipTest("README.md has no generated block yet")
+        self.assertEqual(text, claims.replace_block(
+            text, claims.readme_block(os.path.join(ROOT, "results"))),
+            "README.md's claims block is stale: run scripts/claims.py readme README.md")
+
+
+if __name__ == "__main__":
+    unittest.main()
