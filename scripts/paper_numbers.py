@@ -272,13 +272,16 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--results", default="results")
     ap.add_argument("--real", help="host folder with the machine's own nodes "
-                    "(default: the one with the most experiments)")
+                    "(default: the one with the most experiments, the most recently "
+                    "measured among equals)")
     ap.add_argument("--emulated", help="host folder of the cross-node runs (F3, F5) on "
                     "emulated nodes (default: the real host itself where it has several "
                     "real nodes and ran them, else its -emulated- sibling)")
     ap.add_argument("--out", required=True)
     ap.add_argument("--paths", help="also write the plot folders as LaTeX macros here")
     ap.add_argument("--plots", default="plots", help="plots folder, as seen from the paper")
+    ap.add_argument("--claims", help="also write the real host's reproduction report as a "
+                    "LaTeX table here (scripts/claims.py)")
     a = ap.parse_args()
     if not os.path.isdir(a.results):
         print(f"paper_numbers: no results folder {a.results}", file=sys.stderr)
@@ -289,8 +292,17 @@ def main():
         if not real_hosts:
             print(f"paper_numbers: no host with real nodes under {a.results}", file=sys.stderr)
             sys.exit(2)
+        def captured(h):
+            try:
+                with open(os.path.join(a.results, h, "env", "captured.txt"),
+                          encoding="utf-8") as f:
+                    return f.read().strip()
+            except OSError:
+                return ""
+        # the host with the most sweeps, the most recently measured among equals
         a.real = max(real_hosts, key=lambda h: (len([f for f in os.listdir(
-            os.path.join(a.results, h)) if f.endswith(".csv")]), h))
+            os.path.join(a.results, h)) if f.endswith(".csv") and f != "claims.csv"]),
+            captured(h), h))
     real = os.path.join(a.results, a.real)
     if not os.path.isdir(real):
         print(f"paper_numbers: no results folder {real}", file=sys.stderr)
@@ -462,6 +474,12 @@ def main():
                     f"\\newcommand{{\\CrossPlots}}{{{a.plots}/"
                     f"{os.path.basename(emu) if emu else a.real}}}\n")
         os.replace(a.paths + ".tmp", a.paths)
+    if a.claims:
+        import claims
+        tmp = a.claims + ".tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(claims.latex_table(claims.report(real)))
+        os.replace(tmp, a.claims)
     if n.missing:
         print(f"paper_numbers: not computable here: {', '.join(n.missing)}", file=sys.stderr)
 

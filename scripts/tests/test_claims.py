@@ -362,6 +362,20 @@ class CommittedTest(unittest.TestCase):
                         claims.report(os.path.join(results, h))),
                         f"{path} is stale: run scripts/claims.py write {h}")
 
+    def test_paper_table_is_current(self):
+        """paper/generated/claims.tex states what the report of the paper's host says."""
+        path = os.path.join(ROOT, "paper", "generated", "claims.tex")
+        self.assertTrue(os.path.exists(path), "run make paper")
+        with tempfile.TemporaryDirectory() as tmp:
+            r = subprocess.run([PY, os.path.join(SCRIPTS, "paper_numbers.py"), "--results",
+                                os.path.join(ROOT, "results"), "--out",
+                                os.path.join(tmp, "n.tex"), "--claims",
+                                os.path.join(tmp, "c.tex")], capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(os.path.join(tmp, "c.tex")) as f, open(path) as g:
+                self.assertEqual(g.read(), f.read(), "paper/generated/claims.tex is stale: "
+                                 "run make paper")
+
     def test_readme_block_regenerates_unchanged(self):
         path = os.path.join(ROOT, "README.md")
         with open(path) as f:
