@@ -344,9 +344,12 @@ $(B)/bench/bench_ring: ring/bench/bench_ring.c $(B)/libnumaring.a $(RING_HDRS)
 	$(CC) $(CFLAGS_) -Iring/src $< -o $@ $(B)/libnumaring.a $(LDFLAGS_) $(RING_LIBS) -lm
 
 # Every queue at 1P1C, single operations and bursts of 32, in one go.
+# The side benchmarks also write results/<host>/bench/<name>.csv + .meta.json
+# (RESULTS=DIR instead of results/; scripts/benchresult.py).
 bench-peers: deps-build
 	@$(MAKE) --no-print-directory lib bench $(B)/bench/bare_loop
-	/usr/bin/python3 scripts/bench_peers.py --bench $(B)/numaring-bench --bare $(B)/bench/bare_loop
+	/usr/bin/python3 scripts/bench_peers.py --bench $(B)/numaring-bench --bare $(B)/bench/bare_loop \
+		$(if $(RESULTS),--results $(RESULTS))
 
 $(B)/bench/bench_oversub: ring/bench/bench_oversub.c $(B)/libnumaring.a $(RING_HDRS)
 	@mkdir -p $(dir $@)
@@ -355,8 +358,9 @@ $(B)/bench/bench_oversub: ring/bench/bench_oversub.c $(B)/libnumaring.a $(RING_H
 # 3 producers + 3 consumers on 2 CPUs, every lookup x gate x backoff:
 # no combination may collapse (items/s against the per-worker gate).
 bench-oversub: deps-build
-	@$(MAKE) --no-print-directory $(B)/bench/bench_oversub
-	$(B)/bench/bench_oversub $(if $(QUICK),--quick)
+	@$(MAKE) --no-print-directory bench $(B)/bench/bench_oversub
+	/usr/bin/python3 scripts/benchresult.py oversub --bin $(B)/bench/bench_oversub \
+		--bench $(B)/numaring-bench $(if $(QUICK),--quick) $(if $(RESULTS),--results $(RESULTS))
 
 bench-ring: deps-build
 	@$(MAKE) --no-print-directory $(B)/bench/bench_ring
@@ -365,8 +369,9 @@ bench-ring: deps-build
 # How the ring's speed depends on where its cells lie (flat ring alone, bare
 # loop, bursts of 32, cells at 0..896 bytes past a page boundary).
 bench-placement: deps-build
-	@$(MAKE) --no-print-directory lib $(B)/bench/bare_loop
-	/usr/bin/python3 scripts/bench_placement.py --bare $(B)/bench/bare_loop
+	@$(MAKE) --no-print-directory lib bench $(B)/bench/bare_loop
+	/usr/bin/python3 scripts/bench_placement.py --bare $(B)/bench/bare_loop \
+		--bench $(B)/numaring-bench $(if $(RESULTS),--results $(RESULTS))
 
 # The reference of bench-fidelity: a bare pinned 1P1C loop, no harness code.
 $(B)/bench/bare_loop: harness/fidelity/bare_loop.c $(B)/libnumaring.so $(wildcard ring/*.h)
@@ -378,7 +383,8 @@ $(B)/bench/bare_loop: harness/fidelity/bare_loop.c $(B)/libnumaring.so $(wildcar
 # numaring, rte; single operations and bursts of 32), interleaved rounds.
 bench-fidelity: deps-build
 	@$(MAKE) --no-print-directory lib bench $(B)/bench/bare_loop
-	/usr/bin/python3 scripts/bench_fidelity.py --bench $(B)/numaring-bench --bare $(B)/bench/bare_loop
+	/usr/bin/python3 scripts/bench_fidelity.py --bench $(B)/numaring-bench --bare $(B)/bench/bare_loop \
+		$(if $(RESULTS),--results $(RESULTS))
 
 build/numaring.pc: ring/numaring.pc.in Makefile
 	@mkdir -p build

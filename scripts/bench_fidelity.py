@@ -3,6 +3,7 @@
 
     bench_fidelity.py [--bench build/numaring-bench] [--bare build/bench/bare_loop]
                       [--reps 5] [--duration 1] [--warmup 0.3] [--burst 32] [--csv PATH]
+                      [--results DIR] [--no-save]
 
 For each queue (flat, numaring, rte) and each mode (single operations, bursts of
 --burst), at 1 producer + 1 consumer with the same pinning (P0 on the first
@@ -20,6 +21,22 @@ its min..max. Target (issue 11): harness (inline) / bare >= 0.8 for every queue
 and mode. It is reported as measured, a miss included: this is a measurement,
 not a test (exit 0). A run that fails: its command and stderr, exit 1. Bad
 options: exit 2.
+
+Results (scripts/benchresult.py): besides the table, every run is written to
+results/<host>/bench/bench-fidelity.csv (--results DIR replaces results/;
+--no-save prints only), one row per run:
+
+    bench,round,queue,bursts,item,where,throughput_ops_per_s
+
+bench is bench-fidelity; round 1..--reps (the runs of one round ran seconds
+apart: ratios within a round are paired); queue flat|numaring|rte; bursts 0
+(single operations) or 1 (bursts of --burst); item inline|message for the
+harness, empty for the bare loop; where harness|bare; throughput_ops_per_s
+items/s. Beside it bench-fidelity.meta.json (commit, command line, times,
+options, CPU) and, once, results/<host>/env/. <host> is this machine's host
+key, or <key>-r2 where that folder holds results this tree did not start
+(scripts/hostid.py). --csv PATH writes the older raw form
+(round,queue,mode,kind,items_per_s) as well.
 """
 
 import argparse
@@ -31,6 +48,9 @@ import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import benchresult  # noqa: E402
 
 QUEUES = ("flat", "numaring", "rte")
 KINDS = ("bare", "inline", "message")
@@ -159,6 +179,7 @@ def main():
                          "run with --batch 32")
     ap.add_argument("--csv", metavar="PATH", help="also write the raw numbers here "
                     "(round,queue,mode,kind,items_per_s)")
+    benchresult.add_arguments(ap, "bench-fidelity")
     a = ap.parse_args()
     for exe, what in ((a.bench, "make bench"), (a.bare, "make build/bench/bare_loop")):
         if not os.access(exe, os.X_OK):
@@ -173,11 +194,13 @@ def main():
     if a.reps < 5:
         print(f"bench-fidelity: note: --reps {a.reps}; at least 5 are recommended on a noisy "
               f"machine", file=sys.stderr)
+    result = benchresult.start("bench-fidelity", "bench-fidelity", a, a.bench)
     a.timeout = a.warmup + a.duration + 60
 
     modes = (("single", 1), (f"burst{a.burst}", a.burst))
     res = {(q, m, k): [] for q in QUEUES for m, _ in modes for k in KINDS}
     rows = []
+    results = []
     t_begin = time.monotonic()
     try:
         with tempfile.TemporaryDirectory(prefix="bench_fidelity.") as tmp:
@@ -193,6 +216,11 @@ def main():
                                                 os.path.join(tmp, f"{q}-{m}-{k}-{rnd}"))
                             res[(q, m, k)].append(v)
                             rows.append([rnd, q, m, k, f"{v:.0f}"])
+                            results.append(dict(
+                                bench="bench-fidelity", round=rnd, queue=q,
+                                bursts=int(burst > 1), item=None if k == "bare" else k,
+                                where="bare" if k == "bare" else "harness",
+                                throughput_ops_per_s=v))
                 took = time.monotonic() - t0
                 left = took * (a.reps - rnd)
                 print(f"bench-fidelity: round {rnd}/{a.reps} done ({took:.0f} s"
@@ -211,6 +239,8 @@ def main():
         except OSError as e:
             print(f"bench-fidelity: cannot write {a.csv}: {e}", file=sys.stderr)
             sys.exit(1)
+    if result:
+        result.save(results)
 
     med = {key: statistics.median(v) for key, v in res.items()}
     print(f"1 producer + 1 consumer, capacity 1024, {a.duration:g} s per run "
@@ -232,6 +262,9 @@ def main():
                   f"{'met' if r >= TARGET else 'MISSED'}")
     if a.csv:
         print(f"\nraw numbers: {a.csv}")
+    if result:
+        print()
+        result.report()
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ bursts, at 1 producer + 1 consumer and at 2 + 2, in one invocation
     bench_peers.py [--bench build/numaring-bench] [--duration 1] [--reps 5]
                    [--burst 32] [--item inline|message] [--shapes 1x1,2x2]
                    [--accounting auto|scalar|vector|avx2] [--bare build/bench/bare_loop]
+                   [--results DIR] [--no-save]
 
 Rounds are interleaved (every queue and shape once per round) so the
 machine's drift falls on all alike; each figure is the median of the rounds
@@ -35,6 +36,25 @@ per-item cost is of the order of the queue's (harness ceiling of a few ns
 per item), the harness figure understates a fast queue: the fidelity line
 says by how much. The targets are judged on the harness figures, as the
 issue defines them; the bare figures are reported beside them, labelled.
+
+Results (scripts/benchresult.py): besides the table, every run is written to
+results/<host>/bench/bench-peers.csv (--results DIR replaces results/;
+--no-save prints only), one row per run:
+
+    bench,round,queue,shape,bursts,item,where,accounting,duration_s,
+    throughput_ops_per_s,full_retries_per_burst
+
+bench is bench-peers; round 1..--reps (the runs of one round ran seconds
+apart: ratios within a round are paired); shape PxC (1x1); bursts 0 (single
+operations) or 1 (bursts of --burst); item inline|message; where harness
+(numaring-bench) or bare (--bare's loop: 1x1, item and accounting empty);
+accounting as --accounting; duration_s as --duration; throughput_ops_per_s
+items/s; full_retries_per_burst producers' retries on a full queue per
+enqueue operation (per burst, or per item with bursts 0; empty for bare).
+Beside it bench-peers.meta.json (commit, command line, times, options, CPU)
+and, once, results/<host>/env/. <host> is this machine's host key, or
+<key>-r2 where that folder holds results this tree did not start
+(scripts/hostid.py).
 """
 
 import argparse
@@ -44,6 +64,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import benchresult  # noqa: E402
 
 QUEUES = ("numaring", "flat", "ck", "rte", "moodycamel", "urcu", "mutex", "faa")
 
@@ -119,6 +142,7 @@ def main():
                     help="numaring-bench --accounting: how wide consumers account for a burst")
     ap.add_argument("--bare", default=None,
                     help="bare_loop binary: also measure flat, numaring, rte alone at 1P1C")
+    benchresult.add_arguments(ap, "bench-peers")
     a = ap.parse_args()
     if not os.access(a.bench, os.X_OK):
         print(f"bench-peers: {a.bench} is not built (make bench)", file=sys.stderr)
@@ -130,6 +154,8 @@ def main():
         print(f"bench-peers: --bare {a.bare} is not built (make {a.bare})", file=sys.stderr)
         sys.exit(2)
     shapes = parse_shapes(a.shapes)
+    result = benchresult.start("bench-peers", "bench-peers", a, a.bench)
+    rows = []
     bare = {(q, b): [] for q in BARE_QUEUES for b in (0, 1)}
     res = {(s, q, b): [] for s in shapes for q in QUEUES for b in (0, 1)}
     full = {(s, q, b): [] for s in shapes for q in QUEUES for b in (0, 1)}
@@ -142,11 +168,24 @@ def main():
                                             os.path.join(tmp, f"{q}-{b}-{rnd}"), a.accounting)
                         res[(s, q, b)].append(rate)
                         full[(s, q, b)].append(retries)
+                        rows.append(dict(bench="bench-peers", round=rnd + 1, queue=q,
+                                         shape=f"{s[0]}x{s[1]}", bursts=b, item=a.item,
+                                         where="harness", accounting=a.accounting,
+                                         duration_s=a.duration, throughput_ops_per_s=rate,
+                                         full_retries_per_burst=retries))
             if a.bare:
                 for b in (0, 1):
                     for q in BARE_QUEUES:
-                        bare[(q, b)].append(run_bare(a.bare, q, b, a.burst, a.duration))
+                        rate = run_bare(a.bare, q, b, a.burst, a.duration)
+                        bare[(q, b)].append(rate)
+                        rows.append(dict(bench="bench-peers", round=rnd + 1, queue=q,
+                                         shape="1x1", bursts=b, item=None, where="bare",
+                                         accounting=None, duration_s=a.duration,
+                                         throughput_ops_per_s=rate,
+                                         full_retries_per_burst=None))
             print(f"bench-peers: round {rnd + 1}/{a.reps} done", file=sys.stderr)
+    if result:
+        result.save(rows)
     ncpu = len(os.sched_getaffinity(0))
     print(f"{a.item} items (accounting: {a.accounting}), {a.duration:g} s per run, median of "
           f"{a.reps} interleaved rounds [min..max], Mitems/s; {ncpu} CPUs")
@@ -202,6 +241,9 @@ def main():
                     what = f"bursts of {a.burst}" if b else "single operations"
                     print(f"fidelity 1P1C {q} {what}: harness / bare = {statistics.median(fid):.2f} "
                           f"[{min(fid):.2f}..{max(fid):.2f}]")
+    if result:
+        print()
+        result.report()
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 
     bench_placement.py [--bare build/bench/bare_loop] [--cells-at 0,128,...] [--burst 32]
                        [--reps 5] [--duration 0.5] [--warmup 0.2]
+                       [--results DIR] [--no-save] [--bench build/numaring-bench]
 
 Runs the flat ring (NumaRing's per-node ring alone) at 1 producer + 1 consumer
 in bench-fidelity's bare loop (harness/fidelity/bare_loop.c: no harness code)
@@ -20,6 +21,20 @@ harness alike, and bursts of 24, 40 or 64 did not show it (README,
 bench-peers). The cause in the hardware is not identified; this measures it on
 any host. A measurement, not a test: exit 0 whatever the spread; a run that
 fails: its command and stderr, exit 1; bad options: exit 2.
+
+Results (scripts/benchresult.py): besides the table, every run is written to
+results/<host>/bench/bench-placement.csv (--results DIR replaces results/;
+--no-save prints only), one row per run:
+
+    bench,round,cells_at,throughput_ops_per_s
+
+bench is bench-placement; round 1..--reps (the runs of one round ran seconds
+apart: ratios within a round are paired); cells_at the offset in bytes past a
+page boundary; throughput_ops_per_s items/s. Beside it
+bench-placement.meta.json (commit, command line, times, options with
+--burst, CPU) and, once, results/<host>/env/ (--bench shows the topology
+there). <host> is this machine's host key, or <key>-r2 where that folder
+holds results this tree did not start (scripts/hostid.py).
 """
 
 import argparse
@@ -27,6 +42,9 @@ import os
 import statistics
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import benchresult  # noqa: E402
 
 DEFAULT_CELLS_AT = "0,128,256,384,512,640,768,896"
 NUMARING_CELLS_AT = 384
@@ -72,6 +90,9 @@ def main():
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--duration", type=float, default=0.5)
     ap.add_argument("--warmup", type=float, default=0.2)
+    ap.add_argument("--bench", default="build/numaring-bench",
+                    help="numaring-bench, only for the environment's --show-topology")
+    benchresult.add_arguments(ap, "bench-placement")
     a = ap.parse_args()
     if not os.access(a.bare, os.X_OK):
         print(f"bench-placement: {a.bare} is not built (make {a.bare})", file=sys.stderr)
@@ -81,11 +102,18 @@ def main():
               "negative, --burst in 1..4096", file=sys.stderr)
         sys.exit(2)
     places = parse_cells_at(a.cells_at)
+    result = benchresult.start("bench-placement", "bench-placement", a, a.bench)
     res = {p: [] for p in places}
+    rows = []
     for rnd in range(a.reps):
         for p in places:
-            res[p].append(run(a.bare, p, a.burst, a.duration, a.warmup))
+            v = run(a.bare, p, a.burst, a.duration, a.warmup)
+            res[p].append(v)
+            rows.append(dict(bench="bench-placement", round=rnd + 1, cells_at=p,
+                             throughput_ops_per_s=v))
         print(f"bench-placement: round {rnd + 1}/{a.reps} done", file=sys.stderr)
+    if result:
+        result.save(rows)
     best = max(statistics.median(v) for v in res.values())
     ncpu = len(os.sched_getaffinity(0))
     print(f"flat ring alone (bare loop), 1P1C, bursts of {a.burst}, {a.duration:g} s per run, "
@@ -97,6 +125,9 @@ def main():
         mark = "  <- numaring's placement" if p == NUMARING_CELLS_AT else ""
         print(f"{p:9d} {p % 512:8d} {med / 1e6:10.2f} [{min(v) / 1e6:7.2f}..{max(v) / 1e6:7.2f}]"
               f" {med / best:7.2f}{mark}")
+    if result:
+        print()
+        result.report()
 
 
 if __name__ == "__main__":

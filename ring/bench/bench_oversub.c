@@ -32,7 +32,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "numaring.h"
 #include "numaring_lab.h"
@@ -168,6 +170,16 @@ static void *consumer(void *arg)
 	return NULL;
 }
 
+/* --csv FILE is written to FILE.tmp.<pid> and renamed over FILE at the end:
+ * never half a file. An exit before that removes the temporary. */
+static char csv_tmp[4096];
+
+static void remove_csv_tmp(void)
+{
+	if (csv_tmp[0])
+		unlink(csv_tmp);
+}
+
 /* One combination. Returns items per second, or -1 after a message. */
 static double run_one(struct run *r, const char *topo, enum numaring_lookup lk,
 		      enum numaring_gate g, enum numaring_backoff bo, double limit_s,
@@ -226,7 +238,8 @@ static int usage(FILE *f, int rc)
 		   "                     [--lookup MODE] [--backoff MODE]\n"
 		   "  --items N    items per producer (default 200000; --quick 50000)\n"
 		   "  --seconds S  stop a combination after S seconds (default 5; --quick 2)\n"
-		   "  --csv FILE   also write lookup,gate,backoff,items_per_s,finished,ratio\n"
+		   "  --csv FILE   also write lookup,gate,backoff,items_per_s,finished,\n"
+		   "               ratio_to_perworker (whole: a temporary renamed at the end)\n"
 		   "  --lookup MODE, --backoff MODE   only these (default: every one)\n");
 	return rc;
 }
@@ -326,9 +339,18 @@ int main(int argc, char **argv)
 		if (CPU_ISSET(k, &s))
 			len += snprintf(topo + len, sizeof topo - (size_t)len, ",%d", k);
 	FILE *out = NULL;
-	if (csv && !(out = fopen(csv, "w"))) {
-		fprintf(stderr, "bench-oversub: cannot write %s: %s\n", csv, strerror(errno));
-		return 2;
+	if (csv) {
+		struct stat st;
+		int isdir = stat(csv, &st) == 0 && S_ISDIR(st.st_mode);
+		int fits = snprintf(csv_tmp, sizeof csv_tmp, "%s.tmp.%ld", csv, (long)getpid()) <
+			   (int)sizeof csv_tmp;
+		if (isdir || !fits || !(out = fopen(csv_tmp, "w"))) {
+			fprintf(stderr, "bench-oversub: cannot write %s: %s\n", csv,
+				isdir ? "it is a folder" : !fits ? "path too long" : strerror(errno));
+			csv_tmp[0] = 0;
+			return 2;
+		}
+		atexit(remove_csv_tmp);
 	}
 	if (out)
 		fprintf(out, "lookup,gate,backoff,items_per_s,finished,ratio_to_perworker\n");
@@ -401,10 +423,11 @@ int main(int argc, char **argv)
 	       "worst ratio to the per-worker gate: %.2f (target >= 0.10): %d of %d combinations "
 	       "%s\n",
 	       worst, misses, combos, misses ? "MISSED" : "missed: target met");
-	if (out && fclose(out) != 0) {
+	if (out && (ferror(out) | fclose(out) || rename(csv_tmp, csv) != 0)) {
 		fprintf(stderr, "bench-oversub: cannot write %s: %s\n", csv, strerror(errno));
 		return 1;
 	}
+	csv_tmp[0] = 0;
 	free(r.seen);
 	return 0;
 }

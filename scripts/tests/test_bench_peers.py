@@ -1,12 +1,14 @@
 """bench_peers.py (make bench-peers): the benchmark path runs every queue and
-prints the target ratios, the full-queue retries and the accounting width;
-bad input is one message and exit 2. Timings are not judged here: the
-targets are measurements, not tests."""
+prints the target ratios, the full-queue retries and the accounting width,
+and writes one CSV row per run to --results DIR/<host>/bench/bench-peers.csv
+(+ meta.json, env/); bad input is one message and exit 2. Timings are not
+judged here: the targets are measurements, not tests."""
 
 import os
 import re
 import subprocess
 import sys
+import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -14,20 +16,26 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 SCRIPT = os.path.join(ROOT, "scripts", "bench_peers.py")
 BENCH = os.environ.get("NUMARING_BENCH", os.path.join(ROOT, "build", "numaring-bench"))
 BARE = os.environ.get("NUMARING_BARE", os.path.join(ROOT, "build", "bench", "bare_loop"))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import benchresult  # noqa: E402
+import hostid  # noqa: E402
 
 
 def script(*args):
     return subprocess.run([sys.executable, SCRIPT, "--bench", BENCH, *args],
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=300,
+                          env=dict(os.environ, NUMARING_MACHINE_ID="bench-peers-test-id"), cwd=ROOT)
 
 
 @unittest.skipUnless(os.access(BENCH, os.X_OK) and os.access(BARE, os.X_OK),
                      "numaring-bench or bare_loop not built (make bench build/bench/bare_loop)")
 class BenchPeers(unittest.TestCase):
     def test_one_round_prints_targets_retries_and_fidelity(self):
-        r = script("--reps", "1", "--duration", "0.05", "--shapes", "1x1",
-                   "--accounting", "scalar", "--bare", BARE)
-        self.assertEqual(r.returncode, 0, r.stderr)
+        with tempfile.TemporaryDirectory() as res:
+            r = script("--reps", "1", "--duration", "0.05", "--shapes", "1x1",
+                       "--accounting", "scalar", "--bare", BARE, "--results", res)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.check_result(res, r.stdout)
         out = r.stdout
         self.assertIn("accounting: scalar", out)
         for q in ("numaring", "flat", "ck", "rte", "moodycamel", "urcu", "mutex", "faa"):
@@ -40,15 +48,48 @@ class BenchPeers(unittest.TestCase):
             self.assertGreaterEqual(float(v), 0.0)
         self.assertRegex(out, r"fidelity 1P1C numaring bursts of 32: harness / bare = [\d.]+")
 
+    def check_result(self, res, out):
+        """One row per run: 8 queues x 2 modes in the harness, 3 x 2 bare."""
+        hostdir = os.path.join(res, hostid.host_key())
+        path = benchresult.csv_path(hostdir, "bench-peers")
+        with open(path) as f:
+            header = f.readline().strip()
+        self.assertEqual(header, "bench,round,queue,shape,bursts,item,where,accounting,"
+                                 "duration_s,throughput_ops_per_s,full_retries_per_burst")
+        rows = benchresult.load(path)
+        harness = [x for x in rows if x["where"] == "harness"]
+        bare = [x for x in rows if x["where"] == "bare"]
+        self.assertEqual(len(harness), 16)
+        self.assertEqual(len(bare), 6)
+        self.assertEqual({(x["queue"], x["bursts"]) for x in harness},
+                         {(q, b) for q in ("numaring", "flat", "ck", "rte", "moodycamel",
+                                           "urcu", "mutex", "faa") for b in (0, 1)})
+        for x in harness:
+            self.assertEqual((x["round"], x["shape"], x["item"], x["accounting"],
+                              x["duration_s"]), (1, "1x1", "inline", "scalar", 0.05))
+            self.assertGreaterEqual(x["full_retries_per_burst"], 0.0)
+        for x in bare:
+            self.assertEqual((x["item"], x["accounting"], x["full_retries_per_burst"]),
+                             (None, None, None))
+        meta = benchresult.load_meta(benchresult.meta_path(hostdir, "bench-peers"))
+        self.assertIn("--shapes 1x1", meta["command_line"])
+        self.assertRegex(meta["git_commit"], r"^([0-9a-f]{40}(-dirty)?|unknown)$")
+        self.assertEqual(meta["options"]["burst"], 32)
+        self.assertTrue(os.path.isfile(os.path.join(hostdir, "env", "captured.txt")))
+        self.assertIn(f"result written to {path}", out)
+
     def test_bad_input_is_one_message_and_exit_2(self):
         for args, what in ((("--reps", "0"), "--reps"),
                            (("--shapes", "1y1"), "is not PxC"),
                            (("--accounting", "wide"), "--accounting"),
-                           (("--bare", "/nonexistent/bare_loop"), "is not built")):
+                           (("--bare", "/nonexistent/bare_loop"), "is not built"),
+                           (("--results", SCRIPT), "not a folder")):
             with self.subTest(args=args):
                 r = script(*args)
                 self.assertEqual(r.returncode, 2, r.stderr)
                 self.assertIn(what, r.stderr)
+                if args[0] == "--results":
+                    self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
                 self.assertEqual(r.stdout, "")
 
 

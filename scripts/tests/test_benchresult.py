@@ -1,0 +1,273 @@
+"""scripts/benchresult.py: the side benchmarks write results/<host>/bench/<name>.csv
++ .meta.json and env/ (once) into the folder scripts/hostid.py chooses, whole
+(temporary + rename); a folder of committed results (no marker) is left
+untouched and the result goes to <key>-r2; a bad --results is one message and
+exit 2; --no-save writes nothing. Through bench_oversub's wrapper and
+bench_fidelity (the shortest runs), plus the loader a claims module uses and
+bench_oversub --csv's own errors. Timings are not judged."""
+
+import csv
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import benchresult  # noqa: E402
+import hostid  # noqa: E402
+
+BENCH = os.environ.get("NUMARING_BENCH", os.path.join(ROOT, "build", "numaring-bench"))
+BARE = os.environ.get("NUMARING_BARE", os.path.join(ROOT, "build", "bench", "bare_loop"))
+OVERSUB = os.environ.get("NUMARING_OVERSUB", os.path.join(ROOT, "build", "bench", "bench_oversub"))
+WRAPPER = os.path.join(ROOT, "scripts", "benchresult.py")
+FIDELITY = os.path.join(ROOT, "scripts", "bench_fidelity.py")
+MACHINE = "benchresult-test-id"
+# the smallest bench_oversub run: one lookup, one backoff, 3 gates, 600 items
+TINY = ("--items", "200", "--seconds", "5", "--lookup", "cached", "--backoff", "none")
+
+
+def env():
+    return dict(os.environ, NUMARING_MACHINE_ID=MACHINE)
+
+
+def oversub(*args):
+    return subprocess.run([sys.executable, WRAPPER, "oversub", "--bin", OVERSUB,
+                           "--bench", BENCH, *args], capture_output=True, text=True,
+                          timeout=120, env=env(), cwd=ROOT)
+
+
+def key():
+    return hostid.host_key()
+
+
+def snapshot(folder):
+    out = {}
+    for d, _, files in os.walk(folder):
+        for f in files:
+            p = os.path.join(d, f)
+            with open(p, "rb") as fh:
+                out[os.path.relpath(p, folder)] = fh.read()
+    return out
+
+
+def check_result(test, hostdir, name, nrows):
+    """The CSV (documented header, nrows rows, loadable), meta and env of one result."""
+    path = benchresult.csv_path(hostdir, name)
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    test.assertEqual(rows[0], benchresult.HEADERS[name])
+    test.assertEqual(len(rows) - 1, nrows)
+    loaded = benchresult.load(path)
+    test.assertEqual(len(loaded), nrows)
+    test.assertEqual({r["bench"] for r in loaded}, {name})
+    meta = benchresult.load_meta(benchresult.meta_path(hostdir, name))
+    test.assertEqual(meta["bench"], name)
+    test.assertRegex(meta["git_commit"], r"^([0-9a-f]{40}(-dirty)?|unknown)$")
+    test.assertIn("--results", meta["command_line"])
+    test.assertEqual(meta["rows"], nrows)
+    test.assertEqual(meta["host_key"], key())
+    test.assertEqual(meta["columns"], benchresult.HEADERS[name])
+    for k in ("started_utc", "ended_utc", "options", "cpu_model"):
+        test.assertIn(k, meta)
+    test.assertTrue(os.path.isfile(os.path.join(hostdir, "env", "captured.txt")))
+    test.assertTrue(os.path.isfile(os.path.join(hostdir, hostid.MARKER)))
+    leftovers = [f for f in os.listdir(os.path.dirname(path)) if ".tmp" in f]
+    test.assertEqual(leftovers, [])
+    return loaded, meta
+
+
+@unittest.skipUnless(os.access(OVERSUB, os.X_OK) and os.access(BENCH, os.X_OK),
+                     "bench_oversub or numaring-bench not built "
+                     "(make bench build/bench/bench_oversub)")
+class Oversub(unittest.TestCase):
+    def test_writes_csv_meta_and_env(self):
+        with tempfile.TemporaryDirectory() as res:
+            r = oversub(*TINY, "--results", res)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            hostdir = os.path.join(res, key())
+            rows, meta = check_result(self, hostdir, "bench-oversub", 3)
+            self.assertEqual([x["gate"] for x in rows], ["shared", "pernode", "perworker"])
+            self.assertEqual({x["round"] for x in rows}, {1})
+            self.assertEqual(rows[2]["ratio_to_perworker"], 1.0)
+            self.assertIn("--csv", meta["inner_command"])
+            self.assertIn(f"result written to {benchresult.csv_path(hostdir, 'bench-oversub')}",
+                          r.stdout)
+            self.assertIn("lookup", r.stdout)  # the program's own table is still printed
+
+    def test_committed_folder_is_left_alone_and_r2_is_used(self):
+        with tempfile.TemporaryDirectory() as res:
+            committed = os.path.join(res, key())
+            os.makedirs(os.path.join(committed, "bench"))
+            with open(os.path.join(committed, "bench", "bench-oversub.csv"), "w") as f:
+                f.write("someone else's numbers\n")
+            before = snapshot(committed)
+            r = oversub(*TINY, "--results", res)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(snapshot(committed), before)
+            self.assertFalse(os.path.exists(os.path.join(committed, hostid.MARKER)))
+            r2 = os.path.join(res, key() + "-r2")
+            check_result(self, r2, "bench-oversub", 3)
+            self.assertIn("-r2", r.stdout)
+            self.assertIn("left untouched", r.stdout)
+            # a second run is the same tree's: it goes to -r2 again
+            r = oversub(*TINY, "--results", res)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(sorted(os.listdir(res)), sorted([key(), key() + "-r2"]))
+
+    def test_bad_results_is_one_message_and_exit_2(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            f = os.path.join(tmp, "a-file")
+            with open(f, "w") as fh:
+                fh.write("x")
+            r = oversub(*TINY, "--results", f)
+            self.assertEqual(r.returncode, 2)
+            self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+            self.assertIn("not a folder", r.stderr)
+            self.assertEqual(r.stdout, "")
+
+    def test_bad_machine_id_is_one_message_and_exit_2(self):
+        with tempfile.TemporaryDirectory() as res:
+            r = subprocess.run([sys.executable, WRAPPER, "oversub", "--bin", OVERSUB, *TINY,
+                                "--results", res], capture_output=True, text=True, timeout=60,
+                               env=dict(os.environ, NUMARING_MACHINE_ID="bad id!"))
+            self.assertEqual(r.returncode, 2)
+            self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+            self.assertIn("NUMARING_MACHINE_ID", r.stderr)
+            self.assertEqual(os.listdir(res), [])
+
+    def test_no_save_writes_nothing(self):
+        with tempfile.TemporaryDirectory() as res:
+            r = oversub(*TINY, "--results", res, "--no-save")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn("lookup", r.stdout)
+            self.assertNotIn("result written", r.stdout)
+            self.assertEqual(os.listdir(res), [])
+
+    def test_program_errors_pass_through_and_write_no_result(self):
+        with tempfile.TemporaryDirectory() as res:
+            r = oversub("--items", "200", "--backoff", "bogus", "--results", res)
+            self.assertEqual(r.returncode, 2)
+            self.assertIn("--backoff", r.stderr)
+            self.assertFalse(os.path.exists(os.path.join(res, key(), "bench", "bench-oversub.csv")))
+
+
+@unittest.skipUnless(os.access(OVERSUB, os.X_OK), "bench_oversub not built")
+class OversubCsv(unittest.TestCase):
+    def test_csv_is_written_whole_with_its_header(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "o.csv")
+            r = subprocess.run([OVERSUB, *TINY, "--csv", out], capture_output=True, text=True,
+                               timeout=60)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(out) as f:
+                lines = f.read().splitlines()
+            self.assertEqual(lines[0].split(","), benchresult.OVERSUB_C_HEADER)
+            self.assertEqual(len(lines), 4)
+            self.assertEqual(os.listdir(tmp), ["o.csv"])  # no temporary left
+
+    def test_bad_csv_path_is_one_message_and_exit_2(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            for path in (os.path.join(tmp, "no", "such", "o.csv"), tmp):
+                with self.subTest(path=path):
+                    r = subprocess.run([OVERSUB, *TINY, "--csv", path], capture_output=True,
+                                       text=True, timeout=60)
+                    self.assertEqual(r.returncode, 2)
+                    self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+                    self.assertIn("cannot write", r.stderr)
+                    self.assertEqual(r.stdout, "")
+            self.assertEqual(os.listdir(tmp), [])
+
+
+@unittest.skipUnless(os.access(BENCH, os.X_OK) and os.access(BARE, os.X_OK),
+                     "numaring-bench or bare_loop not built (make bench build/bench/bare_loop)")
+class Fidelity(unittest.TestCase):
+    def test_one_round_writes_one_row_per_run(self):
+        with tempfile.TemporaryDirectory() as res:
+            r = subprocess.run([sys.executable, FIDELITY, "--bench", BENCH, "--bare", BARE,
+                                "--reps", "1", "--duration", "0.05", "--warmup", "0.02",
+                                "--results", res], capture_output=True, text=True,
+                               timeout=120, env=env())
+            self.assertEqual(r.returncode, 0, r.stderr)
+            rows, _ = check_result(self, os.path.join(res, key()), "bench-fidelity", 18)
+            self.assertEqual({(x["where"], x["item"]) for x in rows},
+                             {("bare", None), ("harness", "inline"), ("harness", "message")})
+            self.assertEqual({x["queue"] for x in rows}, {"flat", "numaring", "rte"})
+            self.assertEqual({x["bursts"] for x in rows}, {0, 1})
+            self.assertTrue(all(x["throughput_ops_per_s"] > 0 for x in rows))
+            self.assertIn("harness/bare", r.stdout)
+
+    def test_bad_results_is_one_message_and_exit_2(self):
+        with tempfile.NamedTemporaryFile() as f:
+            r = subprocess.run([sys.executable, FIDELITY, "--bench", BENCH, "--bare", BARE,
+                                "--reps", "1", "--results", f.name], capture_output=True,
+                               text=True, timeout=60, env=env())
+            self.assertEqual(r.returncode, 2)
+            self.assertIn("not a folder", r.stderr)
+            self.assertEqual(r.stdout, "")
+
+
+class Loader(unittest.TestCase):
+    ROWS = [dict(bench="bench-placement", round=rnd, cells_at=c, throughput_ops_per_s=v)
+            for rnd, c, v in ((1, 0, 100.0), (1, 128, 200.0), (2, 0, 50.0), (2, 128, 150.0),
+                              (3, 128, 10.0))]
+
+    def write(self, tmp, text):
+        p = os.path.join(tmp, "bench-placement.csv")
+        with open(p, "w") as f:
+            f.write(text)
+        return p
+
+    def test_round_trip_and_paired_ratios(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            p = self.write(tmp, benchresult.csv_text("bench-placement", self.ROWS))
+            rows = benchresult.load(p)
+            self.assertEqual(rows, self.ROWS)
+            self.assertIsInstance(rows[0]["round"], int)
+            self.assertIsInstance(rows[0]["throughput_ops_per_s"], float)
+            # round 3 has no cells_at 0: no pair
+            self.assertEqual(benchresult.paired_ratios(rows, "throughput_ops_per_s",
+                                                       {"cells_at": 128}, {"cells_at": 0}),
+                             [(1, 2.0), (2, 3.0)])
+            with self.assertRaises(benchresult.BadResult):  # names two rows a round
+                benchresult.paired_ratios(rows, "throughput_ops_per_s", {}, {"cells_at": 0})
+
+    def test_empty_cells_load_as_none(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            p = os.path.join(tmp, "bench-peers.csv")
+            with open(p, "w") as f:
+                f.write(",".join(benchresult.HEADERS["bench-peers"]) + "\n"
+                        "bench-peers,1,rte,1x1,1,,bare,,0.05,123,\n")
+            row, = benchresult.load(p)
+            self.assertIsNone(row["item"])
+            self.assertIsNone(row["full_retries_per_burst"])
+            self.assertEqual(row["bursts"], 1)
+
+    def test_bad_files_raise_bad_result(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            for text in ("round,bench\n",
+                         "bench,round,cells_at\nbench-placement,1,0\n",
+                         "bench,round,cells_at,throughput_ops_per_s\nbench-placement,x,0,1\n",
+                         "bench,round,cells_at,throughput_ops_per_s\nbench-placement,1,0\n",
+                         "bench,round,cells_at,throughput_ops_per_s\nbench-nope,1,0,1\n"):
+                with self.subTest(text=text):
+                    with self.assertRaises(benchresult.BadResult):
+                        benchresult.load(self.write(tmp, text))
+
+    def test_rows_must_have_the_documented_columns(self):
+        with self.assertRaises(ValueError):
+            benchresult.csv_text("bench-placement", [dict(bench="bench-placement", round=1)])
+
+    def test_headers_are_documented(self):
+        for name, header in benchresult.HEADERS.items():
+            self.assertEqual(header[:2], ["bench", "round"])
+        with open(WRAPPER) as f:
+            doc = f.read()
+        for name in benchresult.HEADERS:
+            self.assertIn(name, doc)
+
+
+if __name__ == "__main__":
+    unittest.main()
