@@ -2,7 +2,9 @@
 #
 #   make              build/libnumaring.a and .so (+ its SONAME links), after checking
 #                     its packages with pkg-config;  make bench: the harness
-#   make experiments  every experiment, sized to this machine, then the plots
+#   make experiments  every experiment, sized to this machine, then the plots and
+#                     the reproduction report (results/<host>/claims.csv)
+#   make report       HOSTS="a b": the hosts' claims side by side
 #   make test         the test suite (installs/checks its Debian packages first)
 #   make test-tsan    the ring's tests under ThreadSanitizer
 #   make test-asan    the ring's tests under AddressSanitizer + UBSan
@@ -255,13 +257,25 @@ EXP_ARGS = $(if $(EXPERIMENTS),--experiments '$(EXPERIMENTS)') $(if $(PROFILE),-
 deps-experiments:
 	@scripts/deps.sh build peers experiments
 
-# Every experiment for this host, then the plots; failed points make it end
-# non-zero after the plots are drawn.
+# Every experiment for this host, then the plots, then the reproduction
+# report of this working tree's results (scripts/claims.py). Runs that failed
+# to run or verify make it end non-zero after the plots are drawn; a claim
+# that does not hold (a point above the ceiling model, say) is in the report,
+# never a failure.
 experiments: deps-experiments
 	@$(MAKE) --no-print-directory lib bench $(B)/bench/bench_ring $(if $(LIKWID),bench-likwid)
 	@rc=0; $(PYTHON) scripts/experiments.py run $(EXP_ARGS) || rc=$$?; \
-	 if [ $$rc -ne 2 ] && [ $$rc -ne 130 ]; then $(MAKE) --no-print-directory plots || rc=1; fi; \
+	 if [ $$rc -ne 2 ] && [ $$rc -ne 130 ]; then $(MAKE) --no-print-directory plots || rc=1; \
+	   echo; $(PYTHON) scripts/claims.py report --mine || rc=1; fi; \
 	 exit $$rc
+
+# The claims of several hosts side by side (make report HOSTS="a b"; every
+# host with real nodes under results/ by default): a claim that holds on one
+# CPU and not on another shows as such.
+HOSTS ?=
+.PHONY: report
+report:
+	@$(PYTHON) scripts/claims.py report $(HOSTS)
 
 plots: deps-experiments
 	$(PYTHON) scripts/plot.py --gnuplot $(if $(COMPARE),--compare $(COMPARE))
@@ -281,7 +295,7 @@ PAPER_PLOTS   ?= ../plots
 paper: deps-paper
 	$(PYTHON) scripts/paper_numbers.py --results $(PAPER_RESULTS) \
 		--out $(PAPER_DIR)/generated/numbers.tex --paths $(PAPER_DIR)/generated/paths.tex \
-		--plots $(PAPER_PLOTS)
+		--claims $(PAPER_DIR)/generated/claims.tex --plots $(PAPER_PLOTS)
 	cd $(PAPER_DIR) && latexmk -pdf -interaction=nonstopmode -halt-on-error -quiet numaring.tex
 
 # The scripts' own tests: experiment files, the runner (smoke run, resume
