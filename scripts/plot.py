@@ -62,6 +62,16 @@ sys.path.insert(0, SCRIPT_DIR)
 import nrdata  # noqa: E402
 from nrdata import DataError  # noqa: E402
 
+# Every ratio a figure prints between two configurations is summarize.py's
+# (the paired median ratio the results READMEs, the paper and claims.py print).
+# A copy of plot.py without its siblings still draws, printing no ratio.
+try:
+    import summarize  # noqa: E402
+    SUMMARIZE_ERROR = None
+except ImportError as _e:  # pragma: no cover - only a stripped copy of scripts/
+    summarize = None
+    SUMMARIZE_ERROR = str(_e) or type(_e).__name__
+
 PROG = "plot.py"
 
 # --------------------------------------------------------------------------
@@ -143,17 +153,112 @@ def note(msg):
     print("%s: %s" % (PROG, msg), flush=True)
 
 
-def fmt_ratio(x):
-    if x >= 100:
-        return "%.0f\u00d7" % x
-    if x >= 10:
-        return "%.1f\u00d7" % x
-    return "%.2f\u00d7" % x
-
-
 def fmt_pct(v):
     """+5%, \u221212% (a real minus sign)."""
     return ("%+.0f%%" % v).replace("-", "\u2212")
+
+
+# --------------------------------------------------------------------------
+# The ratios a figure prints between two configurations (and F1's look-up in
+# ns): each is a value of scripts/summarize.py's f1/f2/f3/f4 for the host (the
+# paired median ratio: the median over repetitions k of the ratio of the two
+# configurations' rep-k runs, with its bootstrap 95% CI), or summarize.paired()
+# on the figure's rows where summarize has no such value, never a ratio of
+# medians; printed at the paper's precision (paper_numbers.py), so that the
+# figure, results/<host>/README.md and the paper print one number per claim.
+# figure_ratios() returns them by claim id, as the figures printed them.
+
+#: claim id -> the summarize function and the key of the value the figure prints
+#: (F4: one f4.<backoff>_change_pct per backoff, summarize.f4's <backoff>_change_pct)
+CLAIMS = {
+    "f1.lookup_over_move": ("f1", "ratio"),        # paper \FOneRatio
+    "f1.lookup_ns": ("f1", "lookup_ns"),           # \FOneLookupNs: ratio x move_ns
+    "f1.move_ns": ("f1", "move_ns"),               # \FOneMoveNs
+    "f2.cached_over_libnuma": ("f2", "cached_over_libnuma"),           # \FTwoRatio
+    "f3.p50_shared_over_perworker": ("f3", "shared_over_perworker"),   # \FThreeRatio
+    "f4.pause_change_pct": ("f4", "pause_change_pct"),                 # \FFourPause
+    "f4.exp_change_pct": ("f4", "exp_change_pct"),                     # \FFourExp
+    "f4.yield_change_pct": ("f4", "yield_change_pct"),                 # \FFourYield
+}
+
+#: what the figures' captions say of the ratios they print
+PAIRED_WORDS = ("N\u00d7 [lo\u2013hi]: the paired median ratio (the median over the reps k "
+                "of the ratio of the two configurations' rep-k runs) and its bootstrap 95% "
+                "CI, from scripts/summarize.py: the number results/<host>/README.md and the "
+                "paper print")
+
+
+def claim_style(claim):
+    """(format, unit) a claim is printed with: the paper's precision for it
+    (paper_numbers.py: FOneRatio, FTwoRatio, FThreeRatio 1 decimal, FOneLookupNs
+    1 decimal, FFour<b> signed, 1 decimal)."""
+    if claim.endswith("_pct"):
+        return "{:+.1f}", "%"
+    if claim.endswith("_ns"):
+        return "{:.1f}", " ns"
+    return "{:.1f}", "\u00d7"
+
+
+def fmt_claim(claim, v, unit=True):
+    """A claim's value as the figure prints it (a real minus sign)."""
+    fmt, u = claim_style(claim)
+    return fmt.format(v).replace("-", "\u2212") + (u if unit else "")
+
+
+class Said:
+    """The claims one figure prints: ``text`` formats summarize's value for a
+    claim (fmt_claim) and records it, ``values`` (the figure's "ratios")."""
+
+    def __init__(self):
+        self.values = {}
+
+    def text(self, claim, d, key=None):
+        """The printed value of d[key] (key: CLAIMS[claim]'s), recorded; None where
+        d has no value."""
+        key = key or CLAIMS[claim][1]
+        v = (d or {}).get(key)
+        if v is None:
+            return None
+        self.values[claim] = v
+        return fmt_claim(claim, v)
+
+    def interval(self, claim, d, key=None):
+        """' [lo\u2013hi]' of d[key]'s bootstrap CI, recorded as <claim>_lo and
+        <claim>_hi; '' where d has none (or it is a single value)."""
+        key = key or CLAIMS[claim][1]
+        lo, hi = (d or {}).get(key + "_lo"), (d or {}).get(key + "_hi")
+        if lo is None or hi is None or fmt_claim(claim, lo) == fmt_claim(claim, hi):
+            return ""
+        self.values[claim + "_lo"], self.values[claim + "_hi"] = lo, hi
+        return " [%s\u2013%s]" % (fmt_claim(claim, lo, unit=False),
+                                   fmt_claim(claim, hi, unit=False))
+
+
+def summary_of(host, what):
+    """summarize.<what>(results/<host>) ('f1', 'f2', 'f3', 'f4'), once per host;
+    {} where it has no value or summarize.py did not load."""
+    cache = host.__dict__.setdefault("_summary", {})
+    if what not in cache:
+        fn = getattr(summarize, what, None) if summarize is not None else None
+        cache[what] = (fn(os.path.join(host.results, host.name)) if fn else None) or {}
+    return cache[what]
+
+
+def summary_status():
+    """A caption line where summarize.py did not load (no ratio printed), else None."""
+    if summarize is None:
+        return ("ratios between configurations not shown: scripts/summarize.py did not "
+                "load (%s)" % SUMMARIZE_ERROR, "warn")
+    return None
+
+
+def add_paired_words(p, said):
+    """Record the figure's claims (p["ratios"]) and say in its caption what they are."""
+    p["ratios"] = dict(said.values)
+    line = (PAIRED_WORDS, None) if said.values else summary_status()
+    if line:
+        p["caption"].insert(len(p["caption"]) - 1, line)
+    return p
 
 
 def fmt_ns(v, _pos=None):
@@ -574,22 +679,6 @@ def prep_lines(host, exp, family, title, annotate=None):
     return p
 
 
-def at_largest(series, a, b, most=None):
-    """(threads, med_a, med_b) at the largest thread count both series have (at
-    most ``most``, where that leaves one: quoted_threads)."""
-    if a not in series or b not in series:
-        return None
-    xa = {p[0]: p[1] for p in series[a]}
-    xb = {p[0]: p[1] for p in series[b]}
-    common = sorted(set(xa) & set(xb))
-    if most is not None and any(t <= most for t in common):
-        common = [t for t in common if t <= most]
-    if not common:
-        return None
-    t = common[-1]
-    return t, xa[t], xb[t]
-
-
 def quoted_threads(host, rows, usable=None):
     """The thread count an annotation quotes (nrdata.quoted_threads, the rule of
     the results READMEs and the paper): the largest, and on a host with SMT the
@@ -620,9 +709,11 @@ def prep_f1(host):
         bars.append({"mode": m, "label": variant_label("lookup", m, rows), "total": med,
                      "min": mn, "max": mx, "n": n, "data": data, "lookup": look,
                      "oversubscribed": ov.get(m)})
-    ratio = None
-    if none is not None and ("libnuma",) in agg and none[0] > 0:
-        ratio = max(0.0, agg[("libnuma",)][0] - none[0]) / none[0]
+    # the look-up against the data movement, and what it adds per item: summarize.f1
+    # (paired per rep: none_k / libnuma_k - 1; the look-up in ns = that x move_ns)
+    said = Said()
+    r = summary_of(host, "f1") if none is not None and ("libnuma",) in agg else {}
+    ratio = r.get("ratio")
     if none is None:
         extra.append("no 'none' run: the cost is not split into data movement and look-up")
     extra.append("ns per item = 1e9 / throughput")
@@ -649,22 +740,30 @@ def prep_f1(host):
          "title": "F1: cost of finding the node, per operation, by look-up mode%s" % (
              " at %d threads" % ts[0] if ts else ""),
          "caption": caption_lines(host, rows, extra)}
-    p["annotation"] = ("libnuma: look-up = %s the data movement (%s)"
-                       % (fmt_ratio(ratio), STUDY["f1"])) if ratio is not None else None
-    return p
+    p["annotation"] = None
+    if ratio is not None:
+        p["annotation"] = "libnuma: the look-up adds %s per item = %s%s the data movement " \
+            "(%s; %s)" % (said.text("f1.lookup_ns", r), said.text("f1.lookup_over_move", r),
+                          said.interval("f1.lookup_over_move", r),
+                          said.text("f1.move_ns", r), STUDY["f1"])
+    return add_paired_words(p, said)
 
 
 def prep_f2(host):
+    said = Said()
+
     def ann(series):
-        r = at_largest(series, "cached", "libnuma",
-                       quoted_threads(host, host.data["f2-node-cache"]))
-        if r and r[2] > 0:
-            return "cached / libnuma = %s at %d threads (%s)" % (fmt_ratio(r[1] / r[2]), r[0],
-                                                                  STUDY["f2"])
-        return None
-    return prep_lines(host, "f2-node-cache", "lookup",
-                      lambda series: "F2: remembering the node \u2014 "
-                      + what_varies(series, "look-up mode"), ann)
+        # summarize.f2: cached_k / libnuma_k paired per rep at its quoted thread count
+        r = summary_of(host, "f2") if "cached" in series and "libnuma" in series else {}
+        text = said.text("f2.cached_over_libnuma", r)
+        if text is None:
+            return None
+        return "cached / libnuma = %s at %d threads%s (%s)" % (
+            text, r["threads"], said.interval("f2.cached_over_libnuma", r), STUDY["f2"])
+    p = prep_lines(host, "f2-node-cache", "lookup",
+                   lambda series: "F2: remembering the node \u2014 "
+                   + what_varies(series, "look-up mode"), ann)
+    return add_paired_words(p, said)
 
 
 def prep_f4(host):
@@ -683,26 +782,39 @@ def prep_f4(host):
     for b in fseries:
         fseries[b].sort()
     rel = []
-    tmax = quoted_threads(host, rows)
+    said = Said()
+    # the change against none and whether the backoff ran: summarize.f4 (paired per
+    # rep: b_k / none_k - 1, at its quoted thread count); a backoff it does not
+    # know, summarize.paired on the same rows
+    s4 = summary_of(host, "f4")
+    tmax = s4.get("threads") or quoted_threads(host, rows)
     at = [r for r in rows if nrdata.threads(r) == tmax]
     none_rows = [r for r in at if r.get("backoff") == "none"]
     for b in order_of("backoff", {r.get("backoff", "") for r in at}):
         if b == "none" or not none_rows:
             continue
-        brows = [r for r in at if r.get("backoff") == b]
-        ci = nrdata.bootstrap_ci(nrdata.paired_ratios(
-            brows, none_rows, fn=lambda x, y: 100 * (x / y - 1)))
-        rate = failed.get((b, tmax))
-        rate = rate[0] if rate else None
-        rel.append({"backoff": b, "threads": tmax, "pct": ci[0] if ci else None,
-                    "lo": ci[1] if ci else None, "hi": ci[2] if ci else None,
-                    "failed": rate, "exercised": nrdata.backoff_exercised(rate),
-                    "oversubscribed": ov.get((b, tmax))})
+        key = "%s_change_pct" % b
+        d = s4 if key in s4 or "%s_failed_per_item" % b in s4 else {}
+        if not d and summarize is not None:
+            brows = [r for r in at if r.get("backoff") == b]
+            summarize.put_ratio(d, key, summarize.paired(brows, none_rows,
+                                                         fn=lambda x, y: x / y - 1), 100.0)
+            rate = failed.get((b, tmax))
+            d["%s_failed_per_item" % b] = rate[0] if rate else None
+            d["%s_exercised" % b] = nrdata.backoff_exercised(d["%s_failed_per_item" % b])
+        rate = d.get("%s_failed_per_item" % b)
+        ex = d.get("%s_exercised" % b)
+        claim = "f4.%s_change_pct" % b
+        rel.append({"backoff": b, "threads": tmax, "pct": d.get(key),
+                    "lo": d.get(key + "_lo"), "hi": d.get(key + "_hi"),
+                    "failed": rate, "exercised": ex, "oversubscribed": ov.get((b, tmax)),
+                    # the bar's label: printed where the backoff ran
+                    "text": said.text(claim, d, key) if ex is not False else None})
 
     def ann(series):
         idle = [r["backoff"] for r in rel if r["exercised"] is False]
-        parts = ["%s %s" % (r["backoff"], fmt_pct(r["pct"])) for r in rel
-                 if r["exercised"] is not False and r["pct"] is not None]
+        parts = ["%s %s" % (r["backoff"], r["text"]) for r in rel
+                 if r["exercised"] is not False and r["text"] is not None]
         if idle:
             parts.append("%s: backoff not exercised on this host" % "/".join(idle))
         if not parts:
@@ -723,7 +835,12 @@ def prep_f4(host):
         "of a point): a backoff runs only after a failed attempt, so below %g per 1,000 "
         "(dotted line) the backoff was not exercised and its change is not shown; change: "
         "median over reps of the paired change (rep k of a backoff against rep k of none), "
-        "whisker its bootstrap 95%% CI" % (nrdata.BACKOFF_EXERCISED * 1000), None))
+        "whisker its bootstrap 95%% CI (scripts/summarize.py: the number "
+        "results/<host>/README.md and the paper print)"
+        % (nrdata.BACKOFF_EXERCISED * 1000), None))
+    p["ratios"] = dict(said.values)
+    if summary_status():
+        p["caption"].insert(len(p["caption"]) - 1, summary_status())
     return p
 
 
@@ -824,27 +941,18 @@ def inflight_words(rows):
             "throughput_ops_per_s and mean_ns (these results have no inflight column)")
 
 
-def gate_ratio(rows, value, a="shared", b="perworker"):
-    """(estimate, lo, hi, paired) of value a / b over rows: the median of the
-    paired per-rep ratios with its bootstrap 95% CI where reps pair, else the
-    ratio of the medians (lo = hi = None, paired False); None if either is missing."""
-    ra = [r for r in rows if r.get("gate") == a]
-    rb = [r for r in rows if r.get("gate") == b]
-    ci = nrdata.bootstrap_ci(nrdata.paired_ratios(ra, rb, value))
-    if ci:
-        return ci[0], ci[1], ci[2], True
-    ma = nrdata.aggregate(ra, (lambda r: 0,), value).get((0,))
-    mb = nrdata.aggregate(rb, (lambda r: 0,), value).get((0,))
-    if ma and mb and mb[0] > 0:
-        return ma[0] / mb[0], None, None, False
-    return None
-
-
-def fmt_gate_ratio(r):
-    s = fmt_ratio(r[0])
-    if r[3] and r[1] is not None and r[2] is not None and not close(r[1], r[2]):
-        s += " [%s\u2013%s]" % (fmt_ratio(r[1]).rstrip("\u00d7"), fmt_ratio(r[2]))
-    return s
+def f3_claim(host, said):
+    """F3's headline as the figures print it: 'p50 shared / perworker = N\u00d7
+    [lo\u2013hi] at T threads' from summarize.f3 (paired per rep: shared_k /
+    perworker_k of p50, at its thread count and highest offered load), and that
+    load ('' closed loop); None where summarize has no such ratio."""
+    r = summary_of(host, "f3")
+    text = said.text("f3.p50_shared_over_perworker", r)
+    if text is None:
+        return None
+    return ("p50 shared / perworker = %s%s at %d threads" % (
+        text, said.interval("f3.p50_shared_over_perworker", r), r["threads"]),
+        (r.get("load") or "").strip())
 
 
 def by_gate_load(rows, value):
@@ -888,13 +996,13 @@ def prep_f3_load(host, allrows):
             if q[0] in off and q[1] < KEPT_UP * off[q[0]]:
                 behind.append((g, q[0], q[1] / off[q[0]]))
     top = [r for r in at if load_pct(r) == loads[-1]]
-    r50 = gate_ratio(top, "p50_ns")
+    said = Said()
+    r50 = f3_claim(host, said)
     fl = {g: nrdata.aggregate([r for r in top if r.get("gate") == g], (lambda r: 0,),
                               inflight_of).get((0,)) for g in ("shared", "perworker")}
     ann = None
     if r50:
-        ann = "p50 shared / perworker = %s at %d threads, %s load" % (
-            fmt_gate_ratio(r50), t, pct_label(loads[-1]))
+        ann = r50[0] + (", %s load" % pct_label(100 * float(r50[1])) if r50[1] else "")
         if fl["shared"] and fl["perworker"]:
             ann += "; in flight %.3g vs %.3g" % (fl["shared"][0], fl["perworker"][0])
         ann += " (%s)" % STUDY["f3"]
@@ -946,7 +1054,7 @@ def prep_f3_load(host, allrows):
         extra.append("%d closed-loop runs (no load) left out" % (len(allrows) - len(rows)))
     extra.append(pooled_note(at, lambda r: (r.get("gate"), load_of(r))))
     subtitle = "%d threads%s" % (t, ", oversubscribed" if over == 1 else "")
-    return {"kind": "f3load", "threads": t, "rows": at, "loads": loads, "order": gates,
+    return add_paired_words({"kind": "f3load", "threads": t, "rows": at, "loads": loads, "order": gates,
             "pct": pct, "inflight": infl, "tput": tput, "offered": offered,
             "capacity": cap, "behind": behind, "oversubscribed": over,
             "over_p50": over_p50, "over_threads": sorted(over_p50),
@@ -954,7 +1062,7 @@ def prep_f3_load(host, allrows):
             "widths": (1.3, 1.0) if over_p50 else (1.7, 1.0, 1.0), "subtitle": subtitle,
             "title": "F3: latency, items in flight and throughput vs offered load by gate "
                      "at %s (open loop)" % subtitle,
-            "annotation": ann, "caption": caption_lines(host, at, extra)}
+            "annotation": ann, "caption": caption_lines(host, at, extra)}, said)
 
 
 def prep_f3_dist(host, rows):
@@ -993,11 +1101,8 @@ def prep_f3_dist(host, rows):
             curves.append({"gate": g, "load": ld, "points": main, "band": band,
                            "source": source, "nreps": len(have) if env else len(grs),
                            "oversubscribed": over})
-    ratio = None
-    top = [r for r in at if load_of(r) == loads[-1]] if loads else at
-    med = nrdata.aggregate(top, ("gate",), "p50_ns")
-    if ("shared",) in med and ("perworker",) in med and med[("perworker",)][0] > 0:
-        ratio = med[("shared",)][0] / med[("perworker",)][0]
+    said = Said()
+    r50 = f3_claim(host, said)
     extra.insert(0, "every line: the median over the reps at each percentile (each run's "
                  "latency.csv, interpolated); band: min\u2013max over the reps")
     if len(loads) > 1 or loads[0]:
@@ -1021,10 +1126,9 @@ def prep_f3_dist(host, rows):
          "title": "F3: latency percentiles by gate at %d threads%s" % (
              t, " and offered load" if len(loads) > 1 else ""),
          "caption": caption_lines(host, at, extra)}
-    p["annotation"] = ("p50 shared / perworker = %s at %d threads%s (%s)"
-                       % (fmt_ratio(ratio), t, ", " + load_label(loads[-1]) if loads[-1] else "",
-                          STUDY["f3"])) if ratio else None
-    return p
+    p["annotation"] = ("%s%s (%s)" % (r50[0], ", " + load_label(r50[1]) if r50[1] else "",
+                                      STUDY["f3"])) if r50 else None
+    return add_paired_words(p, said)
 
 
 def prep_f3b(host):
@@ -1050,12 +1154,9 @@ def prep_f3b(host):
     p99, order99 = series_vs_threads(host, clean, "gate", "p99_ns") if clean else ({}, [])
     o50, oorder = series_vs_threads(host, over, "gate", "p50_ns") if over else ({}, [])
     o99, oorder99 = series_vs_threads(host, over, "gate", "p99_ns") if over else ({}, [])
-    ann = None
-    r = at_largest(p50, "shared", "perworker", quoted_threads(host, clean) if clean else None)
-    if r and r[2] > 0:
-        rr = gate_ratio([x for x in clean if nrdata.threads(x) == r[0]], "p50_ns")
-        ann = "p50 shared / perworker = %s at %d threads (%s)" % (
-            fmt_gate_ratio(rr) if rr else fmt_ratio(r[1] / r[2]), r[0], STUDY["f3"])
+    said = Said()
+    r50 = f3_claim(host, said) if clean else None
+    ann = "%s (%s)" % (r50[0], STUDY["f3"]) if r50 else None
     clean_ts = sorted({nrdata.threads(x) for x in clean})
     if over_ts:
         extra.append("left: thread counts where every thread has a CPU of its own (%s); "
@@ -1071,12 +1172,14 @@ def prep_f3b(host):
         title += ", %s load" % pct_label(top)
     if over_ts:
         title += "; oversubscribed %s threads apart" % ", ".join(map(str, over_ts))
-    return {"kind": "f3b", "p50": p50, "p99": p99, "over_p50": o50, "over_p99": o99,
+    return add_paired_words({"kind": "f3b", "p50": p50, "p99": p99, "over_p50": o50,
+            "over_p99": o99,
             "over_threads": over_ts,
             "order": order_of("gate", set(order) | set(order99)),
             "over_order": order_of("gate", set(oorder) | set(oorder99)), "rows": rows,
             "grid": (1, 3 if over_ts else 2),
-            "title": title, "annotation": ann, "caption": caption_lines(host, rows, extra)}
+            "title": title, "annotation": ann, "caption": caption_lines(host, rows, extra)},
+        said)
 
 
 #: F5's target: every point realizes at least this share of its configured batch
@@ -1625,7 +1728,7 @@ def draw_f4(axes, p, show_legend=True):
                     color="0.2", bbox=dict(boxstyle="round", fc="white", ec="0.6"))
             continue
         ax.text(x, r["hi"] + 1.5 if r["pct"] >= 0 else r["lo"] - 1.5,
-                fmt_pct(r["pct"]) + "\n" + rate + over, ha="center",
+                r["text"] + "\n" + rate + over, ha="center",
                 va="bottom" if r["pct"] >= 0 else "top", fontsize=8.5)
         if r["oversubscribed"] == 1:
             ax.plot([x], [r["pct"]], **OVERSUB_STYLE)
@@ -2623,6 +2726,29 @@ def prepare(host):
     for name, exp, prep, _panels in FIGURES:
         if exp in host.data:
             out[name] = prep(host)
+    return out
+
+
+def figure_ratios(results, host, by_figure=False):
+    """The ratios the figures of results/<host> print, by claim id: {claim: value}
+    (claim ids: CLAIMS' keys, f4.<backoff>_change_pct, and <claim>_lo, <claim>_hi
+    for the interval printed beside a value), each summarize's unrounded value,
+    as the preparing code recorded it while writing the figure's text (Said);
+    by_figure: {figure: {claim: value}}. Raises DataError on bad input, and
+    ValueError where two figures print one claim with different values."""
+    h = Host(results, host)
+    h.load()
+    preps = prepare(h)
+    per = {name: dict(preps[name].get("ratios") or {}) for name in FIGURE_NAMES
+           if name in preps}
+    if by_figure:
+        return per
+    out = {}
+    for name, ratios in per.items():
+        for claim, v in ratios.items():
+            if claim in out and out[claim] != v:
+                raise ValueError("%s: %s printed as %r and %r" % (host, claim, out[claim], v))
+            out[claim] = v
     return out
 
 

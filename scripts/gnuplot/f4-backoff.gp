@@ -140,7 +140,7 @@ set object 1 rect from graph 0, first -30 to graph 1, first -15 fc rgb '#ffd27f'
 plot datafile index (N - 3) using 0:($8 == 1 ? $3 : NaN):6:xtic(1) with boxes lc rgb variable notitle, \
      '' index (N - 3) using 0:($8 == 1 ? $3 : NaN):4:5 with yerrorbars lc rgb 'black' pt 7 ps 0.5 \
          title 'bootstrap 95% CI', \
-     '' index (N - 3) using 0:($8 == 1 ? $4 - 4 : NaN):(sprintf('%+.0f%%, %.2g failed per 1,000', $3, $7)) \
+     '' index (N - 3) using 0:($8 == 1 ? $4 - 4 : NaN):(sprintf('%+.1f%%, %.2g failed per 1,000', $3, $7)) \
          with labels font ',9' notitle, \
      '' index (N - 3) using 0:($8 == 0 ? -15 : NaN):(sprintf("backoff not\nexercised\non this host\n(%.2g failed\nper 1,000 ops)", $7)) \
          with labels font ',9' notitle, \
