@@ -114,6 +114,7 @@ class HostKind:
         cls.paths = os.path.join(paper, "generated", "paths.tex")
         cls.gen = run([sys.executable, os.path.join(SCRIPTS, "paper_numbers.py"),
                        "--results", cls.results, "--out", cls.numbers, "--paths", cls.paths,
+                       "--claims", os.path.join(paper, "generated", "claims.tex"),
                        "--plots", "../plots"])
         cls.pdf = os.path.join(paper, "numaring.pdf")
         cls.latex = None
