@@ -270,12 +270,12 @@ experiments: deps-experiments
 	 exit $$rc
 
 # The claims of several hosts side by side (make report HOSTS="a b"; every
-# host with real nodes under results/ by default): a claim that holds on one
-# CPU and not on another shows as such.
+# host with real nodes under results/, or RESULTS=DIR, by default): a claim
+# that holds on one CPU and not on another shows as such.
 HOSTS ?=
 .PHONY: report
 report:
-	@$(PYTHON) scripts/claims.py report $(HOSTS)
+	@$(PYTHON) scripts/claims.py report $(if $(RESULTS),--results $(RESULTS)) $(HOSTS)
 
 plots: deps-experiments
 	$(PYTHON) scripts/plot.py --gnuplot $(if $(COMPARE),--compare $(COMPARE))

@@ -302,9 +302,15 @@ class ReportCliTest(unittest.TestCase):
         self.assertRegex(r.stdout, r"\d+ claim\(s\) differ between the hosts")
         # make report runs the same
         m = subprocess.run(["make", "--no-print-directory", "-C", ROOT, "report",
-                            f"HOSTS=big other", f"PYTHON={PY}"], capture_output=True,
-                           text=True, env=dict(os.environ))
-        self.assertNotEqual(m.returncode, 0)  # the repository's results have no host 'big'
+                            "HOSTS=big other", f"RESULTS={self.tmp}", f"PYTHON={PY}"],
+                           capture_output=True, text=True)
+        self.assertEqual(m.returncode, 0, m.stderr)
+        self.assertEqual(m.stdout, r.stdout)
+        m = subprocess.run(["make", "--no-print-directory", "-C", ROOT, "report",
+                            "HOSTS=nope", f"RESULTS={self.tmp}", f"PYTHON={PY}"],
+                           capture_output=True, text=True)
+        self.assertNotEqual(m.returncode, 0)
+        self.assertIn("no results for host 'nope'", m.stderr)
 
     def test_write_and_bad_input(self):
         big_host(self.tmp)
