@@ -486,10 +486,9 @@ def csv_text(rows):
 
 
 def write_whole(path, text):
-    tmp = f"{path}.tmp.{os.getpid()}"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, path)
+    """Through a temporary + rename (experiments.write_whole): never half a file."""
+    import experiments
+    experiments.write_whole(path, text)
 
 
 def write_claims(hostdir):

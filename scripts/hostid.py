@@ -246,6 +246,13 @@ def write_marker(hostdir, fp):
                        "tree; git-ignored, so a clone never resumes these results "
                        "(scripts/hostid.py)"}, indent=1) + "\n"
     tmp = os.path.join(hostdir, f".{MARKER}.tmp.{os.getpid()}")
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, os.path.join(hostdir, MARKER))
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, os.path.join(hostdir, MARKER))
+    except BaseException:  # a full disk, a file size limit: no half-written marker left
+        try:
+            os.remove(tmp)
+        except OSError:
+            pass
+        raise

@@ -22,11 +22,13 @@ SCRIPTS = os.path.dirname(HERE)
 ROOT = os.path.dirname(SCRIPTS)
 sys.path.insert(0, SCRIPTS)
 
+import claims  # noqa: E402
 import expfile  # noqa: E402
 import experiments  # noqa: E402
 import nrdata  # noqa: E402
 
 PY = sys.executable
+MARKER = ".sweep-owner.json"  # scripts/hostid.py's marker of a sweep's own folder
 BENCH = os.path.abspath(os.environ.get("NUMARING_BENCH", os.path.join(ROOT, "build", "numaring-bench")))
 RUNNER = os.path.join(SCRIPTS, "experiments.py")
 
@@ -639,8 +641,8 @@ class RunnerTest(unittest.TestCase):
             for f in ("README.md", "env/show-topology.json", "env/lscpu.txt", "probe/probe.csv"):
                 self.assertTrue(os.path.exists(os.path.join(hd, f)), f"{h}/{f}")
             for csvf in glob.glob(os.path.join(hd, "*.csv")):
-                if os.path.basename(csvf) == "bench-ring.csv":
-                    continue  # the ring's micro-benchmark, not a sweep
+                if os.path.basename(csvf) in ("bench-ring.csv", "claims.csv"):
+                    continue  # the ring's micro-benchmark and the report, not sweeps
                 rows = tidy_rows(csvf)
                 self.assertEqual(len(rows), 1, csvf)
                 self.assertEqual(list(rows[0])[:len(nrdata.RUNNER_COLUMNS) + 1],
@@ -651,6 +653,11 @@ class RunnerTest(unittest.TestCase):
                 found.add(rows[0]["experiment"])
         self.assertEqual(found, {"f1-lookup-cost", "f2-node-cache", "f3-gate", "f4-backoff",
                                  "f5-ceiling", "peers"})
+        # the smoke profile too ends with the reproduction report of the real folder
+        (real,) = [h for h in hosts if "-emulated-" not in h]
+        report = tidy_rows_plain(os.path.join(self.results, real, "claims.csv"))
+        self.assertEqual(len(report), len(claims.CLAIMS))
+        self.assertIn("experiments: reproduction report", r.stdout)
         if os.path.exists(os.path.join(SCRIPTS, "plot.py")):
             plots = os.path.join(self.tmp, "plots")
             p = subprocess.run([PY, os.path.join(SCRIPTS, "plot.py"), "--results", self.results,
@@ -723,7 +730,8 @@ class RunnerTest(unittest.TestCase):
             self.assertFalse(d.endswith(".tmp"), d)
             self.assertEqual(sorted(os.listdir(d)),
                              ["latency.csv", "latency.hgrm", "meta.json", "summary.csv"])
-        leftovers = [p for p in glob.glob(os.path.join(self.results, "**", ".*"), recursive=True)]
+        leftovers = [p for p in glob.glob(os.path.join(self.results, "**", ".*"), recursive=True)
+                     if os.path.basename(p) != MARKER]
         self.assertEqual(leftovers, [])
         rows = tidy_rows(glob.glob(os.path.join(self.results, "*", "tiny.csv"))[0])
         self.assertEqual(len(rows), 10)
@@ -865,7 +873,8 @@ class RunnerTest(unittest.TestCase):
     def no_leftovers(self):
         left = [p for p in glob.glob(os.path.join(self.results, "**", "*"), recursive=True)
                 if ".tmp" in os.path.basename(p)]
-        left += glob.glob(os.path.join(self.results, "**", ".*"), recursive=True)
+        left += [p for p in glob.glob(os.path.join(self.results, "**", ".*"), recursive=True)
+                 if os.path.basename(p) != MARKER]  # the sweep's own marker is meant to stay
         self.assertEqual(left, [])
 
     def test_hung_point_is_killed_at_the_point_timeout(self):
