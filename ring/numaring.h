@@ -108,7 +108,10 @@ struct numaring_stats {
 	uint64_t lookups;         /* node look-ups through the CPU table or a system call
 	                             (re-checks; not the rseq read every operation makes) */
 	uint64_t node_changes;    /* look-ups whose answer differed from the previous node */
-	uint64_t failed_attempts; /* lost CAS races, full/empty retries and gate polls */
+	uint64_t failed_attempts; /* lost races on a ring index: a CAS that failed, or a
+	                             position another worker had taken (each is followed
+	                             by a backoff). Not a full or empty ring (the call
+	                             returns), not a gate found held (gate_waits) */
 	uint64_t gate_waits;      /* transfers that found the gate held by another worker */
 };
 
