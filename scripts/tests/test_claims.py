@@ -258,6 +258,20 @@ class TestabilityTest(unittest.TestCase):
             self.assertIn("races per 1,000 operations", r["why"])
             self.assertNotEqual(r["value"], "")  # the change is still shown
 
+    def test_a_guest_tests_nothing(self):
+        fakeresults.make_synthetic(self.tmp, "guest", kind="real", threads=(2,), reps=3,
+                                   machine=SMALL, nodes=2)
+        topo = os.path.join(self.tmp, "guest", "env", "show-topology.json")
+        import json
+        with open(topo) as f:
+            t = json.load(f)
+        t["virtualization"] = {"kind": "qemu-tcg", "timings_meaningful": False}
+        with open(topo, "w") as f:
+            json.dump(t, f)
+        rep = claims.report(os.path.join(self.tmp, "guest"))
+        self.assertEqual({r["status"] for r in rep}, {"not testable here"})
+        self.assertTrue(all("timings meaningless" in r["why"] for r in rep), rep[0])
+
     def test_missing_data_is_not_testable_with_the_reason(self):
         rep = self.small()
         r = rep["ring.bench-bursts-rte"]
