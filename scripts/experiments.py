@@ -929,8 +929,7 @@ def sizing(exps, profile, ncpus, cores, nodes):
         nref = len(REFERENCE_POINTS) if ref is not None else 0
         secs = sum(run_seconds(p.opts) for p in pts) * reps
         secs += nref * run_seconds(ref.opts) if ref is not None else 0
-        threads = sorted({int(p.opts.get("producers", 1)) + int(p.opts.get("consumers", 1))
-                          for p in pts})
+        threads = sorted({expfile.point_threads(p.opts) for p in pts})
         out.append({"name": e.name, "nodes": n, "emulated": n != nodes, "points": len(pts),
                     "reps": reps, "references": nref, "runs": len(pts) * reps + nref,
                     "seconds": secs, "threads": threads,

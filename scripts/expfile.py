@@ -48,6 +48,10 @@ LOOKUPS = ("libnuma", "syscall", "table", "cached", "rseq", "rdpid", "none")
 GATES = ("shared", "pernode", "perworker")
 BACKOFFS = ("none", "pause", "exp", "yield")
 PINS = ("compact", "scatter", "split", "none")
+#: prodcons: producers and consumers apart; pairs and mixed: every thread
+#: enqueues and dequeues (numaring-bench --workload), counted by --threads
+WORKLOADS = ("prodcons", "pairs", "mixed")
+SYMMETRIC = ("pairs", "mixed")
 SMTS = ("cores", "siblings")
 FINDINGS = ("F1", "F2", "F3", "F4", "F5", "peers")
 THREAD_WORDS = ("all", "per-node", "half")
@@ -133,6 +137,11 @@ SWEEP_KEYS = {
     "load-probe": lambda t: _real(t, 0, 60),
     "linger": lambda t: _int(t, 0, 1000000),
     "counters": _bool01,
+    "workload": _choice(WORKLOADS),
+    "work": lambda t: _real(t, 0, 1e9, zero_ok=True),
+    "producer-work": lambda t: _real(t, 0, 1e9, zero_ok=True),
+    "consumer-work": lambda t: _real(t, 0, 1e9, zero_ok=True),
+    "enqueue-share": lambda t: _real(t, 0, 0.999999),
 }
 #: Keys passed to numaring-bench as a bare flag when 1 (--bursts), left out when 0.
 FLAG_KEYS = ("bursts", "counters")
@@ -392,6 +401,14 @@ class Point:
         return out
 
 
+def point_threads(opts):
+    """The threads of a point's options: --threads of a symmetric workload,
+    else producers + consumers."""
+    if "threads" in opts:
+        return int(opts["threads"])
+    return int(opts.get("producers", 1)) + int(opts.get("consumers", 1))
+
+
 def reference_point(exp, pts, ncpus, nodes, cores=None):
     """The point of ``pts`` that is the experiment's drift reference: the
     first point unless the file names another with ``reference =``
@@ -409,7 +426,7 @@ def reference_point(exp, pts, ncpus, nodes, cores=None):
             if k == "threads":
                 units = thread_units(p.opts.get("smt", "cores"), ncpus, cores)
                 want = expand_threads([v], units, nodes)[0]
-                got = int(p.opts.get("producers", 0)) + int(p.opts.get("consumers", 0))
+                got = point_threads(p.opts)
                 ok = ok and got == want
             else:
                 ok = ok and p.opts.get(k) == str(v)
@@ -444,12 +461,27 @@ def points(exp, profile, ncpus, nodes, cores=None):
         if "threads" in chosen and chosen["threads"] not in by_smt[str(chosen.get("smt", "cores"))]:
             continue
         opts = {}
+        symmetric = str(chosen.get("workload", "prodcons")) in SYMMETRIC
         for (k, _), v in zip(axes, combo):
-            if k == "threads":
+            if k == "threads" and symmetric:
+                opts["threads"] = str(v)  # every thread enqueues and dequeues
+            elif k == "threads":
                 opts["producers"] = str((v + 1) // 2)
                 opts["consumers"] = str(v // 2)
             else:
                 opts[k] = str(v)
+        if symmetric and ("producers" in opts or "consumers" in opts):
+            raise ExpError(f"{exp.path}: workload {chosen['workload']} counts its threads "
+                           "with threads =, not producers/consumers")
+        if symmetric and opts.get("pin") == "split":
+            raise ExpError(f"{exp.path}: pin split puts producers and consumers on different "
+                           f"nodes; workload {chosen['workload']} has no such sides (compact "
+                           "or scatter)")
+        if opts.get("workload") != "mixed" and "enqueue-share" in opts:
+            raise ExpError(f"{exp.path}: enqueue-share is for workload mixed")
+        if symmetric and ("producer-work" in opts or "consumer-work" in opts):
+            raise ExpError(f"{exp.path}: producer-work and consumer-work are for workload "
+                           "prodcons (pairs, mixed: work)")
         cap = int(opts.get("capacity", 1024))
         batch = int(opts.get("batch", 32))
         if batch > cap:

@@ -74,6 +74,32 @@ class ParserTest(unittest.TestCase):
         pts, reps = expfile.points(e, "full", 2, 1)
         self.assertEqual((reps, pts[0].opts["duration"]), (5, "1.0"))
 
+    def test_symmetric_workloads_count_threads(self):
+        e = parse_text(GOOD.replace("threads = 2", "threads = 2, 4\nworkload = pairs, prodcons"
+                                    "\nwork = 0, 300"))
+        pts, _ = expfile.points(e, "quick", 4, 1)
+        pairs = [p for p in pts if p.opts["workload"] == "pairs"]
+        self.assertTrue(pairs)
+        for p in pairs:
+            self.assertIn(p.opts["threads"], ("2", "4"))
+            self.assertNotIn("producers", p.opts)
+            self.assertEqual(expfile.point_threads(p.opts), int(p.opts["threads"]))
+            self.assertIn("--threads", p.args())
+        with self.assertRaises(expfile.ExpError) as cm:
+            expfile.points(parse_text(GOOD.replace("threads = 2", "threads = 2\n"
+                                                   "enqueue-share = 0.3")), "quick", 2, 1)
+        self.assertIn("enqueue-share is for workload mixed", str(cm.exception))
+        with self.assertRaises(expfile.ExpError) as cm:
+            expfile.points(parse_text(GOOD.replace("threads = 2", "threads = 2\nworkload = mixed"
+                                                   "\npin = split")), "quick", 2, 2)
+        self.assertIn("pin split", str(cm.exception))
+        with self.assertRaises(expfile.ExpError) as cm:
+            parse_text(GOOD.replace("threads = 2", "threads = 2\nworkload = triples"))
+        self.assertIn("unknown value 'triples'", str(cm.exception))
+        with self.assertRaises(expfile.ExpError) as cm:
+            parse_text(GOOD.replace("threads = 2", "threads = 2\nenqueue-share = 1"))
+        self.assertIn("enqueue-share", str(cm.exception))
+
     def test_bad_files_name_file_line_and_reason(self):
         cases = [
             (GOOD.replace("[sweep]", "[sweeps]"), ":7: unknown section [sweeps]"),
