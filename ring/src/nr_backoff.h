@@ -7,11 +7,17 @@
  *   nr_backoff_fail()  the configured backoff (none / pause / exp / yield),
  *                      run after an attempt that lost a race (a failed CAS,
  *                      a position taken by someone else). It also counts the
- *                      failure for the worker's statistics. Out of line and
- *                      cold: an operation that wins its race runs no backoff
- *                      code and stores nothing for it (the exponential spin
- *                      length comes from the operation's own count of
- *                      failures, a register, not from state to reset).
+ *                      failure for the worker's statistics, and times one
+ *                      backoff in NR_BACKOFF_SAMPLE (numaring.h, struct
+ *                      numaring_stats, says how and what the error is). Out
+ *                      of line and cold: an operation that wins its race
+ *                      runs no backoff code, reads no clock and stores
+ *                      nothing for it (the exponential spin length comes
+ *                      from the operation's own count of failures, a
+ *                      register, not from state to reset).
+ *   nr_backoff_gate()  the same backoff run between the polls of a gate
+ *                      wait: counted and timed apart (stats.gate_backoffs,
+ *                      backoff_ns_gate).
  *   nr_wait_poll()     one poll of a wait for a step another thread has
  *                      already claimed (publishing a slot, releasing a gate).
  *                      It spins with PAUSE for a time budget
@@ -53,15 +59,43 @@ static inline void nr_cpu_relax(void)
 #endif
 }
 
-struct nr_backoff {
-	uint32_t mode;     /* enum numaring_backoff */
-	uint64_t failures; /* failed attempts, reported as stats.failed_attempts */
+/* One backoff in this many is timed (on average: see nr_backoff_run). */
+#define NR_BACKOFF_SAMPLE 16u
+
+/* Why a backoff runs: the index of its time in nr_backoff.ns[]. */
+enum nr_backoff_why {
+	NR_BACKOFF_RACE, /* after a lost race: stats.backoff_ns_race */
+	NR_BACKOFF_GATE, /* between the polls of a gate wait: stats.backoff_ns_gate */
 };
 
-static inline void nr_backoff_init(struct nr_backoff *bo, enum numaring_backoff mode)
+/*
+ * A worker's (or a flat handle's) backoff: the configuration, read-only
+ * after attach, beside the counters. Every field is plain, written by the
+ * owning thread only and read by numaring_worker_stats under numaring.h's
+ * rule (the owner, or another thread after synchronising with it, e.g.
+ * pthread_join): no atomics, so no memory order to pair; an atomic would
+ * only make the cold path slower.
+ */
+struct nr_backoff {
+	uint32_t mode;       /* enum numaring_backoff */
+	uint32_t clock_ns;   /* cost of one clock read, taken off a timed backoff */
+	uint32_t draw;       /* xorshift32 state of the sampling; never 0 */
+	uint64_t failures;   /* failed attempts, reported as stats.failed_attempts */
+	uint64_t gate_backoffs; /* stats.gate_backoffs */
+	uint64_t ns[2];      /* sampled time in backoff, scaled: by enum nr_backoff_why */
+};
+
+/* seed: anything; the draw is made nonzero (xorshift's one fixed point). */
+static inline void nr_backoff_init(struct nr_backoff *bo, enum numaring_backoff mode,
+				   uint32_t clock_ns, uint32_t seed)
 {
 	bo->mode = (uint32_t)mode;
+	bo->clock_ns = clock_ns;
+	bo->draw = seed | 1u;
 	bo->failures = 0;
+	bo->gate_backoffs = 0;
+	bo->ns[NR_BACKOFF_RACE] = 0;
+	bo->ns[NR_BACKOFF_GATE] = 0;
 }
 
 static inline void nr_spin(uint32_t n)
@@ -71,11 +105,11 @@ static inline void nr_spin(uint32_t n)
 }
 
 /* Back off as configured after the attempt-th consecutive failure (0 the
- * first), without counting it (gate waits count their own). EXP spins
- * 2^attempt PAUSEs, at most NUMARING_EXP_MAX_SPIN. */
-static inline void nr_backoff_pause(uint32_t mode, unsigned attempt)
+ * first), without counting or timing it. EXP spins 2^attempt PAUSEs, at
+ * most NUMARING_EXP_MAX_SPIN. */
+static inline void nr_backoff_pause(const struct nr_backoff *bo, unsigned attempt)
 {
-	switch (mode) {
+	switch (bo->mode) {
 	case NUMARING_BACKOFF_NONE:
 		break;
 	case NUMARING_BACKOFF_PAUSE:
@@ -153,13 +187,66 @@ static inline void nr_wait_poll(struct nr_wait *wt)
 	nr_cpu_relax();
 }
 
+/*
+ * Run the backoff, timing it if the draw says so: with probability
+ * 1/NR_BACKOFF_SAMPLE (a xorshift32 step in the lowest 1/NR_BACKOFF_SAMPLE
+ * of its range, whatever the attempt number, so that a pattern of backoffs
+ * that repeats with the sampling's period is not seen through it), and
+ * then its time counts NR_BACKOFF_SAMPLE times. NONE runs nothing and times
+ * nothing.
+ */
+static inline void nr_backoff_run(struct nr_backoff *bo, unsigned attempt, enum nr_backoff_why why)
+{
+	uint32_t x;
+	if (bo->mode == NUMARING_BACKOFF_NONE)
+		return;
+	x = bo->draw;
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	bo->draw = x;
+	if (x > UINT32_MAX / NR_BACKOFF_SAMPLE) { /* not this one */
+		nr_backoff_pause(bo, attempt);
+		return;
+	}
+	uint64_t t0 = nr_now_ns();
+	nr_backoff_pause(bo, attempt);
+	uint64_t dt = nr_now_ns() - t0;
+	/* the two reads add about one read's cost to the interval */
+	dt = dt > bo->clock_ns ? dt - bo->clock_ns : 0;
+	bo->ns[why] += dt * NR_BACKOFF_SAMPLE;
+}
+
+/* The cost of one clock read, in ns: the fastest of 32 back-to-back pairs
+ * (what bracketing an interval with two reads adds to it). At create. */
+static inline uint32_t nr_clock_read_ns(void)
+{
+	uint64_t best = UINT64_MAX;
+	for (int i = 0; i < 32; i++) {
+		uint64_t t0 = nr_now_ns(), t1 = nr_now_ns();
+		if (t1 - t0 < best)
+			best = t1 - t0;
+	}
+	return best > UINT32_MAX ? UINT32_MAX : (uint32_t)best;
+}
+
 /* After the attempt-th consecutive failed attempt of an operation (0 the
  * first): count it, then back off as configured. Never inlined: see above. */
 static __attribute__((noinline, cold, unused)) void nr_backoff_fail(struct nr_backoff *bo,
 								    unsigned attempt)
 {
 	bo->failures++;
-	nr_backoff_pause(bo->mode, attempt);
+	nr_backoff_run(bo, attempt, NR_BACKOFF_RACE);
+}
+
+/* The attempt-th backoff between the polls of one gate wait (0 the first):
+ * counted where one runs (not with NONE), then run and sampled. */
+static inline void nr_backoff_gate(struct nr_backoff *bo, unsigned attempt)
+{
+	if (bo->mode == NUMARING_BACKOFF_NONE)
+		return;
+	bo->gate_backoffs++;
+	nr_backoff_run(bo, attempt, NR_BACKOFF_GATE);
 }
 
 #endif /* NR_BACKOFF_H */

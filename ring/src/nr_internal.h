@@ -43,6 +43,8 @@ struct numaring {
 	unsigned char order[NR_MAX_NODES][NR_MAX_NODES]; /* other nodes, nearest first */
 	struct nr_topology topo;
 	struct nr_gate *node_gates; /* PERNODE: one per node */
+	uint32_t clock_ns;          /* cost of one clock read (nr_clock_read_ns), for the
+	                               workers' sampled backoff times */
 
 	/* ---- written by every transfer under gate SHARED ---- */
 	struct nr_gate shared_gate;
@@ -79,7 +81,7 @@ struct numaring_worker {
 	struct numaring *q;
 	uint64_t empty_since_ns; /* linger: when dequeues began to find nothing; 0: never */
 	uint64_t empty_mark;     /* linger: st.dequeued then (a change: a new episode) */
-	struct nr_backoff bo;
+	struct nr_backoff bo; /* mode, failures, gate backoffs, sampled times */
 	void **xfer;    /* batch-sized scratch for transfers */
 	void **pending; /* up to batch items held (see numaring_dequeue) */
 	struct numaring_stats st; /* local_ops is derived at read: see nonlocal */

@@ -311,7 +311,7 @@ static void gate_enter(struct numaring_worker *w, struct nr_gate *g)
 			 * has spun its budget: then the holder may be preempted,
 			 * and spinning would keep it from the CPU */
 			if (!nr_wait_spent(&wt))
-				nr_backoff_pause(w->bo.mode, attempt++);
+				nr_backoff_gate(&w->bo, attempt++);
 			nr_wait_poll(&wt);
 		} while (atomic_load_explicit(&g->held, memory_order_relaxed) != 0 ||
 			 atomic_exchange_explicit(&g->held, 1, memory_order_acquire) != 0);
@@ -989,6 +989,7 @@ struct numaring *numaring_lab_create(const struct numaring_config *cfg,
 	}
 	q->cfg.topology = NULL; /* the caller's string is not kept */
 	create_place(q);
+	q->clock_ns = nr_clock_read_ns();
 	return q;
 }
 
@@ -1050,7 +1051,8 @@ struct numaring_worker *numaring_worker_attach(struct numaring *q)
 	w->q = q;
 	w->xfer = bufs;
 	w->pending = bufs + q->cfg.batch;
-	nr_backoff_init(&w->bo, q->cfg.backoff);
+	nr_backoff_init(&w->bo, q->cfg.backoff, q->clock_ns,
+			(uint32_t)((uintptr_t)w / NR_DESTRUCTIVE) * 2654435761u);
 	w->recheck_left = q->lab.recheck ? q->lab.recheck : 1;
 	w->key_kind = (uint8_t)key_kind(q);
 	/* RSEQ and RDPID read the key without a test of its kind */
@@ -1148,22 +1150,57 @@ void numaring_worker_stats(const struct numaring_worker *w, struct numaring_stat
 	/* the fast path counts items, not where they went: local is the rest */
 	s.local_ops = s.enqueued + s.dequeued - w->nonlocal;
 	s.failed_attempts = w->bo.failures;
+	s.gate_backoffs = w->bo.gate_backoffs;
+	s.backoff_ns_race = w->bo.ns[NR_BACKOFF_RACE];
+	s.backoff_ns_gate = w->bo.ns[NR_BACKOFF_GATE];
 	memcpy(out, &s, out_size < sizeof s ? out_size : sizeof s);
 }
 
-void numaring_stats_add(struct numaring_stats *acc, const struct numaring_stats *s)
+/* Every counter of struct numaring_stats, in order: numaring_stats_add_sized
+ * adds them by name, so a counter added to the struct and not here fails
+ * the assert below instead of being silently left out of the sums. */
+#define NR_STATS_FIELDS(X)                                                                  \
+	X(enqueued) X(dequeued) X(local_ops) X(batches_out) X(batches_in) X(items_out)      \
+	X(items_in) X(lookups) X(node_changes) X(failed_attempts) X(gate_waits)            \
+	X(gate_backoffs) X(backoff_ns_race) X(backoff_ns_gate)
+#define NR_STATS_COUNT_ONE(f) +1
+_Static_assert(sizeof(struct numaring_stats) ==
+		       (0 NR_STATS_FIELDS(NR_STATS_COUNT_ONE)) * sizeof(uint64_t),
+	       "every counter of numaring_stats is in NR_STATS_FIELDS");
+/* The stats of 0.1 end at gate_waits: 11 counters, frozen. */
+#define NR_STATS_SIZE_0_1 offsetof(struct numaring_stats, gate_backoffs)
+_Static_assert(NR_STATS_SIZE_0_1 == 11 * sizeof(uint64_t), "numaring_stats of 0.1 is 88 bytes");
+
+void numaring_stats_add_sized(struct numaring_stats *acc, const struct numaring_stats *s,
+			      size_t size)
 {
-	acc->enqueued += s->enqueued;
-	acc->dequeued += s->dequeued;
-	acc->local_ops += s->local_ops;
-	acc->batches_out += s->batches_out;
-	acc->batches_in += s->batches_in;
-	acc->items_out += s->items_out;
-	acc->items_in += s->items_in;
-	acc->lookups += s->lookups;
-	acc->node_changes += s->node_changes;
-	acc->failed_attempts += s->failed_attempts;
-	acc->gate_waits += s->gate_waits;
+#define NR_STATS_ADD(f)                                                                     \
+	if (offsetof(struct numaring_stats, f) + sizeof acc->f <= size)                     \
+		acc->f += s->f;
+	NR_STATS_FIELDS(NR_STATS_ADD)
+#undef NR_STATS_ADD
+}
+
+/*
+ * numaring_stats_add in two versions (libnumaring.map): programs linked
+ * against 0.1 have 0.1's struct and get nr_stats_add_0_1; programs linked
+ * since (and static links: @@ is the default) get the whole struct. Each is
+ * numaring_stats_add_sized with its release's size. The .symver directive,
+ * not GCC's symver attribute, so that clang builds it too.
+ */
+void nr_stats_add_0_1(struct numaring_stats *acc, const struct numaring_stats *s);
+void nr_stats_add_0_2(struct numaring_stats *acc, const struct numaring_stats *s);
+__asm__(".symver nr_stats_add_0_1, numaring_stats_add@NUMARING_0.1");
+__asm__(".symver nr_stats_add_0_2, numaring_stats_add@@NUMARING_0.2");
+
+void nr_stats_add_0_1(struct numaring_stats *acc, const struct numaring_stats *s)
+{
+	numaring_stats_add_sized(acc, s, NR_STATS_SIZE_0_1);
+}
+
+void nr_stats_add_0_2(struct numaring_stats *acc, const struct numaring_stats *s)
+{
+	numaring_stats_add_sized(acc, s, sizeof *acc);
 }
 
 enum numaring_lookup numaring_lookup_in_force(const struct numaring *q)

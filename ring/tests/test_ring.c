@@ -103,8 +103,107 @@ static void sized_structs(void **state)
 	assert_int_equal(st.local_ops, 0xababababababababull); /* untouched */
 	numaring_worker_stats(w, &st, sizeof st);
 	assert_int_equal(st.local_ops, 5);
+	/* a caller of 0.1, whose struct ends at gate_waits */
+	memset(&st, 0xab, sizeof st);
+	numaring_worker_stats(w, &st, offsetof(struct numaring_stats, gate_backoffs));
+	assert_int_equal(st.gate_waits, 0);
+	assert_int_equal(st.gate_backoffs, 0xababababababababull); /* untouched */
+	assert_int_equal(st.backoff_ns_gate, 0xababababababababull);
 	numaring_worker_detach(w);
 	numaring_destroy(q);
+}
+
+/* numaring_stats_add_sized adds the counters within the size and touches
+ * nothing past it; numaring_stats_add adds every counter of this header. */
+static void stats_add_sized_leaves_the_rest(void **state)
+{
+	(void)state;
+	enum { N = sizeof(struct numaring_stats) / sizeof(uint64_t) };
+	const size_t old = offsetof(struct numaring_stats, gate_backoffs); /* 0.1 */
+	uint64_t acc[N], s[N];
+	assert_int_equal(N, 14);
+	assert_int_equal(old, 11 * sizeof(uint64_t));
+	for (size_t i = 0; i < N; i++)
+		s[i] = i + 1;
+	const size_t sizes[] = {0, 1, sizeof(uint64_t), old, old + 4, old + 8,
+				sizeof(struct numaring_stats), sizeof(struct numaring_stats) + 64};
+	for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+		memset(acc, 0xab, sizeof acc);
+		numaring_stats_add_sized((struct numaring_stats *)acc,
+					 (const struct numaring_stats *)s, sizes[k]);
+		for (size_t i = 0; i < N; i++) {
+			uint64_t want =
+			    0xababababababababull + ((i + 1) * 8 <= sizes[k] ? i + 1 : 0);
+			if (acc[i] != want)
+				fail_msg("size %zu: counter %zu is %#llx, expected %#llx", sizes[k],
+					 i, (unsigned long long)acc[i], (unsigned long long)want);
+		}
+	}
+	struct numaring_stats a, b;
+	memset(&a, 0, sizeof a);
+	memset(&b, 0, sizeof b);
+	b.enqueued = 3;
+	b.gate_waits = 5;
+	b.gate_backoffs = 7;
+	b.backoff_ns_race = 11;
+	b.backoff_ns_gate = 13;
+	numaring_stats_add(&a, &b);
+	numaring_stats_add(&a, &b);
+	assert_int_equal(a.enqueued, 6);
+	assert_int_equal(a.gate_waits, 10);
+	assert_int_equal(a.gate_backoffs, 14);
+	assert_int_equal(a.backoff_ns_race, 22);
+	assert_int_equal(a.backoff_ns_gate, 26);
+}
+
+/* The backoff's counting and sampling, on one thread (white box): every
+ * lost race counted, every gate backoff counted, about one in
+ * NR_BACKOFF_SAMPLE timed; NONE runs, counts and times no backoff. */
+static void backoff_counts_and_samples(void **state)
+{
+	(void)state;
+	enum { RUNS = 16000 };
+	struct nr_backoff bo;
+	nr_backoff_init(&bo, NUMARING_BACKOFF_PAUSE, 0, 12345);
+	for (unsigned i = 0; i < RUNS; i++)
+		nr_backoff_fail(&bo, i % 3);
+	for (unsigned i = 0; i < RUNS / 2; i++)
+		nr_backoff_gate(&bo, i % 5);
+	assert_int_equal(bo.failures, RUNS);
+	assert_int_equal(bo.gate_backoffs, RUNS / 2);
+	/* P(none of 8,000 timed) = (15/16)^8000: never */
+	assert_true(bo.ns[NR_BACKOFF_RACE] > 0);
+	assert_true(bo.ns[NR_BACKOFF_GATE] > 0);
+	assert_int_equal(bo.ns[NR_BACKOFF_RACE] % NR_BACKOFF_SAMPLE, 0);
+
+	/* how many were timed: the draw alone decides; binomial(16000, 1/16)
+	 * has mean 1000 and sd 31, so 800..1200 is more than 6 sd each side */
+	uint32_t x = 12345u | 1u;
+	unsigned timed = 0;
+	for (unsigned i = 0; i < RUNS; i++) {
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		timed += x <= UINT32_MAX / NR_BACKOFF_SAMPLE;
+	}
+	assert_in_range(timed, 800, 1200);
+
+	nr_backoff_init(&bo, NUMARING_BACKOFF_EXP, 0, 0); /* seed 0: made nonzero */
+	assert_int_not_equal(bo.draw, 0);
+	for (unsigned i = 0; i < RUNS; i++)
+		nr_backoff_fail(&bo, i % 12);
+	assert_true(bo.ns[NR_BACKOFF_RACE] > 0);
+
+	nr_backoff_init(&bo, NUMARING_BACKOFF_NONE, 0, 777);
+	for (unsigned i = 0; i < RUNS; i++) {
+		nr_backoff_fail(&bo, i);
+		nr_backoff_gate(&bo, i);
+	}
+	assert_int_equal(bo.failures, RUNS);
+	assert_int_equal(bo.gate_backoffs, 0);
+	assert_int_equal(bo.ns[NR_BACKOFF_RACE], 0);
+	assert_int_equal(bo.ns[NR_BACKOFF_GATE], 0);
+	assert_int_equal(bo.draw, 777u | 1u); /* not even a draw */
 }
 
 struct bad_config {
@@ -761,6 +860,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(defaults_create_anywhere),
 		cmocka_unit_test(sized_structs),
+		cmocka_unit_test(stats_add_sized_leaves_the_rest),
+		cmocka_unit_test(backoff_counts_and_samples),
 		cmocka_unit_test(invalid_configs_refused),
 		cmocka_unit_test(allowed_cpu_not_named_refused),
 		cmocka_unit_test(environment_topology_used_and_checked),

@@ -242,7 +242,9 @@ static double now_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static void stress(const struct stress_cfg *c)
+/* One run of c; *sum (if not NULL) gets the workers' counters added up,
+ * *wall_s (if not NULL) how long the threads ran. */
+static void stress_stats(const struct stress_cfg *c, struct numaring_stats *sum, double *wall_s)
 {
 	struct run r;
 	pthread_t th[MAX_THREADS], mig;
@@ -305,6 +307,8 @@ static void stress(const struct stress_cfg *c)
 	}
 	for (int i = 0; i < nth; i++)
 		pthread_join(th[i], NULL);
+	if (wall_s)
+		*wall_s = now_s() - t0;
 	for (int k = 0; k < c->consumers; k++) {
 		struct numaring_worker *aw = atomic_load(&r.abandoned[k]);
 		if (aw && !reaped[k])
@@ -328,9 +332,16 @@ static void stress(const struct stress_cfg *c)
 	totals.batches += r.sum.batches_in + r.sum.batches_out;
 	totals.node_changes += r.sum.node_changes;
 	totals.failed += r.sum.failed_attempts;
+	if (sum)
+		*sum = r.sum;
 	numaring_destroy(r.q);
 	free(r.seen);
 	pthread_mutex_destroy(&r.lock);
+}
+
+static void stress(const struct stress_cfg *c)
+{
+	stress_stats(c, NULL, NULL);
 }
 
 /* Every lookup x gate x backoff on two emulated nodes, tiny rings, mixed
@@ -442,6 +453,69 @@ static void consumers_that_vanish_leave_no_item_behind(void **state)
 	stress(&c);
 }
 
+/*
+ * The backoff's counters count (issue 21): with EXP, 4 threads on 2
+ * emulated nodes, rings of 4 and one gate for all, workers lose races and
+ * find the gate held; every gate wait runs at least one backoff before its
+ * spinning budget, and one backoff in 16 is timed, so rounds run until 400
+ * of each were seen ((15/16)^400 < 10^-11: some were timed), for at most a
+ * minute. The time is
+ * positive and below 16 times the threads' running time (a timed backoff
+ * lies within its thread's run, and counts 16 times). With NONE, nothing is
+ * run, counted as a gate backoff or timed, whatever races and waits occur.
+ */
+static void backoff_counters_count(void **state)
+{
+	(void)state;
+	enum { NEED = 400 };
+	const double limit_s = 60.0; /* rounds until then (NUMARING_STRESS_SCALE sizes each) */
+	if (nr_test_ncpus() < 2)
+		skip(); /* one node: no gate to wait for */
+	struct stress_cfg c = {"exp-counters", topo2, 4, 2, NUMARING_LOOKUP_CACHED,
+			       NUMARING_GATE_SHARED, NUMARING_BACKOFF_EXP, 2, 2, 20000, 1, 1};
+	struct numaring_stats all, st;
+	double wall = 0, w, t0 = now_s();
+	int rounds = 0;
+	memset(&all, 0, sizeof all);
+	while ((all.failed_attempts < NEED || all.gate_waits < NEED) && now_s() - t0 < limit_s) {
+		stress_stats(&c, &st, &w);
+		assert_true(st.gate_backoffs >= st.gate_waits);
+		numaring_stats_add(&all, &st);
+		wall += w;
+		rounds++;
+	}
+	print_message("exp: %d rounds, %llu lost races (%.0f ns of backoff each), %llu gate waits, "
+		      "%llu gate backoffs (%.0f ns each)\n",
+		      rounds, (unsigned long long)all.failed_attempts,
+		      (double)all.backoff_ns_race / (double)(all.failed_attempts + !all.failed_attempts),
+		      (unsigned long long)all.gate_waits, (unsigned long long)all.gate_backoffs,
+		      (double)all.backoff_ns_gate / (double)(all.gate_backoffs + !all.gate_backoffs));
+	if (all.failed_attempts < NEED || all.gate_waits < NEED)
+		fail_msg("after %d rounds: %llu lost races, %llu gate waits (want %d of each): "
+			 "the counters were not exercised",
+			 rounds, (unsigned long long)all.failed_attempts,
+			 (unsigned long long)all.gate_waits, NEED);
+	assert_true(all.gate_backoffs >= all.gate_waits);
+	assert_true(all.backoff_ns_race > 0);
+	assert_true(all.backoff_ns_gate > 0);
+	double bound = 16.0 * (c.producers + c.consumers) * wall * 1e9;
+	assert_true((double)(all.backoff_ns_race + all.backoff_ns_gate) <= bound);
+
+	c.name = "none-counters";
+	c.backoff = NUMARING_BACKOFF_NONE;
+	memset(&all, 0, sizeof all);
+	for (rounds = 0; rounds < 4; rounds++) {
+		stress_stats(&c, &st, NULL);
+		numaring_stats_add(&all, &st);
+	}
+	print_message("none: %llu lost races, %llu gate waits, no backoff run or timed\n",
+		      (unsigned long long)all.failed_attempts,
+		      (unsigned long long)all.gate_waits);
+	assert_int_equal(all.gate_backoffs, 0);
+	assert_int_equal(all.backoff_ns_race, 0);
+	assert_int_equal(all.backoff_ns_gate, 0);
+}
+
 int main(void)
 {
 	const char *s = getenv("NUMARING_STRESS_SCALE");
@@ -468,6 +542,7 @@ int main(void)
 		cmocka_unit_test(cpu_removed_from_the_allowed_set_while_running),
 		cmocka_unit_test(workers_detach_and_attach_while_others_run),
 		cmocka_unit_test(consumers_that_vanish_leave_no_item_behind),
+		cmocka_unit_test(backoff_counters_count),
 	};
 	int rc = cmocka_run_group_tests_name("stress", tests, NULL, NULL);
 	printf("stress totals: %llu items delivered exactly once, %llu cross-node batches, "
