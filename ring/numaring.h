@@ -77,7 +77,8 @@ extern "C" {
 enum numaring_backoff {
 	NUMARING_BACKOFF_NONE,  /* retry at once (default) */
 	NUMARING_BACKOFF_PAUSE, /* a fixed spin of NUMARING_PAUSE_SPIN PAUSE instructions */
-	NUMARING_BACKOFF_EXP,   /* PAUSE spin doubling per lost race, 1 to NUMARING_EXP_MAX_SPIN */
+	NUMARING_BACKOFF_EXP,   /* PAUSE spin doubling per lost race, 1 to NUMARING_EXP_MAX_SPIN
+	                           (the lab may set both lengths: numaring_lab.h) */
 	NUMARING_BACKOFF_YIELD, /* sched_yield() */
 	NUMARING_BACKOFF_COUNT_
 };

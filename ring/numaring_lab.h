@@ -7,8 +7,8 @@
  * that every worker writes for cross-node transfers. This interface builds
  * those variants faithfully so that they can be measured against the fix,
  * plus a plain single ring ("flat") that is NumaRing's per-node ring with no
- * NUMA layer. Symbols are versioned NUMARING_LAB_0.1: they may change with
- * any release.
+ * NUMA layer. Symbols are versioned NUMARING_LAB_0.1 and later nodes (see
+ * libnumaring.map): they may change with any release.
  *
  * Every variant is compiled as its own specialised enqueue and dequeue,
  * chosen when a worker attaches: a variant pays for its own mode only.
@@ -58,19 +58,45 @@ struct numaring_lab {
 	                                fuller cross-node transfers, at the price of up to
 	                                linger_us of latency; dequeue may report empty
 	                                meanwhile. At most 1,000,000 (F5). */
+	/* 0.2: the spin lengths of the backoffs (F4's spin sweep). A lab of the
+	   0.1 size, without them, gets the production values. */
+	unsigned pause_spin;         /* backoff PAUSE: PAUSE instructions per backoff,
+	                                1..NUMARING_LAB_SPIN_MAX; 0 (default): the
+	                                production NUMARING_PAUSE_SPIN */
+	unsigned exp_cap;            /* backoff EXP: the most PAUSEs one backoff spins
+	                                (it doubles from 1 per lost race up to this), a
+	                                power of two 1..NUMARING_LAB_SPIN_MAX; 0 (default):
+	                                the production NUMARING_EXP_MAX_SPIN */
 };
 
+/* The longest spin the lab accepts, in PAUSEs: from about 0.2 ms (10-cycle
+ * PAUSE at 3 GHz) to about 5 ms (140 cycles at 2 GHz) per backoff. Longer is no
+ * backoff any more but a sleep that spins, and a typo's worth of hang. */
+#define NUMARING_LAB_SPIN_MAX 65536u
+
 /* numaring_lab_init - the production values: lookup AUTO, recheck 256,
- * gate PERWORKER, linger 0. */
+ * gate PERWORKER, linger 0, pause_spin 0 and exp_cap 0 (the constants). */
 void numaring_lab_init(struct numaring_lab *lab);
 
 /*
  * numaring_lab_create - numaring_create with the ablations of *lab (NULL:
  * production values). Errors as numaring_create, plus EINVAL for an
- * unknown lookup or gate, CACHED with recheck 0, linger_us above 1,000,000.
+ * unknown lookup or gate, CACHED with recheck 0, linger_us above 1,000,000,
+ * pause_spin above NUMARING_LAB_SPIN_MAX, exp_cap not a power of two or
+ * above NUMARING_LAB_SPIN_MAX (0 is the default for both; the spin lengths
+ * are checked whatever the backoff, so that a sweep fails on its first
+ * bad value and not on the first run that uses it).
  */
 struct numaring *numaring_lab_create(const struct numaring_config *cfg,
 				     const struct numaring_lab *lab);
+
+/*
+ * numaring_spin_in_force - the spin lengths the queue's backoffs use, in
+ * PAUSEs: *pause_spin for PAUSE, *exp_cap for EXP's cap (the lab's values,
+ * 0 resolved to the production constants; the constants for a queue of
+ * numaring_create). Either pointer may be NULL. Since NUMARING_LAB_0.2.
+ */
+void numaring_spin_in_force(const struct numaring *q, unsigned *pause_spin, unsigned *exp_cap);
 
 /* The lookup in force: the configured one; AUTO resolved; TABLE where RSEQ
  * or RDPID was asked for and is not supported here. */

@@ -78,6 +78,8 @@ enum nr_backoff_why {
  */
 struct nr_backoff {
 	uint32_t mode;       /* enum numaring_backoff */
+	uint32_t pause_spin; /* PAUSE: PAUSEs per backoff (the lab's pause_spin, resolved) */
+	uint32_t exp_cap;    /* EXP: the most PAUSEs per backoff, a power of two */
 	uint32_t clock_ns;   /* cost of one clock read, taken off a timed backoff */
 	uint32_t draw;       /* xorshift32 state of the sampling; never 0 */
 	uint64_t failures;   /* failed attempts, reported as stats.failed_attempts */
@@ -87,9 +89,12 @@ struct nr_backoff {
 
 /* seed: anything; the draw is made nonzero (xorshift's one fixed point). */
 static inline void nr_backoff_init(struct nr_backoff *bo, enum numaring_backoff mode,
-				   uint32_t clock_ns, uint32_t seed)
+				   uint32_t pause_spin, uint32_t exp_cap, uint32_t clock_ns,
+				   uint32_t seed)
 {
 	bo->mode = (uint32_t)mode;
+	bo->pause_spin = pause_spin;
+	bo->exp_cap = exp_cap;
 	bo->clock_ns = clock_ns;
 	bo->draw = seed | 1u;
 	bo->failures = 0;
@@ -105,25 +110,28 @@ static inline void nr_spin(uint32_t n)
 }
 
 /* Back off as configured after the attempt-th consecutive failure (0 the
- * first), without counting or timing it. EXP spins 2^attempt PAUSEs, at
- * most NUMARING_EXP_MAX_SPIN. */
+ * first), without counting or timing it. PAUSE spins pause_spin PAUSEs; EXP
+ * spins 2^attempt, at most exp_cap (a power of two, so the doubling meets
+ * it exactly). */
 static inline void nr_backoff_pause(const struct nr_backoff *bo, unsigned attempt)
 {
 	switch (bo->mode) {
 	case NUMARING_BACKOFF_NONE:
 		break;
 	case NUMARING_BACKOFF_PAUSE:
-		nr_spin(NUMARING_PAUSE_SPIN);
+		nr_spin(bo->pause_spin);
 		break;
 	case NUMARING_BACKOFF_EXP:
-		nr_spin(attempt >= 10 ? NUMARING_EXP_MAX_SPIN : 1u << attempt);
+		nr_spin(attempt < 31 && (1u << attempt) < bo->exp_cap ? 1u << attempt
+								      : bo->exp_cap);
 		break;
 	case NUMARING_BACKOFF_YIELD:
 		sched_yield();
 		break;
 	}
 }
-_Static_assert(NUMARING_EXP_MAX_SPIN == 1u << 10, "EXP's cap is 2^10 PAUSEs");
+_Static_assert((NUMARING_EXP_MAX_SPIN & (NUMARING_EXP_MAX_SPIN - 1)) == 0,
+	       "EXP's production cap is a power of two, as the lab's must be");
 
 /*
  * Fault injection (a debug build with -DNR_FAULT_INJECT, make test-fault):

@@ -33,7 +33,8 @@ _Static_assert(sizeof(struct nr_gate) == NR_DESTRUCTIVE, "one gate per line pair
 struct numaring {
 	/* ---- read-only after numaring_create ---- */
 	struct numaring_config cfg; /* cfg.topology is not kept (NULL) */
-	struct numaring_lab lab;    /* the ablations (production values by default) */
+	struct numaring_lab lab;    /* the ablations (production values by default; the
+	                               spin lengths resolved: never 0) */
 	enum numaring_lookup lookup; /* in force: AUTO resolved, RSEQ/RDPID may fall back to TABLE */
 	unsigned nnodes;
 	struct nr_ring *rings[NR_MAX_NODES];
@@ -81,7 +82,7 @@ struct numaring_worker {
 	struct numaring *q;
 	uint64_t empty_since_ns; /* linger: when dequeues began to find nothing; 0: never */
 	uint64_t empty_mark;     /* linger: st.dequeued then (a change: a new episode) */
-	struct nr_backoff bo; /* mode, failures, gate backoffs, sampled times */
+	struct nr_backoff bo; /* mode, spin lengths, failures, gate backoffs, sampled times */
 	void **xfer;    /* batch-sized scratch for transfers */
 	void **pending; /* up to batch items held (see numaring_dequeue) */
 	struct numaring_stats st; /* local_ops is derived at read: see nonlocal */

@@ -761,6 +761,8 @@ void numaring_lab_init(struct numaring_lab *lab)
 	lab->recheck = 256;
 	lab->gate = NUMARING_GATE_PERWORKER;
 	lab->linger_us = 0;
+	lab->pause_spin = 0; /* NUMARING_PAUSE_SPIN */
+	lab->exp_cap = 0;    /* NUMARING_EXP_MAX_SPIN */
 }
 
 /*
@@ -789,9 +791,14 @@ static int take_sized(void *ours, size_t ours_size, const void *theirs, size_t m
 	return 0;
 }
 
-/* The first release's sizes: the smallest structs a caller may pass. */
+/* The first release's sizes: the smallest structs a caller may pass. Frozen:
+ * the fields of 0.1 end where those of 0.2 begin, and on LP64 these are the
+ * sizes 0.1 shipped with. */
 #define NR_CONFIG_SIZE_0_1 sizeof(struct numaring_config)
-#define NR_LAB_SIZE_0_1 sizeof(struct numaring_lab)
+#define NR_LAB_SIZE_0_1 offsetof(struct numaring_lab, pause_spin)
+_Static_assert(sizeof(void *) != 8 || NR_LAB_SIZE_0_1 == 24, "numaring_lab of 0.1 is 24 bytes");
+_Static_assert(sizeof(void *) != 8 || NR_CONFIG_SIZE_0_1 == 32,
+	       "numaring_config has not grown since 0.1: a new field needs its own 0.1 size");
 
 /* Step 1 of create: validation. Fills q->cfg and q->lab (defaults first). */
 static int create_validate(struct numaring *q, const struct numaring_config *cfg,
@@ -835,6 +842,21 @@ static int create_validate(struct numaring *q, const struct numaring_config *cfg
 		set_error("linger_us %u is above 1000000", lab->linger_us);
 		return -EINVAL;
 	}
+	if (lab->pause_spin > NUMARING_LAB_SPIN_MAX) {
+		set_error("pause_spin %u is above %u PAUSEs", lab->pause_spin,
+			  NUMARING_LAB_SPIN_MAX);
+		return -EINVAL;
+	}
+	if (lab->exp_cap > NUMARING_LAB_SPIN_MAX || (lab->exp_cap & (lab->exp_cap - 1)) != 0) {
+		set_error("exp_cap %u is not a power of two between 1 and %u PAUSEs", lab->exp_cap,
+			  NUMARING_LAB_SPIN_MAX);
+		return -EINVAL;
+	}
+	/* 0: the production constants; in force from here on */
+	if (q->lab.pause_spin == 0)
+		q->lab.pause_spin = NUMARING_PAUSE_SPIN;
+	if (q->lab.exp_cap == 0)
+		q->lab.exp_cap = NUMARING_EXP_MAX_SPIN;
 	if ((lab->lookup == NUMARING_LOOKUP_CACHED || lab->lookup == NUMARING_LOOKUP_AUTO) &&
 	    lab->recheck == 0) {
 		set_error("lookup %s needs recheck >= 1", numaring_lookup_name(lab->lookup));
@@ -1051,7 +1073,7 @@ struct numaring_worker *numaring_worker_attach(struct numaring *q)
 	w->q = q;
 	w->xfer = bufs;
 	w->pending = bufs + q->cfg.batch;
-	nr_backoff_init(&w->bo, q->cfg.backoff, q->clock_ns,
+	nr_backoff_init(&w->bo, q->cfg.backoff, q->lab.pause_spin, q->lab.exp_cap, q->clock_ns,
 			(uint32_t)((uintptr_t)w / NR_DESTRUCTIVE) * 2654435761u);
 	w->recheck_left = q->lab.recheck ? q->lab.recheck : 1;
 	w->key_kind = (uint8_t)key_kind(q);
@@ -1201,6 +1223,14 @@ void nr_stats_add_0_1(struct numaring_stats *acc, const struct numaring_stats *s
 void nr_stats_add_0_2(struct numaring_stats *acc, const struct numaring_stats *s)
 {
 	numaring_stats_add_sized(acc, s, sizeof *acc);
+}
+
+void numaring_spin_in_force(const struct numaring *q, unsigned *pause_spin, unsigned *exp_cap)
+{
+	if (pause_spin)
+		*pause_spin = q->lab.pause_spin;
+	if (exp_cap)
+		*exp_cap = q->lab.exp_cap;
 }
 
 enum numaring_lookup numaring_lookup_in_force(const struct numaring *q)

@@ -97,10 +97,14 @@ static inline const char *nr_test_topology(char *buf, size_t len, int max_nodes,
 	return buf;
 }
 
-static inline struct numaring *nr_test_create(size_t capacity, unsigned batch,
-					      enum numaring_lookup lookup,
-					      enum numaring_gate gate,
-					      enum numaring_backoff backoff, const char *topology)
+/* A queue of the lab's, recheck 8, with the backoffs' spin lengths
+ * (0: the production ones). */
+static inline struct numaring *nr_test_create_spin(size_t capacity, unsigned batch,
+						   enum numaring_lookup lookup,
+						   enum numaring_gate gate,
+						   enum numaring_backoff backoff,
+						   const char *topology, unsigned pause_spin,
+						   unsigned exp_cap)
 {
 	struct numaring_config cfg;
 	struct numaring_lab lab;
@@ -112,12 +116,22 @@ static inline struct numaring *nr_test_create(size_t capacity, unsigned batch,
 	lab.gate = gate;
 	cfg.backoff = backoff;
 	lab.recheck = 8;
+	lab.pause_spin = pause_spin;
+	lab.exp_cap = exp_cap;
 	cfg.topology = topology;
 	nr_test_unpin(); /* the library checks topologies against our affinity */
 	struct numaring *q = numaring_lab_create(&cfg, &lab);
 	if (!q)
 		fail_msg("numaring_create failed: %s", numaring_last_error());
 	return q;
+}
+
+static inline struct numaring *nr_test_create(size_t capacity, unsigned batch,
+					      enum numaring_lookup lookup,
+					      enum numaring_gate gate,
+					      enum numaring_backoff backoff, const char *topology)
+{
+	return nr_test_create_spin(capacity, batch, lookup, gate, backoff, topology, 0, 0);
 }
 
 #endif /* NR_TEST_H */

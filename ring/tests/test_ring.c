@@ -113,6 +113,96 @@ static void sized_structs(void **state)
 	numaring_destroy(q);
 }
 
+/* The backoffs' spin lengths (0.2): 0 is production, the lab's values reach
+ * the workers, bad ones are refused with a sentence, and a lab of the 0.1
+ * size (without them) gets production whatever lies past its size. */
+static void spin_lengths_checked_and_in_force(void **state)
+{
+	(void)state;
+	struct numaring_config cfg;
+	struct numaring_lab lab;
+	unsigned spin = 0, cap = 0;
+	numaring_config_init(&cfg);
+	cfg.capacity = 16;
+	cfg.batch = 4;
+	cfg.backoff = NUMARING_BACKOFF_EXP;
+	numaring_lab_init(&lab);
+	assert_int_equal(lab.pause_spin, 0);
+	assert_int_equal(lab.exp_cap, 0);
+	unsetenv("NUMARING_TOPOLOGY");
+	nr_test_unpin();
+
+	struct numaring *q = numaring_create(&cfg);
+	assert_non_null(q);
+	numaring_spin_in_force(q, &spin, &cap);
+	assert_int_equal(spin, NUMARING_PAUSE_SPIN);
+	assert_int_equal(cap, NUMARING_EXP_MAX_SPIN);
+	numaring_spin_in_force(q, NULL, NULL);
+	numaring_destroy(q);
+
+	lab.pause_spin = 8;
+	lab.exp_cap = 64;
+	q = numaring_lab_create(&cfg, &lab);
+	assert_non_null(q);
+	numaring_spin_in_force(q, &spin, &cap);
+	assert_int_equal(spin, 8);
+	assert_int_equal(cap, 64);
+	struct numaring_worker *w = numaring_worker_attach(q);
+	assert_non_null(w);
+	/* white box: where the cold backoff reads them, beside its mode */
+	assert_int_equal(w->bo.mode, NUMARING_BACKOFF_EXP);
+	assert_int_equal(w->bo.pause_spin, 8);
+	assert_int_equal(w->bo.exp_cap, 64);
+	numaring_worker_detach(w);
+	numaring_destroy(q);
+
+	/* the bounds: 1..NUMARING_LAB_SPIN_MAX, the cap a power of two */
+	lab.pause_spin = NUMARING_LAB_SPIN_MAX;
+	lab.exp_cap = NUMARING_LAB_SPIN_MAX;
+	q = numaring_lab_create(&cfg, &lab);
+	assert_non_null(q);
+	numaring_destroy(q);
+	lab.exp_cap = 1;
+	q = numaring_lab_create(&cfg, &lab);
+	assert_non_null(q);
+	numaring_destroy(q);
+	const struct {
+		unsigned pause_spin, exp_cap;
+		const char *message;
+	} bad[] = {
+		{NUMARING_LAB_SPIN_MAX + 1, 0, "pause_spin 65537 is above 65536"},
+		{UINT32_MAX, 0, "pause_spin 4294967295"},
+		{0, 3, "exp_cap 3 is not a power of two"},
+		{0, 1000, "exp_cap 1000 is not a power of two"},
+		{0, 2 * NUMARING_LAB_SPIN_MAX, "exp_cap 131072"},
+		{0, 1u << 31, "exp_cap 2147483648"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		lab.pause_spin = bad[i].pause_spin;
+		lab.exp_cap = bad[i].exp_cap;
+		cfg.backoff = NUMARING_BACKOFF_NONE; /* checked whatever the backoff */
+		errno = 0;
+		assert_null(numaring_lab_create(&cfg, &lab));
+		assert_int_equal(errno, EINVAL);
+		if (!strstr(numaring_last_error(), bad[i].message))
+			fail_msg("pause_spin %u, exp_cap %u: \"%s\" does not say \"%s\"",
+				 bad[i].pause_spin, bad[i].exp_cap, numaring_last_error(),
+				 bad[i].message);
+	}
+
+	/* an older caller: its struct ends before pause_spin */
+	lab.pause_spin = UINT32_MAX; /* past its size: never read */
+	lab.exp_cap = 3;
+	lab.size = offsetof(struct numaring_lab, pause_spin);
+	q = numaring_lab_create(&cfg, &lab);
+	if (!q)
+		fail_msg("a lab of the 0.1 size was refused: %s", numaring_last_error());
+	numaring_spin_in_force(q, &spin, &cap);
+	assert_int_equal(spin, NUMARING_PAUSE_SPIN);
+	assert_int_equal(cap, NUMARING_EXP_MAX_SPIN);
+	numaring_destroy(q);
+}
+
 /* numaring_stats_add_sized adds the counters within the size and touches
  * nothing past it; numaring_stats_add adds every counter of this header. */
 static void stats_add_sized_leaves_the_rest(void **state)
@@ -164,7 +254,7 @@ static void backoff_counts_and_samples(void **state)
 	(void)state;
 	enum { RUNS = 16000 };
 	struct nr_backoff bo;
-	nr_backoff_init(&bo, NUMARING_BACKOFF_PAUSE, 0, 12345);
+	nr_backoff_init(&bo, NUMARING_BACKOFF_PAUSE, 4, NUMARING_EXP_MAX_SPIN, 0, 12345);
 	for (unsigned i = 0; i < RUNS; i++)
 		nr_backoff_fail(&bo, i % 3);
 	for (unsigned i = 0; i < RUNS / 2; i++)
@@ -188,13 +278,13 @@ static void backoff_counts_and_samples(void **state)
 	}
 	assert_in_range(timed, 800, 1200);
 
-	nr_backoff_init(&bo, NUMARING_BACKOFF_EXP, 0, 0); /* seed 0: made nonzero */
+	nr_backoff_init(&bo, NUMARING_BACKOFF_EXP, 1, 1, 0, 0); /* seed 0: made nonzero */
 	assert_int_not_equal(bo.draw, 0);
 	for (unsigned i = 0; i < RUNS; i++)
-		nr_backoff_fail(&bo, i % 12);
+		nr_backoff_fail(&bo, i); /* attempt past 31: the cap, no undefined shift */
 	assert_true(bo.ns[NR_BACKOFF_RACE] > 0);
 
-	nr_backoff_init(&bo, NUMARING_BACKOFF_NONE, 0, 777);
+	nr_backoff_init(&bo, NUMARING_BACKOFF_NONE, 4, 4, 0, 777);
 	for (unsigned i = 0; i < RUNS; i++) {
 		nr_backoff_fail(&bo, i);
 		nr_backoff_gate(&bo, i);
@@ -860,6 +950,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(defaults_create_anywhere),
 		cmocka_unit_test(sized_structs),
+		cmocka_unit_test(spin_lengths_checked_and_in_force),
 		cmocka_unit_test(stats_add_sized_leaves_the_rest),
 		cmocka_unit_test(backoff_counts_and_samples),
 		cmocka_unit_test(invalid_configs_refused),

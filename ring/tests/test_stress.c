@@ -37,6 +37,7 @@ struct stress_cfg {
 	int churn;   /* 1: workers detach and attach again every few hundred operations */
 	int abandon; /* 1: consumers but the first exit early without detaching; the
 	                main thread detaches their workers (handles handed over) */
+	unsigned pause_spin, exp_cap; /* the lab's spin lengths (0: production) */
 };
 
 struct run {
@@ -261,7 +262,12 @@ static void stress_stats(const struct stress_cfg *c, struct numaring_stats *sum,
 	r.c = &scaled;
 	r.seen = calloc(r.total, 1);
 	assert_non_null(r.seen);
-	r.q = nr_test_create(c->capacity, c->batch, c->lookup, c->gate, c->backoff, c->topology);
+	r.q = nr_test_create_spin(c->capacity, c->batch, c->lookup, c->gate, c->backoff,
+				  c->topology, c->pause_spin, c->exp_cap);
+	unsigned spin, cap;
+	numaring_spin_in_force(r.q, &spin, &cap);
+	assert_int_equal(spin, c->pause_spin ? c->pause_spin : NUMARING_PAUSE_SPIN);
+	assert_int_equal(cap, c->exp_cap ? c->exp_cap : NUMARING_EXP_MAX_SPIN);
 
 	for (int i = 0; i < nth; i++)
 		assert_int_equal(pthread_create(&th[i], NULL,
@@ -453,6 +459,22 @@ static void consumers_that_vanish_leave_no_item_behind(void **state)
 	stress(&c);
 }
 
+/* The shortest spins the lab allows: a cap of one PAUSE and a fixed spin of
+ * one still deliver every item exactly once (the backoff only delays). */
+static void tiny_spins_deliver_exactly(void **state)
+{
+	(void)state;
+	struct stress_cfg c = {"exp-cap1", topo2, 4, 2, NUMARING_LOOKUP_CACHED,
+			       NUMARING_GATE_SHARED, NUMARING_BACKOFF_EXP, 2, 2, 30000, 1, 1};
+	c.exp_cap = 1;
+	stress(&c);
+	struct stress_cfg c2 = {"pause-spin1-exp-cap2", topo3d, 4, 2, NUMARING_LOOKUP_RSEQ,
+				NUMARING_GATE_PERNODE, NUMARING_BACKOFF_PAUSE, 2, 2, 30000, 1, 1};
+	c2.pause_spin = 1;
+	c2.exp_cap = 2;
+	stress(&c2);
+}
+
 /*
  * The backoff's counters count (issue 21): with EXP, 4 threads on 2
  * emulated nodes, rings of 4 and one gate for all, workers lose races and
@@ -542,6 +564,7 @@ int main(void)
 		cmocka_unit_test(cpu_removed_from_the_allowed_set_while_running),
 		cmocka_unit_test(workers_detach_and_attach_while_others_run),
 		cmocka_unit_test(consumers_that_vanish_leave_no_item_behind),
+		cmocka_unit_test(tiny_spins_deliver_exactly),
 		cmocka_unit_test(backoff_counters_count),
 	};
 	int rc = cmocka_run_group_tests_name("stress", tests, NULL, NULL);
