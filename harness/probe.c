@@ -1,6 +1,7 @@
 /*
  * probe.c - numaring-bench --probe: cache-line round trips between CPUs,
- * node look-up costs, contended fetch-and-add (within and across nodes),
+ * node look-up costs, the cost of one PAUSE, contended fetch-and-add
+ * (within and across nodes),
  * cache-to-cache streaming of lines another core has just written, and the
  * memory read bandwidth of one thread and of a node's threads at once, of
  * this host, written to <outdir>/probe.csv (see probe.h).
@@ -55,6 +56,11 @@ extern char **environ;
 #define LK_BATCHES_QUICK 11u
 #define LK_PER_FULL	 20000u
 #define LK_PER_QUICK	 4000u
+
+#define PAUSE_BATCHES_FULL  31u
+#define PAUSE_BATCHES_QUICK 11u
+#define PAUSE_PER_FULL	    20000u
+#define PAUSE_PER_QUICK	    5000u
 
 #define FAA_BATCHES_FULL  31u
 #define FAA_BATCHES_QUICK 11u
@@ -699,6 +705,110 @@ static int probe_lookup(struct probe *p)
 out:
 	free(ns);
 	free(a.ticks);
+	return rc;
+}
+
+/* ---- 3b. one PAUSE ------------------------------------------------------------ */
+
+/* The spin-wait hint the ring's backoff spins (ring/src/nr_backoff.h,
+ * nr_cpu_relax): PAUSE on x86, YIELD on arm64; elsewhere none. */
+#if defined(__x86_64__) || defined(__i386__)
+#define PAUSE_METHOD "pause-loop-less-empty-loop"
+#elif defined(__aarch64__)
+#define PAUSE_METHOD "yield-loop-less-empty-loop"
+#else
+#define PAUSE_METHOD NULL
+#endif
+
+/* n hints in a counted loop, as the backoff's spin runs them. noinline: the
+ * same code in every batch, and the same as the empty loop's but for the
+ * hint. */
+static __attribute__((noinline)) void pause_loop(unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		cpu_relax();
+}
+
+/* The loop alone: an empty asm keeps each iteration (it may not be
+ * removed or merged), and costs nothing itself. */
+static __attribute__((noinline)) void empty_loop(unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		__asm__ __volatile__("" ::: "memory");
+}
+
+struct pause_arg {
+	unsigned nb, per;
+	double *ns; /* [nb]: ns per hint, loop overhead subtracted */
+};
+
+static void pause_body(void *arg, unsigned idx)
+{
+	struct pause_arg *a = arg;
+	(void)idx;
+	empty_loop(a->per); /* warm-up */
+	pause_loop(a->per);
+	for (unsigned b = 0; b < a->nb; b++) {
+		/* the two loops back to back, in alternating order, so that a
+		 * drift of the clock rate between them falls on both alike */
+		uint64_t t0 = hc_now(), t1, t2;
+		if (b & 1) {
+			pause_loop(a->per);
+			t1 = hc_now();
+			empty_loop(a->per);
+			t2 = hc_now();
+			a->ns[b] = (hc_to_ns(t1 - t0) - hc_to_ns(t2 - t1)) / a->per;
+		} else {
+			empty_loop(a->per);
+			t1 = hc_now();
+			pause_loop(a->per);
+			t2 = hc_now();
+			a->ns[b] = (hc_to_ns(t2 - t1) - hc_to_ns(t1 - t0)) / a->per;
+		}
+	}
+}
+
+/* pause_ns: ns per spin-wait hint on the first CPU, the median over the
+ * batches of (a loop of `per` hints - the same loop empty) / per. */
+static int probe_pause(struct probe *p)
+{
+	struct row *r;
+	if (!PAUSE_METHOD) {
+		ADD_ROW(r, p, "pause_ns", "ns", "pause-unsupported");
+		progress(p, "pause: no spin-wait hint on this architecture");
+		return 0;
+	}
+	struct pause_arg a;
+	a.nb = p->quick ? PAUSE_BATCHES_QUICK : PAUSE_BATCHES_FULL;
+	a.per = p->quick ? PAUSE_PER_QUICK : PAUSE_PER_FULL;
+	a.ns = calloc(a.nb, sizeof *a.ns);
+	if (!a.ns) {
+		seterr(p->err, p->errlen, "probe: out of memory for the pause measurement");
+		return -ENOMEM;
+	}
+	int rc = gang_run(p, &p->cpu[0], 1, pause_body, &a, "pause");
+	if (!rc) {
+		struct stats s = summarise(a.ns, a.nb);
+		r = add_row(p, "pause_ns", "ns", PAUSE_METHOD);
+		if (!r) {
+			seterr(p->err, p->errlen, "probe: out of memory for the result rows");
+			rc = -ENOMEM;
+		} else {
+			r->cpu_a = p->cpu[0];
+			r->node_a = p->cpu_node[0];
+			r->value = s.med;
+			r->spread = s.p90 - s.p10;
+			if (hc.tsc)
+				progress(p,
+					 "pause (cpu %d): %.2f ns per PAUSE (%.0f TSC ticks), "
+					 "%u batches of %u",
+					 p->cpu[0], s.med, s.med * hc.ticks_per_ns, a.nb, a.per);
+			else
+				progress(p, "pause (cpu %d): %.2f ns per PAUSE, %u batches of %u",
+					 p->cpu[0], s.med, a.nb, a.per);
+		}
+	}
+	free(a.ns);
 	return rc;
 }
 
@@ -1668,6 +1778,8 @@ static int probe_all(struct probe *p, const struct hp_opts *o)
 		rc = c2c_summaries(p, res, nres);
 	if (!rc)
 		rc = probe_lookup(p);
+	if (!rc)
+		rc = probe_pause(p);
 	if (!rc)
 		rc = probe_faa(p, res, nres);
 	free(res);

@@ -213,7 +213,8 @@ static void check_table(const struct table *tb, const struct numaring_topology *
 		    !strcmp(kind, "c2c_rtt") || !strcmp(kind, "c2c_same_node") ||
 		    !strcmp(kind, "c2c_other_node") || !strcmp(kind, "c2c_one_way_same_node") ||
 		    !strcmp(kind, "c2c_one_way_other_node") || !strcmp(kind, "lookup_ns") ||
-		    !strcmp(kind, "faa_contended_ns") || !strcmp(kind, "faa_uncontended_ns") ||
+		    !strcmp(kind, "pause_ns") || !strcmp(kind, "faa_contended_ns") ||
+		    !strcmp(kind, "faa_uncontended_ns") ||
 		    !strcmp(kind, "faa_contended_other_node_ns") ||
 		    !strcmp(kind, "c2c_bw_same_node_gbs") ||
 		    !strcmp(kind, "c2c_bw_other_node_gbs") ||
@@ -310,6 +311,24 @@ static void check_table(const struct table *tb, const struct numaring_topology *
 	assert_true(find_row(tb, "lookup_ns", "rdpid") ||
 		    find_row(tb, "lookup_ns", "rdpid-unsupported"));
 	assert_int_equal(count_kind(tb, "lookup_ns"), 5);
+
+	/* one PAUSE (the backoffs' unit): one row, on the first CPU, positive
+	 * (checked above) where the architecture has the hint */
+	assert_int_equal(count_kind(tb, "pause_ns"), 1);
+	{
+		const struct trow *r = find_row(tb, "pause_ns", NULL);
+		assert_string_equal(r->f[F_UNIT], "ns");
+#if defined(__x86_64__) || defined(__i386__)
+		assert_string_equal(r->f[F_METHOD], "pause-loop-less-empty-loop");
+#elif defined(__aarch64__)
+		assert_string_equal(r->f[F_METHOD], "yield-loop-less-empty-loop");
+#endif
+		if (!strstr(r->f[F_METHOD], "-unsupported")) {
+			assert_int_equal(field_int(r, F_CPU_A), cpus[0]);
+			/* no PAUSE takes a microsecond, even exiting to a hypervisor */
+			assert_true(field_num(r, F_VALUE) < 1000.0);
+		}
+	}
 
 	/* fetch-and-add */
 	assert_int_equal(count_kind(tb, "faa_uncontended_ns"), 1);
