@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * workers_pvt.h - the steps every worker loop is made of, private to the
+ * files of worker loops (workers.c); include run.h, not this, anywhere
+ * else.
+ *
+ * The per-item steps are always inline and take the run's kind as constant
+ * arguments (item mode, single or burst operations, whether to wait), so
+ * that each loop that calls them is specialised by its caller, as the
+ * header of workers.c says: no test of what kind of run it is per item.
+ *
+ *   make_items    a producer's next n values (item.h), as inline items or in
+ *                 messages of its pool
+ *   sent_sum      after the enqueue: the checksum of the timed items that
+ *                 went (the untimed ones follow from the count), and the
+ *                 messages that did not go freed again
+ *   take          a consumer's account of what it dequeued: tallies per
+ *                 producer, the histogram of the timed items, the counters
+ *                 of what should not have arrived
+ */
+#ifndef HB_WORKERS_PVT_H
+#define HB_WORKERS_PVT_H
+
+#include <sched.h>
+
+#include "clock.h"
+#include "relax.h"
+#include "run.h"
+
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#define HB_WAIT_YIELD_POLLS 1024u
+
+/* Polite spin while waiting for room, an item or a free message: PAUSE, and
+ * now and then the CPU for whoever we wait for (more threads than CPUs). */
+static inline void idle_poll(uint32_t *polls)
+{
+	if (++*polls % HB_WAIT_YIELD_POLLS == 0)
+		sched_yield();
+	else
+		hb_cpu_relax();
+}
+
+/* Unbounded queues: how many more items a producer may send before it looks
+ * again (workers.c). */
+uint64_t hb_inflight_room(struct hb_run *run);
+
+/* Open loop: wait until the clock reaches `when`. Returns the time, or 0 if
+ * the producers were stopped first (workers.c). */
+uint64_t hb_wait_until(struct hb_run *run, uint64_t when);
+
+/* The next free message of the pool for sequence seq. wait: until it is
+ * free (NULL if the run stopped first); else NULL at once when its consumer
+ * has not released it yet (counted as a window wait). */
+static ALWAYS_INLINE struct hb_msg *next_msg(struct hb_producer *p, uint64_t seq, int wait)
+{
+	struct hb_run *run = p->run;
+	struct hb_msg *m = &p->pool[seq & (run->window - 1)];
+	uint32_t polls = 0;
+	/* Acquire: pairs with the consumer's release exchange of state, so its
+	 * reads of the message happen before we overwrite it. */
+	while (atomic_load_explicit(&m->state, memory_order_acquire) != 0) {
+		p->window_waits++;
+		if (!wait || hb_phase(run) >= PH_STOP_PRODUCERS)
+			return NULL;
+		idle_poll(&polls);
+	}
+	return m;
+}
+
+/*
+ * Make the items of sequences seq..seq+n-1 of producer p into items[] (and
+ * their values into vals[] in message mode). A timed one (sequence % sample
+ * == 0) carries its intended send time in open loop (next_send, one interval
+ * apart), else the clock read once for the operation (*now, read here if 0).
+ * Returns how many were made: fewer than n when a message was not free
+ * (next_msg).
+ */
+static ALWAYS_INLINE unsigned make_items(struct hb_producer *p, uint64_t seq, unsigned n,
+					 enum hb_item_kind kind, int wait, uint64_t interval,
+					 uint64_t next_send, uint64_t *now, void **items,
+					 uint64_t *vals)
+{
+	const uint64_t smask = p->run->sample_mask, pid = p->id;
+	unsigned made = 0;
+	for (; made < n; made++) {
+		uint64_t s = seq + made, v;
+		if ((s & smask) == 0) {
+			if (interval)
+				v = hb_item_timed(pid, next_send + made * interval);
+			else
+				v = hb_item_timed(pid, *now ? *now : (*now = hc_now()));
+		} else {
+			v = hb_item_untimed(pid, s);
+		}
+		if (kind == HB_ITEM_MESSAGE) {
+			struct hb_msg *m = next_msg(p, s, wait);
+			if (!m)
+				break;
+			m->value = v;
+			/* Relaxed: the queue's own release/acquire hands the
+			 * message over together with its value. */
+			atomic_store_explicit(&m->state, 1, memory_order_relaxed);
+			items[made] = m;
+			vals[made] = v;
+		} else {
+			items[made] = (void *)(uintptr_t)v;
+		}
+	}
+	return made;
+}
+
+/*
+ * After an enqueue of items[0..made) of sequences seq.. that took the first
+ * `done`: the sum of hb_item_mix over the timed ones that went (their values
+ * are known only here; the untimed ones follow from the count, and
+ * run_verify adds them up after the run), and the messages that did not go
+ * freed again.
+ */
+static ALWAYS_INLINE uint64_t sent_sum(const struct hb_run *run, uint64_t seq, unsigned done,
+				       unsigned made, enum hb_item_kind kind, void *const *items,
+				       const uint64_t *vals)
+{
+	const uint64_t smask = run->sample_mask;
+	uint64_t sum = 0;
+	for (uint64_t s = (seq + smask) & ~smask; s < seq + done; s += smask + 1)
+		sum += hb_item_mix(kind == HB_ITEM_MESSAGE ? vals[s - seq]
+							   : (uintptr_t)items[s - seq]);
+	if (kind == HB_ITEM_MESSAGE) /* never sent: free again */
+		for (unsigned i = done; i < made; i++)
+			atomic_store_explicit(&((struct hb_msg *)items[i])->state, 0,
+					      memory_order_relaxed);
+	return sum;
+}
+
+/* The timed items among items[0..got): latency from their send time, if
+ * that fell inside the measured window. One clock read for all of them.
+ * Out of line: one dequeue in `sample` comes here, and the others' loop
+ * stays small. */
+static __attribute__((noinline, unused)) void record_timed(struct hb_consumer *c, void **items,
+							   unsigned got)
+{
+	struct hb_run *run = c->run;
+	uint64_t now = hc_now();
+	/* Relaxed: published by the phase acquire before these items could be
+	 * sent, or still UINT64_MAX. */
+	uint64_t t0 = atomic_load_explicit(&run->t_start, memory_order_relaxed);
+	uint64_t t1 = atomic_load_explicit(&run->t_end, memory_order_relaxed);
+	for (unsigned i = 0; i < got; i++) {
+		uint64_t v = (uint64_t)(uintptr_t)items[i];
+		if (!(v & HB_ITEM_TIMED))
+			continue;
+		uint64_t t = hb_item_send_time(v, now);
+		if (t >= t0 && t <= t1)
+			hdr_record(c->hist, (int64_t)hc_to_ns(now - t));
+	}
+}
+
+/* Account for `got` items (item.h): tallies, the histogram and the bad
+ * counters say what arrived.
+ *
+ * Inline items first take a path without a branch per item: the OR and the
+ * AND of all values show whether they name one producer (the usual case of
+ * a burst) and whether any is timed, computed with the premix sum several
+ * values at a time (item_sum.h, --accounting); then one tally update covers them all
+ * and only a burst with a timed item is looked at again. Anything else
+ * (several producers, a bad producer field, messages) goes item by item,
+ * summing the run of one producer's items in registers: a tally updated in
+ * memory per item would chain every addition through a store and a load. */
+static ALWAYS_INLINE void take(struct hb_consumer *c, void **items, unsigned got,
+			       enum hb_item_kind kind, hb_item_sum_fn *item_sum)
+{
+	struct hb_run *run = c->run;
+	const unsigned np = run->np;
+	const uint64_t producer_field = HB_ITEM_PRODUCER_MASK << HB_ITEM_PRODUCER_SHIFT;
+	if (kind == HB_ITEM_INLINE) {
+		/* OR, AND and premix sum as wide as --accounting says
+		 * (item_sum.h); one multiplication per burst, below */
+		struct hb_item_sums s;
+		item_sum(items, got, &s);
+		unsigned pr = hb_item_producer(s.any);
+		if (((s.any ^ s.all) & producer_field) == 0 && pr < np) {
+			c->tally[pr].count += got;
+			c->tally[pr].sum += hb_item_mix_sum(s.premix);
+			if (s.any & HB_ITEM_TIMED)
+				record_timed(c, items, got);
+			return;
+		}
+	}
+
+	unsigned cur = np; /* the producer of the run being summed; np: none */
+	uint64_t count = 0, sum = 0, timed = 0;
+	for (unsigned i = 0; i < got; i++) {
+		uint64_t v;
+		if (kind == HB_ITEM_MESSAGE) {
+			struct hb_msg *m = items[i];
+			v = m->value;
+			/* Release: pairs with the producer's acquire in next_msg
+			 * (our read of the value comes first); acquire: the state
+			 * must be 1 (in flight), anything else is a duplicate. */
+			if (atomic_exchange_explicit(&m->state, 0, memory_order_acq_rel) != 1) {
+				unsigned pr = hb_item_producer(v);
+				if (pr < np)
+					c->dups[pr]++;
+				else
+					c->bad++;
+				items[i] = NULL; /* not timed: record_timed skips it */
+				continue;
+			}
+			items[i] = (void *)(uintptr_t)v; /* record_timed reads values */
+		} else {
+			v = (uint64_t)(uintptr_t)items[i];
+		}
+		unsigned pr = hb_item_producer(v);
+		if (pr != cur) {
+			if (cur < np) {
+				c->tally[cur].count += count;
+				c->tally[cur].sum += hb_item_mix_sum(sum);
+			}
+			count = sum = 0;
+			cur = pr;
+			if (pr >= np) {
+				c->bad++;
+				items[i] = NULL;
+				continue;
+			}
+		}
+		count++;
+		sum += hb_item_premix(v); /* sum: of premixes, multiplied at the flush */
+		timed |= v;
+	}
+	if (cur < np) {
+		c->tally[cur].count += count;
+		c->tally[cur].sum += hb_item_mix_sum(sum);
+	}
+	if (timed & HB_ITEM_TIMED)
+		record_timed(c, items, got);
+}
+
+#endif /* HB_WORKERS_PVT_H */
