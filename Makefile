@@ -150,7 +150,7 @@ test-ring: $(RING_TEST_BINS) $(B)/tests/link_check $(B)/libnumaring.a
 
 include harness/peers/peers.mk
 
-HARNESS_SRCS := harness/bench.c harness/workers.c harness/placement.c harness/report.c \
+HARNESS_SRCS := harness/bench.c harness/workers.c harness/workload.c harness/placement.c harness/report.c \
 	harness/options.c harness/output.c harness/clock.c harness/hdr.c harness/probe.c \
 	harness/counters.c harness/item_sum.c $(PEER_C_SRCS)
 HARNESS_HDRS := $(wildcard harness/*.h harness/peers/*.h) $(wildcard ring/*.h) $(B)/version.h

@@ -9,13 +9,15 @@
  *      through the null queue, whose operations share nothing: what the
  *      harness alone can do, recorded beside the result.
  *   3. The measured run: create the queue through its adapter (queue.h);
- *      start producers and consumers (workers.c), each pinned, waiting at a
- *      barrier. The main thread opens the warm-up, then the measured window
+ *      start producers and consumers (workers.c), or the threads of a
+ *      symmetric workload (workload.c), each pinned, waiting at a barrier.
+ *      The main thread opens the warm-up, then the measured window
  *      (t_start), then closes it (t_end), reading every thread's count at
- *      both ends, and stops the producers.
+ *      both ends, and stops the producers (the enqueues).
  *   4. Consumers drain what is left; every producer's count and checksum
  *      must equal what the consumers tallied in its name (--verify; item.h
- *      says what that catches).
+ *      says what that catches). In pairs and mixed, thread i is producer i
+ *      and consumer i: the same check.
  *   5. Histograms are merged; summary.csv, latency.hgrm, latency.csv and
  *      meta.json are written whole into --out (report.c).
  */
@@ -93,6 +95,7 @@ struct hb_plan {
 	double warmup_s, duration_s; /* duration 0: until `items` went through */
 	uint64_t items;
 	double rate; /* open loop: items/s over all producers; 0 closed loop */
+	const struct hb_work_calibration *work; /* the work loop's speed (--work) */
 };
 
 /* ---- one run of one queue ------------------------------------------------- */
@@ -101,7 +104,7 @@ struct hb_plan {
 static int run_alloc(struct hb_run *run, const struct hb_plan *pl, size_t holds)
 {
 	const struct hb_options *o = run->o;
-	unsigned n = run->np + run->nc;
+	unsigned n = run->nthreads;
 	/* message mode: a producer reuses a message only after its consumer
 	 * released it, so its pool must outlast what the queue can hold;
 	 * unbounded queues: the bound of items in flight */
@@ -126,13 +129,16 @@ static int run_alloc(struct hb_run *run, const struct hb_plan *pl, size_t holds)
 		p->cpu = pl->place->cpu[i];
 		p->mem_node = -1;
 		p->quota = pl->items / run->np + (i < pl->items % run->np);
+		p->rng = hb_rng_seed(o->seed, i);
 	}
 	for (unsigned i = 0; i < run->nc; i++) {
 		struct hb_consumer *c = &run->cons[i];
 		c->run = run;
 		c->id = i;
-		c->cpu = pl->place->cpu[run->np + i];
+		/* symmetric: consumer i is thread i, producer i's thread */
+		c->cpu = pl->place->cpu[run->workload == HB_WORKLOAD_PRODCONS ? run->np + i : i];
 		c->mem_node = -1;
+		c->rng = hb_rng_seed(o->seed, HB_STREAM_CONSUMERS + i);
 	}
 	/* the message pools, tallies and histograms are each thread's own:
 	 * it allocates them once pinned (workers.c), on its node */
@@ -172,7 +178,8 @@ static void run_free(struct hb_run *run)
  * Returns 0, or 1 after a message. */
 static int run_start(struct hb_run *run)
 {
-	unsigned n = run->np + run->nc;
+	const int symmetric = run->workload != HB_WORKLOAD_PRODCONS;
+	unsigned n = run->nthreads;
 	if (pthread_barrier_init(&run->barrier, NULL, n + 1) != 0) {
 		fprintf(stderr, "numaring-bench: cannot make the start barrier\n");
 		return 1;
@@ -185,8 +192,9 @@ static int run_start(struct hb_run *run)
 		int is_p = i < run->np;
 		struct hb_producer *p = is_p ? &run->prod[i] : NULL;
 		struct hb_consumer *c = is_p ? NULL : &run->cons[i - run->np];
-		int e = is_p ? pthread_create(&p->th, NULL, hb_producer_main, p)
-			     : pthread_create(&c->th, NULL, hb_consumer_main, c);
+		int e = symmetric ? pthread_create(&p->th, NULL, hb_symmetric_main, p)
+			: is_p	  ? pthread_create(&p->th, NULL, hb_producer_main, p)
+				  : pthread_create(&c->th, NULL, hb_consumer_main, c);
 		if (e) {
 			/* the barrier can never open: no thread may wait at it */
 			fprintf(stderr, "numaring-bench: cannot start thread %u of %u: %s\n", i, n,
@@ -210,7 +218,8 @@ static int run_start(struct hb_run *run)
 	if (hb_phase(run) == PH_ABORT) {
 		for (unsigned i = 0; i < run->np; i++)
 			if (run->prod[i].err[0])
-				fprintf(stderr, "numaring-bench: producer %u: %s\n", i, run->prod[i].err);
+				fprintf(stderr, "numaring-bench: %s %u: %s\n",
+					symmetric ? "thread" : "producer", i, run->prod[i].err);
 		for (unsigned i = 0; i < run->nc; i++)
 			if (run->cons[i].err[0])
 				fprintf(stderr, "numaring-bench: consumer %u: %s\n", i, run->cons[i].err);
@@ -223,6 +232,7 @@ static int run_start(struct hb_run *run)
 static void run_measure(struct hb_run *run, const struct hb_plan *pl, struct hb_measure *m)
 {
 	const int moves = run->ops->moves_data;
+	const int symmetric = run->workload != HB_WORKLOAD_PRODCONS;
 	hb_set_phase(run, PH_WARMUP);
 	if (pl->warmup_s > 0)
 		sleep_s(pl->warmup_s);
@@ -262,9 +272,16 @@ static void run_measure(struct hb_run *run, const struct hb_plan *pl, struct hb_
 	run->main_ran_on = sched_getcpu();
 	atomic_store_explicit(&run->t_end, t_end, memory_order_relaxed);
 	hb_set_phase(run, PH_STOP_PRODUCERS);
-	for (unsigned i = 0; i < run->np; i++) {
-		pthread_join(run->prod[i].th, NULL);
-		run->prod[i].started = 0;
+	if (!symmetric) {
+		for (unsigned i = 0; i < run->np; i++) {
+			pthread_join(run->prod[i].th, NULL);
+			run->prod[i].started = 0;
+		}
+	} else {
+		/* every thread stopped enqueuing (its sent is final) and drains;
+		 * it cannot be held up by the others: none waits for room */
+		while (!producers_done(run))
+			sleep_s(100e-6);
 	}
 	/* drain: consumers go on until everything sent has arrived */
 	uint64_t sent = total_sent(run);
@@ -274,7 +291,11 @@ static void run_measure(struct hb_run *run, const struct hb_plan *pl, struct hb_
 		waited += 0.001;
 	}
 	hb_set_phase(run, PH_STOP_CONSUMERS);
-	for (unsigned i = 0; i < run->nc; i++) {
+	for (unsigned i = 0; symmetric && i < run->np; i++) {
+		pthread_join(run->prod[i].th, NULL);
+		run->prod[i].started = 0;
+	}
+	for (unsigned i = 0; !symmetric && i < run->nc; i++) {
 		pthread_join(run->cons[i].th, NULL);
 		run->cons[i].started = 0;
 	}
@@ -283,7 +304,10 @@ static void run_measure(struct hb_run *run, const struct hb_plan *pl, struct hb_
 		m->duration_s = 1e-9;
 	m->enqueue_rate = (double)(s1 - s0) / m->duration_s;
 	m->dequeue_rate = (double)(r1 - r0) / m->duration_s;
-	if (moves) {
+	if (symmetric) { /* operations: the enqueues and dequeues that succeeded */
+		m->ops = (s1 - s0) + (r1 - r0);
+		m->throughput = (double)m->ops / m->duration_s;
+	} else if (moves) {
 		m->ops = r1 - r0;
 		m->throughput = m->dequeue_rate;
 	} else { /* nothing travels: the slower side is what a queue could pass */
@@ -367,7 +391,8 @@ static void run_collect(const struct hb_run *run, struct hb_measure *m, struct h
 		m->empty_polls += c->empty_polls;
 		for (int s = 0; c->have_stats && s < HQ_STAT_COUNT_; s++)
 			m->st.v[s] += c->st.v[s];
-		if (c->cpu >= 0 && c->pin_errno)
+		/* a symmetric thread pinned itself as producer i */
+		if (c->cpu >= 0 && c->pin_errno && run->workload == HB_WORKLOAD_PRODCONS)
 			m->pin_failures++;
 	}
 	for (unsigned i = 0; i < run->np; i++) {
@@ -375,6 +400,7 @@ static void run_collect(const struct hb_run *run, struct hb_measure *m, struct h
 		m->enqueued += atomic_load_explicit(&p->sent, memory_order_relaxed);
 		m->full_retries += p->full_retries;
 		m->window_waits += p->window_waits;
+		m->prefilled += p->prefilled;
 		for (int s = 0; p->have_stats && s < HQ_STAT_COUNT_; s++)
 			m->st.v[s] += p->st.v[s];
 		if (p->cpu >= 0 && p->pin_errno)
@@ -389,8 +415,15 @@ static int run_setup(struct hb_run *run, const struct hb_options *o, const struc
 	memset(run, 0, sizeof *run);
 	run->o = o;
 	run->ops = pl->queue;
-	run->np = o->producers;
+	run->workload = o->workload;
+	run->np = o->producers; /* symmetric: both are --threads */
 	run->nc = o->consumers;
+	run->nthreads = o->threads;
+	if (o->workload == HB_WORKLOAD_MIXED) /* below it: an enqueue, with probability share */
+		run->enqueue_threshold = (uint64_t)ldexp(o->enqueue_share, 64);
+	run->work_loops = hb_work_loops(pl->work, o->work_ns);
+	run->producer_work_loops = hb_work_loops(pl->work, o->producer_work_ns);
+	run->consumer_work_loops = hb_work_loops(pl->work, o->consumer_work_ns);
 	/* faa carries no items: it runs its operations on values alone */
 	run->item = pl->queue->moves_data || pl->queue->fabricates ? o->item : HB_ITEM_INLINE;
 	run->sample_mask = o->sample - 1;
@@ -412,16 +445,22 @@ static int run_setup(struct hb_run *run, const struct hb_options *o, const struc
 	size_t holds = !pl->queue->bounded ? 0
 		       : pl->queue->holds  ? pl->queue->holds(run->q)
 					   : o->capacity;
-	return run_alloc(run, pl, holds);
+	int rc = run_alloc(run, pl, holds);
+	/* mixed starts half full: half what it holds, or half the in-flight
+	 * bound of an unbounded queue (the window, run_alloc's) */
+	if (o->workload == HB_WORKLOAD_MIXED)
+		run->prefill = (holds ? holds : run->window) / 2;
+	return rc;
 }
 
 /* The harness's own ceiling: the null queue, same threads and items. */
 static int calibrate(const struct hb_options *o, const struct hq_params *params,
-		     const struct hb_placement *place, struct hb_calibration *cal)
+		     const struct hb_placement *place, const struct hb_work_calibration *work,
+		     struct hb_calibration *cal)
 {
 	struct hb_run run;
 	struct hb_measure m;
-	struct hb_plan pl = {hq_find("null"), params, place, 0.02, o->calibrate_s, 0, 0};
+	struct hb_plan pl = {hq_find("null"), params, place, 0.02, o->calibrate_s, 0, 0, work};
 	int rc;
 	memset(cal, 0, sizeof *cal);
 	if (o->calibrate_s <= 0) {
@@ -449,8 +488,13 @@ static int calibrate(const struct hb_options *o, const struct hq_params *params,
 	cal->enqueue_rate = m.enqueue_rate;
 	cal->dequeue_rate = m.dequeue_rate;
 	cal->ceiling = m.throughput;
-	cal->producer_ns = m.enqueue_rate > 0 ? 1e9 * o->producers / m.enqueue_rate : 0;
-	cal->consumer_ns = m.dequeue_rate > 0 ? 1e9 * o->consumers / m.dequeue_rate : 0;
+	if (hb_symmetric(o)) { /* thread time per operation, either kind */
+		cal->producer_ns = cal->consumer_ns =
+			m.throughput > 0 ? 1e9 * o->threads / m.throughput : 0;
+	} else {
+		cal->producer_ns = m.enqueue_rate > 0 ? 1e9 * o->producers / m.enqueue_rate : 0;
+		cal->consumer_ns = m.dequeue_rate > 0 ? 1e9 * o->consumers / m.dequeue_rate : 0;
+	}
 	return 0;
 }
 
@@ -461,7 +505,8 @@ static int calibrate(const struct hb_options *o, const struct hq_params *params,
  * gate of one sweep), for a short run. Returns 0, or 1/2 after a message.
  */
 static int measure_capacity(const struct hb_options *o, const struct hq_params *params,
-			    const struct hb_placement *place, double *capacity)
+			    const struct hb_placement *place, const struct hb_work_calibration *work,
+			    double *capacity)
 {
 	struct hb_run run;
 	struct hb_measure m;
@@ -476,7 +521,7 @@ static int measure_capacity(const struct hb_options *o, const struct hq_params *
 		set[n++] = (struct hq_setting){"gate", "perworker"};
 	p.settings = set;
 	p.nsettings = n;
-	struct hb_plan pl = {o->queue, &p, place, 0.1, o->load_probe_s, 0, 0};
+	struct hb_plan pl = {o->queue, &p, place, 0.1, o->load_probe_s, 0, 0, work};
 	memset(&m, 0, sizeof m);
 	if ((rc = run_setup(&run, o, &pl)) == 0 && (rc = run_start(&run)) == 0)
 		run_measure(&run, &pl, &m);
@@ -488,14 +533,23 @@ static int measure_capacity(const struct hb_options *o, const struct hq_params *
 static void print_line(const struct hb_options *o, const struct hb_report *rep,
 		       const struct hb_measure *m)
 {
-	printf("%s %uP%uC %s items", o->queue->name, o->producers, o->consumers,
-	       hb_item_name(rep->run->item));
+	if (hb_symmetric(o))
+		printf("%s %s %uT", o->queue->name, hb_workload_name(o->workload), o->threads);
+	else
+		printf("%s %uP%uC", o->queue->name, o->producers, o->consumers);
+	printf(" %s items", hb_item_name(rep->run->item));
 	if (hq_takes(o->queue, "lookup"))
 		printf(" lookup=%s gate=%s backoff=%s", rep->lookup_in_force,
 		       numaring_gate_name(o->gate), numaring_backoff_name(o->backoff));
-	printf(" batch=%u cap=%zu%s [%s, %u node%s]: %.3f Mops/s", o->batch, o->capacity,
+	if (hb_symmetric(o) && o->work_ns)
+		printf(" work=%llu ns", (unsigned long long)o->work_ns);
+	else if (o->producer_work_ns || o->consumer_work_ns)
+		printf(" work=%llu/%llu ns", (unsigned long long)o->producer_work_ns,
+		       (unsigned long long)o->consumer_work_ns);
+	printf(" batch=%u cap=%zu%s [%s, %u node%s]: %.3f M%s/s", o->batch, o->capacity,
 	       o->bursts ? " bursts" : "", rep->t->emulated ? "emulated" : "real", rep->t->nnodes,
-	       rep->t->nnodes == 1 ? "" : "s", m->throughput / 1e6);
+	       rep->t->nnodes == 1 ? "" : "s", m->throughput / 1e6,
+	       hb_symmetric(o) ? " operations" : "ops");
 	if (rep->cal->done)
 		printf(" (harness alone %.3f)", rep->cal->ceiling / 1e6);
 	if (m->latency_count)
@@ -507,7 +561,7 @@ static void print_line(const struct hb_options *o, const struct hb_report *rep,
 static int do_run(const struct hb_options *o)
 {
 	struct numaring_topology *t = calloc(1, sizeof *t);
-	unsigned n = o->producers + o->consumers;
+	unsigned n = o->threads; /* producers + consumers, or a symmetric workload's */
 	int *cpus = calloc(n, sizeof *cpus);
 	struct hb_cpumap *cpumap = calloc(1, sizeof *cpumap);
 	struct hb_placement place = {cpus, -1};
@@ -515,6 +569,7 @@ static int do_run(const struct hb_options *o)
 	struct hb_run run;
 	struct hb_measure m;
 	struct hb_calibration cal;
+	struct hb_work_calibration work;
 	struct hb_report rep;
 	char err[NUMARING_ERRLEN], recheck[32], linger[32];
 	int rc = 0;
@@ -572,6 +627,10 @@ static int do_run(const struct hb_options *o)
 		goto out;
 	}
 	hb_topology_spec(o, t, rep.topo_spec, sizeof rep.topo_spec);
+	/* the work loop's speed, once, before any thread runs (work.h) */
+	memset(&work, 0, sizeof work);
+	if (o->work_ns || o->producer_work_ns || o->consumer_work_ns)
+		hb_work_calibrate(&work);
 
 	/* the queue's own settings, by name (queue.h) */
 	snprintf(recheck, sizeof recheck, "%u", o->recheck);
@@ -595,13 +654,13 @@ static int do_run(const struct hb_options *o)
 	};
 
 	/* 2. the harness's own ceiling */
-	if ((rc = calibrate(o, &params, &place, &cal)) != 0)
+	if ((rc = calibrate(o, &params, &place, &work, &cal)) != 0)
 		goto out;
 
 	/* 3. --load: the capacity it is a fraction of, then the offered rate */
 	double rate = o->rate;
 	if (o->load > 0) {
-		if ((rc = measure_capacity(o, &params, &place, &m.capacity)) != 0)
+		if ((rc = measure_capacity(o, &params, &place, &work, &m.capacity)) != 0)
 			goto out;
 		rate = o->load * m.capacity;
 		if (rate <= 0) {
@@ -613,7 +672,7 @@ static int do_run(const struct hb_options *o)
 	m.offered_rate = rate;
 
 	/* 4. the measured run */
-	struct hb_plan pl = {o->queue, &params, &place, o->warmup_s, o->duration_s, o->ops, rate};
+	struct hb_plan pl = {o->queue, &params, &place, o->warmup_s, o->duration_s, o->ops, rate, &work};
 	if ((rc = run_setup(&run, o, &pl)) != 0)
 		goto out;
 	run.measured = 1; /* its window, only, gets --counters and likwid's markers */
@@ -655,13 +714,13 @@ static int do_run(const struct hb_options *o)
 		m.mean = hdr_mean(hist);
 	}
 	for (unsigned i = 0; i < n; i++) {
-		int is_p = i < o->producers;
+		int is_p = i < o->producers; /* every thread of a symmetric workload */
 		int cpu = cpus[i];
 		int e = is_p ? run.prod[i].pin_errno : run.cons[i - o->producers].pin_errno;
 		if (cpu >= 0 && e)
 			fprintf(stderr, "numaring-bench: warning: %s %u could not be pinned to CPU %d: %s\n",
-				is_p ? "producer" : "consumer", is_p ? i : i - o->producers, cpu,
-				strerror(e));
+				hb_symmetric(o) ? "thread" : is_p ? "producer" : "consumer",
+				is_p ? i : i - o->producers, cpu, strerror(e));
 	}
 	rep.o = o;
 	rep.t = t;
@@ -672,6 +731,7 @@ static int do_run(const struct hb_options *o)
 	rep.run = &run;
 	rep.m = &m;
 	rep.cal = &cal;
+	rep.work = &work;
 	if (!o->quiet)
 		print_line(o, &rep, &m);
 	if (checked && failed)

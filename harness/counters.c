@@ -429,7 +429,8 @@ void hb_counters_collect(const struct hb_run *run, int requested, struct hb_coun
 		return;
 	for (unsigned i = 0; i < run->np; i++)
 		add_thread(&run->prod[i].ctr, t);
-	for (unsigned i = 0; i < run->nc; i++)
+	/* a symmetric workload's thread i opened its counters as producer i */
+	for (unsigned i = 0; run->workload == HB_WORKLOAD_PRODCONS && i < run->nc; i++)
 		add_thread(&run->cons[i].ctr, t);
 	for (int c = 0; c < HB_CTR_COUNT_; c++)
 		t->c[c].measured = !t->c[c].failed && t->threads > 0;

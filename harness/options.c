@@ -15,6 +15,29 @@
 #include "numaring_topology.h"
 
 #define MAX_THREADS 1024
+#define MAX_WORK_NS 10000000u          /* --work: 10 ms */
+#define MAX_SEED (UINT64_C(1) << 53)   /* exact in a double: the scripts read it back */
+
+static const char *const workload_names[HB_WORKLOAD_COUNT_] = {
+	[HB_WORKLOAD_PRODCONS] = "prodcons",
+	[HB_WORKLOAD_PAIRS] = "pairs",
+	[HB_WORKLOAD_MIXED] = "mixed",
+};
+
+const char *hb_workload_name(enum hb_workload w)
+{
+	return (unsigned)w < HB_WORKLOAD_COUNT_ ? workload_names[w] : "?";
+}
+
+int hb_workload_parse(const char *s, enum hb_workload *out)
+{
+	for (int w = 0; w < HB_WORKLOAD_COUNT_; w++)
+		if (strcmp(s, workload_names[w]) == 0) {
+			*out = (enum hb_workload)w;
+			return 0;
+		}
+	return -1;
+}
 
 static const char *const pin_names[HB_PIN_COUNT_] = {
 	[HB_PIN_COMPACT] = "compact", [HB_PIN_SCATTER] = "scatter", [HB_PIN_SPLIT] = "split",
@@ -120,19 +143,57 @@ void hb_usage(FILE *out)
 				hq_all[i]->description + strlen("test only: "));
 	fprintf(out,
 		"\n"
+		"workload\n"
+		"  --workload W        what the threads do (default prodcons):\n"
+		"                        prodcons  producer threads enqueue, consumer threads dequeue\n"
+		"                        pairs     every thread enqueues, then dequeues, and again\n"
+		"                                  (Michael and Scott's enqueue-dequeue pairs)\n"
+		"                        mixed     every thread enqueues or dequeues at random\n"
+		"                                  (--enqueue-share), drawn from a generator of its own\n"
+		"                                  (--seed); the queue is filled to half of what it\n"
+		"                                  holds before the start (an unbounded queue: half the\n"
+		"                                  in-flight bound), with items verified like the others\n"
+		"                      pairs and mixed: an enqueue that finds the queue full or a dequeue\n"
+		"                      that finds it empty is counted (full_retries, empty_polls; an\n"
+		"                      unbounded queue's enqueue beyond the in-flight bound: window_waits)\n"
+		"                      and the thread goes on to its next operation. Every thread is a\n"
+		"                      producer and a consumer: summary.csv's producers and consumers both\n"
+		"                      say --threads; ops and throughput_ops_per_s count operations\n"
+		"                      (enqueues + dequeues that succeeded), and ops_kind says so\n"
+		"  --threads N         threads of the run, 1..%d: pairs and mixed run N threads that each\n"
+		"                      enqueue and dequeue (default 2); prodcons splits N half and half,\n"
+		"                      ceil(N/2) producers and floor(N/2) consumers (N >= 2). Not with\n"
+		"                      --producers/--consumers\n"
+		"  --producers N       prodcons: producer threads, 1..%d (default 1)\n"
+		"  --consumers N       prodcons: consumer threads, 1..%d (default 1)\n"
+		"  --enqueue-share F   mixed: the probability that an operation is an enqueue, 0 < F < 1\n"
+		"                      (default 0.5)\n"
+		"  --work NS           local work between operations, 0..%u ns (default 0: none): a busy\n"
+		"                      loop, calibrated to ns at the start (meta.json's work), whose\n"
+		"                      length is drawn uniformly from 0..NS ns for each operation (pairs,\n"
+		"                      mixed: after every operation, failed or not). prodcons: on both\n"
+		"                      sides, unless one of the next two says otherwise\n"
+		"  --producer-work NS  prodcons: a producer's work after each enqueue operation\n"
+		"  --consumer-work NS  prodcons: a consumer's work after each dequeue that brought items\n"
+		"                      (a faster consumer keeps a 1P1C queue near empty, a faster producer\n"
+		"                      keeps it full)\n"
+		"  --seed N            seed of the per-thread generators, 0..2^53 (default 1): a thread's\n"
+		"                      draws are the same in every run with the same seed\n"
+		"\n"
 		"load\n"
-		"  --producers N       producer threads, 1..%d (default 1)\n"
-		"  --consumers N       consumer threads, 1..%d (default 1)\n"
 		"  --duration SEC      measure for SEC seconds after the warm-up (default 2)\n"
-		"  --ops N             or: measure until N items have gone through (not with --duration)\n"
+		"  --ops N             or: measure until N items have gone through (not with --duration);\n"
+		"                      pairs and mixed: each thread enqueues its share of N in the window,\n"
+		"                      then only dequeues\n"
 		"  --warmup SEC        run SEC seconds before measuring, 0 allowed (default 0.5)\n"
 		"  --rate OPS          open loop: OPS items per second in all, split evenly over the\n"
-		"                      producers; latency is measured from each item's intended send\n"
-		"                      time (coordinated omission corrected). Default: closed loop.\n"
+		"                      producers (pairs, mixed: the enqueues, over the threads); latency is\n"
+		"                      measured from each item's intended send time (coordinated omission\n"
+		"                      corrected), whoever dequeues it. Default: closed loop.\n"
 		"  --load F            open loop at F (0 < F <= 1) of the capacity measured first: the\n"
 		"                      same run in closed loop for --load-probe SEC (default 0.3) with\n"
 		"                      numaring's gate per-worker; written as load and\n"
-		"                      capacity_ops_per_s. Not with --rate\n"
+		"                      capacity_ops_per_s. Not with --rate; prodcons only\n"
 		"  --bursts            use burst operations of --batch items where the queue has them\n"
 		"                      (default: single operations)\n"
 		"  --item KIND         inline: each item is a value carrying its producer and a sequence\n"
@@ -171,7 +232,10 @@ void hb_usage(FILE *out)
 		"                      scatter (producers and consumers each round-robin over nodes:\n"
 		"                      Pi and Ci share a node),\n"
 		"                      split (producers on the first node, consumers on the last),\n"
-		"                      none, or a cpulist given to P0..Pn, C0..Cm in order (default compact)\n"
+		"                      none, or a cpulist given to P0..Pn, C0..Cm in order (default compact).\n"
+		"                      pairs, mixed: compact fills a node's cores with threads T0, T1, ..\n"
+		"                      before the next node's, scatter gives thread i node i mod nodes,\n"
+		"                      a cpulist goes to T0..Tn in order; split is refused (no sides)\n"
 		"  --smt MODE          which hardware threads of a core the pin modes use (cores from\n"
 		"                      hwloc, also for an emulated topology's CPUs): cores (default):\n"
 		"                      one thread per core, on the core's first CPU, cores in node\n"
@@ -210,7 +274,7 @@ void hb_usage(FILE *out)
 		"\n"
 		"exit status: 0 ok, 1 the run failed (lost items, a thread could not start), 2 bad input,\n"
 		"             3 the results could not be written (disk full, read-only, ...): nothing left\n",
-		MAX_THREADS, MAX_THREADS);
+		MAX_THREADS, MAX_THREADS, MAX_THREADS, MAX_WORK_NS);
 }
 
 enum {
@@ -219,7 +283,8 @@ enum {
 	OPT_TOPOLOGY, OPT_PIN, OPT_RATE, OPT_OUT, OPT_VERIFY, OPT_NO_VERIFY, OPT_DRAIN,
 	OPT_SHOW, OPT_PROBE, OPT_QUICK, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_ITEM, OPT_SAMPLE,
 	OPT_CALIBRATE, OPT_SCHEMA, OPT_LOAD, OPT_LOAD_PROBE, OPT_LINGER, OPT_COUNTERS, OPT_SMT,
-	OPT_ACCOUNTING,
+	OPT_ACCOUNTING, OPT_WORKLOAD, OPT_THREADS, OPT_ENQUEUE_SHARE, OPT_WORK, OPT_PRODUCER_WORK,
+	OPT_CONSUMER_WORK, OPT_SEED,
 };
 
 static const struct option long_opts[] = {
@@ -259,6 +324,13 @@ static const struct option long_opts[] = {
 	{"counters", no_argument, NULL, OPT_COUNTERS},
 	{"smt", required_argument, NULL, OPT_SMT},
 	{"accounting", required_argument, NULL, OPT_ACCOUNTING},
+	{"workload", required_argument, NULL, OPT_WORKLOAD},
+	{"threads", required_argument, NULL, OPT_THREADS},
+	{"enqueue-share", required_argument, NULL, OPT_ENQUEUE_SHARE},
+	{"work", required_argument, NULL, OPT_WORK},
+	{"producer-work", required_argument, NULL, OPT_PRODUCER_WORK},
+	{"consumer-work", required_argument, NULL, OPT_CONSUMER_WORK},
+	{"seed", required_argument, NULL, OPT_SEED},
 	{NULL, 0, NULL, 0},
 };
 
@@ -266,12 +338,18 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 {
 	uint64_t v;
 	int rc, duration_given = 0, ops_given = 0, sample_given = 0;
+	/* what was given, for the checks of combinations after the loop: the
+	 * options may come in any order */
+	int sides_given = 0, threads_given = 0, share_given = 0, pwork_given = 0, cwork_given = 0;
 	char err[NUMARING_ERRLEN];
 
 	memset(o, 0, sizeof *o);
 	o->mode = HB_RUN;
 	o->queue = hq_find("numaring");
+	o->workload = HB_WORKLOAD_PRODCONS;
 	o->producers = o->consumers = 1;
+	o->enqueue_share = 0.5;
+	o->seed = 1;
 	o->duration_s = 2.0;
 	o->warmup_s = 0.5;
 	o->capacity = 1024;
@@ -306,11 +384,55 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 			if ((rc = parse_count("--producers", optarg, 1, MAX_THREADS, &v)))
 				return rc;
 			o->producers = (unsigned)v;
+			sides_given = 1;
 			break;
 		case OPT_CONSUMERS:
 			if ((rc = parse_count("--consumers", optarg, 1, MAX_THREADS, &v)))
 				return rc;
 			o->consumers = (unsigned)v;
+			sides_given = 1;
+			break;
+		case OPT_WORKLOAD:
+			if (hb_workload_parse(optarg, &o->workload) < 0)
+				return bad("unknown --workload \"%s\" (prodcons, pairs, mixed)", optarg);
+			break;
+		case OPT_THREADS:
+			if ((rc = parse_count("--threads", optarg, 1, MAX_THREADS, &v)))
+				return rc;
+			o->threads = (unsigned)v;
+			threads_given = 1;
+			break;
+		case OPT_ENQUEUE_SHARE: {
+			char *end = "";
+			double f = NAN;
+			if (optarg[0] && optarg[0] != ' ')
+				f = strtod(optarg, &end);
+			if (*end || !(f > 0 && f < 1))
+				return bad("--enqueue-share needs a number above 0 and below 1, not \"%s\"",
+					   optarg);
+			o->enqueue_share = f;
+			share_given = 1;
+			break;
+		}
+		case OPT_WORK:
+			if ((rc = parse_count("--work", optarg, 0, MAX_WORK_NS, &o->work_ns)))
+				return rc;
+			break;
+		case OPT_PRODUCER_WORK:
+			if ((rc = parse_count("--producer-work", optarg, 0, MAX_WORK_NS,
+					      &o->producer_work_ns)))
+				return rc;
+			pwork_given = 1;
+			break;
+		case OPT_CONSUMER_WORK:
+			if ((rc = parse_count("--consumer-work", optarg, 0, MAX_WORK_NS,
+					      &o->consumer_work_ns)))
+				return rc;
+			cwork_given = 1;
+			break;
+		case OPT_SEED:
+			if ((rc = parse_count("--seed", optarg, 0, MAX_SEED, &o->seed)))
+				return rc;
 			break;
 		case OPT_DURATION:
 			if ((rc = parse_real("--duration", optarg, 0, 86400, 0, &o->duration_s)))
@@ -486,6 +608,42 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 	}
 	if (optind < argc)
 		return bad("unexpected argument \"%s\"", argv[optind]);
+	/* the workload's threads and sides */
+	const char *wl = hb_workload_name(o->workload);
+	if (threads_given && sides_given)
+		return bad("--threads and --producers/--consumers are alternatives; give one");
+	if (hb_symmetric(o)) {
+		if (sides_given)
+			return bad("--producers and --consumers go with --workload prodcons; %s runs "
+				   "--threads N threads that each enqueue and dequeue", wl);
+		if (pwork_given || cwork_given)
+			return bad("--%s-work goes with --workload prodcons; %s takes --work",
+				   pwork_given ? "producer" : "consumer", wl);
+		if (o->pin == HB_PIN_SPLIT)
+			return bad("--pin split puts producers and consumers on different nodes; %s "
+				   "has no sides: use compact or scatter", wl);
+		if (o->load > 0)
+			return bad("--load goes with --workload prodcons; give %s an enqueue rate "
+				   "(--rate)", wl);
+		if (!threads_given)
+			o->threads = 2;
+		o->producers = o->consumers = o->threads;
+	} else {
+		if (threads_given) {
+			if (o->threads < 2)
+				return bad("--threads %u with --workload prodcons: it splits the threads "
+					   "into producers and consumers, and needs at least 2", o->threads);
+			o->producers = (o->threads + 1) / 2;
+			o->consumers = o->threads / 2;
+		}
+		o->threads = o->producers + o->consumers;
+		if (!pwork_given)
+			o->producer_work_ns = o->work_ns;
+		if (!cwork_given)
+			o->consumer_work_ns = o->work_ns;
+	}
+	if (share_given && o->workload != HB_WORKLOAD_MIXED)
+		return bad("--enqueue-share goes with --workload mixed, not %s", wl);
 	if (duration_given && ops_given)
 		return bad("--duration and --ops are alternatives; give one");
 	if (ops_given)
@@ -503,10 +661,12 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 			   o->mode == HB_PROBE ? "probe" : "show-topology");
 	if (o->pin == HB_PIN_LIST) {
 		unsigned named = (unsigned)CPU_COUNT(&o->pin_cpus);
-		if (named < o->producers + o->consumers)
+		if (named < o->threads && hb_symmetric(o))
+			return bad("--pin %s names %u CPUs for %u threads", o->pin_list, named,
+				   o->threads);
+		if (named < o->threads)
 			return bad("--pin %s names %u CPUs for %u threads (%u producers + %u consumers)",
-				   o->pin_list, named, o->producers + o->consumers, o->producers,
-				   o->consumers);
+				   o->pin_list, named, o->threads, o->producers, o->consumers);
 	}
 	return 0;
 }

@@ -38,12 +38,32 @@ enum hb_smt {
 	HB_SMT_COUNT_
 };
 
+/* What the threads do (--workload). prodcons: producer threads enqueue and
+ * consumer threads dequeue; the symmetric workloads give every thread both
+ * roles: pairs enqueues then dequeues (Michael and Scott's enqueue-dequeue
+ * pairs), mixed enqueues or dequeues at random (workload.c). */
+enum hb_workload {
+	HB_WORKLOAD_PRODCONS,
+	HB_WORKLOAD_PAIRS,
+	HB_WORKLOAD_MIXED,
+	HB_WORKLOAD_COUNT_
+};
+
 enum hb_mode { HB_RUN, HB_SHOW_TOPOLOGY, HB_PROBE, HB_SCHEMA, HB_HELP, HB_VERSION };
 
 struct hb_options {
 	enum hb_mode mode;
 	const struct hq_ops *queue;
+	enum hb_workload workload;
+	/* prodcons: the producer and consumer threads. pairs, mixed: both are
+	 * `threads`, each thread being producer i and consumer i at once. */
 	unsigned producers, consumers;
+	unsigned threads;  /* threads of the run: producers + consumers, or --threads */
+	double enqueue_share; /* mixed: probability that an operation is an enqueue */
+	/* Local work between operations, uniform in 0..bound ns (0: none):
+	 * --work for every thread; prodcons' two sides may differ. */
+	uint64_t work_ns, producer_work_ns, consumer_work_ns;
+	uint64_t seed;     /* of the per-thread generators (mixed's choices, the work) */
 	double duration_s; /* 0 when --ops is used */
 	uint64_t ops;      /* 0 when --duration is used */
 	double warmup_s;
@@ -76,6 +96,25 @@ struct hb_options {
 	int argc;
 	char **argv;
 };
+
+/* Names of enum hb_workload ("prodcons", "pairs", "mixed"), parsed and
+ * printed through one table. Parse returns 0, or -1 for an unknown name. */
+const char *hb_workload_name(enum hb_workload w);
+int hb_workload_parse(const char *s, enum hb_workload *out);
+
+/* 1 for a workload whose every thread enqueues and dequeues. */
+static inline int hb_symmetric(const struct hb_options *o)
+{
+	return o->workload != HB_WORKLOAD_PRODCONS;
+}
+
+/* 1 when a run draws random numbers (mixed's choices, the work's lengths):
+ * then its seed is part of its configuration. */
+static inline int hb_draws(const struct hb_options *o)
+{
+	return o->workload == HB_WORKLOAD_MIXED || o->work_ns || o->producer_work_ns ||
+	       o->consumer_work_ns;
+}
 
 /* Names of enum hb_pin, parsed and printed through the same table. */
 const char *hb_pin_name(enum hb_pin p);

@@ -205,6 +205,12 @@ int hb_place(enum hb_pin pin, enum hb_smt smt, unsigned np, unsigned nc, const c
 		break;
 	}
 	case HB_PIN_SPLIT:
+		if (nc == 0) { /* a symmetric workload: options.c refuses it first */
+			seterr(err, errlen, "split needs producers and consumers; these threads "
+					    "have no sides");
+			rc = -1;
+			goto out;
+		}
 		if (nn < 2) {
 			seterr(err, errlen, "split needs two nodes with CPUs; this run has %u", nn);
 			rc = -1;
@@ -285,8 +291,11 @@ out:
 int hb_plan_cpus(const struct hb_options *o, const struct hb_cpumap *m, struct hb_placement *p)
 {
 	char err[NUMARING_ERRLEN];
-	if (hb_place(o->pin, o->smt, o->producers, o->consumers, &o->pin_cpus, m, p, err,
-		     sizeof err) == 0)
+	/* a symmetric workload's threads are placed as producers alone: compact
+	 * fills a node's cores first, scatter alternates the nodes */
+	unsigned np = hb_symmetric(o) ? o->threads : o->producers;
+	unsigned nc = hb_symmetric(o) ? 0 : o->consumers;
+	if (hb_place(o->pin, o->smt, np, nc, &o->pin_cpus, m, p, err, sizeof err) == 0)
 		return 0;
 	if (o->pin == HB_PIN_LIST)
 		fprintf(stderr, "numaring-bench: --pin %s %s (see --show-topology)\n", o->pin_list,
@@ -304,7 +313,7 @@ int hb_plan_cpus(const struct hb_options *o, const struct hb_cpumap *m, struct h
 void hb_warn_crowding(const struct hb_options *o, const struct numaring_topology *t,
 			  const int *cpu)
 {
-	unsigned n = o->producers + o->consumers;
+	unsigned n = o->threads;
 	int crowded = -1;
 	cpu_set_t used, avail;
 	CPU_ZERO(&used);

@@ -340,8 +340,23 @@ static void fill_summary(struct row *row, const struct hb_report *r)
 	 * with the other queues' rows of that mode */
 	set(row, HB_COL_item, "%s", hb_item_name(o->item));
 	set(row, HB_COL_sample, "%llu", (unsigned long long)r->run->sample_mask + 1);
+	set(row, HB_COL_workload, "%s", hb_workload_name(o->workload));
+	set(row, HB_COL_threads, "%u", o->threads);
 	set(row, HB_COL_producers, "%u", o->producers);
 	set(row, HB_COL_consumers, "%u", o->consumers);
+	if (o->workload == HB_WORKLOAD_MIXED) {
+		set(row, HB_COL_enqueue_share, "%g", o->enqueue_share);
+		set_u64(row, HB_COL_prefill, m->prefilled);
+	}
+	set_u64(row, HB_COL_work_ns, o->work_ns);
+	if (!hb_symmetric(o)) {
+		set_u64(row, HB_COL_producer_work_ns, o->producer_work_ns);
+		set_u64(row, HB_COL_consumer_work_ns, o->consumer_work_ns);
+	}
+	if (r->work->done)
+		set(row, HB_COL_work_loops_per_ns, "%.4f", r->work->loops_per_ns);
+	if (hb_draws(o))
+		set_u64(row, HB_COL_seed, o->seed);
 	if (hq_takes(q, "lookup")) {
 		set(row, HB_COL_lookup, "%s", numaring_lookup_name(o->lookup));
 		set(row, HB_COL_lookup_in_force, "%s", r->lookup_in_force);
@@ -373,6 +388,7 @@ static void fill_summary(struct row *row, const struct hb_report *r)
 	}
 	set(row, HB_COL_warmup_s, "%g", o->warmup_s);
 	set_u64(row, HB_COL_ops, m->ops);
+	set(row, HB_COL_ops_kind, "%s", hb_symmetric(o) ? "operations" : "items");
 	set(row, HB_COL_duration_s, "%.6f", m->duration_s);
 	set(row, HB_COL_throughput_ops_per_s, "%.1f", m->throughput);
 	set(row, HB_COL_enqueue_ops_per_s, "%.1f", m->enqueue_rate);
@@ -432,6 +448,59 @@ HQ_STATS(HB_STAT_COL)
 HB_COUNTER_NAMES(HB_CTR_COL)
 #undef HB_CTR_COL
 
+/* meta.json's "workload": what the threads did, the seed of their draws and
+ * the work loop's calibration (work.h), so that a run's work is comparable
+ * in time across hosts. */
+static void write_workload(FILE *f, const struct hb_report *r)
+{
+	const struct hb_options *o = r->o;
+	const struct hb_work_calibration *w = r->work;
+	static const char *const roles[HB_WORKLOAD_COUNT_] = {
+		[HB_WORKLOAD_PRODCONS] = "producer threads enqueue, consumer threads dequeue; an "
+					 "enqueue that finds the queue full is retried",
+		[HB_WORKLOAD_PAIRS] = "every thread enqueues, then dequeues, and again; an operation "
+				      "that finds the queue full or empty is counted and the thread "
+				      "goes on to the next",
+		[HB_WORKLOAD_MIXED] = "every thread enqueues or dequeues at random (enqueue_share); an "
+				      "operation that finds the queue full or empty is counted and "
+				      "the thread goes on to the next",
+	};
+	fprintf(f, "  \"workload\": {\"name\": \"%s\", \"threads\": %u, \"producers\": %u, "
+		   "\"consumers\": %u, \"roles\": ",
+		hb_workload_name(o->workload), o->threads, o->producers, o->consumers);
+	hb_json_str(f, roles[o->workload]);
+	fprintf(f, ", \"ops\": ");
+	hb_json_str(f, hb_symmetric(o) ? "operations: enqueues + dequeues that succeeded"
+				       : "items through the queue");
+	if (o->workload == HB_WORKLOAD_MIXED)
+		fprintf(f, ", \"enqueue_share\": %g, \"prefill\": %llu", o->enqueue_share,
+			(unsigned long long)r->m->prefilled);
+	fprintf(f, ", \"seed\": %llu, \"draws\": %s, \"streams\": ", (unsigned long long)o->seed,
+		hb_draws(o) ? "true" : "false");
+	hb_json_str(f, hb_symmetric(o) ? "thread i draws from stream i (harness/work.h)"
+				       : "producer i draws from stream i, consumer i from stream "
+					 "2^32 + i (harness/work.h)");
+	fprintf(f, ",\n    \"work\": {\"work_ns\": %llu", (unsigned long long)o->work_ns);
+	if (!hb_symmetric(o))
+		fprintf(f, ", \"producer_work_ns\": %llu, \"consumer_work_ns\": %llu",
+			(unsigned long long)o->producer_work_ns,
+			(unsigned long long)o->consumer_work_ns);
+	fprintf(f, ", \"drawn\": \"uniformly from 0..bound per operation\", \"calibration\": ");
+	if (w->done) {
+		fprintf(f, "{\"loops_per_ns\": %.6f, \"loops_per_round\": %llu, \"rounds\": %u, "
+			   "\"fastest_round_ns\": %.0f, \"slowest_round_ns\": %.0f, \"taken\": "
+			   "\"the fastest round\", \"loop\": ",
+			w->loops_per_ns, (unsigned long long)w->loops, w->rounds, w->fastest_ns,
+			w->slowest_ns);
+		hb_json_str(f, "a counted loop through an empty asm statement: one add, a compare "
+			       "and a branch per iteration, no memory (harness/work.h)");
+		fputc('}', f);
+	} else {
+		fprintf(f, "null, \"not_measured\": \"no work asked for\"");
+	}
+	fprintf(f, "}},\n");
+}
+
 /* meta.json's "counters": for each counter whether it was measured (its
  * total over the threads, per item, multiplexing), or why not; and what
  * likwid's markers did. */
@@ -440,7 +509,8 @@ static void write_counters(FILE *f, const struct hb_report *r)
 	const struct hb_counter_totals *t = &r->m->ctr;
 	fprintf(f, "  \"counters\": {\"requested\": %s", t->requested ? "true" : "false");
 	if (t->requested)
-		fprintf(f, ", \"scope\": \"every producer and consumer thread (%u), from just before "
+		fprintf(f, ", \"scope\": \"every producer and consumer thread, or every thread of a "
+			   "symmetric workload (%u), from just before "
 			   "the measured window opens to just after it closes (perf_event_open per "
 			   "thread; the main thread enables, disables and reads them)\", "
 			   "\"per_item_of\": \"ops, the items that went through the window: %llu\"",
@@ -576,13 +646,17 @@ static void write_meta(FILE *f, const struct hb_report *r)
 		o->queue->moves_data || o->queue->fabricates
 			? "one item in `sample` of a producer carries its send time"
 			: "none: this queue moves no items (values are made but not accounted)");
+	write_workload(f, r);
 	fprintf(f, "  \"harness\": {");
 	if (cal->done)
-		fprintf(f, "\"calibration_s\": %.3f, \"queue\": \"null\", \"enqueue_ops_per_s\": %.1f, "
+		fprintf(f, "\"calibration_s\": %.3f, \"queue\": \"null\", \"workload\": \"%s\", "
+			   "\"ns_per\": \"%s\", \"enqueue_ops_per_s\": %.1f, "
 			   "\"dequeue_ops_per_s\": %.1f, \"ceiling_ops_per_s\": %.1f, "
 			   "\"producer_ns_per_item\": %.2f, \"consumer_ns_per_item\": %.2f, "
 			   "\"throughput_over_ceiling\": %.4f}",
-			cal->seconds, cal->enqueue_rate, cal->dequeue_rate, cal->ceiling,
+			cal->seconds, hb_workload_name(o->workload),
+			hb_symmetric(o) ? "operation" : "item", cal->enqueue_rate, cal->dequeue_rate,
+			cal->ceiling,
 			cal->producer_ns, cal->consumer_ns,
 			cal->ceiling > 0 ? r->m->throughput / cal->ceiling : 0.0);
 	else
@@ -594,12 +668,16 @@ static void write_meta(FILE *f, const struct hb_report *r)
 		numaring_rseq_node_supported() ? "true" : "false",
 		numaring_rdpid_supported() ? "true" : "false");
 	fprintf(f, "  \"threads\": [");
-	for (unsigned i = 0; i < o->producers + o->consumers; i++) {
-		int is_p = i < o->producers;
+	for (unsigned i = 0; i < o->threads; i++) {
+		int is_p = i < o->producers; /* every thread of a symmetric workload */
 		int perr = is_p ? r->run->prod[i].pin_errno : r->run->cons[i - o->producers].pin_errno;
-		int mem = is_p ? r->run->prod[i].mem_node : r->run->cons[i - o->producers].mem_node;
+		/* a symmetric thread's own memory: its tallies' (its pool, if any,
+		 * is placed by the same first touch) */
+		int mem = hb_symmetric(o) ? r->run->cons[i].mem_node
+			  : is_p	  ? r->run->prod[i].mem_node
+					  : r->run->cons[i - o->producers].mem_node;
 		fprintf(f, "%s\n    {\"role\": \"%s\", \"index\": %u, \"cpu\": %d, ",
-			i ? "," : "", is_p ? "producer" : "consumer",
+			i ? "," : "", hb_symmetric(o) ? "thread" : is_p ? "producer" : "consumer",
 			is_p ? i : i - o->producers, r->cpus[i]);
 		json_cpu_place(f, r->cpumap, r->cpus[i]);
 		fprintf(f, ", \"pinned\": %s, \"memory_node\": ",

@@ -1,14 +1,17 @@
 /*
  * run.h - one run of numaring-bench inside the program: the state the main
- * thread shares with the producer and consumer threads (workers.c), the
- * placement of those threads (placement.c) and the result the report
- * (report.c) writes. bench.c puts them together.
+ * thread shares with the producer and consumer threads (workers.c) or the
+ * threads of a symmetric workload (workload.c), the placement of those
+ * threads (placement.c) and the result the report (report.c) writes.
+ * bench.c puts them together.
  *
  * Who writes what: each producer and consumer struct is written by its own
  * thread only, except `sent`/`received`/`done`, which the main thread (and,
  * for unbounded queues, the producers) read while the run goes on; those
  * sit on a line pair of their own. The main thread writes `phase`, `t_start`
- * and `t_end`; the workers read them.
+ * and `t_end`; the workers read them. In a symmetric workload (pairs,
+ * mixed) thread i is producer i and consumer i at once: it writes both
+ * structs, and np == nc == nthreads.
  */
 #ifndef HB_RUN_H
 #define HB_RUN_H
@@ -25,6 +28,7 @@
 #include "numaring_topology.h"
 #include "options.h"
 #include "queue.h"
+#include "work.h"
 
 #define HB_LINE 128 /* x86 moves lines in pairs: keep writers 128 bytes apart */
 #define HB_MAX_BURST 4096
@@ -47,6 +51,8 @@ struct hb_producer {
 	uint64_t timed_sum;    /* checksum of the timed values sent (item.h) */
 	uint64_t sent_measured;
 	uint64_t full_retries, window_waits;
+	uint64_t prefilled;    /* mixed: items it enqueued before the start */
+	uint64_t rng;          /* its generator (work.h); a symmetric thread's only one */
 	struct hq_stats st;
 	int have_stats;
 	struct hb_thread_counters ctr; /* --counters: opened by the thread, read by main */
@@ -69,6 +75,7 @@ struct hb_consumer {
 				 * (in the tallies' mapping, after them) */
 	uint64_t bad;           /* values naming no producer */
 	uint64_t empty_polls;
+	uint64_t rng;           /* prodcons: its generator (work.h) */
 	struct hq_stats st;
 	int have_stats;
 	struct hb_thread_counters ctr; /* --counters: opened by the thread, read by main */
@@ -84,7 +91,13 @@ struct hb_run {
 	const struct hq_ops *ops;
 	void *q;
 	enum hb_item_kind item;
+	enum hb_workload workload;
 	unsigned np, nc;
+	unsigned nthreads;           /* threads started: np + nc, or np for a symmetric workload */
+	uint64_t enqueue_threshold;  /* mixed: an operation is an enqueue when a draw is below it */
+	uint64_t prefill;            /* mixed: items to enqueue before the start, over all threads */
+	/* the work's bounds in iterations of the loop (work.h); 0: none */
+	uint64_t work_loops, producer_work_loops, consumer_work_loops;
 	uint64_t sample_mask;        /* sample - 1 */
 	hb_item_sum_fn *item_sum;    /* a consumer's account of a burst (--accounting) */
 	unsigned burst_enq, burst_deq; /* 1: single operations */
@@ -113,6 +126,7 @@ struct hb_measure {
 	int64_t p50, p90, p99, p999, max;
 	double mean;
 	int64_t latency_count;
+	uint64_t prefilled; /* mixed: items enqueued before the start */
 	struct hq_stats st;
 	uint64_t full_retries, empty_polls, window_waits;
 	unsigned pin_failures;
@@ -139,6 +153,11 @@ static inline size_t hb_tally_bytes(const struct hb_run *run)
 /* ---- workers.c ---- */
 void *hb_producer_main(void *arg);
 void *hb_consumer_main(void *arg);
+
+/* ---- workload.c ---- */
+/* Thread i of a symmetric workload; arg is &run->prod[i] (its consumer
+ * half is run->cons[i]). */
+void *hb_symmetric_main(void *arg);
 
 static inline int hb_phase(struct hb_run *run)
 {
@@ -206,15 +225,20 @@ void hb_cpumap_count(const struct hb_cpumap *m, unsigned *cpus, unsigned *cores,
  * producers on the first node and the consumers on the last; a list is
  * taken as given. Threads beyond the CPUs chosen start over from the first
  * (they share CPUs). The main thread gets a CPU no thread uses, on a core
- * no thread uses if there is one. p->cpu must hold np + nc entries.
- * Returns 0, or -1 with err set (split on one node, a list CPU outside m).
+ * no thread uses if there is one. p->cpu must hold np + nc entries. The
+ * threads of a symmetric workload are placed as np producers and nc = 0
+ * consumers: compact fills a node's cores before the next node's, scatter
+ * gives thread i node i mod nodes, split is refused.
+ * Returns 0, or -1 with err set (split on one node or without consumers, a
+ * list CPU outside m).
  */
 int hb_place(enum hb_pin pin, enum hb_smt smt, unsigned np, unsigned nc, const cpu_set_t *list,
 	     const struct hb_cpumap *m, struct hb_placement *p, char *err, size_t errlen);
 /* How the threads of cpu[0..n) share the cores of m (a pure function). */
 void hb_sharing_of(const struct hb_cpumap *m, const int *cpu, unsigned n, struct hb_sharing *s);
 
-/* hb_place for the options; 0, or 2 after printing a message. */
+/* hb_place for the options (a symmetric workload's threads as producers
+ * alone); 0, or 2 after printing a message. */
 int hb_plan_cpus(const struct hb_options *o, const struct hb_cpumap *m, struct hb_placement *p);
 /* A note on stderr when the plan crowds threads on a CPU while another idles. */
 void hb_warn_crowding(const struct hb_options *o, const struct numaring_topology *t, const int *cpu);
@@ -243,6 +267,7 @@ struct hb_report {
 	const struct hb_run *run; /* the measured run (threads' pinning) */
 	const struct hb_measure *m;
 	const struct hb_calibration *cal;
+	const struct hb_work_calibration *work;
 	const char *lookup_in_force; /* "" when the queue has no look-up */
 	char topo_spec[1024];
 	char host[256];

@@ -14,8 +14,17 @@
 	X(queue, str, "the queue under test (--queue)")                                            \
 	X(item, str, "inline: the item is a value; message: a pointer to a message (--item)")     \
 	X(sample, int, "every sample-th item of a producer carries a send time (--sample)")       \
-	X(producers, int, "producer threads")                                                       \
-	X(consumers, int, "consumer threads")                                                       \
+	X(workload, str, "prodcons: producer threads enqueue, consumer threads dequeue; pairs: every thread enqueues then dequeues; mixed: every thread enqueues or dequeues at random (--workload)") \
+	X(threads, int, "threads of the run: producers + consumers (prodcons), --threads (pairs, mixed)") \
+	X(producers, int, "producer threads (pairs, mixed: every thread is a producer, so threads)") \
+	X(consumers, int, "consumer threads (pairs, mixed: every thread is a consumer, so threads)") \
+	X(enqueue_share, float, "mixed: the probability that an operation is an enqueue (--enqueue-share)") \
+	X(prefill, int, "mixed: items enqueued before the start (half what the queue holds), verified with the others") \
+	X(work_ns, int, "--work: local work between operations, drawn from 0..work_ns ns per operation (prodcons: both sides unless set apart)") \
+	X(producer_work_ns, int, "prodcons: a producer's work after each enqueue operation, 0..producer_work_ns ns") \
+	X(consumer_work_ns, int, "prodcons: a consumer's work after each dequeue that brought items, 0..consumer_work_ns ns") \
+	X(work_loops_per_ns, float, "the work loop's iterations per ns, calibrated at the start (meta.json's work); empty without work") \
+	X(seed, int, "seed of the threads' generators (--seed); empty where the run draws nothing (no mixed, no work)") \
 	X(lookup, str, "numaring: node look-up asked for")                                          \
 	X(lookup_in_force, str, "numaring: node look-up in use (rseq/rdpid fall back to table)")    \
 	X(recheck, int, "numaring: cached look-up re-checked every recheck operations")             \
@@ -36,13 +45,14 @@
 	X(load, float, "open loop: the offered rate as a fraction of capacity_ops_per_s (--load)")  \
 	X(capacity_ops_per_s, float, "--load: throughput of the closed-loop capacity run (per-worker gate)") \
 	X(warmup_s, float, "seconds run before measuring")                                          \
-	X(ops, int, "items that went through in the measured window")                              \
+	X(ops, int, "what went through in the measured window: items (prodcons) or operations, enqueues + dequeues that succeeded (pairs, mixed); ops_kind says which") \
+	X(ops_kind, str, "items or operations: what ops and throughput_ops_per_s count")       \
 	X(duration_s, float, "length of the measured window")                                       \
-	X(throughput_ops_per_s, float, "items per second through the queue (the slower side when nothing travels)") \
+	X(throughput_ops_per_s, float, "ops per second: items through the queue (prodcons; the slower side when nothing travels), or operations that succeeded (pairs, mixed)") \
 	X(enqueue_ops_per_s, float, "items per second the producers enqueued")                     \
 	X(dequeue_ops_per_s, float, "items per second the consumers dequeued")                     \
 	X(harness_ops_per_s, float, "the harness's own ceiling: the null queue, same threads and placement (--calibrate)") \
-	X(harness_ns_per_item, float, "thread time per item of the harness alone on its busier side") \
+	X(harness_ns_per_item, float, "thread time per item of the harness alone on its busier side (pairs, mixed: per operation)") \
 	X(p50_ns, float, "latency percentiles of the timed items, enqueue to dequeue")             \
 	X(p90_ns, float, "")                                                                        \
 	X(p99_ns, float, "")                                                                        \
@@ -51,7 +61,7 @@
 	X(mean_ns, float, "")                                                                       \
 	X(latency_count, int, "timed items recorded (sent inside the measured window)")           \
 	X(inflight, float, "items in the queue on average (Little: throughput x mean latency)")   \
-	X(enqueued, int, "items sent in the whole run, warm-up included")                          \
+	X(enqueued, int, "items sent in the whole run, warm-up (and mixed's prefill) included")    \
 	X(dequeued, int, "items received in the whole run")                                        \
 	X(local_ops, int, "queue counter: items served by the thread's own node's ring")            \
 	X(batches_out, int, "queue counter: transfers to another node")                            \
@@ -64,9 +74,9 @@
 	X(gate_waits, int, "queue counter: transfers that found the gate held")                    \
 	X(items_per_transfer, float, "realized batch: (items_in + items_out) / (batches_in + batches_out)") \
 	X(failed_per_item, float, "failed attempts per item (whole run): did backoff have anything to do") \
-	X(full_retries, int, "enqueues the harness retried because the queue was full")            \
-	X(empty_polls, int, "dequeues that found the queue empty")                                  \
-	X(window_waits, int, "producer waits for a free message or in-flight room")                \
+	X(full_retries, int, "enqueues that found the queue full: retried (prodcons) or given up for the next operation (pairs, mixed)") \
+	X(empty_polls, int, "dequeues that found the queue empty (pairs, mixed: before the final drain)") \
+	X(window_waits, int, "producer waits for a free message or in-flight room (pairs, mixed: enqueues given up for want of them)") \
 	X(context_switches, float, "--counters: context switches of every producer and consumer thread in the measured window, per item of ops (the items that went through the window); empty when not counted: meta.json's counters says why") \
 	X(cpu_migrations, float, "--counters: CPU migrations of those threads in the window, per item of ops") \
 	X(cycles, float, "--counters: user-space cycles of those threads in the window, per item of ops (empty without a hardware PMU)") \

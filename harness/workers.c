@@ -1,10 +1,13 @@
 /*
- * workers.c - the producer and consumer threads of one run (run.h).
+ * workers.c - the producer and consumer threads of one prodcons run
+ * (run.h); the symmetric workloads' threads are workload.c's.
  *
  * Each loop is written once and specialised, by constant arguments to an
- * always-inline body, for the item mode (inline values or messages) and for
- * single or burst operations, so that the per-item path of a run carries no
- * test of what kind of run it is. The per-item steps are workers_pvt.h's.
+ * always-inline body, for the item mode (inline values or messages), for
+ * single or burst operations and for local work between operations
+ * (--producer-work, --consumer-work), so that the per-item path of a run
+ * carries no test of what kind of run it is. The per-item steps are
+ * workers_pvt.h's, shared with workload.c.
  *
  * Per item, a producer: makes the value (item.h), enqueues it, and
  * publishes its count with a relaxed store to a line of its own; it adds
@@ -15,7 +18,9 @@
  * reads the clock once per dequeue that brought a timed item and records
  * those, and publishes its count. The main thread measures throughput from
  * those counts at the start and end of the window: no worker reads the
- * clock to decide whether an item is in the window.
+ * clock to decide whether an item is in the window. With work, a producer
+ * does a drawn length of it after each enqueue operation, a consumer after
+ * each dequeue that brought items (work.h).
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -60,15 +65,15 @@ uint64_t hb_wait_until(struct hb_run *run, uint64_t when)
 }
 
 static ALWAYS_INLINE void produce(struct hb_producer *p, void *h, enum hb_item_kind kind,
-				  int bursts)
+				  int bursts, int work)
 {
 	struct hb_run *run = p->run;
 	const struct hq_ops *ops = run->ops;
-	const uint64_t interval = run->interval;
+	const uint64_t interval = run->interval, work_max = run->producer_work_loops;
 	const unsigned burst = bursts ? run->burst_enq : 1;
 	const int counted = run->quota_total != 0;
 	uint64_t seq = 0, timed_sum = 0, limit = ops->bounded || kind == HB_ITEM_MESSAGE ? UINT64_MAX : 0;
-	uint64_t next_send = hc_now();
+	uint64_t next_send = hc_now(), rng = p->rng;
 	void *items[HB_MAX_BURST];
 	uint64_t vals[HB_MAX_BURST];
 
@@ -130,27 +135,34 @@ static ALWAYS_INLINE void produce(struct hb_producer *p, void *h, enum hb_item_k
 		atomic_store_explicit(&p->sent, seq, memory_order_relaxed);
 		if (stopped)
 			break;
+		if (work)
+			hb_work(&rng, work_max);
 	}
 	p->timed_sum = timed_sum;
 }
 
-/* One function per variant (item mode, bursts), each with its own loop:
- * hb_producer_main calls the run's. */
-#define PRODUCER(name, kind, b)                                                 \
+/* One function per variant (item mode, bursts, work), each with its own
+ * loop: hb_producer_main calls the run's. */
+#define PRODUCER(name, kind, b, w)                                              \
 	static __attribute__((noinline)) void name(struct hb_producer *p, void *h) \
 	{                                                                       \
-		produce(p, h, kind, b);                                         \
+		produce(p, h, kind, b, w);                                      \
 	}
-PRODUCER(produce_inline, HB_ITEM_INLINE, 0)
-PRODUCER(produce_inline_bursts, HB_ITEM_INLINE, 1)
-PRODUCER(produce_message, HB_ITEM_MESSAGE, 0)
-PRODUCER(produce_message_bursts, HB_ITEM_MESSAGE, 1)
+PRODUCER(produce_inline, HB_ITEM_INLINE, 0, 0)
+PRODUCER(produce_inline_bursts, HB_ITEM_INLINE, 1, 0)
+PRODUCER(produce_message, HB_ITEM_MESSAGE, 0, 0)
+PRODUCER(produce_message_bursts, HB_ITEM_MESSAGE, 1, 0)
+PRODUCER(produce_inline_work, HB_ITEM_INLINE, 0, 1)
+PRODUCER(produce_inline_bursts_work, HB_ITEM_INLINE, 1, 1)
+PRODUCER(produce_message_work, HB_ITEM_MESSAGE, 0, 1)
+PRODUCER(produce_message_bursts_work, HB_ITEM_MESSAGE, 1, 1)
 #undef PRODUCER
 
-/* [message][bursts] */
-static void (*const producers[2][2])(struct hb_producer *, void *) = {
-	{produce_inline, produce_inline_bursts},
-	{produce_message, produce_message_bursts},
+/* [work][message][bursts] */
+static void (*const producers[2][2][2])(struct hb_producer *, void *) = {
+	{{produce_inline, produce_inline_bursts}, {produce_message, produce_message_bursts}},
+	{{produce_inline_work, produce_inline_bursts_work},
+	 {produce_message_work, produce_message_bursts_work}},
 };
 
 void *hb_producer_main(void *arg)
@@ -177,7 +189,7 @@ void *hb_producer_main(void *arg)
 		return NULL;
 	while (hb_phase(run) == PH_START)
 		hb_cpu_relax();
-	producers[run->item == HB_ITEM_MESSAGE][run->burst_enq > 1](p, h);
+	producers[run->producer_work_loops > 0][run->item == HB_ITEM_MESSAGE][run->burst_enq > 1](p, h);
 	if (run->ops->thread_stats) {
 		run->ops->thread_stats(h, &p->st);
 		p->have_stats = 1;
@@ -191,16 +203,17 @@ void *hb_producer_main(void *arg)
 /* ---- consumers ---------------------------------------------------------- */
 
 static ALWAYS_INLINE void consume(struct hb_consumer *c, void *h, enum hb_item_kind kind,
-				  int bursts, int account)
+				  int bursts, int account, int work)
 {
 	struct hb_run *run = c->run;
 	const struct hq_ops *ops = run->ops;
 	const unsigned burst = bursts ? run->burst_deq : 1;
+	const uint64_t work_max = run->consumer_work_loops;
 	/* nothing travels and nothing is made up (faa): stop with the producers */
 	const int stop_early = !ops->moves_data;
 	hb_item_sum_fn *const item_sum = run->item_sum;
 	void *items[HB_MAX_BURST];
-	uint64_t total = 0;
+	uint64_t total = 0, rng = c->rng;
 	uint32_t polls = 0;
 
 	for (;;) {
@@ -226,28 +239,39 @@ static ALWAYS_INLINE void consume(struct hb_consumer *c, void *h, enum hb_item_k
 		atomic_store_explicit(&c->received, total, memory_order_relaxed);
 		if (stop_early && hb_phase(run) >= PH_STOP_PRODUCERS)
 			break;
+		if (work)
+			hb_work(&rng, work_max);
 	}
 }
 
-/* One function per variant (item mode or no accounting, bursts). */
-#define CONSUMER(name, kind, b, a)                                              \
+/* One function per variant (item mode or no accounting, bursts, work). */
+#define CONSUMER(name, kind, b, a, w)                                           \
 	static __attribute__((noinline)) void name(struct hb_consumer *c, void *h) \
 	{                                                                       \
-		consume(c, h, kind, b, a);                                      \
+		consume(c, h, kind, b, a, w);                                   \
 	}
-CONSUMER(consume_inline, HB_ITEM_INLINE, 0, 1)
-CONSUMER(consume_inline_bursts, HB_ITEM_INLINE, 1, 1)
-CONSUMER(consume_message, HB_ITEM_MESSAGE, 0, 1)
-CONSUMER(consume_message_bursts, HB_ITEM_MESSAGE, 1, 1)
-CONSUMER(consume_counted, HB_ITEM_INLINE, 0, 0)
-CONSUMER(consume_counted_bursts, HB_ITEM_INLINE, 1, 0)
+CONSUMER(consume_inline, HB_ITEM_INLINE, 0, 1, 0)
+CONSUMER(consume_inline_bursts, HB_ITEM_INLINE, 1, 1, 0)
+CONSUMER(consume_message, HB_ITEM_MESSAGE, 0, 1, 0)
+CONSUMER(consume_message_bursts, HB_ITEM_MESSAGE, 1, 1, 0)
+CONSUMER(consume_counted, HB_ITEM_INLINE, 0, 0, 0)
+CONSUMER(consume_counted_bursts, HB_ITEM_INLINE, 1, 0, 0)
+CONSUMER(consume_inline_work, HB_ITEM_INLINE, 0, 1, 1)
+CONSUMER(consume_inline_bursts_work, HB_ITEM_INLINE, 1, 1, 1)
+CONSUMER(consume_message_work, HB_ITEM_MESSAGE, 0, 1, 1)
+CONSUMER(consume_message_bursts_work, HB_ITEM_MESSAGE, 1, 1, 1)
+CONSUMER(consume_counted_work, HB_ITEM_INLINE, 0, 0, 1)
+CONSUMER(consume_counted_bursts_work, HB_ITEM_INLINE, 1, 0, 1)
 #undef CONSUMER
 
-/* [inline, message, counted (faa's: nothing to account for)][bursts] */
-static void (*const consumers[3][2])(struct hb_consumer *, void *) = {
-	{consume_inline, consume_inline_bursts},
-	{consume_message, consume_message_bursts},
-	{consume_counted, consume_counted_bursts},
+/* [work][inline, message, counted (faa's: nothing to account for)][bursts] */
+static void (*const consumers[2][3][2])(struct hb_consumer *, void *) = {
+	{{consume_inline, consume_inline_bursts},
+	 {consume_message, consume_message_bursts},
+	 {consume_counted, consume_counted_bursts}},
+	{{consume_inline_work, consume_inline_bursts_work},
+	 {consume_message_work, consume_message_bursts_work},
+	 {consume_counted_work, consume_counted_bursts_work}},
 };
 
 void *hb_consumer_main(void *arg)
@@ -277,7 +301,7 @@ void *hb_consumer_main(void *arg)
 	/* faa's items are no items: count them, account for nothing */
 	int account = run->ops->moves_data || run->ops->fabricates;
 	int mode = !account ? 2 : run->item == HB_ITEM_MESSAGE;
-	consumers[mode][run->burst_deq > 1](c, h);
+	consumers[run->consumer_work_loops > 0][mode][run->burst_deq > 1](c, h);
 	if (run->ops->thread_stats) {
 		run->ops->thread_stats(h, &c->st);
 		c->have_stats = 1;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * workers_pvt.h - the steps every worker loop is made of, private to the
- * files of worker loops (workers.c); include run.h, not this, anywhere
- * else.
+ * workers_pvt.h - the steps every worker loop is made of, private to
+ * workers.c (producers and consumers) and workload.c (the symmetric
+ * workloads); include run.h, not this, anywhere else.
  *
  * The per-item steps are always inline and take the run's kind as constant
  * arguments (item mode, single or burst operations, whether to wait), so

@@ -99,7 +99,13 @@ LATER_COLUMNS = frozenset(["load", "capacity_ops_per_s", "inflight", "linger_us"
                            "llc_misses",
                            # placement by core (--smt): tables from before it
                            # do not say whether threads shared a core
-                           "smt", "threads_per_core", "smt_shared"])
+                           "smt", "threads_per_core", "smt_shared",
+                           # workloads (--workload, --threads, --work): tables from
+                           # before them are prodcons rows without work, whose ops
+                           # are items
+                           "workload", "threads", "enqueue_share", "prefill", "work_ns",
+                           "producer_work_ns", "consumer_work_ns", "work_loops_per_ns",
+                           "seed", "ops_kind"])
 
 #: Columns every row must fill: the plots cannot place a row without them.
 REQUIRED_VALUES = ("experiment", "point", "rep", "queue", "producers", "consumers",
@@ -492,7 +498,13 @@ def num(row, column):
 
 
 def threads(row):
-    """Producers + consumers of a row."""
+    """The threads of a row: its threads column (every row since workloads:
+    a pairs or mixed run's threads are each a producer and a consumer, and its
+    producers and consumers columns both say threads), else producers +
+    consumers (older tables, all prodcons)."""
+    v = (row.get("threads") or "").strip()
+    if v:
+        return int(float(v))
     return int(float(row["producers"])) + int(float(row["consumers"]))
 
 

@@ -1,9 +1,11 @@
 /*
  * test_bench.c - numaring-bench from the outside: every queue runs and
- * verifies, the result files have the promised form, the .hgrm parses back
- * into the summary's percentiles, emulated cross-node runs move batches,
- * --show-topology tells the truth, and every bad input is one message,
- * exit status 2 and no file.
+ * verifies in every workload (prodcons, pairs, mixed), the result files have
+ * the promised form, the .hgrm parses back into the summary's percentiles,
+ * emulated cross-node runs move batches, broken queues are caught in every
+ * workload, the symmetric workloads count and move on, --show-topology
+ * tells the truth, and every bad input is one message, exit status 2 and no
+ * file.
  *
  * The binary is NUMARING_BENCH (default build/numaring-bench).
  */
@@ -171,7 +173,7 @@ static int csv_split(char *line, char **fields, int max)
 /* The summary of dir as header/value pairs; returns the column count. */
 struct summary {
 	char *text;
-	char *names[80], *values[80];
+	char *names[128], *values[128];
 	int n;
 };
 
@@ -189,8 +191,8 @@ static void read_summary(const char *dir, struct summary *s)
 	assert_non_null(end);
 	assert_string_equal(end + 1, ""); /* exactly one row */
 	*end = '\0';
-	s->n = csv_split(s->text, s->names, 80);
-	int m = csv_split(row, s->values, 80);
+	s->n = csv_split(s->text, s->names, 128);
+	int m = csv_split(row, s->values, 128);
 	assert_int_equal(s->n, m);
 }
 
@@ -226,7 +228,9 @@ static void help_lists_every_option_and_queue(void **state)
 			      "--rate", "--out", "--verify", "--show-topology", "--probe",
 			      "--item", "inline", "message", "--sample", "--calibrate", "--schema",
 			      "default", "split", "rdpid", "perworker", "yield", "--counters", "--smt",
-			      "siblings", "--accounting", "avx2", "scalar"};
+			      "siblings", "--accounting", "avx2", "scalar", "--workload", "prodcons",
+			      "pairs", "mixed", "--threads", "--enqueue-share", "--work",
+			      "--producer-work", "--consumer-work", "--seed", "ops_kind"};
 	for (size_t i = 0; i < sizeof must / sizeof must[0]; i++)
 		if (!strstr(r.out, must[i]))
 			fail_msg("--help does not mention %s", must[i]);
@@ -305,6 +309,32 @@ static void bad_input_exits_2_with_one_message_and_no_file(void **state)
 		{NULL, {"--show-topology", "--counters"}, "--counters goes with a run"},
 		{NULL, {"--smt", "all"}, "unknown --smt \"all\" (cores, siblings)"},
 		{NULL, {"--smt"}, "--smt needs a value"},
+		{NULL, {"--workload", "ring"}, "unknown --workload \"ring\" (prodcons, pairs, mixed)"},
+		{NULL, {"--workload"}, "--workload needs a value"},
+		{NULL, {"--workload", "pairs", "--threads", "0"}, "--threads needs a whole number"},
+		{NULL, {"--workload", "mixed", "--threads", "two"}, "--threads needs a whole number"},
+		{NULL, {"--workload", "pairs", "--threads", "1025"}, "--threads needs a whole number"},
+		{NULL, {"--threads", "1"}, "--threads 1 with --workload prodcons"},
+		{NULL, {"--threads", "4", "--producers", "2"}, "--threads and --producers/--consumers are alternatives"},
+		{NULL, {"--consumers", "2", "--workload", "pairs"}, "--producers and --consumers go with --workload prodcons"},
+		{NULL, {"--work", "-5"}, "--work needs a whole number from 0 to 10000000"},
+		{NULL, {"--workload", "pairs", "--work", "1us"}, "--work needs a whole number"},
+		{NULL, {"--work", "10000001"}, "--work needs a whole number"},
+		{NULL, {"--producer-work", "fast"}, "--producer-work needs a whole number"},
+		{NULL, {"--consumer-work", "-1"}, "--consumer-work needs a whole number"},
+		{NULL, {"--workload", "mixed", "--producer-work", "100"}, "--producer-work goes with --workload prodcons"},
+		{NULL, {"--consumer-work", "100", "--workload", "pairs"}, "--consumer-work goes with --workload prodcons"},
+		{NULL, {"--workload", "mixed", "--enqueue-share", "0"}, "--enqueue-share needs a number above 0 and below 1"},
+		{NULL, {"--workload", "mixed", "--enqueue-share", "1"}, "--enqueue-share needs a number above 0 and below 1"},
+		{NULL, {"--workload", "mixed", "--enqueue-share", "nan"}, "--enqueue-share needs a number"},
+		{NULL, {"--workload", "mixed", "--enqueue-share", "half"}, "--enqueue-share needs a number"},
+		{NULL, {"--workload", "pairs", "--enqueue-share", "0.3"}, "--enqueue-share goes with --workload mixed"},
+		{NULL, {"--enqueue-share", "0.3"}, "--enqueue-share goes with --workload mixed"},
+		{NULL, {"--workload", "pairs", "--pin", "split"}, "--pin split puts producers and consumers on different nodes"},
+		{NULL, {"--pin", "split", "--workload", "mixed"}, "mixed has no sides"},
+		{NULL, {"--workload", "mixed", "--load", "0.5"}, "--load goes with --workload prodcons"},
+		{NULL, {"--workload", "pairs", "--threads", "3", "--pin", "0-1"}, "names 2 CPUs for 3 threads"},
+		{NULL, {"--seed", "-1"}, "--seed needs a whole number"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		const char *args[20];
@@ -470,6 +500,221 @@ static void every_queue_runs_and_verifies(void **state)
 	}
 }
 
+/* a field of s as a number (0 for an empty cell) */
+static double num(const struct summary *s, const char *name)
+{
+	return atof(field(s, name));
+}
+
+static int near(double a, double b, double rel)
+{
+	return fabs(a - b) <= rel * fabs(b) + 1.0;
+}
+
+/* Every queue in the symmetric workloads, pairs and mixed, at 2 threads
+ * (numaring's backoff exp, as the issue's check runs it): inline single
+ * operations and messages in bursts. The queues that move data verify
+ * exactly (each thread is a producer), faa and null are measured only, and
+ * the row says what it counted: operations, each thread a producer and a
+ * consumer, mixed's share, prefill and seed. In pairs every thread does one
+ * dequeue per enqueue, failed or not: with single operations the attempts
+ * of the two kinds differ only by what the final drain dequeued. */
+static void symmetric_workloads_run_and_verify(void **state)
+{
+	(void)state;
+	static struct outcome r;
+	const char *workloads[] = {"pairs", "mixed"};
+	for (int q = 0; hq_all[q]; q++) {
+		if (hq_all[q]->test_only) /* broken on purpose: see faults_are_caught */
+			continue;
+		for (int w = 0; w < 2; w++)
+			for (int k = 0; k < 2; k++) {
+				char dir[400], tag[96], path[512];
+				struct summary s;
+				snprintf(tag, sizeof tag, "sym-%s-%s-%d", hq_all[q]->name, workloads[w], k);
+				fresh_dir(dir, sizeof dir, tag);
+				const char *args[32] = {"--queue", hq_all[q]->name, "--workload",
+							workloads[w], "--threads", "2", "--backoff", "exp",
+							"--duration", "0.1", "--warmup", "0.02", "--capacity",
+							"64", "--batch", "8", "--calibrate", "0.05", "--out",
+							dir, "--quiet", "--item", k ? "message" : "inline",
+							k ? "--bursts" : NULL, NULL};
+				run_bench(&r, NULL, args);
+				if (r.status != 0)
+					fail_msg("%s: exit %d: %s", tag, r.status, r.err);
+				check_result_dir(dir, hq_all[q]->name);
+				read_summary(dir, &s);
+				assert_string_equal(field(&s, "workload"), workloads[w]);
+				assert_string_equal(field(&s, "threads"), "2");
+				assert_string_equal(field(&s, "producers"), "2");
+				assert_string_equal(field(&s, "consumers"), "2");
+				assert_string_equal(field(&s, "ops_kind"), "operations");
+				double ops = num(&s, "ops"), d = num(&s, "duration_s");
+				if (!(ops > 0) || !near(num(&s, "throughput_ops_per_s"), ops / d, 1e-3) ||
+				    !near(num(&s, "enqueue_ops_per_s") + num(&s, "dequeue_ops_per_s"),
+					  ops / d, 1e-3))
+					fail_msg("%s: ops %.0f in %.6f s, throughput %s, enqueues %s/s + "
+						 "dequeues %s/s: not operations per second", tag, ops, d,
+						 field(&s, "throughput_ops_per_s"),
+						 field(&s, "enqueue_ops_per_s"), field(&s, "dequeue_ops_per_s"));
+				assert_string_equal(field(&s, "work_ns"), "0");
+				assert_string_equal(field(&s, "producer_work_ns"), "");
+				assert_string_equal(field(&s, "work_loops_per_ns"), "");
+				double prefill = num(&s, "prefill");
+				if (w == 1) {
+					assert_string_equal(field(&s, "enqueue_share"), "0.5");
+					assert_string_equal(field(&s, "seed"), "1");
+					/* half of 64 slots (ck's ring holds 63) */
+					if (prefill < 31 || prefill > 32)
+						fail_msg("%s: prefill %.0f, expected half of 64", tag, prefill);
+				} else {
+					assert_string_equal(field(&s, "enqueue_share"), "");
+					assert_string_equal(field(&s, "prefill"), "");
+					assert_string_equal(field(&s, "seed"), "");
+				}
+				if (w == 0 && k == 0) {
+					double enq = num(&s, "enqueued") - prefill + num(&s, "full_retries") +
+						     num(&s, "window_waits");
+					double deq = num(&s, "dequeued") + num(&s, "empty_polls");
+					/* the drain takes at most what is in flight */
+					if (deq < enq || deq > enq + 128)
+						fail_msg("%s: %.0f enqueue attempts, %.0f dequeue attempts: "
+							 "pairs does one of each", tag, enq, deq);
+				}
+				free(s.text);
+				snprintf(path, sizeof path, "%s/meta.json", dir);
+				char *meta = slurp(path, NULL);
+				assert_non_null(meta);
+				char want[128];
+				snprintf(want, sizeof want, "\"workload\": {\"name\": \"%s\", \"threads\": 2",
+					 workloads[w]);
+				if (!strstr(meta, want) || !strstr(meta, "\"role\": \"thread\"") ||
+				    strstr(meta, "\"role\": \"producer\""))
+					fail_msg("%s: meta.json lacks %s or its threads' role", tag, want);
+				free(meta);
+			}
+	}
+}
+
+/* mixed draws each operation: with --enqueue-share F the share of enqueue
+ * attempts among all attempts is F, also in a queue of 4 slots that is
+ * full or empty most of the time (an operation that fails is counted once
+ * and not retried, so a full queue does not add enqueue attempts); the
+ * walk meets both ends. --work slows every thread down to its drawn work,
+ * calibrated and recorded; --producer-work and --consumer-work put a 1P1C
+ * run in either regime; --rate paces a symmetric run's enqueues, and --ops
+ * counts its items. */
+static void workload_choices_work_and_pace(void **state)
+{
+	(void)state;
+	static struct outcome r;
+	char dir[400];
+	struct summary s;
+	const char *shares[] = {"0.2", "0.8"};
+	for (int i = 0; i < 2; i++) {
+		fresh_dir(dir, sizeof dir, "share");
+		const char *args[] = {"--queue", "flat", "--workload", "mixed", "--threads", "2",
+				      "--enqueue-share", shares[i], "--capacity", "4", "--batch", "1",
+				      "--duration", "0.2", "--warmup", "0", "--calibrate", "0",
+				      "--seed", "7", "--out", dir, "--quiet", NULL};
+		run_bench(&r, NULL, args);
+		if (r.status != 0)
+			fail_msg("--enqueue-share %s: exit %d: %s", shares[i], r.status, r.err);
+		read_summary(dir, &s);
+		double enq = num(&s, "enqueued") - num(&s, "prefill") + num(&s, "full_retries");
+		double deq = num(&s, "dequeued") + num(&s, "empty_polls");
+		double share = enq / (enq + deq);
+		if (fabs(share - atof(shares[i])) > 0.01)
+			fail_msg("--enqueue-share %s: %.0f enqueue and %.0f dequeue attempts, a share "
+				 "of %.4f", shares[i], enq, deq, share);
+		if (!(num(&s, "full_retries") > 0) || !(num(&s, "empty_polls") > 0))
+			fail_msg("--enqueue-share %s, 4 slots: full %s times, empty %s times",
+				 shares[i], field(&s, "full_retries"), field(&s, "empty_polls"));
+		assert_string_equal(field(&s, "prefill"), "2");
+		assert_string_equal(field(&s, "seed"), "7");
+		assert_string_equal(field(&s, "verify"), "ok");
+		free(s.text);
+	}
+
+	/* pairs with 0..20 us of work per operation: at most 2 x 100000
+	 * operations per second, where the flat ring alone does millions */
+	fresh_dir(dir, sizeof dir, "work");
+	const char *work[] = {"--queue", "flat", "--workload", "pairs", "--threads", "2",
+			      "--work", "20000", "--duration", "0.2", "--warmup", "0",
+			      "--calibrate", "0", "--out", dir, "--quiet", NULL};
+	run_bench(&r, NULL, work);
+	if (r.status != 0)
+		fail_msg("--work: exit %d: %s", r.status, r.err);
+	read_summary(dir, &s);
+	if (!(num(&s, "throughput_ops_per_s") > 0 && num(&s, "throughput_ops_per_s") < 300000))
+		fail_msg("--work 20000: %s operations/s: the work was not done",
+			 field(&s, "throughput_ops_per_s"));
+	assert_string_equal(field(&s, "work_ns"), "20000");
+	assert_true(num(&s, "work_loops_per_ns") > 0);
+	assert_string_equal(field(&s, "seed"), "1");
+	free(s.text);
+	char path[512];
+	snprintf(path, sizeof path, "%s/meta.json", dir);
+	char *meta = slurp(path, NULL);
+	assert_non_null(meta);
+	assert_non_null(strstr(meta, "\"calibration\": {\"loops_per_ns\": "));
+	free(meta);
+
+	/* 1P1C regimes: a slower producer leaves the consumer polling an empty
+	 * ring, a slower consumer leaves the producer facing a full one */
+	const char *sides[] = {"--producer-work", "--consumer-work"};
+	for (int i = 0; i < 2; i++) {
+		fresh_dir(dir, sizeof dir, "regime");
+		const char *args[] = {"--queue", "flat", sides[i], "5000", "--capacity", "64",
+				      "--duration", "0.2", "--warmup", "0", "--calibrate", "0",
+				      "--out", dir, "--quiet", NULL};
+		run_bench(&r, NULL, args);
+		if (r.status != 0)
+			fail_msg("%s: exit %d: %s", sides[i], r.status, r.err);
+		read_summary(dir, &s);
+		assert_string_equal(field(&s, "workload"), "prodcons");
+		assert_string_equal(field(&s, "ops_kind"), "items");
+		assert_string_equal(field(&s, i ? "consumer_work_ns" : "producer_work_ns"), "5000");
+		assert_string_equal(field(&s, i ? "producer_work_ns" : "consumer_work_ns"), "0");
+		double full = num(&s, "full_retries"), empty = num(&s, "empty_polls");
+		if (i == 0 ? !(empty > full) : !(full > empty))
+			fail_msg("%s 5000: %.0f full retries, %.0f empty polls", sides[i], full, empty);
+		free(s.text);
+	}
+
+	/* --rate: the enqueues' pace, every item timed */
+	fresh_dir(dir, sizeof dir, "sym-rate");
+	const char *rate[] = {"--queue", "flat", "--workload", "pairs", "--threads", "2", "--rate",
+			      "100000", "--duration", "0.2", "--warmup", "0", "--calibrate", "0",
+			      "--out", dir, "--quiet", NULL};
+	run_bench(&r, NULL, rate);
+	if (r.status != 0)
+		fail_msg("pairs --rate: exit %d: %s", r.status, r.err);
+	read_summary(dir, &s);
+	double enq_rate = num(&s, "enqueue_ops_per_s");
+	if (enq_rate < 50000 || enq_rate > 110000)
+		fail_msg("pairs --rate 100000: %.0f enqueues/s", enq_rate);
+	assert_string_equal(field(&s, "sample"), "1");
+	assert_true(num(&s, "latency_count") > 5000);
+	free(s.text);
+
+	/* --ops: the threads enqueue the window's items in shares, and the
+	 * window closes when that many have gone through */
+	fresh_dir(dir, sizeof dir, "sym-ops");
+	const char *ops[] = {"--queue", "flat", "--workload", "mixed", "--threads", "2", "--ops",
+			     "200000", "--warmup", "0", "--calibrate", "0", "--out", dir, "--quiet",
+			     NULL};
+	run_bench(&r, NULL, ops);
+	if (r.status != 0)
+		fail_msg("mixed --ops: exit %d: %s", r.status, r.err);
+	read_summary(dir, &s);
+	assert_true(num(&s, "dequeued") >= 200000);
+	assert_true(num(&s, "ops") > 200000); /* those, and the window's enqueues */
+	assert_true(num(&s, "enqueued") <= 200000 + num(&s, "prefill"));
+	assert_string_equal(field(&s, "verify"), "ok");
+	free(s.text);
+}
+
 static void emulated_split_moves_batches_for_every_gate_and_backoff(void **state)
 {
 	(void)state;
@@ -599,6 +844,27 @@ static void faults_are_caught(void **state)
 			fail_msg("%s: exit %d, expected 1 and \"checksum differs\": %s", tag, r.status,
 				 r.err);
 	}
+	/* pairs and mixed: each thread is a producer, and its millionth
+	 * enqueue is broken (2.5 million items: 1.25 million each) */
+	const char *workloads[] = {"pairs", "mixed"};
+	for (int w = 0; w < 2; w++)
+		for (int f = 0; f < 3; f++)
+			for (int i = 0; i < 2; i++) {
+				char dir[400], tag[64];
+				snprintf(tag, sizeof tag, "%s-%s-%s", faults[f][0], workloads[w], items[i]);
+				fresh_dir(dir, sizeof dir, tag);
+				const char *args[] = {"--queue", faults[f][0], "--workload", workloads[w],
+						      "--threads", "2", "--item", items[i], "--ops",
+						      "2500000", "--warmup", "0", "--calibrate", "0",
+						      "--drain-timeout", "1", "--out", dir, "--quiet", NULL};
+				run_bench(&r, NULL, args);
+				const char *what = f == 1 && i == 0 ? "duplicated" : faults[f][1];
+				if (r.status != 1 || !strstr(r.err, "verify failed: producer ") ||
+				    !strstr(r.err, what))
+					fail_msg("%s: exit %d, expected 1 and \"%s\": %s", tag, r.status,
+						 what, r.err);
+				assert_true(count_entries(dir) <= 0);
+			}
 	/* the same queue below a million items is sound: the check itself
 	 * raises no false alarm */
 	char dir[400];
@@ -608,6 +874,13 @@ static void faults_are_caught(void **state)
 	run_bench(&r, NULL, ok);
 	if (r.status != 0)
 		fail_msg("fault-corrupt below its period: exit %d: %s", r.status, r.err);
+	fresh_dir(dir, sizeof dir, "fault-none-mixed");
+	const char *ok_mixed[] = {"--queue", "fault-corrupt", "--workload", "mixed", "--item",
+				  "message", "--ops", "400000", "--warmup", "0", "--calibrate", "0",
+				  "--out", dir, "--quiet", NULL};
+	run_bench(&r, NULL, ok_mixed);
+	if (r.status != 0)
+		fail_msg("fault-corrupt below its period, mixed: exit %d: %s", r.status, r.err);
 }
 
 /* Timed items are one in --sample; --schema lists summary.csv's columns in
@@ -976,6 +1249,8 @@ int main(void)
 		cmocka_unit_test(help_lists_every_option_and_queue),
 		cmocka_unit_test(bad_input_exits_2_with_one_message_and_no_file),
 		cmocka_unit_test(every_queue_runs_and_verifies),
+		cmocka_unit_test(symmetric_workloads_run_and_verify),
+		cmocka_unit_test(workload_choices_work_and_pace),
 		cmocka_unit_test(emulated_split_moves_batches_for_every_gate_and_backoff),
 		cmocka_unit_test(results_that_cannot_be_written_exit_3),
 		cmocka_unit_test(crowded_pinning_is_announced),

@@ -10,7 +10,9 @@
  * What must hold: one thread per core unless --smt siblings asks for the
  * hyperthreads, cores in node order, the main thread on a CPU no worker
  * uses (a free core first) when there is one, and the sharing of cores
- * recorded (threads_per_core, smt_shared).
+ * recorded (threads_per_core, smt_shared). The threads of a symmetric
+ * workload (--workload pairs, mixed) fill a node's cores first (compact) or
+ * alternate the nodes (scatter), and split is refused for them.
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -279,6 +281,50 @@ static void what_cannot_be_placed_is_refused(void **state)
 	free(m);
 }
 
+/* The command line's plan for a symmetric workload (options.c, then
+ * hb_plan_cpus): its threads are placed as producers alone. */
+static int plan_of(const struct hb_cpumap *m, int *cpu, const char *const *args)
+{
+	const char *argv[16] = {"numaring-bench"};
+	int argc = 1;
+	struct hb_options o;
+	struct hb_placement p = {cpu, -1};
+	for (int i = 0; args[i]; i++)
+		argv[argc++] = args[i];
+	assert_int_equal(hb_parse(argc, (char **)argv, &o), 0);
+	assert_int_equal(o.producers, o.threads);
+	assert_int_equal(o.consumers, o.threads);
+	return hb_plan_cpus(&o, m, &p);
+}
+
+static void symmetric_threads_fill_a_node_or_alternate(void **state)
+{
+	(void)state;
+	int cpu[64];
+	struct hb_cpumap *m = two_sockets(1);
+	/* compact: the first node's cores, one thread each, then the second's */
+	const char *compact[] = {"--workload", "pairs", "--threads", "20", "--pin", "compact", NULL};
+	assert_int_equal(plan_of(m, cpu, compact), 0);
+	for (int i = 0; i < 20; i++) {
+		if (cpu[i] != i)
+			fail_msg("compact: thread %d on CPU %d, expected %d", i, cpu[i], i);
+		assert_int_equal(at(m, cpu[i])->node, i < 16 ? 0 : 1);
+	}
+	/* scatter: thread i on node i mod 2 */
+	const char *scatter[] = {"--workload", "mixed", "--threads", "4", "--pin", "scatter", NULL};
+	assert_int_equal(plan_of(m, cpu, scatter), 0);
+	const int want[] = {0, 16, 1, 17};
+	for (int i = 0; i < 4; i++)
+		if (cpu[i] != want[i])
+			fail_msg("scatter: thread %d on CPU %d, expected %d", i, cpu[i], want[i]);
+	/* split has no sides to put on two nodes: refused by the planner too */
+	struct plan pl;
+	place(&pl, m, HB_PIN_SPLIT, HB_SMT_CORES, 4, 0, NULL);
+	assert_int_equal(pl.rc, -1);
+	assert_non_null(strstr(pl.err, "split needs producers and consumers"));
+	free(m);
+}
+
 /* --pin none: nothing pinned, the main thread neither, sharing unknown */
 static void none_pins_nothing(void **state)
 {
@@ -377,6 +423,7 @@ int main(void)
 		cmocka_unit_test(a_list_is_taken_as_given),
 		cmocka_unit_test(what_cannot_be_placed_is_refused),
 		cmocka_unit_test(none_pins_nothing),
+		cmocka_unit_test(symmetric_threads_fill_a_node_or_alternate),
 		cmocka_unit_test(emulated_nodes_over_one_core),
 		cmocka_unit_test(the_machine_map_has_every_allowed_cpu),
 		cmocka_unit_test(local_memory_is_zeroed_and_placed),
