@@ -571,7 +571,7 @@ static int do_run(const struct hb_options *o)
 	struct hb_calibration cal;
 	struct hb_work_calibration work;
 	struct hb_report rep;
-	char err[NUMARING_ERRLEN], recheck[32], linger[32];
+	char err[NUMARING_ERRLEN], recheck[32], linger[32], pause_spin[16], exp_cap[16];
 	int rc = 0;
 
 	memset(&run, 0, sizeof run);
@@ -635,12 +635,16 @@ static int do_run(const struct hb_options *o)
 	/* the queue's own settings, by name (queue.h) */
 	snprintf(recheck, sizeof recheck, "%u", o->recheck);
 	snprintf(linger, sizeof linger, "%u", o->linger_us);
+	snprintf(pause_spin, sizeof pause_spin, "%u", o->pause_spin);
+	snprintf(exp_cap, sizeof exp_cap, "%u", o->exp_cap);
 	struct hq_setting settings[] = {
 		{"lookup", numaring_lookup_name(o->lookup)},
 		{"recheck", recheck},
 		{"gate", numaring_gate_name(o->gate)},
 		{"backoff", numaring_backoff_name(o->backoff)},
 		{"linger", linger},
+		{"pause-spin", pause_spin},
+		{"exp-cap", exp_cap},
 		{"topology", o->topology},
 	};
 	struct hq_params params = {
@@ -650,7 +654,7 @@ static int do_run(const struct hb_options *o)
 		.item = o->item,
 		.sample = o->sample,
 		.settings = settings,
-		.nsettings = o->topology ? 6 : 5,
+		.nsettings = o->topology ? 8 : 7,
 	};
 
 	/* 2. the harness's own ceiling */
@@ -683,6 +687,14 @@ static int do_run(const struct hb_options *o)
 	rep.lookup_in_force = !hq_takes(o->queue, "lookup") ? ""
 			      : in_force			 ? in_force
 							 : numaring_lookup_name(o->lookup);
+	/* the spin lengths the backoffs use (production's constants unless --pause-spin,
+	 * --exp-cap): recorded, so that a backoff compares in time across hosts */
+	const char *ps = o->queue->setting_in_force && hq_takes(o->queue, "pause-spin")
+				 ? o->queue->setting_in_force(run.q, "pause-spin") : NULL;
+	snprintf(rep.pause_spin_in_force, sizeof rep.pause_spin_in_force, "%s", ps ? ps : "");
+	const char *ec = o->queue->setting_in_force && hq_takes(o->queue, "exp-cap")
+				 ? o->queue->setting_in_force(run.q, "exp-cap") : NULL;
+	snprintf(rep.exp_cap_in_force, sizeof rep.exp_cap_in_force, "%s", ec ? ec : "");
 	if (*rep.lookup_in_force && strcmp(rep.lookup_in_force, numaring_lookup_name(o->lookup)))
 		/* loud even with --quiet: the run measures another mode than asked */
 		fprintf(stderr,

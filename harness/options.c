@@ -223,6 +223,11 @@ void hb_usage(FILE *out)
 		"  --linger US         a consumer whose ring is empty takes only a full batch from\n"
 		"                      another node until it has found nothing for US microseconds\n"
 		"                      (0..1000000; default 0: whatever there is)\n"
+		"  --pause-spin N      backoff pause: PAUSEs of the fixed spin, 1..65536 (default: the\n"
+		"                      library's production constant; meta.json and summary.csv\n"
+		"                      record the one in force)\n"
+		"  --exp-cap N         backoff exp: the most PAUSEs of one backoff, a power of two\n"
+		"                      1..65536 (default: the production constant)\n"
 		"\n"
 		"placement\n"
 		"  --topology SPEC     emulated nodes, one cpulist per node: \"0-7;8-15\" ('-' = memory-only\n"
@@ -284,7 +289,7 @@ enum {
 	OPT_SHOW, OPT_PROBE, OPT_QUICK, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_ITEM, OPT_SAMPLE,
 	OPT_CALIBRATE, OPT_SCHEMA, OPT_LOAD, OPT_LOAD_PROBE, OPT_LINGER, OPT_COUNTERS, OPT_SMT,
 	OPT_ACCOUNTING, OPT_WORKLOAD, OPT_THREADS, OPT_ENQUEUE_SHARE, OPT_WORK, OPT_PRODUCER_WORK,
-	OPT_CONSUMER_WORK, OPT_SEED,
+	OPT_CONSUMER_WORK, OPT_SEED, OPT_PAUSE_SPIN, OPT_EXP_CAP,
 };
 
 static const struct option long_opts[] = {
@@ -321,6 +326,8 @@ static const struct option long_opts[] = {
 	{"load", required_argument, NULL, OPT_LOAD},
 	{"load-probe", required_argument, NULL, OPT_LOAD_PROBE},
 	{"linger", required_argument, NULL, OPT_LINGER},
+	{"pause-spin", required_argument, NULL, OPT_PAUSE_SPIN},
+	{"exp-cap", required_argument, NULL, OPT_EXP_CAP},
 	{"counters", no_argument, NULL, OPT_COUNTERS},
 	{"smt", required_argument, NULL, OPT_SMT},
 	{"accounting", required_argument, NULL, OPT_ACCOUNTING},
@@ -498,6 +505,21 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 			if ((rc = parse_count("--linger", optarg, 0, 1000000, &v)))
 				return rc;
 			o->linger_us = (unsigned)v;
+			break;
+		case OPT_PAUSE_SPIN:
+			if ((rc = parse_count("--pause-spin", optarg, 1, NUMARING_LAB_SPIN_MAX, &v)))
+				return rc;
+			o->pause_spin = (unsigned)v;
+			break;
+		case OPT_EXP_CAP:
+			if ((rc = parse_count("--exp-cap", optarg, 1, NUMARING_LAB_SPIN_MAX, &v)))
+				return rc;
+			if (v & (v - 1)) {
+				fprintf(stderr, "numaring-bench: --exp-cap %s: not a power of two\n",
+					optarg);
+				return 2;
+			}
+			o->exp_cap = (unsigned)v;
 			break;
 		case OPT_COUNTERS:
 			o->counters = 1;

@@ -79,6 +79,8 @@ struct hb_options {
 	enum numaring_gate gate;
 	enum numaring_backoff backoff;
 	unsigned linger_us;   /* numaring: take only full batches for this long (0: off) */
+	unsigned pause_spin;  /* numaring lab: PAUSEs of backoff pause (0: production's) */
+	unsigned exp_cap;     /* numaring lab: backoff exp's cap in PAUSEs (0: production's) */
 	const char *topology; /* --topology, or NULL (then NUMARING_TOPOLOGY, else discovery) */
 	enum hb_pin pin;
 	const char *pin_list; /* HB_PIN_LIST: the cpulist as given */

@@ -46,8 +46,11 @@ struct hq_params {
 	X(items_in)        /* items moved by batches_in */                            \
 	X(lookups)         /* node look-ups made */                                   \
 	X(node_changes)    /* look-ups whose answer differed from the previous one */ \
-	X(failed_attempts) /* lost races (failed CAS, taken positions), retries */    \
-	X(gate_waits)      /* transfers that found the gate held by another worker */
+	X(failed_attempts) /* lost races (a failed CAS, a position taken first) */   \
+	X(gate_waits)      /* transfers that found the gate held by another worker */ \
+	X(gate_backoffs)   /* backoffs run between the polls of gate waits */         \
+	X(backoff_ns_race) /* time in backoff after lost races, ns (sampled) */       \
+	X(backoff_ns_gate) /* time in backoff inside gate waits, ns (sampled) */
 
 enum hq_stat {
 #define HQ_STAT_ENUM(n) HQ_STAT_##n,

@@ -369,6 +369,10 @@ static void fill_summary(struct row *row, const struct hb_report *r)
 		set(row, HB_COL_backoff, "%s", numaring_backoff_name(o->backoff));
 	if (hq_takes(q, "linger"))
 		set(row, HB_COL_linger_us, "%u", o->linger_us);
+	if (*r->pause_spin_in_force)
+		set(row, HB_COL_pause_spin, "%s", r->pause_spin_in_force);
+	if (*r->exp_cap_in_force)
+		set(row, HB_COL_exp_cap, "%s", r->exp_cap_in_force);
 	set(row, HB_COL_batch, "%u", o->batch);
 	set(row, HB_COL_bursts, "%d", o->bursts);
 	set(row, HB_COL_capacity, "%zu", o->capacity);
@@ -664,6 +668,10 @@ static void write_meta(FILE *f, const struct hb_report *r)
 	fprintf(f, ",\n");
 	write_counters(f, r);
 	fprintf(f, "  \"lookup_in_force\": \"%s\",\n", r->lookup_in_force);
+	if (*r->pause_spin_in_force)
+		fprintf(f, "  \"spin\": {\"pause_spin\": %s, \"exp_cap\": %s, \"unit\": \"PAUSE "
+			   "instructions; the host probe's pause_ns row times one\"},\n",
+			r->pause_spin_in_force, r->exp_cap_in_force);
 	fprintf(f, "  \"rseq_node_id\": %s,\n  \"rdpid\": %s,\n",
 		numaring_rseq_node_supported() ? "true" : "false",
 		numaring_rdpid_supported() ? "true" : "false");

@@ -269,6 +269,9 @@ struct hb_report {
 	const struct hb_calibration *cal;
 	const struct hb_work_calibration *work;
 	const char *lookup_in_force; /* "" when the queue has no look-up */
+	/* numaring: the backoffs' spin lengths in force (PAUSEs), "" for other queues */
+	char pause_spin_in_force[16];
+	char exp_cap_in_force[16];
 	char topo_spec[1024];
 	char host[256];
 	char start_time[64];

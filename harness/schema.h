@@ -31,6 +31,8 @@
 	X(gate, str, "numaring: cross-node transfer gate")                                         \
 	X(backoff, str, "numaring: backoff after a failed attempt")                                \
 	X(linger_us, int, "numaring: consumers wait this long for a full batch (--linger)")        \
+	X(pause_spin, int, "numaring: PAUSEs of backoff pause in force (--pause-spin, else the production constant)") \
+	X(exp_cap, int, "numaring: backoff exp's cap in PAUSEs in force (--exp-cap, else the production constant)") \
 	X(batch, int, "numaring: items per cross-node transfer; the burst size with bursts")       \
 	X(bursts, int, "1: burst operations of batch items where the queue has them")              \
 	X(capacity, int, "slots (per node ring for numaring)")                                      \
@@ -70,8 +72,11 @@
 	X(items_in, int, "queue counter: items moved by batches_in")                               \
 	X(lookups, int, "queue counter: node look-ups")                                            \
 	X(node_changes, int, "queue counter: look-ups that found another node")                    \
-	X(failed_attempts, int, "queue counter: lost races and retries")                            \
+	X(failed_attempts, int, "queue counter: lost races (a failed CAS, a position taken first); full and empty retries and gate waits have their own columns") \
 	X(gate_waits, int, "queue counter: transfers that found the gate held")                    \
+	X(gate_backoffs, int, "queue counter: backoffs run between the polls of gate waits")       \
+	X(backoff_ns_race, int, "queue counter: time in backoff after lost races, ns (one backoff in 16 timed, scaled)") \
+	X(backoff_ns_gate, int, "queue counter: time in backoff inside gate waits, ns (sampled likewise)") \
 	X(items_per_transfer, float, "realized batch: (items_in + items_out) / (batches_in + batches_out)") \
 	X(failed_per_item, float, "failed attempts per item (whole run): did backoff have anything to do") \
 	X(full_retries, int, "enqueues that found the queue full: retried (prodcons) or given up for the next operation (pairs, mixed)") \

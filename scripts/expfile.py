@@ -138,9 +138,11 @@ SWEEP_KEYS = {
     "linger": lambda t: _int(t, 0, 1000000),
     "counters": _bool01,
     "workload": _choice(WORKLOADS),
-    "work": lambda t: _real(t, 0, 1e9, zero_ok=True),
-    "producer-work": lambda t: _real(t, 0, 1e9, zero_ok=True),
-    "consumer-work": lambda t: _real(t, 0, 1e9, zero_ok=True),
+    "work": lambda t: _int(t, 0, 10000000),
+    "producer-work": lambda t: _int(t, 0, 10000000),
+    "consumer-work": lambda t: _int(t, 0, 10000000),
+    "pause-spin": lambda t: _int(t, 1, 65536),
+    "exp-cap": lambda t: _pow2_from1(t, 65536),
     "enqueue-share": lambda t: _real(t, 0, 0.999999),
 }
 #: Keys passed to numaring-bench as a bare flag when 1 (--bursts), left out when 0.

@@ -105,7 +105,10 @@ LATER_COLUMNS = frozenset(["load", "capacity_ops_per_s", "inflight", "linger_us"
                            # are items
                            "workload", "threads", "enqueue_share", "prefill", "work_ns",
                            "producer_work_ns", "consumer_work_ns", "work_loops_per_ns",
-                           "seed", "ops_kind"])
+                           "seed", "ops_kind",
+                           # the backoffs' mechanism and spin lengths (issue 21)
+                           "gate_backoffs", "backoff_ns_race", "backoff_ns_gate",
+                           "pause_spin", "exp_cap"])
 
 #: Columns every row must fill: the plots cannot place a row without them.
 REQUIRED_VALUES = ("experiment", "point", "rep", "queue", "producers", "consumers",
@@ -357,12 +360,19 @@ def quoted_threads(rows, cores=None, threads_per_core=None, usable=None):
 
 
 def failed_per_item(row):
-    """failed_attempts / ops of a row (attempts that failed per operation), or
-    None where either is empty or ops is 0."""
-    f, n = num(row, "failed_attempts"), num(row, "ops")
-    if f is None or not n:
+    """Lost races per operation of a row: failed_attempts / (enqueued +
+    dequeued), both counted over the whole run (warm-up included), so that
+    the rate is not inflated by the warm-up's races over the window's
+    operations; failed_attempts / ops where the whole-run counts are empty.
+    None where failed_attempts is empty or there is nothing to divide by."""
+    f = num(row, "failed_attempts")
+    if f is None:
         return None
-    return f / n
+    e, d = num(row, "enqueued"), num(row, "dequeued")
+    if e is not None and d is not None and e + d > 0:
+        return f / (e + d)
+    n = num(row, "ops")
+    return f / n if n else None
 
 
 def backoff_exercised(rate):

@@ -14,8 +14,8 @@
 #include "numaring_lab.h"
 #include "peers.h"
 
-static const char *const nrq_settings[] = {"lookup", "recheck", "gate",  "backoff",
-					    "topology", "linger", NULL};
+static const char *const nrq_settings[] = {"lookup",   "recheck", "gate",	   "backoff",
+					    "topology", "linger",  "pause-spin", "exp-cap", NULL};
 
 /* The settings into cfg and lab; 0, or -1 with a sentence in err. */
 static int nrq_configure(const struct hq_params *p, struct numaring_config *cfg,
@@ -47,6 +47,11 @@ static int nrq_configure(const struct hq_params *p, struct numaring_config *cfg,
 			       -1;
 		lab->linger_us = (unsigned)l;
 	}
+	/* the lab's spin lengths (0 or absent: production's); the library checks them */
+	if ((v = hq_setting(p, "pause-spin")))
+		lab->pause_spin = (unsigned)strtoul(v, NULL, 10);
+	if ((v = hq_setting(p, "exp-cap")))
+		lab->exp_cap = (unsigned)strtoul(v, NULL, 10);
 	cfg->topology = hq_setting(p, "topology");
 	return 0;
 }
@@ -143,13 +148,23 @@ static void nrq_thread_stats(void *h, struct hq_stats *out)
 	out->v[HQ_STAT_node_changes] += s.node_changes;
 	out->v[HQ_STAT_failed_attempts] += s.failed_attempts;
 	out->v[HQ_STAT_gate_waits] += s.gate_waits;
+	out->v[HQ_STAT_gate_backoffs] += s.gate_backoffs;
+	out->v[HQ_STAT_backoff_ns_race] += s.backoff_ns_race;
+	out->v[HQ_STAT_backoff_ns_gate] += s.backoff_ns_gate;
 }
 
 /* The lookup falls back to table where the kernel or CPU lacks rseq/rdpid. */
 static const char *nrq_setting_in_force(void *q, const char *name)
 {
+	static _Thread_local char buf[16];
+	unsigned pause_spin, exp_cap;
 	if (strcmp(name, "lookup") == 0)
 		return numaring_lookup_name(numaring_lookup_in_force(((struct nrq *)q)->q));
+	if (strcmp(name, "pause-spin") == 0 || strcmp(name, "exp-cap") == 0) {
+		numaring_spin_in_force(((struct nrq *)q)->q, &pause_spin, &exp_cap);
+		snprintf(buf, sizeof buf, "%u", name[0] == 'p' ? pause_spin : exp_cap);
+		return buf;
+	}
 	return NULL;
 }
 

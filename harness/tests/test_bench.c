@@ -230,7 +230,8 @@ static void help_lists_every_option_and_queue(void **state)
 			      "default", "split", "rdpid", "perworker", "yield", "--counters", "--smt",
 			      "siblings", "--accounting", "avx2", "scalar", "--workload", "prodcons",
 			      "pairs", "mixed", "--threads", "--enqueue-share", "--work",
-			      "--producer-work", "--consumer-work", "--seed", "ops_kind"};
+			      "--producer-work", "--consumer-work", "--seed", "ops_kind",
+			      "--pause-spin", "--exp-cap"};
 	for (size_t i = 0; i < sizeof must / sizeof must[0]; i++)
 		if (!strstr(r.out, must[i]))
 			fail_msg("--help does not mention %s", must[i]);
@@ -335,6 +336,10 @@ static void bad_input_exits_2_with_one_message_and_no_file(void **state)
 		{NULL, {"--workload", "mixed", "--load", "0.5"}, "--load goes with --workload prodcons"},
 		{NULL, {"--workload", "pairs", "--threads", "3", "--pin", "0-1"}, "names 2 CPUs for 3 threads"},
 		{NULL, {"--seed", "-1"}, "--seed needs a whole number"},
+		{NULL, {"--pause-spin", "0"}, "--pause-spin needs a whole number from 1 to 65536"},
+		{NULL, {"--pause-spin", "65537"}, "--pause-spin needs a whole number from 1 to 65536"},
+		{NULL, {"--exp-cap", "100"}, "--exp-cap 100: not a power of two"},
+		{NULL, {"--exp-cap", "131072"}, "--exp-cap needs a whole number from 1 to 65536"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		const char *args[20];

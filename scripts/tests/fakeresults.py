@@ -289,7 +289,8 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
             row.update(enqueued="5000", dequeued="5000")
             if exp == "f4-backoff":
                 rate = f4_failed * nthreads / tmax
-                row["failed_attempts"] = "%d" % round(rate * 5000)
+                # per whole-run operation (nrdata.failed_per_item): enqueued + dequeued
+                row["failed_attempts"] = "%d" % round(rate * 10000)
             out.append(row)
             if latency_files:
                 d = os.path.join(root, host, exp, *([profile] if profile else []), point_)
