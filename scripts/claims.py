@@ -189,13 +189,15 @@ def m_f3(ctx):
                   f"p50 latency shared / per-worker gate at {r['threads']} threads, {how}")
 
 
-def m_f4(backoff):
+def m_f4(backoff, workload="prodcons"):
     def measure(ctx):
-        r = summarize.f4(ctx.dir)
+        r = summarize.f4(ctx.dir, workload)
         if not r or r.get(f"{backoff}_change_pct") is None:
             return None
+        virt = f", {ctx.virt} guest" if ctx.virt else ""
         m = _ratio(r, f"{backoff}_change_pct", "f4-backoff.csv",
-                   f"throughput {backoff} against none at {r['threads']} threads"
+                   f"throughput {backoff} against none, workload {workload}, no local work, "
+                   f"{r['threads']} threads{virt}"
                    + (" (oversubscribed)" if r.get("oversubscribed") else ""))
         rate = r.get("none_failed_per_item")
         if rate is None or rate < LOST_RACES_EXERCISED:
@@ -370,6 +372,20 @@ CLAIMS = [
           "f4-backoff.csv: throughput_ops_per_s, failed_attempts, backoff yield vs none",
           "paired median change", "<", 0.0, "%", "", "any host where races are lost",
           m_f4("yield")),
+] + [
+    Claim(f"F4.{w}-{b}-costs", "F4",
+          f"{what} after a lost race lowers throughput against retrying at once when "
+          f"{desc} (workload {w}).",
+          f"f4-backoff.csv: throughput_ops_per_s, failed_attempts, workload {w}, work 0, "
+          f"backoff {b} vs none",
+          "paired median change", "<", 0.0, "%", "",
+          "any host with >= 2 cores where the no-backoff run loses races", m_f4(b, w),
+          needs_cores(2))
+    for w, desc in (("pairs", "every thread enqueues then dequeues"),
+                    ("mixed", "every thread enqueues or dequeues at random"))
+    for b, what in (("pause", "A fixed PAUSE spin"), ("exp", "Exponential PAUSE backoff"),
+                    ("yield", "Yielding the CPU"))
+] + [
     Claim("F5.model-bounds", "F5",
           "No measured run is above the physical ceiling model.",
           "every sweep's throughput_ops_per_s against probe/probe.csv (scripts/ceiling.py)",

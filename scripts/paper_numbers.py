@@ -377,6 +377,23 @@ def main():
         else:
             n.put_raw(f"FFour{word}Says", "backoff not exercised on this host")
     n.put("FFourExercised", exercised if r else None, "{:d}")
+    # backoff against spinning with symmetric workloads (pairs, mixed; no local
+    # work): every thread races every other, so the comparison exists on 2 CPUs
+    for w, word in (("pairs", "Pairs"), ("mixed", "Mixed")):
+        rw = summarize.f4(real, w) or {}
+        n.put(f"FFour{word}Threads", rw.get("threads"), "{:d}")
+        rate = rw.get("none_failed_per_item")
+        n.put(f"FFour{word}NoneFailed", None if rate is None else rate * 1000, "{:.3g}")
+        for b, bword in (("pause", "Pause"), ("exp", "Exp"), ("yield", "Yield")):
+            if rw.get(f"{b}_change_pct") is None:
+                n.put_raw(f"FFour{word}{bword}Says", None)
+            elif rw.get(f"{b}_exercised") is False:
+                n.put_raw(f"FFour{word}{bword}Says", "not exercised")
+            else:
+                ns = rw.get(f"{b}_backoff_ns_per_op")
+                n.put_raw(f"FFour{word}{bword}Says", "%s\\%% [%s, %s]" % tuple(
+                    "${:+.1f}$".format(rw[f"{b}_change_pct" + k]) for k in ("", "_lo", "_hi"))
+                    + ("" if ns is None else " (%.1f\\,ns backing off per operation)" % ns))
     n.put("FFourNoneFailed", None if r.get("none_failed_per_item") is None
           else r["none_failed_per_item"] * 1000, "{:.3g}")
 

@@ -35,8 +35,8 @@ STUDY = {
 
 
 #: the experiments, in the order the README lists them
-EXPERIMENTS = ["f1-lookup-cost", "f2-node-cache", "f3-gate", "f4-backoff", "f5-ceiling",
-               "peers"]
+EXPERIMENTS = ["f1-lookup-cost", "f2-node-cache", "f3-gate", "f4-backoff", "f4-spin",
+               "f5-ceiling", "peers"]
 
 #: a point at or above this share of the harness's own ceiling (the null queue's
 #: throughput with the same threads, placement and items) measures the harness
@@ -101,7 +101,9 @@ def spread(rows, key):
 
 
 def threads(r):
-    return int(r["producers"]) + int(r["consumers"])
+    """The row's threads (nrdata.threads: a symmetric workload's --threads, else
+    producers + consumers)."""
+    return nrdata.threads(r)
 
 
 def item_of(r):
@@ -275,17 +277,45 @@ def f3(hostdir):
     return out
 
 
-def f4(hostdir):
-    rows, m = at_quoted_threads(hostdir, load(os.path.join(hostdir, "f4-backoff.csv")))
+def workload_of(r):
+    """The row's workload: prodcons (producers and consumers apart; an empty
+    cell, from before workloads), pairs or mixed."""
+    return (r.get("workload") or "").strip() or "prodcons"
+
+
+def work_of(r):
+    """The row's local work between operations, ns (0 where not recorded)."""
+    try:
+        return float(r.get("work_ns") or r.get("work") or 0)
+    except ValueError:
+        return 0.0
+
+
+F4_BACKOFFS = ("pause", "exp", "yield")
+
+
+def f4(hostdir, workload="prodcons", work=0.0, rows=None):
+    """F4 at the quoted thread count for one workload and amount of local work:
+    each backoff's paired change against none (retrying at once), the lost
+    races per operation of every backoff and of none (whether the mechanism
+    ran is judged on none's: claims.py), time in backoff per operation where
+    recorded. None where the workload did not run."""
+    if rows is None:
+        rows = load(os.path.join(hostdir, "f4-backoff.csv"))
+    rows = [r for r in rows if workload_of(r) == workload and work_of(r) == work]
     if not rows:
         return None
+    # the largest thread count whose runs had a CPU (a core, on SMT) each: a
+    # comparison of backoffs among oversubscribed threads measures the scheduler
+    m, _ = f3_threads(rows, hostdir)
+    rows = [r for r in rows if threads(r) == m]
     none_rows = by(rows, backoff="none")
     none = med(none_rows, "throughput_ops_per_s")
     if not none:
         return None
-    out = {"threads": m, "oversubscribed": any_oversubscribed(rows),
-           "none_failed_per_item": med_failed(none_rows)}
-    for b in ("pause", "exp", "yield"):
+    out = {"threads": m, "oversubscribed": any_oversubscribed(rows), "workload": workload,
+           "work": work, "none_failed_per_item": med_failed(none_rows)}
+    for b in F4_BACKOFFS:
         brows = by(rows, backoff=b)
         if not brows:
             continue
@@ -293,8 +323,148 @@ def f4(hostdir):
                   100.0)
         rate = med_failed(brows)
         out[f"{b}_failed_per_item"] = rate
-        out[f"{b}_exercised"] = nrdata.backoff_exercised(rate)
+        # whether a backoff had anything to do is judged on retrying at once: a
+        # backoff that runs loses fewer races itself
+        out[f"{b}_exercised"] = nrdata.backoff_exercised(out["none_failed_per_item"])
+        ns = med_per_op(brows, ("backoff_ns_race", "backoff_ns_gate"))
+        if ns is not None:
+            out[f"{b}_backoff_ns_per_op"] = ns
     return out
+
+
+def med_per_op(rows, columns):
+    """The median over rows of the sum of ``columns`` per operation; None
+    where a row lacks them."""
+    vals = []
+    for r in rows:
+        parts = [nrdata.num(r, c) for c in columns]
+        n = nrdata.num(r, "ops")
+        if any(p is None for p in parts) or not n:
+            return None
+        vals.append(sum(parts) / n)
+    return statistics.median(vals) if vals else None
+
+
+F4_WORKLOAD_WORDS = {"prodcons": "producers and consumers apart",
+                     "pairs": "every thread enqueues then dequeues",
+                     "mixed": "each operation an enqueue or a dequeue at random"}
+
+
+def f4_section(hostdir):
+    """The README's F4 by workload: each backoff against retrying at once, with
+    the mechanism's counters (lost races, time in backoff), then the spin
+    lengths (f4-spin.csv), then why, in the numbers measured here."""
+    keys = f4_workloads(hostdir)
+    if not keys or keys == [("prodcons", 0.0)]:
+        return []
+    lines = ["", "## F4 by workload: backoff against retrying at once", "",
+             "Each backoff's paired change in throughput against `none` (retrying at once) "
+             "at the largest thread count whose threads had a CPU each; *not exercised* "
+             "where the `none` run lost fewer than 1 race per 1,000 operations (no backoff "
+             "had anything to do). Lost races per 1,000 operations (failed_attempts / "
+             "(enqueued + dequeued), whole run) and time in backoff per operation (sampled "
+             "by the ring: one backoff in 16 timed) say what each backoff did. Workloads: "
+             + "; ".join(f"{w}: {d}" for w, d in F4_WORKLOAD_WORDS.items()) + ".", "",
+             "| workload | local work (ns) | threads | none: lost races / 1,000 ops | "
+             + " | ".join(f"{b}: change (lost races / 1,000; ns in backoff / op)"
+                          for b in F4_BACKOFFS) + " |",
+             "|---|---|---|---|" + "---|" * len(F4_BACKOFFS)]
+    why = []
+    for w, work in keys:
+        r = f4(hostdir, w, work)
+        if not r:
+            continue
+        none = r.get("none_failed_per_item")
+        cells = []
+        for b in F4_BACKOFFS:
+            if f"{b}_change_pct" not in r:
+                cells.append("—")
+                continue
+            rate = r.get(f"{b}_failed_per_item")
+            ns = r.get(f"{b}_backoff_ns_per_op")
+            extra = (f" ({'n/a' if rate is None else f'{rate * 1000:.3g}'}; "
+                     f"{'n/a' if ns is None else f'{ns:.1f}'})")
+            if r.get(f"{b}_exercised") is False:
+                cells.append("not exercised" + extra)
+            else:
+                cells.append(f"{fmt_ci(r, f'{b}_change_pct', '{:+.1f}')}%" + extra)
+        lines.append(f"| {w} | {work:g} | {r['threads']}{over_note(r)} | "
+                     f"{'n/a' if none is None else f'{none * 1000:.3g}'} | "
+                     + " | ".join(cells) + " |")
+        if w != "prodcons" and work == 0 and none is not None and r.get("exp_exercised"):
+            best = max((b for b in F4_BACKOFFS if f"{b}_change_pct" in r),
+                       key=lambda b: r[f"{b}_change_pct"], default=None)
+            if best:
+                why.append(f"{w}: retrying at once lost {none * 1000:.3g} races per 1,000 "
+                           f"operations; {best} lost "
+                           f"{(r.get(f'{best}_failed_per_item') or 0) * 1000:.3g} and spent "
+                           + ("n/a" if r.get(f"{best}_backoff_ns_per_op") is None else
+                              f"{r[f'{best}_backoff_ns_per_op']:.1f}")
+                           + f" ns per operation backing off, for a change of "
+                           f"{r[f'{best}_change_pct']:+.1f}%")
+    if why:
+        lines += ["", "Why, in this host's counters: a lost race costs both threads a "
+                  "transfer of the contended line; a backoff that spins a little lets the "
+                  "winner finish and the loser find the line settled, so that fewer races "
+                  "are lost. " + "; ".join(why) + ". What holds at the study's 32 workers "
+                  "on two nodes is not tested here (the claim F4.study-15-30pct)."]
+    lines += spin_section(hostdir)
+    return lines
+
+
+def spin_section(hostdir):
+    """The spin lengths of f4-spin: pause by pause_spin, exp by exp_cap, each
+    against the none run of its own point and round."""
+    rows = load(os.path.join(hostdir, "f4-spin.csv"))
+    if not rows:
+        return []
+    pause_ns = None
+    try:
+        with open(os.path.join(hostdir, "probe", "probe.csv"), newline="",
+                  encoding="utf-8") as f:
+            for r in csv.DictReader(f):
+                if r.get("kind") == "pause_ns" and r.get("value"):
+                    pause_ns = float(r["value"])
+    except (OSError, ValueError):
+        pass
+    lines = ["", "### How long a backoff spins (f4-spin)", "",
+             "pairs, 2 threads, no local work; each backoff against the `none` run of the "
+             "same point and round. "
+             + (f"One PAUSE took {pause_ns:.1f} ns here (probe: `pause_ns`)." if pause_ns
+                else "This host's probe predates the `pause_ns` row (the time of one PAUSE): "
+                "spin lengths are in PAUSEs only."), "",
+             "| backoff | spin (PAUSEs) | change against none | lost races / 1,000 ops | "
+             "ns in backoff / op |", "|---|---|---|---|---|"]
+    for b, col in (("pause", "pause_spin"), ("exp", "exp_cap")):
+        spins = sorted({int(float(r[col])) for r in rows if r.get(col) and
+                        r.get("backoff") == b})
+        for sp in spins:
+            brows = [r for r in rows if r.get("backoff") == b and int(float(r[col])) == sp]
+            points_ = {r["point"] for r in brows}
+            # the none runs of the same points' other settings
+            other = "exp_cap" if col == "pause_spin" else "pause_spin"
+            none_rows = [r for r in rows if r.get("backoff") == "none"
+                         and int(float(r[col])) == sp
+                         and {x[other] for x in brows} >= {r[other]}]
+            d = {}
+            put_ratio(d, "c", paired(brows, none_rows, fn=lambda x, y: x / y - 1), 100.0)
+            rate = med_failed(brows)
+            ns = med_per_op(brows, ("backoff_ns_race", "backoff_ns_gate"))
+            lines.append(f"| {b} | {sp}{' (cap)' if b == 'exp' else ''} | "
+                         f"{fmt_ci(d, 'c', '{:+.1f}')}% | "
+                         f"{'n/a' if rate is None else f'{rate * 1000:.3g}'} | "
+                         f"{'n/a' if ns is None else f'{ns:.1f}'} |")
+            del points_
+    return lines
+
+
+def f4_workloads(hostdir):
+    """[(workload, work)] that F4's results hold, prodcons first."""
+    rows = load(os.path.join(hostdir, "f4-backoff.csv"))
+    keys = sorted({(workload_of(r), work_of(r)) for r in rows},
+                  key=lambda k: (("prodcons", "pairs", "mixed").index(k[0])
+                                 if k[0] in ("prodcons", "pairs", "mixed") else 9, k[1]))
+    return keys
 
 
 def med_failed(rows):
@@ -863,6 +1033,7 @@ def host_readme(hostdir):
     elif emulated:
         lines += ["", "The reproduction report of these runs is the real host folder's "
                   "(`claims.csv` and README there)."]
+    lines += f4_section(hostdir)
     lines += drift_section(hostdir)
     lines += harness_section(hostdir)
     lines += pace_section(hostdir)

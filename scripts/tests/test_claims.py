@@ -28,7 +28,7 @@ PY = sys.executable
 BIG = {"cores": 32, "threads_per_core": 1, "sockets": 2, "hypervisor": None}
 SMALL = {"cores": 2, "threads_per_core": 1, "sockets": 1, "hypervisor": "KVM"}
 PAIR_KEYS = ("rep", "round", "producers", "consumers", "item", "bursts", "load", "batch",
-             "shape", "queue_pair")
+             "shape", "workload", "work_ns")
 
 
 def read(path):
@@ -100,12 +100,27 @@ def write_bench(hostdir):
     write(os.path.join(b, "bench-oversub.csv"), list(rows[0]), rows)
 
 
+def add_workloads(hostdir):
+    """F4's rows again as workloads pairs and mixed (a workload column), as
+    numaring-bench --workload writes them."""
+    path = os.path.join(hostdir, "f4-backoff.csv")
+    fields, rows = read(path)
+    if "workload" not in fields:
+        fields = fields + ["workload"]
+    out = []
+    for w in ("prodcons", "pairs", "mixed"):
+        for r in rows:
+            out.append(dict(r, workload=w, point=f"{r['point']}_workload={w}"))
+    write(path, fields, out)
+
+
 def big_host(root):
     """A two-socket host at the study's scale: every claim is testable."""
     fakeresults.make_synthetic(root, "big", kind="real", threads=(2, 32), reps=3,
                                machine=BIG, nodes=2, f3_loads=(0.5,), f5_realized=0.9,
                                f4_failed=0.01)
     write_bench(os.path.join(root, "big"))
+    add_workloads(os.path.join(root, "big"))
     return os.path.join(root, "big")
 
 
@@ -130,10 +145,11 @@ def mutations(h):
         force(c("f3-gate.csv"), {"gate": "shared"}, {"gate": "perworker"}, "p50_ns",
               ratio_to(v))
 
-    def f4(b):
+    def f4(b, w="prodcons"):
         def put(v):
-            force(c("f4-backoff.csv"), {"backoff": b}, {"backoff": "none"},
-                  "throughput_ops_per_s", ratio_to(1 + v / 100))
+            force(c("f4-backoff.csv"), {"backoff": b, "workload": w},
+                  {"backoff": "none", "workload": w}, "throughput_ops_per_s",
+                  ratio_to(1 + v / 100))
         return put
 
     def f5_model(v):
@@ -182,6 +198,8 @@ def mutations(h):
         "F4.pause-costs": (f4("pause"), -10.0, 10.0),
         "F4.exp-costs": (f4("exp"), -10.0, 10.0),
         "F4.yield-costs": (f4("yield"), -10.0, 10.0),
+        **{f"F4.{w}-{b}-costs": (f4(b, w), -10.0, 10.0) for w in ("pairs", "mixed")
+           for b in ("pause", "exp", "yield")},
         "F5.model-bounds": (f5_model, 0.5, 2.0),
         "F5.realized-batch": (f5_realized, 0.95, 0.5),
         "F5.study-interconnect": (f5_model, 0.5, 2.0),

@@ -251,11 +251,12 @@ class ParserTest(unittest.TestCase):
         def counts(name, prof, ncpus, nodes, cores=None):
             e = expfile.parse(os.path.join(ROOT, "experiments", name + ".exp"))
             pts, _ = expfile.points(e, prof, ncpus, nodes, cores)
-            return sorted({int(p.opts["producers"]) + int(p.opts["consumers"]) for p in pts})
+            return sorted({expfile.point_threads(p.opts) for p in pts})
         # F3 and F4's quick profile: today's points on 2 CPUs (F3 on two
-        # emulated nodes), up to one thread per core on a 2 x 16-core host
+        # emulated nodes; F4 none oversubscribed), up to one thread per core on
+        # a 2 x 16-core host
         self.assertEqual(counts("f3-gate", "quick", 2, 2), [2, 4, 8])
-        self.assertEqual(counts("f4-backoff", "quick", 2, 1), [2, 4, 8])
+        self.assertEqual(counts("f4-backoff", "quick", 2, 1), [2])
         for name in ("f2-node-cache", "f3-gate", "f4-backoff", "f5-ceiling", "peers"):
             for prof in expfile.PROFILES:
                 if (name, prof) == ("peers", "smoke"):
@@ -678,7 +679,7 @@ class RunnerTest(unittest.TestCase):
                 self.assertIn(rows[0]["verify"], ("ok", "n/a"))
                 found.add(rows[0]["experiment"])
         self.assertEqual(found, {"f1-lookup-cost", "f2-node-cache", "f3-gate", "f4-backoff",
-                                 "f5-ceiling", "peers"})
+                                 "f4-spin", "f5-ceiling", "peers"})
         # the smoke profile too ends with the reproduction report of the real folder
         (real,) = [h for h in hosts if "-emulated-" not in h]
         report = tidy_rows_plain(os.path.join(self.results, real, "claims.csv"))
