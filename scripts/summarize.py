@@ -496,7 +496,8 @@ def ceiling_ratios(hostdir, name):
     host = machine(hostdir)
     points = {}
     for r in rows:
-        points.setdefault(r["point"], []).append(r)
+        if ceiling.modelled(r):  # the model speaks of producers and consumers apart
+            points.setdefault(r["point"], []).append(r)
     out = []
     for pid, rs in points.items():
         m = med(rs, "throughput_ops_per_s")
@@ -559,7 +560,8 @@ PEER_QUEUES = ("numaring", "flat", "ck", "rte", "moodycamel", "urcu", "mutex", "
 def peers(hostdir, item="inline"):
     """numaring against its peers at the lowest thread count (1P1C), for one item
     mode (inline: the item is a value; message: a pointer whose line travels too)."""
-    rows = by_item(load(os.path.join(hostdir, "peers.csv")), item)
+    rows = [r for r in by_item(load(os.path.join(hostdir, "peers.csv")), item)
+            if workload_of(r) == "prodcons"]  # pairs: peers_pairs()
     if not rows:
         return None
     m = min(threads(r) for r in rows)  # the 1P1C comparison
@@ -587,6 +589,52 @@ def peers(hostdir, item="inline"):
                 put_ratio(out, f"b{bursts}_over_{q}", paired(qrows["numaring"], qrows[q]))
         out[f"b{bursts}_mops"] = {q: v / 1e6 for q, v in qs.items()}
     return out
+
+
+def peers_pairs(hostdir, item="inline"):
+    """The peers under enqueue-dequeue pairs (every thread enqueues then
+    dequeues, so same-role threads race): per thread count, each queue's median
+    operations/s, lost races per 1,000 operations where the queue counts them,
+    and numaring's paired ratio against each other queue. [] where peers.csv
+    has no pairs rows."""
+    rows = [r for r in by_item(load(os.path.join(hostdir, "peers.csv")), item)
+            if workload_of(r) == "pairs" and str(r.get("bursts", "0")) == "0"]
+    out = []
+    for t in sorted({threads(r) for r in rows}):
+        rs = [r for r in rows if threads(r) == t]
+        d = {"threads": t, "oversubscribed": any_oversubscribed(rs), "queues": {}}
+        ring = by(rs, queue="numaring")
+        for q in PEER_QUEUES:
+            qr = by(rs, queue=q)
+            v = med(qr, "throughput_ops_per_s")
+            if not v:
+                continue
+            e = {"mops": v / 1e6, "lost": med_failed(qr)}
+            if q != "numaring" and ring:
+                put_ratio(e, "ring_over", paired(ring, qr))
+            d["queues"][q] = e
+        out.append(d)
+    return out
+
+
+def peers_pairs_section(hostdir):
+    """The README's lines on the peers under pairs."""
+    res = peers_pairs(hostdir)
+    if not res:
+        return []
+    lines = ["", "## The peers under enqueue-dequeue pairs", "",
+             "Every thread enqueues then dequeues (single operations, inline items), so "
+             "threads of one role race on every queue: million operations/s (median), lost "
+             "races per 1,000 operations where the queue counts them, and numaring's paired "
+             "ratio against the queue.", "",
+             "| threads | queue | Mops/s | lost races / 1,000 ops | numaring / queue |",
+             "|---|---|---|---|---|"]
+    for d in res:
+        for q, e in d["queues"].items():
+            lost = "—" if e["lost"] is None else f"{e['lost'] * 1000:.3g}"
+            lines.append(f"| {d['threads']}{over_note(d)} | {q} | {e['mops']:.1f} | {lost} | "
+                         + ("—" if q == "numaring" else fmt_ci(e, "ring_over")) + " |")
+    return lines
 
 
 def points(rows):
@@ -846,7 +894,7 @@ def pace(hostdir):
     [] where peers.csv is missing or has no burst runs."""
     rows = [r for r in load(os.path.join(hostdir, "peers.csv"))
             if str(r.get("bursts", "0")) == "1" and int(r["producers"]) == 1
-            and int(r["consumers"]) == 1]
+            and int(r["consumers"]) == 1 and workload_of(r) == "prodcons"]
     out = []
     for item in ("inline", "message"):
         for q in ("numaring", "flat", "rte"):
@@ -1034,6 +1082,7 @@ def host_readme(hostdir):
         lines += ["", "The reproduction report of these runs is the real host folder's "
                   "(`claims.csv` and README there)."]
     lines += f4_section(hostdir)
+    lines += peers_pairs_section(hostdir)
     lines += drift_section(hostdir)
     lines += harness_section(hostdir)
     lines += pace_section(hostdir)

@@ -315,6 +315,10 @@ class ModelFailure(Base):
         self.assertRel(bad[0]["ratio"], 1.05)
         self.assertEqual(ceiling.check_rows(self.probe, [below]), [])
         self.assertEqual(ceiling.check_rows(self.probe, [above], tolerance=0.1), [])
+        # a symmetric workload counts operations, each thread both sides: not modelled
+        self.assertEqual(ceiling.check_rows(self.probe, [dict(above, workload="pairs")]), [])
+        self.assertEqual(len(ceiling.check_rows(self.probe, [dict(above, workload="prodcons")])),
+                         1)
 
     def test_check_fails_the_run(self):
         host = os.path.join(self.tmp.name, "results", "h")
