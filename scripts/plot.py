@@ -16,7 +16,10 @@ plots/<host>/<figure>.png and .pdf:
                        results: the percentile distribution by gate)
   f3-gate-vs-threads   p50 and p99 latency vs threads by gate; oversubscribed
                        thread counts in a separate, labelled third panel
-  f4-backoff           throughput vs threads by backoff; change against none
+  f4-backoff           per workload (prodcons, pairs, mixed) and local work: throughput
+                       by backoff, paired change against none ("not exercised" where
+                       none lost < 1 race per 1,000 operations), lost races and time
+                       in backoff per operation, p99 latency
   f5-ceiling           throughput vs the realized batch (items per cross-node
                        transfer; the configured batch labels each point) against
                        the ceiling; measured/ceiling
@@ -169,7 +172,8 @@ def fmt_pct(v):
 # figure_ratios() returns them by claim id, as the figures printed them.
 
 #: claim id -> the summarize function and the key of the value the figure prints
-#: (F4: one f4.<backoff>_change_pct per backoff, summarize.f4's <backoff>_change_pct)
+#: (F4: one f4.<backoff>_change_pct per backoff, summarize.f4's <backoff>_change_pct,
+#: for prodcons without local work; f4_claim names the other workloads' and works')
 CLAIMS = {
     "f1.lookup_over_move": ("f1", "ratio"),        # paper \FOneRatio
     "f1.lookup_ns": ("f1", "lookup_ns"),           # \FOneLookupNs: ratio x move_ns
@@ -766,81 +770,276 @@ def prep_f2(host):
     return add_paired_words(p, said)
 
 
-def prep_f4(host):
-    """F4: throughput by backoff; failed attempts per 1,000 operations (does the
-    backoff run at all?); and each backoff's paired change against none at the
-    largest thread count, or "not exercised" where fewer than 1 in 1,000
-    operations failed (nrdata.BACKOFF_EXERCISED)."""
-    rows = host.data["f4-backoff"]
+# F4: backoff against spinning, per workload. Every change it prints is
+# summarize.f4(hostdir, workload, work)'s; whether a comparison exists is
+# judged on the none run of the same point (its lost races per operation at
+# least nrdata.BACKOFF_EXERCISED, 1 per 1,000), as claims.py judges it.
+
+#: the workloads, in their order (columns of the figure)
+F4_WORKLOADS = ("prodcons", "pairs", "mixed")
+F4_WORDS = {"prodcons": "prodcons: producers and consumers apart",
+            "pairs": "pairs: every thread enqueues, then dequeues",
+            "mixed": "mixed: every thread enqueues or dequeues at random"}
+#: the study's F4 finding, drawn in the prodcons change panel only (the study
+#: ran producers and consumers apart, 32 workers on 2 nodes)
+F4_STUDY_BAND = (-30.0, -15.0)
+F4_STUDY_LABEL = "study: 32 workers, 2 nodes"
+#: the rows of panels, top to bottom: key, y label
+F4_ROWS = (("tput", "throughput (million %s/s)"),
+           ("change", "throughput change vs none (%)"),
+           ("failed", "lost races per 1,000 operations"),
+           ("bns", "time in backoff per operation"),
+           ("p99", "p99 latency"))
+#: x offsets of the amounts of local work in a category slot (two: \u00b10.17)
+F4_SLOT_SPREAD = 0.34
+
+
+def f4_workload(row):
+    """The row's workload: prodcons where the cell is empty (tables from before
+    workloads), else the cell (summarize.workload_of's rule)."""
+    v = row.get("workload", "")
+    return (v.strip() if isinstance(v, str) else "") or "prodcons"
+
+
+def f4_work(row):
+    """The row's local work between operations, ns (0 where not recorded)."""
+    try:
+        return float(row.get("work_ns") or 0)
+    except ValueError:
+        return 0.0
+
+
+def work_words(work):
+    return "no local work" if not work else "%g ns local work" % work
+
+
+def f4_claim(workload, work, backoff):
+    """The claim id of a printed change: f4.<b>_change_pct for prodcons without
+    local work (the paper's \\FFour<b>), f4.<workload>.<b>_change_pct for the
+    others, f4.<workload>.work<N>.<b>_change_pct with local work."""
+    if not work and workload == "prodcons":
+        return "f4.%s_change_pct" % backoff
+    if not work:
+        return "f4.%s.%s_change_pct" % (workload, backoff)
+    return "f4.%s.work%g.%s_change_pct" % (workload, work, backoff)
+
+
+def f4_groups(host, rows):
+    """[(workload, work)] of F4's rows: summarize.f4_workloads where it loads,
+    else the same from the rows (prodcons, pairs, mixed, then others; less work
+    first)."""
+    fn = getattr(summarize, "f4_workloads", None) if summarize is not None else None
+    if fn is not None:
+        return [(w, float(k)) for w, k in fn(os.path.join(host.results, host.name))]
+    keys = {(f4_workload(r), f4_work(r)) for r in rows}
+    return sorted(keys, key=lambda k: (F4_WORKLOADS.index(k[0]) if k[0] in F4_WORKLOADS
+                                       else len(F4_WORKLOADS), k[0], k[1]))
+
+
+def f4_summary(host, workload, work):
+    """summarize.f4(results/<host>, workload, work), once per host; {} where it
+    has no value or summarize.py did not load (a summarize.py from before
+    workloads: its one comparison, prodcons without work)."""
+    cache = host.__dict__.setdefault("_summary", {})
+    key = ("f4", workload, work)
+    if key not in cache:
+        fn = getattr(summarize, "f4", None) if summarize is not None else None
+        hostdir = os.path.join(host.results, host.name)
+        d = None
+        if fn is not None:
+            try:
+                d = fn(hostdir, workload, work)
+            except TypeError:
+                d = fn(hostdir) if (workload, work) == ("prodcons", 0.0) else None
+        cache[key] = d or {}
+    return cache[key]
+
+
+def failed_per_1000(row):
+    v = nrdata.failed_per_item(row)
+    return None if v is None else v * 1000.0
+
+
+def backoff_ns_per_op(row):
+    """ns in backoff per operation: (backoff_ns_race + backoff_ns_gate) /
+    (enqueued + dequeued), both over the whole run; None where not recorded."""
+    race, gate = nrdata.num(row, "backoff_ns_race"), nrdata.num(row, "backoff_ns_gate")
+    if race is None and gate is None:
+        return None
+    e, d = nrdata.num(row, "enqueued"), nrdata.num(row, "dequeued")
+    n = e + d if e is not None and d is not None else nrdata.num(row, "ops")
+    return ((race or 0.0) + (gate or 0.0)) / n if n else None
+
+
+def f4_series(rows, value):
+    """{backoff: [(threads, med, min, max, n, None, harness or None,
+    oversubscribed)]} of value over rows (harness: throughput only)."""
     key = (lambda r: (r.get("backoff", ""), nrdata.threads(r)))
-    failed = nrdata.aggregate(rows, ("backoff", "threads"), "failed_per_item")
+    agg = nrdata.aggregate(rows, ("backoff", "threads"), value)
+    hs = harness_of(rows, key) if value == "throughput_ops_per_s" else {}
     ov = oversub_of(rows, key)
-    fseries = {}
-    for (b, t), (m, lo, hi, n) in failed.items():
-        fseries.setdefault(b, []).append((t, m * 1000, lo * 1000, hi * 1000, n, None, None,
-                                          ov.get((b, t))))
-    for b in fseries:
-        fseries[b].sort()
-    rel = []
-    said = Said()
-    # the change against none and whether the backoff ran: summarize.f4 (paired per
-    # rep: b_k / none_k - 1, at its quoted thread count); a backoff it does not
-    # know, summarize.paired on the same rows
-    s4 = summary_of(host, "f4")
-    tmax = s4.get("threads") or quoted_threads(host, rows)
-    at = [r for r in rows if nrdata.threads(r) == tmax]
+    out = {}
+    for (b, t), (med, mn, mx, n) in agg.items():
+        h = hs.get((b, t))
+        out.setdefault(b, []).append((t, med, mn, mx, n, None, h[0] if h else None,
+                                      ov.get((b, t))))
+    for b in out:
+        out[b].sort()
+    return out
+
+
+def prep_f4_group(host, rows, workload, work, said):
+    """One workload at one amount of local work: its series (throughput, lost
+    races, backoff time, p99 by backoff and threads), the thread count its
+    changes are quoted at, whether none lost races there (exercised), and each
+    backoff's paired change against none (summarize.f4)."""
+    s4 = f4_summary(host, workload, work)
+    ov_t = oversub_of(rows, nrdata.threads)
+    t = s4.get("threads") or quoted_threads(
+        host, rows, lambda rs: ov_t.get(nrdata.threads(rs[0])) == 0)
+    at = [r for r in rows if nrdata.threads(r) == t]
     none_rows = [r for r in at if r.get("backoff") == "none"]
+    failed = nrdata.aggregate(at, ("backoff",), failed_per_1000)
+    none_failed = s4.get("none_failed_per_item")
+    if none_failed is None and ("none",) in failed:
+        none_failed = failed[("none",)][0] / 1000.0
+    exercised = nrdata.backoff_exercised(none_failed) if none_rows else None
+    ov = oversub_of(at, lambda r: r.get("backoff", ""))
+    change = []
     for b in order_of("backoff", {r.get("backoff", "") for r in at}):
         if b == "none" or not none_rows:
             continue
         key = "%s_change_pct" % b
-        d = s4 if key in s4 or "%s_failed_per_item" % b in s4 else {}
+        d = s4 if s4.get(key) is not None else {}
         if not d and summarize is not None:
-            brows = [r for r in at if r.get("backoff") == b]
-            summarize.put_ratio(d, key, summarize.paired(brows, none_rows,
-                                                         fn=lambda x, y: x / y - 1), 100.0)
-            rate = failed.get((b, tmax))
-            d["%s_failed_per_item" % b] = rate[0] if rate else None
-            d["%s_exercised" % b] = nrdata.backoff_exercised(d["%s_failed_per_item" % b])
-        rate = d.get("%s_failed_per_item" % b)
-        ex = d.get("%s_exercised" % b)
-        claim = "f4.%s_change_pct" % b
-        rel.append({"backoff": b, "threads": tmax, "pct": d.get(key),
-                    "lo": d.get(key + "_lo"), "hi": d.get(key + "_hi"),
-                    "failed": rate, "exercised": ex, "oversubscribed": ov.get((b, tmax)),
-                    # the bar's label: printed where the backoff ran
-                    "text": said.text(claim, d, key) if ex is not False else None})
+            # a backoff summarize does not know: summarize.paired on the same rows
+            summarize.put_ratio(d, key, summarize.paired(
+                [r for r in at if r.get("backoff") == b], none_rows,
+                fn=lambda x, y: x / y - 1), 100.0)
+        pct, lo, hi = d.get(key), d.get(key + "_lo"), d.get(key + "_hi")
+        rate = s4.get("%s_failed_per_item" % b)
+        if rate is None and (b,) in failed:
+            rate = failed[(b,)][0] / 1000.0
+        claim = f4_claim(workload, work, b)
+        change.append({
+            "backoff": b, "workload": workload, "work": work, "threads": t, "pct": pct,
+            "lo": lo, "hi": hi, "n": d.get(key + "_n"), "failed": rate,
+            "none_failed": none_failed, "exercised": exercised, "claim": claim,
+            "inconclusive": lo is not None and hi is not None and lo <= 0.0 <= hi,
+            "oversubscribed": ov.get(b),
+            # printed where none lost races (or where that is not recorded)
+            "text": said.text(claim, d, key) if exercised is not False else None})
+    kinds = {(r.get("ops_kind") or "").strip() for r in rows} - {""}
+    return {"workload": workload, "work": work, "threads": t, "exercised": exercised,
+            "none_failed": none_failed, "change": change, "rows": rows,
+            "oversubscribed": ov_t.get(t),
+            "unit": "items" if kinds == {"items"} or (not kinds and workload == "prodcons")
+            else "operations",
+            "tput": f4_series(rows, "throughput_ops_per_s"),
+            "failed": f4_series(rows, failed_per_1000),
+            "bns": f4_series(rows, backoff_ns_per_op),
+            "p99": f4_series(rows, "p99_ns"),
+            "harness": harness_line(rows, nrdata.threads)}
 
-    def ann(series):
-        idle = [r["backoff"] for r in rel if r["exercised"] is False]
-        parts = ["%s %s" % (r["backoff"], r["text"]) for r in rel
-                 if r["exercised"] is not False and r["text"] is not None]
-        if idle:
-            parts.append("%s: backoff not exercised on this host" % "/".join(idle))
-        if not parts:
-            return None
-        return "vs none at %d threads: %s\n(%s)" % (tmax, "; ".join(parts), STUDY["f4"])
 
-    p = prep_lines(host, "f4-backoff", "backoff",
-                   lambda series: "F4: backoff after a failed attempt \u2014 "
-                   + what_varies(series, "backoff") + "; failed attempts; change against none",
-                   ann)
-    p["kind"] = "f4"
-    p["relative"] = rel
-    p["failed"] = fseries
-    p["failed_order"] = order_of("backoff", fseries)
-    # the caption: what the failed attempts and the change are
-    p["caption"].insert(len(p["caption"]) - 1, (
-        "failed attempts per 1,000 operations (failed_attempts / ops, median over the runs "
-        "of a point): a backoff runs only after a failed attempt, so below %g per 1,000 "
-        "(dotted line) the backoff was not exercised and its change is not shown; change: "
-        "median over reps of the paired change (rep k of a backoff against rep k of none), "
-        "whisker its bootstrap 95%% CI (scripts/summarize.py: the number "
-        "results/<host>/README.md and the paper print)"
-        % (nrdata.BACKOFF_EXERCISED * 1000), None))
-    p["ratios"] = dict(said.values)
+def f4_headline(panels, works):
+    """The figure's one-line finding: each workload's changes against none
+    without local work (the least work), or that none lost no races there."""
+    w0 = works[0]
+    groups = [g for pn in panels for g in pn["groups"] if g["work"] == w0 and g["change"]]
+    if not groups:
+        return None
+    several = len(panels) > 1
+    ts = {g["threads"] for g in groups}
+    parts = []
+    for g in groups:
+        name = g["workload"] + (" at %d threads" % g["threads"] if len(ts) > 1 else "")
+        if g["exercised"] is False:
+            parts.append("%s%s: backoff not exercised on this host" % (
+                name + " " if several or len(ts) > 1 else "",
+                "/".join(e["backoff"] for e in g["change"])))
+            continue
+        shown = ["%s %s%s" % (e["backoff"], e["text"], " (inconclusive)"
+                              if e["inconclusive"] else "")
+                 for e in g["change"] if e["text"] is not None]
+        if shown:
+            parts.append(("%s: " % name if several or len(ts) > 1 else "") + ", ".join(shown))
+    if not parts:
+        return None
+    return "vs none%s%s: %s\n(study, prodcons: \u221215 to \u221230%% at 32 workers, 2 nodes)" % (
+        " at %d threads" % ts.pop() if len(ts) == 1 else "",
+        ", " + work_words(w0) if len(works) > 1 else "", "; ".join(parts))
+
+
+def prep_f4(host):
+    """F4: per workload (a column of panels each), throughput by backoff, each
+    backoff's paired change against none (retrying at once) at the quoted
+    thread count, lost races and time in backoff per operation, p99 latency;
+    every amount of local work apart (filled: none, hollow: more)."""
+    rows = host.data["f4-backoff"]
+    said = Said()
+    panels = []
+    for w, work in f4_groups(host, rows):
+        grows = [r for r in rows if f4_workload(r) == w and f4_work(r) == work]
+        if not grows:
+            continue
+        if not panels or panels[-1]["workload"] != w:
+            panels.append({"workload": w, "title": F4_WORDS.get(w, w), "groups": []})
+        panels[-1]["groups"].append(prep_f4_group(host, grows, w, work, said))
+    works = sorted({g["work"] for pn in panels for g in pn["groups"]})
+    for pn in panels:
+        for g in pn["groups"]:
+            g["j"] = works.index(g["work"])
+        pn["threads"] = sorted({g["threads"] for g in pn["groups"]})
+    ts = sorted({nrdata.threads(r) for r in rows})
+    backoffs = order_of("backoff", {r.get("backoff", "") for r in rows})
+    rel = [e for pn in panels for g in pn["groups"] for e in g["change"]]
+    # the caption: the host, then one line of what is drawn
+    base = caption_lines(host, rows)
+    caption = [base[0]] + [ln for ln in base[1:] if ln[1] == "warn"]
+    reps = sorted({int(r["rep"]) for r in rows})
+    key = (lambda r: (f4_workload(r), f4_work(r), r.get("backoff"), nrdata.threads(r)))
+    flags = oversub_of(rows, key)
+    if all(v is None for v in flags.values()):
+        over = "oversubscription not recorded"
+    else:
+        n = sum(1 for v in flags.values() if v == 1)
+        over = ("black x: %d oversubscribed point%s (the run's threads outnumber their CPUs)"
+                % (n, "" if n == 1 else "s")) if n else None
+    bound = sum(bound_count(g["tput"]) for pn in panels for g in pn["groups"])
+    if not any(nrdata.num(r, "harness_ops_per_s") for r in rows):
+        harness = "harness ceiling not measured"
+    else:
+        harness = "grey: %s%s" % (HARNESS_LABEL, ", %d point%s within 20%% of it (ringed)" % (
+            bound, "" if bound == 1 else "s") if bound else "")
+    drawn = ("median of %d rep%s, whiskers min\u2013max; change: paired median against "
+             "none and its interval (scripts/summarize.py), \u201cnot exercised\u201d where "
+             "none lost < %g race per 1,000 operations; %s" % (
+                 len(reps), "" if len(reps) == 1 else "s", nrdata.BACKOFF_EXERCISED * 1000,
+                 "; ".join(x for x in (
+                     ", ".join("%s %s" % ("filled" if i == 0 else "hollow", work_words(w))
+                               for i, w in enumerate(works)) if len(works) > 1 else "",
+                     over, harness) if x)))
+    caption.append((drawn, None))
     if summary_status():
-        p["caption"].insert(len(p["caption"]) - 1, summary_status())
+        caption.append(summary_status())
+    title = "F4: backoff against spinning, per workload \u2014 %s" % (
+        "throughput by backoff at %d threads" % ts[0] if len(ts) == 1 else
+        "throughput vs threads by backoff")
+    title += "; change vs none; lost races; time in backoff; p99"
+    nw = max(1, len(panels))
+    p = {"kind": "f4", "columns": panels, "works": works, "backoffs": backoffs,
+         "threads": ts, "categorical": len(ts) == 1, "relative": rel, "rows": rows,
+         "grid": (len(F4_ROWS), nw), "figsize": (max(11.0, 4.4 * nw + 3.2), 2.9 * len(F4_ROWS)),
+         "title": title, "annotation": f4_headline(panels, works), "caption": caption,
+         "ratios": dict(said.values)}
+    # the harness alone by (workload, work): [(threads, median, min, max, n)]
+    p["harness"] = {(g["workload"], g["work"]): g["harness"] for pn in panels
+                    for g in pn["groups"] if g["harness"]}
+    # the first workload's lost races at its least work, by backoff vs threads
+    first = panels[0]["groups"][0] if panels else None
+    p["failed"] = first["failed"] if first else {}
+    p["failed_order"] = order_of("backoff", p["failed"])
     return p
 
 
@@ -1389,7 +1588,7 @@ FIGURES = [
     ("f2-node-cache", "f2-node-cache", prep_f2, 1),
     ("f3-gate-percentiles", "f3-gate", prep_f3a, 1),
     ("f3-gate-vs-threads", "f3-gate", prep_f3b, 2),
-    ("f4-backoff", "f4-backoff", prep_f4, 3),
+    ("f4-backoff", "f4-backoff", prep_f4, 5),
     ("f5-ceiling", "f5-ceiling", prep_f5, 2),
     ("peers-throughput", "peers", prep_peers, 2),
     ("peers-latency", "peers", prep_peers_latency, 2),
@@ -1401,7 +1600,7 @@ COMPARE_TITLES = {
     "f3-gate-percentiles": "F3: latency by gate (open loop: vs offered load), threads "
                            "with a CPU each",
     "f3-gate-vs-threads": "F3: enqueue-to-dequeue latency by gate and threads",
-    "f4-backoff": "F4: backoff after a failed attempt: throughput, failed attempts, change",
+    "f4-backoff": "F4: backoff against spinning per workload",
     "f5-ceiling": "F5: measured throughput against the physical ceiling",
     "peers-throughput": "Peers: throughput by queue and threads",
     "peers-latency": "Peers: latency at the largest thread count",
@@ -1533,10 +1732,10 @@ def ring_bound(ax, x, pts, scale):
 
 def draw_series(ax, series, order, family, labels=None, scale=1e-6, ceiling=None,
                 ylabel="", formatter=fmt_plain, log=None, colors=None, harness=None,
-                styles=None, mark_over=True):
+                styles=None, mark_over=True, hollow=()):
     """``styles``: {variant: (linestyle, marker)} where not the family's own;
     ``mark_over`` False: no black x (a panel that is all oversubscribed, said in
-    its title)."""
+    its title); ``hollow``: variants drawn with hollow markers."""
     allv = []
     xs = []
     dodge = dodger(sorted({p[0] for v in order for p in series[v]}), len(order))
@@ -1553,6 +1752,9 @@ def draw_series(ax, series, order, family, labels=None, scale=1e-6, ceiling=None
             style["linestyle"], marker = styles[v]
         if len(pts) == 1:
             style["linestyle"] = "none"  # one x value: a point, not a line
+        if v in hollow:
+            style.update(markerfacecolor="white", markeredgecolor=color,
+                         markeredgewidth=1.5)
         ax.errorbar(x, med, yerr=[lo, hi], color=color, marker=marker,
                     markersize=5.5 if len(pts) > 1 else 7.5, linewidth=1.8, capsize=3,
                     elinewidth=1.1, label=(labels or {}).get(v, v), **style)
@@ -1678,72 +1880,306 @@ def draw_lines(axes, p, show_legend=True, outside=None):
         legend(ax, outside=len(p["order"]) > 5 if outside is None else outside)
 
 
-def draw_f4(axes, p, show_legend=True):
-    draw_lines(axes[:1], p, show_legend)
-    # failed attempts per 1,000 operations: did the backoff run at all?
-    ax = axes[1]
-    fs = p.get("failed") or {}
-    if not fs:
-        no_data(ax, "failed attempts not recorded")
-    else:
-        order = p["failed_order"]
-        draw_series(ax, fs, order, "backoff", scale=1.0, ceiling=[],
-                    ylabel="failed attempts per 1,000 operations", log=False)
-        thr = nrdata.BACKOFF_EXERCISED * 1000
-        ax.axhline(thr, color="black", linestyle=":", linewidth=1.3,
-                   label="%g per 1,000: below, backoff not exercised" % thr)
-        lo, hi = ax.get_ylim()
-        ax.set_ylim(0, max(hi, thr * 1.6))
-        ax.set_title("does the backoff run? (failed_attempts / ops)", fontsize=11)
-        if show_legend:
-            legend(ax)
-    ax = axes[2]
-    rel = p["relative"]
-    if not rel:
-        no_data(ax, "no 'none' backoff to compare with")
-        return
-    xs = list(range(len(rel)))
-    ax.axhspan(-30, -15, color="#ffd27f", alpha=0.35, label="study: \u221215 to \u221230%")
-    ax.axhline(0, color="black", linewidth=0.8)
-    shown = [(x, r) for x, r in zip(xs, rel) if r["exercised"] is not False and
-             r["pct"] is not None]
-    if shown:
-        ax.bar([x for x, _r in shown], [r["pct"] for _x, r in shown], width=0.6,
-               color=[color_of("backoff", r["backoff"]) for _x, r in shown], edgecolor="0.3",
-               linewidth=0.6)
-        ax.errorbar([x for x, _r in shown], [r["pct"] for _x, r in shown],
-                    yerr=[[r["pct"] - r["lo"] for _x, r in shown],
-                          [r["hi"] - r["pct"] for _x, r in shown]],
-                    fmt="none", ecolor="black", capsize=4, label="bootstrap 95% CI")
-    vals = [v for _x, r in shown for v in (r["lo"], r["hi"])]
-    lo = min(vals + [-35])
-    hi = max(vals + [5])
-    for x, r in zip(xs, rel):
-        over = "\noversubscribed" if r["oversubscribed"] == 1 else ""
-        rate = ("%.3g failed\nper 1,000 ops" % (r["failed"] * 1000)
-                if r["failed"] is not None else "failed attempts\nnot recorded")
-        if r["exercised"] is False or r["pct"] is None:
-            ax.text(x, (lo + hi) / 2, "backoff not\nexercised\non this host\n(%s)%s"
-                    % (rate.replace("\n", " "), over), ha="center", va="center", fontsize=8.5,
-                    color="0.2", bbox=dict(boxstyle="round", fc="white", ec="0.6"))
-            continue
-        ax.text(x, r["hi"] + 1.5 if r["pct"] >= 0 else r["lo"] - 1.5,
-                r["text"] + "\n" + rate + over, ha="center",
-                va="bottom" if r["pct"] >= 0 else "top", fontsize=8.5)
-        if r["oversubscribed"] == 1:
-            ax.plot([x], [r["pct"]], **OVERSUB_STYLE)
-    ax.set_ylim(lo - 12, hi + 12)
-    ax.set_xlim(-0.6, len(rel) - 0.4)
+def f4_slot_x(p, b, j):
+    """The x of backoff b at the j-th amount of local work on a category axis."""
+    n = len(p["works"])
+    off = 0.0 if n == 1 else F4_SLOT_SPREAD * (j / (n - 1) - 0.5)
+    return p["backoffs"].index(b) + off
+
+
+def f4_marker(color, j):
+    """Filled for the least local work, hollow for more."""
+    return dict(color=color, markerfacecolor=color if j == 0 else "white",
+                markeredgecolor=color, markeredgewidth=1.6)
+
+
+def f4_category_axis(ax, p, label):
+    xs = list(range(len(p["backoffs"])))
     ax.set_xticks(xs)
-    ax.set_xticklabels([r["backoff"] for r in rel])
-    ax.set_xlabel("backoff")
-    ax.set_ylabel("throughput change vs none (%)")
-    ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _p: fmt_pct(v) if v else "0"))
-    ax.set_title("at %d threads, against retrying at once (paired per rep)"
-                 % rel[0]["threads"], fontsize=11)
+    ax.set_xticklabels(p["backoffs"])
+    # a little more room on the right: the last slot's value label
+    ax.set_xlim(-0.55, len(xs) - 0.25)
+    ax.xaxis.set_minor_locator(ticker.NullLocator())
     ax.grid(axis="x", visible=False)
-    if show_legend:
-        ax.legend(loc="lower left", framealpha=0.9)
+    if label:
+        ax.set_xlabel("backoff after a lost race")
+
+
+def draw_f4_slots(ax, p, pn, key, scale=1.0):
+    """One thread count: a dot per backoff and amount of work, whisker
+    min\u2013max, the harness as a grey level mark at its slot; returns the values
+    drawn and the x of values <= 0 (no dot on a log axis: '0' there)."""
+    vals, zeros = [], []
+    for g in pn["groups"]:
+        j = g["j"]
+        for b, pts in g[key].items():
+            if b not in p["backoffs"]:
+                continue
+            for q in pts:
+                x = f4_slot_x(p, b, j)
+                if q[1] <= 0:
+                    if not (key == "bns" and b == "none"):   # none never backs off
+                        zeros.append(x)
+                    continue
+                ax.errorbar([x], [q[1] * scale], yerr=[[(q[1] - q[2]) * scale],
+                                                     [(q[3] - q[1]) * scale]],
+                            linestyle="none", marker="o", markersize=7, capsize=3,
+                            elinewidth=1.1, zorder=4, **f4_marker(color_of("backoff", b), j))
+                vals += [v * scale for v in (q[1], q[2], q[3]) if v > 0]
+                if key == "tput" and q[6]:
+                    ax.plot([x], [q[6] * scale], linestyle="none", marker="_", markersize=16,
+                            markeredgewidth=2.4, color=HARNESS_STYLE["color"], zorder=3,
+                            label=HARNESS_LABEL)
+                    vals.append(q[6] * scale)
+                if key == "tput":
+                    ring_bound(ax, [x], [q], scale)
+                mark_oversub(ax, [x], [q], scale)
+    return vals, zeros
+
+
+def draw_f4_lines(ax, p, pn, key, scale=1.0):
+    """Several thread counts: a line per backoff and amount of work (solid,
+    filled: the least work; dashed, hollow: more), whiskers min\u2013max; the
+    harness per amount of work, grey."""
+    series, order, colors, styles, labels, hollow = {}, [], {}, {}, {}, set()
+    zeros = []
+    for g in pn["groups"]:
+        for b in p["backoffs"]:
+            if not (key == "bns" and b == "none"):   # none never backs off
+                zeros += [q[0] for q in g[key].get(b, []) if q[1] <= 0]
+            pts = [q for q in g[key].get(b, []) if q[1] > 0]
+            if not pts:
+                continue
+            k = "%s|%g" % (b, g["work"])
+            series[k], colors[k] = pts, color_of("backoff", b)
+            styles[k] = ("-" if g["j"] == 0 else "--", marker_of("backoff", b))
+            labels[k] = b + ("" if g["j"] == 0 else ", " + work_words(g["work"]))
+            if g["j"]:
+                hollow.add(k)
+            order.append(k)
+    if not series:
+        return [], zeros
+    vals = draw_series(ax, series, order, "backoff", labels, scale, [], "", colors=colors,
+                       styles=styles, hollow=hollow)
+    if key == "tput":
+        for g in pn["groups"]:
+            h = g["harness"]
+            if h:
+                style = dict(HARNESS_STYLE)
+                if g["j"]:
+                    style["linestyle"] = ":"
+                ax.plot([q[0] for q in h], [q[1] * scale for q in h],
+                        label=HARNESS_LABEL if g["j"] == 0 else None, **style)
+                vals += [q[1] * scale for q in h]
+    return vals, zeros
+
+
+def f4_value_panel(ax, p, pn, key, first_col, bottom, ylabel):
+    scale = 1e-6 if key == "tput" else 1.0
+    if p["categorical"]:
+        vals, zeros = draw_f4_slots(ax, p, pn, key, scale)
+        f4_category_axis(ax, p, bottom)
+    else:
+        vals, zeros = draw_f4_lines(ax, p, pn, key, scale)
+        threads_axis(ax, p["threads"], "threads (producers + consumers)"
+                     if pn["workload"] == "prodcons" else "threads")
+        if not bottom:
+            ax.set_xlabel("")
+    fmt = fmt_ns if key in ("bns", "p99") else fmt_plain
+    log = None
+    pos = [v for v in vals if finite_pos(v)]
+    if key == "tput" and pos and max(pos) / min(pos) >= 5:
+        log = True   # the harness far above the queue: both readable
+    if key == "failed":
+        thr = nrdata.BACKOFF_EXERCISED * 1000
+        ax.axhline(thr, color="black", linestyle=":", linewidth=1.3, zorder=2,
+                   label="%g lost race per 1,000 operations: none below it, not exercised"
+                   % thr)
+        vals = vals + [thr]
+    if not vals and not zeros:
+        no_data(ax, {"bns": "time in backoff not recorded\n(results from before the "
+                            "counter)",
+                     "p99": "no latency recorded",
+                     "failed": "lost races not recorded"}.get(key, "no data"))
+        if ylabel:
+            ax.set_ylabel(ylabel)
+        return
+    if not vals:
+        vals = [1.0]   # every value 0: an empty linear axis with the zeros marked
+        ax.text(0.5, 0.5, "0 at every point: no backoff ran" if key == "bns" else
+                "0 at every point", transform=ax.transAxes, ha="center", va="center",
+                fontsize=9, color="0.35")
+    value_axis(ax, vals, fmt, log)
+    if p["categorical"]:
+        for x in zeros:
+            ax.text(x, 0.02, "0", transform=ax.get_xaxis_transform(), ha="center",
+                    va="bottom", fontsize=8, color="0.35")
+    elif zeros:
+        ax.text(0.5, 0.04, "0 at %d point%s (not drawn)" % (len(zeros), "" if len(zeros) == 1
+                                                            else "s"),
+                transform=ax.transAxes, ha="center", va="bottom", fontsize=8, color="0.35")
+    if ylabel:
+        ax.set_ylabel(ylabel)
+
+
+def place_labels(ax, labels, size=8.0):
+    """Value labels beside their dots [(x, y, text, right, grey)], moved up or
+    down where two would overlap (sizes estimated from the axes' size in the
+    figure, before the layout settles: a little room is left)."""
+    if not labels:
+        return
+    fig = ax.figure
+    while not hasattr(fig, "get_figwidth"):   # a subfigure's axes: the figure's size
+        fig = fig.figure
+    pos = ax.get_position()
+    w_in = max(0.5, pos.width * fig.get_figwidth())
+    h_in = max(0.5, pos.height * fig.get_figheight())
+    (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
+    per_in_x, per_in_y = (x1 - x0) / w_in, (y1 - y0) / h_in
+    gap = 7.0 / 72 * per_in_x
+    boxes = []
+    for x, y, text, right, grey in sorted(labels, key=lambda q: (q[0], q[1])):
+        lines = text.splitlines()
+        wid = max(len(t) for t in lines) * size * 0.6 / 72 * per_in_x
+        hgt = len(lines) * size * 1.3 / 72 * per_in_y
+        if right and x + gap + wid > x1:
+            right = False   # no room before the axis' right end: on the left
+        left = x + gap if right else x - gap - wid
+        # the nearest height, in half-label steps, where it meets no other
+        # label and stays inside the axes
+        yy = y
+        for k in range(40):
+            cand = y + (k + 1) // 2 * hgt / 2 * (1 if k % 2 else -1)
+            if not (y0 + hgt / 2 <= cand <= y1 - hgt / 2) and k:
+                continue
+            if not any(left < b[1] and b[0] < left + wid and cand - hgt / 2 < b[3]
+                       and b[2] < cand + hgt / 2 for b in boxes):
+                yy = cand
+                break
+        boxes.append((left, left + wid, yy - hgt / 2, yy + hgt / 2))
+        ax.annotate(text, (x, y), xytext=(left if right else left + wid, yy),
+                    textcoords="data", ha="left" if right else "right", va="center",
+                    fontsize=size, color="0.45" if grey else "0.1", linespacing=1.1,
+                    arrowprops=dict(arrowstyle="-", color="0.6", linewidth=0.6,
+                                    shrinkA=0, shrinkB=4) if yy != y else None)
+
+
+def draw_f4_change(ax, p, pn, first_col, bottom):
+    """Each backoff's paired change against none at the panel's quoted thread
+    count: a dot and its interval per amount of work, its value beside it
+    ("inconclusive" where the interval holds 0); "not exercised" (top, apart
+    from everything else) for an amount of work where none lost < 1 race per
+    1,000 operations; the study's band in the prodcons panel only."""
+    band = pn["workload"] == "prodcons"
+    if band:
+        ax.axhspan(F4_STUDY_BAND[0], F4_STUDY_BAND[1], color="#ffd27f", alpha=0.45,
+                   linewidth=0, zorder=0,
+                   label="%s: \u221215 to \u221230%%" % F4_STUDY_LABEL)
+        ax.text(-0.48, sum(F4_STUDY_BAND) / 2, F4_STUDY_LABEL, ha="left", va="center",
+                fontsize=8, color="#7a5200", zorder=1)
+    ax.axhline(0, color="black", linewidth=0.8, zorder=1)
+    vals, idle, labels = [], [], []
+    for g in pn["groups"]:
+        if g["exercised"] is False:
+            idle.append(g)
+            continue
+        j = g["j"]
+        for e in g["change"]:
+            if e["pct"] is None or e["backoff"] not in p["backoffs"]:
+                continue
+            x = f4_slot_x(p, e["backoff"], j)
+            lo = e["lo"] if e["lo"] is not None else e["pct"]
+            hi = e["hi"] if e["hi"] is not None else e["pct"]
+            ax.errorbar([x], [e["pct"]], yerr=[[e["pct"] - lo], [hi - e["pct"]]],
+                        linestyle="none", marker="o", markersize=7, capsize=3,
+                        elinewidth=1.1, zorder=4,
+                        **f4_marker(color_of("backoff", e["backoff"]), j))
+            if e["oversubscribed"] == 1:
+                ax.plot([x], [e["pct"]], **OVERSUB_STYLE)
+            labels.append((x, e["pct"], e["text"] + ("\ninconclusive" if e["inconclusive"]
+                                                     else ""),
+                           j > 0 or len(p["works"]) == 1, e["inconclusive"]))
+            vals += [lo, hi]
+    if "none" in p["backoffs"]:
+        ax.text(p["backoffs"].index("none"), 0, "baseline", ha="center", va="bottom",
+                fontsize=8, color="0.35")
+    lo = min(vals + [F4_STUDY_BAND[0] - 5 if band else -10.0])
+    hi = max(vals + [10.0])
+    span = hi - lo
+    # room above everything for the "not exercised" lines (never in the band)
+    ax.set_ylim(lo - 0.08 * span, hi + span * (0.12 + 0.2 * len(idle)))
+    f4_category_axis(ax, p, bottom)
+    place_labels(ax, labels)
+    for k, g in enumerate(idle):
+        rate = ("%.2g" % (g["none_failed"] * 1000)) if g["none_failed"] is not None else "?"
+        ax.text(0.5, 0.97 - 0.14 * k, "%snot exercised\n(none lost %s races per 1,000 "
+                "operations)" % (work_words(g["work"]) + ": " if len(p["works"]) > 1 else "",
+                                 rate),
+                transform=ax.transAxes, ha="center", va="top", fontsize=8, color="0.15",
+                zorder=5, gid="f4-not-exercised", linespacing=1.1,
+                bbox=dict(boxstyle="round,pad=0.25", fc="white", ec="0.6"))
+    ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _p: fmt_pct(v) if v else "0"))
+    if first_col:
+        ax.set_ylabel(F4_ROWS[1][1])
+
+
+def f4_legend(ax, p):
+    """What the marks mean, beside the top right panel."""
+    from matplotlib.patches import Patch
+    Line2D = plt.Line2D
+    h = []
+    if not p["categorical"]:
+        h += [Line2D([], [], color=color_of("backoff", b), marker=marker_of("backoff", b),
+                     label=b) for b in p["backoffs"]]
+    for j, w in enumerate(p["works"]):
+        h.append(Line2D([], [], linestyle="-" if j == 0 or p["categorical"] else "--",
+                        marker="o", label=work_words(w) + (" (random 0\u2013%g ns)" % w
+                                                           if w else ""),
+                        **f4_marker("0.3", j)))
+    h.append(Line2D([], [], color="black", marker="|", linestyle="none", markersize=10,
+                    label="whisker: min\u2013max (change: its interval)"))
+    if any(nrdata.num(r, "harness_ops_per_s") for r in p["rows"]):
+        h.append(Line2D([], [], color=HARNESS_STYLE["color"], marker="_", linestyle="none",
+                        markersize=14, markeredgewidth=2.4, label=HARNESS_LABEL)
+                 if p["categorical"] else Line2D([], [], label=HARNESS_LABEL, **HARNESS_STYLE))
+    if any(nrdata.oversubscribed(r) for r in p["rows"]):
+        h.append(Line2D([], [], **OVERSUB_STYLE, label=OVERSUB_LABEL))
+    h.append(Line2D([], [], color="black", linestyle=":", label="1 lost race per 1,000 "
+                    "operations"))
+    if any(pn["workload"] == "prodcons" for pn in p["columns"]):
+        h.append(Patch(facecolor="#ffd27f", alpha=0.45, label="%s: \u221215 to \u221230%%"
+                       % F4_STUDY_LABEL))
+    ax.legend(handles=h, loc="upper left", bbox_to_anchor=(1.03, 1.0), frameon=False,
+              fontsize=9)
+
+
+def draw_f4(axes, p, show_legend=True):
+    """The F4 panels, row by row (F4_ROWS), a column per workload; with fewer
+    axes than panels, the first ones."""
+    panels = p["columns"]
+    nw = max(1, len(panels))
+    for r, (key, ylabel) in enumerate(F4_ROWS):
+        for c, pn in enumerate(panels):
+            i = r * nw + c
+            if i >= len(axes):
+                return
+            ax = axes[i]
+            bottom = r == len(F4_ROWS) - 1
+            if key == "change":
+                draw_f4_change(ax, p, pn, c == 0, bottom)
+            else:
+                units = {g["unit"] for g in pn["groups"]}
+                label = ylabel % ("items" if units == {"items"} else "operations") \
+                    if key == "tput" else (ylabel if c == 0 else None)
+                f4_value_panel(ax, p, pn, key, c == 0, bottom, label)
+            if r == 0:
+                ts = pn["threads"]
+                over = any(g["oversubscribed"] == 1 for g in pn["groups"])
+                ax.set_title("%s\n%s at %s threads%s" % (
+                    pn["title"], "all" if p["categorical"] else "changes",
+                    "/".join(map(str, ts)), ", oversubscribed" if over else ""), fontsize=11)
+    if show_legend and panels and nw - 1 < len(axes):
+        f4_legend(axes[nw - 1], p)
 
 
 def pct_formatter(x, _pos=None):
@@ -2261,7 +2697,7 @@ def suptitle(fig, title, emu, in_guest=False):
         text += "   [EMULATED nodes]"
     if in_guest:
         text += GUEST_TITLE
-    fig.suptitle(text, color="#b00000" if emu or in_guest else "black")
+    return fig.suptitle(text, color="#b00000" if emu or in_guest else "black")
 
 
 def save(fig, outdir, name):
@@ -2298,17 +2734,50 @@ def grid_of(name, p):
     return 1, dict((f[0], f[3]) for f in FIGURES)[name]
 
 
+def headline(p, width_in, size=11.5):
+    """A figure's title with its finding under it (F4: the annotation no panel
+    title has room for), the finding wrapped to the figure's width."""
+    import textwrap
+    if p.get("kind") != "f4":
+        return p["title"]
+    chars = max(60, int(width_in * 72 / (size * 0.62)))
+    return "\n".join(textwrap.wrap(p["title"], chars) +
+                     wrap_note(p.get("annotation") or "", chars))
+
+
+def wrap_note(text, chars):
+    """Lines of at most ``chars`` of a finding: whole workloads on a line where
+    they fit ("; " between them)."""
+    import textwrap
+    lines = []
+    for ln in text.splitlines():
+        # whole workloads on a line where they fit ("; " between them)
+        cur = ""
+        for part in ln.split("; "):
+            part = part if not cur else "; " + part
+            if cur and len(cur) + len(part) > chars:
+                lines.append(cur + ";")
+                cur = part[2:]
+            else:
+                cur += part
+        lines += textwrap.wrap(cur, chars, subsequent_indent="  ") or [""]
+    return lines
+
+
 def draw_one(name, p, outdir):
     init_matplotlib()
     nrows, ncols = grid_of(name, p)
     w, hgt = figure_size(ncols)
+    size = p.get("figsize") or (w, hgt * nrows ** 0.9)
     kw = {}
     if p.get("widths") and len(p["widths"]) == ncols:
         kw["gridspec_kw"] = {"width_ratios": list(p["widths"])}
-    fig, axes = plt.subplots(nrows, ncols, figsize=(w, hgt * nrows ** 0.9),
+    fig, axes = plt.subplots(nrows, ncols, figsize=size,
                              layout="constrained", squeeze=False, **kw)
     DRAW[p["kind"]](list(axes.flat), p)
-    suptitle(fig, p["title"], emulated(p), guest(p))
+    t = suptitle(fig, headline(p, size[0]), emulated(p), guest(p))
+    if p.get("kind") == "f4":
+        t.set_fontsize(12.5)
     add_caption(fig, [(None, p["caption"])])
     return save(fig, outdir, name)
 
@@ -2329,8 +2798,39 @@ def unify_row(axes):
             getattr(a, "set_%slim" % axis)(lo, hi)
 
 
+def draw_compare_grids(name, preps, hosts, outdir):
+    """Two hosts side by side where a figure is a grid of panels (F4): each
+    host's whole figure in its own half (a subfigure), its title the host."""
+    nrows = max(grid_of(name, p)[0] for p in preps if p)
+    ncols = [grid_of(name, p)[1] if p else 1 for p in preps]
+    w = sum(p["figsize"][0] if p and p.get("figsize") else 8.0 for p in preps)
+    hgt = max(p["figsize"][1] if p and p.get("figsize") else 5.0 * nrows for p in preps if p)
+    fig = plt.figure(figsize=(w, hgt + 1.2), layout="constrained")
+    subs = fig.subfigures(1, 2, width_ratios=[max(1, c) for c in ncols])
+    blocks = []
+    for i, (sub, p, h) in enumerate(zip(subs, preps, hosts)):
+        if p is None:
+            ax = sub.subplots(1, 1)
+            no_data(ax, "host %s: no data" % h.name)
+            blocks.append(("host %s" % h.name, [("no data for this figure", None)]))
+            continue
+        axes = sub.subplots(grid_of(name, p)[0], grid_of(name, p)[1], squeeze=False)
+        DRAW[p["kind"]](list(axes.flat), p, show_legend=(i == 1 or preps[1] is None))
+        bad = emulated(p) or guest(p)
+        head = "host %s%s%s" % (h.name, "  \u2014  EMULATED nodes" if emulated(p) else "",
+                                "  \u2014  GUEST: timings meaningless" if guest(p) else "")
+        sub.suptitle(headline(dict(p, title=head), fig.get_figwidth() / 2),
+                     fontsize=11.5, color="#b00000" if bad else "black")
+        blocks.append(("host %s" % h.name, p["caption"]))
+    fig.suptitle("%s: %s vs %s" % (COMPARE_TITLES[name], hosts[0].name, hosts[1].name))
+    add_caption(fig, blocks)
+    return save(fig, outdir, name)
+
+
 def draw_compare(name, preps, hosts, outdir):
     init_matplotlib()
+    if any(p and p.get("kind") == "f4" for p in preps):
+        return draw_compare_grids(name, preps, hosts, outdir)
     panels = max(a * b for a, b in (grid_of(name, p) for p in preps))
     fig, axes = plt.subplots(panels, 2, figsize=figure_size(panels, 2), layout="constrained",
                              squeeze=False)
@@ -2427,6 +2927,120 @@ def dat_harness(pts, series):
     return out
 
 
+#: F4's data file: its blocks in order, each a name line, a '# columns:' line
+#: and its rows; scripts/gnuplot/f4-backoff.gp names the columns it reads
+#: (pt_<column> = N for points, ch_ for the change, hn_ for the harness, pn_ for
+#: the panels) and scripts/tests/test_f4_figure.py checks each against these.
+F4_DAT_BLOCKS = (
+    ("points", ["panel", "hollow", "bidx", "threads", "x", "median_ops_per_s",
+                "min_ops_per_s", "max_ops_per_s", "reps", "color_rgb", "oversubscribed",
+                "harness_ops_per_s", "harness_bound", "failed_per_1000", "failed_min",
+                "failed_max", "backoff_ns_per_op", "backoff_ns_min", "backoff_ns_max",
+                "p99_ns", "p99_min_ns", "p99_max_ns", "quoted", "backoff", "workload",
+                "work_ns"]),
+    # the first nine columns as before workloads (backoff .. oversubscribed)
+    ("change vs none", ["backoff", "threads", "change_pct", "ci_lo_pct", "ci_hi_pct",
+                        "color_rgb", "failed_per_1000", "exercised", "oversubscribed",
+                        "panel", "hollow", "x", "inconclusive", "none_failed_per_1000",
+                        "workload", "work_ns"]),
+    ("harness alone (null queue)", ["panel", "hollow", "threads", "median_ops_per_s",
+                                    "min_ops_per_s", "max_ops_per_s", "reps"]),
+    ("panels", ["panel", "hollow", "threads", "exercised", "none_failed_per_1000", "band",
+                "items", "categorical", "nbackoffs", "work_ns", "workload"]),
+)
+
+
+def f4_dat_x(p, b, j, t):
+    """A point's x in the data file: its category slot (one thread count), else
+    its threads shifted sideways a little as draw_series shifts it."""
+    if p["categorical"]:
+        return f4_slot_x(p, b, j)
+    n = len(p["backoffs"]) * len(p["works"])
+    return dodger(p["threads"], n)(t, j * len(p["backoffs"]) + p["backoffs"].index(b))
+
+
+def dat_f4(name, p):
+    blocks = dict(F4_DAT_BLOCKS)
+    out = ["# %s: F4, backoff against spinning per workload: four blocks, each its name, "
+           "its columns and its rows: points (one per workload panel, amount of local work "
+           "(hollow 0: the least), backoff and threads: throughput, lost races and time in "
+           "backoff per operation, p99; median, min, max over the reps; x: the category slot "
+           "with one thread count, else the threads), change vs none (each backoff's paired "
+           "change against none at the panel's quoted thread count, summarize.f4; exercised "
+           "0: none lost < %g race per 1,000 operations there, no change shown: 'not "
+           "exercised'; inconclusive 1: the interval holds 0), the harness alone (null "
+           "queue; NaN: not measured) and the panels (workload, band 1: the study's "
+           "-15..-30%% band, prodcons only)" % (name, nrdata.BACKOFF_EXERCISED * 1000)]
+    out += ["# " + t for t, _e in p["caption"]]
+    out += ["# " + ln for ln in (p.get("annotation") or "").splitlines()]
+    out.append("# columns: see each block's '# columns:' line")
+    # points
+    out += ["", "", '"points"', "# columns: " + " ".join(blocks["points"])]
+    for c, pn in enumerate(p["columns"]):
+        for grp in pn["groups"]:
+            j = grp["j"]
+            for bi, b in enumerate(p["backoffs"]):
+                by = {k: {q[0]: q for q in grp[k].get(b, [])}
+                      for k in ("tput", "failed", "bns", "p99")}
+                for t in sorted(set().union(*[set(v) for v in by.values()])):
+                    tp = by["tput"].get(t)
+                    row = [str(c), str(j), str(bi), str(t), "%.6g" % f4_dat_x(p, b, j, t)]
+                    row += [g(tp[1]), g(tp[2]), g(tp[3]), "%d" % tp[4]] if tp else \
+                        ["NaN", "NaN", "NaN", "0"]
+                    row.append("%d" % rgb_int(color_of("backoff", b)))
+                    q = tp or next((by[k][t] for k in by if t in by[k]), None)
+                    row.append(ov_col(q[7] if q else None))
+                    row += [g(tp[6] if tp else None), "%d" % is_bound(tp) if tp else "0"]
+                    for k in ("failed", "bns", "p99"):
+                        v = by[k].get(t)
+                        row += [g(v[1]), g(v[2]), g(v[3])] if v else ["NaN"] * 3
+                    row += ["%d" % (t == grp["threads"]), b, grp["workload"], "%g" % grp["work"]]
+                    out.append(" ".join(row))
+    # the change against none
+    out += ["", "", '"change vs none"', "# columns: " + " ".join(blocks["change vs none"])]
+    n = len(out)
+    for c, pn in enumerate(p["columns"]):
+        for grp in pn["groups"]:
+            for r in grp["change"]:
+                ex = r["exercised"]
+                if ex is False:
+                    out.append("# %s: backoff not exercised on this host (%s, %s)" % (
+                        r["backoff"], grp["workload"], work_words(grp["work"])))
+                out.append(" ".join([
+                    r["backoff"], "%d" % r["threads"], g(r["pct"]), g(r["lo"]), g(r["hi"]),
+                    "%d" % rgb_int(color_of("backoff", r["backoff"])),
+                    g(None if r["failed"] is None else r["failed"] * 1000),
+                    "NaN" if ex is None else "%d" % ex, ov_col(r["oversubscribed"]),
+                    str(c), str(grp["j"]), "%.6g" % f4_slot_x(p, r["backoff"], grp["j"]),
+                    "%d" % bool(r["inconclusive"]),
+                    g(None if r["none_failed"] is None else r["none_failed"] * 1000),
+                    grp["workload"], "%g" % grp["work"]]))
+    if len(out) == n:
+        out.append("none 0 NaN NaN NaN 0 NaN NaN NaN 0 0 0 0 NaN none 0")
+    # the harness alone, per panel and amount of work
+    out += ["", "", '"%s"' % HARNESS_LABEL,
+            "# columns: " + " ".join(blocks["harness alone (null queue)"])]
+    n = len(out)
+    for c, pn in enumerate(p["columns"]):
+        for grp in pn["groups"]:
+            out += ["%d %d %d %s %s %s %d" % (c, grp["j"], q[0], g(q[1]), g(q[2]), g(q[3]),
+                                              q[4]) for q in grp["harness"]]
+    if len(out) == n:
+        out.append("0 0 %d NaN NaN NaN 0" % (p["threads"][0] if p["threads"] else 1))
+    # the panels
+    out += ["", "", '"panels"', "# columns: " + " ".join(blocks["panels"])]
+    for c, pn in enumerate(p["columns"]):
+        for grp in pn["groups"]:
+            ex = grp["exercised"]
+            out.append(" ".join([
+                str(c), str(grp["j"]), "%d" % grp["threads"], "NaN" if ex is None else "%d" % ex,
+                g(None if grp["none_failed"] is None else grp["none_failed"] * 1000),
+                "%d" % (pn["workload"] == "prodcons"), "%d" % (grp["unit"] == "items"),
+                "%d" % p["categorical"], "%d" % len(p["backoffs"]), "%g" % grp["work"],
+                pn["workload"]]))
+    return out
+
+
 def dat_text(name, p):
     k = p["kind"]
     if k == "f1":
@@ -2444,47 +3058,20 @@ def dat_text(name, p):
                                  "%d" % rgb_int(color_of("lookup", b["mode"])),
                                  g(p.get("harness_ns")), ov_col(b.get("oversubscribed"))]))
         return out
-    if k in ("lines", "f4"):
+    if k == "f4":
+        return dat_f4(name, p)
+    if k == "lines":
         cols = ["threads", "median_ops_per_s", "min_ops_per_s", "max_ops_per_s", "reps",
                 "color_rgb", "ceiling_ops_per_s", "harness_bound", "oversubscribed"]
-        what = ("throughput vs threads by %s: one block per %s, its name first%s; then "
+        what = ("throughput vs threads by %s: one block per %s, its name first; then "
                 "the physical ceiling (columns threads ceiling_ops_per_s color_rgb, "
                 "one sub-block per line; NaN: not available); the last block is the harness "
                 "alone, the null queue (columns threads median_ops_per_s min_ops_per_s "
                 "max_ops_per_s reps; NaN: not measured); oversubscribed: 1 where the point's "
                 "threads outnumber its CPUs, NaN where not recorded" % (
-                    p["family"], p["family"],
-                    "; then the failed attempts per 1,000 operations (failed_attempts / ops, "
-                    "median over the runs; columns backoff threads median min max reps "
-                    "color_rgb oversubscribed); then the paired change against none at the "
-                    "largest thread count (columns backoff threads change_pct ci_lo_pct "
-                    "ci_hi_pct color_rgb failed_per_1000 exercised oversubscribed; exercised "
-                    "0: fewer than %g failed attempts per 1,000 operations, the backoff did "
-                    "not run: 'backoff not exercised on this host', no percentage)"
-                    % (nrdata.BACKOFF_EXERCISED * 1000) if k == "f4" else ""))
+                    p["family"], p["family"]))
         out = dat_header(name, p, what, cols)
         out += dat_series(p["series"], p["order"], p["family"], labels=p["labels"])
-        if k == "f4":
-            out += ["", "", '"failed attempts per 1,000 operations"']
-            for b_ in p["failed_order"]:
-                for q in p["failed"][b_]:
-                    out.append("%s %d %s %s %s %d %d %s" % (
-                        b_, q[0], g(q[1]), g(q[2]), g(q[3]), q[4],
-                        rgb_int(color_of("backoff", b_)), ov_col(q[7])))
-            if out[-1] == '"failed attempts per 1,000 operations"':
-                out.append("none 1 NaN NaN NaN 0 0 NaN")
-            out += ["", "", '"change vs none"']
-            for r in p["relative"]:
-                ex = r["exercised"]
-                if ex is False:
-                    out.append("# %s: backoff not exercised on this host" % r["backoff"])
-                out.append("%s %d %s %s %s %d %s %s %s" % (
-                    r["backoff"], r["threads"], g(r["pct"]), g(r["lo"]), g(r["hi"]),
-                    rgb_int(color_of("backoff", r["backoff"])),
-                    g(None if r["failed"] is None else r["failed"] * 1000),
-                    "NaN" if ex is None else "%d" % ex, ov_col(r["oversubscribed"])))
-            if out[-1] == '"change vs none"':
-                out.append("none 0 NaN NaN NaN 0 NaN NaN NaN")
         out += ["", "", '"physical ceiling (model)"']
         out += dat_ceiling(p["ceiling"], p["family"], p["series"])
         out += ["", "", '"%s"' % HARNESS_LABEL]
@@ -2700,7 +3287,10 @@ def run_gnuplot(gnuplot, name, p, outroot, host):
     expr = "datafile=%s; outfile=%s; caption=%s; figtitle=%s" % (
         gp_str(dat), gp_str(tmp), gp_lines(lines),
         gp_str(p["title"] + (GUEST_TITLE if guest(p) else "")))
-    if p.get("annotation"):
+    if p.get("annotation") and p["kind"] == "f4":
+        # gnuplot does not wrap: whole workloads on a line
+        expr += "; note=%s" % gp_lines(wrap_note(p["annotation"], 150))
+    elif p.get("annotation"):
         expr += "; note=%s" % gp_str(p["annotation"])
     try:
         r = subprocess.run([gnuplot, "-e", expr, script], capture_output=True, text=True,
@@ -2731,7 +3321,8 @@ def prepare(host):
 
 def figure_ratios(results, host, by_figure=False):
     """The ratios the figures of results/<host> print, by claim id: {claim: value}
-    (claim ids: CLAIMS' keys, f4.<backoff>_change_pct, and <claim>_lo, <claim>_hi
+    (claim ids: CLAIMS' keys, f4.<backoff>_change_pct, f4.<workload>.<backoff>_change_pct,
+    f4.<workload>.work<N>.<backoff>_change_pct (f4_claim), and <claim>_lo, <claim>_hi
     for the interval printed beside a value), each summarize's unrounded value,
     as the preparing code recorded it while writing the figure's text (Said);
     by_figure: {figure: {claim: value}}. Raises DataError on bad input, and

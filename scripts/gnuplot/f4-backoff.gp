@@ -1,21 +1,142 @@
-# f4-backoff.gp - F4: throughput vs threads by backoff mode, with the physical
-# ceiling and the harness's own (the null queue, grey dash-dot); failed attempts
-# per 1,000 operations (did the backoff run?); and each backoff's paired change
-# against retrying at once (none) at the largest thread count, or "backoff not
-# exercised on this host" where fewer than 1 in 1,000 operations failed. The gnuplot twin of scripts/plot.py's f4-backoff figure.
+# f4-backoff.gp - F4: backoff against spinning, per workload. The gnuplot twin
+# of scripts/plot.py's f4-backoff figure, from the same prepared data: a column
+# of panels per workload (prodcons, pairs, mixed), rows top to bottom:
+# throughput by backoff (one thread count: a dot per backoff, whisker min-max,
+# the harness alone as a grey mark; several: against threads, a line per
+# backoff), the paired change against none ("inconclusive" where its interval
+# holds 0, "not exercised" where none lost < 1 race per 1,000 operations; the
+# study's -15..-30% band in the prodcons panel only), lost races per 1,000
+# operations, time in backoff per operation, p99 latency. Filled marks: the
+# least local work; hollow (dashed): more. A black x: oversubscribed.
 #
 # Variables (gnuplot -e "datafile='...'; outfile='...'; caption='...'"):
 #   datafile  the data file plot.py --gnuplot writes (plots/<host>/data/f4-backoff.dat)
 #   outfile   the PNG to write
-#   caption   lines under the plot: host, CPU, real or EMULATED nodes, reps, ceiling
-#   note      optional: the finding's number for this host, shown under the title
+#   caption   lines under the plot: the host, then what is drawn
+#   note      optional: the finding's numbers for this host, under the title
 #   figtitle  optional: the title (plot.py passes the one that says what varies)
 if (!exists("datafile")) datafile = 'f4-backoff.dat'
 if (!exists("outfile")) outfile = 'f4-backoff.png'
 if (!exists("caption")) caption = ''
 if (!exists("note")) note = ''
-if (!exists("figtitle")) figtitle = 'F4: backoff after a failed attempt'
-W = 1900; H = 680
+if (!exists("figtitle")) figtitle = 'F4: backoff against spinning, per workload'
+
+# The data file's blocks (index) and the columns this script reads, by name:
+# <prefix>_<column> = its number in the block's '# columns:' line
+# (scripts/tests/test_f4_figure.py checks every one against the data file).
+B_POINTS = 0
+B_CHANGE = 1
+B_HARNESS = 2
+B_PANELS = 3
+# block "points"
+pt_panel = 1
+pt_hollow = 2
+pt_bidx = 3
+pt_threads = 4
+pt_x = 5
+pt_median_ops_per_s = 6
+pt_min_ops_per_s = 7
+pt_max_ops_per_s = 8
+pt_color_rgb = 10
+pt_oversubscribed = 11
+pt_harness_ops_per_s = 12
+pt_harness_bound = 13
+pt_failed_per_1000 = 14
+pt_failed_min = 15
+pt_failed_max = 16
+pt_backoff_ns_per_op = 17
+pt_backoff_ns_min = 18
+pt_backoff_ns_max = 19
+pt_p99_ns = 20
+pt_p99_min_ns = 21
+pt_p99_max_ns = 22
+pt_backoff = 24
+# block "change vs none"
+ch_change_pct = 3
+ch_ci_lo_pct = 4
+ch_ci_hi_pct = 5
+ch_color_rgb = 6
+ch_exercised = 8
+ch_oversubscribed = 9
+ch_panel = 10
+ch_hollow = 11
+ch_x = 12
+ch_inconclusive = 13
+# block "harness alone (null queue)"
+hn_panel = 1
+hn_hollow = 2
+hn_threads = 3
+hn_median_ops_per_s = 4
+# block "panels"
+pn_panel = 1
+pn_hollow = 2
+pn_threads = 3
+pn_exercised = 4
+pn_none_failed_per_1000 = 5
+pn_band = 6
+pn_items = 7
+pn_categorical = 8
+pn_nbackoffs = 9
+pn_work_ns = 10
+pn_workload = 11
+
+# ---- what the data holds: panels, amounts of work, backoffs --------------------
+undefine STATS_*
+stats datafile index B_PANELS using (column(pn_panel)) nooutput
+NW = int(STATS_max) + 1
+stats datafile index B_PANELS using (column(pn_hollow)) nooutput
+NH = int(STATS_max) + 1
+stats datafile index B_PANELS using (column(pn_categorical)) nooutput
+categorical = int(STATS_max)
+stats datafile index B_PANELS using (column(pn_nbackoffs)) nooutput
+NB = int(STATS_max)
+array wname[NW]
+array wthreads[NW]
+array wband[NW]
+array witems[NW]
+array ex[NW * NH]
+array nf[NW * NH]
+array work[NH]
+# (the name line of a block has no such columns: skipped)
+isnum(v) = (v == v)
+stats datafile index B_PANELS using (!isnum(column(pn_hollow)) ? NaN : \
+    (i = int(column(pn_panel)), j = int(column(pn_hollow)), \
+    wname[i + 1] = strcol(pn_workload), wthreads[i + 1] = column(pn_threads), \
+    wband[i + 1] = column(pn_band), witems[i + 1] = column(pn_items), \
+    ex[i * NH + j + 1] = column(pn_exercised), \
+    nf[i * NH + j + 1] = column(pn_none_failed_per_1000), work[j + 1] = column(pn_work_ns), 0)) \
+    nooutput
+array bname[NB]
+array bcolor[NB]
+stats datafile index B_POINTS using (!isnum(column(pt_bidx)) ? NaN : \
+    (bname[int(column(pt_bidx)) + 1] = strcol(pt_backoff), \
+    bcolor[int(column(pt_bidx)) + 1] = column(pt_color_rgb), 0)) nooutput
+stats datafile index B_POINTS using (column(pt_threads)) nooutput
+tmin = STATS_min
+tmax = STATS_max
+workwords(h) = (h >= NH ? '' : (work[h + 1] == 0 ? 'no local work' : sprintf('%g ns local work', work[h + 1])))
+hex(c) = sprintf('#%06x', int(c))
+any_over = 0
+stats datafile index B_POINTS using (column(pt_oversubscribed) == 1 ? 1 : NaN) nooutput
+if (exists("STATS_records") && STATS_records > 0) { any_over = 1 }
+undefine STATS_*
+stats datafile index B_HARNESS using (column(hn_median_ops_per_s)) nooutput
+has_harness = exists("STATS_records") && STATS_records > 0
+
+# ---- the page: a column per workload, a row per quantity, the legend at right ----
+PW = 520.0
+RH = 300.0
+LPAD = 25.0
+LEG = 380.0
+ncap = (caption eq '') ? 0 : 1
+do for [i = 1:strlen(caption)] { if (caption[i:i] eq "\n") { ncap = ncap + 1 } }
+nnote = (note eq '') ? 0 : 1
+do for [i = 1:strlen(note)] { if (note[i:i] eq "\n") { nnote = nnote + 1 } }
+# the title and the finding's lines, then the panels' two-line titles
+TOP = 24.0 * (1 + nnote) + 70.0
+PW = (NW * PW < 1100.0 ? 1100.0 / NW : PW)   # room for the title
+W = int(LPAD + NW * PW + LEG)
+H = int(TOP + 5 * RH + 70 + ncap * 15.0)
 if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
     set terminal pngcairo size W, H font 'DejaVu Sans,11' noenhanced
 } else {
@@ -24,126 +145,178 @@ if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
 set encoding utf8
 set micro
 set output outfile
-ncap = (caption eq '') ? 0 : 1
-do for [i = 1:strlen(caption)] { if (caption[i:i] eq "\n") { ncap = ncap + 1 } }
 emulated = strstrt(caption, 'EMULATED') > 0
 set label 99 caption at screen 0.01, screen (ncap * 15.0 + 2) / H left front font ',9'
-bottom = (ncap * 15.0 + 75) / H
-# log axes: label 2 and 5 between the decades too
+lm(c) = (LPAD + c * PW + 95.0) / W
+rm(c) = (LPAD + (c + 1) * PW - 25.0) / W
+tm(r) = 1.0 - (TOP + r * RH + 30.0) / H
+bm(r) = 1.0 - (TOP + (r + 1) * RH - 30.0) / H
 logtics = 'do for [e = -12:12] { set ytics add (2 * 10.0**e, 5 * 10.0**e) }'
 set grid lc rgb '#e0e0e0'
 set border 3
 set tics nomirror
+set style textbox opaque border lc rgb '#999999'
+set multiplot title figtitle . (emulated ? '   [EMULATED nodes]' : '') . (note ne '' ? "\n" . note : '') \
+    tc rgb (emulated ? '#b00000' : 'black') font ',13'
 
-# Blocks: 0..N-5 one per backoff (first line its name; columns threads median
-# min max reps color_rgb ceiling harness_bound oversubscribed; ringed where
-# harness_bound is 1, a black x where oversubscribed is 1), N-4 the failed
-# attempts per 1,000 operations (backoff threads median min max reps color_rgb
-# oversubscribed), N-3 the paired change against none at the largest thread
-# count (backoff threads change_pct ci_lo_pct ci_hi_pct color_rgb
-# failed_per_1000 exercised oversubscribed; exercised 0: the backoff did not run,
-# no bar but "backoff not exercised on this host"), N-2 the physical ceiling
-# (threads ceiling color), N-1 the harness alone, the null queue (threads median
-# min max reps; NaN: not measured).
-undefine STATS_*
-stats datafile using 1 nooutput
-N = STATS_blocks
-undefine STATS_*
-stats datafile index (N - 2) using 2 nooutput
-has_ceiling = exists("STATS_records") && STATS_records > 0
-undefine STATS_*
-stats datafile index (N - 1) using 2 nooutput
-has_harness = exists("STATS_records") && STATS_records > 0
-undefine STATS_*
-stats datafile index 0:(N - 5) using 1 nooutput
-tmax = STATS_max
-sty = (STATS_min == STATS_max) ? 'yerrorbars' : 'yerrorlines'
-undefine STATS_*
-stats datafile index 0:(N - 5) using ($9 == 1 ? 1 : NaN) nooutput
-otitle = (exists("STATS_records") && STATS_records > 0) ? 'oversubscribed: threads share CPUs' : ''
-undefine STATS_*
-stats datafile index 0:(N - 5) using 3 nooutput
-ymin = STATS_min; ymax = STATS_max
-if (has_ceiling) { stats datafile index (N - 2) using 2 nooutput; ymax = (STATS_max > ymax * 30 ? ymax * 30 : (STATS_max > ymax ? STATS_max : ymax)) }
-if (has_harness) { stats datafile index (N - 1) using 2 nooutput; ymax = (STATS_max > ymax ? STATS_max : ymax); ymin = (STATS_min < ymin ? STATS_min : ymin) }
-htitle = has_harness ? 'harness alone (null queue)' : ''
-set multiplot layout 1, 3 title figtitle . (emulated ? '   [EMULATED nodes]' : '') . (note ne '' ? "\n" . note : '') tc rgb (emulated ? '#b00000' : 'black')
-set bmargin at screen bottom
-set tmargin at screen 0.84
-set lmargin at screen 0.05
-set rmargin at screen 0.31
-# a run that moved nothing (throughput 0) leaves no log scale
-if (ymin > 0 && ymax / ymin > 20) { set logscale y; eval logtics; set yrange [ymin / 1.4e6 : ymax * 1.4e-6] } else { set yrange [0 : ymax * 1.15e-6] }
-set logscale x 2
-set xlabel 'threads (producers + consumers)'
-set ylabel 'throughput (million items/s)'
-set key right bottom
-set title 'throughput'
-if (has_ceiling) {
-    plot for [i = 0:N - 5] datafile index i using 1:($2 / 1e6):($3 / 1e6):($4 / 1e6):6 \
-             with @sty lw 2 pt 7 ps 0.9 lc rgb variable title columnheader(1), \
-         for [i = 0:N - 5] datafile index i using 1:($8 == 1 ? $2 / 1e6 : NaN) \
-             with points pt 6 ps 3 lw 1.5 lc rgb '#3a3a3a' notitle, \
-         for [i = 0:N - 5] datafile index i using 1:($9 == 1 ? $2 / 1e6 : NaN) \
-             with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' notitle, \
-         NaN with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' title otitle, \
-         datafile index (N - 2) using 1:($2 / 1e6):3 with lines dt 2 lw 2 lc rgb variable \
-             title 'physical ceiling (model)', \
-         datafile index (N - 1) using 1:($2 / 1e6) with linespoints dt 4 lw 2.5 pt 3 ps 1.5 \
-             lc rgb '#3a3a3a' title htitle
-} else {
-    plot for [i = 0:N - 5] datafile index i using 1:($2 / 1e6):($3 / 1e6):($4 / 1e6):6 \
-             with @sty lw 2 pt 7 ps 0.9 lc rgb variable title columnheader(1), \
-         for [i = 0:N - 5] datafile index i using 1:($8 == 1 ? $2 / 1e6 : NaN) \
-             with points pt 6 ps 3 lw 1.5 lc rgb '#3a3a3a' notitle, \
-         for [i = 0:N - 5] datafile index i using 1:($9 == 1 ? $2 / 1e6 : NaN) \
-             with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' notitle, \
-         NaN with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' title otitle, \
-         datafile index (N - 1) using 1:($2 / 1e6) with linespoints dt 4 lw 2.5 pt 3 ps 1.5 \
-             lc rgb '#3a3a3a' title htitle
+# the value rows: row -> the columns of median, min, max and the scale
+array vmed[5]
+array vmin[5]
+array vmax[5]
+array vscale[5]
+vmed[1] = pt_median_ops_per_s; vmin[1] = pt_min_ops_per_s; vmax[1] = pt_max_ops_per_s; vscale[1] = 1e-6
+vmed[3] = pt_failed_per_1000; vmin[3] = pt_failed_min; vmax[3] = pt_failed_max; vscale[3] = 1
+vmed[4] = pt_backoff_ns_per_op; vmin[4] = pt_backoff_ns_min; vmax[4] = pt_backoff_ns_max; vscale[4] = 1
+vmed[5] = pt_p99_ns; vmin[5] = pt_p99_min_ns; vmax[5] = pt_p99_max_ns; vscale[5] = 1e-3
+array ylabels[5]
+ylabels[2] = 'throughput change vs none (%)'
+ylabels[3] = 'lost races per 1,000 operations'
+ylabels[4] = 'time in backoff per operation (ns)'
+ylabels[5] = 'p99 latency (µs)'
+ok(v) = (v == v && v > 0)
+desc(w) = (w eq 'prodcons' ? ': producers and consumers apart' : (w eq 'pairs' ? \
+    ': every thread enqueues, then dequeues' : (w eq 'mixed' ? \
+    ': every thread enqueues or dequeues at random' : '')))
+
+# the x axis: backoffs (one thread count, and always for the change) or threads
+# (a macro: set after the panel's stats)
+xaxis = "if (categorical || r == 1) { set xrange [-0.55 : NB - 0.25]; set xtics (); " . \
+        "do for [b = 0:NB - 1] { set xtics add (bname[b + 1] b) } } else { set xtics (); " . \
+        "set xtics autofreq; set xrange [tmin / 1.25 : tmax * 1.25]; " . \
+        "if (tmax / tmin >= 4) { set logscale x 2 } }"
+
+do for [r = 0:4] {
+do for [c = 0:NW - 1] {
+    reset_panel = 1
+    unset logscale
+    unset arrow
+    unset object 10
+    unset label 10
+    do for [k = 20:29] { unset label k }
+    unset key
+    set lmargin at screen lm(c)
+    set rmargin at screen rm(c)
+    set tmargin at screen tm(r)
+    set bmargin at screen bm(r)
+    set ytics autofreq
+    set format y '%g'
+    if (r == 0) {
+        set title wname[c + 1] . desc(wname[c + 1]) . sprintf("\n%s at %g threads", categorical ? 'all' : 'changes', wthreads[c + 1]) font ',11'
+    } else {
+        unset title
+    }
+    set ylabel (r == 0 ? (witems[c + 1] == 1 ? 'throughput (million items/s)' : 'throughput (million operations/s)') : (c == 0 ? ylabels[r + 1] : ''))
+    set xlabel (r == 4 ? (categorical || r == 1 ? 'backoff after a lost race' : 'threads') : '')
+    # stats count only the points inside the ranges set: none set until they ran
+    set autoscale xy
+    if (r == 1) {
+        # ---- the paired change against none ------------------------------------
+        lo = (wband[c + 1] == 1 ? -35.0 : -10.0)
+        hi = 10.0
+        undefine STATS_*
+        stats datafile index B_CHANGE using (column(ch_panel) == c && column(ch_exercised) != 0 ? column(ch_ci_lo_pct) : NaN) nooutput
+        if (exists("STATS_records") && STATS_records > 0) { lo = (STATS_min < lo ? STATS_min : lo) }
+        undefine STATS_*
+        stats datafile index B_CHANGE using (column(ch_panel) == c && column(ch_exercised) != 0 ? column(ch_ci_hi_pct) : NaN) nooutput
+        if (exists("STATS_records") && STATS_records > 0) { hi = (STATS_max > hi ? STATS_max : hi) }
+        nidle = 0
+        do for [h = 0:NH - 1] { if (ex[c * NH + h + 1] == 0) { nidle = nidle + 1 } }
+        span = hi - lo
+        set yrange [lo - 0.08 * span : hi + span * (0.12 + 0.2 * nidle)]
+        set format y '%+g%%'
+        set xzeroaxis lt -1
+        if (wband[c + 1] == 1) {
+            set object 10 rect from graph 0, first -30 to graph 1, first -15 fc rgb '#ffd27f' fs solid 0.45 noborder behind
+            set label 10 'study: 32 workers, 2 nodes' at first -0.48, first -22.5 left font ',9' tc rgb '#7a5200'
+        }
+        k = 0
+        do for [h = 0:NH - 1] {
+            if (ex[c * NH + h + 1] == 0) {
+                set label (20 + h) sprintf("%snot exercised\n(none lost %.2g races per 1,000 operations)", NH > 1 ? workwords(h) . ': ' : '', nf[c * NH + h + 1]) \
+                    at graph 0.5, graph (0.96 - 0.15 * k) center front boxed font ',9'
+                k = k + 1
+            }
+        }
+        eval xaxis
+        if (c == NW - 1) {
+            set key at screen (rm(c) + 0.012), screen tm(0) left top Left reverse samplen 1.5 spacing 1.15 font ',10'
+        }
+        plot datafile index B_CHANGE using (column(ch_x)):(column(ch_panel) == c && column(ch_hollow) == 0 && column(ch_exercised) != 0 ? column(ch_change_pct) : NaN):(column(ch_ci_lo_pct)):(column(ch_ci_hi_pct)):(column(ch_color_rgb)) \
+                 with yerrorbars pt 7 ps 1.4 lw 1.5 lc rgb variable notitle, \
+             '' index B_CHANGE using (column(ch_x)):(column(ch_panel) == c && column(ch_hollow) > 0 && column(ch_exercised) != 0 ? column(ch_change_pct) : NaN):(column(ch_ci_lo_pct)):(column(ch_ci_hi_pct)):(column(ch_color_rgb)) \
+                 with yerrorbars pt 6 ps 1.4 lw 2 lc rgb variable notitle, \
+             '' index B_CHANGE using (column(ch_x) - 0.07):(column(ch_panel) == c && column(ch_hollow) == 0 && column(ch_exercised) != 0 ? column(ch_change_pct) : NaN):(sprintf('%+.1f%%', column(ch_change_pct)) . (column(ch_inconclusive) == 1 ? "\ninconclusive" : '')) \
+                 with labels right font ',9' notitle, \
+             '' index B_CHANGE using (column(ch_x) + 0.07):(column(ch_panel) == c && column(ch_hollow) > 0 && column(ch_exercised) != 0 ? column(ch_change_pct) : NaN):(sprintf('%+.1f%%', column(ch_change_pct)) . (column(ch_inconclusive) == 1 ? "\ninconclusive" : '')) \
+                 with labels left font ',9' notitle, \
+             '' index B_CHANGE using (column(ch_x)):(column(ch_panel) == c && column(ch_oversubscribed) == 1 && column(ch_exercised) != 0 ? column(ch_change_pct) : NaN) \
+                 with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' notitle, \
+             for [b = 0:(categorical ? -1 : NB - 1)] NaN with linespoints lw 2 pt 7 lc rgb hex(bcolor[b + 1]) title bname[b + 1], \
+             NaN with points pt 7 ps 1.4 lc rgb '#4d4d4d' title workwords(0), \
+             for [h = 1:NH - 1] NaN with points pt 6 ps 1.4 lw 2 lc rgb '#4d4d4d' title workwords(h), \
+             (has_harness ? NaN : 1/0) with lines lw 3 lc rgb '#3a3a3a' title (has_harness ? 'harness alone (null queue)' : ''), \
+             (any_over ? NaN : 1/0) with points pt 2 ps 2 lw 2 lc rgb 'black' title (any_over ? 'oversubscribed: threads share CPUs or cores' : ''), \
+             NaN with lines dt 3 lw 1.5 lc rgb 'black' title '1 lost race per 1,000 operations', \
+             NaN with boxes fs solid 0.45 noborder lc rgb '#ffd27f' title 'study: 32 workers, 2 nodes: -15 to -30%'
+        unset xzeroaxis
+    } else {
+        # ---- a value: throughput, lost races, time in backoff, p99 --------------
+        i = r + 1
+        s = vscale[i]
+        V(k) = column(k) * s
+        undefine STATS_*
+        stats datafile index B_POINTS using (column(pt_panel) == c && ok(column(vmax[i])) ? column(vmax[i]) * s : NaN) nooutput
+        has = exists("STATS_records") && STATS_records > 0
+        ymax = has ? STATS_max : 1.0
+        undefine STATS_*
+        stats datafile index B_POINTS using (column(pt_panel) == c && isnum(column(vmed[i])) ? 1 : NaN) nooutput
+        recorded = exists("STATS_records") && STATS_records > 0
+        undefine STATS_*
+        stats datafile index B_POINTS using (column(pt_panel) == c && ok(column(vmin[i])) ? column(vmin[i]) * s : NaN) nooutput
+        ymin = (exists("STATS_records") && STATS_records > 0) ? STATS_min : ymax
+        if (r == 0 && has_harness) {
+            undefine STATS_*
+            stats datafile index B_HARNESS using (column(hn_panel) == c ? column(hn_median_ops_per_s) * s : NaN) nooutput
+            if (exists("STATS_records") && STATS_records > 0) { ymax = (STATS_max > ymax ? STATS_max : ymax); ymin = (STATS_min < ymin ? STATS_min : ymin) }
+        }
+        if (r == 2) {
+            ymax = (ymax > 1.0 ? ymax : 1.0); ymin = (ymin < 1.0 ? ymin : 1.0)
+            set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 3 lw 1.5 lc rgb 'black'
+        }
+        if (ymin > 0 && ymax / ymin >= (r == 0 ? 5 : 20)) {
+            set logscale y
+            eval logtics
+            set yrange [ymin / 1.35 : ymax * 1.35]
+        } else {
+            set yrange [0 : (ymax > 0 ? ymax * 1.15 : 1)]
+        }
+        if (!has) {
+            set label 10 (!recorded ? (r == 3 ? "time in backoff not recorded\n(results from before the counter)" : (r == 4 ? 'no latency recorded' : 'not recorded')) : (r == 3 ? '0 at every point: no backoff ran' : '0 at every point')) at graph 0.5, graph 0.5 center font ',10' tc rgb '#595959'
+        }
+        eval xaxis
+        if (categorical) {
+            plot datafile index B_POINTS using (column(pt_x)):(column(pt_panel) == c && column(pt_hollow) == 0 && ok(column(vmed[i])) ? V(vmed[i]) : NaN):(V(vmin[i])):(V(vmax[i])):(column(pt_color_rgb)) \
+                     with yerrorbars pt 7 ps 1.4 lw 1.5 lc rgb variable notitle, \
+                 '' index B_POINTS using (column(pt_x)):(column(pt_panel) == c && column(pt_hollow) > 0 && ok(column(vmed[i])) ? V(vmed[i]) : NaN):(V(vmin[i])):(V(vmax[i])):(column(pt_color_rgb)) \
+                     with yerrorbars pt 6 ps 1.4 lw 2 lc rgb variable notitle, \
+                 '' index B_POINTS using (column(pt_x) - 0.13):(r == 0 && column(pt_panel) == c && ok(column(pt_harness_ops_per_s)) ? V(pt_harness_ops_per_s) : NaN):(0.26):(0) \
+                     with vectors nohead lw 3 lc rgb '#3a3a3a' notitle, \
+                 '' index B_POINTS using (column(pt_x)):(r == 0 && column(pt_panel) == c && column(pt_harness_bound) == 1 ? V(vmed[i]) : NaN) \
+                     with points pt 6 ps 3 lw 1.5 lc rgb '#595959' notitle, \
+                 '' index B_POINTS using (column(pt_x)):(column(pt_panel) == c && column(pt_oversubscribed) == 1 && ok(column(vmed[i])) ? V(vmed[i]) : NaN) \
+                     with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' notitle, \
+                 '' index B_POINTS using (column(pt_x)):(column(pt_panel) == c && !ok(column(vmed[i])) && (r != 3 || column(pt_bidx) > 0) && column(vmed[i]) == column(vmed[i]) ? 0 : NaN):('0') \
+                     with labels offset 0, 0.6 font ',9' tc rgb '#595959' notitle
+        } else {
+            plot for [b = 0:NB - 1] for [h = 0:NH - 1] datafile index B_POINTS \
+                     using (column(pt_x)):(column(pt_panel) == c && column(pt_hollow) == h && column(pt_bidx) == b && ok(column(vmed[i])) ? V(vmed[i]) : NaN):(V(vmin[i])):(V(vmax[i])):(column(pt_color_rgb)) \
+                     with yerrorlines dt 1+(h > 0) pt (h == 0 ? 7 : 6) ps 1.1 lw 2 lc rgb variable notitle, \
+                 for [h = 0:NH - 1] datafile index B_HARNESS using (column(hn_threads)):(r == 0 && column(hn_panel) == c && column(hn_hollow) == h ? column(hn_median_ops_per_s) * s : NaN) \
+                     with lines dt 4-(h > 0) lw 2.5 lc rgb '#3a3a3a' notitle, \
+                 datafile index B_POINTS using (column(pt_x)):(column(pt_panel) == c && column(pt_oversubscribed) == 1 && ok(column(vmed[i])) ? V(vmed[i]) : NaN) \
+                     with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' notitle
+        }
+    }
 }
-# failed attempts per 1,000 operations, one line per backoff (rows carry the backoff's name)
-unset logscale y
-set ytics autofreq
-set lmargin at screen 0.375
-set rmargin at screen 0.635
-undefine STATS_*
-stats datafile index (N - 4) using 5 nooutput
-fmax = (exists("STATS_records") && STATS_records > 0) ? STATS_max : 0
-set yrange [0 : (fmax * 1.15 > 1.6 ? fmax * 1.15 : 1.6)]
-set ylabel 'failed attempts per 1,000 operations'
-set title 'does the backoff run? (failed_attempts / ops)'
-set key right top
-set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 3 lw 1.5 lc rgb 'black'
-plot for [b in 'none pause exp yield'] datafile index (N - 4) \
-         using 2:(strcol(1) eq b ? $3 : NaN):4:5:7 with @sty lw 2 pt 7 ps 0.9 lc rgb variable \
-         title b, \
-     datafile index (N - 4) using 2:($8 == 1 ? $3 : NaN) with points pt 2 ps 2.5 lw 2.5 \
-         lc rgb 'black' notitle, \
-     NaN with lines dt 3 lw 1.5 lc rgb 'black' title '1 per 1,000: below, backoff not exercised'
-unset arrow 1
-unset logscale x
-set lmargin at screen 0.705
-set rmargin at screen 0.985
-set yrange [-45 : 15]
-undefine STATS_*
-stats datafile index (N - 3) using 0:2 nooutput
-if (exists("STATS_min_x")) { set xrange [STATS_min_x - 0.6 : STATS_max_x + 0.6] }
-set xlabel 'backoff'
-set ylabel 'throughput change vs none (%)'
-set title sprintf('at %g threads, against retrying at once (paired per rep)', tmax)
-set style fill solid 0.85 border lc rgb '#404040'
-set boxwidth 0.6
-set key left bottom
-set xzeroaxis lt -1
-set object 1 rect from graph 0, first -30 to graph 1, first -15 fc rgb '#ffd27f' fs solid 0.35 noborder behind
-plot datafile index (N - 3) using 0:($8 == 1 ? $3 : NaN):6:xtic(1) with boxes lc rgb variable notitle, \
-     '' index (N - 3) using 0:($8 == 1 ? $3 : NaN):4:5 with yerrorbars lc rgb 'black' pt 7 ps 0.5 \
-         title 'bootstrap 95% CI', \
-     '' index (N - 3) using 0:($8 == 1 ? $4 - 4 : NaN):(sprintf('%+.1f%%, %.2g failed per 1,000', $3, $7)) \
-         with labels font ',9' notitle, \
-     '' index (N - 3) using 0:($8 == 0 ? -15 : NaN):(sprintf("backoff not\nexercised\non this host\n(%.2g failed\nper 1,000 ops)", $7)) \
-         with labels font ',9' notitle, \
-     '' index (N - 3) using 0:($9 == 1 ? 10 : NaN) with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' notitle, \
-     NaN with boxes lc rgb '#ffd27f' fs solid 0.35 title 'study: -15 to -30%'
+}
 unset multiplot

@@ -176,13 +176,32 @@ def write_env(root, host, kind, nodes, cpu_model, probe=True, machine=None,
 HARNESS_PER_PRODUCER = 1.8e8
 MESSAGE_HARNESS = 0.7
 
+#: F4 with workloads (make_synthetic's workloads=): per workload, the base
+#: throughput (ops/s at 2 threads, no work), each backoff's change against none
+#: (a fraction) and none's lost races per operation at each amount of local work
+#: (ns; in proportion at other works). Prodcons: not exercised (the 2-CPU
+#: shape); pairs: exercised without work, not with 300 ns; mixed: both.
+F4_WORKLOADS = {
+    "prodcons": {"base": 2.5e7, "change": {"pause": -0.02, "exp": -0.03, "yield": -0.05},
+                 "failed": {0: 2e-5, 300: 1e-5}},
+    "pairs": {"base": 8e6, "change": {"pause": 0.9, "exp": 0.5, "yield": 0.0},
+              "failed": {0: 0.2, 300: 0.0004}},
+    "mixed": {"base": 1e7, "change": {"pause": 0.4, "exp": 0.2, "yield": -0.12},
+              "failed": {0: 0.05, 300: 0.004}},
+}
+#: lost races per operation of a backoff, as a share of none's
+F4_FAILED_SHARE = {"none": 1.0, "pause": 0.2, "exp": 0.3, "yield": 0.5}
+#: ns in backoff per lost race
+F4_BACKOFF_NS = {"none": 0.0, "pause": 40.0, "exp": 120.0, "yield": 600.0}
+
 
 def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=2,
                    experiments=None, seed=1, cpu_model="Fake CPU 9000 @ 3.0GHz",
                    latency_files=True, probe=True, profile=None, harness=1.0,
                    items=("inline", "message"), oversub_above=None, f4_failed=0.01,
                    references=None, f3_loads=None, f5_realized=None, f5_realized_in="column",
-                   nodes=2, machine=None, machine_nodes=None):
+                   nodes=2, machine=None, machine_nodes=None, workloads=None,
+                   works=(0, 300)):
     """A whole results/<host>/ tree from a model shaped like the study.
 
     ``nodes``: the topology's nodes (real or emulated, ``kind``). ``machine``:
@@ -212,6 +231,11 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
     at half the capacity with a 1 ms linger. ``f5_realized_in``: "column"
     writes items_per_transfer (and the counters), "counters" only the queue
     counters items_in/out, batches_in/out (an older table). None: neither.
+    ``workloads``: F4 sweeps these workloads (names of F4_WORKLOADS, or a dict
+    shaped like it) x ``works`` (ns of local work) x threads x backoff, writing
+    the workload, threads, work_ns, ops_kind, backoff_ns_race and
+    backoff_ns_gate columns as numaring-bench does (pairs and mixed: producers
+    and consumers both say threads); None: the older prodcons-only shape.
     """
     rnd = random.Random(seed)
     write_env(root, host, kind, nodes, cpu_model, probe=probe, machine=machine,
@@ -235,7 +259,7 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
 
     refs_done = set()
 
-    def run(exp, point, cfg, tput, p50, p99, out, realized=None):
+    def run(exp, point, cfg, tput, p50, p99, out, realized=None, failed=None):
         plan = [(point, rep, 1.0, "point") for rep in range(1, reps + 1)]
         if references and exp in references and exp not in refs_done:
             refs_done.add(exp)   # the experiment's first point is its reference
@@ -245,7 +269,7 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
             row = _base_row(kind, nodes, host)
             row.update({k: str(v) for k, v in cfg.items()})
             row.update(experiment=exp, point=point_, rep=str(rep), role=role)
-            nthreads = int(row["producers"]) + int(row["consumers"])
+            nthreads = nrdata.threads(row)
             over = oversub_above is not None and nthreads > oversub_above
             row["oversubscribed"] = "" if oversub_above is None else str(int(over))
             t = jitter(tput) * factor
@@ -288,9 +312,14 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
                         (batches_in + batches_out))
             row.update(enqueued="5000", dequeued="5000")
             if exp == "f4-backoff":
-                rate = f4_failed * nthreads / tmax
+                rate = f4_failed * nthreads / tmax if failed is None else failed
                 # per whole-run operation (nrdata.failed_per_item): enqueued + dequeued
                 row["failed_attempts"] = "%d" % round(rate * 10000)
+                if failed is not None:
+                    ns = F4_BACKOFF_NS.get(row["backoff"], 0.0) * rate * 10000
+                    row["backoff_ns_race"] = "%d" % round(jitter(ns, 0.05))
+                    row["backoff_ns_gate"] = "0"
+                    row["gate_backoffs"] = "0"
             out.append(row)
             if latency_files:
                 d = os.path.join(root, host, exp, *([profile] if profile else []), point_)
@@ -345,6 +374,26 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
                                                    "producers": t // 2, "consumers": t // 2},
                         6e6 * t ** 0.5 * (0.3 if gte == "shared" else 1.0),
                         p50, p50 * 12, rows)
+        elif exp == "f4-backoff" and workloads:
+            model = workloads if isinstance(workloads, dict) else {
+                w: F4_WORKLOADS[w] for w in workloads}
+            for w, m in model.items():
+                for work in works:
+                    slow = 1.0 / (1.0 + work / 300.0)
+                    for t in threads:
+                        for bo in ("none", "pause", "exp", "yield"):
+                            fw = m["failed"]
+                            none_rate = fw.get(work, fw.get(0, 0.0) * slow)
+                            change = m["change"].get(bo, 0.0) * (slow if work else 1.0)
+                            tp = m["base"] * slow * (t / 2.0) ** 0.5 * (1 + change)
+                            side = t if w != "prodcons" else t // 2
+                            run(exp, "%s-work%d-t%d-%s" % (w, work, t, bo),
+                                {"backoff": bo, "workload": w, "threads": t,
+                                 "work_ns": work, "producers": side, "consumers": side,
+                                 "ops_kind": "items" if w == "prodcons" else "operations"},
+                                tp, 500 * t * (1 + work / 1000.0),
+                                3000 * t * (1 + work / 1000.0) * (1.5 if bo == "yield" else 1),
+                                rows, failed=none_rate * F4_FAILED_SHARE[bo])
         elif exp == "f4-backoff":
             for t in threads:
                 for bo, loss in (("none", 0.0), ("pause", 0.16), ("exp", 0.24), ("yield", 0.29)):

@@ -42,6 +42,7 @@ sys.path.insert(0, SCRIPTS)
 sys.path.insert(0, TESTS)
 
 import fakeresults  # noqa: E402
+import nrdata  # noqa: E402
 import plot  # noqa: E402
 import summarize  # noqa: E402
 
@@ -69,6 +70,34 @@ FIGURE_CLAIMS = {
 }
 
 
+#: F4 per workload (issue 21): f4.<workload>.<backoff>_change_pct without local
+#: work, f4.<workload>.work<N>.<backoff>_change_pct with N ns of it (prodcons
+#: without work: the f4.<backoff>_change_pct above, the paper's); summarize.f4(
+#: hostdir, workload, work)'s <backoff>_change_pct; no paper macro
+F4_CLAIM_RE = re.compile(r"^f4\.(\w+)\.(?:work(\d+(?:\.\d+)?)\.)?(pause|exp|yield)_change_pct$")
+F4_BACKOFFS = ("pause", "exp", "yield")
+
+
+def f4_claim_id(workload, work, backoff):
+    if workload == "prodcons" and not work:
+        return "f4.%s_change_pct" % backoff
+    if not work:
+        return "f4.%s.%s_change_pct" % (workload, backoff)
+    return "f4.%s.work%g.%s_change_pct" % (workload, work, backoff)
+
+
+def expect(claim):
+    """EXPECT's entry for a claim, F4's per workload too: (summarize function,
+    its key, the paper's macro or None, the format, summarize's extra arguments)."""
+    if claim in EXPECT:
+        return EXPECT[claim] + ((),)
+    m = F4_CLAIM_RE.match(claim)
+    if m is None:
+        return None
+    return ("f4", "%s_change_pct" % m.group(3), None, "{:+.1f}",
+            (m.group(1), float(m.group(2) or 0)))
+
+
 def split(claim):
     """(base claim, '' / '_lo' / '_hi')."""
     for sfx in ("_lo", "_hi"):
@@ -80,19 +109,21 @@ def split(claim):
 def summarized(hostdir, claim):
     """summarize's value for a claim (its interval's bounds for _lo/_hi), or None."""
     base, sfx = split(claim)
-    fn, key, _m, _f = EXPECT[base]
-    return (getattr(summarize, fn)(hostdir) or {}).get(key + sfx)
+    fn, key, _m, _f, args = expect(base)
+    return (getattr(summarize, fn)(hostdir, *args) or {}).get(key + sfx)
 
 
 def paper_text(claim, v):
     """A value as the paper's macro prints it."""
     base, _sfx = split(claim)
-    return EXPECT[base][3].format(v)
+    return expect(base)[3].format(v)
 
 
 def macro_of(claim):
+    """The paper's macro of a claim; None where the paper prints none."""
     base, sfx = split(claim)
-    return EXPECT[base][2] + {"": "", "_lo": "Lo", "_hi": "Hi"}[sfx]
+    m = expect(base)[2]
+    return None if m is None else m + {"": "", "_lo": "Lo", "_hi": "Hi"}[sfx]
 
 
 def read_macros(path):
@@ -106,14 +137,23 @@ def hosts_of(results):
 
 def wanted(hostdir, name):
     """The claims figure ``name`` must print on this host: those summarize has a
-    value for (F4: where the backoff ran)."""
+    value for (F4: every workload and amount of local work, where the none run
+    lost races: at least nrdata.BACKOFF_EXERCISED per operation, or not recorded)."""
+    if name == "f4-backoff":
+        out = []
+        for w, work in summarize.f4_workloads(hostdir):
+            d = summarize.f4(hostdir, w, work) or {}
+            rate = d.get("none_failed_per_item")
+            if rate is not None and rate < nrdata.BACKOFF_EXERCISED:
+                continue
+            out += [f4_claim_id(w, work, b) for b in F4_BACKOFFS
+                    if d.get("%s_change_pct" % b) is not None]
+        return out
     out = []
     for claim in FIGURE_CLAIMS.get(name, []):
         fn, key, _m, _f = EXPECT[claim]
         d = getattr(summarize, fn)(hostdir) or {}
         if d.get(key) is None:
-            continue
-        if fn == "f4" and d.get(claim[3:].replace("_change_pct", "_exercised")) is False:
             continue
         out.append(claim)
     return out
@@ -222,7 +262,7 @@ class Checks:
                     self.assertIn(claim, ratios, "%s prints no %s" % (name, claim))
             for claim, v in ratios.items():
                 with self.subTest(host=host, figure=name, claim=claim):
-                    self.assertIn(split(claim)[0], EXPECT)
+                    self.assertIsNotNone(expect(split(claim)[0]), claim)
                     want = summarized(hostdir, claim)
                     self.assertIsNotNone(want)
                     self.assertEqual(v, want)
@@ -265,6 +305,8 @@ class Checks:
                 if (base.startswith("f3.") and host != cross) or \
                         (not base.startswith("f3.") and host != real):
                     continue
+                if macro_of(claim) is None:
+                    continue   # F4 per workload: figures and README, no paper macro
                 with self.subTest(host=host, claim=claim, macro=macro_of(claim)):
                     got = macros.get(macro_of(claim))
                     self.assertEqual(got, paper_text(claim, v))
@@ -402,9 +444,14 @@ class Synthetic(Checks, unittest.TestCase):
         fakeresults.make_synthetic(cls.results, "open", "emulated", (2, 4), reps=5, seed=4,
                                    experiments=["f3-gate"], f3_loads=(0.5, 0.75),
                                    latency_files=False, oversub_above=2)
-        for h in ("closed", "open"):
+        # F4 per workload (issue 21): prodcons not exercised, pairs and mixed exercised
+        # (pairs not with local work): f4.<workload>[.work<N>].<backoff>_change_pct
+        fakeresults.make_synthetic(cls.results, "workloads", "real", (2,), reps=5, seed=5,
+                                   experiments=["f4-backoff"], latency_files=False,
+                                   workloads=("prodcons", "pairs", "mixed"))
+        for h in ("closed", "open", "workloads"):
             skew(os.path.join(cls.results, h))
-        cls.host_list = ["closed", "open"]
+        cls.host_list = ["closed", "open", "workloads"]
 
     @classmethod
     def tearDownClass(cls):
@@ -445,6 +492,12 @@ class Synthetic(Checks, unittest.TestCase):
     def test_figure_ratio_is_summarizes(self):
         for host in self.host_list:
             self.check_host(host)
+        # the workloads' changes: where the none run lost races, and only there
+        per = plot.figure_ratios(self.results, "workloads")
+        self.assertIn("f4.pairs.pause_change_pct", per)
+        self.assertIn("f4.mixed.work300.exp_change_pct", per)
+        self.assertNotIn("f4.pause_change_pct", per)
+        self.assertNotIn("f4.pairs.work300.pause_change_pct", per)
 
     def test_drawn_text_is_the_claims(self):
         for host in self.host_list:

@@ -1,0 +1,364 @@
+#!/usr/bin/python3
+"""F4's figure: backoff against spinning, per workload (issues 21 and 22).
+
+    /usr/bin/python3 -m unittest scripts.tests.test_f4_figure -v
+
+Synthetic hosts (tests/fakeresults.py, workloads=): prodcons (none loses no
+races: not exercised), pairs (exercised without local work, not with 300 ns)
+and mixed (exercised at both), at one thread count and at several. Checks that
+every panel is drawn, that the changes are summarize.f4's and shown only where
+the none run lost races ("not exercised" elsewhere, never inside the study's
+band, which only the prodcons panel has), the category axis with one thread
+count, the marks of oversubscribed points, the caption's two lines, and that
+scripts/gnuplot/f4-backoff.gp reads the columns of the data file plot.py
+writes by their names.
+"""
+
+import importlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+TESTS = os.path.dirname(os.path.abspath(__file__))
+SCRIPTS = os.path.dirname(TESTS)
+GP = os.path.join(SCRIPTS, "gnuplot", "f4-backoff.gp")
+sys.path.insert(0, SCRIPTS)
+sys.path.insert(0, TESTS)
+
+import fakeresults  # noqa: E402
+import nrdata  # noqa: E402
+import plot  # noqa: E402
+import summarize  # noqa: E402
+
+GNUPLOT = shutil.which("gnuplot")
+WORKLOADS = ("prodcons", "pairs", "mixed")
+BAND_COLOR = "#ffd27f"
+
+
+def have_matplotlib():
+    try:
+        importlib.import_module("matplotlib")
+        return True
+    except ImportError:
+        return False
+
+
+def gp_columns(text):
+    """{block index: {column name: number}} the .gp names (<prefix>_<name> = N)
+    and {prefix: block index} (B_<NAME> = i)."""
+    blocks = {m.group(1): int(m.group(2))
+              for m in re.finditer(r"^B_(\w+) = (\d+)$", text, re.M)}
+    cols = {}
+    for m in re.finditer(r"^(pt|ch|hn|pn)_(\w+) = (\d+)$", text, re.M):
+        cols.setdefault(m.group(1), {})[m.group(2)] = int(m.group(3))
+    return blocks, cols
+
+
+def dat_blocks(lines):
+    """[(name, [columns], [rows])] of an F4 data file (blocks after two blank lines)."""
+    text = "\n".join(lines)
+    out = []
+    for chunk in text.split("\n\n\n")[1:]:
+        ls = [x for x in chunk.splitlines() if x.strip()]
+        name = ls[0].strip('"')
+        cols = [x for x in ls if x.startswith("# columns:")][0].split(":", 1)[1].split()
+        rows = [x.split() for x in ls[1:] if not x.startswith("#")]
+        out.append((name, cols, rows))
+    return out
+
+
+class F4Figure(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="nr-f4fig-")
+        cls.results = os.path.join(cls.tmp, "results")
+        # one thread count (the 2-CPU shape), five reps: categories on x
+        fakeresults.make_synthetic(cls.results, "one", "real", (2,), reps=5, seed=7,
+                                   experiments=["f4-backoff"], workloads=WORKLOADS,
+                                   oversub_above=2, latency_files=False)
+        # three thread counts, 8 oversubscribed: against threads
+        fakeresults.make_synthetic(cls.results, "many", "real", (2, 4, 8), reps=3, seed=8,
+                                   experiments=["f4-backoff"], workloads=WORKLOADS,
+                                   oversub_above=4, latency_files=False)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def prep(self, name):
+        h = plot.Host(self.results, name)
+        h.load()
+        return plot.prep_f4(h)
+
+    def drawn(self, name):
+        """(prepared data, {(row key, workload): axes}, figure), drawn as draw_one does."""
+        if not have_matplotlib():
+            self.skipTest("no matplotlib")
+        plot.init_matplotlib()
+        p = self.prep(name)
+        nrows, ncols = plot.grid_of("f4-backoff", p)
+        fig, axes = plot.plt.subplots(nrows, ncols, figsize=p["figsize"],
+                                      layout="constrained", squeeze=False)
+        plot.DRAW[p["kind"]](list(axes.flat), p)
+        fig.canvas.draw()
+        self.addCleanup(plot.plt.close, fig)
+        out = {}
+        for r, (key, _label) in enumerate(plot.F4_ROWS):
+            for c, col in enumerate(p["columns"]):
+                out[(key, col["workload"])] = axes[r][c]
+        return p, out, fig
+
+    # ---- what is drawn ---------------------------------------------------------
+
+    def test_a_column_of_every_panel_per_workload(self):
+        p, ax, _fig = self.drawn("one")
+        self.assertEqual([c["workload"] for c in p["columns"]], list(WORKLOADS))
+        self.assertEqual(p["grid"], (5, 3))
+        for (key, w), a in ax.items():
+            with self.subTest(panel=key, workload=w):
+                self.assertTrue(a.axison, "%s of %s not drawn" % (key, w))
+                if key in ("tput", "p99") or (key in ("failed", "bns") and w != "prodcons"):
+                    self.assertTrue(a.lines, "%s of %s has no data" % (key, w))
+        # the works apart: filled for none, hollow for 300 ns
+        faces = {tuple(ln.get_markerfacecolor()) if not isinstance(ln.get_markerfacecolor(), str)
+                 else ln.get_markerfacecolor() for ln in ax[("tput", "pairs")].lines
+                 if ln.get_marker() == "o"}
+        self.assertIn("white", faces)
+        self.assertGreater(len(faces), 2)
+
+    def test_one_thread_count_puts_the_backoffs_on_x(self):
+        p, ax, _fig = self.drawn("one")
+        self.assertTrue(p["categorical"])
+        self.assertIn("throughput by backoff at 2 threads", p["title"])
+        for key in ("tput", "change", "failed", "p99"):
+            with self.subTest(panel=key):
+                a = ax[(key, "pairs")]
+                self.assertEqual([t.get_text() for t in a.get_xticklabels()],
+                                 ["none", "pause", "exp", "yield"])
+                self.assertEqual(a.get_xscale(), "linear")
+                # a dot per backoff, no line joins them
+                self.assertEqual({ln.get_linestyle() for ln in a.lines
+                                  if ln.get_marker() == "o"}, {"None"})
+
+    def test_several_thread_counts_draw_lines_against_threads(self):
+        p, ax, _fig = self.drawn("many")
+        self.assertFalse(p["categorical"])
+        self.assertIn("throughput vs threads by backoff", p["title"])
+        a = ax[("tput", "mixed")]
+        self.assertEqual([t.get_text() for t in a.get_xticklabels()], ["2", "4", "8"])
+        self.assertEqual(a.get_xscale(), "log")
+        # a line per backoff and amount of work, each through the three counts
+        joined = [ln for ln in a.lines if ln.get_linestyle() in ("-", "--")
+                  and len(ln.get_xdata()) == 3]
+        self.assertGreaterEqual(len(joined), 8)
+        styles = {ln.get_linestyle() for ln in a.lines}
+        self.assertTrue({"-", "--"} <= styles, styles)   # no work solid, 300 ns dashed
+        # the change stays a comparison of backoffs at the quoted count (4: 8 is
+        # oversubscribed)
+        self.assertEqual([t.get_text() for t in ax[("change", "mixed")].get_xticklabels()],
+                         ["none", "pause", "exp", "yield"])
+        self.assertEqual({e["threads"] for e in p["relative"]}, {4})
+
+    def test_oversubscribed_points_are_marked(self):
+        p, ax, _fig = self.drawn("many")
+        for w in WORKLOADS:
+            with self.subTest(workload=w):
+                xs = [ln for ln in ax[("tput", w)].lines if ln.get_marker() == "x"]
+                self.assertEqual(sorted({x for ln in xs for x in ln.get_xdata()})[-1] // 1, 8)
+        caption = " ".join(t for t, _e in p["caption"])
+        self.assertRegex(caption, r"\d+ oversubscribed points \(the run's threads")
+        _p, ax, _fig = self.drawn("one")
+        self.assertFalse([ln for ln in ax[("tput", "pairs")].lines if ln.get_marker() == "x"])
+
+    def test_caption_is_the_host_and_one_line(self):
+        p = self.prep("one")
+        self.assertEqual(len(p["caption"]), 2)
+        self.assertTrue(p["caption"][0][0].startswith("host one \u00b7 "))
+        line = p["caption"][1][0]
+        self.assertIn("filled no local work, hollow 300 ns local work", line)
+        self.assertLess(len(line), 400)
+
+    # ---- the change against none ----------------------------------------------
+
+    def change_texts(self, a):
+        return [t.get_text() for t in a.texts if re.search(r"[\u2212+]\d+\.\d%", t.get_text())]
+
+    def test_changes_where_exercised_not_exercised_where_not(self):
+        p, ax, _fig = self.drawn("one")
+        hostdir = os.path.join(self.results, "one")
+        by = {(e["workload"], e["work"], e["backoff"]): e for e in p["relative"]}
+        for w, work in summarize.f4_workloads(hostdir):
+            d = summarize.f4(hostdir, w, work)
+            ex = d["none_failed_per_item"] >= nrdata.BACKOFF_EXERCISED
+            with self.subTest(workload=w, work=work):
+                # the fake model: prodcons never, pairs without work only, mixed both
+                self.assertEqual(ex, w == "mixed" or (w == "pairs" and not work))
+                for b in ("pause", "exp", "yield"):
+                    e = by[(w, work, b)]
+                    self.assertEqual(e["exercised"], ex)
+                    self.assertEqual(e["pct"], d["%s_change_pct" % b])
+                    if ex:
+                        self.assertEqual(e["text"], plot.fmt_claim(e["claim"], e["pct"]))
+                    else:
+                        self.assertIsNone(e["text"])
+        # drawn: a value per exercised backoff, "not exercised" for the rest
+        counts = {w: len(self.change_texts(ax[("change", w)])) for w in WORKLOADS}
+        self.assertEqual(counts, {"prodcons": 0, "pairs": 3, "mixed": 6})
+        idle = {w: [t.get_text() for t in ax[("change", w)].texts
+                    if t.get_gid() == "f4-not-exercised"] for w in WORKLOADS}
+        self.assertEqual(len(idle["prodcons"]), 2)
+        self.assertEqual(len(idle["pairs"]), 1)
+        self.assertIn("300 ns local work: not exercised", idle["pairs"][0])
+        self.assertIn("none lost 0.4 races per 1,000 operations", idle["pairs"][0])
+        self.assertEqual(idle["mixed"], [])
+
+    def test_inconclusive_where_the_interval_holds_zero(self):
+        p, ax, _fig = self.drawn("one")
+        texts = {w: self.change_texts(ax[("change", w)]) for w in ("pairs", "mixed")}
+        seen = 0
+        for e in p["relative"]:
+            if not e["text"]:
+                continue
+            label = [t for t in texts[e["workload"]] if t.startswith(e["text"])]
+            self.assertEqual(len(label), 1, (e, texts[e["workload"]]))
+            self.assertEqual("inconclusive" in label[0], e["lo"] <= 0 <= e["hi"])
+            seen += e["lo"] <= 0 <= e["hi"]
+        self.assertGreater(seen, 0)   # the model's pairs yield: no change
+
+    def test_the_study_band_only_in_prodcons_and_never_under_not_exercised(self):
+        from matplotlib.colors import to_hex
+        _p, ax, fig = self.drawn("one")
+        renderer = fig.canvas.get_renderer()
+        for w in WORKLOADS:
+            a = ax[("change", w)]
+            band = [pt for pt in a.patches if to_hex(pt.get_facecolor()) == BAND_COLOR]
+            label = [t for t in a.texts if t.get_text() == "study: 32 workers, 2 nodes"]
+            with self.subTest(workload=w):
+                self.assertEqual(len(band), 1 if w == "prodcons" else 0)
+                self.assertEqual(len(label), 1 if w == "prodcons" else 0)
+            for b in band:
+                box = b.get_window_extent(renderer)
+                for t in a.texts:
+                    if t.get_gid() != "f4-not-exercised":
+                        continue
+                    tb = t.get_bbox_patch().get_window_extent(renderer)
+                    with self.subTest(workload=w, text=t.get_text()):
+                        self.assertFalse(tb.overlaps(box), "not exercised inside the band")
+                        self.assertGreater(tb.y0, box.y1)
+
+    def test_the_figure_prints_summarizes_changes(self):
+        ratios = plot.figure_ratios(self.results, "one")
+        hostdir = os.path.join(self.results, "one")
+        want = {}
+        for w, work in summarize.f4_workloads(hostdir):
+            d = summarize.f4(hostdir, w, work)
+            if d["none_failed_per_item"] < nrdata.BACKOFF_EXERCISED:
+                continue
+            for b in ("pause", "exp", "yield"):
+                cid = ("f4.%s_change_pct" % b if w == "prodcons" and not work else
+                       "f4.%s.%s_change_pct" % (w, b) if not work else
+                       "f4.%s.work%g.%s_change_pct" % (w, work, b))
+                want[cid] = d["%s_change_pct" % b]
+        self.assertEqual(ratios, want)
+        self.assertIn("f4.pairs.pause_change_pct", ratios)
+        self.assertIn("f4.mixed.work300.yield_change_pct", ratios)
+        self.assertNotIn("f4.pause_change_pct", ratios)          # prodcons: not exercised
+        self.assertNotIn("f4.pairs.work300.pause_change_pct", ratios)
+
+    def test_headline(self):
+        p = self.prep("one")
+        ann = p["annotation"]
+        self.assertTrue(ann.startswith("vs none at 2 threads, no local work: "), ann)
+        self.assertIn("prodcons pause/exp/yield: backoff not exercised on this host", ann)
+        self.assertIn("pairs: pause +", ann)
+        self.assertNotIn("%", ann.split("pairs")[0])
+        self.assertIn("(study, prodcons: \u221215 to \u221230% at 32 workers, 2 nodes)", ann)
+
+    # ---- gnuplot: the same panels from the same data ---------------------------
+
+    def test_the_gp_reads_the_columns_by_name(self):
+        with open(GP, encoding="utf-8") as f:
+            gp = f.read()
+        blocks, cols = gp_columns(gp)
+        names = [b[0] for b in plot.F4_DAT_BLOCKS]
+        self.assertEqual(blocks, {"POINTS": names.index("points"),
+                                  "CHANGE": names.index("change vs none"),
+                                  "HARNESS": names.index("harness alone (null queue)"),
+                                  "PANELS": names.index("panels")})
+        prefix = {"pt": "points", "ch": "change vs none", "hn": "harness alone (null queue)",
+                  "pn": "panels"}
+        for p_ in ("one", "many"):
+            dat = plot.dat_text("f4-backoff", self.prep(p_))
+            found = {name: (c, rows) for name, c, rows in dat_blocks(dat)}
+            self.assertEqual(list(found), names)
+            for pre, named in cols.items():
+                header, rows = found[prefix[pre]]
+                for name, n in named.items():
+                    with self.subTest(host=p_, block=prefix[pre], column=name):
+                        self.assertEqual(header[n - 1], name)
+                for row in rows:
+                    self.assertEqual(len(row), len(header), row)
+        # every column it reads goes through a name: no $N, no column(N)
+        code = "\n".join(ln for ln in gp.splitlines() if not ln.lstrip().startswith("#"))
+        self.assertNotRegex(code, r"\$\d")
+        self.assertNotRegex(code, r"column\(\d")
+        self.assertNotRegex(code, r"strcol\(\d")
+        # and each named column is used
+        for pre, named in cols.items():
+            for name in named:
+                self.assertRegex(code, r"\b%s_%s\b[^=]" % (pre, name))
+
+    def test_the_data_file_says_what_the_figure_shows(self):
+        p = self.prep("one")
+        found = {name: (c, rows) for name, c, rows in dat_blocks(plot.dat_text("f4-backoff", p))}
+        cols, rows = found["change vs none"]
+        ix = {c: i for i, c in enumerate(cols)}
+        for e in p["relative"]:
+            row = [r for r in rows if r[ix["workload"]] == e["workload"]
+                   and float(r[ix["work_ns"]]) == e["work"] and r[ix["backoff"]] == e["backoff"]]
+            self.assertEqual(len(row), 1)
+            row = row[0]
+            self.assertEqual("%+.1f" % float(row[ix["change_pct"]]), "%+.1f" % e["pct"])
+            self.assertEqual(row[ix["exercised"]], "%d" % e["exercised"])
+            self.assertEqual(row[ix["inconclusive"]], "%d" % (e["lo"] <= 0 <= e["hi"]))
+        cols, rows = found["panels"]
+        ix = {c: i for i, c in enumerate(cols)}
+        band = {r[ix["workload"]]: r[ix["band"]] for r in rows}
+        self.assertEqual(band, {"prodcons": "1", "pairs": "0", "mixed": "0"})
+        ex = {(r[ix["workload"]], r[ix["work_ns"]]): r[ix["exercised"]] for r in rows}
+        self.assertEqual(ex, {("prodcons", "0"): "0", ("prodcons", "300"): "0",
+                              ("pairs", "0"): "1", ("pairs", "300"): "0",
+                              ("mixed", "0"): "1", ("mixed", "300"): "1"})
+        cols, rows = found["points"]
+        ix = {c: i for i, c in enumerate(cols)}
+        self.assertEqual({r[ix["x"]] for r in rows if r[ix["workload"]] == "pairs"},
+                         {"-0.17", "0.17", "0.83", "1.17", "1.83", "2.17", "2.83", "3.17"})
+
+    @unittest.skipUnless(GNUPLOT, "gnuplot is not installed")
+    def test_gnuplot_draws_both_shapes(self):
+        plots = os.path.join(self.tmp, "plots")
+        r = subprocess.run([sys.executable if have_matplotlib() else "/usr/bin/python3",
+                            os.path.join(SCRIPTS, "plot.py"), "--results", self.results,
+                            "--plots", plots, "--gnuplot"],
+                           capture_output=True, text=True, timeout=300)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        for host in ("one", "many"):
+            with self.subTest(host=host):
+                png = os.path.join(plots, host, "gnuplot", "f4-backoff.png")
+                self.assertTrue(os.path.isfile(png))
+                self.assertGreater(os.path.getsize(png), 50000)
+                # standalone, from the data file alone
+                out = os.path.join(self.tmp, "%s-standalone.png" % host)
+                g = subprocess.run([GNUPLOT, "-e", "datafile='%s'; outfile='%s'" % (
+                    os.path.join(plots, host, "data", "f4-backoff.dat"), out), GP],
+                    capture_output=True, text=True, timeout=120)
+                self.assertEqual(g.returncode, 0, g.stderr)
+                self.assertTrue(os.path.isfile(out))
+
+
+if __name__ == "__main__":
+    unittest.main()
