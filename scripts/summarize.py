@@ -333,12 +333,14 @@ def f4(hostdir, workload="prodcons", work=0.0, rows=None):
 
 
 def med_per_op(rows, columns):
-    """The median over rows of the sum of ``columns`` per operation; None
-    where a row lacks them."""
+    """The median over rows of the sum of ``columns`` (counted over the whole
+    run) per operation of the whole run (enqueued + dequeued, as
+    nrdata.failed_per_item); None where a row lacks them."""
     vals = []
     for r in rows:
         parts = [nrdata.num(r, c) for c in columns]
-        n = nrdata.num(r, "ops")
+        e, d = nrdata.num(r, "enqueued"), nrdata.num(r, "dequeued")
+        n = e + d if e is not None and d is not None else nrdata.num(r, "ops")
         if any(p is None for p in parts) or not n:
             return None
         vals.append(sum(parts) / n)

@@ -203,9 +203,9 @@ class OneNodeEmulated(HostKind, unittest.TestCase):
              "RealMultiNode": False, "RealSMT": False, "RealVM": True, "FFourAtScale": False}
     MACROS = {"CrossKind": "emulated", "RealMachineText": "2 CPUs, 1 real NUMA node",
               "RealNodesText": "1 real node", "RealVirtText": "a virtual machine (KVM)",
-              # no SMT: a quoted thread count is the sweep's largest (F3: the
-              # largest with a CPU per thread), as before cores were known
-              "FTwoThreads": "8", "FFourThreads": "8", "FThreeThreads": "2"}
+              # no SMT: a quoted thread count is the sweep's largest (F3 and
+              # F4: the largest with a CPU per thread), as before cores were known
+              "FTwoThreads": "8", "FFourThreads": "2", "FThreeThreads": "2"}
 
     @classmethod
     def build(cls, results):
