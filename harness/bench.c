@@ -380,9 +380,50 @@ static void run_verify(const struct hb_run *run, struct hb_measure *m, int say)
 			(unsigned long long)m->bad);
 }
 
+/* numaring-bench runs at most this many threads of one role (options.c) */
+#define HB_MAX_THREADS_FAIR 1024u
+
+/* min / max of n per-thread counts; -1 where there is none or the most is 0. */
+static double min_over_max(const uint64_t *v, unsigned n)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+	for (unsigned i = 0; i < n; i++) {
+		lo = v[i] < lo ? v[i] : lo;
+		hi = v[i] > hi ? v[i] : hi;
+	}
+	return n && hi ? (double)lo / (double)hi : -1.0;
+}
+
+/* Fairness: how evenly the threads got their operations done (F4: a backoff
+ * can buy throughput by starving a thread). Symmetric workloads: thread i's
+ * enqueues + dequeues; prodcons: each role apart (a producer and a consumer
+ * do different work), the lower of the two. */
+static double run_fairness(const struct hb_run *run)
+{
+	uint64_t v[HB_MAX_THREADS_FAIR];
+	unsigned np = run->np < HB_MAX_THREADS_FAIR ? run->np : HB_MAX_THREADS_FAIR;
+	unsigned nc = run->nc < HB_MAX_THREADS_FAIR ? run->nc : HB_MAX_THREADS_FAIR;
+	/* Relaxed: the threads have been joined; their counts are final. */
+	if (run->workload != HB_WORKLOAD_PRODCONS) {
+		np = np < nc ? np : nc; /* thread i is producer i and consumer i */
+		for (unsigned i = 0; i < np; i++)
+			v[i] = atomic_load_explicit(&run->prod[i].sent, memory_order_relaxed) +
+			       atomic_load_explicit(&run->cons[i].received, memory_order_relaxed);
+		return min_over_max(v, np);
+	}
+	for (unsigned i = 0; i < np; i++)
+		v[i] = atomic_load_explicit(&run->prod[i].sent, memory_order_relaxed);
+	double fp = min_over_max(v, np);
+	for (unsigned i = 0; i < nc; i++)
+		v[i] = atomic_load_explicit(&run->cons[i].received, memory_order_relaxed);
+	double fc = min_over_max(v, nc);
+	return fp < 0 ? fc : fc < 0 ? fp : (fp < fc ? fp : fc);
+}
+
 /* Merge what the threads counted into m and hist. */
 static void run_collect(const struct hb_run *run, struct hb_measure *m, struct hdr_hist *hist)
 {
+	m->fairness = run_fairness(run);
 	for (unsigned i = 0; i < run->nc; i++) {
 		const struct hb_consumer *c = &run->cons[i];
 		if (hist)

@@ -429,6 +429,8 @@ static void fill_summary(struct row *row, const struct hb_report *r)
 	set_u64(row, HB_COL_full_retries, m->full_retries);
 	set_u64(row, HB_COL_empty_polls, m->empty_polls);
 	set_u64(row, HB_COL_window_waits, m->window_waits);
+	if (m->fairness >= 0)
+		set(row, HB_COL_fairness, "%.4f", m->fairness);
 	/* --counters: per item of the window, where every thread counted it */
 	for (int c = 0; c < HB_CTR_COUNT_; c++)
 		if (m->ctr.c[c].measured && m->ops)

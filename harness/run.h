@@ -129,6 +129,10 @@ struct hb_measure {
 	uint64_t prefilled; /* mixed: items enqueued before the start */
 	struct hq_stats st;
 	uint64_t full_retries, empty_polls, window_waits;
+	/* fewest / most successful operations of one thread over the whole run
+	 * (symmetric: its enqueues + dequeues; prodcons: per role, the lower of
+	 * the producers' and the consumers' ratio); -1: not computed */
+	double fairness;
 	unsigned pin_failures;
 	const char *verify;
 	struct hb_counter_totals ctr; /* --counters over the measured window (counters.h) */

@@ -81,6 +81,7 @@
 	X(failed_per_item, float, "failed attempts per item (whole run): did backoff have anything to do") \
 	X(full_retries, int, "enqueues that found the queue full: retried (prodcons) or given up for the next operation (pairs, mixed)") \
 	X(empty_polls, int, "dequeues that found the queue empty (pairs, mixed: before the final drain)") \
+	X(fairness, float, "fewest / most successful operations of one thread over the whole run (pairs, mixed: its enqueues + dequeues; prodcons: the lower of the producers' and the consumers' ratio)") \
 	X(window_waits, int, "producer waits for a free message or in-flight room (pairs, mixed: enqueues given up for want of them)") \
 	X(context_switches, float, "--counters: context switches of every producer and consumer thread in the measured window, per item of ops (the items that went through the window); empty when not counted: meta.json's counters says why") \
 	X(cpu_migrations, float, "--counters: CPU migrations of those threads in the window, per item of ops") \

@@ -108,7 +108,7 @@ LATER_COLUMNS = frozenset(["load", "capacity_ops_per_s", "inflight", "linger_us"
                            "seed", "ops_kind",
                            # the backoffs' mechanism and spin lengths (issue 21)
                            "gate_backoffs", "backoff_ns_race", "backoff_ns_gate",
-                           "pause_spin", "exp_cap"])
+                           "pause_spin", "exp_cap", "fairness"])
 
 #: Columns every row must fill: the plots cannot place a row without them.
 REQUIRED_VALUES = ("experiment", "point", "rep", "queue", "producers", "consumers",
