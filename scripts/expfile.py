@@ -458,8 +458,11 @@ def points(exp, profile, ncpus, nodes, cores=None):
         axes.append((k, vals))
     varying = [k for k, v in axes if len(v) > 1]
     out = []
+    pins = [str(v) for k, vals in axes if k == "pin" for v in vals]
     for combo in itertools.product(*(v for _, v in axes)):
         chosen = dict(zip((k for k, _ in axes), combo))
+        if nodes < 2 and str(chosen.get("pin")) == "scatter" and "compact" in pins:
+            continue  # on one node, alternating nodes is filling it: compact's point
         if "threads" in chosen and chosen["threads"] not in by_smt[str(chosen.get("smt", "cores"))]:
             continue
         opts = {}

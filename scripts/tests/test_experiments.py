@@ -74,6 +74,14 @@ class ParserTest(unittest.TestCase):
         pts, reps = expfile.points(e, "full", 2, 1)
         self.assertEqual((reps, pts[0].opts["duration"]), (5, "1.0"))
 
+    def test_scatter_runs_only_where_there_are_nodes_to_alternate(self):
+        e = parse_text(GOOD.replace("threads = 2", "threads = 2\npin = compact, scatter"))
+        one = expfile.points(e, "quick", 2, 1)[0]
+        two = expfile.points(e, "quick", 2, 2)[0]
+        self.assertEqual({p.opts["pin"] for p in one}, {"compact"})
+        self.assertEqual({p.opts["pin"] for p in two}, {"compact", "scatter"})
+        self.assertEqual(len(two), 2 * len(one))
+
     def test_symmetric_workloads_count_threads(self):
         e = parse_text(GOOD.replace("threads = 2", "threads = 2, 4\nworkload = pairs, prodcons"
                                     "\nwork = 0, 300"))
