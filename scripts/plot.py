@@ -789,16 +789,18 @@ F4_ROWS = (("tput", "throughput (million %s/s)"),
            ("change", "throughput change vs none (%)"),
            ("failed", "lost races per 1,000 operations"),
            ("bns", "time in backoff per operation"),
+           ("fair", "fairness: fewest / most\noperations of one thread"),
            ("p99", "p99 latency"))
+#: what the fairness row's dotted line at 1 means
+F4_FAIR_LINE = "every thread did the same"
 #: x offsets of the amounts of local work in a category slot (two: \u00b10.17)
 F4_SLOT_SPREAD = 0.34
 
 
 def f4_workload(row):
     """The row's workload: prodcons where the cell is empty (tables from before
-    workloads), else the cell (summarize.workload_of's rule)."""
-    v = row.get("workload", "")
-    return (v.strip() if isinstance(v, str) else "") or "prodcons"
+    workloads), else the cell (workload_of)."""
+    return workload_of(row)
 
 
 def f4_work(row):
@@ -871,6 +873,12 @@ def backoff_ns_per_op(row):
     return ((race or 0.0) + (gate or 0.0)) / n if n else None
 
 
+def fairness_of(row):
+    """The row's fairness: fewest / most successful operations of one thread
+    over the whole run, in (0, 1]; None where not recorded (older tables)."""
+    return nrdata.num(row, "fairness")
+
+
 def f4_series(rows, value):
     """{backoff: [(threads, med, min, max, n, None, harness or None,
     oversubscribed)]} of value over rows (harness: throughput only)."""
@@ -938,6 +946,7 @@ def prep_f4_group(host, rows, workload, work, said):
             "tput": f4_series(rows, "throughput_ops_per_s"),
             "failed": f4_series(rows, failed_per_1000),
             "bns": f4_series(rows, backoff_ns_per_op),
+            "fair": f4_series(rows, fairness_of),
             "p99": f4_series(rows, "p99_ns"),
             "harness": harness_line(rows, nrdata.threads)}
 
@@ -1014,8 +1023,11 @@ def prep_f4(host):
             bound, "" if bound == 1 else "s") if bound else "")
     drawn = ("median of %d rep%s, whiskers min\u2013max; change: paired median against "
              "none and its interval (scripts/summarize.py), \u201cnot exercised\u201d where "
-             "none lost < %g race per 1,000 operations; %s" % (
+             "none lost < %g race per 1,000 operations; fairness: fewest / most "
+             "operations of one thread over the run (1: %s)%s; %s" % (
                  len(reps), "" if len(reps) == 1 else "s", nrdata.BACKOFF_EXERCISED * 1000,
+                 F4_FAIR_LINE, "" if any(fairness_of(r) is not None for r in rows)
+                 else ", not recorded in these results",
                  "; ".join(x for x in (
                      ", ".join("%s %s" % ("filled" if i == 0 else "hollow", work_words(w))
                                for i, w in enumerate(works)) if len(works) > 1 else "",
@@ -1026,7 +1038,7 @@ def prep_f4(host):
     title = "F4: backoff against spinning, per workload \u2014 %s" % (
         "throughput by backoff at %d threads" % ts[0] if len(ts) == 1 else
         "throughput vs threads by backoff")
-    title += "; change vs none; lost races; time in backoff; p99"
+    title += "; change vs none; lost races; time in backoff; fairness; p99"
     nw = max(1, len(panels))
     p = {"kind": "f4", "columns": panels, "works": works, "backoffs": backoffs,
          "threads": ts, "categorical": len(ts) == 1, "relative": rel, "rows": rows,
@@ -1521,8 +1533,103 @@ def peer_panels(rows):
     return out
 
 
+#: the queues that move no data (measured only): left out of the peers under pairs
+MEASURED_ONLY = ("faa", "null")
+#: the peers under pairs: the title of the row, the x offset of each item mode
+#: at its queue's slot (one thread count), the y label
+PAIRS_WORDS = "pairs: every thread enqueues, then dequeues"
+PAIRS_ITEM_OFFSET = {"inline": -0.15, "message": 0.15}
+PAIRS_YLABEL = "throughput (million operations/s)"
+#: the heights (axes fraction) of the rows of lost races along the bottom of a
+#: pairs panel with one thread count: {two item modes: (inline, message)}
+PAIRS_STRIP = {False: (0.025,), True: (0.1, 0.025)}
+
+
+def workload_of(row):
+    """The row's workload: prodcons where the cell is empty (tables from before
+    workloads), else the cell (summarize.workload_of's rule)."""
+    v = row.get("workload", "")
+    return (v.strip() if isinstance(v, str) else "") or "prodcons"
+
+
+def pairs_lost_text(v):
+    """A lost-race rate beside a dot of the pairs panel (per 1,000 operations)."""
+    return "lost %s" % ("%.2g" % v if v < 10 else "%.0f" % v)
+
+
+def pairs_x(p, pn, q, item, t):
+    """The x of a queue and item mode in a pairs panel: its slot (one thread
+    count; inline left, message right), else its threads shifted as
+    draw_series shifts the lines."""
+    items = pn["items"]
+    if p["pairs_categorical"]:
+        return pn["queues"].index(q) + (PAIRS_ITEM_OFFSET.get(item, 0.0)
+                                        if len(items) > 1 else 0.0)
+    k = [(a, b) for a in pn["queues"] for b in items]
+    return dodger(p["pairs_threads"], len(k))(t, k.index((q, item)))
+
+
+def prep_peers_pairs(host, rows):
+    """The peers under enqueue-dequeue pairs: a panel per bursts setting
+    (single operations, bursts) where the rows hold it, each data-moving
+    queue's operations/s per item mode and thread count (median, min, max),
+    its lost races per 1,000 operations where it counts them (None where it
+    does not), the harness alone per item mode."""
+    rows = [r for r in rows if r["queue"] not in MEASURED_ONLY]
+    panels = []
+    for b, name in ((0, "single operations"), (1, "bursts (burst = batch items)")):
+        rs = [r for r in rows if int(float(r["bursts"])) == b]
+        if not rs:
+            continue
+        key = (lambda r: (r["queue"], item_of(r), nrdata.threads(r)))
+        agg = nrdata.aggregate(rs, (key,), "throughput_ops_per_s")
+        lost = nrdata.aggregate(rs, (key,), failed_per_1000)
+        ov = oversub_of(rs, key)
+        series = {}
+        for (k,), (med, mn, mx, n) in agg.items():
+            series.setdefault(k[:2], []).append(
+                (k[2], med, mn, mx, n, None, None, ov.get(k),
+                 lost[(k,)][0] if (k,) in lost else None))
+        for v in series.values():
+            v.sort()
+        items = items_in(rs)
+        panels.append({"bursts": b, "name": "%s\n%s" % (PAIRS_WORDS, name), "rows": rs,
+                       "queues": order_of("queue", {q for q, _i in series}),
+                       "items": items, "series": series,
+                       "harness": {i: harness_line([r for r in rs if item_of(r) == i],
+                                                   nrdata.threads) for i in items}})
+    return panels
+
+
+def pairs_caption(rows, panels):
+    """The caption's line on the pairs row."""
+    if not panels:
+        return None
+    reps = sorted({int(r["rep"]) for pn in panels for r in pn["rows"]})
+    items = items_in([r for pn in panels for r in pn["rows"]])
+    counted = order_of("queue", {q for pn in panels for (q, _i), pts in pn["series"].items()
+                                 if any(x[8] is not None for x in pts)})
+    left = sorted({r["queue"] for r in rows if r["queue"] in MEASURED_ONLY})
+    return ("pairs (every thread enqueues, then dequeues: threads of one role race): "
+            "successful operations/s (enqueues + dequeues), median of %d rep%s, whiskers "
+            "min\u2013max%s; %s: lost races per 1,000 operations (%s)%s" % (
+                len(reps), "" if len(reps) == 1 else "s",
+                "; filled inline items, hollow message items" if len(items) > 1 else "",
+                "the numbers along the bottom" if len(
+                    {nrdata.threads(r) for pn in panels for r in pn["rows"]}) == 1 else
+                "\u201clost N\u201d beside a dot",
+                "the queues that count them: " + ", ".join(counted) if counted else
+                "no queue counted them",
+                "; %s left out (%s no data)" % (", ".join(left), "moves" if len(left) == 1
+                                                else "move") if left else ""))
+
+
 def prep_peers(host):
-    rows = host.data["peers"]
+    allrows = host.data["peers"]
+    # producers and consumers apart (prodcons; an empty workload is prodcons:
+    # older tables) in the panels by item mode, the pairs in a row of their own
+    rows = [r for r in allrows if workload_of(r) == "prodcons"]
+    pairs = prep_peers_pairs(host, [r for r in allrows if workload_of(r) == "pairs"])
     panels = []
     bound = 0
     for item, b, name, rs in peer_panels(rows):
@@ -1533,24 +1640,36 @@ def prep_peers(host):
                        "ceiling": ceiling_groups(series, order) if rs else [],
                        "harness": harness_line(rs, nrdata.threads)})
     items = items_in(rows)
+    prows = [r for pn in pairs for r in pn["rows"]]
     extra = [host.ceiling.status(), harness_status(rows, bound),
-             oversub_status(rows, lambda r: (r["queue"], item_of(r), r["bursts"],
-                                             nrdata.threads(r))),
+             oversub_status(rows + prows, lambda r: (
+                 workload_of(r), r["queue"], item_of(r), r["bursts"], nrdata.threads(r))),
              "message items: not measured in these results" if "message" not in items else
              None,
              pooled_note(rows, lambda r: (r["queue"], item_of(r), r["bursts"],
                                           nrdata.threads(r)))]
+    caption = caption_lines(host, rows, extra)
+    if pairs:
+        caption.append((pairs_caption(allrows, pairs), None))
+    pthreads = sorted({nrdata.threads(r) for r in prows})
+    title = "Peers: " + what_varies(
+        {(i, q): pts for i, pn in enumerate(panels) for q, pts in pn["series"].items()},
+        "queue")
+    if pairs:
+        title += " (producers and consumers); under pairs: operations/s by queue%s" % (
+            " at %d threads" % pthreads[0] if len(pthreads) == 1 else " vs threads")
     return {"kind": "peers", "panels": panels, "rows": rows, "ylabel":
             "throughput (million items/s)", "scale": 1e-6, "family": "queue",
-            "grid": (len(items), 2), "items": items,
-            "title": "Peers: " + what_varies(
-                {(i, q): pts for i, pn in enumerate(panels) for q, pts in pn["series"].items()},
-                "queue"),
-            "annotation": None, "caption": caption_lines(host, rows, extra)}
+            "grid": (max(1, len(items)) + (1 if pairs else 0), 2), "items": items,
+            "pairs": pairs, "pairs_threads": pthreads, "pairs_categorical": len(pthreads) == 1,
+            "title": title, "annotation": None, "caption": caption}
 
 
 def prep_peers_latency(host):
-    rows = host.data["peers"]
+    allrows = host.data["peers"]
+    # producers and consumers apart only (peers-throughput has the pairs)
+    rows = [r for r in allrows if workload_of(r) == "prodcons"]
+    npairs = sum(1 for r in allrows if workload_of(r) == "pairs")
     panels = []
     for item, b, name, rs in peer_panels(rows):
         if not rs:
@@ -1579,7 +1698,9 @@ def prep_peers_latency(host):
                                lambda r: (r["queue"], item_of(r), r["bursts"]),
                                mark="'oversubscribed' over the bar"),
                 "message items: not measured in these results" if "message" not in items
-                else None])}
+                else None,
+                "producers and consumers apart only: the %d runs under pairs are in "
+                "peers-throughput" % npairs if npairs else None])}
 
 
 # name, experiment, prepare, panels (single host)
@@ -1588,7 +1709,7 @@ FIGURES = [
     ("f2-node-cache", "f2-node-cache", prep_f2, 1),
     ("f3-gate-percentiles", "f3-gate", prep_f3a, 1),
     ("f3-gate-vs-threads", "f3-gate", prep_f3b, 2),
-    ("f4-backoff", "f4-backoff", prep_f4, 5),
+    ("f4-backoff", "f4-backoff", prep_f4, 6),
     ("f5-ceiling", "f5-ceiling", prep_f5, 2),
     ("peers-throughput", "peers", prep_peers, 2),
     ("peers-latency", "peers", prep_peers_latency, 2),
@@ -2000,7 +2121,20 @@ def f4_value_panel(ax, p, pn, key, first_col, bottom, ylabel):
         no_data(ax, {"bns": "time in backoff not recorded\n(results from before the "
                             "counter)",
                      "p99": "no latency recorded",
+                     "fair": "fairness not recorded in these results",
                      "failed": "lost races not recorded"}.get(key, "no data"))
+        if ylabel:
+            ax.set_ylabel(ylabel)
+        return
+    if key == "fair":
+        # a share in (0, 1]: the same fixed axis in every panel, the line at 1
+        ax.axhline(1.0, color="black", linestyle=":", linewidth=1.3, zorder=2)
+        ax.annotate(F4_FAIR_LINE, (0.01, 1.0), xycoords=ax.get_yaxis_transform(),
+                    xytext=(0, 5), textcoords="offset points", ha="left", va="bottom",
+                    fontsize=8, color="0.3", gid="f4-fair-line")
+        ax.set_ylim(0.0, 1.2)
+        ax.set_yticks([0.0, 0.25, 0.5, 0.75, 1.0])
+        ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _p: "%g" % v))
         if ylabel:
             ax.set_ylabel(ylabel)
         return
@@ -2581,6 +2715,145 @@ def legend_axis(axes, p):
     return axes[min(cols, len(axes)) - 1]
 
 
+def draw_peers_pairs(ax, p, pn):
+    """One pairs panel: each data-moving queue's operations/s (one thread count:
+    a dot and its whisker min\u2013max at the queue's slot; several: a line
+    against threads), inline items filled, message items hollow (dashed);
+    the lost races per 1,000 operations of the queues that count them (one
+    thread count: a row of numbers per item mode along the bottom, in a band
+    below the data; several: "lost N" beside each point); the harness alone as
+    a grey dash-dot level (dotted: message items)."""
+    cat = p["pairs_categorical"]
+    ax.set_gid("peers-pairs")
+    vals, strip = [], False   # strip: the band of lost races is drawn
+    for q in pn["queues"]:
+        color = color_of("queue", q)
+        for j, item in enumerate(pn["items"]):
+            pts = pn["series"].get((q, item))
+            if not pts:
+                continue
+            xs = [pairs_x(p, pn, q, item, x[0]) for x in pts]
+            med = [x[1] * 1e-6 for x in pts]
+            err = [[(x[1] - x[2]) * 1e-6 for x in pts], [(x[3] - x[1]) * 1e-6 for x in pts]]
+            ax.errorbar(xs, med, yerr=err, color=color, marker=marker_of("queue", q),
+                        markersize=7 if cat else 5.5, linewidth=1.8, capsize=3,
+                        elinewidth=1.1, zorder=4,
+                        linestyle="none" if cat or len(pts) == 1 else ("-" if j == 0 else "--"),
+                        markerfacecolor=color if j == 0 else "white", markeredgecolor=color,
+                        markeredgewidth=1.5, gid="peers-pairs-%s-%s" % (q, item),
+                        label=None if cat or j else q)
+            mark_oversub(ax, xs, pts, 1e-6, label=False)
+            vals += [x[2] * 1e-6 for x in pts] + [x[3] * 1e-6 for x in pts]
+            for x, m, pt in zip(xs, med, pts):
+                if pt[8] is None:
+                    continue
+                if cat:
+                    # a row of numbers along the bottom per item mode, under the dots
+                    strip = True
+                    ax.text(pn["queues"].index(q), PAIRS_STRIP[len(pn["items"]) > 1][j],
+                            pairs_lost_text(pt[8]).split()[1], ha="center", va="bottom",
+                            fontsize=8, color=color, transform=ax.get_xaxis_transform(),
+                            gid="peers-pairs-lost", zorder=3)
+                else:
+                    ax.annotate(pairs_lost_text(pt[8]), (x, m), xytext=(6, 0),
+                                textcoords="offset points", ha="left", va="center",
+                                fontsize=7.5, color="0.2", gid="peers-pairs-lost", zorder=5)
+    for j, item in enumerate(pn["items"]):
+        h = pn["harness"].get(item)
+        if not h:
+            continue
+        style = dict(HARNESS_STYLE)
+        if j:
+            style["linestyle"] = ":"
+        if cat:
+            ax.axhline(h[0][1] * 1e-6, zorder=2, **style)
+        else:
+            ax.plot([x[0] for x in h], [x[1] * 1e-6 for x in h], zorder=2, **style)
+        vals += [x[1] * 1e-6 for x in h]
+    if cat:
+        n = len(pn["queues"])
+        ax.set_xticks(list(range(n)))
+        ax.set_xticklabels(pn["queues"], rotation=30, ha="right")
+        ax.set_xlim(-0.85, n - 0.15)
+        ax.xaxis.set_minor_locator(ticker.NullLocator())
+        ax.grid(axis="x", visible=False)
+        ax.set_xlabel("queue")
+    else:
+        threads_axis(ax, p["pairs_threads"], "threads (each enqueues, then dequeues)")
+    ax.set_ylabel(PAIRS_YLABEL)
+    value_axis(ax, vals)
+    if strip:
+        # room under the lowest whisker for the rows of lost races, and their names
+        two = len(pn["items"]) > 1
+        f = 0.25 if two else 0.18   # the share of the axes' height they take
+        lo, hi = ax.get_ylim()
+        if ax.get_yscale() == "log":
+            ax.set_ylim(hi / (hi / lo) ** (1.0 / (1.0 - f)), hi)
+        else:
+            ax.set_ylim(hi - (hi - lo) / (1.0 - f), hi)
+        rows = PAIRS_STRIP[two]
+        ax.text(-0.8, rows[0] + 0.075, "lost races per 1,000 operations", ha="left",
+                va="bottom", fontsize=7.5, color="0.3", zorder=3,
+                transform=ax.get_xaxis_transform(),
+                gid="peers-pairs-lost-name")
+        if two:
+            # each row named by its mark: filled inline, hollow message items
+            for j in range(2):
+                ax.plot([-0.55], [rows[j] + 0.022], transform=ax.get_xaxis_transform(),
+                        linestyle="none", marker="o", markersize=6, color="0.35",
+                        markerfacecolor="0.35" if j == 0 else "white", markeredgewidth=1.3,
+                        zorder=3, clip_on=False)
+        # a light band under the data, no value ticks in it: a table, not the axis
+        from matplotlib.patches import Rectangle
+        ax.add_patch(Rectangle((0, 0), 1, f * 0.97, transform=ax.transAxes, facecolor="0.96",
+                               edgecolor="none", zorder=1.7))
+        nlo, nhi = ax.get_ylim()
+        sep = (nlo * (nhi / nlo) ** f if ax.get_yscale() == "log" else nlo + f * (nhi - nlo))
+        for axis_fmt in ("major", "minor"):
+            fmt = getattr(ax.yaxis, "get_%s_formatter" % axis_fmt)()
+            getattr(ax.yaxis, "set_%s_formatter" % axis_fmt)(ticker.FuncFormatter(
+                lambda v, pos, fmt=fmt: fmt(v, pos) if v >= sep else ""))
+    ax.set_title(pn["name"] + (" \u2014 %d threads%s" % (
+        p["pairs_threads"][0], ", oversubscribed" if any(
+            is_over(x) for v in pn["series"].values() for x in v) else "")
+        if cat else ""), fontsize=11)
+
+
+def pairs_legend(ax, p):
+    """What the marks of the pairs row mean, beside its last panel."""
+    Line2D = plt.Line2D
+    h = []
+    if not p["pairs_categorical"]:
+        qs = order_of("queue", {q for pn in p["pairs"] for q in pn["queues"]})
+        h += [Line2D([], [], color=color_of("queue", q), marker=marker_of("queue", q), label=q)
+              for q in qs]
+    items = items_in([r for pn in p["pairs"] for r in pn["rows"]])
+    for j, item in enumerate(items):
+        h.append(Line2D([], [], color="0.3", marker="o", markersize=7,
+                        linestyle="none" if p["pairs_categorical"] else ("-" if j == 0 else "--"),
+                        markerfacecolor="0.3" if j == 0 else "white", markeredgecolor="0.3",
+                        markeredgewidth=1.5, label=ITEM_TITLES.get(item, item + " items")
+                        .split(":")[0]))
+    h.append(Line2D([], [], color="black", marker="|", linestyle="none", markersize=10,
+                    label="whisker: min\u2013max over reps"))
+    if any(pn["harness"].get(i) for pn in p["pairs"] for i in pn["items"]):
+        for j, item in enumerate(items):
+            style = dict(HARNESS_STYLE)
+            if j:
+                style["linestyle"] = ":"
+            h.append(Line2D([], [], label=HARNESS_LABEL + (
+                ", " + item + " items" if len(items) > 1 else ""), **style))
+    if any(is_over(x) for pn in p["pairs"] for v in pn["series"].values() for x in v):
+        h.append(Line2D([], [], **OVERSUB_STYLE, label=OVERSUB_LABEL))
+    if any(x[8] is not None for pn in p["pairs"] for v in pn["series"].values() for x in v):
+        h.append(Line2D([], [], linestyle="none", label="%s: lost races per 1,000 "
+                        "operations\n(the queues that count them)" % (
+                            "numbers along the bottom" if p["pairs_categorical"] else
+                            "lost N")))
+    ax.legend(handles=h, loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False,
+              borderaxespad=0.0)
+
+
 def draw_peers(axes, p, show_legend=True):
     for ax, panel in zip(axes, p["panels"]):
         if not panel["series"]:
@@ -2592,10 +2865,22 @@ def draw_peers(axes, p, show_legend=True):
                     harness=panel.get("harness"))
         annotate_title(ax, panel["name"] + (" (burst = batch items)" if panel["bursts"] else ""),
                        None)
-    for ax in axes[len(p["panels"]):]:
+    n = len(p["panels"])
+    # the pairs row: single operations, then bursts
+    pairs_axes = axes[n:n + 2] if p.get("pairs") else []
+    for j, ax in enumerate(pairs_axes):
+        pn = next((x for x in p["pairs"] if x["bursts"] == j), None)
+        if pn is None:
+            no_data(ax, "pairs: no %s in these results" % ("bursts" if j else
+                                                           "single operations"))
+            continue
+        draw_peers_pairs(ax, p, pn)
+    for ax in axes[n + len(pairs_axes):]:
         no_data(ax, "")
     if show_legend:
         legend(legend_axis(axes, p), outside=True)
+        if pairs_axes:
+            pairs_legend(pairs_axes[-1], p)
 
 
 def draw_peers_latency(axes, p, show_legend=True):
@@ -2785,8 +3070,8 @@ def draw_one(name, p, outdir):
 def unify_row(axes):
     """Same scales and limits across the hosts' panels of one row."""
     drawn = [a for a in axes if a.has_data()]
-    if len(drawn) < 2:
-        return
+    if len(drawn) < 2 or len({a.get_gid() for a in drawn}) > 1:
+        return   # one panel, or panels of different kinds (peers: pairs beside items)
     for axis in ("x", "y"):
         scales = {getattr(a, "get_%sscale" % axis)() for a in drawn}
         if len(scales) > 1:
@@ -2937,7 +3222,7 @@ F4_DAT_BLOCKS = (
                 "harness_ops_per_s", "harness_bound", "failed_per_1000", "failed_min",
                 "failed_max", "backoff_ns_per_op", "backoff_ns_min", "backoff_ns_max",
                 "p99_ns", "p99_min_ns", "p99_max_ns", "quoted", "backoff", "workload",
-                "work_ns"]),
+                "work_ns", "fairness", "fairness_min", "fairness_max"]),
     # the first nine columns as before workloads (backoff .. oversubscribed)
     ("change vs none", ["backoff", "threads", "change_pct", "ci_lo_pct", "ci_hi_pct",
                         "color_rgb", "failed_per_1000", "exercised", "oversubscribed",
@@ -2964,7 +3249,8 @@ def dat_f4(name, p):
     out = ["# %s: F4, backoff against spinning per workload: four blocks, each its name, "
            "its columns and its rows: points (one per workload panel, amount of local work "
            "(hollow 0: the least), backoff and threads: throughput, lost races and time in "
-           "backoff per operation, p99; median, min, max over the reps; x: the category slot "
+           "backoff per operation, p99, fairness (fewest / most operations of one thread; "
+           "NaN: not recorded); median, min, max over the reps; x: the category slot "
            "with one thread count, else the threads), change vs none (each backoff's paired "
            "change against none at the panel's quoted thread count, summarize.f4; exercised "
            "0: none lost < %g race per 1,000 operations there, no change shown: 'not "
@@ -2981,7 +3267,7 @@ def dat_f4(name, p):
             j = grp["j"]
             for bi, b in enumerate(p["backoffs"]):
                 by = {k: {q[0]: q for q in grp[k].get(b, [])}
-                      for k in ("tput", "failed", "bns", "p99")}
+                      for k in ("tput", "failed", "bns", "p99", "fair")}
                 for t in sorted(set().union(*[set(v) for v in by.values()])):
                     tp = by["tput"].get(t)
                     row = [str(c), str(j), str(bi), str(t), "%.6g" % f4_dat_x(p, b, j, t)]
@@ -2995,6 +3281,8 @@ def dat_f4(name, p):
                         v = by[k].get(t)
                         row += [g(v[1]), g(v[2]), g(v[3])] if v else ["NaN"] * 3
                     row += ["%d" % (t == grp["threads"]), b, grp["workload"], "%g" % grp["work"]]
+                    v = by["fair"].get(t)
+                    row += [g(v[1]), g(v[2]), g(v[3])] if v else ["NaN"] * 3
                     out.append(" ".join(row))
     # the change against none
     out += ["", "", '"change vs none"', "# columns: " + " ".join(blocks["change vs none"])]
@@ -3038,6 +3326,49 @@ def dat_f4(name, p):
                 "%d" % (pn["workload"] == "prodcons"), "%d" % (grp["unit"] == "items"),
                 "%d" % p["categorical"], "%d" % len(p["backoffs"]), "%g" % grp["work"],
                 pn["workload"]]))
+    return out
+
+
+#: the last block of peers-throughput.dat: the peers under pairs, one row per
+#: panel (bursts), queue, item mode and threads; scripts/gnuplot/peers-throughput.gp
+#: names the columns it reads (pp_<column> = N) and
+#: scripts/tests/test_peers_pairs_figure.py checks each against this list
+PEERS_PAIRS_BLOCK = "pairs (every thread enqueues, then dequeues)"
+PEERS_PAIRS_COLUMNS = ["panel", "queue", "qidx", "message", "threads", "x",
+                       "median_ops_per_s", "min_ops_per_s", "max_ops_per_s", "reps",
+                       "color_rgb", "lost_per_1000", "oversubscribed", "harness_ops_per_s",
+                       "harness_row", "categorical", "nqueues", "has_pairs"]
+
+
+def dat_peers_pairs(p):
+    """The pairs block of peers-throughput.dat: its name, its columns, its rows
+    (one NaN row with has_pairs 0 where the host ran no pairs)."""
+    out = ["", "", '"%s"' % PEERS_PAIRS_BLOCK,
+           "# the peers under pairs: panel 0 single operations, 1 bursts; message 0 inline "
+           "items, 1 message items; x: the queue's slot qidx (+-%g per item mode) with "
+           "one thread count (categorical 1), else the threads shifted sideways; "
+           "lost_per_1000: lost races per 1,000 operations, NaN where the queue does not "
+           "count them; harness_ops_per_s: the harness alone at the panel, item mode and "
+           "threads (harness_row 1: the rows to draw it from)"
+           % PAIRS_ITEM_OFFSET["message"],
+           "# columns: " + " ".join(PEERS_PAIRS_COLUMNS)]
+    n = len(out)
+    for pn in p.get("pairs") or []:
+        for qi, q in enumerate(pn["queues"]):
+            for item in pn["items"]:
+                pts = pn["series"].get((q, item), [])
+                first = q == next(x for x in pn["queues"] if (x, item) in pn["series"])
+                hs = {h[0]: h[1] for h in pn["harness"].get(item) or []}
+                for pt in pts:
+                    out.append(" ".join([
+                        "%d" % pn["bursts"], q, "%d" % qi, "%d" % (item == "message"),
+                        "%d" % pt[0], "%.6g" % pairs_x(p, pn, q, item, pt[0]),
+                        g(pt[1]), g(pt[2]), g(pt[3]), "%d" % pt[4],
+                        "%d" % rgb_int(color_of("queue", q)), g(pt[8]), ov_col(pt[7]),
+                        g(hs.get(pt[0])), "%d" % first, "%d" % p["pairs_categorical"],
+                        "%d" % len(pn["queues"]), "1"]))
+    if len(out) == n:
+        out.append("0 none 0 0 1 0 NaN NaN NaN 0 0 NaN NaN NaN 0 1 1 0")
     return out
 
 
@@ -3116,6 +3447,7 @@ def dat_text(name, p):
             out += ([""] if i else []) + [
                 line + ("" if not line else " %d %s" % (pn["bursts"], m))
                 for line in dat_harness(pn["harness"], pn["series"])]
+        out += dat_peers_pairs(p)
         return out
     if k == "f3a":
         out = dat_header(name, p, "latency percentile distribution by gate at %d threads; one "

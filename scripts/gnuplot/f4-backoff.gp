@@ -6,7 +6,9 @@
 # backoff), the paired change against none ("inconclusive" where its interval
 # holds 0, "not exercised" where none lost < 1 race per 1,000 operations; the
 # study's -15..-30% band in the prodcons panel only), lost races per 1,000
-# operations, time in backoff per operation, p99 latency. Filled marks: the
+# operations, time in backoff per operation, fairness (fewest / most
+# operations of one thread, 0 to 1, a dotted line at 1: every thread did the
+# same; "not recorded" for older tables), p99 latency. Filled marks: the
 # least local work; hollow (dashed): more. A black x: oversubscribed.
 #
 # Variables (gnuplot -e "datafile='...'; outfile='...'; caption='...'"):
@@ -51,6 +53,9 @@ pt_p99_ns = 20
 pt_p99_min_ns = 21
 pt_p99_max_ns = 22
 pt_backoff = 24
+pt_fairness = 27
+pt_fairness_min = 28
+pt_fairness_max = 29
 # block "change vs none"
 ch_change_pct = 3
 ch_ci_lo_pct = 4
@@ -136,7 +141,8 @@ do for [i = 1:strlen(note)] { if (note[i:i] eq "\n") { nnote = nnote + 1 } }
 TOP = 24.0 * (1 + nnote) + 70.0
 PW = (NW * PW < 1100.0 ? 1100.0 / NW : PW)   # room for the title
 W = int(LPAD + NW * PW + LEG)
-H = int(TOP + 5 * RH + 70 + ncap * 15.0)
+NR = 6   # rows of panels
+H = int(TOP + NR * RH + 70 + ncap * 15.0)
 if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
     set terminal pngcairo size W, H font 'DejaVu Sans,11' noenhanced
 } else {
@@ -160,19 +166,21 @@ set multiplot title figtitle . (emulated ? '   [EMULATED nodes]' : '') . (note n
     tc rgb (emulated ? '#b00000' : 'black') font ',13'
 
 # the value rows: row -> the columns of median, min, max and the scale
-array vmed[5]
-array vmin[5]
-array vmax[5]
-array vscale[5]
+array vmed[NR]
+array vmin[NR]
+array vmax[NR]
+array vscale[NR]
 vmed[1] = pt_median_ops_per_s; vmin[1] = pt_min_ops_per_s; vmax[1] = pt_max_ops_per_s; vscale[1] = 1e-6
 vmed[3] = pt_failed_per_1000; vmin[3] = pt_failed_min; vmax[3] = pt_failed_max; vscale[3] = 1
 vmed[4] = pt_backoff_ns_per_op; vmin[4] = pt_backoff_ns_min; vmax[4] = pt_backoff_ns_max; vscale[4] = 1
-vmed[5] = pt_p99_ns; vmin[5] = pt_p99_min_ns; vmax[5] = pt_p99_max_ns; vscale[5] = 1e-3
-array ylabels[5]
+vmed[5] = pt_fairness; vmin[5] = pt_fairness_min; vmax[5] = pt_fairness_max; vscale[5] = 1
+vmed[6] = pt_p99_ns; vmin[6] = pt_p99_min_ns; vmax[6] = pt_p99_max_ns; vscale[6] = 1e-3
+array ylabels[NR]
 ylabels[2] = 'throughput change vs none (%)'
 ylabels[3] = 'lost races per 1,000 operations'
 ylabels[4] = 'time in backoff per operation (ns)'
-ylabels[5] = 'p99 latency (µs)'
+ylabels[5] = "fairness: fewest / most\noperations of one thread"
+ylabels[6] = 'p99 latency (µs)'
 ok(v) = (v == v && v > 0)
 desc(w) = (w eq 'prodcons' ? ': producers and consumers apart' : (w eq 'pairs' ? \
     ': every thread enqueues, then dequeues' : (w eq 'mixed' ? \
@@ -185,13 +193,14 @@ xaxis = "if (categorical || r == 1) { set xrange [-0.55 : NB - 0.25]; set xtics 
         "set xtics autofreq; set xrange [tmin / 1.25 : tmax * 1.25]; " . \
         "if (tmax / tmin >= 4) { set logscale x 2 } }"
 
-do for [r = 0:4] {
+do for [r = 0:NR - 1] {
 do for [c = 0:NW - 1] {
     reset_panel = 1
     unset logscale
     unset arrow
     unset object 10
     unset label 10
+    unset label 11
     do for [k = 20:29] { unset label k }
     unset key
     set lmargin at screen lm(c)
@@ -206,7 +215,7 @@ do for [c = 0:NW - 1] {
         unset title
     }
     set ylabel (r == 0 ? (witems[c + 1] == 1 ? 'throughput (million items/s)' : 'throughput (million operations/s)') : (c == 0 ? ylabels[r + 1] : ''))
-    set xlabel (r == 4 ? (categorical || r == 1 ? 'backoff after a lost race' : 'threads') : '')
+    set xlabel (r == NR - 1 ? (categorical || r == 1 ? 'backoff after a lost race' : 'threads') : '')
     # stats count only the points inside the ranges set: none set until they ran
     set autoscale xy
     if (r == 1) {
@@ -260,7 +269,7 @@ do for [c = 0:NW - 1] {
              NaN with boxes fs solid 0.45 noborder lc rgb '#ffd27f' title 'study: 32 workers, 2 nodes: -15 to -30%'
         unset xzeroaxis
     } else {
-        # ---- a value: throughput, lost races, time in backoff, p99 --------------
+        # ---- a value: throughput, lost races, time in backoff, fairness, p99 ----
         i = r + 1
         s = vscale[i]
         V(k) = column(k) * s
@@ -283,15 +292,20 @@ do for [c = 0:NW - 1] {
             ymax = (ymax > 1.0 ? ymax : 1.0); ymin = (ymin < 1.0 ? ymin : 1.0)
             set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 3 lw 1.5 lc rgb 'black'
         }
-        if (ymin > 0 && ymax / ymin >= (r == 0 ? 5 : 20)) {
+        if (r == 4) {
+            # fairness: a share in (0, 1], the same axis in every panel
+            set yrange [0 : 1.2]
+            set ytics 0.25
+            if (has) { set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 3 lw 1.5 lc rgb 'black'; set label 11 'every thread did the same' at graph 0.01, first 1 left offset 0, 0.9 font ',9' tc rgb '#4d4d4d' }
+        } else { if (ymin > 0 && ymax / ymin >= (r == 0 ? 5 : 20)) {
             set logscale y
             eval logtics
             set yrange [ymin / 1.35 : ymax * 1.35]
         } else {
             set yrange [0 : (ymax > 0 ? ymax * 1.15 : 1)]
-        }
+        } }
         if (!has) {
-            set label 10 (!recorded ? (r == 3 ? "time in backoff not recorded\n(results from before the counter)" : (r == 4 ? 'no latency recorded' : 'not recorded')) : (r == 3 ? '0 at every point: no backoff ran' : '0 at every point')) at graph 0.5, graph 0.5 center font ',10' tc rgb '#595959'
+            set label 10 (!recorded ? (r == 3 ? "time in backoff not recorded\n(results from before the counter)" : (r == 4 ? 'fairness not recorded in these results' : (r == 5 ? 'no latency recorded' : 'not recorded'))) : (r == 3 ? '0 at every point: no backoff ran' : '0 at every point')) at graph 0.5, graph 0.5 center font ',10' tc rgb '#595959'
         }
         eval xaxis
         if (categorical) {

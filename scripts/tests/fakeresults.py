@@ -193,6 +193,17 @@ F4_WORKLOADS = {
 F4_FAILED_SHARE = {"none": 1.0, "pause": 0.2, "exp": 0.3, "yield": 0.5}
 #: ns in backoff per lost race
 F4_BACKOFF_NS = {"none": 0.0, "pause": 40.0, "exp": 120.0, "yield": 600.0}
+#: the peers under pairs (make_synthetic's peers_workloads): each queue's
+#: operations/s as a share of its prodcons model, and the lost races per
+#: operation at 2 threads of the queues that count them (in proportion to the
+#: threads; a third with bursts)
+PEERS_PAIRS_SPEED = {"numaring": 1.6, "flat": 1.2, "ck": 0.7, "rte": 0.9, "moodycamel": 1.5,
+                     "urcu": 0.8, "mutex": 0.5, "faa": 3.0}
+PEERS_PAIRS_LOST = {"numaring": 0.04, "flat": 0.12}
+#: fairness (fewest / most successful operations of one thread) of none per
+#: workload, and each backoff's factor on it (capped at 1: every thread the same)
+F4_FAIRNESS = {"prodcons": 0.97, "pairs": 0.55, "mixed": 0.7}
+F4_FAIR_GAIN = {"none": 1.0, "pause": 1.4, "exp": 1.25, "yield": 1.1}
 
 
 def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=2,
@@ -201,7 +212,7 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
                    items=("inline", "message"), oversub_above=None, f4_failed=0.01,
                    references=None, f3_loads=None, f5_realized=None, f5_realized_in="column",
                    nodes=2, machine=None, machine_nodes=None, workloads=None,
-                   works=(0, 300)):
+                   works=(0, 300), fairness=True, peers_workloads=("prodcons",)):
     """A whole results/<host>/ tree from a model shaped like the study.
 
     ``nodes``: the topology's nodes (real or emulated, ``kind``). ``machine``:
@@ -236,6 +247,14 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
     the workload, threads, work_ns, ops_kind, backoff_ns_race and
     backoff_ns_gate columns as numaring-bench does (pairs and mixed: producers
     and consumers both say threads); None: the older prodcons-only shape.
+    ``fairness``: with workloads, F4's rows fill the fairness column
+    (F4_FAIRNESS x F4_FAIR_GAIN, at most 1); False leaves it empty (a table
+    from before the column).
+    ``peers_workloads``: the peers' workloads; with "pairs", every queue also
+    runs enqueue-dequeue pairs at each thread count (workload pairs, threads,
+    producers and consumers both the threads, ops_kind operations,
+    PEERS_PAIRS_SPEED x the prodcons model; failed_attempts where the queue
+    counts them: PEERS_PAIRS_LOST), as numaring-bench writes them.
     """
     rnd = random.Random(seed)
     write_env(root, host, kind, nodes, cpu_model, probe=probe, machine=machine,
@@ -320,6 +339,8 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
                     row["backoff_ns_race"] = "%d" % round(jitter(ns, 0.05))
                     row["backoff_ns_gate"] = "0"
                     row["gate_backoffs"] = "0"
+                if row.get("fairness"):
+                    row["fairness"] = "%.4f" % min(1.0, jitter(float(row["fairness"]), 0.03))
             out.append(row)
             if latency_files:
                 d = os.path.join(root, host, exp, *([profile] if profile else []), point_)
@@ -387,10 +408,13 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
                             change = m["change"].get(bo, 0.0) * (slow if work else 1.0)
                             tp = m["base"] * slow * (t / 2.0) ** 0.5 * (1 + change)
                             side = t if w != "prodcons" else t // 2
+                            fair = ("%.4f" % min(1.0, F4_FAIRNESS.get(w, 0.8) *
+                                                 F4_FAIR_GAIN[bo]) if fairness else "")
                             run(exp, "%s-work%d-t%d-%s" % (w, work, t, bo),
                                 {"backoff": bo, "workload": w, "threads": t,
                                  "work_ns": work, "producers": side, "consumers": side,
-                                 "ops_kind": "items" if w == "prodcons" else "operations"},
+                                 "ops_kind": "items" if w == "prodcons" else "operations",
+                                 "fairness": fair},
                                 tp, 500 * t * (1 + work / 1000.0),
                                 3000 * t * (1 + work / 1000.0) * (1.5 if bo == "yield" else 1),
                                 rows, failed=none_rate * F4_FAILED_SHARE[bo])
@@ -421,6 +445,28 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
         elif exp == "peers":
             speed = {"numaring": 1.0, "flat": 0.55, "ck": 0.5, "rte": 0.6, "moodycamel": 0.9,
                      "urcu": 0.25, "mutex": 0.08, "faa": 2.5}
+            if "pairs" in peers_workloads:
+                for item in items:
+                    slow = 1.0 if item == "inline" else 0.6
+                    for bursts in (0, 1):
+                        for t in threads:
+                            for q, sp in speed.items():
+                                tp = (PEERS_PAIRS_SPEED.get(q, 1.0) * 1.2e7 * t ** 0.5 * sp *
+                                      slow * (3.0 if bursts and q != "faa" else 1.0))
+                                lat = None if q == "faa" else 500 * t / (sp * slow)
+                                cfg = {"queue": q, "bursts": bursts, "producers": t,
+                                       "consumers": t, "threads": t, "workload": "pairs",
+                                       "ops_kind": "operations", "item": item}
+                                if q in PEERS_PAIRS_LOST:
+                                    # lost races per operation (enqueued + dequeued: 10,000)
+                                    cfg["failed_attempts"] = "%d" % round(
+                                        PEERS_PAIRS_LOST[q] * (t / 2.0) / (1 + 2 * bursts) *
+                                        10000)
+                                if q != "numaring":
+                                    cfg.update(lookup="", lookup_in_force="", recheck="",
+                                               gate="", backoff="")
+                                run(exp, "pairs-%s-b%d-t%d-%s" % (item, bursts, t, q), cfg, tp,
+                                    lat, lat * 8 if lat else None, rows)
             for item in items:
                 # a message's line travels too: slower, and more so for the fast queues
                 slow = 1.0 if item == "inline" else 0.6

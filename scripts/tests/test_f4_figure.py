@@ -18,6 +18,7 @@ import importlib
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -84,6 +85,10 @@ class F4Figure(unittest.TestCase):
         fakeresults.make_synthetic(cls.results, "many", "real", (2, 4, 8), reps=3, seed=8,
                                    experiments=["f4-backoff"], workloads=WORKLOADS,
                                    oversub_above=4, latency_files=False)
+        # a table from before the fairness column: its cells empty
+        fakeresults.make_synthetic(cls.results, "old", "real", (2,), reps=3, seed=9,
+                                   experiments=["f4-backoff"], workloads=WORKLOADS,
+                                   oversub_above=2, latency_files=False, fairness=False)
 
     @classmethod
     def tearDownClass(cls):
@@ -117,7 +122,7 @@ class F4Figure(unittest.TestCase):
     def test_a_column_of_every_panel_per_workload(self):
         p, ax, _fig = self.drawn("one")
         self.assertEqual([c["workload"] for c in p["columns"]], list(WORKLOADS))
-        self.assertEqual(p["grid"], (5, 3))
+        self.assertEqual(p["grid"], (6, 3))
         for (key, w), a in ax.items():
             with self.subTest(panel=key, workload=w):
                 self.assertTrue(a.axison, "%s of %s not drawn" % (key, w))
@@ -181,6 +186,105 @@ class F4Figure(unittest.TestCase):
         line = p["caption"][1][0]
         self.assertIn("filled no local work, hollow 300 ns local work", line)
         self.assertLess(len(line), 400)
+
+    # ---- fairness ----------------------------------------------------------------
+
+    def fairness_medians(self, host):
+        """{(workload, work, backoff, threads): median fairness} from the CSV itself."""
+        rows = nrdata.load_tidy(os.path.join(self.results, host, "f4-backoff.csv"))
+        by = {}
+        for r in rows:
+            v = (r.get("fairness") or "").strip()
+            if v:
+                by.setdefault((r["workload"], float(r["work_ns"]), r["backoff"],
+                               nrdata.threads(r)), []).append(float(v))
+        return {k: statistics.median(v) for k, v in by.items()}
+
+    def test_fairness_row_draws_the_column(self):
+        self.assertIn("fairness", nrdata.SUMMARY_COLUMNS)
+        p, ax, _fig = self.drawn("one")
+        self.assertEqual([k for k, _l in plot.F4_ROWS].index("fair"), 4)
+        want = self.fairness_medians("one")
+        self.assertEqual(len(want), 3 * 2 * 4)
+        for w in WORKLOADS:
+            a = ax[("fair", w)]
+            with self.subTest(workload=w):
+                # y from 0 to (a little above) 1, the dotted line at 1 and its words
+                lo, hi = a.get_ylim()
+                self.assertEqual(lo, 0.0)
+                self.assertTrue(1.0 < hi <= 1.25, hi)
+                self.assertEqual(a.get_yscale(), "linear")
+                ones = [ln for ln in a.lines if ln.get_linestyle() == ":"
+                        and list(ln.get_ydata()) == [1.0, 1.0]]
+                self.assertEqual(len(ones), 1)
+                self.assertEqual([t.get_text() for t in a.texts
+                                  if t.get_gid() == "f4-fair-line"], [plot.F4_FAIR_LINE])
+                # a dot per backoff and amount of work, at the median of the column
+                dots = sorted(round(float(ln.get_ydata()[0]), 6) for ln in a.lines
+                              if ln.get_marker() == "o")
+                self.assertEqual(dots, sorted(round(v, 6) for (w_, _k, _b, _t), v
+                                              in want.items() if w_ == w))
+                self.assertEqual([t.get_text() for t in a.get_xticklabels()],
+                                 ["none", "pause", "exp", "yield"])
+        # the prepared series are the medians (and min, max) of the column
+        for pn in p["columns"]:
+            for g in pn["groups"]:
+                for b, pts in g["fair"].items():
+                    for q in pts:
+                        self.assertAlmostEqual(q[1], want[(g["workload"], g["work"], b, q[0])])
+                        self.assertLessEqual(q[3], 1.0)
+                        self.assertGreater(q[2], 0.0)
+        self.assertNotIn("not recorded", " ".join(t for t, _e in p["caption"]))
+
+    def test_fairness_lines_against_threads(self):
+        p, ax, _fig = self.drawn("many")
+        a = ax[("fair", "pairs")]
+        joined = [ln for ln in a.lines if ln.get_linestyle() in ("-", "--")
+                  and len(ln.get_xdata()) == 3]
+        self.assertEqual(len(joined), 8)   # 4 backoffs x 2 amounts of work
+        self.assertEqual(a.get_ylim()[0], 0.0)
+        want = self.fairness_medians("many")
+        got = sorted(round(float(y), 6) for ln in joined for y in ln.get_ydata())
+        self.assertEqual(got, sorted(round(v, 6) for (w, _k, _b, _t), v in want.items()
+                                     if w == "pairs"))
+
+    def test_fairness_not_recorded(self):
+        p, ax, _fig = self.drawn("old")
+        self.assertEqual(self.fairness_medians("old"), {})
+        for w in WORKLOADS:
+            a = ax[("fair", w)]
+            with self.subTest(workload=w):
+                self.assertEqual([t.get_text() for t in a.texts],
+                                 ["fairness not recorded in these results"])
+                self.assertEqual(len(a.lines), 0)
+                self.assertEqual(len(a.collections), 0)
+            # the other rows are drawn as before
+            self.assertTrue(ax[("tput", w)].lines)
+        self.assertIn("fairness: fewest / most operations of one thread over the run "
+                      "(1: every thread did the same), not recorded in these results",
+                      p["caption"][1][0])
+
+    def test_the_data_file_carries_fairness(self):
+        with open(GP, encoding="utf-8") as f:
+            _blocks, cols = gp_columns(f.read())
+        self.assertTrue({"fairness", "fairness_min", "fairness_max"} <= set(cols["pt"]))
+        for host in ("one", "old"):
+            found = {name: (c, rows) for name, c, rows
+                     in dat_blocks(plot.dat_text("f4-backoff", self.prep(host)))}
+            header, rows = found["points"]
+            ix = {c: i for i, c in enumerate(header)}
+            want = self.fairness_medians(host)
+            with self.subTest(host=host):
+                self.assertEqual(len(rows), 3 * 2 * 4)
+                for r in rows:
+                    key = (r[ix["workload"]], float(r[ix["work_ns"]]), r[ix["backoff"]],
+                           int(r[ix["threads"]]))
+                    if host == "old":
+                        self.assertEqual(r[ix["fairness"]], "NaN")
+                        self.assertEqual(r[ix["fairness_max"]], "NaN")
+                    else:
+                        self.assertAlmostEqual(float(r[ix["fairness"]]), want[key], places=4)
+                        self.assertLessEqual(float(r[ix["fairness_max"]]), 1.0)
 
     # ---- the change against none ----------------------------------------------
 
@@ -346,7 +450,7 @@ class F4Figure(unittest.TestCase):
                             "--plots", plots, "--gnuplot"],
                            capture_output=True, text=True, timeout=300)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-        for host in ("one", "many"):
+        for host in ("one", "many", "old"):
             with self.subTest(host=host):
                 png = os.path.join(plots, host, "gnuplot", "f4-backoff.png")
                 self.assertTrue(os.path.isfile(png))
