@@ -705,7 +705,11 @@ static int do_run(const struct hb_options *o)
 	/* 3. --load: the capacity it is a fraction of, then the offered rate */
 	double rate = o->rate;
 	if (o->load > 0) {
-		if ((rc = measure_capacity(o, &params, &place, &work, &m.capacity)) != 0)
+		/* --capacity-ops: the capacity given (one probe shared by the runs
+		 * that must offer the same rate), no capacity run of our own */
+		if (o->capacity_ops > 0)
+			m.capacity = o->capacity_ops;
+		else if ((rc = measure_capacity(o, &params, &place, &work, &m.capacity)) != 0)
 			goto out;
 		rate = o->load * m.capacity;
 		if (rate <= 0) {

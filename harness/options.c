@@ -190,10 +190,16 @@ void hb_usage(FILE *out)
 		"                      producers (pairs, mixed: the enqueues, over the threads); latency is\n"
 		"                      measured from each item's intended send time (coordinated omission\n"
 		"                      corrected), whoever dequeues it. Default: closed loop.\n"
-		"  --load F            open loop at F (0 < F <= 1) of the capacity measured first: the\n"
-		"                      same run in closed loop for --load-probe SEC (default 0.3) with\n"
-		"                      numaring's gate per-worker; written as load and\n"
-		"                      capacity_ops_per_s. Not with --rate; prodcons only\n"
+		"  --load F            open loop at F (0 < F <= 1) of the capacity, measured first unless\n"
+		"                      --capacity-ops gives it: the same run in closed loop for\n"
+		"                      --load-probe SEC (default 0.3) with numaring's gate per-worker;\n"
+		"                      written as load and capacity_ops_per_s. Not with --rate;\n"
+		"                      prodcons only\n"
+		"  --capacity-ops R    with --load: take R items/s (above 0) as the capacity instead of\n"
+		"                      measuring it: no capacity run (--load-probe is unused), the\n"
+		"                      offered rate is F x R, and capacity_ops_per_s says R. For runs\n"
+		"                      that must offer the same rate (scripts/experiments.py gives\n"
+		"                      every gate of a round the capacity one probe measured)\n"
 		"  --bursts            use burst operations of --batch items where the queue has them\n"
 		"                      (default: single operations)\n"
 		"  --item KIND         inline: each item is a value carrying its producer and a sequence\n"
@@ -289,7 +295,7 @@ enum {
 	OPT_SHOW, OPT_PROBE, OPT_QUICK, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_ITEM, OPT_SAMPLE,
 	OPT_CALIBRATE, OPT_SCHEMA, OPT_LOAD, OPT_LOAD_PROBE, OPT_LINGER, OPT_COUNTERS, OPT_SMT,
 	OPT_ACCOUNTING, OPT_WORKLOAD, OPT_THREADS, OPT_ENQUEUE_SHARE, OPT_WORK, OPT_PRODUCER_WORK,
-	OPT_CONSUMER_WORK, OPT_SEED, OPT_PAUSE_SPIN, OPT_EXP_CAP,
+	OPT_CONSUMER_WORK, OPT_SEED, OPT_PAUSE_SPIN, OPT_EXP_CAP, OPT_CAPACITY_OPS,
 };
 
 static const struct option long_opts[] = {
@@ -325,6 +331,7 @@ static const struct option long_opts[] = {
 	{"schema", no_argument, NULL, OPT_SCHEMA},
 	{"load", required_argument, NULL, OPT_LOAD},
 	{"load-probe", required_argument, NULL, OPT_LOAD_PROBE},
+	{"capacity-ops", required_argument, NULL, OPT_CAPACITY_OPS},
 	{"linger", required_argument, NULL, OPT_LINGER},
 	{"pause-spin", required_argument, NULL, OPT_PAUSE_SPIN},
 	{"exp-cap", required_argument, NULL, OPT_EXP_CAP},
@@ -528,6 +535,10 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 			if ((rc = parse_real("--load-probe", optarg, 0, 60, 0, &o->load_probe_s)))
 				return rc;
 			break;
+		case OPT_CAPACITY_OPS:
+			if ((rc = parse_real("--capacity-ops", optarg, 0, 1e12, 0, &o->capacity_ops)))
+				return rc;
+			break;
 		case OPT_LOOKUP:
 			if (numaring_lookup_parse(optarg, &o->lookup) < 0)
 				return bad("unknown --lookup \"%s\" (libnuma, syscall, table, cached, rseq, rdpid, none)",
@@ -672,6 +683,9 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 		o->duration_s = 0;
 	if (o->rate > 0 && o->load > 0)
 		return bad("--rate and --load are alternatives; give one");
+	if (o->capacity_ops > 0 && !(o->load > 0))
+		return bad("--capacity-ops goes with --load: it is the capacity the load is a "
+			   "fraction of");
 	if ((o->rate > 0 || o->load > 0) && !sample_given)
 		o->sample = 1; /* below saturation the clock costs little: time every item */
 	if (o->batch > o->capacity)

@@ -89,6 +89,7 @@ struct hb_options {
 	double rate;          /* open loop: items per second over all producers; 0 = closed loop */
 	double load;          /* open loop at this fraction of the measured capacity; 0 = none */
 	double load_probe_s;  /* --load: seconds of the capacity run */
+	double capacity_ops;  /* --load: the capacity, given (items/s); 0 = measure it */
 	const char *out;      /* --out DIR, or NULL */
 	int verify;
 	int counters;         /* --counters: perf_event_open counters over the measured window */

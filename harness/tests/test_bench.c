@@ -306,6 +306,13 @@ static void bad_input_exits_2_with_one_message_and_no_file(void **state)
 		{NULL, {"--load", "1.5"}, "--load needs a number above 0 and at most 1"},
 		{NULL, {"--load", "0.5", "--rate", "1000"}, "--rate and --load are alternatives"},
 		{NULL, {"--load-probe", "0"}, "--load-probe needs a number above 0"},
+		{NULL, {"--capacity-ops", "1000"}, "--capacity-ops goes with --load"},
+		{NULL, {"--load", "0.5", "--capacity-ops", "0"}, "--capacity-ops needs a number above 0"},
+		{NULL, {"--capacity-ops", "-5", "--load", "0.5"}, "--capacity-ops needs a number above 0"},
+		{NULL, {"--load", "0.5", "--capacity-ops", "fast"}, "--capacity-ops needs a number"},
+		{NULL, {"--load", "0.5", "--capacity-ops", "inf"}, "--capacity-ops needs a number"},
+		{NULL, {"--load", "0.5", "--capacity-ops"}, "--capacity-ops needs a value"},
+		{NULL, {"--rate", "1000", "--capacity-ops", "1000"}, "--capacity-ops goes with --load"},
 		{NULL, {"--probe", "--counters"}, "--counters goes with a run, not with --probe"},
 		{NULL, {"--show-topology", "--counters"}, "--counters goes with a run"},
 		{NULL, {"--smt", "all"}, "unknown --smt \"all\" (cores, siblings)"},
@@ -961,6 +968,19 @@ static void sampling_schema_and_calibration(void **state)
 	assert_string_equal(field(&s, "load"), "0.25");
 	assert_string_equal(field(&s, "sample"), "1");
 	assert_true(atof(field(&s, "inflight")) >= 0);
+	free(s.text);
+
+	/* --load with --capacity-ops: the capacity given, no capacity run; the
+	 * offered rate is the load's fraction of it, as written */
+	fresh_dir(dir, sizeof dir, "load-given");
+	const char *given[] = {"--load", "0.25", "--capacity-ops", "400000", "--duration", "0.2",
+			       "--warmup", "0", "--out", dir, "--quiet", NULL};
+	run_bench(&r, NULL, given);
+	assert_int_equal(r.status, 0);
+	read_summary(dir, &s);
+	assert_string_equal(field(&s, "capacity_ops_per_s"), "400000.0");
+	assert_string_equal(field(&s, "rate"), "100000");
+	assert_string_equal(field(&s, "load"), "0.25");
 	free(s.text);
 
 	/* open loop: every item timed unless told otherwise */
