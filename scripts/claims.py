@@ -21,7 +21,9 @@ results it gets one status:
 
   holds              the whole interval lies on the claimed side of the threshold
   does not hold      the whole interval lies on the other side
-  inconclusive       the interval straddles the threshold
+  inconclusive       the interval straddles the threshold, or covers the median
+                     with less than stats.MIN_DECISIVE probability (too few
+                     paired repetitions)
   not testable here  the host cannot test it (why: e.g. needs 2 real nodes), or its
                      results do not hold the data
   not exercised      the mechanism the claim is about did not run (why: the counter)
@@ -29,7 +31,8 @@ results it gets one status:
 The estimator is one, everywhere: a ratio between two configurations is the
 paired median ratio over the repetitions of a round (scripts/summarize.py
 paired(), which figures, READMEs, this report and the paper all call), with
-its interval (summarize.py says which). A claim that reads a single
+its order-statistic interval and that interval's exact coverage at the n
+used (scripts/stats.py). A claim that reads a single
 configuration (a maximum over points, a worst case) uses the medians over
 repetitions of each point and has no interval beyond that.
 
@@ -49,6 +52,7 @@ from typing import Callable, Optional
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import nrdata  # noqa: E402
+import stats  # noqa: E402
 import summarize  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -75,6 +79,7 @@ class Measured:
     lo: Optional[float] = None
     hi: Optional[float] = None
     n: Optional[int] = None
+    coverage: Optional[float] = None  # stats.interval's exact coverage of [lo, hi]
     source: str = ""
     detail: str = ""
     exercised: Optional[str] = None  # why not, where the mechanism did not run
@@ -158,7 +163,7 @@ def _ratio(d, key, source, detail):
     if not d or d.get(key) is None:
         return None
     return Measured(d[key], d.get(key + "_lo"), d.get(key + "_hi"), d.get(key + "_n"),
-                    source, detail)
+                    d.get(key + "_cov"), source, detail)
 
 
 def m_f1(ctx):
@@ -461,6 +466,7 @@ def evaluate(claim, ctx):
            "threshold": f"{claim.threshold:g}", "unit": claim.unit, "study": claim.study,
            "estimator": claim.estimator, "reads": claim.reads, "when": claim.when,
            "sentence": claim.sentence, "value": "", "lo": "", "hi": "", "n": "",
+           "coverage": "",
            "source": "", "detail": "", "why": ""}
     try:
         m = claim.measure(ctx)
@@ -468,7 +474,8 @@ def evaluate(claim, ctx):
         m, row["why"] = None, f"could not be computed: {e}"
     if m is not None:
         row.update(value=f"{m.value:.6g}", lo=f"{m.lo:.6g}", hi=f"{m.hi:.6g}",
-                   n="" if m.n is None else str(m.n), source=m.source, detail=m.detail)
+                   n="" if m.n is None else str(m.n), source=m.source, detail=m.detail,
+                   coverage="" if m.coverage is None else f"{m.coverage:.4f}")
     why_not = ctx.guest or claim.testable(ctx)
     if why_not:
         row["status"], row["why"] = "not testable here", why_not
@@ -482,10 +489,17 @@ def evaluate(claim, ctx):
         row["status"], row["why"] = "not exercised", m.exercised
     else:
         row["status"] = decide(claim.op, claim.threshold, m.lo, m.hi)
+        if (row["status"] != "inconclusive" and m.coverage is not None
+                and m.coverage < stats.MIN_DECISIVE):
+            row["status"] = "inconclusive"
+            row["why"] = (f"{m.n} paired repetitions: the interval covers the median with "
+                          f"probability {m.coverage * 100:.1f}% only (a decision needs "
+                          f"{stats.MIN_DECISIVE * 100:.0f}%)")
     return row
 
 
-COLUMNS = ["host", "claim", "finding", "status", "value", "lo", "hi", "n", "unit", "op",
+COLUMNS = ["host", "claim", "finding", "status", "value", "lo", "hi", "n", "coverage", "unit",
+           "op",
            "threshold", "study", "estimator", "source", "detail", "why", "when", "reads",
            "sentence"]
 
@@ -530,7 +544,9 @@ def fmt_value(row, intervals=True):
     s = f(row["value"]) + ("%" if unit == "%" else unit)
     if intervals and row["lo"] and row["hi"] and (row["lo"] != row["value"]
                                                    or row["hi"] != row["value"]):
-        s += f" [{f(row['lo'])}..{f(row['hi'])}]"
+        cov = row.get("coverage")
+        tail = f", {stats.cov_text(float(cov))}" if cov else ""
+        s += f" [{f(row['lo'])}..{f(row['hi'])}{tail}]"
     return s
 
 
@@ -543,7 +559,8 @@ def predicate(row):
 def status_text(row):
     s = row["status"]
     return f"{s} ({row['why']})" if row.get("why") and s in ("not testable here",
-                                                             "not exercised") else s
+                                                             "not exercised",
+                                                             "inconclusive") else s
 
 
 def host_lines(rows):

@@ -54,6 +54,17 @@ WORKLOADS = ("prodcons", "pairs", "mixed")
 SYMMETRIC = ("pairs", "mixed")
 SMTS = ("cores", "siblings")
 FINDINGS = ("F1", "F2", "F3", "F4", "F5", "peers")
+#: which side of a prodcons run sets its pace (scripts/regime.py): free (closed
+#: loop, nothing added), producer (the producers do pace-work ns of local work
+#: per item they enqueue: the queue runs near empty), consumer (the consumers
+#: do it per item they dequeue: the queue runs full). Translated into
+#: --producer-work / --consumer-work of pace-work x items per operation.
+PACES = ("free", "producer", "consumer")
+#: pace-work's default, ns per item: the paced side's mean work (half of it:
+#: the harness draws 0..N) well above any queue's operation here
+PACE_WORK_NS = 200
+#: keys the runner reads itself; not numaring-bench flags
+RUNNER_KEYS = ("pace", "pace-work")
 THREAD_WORDS = ("all", "per-node", "half")
 MAX_POINTS = 10000
 
@@ -133,7 +144,9 @@ SWEEP_KEYS = {
     "item": _choice(("inline", "message")),
     "sample": lambda t: _pow2_from1(t, 1 << 20),
     "calibrate": lambda t: _real(t, 0, 60, zero_ok=True),
-    "load": lambda t: _real(t, 0, 1),
+    "load": lambda t: t if t == "closed" else _real(t, 0, 1),
+    "pace": _choice(PACES),
+    "pace-work": lambda t: _int(t, 1, 1000000),
     "load-probe": lambda t: _real(t, 0, 60),
     "linger": lambda t: _int(t, 0, 1000000),
     "counters": _bool01,
@@ -395,12 +408,28 @@ class Point:
     def args(self):
         out = []
         for k, v in self.opts.items():
+            if k in RUNNER_KEYS or (k == "load" and str(v) == "closed"):
+                continue  # closed: no --load (the runs that measure capacity)
             if k in FLAG_KEYS:
                 if str(v) == "1":
                     out.append(f"--{k}")
                 continue
             out += [f"--{k}", str(v)]
+        out += pace_args(self.opts)
         return out
+
+
+def pace_args(opts):
+    """numaring-bench flags of a point's pace: --producer-work (pace producer)
+    or --consumer-work (pace consumer) of pace-work ns per item times the
+    items of one operation (the batch with bursts: the harness works after
+    each operation); [] for free or no pace."""
+    pace = str(opts.get("pace", "free"))
+    if pace == "free":
+        return []
+    per_item = int(opts.get("pace-work", PACE_WORK_NS))
+    items = int(opts.get("batch", 32)) if str(opts.get("bursts", "0")) == "1" else 1
+    return [f"--{pace}-work", str(per_item * items)]
 
 
 def point_threads(opts):
@@ -484,6 +513,16 @@ def points(exp, profile, ncpus, nodes, cores=None):
                            "or scatter)")
         if opts.get("workload") != "mixed" and "enqueue-share" in opts:
             raise ExpError(f"{exp.path}: enqueue-share is for workload mixed")
+        if symmetric and opts.get("pace", "free") != "free":
+            raise ExpError(f"{exp.path}: pace is for workload prodcons (pairs and mixed "
+                           "have no producer and consumer sides)")
+        if opts.get("pace", "free") != "free" and ("producer-work" in opts
+                                                    or "consumer-work" in opts):
+            raise ExpError(f"{exp.path}: pace sets producer-work or consumer-work itself; "
+                           "give one or the other")
+        if opts.get("pace", "free") != "free" and "load" in opts and opts["load"] != "closed":
+            raise ExpError(f"{exp.path}: pace is for closed-loop points (open loop: the "
+                           "offered rate sets the pace)")
         if symmetric and ("producer-work" in opts or "consumer-work" in opts):
             raise ExpError(f"{exp.path}: producer-work and consumer-work are for workload "
                            "prodcons (pairs, mixed: work)")

@@ -40,7 +40,7 @@ __all__ = [
     "load_tidy", "load_latency", "load_probe_csv", "aggregate", "num",
     "threads", "ns_per_op", "host_info", "list_hosts", "latency_path", "run_dir",
     "is_reference", "oversubscribed", "failed_per_item", "backoff_exercised",
-    "bootstrap_ci", "paired_ratios", "REFERENCE_POINTS", "BACKOFF_EXERCISED",
+    "paired_ratios", "REFERENCE_POINTS", "BACKOFF_EXERCISED",
     "shares_core", "one_per_core", "quoted_threads",
 ]
 
@@ -381,41 +381,6 @@ def backoff_exercised(rate):
     if rate is None:
         return None
     return rate >= BACKOFF_EXERCISED
-
-
-#: The bootstrap's resamples and seed: fixed, so that every number recomputes.
-BOOT_RESAMPLES = 2000
-BOOT_SEED = 20240613
-
-
-def bootstrap_ci(values, seed=BOOT_SEED, resamples=BOOT_RESAMPLES, level=0.95):
-    """(estimate, low, high): the median of ``values`` and a percentile
-    bootstrap confidence interval for it.
-
-    The algorithm, exactly (test_paper.py recomputes it): rnd =
-    random.Random(seed); for each of ``resamples`` resamples, draw
-    len(values) indexes with rnd.randrange(len(values)) and take the median
-    of those values; sort the medians; low is the one at index
-    round((1 - level) / 2 * (resamples - 1)), high the one at
-    round((1 + level) / 2 * (resamples - 1)).  One value gives (v, v, v);
-    none gives None.  Standard library only, deterministic for a seed.
-    """
-    import random
-    vals = [float(v) for v in values]
-    if not vals:
-        return None
-    est = statistics.median(vals)
-    k = len(vals)
-    if k == 1:
-        return est, est, est
-    rnd = random.Random(seed)
-    meds = []
-    for _ in range(resamples):
-        meds.append(statistics.median([vals[rnd.randrange(k)] for _ in range(k)]))
-    meds.sort()
-    lo = meds[int(round((1 - level) / 2 * (resamples - 1)))]
-    hi = meds[int(round((1 + level) / 2 * (resamples - 1)))]
-    return est, lo, hi
 
 
 def by_rep(rows, value="throughput_ops_per_s"):

@@ -5,11 +5,13 @@ tests (1) regenerate it from results/ and require the committed file to be
 identical, and (2) recompute a few numbers from the CSVs with code of their
 own (csv + statistics + random, not scripts/summarize.py) and compare: every
 ratio between configurations is paired per repetition (the median over reps
-of a_k / b_k) with a percentile bootstrap 95% CI (2000 resamples, the seed
-of scripts/nrdata.py), and the drift reference's rows are left out.
+of a_k / b_k) with the order-statistic interval of that median (the largest
+symmetric one covering 95%, else min..max), and the drift reference's rows
+are left out.
 """
 
 import csv
+import math
 import os
 import random
 import re
@@ -55,20 +57,21 @@ def refs(path):
                 or r["point"].startswith("reference-")]
 
 
-BOOT_SEED = 20240613   # scripts/nrdata.py's
-BOOT_N = 2000
-
-
-def boot(vals):
-    """(median, lo, hi): percentile bootstrap of the median, as nrdata documents it."""
-    rnd = random.Random(BOOT_SEED)
-    k = len(vals)
-    if k == 1:
-        return vals[0], vals[0], vals[0]
-    meds = sorted(statistics.median([vals[rnd.randrange(k)] for _ in range(k)])
-                  for _ in range(BOOT_N))
-    return (statistics.median(vals), meds[int(round(0.025 * (BOOT_N - 1)))],
-            meds[int(round(0.975 * (BOOT_N - 1)))])
+def order_interval(vals):
+    """(median, lo, hi): the order-statistic interval of the median, computed
+    here on its own (not scripts/stats.py): the largest j with
+    1 - 2 P(Binomial(n, 1/2) <= j - 1) >= 0.95, else j = 1; [x(j), x(n+1-j)]."""
+    xs = sorted(vals)
+    n = len(xs)
+    if n == 1:
+        return xs[0], xs[0], xs[0]
+    j = 1
+    for cand in range(2, n // 2 + 1):
+        tail = sum(math.comb(n, i) for i in range(cand)) / 2 ** n
+        if 1 - 2 * tail < 0.95:
+            break
+        j = cand
+    return statistics.median(xs), xs[j - 1], xs[n - j]
 
 
 def per_rep(rs, key="throughput_ops_per_s"):
@@ -81,7 +84,7 @@ def per_rep(rs, key="throughput_ops_per_s"):
 
 def paired(a_rows, b_rows, key="throughput_ops_per_s", fn=lambda x, y: x / y):
     a, b = per_rep(a_rows, key), per_rep(b_rows, key)
-    return boot([fn(a[k], b[k]) for k in sorted(set(a) & set(b))])
+    return order_interval([fn(a[k], b[k]) for k in sorted(set(a) & set(b))])
 
 
 def median_of(rs, key):

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Tests of the study's statistics (make test-scripts): paired ratios and their
-bootstrap confidence intervals, the drift reference and its check, the
+order-statistic intervals with their exact coverage, the drift reference and its check, the
 oversubscribed flag, F4's "backoff not exercised" rule, and how the figures
 show them (one x value drawn as points, titles that say what varies).
 
@@ -11,6 +11,7 @@ Synthetic results trees from tests/fakeresults.py; nothing is run.
 
 import csv
 import importlib
+import math
 import os
 import random
 import shutil
@@ -26,6 +27,7 @@ sys.path.insert(0, TESTS)
 
 import fakeresults  # noqa: E402
 import nrdata  # noqa: E402
+import stats  # noqa: E402
 
 
 def _summarize():
@@ -34,32 +36,69 @@ def _summarize():
     return importlib.import_module("summarize")
 
 
-class BootstrapTest(unittest.TestCase):
-    def test_deterministic_with_its_seed_and_contains_the_estimate(self):
-        rnd = random.Random(5)
-        for n in (2, 3, 4, 5, 7, 10):
-            vals = [rnd.uniform(0.5, 2.0) for _ in range(n)]
-            with self.subTest(n=n):
-                a = nrdata.bootstrap_ci(vals)
-                self.assertEqual(a, nrdata.bootstrap_ci(vals))          # same seed, same CI
-                self.assertEqual(a, nrdata.bootstrap_ci(list(vals), seed=nrdata.BOOT_SEED))
-                est, lo, hi = a
-                self.assertEqual(est, statistics.median(vals))
-                self.assertLessEqual(lo, est)
-                self.assertLessEqual(est, hi)
-                self.assertGreaterEqual(lo, min(vals))
-                self.assertLessEqual(hi, max(vals))
-        self.assertEqual(nrdata.bootstrap_ci([3.0]), (3.0, 3.0, 3.0))
-        self.assertIsNone(nrdata.bootstrap_ci([]))
+class IntervalTest(unittest.TestCase):
+    """stats.interval: the order-statistic interval of a median, its coverage
+    exact at the n used, and the word 95% only where it is true."""
 
-    def test_the_documented_algorithm(self):
-        """bootstrap_ci is exactly what its docstring says (test_paper.py recomputes it)."""
-        vals = [1.0, 1.4, 0.9, 1.2, 1.1, 1.3]
-        rnd = random.Random(99)
-        meds = sorted(statistics.median([vals[rnd.randrange(6)] for _ in range(6)])
-                      for _ in range(500))
-        want = (statistics.median(vals), meds[round(0.025 * 499)], meds[round(0.975 * 499)])
-        self.assertEqual(nrdata.bootstrap_ci(vals, seed=99, resamples=500), want)
+    def test_exact_coverage_by_formula(self):
+        # n = 5: min..max covers 1 - 2/32; n = 6: 1 - 2/64; n = 9: j = 2 covers
+        # 1 - 2 (1 + 9)/512 = 0.9609
+        self.assertAlmostEqual(stats.coverage(5, 1), 0.9375)
+        self.assertAlmostEqual(stats.coverage(6, 1), 1 - 2 / 64)
+        self.assertEqual(stats.order_rank(5), (1, 0.9375))
+        self.assertEqual(stats.order_rank(9)[0], 2)
+        self.assertAlmostEqual(stats.order_rank(9)[1], 1 - 2 * 10 / 512)
+        self.assertEqual(stats.order_rank(2), (1, 0.5))
+        self.assertIsNone(stats.order_rank(1))
+        with self.assertRaises(ValueError):
+            stats.coverage(5, 3)
+
+    def test_coverage_holds_on_synthetic_samples(self):
+        """Drawn from skewed distributions with a known median, the interval
+        covers it as often as its stated coverage says (within 4 sigma)."""
+        rnd = random.Random(20261201)
+        trials = 2500
+        dists = {"lognormal": (lambda: rnd.lognormvariate(0.0, 0.6), 1.0),
+                 "exponential": (lambda: rnd.expovariate(1.0), math.log(2)),
+                 "bimodal": (lambda: rnd.choice((rnd.gauss(1, 0.1), rnd.gauss(3, 0.1),
+                                                 rnd.gauss(3, 0.1))), None)}
+        for name, (draw, med) in dists.items():
+            if med is None:   # the bimodal mix's median, from a big sample
+                med = statistics.median(draw() for _ in range(50001))
+            for n in (3, 5, 6, 9, 12):
+                hit, cov = 0, None
+                for _ in range(trials):
+                    iv = stats.interval([draw() for _ in range(n)])
+                    cov = iv.coverage
+                    hit += iv.lo <= med <= iv.hi
+                sigma = math.sqrt(cov * (1 - cov) / trials)
+                with self.subTest(dist=name, n=n):
+                    self.assertLess(abs(hit / trials - cov), 4 * sigma + 0.005)
+
+    def test_95_only_where_true(self):
+        for n in range(2, 40):
+            iv = stats.interval(list(range(n)))
+            text = stats.label(iv.coverage) + " " + stats.fmt(iv)
+            with self.subTest(n=n):
+                if iv.coverage < 0.95:
+                    self.assertNotIn("95", text)
+                else:
+                    self.assertIn("95%", text)
+        self.assertEqual(stats.fmt(stats.interval([1, 2, 3, 4, 5])), "3.00 [1.00..5.00, 93.75%]")
+        self.assertEqual(stats.fmt(stats.interval([2.0])), "2.00 (n = 1)")
+        self.assertIsNone(stats.interval([]))
+        self.assertIn("93.75%", stats.method_sentence(5))
+
+    def test_estimate_is_the_median_inside_its_interval(self):
+        rnd = random.Random(5)
+        for n in (2, 3, 4, 5, 7, 10, 25):
+            vals = [rnd.uniform(0.5, 2.0) for _ in range(n)]
+            iv = stats.interval(vals)
+            with self.subTest(n=n):
+                self.assertEqual(iv.est, statistics.median(vals))
+                self.assertLessEqual(iv.lo, iv.est)
+                self.assertLessEqual(iv.est, iv.hi)
+                self.assertEqual(iv.n, n)
 
     def test_paired_by_rep(self):
         a = [{"rep": str(k), "v": str(v)} for k, v in ((1, 10), (2, 20), (3, 30), (4, 7))]
@@ -158,10 +197,13 @@ class DriftTest(Trees):
     def test_readme_prints_paired_ratios_with_intervals(self):
         readme = self.summarize.host_readme(self.hostdir("drifty"))
         r = self.summarize.f2(self.hostdir("drifty"))
-        self.assertIn("%.2f [%.2f..%.2f]x" % (r["cached_over_libnuma"],
-                                              r["cached_over_libnuma_lo"],
-                                              r["cached_over_libnuma_hi"]), readme)
-        self.assertRegex(readme, r"pause [+-]\d+\.\d \[[+-]\d+\.\d\.\.[+-]\d+\.\d\]%")
+        self.assertIn("%.2f [%.2f..%.2f, %s]x" % (r["cached_over_libnuma"],
+                                                  r["cached_over_libnuma_lo"],
+                                                  r["cached_over_libnuma_hi"],
+                                                  stats.cov_text(r["cached_over_libnuma_cov"])),
+                      readme)
+        self.assertRegex(readme, r"pause [+-]\d+\.\d \[[+-]\d+\.\d\.\.[+-]\d+\.\d, 93.75%\]%")
+        self.assertNotRegex(readme, r"95% (confidence|CI|interval)")
 
 
 class F4ExercisedTest(Trees):
