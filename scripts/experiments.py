@@ -24,7 +24,11 @@ What `run` does, in steps:
      suffix for the real folder and its emulated sibling.
   3. Captures the environment once per host into results/<host>/env/ (the
      machine identity, lscpu, numactl -H, hwloc XML, likwid-topology, kernel,
-     compiler, git commit, numaring-bench --show-topology) and runs the host
+     compiler, git commit, numaring-bench --show-topology; scripts/hostenv.py:
+     versions.tsv, the version of every package scripts/deps.sh names and of
+     python3, matplotlib, gnuplot, gcc, pdflatex, and cpu-state.json,
+     microcode, cpufreq governors and frequencies, kernel command line,
+     transparent hugepages; what cannot be read says why) and runs the host
      probe into results/<host>/probe/probe.csv.
   4. Runs every point x repetition with numaring-bench into
      results/<host>/<experiment>/<profile>/<point>/rep-<k>/, one progress
@@ -76,6 +80,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import expfile  # noqa: E402
+import hostenv  # noqa: E402
 import hostid  # noqa: E402
 import nrlikwid  # noqa: E402
 
@@ -258,40 +263,17 @@ def claim_folders(results, keys, fp):
 
 def capture_env(envdir, bench, topology, show_json, force, ident):
     """results/<host>/env/: the machine identity first (a record of which
-    machine measured; the folder is claimed by hostid's marker), then the environment, once (again with --force). ident is
-    machine_identity()'s (identity, how)."""
+    machine measured; the folder is claimed by hostid's marker), then the
+    environment, once (again with --force; what an older capture lacks is
+    added): scripts/hostenv.py's commands, versions.tsv and cpu-state.json.
+    ident is machine_identity()'s (identity, how)."""
     os.makedirs(envdir, exist_ok=True)
     write_whole(os.path.join(envdir, MACHINE_ID_TXT), f"{ident[0]}\n{ident[1]}")
     stamp = os.path.join(envdir, "captured.txt")
     if os.path.exists(stamp) and not force:
+        hostenv.capture(envdir, write_whole)
         return
-    cmds = {
-        "lscpu.txt": ["lscpu"],
-        "numactl-H.txt": ["numactl", "-H"],
-        "hwloc.xml": ["lstopo-no-graphics", "--of", "xml"],
-        "likwid-topology.txt": ["likwid-topology"],
-        "uname.txt": ["uname", "-a"],
-        "compiler.txt": ["gcc", "--version"],
-    }
-    for name, cmd in cmds.items():
-        try:
-            r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-            text = r.stdout
-            if r.returncode != 0:
-                text += f"\n# {' '.join(cmd)} exited {r.returncode}: {r.stderr.strip()}\n"
-        except (OSError, subprocess.TimeoutExpired) as e:
-            text = f"# {' '.join(cmd)} could not run here: {e}\n"
-        write_whole(os.path.join(envdir, name), text)
-    try:
-        git = subprocess.run(["git", "-C", ROOT, "rev-parse", "HEAD"], capture_output=True,
-                             text=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--", "ring",
-                                "harness", "scripts", "experiments"], capture_output=True,
-                               text=True).stdout
-        git_txt = (git or "unknown") + "\n" + ("dirty:\n" + dirty if dirty.strip() else "clean\n")
-    except OSError as e:  # no git here (a tarball, the QEMU guest): each run's meta.json
-        git_txt = f"unknown: git could not run here ({e.strerror}); see git_commit in meta.json\n"
-    write_whole(os.path.join(envdir, "git.txt"), git_txt)
+    hostenv.capture(envdir, write_whole, force=True, commands=True)
     write_whole(os.path.join(envdir, "show-topology.json"), show_json)
     write_whole(os.path.join(envdir, "topology-arg.txt"),
                 (topology or "none: the machine's own topology") + "\n")
