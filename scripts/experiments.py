@@ -56,7 +56,11 @@ What `run` does, in steps:
      experiment, point, rep, profile, role (point or reference),
      oversubscribed (1 where the run's threads outnumbered the CPUs they ran
      on, or two of them shared a core's hyperthreads, from its meta.json;
-     empty if unknown), interconnect_bytes_per_item and interconnect_source
+     empty if unknown), steal_pct and stolen (the share of the CPUs' time the
+     hypervisor took over the run, from /proc/stat's steal before and after
+     it, which the runner adds to meta.json as host_load with the load
+     average; stolen 1 above hostenv.STEAL_FLAG_PCT, empty if unknown),
+     interconnect_bytes_per_item and interconnect_source
      (--likwid; empty where not counted), then the harness's summary columns),
      writes results/<host>/README.md, and exits 1 with the list of failures
      if any point failed (2 for bad input, 130 when interrupted).
@@ -351,9 +355,11 @@ def record_likwid(lk, tmp, stdout):
     write_whole(os.path.join(tmp, INTERCONNECT_JSON), json.dumps(info, indent=1) + "\n")
 
 
-def run_rep(bench, args, out, timeout, likwid=None):
+def run_rep(bench, args, out, timeout, likwid=None, meta=None):
     """Run one repetition into out/ (under likwid-perfctr with ``likwid``,
-    an nrlikwid.Likwid). Returns (ok, message)."""
+    an nrlikwid.Likwid). Its meta.json gains host_load (scripts/hostenv.py:
+    load average and steal time before and after) and the entries of
+    ``meta``. Returns (ok, message)."""
     tmp = out + ".tmp"
     failed = out + ".failed.txt"
     if os.path.exists(tmp):
@@ -361,11 +367,13 @@ def run_rep(bench, args, out, timeout, likwid=None):
     cmd = [bench] + args + ["--out", tmp, "--quiet"]
     if likwid is not None:
         cmd = likwid.wrap(cmd)
+    before = hostenv.sample()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
     try:
         stdout, err = proc.communicate(timeout=timeout)
         rc = proc.returncode
+        after = hostenv.sample()
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         _, err = proc.communicate()
@@ -381,8 +389,14 @@ def run_rep(bench, args, out, timeout, likwid=None):
             shutil.rmtree(tmp, ignore_errors=True)
         raise
     if rc == 0 and os.path.exists(os.path.join(tmp, "summary.csv")):
-        if likwid is not None:
-            record_likwid(likwid, tmp, stdout)
+        try:
+            if likwid is not None:
+                record_likwid(likwid, tmp, stdout)
+            hostenv.add_to_meta(os.path.join(tmp, "meta.json"),
+                                dict(host_load=hostenv.host_load(before, after), **(meta or {})))
+        except BaseException:  # a write that failed (disk full): no half-done rep.tmp
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
         if os.path.exists(out):
             shutil.rmtree(out)
         os.replace(tmp, out)
@@ -489,18 +503,22 @@ def collect(hostdir, exp, profile, pts, reps, ref=None):
             print(f"experiments: {path}: columns differ from the others; left out",
                   file=sys.stderr)
             continue
-        over = oversubscribed(read_meta(os.path.join(rdir, "meta.json")))
+        meta = read_meta(os.path.join(rdir, "meta.json"))
+        over = oversubscribed(meta)
+        steal = hostenv.steal_pct(meta)
+        stolen = hostenv.stolen_flag(steal)
         ic = read_meta(os.path.join(rdir, INTERCONNECT_JSON))
         bpi = ic.get("bytes_per_item") if isinstance(ic, dict) else None
         rows.append([exp.name, pid, str(k), profile, role, "" if over is None else str(over),
+                     "" if steal is None else f"{steal:g}", "" if stolen is None else str(stolen),
                      "" if bpi is None else f"{bpi:.6g}", ic.get("source", "") if bpi is not None
                      else ""] + r[1])
     if header is None:
         return 0
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["experiment", "point", "rep", "profile", "role", "oversubscribed",
-                "interconnect_bytes_per_item", "interconnect_source"] + header)
+    w.writerow(["experiment", "point", "rep", "profile", "role", "oversubscribed", "steal_pct",
+                "stolen", "interconnect_bytes_per_item", "interconnect_source"] + header)
     w.writerows(rows)
     write_whole(os.path.join(hostdir, f"{exp.name}.csv"), buf.getvalue())
     return len(rows)

@@ -69,12 +69,15 @@ TIDY_COLUMNS = ["experiment", "point", "rep"] + SUMMARY_COLUMNS
 #: The runner's columns, in the order experiments.py writes them before the
 #: summary's: the first three are required, the others optional (profile: the
 #: experiment file's profile; role: point or reference; oversubscribed: 1/0,
-#: empty or absent where unknown; interconnect_bytes_per_item and its
+#: empty or absent where unknown; steal_pct: the share of the CPUs' time
+#: stolen by the hypervisor over the run (meta.json's host_load), and stolen:
+#: 1 where it was above 3% (scripts/hostenv.py), both empty or absent where
+#: unknown; interconnect_bytes_per_item and its
 #: interconnect_source: bytes over the socket interconnect per item of the
 #: measured window, counted by likwid-perfctr (run --likwid, scripts/nrlikwid.py),
 #: empty where not counted).
 RUNNER_COLUMNS = ["experiment", "point", "rep", "profile", "role", "oversubscribed",
-                  "interconnect_bytes_per_item", "interconnect_source"]
+                  "steal_pct", "stolen", "interconnect_bytes_per_item", "interconnect_source"]
 
 #: The points of an experiment's drift reference, in the order they run.
 REFERENCE_POINTS = ("reference-start", "reference-middle", "reference-end")
@@ -84,9 +87,10 @@ REFERENCE_POINTS = ("reference-start", "reference-middle", "reference-end")
 BACKOFF_EXERCISED = 0.001
 
 #: Columns that hold numbers when they are not empty.
-INT_COLUMNS = frozenset(["rep", "oversubscribed"] + [n for n, t in _SCHEMA if t == "int"])
+INT_COLUMNS = frozenset(["rep", "oversubscribed", "stolen"]
+                        + [n for n, t in _SCHEMA if t == "int"])
 FLOAT_COLUMNS = frozenset([n for n, t in _SCHEMA if t == "float"]
-                          + ["interconnect_bytes_per_item"])
+                          + ["interconnect_bytes_per_item", "steal_pct"])
 NUMERIC_COLUMNS = INT_COLUMNS | FLOAT_COLUMNS
 
 #: Columns added to summary.csv after results were first committed with
@@ -299,6 +303,16 @@ def oversubscribed(row):
     """True where the run's threads outnumbered the CPUs they ran on, False
     where not, None where the table does not say (older tables)."""
     v = (row.get("oversubscribed") or "").strip()
+    if v == "":
+        return None
+    return v == "1"
+
+
+def stolen(row):
+    """True where the hypervisor took more than 3% of the CPUs' time over the
+    run (the tidy CSV's stolen, from its steal_pct), False where not, None
+    where the table does not say (older tables, no /proc/stat)."""
+    v = (row.get("stolen") or "").strip()
     if v == "":
         return None
     return v == "1"

@@ -7,6 +7,7 @@ build/numaring-bench) on tiny sweeps in a temporary results folder.
 import csv
 import glob
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -856,6 +857,61 @@ class RunnerTest(unittest.TestCase):
         rows = tidy_rows(glob.glob(os.path.join(self.results, "*", "tiny.csv"))[0])
         self.assertEqual([(x["smt"], x["smt_shared"], x["threads_per_core"], x["oversubscribed"])
                           for x in rows], [("siblings", "1", "2", "1")])
+
+    def test_environment_and_host_load_are_recorded(self):
+        """env/ holds versions.tsv and cpu-state.json (scripts/hostenv.py); each
+        run's meta.json gains host_load (load average and steal time before and
+        after) with every key the harness wrote kept; the tidy CSV carries
+        steal_pct and stolen right after oversubscribed. A folder captured by an
+        older runner gets the two files on the next run."""
+        self.write_exp(GOOD.replace("lookup = cached, none", "lookup = cached")
+                       .replace("reps = 2", "reps = 1"))
+        r = run(self.base())
+        self.assertEqual(r.returncode, 0, r.stderr)
+        (hd,) = glob.glob(os.path.join(self.results, "*"))
+        env = os.path.join(hd, "env")
+        with open(os.path.join(env, "versions.tsv")) as f:
+            versions = list(csv.DictReader(f, delimiter="\t"))
+        self.assertIn("gcc", [v["package"] for v in versions])
+        self.assertIn("python3 (interpreter)", [v["package"] for v in versions])
+        with open(os.path.join(env, "cpu-state.json")) as f:
+            state = json.load(f)
+        for key in ("microcode", "cpufreq", "kernel_cmdline", "transparent_hugepage",
+                    "cpu_mhz"):
+            self.assertIn(key, state)
+        (rep,) = glob.glob(os.path.join(hd, "tiny", "quick", "*", "rep-1"))
+        with open(os.path.join(rep, "meta.json")) as f:
+            meta = json.load(f)
+        keys = list(meta)
+        self.assertEqual(keys[-1], "host_load")
+        for k in ("host", "command_line", "threads", "verify", "lost_items"):
+            self.assertIn(k, keys)
+        hl = meta["host_load"]
+        self.assertEqual(len(hl["loadavg_before"]), 3)
+        self.assertEqual(len(hl["loadavg_after"]), 3)
+        self.assertGreater(hl["total_jiffies_after"], hl["total_jiffies_before"])
+        self.assertGreaterEqual(hl["steal_jiffies_after"], hl["steal_jiffies_before"])
+        self.assertTrue(0 <= hl["steal_pct"] <= 100)
+        self.assertEqual(sorted(os.listdir(rep)),
+                         ["latency.csv", "latency.hgrm", "meta.json", "summary.csv"])
+        (row,) = tidy_rows(os.path.join(hd, "tiny.csv"))
+        cols = list(row)
+        self.assertEqual(cols[cols.index("oversubscribed") + 1:cols.index("oversubscribed") + 3],
+                         ["steal_pct", "stolen"])
+        self.assertAlmostEqual(float(row["steal_pct"]), hl["steal_pct"], places=3)
+        self.assertEqual(row["stolen"], "1" if hl["steal_pct"] > 3.0 else "0")
+        self.assertEqual(nrdata.stolen(row), hl["steal_pct"] > 3.0)
+        self.assertEqual(len(nrdata.load_tidy(os.path.join(hd, "tiny.csv"))), 1)
+        # an older capture (no versions.tsv, no cpu-state.json): added, the rest kept
+        os.remove(os.path.join(env, "versions.tsv"))
+        os.remove(os.path.join(env, "cpu-state.json"))
+        stamp = os.path.getmtime(os.path.join(env, "captured.txt"))
+        r = run(self.base())
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertTrue(os.path.exists(os.path.join(env, "versions.tsv")))
+        self.assertTrue(os.path.exists(os.path.join(env, "cpu-state.json")))
+        self.assertEqual(os.path.getmtime(os.path.join(env, "captured.txt")), stamp)
+        self.no_leftovers()
 
     def test_sigint_stops_cleanly(self):
         self.write_exp(GOOD.replace("duration = 0.1", "duration = 0.5"))
