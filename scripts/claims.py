@@ -79,10 +79,10 @@ class Measured:
     lo: Optional[float] = None
     hi: Optional[float] = None
     n: Optional[int] = None
-    coverage: Optional[float] = None  # stats.interval's exact coverage of [lo, hi]
     source: str = ""
     detail: str = ""
     exercised: Optional[str] = None  # why not, where the mechanism did not run
+    coverage: Optional[float] = None  # stats.interval's exact coverage of [lo, hi]
 
     def __post_init__(self):
         if self.lo is None:
@@ -163,13 +163,13 @@ def _ratio(d, key, source, detail):
     if not d or d.get(key) is None:
         return None
     return Measured(d[key], d.get(key + "_lo"), d.get(key + "_hi"), d.get(key + "_n"),
-                    d.get(key + "_cov"), source, detail)
+                    source, detail, coverage=d.get(key + "_cov"))
 
 
 def m_f1(ctx):
     r = summarize.f1(ctx.dir)
     return _ratio(r, "ratio", "f1-lookup-cost.csv", "look-up / data movement per operation, "
-                  "1P1C, lookup libnuma against none") if r else None
+                  f"1P1C, lookup libnuma against none, {summarize.regime_says(r)}") if r else None
 
 
 def m_f2(ctx):
@@ -178,7 +178,8 @@ def m_f2(ctx):
         return None
     m = _ratio(r, "cached_over_libnuma", "f2-node-cache.csv",
                f"throughput cached / libnuma at {r['threads']} threads"
-               + (" (oversubscribed)" if r.get("oversubscribed") else ""))
+               + (" (oversubscribed)" if r.get("oversubscribed") else "")
+               + f", {summarize.regime_says(r)}")
     return m
 
 
@@ -259,7 +260,8 @@ def m_peers(item, bursts, peer):
                       f"numaring / {'rte_ring' if peer == 'rte' else peer} throughput, "
                       f"{'bursts' if bursts == '1' else 'single operations'}, {item} items, "
                       f"{r['threads']} threads" + (" (oversubscribed)"
-                                                   if r.get("oversubscribed") else ""))
+                                                   if r.get("oversubscribed") else "")
+                      + f", {summarize.regime_says(r, f'b{bursts}_')}")
     return measure
 
 
@@ -285,7 +287,8 @@ def m_bench_peers(bursts, peer, where="harness"):
         pr = summarize.paired(a, b)
         if not pr:
             return None
-        return Measured(pr[0], pr[1], pr[2], pr[3], "bench/bench-peers.csv",
+        return Measured(pr[0], pr[1], pr[2], pr[3], "bench/bench-peers.csv", coverage=pr[4],
+                        detail=
                         f"numaring / {'rte_ring' if peer == 'rte' else peer}, 1P1C, "
                         f"{'bursts' if bursts == '1' else 'single operations'}, inline items, "
                         f"{'numaring-bench' if where == 'harness' else 'bare loop'}, paired "
@@ -309,8 +312,8 @@ def m_bench_fidelity(ctx):
     if worst is None:
         return None
     pr, q, b, item = worst
-    return Measured(pr[0], pr[1], pr[2], pr[3], "bench/bench-fidelity.csv",
-                    f"lowest harness / bare loop: {q}, "
+    return Measured(pr[0], pr[1], pr[2], pr[3], "bench/bench-fidelity.csv", coverage=pr[4],
+                    detail=f"lowest harness / bare loop: {q}, "
                     f"{'bursts' if b == '1' else 'single operations'}, {item} items, paired "
                     "by round")
 

@@ -494,6 +494,9 @@ def points(exp, profile, ncpus, nodes, cores=None):
             continue  # on one node, alternating nodes is filling it: compact's point
         if "threads" in chosen and chosen["threads"] not in by_smt[str(chosen.get("smt", "cores"))]:
             continue
+        if (str(chosen.get("workload", "prodcons")) in SYMMETRIC
+                and str(chosen.get("pace", "free")) != "free"):
+            continue  # pairs, mixed: no producer and consumer sides to pace (free's point)
         opts = {}
         symmetric = str(chosen.get("workload", "prodcons")) in SYMMETRIC
         for (k, _), v in zip(axes, combo):
@@ -513,9 +516,6 @@ def points(exp, profile, ncpus, nodes, cores=None):
                            "or scatter)")
         if opts.get("workload") != "mixed" and "enqueue-share" in opts:
             raise ExpError(f"{exp.path}: enqueue-share is for workload mixed")
-        if symmetric and opts.get("pace", "free") != "free":
-            raise ExpError(f"{exp.path}: pace is for workload prodcons (pairs and mixed "
-                           "have no producer and consumer sides)")
         if opts.get("pace", "free") != "free" and ("producer-work" in opts
                                                     or "consumer-work" in opts):
             raise ExpError(f"{exp.path}: pace sets producer-work or consumer-work itself; "

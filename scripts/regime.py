@@ -168,3 +168,21 @@ def mixed_note(rows):
     if len(groups) <= 1:
         return ""
     return ", ".join(f"{len(rs)} {group_label(g)}" for g, rs in groups.items())
+
+
+def in_group(rows, group):
+    """The rows of one (pace, regime) group."""
+    return [r for r in rows if group_of(r) == group]
+
+
+def headline(groups):
+    """The group a summary quotes first, of {(pace, regime): Interval}: the
+    free-running one with the most paired repetitions (the sweep's natural
+    condition), else the pinned one with the most; ties go to near-empty.
+    None for no group. Every other group is stated beside it."""
+    if not groups:
+        return None
+    free = {g: iv for g, iv in groups.items() if g[0] == "free"}
+    pool = free or groups
+    rank = {g: i for i, g in enumerate(REGIMES)}
+    return max(pool, key=lambda g: (pool[g].n, -rank.get(g[1], 9)))

@@ -30,8 +30,8 @@ __all__ = ["Interval", "coverage", "order_rank", "interval", "paired", "label", 
 LEVEL = 0.95
 
 #: the least coverage at which an interval may decide a claim (holds / does not
-#: hold); a narrower one leaves the claim inconclusive (n = 4 covers 87.5%)
-MIN_DECISIVE = 0.9
+#: hold); a narrower one leaves the claim inconclusive (n = 2 covers 50%, n = 3 75%)
+MIN_DECISIVE = 0.75
 
 
 class Interval(tuple):

@@ -24,6 +24,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import nrdata  # noqa: E402
+import regime  # noqa: E402
 import stats  # noqa: E402
 
 STUDY = {
@@ -102,6 +103,32 @@ def fmt_ci(d, name, fmt="{:.2f}"):
     return stats.fmt(iv, fmt)
 
 
+def within_regime(out, a_rows, b_rows, key="throughput_ops_per_s", fn=None):
+    """Pick the regime a comparison of a_rows against b_rows is quoted in
+    (regime.headline of the groups in which a repetition's two runs both ran)
+    and record every group's paired ratio: out["regime"] (its label, or
+    "mixed" where no repetition ran both runs in one regime),
+    out["regimes"] {label: stats.Interval}, out["regime_mix"] (how the runs
+    split, '' if one group). Returns the headline group (None if mixed)."""
+    groups = regime.paired_by_regime(a_rows, b_rows, key, fn)
+    g = regime.headline(groups)
+    out["regime"] = regime.group_label(g) if g else "mixed"
+    out["regimes"] = {regime.group_label(k): v for k, v in groups.items()}
+    out["regime_mix"] = regime.mixed_note(list(a_rows) + list(b_rows))
+    return g
+
+
+def regime_says(r, prefix=""):
+    """'regime full; runs: 3 near-empty, 7 full' for a result of within_regime()."""
+    mix = r.get(prefix + "regime_mix")
+    return f"regime {r.get(prefix + 'regime', '?')}" + (f"; runs: {mix}" if mix else "")
+
+
+def regime_rows(rows, g):
+    """rows restricted to group g (all of them where g is None)."""
+    return rows if g is None else regime.in_group(rows, g)
+
+
 def med(rows, key):
     vals = [float(r[key]) for r in rows if r.get(key) not in ("", None)]
     return statistics.median(vals) if vals else None
@@ -141,6 +168,10 @@ def f1(hostdir):
     rows = load(os.path.join(hostdir, "f1-lookup-cost.csv"))
     if not rows:
         return None
+    reg = {}
+    g = within_regime(reg, by(rows, lookup="none"), by(rows, lookup="libnuma"),
+                      fn=lambda n, b: n / b - 1)
+    rows = regime_rows(rows, g)   # every number below: runs of one regime
     none_rows, lib_rows = by(rows, lookup="none"), by(rows, lookup="libnuma")
     none = med(none_rows, "throughput_ops_per_s")
     lib = med(lib_rows, "throughput_ops_per_s")
@@ -148,6 +179,7 @@ def f1(hostdir):
         return None
     move_ns = 1e9 / none
     out = {"move_ns": move_ns, "libnuma_op_ns": 1e9 / lib, "reps": len(lib_rows)}
+    out.update(reg)
     # look-up / data movement, per repetition: (1/lib_k - 1/none_k) / (1/none_k)
     put_ratio(out, "ratio", paired(none_rows, lib_rows, fn=lambda n, b: n / b - 1))
     if "ratio" not in out:   # no repetition pairs up: the ratio of the medians, no CI
@@ -215,6 +247,9 @@ def f2(hostdir):
     rows, m = at_quoted_threads(hostdir, load(os.path.join(hostdir, "f2-node-cache.csv")))
     if not rows:
         return None
+    reg = {}
+    g = within_regime(reg, by(rows, lookup="cached"), by(rows, lookup="libnuma"))
+    rows = regime_rows(rows, g)   # every number below: runs of one regime
     lib_rows, cached_rows = by(rows, lookup="libnuma"), by(rows, lookup="cached")
     lib = med(lib_rows, "throughput_ops_per_s")
     cached = med(cached_rows, "throughput_ops_per_s")
@@ -225,6 +260,7 @@ def f2(hostdir):
            "harness_mops": h / 1e6 if h else None,
            "cached_over_harness": cached / h if h else None, "rseq_over_libnuma": None,
            "oversubscribed": any_oversubscribed(rows)}
+    out.update(reg)
     put_ratio(out, "cached_over_libnuma", paired(cached_rows, lib_rows))
     put_ratio(out, "rseq_over_libnuma", paired(by(rows, lookup="rseq"), lib_rows))
     return out
@@ -584,6 +620,16 @@ def peers(hostdir, item="inline"):
            "oversubscribed": any_oversubscribed(rows)}
     for bursts in ("0", "1"):
         rs = by(rows, bursts=bursts)
+        # one regime per comparison: the group numaring and rte_ring (else
+        # flat) ran in together most often
+        peer = "rte" if by(rs, queue="rte") else "flat"
+        reg = {}
+        g = within_regime(reg, by(rs, queue="numaring"), by(rs, queue=peer))
+        out.update({f"b{bursts}_{k}": v for k, v in reg.items()})
+        out[f"b{bursts}_groups"] = {}
+        for grp, grs in regime.split(rs).items():
+            out[f"b{bursts}_groups"][regime.group_label(grp)] = peer_group(grs)
+        rs = regime_rows(rs, g)
         qrows = {q: by(rs, queue=q) for q in PEER_QUEUES}
         qs = {q: med(qrows[q], "throughput_ops_per_s") for q in PEER_QUEUES}
         qs = {q: v for q, v in qs.items() if v}
@@ -602,6 +648,22 @@ def peers(hostdir, item="inline"):
             if q in qs:
                 put_ratio(out, f"b{bursts}_over_{q}", paired(qrows["numaring"], qrows[q]))
         out[f"b{bursts}_mops"] = {q: v / 1e6 for q, v in qs.items()}
+    return out
+
+
+def peer_group(rs):
+    """Within one regime group's rows: each queue's median throughput
+    (Mitems/s) and runs, and numaring's paired ratio against each other queue
+    (stats.Interval, None where no repetition pairs up)."""
+    ring = by(rs, queue="numaring")
+    out = {}
+    for q in PEER_QUEUES:
+        qr = by(rs, queue=q)
+        v = med(qr, "throughput_ops_per_s")
+        if not v:
+            continue
+        out[q] = {"mops": v / 1e6, "runs": len(qr),
+                  "ring_over": paired(ring, qr) if q != "numaring" and ring else None}
     return out
 
 
@@ -747,10 +809,21 @@ def stated_effects(hostdir, exp):
                 if d.get(k) is not None:
                     out.append((what + at, abs(d[k] - 1)))
     elif exp == "f4-backoff":
-        r = f4(hostdir) or {}
-        for b in ("pause", "exp", "yield"):
-            if r.get(f"{b}_change_pct") is not None and r.get(f"{b}_exercised") is not False:
-                out.append((f"{b} vs none", abs(r[f"{b}_change_pct"]) / 100))
+        for wl in f4_workloads(hostdir):
+            r = f4(hostdir, wl) or {}
+            for b in ("pause", "exp", "yield"):
+                if r.get(f"{b}_change_pct") is not None and r.get(f"{b}_exercised") is not False:
+                    out.append((f"{b} vs none ({wl})", abs(r[f"{b}_change_pct"]) / 100))
+    elif exp == "f5-ceiling":
+        try:
+            cr = ceiling_ratios(hostdir, exp)
+        except (ValueError, OSError):
+            cr = None
+        if cr:
+            best = max(cr, key=lambda x: x["ratio"])
+            if best["ratio"] < 1:
+                out.append(("the closest point's margin below its ceiling",
+                            1 - best["ratio"]))
     elif exp == "peers":
         for item in ("inline", "message"):
             r = peers(hostdir, item) or {}
@@ -761,6 +834,22 @@ def stated_effects(hostdir, exp):
                         peer = r.get(f"b{b}_best_peer") if q == "best" else q
                         out.append((f"numaring / {peer}, {item}, {label}", abs(r[k] - 1)))
     return out
+
+
+#: Each experiment's effect in the study (design.md section 1), as |ratio - 1|
+#: (F1: the look-up's excess over the data movement), for drift() where the
+#: host states no ratio of its own: a drift above it could make or unmake the
+#: finding. F5 states no ratio: a drift of a fifth moves a point that far
+#: against its ceiling.
+STUDY_EFFECT = {
+    "f1-lookup-cost": ("the study's look-up 11x the data movement", 11.0),
+    "f2-node-cache": ("the study's cached look-up 6x", 5.0),
+    "f3-gate": ("the study's 200x latency cut", 199.0),
+    "f4-backoff": ("the study's 15% backoff cost", 0.15),
+    "f4-spin": ("the study's 15% backoff cost", 0.15),
+    "f5-ceiling": ("a fifth of the ceiling", 0.2),
+    "peers": ("a fifth of throughput", 0.2),
+}
 
 
 def reference_of(rows, refs):
@@ -799,6 +888,8 @@ def drift(hostdir, exp):
     effects = stated_effects(hostdir, exp)
     if effects:
         out["smallest"] = min(effects, key=lambda e: e[1])
+    elif exp in STUDY_EFFECT:   # nothing stated here: the study's effect
+        out["smallest"] = STUDY_EFFECT[exp]
     if out["drift"] is not None and out["smallest"] is not None:
         out["flagged"] = out["drift"] > out["smallest"][1]
     return out
@@ -1009,7 +1100,7 @@ def host_readme(hostdir):
                           if r.get(f"{m}_vs_none") is not None)
         lines.append(f"| F1 (1P1C harness) | libnuma look-up {r['lookup_ns']:.1f} ns per operation = "
                      f"{fmt_ci(r, 'ratio', '{:.1f}')}x the data movement ({r['move_ns']:.1f} ns, "
-                     "lookup none)"
+                     f"lookup none; {regime_says(r)})"
                      + (f"; time per item against no look-up: {modes}" if modes else "")
                      + (f"; the harness alone: {r['harness_ns']:.1f} ns per item"
                         if "harness_ns" in r else "") + f" | {STUDY['F1']} |")
@@ -1024,7 +1115,7 @@ def host_readme(hostdir):
     if r:
         lines.append(f"| F2 | cached / libnuma throughput at {r['threads']} threads"
                      f"{smt}{over_note(r)}: {fmt_ci(r, 'cached_over_libnuma')}x "
-                     f"({r['cached_mops']:.1f} vs {r['libnuma_mops']:.1f} Mops/s"
+                     f"({regime_says(r)}; {r['cached_mops']:.1f} vs {r['libnuma_mops']:.1f} Mops/s"
                      + (f"; rseq / libnuma {fmt_ci(r, 'rseq_over_libnuma')}x"
                         if r.get("rseq_over_libnuma") is not None else "")
                      + (f"; the harness alone: {r['harness_mops']:.1f}"
@@ -1087,7 +1178,8 @@ def host_readme(hostdir):
                                 if f"b{b}_over_{q}" in r)
                 lines.append(f"| peers ({what}{timed}) | numaring at {r['threads']} threads"
                              f"{over_note(r)}, {label}: {fmt_ci(r, f'b{b}_over_best')}x the best "
-                             f"single-ring peer ({r[f'b{b}_best_peer']}){extra} | — |")
+                             f"single-ring peer ({r[f'b{b}_best_peer']}){extra} "
+                             f"({regime_says(r, f'b{b}_')}) | — |")
     lines.append("")
     lines.append(kind_paragraph(hostdir, t, m))
     if not emulated and not guest:
@@ -1099,6 +1191,8 @@ def host_readme(hostdir):
                   "(`claims.csv` and README there)."]
     lines += f4_section(hostdir)
     lines += peers_pairs_section(hostdir)
+    import regime_report
+    lines += regime_report.lines(hostdir)
     lines += drift_section(hostdir)
     lines += harness_section(hostdir)
     lines += pace_section(hostdir)
