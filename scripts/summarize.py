@@ -23,6 +23,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import hostenv  # noqa: E402
 import nrdata  # noqa: E402
 import regime  # noqa: E402
 import stats  # noqa: E402
@@ -259,7 +260,7 @@ def f2(hostdir):
     out = {"threads": m, "cached_mops": cached / 1e6, "libnuma_mops": lib / 1e6,
            "harness_mops": h / 1e6 if h else None,
            "cached_over_harness": cached / h if h else None, "rseq_over_libnuma": None,
-           "oversubscribed": any_oversubscribed(rows)}
+           "oversubscribed": any_oversubscribed(rows), "stolen": stolen_runs(rows)}
     out.update(reg)
     put_ratio(out, "cached_over_libnuma", paired(cached_rows, lib_rows))
     put_ratio(out, "rseq_over_libnuma", paired(by(rows, lookup="rseq"), lib_rows))
@@ -321,6 +322,7 @@ def f3(hostdir):
         return None
     out = dict(per_load[-1])
     out.update({"threads": m, "oversubscribed": over, "loads": per_load,
+                "stolen": stolen_runs([r for r in allrows if threads(r) == m]),
                 "thread_counts": sorted({threads(r) for r in allrows})})
     return out
 
@@ -362,6 +364,7 @@ def f4(hostdir, workload="prodcons", work=0.0, rows=None):
     if not none:
         return None
     out = {"threads": m, "oversubscribed": any_oversubscribed(rows), "workload": workload,
+           "stolen": stolen_runs(rows),
            "work": work, "none_failed_per_item": med_failed(none_rows)}
     for b in F4_BACKOFFS:
         brows = by(rows, backoff=b)
@@ -604,6 +607,32 @@ def f5_realized(hostdir):
     return out or None
 
 
+def f5_closed(hostdir):
+    """F5's closed-loop points (load = closed: the capacity, where the model can
+    bind): [{threads, batch, measured (Mitems/s, median), ceiling (Mitems/s),
+    ratio, bound (the binding term)}] sorted by threads and batch; None where
+    f5-ceiling.csv has no closed-loop rows or no probe."""
+    import ceiling
+    rows = [r for r in load(os.path.join(hostdir, "f5-ceiling.csv"))
+            if not load_of(r) and regime.closed_loop(r)]
+    ppath = os.path.join(hostdir, "probe", "probe.csv")
+    if not rows or not os.path.exists(ppath):
+        return None
+    probe = ceiling.load_probe(ppath)
+    points = {}
+    for r in rows:
+        points.setdefault((threads(r), int(float(r["batch"]))), []).append(r)
+    out = []
+    for (t, b), rs in sorted(points.items()):
+        m = med(rs, "throughput_ops_per_s")
+        c = ceiling.ceiling_ops_per_s(probe, rs[0])
+        if m and c:
+            out.append({"threads": t, "batch": b, "measured": m / 1e6, "ceiling": c / 1e6,
+                        "ratio": m / c, "bound": ceiling.binding(probe, rs[0]),
+                        "oversubscribed": any_oversubscribed(rs)})
+    return out or None
+
+
 PEER_QUEUES = ("numaring", "flat", "ck", "rte", "moodycamel", "urcu", "mutex", "faa")
 
 
@@ -617,7 +646,7 @@ def peers(hostdir, item="inline"):
     m = min(threads(r) for r in rows)  # the 1P1C comparison
     rows = [r for r in rows if threads(r) == m]
     out = {"threads": m, "item": item, "sample": sample_of(rows),
-           "oversubscribed": any_oversubscribed(rows)}
+           "oversubscribed": any_oversubscribed(rows), "stolen": stolen_runs(rows)}
     for bursts in ("0", "1"):
         rs = by(rows, bursts=bursts)
         # one regime per comparison: the group numaring and rte_ring (else
@@ -678,7 +707,8 @@ def peers_pairs(hostdir, item="inline"):
     out = []
     for t in sorted({threads(r) for r in rows}):
         rs = [r for r in rows if threads(r) == t]
-        d = {"threads": t, "oversubscribed": any_oversubscribed(rs), "queues": {}}
+        d = {"threads": t, "oversubscribed": any_oversubscribed(rs), "queues": {},
+             "stolen": stolen_runs(rs)}
         ring = by(rs, queue="numaring")
         for q in PEER_QUEUES:
             qr = by(rs, queue=q)
@@ -773,8 +803,23 @@ def describe_host(hostdir):
 
 
 def over_note(r):
-    """' (oversubscribed)' where the rows behind a result shared CPUs."""
-    return " (**oversubscribed**: threads share CPUs)" if r.get("oversubscribed") else ""
+    """' (oversubscribed)' where the rows behind a result shared CPUs; ' (N runs
+    with steal)' where the hypervisor took more than a few percent of the
+    CPUs' time from N of them (flagged alike: the machine, not the queue)."""
+    note = " (**oversubscribed**: threads share CPUs)" if r.get("oversubscribed") else ""
+    if r.get("stolen"):
+        note += (f" (**{r['stolen']} run(s) with steal time above "
+                 f"{STEAL_FLAG_PCT:g}%**: the hypervisor took the CPUs)")
+    return note
+
+
+#: the runner's flag for steal time (written as the tidy CSV's stolen)
+STEAL_FLAG_PCT = hostenv.STEAL_FLAG_PCT
+
+
+def stolen_runs(rows):
+    """How many of rows the runner flagged for steal time (nrdata.stolen)."""
+    return sum(1 for r in rows if nrdata.stolen(r))
 
 
 #: what each experiment's drift reference is measured by: the value its ratios are of
@@ -1165,6 +1210,15 @@ def host_readme(hostdir):
                      f">= {REALIZED_TARGET} at every point: "
                      + ("yes" if not below else f"NO ({len(below)} of {len(rz)} points below)")
                      + " | — |")
+    fc = f5_closed(hostdir) if os.path.exists(os.path.join(hostdir, "f5-ceiling.csv")) else None
+    if fc:
+        quoted = [x for x in fc if not x["oversubscribed"]] or fc
+        cells = "; ".join(f"batch {x['batch']}: {x['ratio']:.2f} ({x['measured']:.1f} of "
+                          f"{x['ceiling']:.1f} M items/s, bound: {x['bound']})"
+                          for x in quoted if x["threads"] == max(y["threads"] for y in quoted))
+        lines.append(f"| F5 (closed loop, capacity) | measured / ceiling at "
+                     f"{max(x['threads'] for x in quoted)} threads: {cells} | "
+                     f"{STUDY['F5']} |")
     for item, what in (("inline", "inline items"),
                        ("message", "message items, the payload's line travels too")):
         r = peers(hostdir, item)
