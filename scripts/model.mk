@@ -2,18 +2,26 @@
 # (ring/model/ring.pml, described in ring/model/README.md). Included by the
 # top-level Makefile (uses B from it; works stand-alone).
 #
-#   make model-check        32 configurations (exhaustive safety searches,
-#                           non-progress searches under weak fairness, the
-#                           injected-bug mutants that must be caught, and the
-#                           fixed weak-memory finding); about 2 minutes on 2 CPUs,
-#                           2.8 GB for the largest search; fails on any error
-#   make model-check-full   the same plus 7 large configurations (about 10 more
-#                           minutes; one of them a bitstate search of 2 GB)
+#   make model-check        the default configurations (exhaustive safety
+#                           searches, non-progress searches under weak fairness,
+#                           the injected-bug mutants that must be caught); fails
+#                           on any error. How many there are, their sizes, times
+#                           and memory: ring/model/results.tsv, the last recorded
+#                           run, and the table generated from it in
+#                           ring/model/README.md (nothing here types a count)
+#   make model-record       record the last model-check run (build/model/summary.tsv)
+#                           as ring/model/results.tsv and regenerate, from it, the
+#                           facts of ring/model/README.md, README.md,
+#                           docs/testing.md and paper/generated/model.tex
+#                           (scripts/model_facts.py; refuses a partial run)
+#   make model-check-full   the same plus the large configurations (several GB;
+#                           one of them a bitstate search)
 #
 # Variables: MODEL_JOBS (parallel searches; default: the CPU count),
 # MODEL_MEMLIM (MB per search, default 6144; 8192 for -full),
 # MODEL_ONLY (a regular expression: only the configurations it matches).
-# Results: $(B)/model/NAME/pan.out per configuration, $(B)/model/summary.txt.
+# Results: $(B)/model/NAME/pan.out per configuration, $(B)/model/summary.txt
+# (the lines printed) and $(B)/model/summary.tsv (tab-separated, in list order).
 # spin comes from Debian (package spin); scripts/deps.sh installs it when
 # missing and running as root, else prints the command that installs it.
 
@@ -24,17 +32,21 @@ B            ?= build
 MODEL_JOBS   ?= $(shell nproc 2>/dev/null || echo 2)
 MODEL_MEMLIM ?=
 MODEL_ONLY   ?=
+PYTHON       ?= /usr/bin/python3
 
 MODEL_CHECK = MEMLIM=$(or $(MODEL_MEMLIM),$(1)) ring/model/check.sh -j $(MODEL_JOBS) \
 	-o $(B)/model $(if $(MODEL_ONLY),--only '$(MODEL_ONLY)')
 
-.PHONY: model-check model-check-full deps-model
+.PHONY: model-check model-check-full model-record deps-model
 
 deps-model:
 	@scripts/deps.sh model
 
 model-check: deps-model
 	@$(call MODEL_CHECK,6144)
+
+model-record:
+	$(PYTHON) scripts/model_facts.py record $(B)/model/summary.tsv
 
 model-check-full: deps-model
 	@$(call MODEL_CHECK,8192) --full

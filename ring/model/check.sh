@@ -21,6 +21,8 @@
 #            more than 12 GB.
 # --full adds the large configurations (minutes, several GB).
 # Prints one line per configuration and a summary; exits 1 if any failed.
+# Writes OUTDIR/summary.txt (the lines printed) and OUTDIR/summary.tsv (the
+# same, tab-separated, in the order of the list, with what ran where).
 # Needs spin and gcc. Memory per search: MEMLIM (MB, default 6144).
 set -u
 cd "$(dirname "$0")/../.."
@@ -38,7 +40,7 @@ while [ $# -gt 0 ]; do
 	--full) FULL=1; shift ;;
 	--only) ONLY=$2; shift 2 ;;
 	--list) LIST=1; shift ;;
-	-h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,26p' "$0"; exit 0 ;;
 	*) echo "check.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
@@ -141,6 +143,10 @@ run_one() {
 	printf '%-4s %-26s %-9s states %-10s transitions %-10s %4d.%d s %9s MB  %s\n' \
 		"$verdict" "$name" "$kind" "${states:--}" "${trans:--}" \
 		$((ds / 10)) $((ds % 10)) "${mem:--}" "$note"
+	# the same as one tab-separated row (summary.tsv, below)
+	printf '%s\t%s\t%s\t%s\t%s\t%d.%d\t%s\t%s\t%s\n' "$name" "$kind" "$*" \
+		"${states:-}" "${trans:-}" $((ds / 10)) $((ds % 10)) "${mem:-}" "$verdict" \
+		"$(printf '%s' "$note" | tr '\t' ' ')" >"$dir/result.tsv"
 }
 ROOT=$(pwd)
 export -f run_one
@@ -167,5 +173,36 @@ configs | grep -E "${ONLY:-.}" | tr -s ' ' | xargs -P "$JOBS" -L 1 bash -c 'run_
 	tee "$OUT/summary.txt"
 total=$(grep -c . "$OUT/summary.txt")
 failed=$(grep -c '^FAIL' "$OUT/summary.txt")
-echo "model-check: $total configurations, $failed failed, $(( $(date +%s) - start )) s"
+wall=$(( $(date +%s) - start ))
+echo "model-check: $total configurations, $failed failed, $wall s"
+
+# summary.tsv: the run in machine-readable form, in the order of configs()
+# (summary.txt is in order of completion): '# key: value' lines saying what
+# ran where, a header, one row per configuration. scripts/model_facts.py
+# records it as ring/model/results.tsv and generates the documentation's
+# model-checking facts from that copy (make model-record).
+{
+	echo "# model-check of $MODEL (ring/model/check.sh; scripts/model_facts.py reads this)"
+	echo "# date: $(date -u +%Y-%m-%d)"
+	echo "# commit: $(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"
+	echo "# model_blob: $(git hash-object "$MODEL" 2>/dev/null || echo unknown)"
+	echo "# spin: $(spin -V 2>/dev/null | sed -n 's/^Spin Version \([^ ]*\).*/\1/p' | head -n 1)"
+	echo "# gcc: $(gcc -dumpfullversion 2>/dev/null || gcc -dumpversion)"
+	echo "# os: $(. /etc/os-release 2>/dev/null && echo "${PRETTY_NAME:-unknown}")"
+	echo "# cpus: $(nproc 2>/dev/null || echo unknown)"
+	echo "# memory_gb: $(awk '/^MemTotal:/ { printf "%.0f", $2 / 1048576 }' /proc/meminfo 2>/dev/null)"
+	echo "# jobs: $JOBS"
+	echo "# memlim_mb: $MEMLIM"
+	echo "# full: $FULL"
+	echo "# only: $ONLY"
+	echo "# wall_s: $wall"
+	printf 'configuration\tkind\tflags\tstates\ttransitions\ttime_s\tmemory_mb\tverdict\tnote\n'
+	configs | grep -E "${ONLY:-.}" | tr -s ' ' | while read -r name kind flags; do
+		if [ -s "$OUT/$name/result.tsv" ]; then
+			cat "$OUT/$name/result.tsv"
+		else
+			printf '%s\t%s\t%s\t\t\t\t\tFAIL\tno result\n' "$name" "$kind" "$flags"
+		fi
+	done
+} >"$OUT/summary.tsv"
 [ "$failed" = 0 ]
