@@ -16,6 +16,14 @@ host itself where it has several real nodes, else its -emulated- sibling), and
 TeX conditionals (ifCrossEmulated, ifCrossReal, ifCrossRan, ifCrossSockets,
 ifRealMultiNode, ifRealSMT, ifRealVM, ifFFourAtScale: Numbers.put_flag) choose
 between the paper's sentences and figures.
+
+Every ratio between configurations is a paired median ratio with its
+order-statistic interval and that interval's exact coverage at the n used
+(scripts/stats.py): NAME, NAMELo, NAMEHi (put_ci), NAMECov and NAMECovNote.
+Sentences generated from the claims report, the interval method, the
+artifact's expectations and the code's constants come from
+scripts/paper_text.py; the model-checking facts (paper/generated/model.tex,
+beside --out) from scripts/model_facts.py.
 """
 
 import argparse
@@ -26,7 +34,9 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ceiling  # noqa: E402
+import model_facts  # noqa: E402
 import nrdata  # noqa: E402
+import paper_text  # noqa: E402
 import summarize  # noqa: E402
 
 
@@ -39,6 +49,7 @@ class Numbers:
         self.macros = []
         self.missing = []
         self.flags = []
+        self.intervals = []  # (name, n, coverage) of every put_ci: paper_text
 
     def put(self, name, value, fmt="{:.1f}"):
         if not re.fullmatch(r"[A-Za-z]+", name):
@@ -70,7 +81,9 @@ class Numbers:
 
     def put_ci(self, name, d, key, fmt="{:.2f}"):
         """name, nameLo and nameHi: a paired ratio (summarize.put_ratio) and the
-        bounds of its bootstrap 95% confidence interval."""
+        bounds of its order-statistic interval, whose n and exact coverage
+        paper_text.put_intervals turns into nameCov and nameCovNote."""
+        self.intervals.append((name, d.get(key + "_n"), d.get(key + "_cov")))
         self.put(name, d.get(key), fmt)
         self.put(name + "Lo", d.get(key + "_lo"), fmt)
         self.put(name + "Hi", d.get(key + "_hi"), fmt)
@@ -322,7 +335,7 @@ def main():
             n.put("Cross" + k, None)
 
     # every ratio between configurations is paired per repetition, with the bounds
-    # of its bootstrap 95% confidence interval in <name>Lo and <name>Hi
+    # of its order-statistic interval in <name>Lo and <name>Hi (stats.interval)
     r = summarize.f1(real) or {}
     n.put("FOneHarnessNs", r.get("harness_ns"))
     n.put("FOneMoveOverHarness", r.get("move_over_harness"), "{:.1f}")
@@ -372,8 +385,8 @@ def main():
         if ran is None or r.get(f"{b}_change_pct") is None:
             n.put_raw(f"FFour{word}Says", None)
         elif ran:
-            n.put_raw(f"FFour{word}Says", "%s\\%% (95\\%% CI %s to %s)" % tuple(
-                "${:+.1f}$".format(r[f"{b}_change_pct" + k]) for k in ("", "_lo", "_hi")))
+            n.put_raw(f"FFour{word}Says", "${:+.1f}$\\% ".format(r[f"{b}_change_pct"])
+                      + paper_text.interval_text(r, f"{b}_change_pct"))
         else:
             n.put_raw(f"FFour{word}Says", "backoff not exercised on this host")
     n.put("FFourExercised", exercised if r else None, "{:d}")
@@ -391,8 +404,8 @@ def main():
                 n.put_raw(f"FFour{word}{bword}Says", "not exercised")
             else:
                 ns = rw.get(f"{b}_backoff_ns_per_op")
-                n.put_raw(f"FFour{word}{bword}Says", "%s\\%% [%s, %s]" % tuple(
-                    "${:+.1f}$".format(rw[f"{b}_change_pct" + k]) for k in ("", "_lo", "_hi"))
+                n.put_raw(f"FFour{word}{bword}Says", "${:+.1f}$\\% ".format(
+                    rw[f"{b}_change_pct"]) + paper_text.interval_text(rw, f"{b}_change_pct")
                     + ("" if ns is None else " (%.1f\\,ns backing off per operation)" % ns))
     n.put("FFourNoneFailed", None if r.get("none_failed_per_item") is None
           else r["none_failed_per_item"] * 1000, "{:.3g}")
@@ -473,17 +486,22 @@ def main():
 
     # predictions for published two-socket machines (marked as such in the text)
     ppath = os.path.join(real, "probe", "probe.csv")
-    model_macros(n, ceiling.load_probe(ppath) if os.path.exists(ppath) else None)
+    probe = ceiling.load_probe(ppath) if os.path.exists(ppath) else None
+    model_macros(n, probe)
     ep = os.path.join(emu, "probe", "probe.csv") if emu else None
     n.put("CrossOtherNodeNs", ceiling.load_probe(ep).get("c2c_one_way_other_node")
           if ep and os.path.exists(ep) else None, "{:.0f}")
     host_kind(n, real, emu, summarize.f4(real) or {})
+    # what was tested (the claims report), intervals, expectations, constants
+    paper_text.put(n, real, emu, probe)
 
     os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
     tmp = a.out + ".tmp"
     with open(tmp, "w", encoding="utf-8") as f:
         f.write(n.render([real] + ([emu] if emu and emu != real else [])))
     os.replace(tmp, a.out)
+    # the model-checking facts, from the model's recorded run
+    model_facts.write_tex(os.path.join(os.path.dirname(os.path.abspath(a.out)), "model.tex"))
     if a.paths:
         with open(a.paths + ".tmp", "w", encoding="utf-8") as f:
             f.write("% Generated by scripts/paper_numbers.py: where the figures are.\n"
