@@ -854,11 +854,13 @@ def stated_effects(hostdir, exp):
                 if d.get(k) is not None:
                     out.append((what + at, abs(d[k] - 1)))
     elif exp == "f4-backoff":
-        for wl in f4_workloads(hostdir):
-            r = f4(hostdir, wl) or {}
+        keys = f4_workloads(hostdir)
+        for wl, work in keys:
+            r = f4(hostdir, wl, work) or {}
+            at = "" if len(keys) == 1 else f" ({wl}{f', work {work:g} ns' if work else ''})"
             for b in ("pause", "exp", "yield"):
                 if r.get(f"{b}_change_pct") is not None and r.get(f"{b}_exercised") is not False:
-                    out.append((f"{b} vs none ({wl})", abs(r[f"{b}_change_pct"]) / 100))
+                    out.append((f"{b} vs none{at}", abs(r[f"{b}_change_pct"]) / 100))
     elif exp == "f5-ceiling":
         try:
             cr = ceiling_ratios(hostdir, exp)
