@@ -52,6 +52,15 @@ What `run` does, in steps:
      under it with the marker build of the harness (make bench-likwid), and
      its rep folder keeps likwid.csv and interconnect.json (bytes over the
      interconnect per item of the measured window).
+     Points with a load (open loop at a fraction of the capacity) that
+     differ only in gate and load form a group (capacity_groups, listed in
+     <experiment>/<profile>/capacity/groups.txt): before the first run of a
+     group in round k, one capacity probe (numaring-bench --load 1, its
+     capacity_ops_per_s) runs into capacity/<group>/rep-<k>/, and every run
+     of the group in that round gets --capacity-ops with it, so that every
+     gate of a round is offered the same absolute rate. A resumed sweep
+     reuses a recorded probe; a failed probe fails its group's runs of that
+     round. The drift reference's runs measure their own capacity.
   5. Collects each experiment into results/<host>/<experiment>.csv (tidy:
      experiment, point, rep, profile, role (point or reference),
      oversubscribed (1 where the run's threads outnumbered the CPUs they ran
@@ -61,7 +70,9 @@ What `run` does, in steps:
      it, which the runner adds to meta.json as host_load with the load
      average; stolen 1 above hostenv.STEAL_FLAG_PCT, empty if unknown),
      interconnect_bytes_per_item and interconnect_source
-     (--likwid; empty where not counted), then the harness's summary columns),
+     (--likwid; empty where not counted), capacity_probe (the probe whose
+     capacity the run was offered a fraction of, <group>-r<k>; empty without
+     a load, and for the drift reference), then the harness's summary columns),
      writes results/<host>/README.md, and exits 1 with the list of failures
      if any point failed (2 for bad input, 130 when interrupted).
 """
@@ -509,19 +520,106 @@ def collect(hostdir, exp, profile, pts, reps, ref=None):
         stolen = hostenv.stolen_flag(steal)
         ic = read_meta(os.path.join(rdir, INTERCONNECT_JSON))
         bpi = ic.get("bytes_per_item") if isinstance(ic, dict) else None
+        cp = meta.get("capacity_probe") if isinstance(meta, dict) else None
         rows.append([exp.name, pid, str(k), profile, role, "" if over is None else str(over),
                      "" if steal is None else f"{steal:g}", "" if stolen is None else str(stolen),
                      "" if bpi is None else f"{bpi:.6g}", ic.get("source", "") if bpi is not None
-                     else ""] + r[1])
+                     else "", str(cp.get("id", "")) if isinstance(cp, dict) else ""] + r[1])
     if header is None:
         return 0
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["experiment", "point", "rep", "profile", "role", "oversubscribed", "steal_pct",
-                "stolen", "interconnect_bytes_per_item", "interconnect_source"] + header)
+                "stolen", "interconnect_bytes_per_item", "interconnect_source",
+                "capacity_probe"] + header)
     w.writerows(rows)
     write_whole(os.path.join(hostdir, f"{exp.name}.csv"), buf.getvalue())
     return len(rows)
+
+
+# ---- --load: one capacity probe per group and round ----------------------------
+
+CAPACITY_DIR = "capacity"  # <experiment>/<profile>/capacity/<group>/rep-<k>/
+#: what the points of one probe's group may differ in
+PROBE_FREE_KEYS = ("gate", "load")
+#: a probe's measured run at load 1 after its capacity run: short, and unused
+PROBE_TAIL_S = "0.05"
+
+
+def capacity_groups(pts):
+    """{point id: (group id, the group's options)} of the points that run
+    with --load: points whose options differ only in gate and load share a
+    group, g1, g2, ... in the order of their first point. Every run of a
+    group in round k is offered the capacity of one probe (capacity_probe)."""
+    ids, out = {}, {}
+    for p in pts:
+        if "--load" in p.args():
+            opts = {k: v for k, v in p.opts.items() if k not in PROBE_FREE_KEYS}
+            out[p.id] = (ids.setdefault(tuple(sorted(opts.items())), f"g{len(ids) + 1}"), opts)
+    return out
+
+
+def probe_opts(gopts):
+    """The options of a group's capacity probe: the group's with load 1, so
+    that numaring-bench measures the capacity as each --load run did (closed
+    loop, per-worker gate, load-probe seconds: its capacity_ops_per_s), then
+    a short measured run the probe does not use (no warm-up, calibration or
+    counters)."""
+    o = {k: v for k, v in gopts.items()
+         if k not in ("duration", "ops", "warmup", "calibrate", "counters")}
+    o.update(load="1", duration=PROBE_TAIL_S, warmup="0", calibrate="0")
+    return o
+
+
+def capacity_probe(a, bench, edir, gid, gopts, k, topology, probes):
+    """(capacity, probe id, None) of group gid in round k, or (None, probe id,
+    why): the probe recorded in capacity/<gid>/rep-<k>/ (by this sweep
+    before, of the same options; not with --force), else one run now.
+    ``probes`` holds this pass's answers: one probe per group and round."""
+    prid = f"{gid}-r{k}"
+    if prid in probes:
+        return probes[prid]
+    out = os.path.join(edir, CAPACITY_DIR, gid, f"rep-{k}")
+    meta = read_meta(os.path.join(out, "meta.json"))
+    rec = meta.get("capacity_group") if isinstance(meta, dict) else None
+    ok, msg, what = True, "", "kept"
+    if a.force or not (os.path.exists(os.path.join(out, "summary.csv")) and isinstance(rec, dict)
+                       and rec.get("options") == gopts):
+        popts = probe_opts(gopts)
+        args = expfile.Point(None, prid, popts, "").args()
+        args += ["--topology", topology] if topology else []
+        timeout = a.point_timeout or (float(popts.get("load-probe", BENCH_DEFAULTS["load-probe"]))
+                                      + LOAD_PROBE_WARMUP_S + float(PROBE_TAIL_S)
+                                      + float(popts.get("drain-timeout", 10)) + 60)
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        ok, msg = run_rep(bench, args, out, timeout,
+                          meta={"capacity_group": {"id": gid, "round": k, "options": gopts}})
+        what = "measured"
+    cap = None
+    if ok:
+        try:
+            cap = read_summary(os.path.join(out, "summary.csv"))["capacity_ops_per_s"]
+            if not float(cap) > 0:
+                raise ValueError(f"capacity_ops_per_s {cap!r}")
+        except (OSError, ValueError, KeyError) as e:
+            ok, msg = False, f"no capacity in its summary.csv ({e})"
+    print(f"  capacity probe {prid} ({os.path.relpath(out, edir)}): "
+          + (f"{float(cap) / 1e6:.3f} Mops/s, {what}" if ok else f"FAILED ({msg})"), flush=True)
+    probes[prid] = (cap if ok else None, prid, None if ok else msg)
+    return probes[prid]
+
+
+def groups_text(exp, profile, pts, groups):
+    """<experiment>/<profile>/capacity/groups.txt: each group's options and points."""
+    lines = [f"# the capacity probes of {exp.name} (profile {profile}): the points of a "
+             "group differ only in gate and load; in round k every run of group G is offered "
+             "load x the capacity its probe G/rep-<k>/ measured (numaring-bench "
+             "--capacity-ops; the tidy CSV's capacity_probe says G-r<k>)"]
+    for gid in dict.fromkeys(g for g, _ in groups.values()):
+        gopts = next(o for g, o in groups.values() if g == gid)
+        lines.append(f"{gid} " + " ".join(f"{k}={v}" for k, v in gopts.items()) + " | points "
+                     + " ".join(p.id for p in pts if groups.get(p.id, ("",))[0] == gid))
+    return "\n".join(lines) + "\n"
 
 
 # ---- the order of the runs ------------------------------------------------------
@@ -754,6 +852,11 @@ def run_pass(a, bench, topology, exps, profile, ident, hostdir, fp):
             print(f"experiments: {e.name}: {len(runs)} runs in randomized order, seed {seed}"
                   + (f"; drift reference {ref.label}" if ref is not None else "")
                   + f" ({os.path.relpath(os.path.join(edir, ORDER_TXT))})", flush=True)
+            groups, probes = capacity_groups(pts), {}
+            if groups:
+                os.makedirs(os.path.join(edir, CAPACITY_DIR), exist_ok=True)
+                write_whole(os.path.join(edir, CAPACITY_DIR, "groups.txt"),
+                            groups_text(e, profile, pts, groups))
             for p, k, rid in runs:
                 pdir = os.path.join(edir, rid)
                 os.makedirs(pdir, exist_ok=True)
@@ -774,7 +877,20 @@ def run_pass(a, bench, topology, exps, profile, ident, hostdir, fp):
                 timeout = a.point_timeout or (dur + float(p.opts.get("drain-timeout", 10)) + 60
                                               + (60 if lk else 0))  # likwid's own start
                 t1 = time.monotonic()
-                ok, msg = run_rep(bench, args, out, timeout, lk)
+                ok, msg, extra = True, "", None
+                if rid not in REFERENCE_POINTS and p.id in groups:  # the drift reference: its own
+                    gid, gopts = groups[p.id]
+                    cap, prid, why = capacity_probe(a, bench, edir, gid, gopts, k, topology, probes)
+                    if cap is None:
+                        ok, msg = False, f"not run: its capacity probe {prid} failed: {why}"
+                        write_whole(out + ".failed.txt", f"{msg}\nthe probe's record: "
+                                    f"../{CAPACITY_DIR}/{gid}/rep-{k}.failed.txt\n")
+                    else:
+                        args += ["--capacity-ops", cap]
+                        extra = {"capacity_probe": {"id": prid, "capacity_ops_per_s": float(cap),
+                                                    "folder": f"{CAPACITY_DIR}/{gid}/rep-{k}"}}
+                if ok:
+                    ok, msg = run_rep(bench, args, out, timeout, lk, extra)
                 spent += time.monotonic() - t1
                 executed += 1
                 eta = spent / executed * (total - done)
@@ -901,19 +1017,30 @@ LOAD_PROBE_WARMUP_S = 0.1
 RUN_OVERHEAD_S = 0.25
 
 
-def run_seconds(opts):
+def run_seconds(opts, probe=True):
     """The estimated wall time of one run of a point (its options as the
     runner passes them): warm-up + duration, the calibration (not for faa
-    and null), --load's capacity run, and RUN_OVERHEAD_S. A point bounded
-    by --ops counts its warm-up only (its length depends on the queue)."""
+    and null), --load's capacity run (not with ``probe`` False: the runner
+    gives the points of a group the capacity of one probe a round), and
+    RUN_OVERHEAD_S. A point bounded by --ops counts its warm-up only (its
+    length depends on the queue)."""
     def val(k):
         return float(opts.get(k, BENCH_DEFAULTS[k]))
     t = val("warmup") + (0 if "ops" in opts else val("duration"))
     if opts.get("queue", "numaring") not in ("faa", "null") and val("calibrate") > 0:
         t += val("calibrate") + CALIBRATE_WARMUP_S
-    if "load" in opts:
+    if probe and "load" in opts:
         t += val("load-probe") + LOAD_PROBE_WARMUP_S
     return t + RUN_OVERHEAD_S
+
+
+def points_seconds(pts, reps):
+    """The estimated wall time of pts x reps runs with their capacity probes:
+    one a group and round (capacity_groups)."""
+    groups = capacity_groups(pts)
+    probes = {g: o for g, o in groups.values()}
+    return reps * (sum(run_seconds(p.opts, probe=p.id not in groups) for p in pts)
+                   + sum(run_seconds(probe_opts(o)) for o in probes.values()))
 
 
 def sizing(exps, profile, ncpus, cores, nodes):
@@ -927,7 +1054,7 @@ def sizing(exps, profile, ncpus, cores, nodes):
         pts, reps = expfile.points(e, profile, ncpus, n, cores)
         ref = expfile.reference_point(e, pts, ncpus, n, cores)
         nref = len(REFERENCE_POINTS) if ref is not None else 0
-        secs = sum(run_seconds(p.opts) for p in pts) * reps
+        secs = points_seconds(pts, reps)
         secs += nref * run_seconds(ref.opts) if ref is not None else 0
         threads = sorted({expfile.point_threads(p.opts) for p in pts})
         out.append({"name": e.name, "nodes": n, "emulated": n != nodes, "points": len(pts),
@@ -999,9 +1126,9 @@ def cmd_list(a):
         print(f"{'total':16} {prof:7} {'':6} {'':4} {'':3} {sum(r['runs'] for r in rows):5} "
               f"{fmt_time(sum(r['seconds'] for r in rows)):>9}")
     print(f"estimate per run: warm-up + duration + calibration (+{CALIBRATE_WARMUP_S} s) + "
-          f"--load's capacity run (+{LOAD_PROBE_WARMUP_S} s) + {RUN_OVERHEAD_S} s of overhead "
-          "measured on the development machine; not included: the host probe and the "
-          "environment capture, once per host")
+          f"--load's capacity run (+{LOAD_PROBE_WARMUP_S} s; one per group of load points and "
+          f"round) + {RUN_OVERHEAD_S} s of overhead measured on the development machine; not "
+          "included: the host probe and the environment capture, once per host")
 
 
 def main():

@@ -75,9 +75,12 @@ TIDY_COLUMNS = ["experiment", "point", "rep"] + SUMMARY_COLUMNS
 #: unknown; interconnect_bytes_per_item and its
 #: interconnect_source: bytes over the socket interconnect per item of the
 #: measured window, counted by likwid-perfctr (run --likwid, scripts/nrlikwid.py),
-#: empty where not counted).
+#: empty where not counted; capacity_probe: the runner's capacity probe whose
+#: capacity a load point's run was offered a fraction of, <group>-r<round>,
+#: the same for every gate of a round, empty without a load).
 RUNNER_COLUMNS = ["experiment", "point", "rep", "profile", "role", "oversubscribed",
-                  "steal_pct", "stolen", "interconnect_bytes_per_item", "interconnect_source"]
+                  "steal_pct", "stolen", "interconnect_bytes_per_item", "interconnect_source",
+                  "capacity_probe"]
 
 #: The points of an experiment's drift reference, in the order they run.
 REFERENCE_POINTS = ("reference-start", "reference-middle", "reference-end")

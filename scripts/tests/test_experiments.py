@@ -567,7 +567,9 @@ class SizingTest(unittest.TestCase):
             ref = expfile.reference_point(exps[name], pts, 64, 2, 32)
             self.assertEqual((row["points"], row["reps"]), (len(pts), reps))
             self.assertEqual(row["runs"], len(pts) * reps + row["ref"])
-            want = (sum(experiments.run_seconds(p.opts) for p in pts) * reps
+            # the points' runs with one capacity probe a group and round (load
+            # points: test_experiments_capacity), the drift reference's own
+            want = (experiments.points_seconds(pts, reps)
                     + row["ref"] * (experiments.run_seconds(ref.opts) if ref else 0))
             self.assertEqual(row["time"], experiments.fmt_time(want))
             total += want
@@ -600,6 +602,10 @@ class SizingTest(unittest.TestCase):
         self.assertAlmostEqual(experiments.run_seconds({"duration": "1", "warmup": "0",
                                                         "calibrate": "0", "load": "0.5"}),
                                1 + 0.3 + experiments.LOAD_PROBE_WARMUP_S + o)
+        # a load point given the capacity of its group's probe: no capacity run
+        self.assertAlmostEqual(experiments.run_seconds({"duration": "1", "warmup": "0",
+                                                        "calibrate": "0", "load": "0.5"},
+                                                       probe=False), 1 + o)
         self.assertAlmostEqual(experiments.run_seconds({}), 2.5 + 0.12 + o)
 
     def test_bench_defaults_are_the_harness_defaults(self):
