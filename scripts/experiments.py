@@ -98,6 +98,7 @@ import expfile  # noqa: E402
 import hostenv  # noqa: E402
 import hostid  # noqa: E402
 import nrlikwid  # noqa: E402
+import regime  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -524,14 +525,15 @@ def collect(hostdir, exp, profile, pts, reps, ref=None):
         rows.append([exp.name, pid, str(k), profile, role, "" if over is None else str(over),
                      "" if steal is None else f"{steal:g}", "" if stolen is None else str(stolen),
                      "" if bpi is None else f"{bpi:.6g}", ic.get("source", "") if bpi is not None
-                     else "", str(cp.get("id", "")) if isinstance(cp, dict) else ""] + r[1])
+                     else "", str(cp.get("id", "")) if isinstance(cp, dict) else ""]
+                    + regime.annotate(dict(zip(r[0], r[1]))) + r[1])
     if header is None:
         return 0
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["experiment", "point", "rep", "profile", "role", "oversubscribed", "steal_pct",
                 "stolen", "interconnect_bytes_per_item", "interconnect_source",
-                "capacity_probe"] + header)
+                "capacity_probe"] + list(regime.COLUMNS) + header)
     w.writerows(rows)
     write_whole(os.path.join(hostdir, f"{exp.name}.csv"), buf.getvalue())
     return len(rows)
@@ -1029,7 +1031,7 @@ def run_seconds(opts, probe=True):
     t = val("warmup") + (0 if "ops" in opts else val("duration"))
     if opts.get("queue", "numaring") not in ("faa", "null") and val("calibrate") > 0:
         t += val("calibrate") + CALIBRATE_WARMUP_S
-    if probe and "load" in opts:
+    if probe and opts.get("load", "closed") != "closed":
         t += val("load-probe") + LOAD_PROBE_WARMUP_S
     return t + RUN_OVERHEAD_S
 

@@ -77,10 +77,13 @@ TIDY_COLUMNS = ["experiment", "point", "rep"] + SUMMARY_COLUMNS
 #: measured window, counted by likwid-perfctr (run --likwid, scripts/nrlikwid.py),
 #: empty where not counted; capacity_probe: the runner's capacity probe whose
 #: capacity a load point's run was offered a fraction of, <group>-r<round>,
-#: the same for every gate of a round, empty without a load).
+#: the same for every gate of a round, empty without a load; occupancy,
+#: full_retries_per_item, empty_polls_per_item and regime: the run's regime,
+#: scripts/regime.py, empty where unknown).
 RUNNER_COLUMNS = ["experiment", "point", "rep", "profile", "role", "oversubscribed",
                   "steal_pct", "stolen", "interconnect_bytes_per_item", "interconnect_source",
-                  "capacity_probe"]
+                  "capacity_probe", "occupancy", "full_retries_per_item",
+                  "empty_polls_per_item", "regime"]
 
 #: The points of an experiment's drift reference, in the order they run.
 REFERENCE_POINTS = ("reference-start", "reference-middle", "reference-end")
@@ -93,7 +96,8 @@ BACKOFF_EXERCISED = 0.001
 INT_COLUMNS = frozenset(["rep", "oversubscribed", "stolen"]
                         + [n for n, t in _SCHEMA if t == "int"])
 FLOAT_COLUMNS = frozenset([n for n, t in _SCHEMA if t == "float"]
-                          + ["interconnect_bytes_per_item", "steal_pct"])
+                          + ["interconnect_bytes_per_item", "steal_pct", "occupancy",
+                             "full_retries_per_item", "empty_polls_per_item"])
 NUMERIC_COLUMNS = INT_COLUMNS | FLOAT_COLUMNS
 
 #: Columns added to summary.csv after results were first committed with
