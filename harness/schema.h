@@ -45,7 +45,7 @@
 	X(nodes, int, "nodes of the run's topology")                                                \
 	X(rate, float, "open loop: offered items per second; 0 closed loop")                        \
 	X(load, float, "open loop: the offered rate as a fraction of capacity_ops_per_s (--load)")  \
-	X(capacity_ops_per_s, float, "--load: throughput of the closed-loop capacity run (per-worker gate)") \
+	X(capacity_ops_per_s, float, "--load: the capacity, --capacity-ops or the closed-loop capacity run's (per-worker gate)") \
 	X(warmup_s, float, "seconds run before measuring")                                          \
 	X(ops, int, "what went through in the measured window: items (prodcons) or operations, enqueues + dequeues that succeeded (pairs, mixed); ops_kind says which") \
 	X(ops_kind, str, "items or operations: what ops and throughput_ops_per_s count")       \
