@@ -9,23 +9,32 @@ tidy CSV results/<host>/<experiment>.csv exists, writes
 plots/<host>/<figure>.png and .pdf:
 
   f1-lookup-cost       per-operation cost: data movement + node look-up, by lookup mode
-  f2-node-cache        throughput vs threads by lookup mode, physical ceiling
-  f3-gate-percentiles  open loop: latency percentiles, items in flight (Little) and
-                       throughput vs offered load by gate, at the largest thread
-                       count whose threads each have a CPU (closed loop, older
-                       results: the percentile distribution by gate)
+  f2-node-cache        throughput by look-up mode against threads (one thread count:
+                       the modes on x, each with its ceiling and harness as short
+                       bars; fig_lines.py), physical ceiling
+  f3-gate-percentiles  open loop: a latency panel per gate (p50, p99 vs offered load),
+                       items in flight (Little) and throughput vs offered load, at the
+                       largest thread count whose threads each have a CPU (fig_f3.py;
+                       closed loop, older results: the percentile distribution by gate)
   f3-gate-vs-threads   p50 and p99 latency vs threads by gate; oversubscribed
                        thread counts in a separate, labelled third panel
   f4-backoff           per workload (prodcons, pairs, mixed) and local work: throughput
                        by backoff, paired change against none ("not exercised" where
-                       none lost < 1 race per 1,000 operations), lost races and time
-                       in backoff per operation, p99 latency
-  f5-ceiling           throughput vs the realized batch (items per cross-node
-                       transfer; the configured batch labels each point) against
-                       the ceiling; measured/ceiling
-  peers-throughput     throughput vs threads by queue: single operations, bursts;
-                       a row for inline items, one for message items where measured
-  peers-latency        p50/p99 latency by queue at the largest thread count, same panels
+                       none lost < 1 race per 1,000 operations; the study's band only
+                       behind changes measured), lost races and time in backoff per
+                       operation, fairness, p99 latency
+  f5-ceiling           open loop: throughput vs the realized batch (items per
+                       cross-node transfer; the configured batch labels each point)
+                       against the ceiling; closed loop: the capacity per batch against
+                       its ceiling, the binding term named, and its share (fig_f5.py)
+  peers-throughput     throughput by queue (one thread count: the queues on x; several:
+                       vs threads), each (pace, regime) group apart (scripts/regime.py):
+                       single operations, bursts; a row for inline items, one for
+                       message items where measured (faa has no message items, ck no
+                       bursts); under pairs a last row (fig_peers.py)
+  peers-latency        closed-loop latency (set by the queue's occupancy, not its
+                       hand-over): p50/p99 by queue and regime at the largest thread
+                       count, same panels
 
 --compare A B draws each figure with host A and host B side by side into
 plots/compare-A-vs-B/.  --gnuplot also writes plots/<host>/data/<figure>.dat
@@ -38,13 +47,18 @@ ceiling_ops_per_s) and results/<host>/probe/probe.csv where both exist.
 Every throughput figure also draws the harness's own ceiling (harness_ops_per_s:
 the null queue through the same code, median over the runs at each point; F1:
 its ns per item as the floor), grey dash-dot, and rings a point at >= 0.8 x its
-own; every caption says the item mode (inline / message, 1 in N timed).
-Every figure marks an oversubscribed point (the tidy CSV's oversubscribed
+own. Every figure marks an oversubscribed point (the tidy CSV's oversubscribed
 column: the run's threads outnumbered the CPUs they ran on) with a black x
-over its marker (bars and lines: the word "oversubscribed"), and its caption
-says how many there are, or that the results do not record it. A variant with
-a single x value is drawn as points, not lines; the drift reference's runs
-(role reference) are never drawn.
+over its marker (bars and lines: the word "oversubscribed"). A variant with a
+single x value is drawn as points, not lines; the drift reference's runs (role
+reference) are never drawn. Whiskers around a median are its order-statistic
+interval (scripts/stats.py: min..max up to 5 runs); a ratio is printed with its
+interval and the interval's coverage.
+The caption under a figure is the host, its warnings and one line of what is
+drawn; everything else a figure's preparation says (item mode, harness, how
+many points are oversubscribed, ...) goes to its notes: the header of its .dat
+(the results README, which summarize.py writes, says the rest). Every block of
+a .dat names its columns in a '# columns:' line.
 """
 
 import argparse
@@ -64,6 +78,8 @@ sys.path.insert(0, SCRIPT_DIR)
 
 import nrdata  # noqa: E402
 from nrdata import DataError  # noqa: E402
+import fig_common  # noqa: E402
+from fig_common import condensed  # noqa: E402
 
 # Every ratio a figure prints between two configurations is summarize.py's
 # (the paired median ratio the results READMEs, the paper and claims.py print).
@@ -165,8 +181,9 @@ def fmt_pct(v):
 # The ratios a figure prints between two configurations (and F1's look-up in
 # ns): each is a value of scripts/summarize.py's f1/f2/f3/f4 for the host (the
 # paired median ratio: the median over repetitions k of the ratio of the two
-# configurations' rep-k runs, with its bootstrap 95% CI), or summarize.paired()
-# on the figure's rows where summarize has no such value, never a ratio of
+# configurations' rep-k runs, with its order-statistic interval and that
+# interval's exact coverage, scripts/stats.py), or summarize.paired() on the
+# figure's rows where summarize has no such value, never a ratio of
 # medians; printed at the paper's precision (paper_numbers.py), so that the
 # figure, results/<host>/README.md and the paper print one number per claim.
 # figure_ratios() returns them by claim id, as the figures printed them.
@@ -186,10 +203,8 @@ CLAIMS = {
 }
 
 #: what the figures' captions say of the ratios they print
-PAIRED_WORDS = ("N\u00d7 [lo\u2013hi]: the paired median ratio (the median over the reps k "
-                "of the ratio of the two configurations' rep-k runs) and its bootstrap 95% "
-                "CI, from scripts/summarize.py: the number results/<host>/README.md and the "
-                "paper print")
+PAIRED_WORDS = ("N\u00d7 [lo\u2013hi, c%]: the paired median ratio over the reps and its "
+                "order-statistic interval, c% its coverage (scripts/stats.py)")
 
 
 def claim_style(claim):
@@ -227,15 +242,18 @@ class Said:
         return fmt_claim(claim, v)
 
     def interval(self, claim, d, key=None):
-        """' [lo\u2013hi]' of d[key]'s bootstrap CI, recorded as <claim>_lo and
-        <claim>_hi; '' where d has none (or it is a single value)."""
+        """' [lo\u2013hi, 93.75%]' of d[key]'s order-statistic interval and its
+        coverage (scripts/stats.py; none printed where summarize stored none),
+        recorded as <claim>_lo and <claim>_hi; '' where d has none (or it is a
+        single value)."""
         key = key or CLAIMS[claim][1]
         lo, hi = (d or {}).get(key + "_lo"), (d or {}).get(key + "_hi")
         if lo is None or hi is None or fmt_claim(claim, lo) == fmt_claim(claim, hi):
             return ""
         self.values[claim + "_lo"], self.values[claim + "_hi"] = lo, hi
-        return " [%s\u2013%s]" % (fmt_claim(claim, lo, unit=False),
-                                   fmt_claim(claim, hi, unit=False))
+        return " [%s\u2013%s%s]" % (fmt_claim(claim, lo, unit=False),
+                                     fmt_claim(claim, hi, unit=False),
+                                     fig_common.coverage_text((d or {}).get(key + "_cov")))
 
 
 def summary_of(host, what):
@@ -257,11 +275,16 @@ def summary_status():
 
 
 def add_paired_words(p, said):
-    """Record the figure's claims (p["ratios"]) and say in its caption what they are."""
+    """Record the figure's claims (p["ratios"]) and say in its one line of what
+    is drawn what they are (or, in a warning, why none is printed)."""
     p["ratios"] = dict(said.values)
-    line = (PAIRED_WORDS, None) if said.values else summary_status()
-    if line:
-        p["caption"].insert(len(p["caption"]) - 1, line)
+    if said.values:
+        if p.get("drawn"):
+            p["drawn"] += " \u00b7 " + PAIRED_WORDS
+        else:
+            p["caption"].insert(len(p["caption"]) - 1, (PAIRED_WORDS, None))
+    elif summary_status():
+        p["caption"].insert(len(p["caption"]) - 1, summary_status())
     return p
 
 
@@ -609,21 +632,23 @@ def caption_lines(host, rows, extra=()):
 # Preparing each figure's data (everything that can fail on input happens here)
 
 def series_vs_threads(host, rows, family, value="throughput_ops_per_s"):
-    """{variant: [(threads, med, min, max, n, ceiling or None, harness or None,
-    oversubscribed 1/0/None)]} and the order; harness: the point's median
-    harness_ops_per_s (throughput only)."""
-    agg = nrdata.aggregate(rows, (family, "threads"), value)
+    """{variant: [(threads, med, lo, hi, n, ceiling or None, harness or None,
+    oversubscribed 1/0/None, coverage)]} and the order: lo..hi the median's
+    order-statistic interval (fig_common.intervals: min..max up to 5 runs);
+    harness: the point's median harness_ops_per_s (throughput only)."""
+    ivs = fig_common.intervals(rows, (family, "threads"), value)
     key = (lambda r: (r.get(family, ""), nrdata.threads(r)))
     reps = first_rows(rows, key)
     tput = value == "throughput_ops_per_s"
     hs = harness_of(rows, key) if tput else {}
     ov = oversub_of(rows, key)
     series = {}
-    for (variant, t), (med, mn, mx, n) in agg.items():
+    for (variant, t), iv in ivs.items():
         c = host.ceiling.value(reps.get((variant, t))) if tput else None
         h = hs.get((variant, t))
-        series.setdefault(variant, []).append((t, med, mn, mx, n, c, h[0] if h else None,
-                                               ov.get((variant, t))))
+        series.setdefault(variant, []).append((t, iv.est, iv.lo, iv.hi, iv.n, c,
+                                               h[0] if h else None, ov.get((variant, t)),
+                                               iv.coverage))
     for v in series:
         series[v].sort()
     return series, order_of(family, series.keys())
@@ -676,6 +701,8 @@ def prep_lines(host, exp, family, title, annotate=None):
         "scale": 1e-6, "rows": rows, "harness": harness_line(rows, nrdata.threads),
     }
     p["annotation"] = annotate(series) if annotate else None
+    fig_lines.categorize(p)
+    p["drawn"] = fig_lines.drawn_line(p)
     extra = [host.ceiling.status(), harness_status(rows, bound_count(series)),
              oversub_status(rows, lambda r: (r.get(family), nrdata.threads(r))),
              pooled_note(rows, lambda r: (r.get(family), nrdata.threads(r)))]
@@ -691,6 +718,7 @@ def quoted_threads(host, rows, usable=None):
                                  host.info.get("threads_per_core"), usable)
 
 
+@condensed
 def prep_f1(host):
     rows = host.data["f1-lookup-cost"]
     extra = []
@@ -741,6 +769,9 @@ def prep_f1(host):
                                 mark="'oversubscribed' on the bar"))
     extra.append(pooled_note(rows, lambda r: r.get("lookup")))
     p = {"kind": "f1", "bars": bars, "ratio": ratio, "rows": rows, "harness_ns": harness_ns,
+         "drawn": "a bar per look-up mode: ns per item, the median of its runs (grey: the data "
+                  "movement, lookup none; colour: the node look-up), whisker min\u2013max; "
+                  "grey dash-dot: the harness alone (null queue), its floor",
          "title": "F1: cost of finding the node, per operation, by look-up mode%s" % (
              " at %d threads" % ts[0] if ts else ""),
          "caption": caption_lines(host, rows, extra)}
@@ -753,6 +784,7 @@ def prep_f1(host):
     return add_paired_words(p, said)
 
 
+@condensed
 def prep_f2(host):
     said = Said()
 
@@ -980,6 +1012,7 @@ def f4_headline(panels, works):
         ", " + work_words(w0) if len(works) > 1 else "", "; ".join(parts))
 
 
+@condensed
 def prep_f4(host):
     """F4: per workload (a column of panels each), throughput by backoff, each
     backoff's paired change against none (retrying at once) at the quoted
@@ -1176,6 +1209,7 @@ def by_gate_load(rows, value):
     return out
 
 
+@condensed
 def prep_f3a(host):
     """F3's main figure. Open loop (rows with a load): latency percentiles,
     items in flight and throughput against the offered load, by gate, at the
@@ -1269,8 +1303,9 @@ def prep_f3_load(host, allrows):
             "pct": pct, "inflight": infl, "tput": tput, "offered": offered,
             "capacity": cap, "behind": behind, "oversubscribed": over,
             "over_p50": over_p50, "over_threads": sorted(over_p50),
-            "grid": (2, 2) if over_p50 else (1, 3),
-            "widths": (1.3, 1.0) if over_p50 else (1.7, 1.0, 1.0), "subtitle": subtitle,
+            "grid": (2, max(3, len(gates))), "widths": None, "subtitle": subtitle,
+            "figsize": (6.0 * max(3, len(gates)), 10.5),
+            "drawn": fig_f3.drawn_line({"over_p50": over_p50}),
             "title": "F3: latency, items in flight and throughput vs offered load by gate "
                      "at %s (open loop)" % subtitle,
             "annotation": ann, "caption": caption_lines(host, at, extra)}, said)
@@ -1333,6 +1368,9 @@ def prep_f3_dist(host, rows):
         extra.append("%d threads: the largest count whose threads each have a CPU (of %s)"
                      % (t, ", ".join(map(str, ts))))
     p = {"kind": "f3a", "curves": curves, "threads": t, "rows": at, "loads": loads,
+         "drawn": "per gate%s, the latency at each percentile: the median over the reps, "
+                  "band min\u2013max" % (" and offered load (line style)" if len(loads) > 1
+                                         else ""),
          "subtitle": "%d threads" % t,
          "title": "F3: latency percentiles by gate at %d threads%s" % (
              t, " and offered load" if len(loads) > 1 else ""),
@@ -1342,6 +1380,7 @@ def prep_f3_dist(host, rows):
     return add_paired_words(p, said)
 
 
+@condensed
 def prep_f3b(host):
     """p50 and p99 latency vs threads by gate (open loop: at the highest offered
     load). Thread counts whose runs were oversubscribed go to a separate third
@@ -1383,7 +1422,12 @@ def prep_f3b(host):
         title += ", %s load" % pct_label(top)
     if over_ts:
         title += "; oversubscribed %s threads apart" % ", ".join(map(str, over_ts))
+    ns = [q[4] for ser in (p50, p99) for pts in ser.values() for q in pts]
     return add_paired_words({"kind": "f3b", "p50": p50, "p99": p99, "over_p50": o50,
+            "drawn": "p50 (left) and p99 (right) per gate against threads: the median of "
+                     "the runs, %s%s" % (fig_common.whisker_words(ns),
+                                         "; oversubscribed thread counts apart, tinted"
+                                         if over_ts else ""),
             "over_p99": o99,
             "over_threads": over_ts,
             "order": order_of("gate", set(order) | set(order99)),
@@ -1411,13 +1455,16 @@ def realized_of(row):
     return None, None
 
 
+@condensed
 def prep_f5(host):
     """F5: throughput against the realized batch (the median items per cross-node
     transfer of each point), the configured batch a label beside each point;
     per point (x, med, min, max, n, ceiling, harness, oversubscribed, batch,
     realized median or None, realized min, realized max), sorted by batch.
-    Where a point's runs record no transfers its x is the configured batch."""
-    rows = host.data["f5-ceiling"]
+    Where a point's runs record no transfers its x is the configured batch.
+    The closed-loop runs (the capacity, where the sweep ran both loops) go
+    to their own panels (fig_f5)."""
+    rows, closed_rows = fig_f5.split(host.data["f5-ceiling"])
     pkey = (lambda r: (nrdata.threads(r), int(float(r["batch"]))))
     agg = nrdata.aggregate(rows, (nrdata.threads, lambda r: int(float(r["batch"]))),
                            "throughput_ops_per_s")
@@ -1510,39 +1557,28 @@ def prep_f5(host):
         ann = "measured / ceiling: %.0f%%\u2013%.0f%%" % (100 * min(ratios), 100 * max(ratios))
     caption = caption_lines(host, rows, extra)
     caption[len(caption) - 1:len(caption) - 1] = [xnote, rnote]
-    return {"kind": "f5", "lines": lines, "threads": sorted(lines), "rows": rows,
-            "realized": realized, "realized_points": pts, "realized_below": below,
-            "realized_note": short,
-            "title": "F5: throughput vs batch size %s by thread count, against the physical "
-                     "ceiling" % ("as realized (items per cross-node transfer)" if realized
-                                  else "(configured: realized not recorded)"),
-            "annotation": ann, "has_ceiling": bool(ratios),
-            "has_harness": any(q[6] for pl in lines.values() for q in pl),
-            "caption": caption}
-
-
-def peer_panels(rows):
-    """[(item, bursts, name, rows)]: inline items first, then message items; single
-    operations, then bursts; only the item modes the rows hold."""
-    out = []
-    for item in items_in(rows):
-        for b, name in ((0, "single operations"), (1, "bursts")):
-            rs = [r for r in rows if item_of(r) == item and int(float(r["bursts"])) == b]
-            out.append((item, b, "%s\n%s" % (ITEM_TITLES.get(item, item + " items"), name),
-                        rs))
-    return out
-
-
-#: the queues that move no data (measured only): left out of the peers under pairs
-MEASURED_ONLY = ("faa", "null")
-#: the peers under pairs: the title of the row, the x offset of each item mode
-#: at its queue's slot (one thread count), the y label
-PAIRS_WORDS = "pairs: every thread enqueues, then dequeues"
-PAIRS_ITEM_OFFSET = {"inline": -0.15, "message": 0.15}
-PAIRS_YLABEL = "throughput (million operations/s)"
-#: the heights (axes fraction) of the rows of lost races along the bottom of a
-#: pairs panel with one thread count: {two item modes: (inline, message)}
-PAIRS_STRIP = {False: (0.025,), True: (0.1, 0.025)}
+    closed = fig_f5.prep_closed(host, closed_rows if closed_rows is not rows else [])
+    if closed["lines"]:
+        caption.insert(len(caption) - 1, ("closed loop (empty load cell, rate 0): %d runs, "
+                                          "the capacity against the ceiling; binding terms: %s"
+                                          % (len(closed_rows), ", ".join(closed["terms"])
+                                             or "none"), None))
+        ann = "closed loop, measured / ceiling: %.0f%%\u2013%.0f%%" % (
+            100 * min(closed["ratios"]), 100 * max(closed["ratios"])) if closed["ratios"] \
+            else None
+    p = {"kind": "f5", "lines": lines, "threads": sorted(lines),
+         "rows": rows + (closed_rows if closed_rows is not rows else []),
+         "realized": realized, "realized_points": pts, "realized_below": below,
+         "realized_note": short, "closed": closed, "loads": loads, "grid": (1, 3),
+         "title": "F5: throughput vs batch size %s, against the physical ceiling%s" % (
+             "as realized (items per transfer)" if realized
+             else "(configured: realized not recorded)",
+             "; the closed loop's capacity" if closed["lines"] else ""),
+         "annotation": ann, "has_ceiling": bool(ratios),
+         "has_harness": any(q[6] for pl in lines.values() for q in pl),
+         "caption": caption}
+    p["drawn"] = fig_f5.drawn_line(p)
+    return p
 
 
 def workload_of(row):
@@ -1552,155 +1588,32 @@ def workload_of(row):
     return (v.strip() if isinstance(v, str) else "") or "prodcons"
 
 
-def pairs_lost_text(v):
-    """A lost-race rate beside a dot of the pairs panel (per 1,000 operations)."""
-    return "lost %s" % ("%.2g" % v if v < 10 else "%.0f" % v)
+# --------------------------------------------------------------------------
+# The figures kept in their own modules (fig_*.py): they use this module's
+# helpers through a live view of its namespace.
+
+class _Live:
+    """This module's namespace as attributes (live: later definitions show)."""
+
+    def __init__(self, ns):
+        self.__dict__ = ns
 
 
-def pairs_x(p, pn, q, item, t):
-    """The x of a queue and item mode in a pairs panel: its slot (one thread
-    count; inline left, message right), else its threads shifted as
-    draw_series shifts the lines."""
-    items = pn["items"]
-    if p["pairs_categorical"]:
-        return pn["queues"].index(q) + (PAIRS_ITEM_OFFSET.get(item, 0.0)
-                                        if len(items) > 1 else 0.0)
-    k = [(a, b) for a in pn["queues"] for b in items]
-    return dodger(p["pairs_threads"], len(k))(t, k.index((q, item)))
+import fig_f3  # noqa: E402
+import fig_f5  # noqa: E402
+import fig_lines  # noqa: E402
+import fig_peers  # noqa: E402
 
+for _m in (fig_f3, fig_f5, fig_lines, fig_peers):
+    # this module's namespace; a copy loaded under another name (the tests'
+    # variants of scripts/ceiling.py) binds only where nothing else did
+    if _m.P is None or __name__ in ("plot", "__main__"):
+        _m.bind(_Live(globals()))
 
-def prep_peers_pairs(host, rows):
-    """The peers under enqueue-dequeue pairs: a panel per bursts setting
-    (single operations, bursts) where the rows hold it, each data-moving
-    queue's operations/s per item mode and thread count (median, min, max),
-    its lost races per 1,000 operations where it counts them (None where it
-    does not), the harness alone per item mode."""
-    rows = [r for r in rows if r["queue"] not in MEASURED_ONLY]
-    panels = []
-    for b, name in ((0, "single operations"), (1, "bursts (burst = batch items)")):
-        rs = [r for r in rows if int(float(r["bursts"])) == b]
-        if not rs:
-            continue
-        key = (lambda r: (r["queue"], item_of(r), nrdata.threads(r)))
-        agg = nrdata.aggregate(rs, (key,), "throughput_ops_per_s")
-        lost = nrdata.aggregate(rs, (key,), failed_per_1000)
-        ov = oversub_of(rs, key)
-        series = {}
-        for (k,), (med, mn, mx, n) in agg.items():
-            series.setdefault(k[:2], []).append(
-                (k[2], med, mn, mx, n, None, None, ov.get(k),
-                 lost[(k,)][0] if (k,) in lost else None))
-        for v in series.values():
-            v.sort()
-        items = items_in(rs)
-        panels.append({"bursts": b, "name": "%s\n%s" % (PAIRS_WORDS, name), "rows": rs,
-                       "queues": order_of("queue", {q for q, _i in series}),
-                       "items": items, "series": series,
-                       "harness": {i: harness_line([r for r in rs if item_of(r) == i],
-                                                   nrdata.threads) for i in items}})
-    return panels
-
-
-def pairs_caption(rows, panels):
-    """The caption's line on the pairs row."""
-    if not panels:
-        return None
-    reps = sorted({int(r["rep"]) for pn in panels for r in pn["rows"]})
-    items = items_in([r for pn in panels for r in pn["rows"]])
-    counted = order_of("queue", {q for pn in panels for (q, _i), pts in pn["series"].items()
-                                 if any(x[8] is not None for x in pts)})
-    left = sorted({r["queue"] for r in rows if r["queue"] in MEASURED_ONLY})
-    return ("pairs (every thread enqueues, then dequeues: threads of one role race): "
-            "successful operations/s (enqueues + dequeues), median of %d rep%s, whiskers "
-            "min\u2013max%s; %s: lost races per 1,000 operations (%s)%s" % (
-                len(reps), "" if len(reps) == 1 else "s",
-                "; filled inline items, hollow message items" if len(items) > 1 else "",
-                "the numbers along the bottom" if len(
-                    {nrdata.threads(r) for pn in panels for r in pn["rows"]}) == 1 else
-                "\u201clost N\u201d beside a dot",
-                "the queues that count them: " + ", ".join(counted) if counted else
-                "no queue counted them",
-                "; %s left out (%s no data)" % (", ".join(left), "moves" if len(left) == 1
-                                                else "move") if left else ""))
-
-
-def prep_peers(host):
-    allrows = host.data["peers"]
-    # producers and consumers apart (prodcons; an empty workload is prodcons:
-    # older tables) in the panels by item mode, the pairs in a row of their own
-    rows = [r for r in allrows if workload_of(r) == "prodcons"]
-    pairs = prep_peers_pairs(host, [r for r in allrows if workload_of(r) == "pairs"])
-    panels = []
-    bound = 0
-    for item, b, name, rs in peer_panels(rows):
-        series, order = series_vs_threads(host, rs, "queue") if rs else ({}, [])
-        bound += bound_count(series)
-        panels.append({"item": item, "bursts": b, "name": name, "series": series,
-                       "order": order, "rows": rs,
-                       "ceiling": ceiling_groups(series, order) if rs else [],
-                       "harness": harness_line(rs, nrdata.threads)})
-    items = items_in(rows)
-    prows = [r for pn in pairs for r in pn["rows"]]
-    extra = [host.ceiling.status(), harness_status(rows, bound),
-             oversub_status(rows + prows, lambda r: (
-                 workload_of(r), r["queue"], item_of(r), r["bursts"], nrdata.threads(r))),
-             "message items: not measured in these results" if "message" not in items else
-             None,
-             pooled_note(rows, lambda r: (r["queue"], item_of(r), r["bursts"],
-                                          nrdata.threads(r)))]
-    caption = caption_lines(host, rows, extra)
-    if pairs:
-        caption.append((pairs_caption(allrows, pairs), None))
-    pthreads = sorted({nrdata.threads(r) for r in prows})
-    title = "Peers: " + what_varies(
-        {(i, q): pts for i, pn in enumerate(panels) for q, pts in pn["series"].items()},
-        "queue")
-    if pairs:
-        title += " (producers and consumers); under pairs: operations/s by queue%s" % (
-            " at %d threads" % pthreads[0] if len(pthreads) == 1 else " vs threads")
-    return {"kind": "peers", "panels": panels, "rows": rows, "ylabel":
-            "throughput (million items/s)", "scale": 1e-6, "family": "queue",
-            "grid": (max(1, len(items)) + (1 if pairs else 0), 2), "items": items,
-            "pairs": pairs, "pairs_threads": pthreads, "pairs_categorical": len(pthreads) == 1,
-            "title": title, "annotation": None, "caption": caption}
-
-
-def prep_peers_latency(host):
-    allrows = host.data["peers"]
-    # producers and consumers apart only (peers-throughput has the pairs)
-    rows = [r for r in allrows if workload_of(r) == "prodcons"]
-    npairs = sum(1 for r in allrows if workload_of(r) == "pairs")
-    panels = []
-    for item, b, name, rs in peer_panels(rows):
-        if not rs:
-            panels.append({"item": item, "bursts": b, "name": name, "threads": None,
-                           "bars": []})
-            continue
-        t = max(nrdata.threads(r) for r in rs)
-        at = [r for r in rs if nrdata.threads(r) == t]
-        queues = order_of("queue", {r["queue"] for r in at})
-        p50 = nrdata.aggregate(at, ("queue",), "p50_ns")
-        p99 = nrdata.aggregate(at, ("queue",), "p99_ns")
-        ov = oversub_of(at, lambda r: r["queue"])
-        bars = [{"queue": q, "p50": p50.get((q,)), "p99": p99.get((q,)),
-                 "oversubscribed": ov.get(q)} for q in queues]
-        panels.append({"item": item, "bursts": b, "name": name, "threads": t, "bars": bars})
-    items = items_in(rows)
-    return {"kind": "peers-latency", "panels": panels, "rows": rows,
-            "grid": (len(items), 2), "items": items,
-            "title": "Peers: enqueue-to-dequeue latency by queue at %s threads" % "/".join(
-                str(t) for t in sorted({pn["threads"] for pn in panels if pn["threads"]})),
-            "annotation": None,
-            "caption": caption_lines(host, rows, [
-                "bar: median over reps, whisker min\u2013max",
-                oversub_status([r for pn in peer_panels(rows) for r in pn[3]
-                                if nrdata.threads(r) == max(nrdata.threads(x) for x in pn[3])],
-                               lambda r: (r["queue"], item_of(r), r["bursts"]),
-                               mark="'oversubscribed' over the bar"),
-                "message items: not measured in these results" if "message" not in items
-                else None,
-                "producers and consumers apart only: the %d runs under pairs are in "
-                "peers-throughput" % npairs if npairs else None])}
+# the peers' names callers know this module by
+from fig_peers import (  # noqa: E402,F401
+    prep_peers, prep_peers_latency, draw_peers, draw_peers_latency, pairs_lost_text,
+    PEERS_PAIRS_BLOCK, PEERS_PAIRS_COLUMNS)
 
 
 # name, experiment, prepare, panels (single host)
@@ -1994,6 +1907,8 @@ def draw_f1(axes, p, show_legend=True):
 
 def draw_lines(axes, p, show_legend=True, outside=None):
     ax = axes[0]
+    if p.get("categorical"):
+        return fig_lines.draw_categories(ax, p, show_legend)
     draw_series(ax, p["series"], p["order"], p["family"], p["labels"], p["scale"],
                 p["ceiling"], p["ylabel"], harness=p.get("harness"))
     annotate_title(ax, None, p["annotation"])
@@ -2205,12 +2120,25 @@ def draw_f4_change(ax, p, pn, first_col, bottom):
     from everything else) for an amount of work where none lost < 1 race per
     1,000 operations; the study's band in the prodcons panel only."""
     band = pn["workload"] == "prodcons"
-    if band:
-        ax.axhspan(F4_STUDY_BAND[0], F4_STUDY_BAND[1], color="#ffd27f", alpha=0.45,
-                   linewidth=0, zorder=0,
-                   label="%s: \u221215 to \u221230%%" % F4_STUDY_LABEL)
+    # the study's band only behind the changes measured here (none lost races):
+    # a "not exercised" comparison is no point of agreement with it
+    shown = [(f4_slot_x(p, e["backoff"], g["j"])) for g in pn["groups"]
+             if g["exercised"] is not False for e in g["change"]
+             if e["pct"] is not None and e["backoff"] in p["backoffs"]] if band else []
+    half = 0.4 if len(p["works"]) == 1 else 0.14
+    for k, x in enumerate(shown):
+        ax.add_patch(plt.Rectangle((x - half, F4_STUDY_BAND[0]), 2 * half,
+                                   F4_STUDY_BAND[1] - F4_STUDY_BAND[0], facecolor="#ffd27f",
+                                   alpha=0.45, linewidth=0, zorder=0, gid="f4-study-band",
+                                   label="%s: \u221215 to \u221230%%" % F4_STUDY_LABEL
+                                   if k == 0 else None))
+    if shown:
         ax.text(-0.48, sum(F4_STUDY_BAND) / 2, F4_STUDY_LABEL, ha="left", va="center",
                 fontsize=8, color="#7a5200", zorder=1)
+    elif band:
+        ax.text(0.01, 0.02, "study's \u221215 to \u221230%: not drawn, nothing measured "
+                "here", transform=ax.transAxes, ha="left", va="bottom",
+                fontsize=8, color="#7a5200", zorder=1, gid="f4-study-absent")
     ax.axhline(0, color="black", linewidth=0.8, zorder=1)
     vals, idle, labels = [], [], []
     for g in pn["groups"]:
@@ -2237,7 +2165,7 @@ def draw_f4_change(ax, p, pn, first_col, bottom):
     if "none" in p["backoffs"]:
         ax.text(p["backoffs"].index("none"), 0, "baseline", ha="center", va="bottom",
                 fontsize=8, color="0.35")
-    lo = min(vals + [F4_STUDY_BAND[0] - 5 if band else -10.0])
+    lo = min(vals + [F4_STUDY_BAND[0] - 5 if shown else -10.0])
     hi = max(vals + [10.0])
     span = hi - lo
     # room above everything for the "not exercised" lines (never in the band)
@@ -2438,11 +2366,6 @@ def draw_f3_over(ax, p, show_legend=True):
         sp.set_edgecolor(OVER_COLOR)
 
 
-#: line style and width of each of F3's percentiles against the offered load
-F3_PCT_STYLE = {"p50_ns": ("-", 2.4), "p90_ns": ((0, (6, 2)), 1.5),
-                "p99_ns": ((0, (7, 2, 1.5, 2)), 1.5), "p999_ns": ((0, (1.2, 1.8)), 1.8)}
-
-
 def load_axis(ax, xs):
     """x = offered load in % of capacity: linear from 0 to 100, a tick per load."""
     xs = sorted({x for x in xs if x is not None})
@@ -2480,85 +2403,6 @@ def draw_by_load(ax, series, order, dodge, scale=1.0, linestyle="-", linewidth=1
                     label=g if label else None)
         allv += [q[2] * scale for q in pts] + [q[3] * scale for q in pts]
     return allv
-
-
-def draw_f3_load(axes, p, show_legend=True):
-    """F3 open loop: latency percentiles | items in flight | throughput, vs load."""
-    ax, ax1, ax2 = axes[:3]
-    order = p["order"]
-    dodge = load_dodge(len(order))
-    allv = []
-    for c, _name in F3_PCT:
-        ls, lw = F3_PCT_STYLE[c]
-        allv += draw_by_load(ax, p["pct"][c], order, dodge, linestyle=ls, linewidth=lw,
-                             label=False)
-    if len(p["loads"]) == 1 and order:
-        # one load: points, whose line style cannot tell the percentiles apart:
-        # name them beside the last gate's
-        last = p["pct"]
-        for c, name in F3_PCT:
-            for q in last[c].get(order[-1], []):
-                ax.annotate(name, (dodge(q[0], len(order) - 1), q[1]), xytext=(9, 0),
-                            textcoords="offset points", va="center", fontsize=8, color="0.25")
-    load_axis(ax, p["loads"])
-    ax.set_ylabel("latency, enqueue to dequeue")
-    if allv:
-        value_axis(ax, allv, fmt_ns, log=True)
-        annotate_title(ax, "latency percentiles", p["annotation"])
-        if show_legend:
-            # two columns: the gates (colour), then the percentiles (line style)
-            hs = [plt.Line2D([], [], color=color_of("gate", g), marker=marker_of("gate", g),
-                             linewidth=2.0) for g in order]
-            ls = list(order)
-            ph, pl = [], []
-            for c, name in F3_PCT:
-                if any(p["pct"][c].values()):
-                    ph.append(plt.Line2D([], [], color="0.2", linestyle=F3_PCT_STYLE[c][0],
-                                         linewidth=F3_PCT_STYLE[c][1]))
-                    pl.append(name)
-            n = max(len(hs), len(ph))
-            blank = plt.Line2D([], [], linestyle="none")
-            hs += [blank] * (n - len(hs))
-            ls += [""] * (n - len(ls))
-            ax.legend(hs + ph, ls + pl, loc="upper left", framealpha=0.9, fontsize=8.5,
-                      ncol=2 if ph else 1)
-    else:
-        no_data(ax, "no latency recorded")
-    # items in flight (Little)
-    v1 = draw_by_load(ax1, p["inflight"], order, dodge)
-    load_axis(ax1, p["loads"])
-    if v1:
-        ax1.set_ylabel("items in flight (Little)")
-        value_axis(ax1, v1)
-        ax1.set_title("items in flight: throughput \u00d7 mean latency", fontsize=11)
-        if show_legend:
-            ax1.legend(loc="upper left", framealpha=0.9, fontsize=8.5)
-    else:
-        no_data(ax1, "items in flight:\nno latency recorded")
-    # achieved throughput against the offered rate
-    v2 = draw_by_load(ax2, p["tput"], order, dodge, scale=1e-6)
-    if p["offered"]:
-        xs = [q[0] for q in p["offered"]]
-        ys = [q[1] / 1e6 for q in p["offered"]]
-        ax2.plot(xs, ys, color="0.55", linestyle="-" if len(xs) > 1 else "none",
-                 linewidth=7, alpha=0.35, marker="_" if len(xs) == 1 else None,
-                 markersize=30, markeredgewidth=7, solid_capstyle="butt", zorder=1)
-        ax2.plot(xs, ys, color="black", linestyle="--" if len(xs) > 1 else "none",
-                 linewidth=1.3, marker="_", markersize=22, markeredgewidth=1.6,
-                 label="offered rate", zorder=1.5)
-        v2 += ys
-    load_axis(ax2, p["loads"])
-    ax2.set_ylabel("throughput (million items/s)")
-    value_axis(ax2, v2)
-    ax2.set_title("achieved throughput vs the offered rate", fontsize=11)
-    if show_legend:
-        ax2.legend(loc="upper left", framealpha=0.9, fontsize=8.5)
-    rest = axes[3:]
-    if rest and p.get("over_p50"):
-        draw_f3_over_load(rest[0], p, dodge, show_legend)
-        rest = rest[1:]
-    for a in rest:
-        no_data(a, "")
 
 
 def draw_f3_over_load(ax, p, dodge, show_legend=True):
@@ -2631,7 +2475,16 @@ def label_batches(ax, pts, ys, color):
 
 
 def draw_f5(axes, p, show_legend=True, tcolors=None):
+    """F5's open loop (fig_f5.draw places it): throughput against the realized
+    batch in axes[0], its share of the ceiling in axes[1] (None: not drawn)."""
     ax, ax2 = axes[:2]
+    if ax2 is None:
+        import types
+        ax2 = types.SimpleNamespace(**{k: (lambda *a, **kw: None) for k in (
+            "errorbar", "plot", "axhline", "annotate")})
+        skip2 = True
+    else:
+        skip2 = False
     tcolors = tcolors or thread_colors(p["threads"])
     realized = p.get("realized", False)
     xlabel = ("items per cross-node transfer, realized (b=N: configured batch)" if realized
@@ -2679,7 +2532,9 @@ def draw_f5(axes, p, show_legend=True, tcolors=None):
     annotate_title(ax, "measured (solid), ceiling (dashed)" +
                    (", harness alone (dash-dot)" if p.get("has_harness") else ""),
                    p.get("realized_note"))
-    if p["has_ceiling"]:
+    if skip2:
+        pass
+    elif p["has_ceiling"]:
         batch_axis(ax2, xs, xlabel)
         ax2.axhline(100, color="black", linewidth=1.0, linestyle="--")
         ax2.set_ylabel("measured / ceiling (%)")
@@ -2688,8 +2543,6 @@ def draw_f5(axes, p, show_legend=True, tcolors=None):
         annotate_title(ax2, "share of the ceiling reached", p["annotation"])
     else:
         no_data(ax2, "measured / ceiling:\nceiling not available")
-    for a in axes[2:]:
-        no_data(a, "")
     if show_legend:
         handles, labels = ax.get_legend_handles_labels()
         if p["has_ceiling"]:
@@ -2715,231 +2568,8 @@ def legend_axis(axes, p):
     return axes[min(cols, len(axes)) - 1]
 
 
-def draw_peers_pairs(ax, p, pn):
-    """One pairs panel: each data-moving queue's operations/s (one thread count:
-    a dot and its whisker min\u2013max at the queue's slot; several: a line
-    against threads), inline items filled, message items hollow (dashed);
-    the lost races per 1,000 operations of the queues that count them (one
-    thread count: a row of numbers per item mode along the bottom, in a band
-    below the data; several: "lost N" beside each point); the harness alone as
-    a grey dash-dot level (dotted: message items)."""
-    cat = p["pairs_categorical"]
-    ax.set_gid("peers-pairs")
-    vals, strip = [], False   # strip: the band of lost races is drawn
-    for q in pn["queues"]:
-        color = color_of("queue", q)
-        for j, item in enumerate(pn["items"]):
-            pts = pn["series"].get((q, item))
-            if not pts:
-                continue
-            xs = [pairs_x(p, pn, q, item, x[0]) for x in pts]
-            med = [x[1] * 1e-6 for x in pts]
-            err = [[(x[1] - x[2]) * 1e-6 for x in pts], [(x[3] - x[1]) * 1e-6 for x in pts]]
-            ax.errorbar(xs, med, yerr=err, color=color, marker=marker_of("queue", q),
-                        markersize=7 if cat else 5.5, linewidth=1.8, capsize=3,
-                        elinewidth=1.1, zorder=4,
-                        linestyle="none" if cat or len(pts) == 1 else ("-" if j == 0 else "--"),
-                        markerfacecolor=color if j == 0 else "white", markeredgecolor=color,
-                        markeredgewidth=1.5, gid="peers-pairs-%s-%s" % (q, item),
-                        label=None if cat or j else q)
-            mark_oversub(ax, xs, pts, 1e-6, label=False)
-            vals += [x[2] * 1e-6 for x in pts] + [x[3] * 1e-6 for x in pts]
-            for x, m, pt in zip(xs, med, pts):
-                if pt[8] is None:
-                    continue
-                if cat:
-                    # a row of numbers along the bottom per item mode, under the dots
-                    strip = True
-                    ax.text(pn["queues"].index(q), PAIRS_STRIP[len(pn["items"]) > 1][j],
-                            pairs_lost_text(pt[8]).split()[1], ha="center", va="bottom",
-                            fontsize=8, color=color, transform=ax.get_xaxis_transform(),
-                            gid="peers-pairs-lost", zorder=3)
-                else:
-                    ax.annotate(pairs_lost_text(pt[8]), (x, m), xytext=(6, 0),
-                                textcoords="offset points", ha="left", va="center",
-                                fontsize=7.5, color="0.2", gid="peers-pairs-lost", zorder=5)
-    for j, item in enumerate(pn["items"]):
-        h = pn["harness"].get(item)
-        if not h:
-            continue
-        style = dict(HARNESS_STYLE)
-        if j:
-            style["linestyle"] = ":"
-        if cat:
-            ax.axhline(h[0][1] * 1e-6, zorder=2, **style)
-        else:
-            ax.plot([x[0] for x in h], [x[1] * 1e-6 for x in h], zorder=2, **style)
-        vals += [x[1] * 1e-6 for x in h]
-    if cat:
-        n = len(pn["queues"])
-        ax.set_xticks(list(range(n)))
-        ax.set_xticklabels(pn["queues"], rotation=30, ha="right")
-        ax.set_xlim(-0.85, n - 0.15)
-        ax.xaxis.set_minor_locator(ticker.NullLocator())
-        ax.grid(axis="x", visible=False)
-        ax.set_xlabel("queue")
-    else:
-        threads_axis(ax, p["pairs_threads"], "threads (each enqueues, then dequeues)")
-    ax.set_ylabel(PAIRS_YLABEL)
-    value_axis(ax, vals)
-    if strip:
-        # room under the lowest whisker for the rows of lost races, and their names
-        two = len(pn["items"]) > 1
-        f = 0.25 if two else 0.18   # the share of the axes' height they take
-        lo, hi = ax.get_ylim()
-        if ax.get_yscale() == "log":
-            ax.set_ylim(hi / (hi / lo) ** (1.0 / (1.0 - f)), hi)
-        else:
-            ax.set_ylim(hi - (hi - lo) / (1.0 - f), hi)
-        rows = PAIRS_STRIP[two]
-        ax.text(-0.8, rows[0] + 0.075, "lost races per 1,000 operations", ha="left",
-                va="bottom", fontsize=7.5, color="0.3", zorder=3,
-                transform=ax.get_xaxis_transform(),
-                gid="peers-pairs-lost-name")
-        if two:
-            # each row named by its mark: filled inline, hollow message items
-            for j in range(2):
-                ax.plot([-0.55], [rows[j] + 0.022], transform=ax.get_xaxis_transform(),
-                        linestyle="none", marker="o", markersize=6, color="0.35",
-                        markerfacecolor="0.35" if j == 0 else "white", markeredgewidth=1.3,
-                        zorder=3, clip_on=False)
-        # a light band under the data, no value ticks in it: a table, not the axis
-        from matplotlib.patches import Rectangle
-        ax.add_patch(Rectangle((0, 0), 1, f * 0.97, transform=ax.transAxes, facecolor="0.96",
-                               edgecolor="none", zorder=1.7))
-        nlo, nhi = ax.get_ylim()
-        sep = (nlo * (nhi / nlo) ** f if ax.get_yscale() == "log" else nlo + f * (nhi - nlo))
-        for axis_fmt in ("major", "minor"):
-            fmt = getattr(ax.yaxis, "get_%s_formatter" % axis_fmt)()
-            getattr(ax.yaxis, "set_%s_formatter" % axis_fmt)(ticker.FuncFormatter(
-                lambda v, pos, fmt=fmt: fmt(v, pos) if v >= sep else ""))
-    ax.set_title(pn["name"] + (" \u2014 %d threads%s" % (
-        p["pairs_threads"][0], ", oversubscribed" if any(
-            is_over(x) for v in pn["series"].values() for x in v) else "")
-        if cat else ""), fontsize=11)
-
-
-def pairs_legend(ax, p):
-    """What the marks of the pairs row mean, beside its last panel."""
-    Line2D = plt.Line2D
-    h = []
-    if not p["pairs_categorical"]:
-        qs = order_of("queue", {q for pn in p["pairs"] for q in pn["queues"]})
-        h += [Line2D([], [], color=color_of("queue", q), marker=marker_of("queue", q), label=q)
-              for q in qs]
-    items = items_in([r for pn in p["pairs"] for r in pn["rows"]])
-    for j, item in enumerate(items):
-        h.append(Line2D([], [], color="0.3", marker="o", markersize=7,
-                        linestyle="none" if p["pairs_categorical"] else ("-" if j == 0 else "--"),
-                        markerfacecolor="0.3" if j == 0 else "white", markeredgecolor="0.3",
-                        markeredgewidth=1.5, label=ITEM_TITLES.get(item, item + " items")
-                        .split(":")[0]))
-    h.append(Line2D([], [], color="black", marker="|", linestyle="none", markersize=10,
-                    label="whisker: min\u2013max over reps"))
-    if any(pn["harness"].get(i) for pn in p["pairs"] for i in pn["items"]):
-        for j, item in enumerate(items):
-            style = dict(HARNESS_STYLE)
-            if j:
-                style["linestyle"] = ":"
-            h.append(Line2D([], [], label=HARNESS_LABEL + (
-                ", " + item + " items" if len(items) > 1 else ""), **style))
-    if any(is_over(x) for pn in p["pairs"] for v in pn["series"].values() for x in v):
-        h.append(Line2D([], [], **OVERSUB_STYLE, label=OVERSUB_LABEL))
-    if any(x[8] is not None for pn in p["pairs"] for v in pn["series"].values() for x in v):
-        h.append(Line2D([], [], linestyle="none", label="%s: lost races per 1,000 "
-                        "operations\n(the queues that count them)" % (
-                            "numbers along the bottom" if p["pairs_categorical"] else
-                            "lost N")))
-    ax.legend(handles=h, loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False,
-              borderaxespad=0.0)
-
-
-def draw_peers(axes, p, show_legend=True):
-    for ax, panel in zip(axes, p["panels"]):
-        if not panel["series"]:
-            no_data(ax, "no runs")
-            ax.set_title(panel["name"], fontsize=11)
-            continue
-        draw_series(ax, panel["series"], panel["order"], "queue", None, 1e-6,
-                    panel["ceiling"], "throughput (million items/s)",
-                    harness=panel.get("harness"))
-        annotate_title(ax, panel["name"] + (" (burst = batch items)" if panel["bursts"] else ""),
-                       None)
-    n = len(p["panels"])
-    # the pairs row: single operations, then bursts
-    pairs_axes = axes[n:n + 2] if p.get("pairs") else []
-    for j, ax in enumerate(pairs_axes):
-        pn = next((x for x in p["pairs"] if x["bursts"] == j), None)
-        if pn is None:
-            no_data(ax, "pairs: no %s in these results" % ("bursts" if j else
-                                                           "single operations"))
-            continue
-        draw_peers_pairs(ax, p, pn)
-    for ax in axes[n + len(pairs_axes):]:
-        no_data(ax, "")
-    if show_legend:
-        legend(legend_axis(axes, p), outside=True)
-        if pairs_axes:
-            pairs_legend(pairs_axes[-1], p)
-
-
-def draw_peers_latency(axes, p, show_legend=True):
-    allv = []
-    for ax, panel in zip(axes, p["panels"]):
-        bars = panel["bars"]
-        if not bars:
-            no_data(ax, "no runs")
-            ax.set_title(panel["name"], fontsize=11)
-            continue
-        xs = list(range(len(bars)))
-        w = 0.38
-        for off, key, hatch, alpha in ((-w / 2, "p50", None, 1.0), (w / 2, "p99", "///", 0.55)):
-            for x, b in zip(xs, bars):
-                a = b[key]
-                if a is None or a[0] <= 0:
-                    continue
-                col = color_of("queue", b["queue"])
-                ax.bar(x + off, a[0], width=w, color=col, alpha=alpha, hatch=hatch,
-                       edgecolor="0.25", linewidth=0.6)
-                ax.errorbar([x + off], [a[0]], yerr=[[a[0] - a[1]], [a[2] - a[0]]], fmt="none",
-                            ecolor="black", capsize=3, elinewidth=1)
-                allv += [a[1], a[2]]
-        ax.set_xticks(xs)
-        ax.set_xticklabels([b["queue"] for b in bars], rotation=30, ha="right")
-        ax.set_xlim(-0.7, len(bars) - 0.3)
-        ax.set_xlabel("queue")
-        ax.set_ylabel("latency, enqueue to dequeue")
-        ax.grid(axis="x", visible=False)
-        ax.set_title("%s, %d threads" % (panel["name"], panel["threads"]), fontsize=11)
-    for ax, panel in zip(axes, p["panels"]):
-        if not panel["bars"]:
-            continue
-        ax.set_yscale("log")
-        ax.yaxis.set_major_formatter(ticker.FuncFormatter(fmt_ns))
-        ax.yaxis.set_minor_formatter(ticker.NullFormatter())
-        if allv:
-            ax.set_ylim(min(allv) / 2.5, max(allv) * 2.5)
-        for x, b in enumerate(panel["bars"]):
-            if b["p50"] is None and b["p99"] is None:
-                ax.text(x, 0.03, "no latency\nrecorded", ha="center", va="bottom",
-                        fontsize=8.5, color="0.35", transform=ax.get_xaxis_transform())
-            if b.get("oversubscribed") == 1:
-                ax.text(x, 0.97, "oversubscribed", ha="center", va="top", fontsize=8,
-                        fontweight="bold", rotation=90, transform=ax.get_xaxis_transform())
-    for ax in axes[len(p["panels"]):]:
-        no_data(ax, "")
-    if show_legend:
-        from matplotlib.patches import Patch
-        h = [Patch(facecolor="0.45", edgecolor="0.25", label="p50 (median)"),
-             Patch(facecolor="0.75", edgecolor="0.25", hatch="///", label="p99"),
-             plt.Line2D([], [], color="black", marker="_", linestyle="none", markersize=10,
-                        label="min\u2013max over reps")]
-        legend_axis(axes, p).legend(handles=h, loc="upper left", bbox_to_anchor=(1.02, 1.0),
-                                    frameon=False)
-
-
 DRAW = {"f1": draw_f1, "lines": draw_lines, "f4": draw_f4, "f3a": draw_f3a, "f3b": draw_f3b,
-        "f3load": draw_f3_load, "f5": draw_f5, "peers": draw_peers,
+        "f3load": fig_f3.draw_f3_load, "f5": fig_f5.draw, "peers": draw_peers,
         "peers-latency": draw_peers_latency}
 
 
@@ -3165,6 +2795,8 @@ def dat_header(name, p, what, columns):
     out = ["# %s: %s" % (name, what)]
     for text, _e in p["caption"]:
         out.append("# " + text)
+    for text in p.get("notes") or []:
+        out.append("# " + text)
     if p.get("annotation"):
         out.append("# " + p["annotation"])
     out.append("# columns: " + " ".join(columns))
@@ -3174,42 +2806,6 @@ def dat_header(name, p, what, columns):
 def is_bound(q):
     """1 where a point (x, med, .., harness) is at >= HARNESS_BOUND x its harness."""
     return int(bool(len(q) > 6 and q[6] and q[1] >= HARNESS_BOUND * q[6]))
-
-
-def dat_series(series, order, family, labels=None):
-    out = []
-    for v in order:
-        name = (labels or {}).get(v, v).replace('"', "'").replace("\n", " ")
-        out += ["", "", '"%s"' % name]
-        for q in series[v]:
-            cols = [g(q[0]), g(q[1]), g(q[2]), g(q[3]), "%d" % q[4],
-                    "%d" % rgb_int(color_of(family, v)), g(q[5]), "%d" % is_bound(q),
-                    ov_col(q[7] if len(q) > 7 else None)]
-            out.append(" ".join(cols))
-    return out
-
-
-def dat_ceiling(groups, family, series):
-    """Rows of the ceiling block: x ceiling color, one sub-block per line."""
-    out = []
-    for i, grp in enumerate(groups or []):
-        if i:
-            out.append("")
-        col = 0 if i == 0 else rgb_int(color_of(family, grp["variants"][0]))
-        out += ["%s %s %d" % (g(x), g(c), col) for x, c in grp["points"]]
-    if not out:
-        xs = sorted({q[0] for pts in series.values() for q in pts}) or [1]
-        out = ["%s NaN 0" % g(x) for x in xs]
-    return out
-
-
-def dat_harness(pts, series):
-    """Rows of the harness block: x median min max reps; NaN rows where not measured."""
-    out = ["%s %s %s %s %d" % (g(q[0]), g(q[1]), g(q[2]), g(q[3]), q[4]) for q in pts or []]
-    if not out:
-        xs = sorted({q[0] for v in series.values() for q in v}) or [1]
-        out = ["%s NaN NaN NaN 0" % g(x) for x in xs]
-    return out
 
 
 #: F4's data file: its blocks in order, each a name line, a '# columns:' line
@@ -3329,49 +2925,6 @@ def dat_f4(name, p):
     return out
 
 
-#: the last block of peers-throughput.dat: the peers under pairs, one row per
-#: panel (bursts), queue, item mode and threads; scripts/gnuplot/peers-throughput.gp
-#: names the columns it reads (pp_<column> = N) and
-#: scripts/tests/test_peers_pairs_figure.py checks each against this list
-PEERS_PAIRS_BLOCK = "pairs (every thread enqueues, then dequeues)"
-PEERS_PAIRS_COLUMNS = ["panel", "queue", "qidx", "message", "threads", "x",
-                       "median_ops_per_s", "min_ops_per_s", "max_ops_per_s", "reps",
-                       "color_rgb", "lost_per_1000", "oversubscribed", "harness_ops_per_s",
-                       "harness_row", "categorical", "nqueues", "has_pairs"]
-
-
-def dat_peers_pairs(p):
-    """The pairs block of peers-throughput.dat: its name, its columns, its rows
-    (one NaN row with has_pairs 0 where the host ran no pairs)."""
-    out = ["", "", '"%s"' % PEERS_PAIRS_BLOCK,
-           "# the peers under pairs: panel 0 single operations, 1 bursts; message 0 inline "
-           "items, 1 message items; x: the queue's slot qidx (+-%g per item mode) with "
-           "one thread count (categorical 1), else the threads shifted sideways; "
-           "lost_per_1000: lost races per 1,000 operations, NaN where the queue does not "
-           "count them; harness_ops_per_s: the harness alone at the panel, item mode and "
-           "threads (harness_row 1: the rows to draw it from)"
-           % PAIRS_ITEM_OFFSET["message"],
-           "# columns: " + " ".join(PEERS_PAIRS_COLUMNS)]
-    n = len(out)
-    for pn in p.get("pairs") or []:
-        for qi, q in enumerate(pn["queues"]):
-            for item in pn["items"]:
-                pts = pn["series"].get((q, item), [])
-                first = q == next(x for x in pn["queues"] if (x, item) in pn["series"])
-                hs = {h[0]: h[1] for h in pn["harness"].get(item) or []}
-                for pt in pts:
-                    out.append(" ".join([
-                        "%d" % pn["bursts"], q, "%d" % qi, "%d" % (item == "message"),
-                        "%d" % pt[0], "%.6g" % pairs_x(p, pn, q, item, pt[0]),
-                        g(pt[1]), g(pt[2]), g(pt[3]), "%d" % pt[4],
-                        "%d" % rgb_int(color_of("queue", q)), g(pt[8]), ov_col(pt[7]),
-                        g(hs.get(pt[0])), "%d" % first, "%d" % p["pairs_categorical"],
-                        "%d" % len(pn["queues"]), "1"]))
-    if len(out) == n:
-        out.append("0 none 0 0 1 0 NaN NaN NaN 0 0 NaN NaN NaN 0 1 1 0")
-    return out
-
-
 def dat_text(name, p):
     k = p["kind"]
     if k == "f1":
@@ -3392,77 +2945,23 @@ def dat_text(name, p):
     if k == "f4":
         return dat_f4(name, p)
     if k == "lines":
-        cols = ["threads", "median_ops_per_s", "min_ops_per_s", "max_ops_per_s", "reps",
-                "color_rgb", "ceiling_ops_per_s", "harness_bound", "oversubscribed"]
-        what = ("throughput vs threads by %s: one block per %s, its name first; then "
-                "the physical ceiling (columns threads ceiling_ops_per_s color_rgb, "
-                "one sub-block per line; NaN: not available); the last block is the harness "
-                "alone, the null queue (columns threads median_ops_per_s min_ops_per_s "
-                "max_ops_per_s reps; NaN: not measured); oversubscribed: 1 where the point's "
-                "threads outnumber its CPUs, NaN where not recorded" % (
-                    p["family"], p["family"]))
-        out = dat_header(name, p, what, cols)
-        out += dat_series(p["series"], p["order"], p["family"], labels=p["labels"])
-        out += ["", "", '"physical ceiling (model)"']
-        out += dat_ceiling(p["ceiling"], p["family"], p["series"])
-        out += ["", "", '"%s"' % HARNESS_LABEL]
-        out += dat_harness(p["harness"], p["series"])
-        return out
+        return fig_lines.dat_lines(name, p)
     if k == "peers":
-        cols = ["threads", "median_ops_per_s", "min_ops_per_s", "max_ops_per_s", "reps",
-                "color_rgb", "ceiling_ops_per_s", "bursts", "message", "harness_bound",
-                "oversubscribed"]
-        out = dat_header(name, p, "throughput vs threads by queue: one block per queue, its "
-                         "name first, one sub-block per panel: single operations (bursts 0) "
-                         "then bursts (1), inline items (message 0) then message items (1, "
-                         "the payload's line travels too); then the physical ceiling "
-                         "(columns threads ceiling_ops_per_s color_rgb bursts message; NaN: "
-                         "not available); the last block is the harness alone, the null "
-                         "queue (columns threads median_ops_per_s min_ops_per_s max_ops_per_s "
-                         "reps bursts message; NaN: not measured)", cols)
-        queues = order_of("queue", set().union(*[set(pn["series"]) for pn in p["panels"]]))
-        for q in queues:
-            out += ["", "", '"%s"' % q]
-            parts = []
-            for pn in p["panels"]:
-                m = "1" if pn["item"] == "message" else "0"
-                part = [" ".join([g(pt[0]), g(pt[1]), g(pt[2]), g(pt[3]), "%d" % pt[4],
-                                  "%d" % rgb_int(color_of("queue", q)), g(pt[5]),
-                                  str(pn["bursts"]), m, "%d" % is_bound(pt),
-                                  ov_col(pt[7] if len(pt) > 7 else None)])
-                        for pt in pn["series"].get(q, [])]
-                if part:
-                    parts.append(part)
-            for i, part in enumerate(parts):
-                out += ([""] if i else []) + part
-        out += ["", "", '"physical ceiling (model)"']
-        for i, pn in enumerate(p["panels"]):
-            m = "1" if pn["item"] == "message" else "0"
-            out += ([""] if i else []) + [
-                line + ("" if not line else " %d %s" % (pn["bursts"], m))
-                for line in dat_ceiling(pn["ceiling"], "queue", pn["series"])]
-        out += ["", "", '"%s"' % HARNESS_LABEL]
-        for i, pn in enumerate(p["panels"]):
-            m = "1" if pn["item"] == "message" else "0"
-            out += ([""] if i else []) + [
-                line + ("" if not line else " %d %s" % (pn["bursts"], m))
-                for line in dat_harness(pn["harness"], pn["series"])]
-        out += dat_peers_pairs(p)
-        return out
+        return fig_peers.dat_peers(name, p)
     if k == "f3a":
+        cols = ["one_over_one_minus_p", "value_ns", "band_lo_ns", "band_hi_ns", "color_rgb",
+                "dash"]
         out = dat_header(name, p, "latency percentile distribution by gate at %d threads; one "
                          "block per gate and offered load, its name first; every line the "
                          "median over the reps at each percentile, the band min-max over the "
                          "reps; dash 1 solid (the highest load), 2 dashed, 3 dotted"
-                         % p["threads"],
-                         ["one_over_one_minus_p", "value_ns", "band_lo_ns", "band_hi_ns",
-                          "color_rgb", "dash"])
+                         % p["threads"], cols)
         loads = p.get("loads") or [""]
         for c in p["curves"]:
             label = c["gate"] + (", " + load_label(c["load"]) if c["load"] else "")
             if c.get("oversubscribed") == 1:
                 label += ", oversubscribed"
-            out += ["", "", '"%s"' % label]
+            out += ["", "", '"%s"' % label, "# columns: " + " ".join(cols)]
             col = "%d" % rgb_int(color_of("gate", c["gate"]))
             dash = "%d" % (LOAD_DASHES.index(load_style(loads, c["load"])) + 1)
             band = c["band"]
@@ -3494,7 +2993,7 @@ def dat_text(name, p):
                          "panel (%s)"
                          % (p["threads"], F3_OVER_TITLE), cols)
         for gte in p["order"]:
-            out += ["", "", '"%s"' % gte]
+            out += ["", "", '"%s"' % gte, "# columns: " + " ".join(cols)]
             off = {q[0]: q[1] for q in p["offered"]}
             xs = sorted({q[0] for c, _n in F3_PCT for q in p["pct"][c].get(gte, [])} |
                         {q[0] for q in p["tput"].get(gte, [])})
@@ -3510,7 +3009,7 @@ def dat_text(name, p):
                 out.append(" ".join(row))
         for j, t in enumerate(p.get("over_threads", [])):
             for gte in order_of("gate", p["over_p50"][t]):
-                out += ["", "", '"%s, %d threads"' % (gte, t)]
+                out += ["", "", '"%s, %d threads"' % (gte, t), "# columns: " + " ".join(cols)]
                 for q in p["over_p50"][t][gte]:
                     out.append(" ".join([g(q[0]), g(q[1]), g(q[2]), g(q[3])] + ["NaN"] * 16 +
                                         ["%d" % q[4], "%d" % rgb_int(color_of("gate", gte)),
@@ -3524,7 +3023,7 @@ def dat_text(name, p):
                          "counts) belong to the separate panel (%s), never to the first two"
                          % F3_OVER_TITLE, cols)
         for v in order_of("gate", set(p["order"]) | set(p.get("over_order", []))):
-            out += ["", "", '"%s"' % v]
+            out += ["", "", '"%s"' % v, "# columns: " + " ".join(cols)]
             for s50, s99, over in ((p["p50"], p["p99"], None),
                                    (p.get("over_p50", {}), p.get("over_p99", {}), 1)):
                 p99 = {q[0]: q for q in s99.get(v, [])}
@@ -3536,7 +3035,8 @@ def dat_text(name, p):
                                          g(r[1]), g(r[2]), g(r[3]), ov_col(ov),
                                          "1" if over else "0"]))
         if not any(x and x[0].isdigit() for x in out):
-            out += ["", "", '"no latency"', "1 NaN NaN NaN 0 0 NaN NaN NaN NaN 0"]
+            out += ["", "", '"no latency"', "# columns: " + " ".join(cols),
+                    "1 NaN NaN NaN 0 0 NaN NaN NaN NaN 0"]
         return out
     if k == "f5":
         cols = ["items_per_transfer", "median_ops_per_s", "min_ops_per_s", "max_ops_per_s",
@@ -3549,10 +3049,11 @@ def dat_text(name, p):
                          "count, its name first, rows in the order of the configured batch "
                          "(column batch, the label beside each point); ceiling per point "
                          "(NaN: none); harness_ops_per_s: the harness alone, the null queue, "
-                         "median per point (NaN: not measured)", cols)
-        tcol = thread_colors(p["threads"])
+                         "median per point (NaN: not measured); the last block is the closed "
+                         "loop (its own columns)", cols)
+        tcol = thread_colors(sorted(set(p["threads"]) | set(p["closed"]["threads"])))
         for t in p["threads"]:
-            out += ["", "", '"%d threads"' % t]
+            out += ["", "", '"%d threads"' % t, "# columns: " + " ".join(cols)]
             for q in p["lines"][t]:
                 c = q[5]
                 out.append(" ".join([g(q[0]), g(q[1]), g(q[2]), g(q[3]), "%d" % q[4],
@@ -3562,29 +3063,10 @@ def dat_text(name, p):
                                      "%d" % is_bound(q), ov_col(q[7] if len(q) > 7 else None),
                                      "%d" % q[8], g(q[9] / q[8] if q[9] is not None else None),
                                      "%d" % (q[9] is not None)]))
-        return out
+        # the last block: the closed loop's capacity against its ceiling
+        return out + fig_f5.dat_closed(p)
     if k == "peers-latency":
-        cols = ["queue", "bursts", "threads", "p50_median_ns", "p50_min_ns", "p50_max_ns",
-                "p99_median_ns", "p99_min_ns", "p99_max_ns", "color_rgb", "message",
-                "oversubscribed"]
-        out = dat_header(name, p, "p50/p99 latency by queue at the largest thread count; one "
-                         "block per panel, its name first: inline items (message 0) single "
-                         "operations, bursts, then message items (message 1) single "
-                         "operations, bursts, where measured", cols)
-        for pn in p["panels"]:
-            m = "1" if pn["item"] == "message" else "0"
-            out += ["", "", '"%s"' % pn["name"]]
-            for b in pn["bars"]:
-                a50 = b["p50"] or (None, None, None, 0)
-                a99 = b["p99"] or (None, None, None, 0)
-                out.append(" ".join([b["queue"], str(pn["bursts"]), str(pn["threads"]),
-                                     g(a50[0]), g(a50[1]), g(a50[2]),
-                                     g(a99[0]), g(a99[1]), g(a99[2]),
-                                     "%d" % rgb_int(color_of("queue", b["queue"])), m,
-                                     ov_col(b.get("oversubscribed"))]))
-            if not pn["bars"]:
-                out.append("none %d 0 NaN NaN NaN NaN NaN NaN 0 %s NaN" % (pn["bursts"], m))
-        return out
+        return fig_peers.dat_peers_latency(name, p)
     raise AssertionError(k)
 
 
@@ -3647,7 +3129,7 @@ def prepare(host):
     out = {}
     for name, exp, prep, _panels in FIGURES:
         if exp in host.data:
-            out[name] = prep(host)
+            out[name] = fig_common.condense(prep(host))
     return out
 
 

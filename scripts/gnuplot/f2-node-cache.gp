@@ -1,12 +1,16 @@
-# f2-node-cache.gp - F2: throughput vs threads, one line per node look-up mode,
-# median over repetitions with min-max error bars, the physical ceiling and the
-# harness's own ceiling (the null queue, grey dash-dot).
-# The gnuplot twin of scripts/plot.py's f2-node-cache figure.
+# f2-node-cache.gp - F2: throughput by node look-up mode, the median of each
+# mode's runs with its interval, the physical ceiling and the harness's own
+# ceiling (the null queue through the same code, grey dash-dot).
+# Several thread counts: a line per mode against threads, the ceiling lines
+# dashed. One thread count (a small host): the modes on x as categories, a dot
+# per mode, its ceiling a short black bar over its slot, the harness a short
+# grey dash-dot bar (no "vs threads" axis with one x value).
+# The gnuplot twin of scripts/plot.py's f2-node-cache figure (fig_lines.py).
 #
 # Variables (gnuplot -e "datafile='...'; outfile='...'; caption='...'"):
 #   datafile  the data file plot.py --gnuplot writes (plots/<host>/data/f2-node-cache.dat)
 #   outfile   the PNG to write
-#   caption   lines under the plot: host, CPU, real or EMULATED nodes, reps, ceiling
+#   caption   lines under the plot: the host and one line of what is drawn
 #   note      optional: the finding's number for this host, shown under the title
 #   figtitle  optional: the title (plot.py passes the one that says what varies)
 if (!exists("datafile")) datafile = 'f2-node-cache.dat'
@@ -14,7 +18,33 @@ if (!exists("outfile")) outfile = 'f2-node-cache.png'
 if (!exists("caption")) caption = ''
 if (!exists("note")) note = ''
 if (!exists("figtitle")) figtitle = 'F2: remembering the node - throughput by look-up mode'
-W = 1100; H = 720
+# Blocks, each with its '# columns:' line (scripts/tests check every xx_<column>
+# = N below against it): 0 the points (pt_; series apart by a blank line),
+# 1 the ceiling lines (ce_; several thread counts), 2 the harness alone (hn_).
+pt_variant = 1
+pt_vidx = 2
+pt_threads = 3
+pt_x = 4
+pt_median_ops_per_s = 5
+pt_lo_ops_per_s = 6
+pt_hi_ops_per_s = 7
+pt_color_rgb = 10
+pt_ceiling_ops_per_s = 11
+pt_harness_ops_per_s = 12
+pt_harness_bound = 13
+pt_oversubscribed = 14
+pt_categorical = 15
+pt_nvariants = 16
+ce_threads = 1
+ce_ceiling_ops_per_s = 2
+ce_color_rgb = 3
+hn_threads = 1
+hn_median_ops_per_s = 2
+isnum(v) = (v == v)
+has(v) = (exists("STATS_records") && STATS_records > 0)
+hex(c) = sprintf('#%06x', int(c))
+M6(c) = column(c) / 1e6
+W = 1150; H = 720
 if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
     set terminal pngcairo size W, H font 'DejaVu Sans,11' noenhanced
 } else {
@@ -28,69 +58,92 @@ do for [i = 1:strlen(caption)] { if (caption[i:i] eq "\n") { ncap = ncap + 1 } }
 emulated = strstrt(caption, 'EMULATED') > 0
 set label 99 caption at screen 0.01, screen (ncap * 15.0 + 2) / H left front font ',9'
 bottom = (ncap * 15.0 + 75) / H
-# log axes: label 2 and 5 between the decades too
 logtics = 'do for [e = -12:12] { set ytics add (2 * 10.0**e, 5 * 10.0**e) }'
 set grid lc rgb '#e0e0e0'
 set border 3
 set tics nomirror
 
-# Blocks: 0..N-3 one per variant (first line its name; columns threads median
-# min max reps color_rgb ceiling harness_bound oversubscribed; ringed where
-# harness_bound is 1, a black x where oversubscribed is 1), N-2 the physical
-# ceiling (threads ceiling color), N-1 the harness alone, the null queue (threads
-# median min max reps; NaN: not measured).
 undefine STATS_*
-stats datafile using 1 nooutput
-N = STATS_blocks
+stats datafile index 0 using (column(pt_categorical)) nooutput
+cat = int(STATS_max)
+stats datafile index 0 using (column(pt_nvariants)) nooutput
+NV = int(STATS_max)
+array vname[NV]
+array vcolor[NV]
+do for [i = 1:NV] { vname[i] = ''; vcolor[i] = 0 }
+stats datafile index 0 using (!isnum(column(pt_vidx)) ? NaN : \
+    (vname[int(column(pt_vidx)) + 1] = strcol(pt_variant), \
+     vcolor[int(column(pt_vidx)) + 1] = column(pt_color_rgb), 0)) nooutput
 undefine STATS_*
-stats datafile index (N - 2) using 2 nooutput
-has_ceiling = exists("STATS_records") && STATS_records > 0
+stats datafile index 0 using (column(pt_threads)) nooutput
+tmin = STATS_min; tmax = STATS_max
 undefine STATS_*
-stats datafile index (N - 1) using 2 nooutput
-has_harness = exists("STATS_records") && STATS_records > 0
+stats datafile index 0 using (column(pt_lo_ops_per_s)) nooutput
+ymin = has(0) ? STATS_min : 1; dmax = has(0) ? STATS_max : 1
 undefine STATS_*
-stats datafile index 0:(N - 3) using 1 nooutput
-# one thread count: points with error bars, not lines
-sty = (STATS_min == STATS_max) ? 'yerrorbars' : 'yerrorlines'
+stats datafile index 0 using (column(pt_hi_ops_per_s)) nooutput
+ymax = has(0) ? STATS_max : 1
+dmax = ymax
+# the ceiling: per point (one thread count) or its lines (several)
 undefine STATS_*
-stats datafile index 0:(N - 3) using ($9 == 1 ? 1 : NaN) nooutput
-otitle = (exists("STATS_records") && STATS_records > 0) ? 'oversubscribed: threads share CPUs' : ''
+stats datafile index 0 using (column(pt_ceiling_ops_per_s)) nooutput
+has_ceiling = has(0)
+if (has_ceiling) { c = (STATS_max > 30 * dmax ? 30 * dmax : STATS_max); ymax = (c > ymax ? c : ymax) }
 undefine STATS_*
-stats datafile index 0:(N - 3) using 3 nooutput
-ymin = STATS_min; ymax = STATS_max
-if (has_ceiling) { stats datafile index (N - 2) using 2 nooutput; ymax = (STATS_max > ymax * 30 ? ymax * 30 : (STATS_max > ymax ? STATS_max : ymax)) }
-if (has_harness) { stats datafile index (N - 1) using 2 nooutput; ymax = (STATS_max > ymax ? STATS_max : ymax); ymin = (STATS_min < ymin ? STATS_min : ymin) }
+stats datafile index 2 using (column(hn_median_ops_per_s)) nooutput
+has_harness = has(0)
+if (has_harness) { ymax = (STATS_max > ymax ? STATS_max : ymax); ymin = (STATS_min < ymin ? STATS_min : ymin) }
+undefine STATS_*
+stats datafile index 0 using (column(pt_oversubscribed) == 1 ? 1 : NaN) nooutput
+otitle = has(0) ? 'oversubscribed: threads share CPUs' : ''
 # a run that moved nothing (throughput 0) leaves no log scale
 if (ymin > 0 && ymax / ymin > 20) { set logscale y; eval logtics; set yrange [ymin / 1.4e6 : ymax * 1.4e-6] } else { set yrange [0 : ymax * 1.15e-6] }
-set logscale x 2
-set xlabel 'threads (producers + consumers)'
 set ylabel 'throughput (million items/s)'
 set key outside right top
 set title figtitle . (emulated ? '   [EMULATED nodes]' : '') . (note ne '' ? "\n" . note : '') tc rgb (emulated ? '#b00000' : 'black')
 set bmargin at screen bottom
-set rmargin at screen 0.80
-# the harness block always plots (all NaN where not measured: no line, no key entry)
+set rmargin at screen 0.76
 htitle = has_harness ? 'harness alone (null queue)' : ''
-if (has_ceiling) {
-    plot for [i = 0:N - 3] datafile index i using 1:($2 / 1e6):($3 / 1e6):($4 / 1e6):6 \
-             with @sty lw 2 pt 7 ps 0.9 lc rgb variable title columnheader(1), \
-         for [i = 0:N - 3] datafile index i using 1:($8 == 1 ? $2 / 1e6 : NaN) \
+ctitle = has_ceiling ? (cat ? 'ceiling (model), per mode' : 'physical ceiling (model)') : ''
+cdt = cat ? 1 : 2
+hdt = 4
+if (cat) {
+    set xrange [-0.6 : NV - 0.4]
+    set xtics ()
+    do for [i = 0:NV - 1] { set xtics add (vname[i + 1] i) }
+    set grid noxtics
+    set xlabel sprintf('node look-up mode (%g threads)', tmin)
+    plot datafile index 0 using (column(pt_x)):(M6(pt_median_ops_per_s)):(M6(pt_lo_ops_per_s)):(M6(pt_hi_ops_per_s)):(column(pt_color_rgb)) \
+             with yerrorbars pt 7 ps 1.6 lw 1.5 lc rgb variable notitle, \
+         datafile index 0 using (column(pt_x) - 0.36):(M6(pt_ceiling_ops_per_s)):(0.72):(0) \
+             with vectors nohead lw 3 lc rgb 'black' notitle, \
+         datafile index 0 using (column(pt_x) - 0.36):(M6(pt_harness_ops_per_s)):(0.72):(0) \
+             with vectors nohead dt 4 lw 2.5 lc rgb '#3a3a3a' notitle, \
+         datafile index 0 using (column(pt_x)):(column(pt_harness_bound) == 1 ? M6(pt_median_ops_per_s) : NaN) \
              with points pt 6 ps 3 lw 1.5 lc rgb '#3a3a3a' notitle, \
-         for [i = 0:N - 3] datafile index i using 1:($9 == 1 ? $2 / 1e6 : NaN) \
+         datafile index 0 using (column(pt_x)):(column(pt_oversubscribed) == 1 ? M6(pt_median_ops_per_s) : NaN) \
              with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' notitle, \
-         NaN with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' title otitle, \
-         datafile index (N - 2) using 1:($2 / 1e6):3 with lines dt 2 lw 2 lc rgb variable \
-             title 'physical ceiling (model)', \
-         datafile index (N - 1) using 1:($2 / 1e6) with linespoints dt 4 lw 2.5 pt 3 ps 1.5 \
-             lc rgb '#3a3a3a' title htitle
+         NaN with points pt 7 ps 1.5 lc rgb '#4d4d4d' title 'median of the runs', \
+         NaN with lines lw 0 lc rgb '#ffffff' title "whisker: the median's interval", \
+         NaN with lines lw 3 dt cdt lc rgb 'black' title ctitle, \
+         NaN with lines lw 2.5 dt hdt lc rgb '#3a3a3a' title htitle, \
+         NaN with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' title otitle
 } else {
-    plot for [i = 0:N - 3] datafile index i using 1:($2 / 1e6):($3 / 1e6):($4 / 1e6):6 \
-             with @sty lw 2 pt 7 ps 0.9 lc rgb variable title columnheader(1), \
-         for [i = 0:N - 3] datafile index i using 1:($8 == 1 ? $2 / 1e6 : NaN) \
+    set logscale x 2
+    set xrange [tmin / 1.25 : tmax * 1.25]
+    set xlabel 'threads (producers + consumers)'
+    plot datafile index 0 using (column(pt_x)):(M6(pt_median_ops_per_s)):(M6(pt_lo_ops_per_s)):(M6(pt_hi_ops_per_s)):(column(pt_color_rgb)) \
+             with yerrorlines lw 2 pt 7 ps 0.9 lc rgb variable notitle, \
+         datafile index 0 using (column(pt_x)):(column(pt_harness_bound) == 1 ? M6(pt_median_ops_per_s) : NaN) \
              with points pt 6 ps 3 lw 1.5 lc rgb '#3a3a3a' notitle, \
-         for [i = 0:N - 3] datafile index i using 1:($9 == 1 ? $2 / 1e6 : NaN) \
+         datafile index 0 using (column(pt_x)):(column(pt_oversubscribed) == 1 ? M6(pt_median_ops_per_s) : NaN) \
              with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' notitle, \
-         NaN with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' title otitle, \
-         datafile index (N - 1) using 1:($2 / 1e6) with linespoints dt 4 lw 2.5 pt 3 ps 1.5 \
-             lc rgb '#3a3a3a' title htitle
+         datafile index 1 using (column(ce_threads)):(M6(ce_ceiling_ops_per_s)):(column(ce_color_rgb)) \
+             with lines dt 2 lw 2 lc rgb variable notitle, \
+         datafile index 2 using (column(hn_threads)):(M6(hn_median_ops_per_s)) \
+             with linespoints dt 4 lw 2.5 pt 3 ps 1.5 lc rgb '#3a3a3a' notitle, \
+         for [i = 1:NV] NaN with linespoints lw 2 pt 7 lc rgb hex(vcolor[i]) title vname[i], \
+         NaN with lines lw 2 dt 2 lc rgb 'black' title ctitle, \
+         NaN with linespoints dt 4 lw 2.5 pt 3 ps 1.5 lc rgb '#3a3a3a' title htitle, \
+         NaN with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' title otitle
 }

@@ -1,14 +1,16 @@
 # f3-gate-percentiles.gp - F3, the gnuplot twin of scripts/plot.py's
 # f3-gate-percentiles figure. Two shapes of data, told apart by the data file:
 #
-# * open loop (rows of 23 columns): at the largest thread count whose threads
-#   each have a CPU, three panels against the offered load (% of the per-worker
-#   gate's capacity): latency percentiles by gate (colour per gate; p50 solid,
-#   p90 dashed, p99 dash-dot, p99.9 dotted), items in flight (Little:
-#   throughput x mean latency), and achieved throughput with the offered rate;
-#   where other thread counts are oversubscribed (blocks with over_panel 1, after
-#   the gates' own), a fourth, labelled panel of their p50 vs the offered load
-#   (2 x 2 layout; dash per thread count): never mixed into the other three;
+# * open loop (rows of 25 columns): at the largest thread count whose threads
+#   each have a CPU, against the offered load (% of the per-worker gate's
+#   capacity): a row of latency panels, one per gate (p50 solid, p99 dashed,
+#   each the median over the reps with its min-max band; the axis from the
+#   medians, x4 either side: twelve lines in one panel read as noise, and p90,
+#   p99.9 stay in the data file); then items in flight (Little: throughput x
+#   mean latency; log where the whiskers span decades) and achieved throughput
+#   with the offered rate; where other thread counts are oversubscribed (blocks
+#   with over_panel 1, after the gates' own), a labelled panel of their p50 vs
+#   the offered load (dash per thread count): never mixed into the others;
 # * closed loop (older results, rows of 6 columns): the latency percentile
 #   distribution per gate, HdrHistogram style (x = 1/(1-p) on a log axis
 #   labelled as percentiles), one line per gate and load, min-max band.
@@ -30,8 +32,8 @@ stats datafile using 21 nooutput
 openloop = exists("STATS_records") && STATS_records > 0
 hasover = 0
 if (openloop) { undefine STATS_*; stats datafile using ($24 == 1 ? 1 : NaN) nooutput; hasover = exists("STATS_records") && STATS_records > 0 }
-W = openloop ? (hasover ? 1500 : 1900) : 1100
-H = (openloop && hasover) ? 1250 : 720
+W = openloop ? 1800 : 1100
+H = openloop ? 1150 : 720
 if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
     set terminal pngcairo size W, H font 'DejaVu Sans,11' noenhanced
 } else {
@@ -64,6 +66,7 @@ if (openloop) {
     # 1) the oversubscribed thread counts' p50.
     G = 0
     array D[N]
+    array C[N]
     do for [i = 0:N - 1] {
         undefine STATS_*
         stats datafile index i using 24 nooutput
@@ -72,77 +75,74 @@ if (openloop) {
         undefine STATS_*
         stats datafile index i using 25 nooutput
         if (exists("STATS_max")) { D[i + 1] = int(STATS_max) }
+        stats datafile index i using 22 nooutput
+        C[i + 1] = int(STATS_max)
     }
-    # the panels' places: one row of three, or two rows of two
-    if (hasover) {
-        mid = bottom + (0.9 - bottom) / 2
-        L1 = 0.07; R1 = 0.53; B1 = mid + 0.05; T1 = 0.9
-        L2 = 0.61; R2 = 0.98; B2 = B1; T2 = T1
-        L3 = L1; R3 = R1; B3 = bottom; T3 = mid - 0.04
-        L4 = L2; R4 = R2; B4 = B3; T4 = T3
-    } else {
-        L1 = 0.06; R1 = 0.43; B1 = bottom; T1 = 0.84
-        L2 = 0.50; R2 = 0.72; B2 = B1; T2 = T1
-        L3 = 0.78; R3 = 0.985; B3 = B1; T3 = T1
-    }
+    # two rows: a latency panel per gate (p50 and p99 only: twelve lines in one
+    # panel read as noise; p90 and p99.9 stay in the data file), then items in
+    # flight, throughput, and the oversubscribed thread counts where there are any
+    NC = (G > 3 ? G : 3)
+    pw = (0.985 - 0.05) / NC
+    mid = bottom + (0.86 - bottom) / 2
+    undefine STATS_*
+    stats datafile using 1 nooutput
     xhi = (STATS_max * 1.08 > 100 ? STATS_max * 1.08 : 100)
     undefine STATS_*
-    stats datafile using 2 nooutput
+    stats datafile index 0:(G - 1) using 2 nooutput
     haslat = exists("STATS_records") && STATS_records > 0
+    # the latency axis from the medians (p50 low, p99 high), x4 either side: a band
+    # that runs past is clipped at the edge
+    ylo = haslat ? STATS_min / 4.0 : 1
     undefine STATS_*
-    stats datafile using 14 nooutput
+    stats datafile index 0:(G - 1) using 8 nooutput
+    yhi = (exists("STATS_records") && STATS_records > 0) ? STATS_max * 4.0 : ylo * 1000
+    # items in flight: log where the whiskers span decades
+    undefine STATS_*
+    stats datafile index 0:(G - 1) using 14 nooutput
     hasflight = exists("STATS_records") && STATS_records > 0
-    flog = hasflight && STATS_min > 0 && STATS_max / STATS_min > 20
+    undefine STATS_*
+    stats datafile index 0:(G - 1) using 15 nooutput
+    flo = (exists("STATS_records") && STATS_records > 0) ? STATS_min : 1
+    undefine STATS_*
+    stats datafile index 0:(G - 1) using 16 nooutput
+    fhi = (exists("STATS_records") && STATS_records > 0) ? STATS_max : 1
+    flog = hasflight && flo > 0 && fhi / flo >= 20
     set multiplot title fulltitle tc rgb (emulated ? '#b00000' : 'black')
     set xrange [0 : xhi]
     set xtics format '%g%%'
     set xlabel "offered load (% of the per-worker gate's capacity)"
-    # latency percentiles
-    set lmargin at screen L1; set rmargin at screen R1
-    set bmargin at screen B1; set tmargin at screen T1
+    set style fill transparent solid 0.18 noborder
     set logscale y
     eval logtics
     set format y '%.0s %cs'
-    set ylabel 'latency, enqueue to dequeue'
-    set title 'latency percentiles (p50 solid, p90 dashed, p99 dash-dot, p99.9 dotted)'
-    set key left top maxrows 4
-    if (haslat) {
-        # whiskers and points, then the lines (a single load draws no line: points)
-        plot for [i = 0:G - 1] datafile index i using 1:($2 * 1e-9):($3 * 1e-9):($4 * 1e-9):22 \
-                 with yerrorbars pt 7 ps 0.8 lc rgb variable notitle, \
-             for [i = 0:G - 1] datafile index i using 1:($2 * 1e-9):22 \
-                 with lines lw 2.5 dt 1 lc rgb variable title columnheader(1), \
-             for [i = 0:G - 1] datafile index i using 1:($5 * 1e-9):($6 * 1e-9):($7 * 1e-9):22 \
-                 with yerrorbars pt 7 ps 0.5 lc rgb variable notitle, \
-             for [i = 0:G - 1] datafile index i using 1:($5 * 1e-9):22 \
-                 with lines lw 1.5 dt 2 lc rgb variable notitle, \
-             for [i = 0:G - 1] datafile index i using 1:($8 * 1e-9):($9 * 1e-9):($10 * 1e-9):22 \
-                 with yerrorbars pt 7 ps 0.5 lc rgb variable notitle, \
-             for [i = 0:G - 1] datafile index i using 1:($8 * 1e-9):22 \
-                 with lines lw 1.5 dt 4 lc rgb variable notitle, \
-             for [i = 0:G - 1] datafile index i using 1:($11 * 1e-9):($12 * 1e-9):($13 * 1e-9):22 \
-                 with yerrorbars pt 7 ps 0.5 lc rgb variable notitle, \
-             for [i = 0:G - 1] datafile index i using 1:($11 * 1e-9):22 \
-                 with lines lw 1.8 dt 3 lc rgb variable notitle, \
-             NaN with lines lw 2.5 dt 1 lc rgb '#333333' title 'p50', \
-             NaN with lines lw 1.5 dt 2 lc rgb '#333333' title 'p90', \
-             NaN with lines lw 1.5 dt 4 lc rgb '#333333' title 'p99', \
-             NaN with lines lw 1.8 dt 3 lc rgb '#333333' title 'p99.9'
-    } else {
-        set label 3 'no latency recorded' at graph 0.5, graph 0.5 center tc rgb '#666666'
-        set yrange [1e-9 : 1e-6]
-        plot NaN notitle
-        unset label 3
-        set autoscale y
+    set yrange [ylo * 1e-9 : yhi * 1e-9]
+    do for [i = 0:G - 1] {
+        set lmargin at screen (0.05 + i * pw + 0.015); set rmargin at screen (0.05 + (i + 1) * pw - 0.02)
+        set bmargin at screen (mid + 0.06); set tmargin at screen 0.86
+        set ylabel (i == 0 ? 'latency, enqueue to dequeue' : '')
+        set key left top font ',10'
+        set title 'p50 (solid), p99 (dashed)'
+        if (haslat) {
+            plot datafile index i using 1:($3 * 1e-9):($4 * 1e-9) with filledcurves lc rgb (C[i + 1]) notitle, \
+                 datafile index i using 1:($9 * 1e-9):($10 * 1e-9) with filledcurves fs transparent solid 0.09 lc rgb (C[i + 1]) notitle, \
+                 datafile index i using 1:($2 * 1e-9) with linespoints lw 2.5 dt 1 pt 7 ps 1 lc rgb (C[i + 1]) title columnheader(1), \
+                 datafile index i using 1:($8 * 1e-9) with linespoints lw 1.6 dt 2 pt 6 ps 1 lc rgb (C[i + 1]) notitle
+        } else {
+            set label 3 'no latency recorded' at graph 0.5, graph 0.5 center tc rgb '#666666'
+            plot NaN notitle
+            unset label 3
+        }
     }
+    unset style fill
     # items in flight (Little)
     unset logscale y
     set ytics autofreq
     set format y '%g'
+    set autoscale y
     set key left top maxrows 3
-    set lmargin at screen L2; set rmargin at screen R2
-    set bmargin at screen B2; set tmargin at screen T2
-    if (flog) { set logscale y; eval logtics } else { set yrange [0 : *] }
+    set lmargin at screen (0.05 + 0.015); set rmargin at screen (0.05 + pw - 0.02)
+    set bmargin at screen bottom; set tmargin at screen (mid - 0.04)
+    if (flog) { set logscale y; eval logtics; set yrange [flo / 1.5 : fhi * 1.5] } else { set yrange [0 : *] }
     set ylabel 'items in flight (Little)'
     set title 'items in flight: throughput x mean latency'
     if (hasflight) {
@@ -160,8 +160,7 @@ if (openloop) {
     unset logscale y
     set ytics autofreq
     set yrange [0 : *]
-    set lmargin at screen L3; set rmargin at screen R3
-    set bmargin at screen B3; set tmargin at screen T3
+    set lmargin at screen (0.05 + pw + 0.015); set rmargin at screen (0.05 + 2 * pw - 0.02)
     set ylabel 'throughput (million items/s)'
     set title 'achieved throughput vs the offered rate'
     set key right bottom maxrows 4
@@ -174,8 +173,7 @@ if (openloop) {
              with lines lw 2 lc rgb variable title columnheader(1)
     if (hasover) {
         # the oversubscribed thread counts, apart: p50 vs load, dash per thread count
-        set lmargin at screen L4; set rmargin at screen R4
-        set bmargin at screen B4; set tmargin at screen T4
+        set lmargin at screen (0.05 + 2 * pw + 0.015); set rmargin at screen (0.05 + 3 * pw - 0.02)
         set object 1 rectangle from graph 0, graph 0 to graph 1, graph 1 behind fc rgb '#f6f1e7' fs solid noborder
         set logscale y
         eval logtics

@@ -1,37 +1,69 @@
-# peers-throughput.gp - throughput vs threads for NumaRing and its peer queues,
-# single operations and bursts side by side; one row for inline items and, where
-# measured, one for message items (the payload's cache line travels too); with
-# the physical ceiling and the harness's own (the null queue, grey dash-dot).
-# Those rows: producers and consumers apart (prodcons). Where the host ran the
-# peers under pairs (every thread enqueues, then dequeues), a last row: each
-# data-moving queue's operations/s (one thread count: a dot and its whisker per
-# queue, the queues on x; several: lines against threads), inline items filled,
-# message items hollow, the lost races per 1,000 operations of the queues that
-# count them (along the bottom; beside the points with several thread counts).
-# The gnuplot twin of scripts/plot.py's peers-throughput figure.
+# peers-throughput.gp - NumaRing and its peer queues: producers and consumers
+# apart (prodcons), single operations and bursts side by side, a row for inline
+# items and, where measured, one for message items (the payload's cache line
+# travels too). Each queue's runs are split by (pace, regime)
+# (scripts/regime.py): a closed-loop run lands near empty or full by chance,
+# and the two differ several-fold: each group is drawn apart, never pooled.
+# Shape per regime (circle near-empty, square full, triangle open loop), fill
+# per pace (free filled, producer-paced hollow, consumer-paced hollow with a
+# dot), n beside a dot where a queue's runs split. One thread count (a small
+# host): the queues on x, a dot per group with its median's interval, the
+# queue's ceiling a short black bar over its slot, the harness alone a grey
+# dash-dot level. Several: lines against threads (dash per pace), the
+# ceilings as dashed lines. faa has no message items and ck no bursts: not in
+# those panels.
+# Where the host ran the peers under pairs (every thread enqueues, then
+# dequeues), a last row: each data-moving queue's operations/s (one thread
+# count: a dot and its whisker per queue, the queues on x; several: lines
+# against threads), inline items filled, message items hollow, the lost races
+# per 1,000 operations of the queues that count them.
+# The gnuplot twin of scripts/plot.py's peers-throughput figure (fig_peers.py).
 #
 # Variables (gnuplot -e "datafile='...'; outfile='...'; caption='...'"):
 #   datafile  the data file plot.py --gnuplot writes (plots/<host>/data/peers-throughput.dat)
 #   outfile   the PNG to write
-#   caption   lines under the plot: host, CPU, real or EMULATED nodes, reps, ceiling
+#   caption   lines under the plot: the host and one line of what is drawn
 #   note      optional: the finding's number for this host, shown under the title
 #   figtitle  optional: the title (plot.py passes the one that says what varies)
 if (!exists("datafile")) datafile = 'peers-throughput.dat'
 if (!exists("outfile")) outfile = 'peers-throughput.png'
 if (!exists("caption")) caption = ''
 if (!exists("note")) note = ''
-if (!exists("figtitle")) figtitle = 'Peers: throughput by queue and threads'
-# Blocks: 0..N-4 one per queue (first line its name; columns threads median min
-# max reps color_rgb ceiling bursts message harness_bound oversubscribed; ringed
-# where harness_bound is 1, a black x where oversubscribed is 1), one
-# sub-block per panel: bursts 0
-# single operations, 1 bursts; message 0 inline items, 1 message items.
-# N-3 the physical ceiling (threads ceiling color bursts message), N-2 the harness
-# alone, the null queue (threads median min max reps bursts message; NaN: not measured),
-# N-1 the peers under pairs: its columns by name below (has_pairs 0: none ran).
-# block "pairs (every thread enqueues, then dequeues)": pp_<column> = its number
-# in the block's '# columns:' line (scripts/tests/test_peers_pairs_figure.py
-# checks every one against the data file)
+if (!exists("figtitle")) figtitle = 'Peers: throughput by queue, each regime apart'
+# Blocks, each with its '# columns:' line (scripts/tests check every xx_<column>
+# = N below against it): 0 prodcons (pc_), 1 the ceiling model (ce_), 2 the
+# harness alone (hn_), 3 the peers under pairs (pp_; has_pairs 0: none ran).
+B_PC = 0
+B_CE = 1
+B_HN = 2
+B_PAIRS = 3
+pc_panel = 1
+pc_queue = 4
+pc_qidx = 5
+pc_threads = 8
+pc_x = 9
+pc_median_ops_per_s = 10
+pc_lo_ops_per_s = 11
+pc_hi_ops_per_s = 12
+pc_n = 13
+pc_color_rgb = 15
+pc_pt = 16
+pc_dot = 17
+pc_dt = 18
+pc_harness_bound = 20
+pc_oversubscribed = 21
+pc_categorical = 22
+pc_nqueues = 23
+pc_shown_n = 24
+ce_panel = 1
+ce_threads = 3
+ce_x0 = 4
+ce_ceiling_ops_per_s = 5
+ce_color_rgb = 6
+ce_categorical = 7
+hn_panel = 1
+hn_threads = 2
+hn_median_ops_per_s = 3
 pp_panel = 1
 pp_queue = 2
 pp_qidx = 3
@@ -49,28 +81,67 @@ pp_harness_row = 15
 pp_categorical = 16
 pp_nqueues = 17
 pp_has_pairs = 18
+isnum(v) = (v == v)
+has(v) = (exists("STATS_records") && STATS_records > 0)
+hex(c) = sprintf('#%06x', int(c))
+M6(c) = column(c) / 1e6
+# the prodcons panels: 0 inline single operations, 1 inline bursts, 2 message
+# single operations, 3 message bursts (M rows of two)
 undefine STATS_*
-stats datafile using 1 nooutput
-N = STATS_blocks
-B_CEIL = N - 3
-B_HARN = N - 2
-B_PAIRS = N - 1
+stats datafile index B_PC using (column(pc_panel)) nooutput
+M = int(STATS_max) / 2 + 1
 undefine STATS_*
-stats datafile index 0:(N - 4) using 9 nooutput
-M = int(STATS_max) + 1
+stats datafile index B_PC using (column(pc_categorical)) nooutput
+one_t = int(STATS_max)
+stats datafile index B_PC using (column(pc_nqueues)) nooutput
+NQX = int(STATS_max)
+stats datafile index B_PC using (column(pc_shown_n)) nooutput
+shown_n = int(STATS_max)
 undefine STATS_*
-stats datafile index 0:(N - 4) using 1 nooutput
-# one thread count: points with error bars, not lines
-sty = (STATS_min == STATS_max) ? 'yerrorbars' : 'yerrorlines'
-# the queues side by side at each thread count (as plot.py's dodger): one thread
-# count, a linear axis around it; several, a fraction of a doubling
-one_t = (STATS_min == STATS_max)
-ct = STATS_min
-NB = N - 3
-dx(x, i) = (NB < 2 ? x : (one_t ? x + 0.22 * (i / (NB - 1.0) - 0.5) : x * 2**(0.22 * (i / (NB - 1.0) - 0.5))))
+stats datafile index B_PC using (isnum(column(pc_median_ops_per_s)) ? column(pc_threads) : NaN) nooutput
+tmin = has(0) ? STATS_min : 1
+tmax = has(0) ? STATS_max : 1
+# the queues of each panel, named (one thread count: the x axis)
+array pq[4 * NQX]
+array pn[4]
+do for [k = 1:4] { pn[k] = 0 }
+do for [k = 1:4 * NQX] { pq[k] = '' }
+stats datafile index B_PC using (!isnum(column(pc_panel)) ? NaN : \
+    (pq[int(column(pc_panel)) * NQX + int(column(pc_qidx)) + 1] = strcol(pc_queue), \
+     pn[int(column(pc_panel)) + 1] = column(pc_nqueues), 0)) nooutput
+# the queues' colours (several thread counts: the key)
+array qc[4 * NQX]
+stats datafile index B_PC using (!isnum(column(pc_panel)) ? NaN : \
+    (qc[int(column(pc_panel)) * NQX + int(column(pc_qidx)) + 1] = column(pc_color_rgb), 0)) nooutput
+# the regimes and paces drawn (the key names only those)
 undefine STATS_*
-stats datafile index 0:(N - 4) using ($11 == 1 ? 1 : NaN) nooutput
-otitle = (exists("STATS_records") && STATS_records > 0) ? 'oversubscribed: threads share CPUs' : ''
+stats datafile index B_PC using ((column(pc_pt) == 7 || column(pc_pt) == 6) ? 1 : NaN) nooutput
+r_ne = has(0)
+undefine STATS_*
+stats datafile index B_PC using ((column(pc_pt) == 5 || column(pc_pt) == 4) ? 1 : NaN) nooutput
+r_full = has(0)
+undefine STATS_*
+stats datafile index B_PC using ((column(pc_pt) == 9 || column(pc_pt) == 8) ? 1 : NaN) nooutput
+r_open = has(0)
+undefine STATS_*
+stats datafile index B_PC using (column(pc_dt) == 2 ? 1 : NaN) nooutput
+s_prod = has(0)
+undefine STATS_*
+stats datafile index B_PC using (column(pc_dt) == 3 ? 1 : NaN) nooutput
+s_cons = has(0)
+undefine STATS_*
+stats datafile index B_PC using (column(pc_oversubscribed) == 1 ? 1 : NaN) nooutput
+otitle = has(0) ? 'oversubscribed: threads share CPUs' : ''
+undefine STATS_*
+stats datafile index B_CE using (column(ce_ceiling_ops_per_s)) nooutput
+has_ceiling = has(0)
+undefine STATS_*
+stats datafile index B_HN using (column(hn_median_ops_per_s)) nooutput
+has_harness = has(0)
+# the rows of panel k, of one dash
+inp(k) = (column(pc_panel) == k)
+Y(k) = inp(k) ? M6(pc_median_ops_per_s) : NaN
+hollow(k) = inp(k) && (int(column(pc_pt)) % 2 == 0)
 # the pairs row: whether it is there, its shape
 isnum(v) = (v == v)
 undefine STATS_*
@@ -88,11 +159,16 @@ stats datafile index B_PAIRS using (isnum(column(pp_message)) ? column(pp_messag
 two = (STATS_max > STATS_min) ? 1 : 0
 stats datafile index B_PAIRS using (isnum(column(pp_threads)) ? column(pp_threads) : NaN) nooutput
 ptmin = STATS_min; ptmax = STATS_max
-array qname[NQ]
-array qcolor[NQ]
+# per panel (bursts b): its queues by slot (ck has no bursts: the slots differ)
+array qname[2 * NQ]
+array qcolor[2 * NQ]
+array pnq[2]
+pnq[1] = 0; pnq[2] = 0
+do for [i = 1:2 * NQ] { qname[i] = ''; qcolor[i] = 0 }
 stats datafile index B_PAIRS using (!isnum(column(pp_qidx)) ? NaN : \
-    (qname[int(column(pp_qidx)) + 1] = strcol(pp_queue), \
-     qcolor[int(column(pp_qidx)) + 1] = column(pp_color_rgb), 0)) nooutput
+    (qname[int(column(pp_panel)) * NQ + int(column(pp_qidx)) + 1] = strcol(pp_queue), \
+     qcolor[int(column(pp_panel)) * NQ + int(column(pp_qidx)) + 1] = column(pp_color_rgb), \
+     pnq[int(column(pp_panel)) + 1] = column(pp_nqueues), 0)) nooutput
 hex(c) = sprintf('#%06x', int(c))
 lost(v) = (v < 10 ? sprintf('%.2g', v) : sprintf('%.0f', v))
 # the rows of lost races along the bottom (one thread count): their share
@@ -108,7 +184,7 @@ lnote2 = 'per 1,000 operations'
 array srow[2]
 srow[1] = two ? 0.1 : 0.025
 srow[2] = 0.025
-W = 1500; H = 180 + 500 * R
+W = 1700; H = 200 + 520 * R
 if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
     set terminal pngcairo size W, H font 'DejaVu Sans,11' noenhanced
 } else {
@@ -127,59 +203,93 @@ logtics = 'do for [e = -12:12] { set ytics add (2 * 10.0**e, 5 * 10.0**e) }'
 set grid lc rgb '#e0e0e0'
 set border 3
 set tics nomirror
-
-undefine STATS_*
-stats datafile index B_CEIL using 2 nooutput
-has_ceiling = exists("STATS_records") && STATS_records > 0
-undefine STATS_*
-stats datafile index B_HARN using 2 nooutput
-has_harness = exists("STATS_records") && STATS_records > 0
-undefine STATS_*
-stats datafile index 0:(N - 4) using 3 nooutput
-ymin = STATS_min; ymax = STATS_max
-if (has_ceiling) { stats datafile index B_CEIL using 2 nooutput; ymax = (STATS_max > ymax * 30 ? ymax * 30 : (STATS_max > ymax ? STATS_max : ymax)) }
-if (has_harness) { stats datafile index B_HARN using 2 nooutput; ymax = (STATS_max > ymax ? STATS_max : ymax); ymin = (STATS_min < ymin ? STATS_min : ymin) }
 htitle = has_harness ? 'harness alone (null queue)' : ''
+ctitle = has_ceiling ? 'ceiling (model)' : ''
+cdt = one_t ? 1 : 2   # (dt takes no parenthesised expression: that is a dash pattern)
 set multiplot title figtitle . (emulated ? '   [EMULATED nodes]' : '') tc rgb (emulated ? '#b00000' : 'black')
-# a run that moved nothing (throughput 0) leaves no log scale
-if (ymin > 0 && ymax / ymin > 20) { set logscale y; eval logtics; set yrange [ymin / 1.4e6 : ymax * 1.4e-6] } else { set yrange [0 : ymax * 1.15e-6] }
-if (one_t) { set xrange [ct - 0.5 : ct + 0.5]; set xtics (sprintf('%g', ct) ct) } else { set logscale x 2 }
-set xlabel 'threads (producers + consumers)'
 set ylabel 'throughput (million items/s)'
 top = 1.0 - 80.0 / H
-gap = (P ? 115.0 : 95.0) / H
+gap = (P ? 135.0 : 125.0) / H
 ph = (top - bottom - gap * (R - 1)) / R
 do for [m = 0:M - 1] {
 do for [b = 0:1] {
-    set title (m == 0 ? 'inline items' : 'message items: the payload''s line travels too') . ' - ' . (b == 0 ? 'single operations' : 'bursts (burst = batch items)')
+    k = 2 * m + b
+    set title (m == 0 ? 'inline items' : 'message items: the payload''s line travels too') . "\n" . (b == 0 ? 'single operations' : 'bursts (burst = batch items)')
     set tmargin at screen (top - m * (ph + gap))
     set bmargin at screen (top - m * (ph + gap) - ph)
-    if (b == 0) { set lmargin at screen 0.06; set rmargin at screen 0.40; unset key } else { set lmargin at screen 0.46; set rmargin at screen 0.80; if (m == 0) { set key at screen 0.81, screen top left top Left reverse } else { unset key } }
-    if (has_ceiling) {
-        plot for [i = 0:N - 4] datafile index i using (dx($1, i)):($8 == b && $9 == m ? $2 / 1e6 : NaN):($3 / 1e6):($4 / 1e6):6 \
-                 with @sty lw 2 pt 7 ps 0.9 lc rgb variable title columnheader(1), \
-             for [i = 0:N - 4] datafile index i using (dx($1, i)):($8 == b && $9 == m && $10 == 1 ? $2 / 1e6 : NaN) \
-                 with points pt 6 ps 3 lw 1.5 lc rgb '#3a3a3a' notitle, \
-             for [i = 0:N - 4] datafile index i using (dx($1, i)):($8 == b && $9 == m && $11 == 1 ? $2 / 1e6 : NaN) \
-                 with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' notitle, \
-             NaN with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' title otitle, \
-             datafile index B_CEIL using 1:(!one_t && $4 == b && $5 == m ? $2 / 1e6 : NaN):3 with lines dt 2 lw 2 \
-                 lc rgb variable title 'physical ceiling (model)', \
-             datafile index B_CEIL using ($1 - 0.13):(one_t && $4 == b && $5 == m ? $2 / 1e6 : NaN):(0.26):(0):3 \
-                 with vectors nohead lw 2.5 lc rgb variable notitle, \
-             datafile index B_HARN using 1:($6 == b && $7 == m ? $2 / 1e6 : NaN) with linespoints \
-                 dt 4 lw 2.5 pt 3 ps 1.5 lc rgb '#3a3a3a' title htitle
-    } else {
-        plot for [i = 0:N - 4] datafile index i using (dx($1, i)):($8 == b && $9 == m ? $2 / 1e6 : NaN):($3 / 1e6):($4 / 1e6):6 \
-                 with @sty lw 2 pt 7 ps 0.9 lc rgb variable title columnheader(1), \
-             for [i = 0:N - 4] datafile index i using (dx($1, i)):($8 == b && $9 == m && $10 == 1 ? $2 / 1e6 : NaN) \
-                 with points pt 6 ps 3 lw 1.5 lc rgb '#3a3a3a' notitle, \
-             for [i = 0:N - 4] datafile index i using (dx($1, i)):($8 == b && $9 == m && $11 == 1 ? $2 / 1e6 : NaN) \
-                 with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' notitle, \
-             NaN with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' title otitle, \
-             datafile index B_HARN using 1:($6 == b && $7 == m ? $2 / 1e6 : NaN) with linespoints \
-                 dt 4 lw 2.5 pt 3 ps 1.5 lc rgb '#3a3a3a' title htitle
+    if (b == 0) { set lmargin at screen 0.055; set rmargin at screen 0.37; unset key } else { set lmargin at screen 0.43; set rmargin at screen 0.745; if (m == 0) { set key at screen 0.755, screen top left top Left reverse } else { unset key } }
+    unset logscale
+    unset arrow
+    set ytics autofreq
+    set autoscale xy   # (stats count only the points inside the ranges set)
+    # this panel's values: the intervals, the harness, the ceiling (at most 30x the data)
+    undefine STATS_*
+    stats datafile index B_PC using (inp(k) && isnum(column(pc_lo_ops_per_s)) ? M6(pc_lo_ops_per_s) : NaN) nooutput
+    if (!has(0)) {
+        set label 10 'no runs' at graph 0.5, graph 0.5 center font ',12' tc rgb '#666666'
+        set xrange [0:1]; set yrange [0:1]
+        plot NaN notitle
+        unset label 10
+        continue
     }
+    ylo = STATS_min
+    stats datafile index B_PC using (inp(k) ? M6(pc_hi_ops_per_s) : NaN) nooutput
+    yhi = STATS_max
+    dmax = yhi
+    if (has_harness) { undefine STATS_*; stats datafile index B_HN using (column(hn_panel) == k ? M6(hn_median_ops_per_s) : NaN) nooutput; if (has(0)) { yhi = (STATS_max > yhi ? STATS_max : yhi); ylo = (STATS_min < ylo ? STATS_min : ylo) } }
+    if (has_ceiling) { undefine STATS_*; stats datafile index B_CE using (column(ce_panel) == k ? M6(ce_ceiling_ops_per_s) : NaN) nooutput; if (has(0)) { c = (STATS_max > 30 * dmax ? 30 * dmax : STATS_max); yhi = (c > yhi ? c : yhi) } }
+    if (ylo > 0 && yhi / ylo > 20) { set logscale y; eval logtics; set yrange [ylo / 1.35 : yhi * 1.35] } else { set yrange [0 : yhi * 1.12] }
+    if (one_t) {
+        nq = pn[k + 1]
+        set xrange [-0.6 : nq - 0.4]
+        set xtics () rotate by 30 right
+        do for [q = 0:nq - 1] { set xtics add (pq[k * NQX + q + 1] q) }
+        set xlabel 'queue'
+        if (has_harness) {
+            undefine STATS_*
+            stats datafile index B_HN using (column(hn_panel) == k ? M6(hn_median_ops_per_s) : NaN) nooutput
+            if (has(0)) { set arrow 5 from graph 0, first STATS_max to graph 1, first STATS_max nohead dt 4 lw 2.5 lc rgb '#3a3a3a' back }
+        }
+    } else {
+        set xtics () norotate
+        set xtics autofreq
+        set xrange [tmin / 1.25 : tmax * 1.25]
+        if (tmax / tmin >= 4) { set logscale x 2 }
+        set xlabel 'threads (producers + consumers)'
+    }
+    plot for [d = 1:3] datafile index B_PC using (column(pc_x)):(!one_t && column(pc_dt) == d ? Y(k) : NaN):(column(pc_color_rgb)) \
+             with lines dt d lw 2 lc rgb variable notitle, \
+         datafile index B_PC using (column(pc_x)):(Y(k)):(M6(pc_lo_ops_per_s)):(M6(pc_hi_ops_per_s)):(column(pc_color_rgb)) \
+             with yerrorbars ps 0 lw 1.2 lc rgb variable notitle, \
+         datafile index B_PC using (column(pc_x)):(hollow(k) ? Y(k) : NaN) \
+             with points pt 7 ps (one_t ? 1.6 : 1.1) lc rgb 'white' notitle, \
+         datafile index B_PC using (column(pc_x)):(Y(k)):(column(pc_pt)):(column(pc_color_rgb)) \
+             with points pt variable ps (one_t ? 1.6 : 1.1) lw 2 lc rgb variable notitle, \
+         datafile index B_PC using (column(pc_x)):(column(pc_dot) == 1 ? Y(k) : NaN):(column(pc_color_rgb)) \
+             with points pt 7 ps 0.45 lc rgb variable notitle, \
+         datafile index B_PC using (column(pc_x)):(one_t && shown_n ? Y(k) : NaN):(sprintf('%d', column(pc_n))) \
+             with labels left offset 0.9, -0.7 font ',8' tc rgb '#595959' notitle, \
+         datafile index B_PC using (column(pc_x)):(column(pc_harness_bound) == 1 ? Y(k) : NaN) \
+             with points pt 6 ps 3 lw 1.5 lc rgb '#3a3a3a' notitle, \
+         datafile index B_PC using (column(pc_x)):(column(pc_oversubscribed) == 1 ? Y(k) : NaN) \
+             with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' notitle, \
+         datafile index B_CE using (column(ce_x0)):(one_t && column(ce_panel) == k ? M6(ce_ceiling_ops_per_s) : NaN):(0.72):(0) \
+             with vectors nohead lw 3 lc rgb 'black' notitle, \
+         datafile index B_CE using (column(ce_threads)):(!one_t && column(ce_panel) == k ? M6(ce_ceiling_ops_per_s) : NaN):(column(ce_color_rgb)) \
+             with lines dt 2 lw 2 lc rgb variable notitle, \
+         datafile index B_HN using (column(hn_threads)):(!one_t && column(hn_panel) == k ? M6(hn_median_ops_per_s) : NaN) \
+             with linespoints dt 4 lw 2.5 pt 3 ps 1.5 lc rgb '#3a3a3a' notitle, \
+         for [q = 0:NQX - 1] NaN with lines lw 2 lc rgb hex(qc[q + 1]) title (one_t || pq[q + 1] eq '' ? '' : pq[q + 1]), \
+         NaN with points pt 7 ps 1.5 lc rgb '#4d4d4d' title (r_ne ? 'near-empty (the consumer waits)' : ''), \
+         NaN with points pt 5 ps 1.5 lc rgb '#4d4d4d' title (r_full ? 'full (the producer waits)' : ''), \
+         NaN with points pt 9 ps 1.5 lc rgb '#4d4d4d' title (r_open ? 'open loop' : ''), \
+         NaN with linespoints dt 2 pt 6 ps 1.5 lw 2 lc rgb '#4d4d4d' title (s_prod ? 'producer-paced (hollow)' : ''), \
+         NaN with linespoints dt 3 pt 6 ps 1.5 lw 2 lc rgb '#4d4d4d' title (s_cons ? 'consumer-paced (hollow, dot)' : ''), \
+         NaN with lines lw (one_t ? 3 : 2) dt cdt lc rgb 'black' title ctitle, \
+         NaN with lines dt 4 lw 2.5 lc rgb '#3a3a3a' title htitle, \
+         NaN with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' title otitle, \
+         NaN with lines lw 0 lc rgb '#ffffff' title (one_t && shown_n ? 'n beside a dot: its runs' : '')
+    unset arrow 5
 }
 }
 
@@ -196,7 +306,7 @@ if (P) {
         set label 99 caption at screen 0.01, screen (ncap * 15.0 + 2) / H left front font ',9'
         set tmargin at screen (top - m * (ph + gap))
         set bmargin at screen (top - m * (ph + gap) - ph)
-        if (b == 0) { set lmargin at screen 0.06; set rmargin at screen 0.40 } else { set lmargin at screen 0.46; set rmargin at screen 0.80 }
+        if (b == 0) { set lmargin at screen 0.055; set rmargin at screen 0.37 } else { set lmargin at screen 0.43; set rmargin at screen 0.745 }
         set title "pairs: every thread enqueues, then dequeues\n" . (b == 0 ? 'single operations' : 'bursts (burst = batch items)') . (cat ? sprintf(' - %g threads', ptmin) : '')
         set ylabel 'throughput (million operations/s)'
         undefine STATS_*
@@ -237,7 +347,7 @@ if (P) {
             if (logy) {
                 do for [e = -3:12] { do for [d = 1:3] { v = (d == 3 ? 5 : d) * 10.0**e; if (v >= sep && v <= yhi) { set ytics add (sprintf('%g', v) v) } } }
             } else {
-                set ytics autofreq
+                set ytics 0, (yhi > 1000 ? 500 : (yhi > 200 ? 100 : (yhi > 40 ? 20 : (yhi > 10 ? 5 : 1))))
             }
             set object 1 rect from graph 0, graph 0 to graph 1, graph f * 0.97 fc rgb '#f5f5f5' fs solid noborder behind
             set label 2 'lost races per 1,000 operations' at first -0.8, graph (srow[1] + 0.075) left font ',8' tc rgb '#4d4d4d' front
@@ -245,9 +355,9 @@ if (P) {
                 set label 3 '●' at first -0.55, graph (srow[1] + 0.02) center font ',9' tc rgb '#595959' front
                 set label 4 '○' at first -0.55, graph (srow[2] + 0.02) center font ',9' tc rgb '#595959' front
             }
-            set xrange [-0.85 : NQ - 0.15]
+            set xrange [-0.85 : pnq[b + 1] - 0.15]
             set xtics () rotate by 30 right
-            do for [q = 0:NQ - 1] { set xtics add (qname[q + 1] q) }
+            do for [q = 0:pnq[b + 1] - 1] { set xtics add (qname[b * NQ + q + 1] q) }
             set xlabel 'queue'
         } else {
             set ytics autofreq
@@ -262,10 +372,10 @@ if (P) {
         yat(fr) = logy ? ylo * (yhi / ylo) ** fr : ylo + fr * (yhi - ylo)
         if (hlev[1] == hlev[1] && cat) { set arrow 5 from graph 0, first hlev[1] to graph 1, first hlev[1] nohead dt 4 lw 2.5 lc rgb '#3a3a3a' }
         if (hlev[2] == hlev[2] && cat) { set arrow 6 from graph 0, first hlev[2] to graph 1, first hlev[2] nohead dt 3 lw 2.5 lc rgb '#3a3a3a' }
-        if (b == 1) { set key at screen 0.81, screen (top - m * (ph + gap)) left top Left reverse font ',10' } else { unset key }
+        if (b == 1) { set key at screen 0.755, screen (top - m * (ph + gap)) left top Left reverse font ',10' } else { unset key }
         plot for [q = 0:NQ - 1] for [k = 0:1] datafile index B_PAIRS \
                  using (column(pp_x)):(sel(b, q, k) ? M6(pp_median_ops_per_s) : NaN):(M6(pp_min_ops_per_s)):(M6(pp_max_ops_per_s)) \
-                 with yerrorlines dt 1+k*(1-cat) pt 7-k ps 1.3 lw 2 lc rgb hex(qcolor[q + 1]) notitle, \
+                 with yerrorlines dt 1+k*(1-cat) pt 7-k ps 1.3 lw 2 lc rgb hex(qcolor[b * NQ + q + 1]) notitle, \
              datafile index B_PAIRS using (column(pp_x)):(inb(b) && column(pp_oversubscribed) == 1 ? M6(pp_median_ops_per_s) : NaN) \
                  with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' notitle, \
              datafile index B_PAIRS using (column(pp_qidx)):(cat && haslost(b) ? yat(srow[int(column(pp_message)) + 1]) : NaN):(lost(column(pp_lost_per_1000))):(column(pp_color_rgb)) \
@@ -274,7 +384,7 @@ if (P) {
                  with labels left offset 1, 0 font ',9' tc rgb variable notitle, \
              for [k = 0:1] datafile index B_PAIRS using (column(pp_x)):(!cat && inb(b) && column(pp_message) == k && column(pp_harness_row) == 1 ? M6(pp_harness_ops_per_s) : NaN) \
                  with lines dt 4-k lw 2.5 lc rgb '#3a3a3a' notitle, \
-             for [q = 0:NQ - 1] NaN with linespoints pt 7 lw 2 lc rgb hex(qcolor[q + 1]) title (cat ? '' : qname[q + 1]), \
+             for [q = 0:NQ - 1] NaN with linespoints pt 7 lw 2 lc rgb hex(qcolor[q + 1]) title (cat || qname[q + 1] eq '' ? '' : qname[q + 1]), \
              NaN with points pt 7 ps 1.3 lc rgb '#4d4d4d' title 'inline items', \
              NaN with points pt 6 ps 1.3 lw 2 lc rgb '#4d4d4d' title (two ? 'message items' : ''), \
              NaN with lines dt 4 lw 2.5 lc rgb '#3a3a3a' title (hlev[1] == hlev[1] ? 'harness alone, inline items' : ''), \

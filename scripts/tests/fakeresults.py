@@ -200,6 +200,19 @@ F4_BACKOFF_NS = {"none": 0.0, "pause": 40.0, "exp": 120.0, "yield": 600.0}
 PEERS_PAIRS_SPEED = {"numaring": 1.6, "flat": 1.2, "ck": 0.7, "rte": 0.9, "moodycamel": 1.5,
                      "urcu": 0.8, "mutex": 0.5, "faa": 3.0}
 PEERS_PAIRS_LOST = {"numaring": 0.04, "flat": 0.12}
+#: F5's closed loop (make_synthetic's f5_closed): its throughput as a share of
+#: the capacity model
+F5_CLOSED_SHARE = 0.8
+#: the peers' paces (make_synthetic's peers_paces): the local work of the paced
+#: side (ns), the share of the speed a full run keeps, and each pace's runs'
+#: (occupancy, speed factor) by rep: free runs land near empty or full by rep
+PEERS_PACE_NS = 200
+PEERS_FULL_SPEED = 0.45
+PEERS_PACE_REGIME = {
+    "free": lambda rep: (0.03, 1.0) if rep % 2 else (0.9, PEERS_FULL_SPEED),
+    "producer": lambda rep: (0.02, 0.7),
+    "consumer": lambda rep: (0.95, 0.4 * PEERS_FULL_SPEED / 0.45),
+}
 #: fairness (fewest / most successful operations of one thread) of none per
 #: workload, and each backoff's factor on it (capped at 1: every thread the same)
 F4_FAIRNESS = {"prodcons": 0.97, "pairs": 0.55, "mixed": 0.7}
@@ -212,7 +225,8 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
                    items=("inline", "message"), oversub_above=None, f4_failed=0.01,
                    references=None, f3_loads=None, f5_realized=None, f5_realized_in="column",
                    nodes=2, machine=None, machine_nodes=None, workloads=None,
-                   works=(0, 300), fairness=True, peers_workloads=("prodcons",)):
+                   works=(0, 300), fairness=True, peers_workloads=("prodcons",),
+                   peers_paces=None, f5_closed=False):
     """A whole results/<host>/ tree from a model shaped like the study.
 
     ``nodes``: the topology's nodes (real or emulated, ``kind``). ``machine``:
@@ -255,6 +269,17 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
     producers and consumers both the threads, ops_kind operations,
     PEERS_PAIRS_SPEED x the prodcons model; failed_attempts where the queue
     counts them: PEERS_PAIRS_LOST), as numaring-bench writes them.
+    ``peers_paces``: the peers' prodcons runs at these paces (peers.exp's pace
+    key: "free", "producer", "consumer"), each run's regime set by its items in
+    flight (scripts/regime.py reads inflight over the slots): free runs land
+    near empty (odd reps) or full (even reps, at PEERS_FULL_SPEED of the
+    speed), producer-paced runs (producer_work_ns PEERS_PACE_NS) near empty,
+    consumer-paced (consumer_work_ns) full; None: the older shape (no inflight,
+    no pace: regime unknown).
+    ``f5_closed``: with ``f5_realized``, F5 also runs each point in closed loop
+    (f5-ceiling.exp's load = closed, 0.5: an empty load cell, rate 0, no
+    linger), at F5_CLOSED_SHARE of its capacity model, moving half the
+    configured batch per transfer.
     """
     rnd = random.Random(seed)
     write_env(root, host, kind, nodes, cpu_model, probe=probe, machine=machine,
@@ -278,7 +303,7 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
 
     refs_done = set()
 
-    def run(exp, point, cfg, tput, p50, p99, out, realized=None, failed=None):
+    def run(exp, point, cfg, tput, p50, p99, out, realized=None, failed=None, per_rep=None):
         plan = [(point, rep, 1.0, "point") for rep in range(1, reps + 1)]
         if references and exp in references and exp not in refs_done:
             refs_done.add(exp)   # the experiment's first point is its reference
@@ -292,6 +317,11 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
             over = oversub_above is not None and nthreads > oversub_above
             row["oversubscribed"] = "" if oversub_above is None else str(int(over))
             t = jitter(tput) * factor
+            occ = None
+            if per_rep is not None:
+                # a closed-loop run's regime (peers_paces): its occupancy, its speed
+                occ, speed = per_rep(rep)
+                t *= speed
             row["throughput_ops_per_s"] = "%.1f" % t
             row["enqueue_ops_per_s"] = "%.1f" % (t * 1.001)
             row["dequeue_ops_per_s"] = "%.1f" % t
@@ -319,6 +349,16 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
             if row.get("load") and p50 is not None:
                 # Little: items in flight = throughput x mean latency
                 row["inflight"] = "%.2f" % (t * float(row["mean_ns"]) * 1e-9)
+            if occ is not None:
+                # the items in flight of a run at that occupancy (regime.py's reading)
+                slots = float(row["capacity"]) * (int(row["nodes"]) if row["queue"] ==
+                                                  "numaring" else 1)
+                row["inflight"] = "%.2f" % (occ * slots)
+                row["latency_count"] = row.get("latency_count") or "5000"
+                if row["latency_count"] == "0":
+                    # no latency recorded (faa): the retry counters say the regime
+                    row.update(full_retries="%d" % (4000 if occ >= 0.5 else 0),
+                               empty_polls="%d" % (0 if occ >= 0.5 else 4000))
             if realized is not None:
                 per = max(1.0, realized * (1.0 - rnd.uniform(0.0, 0.03)))
                 batches_out, batches_in = 3000, 2000
@@ -442,6 +482,13 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
                     run(exp, "t%d-b%d" % (t, b), cfg,
                         ceil * (0.45 + 0.35 * b / (b + 30)), 800 * t, 5000 * t, rows,
                         realized=realized)
+                    if f5_closed and f5_realized is not None:
+                        # the same point in closed loop: its capacity
+                        ccfg = {"batch": b, "pin": "scatter", "producers": t // 2,
+                                "consumers": t // 2, "load": "", "rate": "0"}
+                        run(exp, "closed-t%d-b%d" % (t, b), ccfg,
+                            ceil * F5_CLOSED_SHARE * (0.5 + 0.5 * b / (b + 30)),
+                            3000 * t, 20000 * t, rows, realized=max(1.0, b * 0.5))
         elif exp == "peers":
             speed = {"numaring": 1.0, "flat": 0.55, "ck": 0.5, "rte": 0.6, "moodycamel": 0.9,
                      "urcu": 0.25, "mutex": 0.08, "faa": 2.5}
@@ -467,22 +514,32 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
                                                gate="", backoff="")
                                 run(exp, "pairs-%s-b%d-t%d-%s" % (item, bursts, t, q), cfg, tp,
                                     lat, lat * 8 if lat else None, rows)
-            for item in items:
-                # a message's line travels too: slower, and more so for the fast queues
-                slow = 1.0 if item == "inline" else 0.6
-                for bursts in (0, 1):
-                    for t in threads:
-                        for q, sp in speed.items():
-                            tp = (1.2e7 * t ** 0.5 * sp * slow *
-                                  (3.0 if bursts and q != "faa" else 1.0))
-                            lat = None if q == "faa" else 300 * t / (sp * slow)
-                            cfg = {"queue": q, "bursts": bursts, "producers": t // 2,
-                                   "consumers": t // 2, "item": item}
-                            if q != "numaring":
-                                cfg.update(lookup="", lookup_in_force="", recheck="", gate="",
-                                           backoff="")
-                            run(exp, "%s-b%d-t%d-%s" % (item, bursts, t, q), cfg, tp, lat,
-                                lat * 8 if lat else None, rows)
+            for pace in peers_paces or (None,):
+                for item in items:
+                    # a message's line travels too: slower, and more so for the fast queues
+                    slow = 1.0 if item == "inline" else 0.6
+                    for bursts in (0, 1):
+                        for t in threads:
+                            for q, sp in speed.items():
+                                tp = (1.2e7 * t ** 0.5 * sp * slow *
+                                      (3.0 if bursts and q != "faa" else 1.0))
+                                lat = None if q == "faa" else 300 * t / (sp * slow)
+                                cfg = {"queue": q, "bursts": bursts, "producers": t // 2,
+                                       "consumers": t // 2, "item": item}
+                                if q != "numaring":
+                                    cfg.update(lookup="", lookup_in_force="", recheck="",
+                                               gate="", backoff="")
+                                name = "%s-b%d-t%d-%s" % (item, bursts, t, q)
+                                per_rep = None
+                                if pace is not None:
+                                    name += "-pace-" + pace
+                                    if pace == "producer":
+                                        cfg["producer_work_ns"] = PEERS_PACE_NS
+                                    elif pace == "consumer":
+                                        cfg["consumer_work_ns"] = PEERS_PACE_NS
+                                    per_rep = PEERS_PACE_REGIME[pace]
+                                run(exp, name, cfg, tp, lat, lat * 8 if lat else None, rows,
+                                    per_rep=per_rep)
         write_tidy(os.path.join(root, host, exp + ".csv"), rows, profile,
                    ("role", "oversubscribed") if oversub_above is not None or references
                    else ())

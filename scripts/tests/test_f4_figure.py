@@ -85,6 +85,13 @@ class F4Figure(unittest.TestCase):
         fakeresults.make_synthetic(cls.results, "many", "real", (2, 4, 8), reps=3, seed=8,
                                    experiments=["f4-backoff"], workloads=WORKLOADS,
                                    oversub_above=4, latency_files=False)
+        # prodcons exercised without local work, not with 300 ns: the study's
+        # band behind the exercised changes only
+        fakeresults.make_synthetic(
+            cls.results, "half", "real", (2,), reps=5, seed=10, experiments=["f4-backoff"],
+            workloads={"prodcons": dict(fakeresults.F4_WORKLOADS["prodcons"],
+                                        failed={0: 0.05, 300: 0.0002})},
+            oversub_above=2, latency_files=False)
         # a table from before the fairness column: its cells empty
         fakeresults.make_synthetic(cls.results, "old", "real", (2,), reps=3, seed=9,
                                    experiments=["f4-backoff"], workloads=WORKLOADS,
@@ -333,26 +340,46 @@ class F4Figure(unittest.TestCase):
             seen += e["lo"] <= 0 <= e["hi"]
         self.assertGreater(seen, 0)   # the model's pairs yield: no change
 
-    def test_the_study_band_only_in_prodcons_and_never_under_not_exercised(self):
+    def test_the_study_band_only_behind_exercised_changes(self):
+        """The band is drawn behind each change measured here, never where none
+        lost no races: "not exercised" cannot read as inside it."""
         from matplotlib.colors import to_hex
-        _p, ax, fig = self.drawn("one")
-        renderer = fig.canvas.get_renderer()
-        for w in WORKLOADS:
-            a = ax[("change", w)]
-            band = [pt for pt in a.patches if to_hex(pt.get_facecolor()) == BAND_COLOR]
-            label = [t for t in a.texts if t.get_text() == "study: 32 workers, 2 nodes"]
-            with self.subTest(workload=w):
-                self.assertEqual(len(band), 1 if w == "prodcons" else 0)
-                self.assertEqual(len(label), 1 if w == "prodcons" else 0)
-            for b in band:
-                box = b.get_window_extent(renderer)
-                for t in a.texts:
-                    if t.get_gid() != "f4-not-exercised":
-                        continue
-                    tb = t.get_bbox_patch().get_window_extent(renderer)
-                    with self.subTest(workload=w, text=t.get_text()):
-                        self.assertFalse(tb.overlaps(box), "not exercised inside the band")
-                        self.assertGreater(tb.y0, box.y1)
+        for host in ("one", "half"):
+            p, ax, fig = self.drawn(host)
+            renderer = fig.canvas.get_renderer()
+            for pn in p["columns"]:
+                w = pn["workload"]
+                a = ax[("change", w)]
+                band = [pt for pt in a.patches if to_hex(pt.get_facecolor()) == BAND_COLOR]
+                label = [t for t in a.texts if t.get_text() == "study: 32 workers, 2 nodes"]
+                absent = [t for t in a.texts if t.get_gid() == "f4-study-absent"]
+                shown = [e for g in pn["groups"] for e in g["change"]
+                         if g["exercised"] is not False and e["pct"] is not None]
+                with self.subTest(host=host, workload=w):
+                    self.assertEqual(len(band), len(shown) if w == "prodcons" else 0)
+                    self.assertEqual(len(label), 1 if w == "prodcons" and shown else 0)
+                    self.assertEqual(len(absent), 1 if w == "prodcons" and not shown else 0)
+                    # each band piece behind an exercised dot, none at a slot of an idle one
+                    xs = sorted(b.get_x() + b.get_width() / 2 for b in band)
+                    want = sorted(plot.f4_slot_x(p, e["backoff"], g["j"]) for g in pn["groups"]
+                                  if g["exercised"] is not False for e in g["change"]
+                                  if e["pct"] is not None) if w == "prodcons" else []
+                    self.assertEqual([round(x, 6) for x in xs], [round(x, 6) for x in want])
+                self.check_not_exercised_outside(a, band, renderer, w)
+        p = self.prep("half")
+        self.assertEqual([g["exercised"] for g in p["columns"][0]["groups"]], [True, False])
+
+    def check_not_exercised_outside(self, a, band, renderer, w):
+        """No "not exercised" box overlaps a piece of the band; each is above it."""
+        for b in band:
+            box = b.get_window_extent(renderer)
+            for t in a.texts:
+                if t.get_gid() != "f4-not-exercised":
+                    continue
+                tb = t.get_bbox_patch().get_window_extent(renderer)
+                with self.subTest(workload=w, text=t.get_text()):
+                    self.assertFalse(tb.overlaps(box), "not exercised inside the band")
+                    self.assertGreater(tb.y0, box.y1)
 
     def test_the_figure_prints_summarizes_changes(self):
         ratios = plot.figure_ratios(self.results, "one")

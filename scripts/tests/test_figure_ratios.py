@@ -164,7 +164,7 @@ def wanted(hostdir, name):
 #: a ratio as a figure prints it (N.N\u00d7; the study's "> 11\u00d7" has no decimals),
 #: an interval [lo\u2013hi], a change in percent with a decimal
 RATIO_RE = re.compile(r"(\d+\.\d+)\u00d7")
-INTERVAL_RE = re.compile(r"\[([\u2212+]?\d+\.\d+)\u2013([\u2212+]?\d+\.\d+)\]")
+INTERVAL_RE = re.compile(r"\[([\u2212+]?\d+\.\d+)\u2013([\u2212+]?\d+\.\d+)(?:, [\d.]+%\+?)?\]")
 PCT_RE = re.compile(r"([\u2212+]\d+\.\d+)%")
 NS_RE = re.compile(r"adds (\d+\.\d+) ns")
 
@@ -564,7 +564,8 @@ class Synthetic(Checks, unittest.TestCase):
         for name in ("f1-lookup-cost", "f2-node-cache", "f3-gate-percentiles",
                      "f3-gate-vs-threads"):
             with self.subTest(figure=name):
-                self.assertIn(plot.PAIRED_WORDS, [t for t, _e in preps[name]["caption"]])
+                # in the one line of what is drawn
+                self.assertIn(plot.PAIRED_WORDS, preps[name]["caption"][-1][0])
 
     def test_gnuplot_gets_the_same_text(self):
         """The .dat file's header and gnuplot's note are the figure's annotation."""

@@ -32,9 +32,17 @@ sys.path.insert(0, SCRIPTS)
 sys.path.insert(0, TESTS)
 
 import fakeresults  # noqa: E402
+import fig_common  # noqa: E402
 import nrdata  # noqa: E402
 import plot  # noqa: E402
 import summarize  # noqa: E402
+
+
+def said(p):
+    """Everything a figure's preparation says: its caption (the host, its
+    warnings, one line of what is drawn) and its notes (the .dat header)."""
+    return [t for t, _e in p["caption"]] + list(p.get("notes") or [])
+
 
 GNUPLOT = shutil.which("gnuplot")
 #: the data-moving queues of the synthetic model, in the figure's order
@@ -74,6 +82,20 @@ def lost_1000(r):
 
 def pairs_key(r):
     return (int(r["bursts"]), r["queue"], r["item"] or "inline", nrdata.threads(r))
+
+
+def group_key(r):
+    """pairs_key and the run's (pace, regime) group: prodcons runs are drawn per group."""
+    return pairs_key(r) + (fig_common.group_of(r),)
+
+
+def movers(bursts):
+    """The data-moving queues of a pairs panel: ck has no bursts."""
+    return [q for q in MOVERS if fig_common.runs_in(q, "inline", bursts)]
+
+
+def meaningful(r):
+    return fig_common.runs_in(r["queue"], r["item"] or "inline", int(r["bursts"]))
 
 
 def dots(a):
@@ -158,21 +180,22 @@ class PeersPairs(unittest.TestCase):
     def test_the_item_panels_hold_prodcons_rows_only(self):
         for name in ("one", "many", "plain"):
             rows = self.rows(name)
-            want = medians([r for r in rows if workload(r) == "prodcons"], tput, pairs_key)
+            want = medians([r for r in rows if workload(r) == "prodcons" and meaningful(r)],
+                           tput, group_key)
             p = plot.prep_peers(self.host(name))
             with self.subTest(host=name):
                 self.assertEqual({workload(r) for r in p["rows"]}, {"prodcons"})
                 n = 0
                 for pn in p["panels"]:
                     self.assertEqual({workload(r) for r in pn["rows"]}, {"prodcons"})
-                    for q, pts in pn["series"].items():
+                    for (q, grp), pts in pn["series"].items():
                         for pt in pts:
                             self.assertAlmostEqual(
-                                pt[1], want[(pn["bursts"], q, pn["item"], pt[0])])
+                                pt[1], want[(pn["bursts"], q, pn["item"], pt[0], grp)])
                             n += 1
                 self.assertEqual(n, len(want))
                 # no pooling of points that differ (the pairs rows did)
-                self.assertFalse(any("medians pool" in t for t, _e in p["caption"]))
+                self.assertFalse(any("medians pool" in t for t in said(p)))
 
     def test_latency_holds_prodcons_rows_only(self):
         for name in ("one", "many", "plain"):
@@ -183,19 +206,20 @@ class PeersPairs(unittest.TestCase):
                 self.assertEqual({workload(r) for r in lat["rows"]}, {"prodcons"})
                 for pn in lat["panels"]:
                     self.assertEqual(pn["threads"], max(nrdata.threads(r) for r in pc))
-                    for b in pn["bars"]:
+                    for b in pn["marks"]:
                         if b["p50"] is None:
                             continue
                         want = statistics.median(
                             float(r["p50_ns"]) for r in pc if r["queue"] == b["queue"]
                             and r["item"] == pn["item"] and int(r["bursts"]) == pn["bursts"]
-                            and nrdata.threads(r) == pn["threads"])
+                            and nrdata.threads(r) == pn["threads"]
+                            and fig_common.group_of(r) == b["group"])
                         self.assertAlmostEqual(b["p50"][0], want)
-                said = " ".join(t for t, _e in lat["caption"])
+                text = " ".join(said(lat))
                 if name == "plain":
-                    self.assertNotIn("pairs", said)
+                    self.assertNotIn("pairs", text)
                 else:
-                    self.assertIn("runs under pairs are in peers-throughput", said)
+                    self.assertIn("runs under pairs are in peers-throughput", text)
 
     # ---- the pairs row --------------------------------------------------------------
 
@@ -203,7 +227,8 @@ class PeersPairs(unittest.TestCase):
         for name, items in (("one", ["inline", "message"]), ("many", ["inline"])):
             rows = self.rows(name)
             pr = [r for r in rows if workload(r) == "pairs"]
-            want = medians([r for r in pr if r["queue"] != "faa"], tput, pairs_key)
+            want = medians([r for r in pr if r["queue"] != "faa" and meaningful(r)], tput,
+                           pairs_key)
             lost = medians(pr, lost_1000, pairs_key)
             p = plot.prep_peers(self.host(name))
             with self.subTest(host=name):
@@ -212,7 +237,8 @@ class PeersPairs(unittest.TestCase):
                 n = 0
                 for pn in p["pairs"]:
                     self.assertEqual({workload(r) for r in pn["rows"]}, {"pairs"})
-                    self.assertEqual(pn["queues"], MOVERS)   # faa moves no data
+                    # faa moves no data; ck has no bursts
+                    self.assertEqual(pn["queues"], movers(pn["bursts"]))
                     self.assertEqual(pn["items"], items)
                     for (q, item), pts in pn["series"].items():
                         for pt in pts:
@@ -224,10 +250,11 @@ class PeersPairs(unittest.TestCase):
                                 self.assertIsNone(pt[8])
                             n += 1
                 self.assertEqual(n, len(want))
-                said = " ".join(t for t, _e in p["caption"])
-                self.assertIn("pairs (every thread enqueues, then dequeues", said)
-                self.assertIn("the queues that count them: numaring, flat", said)
-                self.assertIn("faa left out", said)
+                text = " ".join(said(p))
+                self.assertIn("pairs (every thread enqueues, then dequeues", text)
+                self.assertIn("the queues that count them: numaring, flat", text)
+                self.assertIn("faa left out", text)
+                self.assertIn("ck not in the bursts panel (no bursts)", text)
                 self.assertIn("under pairs: operations/s by queue", p["title"])
 
     def test_the_numbers_are_summarizes(self):
@@ -263,7 +290,7 @@ class PeersPairs(unittest.TestCase):
                        pairs_key)
         for b, a in enumerate(pairs):
             with self.subTest(bursts=b):
-                self.assertEqual([t.get_text() for t in a.get_xticklabels()], MOVERS)
+                self.assertEqual([t.get_text() for t in a.get_xticklabels()], movers(b))
                 self.assertIn("pairs: every thread enqueues, then dequeues", a.get_title())
                 self.assertIn("2 threads", a.get_title())
                 self.assertEqual(a.get_ylabel(), "throughput (million operations/s)")
@@ -275,7 +302,7 @@ class PeersPairs(unittest.TestCase):
                     self.assertEqual(ln.get_markerfacecolor() == "white", item == "message")
                     self.assertEqual(len(ln.get_ydata()), 1)
                     got[(b, q, item, 2)] = float(ln.get_ydata()[0]) * 1e6
-                self.assertEqual(set(got), {k for k in want if k[0] == b and k[1] != "faa"})
+                self.assertEqual(set(got), {k for k in want if k[0] == b and k[1] in movers(b)})
                 for k, v in got.items():
                     self.assertAlmostEqual(v / want[k], 1.0, places=9)
                 # the lost races along the bottom: numaring and flat, both item modes
@@ -290,9 +317,9 @@ class PeersPairs(unittest.TestCase):
                 lo = a.get_ylim()[0]
                 band = lo * (a.get_ylim()[1] / lo) ** 0.24
                 self.assertTrue(all(v / 1e6 > band for v in got.values()))
-        # the item panels: prodcons values only
+        # the item panels: prodcons values only, each (pace, regime) group's median
         pc = medians([r for r in self.rows("one") if workload(r) == "prodcons"], tput,
-                     pairs_key)
+                     group_key)
         for a in axes[:4]:
             ys = [float(y) for ln in a.lines if ln.get_marker() not in ("None", "", "_", "x")
                   for y in ln.get_ydata()]
@@ -311,7 +338,7 @@ class PeersPairs(unittest.TestCase):
                 self.assertEqual(a.get_gid(), "peers-pairs")
                 self.assertEqual([t.get_text() for t in a.get_xticklabels()], ["2", "4", "8"])
                 joined = dots(a)
-                self.assertEqual(len(joined), len(MOVERS))
+                self.assertEqual(len(joined), len(movers(b)))
                 for ln in joined:
                     self.assertEqual(len(ln.get_xdata()), 3)
                     self.assertEqual(ln.get_linestyle(), "-")
@@ -330,8 +357,8 @@ class PeersPairs(unittest.TestCase):
         self.assertFalse([a for a in axes if a.get_gid() == "peers-pairs"])
         self.assertEqual([(pn["item"], pn["bursts"]) for pn in p["panels"]],
                          [("inline", 0), ("inline", 1), ("message", 0), ("message", 1)])
-        self.assertEqual(p["title"], "Peers: throughput vs threads by queue")
-        self.assertFalse(any("pairs" in t for t, _e in p["caption"]))
+        self.assertEqual(p["title"], "Peers: throughput vs threads by queue, each regime apart")
+        self.assertFalse(any("pairs" in t for t in said(p)))
         cols, rows = pairs_block(plot.dat_text("peers-throughput", p))
         self.assertEqual(len(rows), 1)
         self.assertEqual(rows[0][cols.index("has_pairs")], "0")
@@ -362,19 +389,18 @@ class PeersPairs(unittest.TestCase):
                 continue
             ix = {c: i for i, c in enumerate(cols)}
             want = medians([r for r in self.rows(host) if workload(r) == "pairs"
-                            and r["queue"] != "faa"], tput, pairs_key)
+                            and r["queue"] != "faa" and meaningful(r)], tput, pairs_key)
             got = {(int(r[ix["panel"]]), r[ix["queue"]],
                     "message" if r[ix["message"]] == "1" else "inline",
                     int(r[ix["threads"]])): float(r[ix["median_ops_per_s"]]) for r in rows}
             self.assertEqual(set(got), set(want))
             for k, v in got.items():
                 self.assertAlmostEqual(v / want[k], 1.0, places=5)
-            # the queue blocks before it: prodcons only
+            # the blocks before it: prodcons, its ceiling, its harness
             text = "\n".join(plot.dat_text("peers-throughput", p))
             head = text.split('"%s"' % plot.PEERS_PAIRS_BLOCK)[0]
-            nb = len(re.findall(r'^"(numaring|flat|ck|rte|moodycamel|urcu|mutex|faa)"$', head,
-                                re.M))
-            self.assertEqual(nb, 8)
+            self.assertEqual(re.findall(r'^"(.*)"$', head, re.M),
+                             ["prodcons", "ceiling (model)", "harness alone (null queue)"])
 
     @unittest.skipUnless(GNUPLOT, "gnuplot is not installed")
     def test_gnuplot_draws_every_shape(self):

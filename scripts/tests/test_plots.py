@@ -35,6 +35,23 @@ import fakeresults  # noqa: E402
 import nrdata  # noqa: E402
 
 
+
+def dat_block(path, name):
+    """(columns, rows) of the block called ``name`` of a .dat file (its '# columns:'
+    line names them; rows split on blanks)."""
+    with open(path, encoding="utf-8") as f:
+        chunk = f.read().split('\n"%s"\n' % name)[1].split("\n\n\n")[0]
+    lines = [x for x in chunk.splitlines() if x.strip()]
+    cols = [x for x in lines if x.startswith("# columns:")][0].split(":", 1)[1].split()
+    return cols, [x.split() for x in lines if not x.startswith("#")]
+
+
+def said(p):
+    """Everything a figure's preparation says: its caption (the host, its
+    warnings, one line of what is drawn) and its notes (the .dat header)."""
+    return [t for t, _e in p["caption"]] + list(p.get("notes") or [])
+
+
 def _python():
     """A Python with matplotlib: this one, else Debian's /usr/bin/python3."""
     try:
@@ -172,19 +189,18 @@ class Drawn(unittest.TestCase):
         if not GNUPLOT:
             self.skipTest("gnuplot is not installed")
         rows = nrdata.load_tidy(os.path.join(self.results, "beta", "f2-node-cache.csv"))
-        with open(os.path.join(self.plots, "beta", "data", "f2-node-cache.dat")) as f:
-            block = f.read().split('"harness alone (null queue)"')[1]
-        got = {int(x.split()[0]): float(x.split()[1]) for x in block.splitlines() if x.strip()}
+        cols, block = dat_block(os.path.join(self.plots, "beta", "data", "f2-node-cache.dat"),
+                                "harness alone (null queue)")
+        got = {int(x[cols.index("threads")]): float(x[cols.index("median_ops_per_s")])
+               for x in block}
         for t in (2, 4, 8):
             want = statistics.median(float(r["harness_ops_per_s"]) for r in rows
                                      if nrdata.threads(r) == t)
             self.assertAlmostEqual(got[t] / want, 1.0, places=4)
-        with open(os.path.join(self.plots, "beta", "data", "peers-throughput.dat")) as f:
-            text = f.read()
-        self.assertIn("message items", text)
-        rows = [x.split() for x in text.split('"numaring"')[1].split('\n\n\n')[0].splitlines()
-                if x.strip()]
-        self.assertEqual({r[8] for r in rows}, {"0", "1"})  # inline and message rows
+        cols, pc = dat_block(os.path.join(self.plots, "beta", "data", "peers-throughput.dat"),
+                             "prodcons")
+        numaring = [r for r in pc if r[cols.index("queue")] == "numaring"]
+        self.assertEqual({r[cols.index("message")] for r in numaring}, {"0", "1"})
         with open(os.path.join(self.plots, "beta", "data", "f1-lookup-cost.dat")) as f:
             f1 = [x.split() for x in f if x.strip() and not x.startswith("#")]
         f1rows = nrdata.load_tidy(os.path.join(self.results, "beta", "f1-lookup-cost.csv"))
@@ -197,11 +213,11 @@ class Drawn(unittest.TestCase):
         rows = nrdata.load_tidy(os.path.join(self.results, "beta", "f2-node-cache.csv"))
         agg = nrdata.aggregate(rows, ("lookup", "threads"), "throughput_ops_per_s")
         med = agg[("cached", 8)][0]
-        with open(os.path.join(self.plots, "beta", "data", "f2-node-cache.dat")) as f:
-            blocks = f.read().split('"cached"')[1]
-        line = [x for x in blocks.splitlines() if x.startswith("8 ")][0].split()
-        self.assertAlmostEqual(float(line[1]) / med, 1.0, places=4)
-        self.assertEqual(int(line[4]), 3)
+        cols, pts = dat_block(os.path.join(self.plots, "beta", "data", "f2-node-cache.dat"),
+                              "points")
+        line = [x for x in pts if x[0] == "cached" and x[cols.index("threads")] == "8"][0]
+        self.assertAlmostEqual(float(line[cols.index("median_ops_per_s")]) / med, 1.0, places=4)
+        self.assertEqual(int(line[cols.index("n")]), 3)
 
 
 class Numbers(unittest.TestCase):
@@ -257,7 +273,7 @@ class Numbers(unittest.TestCase):
         self.assertEqual(p["threads"], 8)
         self.assertEqual([c["gate"] for c in p["curves"]], ["shared", "pernode", "perworker"])
         self.assertIn("every line: the median over the reps at each percentile",
-                      " ".join(t for t, _e in p["caption"]))
+                      " ".join(t for t in said(p)))
         for c in p["curves"]:
             self.assertEqual(c["source"], "latency.csv")
             self.assertEqual(c["nreps"], 3)
@@ -307,7 +323,8 @@ class Numbers(unittest.TestCase):
         emu = self.plot.prep_f2(self.host("emu1"))["caption"]
         self.assertIn("Fake CPU 9000", real[0][0])
         self.assertIn("host real1", real[0][0])
-        self.assertTrue(any(t.startswith("real NUMA nodes") for t, _e in real))
+        self.assertTrue(any(t.startswith("real NUMA nodes") for t in said({"caption": real})
+                            + self.plot.prep_f2(self.host("real1"))["notes"]))
         self.assertFalse(any("EMULATED" in t for t, _e in real))
         warn = [t for t, e in emu if e == "warn"]
         self.assertEqual(len(warn), 1)
@@ -317,10 +334,16 @@ class Numbers(unittest.TestCase):
     def test_peers_panels(self):
         p = self.plot.prep_peers(self.host("real1"))
         self.assertEqual([pn["bursts"] for pn in p["panels"]], [0, 1, 0, 1])
-        self.assertIn("faa", p["panels"][0]["series"])
+        self.assertIn("faa", {q for q, _g in p["panels"][0]["series"]})
+        # faa has no message items, ck no bursts: not in those panels
+        for pn in p["panels"]:
+            qs = {q for q, _g in pn["series"]}
+            self.assertEqual("faa" in qs, pn["item"] == "inline")
+            self.assertEqual("ck" in qs, pn["bursts"] == 0)
         lat = self.plot.prep_peers_latency(self.host("real1"))
-        faa = [b for b in lat["panels"][0]["bars"] if b["queue"] == "faa"][0]
-        self.assertIsNone(faa["p50"])
+        # faa records no latency: no mark
+        self.assertFalse([m for m in lat["panels"][0]["marks"] if m["queue"] == "faa"])
+        self.assertIn("faa: no latency recorded", lat["caption"][-1][0])
 
 
 def _median_harness(rows):
@@ -381,7 +404,7 @@ class OpenLoopF3RealizedF5(unittest.TestCase):
         return list(axes.flat)
 
     def caption(self, p):
-        return " ".join(t for t, _e in p["caption"])
+        return " ".join(t for t in said(p))
 
     # -- F3 -----------------------------------------------------------------
 
@@ -403,15 +426,25 @@ class OpenLoopF3RealizedF5(unittest.TestCase):
                               and 100 * float(r["load"]) == q[0]]
                         self.assertEqual(q[4], 3)
                         self.assertAlmostEqual(q[1], _med(at, c))
-        # drawn: the percentiles against the load, in % of capacity
-        self.assertEqual(p["grid"], (2, 2))
-        axes = self.draw(self.plot.draw_f3_load, p, 4)
-        self.assertEqual([t.get_text() for t in axes[0].get_xticklabels()],
-                         ["25%", "50%", "75%"])
-        self.assertIn("offered load", axes[0].get_xlabel())
-        xs = [x for ln in axes[0].lines for x in ln.get_xdata()]
-        self.assertTrue(xs)
-        self.assertTrue(all(min(abs(x - ld) for ld in (25, 50, 75)) <= 2 for x in xs), xs)
+        # drawn: a latency panel per gate (p50 and p99 only), against the load in %
+        # of capacity, on one log axis whose limits come from the medians
+        self.assertEqual(p["grid"], (2, 3))
+        axes = self.draw(self.plot.DRAW["f3load"], p, 6)
+        lims = {a.get_ylim() for a in axes[:3]}
+        self.assertEqual(len(lims), 1)
+        for a, g in zip(axes[:3], ("shared", "pernode", "perworker")):
+            self.assertEqual([t.get_text() for t in a.get_xticklabels()],
+                             ["25%", "50%", "75%"])
+            self.assertIn("offered load", a.get_xlabel())
+            self.assertIn(g, a.get_title())
+            self.assertEqual(a.get_yscale(), "log")
+            lines = {ln.get_gid(): ln for ln in a.lines if ln.get_gid()}
+            self.assertEqual(set(lines), {"f3-%s-p50" % g, "f3-%s-p99" % g})
+            for c, name in (("p50_ns", "p50"), ("p99_ns", "p99")):
+                ln = lines["f3-%s-%s" % (g, name)]
+                self.assertEqual(list(ln.get_xdata()), [25.0, 50.0, 75.0])
+                self.assertEqual([round(y, 6) for y in ln.get_ydata()],
+                                 [round(q[1], 6) for q in p["pct"][c][g]])
         self.assertIn("shared / perworker", p["annotation"])
         self.assertIn("in flight", p["annotation"])
 
@@ -428,13 +461,13 @@ class OpenLoopF3RealizedF5(unittest.TestCase):
                     delta=0.01 * q[1])
             self.assertEqual([q[0] for q in p["tput"][g]], [25.0, 50.0, 75.0])
         self.assertEqual([q[0] for q in p["offered"]], [25.0, 50.0, 75.0])
-        axes = self.draw(self.plot.draw_f3_load, p, 4)
-        drawn = sorted(round(y, 6) for ln in axes[1].lines for y in ln.get_ydata()
+        axes = self.draw(self.plot.DRAW["f3load"], p, 6)
+        drawn = sorted(round(y, 6) for ln in axes[3].lines for y in ln.get_ydata()
                        if ln.get_linestyle() not in ("None", ""))
         want = sorted(round(q[1], 6) for g in p["order"] for q in p["inflight"][g])
         self.assertEqual(drawn, want)
-        self.assertIn("in flight", axes[1].get_ylabel())
-        self.assertIn("offered rate", axes[2].get_legend_handles_labels()[1])
+        self.assertIn("in flight", axes[3].get_ylabel())
+        self.assertIn("offered rate", axes[4].get_legend_handles_labels()[1])
         text = self.caption(p)
         self.assertIn("items in flight: summary.csv's inflight (Little", text)
         self.assertIn("every gate delivered the offered rate", text)
@@ -452,12 +485,12 @@ class OpenLoopF3RealizedF5(unittest.TestCase):
                 for q in pts:
                     self.assertAlmostEqual(q[1], _med([r for r in at if 100 * float(r["load"])
                                                        == q[0]], "p50_ns"))
-        axes = self.draw(self.plot.draw_f3_load, p, 4)
-        self.assertEqual(axes[3].get_title(), self.plot.F3_OVER_TITLE.replace("; ", ";\n"))
-        self.assertEqual(len([ln for ln in axes[3].lines if ln.get_linestyle() != "None"]), 6)
+        axes = self.draw(self.plot.DRAW["f3load"], p, 6)
+        self.assertEqual(axes[5].get_title(), self.plot.F3_OVER_TITLE.replace("; ", ";\n"))
+        self.assertEqual(len([ln for ln in axes[5].lines if ln.get_linestyle() != "None"]), 6)
         # the other panels: only the 2-thread runs (their medians), nothing of 4 or 8
         want = {round(q[1], 3) for g in p["order"] for q in p["pct"]["p50_ns"][g]}
-        p50 = {round(y, 3) for ln in axes[0].lines for y in ln.get_ydata()}
+        p50 = {round(y, 3) for a in axes[:3] for ln in a.lines for y in ln.get_ydata()}
         self.assertLessEqual(want, p50)
         over = {round(q[1], 3) for ser in p["over_p50"].values() for pts in ser.values()
                 for q in pts}
@@ -469,7 +502,7 @@ class OpenLoopF3RealizedF5(unittest.TestCase):
                          ['"%s, %d threads"' % (g, t) for t in (4, 8)
                           for g in ("shared", "pernode", "perworker")])
         for b in blocks:
-            rows = [x.split() for x in b.splitlines()[1:]]
+            rows = [x.split() for x in b.splitlines()[1:] if not x.startswith("#")]
             self.assertEqual({r[23] for r in rows}, {"0"} if "threads" not in b.splitlines()[0]
                              else {"1"})
 
@@ -509,7 +542,7 @@ class OpenLoopF3RealizedF5(unittest.TestCase):
         self.assertEqual([b.splitlines()[0] for b in blocks],
                          ['"shared"', '"pernode"', '"perworker"'])
         for b in blocks:
-            rows = [x.split() for x in b.splitlines()[1:]]
+            rows = [x.split() for x in b.splitlines()[1:] if not x.startswith("#")]
             self.assertEqual([r[0] for r in rows], ["25", "50", "75"])
             self.assertTrue(all(len(r) == 25 for r in rows))
             g = b.splitlines()[0].strip('"')
@@ -555,7 +588,9 @@ class OpenLoopF3RealizedF5(unittest.TestCase):
                 self.assertIn(("b=%d" % q[8], q[0]), labels)
         self.assertIn("realized", axes[0].get_xlabel())
         dat = self.plot.dat_text("f5-ceiling", p)
-        rows = [x.split() for x in dat if x and x[0].isdigit()]
+        rows = [x.split() for x in "\n".join(dat).split('\n"closed loop"\n')[0].splitlines()
+                if x and x[0].isdigit()]
+        self.assertTrue(rows)
         self.assertTrue(all(r[15] == "1" for r in rows))
         self.assertEqual({r[13] for r in rows}, {"1", "4", "16", "64", "256"})
 
@@ -596,7 +631,10 @@ class OpenLoopF3RealizedF5(unittest.TestCase):
         self.assertFalse([a for a in axes[0].texts if a.get_text().startswith("b=")])
         self.assertIn("configured", axes[0].get_xlabel())
         dat = self.plot.dat_text("f5-ceiling", p)
-        self.assertTrue(all(x.split()[15] == "0" for x in dat if x and x[0].isdigit()))
+        rows = [x.split() for x in "\n".join(dat).split('\n"closed loop"\n')[0].splitlines()
+                if x and x[0].isdigit()]
+        self.assertTrue(rows)
+        self.assertTrue(all(r[15] == "0" for r in rows))
 
     def test_summarize_says_the_same_of_the_realized_batch(self):
         _real_ceiling_module()
@@ -684,11 +722,11 @@ class Harness(unittest.TestCase):
                 for q in line:
                     want = _median_harness([r for r in rows if nrdata.threads(r) == q[0]])
                     self.assertAlmostEqual(q[1], want)
-                self.assertTrue(any("harness alone (null queue)" in t for t, _e in p["caption"]))
+                self.assertTrue(any("harness alone (null queue)" in t for t in said(p)))
                 if exp != "f4-backoff":   # F4's one line says only where some are
-                    self.assertTrue(any("no point within 20%" in t for t, _e in p["caption"]))
+                    self.assertTrue(any("no point within 20%" in t for t in said(p)))
                 else:
-                    self.assertFalse(any("within 20%" in t for t, _e in p["caption"]))
+                    self.assertFalse(any("within 20%" in t for t in said(p)))
 
     def test_f5_draws_the_harness_per_point(self):
         p = self.plot.prep_f5(self.host("h"))
@@ -705,37 +743,41 @@ class Harness(unittest.TestCase):
         want = 1e9 / _median_harness(self.rows("h", "f1-lookup-cost"))
         self.assertAlmostEqual(p["harness_ns"], want)
         self.assertFalse(any(b["harness_bound"] for b in p["bars"]))
-        self.assertTrue(any("the floor: %.1f ns per item" % want in t for t, _e in p["caption"]))
+        self.assertTrue(any("the floor: %.1f ns per item" % want in t for t in said(p)))
 
     def test_peers_panels_by_item(self):
         p = self.plot.prep_peers(self.host("h"))
         self.assertEqual([(pn["item"], pn["bursts"]) for pn in p["panels"]],
                          [("inline", 0), ("inline", 1), ("message", 0), ("message", 1)])
         self.assertEqual(p["grid"], (2, 2))
+        import fig_common
         for pn in p["panels"][2:]:
             self.assertIn("message items: the payload's line travels too", pn["name"])
-            self.assertIn("numaring", pn["series"])
+            self.assertIn("numaring", {q for q, _g in pn["series"]})
         rows = self.rows("h", "peers")
         for pn in p["panels"]:
             with self.subTest(panel=pn["name"]):
                 self.assertEqual([q[0] for q in pn["harness"]], [2, 4])
                 at2 = [r for r in rows if nrdata.threads(r) == 2 and r["item"] == pn["item"]
-                       and int(r["bursts"]) == pn["bursts"]]
+                       and int(r["bursts"]) == pn["bursts"]
+                       and fig_common.runs_in(r["queue"], r["item"], pn["bursts"])]
                 self.assertAlmostEqual(pn["harness"][0][1], _median_harness(at2))
         # the message rows are slower, and their harness too
-        self.assertLess(p["panels"][2]["series"]["numaring"][0][1],
-                        p["panels"][0]["series"]["numaring"][0][1])
+
+        def numaring(pn):
+            return [v for (q, _g), v in pn["series"].items() if q == "numaring"][0]
+        self.assertLess(numaring(p["panels"][2])[0][1], numaring(p["panels"][0])[0][1])
         self.assertLess(p["panels"][2]["harness"][0][1], p["panels"][0]["harness"][0][1])
         lat = self.plot.prep_peers_latency(self.host("h"))
         self.assertEqual([(pn["item"], pn["bursts"]) for pn in lat["panels"]],
                          [("inline", 0), ("inline", 1), ("message", 0), ("message", 1)])
-        self.assertTrue(all(pn["bars"] for pn in lat["panels"]))
+        self.assertTrue(all(pn["marks"] for pn in lat["panels"]))
 
     def test_peers_inline_only(self):
         p = self.plot.prep_peers(self.host("inline"))
         self.assertEqual(p["grid"], (1, 2))
         self.assertEqual([pn["item"] for pn in p["panels"]], ["inline", "inline"])
-        self.assertTrue(any("message items: not measured" in t for t, _e in p["caption"]))
+        self.assertTrue(any("message items: not measured" in t for t in said(p)))
 
     def test_empty_item_is_inline(self):
         d = os.path.join(self.tmp, "blank-item")
@@ -756,7 +798,7 @@ class Harness(unittest.TestCase):
         self.assertEqual([pn["item"] for pn in blank["panels"]],
                          [pn["item"] for pn in orig["panels"]])
         self.assertEqual(blank["panels"][0]["series"], orig["panels"][0]["series"])
-        self.assertIn("items: inline", " ".join(t for t, _e in blank["caption"]))
+        self.assertIn("items: inline", " ".join(t for t in said(blank)))
         summarize = importlib.import_module("summarize")
         self.assertEqual(summarize.peers(os.path.join(d, "h"), "inline")["b0_mops"],
                          summarize.peers(os.path.join(self.results, "h"), "inline")["b0_mops"])
@@ -765,7 +807,7 @@ class Harness(unittest.TestCase):
         h = self.host("h")
         for name, _exp, prep, _n in self.plot.FIGURES:
             with self.subTest(figure=name):
-                text = " ".join(t for t, _e in prep(h)["caption"])
+                text = " ".join(t for t in said(prep(h)))
                 if name == "f4-backoff":
                     # the host line and one line of what is drawn (F4 runs inline
                     # items only; the results README says so)
@@ -786,7 +828,7 @@ class Harness(unittest.TestCase):
             with self.subTest(prep=prep.__name__):
                 p = prep(h)
                 self.assertIn("harness ceiling not measured",
-                              " ".join(t for t, _e in p["caption"]))
+                              " ".join(t for t in said(p)))
                 self.assertFalse(p.get("harness"))
                 self.assertFalse(p.get("has_harness"))
                 self.assertIsNone(p.get("harness_ns"))
@@ -806,9 +848,10 @@ class Harness(unittest.TestCase):
                 if GNUPLOT:
                     check_png(self, os.path.join(plots, "none", "gnuplot", fig + ".png"))
         if GNUPLOT:
-            with open(os.path.join(plots, "none", "data", "f2-node-cache.dat")) as f:
-                block = f.read().split('"harness alone (null queue)"')[1]
-            self.assertTrue(all(" NaN " in x for x in block.splitlines() if x.strip()))
+            cols, block = dat_block(os.path.join(plots, "none", "data", "f2-node-cache.dat"),
+                                    "harness alone (null queue)")
+            self.assertTrue(block)
+            self.assertTrue(all(x[cols.index("median_ops_per_s")] == "NaN" for x in block))
 
     def expected_bound(self, host):
         """(experiment, point) of every point at >= 0.8 x its harness, computed here."""
@@ -829,7 +872,7 @@ class Harness(unittest.TestCase):
         self.assertGreater(want, 0)
         self.assertEqual(sum(self.plot.bound_count(pn["series"]) for pn in p["panels"]), want)
         self.assertTrue(any("%d points within 20%% of the harness's own ceiling" % want in t
-                            for t, _e in p["caption"]), p["caption"])
+                            for t in said(p)), p["caption"])
 
     def test_summarize_flags_harness_bound_points(self):
         _real_ceiling_module()
@@ -927,7 +970,10 @@ class Ceiling(unittest.TestCase):
         d = os.path.join(self.tmp, "scripts-" + variant)
         if not os.path.isdir(d):
             os.makedirs(d)
-            for f in ("plot.py", "nrdata.py", "summary-schema.csv"):
+            # plot.py and the modules it draws with (its figures' fig_*.py, the
+            # interval and the regimes), not ceiling.py: the variant's
+            for f in ["plot.py", "nrdata.py", "summary-schema.csv", "stats.py", "regime.py"] + [
+                    os.path.basename(x) for x in glob.glob(os.path.join(SCRIPTS, "fig_*.py"))]:
                 shutil.copy(os.path.join(SCRIPTS, f), d)
             if variant in CEILING_VARIANTS:
                 with open(os.path.join(d, "ceiling.py"), "w") as f:
@@ -949,7 +995,7 @@ class Ceiling(unittest.TestCase):
         f2, f5 = self.prep("works")
         self.assertEqual(len(f2["ceiling"]), 1)
         self.assertEqual(f2["ceiling"][0]["points"], [(2, 1e8), (4, 2e8)])
-        self.assertTrue(any("physical ceiling model" in t for t, _e in f2["caption"]))
+        self.assertTrue(any("physical ceiling model" in t for t in said(f2)))
         self.assertTrue(f5["has_ceiling"])
 
     def test_not_available(self):
@@ -959,7 +1005,7 @@ class Ceiling(unittest.TestCase):
                 f2, f5 = self.prep(variant)
                 self.assertEqual(f2["ceiling"], [])
                 self.assertFalse(f5["has_ceiling"])
-                self.assertTrue(any("ceiling: not available" in t for t, _e in f2["caption"]),
+                self.assertTrue(any("ceiling: not available" in t for t in said(f2)),
                                 f2["caption"])
 
     def test_broken_module_still_draws(self):
