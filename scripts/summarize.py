@@ -591,10 +591,13 @@ def realized_of(r):
 
 
 def f5_realized(hostdir):
-    """F5's realized batch per point: [{threads, batch, realized (median over the
-    reps), ratio realized / configured}] sorted by threads and batch; None where
+    """F5's realized batch per open-loop point: [{threads, batch, realized (median
+    over the reps), ratio realized / configured}] sorted by threads and batch; None where
     no run records its transfers."""
-    rows = load(os.path.join(hostdir, "f5-ceiling.csv"))
+    # the open-loop runs (the figure's realized-batch panel): a closed loop keeps
+    # every batch full, so mixing its runs in would hide short transfers
+    rows = [r for r in load(os.path.join(hostdir, "f5-ceiling.csv"))
+            if load_of(r) or not regime.closed_loop(r)]
     points = {}
     for r in rows:
         points.setdefault((threads(r), int(float(r["batch"]))), []).append(realized_of(r))
@@ -1249,6 +1252,8 @@ def host_readme(hostdir):
     lines += peers_pairs_section(hostdir)
     import regime_report
     lines += regime_report.lines(hostdir)
+    import ceiling_report
+    lines += ceiling_report.lines(hostdir)
     lines += drift_section(hostdir)
     lines += harness_section(hostdir)
     lines += pace_section(hostdir)
