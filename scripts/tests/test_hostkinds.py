@@ -54,7 +54,8 @@ PAPER_FIGURES = {"RealPlots": ["f1-lookup-cost", "f2-node-cache", "f4-backoff",
 #: the paper's sentences that name emulated nodes whatever the host (the
 #: TOPOLOGY= option of the artifact appendix); everything else about emulated
 #: nodes must come from the host
-GENERIC_EMULATED = ["(emulated nodes)"]
+#: phrases that name emulated nodes generically (a claim's testability), not this host
+GENERIC_EMULATED = ["(emulated nodes)", "(real or emulated)"]
 
 
 def flags(path):
