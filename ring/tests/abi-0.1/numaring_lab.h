@@ -1,0 +1,175 @@
+/*
+ * numaring_lab.h - the study's ablations, for the benchmarks and experiments
+ * (not for production use: numaring.h is the library).
+ *
+ * The study behind NumaRing (F1-F5) measured what goes wrong in a NUMA queue
+ * built the obvious way: a libnuma look-up on every operation, one gate word
+ * that every worker writes for cross-node transfers. This interface builds
+ * those variants faithfully so that they can be measured against the fix,
+ * plus a plain single ring ("flat") that is NumaRing's per-node ring with no
+ * NUMA layer. Symbols are versioned NUMARING_LAB_0.1 and later nodes (see
+ * libnumaring.map): they may change with any release.
+ *
+ * Every variant is compiled as its own specialised enqueue and dequeue,
+ * chosen when a worker attaches: a variant pays for its own mode only.
+ */
+#ifndef NUMARING_LAB_H
+#define NUMARING_LAB_H
+
+#include <stdint.h>
+
+#include "numaring.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* How a worker learns which node it is on (ablation "lookup", F1/F2). */
+enum numaring_lookup {
+	NUMARING_LOOKUP_LIBNUMA, /* numa_node_of_cpu(sched_getcpu()) every operation (study's bug) */
+	NUMARING_LOOKUP_SYSCALL, /* raw getcpu system call every operation */
+	NUMARING_LOOKUP_TABLE,   /* sched_getcpu() + the cpu-to-node table built at create */
+	NUMARING_LOOKUP_CACHED,  /* remembered; re-checked every `recheck` ops and on full/empty (fix) */
+	NUMARING_LOOKUP_RSEQ,    /* node_id the kernel keeps in the thread's rseq area (Linux >= 6.3) */
+	NUMARING_LOOKUP_RDPID,   /* node Linux stores in TSC_AUX, read with the rdpid instruction */
+	NUMARING_LOOKUP_NONE,    /* node found at attach, never looked up again (reference) */
+	NUMARING_LOOKUP_AUTO,    /* what numaring_create uses: RSEQ where supported, else CACHED */
+	NUMARING_LOOKUP_COUNT_
+};
+
+/* How cross-node batch transfers are coordinated (ablation "gate", F3). */
+enum numaring_gate {
+	NUMARING_GATE_SHARED,    /* one gate word for every worker (study's bug) */
+	NUMARING_GATE_PERNODE,   /* one gate word per node */
+	NUMARING_GATE_PERWORKER, /* each worker's own word on its own line (fix; production) */
+	NUMARING_GATE_COUNT_
+};
+
+/* The ablations; numaring_lab_init gives the production values. */
+struct numaring_lab {
+	size_t size;                 /* sizeof(struct numaring_lab): set by numaring_lab_init */
+	enum numaring_lookup lookup; /* see enum numaring_lookup (default AUTO) */
+	unsigned recheck;            /* CACHED: re-check the node every `recheck` operations (>= 1) */
+	enum numaring_gate gate;     /* see enum numaring_gate (default PERWORKER) */
+	unsigned linger_us;          /* 0 (default): a consumer whose ring is empty takes
+	                                whatever another node has. > 0: it takes only a
+	                                full batch, unless it has found nothing for this
+	                                many microseconds (then whatever there is): fewer,
+	                                fuller cross-node transfers, at the price of up to
+	                                linger_us of latency; dequeue may report empty
+	                                meanwhile. At most 1,000,000 (F5). */
+	/* 0.2: the spin lengths of the backoffs (F4's spin sweep). A lab of the
+	   0.1 size, without them, gets the production values. */
+	unsigned pause_spin;         /* backoff PAUSE: PAUSE instructions per backoff,
+	                                1..NUMARING_LAB_SPIN_MAX; 0 (default): the
+	                                production NUMARING_PAUSE_SPIN */
+	unsigned exp_cap;            /* backoff EXP: the most PAUSEs one backoff spins
+	                                (it doubles from 1 per lost race up to this), a
+	                                power of two 1..NUMARING_LAB_SPIN_MAX; 0 (default):
+	                                the production NUMARING_EXP_MAX_SPIN */
+};
+
+/* The longest spin the lab accepts, in PAUSEs: from about 0.2 ms (10-cycle
+ * PAUSE at 3 GHz) to about 5 ms (140 cycles at 2 GHz) per backoff. Longer is no
+ * backoff any more but a sleep that spins, and a typo's worth of hang. */
+#define NUMARING_LAB_SPIN_MAX 65536u
+
+/* numaring_lab_init - the production values: lookup AUTO, recheck 256,
+ * gate PERWORKER, linger 0, pause_spin 0 and exp_cap 0 (the constants). */
+void numaring_lab_init(struct numaring_lab *lab);
+
+/*
+ * numaring_lab_create - numaring_create with the ablations of *lab (NULL:
+ * production values). Errors as numaring_create, plus EINVAL for an
+ * unknown lookup or gate, CACHED with recheck 0, linger_us above 1,000,000,
+ * pause_spin above NUMARING_LAB_SPIN_MAX, exp_cap not a power of two or
+ * above NUMARING_LAB_SPIN_MAX (0 is the default for both; the spin lengths
+ * are checked whatever the backoff, so that a sweep fails on its first
+ * bad value and not on the first run that uses it).
+ */
+struct numaring *numaring_lab_create(const struct numaring_config *cfg,
+				     const struct numaring_lab *lab);
+
+/*
+ * numaring_spin_in_force - the spin lengths the queue's backoffs use, in
+ * PAUSEs: *pause_spin for PAUSE, *exp_cap for EXP's cap (the lab's values,
+ * 0 resolved to the production constants; the constants for a queue of
+ * numaring_create). Either pointer may be NULL. Since NUMARING_LAB_0.2.
+ */
+void numaring_spin_in_force(const struct numaring *q, unsigned *pause_spin, unsigned *exp_cap);
+
+/* The lookup in force: the configured one; AUTO resolved; TABLE where RSEQ
+ * or RDPID was asked for and is not supported here. */
+enum numaring_lookup numaring_lookup_in_force(const struct numaring *q);
+
+/* The gate in force. */
+enum numaring_gate numaring_gate_in_force(const struct numaring *q);
+
+/* Address and length of node's ring memory (placement tests); NULL for a
+ * bad node index. */
+const void *numaring_node_ring(const struct numaring *q, unsigned node, size_t *len);
+
+/* 1 if the kernel fills rseq node_id for this thread (AT_RSEQ_FEATURE_SIZE >= 24
+ * and glibc registered rseq), else 0. */
+int numaring_rseq_node_supported(void);
+
+/* 1 if this CPU has the rdpid instruction and Linux keeps the CPU in TSC_AUX. */
+int numaring_rdpid_supported(void);
+
+/*
+ * numaring_lab_lookup_run - make n node look-ups the way `mode` does (LIBNUMA,
+ * SYSCALL, TABLE, RSEQ or RDPID; TABLE indexes cpu_table[table_len], the
+ * caller's CPU-to-node array) in a tight loop, and return the sum of the
+ * answers (so the loop is not optimised away). For timing the look-ups
+ * themselves: one call per n. Returns 0 for another mode.
+ */
+uint64_t numaring_lab_lookup_run(enum numaring_lookup mode, unsigned n, const int *cpu_table,
+				 unsigned table_len);
+
+const char *numaring_lookup_name(enum numaring_lookup v); /* "cached"; "?" if unknown */
+const char *numaring_gate_name(enum numaring_gate v);     /* "perworker" */
+/* Parse a name (exact, lower case). Returns 0, or -EINVAL for an unknown name. */
+int numaring_lookup_parse(const char *s, enum numaring_lookup *out);
+int numaring_gate_parse(const char *s, enum numaring_gate *out);
+
+/* ---- flat: one ring for every thread, no NUMA layer ---------------------- */
+
+/*
+ * The per-node ring of NumaRing used alone (a Vyukov-style bounded MPMC ring
+ * with bulk claims), so that numaring against flat measures what the NUMA
+ * layer adds or costs. Holds exactly `capacity` items. Each thread attaches
+ * a handle (it counts the races the thread lost); operations of different
+ * handles may run concurrently.
+ */
+struct numaring_flat;
+struct numaring_flat_handle;
+
+/* NULL + errno EINVAL (capacity not a power of two >= 2) or ENOMEM. The ring
+ * is placed as each node's ring of numaring_create: at the start of its own
+ * page-aligned mapping. */
+struct numaring_flat *numaring_flat_create(size_t capacity);
+/* The same, with the ring's cells starting `cells_at` bytes past a page
+ * boundary (a multiple of 128 below the page size; numaring_flat_create's
+ * is the ring's header size, 384): for measuring how the ring's speed
+ * depends on where it lies (make bench-placement). NULL + errno EINVAL
+ * (bad capacity or cells_at) or ENOMEM. */
+struct numaring_flat *numaring_flat_create_placed(size_t capacity, size_t cells_at);
+void numaring_flat_destroy(struct numaring_flat *f);
+/* NULL + errno ENOMEM. */
+struct numaring_flat_handle *numaring_flat_attach(struct numaring_flat *f);
+void numaring_flat_detach(struct numaring_flat_handle *h);
+/* 0, or -ENOBUFS when full. */
+int numaring_flat_enqueue(struct numaring_flat_handle *h, void *item);
+/* 0, or -ENOENT when empty. */
+int numaring_flat_dequeue(struct numaring_flat_handle *h, void **item);
+/* How many went in / came out (in order). */
+unsigned numaring_flat_enqueue_burst(struct numaring_flat_handle *h, void *const *items,
+				     unsigned n);
+unsigned numaring_flat_dequeue_burst(struct numaring_flat_handle *h, void **items, unsigned n);
+/* Races this handle lost (failed CAS attempts). */
+uint64_t numaring_flat_failures(const struct numaring_flat_handle *h);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* NUMARING_LAB_H */
