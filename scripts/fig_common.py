@@ -19,6 +19,7 @@ call time only (no cycle at import).
 """
 
 import math
+import re
 
 import nrdata
 import stats
@@ -242,10 +243,37 @@ def level_mark(ax, x, y, half=0.36, label=None, **style):
 # --------------------------------------------------------------------------
 # Captions
 
+#: a caption's statement of oversubscribed points (plot.oversub_status's, or
+#: the short clause of oversub_clause): the mark, the count
+OVERSUB_RE = re.compile(r"(?:([^\u00b7;:()]+): )?(\d+) oversubscribed (points?) "
+                        r"\(the run's threads")
+
+
+def oversub_clause(lines):
+    """The short clause every figure's drawn caption keeps about oversubscribed
+    points (threads sharing CPUs), from what its preparation said: 'no point
+    oversubscribed', '<mark>: N oversubscribed point(s) (the run's threads
+    outnumber its CPUs)', 'oversubscription not recorded' (an older table);
+    None where the preparation said nothing about it."""
+    text = " ".join(t for t, _e in lines if t)
+    if "oversubscription not recorded" in text:
+        return "oversubscription not recorded"
+    m = OVERSUB_RE.search(text)
+    if m:
+        mark = (m.group(1) or "").strip()
+        return "%s%s oversubscribed %s (the run's threads outnumber its CPUs)" % (
+            mark + ": " if mark else "", m.group(2), m.group(3))
+    if "no point oversubscribed" in text:
+        return "no point oversubscribed"
+    return None
+
+
 def condense(p):
     """The caption drawn under a figure: the host line, its warnings and one
-    line of what is drawn (p["drawn"]); everything else the preparation said
-    goes to p["notes"] (written to the .dat header, not drawn)."""
+    line of what is drawn (p["drawn"]) ending with the oversubscription clause
+    (oversub_clause: every figure says whether a point's threads shared CPUs);
+    everything else the preparation said goes to p["notes"] (written to the
+    .dat header, not drawn)."""
     full = list(p.get("caption") or [])
     if "notes" not in p:
         p["notes"] = [t for t, _e in full[1:] if t]
@@ -253,8 +281,13 @@ def condense(p):
         return p
     head = [full[0]] + [ln for ln in full[1:] if ln[1] == "warn"]
     drawn = p.get("drawn")
-    p["caption"] = head + ([(drawn, None)] if drawn else
-                           [ln for ln in full[1:] if ln[1] != "warn"][-1:])
+    last = [(drawn, None)] if drawn else [ln for ln in full[1:] if ln[1] != "warn"][-1:]
+    over = oversub_clause(full[1:])
+    if over and last and oversub_clause(last) is None:
+        last = [(last[0][0] + " \u00b7 " + over, last[0][1])]
+    elif over and not last:
+        last = [(over, None)]
+    p["caption"] = head + last
     return p
 
 

@@ -1047,7 +1047,7 @@ def prep_f4(host):
     else:
         n = sum(1 for v in flags.values() if v == 1)
         over = ("black x: %d oversubscribed point%s (the run's threads outnumber their CPUs)"
-                % (n, "" if n == 1 else "s")) if n else None
+                % (n, "" if n == 1 else "s")) if n else "no point oversubscribed"
     bound = sum(bound_count(g["tput"]) for pn in panels for g in pn["groups"])
     if not any(nrdata.num(r, "harness_ops_per_s") for r in rows):
         harness = "harness ceiling not measured"

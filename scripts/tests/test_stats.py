@@ -330,16 +330,25 @@ class OversubscribedTest(Trees):
         for pts in p["series"].values():
             self.assertEqual([(q[0], q[7]) for q in pts], [(2, 0), (4, 0), (8, 1)])
         dat = self.plot.dat_text("f2-node-cache", p)
-        self.assertIn("oversubscribed", [x for x in dat if x.startswith("# columns:")][0])
-        rows = [x.split() for x in "\n".join(dat).split('"cached"')[1].split("\n\n\n")[0]
-                .splitlines() if x.strip()]
-        self.assertEqual({(r[0], r[8]) for r in rows}, {("2", "0"), ("4", "0"), ("8", "1")})
+        cols, rows = self.points_block(dat)
+        self.assertIn("oversubscribed", cols)
+        self.assertEqual({(r["threads"], r["oversubscribed"]) for r in rows
+                          if r["variant"] == "cached"}, {("2", "0"), ("4", "0"), ("8", "1")})
         f5 = self.plot.prep_f5(h)
         self.assertEqual({q[7] for q in f5["lines"][8]}, {1})
         old = self.plot.prep_f2(self.host("old"))
-        rows = [x.split() for x in "\n".join(self.plot.dat_text("f2-node-cache", old))
-                .split('"cached"')[1].split("\n\n\n")[0].splitlines() if x.strip()]
-        self.assertEqual({r[8] for r in rows}, {"NaN"})
+        _cols, rows = self.points_block(self.plot.dat_text("f2-node-cache", old))
+        self.assertEqual({r["oversubscribed"] for r in rows if r["variant"] == "cached"},
+                         {"NaN"})
+
+    @staticmethod
+    def points_block(dat):
+        """(columns, [row as {column: field}]) of a .dat's "points" block."""
+        body = "\n".join(dat).split('\n"points"\n')[1].split("\n\n\n")[0]
+        cols = [x for x in body.splitlines() if x.startswith("# columns:")][0]
+        cols = cols.split(":", 1)[1].split()
+        return cols, [dict(zip(cols, x.split())) for x in body.splitlines()
+                      if x.strip() and not x.startswith("#")]
 
     def test_f3_percentiles_at_the_largest_clean_thread_count(self):
         p = self.plot.prep_f3a(self.host("drifty"))
@@ -365,6 +374,12 @@ class OversubscribedTest(Trees):
 
 class FigureTest(Trees):
     def test_one_x_value_is_drawn_as_points(self):
+        """One thread count: the variants (look-up modes, backoffs, queues) are
+        categories on x and nothing joins data across it. Every data series
+        (the variants' dots, their caps, the black x) is marks only; the only
+        lines are levels: a category's ceiling and harness as a short bar within
+        its own slot, or one harness level across a panel (axhline: one value,
+        no data joined)."""
         self.plot.init_matplotlib()
         plt = self.plot.plt
         h = self.host("one")
@@ -373,13 +388,27 @@ class FigureTest(Trees):
                               (self.plot.prep_peers, self.plot.draw_peers, 4)):
             with self.subTest(figure=prep.__name__):
                 p = prep(h)
+                self.assertTrue(p["categorical"])
                 fig, axes = plt.subplots(1, n, squeeze=False)
                 draw(list(axes.flat), p)
                 for ax in list(axes.flat)[:1 if n == 3 else n]:
-                    # every line of the panel: the variants, their caps, the harness
-                    # and the ceiling marks: no line joins anything
-                    self.assertGreater(len(ax.lines), 3)
-                    self.assertEqual({ln.get_linestyle() for ln in ax.lines}, {"None"})
+                    marks = [ln for ln in ax.lines if ln.get_marker() not in ("None", "", None)]
+                    levels = [ln for ln in ax.lines if ln not in marks]
+                    self.assertGreater(len(marks), 3)
+                    self.assertEqual({ln.get_linestyle() for ln in marks}, {"None"})
+                    ncat = len(ax.get_xticks())
+                    for ln in levels:
+                        xs, ys = list(ln.get_xdata()), list(ln.get_ydata())
+                        self.assertEqual(len(xs), 2)
+                        self.assertEqual(ys[0], ys[1])   # a level, not a slope
+                        if ln.get_transform() == ax.get_yaxis_transform():
+                            self.assertEqual(xs, [0, 1])   # across the panel: one value
+                            continue
+                        # a bar: shorter than a slot, centred on its category
+                        self.assertLess(abs(xs[1] - xs[0]), 1.0)
+                        mid = (xs[0] + xs[1]) / 2
+                        self.assertAlmostEqual(mid, round(mid))
+                        self.assertLess(round(mid), ncat)
                 plt.close(fig)
         p = self.plot.prep_f2(self.host("drifty"))   # three thread counts: lines
         fig, axes = plt.subplots(1, 1, squeeze=False)
