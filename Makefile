@@ -203,9 +203,9 @@ bench: $(B)/numaring-bench
 HARNESS_TEST_BINS := $(B)/tests/test_hdr $(B)/tests/test_probe $(B)/tests/test_peers $(B)/tests/test_bench \
 	$(B)/tests/test_pin
 
-$(B)/tests/test_hdr: harness/tests/test_hdr.c harness/hdr.c harness/hdr.h
+$(B)/tests/test_hdr: harness/tests/test_hdr.c harness/hdr.c harness/hdr.h harness/hgrm.c harness/hgrm.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_) -Iharness $< harness/hdr.c -o $@ $(LDFLAGS_) -lcmocka -lm
+	$(CC) $(CFLAGS_) -Iharness $< harness/hdr.c harness/hgrm.c -o $@ $(LDFLAGS_) -lcmocka -lm
 
 $(B)/tests/test_probe: harness/tests/test_probe.c $(B)/obj/harness/probe.o $(B)/obj/harness/clock.o $(B)/libnumaring.so
 	@mkdir -p $(dir $@)
@@ -220,11 +220,11 @@ $(B)/tests/test_peers: harness/tests/test_peers.c $(PEER_OBJS) $(B)/obj/harness/
 	$(CXX) -o $@ $@.o $(PEER_OBJS) $(B)/obj/harness/clock.o $(B)/obj/harness/item_sum.o $(HARNESS_LINK_RING) -Wl,-rpath,'$$ORIGIN/..' $(LDFLAGS_) \
 		$(PEER_LIBS) -lcmocka -lm
 
-$(B)/tests/test_bench: harness/tests/test_bench.c $(B)/obj/harness/hdr.o $(B)/obj/harness/clock.o \
+$(B)/tests/test_bench: harness/tests/test_bench.c $(B)/obj/harness/hgrm.o $(B)/obj/harness/clock.o \
 		$(PEER_OBJS) $(B)/libnumaring.so
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_) $(HARNESS_CFLAGS) -c $< -o $@.o
-	$(CXX) -o $@ $@.o $(B)/obj/harness/hdr.o $(B)/obj/harness/clock.o $(PEER_OBJS) $(HARNESS_LINK_RING) -Wl,-rpath,'$$ORIGIN/..' $(LDFLAGS_) \
+	$(CXX) -o $@ $@.o $(B)/obj/harness/hgrm.o $(B)/obj/harness/clock.o $(PEER_OBJS) $(HARNESS_LINK_RING) -Wl,-rpath,'$$ORIGIN/..' $(LDFLAGS_) \
 		$(PEER_LIBS) -lcmocka -lm
 
 # The thread placement on synthetic hosts (2 sockets x 16 cores x 2 hyperthreads).
@@ -236,7 +236,17 @@ $(B)/tests/test_pin: harness/tests/test_pin.c $(B)/obj/harness/placement.o $(B)/
 		$(B)/obj/harness/clock.o $(PEER_OBJS) $(HARNESS_LINK_RING) -Wl,-rpath,'$$ORIGIN/..' \
 		$(LDFLAGS_) $(PEER_LIBS) -lcmocka -lm
 
-test-harness: $(HARNESS_TEST_BINS) $(B)/numaring-bench
+# numaring-bench writes .hgrm files but never reads them: the reader
+# (harness/hgrm.c) is linked into the tests and the fuzzer only. None of
+# hgrm.o's global symbols may be in numaring-bench (nm fails, and so does
+# this, if either file is missing or unreadable).
+test-harness: $(HARNESS_TEST_BINS) $(B)/numaring-bench $(B)/obj/harness/hgrm.o
+	@nm -g --defined-only $(B)/obj/harness/hgrm.o | awk 'NF == 3 { print $$3 }' > $(B)/hgrm.syms
+	@grep -qx hdr_parse_hgrm $(B)/hgrm.syms || \
+	  { echo "test-harness: hdr_parse_hgrm not found in $(B)/obj/harness/hgrm.o" >&2; exit 1; }
+	@nm $(B)/numaring-bench > $(B)/numaring-bench.nm
+	@! grep -wFf $(B)/hgrm.syms $(B)/numaring-bench.nm || \
+	  { echo "test-harness: numaring-bench links the .hgrm reader (harness/hgrm.c); it belongs in the tests and the fuzzer only" >&2; exit 1; }
 	@set -e; for t in $(HARNESS_TEST_BINS); do echo "== $$t"; NUMARING_BENCH=$(B)/numaring-bench $$t; done
 
 # ---- experiments, plots ------------------------------------------------------

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * hdr.h - a log-linear ("HDR") latency histogram, written for the harness
  * because Debian ships no C HdrHistogram. Same bucket layout, percentile
@@ -15,6 +16,9 @@
  *
  * The library never prints (except into the FILE it is handed), never exits
  * and never aborts. Errors are negative errno values.
+ *
+ * This header writes .hgrm files; reading one back (tests, fuzzer) is
+ * hgrm.h's, which numaring-bench does not link.
  *
  * Layout: see the comment at the top of hdr.c for the bucket math and a
  * worked example.
@@ -211,58 +215,5 @@ int hdr_write_hgrm(const struct hdr_hist *h, FILE *out, int ticks_per_half_dista
  * Same arguments and returns as hdr_write_hgrm().
  */
 int hdr_write_csv(const struct hdr_hist *h, FILE *out, int ticks_per_half_distance);
-
-/* One row of a parsed .hgrm file; inverse is INFINITY where the column was
- * absent or "inf"/"Infinity" (only allowed at percentile 1.0). */
-struct hdr_hgrm_row {
-	double value;
-	double percentile; /* fraction, 0..1 */
-	int64_t total_count;
-	double inverse;
-};
-
-/* A parsed .hgrm file: rows as written, and the footer. */
-struct hdr_hgrm {
-	struct hdr_hgrm_row *rows;
-	size_t nrows;
-	double mean, stddev, max;
-	int64_t total_count;
-	int buckets, sub_buckets;
-};
-
-/* Lines longer than this (without the newline) are refused by the parser. */
-#define HDR_HGRM_MAX_LINE 512
-
-/*
- * Parse the text of a .hgrm file written by hdr_write_hgrm() or by
- * HdrHistogram (Java's classic format, or HdrHistogram_c's, whose header is
- * spaced differently and whose last row ends in "inf"). text need not be
- * NUL-terminated; exactly len bytes are read, never more.
- *
- * Accepted: optional blank lines, the header line, rows of 3 or 4 numbers
- * (plain decimals: no exponent, no hex, no nan), the three footer lines in
- * order, trailing blank lines; '\r' before '\n' is ignored. Checked:
- * percentile in [0, 1] and values, percentiles and total counts
- * non-decreasing; the 4th column only omitted (or "inf") at percentile 1.0;
- * footer numbers finite and >= 0; the last row's TotalCount equal to the
- * footer's Total count (no rows only when that is 0).
- *
- * Returns 0 and fills *out (free with hdr_hgrm_free()); -EINVAL for
- * malformed input, with "line N: what is wrong" written into err (when err
- * is not NULL and errlen > 0; always NUL-terminated) and *out zeroed;
- * -ENOMEM. Never crashes and never reads outside text[0..len).
- * Thread-safe (uses a per-thread "C" locale for strtod).
- */
-int hdr_parse_hgrm(const char *text, size_t len, struct hdr_hgrm *out, char *err, size_t errlen);
-
-/* Free the rows of a parsed file and zero it. NULL is a no-op. */
-void hdr_hgrm_free(struct hdr_hgrm *g);
-
-/*
- * Value of the first row whose percentile >= percentile / 100 (within the
- * 12 decimals the file holds), or of the last row when none is; NaN when g
- * is NULL or has no rows. percentile is clamped to 0..100.
- */
-double hdr_hgrm_value_at(const struct hdr_hgrm *g, double percentile);
 
 #endif /* HDR_HDR_H */

@@ -15,7 +15,7 @@
 # Targets (each file's header says what counts as a finding):
 #   cpulist   ring/fuzz/fuzz_cpulist.c     nr_cpulist_parse + format round trip
 #   topology  ring/fuzz/fuzz_topology.c    nr_topology_parse invariants, order, round trip
-#   hgrm      harness/fuzz/fuzz_hgrm.c     hdr_parse_hgrm; hdr_write_hgrm -> parse
+#   hgrm      harness/fuzz/fuzz_hgrm.c     hdr_parse_hgrm (hgrm.c); hdr_write_hgrm -> parse
 #   expfile   scripts/fuzz_expfile.py      expfile.parse / points (Python, no libFuzzer)
 #
 # Seeds: ring/fuzz/corpus/{cpulist,topology}/, harness/fuzz/corpus/hgrm/,
@@ -83,9 +83,10 @@ $(FUZZ_DIR)/fuzz_topology: ring/fuzz/fuzz_topology.c ring/src/nr_topology.c ring
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -Iring -Iring/src $< ring/src/nr_topology.c -o $@ $(RING_LIBS)
 
-$(FUZZ_DIR)/fuzz_hgrm: harness/fuzz/fuzz_hgrm.c harness/hdr.c harness/hdr.h | deps-fuzz
+$(FUZZ_DIR)/fuzz_hgrm: harness/fuzz/fuzz_hgrm.c harness/hdr.c harness/hdr.h harness/hgrm.c \
+		harness/hgrm.h | deps-fuzz
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -Iharness $< harness/hdr.c -o $@ -lm
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -Iharness $< harness/hdr.c harness/hgrm.c -o $@ -lm
 
 # Every existing file of the given folders (missing folders are skipped).
 fuzz_files = $(foreach d,$(1),$(wildcard $(d)/*))

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * fuzz_hgrm.c - libFuzzer target for hdr_parse_hgrm (harness/hdr.h).
+ * fuzz_hgrm.c - libFuzzer target for hdr_parse_hgrm (harness/hgrm.h).
  *
  * Two kinds of input, told apart by the first byte:
  *
@@ -24,6 +25,7 @@
  */
 #define _GNU_SOURCE
 #include "hdr.h"
+#include "hgrm.h"
 
 #include <errno.h>
 #include <math.h>

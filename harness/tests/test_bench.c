@@ -32,7 +32,7 @@
 #include <linux/perf_event.h>
 #include <sys/syscall.h>
 
-#include "hdr.h"
+#include "hgrm.h"
 #include "queue.h"
 
 static const char *bench = "build/numaring-bench";

@@ -1,10 +1,12 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * test_hdr.c - cmocka tests of the log-linear histogram (harness/hdr.c).
+ * test_hdr.c - cmocka tests of the log-linear histogram (harness/hdr.c)
+ * and of the .hgrm reader (harness/hgrm.c).
  *
  * Random data comes from a fixed-seed splitmix64, so a failure reproduces;
  * HDR_TEST_SEED=<n> runs the same tests on other data.
  *
- *   gcc -std=gnu11 -O2 -g -Wall -Wextra -Iharness harness/hdr.c \
+ *   gcc -std=gnu11 -O2 -g -Wall -Wextra -Iharness harness/hdr.c harness/hgrm.c \
  *       harness/tests/test_hdr.c -lcmocka -lm -o test_hdr
  */
 #define _GNU_SOURCE
@@ -24,6 +26,7 @@
 #include <cmocka.h>
 
 #include "hdr.h"
+#include "hgrm.h"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define UNDER_SANITIZER 1
