@@ -129,10 +129,31 @@ $(B)/tests/link_check: ring/tests/link_check.c $(wildcard ring/*.h) $(B)/libnuma
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_) $< -o $@ -L$(B) -lnumaring -Wl,-rpath,$(B) $(LDFLAGS_)
 
+# The ABI kept (issue 23): a program built against the headers as shipped
+# (ring/tests/abi-0.1, -I'd before ring/) runs against this shared library;
+# the public headers compile without a feature macro, with _GNU_SOURCE and
+# as C++; the library exports every released symbol version.
+ABI_TEST_BINS := $(B)/tests/test_abi_old $(B)/tests/test_abi_headers_c11 \
+	$(B)/tests/test_abi_headers_gnu $(B)/tests/test_abi_headers_cxx
+$(B)/tests/test_abi_old: ring/tests/test_abi_old.c $(wildcard ring/tests/abi-0.1/*.h) ring/src/nr_abi.h $(B)/libnumaring.so
+	@mkdir -p $(dir $@)
+	$(CC) -Iring/tests/abi-0.1 $(CFLAGS_) -Iring/src $< -o $@ -L$(B) -lnumaring -Wl,-rpath,$(B) $(LDFLAGS_) -lcmocka
+$(B)/tests/test_abi_headers_c11: ring/tests/test_abi_headers.c $(wildcard ring/*.h) $(B)/libnumaring.so
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -Wpedantic $(OPT) $(WARN) $(SANFLAGS) -Iring -DNR_EXPECT_PLAIN $< -o $@ -L$(B) -lnumaring -Wl,-rpath,$(B) $(LDFLAGS_)
+$(B)/tests/test_abi_headers_gnu: ring/tests/test_abi_headers.c $(wildcard ring/*.h) $(B)/libnumaring.so
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -Wpedantic $(OPT) $(WARN) $(SANFLAGS) -Iring -D_GNU_SOURCE -DNR_EXPECT_GNU $< -o $@ -L$(B) -lnumaring -Wl,-rpath,$(B) $(LDFLAGS_)
+$(B)/tests/test_abi_headers_cxx: ring/tests/test_abi_headers.c $(wildcard ring/*.h) $(B)/libnumaring.so
+	@mkdir -p $(dir $@)
+	$(CXX) -x c++ -std=c++17 $(OPT) -Wall -Wextra $(SANFLAGS) -Iring $< -x none -o $@ -L$(B) -lnumaring -Wl,-rpath,$(B) $(LDFLAGS_)
+
 # The ring's tests: each binary prints cmocka's summary; any failure fails make.
-test-ring: $(RING_TEST_BINS) $(B)/tests/link_check $(B)/libnumaring.a
+test-ring: $(RING_TEST_BINS) $(B)/tests/link_check $(ABI_TEST_BINS) $(B)/libnumaring.a
 	@set -e; for t in $(RING_TEST_BINS); do echo "== $$t"; $$t; done
 	@echo "== $(B)/tests/link_check"; $(B)/tests/link_check
+	@set -e; for t in $(ABI_TEST_BINS); do echo "== $$t"; $$t; done
+	@ring/tests/check_abi_exports.sh $(B)/libnumaring.so ring/libnumaring.map ring/tests/abi-0.1/exports.txt
 	@objdump -T $(B)/libnumaring.so | grep -q 'NUMARING_0.1 *numaring_create$$' || \
 	  { echo "test-ring: numaring_create is not versioned NUMARING_0.1 in $(B)/libnumaring.so" >&2; exit 1; }
 	@! objdump -T $(B)/libnumaring.so | grep -E ' nr_[a-z_]+$$' || \

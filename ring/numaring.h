@@ -51,7 +51,11 @@
  *   Structs the caller passes in or gets out carry their size: a program
  *   built against an older, smaller struct keeps working with a newer
  *   library (fields it does not know take their defaults, counters it does
- *   not know are not written). Symbols are versioned (libnumaring.map).
+ *   not know are not written). The library takes any size from the first
+ *   release's, a number frozen when it shipped, up to its own. Symbols are
+ *   versioned (libnumaring.map); a function whose meaning changes keeps
+ *   its old version beside the new. docs/ring.md, "ABI", says what holds
+ *   and how it is tested.
  *
  * Errors
  *   The library never prints and never exits. Functions return -errno or
@@ -68,7 +72,7 @@ extern "C" {
 #endif
 
 #define NUMARING_VERSION_MAJOR 0
-#define NUMARING_VERSION_MINOR 2
+#define NUMARING_VERSION_MINOR 3
 
 /* What a worker does after losing a race for a slot (another worker's CAS
  * won). NONE suits most programs: a lost race means the other worker made
@@ -257,12 +261,14 @@ void numaring_worker_stats(const struct numaring_worker *w, struct numaring_stat
 			   size_t out_size);
 
 /*
- * numaring_stats_add - acc += s, every counter of struct numaring_stats as
- * this header declares it (for summing workers). A program built against
- * an older header, with a smaller struct, keeps the version it was linked
- * with (NUMARING_0.1: the counters up to gate_waits), so that it never
- * writes past its struct. Touches nothing else; any thread, on storage no
- * other thread is writing.
+ * numaring_stats_add - acc += s (for summing workers), unsized: it assumes
+ * the struct of the release the program was linked against. Its 0.1 entry
+ * (NUMARING_0.1, what programs linked against 0.1 call) adds 0.1's counters,
+ * up to gate_waits; programs linked since get NUMARING_0.2's, which adds
+ * 0.2's, every counter this header declares today. Neither writes past its
+ * release's struct, and neither will add a counter added later: new code
+ * calls numaring_stats_add_sized(acc, s, sizeof *acc). Touches nothing
+ * else; any thread, on storage no other thread is writing.
  */
 void numaring_stats_add(struct numaring_stats *acc, const struct numaring_stats *s);
 

@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include "nr_topology.h"
+#include "nr_abi.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -557,18 +558,45 @@ void nr_topology_order(const struct nr_topology *t, unsigned node, unsigned char
 
 /* ---- the public names (numaring_topology.h) ------------------------------ */
 
+/* Any size from 0.1's struct up to this library's; only the caller's bytes
+ * are written (a smaller struct is filled through one of ours). */
+int numaring_topology_get_sized(const char *spec, struct numaring_topology *t, size_t size,
+				char *err, size_t errlen)
+{
+	if (size < NR_TOPOLOGY_SIZE_0_1 || size > sizeof *t) {
+		seterr(err, errlen,
+		       "the numaring_topology's size %zu is not one this library knows (%u..%zu): "
+		       "pass sizeof of the struct, built against a numaring_topology.h",
+		       size, NR_TOPOLOGY_SIZE_0_1, sizeof *t);
+		return -EINVAL;
+	}
+	if (size == sizeof *t)
+		return nr_topology_get(spec, t, err, errlen);
+	struct numaring_topology *all = malloc(sizeof *all);
+	if (!all) {
+		seterr(err, errlen, "no memory for a numaring_topology");
+		return -ENOMEM;
+	}
+	int rc = nr_topology_get(spec, all, err, errlen);
+	if (rc == 0)
+		memcpy(t, all, size);
+	free(all);
+	return rc;
+}
+
 int numaring_topology_get(const char *spec, struct numaring_topology *t, char *err,
 			  size_t errlen)
 {
-	return nr_topology_get(spec, t, err, errlen);
+	return numaring_topology_get_sized(spec, t, NR_TOPOLOGY_SIZE_0_1, err, errlen);
 }
 
-int numaring_cpulist_parse(const char *s, size_t len, cpu_set_t *out, char *err, size_t errlen)
+int numaring_cpulist_parse(const char *s, size_t len, numaring_cpuset_t *out, char *err,
+			   size_t errlen)
 {
 	return nr_cpulist_parse(s, len, out, err, errlen);
 }
 
-int numaring_cpulist_format(const cpu_set_t *set, char *buf, size_t len)
+int numaring_cpulist_format(const numaring_cpuset_t *set, char *buf, size_t len)
 {
 	return nr_cpulist_format(set, buf, len);
 }

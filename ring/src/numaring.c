@@ -12,6 +12,7 @@
  * of one there.
  */
 #define _GNU_SOURCE
+#include "nr_abi.h"
 #include "nr_internal.h"
 #include "nr_lookup.h"
 #include "numaring_lab.h"
@@ -791,14 +792,10 @@ static int take_sized(void *ours, size_t ours_size, const void *theirs, size_t m
 	return 0;
 }
 
-/* The first release's sizes: the smallest structs a caller may pass. Frozen:
- * the fields of 0.1 end where those of 0.2 begin, and on LP64 these are the
- * sizes 0.1 shipped with. */
-#define NR_CONFIG_SIZE_0_1 sizeof(struct numaring_config)
-#define NR_LAB_SIZE_0_1 offsetof(struct numaring_lab, pause_spin)
-_Static_assert(sizeof(void *) != 8 || NR_LAB_SIZE_0_1 == 24, "numaring_lab of 0.1 is 24 bytes");
-_Static_assert(sizeof(void *) != 8 || NR_CONFIG_SIZE_0_1 == 32,
-	       "numaring_config has not grown since 0.1: a new field needs its own 0.1 size");
+/* The first release's sizes, the smallest structs a caller may pass, are
+ * the numbers 0.1 shipped with (nr_abi.h: NR_CONFIG_SIZE_0_1,
+ * NR_LAB_SIZE_0_1), never today's sizeof: a field added to a struct must
+ * not refuse the older callers. */
 
 /* Step 1 of create: validation. Fills q->cfg and q->lab (defaults first). */
 static int create_validate(struct numaring *q, const struct numaring_config *cfg,
@@ -1189,9 +1186,8 @@ void numaring_worker_stats(const struct numaring_worker *w, struct numaring_stat
 _Static_assert(sizeof(struct numaring_stats) ==
 		       (0 NR_STATS_FIELDS(NR_STATS_COUNT_ONE)) * sizeof(uint64_t),
 	       "every counter of numaring_stats is in NR_STATS_FIELDS");
-/* The stats of 0.1 end at gate_waits: 11 counters, frozen. */
-#define NR_STATS_SIZE_0_1 offsetof(struct numaring_stats, gate_backoffs)
-_Static_assert(NR_STATS_SIZE_0_1 == 11 * sizeof(uint64_t), "numaring_stats of 0.1 is 88 bytes");
+/* The stats of 0.1 end at gate_waits (11 counters), those of 0.2 at
+ * backoff_ns_gate: NR_STATS_SIZE_0_1 and NR_STATS_SIZE_0_2 (nr_abi.h). */
 
 void numaring_stats_add_sized(struct numaring_stats *acc, const struct numaring_stats *s,
 			      size_t size)
@@ -1206,9 +1202,11 @@ void numaring_stats_add_sized(struct numaring_stats *acc, const struct numaring_
 /*
  * numaring_stats_add in two versions (libnumaring.map): programs linked
  * against 0.1 have 0.1's struct and get nr_stats_add_0_1; programs linked
- * since (and static links: @@ is the default) get the whole struct. Each is
- * numaring_stats_add_sized with its release's size. The .symver directive,
- * not GCC's symver attribute, so that clang builds it too.
+ * since (and static links: @@ is the default) get 0.2's struct. Each is
+ * numaring_stats_add_sized with its release's size, a frozen number: a
+ * counter added later is never written into a struct that lacks it (only
+ * numaring_stats_add_sized adds it). The .symver directive, not GCC's
+ * symver attribute, so that clang builds it too.
  */
 void nr_stats_add_0_1(struct numaring_stats *acc, const struct numaring_stats *s);
 void nr_stats_add_0_2(struct numaring_stats *acc, const struct numaring_stats *s);
@@ -1222,7 +1220,7 @@ void nr_stats_add_0_1(struct numaring_stats *acc, const struct numaring_stats *s
 
 void nr_stats_add_0_2(struct numaring_stats *acc, const struct numaring_stats *s)
 {
-	numaring_stats_add_sized(acc, s, sizeof *acc);
+	numaring_stats_add_sized(acc, s, NR_STATS_SIZE_0_2);
 }
 
 void numaring_spin_in_force(const struct numaring *q, unsigned *pause_spin, unsigned *exp_cap)
