@@ -1,4 +1,4 @@
-# SPDX-License-Identifier: MIT
+# SPDX-License-Identifier: BSD-2-Clause
 """ceiling_report.py - how tight the ceiling model is, per queue and regime.
 
 A model loose enough to pass everything tests nothing: for each queue of the

@@ -1,4 +1,4 @@
-# SPDX-License-Identifier: MIT
+# SPDX-License-Identifier: BSD-2-Clause
 """regime.py - which regime a run ran in, from what it measured.
 
 A closed-loop run with one producer side and one consumer side settles where

@@ -1,4 +1,4 @@
-# SPDX-License-Identifier: MIT
+# SPDX-License-Identifier: BSD-2-Clause
 """regime_report.py - the results README's section on regimes.
 
 Every peers, F1 and F2 ratio is stated per regime (scripts/regime.py): the

@@ -1,4 +1,4 @@
-# SPDX-License-Identifier: MIT
+# SPDX-License-Identifier: BSD-2-Clause
 """stats.py - the one estimator behind every ratio, and its interval.
 
 Every comparison between two configurations is a paired ratio: rep k of both
