@@ -174,6 +174,49 @@ def group_order(groups):
     return sorted(set(groups), key=lambda g: (regs.get(g[1], 9), paces.get(g[0], 9), g))
 
 
+def regimes_known(groups):
+    """Whether the runs' regimes are known (the tidy CSV's regime column, or
+    regime.classify from what they measured): else every group is the one
+    ('free', '') of an older table, drawn as before (no shape per regime)."""
+    return any(g[1] for g in groups)
+
+
+def split_words(rows, what="runs"):
+    """'runs by regime: 3 near-empty, 17 full' ('' where one group or none known)."""
+    groups = split(rows)
+    if not regimes_known(groups):
+        return ""
+    return "%s by regime: %s" % (what, ", ".join(
+        "%d %s" % (len(groups[g]), group_label(g)) for g in group_order(groups)))
+
+
+def regime_words(r):
+    """What a title says of the regime a summarize result (summarize.f1, f2)
+    quotes: 'full regime', 'regimes mixed' (no repetition ran both runs in one
+    regime), '' where the results record none."""
+    label = (r or {}).get("regime")
+    if not label:
+        return ""
+    if label == "mixed":
+        return "regimes mixed"
+    return "%s regime" % label
+
+
+def dot_style(g, color, known, marker):
+    """matplotlib marker keywords of a group's dot: shape per regime and fill
+    per pace (group_style) where regimes are known, else the variant's own
+    marker, filled."""
+    if known:
+        return group_style(g, color)
+    return dict(marker=marker, color=color)
+
+
+def n_beside(ax, x, y, n, gid=None):
+    """The number of runs beside a dot (where a variant's runs split)."""
+    ax.annotate("%d" % n, (x, y), xytext=(5, -2), textcoords="offset points", fontsize=7.5,
+                color="0.35", ha="left", va="top", gid=gid)
+
+
 def group_style(g, color):
     """matplotlib marker keywords of a group's dots."""
     pace, reg = g

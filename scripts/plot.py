@@ -690,24 +690,8 @@ def what_varies(series, family_word, value="throughput"):
 
 
 def prep_lines(host, exp, family, title, annotate=None):
-    rows = host.data[exp]
-    series, order = series_vs_threads(host, rows, family)
-    if callable(title):
-        title = title(series)
-    p = {
-        "kind": "lines", "family": family, "title": title, "series": series,
-        "order": order, "labels": {v: variant_label(family, v, rows) for v in order},
-        "ceiling": ceiling_groups(series, order), "ylabel": "throughput (million items/s)",
-        "scale": 1e-6, "rows": rows, "harness": harness_line(rows, nrdata.threads),
-    }
-    p["annotation"] = annotate(series) if annotate else None
-    fig_lines.categorize(p)
-    p["drawn"] = fig_lines.drawn_line(p)
-    extra = [host.ceiling.status(), harness_status(rows, bound_count(series)),
-             oversub_status(rows, lambda r: (r.get(family), nrdata.threads(r))),
-             pooled_note(rows, lambda r: (r.get(family), nrdata.threads(r)))]
-    p["caption"] = caption_lines(host, rows, extra)
-    return p
+    """A throughput figure by variant, each regime apart (fig_lines.prep)."""
+    return fig_lines.prep(host, exp, family, title, annotate)
 
 
 def quoted_threads(host, rows, usable=None):
@@ -718,70 +702,9 @@ def quoted_threads(host, rows, usable=None):
                                  host.info.get("threads_per_core"), usable)
 
 
-@condensed
 def prep_f1(host):
-    rows = host.data["f1-lookup-cost"]
-    extra = []
-    ts = sorted({nrdata.threads(r) for r in rows})
-    if len(ts) > 1:
-        rows = [r for r in rows if nrdata.threads(r) == ts[0]]
-        extra.append("%d threads (of %s)" % (ts[0], ", ".join(map(str, ts))))
-    agg = nrdata.aggregate(rows, ("lookup",), "ns_per_op")
-    ov = oversub_of(rows, lambda r: r.get("lookup"))
-    modes = order_of("lookup", [k[0] for k in agg])
-    none = agg.get(("none",))
-    bars = []
-    for m in modes:
-        med, mn, mx, n = agg[(m,)]
-        if none is not None:
-            data = none[0]
-            look = max(0.0, med - none[0])
-        else:
-            data, look = None, None
-        bars.append({"mode": m, "label": variant_label("lookup", m, rows), "total": med,
-                     "min": mn, "max": mx, "n": n, "data": data, "lookup": look,
-                     "oversubscribed": ov.get(m)})
-    # the look-up against the data movement, and what it adds per item: summarize.f1
-    # (paired per rep: none_k / libnuma_k - 1; the look-up in ns = that x move_ns)
-    said = Said()
-    r = summary_of(host, "f1") if none is not None and ("libnuma",) in agg else {}
-    ratio = r.get("ratio")
-    if none is None:
-        extra.append("no 'none' run: the cost is not split into data movement and look-up")
-    extra.append("ns per item = 1e9 / throughput")
-    # the harness's floor: what an item costs through the same code with the null
-    # queue (1e9 / harness_ops_per_s, median over the runs drawn)
-    hall = harness_of(rows, lambda r: "all").get("all")
-    harness_ns = 1e9 / hall[0] if hall and hall[0] > 0 else None
-    hmode = harness_of(rows, lambda r: r.get("lookup"))
-    tmode = nrdata.aggregate(rows, ("lookup",), "throughput_ops_per_s")
-    bound = 0
-    for b in bars:
-        h, t = hmode.get(b["mode"]), tmode.get((b["mode"],))
-        b["harness_bound"] = bool(h and t and t[0] >= HARNESS_BOUND * h[0])
-        bound += b["harness_bound"]
-    if harness_ns is not None:
-        extra.append(harness_status(rows, bound, value="the floor: %.1f ns per item"
-                                    % harness_ns, mark="labelled harness-bound"))
-    else:
-        extra.append(harness_status(rows))
-    extra.append(oversub_status(rows, lambda r: r.get("lookup"),
-                                mark="'oversubscribed' on the bar"))
-    extra.append(pooled_note(rows, lambda r: r.get("lookup")))
-    p = {"kind": "f1", "bars": bars, "ratio": ratio, "rows": rows, "harness_ns": harness_ns,
-         "drawn": "a bar per look-up mode: ns per item, the median of its runs (grey: the data "
-                  "movement, lookup none; colour: the node look-up), whisker min\u2013max; "
-                  "grey dash-dot: the harness alone (null queue), its floor",
-         "title": "F1: cost of finding the node, per operation, by look-up mode%s" % (
-             " at %d threads" % ts[0] if ts else ""),
-         "caption": caption_lines(host, rows, extra)}
-    p["annotation"] = None
-    if ratio is not None:
-        p["annotation"] = "libnuma: the look-up adds %s per item = %s%s the data movement " \
-            "(%s; %s)" % (said.text("f1.lookup_ns", r), said.text("f1.lookup_over_move", r),
-                          said.interval("f1.lookup_over_move", r),
-                          said.text("f1.move_ns", r), STUDY["f1"])
-    return add_paired_words(p, said)
+    """F1: time per item by look-up mode, each regime apart (fig_f1.prep)."""
+    return fig_f1.prep(host)
 
 
 @condensed
@@ -789,13 +712,16 @@ def prep_f2(host):
     said = Said()
 
     def ann(series):
-        # summarize.f2: cached_k / libnuma_k paired per rep at its quoted thread count
-        r = summary_of(host, "f2") if "cached" in series and "libnuma" in series else {}
+        # summarize.f2: cached_k / libnuma_k paired per rep at its quoted thread
+        # count, within the regime it names (r["regime"])
+        variants = {v for v, _g in series}
+        r = summary_of(host, "f2") if {"cached", "libnuma"} <= variants else {}
         text = said.text("f2.cached_over_libnuma", r)
         if text is None:
             return None
         return "cached / libnuma = %s at %d threads%s (%s)" % (
-            text, r["threads"], said.interval("f2.cached_over_libnuma", r), STUDY["f2"])
+            text, r["threads"], said.interval("f2.cached_over_libnuma", r), "; ".join(
+                x for x in (fig_common.regime_words(r), STUDY["f2"]) if x))
     p = prep_lines(host, "f2-node-cache", "lookup",
                    lambda series: "F2: remembering the node \u2014 "
                    + what_varies(series, "look-up mode"), ann)
@@ -1030,9 +956,11 @@ def prep_f4(host):
         panels[-1]["groups"].append(prep_f4_group(host, grows, w, work, said))
     works = sorted({g["work"] for pn in panels for g in pn["groups"]})
     for pn in panels:
+        pn["groups"] = fig_f4.split_regimes(pn["groups"])   # prodcons: regimes apart
         for g in pn["groups"]:
             g["j"] = works.index(g["work"])
         pn["threads"] = sorted({g["threads"] for g in pn["groups"]})
+    fig_f4.place(panels, works)
     ts = sorted({nrdata.threads(r) for r in rows})
     backoffs = order_of("backoff", {r.get("backoff", "") for r in rows})
     rel = [e for pn in panels for g in pn["groups"] for e in g["change"]]
@@ -1049,6 +977,7 @@ def prep_f4(host):
         over = ("black x: %d oversubscribed point%s (the run's threads outnumber their CPUs)"
                 % (n, "" if n == 1 else "s")) if n else "no point oversubscribed"
     bound = sum(bound_count(g["tput"]) for pn in panels for g in pn["groups"])
+    regimes = fig_f4.drawn_words({"columns": panels, "categorical": len(ts) == 1})
     if not any(nrdata.num(r, "harness_ops_per_s") for r in rows):
         harness = "harness ceiling not measured"
     else:
@@ -1064,7 +993,7 @@ def prep_f4(host):
                  "; ".join(x for x in (
                      ", ".join("%s %s" % ("filled" if i == 0 else "hollow", work_words(w))
                                for i, w in enumerate(works)) if len(works) > 1 else "",
-                     over, harness) if x)))
+                     regimes, over, harness) if x)))
     caption.append((drawn, None))
     if summary_status():
         caption.append(summary_status())
@@ -1599,12 +1528,14 @@ class _Live:
         self.__dict__ = ns
 
 
+import fig_f1  # noqa: E402
+import fig_f4  # noqa: E402
 import fig_f3  # noqa: E402
 import fig_f5  # noqa: E402
 import fig_lines  # noqa: E402
 import fig_peers  # noqa: E402
 
-for _m in (fig_f3, fig_f5, fig_lines, fig_peers):
+for _m in (fig_f1, fig_f3, fig_f4, fig_f5, fig_lines, fig_peers):
     # this module's namespace; a copy loaded under another name (the tests'
     # variants of scripts/ceiling.py) binds only where nothing else did
     if _m.P is None or __name__ in ("plot", "__main__"):
@@ -1859,61 +1790,11 @@ def legend(ax, outside=False, **kw):
 
 
 def draw_f1(axes, p, show_legend=True):
-    ax = axes[0]
-    bars = p["bars"]
-    xs = list(range(len(bars)))
-    tot = [b["total"] for b in bars]
-    if all(b["data"] is not None for b in bars):
-        data = [b["data"] for b in bars]
-        look = [b["lookup"] for b in bars]
-        ax.bar(xs, data, width=0.62, color="#b8b8b8", edgecolor="0.3", linewidth=0.6,
-               label="data movement (lookup none)")
-        ax.bar(xs, look, bottom=data, width=0.62,
-               color=[color_of("lookup", b["mode"]) for b in bars], edgecolor="0.3",
-               linewidth=0.6, label="node look-up (colour per mode)")
-    else:
-        ax.bar(xs, tot, width=0.62, color=[color_of("lookup", b["mode"]) for b in bars],
-               edgecolor="0.3", linewidth=0.6, label="ns per item")
-    ax.errorbar(xs, tot, yerr=[[b["total"] - b["min"] for b in bars],
-                               [b["max"] - b["total"] for b in bars]],
-                fmt="none", ecolor="black", capsize=4, elinewidth=1.2,
-                label="min\u2013max over reps")
-    top = max(b["max"] for b in bars) if bars else 1
-    if p.get("harness_ns"):
-        ax.axhline(p["harness_ns"], label="%s: %.1f ns per item" % (HARNESS_LABEL,
-                                                                   p["harness_ns"]),
-                   zorder=4, **HARNESS_STYLE)
-        top = max(top, p["harness_ns"])
-    for x, b in zip(xs, bars):
-        if b.get("harness_bound"):
-            ax.text(x, b["total"] / 2, "harness-\nbound", ha="center", va="center",
-                    fontsize=8, color="0.15", rotation=90)
-        if b.get("oversubscribed") == 1:
-            ax.text(x, b["total"] / 4, "oversubscribed", ha="center", va="center",
-                    fontsize=8, color="black", rotation=90, fontweight="bold")
-        ax.text(x, b["max"] + top * 0.015, "%.0f ns" % b["total"] if b["total"] >= 10
-                else "%.1f ns" % b["total"], ha="center", va="bottom", fontsize=9)
-    ax.set_xticks(xs)
-    ax.set_xticklabels([b["label"] for b in bars], rotation=0 if len(bars) <= 8 else 30)
-    ax.set_xlim(-0.6, len(bars) - 0.4)
-    ax.set_ylim(0, top * 1.15)
-    ax.set_xlabel("node look-up mode")
-    ax.set_ylabel("time per item (ns)")
-    ax.grid(axis="x", visible=False)
-    annotate_title(ax, None, p["annotation"])
-    if show_legend:
-        ax.legend(loc="upper right", framealpha=0.9)
+    return fig_f1.draw(axes, p, show_legend)
 
 
 def draw_lines(axes, p, show_legend=True, outside=None):
-    ax = axes[0]
-    if p.get("categorical"):
-        return fig_lines.draw_categories(ax, p, show_legend)
-    draw_series(ax, p["series"], p["order"], p["family"], p["labels"], p["scale"],
-                p["ceiling"], p["ylabel"], harness=p.get("harness"))
-    annotate_title(ax, None, p["annotation"])
-    if show_legend:
-        legend(ax, outside=len(p["order"]) > 5 if outside is None else outside)
+    return fig_lines.draw(axes, p, show_legend, outside)
 
 
 def f4_slot_x(p, b, j):
@@ -1923,9 +1804,10 @@ def f4_slot_x(p, b, j):
     return p["backoffs"].index(b) + off
 
 
-def f4_marker(color, j):
-    """Filled for the least local work, hollow for more."""
-    return dict(color=color, markerfacecolor=color if j == 0 else "white",
+def f4_marker(color, j, marker="o"):
+    """Filled for the least local work, hollow for more; ``marker``: the shape
+    (per regime where a prodcons panel's runs are split: fig_f4)."""
+    return dict(marker=marker, color=color, markerfacecolor=color if j == 0 else "white",
                 markeredgecolor=color, markeredgewidth=1.6)
 
 
@@ -1952,24 +1834,30 @@ def draw_f4_slots(ax, p, pn, key, scale=1.0):
             if b not in p["backoffs"]:
                 continue
             for q in pts:
-                x = f4_slot_x(p, b, j)
+                x = f4_slot_x(p, b, j) + g.get("dx", 0.0)
                 if q[1] <= 0:
                     if not (key == "bns" and b == "none"):   # none never backs off
                         zeros.append(x)
                     continue
                 ax.errorbar([x], [q[1] * scale], yerr=[[(q[1] - q[2]) * scale],
                                                      [(q[3] - q[1]) * scale]],
-                            linestyle="none", marker="o", markersize=7, capsize=3,
-                            elinewidth=1.1, zorder=4, **f4_marker(color_of("backoff", b), j))
+                            linestyle="none", markersize=7, capsize=3, elinewidth=1.1,
+                            zorder=4, **f4_marker(color_of("backoff", b), j, fig_f4.marker(g)))
+                if fig_f4.show_n(g):
+                    fig_common.n_beside(ax, x, q[1] * scale, q[4], gid="f4-n")
                 vals += [v * scale for v in (q[1], q[2], q[3]) if v > 0]
-                if key == "tput" and q[6]:
-                    ax.plot([x], [q[6] * scale], linestyle="none", marker="_", markersize=16,
-                            markeredgewidth=2.4, color=HARNESS_STYLE["color"], zorder=3,
-                            label=HARNESS_LABEL)
-                    vals.append(q[6] * scale)
                 if key == "tput":
                     ring_bound(ax, [x], [q], scale)
                 mark_oversub(ax, [x], [q], scale)
+    if key == "tput":
+        # the harness alone: a grey mark per backoff and amount of work (one per
+        # slot, not per regime: the null queue has no regime)
+        for (b, j), byt in fig_f4.slot_harness(pn, p["backoffs"]).items():
+            for h in byt.values():
+                ax.plot([f4_slot_x(p, b, j)], [h * scale], linestyle="none", marker="_",
+                        markersize=16, markeredgewidth=2.4, color=HARNESS_STYLE["color"],
+                        zorder=3, label=HARNESS_LABEL)
+                vals.append(h * scale)
     return vals, zeros
 
 
@@ -1986,9 +1874,11 @@ def draw_f4_lines(ax, p, pn, key, scale=1.0):
             pts = [q for q in g[key].get(b, []) if q[1] > 0]
             if not pts:
                 continue
-            k = "%s|%g" % (b, g["work"])
+            k = "%s|%g|%s" % (b, g["work"], fig_common.group_label(g["regime"])
+                              if g.get("regime") else "")
             series[k], colors[k] = pts, color_of("backoff", b)
-            styles[k] = ("-" if g["j"] == 0 else "--", marker_of("backoff", b))
+            styles[k] = ("-" if g["j"] == 0 else "--", fig_f4.marker(g) if g.get("regime")
+                         else marker_of("backoff", b))
             labels[k] = b + ("" if g["j"] == 0 else ", " + work_words(g["work"]))
             if g["j"]:
                 hollow.add(k)
@@ -2143,7 +2033,8 @@ def draw_f4_change(ax, p, pn, first_col, bottom):
     vals, idle, labels = [], [], []
     for g in pn["groups"]:
         if g["exercised"] is False:
-            idle.append(g)
+            if not g.get("sub"):   # once per amount of work, not per regime
+                idle.append(g)
             continue
         j = g["j"]
         for e in g["change"]:
@@ -2153,8 +2044,7 @@ def draw_f4_change(ax, p, pn, first_col, bottom):
             lo = e["lo"] if e["lo"] is not None else e["pct"]
             hi = e["hi"] if e["hi"] is not None else e["pct"]
             ax.errorbar([x], [e["pct"]], yerr=[[e["pct"] - lo], [hi - e["pct"]]],
-                        linestyle="none", marker="o", markersize=7, capsize=3,
-                        elinewidth=1.1, zorder=4,
+                        linestyle="none", markersize=7, capsize=3, elinewidth=1.1, zorder=4,
                         **f4_marker(color_of("backoff", e["backoff"]), j))
             if e["oversubscribed"] == 1:
                 ax.plot([x], [e["pct"]], **OVERSUB_STYLE)
@@ -2195,7 +2085,7 @@ def f4_legend(ax, p):
                      label=b) for b in p["backoffs"]]
     for j, w in enumerate(p["works"]):
         h.append(Line2D([], [], linestyle="-" if j == 0 or p["categorical"] else "--",
-                        marker="o", label=work_words(w) + (" (random 0\u2013%g ns)" % w
+                        label=work_words(w) + (" (random 0\u2013%g ns)" % w
                                                            if w else ""),
                         **f4_marker("0.3", j)))
     h.append(Line2D([], [], color="black", marker="|", linestyle="none", markersize=10,
@@ -2211,6 +2101,7 @@ def f4_legend(ax, p):
     if any(pn["workload"] == "prodcons" for pn in p["columns"]):
         h.append(Patch(facecolor="#ffd27f", alpha=0.45, label="%s: \u221215 to \u221230%%"
                        % F4_STUDY_LABEL))
+    h += fig_f4.legend_handles(p)
     ax.legend(handles=h, loc="upper left", bbox_to_anchor=(1.03, 1.0), frameon=False,
               fontsize=9)
 
@@ -2818,7 +2709,8 @@ F4_DAT_BLOCKS = (
                 "harness_ops_per_s", "harness_bound", "failed_per_1000", "failed_min",
                 "failed_max", "backoff_ns_per_op", "backoff_ns_min", "backoff_ns_max",
                 "p99_ns", "p99_min_ns", "p99_max_ns", "quoted", "backoff", "workload",
-                "work_ns", "fairness", "fairness_min", "fairness_max"]),
+                "work_ns", "fairness", "fairness_min", "fairness_max", "regime", "pt",
+                "shown_n", "ridx", "slot_x", "harness_row"]),
     # the first nine columns as before workloads (backoff .. oversubscribed)
     ("change vs none", ["backoff", "threads", "change_pct", "ci_lo_pct", "ci_hi_pct",
                         "color_rgb", "failed_per_1000", "exercised", "oversubscribed",
@@ -2831,11 +2723,12 @@ F4_DAT_BLOCKS = (
 )
 
 
-def f4_dat_x(p, b, j, t):
-    """A point's x in the data file: its category slot (one thread count), else
-    its threads shifted sideways a little as draw_series shifts it."""
+def f4_dat_x(p, b, j, t, dx=0.0):
+    """A point's x in the data file: its category slot (one thread count; dx:
+    its regime's offset there), else its threads shifted sideways a little as
+    draw_series shifts it."""
     if p["categorical"]:
-        return f4_slot_x(p, b, j)
+        return f4_slot_x(p, b, j) + dx
     n = len(p["backoffs"]) * len(p["works"])
     return dodger(p["threads"], n)(t, j * len(p["backoffs"]) + p["backoffs"].index(b))
 
@@ -2846,8 +2739,14 @@ def dat_f4(name, p):
            "its columns and its rows: points (one per workload panel, amount of local work "
            "(hollow 0: the least), backoff and threads: throughput, lost races and time in "
            "backoff per operation, p99, fairness (fewest / most operations of one thread; "
-           "NaN: not recorded); median, min, max over the reps; x: the category slot "
-           "with one thread count, else the threads), change vs none (each backoff's paired "
+           "NaN: not recorded); median, min, max over the reps; under prodcons each "
+           "(pace, regime) group of the runs apart (regime; 'pooled': not split, the "
+           "regimes not recorded or another workload; pt: gnuplot's point type, shape "
+           "per regime; ridx: the group's index; shown_n 1: n beside the dot; "
+           "harness_ops_per_s: the slot's, over all its runs; harness_row 1: the row "
+           "that carries the slot's harness mark, at slot_x); x: the "
+           "category slot (a regime's offset in it) with one thread count, else the "
+           "threads), change vs none (each backoff's paired "
            "change against none at the panel's quoted thread count, summarize.f4; exercised "
            "0: none lost < %g race per 1,000 operations there, no change shown: 'not "
            "exercised'; inconclusive 1: the interval holds 0), the harness alone (null "
@@ -2859,6 +2758,7 @@ def dat_f4(name, p):
     # points
     out += ["", "", '"points"', "# columns: " + " ".join(blocks["points"])]
     for c, pn in enumerate(p["columns"]):
+        harness, done = fig_f4.slot_harness(pn, p["backoffs"]), set()
         for grp in pn["groups"]:
             j = grp["j"]
             for bi, b in enumerate(p["backoffs"]):
@@ -2866,19 +2766,28 @@ def dat_f4(name, p):
                       for k in ("tput", "failed", "bns", "p99", "fair")}
                 for t in sorted(set().union(*[set(v) for v in by.values()])):
                     tp = by["tput"].get(t)
-                    row = [str(c), str(j), str(bi), str(t), "%.6g" % f4_dat_x(p, b, j, t)]
+                    row = [str(c), str(j), str(bi), str(t),
+                           "%.6g" % f4_dat_x(p, b, j, t, grp.get("dx", 0.0))]
                     row += [g(tp[1]), g(tp[2]), g(tp[3]), "%d" % tp[4]] if tp else \
                         ["NaN", "NaN", "NaN", "0"]
                     row.append("%d" % rgb_int(color_of("backoff", b)))
                     q = tp or next((by[k][t] for k in by if t in by[k]), None)
                     row.append(ov_col(q[7] if q else None))
-                    row += [g(tp[6] if tp else None), "%d" % is_bound(tp) if tp else "0"]
+                    h = harness.get((b, j), {}).get(t)
+                    row += [g(h), "%d" % is_bound(tp) if tp else "0"]
                     for k in ("failed", "bns", "p99"):
                         v = by[k].get(t)
                         row += [g(v[1]), g(v[2]), g(v[3])] if v else ["NaN"] * 3
                     row += ["%d" % (t == grp["threads"]), b, grp["workload"], "%g" % grp["work"]]
                     v = by["fair"].get(t)
                     row += [g(v[1]), g(v[2]), g(v[3])] if v else ["NaN"] * 3
+                    pts = fig_f4.point_type(grp)
+                    row += [fig_common.group_label(grp["regime"]).replace(", ", "/")
+                            if grp.get("regime") else "pooled", "%d" % pts[j > 0],
+                            "%d" % (fig_f4.show_n(grp) and p["categorical"]),
+                            "%d" % grp.get("rk", 0),
+                            "%.6g" % f4_dat_x(p, b, j, t), "%d" % ((b, j, t) not in done)]
+                    done.add((b, j, t))
                     out.append(" ".join(row))
     # the change against none
     out += ["", "", '"change vs none"', "# columns: " + " ".join(blocks["change vs none"])]
@@ -2928,20 +2837,7 @@ def dat_f4(name, p):
 def dat_text(name, p):
     k = p["kind"]
     if k == "f1":
-        out = dat_header(name, p, "time per item by look-up mode (ns = 1e9 / throughput); "
-                         "harness_ns: the harness alone (null queue), 1e9 / its median "
-                         "throughput, the same on every row (NaN: not measured)",
-                         ["mode", "data_movement_ns", "lookup_ns", "total_median_ns",
-                          "total_min_ns", "total_max_ns", "reps", "color_rgb", "harness_ns",
-                          "oversubscribed"])
-        out.append("")
-        for b in p["bars"]:
-            out.append(" ".join([b["mode"], g(b["data"] if b["data"] is not None else 0.0),
-                                 g(b["lookup"] if b["lookup"] is not None else b["total"]),
-                                 g(b["total"]), g(b["min"]), g(b["max"]), "%d" % b["n"],
-                                 "%d" % rgb_int(color_of("lookup", b["mode"])),
-                                 g(p.get("harness_ns")), ov_col(b.get("oversubscribed"))]))
-        return out
+        return fig_f1.dat(name, p)
     if k == "f4":
         return dat_f4(name, p)
     if k == "lines":

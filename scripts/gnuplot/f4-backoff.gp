@@ -9,7 +9,11 @@
 # operations, time in backoff per operation, fairness (fewest / most
 # operations of one thread, 0 to 1, a dotted line at 1: every thread did the
 # same; "not recorded" for older tables), p99 latency. Filled marks: the
-# least local work; hollow (dashed): more. A black x: oversubscribed.
+# least local work; hollow (dashed): more. A black x: oversubscribed. Under
+# prodcons each (pace, regime) group of the runs apart where the regimes are
+# recorded (a closed-loop run lands near empty or full, several-fold apart):
+# shape per regime (circle near-empty, square full; pt), side by side in the
+# slot, n beside a dot where the runs split.
 #
 # Variables (gnuplot -e "datafile='...'; outfile='...'; caption='...'"):
 #   datafile  the data file plot.py --gnuplot writes (plots/<host>/data/f4-backoff.dat)
@@ -56,6 +60,13 @@ pt_backoff = 24
 pt_fairness = 27
 pt_fairness_min = 28
 pt_fairness_max = 29
+pt_reps = 9
+pt_regime = 30
+pt_pt = 31
+pt_shown_n = 32
+pt_ridx = 33
+pt_slot_x = 34
+pt_harness_row = 35
 # block "change vs none"
 ch_change_pct = 3
 ch_ci_lo_pct = 4
@@ -127,6 +138,17 @@ if (exists("STATS_records") && STATS_records > 0) { any_over = 1 }
 undefine STATS_*
 stats datafile index B_HARNESS using (column(hn_median_ops_per_s)) nooutput
 has_harness = exists("STATS_records") && STATS_records > 0
+# the regimes drawn apart (prodcons; 'pooled' elsewhere): the key names them
+undefine STATS_*
+stats datafile index B_POINTS using (!isnum(column(pt_panel)) ? NaN : (strstrt(strcol(pt_regime), 'near-empty') > 0 ? 1 : NaN)) nooutput
+r_ne = exists("STATS_records") && STATS_records > 0
+undefine STATS_*
+stats datafile index B_POINTS using (!isnum(column(pt_panel)) ? NaN : (strstrt(strcol(pt_regime), 'full') > 0 ? 1 : NaN)) nooutput
+r_full = exists("STATS_records") && STATS_records > 0
+undefine STATS_*
+stats datafile index B_POINTS using (column(pt_shown_n) == 1 ? 1 : NaN) nooutput
+shown_n = exists("STATS_records") && STATS_records > 0
+hollowpt(k) = (isnum(column(k)) && int(column(k)) % 2 == 0)
 
 # ---- the page: a column per workload, a row per quantity, the legend at right ----
 PW = 520.0
@@ -276,7 +298,10 @@ do for [c = 0:NW - 1] {
              (has_harness ? NaN : 1/0) with lines lw 3 lc rgb '#3a3a3a' title (has_harness ? 'harness alone (null queue)' : ''), \
              (any_over ? NaN : 1/0) with points pt 2 ps 2 lw 2 lc rgb 'black' title (any_over ? 'oversubscribed: threads share CPUs or cores' : ''), \
              NaN with lines dt 3 lw 1.5 lc rgb 'black' title '1 lost race per 1,000 operations', \
-             NaN with boxes fs solid 0.45 noborder lc rgb '#ffd27f' title 'study: 32 workers, 2 nodes: -15 to -30%'
+             NaN with boxes fs solid 0.45 noborder lc rgb '#ffd27f' title 'study: 32 workers, 2 nodes: -15 to -30%', \
+             NaN with points pt 7 ps 1.4 lc rgb '#4d4d4d' title (r_ne ? 'near-empty (the consumer waits)' : ''), \
+             NaN with points pt 5 ps 1.4 lc rgb '#4d4d4d' title (r_full ? 'full (the producer waits)' : ''), \
+             NaN with lines lw 0 lc rgb '#ffffff' title (shown_n ? 'n beside a dot: its runs' : '')
         unset xzeroaxis
     } else {
         # ---- a value: throughput, lost races, time in backoff, fairness, p99 ----
@@ -319,11 +344,15 @@ do for [c = 0:NW - 1] {
         }
         eval xaxis
         if (categorical) {
-            plot datafile index B_POINTS using (column(pt_x)):(column(pt_panel) == c && column(pt_hollow) == 0 && ok(column(vmed[i])) ? V(vmed[i]) : NaN):(V(vmin[i])):(V(vmax[i])):(column(pt_color_rgb)) \
-                     with yerrorbars pt 7 ps 1.4 lw 1.5 lc rgb variable notitle, \
-                 '' index B_POINTS using (column(pt_x)):(column(pt_panel) == c && column(pt_hollow) > 0 && ok(column(vmed[i])) ? V(vmed[i]) : NaN):(V(vmin[i])):(V(vmax[i])):(column(pt_color_rgb)) \
-                     with yerrorbars pt 6 ps 1.4 lw 2 lc rgb variable notitle, \
-                 '' index B_POINTS using (column(pt_x) - 0.13):(r == 0 && column(pt_panel) == c && ok(column(pt_harness_ops_per_s)) ? V(pt_harness_ops_per_s) : NaN):(0.26):(0) \
+            plot datafile index B_POINTS using (column(pt_x)):(column(pt_panel) == c && ok(column(vmed[i])) ? V(vmed[i]) : NaN):(V(vmin[i])):(V(vmax[i])):(column(pt_color_rgb)) \
+                     with yerrorbars ps 0 lw 1.5 lc rgb variable notitle, \
+                 '' index B_POINTS using (column(pt_x)):(column(pt_panel) == c && hollowpt(pt_pt) && ok(column(vmed[i])) ? V(vmed[i]) : NaN) \
+                     with points pt 7 ps 1.4 lc rgb 'white' notitle, \
+                 '' index B_POINTS using (column(pt_x)):(column(pt_panel) == c && ok(column(vmed[i])) ? V(vmed[i]) : NaN):(column(pt_pt)):(column(pt_color_rgb)) \
+                     with points pt variable ps 1.4 lw 2 lc rgb variable notitle, \
+                 '' index B_POINTS using (column(pt_x)):(column(pt_panel) == c && column(pt_shown_n) == 1 && ok(column(vmed[i])) ? V(vmed[i]) : NaN):(sprintf('%d', column(pt_reps))) \
+                     with labels left offset 0.7, -0.6 font ',8' tc rgb '#595959' notitle, \
+                 '' index B_POINTS using (column(pt_slot_x) - 0.13):(r == 0 && column(pt_panel) == c && column(pt_harness_row) == 1 && ok(column(pt_harness_ops_per_s)) ? V(pt_harness_ops_per_s) : NaN):(0.26):(0) \
                      with vectors nohead lw 3 lc rgb '#3a3a3a' notitle, \
                  '' index B_POINTS using (column(pt_x)):(r == 0 && column(pt_panel) == c && column(pt_harness_bound) == 1 ? V(vmed[i]) : NaN) \
                      with points pt 6 ps 3 lw 1.5 lc rgb '#595959' notitle, \
@@ -333,8 +362,14 @@ do for [c = 0:NW - 1] {
                      with labels offset 0, 0.6 font ',9' tc rgb '#595959' notitle
         } else {
             plot for [b = 0:NB - 1] for [h = 0:NH - 1] datafile index B_POINTS \
-                     using (column(pt_x)):(column(pt_panel) == c && column(pt_hollow) == h && column(pt_bidx) == b && ok(column(vmed[i])) ? V(vmed[i]) : NaN):(V(vmin[i])):(V(vmax[i])):(column(pt_color_rgb)) \
-                     with yerrorlines dt 1+(h > 0) pt (h == 0 ? 7 : 6) ps 1.1 lw 2 lc rgb variable notitle, \
+                     using (column(pt_x)):(column(pt_panel) == c && column(pt_hollow) == h && column(pt_bidx) == b && ok(column(vmed[i])) ? V(vmed[i]) : NaN):(column(pt_color_rgb)) \
+                     with lines dt 1+(h > 0) lw 2 lc rgb variable notitle, \
+                 datafile index B_POINTS using (column(pt_x)):(column(pt_panel) == c && ok(column(vmed[i])) ? V(vmed[i]) : NaN):(V(vmin[i])):(V(vmax[i])):(column(pt_color_rgb)) \
+                     with yerrorbars ps 0 lw 1.2 lc rgb variable notitle, \
+                 datafile index B_POINTS using (column(pt_x)):(column(pt_panel) == c && hollowpt(pt_pt) && ok(column(vmed[i])) ? V(vmed[i]) : NaN) \
+                     with points pt 7 ps 1.1 lc rgb 'white' notitle, \
+                 datafile index B_POINTS using (column(pt_x)):(column(pt_panel) == c && ok(column(vmed[i])) ? V(vmed[i]) : NaN):(column(pt_pt)):(column(pt_color_rgb)) \
+                     with points pt variable ps 1.1 lw 2 lc rgb variable notitle, \
                  for [h = 0:NH - 1] datafile index B_HARNESS using (column(hn_threads)):(r == 0 && column(hn_panel) == c && column(hn_hollow) == h ? column(hn_median_ops_per_s) * s : NaN) \
                      with lines dt 4-(h > 0) lw 2.5 lc rgb '#3a3a3a' notitle, \
                  datafile index B_POINTS using (column(pt_x)):(column(pt_panel) == c && column(pt_oversubscribed) == 1 && ok(column(vmed[i])) ? V(vmed[i]) : NaN) \

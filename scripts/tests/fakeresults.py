@@ -22,6 +22,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import nrdata  # noqa: E402
+import regime  # noqa: E402
 
 LOOKUP_NS = {"libnuma": 700.0, "syscall": 300.0, "table": 9.0, "cached": 1.5, "rseq": 1.0,
              "rdpid": 4.0, "none": 0.0}
@@ -219,6 +220,19 @@ F4_FAIRNESS = {"prodcons": 0.97, "pairs": 0.55, "mixed": 0.7}
 F4_FAIR_GAIN = {"none": 1.0, "pause": 1.4, "exp": 1.25, "yield": 1.1}
 
 
+#: a closed-loop run of make_synthetic's closed_regimes: as a free peers run
+CLOSED_REGIME = (lambda rep, cfg: PEERS_PACE_REGIME["free"](rep))
+
+
+def closed_per_rep(closed_regimes, exp, cfg):
+    """The (occupancy, speed) by rep of a run of ``exp`` (make_synthetic's
+    closed_regimes), None where its regime is not modelled."""
+    fn = closed_regimes.get(exp)
+    if fn is None:
+        return None
+    return lambda rep: fn(rep, cfg)
+
+
 def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=2,
                    experiments=None, seed=1, cpu_model="Fake CPU 9000 @ 3.0GHz",
                    latency_files=True, probe=True, profile=None, harness=1.0,
@@ -226,7 +240,7 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
                    references=None, f3_loads=None, f5_realized=None, f5_realized_in="column",
                    nodes=2, machine=None, machine_nodes=None, workloads=None,
                    works=(0, 300), fairness=True, peers_workloads=("prodcons",),
-                   peers_paces=None, f5_closed=False):
+                   peers_paces=None, f5_closed=False, closed_regimes=None):
     """A whole results/<host>/ tree from a model shaped like the study.
 
     ``nodes``: the topology's nodes (real or emulated, ``kind``). ``machine``:
@@ -280,8 +294,18 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
     (f5-ceiling.exp's load = closed, 0.5: an empty load cell, rate 0, no
     linger), at F5_CLOSED_SHARE of its capacity model, moving half the
     configured batch per transfer.
+    ``closed_regimes``: experiments among f1-lookup-cost, f2-node-cache and
+    f4-backoff (its prodcons runs) whose closed-loop runs land near empty or
+    full, as {experiment: fn(rep, cfg) -> (occupancy, speed factor)} or a
+    list of names (each run as a free peers run: near empty on odd reps, full
+    at PEERS_FULL_SPEED on even ones); their rows carry inflight and the
+    runner's regime columns (scripts/regime.py: occupancy .. regime), as
+    experiments.py writes them. None: the older shape (regime unknown).
     """
     rnd = random.Random(seed)
+    if closed_regimes is not None and not isinstance(closed_regimes, dict):
+        closed_regimes = {e: CLOSED_REGIME for e in closed_regimes}
+    closed_regimes = closed_regimes or {}
     write_env(root, host, kind, nodes, cpu_model, probe=probe, machine=machine,
               machine_nodes=machine_nodes)
     meta = {"host": host, "cpu_model": cpu_model, "cpus_online": max(threads),
@@ -359,6 +383,9 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
                     # no latency recorded (faa): the retry counters say the regime
                     row.update(full_retries="%d" % (4000 if occ >= 0.5 else 0),
                                empty_polls="%d" % (0 if occ >= 0.5 else 4000))
+                if exp in closed_regimes:
+                    # the runner's regime columns (experiments.py: regime.annotate)
+                    row.update(zip(regime.COLUMNS, regime.annotate(row)))
             if realized is not None:
                 per = max(1.0, realized * (1.0 - rnd.uniform(0.0, 0.03)))
                 batches_out, batches_in = 3000, 2000
@@ -399,16 +426,18 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
         if exp == "f1-lookup-cost":
             for m in ["libnuma", "syscall", "table", "cached", "rseq", "rdpid", "none"]:
                 ns = 62.0 + LOOKUP_NS[m]
-                run(exp, "lookup-" + m, {"lookup": m, "lookup_in_force": m}, 1e9 / ns,
-                    ns * 40, ns * 90, rows)
+                cfg = {"lookup": m, "lookup_in_force": m}
+                run(exp, "lookup-" + m, cfg, 1e9 / ns, ns * 40, ns * 90, rows,
+                    per_rep=closed_per_rep(closed_regimes, exp, cfg))
         elif exp == "f2-node-cache":
             for t in threads:
                 for m in ["libnuma", "syscall", "table", "cached", "rseq", "rdpid", "none"]:
                     base = 9e6 * t ** 0.55
                     tp = base / (1 + LOOKUP_NS[m] / 115.0)
-                    run(exp, "t%d-%s" % (t, m), {"lookup": m, "lookup_in_force": m,
-                                                 "producers": t // 2, "consumers": t // 2},
-                        tp, 400 * t, 2000 * t, rows)
+                    cfg = {"lookup": m, "lookup_in_force": m, "producers": t // 2,
+                           "consumers": t // 2}
+                    run(exp, "t%d-%s" % (t, m), cfg, tp, 400 * t, 2000 * t, rows,
+                        per_rep=closed_per_rep(closed_regimes, exp, cfg))
         elif exp == "f3-gate" and f3_loads:
             # open loop: the offered rate is a fraction of the per-worker gate's
             # closed-loop capacity; a gate whose own capacity is lower queues more
@@ -450,21 +479,23 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
                             side = t if w != "prodcons" else t // 2
                             fair = ("%.4f" % min(1.0, F4_FAIRNESS.get(w, 0.8) *
                                                  F4_FAIR_GAIN[bo]) if fairness else "")
-                            run(exp, "%s-work%d-t%d-%s" % (w, work, t, bo),
-                                {"backoff": bo, "workload": w, "threads": t,
-                                 "work_ns": work, "producers": side, "consumers": side,
-                                 "ops_kind": "items" if w == "prodcons" else "operations",
-                                 "fairness": fair},
+                            cfg = {"backoff": bo, "workload": w, "threads": t,
+                                   "work_ns": work, "producers": side, "consumers": side,
+                                   "ops_kind": "items" if w == "prodcons" else "operations",
+                                   "fairness": fair}
+                            run(exp, "%s-work%d-t%d-%s" % (w, work, t, bo), cfg,
                                 tp, 500 * t * (1 + work / 1000.0),
                                 3000 * t * (1 + work / 1000.0) * (1.5 if bo == "yield" else 1),
-                                rows, failed=none_rate * F4_FAILED_SHARE[bo])
+                                rows, failed=none_rate * F4_FAILED_SHARE[bo],
+                                per_rep=closed_per_rep(closed_regimes, exp, cfg)
+                                if w == "prodcons" else None)
         elif exp == "f4-backoff":
             for t in threads:
                 for bo, loss in (("none", 0.0), ("pause", 0.16), ("exp", 0.24), ("yield", 0.29)):
                     tp = 9e6 * t ** 0.55 * (1 - loss * t / tmax)
-                    run(exp, "t%d-%s" % (t, bo), {"backoff": bo, "producers": t // 2,
-                                                  "consumers": t // 2},
-                        tp, 500 * t, 3000 * t, rows)
+                    cfg = {"backoff": bo, "producers": t // 2, "consumers": t // 2}
+                    run(exp, "t%d-%s" % (t, bo), cfg, tp, 500 * t, 3000 * t, rows,
+                        per_rep=closed_per_rep(closed_regimes, exp, cfg))
         elif exp == "f5-ceiling":
             for t in threads:
                 for b in (1, 4, 16, 64, 256):
@@ -541,8 +572,8 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
                                 run(exp, name, cfg, tp, lat, lat * 8 if lat else None, rows,
                                     per_rep=per_rep)
         write_tidy(os.path.join(root, host, exp + ".csv"), rows, profile,
-                   ("role", "oversubscribed") if oversub_above is not None or references
-                   else ())
+                   (("role", "oversubscribed") if oversub_above is not None or references
+                    else ()) + (regime.COLUMNS if exp in closed_regimes else ()))
     return os.path.join(root, host)
 
 

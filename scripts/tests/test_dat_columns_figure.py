@@ -5,8 +5,9 @@ only columns its .dat has.
     /usr/bin/python3 -m unittest scripts.tests.test_dat_columns_figure -v
 
 From synthetic hosts of every shape (tests/fakeresults.py): one thread count
-with paced peers and both F5 loops, several thread counts with open-loop F3
-and oversubscribed counts, a closed-loop F3, F4 per workload. For every
+with paced peers, both F5 loops and F1, F2 and F4's runs split by regime,
+several thread counts with open-loop F3 and oversubscribed counts, a
+closed-loop F3, F4 per workload. For every
 figure's data file: each block (its name in quotes on its own line) has a
 '# columns:' line and each of its rows has that many fields; for every
 scripts/gnuplot/*.gp: each column it names (<prefix>_<column> = N) is column N
@@ -97,7 +98,8 @@ class DatColumns(unittest.TestCase):
         mk(cls.results, "small", "real", (2,), reps=4, seed=41, oversub_above=2,
            peers_workloads=("prodcons", "pairs"), peers_paces=("free", "producer", "consumer"),
            f5_realized=0.9, f5_closed=True, workloads=("prodcons", "pairs", "mixed"),
-           latency_files=False)
+           latency_files=False,
+           closed_regimes=("f1-lookup-cost", "f2-node-cache", "f4-backoff"))
         mk(cls.results, "big", "emulated", (2, 4, 8), reps=3, seed=42, oversub_above=4,
            f3_loads=(0.25, 0.5, 0.75), f5_realized=0.9, peers_workloads=("prodcons", "pairs"),
            latency_files=False)
