@@ -173,7 +173,7 @@ include harness/peers/peers.mk
 
 HARNESS_SRCS := harness/bench.c harness/workers.c harness/workload.c harness/placement.c harness/report.c \
 	harness/options.c harness/output.c harness/clock.c harness/hdr.c harness/probe.c \
-	harness/counters.c harness/item_sum.c $(PEER_C_SRCS)
+	harness/counters.c harness/item_sum.c harness/manifest.c $(PEER_C_SRCS)
 HARNESS_HDRS := $(wildcard harness/*.h harness/peers/*.h) $(wildcard ring/*.h) $(B)/version.h
 HARNESS_OBJS := $(HARNESS_SRCS:%.c=$(B)/obj/%.o) $(PEER_CXX_SRCS:%.cpp=$(B)/obj/%.cpp.o)
 HARNESS_CFLAGS := -Iharness -Iharness/peers -I$(B) $(PEER_CFLAGS)

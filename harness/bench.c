@@ -34,6 +34,7 @@
 
 #include "clock.h"
 #include "hdr.h"
+#include "manifest.h"
 #include "numaring.h"
 #include "numaring_lab.h"
 #include "options.h"
@@ -874,6 +875,9 @@ int main(int argc, char **argv)
 		return 0;
 	case HB_SCHEMA:
 		hb_print_schema(stdout);
+		return 0;
+	case HB_MANIFEST:
+		hb_print_manifest(stdout);
 		return 0;
 	case HB_SHOW_TOPOLOGY:
 		return hb_show_topology(&o);

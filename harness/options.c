@@ -12,11 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bounds.h"
 #include "numaring_topology.h"
-
-#define MAX_THREADS 1024
-#define MAX_WORK_NS 10000000u          /* --work: 10 ms */
-#define MAX_SEED (UINT64_C(1) << 53)   /* exact in a double: the scripts read it back */
 
 static const char *const workload_names[HB_WORKLOAD_COUNT_] = {
 	[HB_WORKLOAD_PRODCONS] = "prodcons",
@@ -107,18 +104,21 @@ static int parse_count(const char *opt, const char *s, uint64_t min, uint64_t ma
 	return 0;
 }
 
-/* A number of seconds (or a rate) in (min, max]; min itself allowed if zero_ok. */
-static int parse_real(const char *opt, const char *s, double min, double max, int zero_ok,
-		      double *out)
+/* A number of seconds (or a rate, a share) between min and max; min itself
+ * allowed if min_in, max itself if max_in (HB_RLIM: the option's bounds.h
+ * entry). */
+static int parse_real(const char *opt, const char *s, double min, double max, int min_in,
+		      int max_in, double *out)
 {
 	char *end;
 	if (!s || !*s || *s == ' ')
 		return bad("%s needs a number, not \"%s\"", opt, s ? s : "");
 	errno = 0;
 	double v = strtod(s, &end);
-	if (errno || *end || !isfinite(v) || v > max || v < min || (v == min && !zero_ok))
-		return bad("%s needs a number %s %g and at most %g, not \"%s\"", opt,
-			   zero_ok ? "from" : "above", min, max, s);
+	if (errno || *end || !isfinite(v) || v > max || v < min || (v == min && !min_in) ||
+	    (v == max && !max_in))
+		return bad("%s needs a number %s %g and %s %g, not \"%s\"", opt,
+			   min_in ? "from" : "above", min, max_in ? "at most" : "below", max, s);
 	*out = v;
 	return 0;
 }
@@ -281,11 +281,15 @@ void hb_usage(FILE *out)
 		"                      kernel.perf_event_paranoid). Default: off, columns empty\n"
 		"  --quiet             no progress or summary line on stdout\n"
 		"  --schema            print summary.csv's columns (column,type,description) and exit\n"
+		"  --manifest          print every name the scripts need (queues and what each can do,\n"
+		"                      look-ups, gates, backoffs, workloads, probe rows, the options'\n"
+		"                      bounds, summary.csv's columns) as JSON and exit\n"
 		"  --help, --version\n"
 		"\n"
 		"exit status: 0 ok, 1 the run failed (lost items, a thread could not start), 2 bad input,\n"
 		"             3 the results could not be written (disk full, read-only, ...): nothing left\n",
-		MAX_THREADS, MAX_THREADS, MAX_THREADS, MAX_WORK_NS);
+		(unsigned)HB_THREADS_MAX, (unsigned)HB_THREADS_MAX, (unsigned)HB_THREADS_MAX,
+		(unsigned)HB_WORK_NS_MAX);
 }
 
 enum {
@@ -295,7 +299,7 @@ enum {
 	OPT_SHOW, OPT_PROBE, OPT_QUICK, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_ITEM, OPT_SAMPLE,
 	OPT_CALIBRATE, OPT_SCHEMA, OPT_LOAD, OPT_LOAD_PROBE, OPT_LINGER, OPT_COUNTERS, OPT_SMT,
 	OPT_ACCOUNTING, OPT_WORKLOAD, OPT_THREADS, OPT_ENQUEUE_SHARE, OPT_WORK, OPT_PRODUCER_WORK,
-	OPT_CONSUMER_WORK, OPT_SEED, OPT_PAUSE_SPIN, OPT_EXP_CAP, OPT_CAPACITY_OPS,
+	OPT_CONSUMER_WORK, OPT_SEED, OPT_PAUSE_SPIN, OPT_EXP_CAP, OPT_CAPACITY_OPS, OPT_MANIFEST,
 };
 
 static const struct option long_opts[] = {
@@ -329,6 +333,7 @@ static const struct option long_opts[] = {
 	{"sample", required_argument, NULL, OPT_SAMPLE},
 	{"calibrate", required_argument, NULL, OPT_CALIBRATE},
 	{"schema", no_argument, NULL, OPT_SCHEMA},
+	{"manifest", no_argument, NULL, OPT_MANIFEST},
 	{"load", required_argument, NULL, OPT_LOAD},
 	{"load-probe", required_argument, NULL, OPT_LOAD_PROBE},
 	{"capacity-ops", required_argument, NULL, OPT_CAPACITY_OPS},
@@ -395,13 +400,13 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 				return bad("unknown queue \"%s\"", optarg);
 			break;
 		case OPT_PRODUCERS:
-			if ((rc = parse_count("--producers", optarg, 1, MAX_THREADS, &v)))
+			if ((rc = parse_count("--producers", optarg, HB_LIM(producers), &v)))
 				return rc;
 			o->producers = (unsigned)v;
 			sides_given = 1;
 			break;
 		case OPT_CONSUMERS:
-			if ((rc = parse_count("--consumers", optarg, 1, MAX_THREADS, &v)))
+			if ((rc = parse_count("--consumers", optarg, HB_LIM(consumers), &v)))
 				return rc;
 			o->consumers = (unsigned)v;
 			sides_given = 1;
@@ -411,66 +416,60 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 				return bad("unknown --workload \"%s\" (prodcons, pairs, mixed)", optarg);
 			break;
 		case OPT_THREADS:
-			if ((rc = parse_count("--threads", optarg, 1, MAX_THREADS, &v)))
+			if ((rc = parse_count("--threads", optarg, HB_LIM(threads), &v)))
 				return rc;
 			o->threads = (unsigned)v;
 			threads_given = 1;
 			break;
-		case OPT_ENQUEUE_SHARE: {
-			char *end = "";
-			double f = NAN;
-			if (optarg[0] && optarg[0] != ' ')
-				f = strtod(optarg, &end);
-			if (*end || !(f > 0 && f < 1))
-				return bad("--enqueue-share needs a number above 0 and below 1, not \"%s\"",
-					   optarg);
-			o->enqueue_share = f;
+		case OPT_ENQUEUE_SHARE:
+			if ((rc = parse_real("--enqueue-share", optarg, HB_RLIM(enqueue_share),
+					      &o->enqueue_share)))
+				return rc;
 			share_given = 1;
 			break;
-		}
 		case OPT_WORK:
-			if ((rc = parse_count("--work", optarg, 0, MAX_WORK_NS, &o->work_ns)))
+			if ((rc = parse_count("--work", optarg, HB_LIM(work), &o->work_ns)))
 				return rc;
 			break;
 		case OPT_PRODUCER_WORK:
-			if ((rc = parse_count("--producer-work", optarg, 0, MAX_WORK_NS,
+			if ((rc = parse_count("--producer-work", optarg, HB_LIM(producer_work),
 					      &o->producer_work_ns)))
 				return rc;
 			pwork_given = 1;
 			break;
 		case OPT_CONSUMER_WORK:
-			if ((rc = parse_count("--consumer-work", optarg, 0, MAX_WORK_NS,
+			if ((rc = parse_count("--consumer-work", optarg, HB_LIM(consumer_work),
 					      &o->consumer_work_ns)))
 				return rc;
 			cwork_given = 1;
 			break;
 		case OPT_SEED:
-			if ((rc = parse_count("--seed", optarg, 0, MAX_SEED, &o->seed)))
+			if ((rc = parse_count("--seed", optarg, HB_LIM(seed), &o->seed)))
 				return rc;
 			break;
 		case OPT_DURATION:
-			if ((rc = parse_real("--duration", optarg, 0, 86400, 0, &o->duration_s)))
+			if ((rc = parse_real("--duration", optarg, HB_RLIM(duration), &o->duration_s)))
 				return rc;
 			duration_given = 1;
 			break;
 		case OPT_OPS:
-			if ((rc = parse_count("--ops", optarg, 1, UINT64_C(1) << 48, &o->ops)))
+			if ((rc = parse_count("--ops", optarg, HB_LIM(ops), &o->ops)))
 				return rc;
 			ops_given = 1;
 			break;
 		case OPT_WARMUP:
-			if ((rc = parse_real("--warmup", optarg, 0, 3600, 1, &o->warmup_s)))
+			if ((rc = parse_real("--warmup", optarg, HB_RLIM(warmup), &o->warmup_s)))
 				return rc;
 			break;
 		case OPT_CAPACITY:
-			if ((rc = parse_count("--capacity", optarg, 2, UINT64_C(1) << 30, &v)))
+			if ((rc = parse_count("--capacity", optarg, HB_LIM(capacity), &v)))
 				return rc;
 			if (v & (v - 1))
 				return bad("--capacity %llu is not a power of two", (unsigned long long)v);
 			o->capacity = (size_t)v;
 			break;
 		case OPT_BATCH:
-			if ((rc = parse_count("--batch", optarg, 1, UINT64_C(1) << 30, &v)))
+			if ((rc = parse_count("--batch", optarg, HB_LIM(batch), &v)))
 				return rc;
 			o->batch = (unsigned)v;
 			break;
@@ -490,7 +489,7 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 					   optarg);
 			break;
 		case OPT_SAMPLE:
-			if ((rc = parse_count("--sample", optarg, 1, UINT64_C(1) << 20, &v)))
+			if ((rc = parse_count("--sample", optarg, HB_LIM(sample), &v)))
 				return rc;
 			if (v & (v - 1))
 				return bad("--sample %llu is not a power of two", (unsigned long long)v);
@@ -498,28 +497,31 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 			sample_given = 1;
 			break;
 		case OPT_CALIBRATE:
-			if ((rc = parse_real("--calibrate", optarg, 0, 60, 1, &o->calibrate_s)))
+			if ((rc = parse_real("--calibrate", optarg, HB_RLIM(calibrate), &o->calibrate_s)))
 				return rc;
 			break;
 		case OPT_SCHEMA:
 			o->mode = HB_SCHEMA;
 			return 0;
+		case OPT_MANIFEST:
+			o->mode = HB_MANIFEST;
+			return 0;
 		case OPT_LOAD:
-			if ((rc = parse_real("--load", optarg, 0, 1, 0, &o->load)))
+			if ((rc = parse_real("--load", optarg, HB_RLIM(load), &o->load)))
 				return rc;
 			break;
 		case OPT_LINGER:
-			if ((rc = parse_count("--linger", optarg, 0, 1000000, &v)))
+			if ((rc = parse_count("--linger", optarg, HB_LIM(linger), &v)))
 				return rc;
 			o->linger_us = (unsigned)v;
 			break;
 		case OPT_PAUSE_SPIN:
-			if ((rc = parse_count("--pause-spin", optarg, 1, NUMARING_LAB_SPIN_MAX, &v)))
+			if ((rc = parse_count("--pause-spin", optarg, HB_LIM(pause_spin), &v)))
 				return rc;
 			o->pause_spin = (unsigned)v;
 			break;
 		case OPT_EXP_CAP:
-			if ((rc = parse_count("--exp-cap", optarg, 1, NUMARING_LAB_SPIN_MAX, &v)))
+			if ((rc = parse_count("--exp-cap", optarg, HB_LIM(exp_cap), &v)))
 				return rc;
 			if (v & (v - 1)) {
 				fprintf(stderr, "numaring-bench: --exp-cap %s: not a power of two\n",
@@ -532,11 +534,12 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 			o->counters = 1;
 			break;
 		case OPT_LOAD_PROBE:
-			if ((rc = parse_real("--load-probe", optarg, 0, 60, 0, &o->load_probe_s)))
+			if ((rc = parse_real("--load-probe", optarg, HB_RLIM(load_probe), &o->load_probe_s)))
 				return rc;
 			break;
 		case OPT_CAPACITY_OPS:
-			if ((rc = parse_real("--capacity-ops", optarg, 0, 1e12, 0, &o->capacity_ops)))
+			if ((rc = parse_real("--capacity-ops", optarg, HB_RLIM(capacity_ops),
+					      &o->capacity_ops)))
 				return rc;
 			break;
 		case OPT_LOOKUP:
@@ -545,7 +548,7 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 					   optarg);
 			break;
 		case OPT_RECHECK:
-			if ((rc = parse_count("--recheck", optarg, 1, UINT32_MAX, &v)))
+			if ((rc = parse_count("--recheck", optarg, HB_LIM(recheck), &v)))
 				return rc;
 			o->recheck = (unsigned)v;
 			break;
@@ -591,7 +594,7 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 			break;
 		}
 		case OPT_RATE:
-			if ((rc = parse_real("--rate", optarg, 0, 1e12, 0, &o->rate)))
+			if ((rc = parse_real("--rate", optarg, HB_RLIM(rate), &o->rate)))
 				return rc;
 			break;
 		case OPT_OUT:
@@ -606,7 +609,7 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 			o->verify = 0;
 			break;
 		case OPT_DRAIN:
-			if ((rc = parse_real("--drain-timeout", optarg, 0, 86400, 0,
+			if ((rc = parse_real("--drain-timeout", optarg, HB_RLIM(drain_timeout),
 					     &o->drain_timeout_s)))
 				return rc;
 			break;

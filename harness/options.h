@@ -49,7 +49,7 @@ enum hb_workload {
 	HB_WORKLOAD_COUNT_
 };
 
-enum hb_mode { HB_RUN, HB_SHOW_TOPOLOGY, HB_PROBE, HB_SCHEMA, HB_HELP, HB_VERSION };
+enum hb_mode { HB_RUN, HB_SHOW_TOPOLOGY, HB_PROBE, HB_SCHEMA, HB_MANIFEST, HB_HELP, HB_VERSION };
 
 struct hb_options {
 	enum hb_mode mode;

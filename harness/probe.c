@@ -39,6 +39,7 @@
 #include "clock.h"
 #include "numaring.h"
 #include "numaring_lab.h"
+#include "probe_rows.h"
 
 extern char **environ;
 
@@ -546,7 +547,7 @@ static int probe_c2c(struct probe *p, unsigned rounds, struct c2c_result **out, 
 		res[i] = (struct c2c_result){pairs[i].a, pairs[i].b, s.med, s.p90 - s.p10};
 		progress(p, "c2c %zu/%zu (cpu %d -> %d) %.1f ns round trip", i + 1, np, pairs[i].a,
 			 pairs[i].b, s.med);
-		struct row *r = add_row(p, "c2c_rtt", "ns", method);
+		struct row *r = add_row(p, HP_KIND(c2c_rtt), "ns", method);
 		if (!r) {
 			seterr(p->err, p->errlen, "probe: out of memory for the result rows");
 			rc = -ENOMEM;
@@ -589,9 +590,10 @@ static int c2c_summaries(struct probe *p, const struct c2c_result *res, size_t n
 		struct stats s = summarise(v, k);
 		char method[64];
 		snprintf(method, sizeof method, "median-of-%zu-pairs", k);
-		if (!add_row(p, other ? "c2c_other_node" : "c2c_same_node", "ns", method) ||
-		    !add_row(p, other ? "c2c_one_way_other_node" : "c2c_one_way_same_node", "ns",
-			     "half-rtt-median")) {
+		const char *rtt = other ? HP_KIND(c2c_other_node) : HP_KIND(c2c_same_node);
+		const char *way = other ? HP_KIND(c2c_one_way_other_node)
+					: HP_KIND(c2c_one_way_same_node);
+		if (!add_row(p, rtt, "ns", method) || !add_row(p, way, "ns", "half-rtt-median")) {
 			free(v);
 			seterr(p->err, p->errlen, "probe: out of memory for the result rows");
 			return -ENOMEM;
@@ -611,7 +613,13 @@ static int c2c_summaries(struct probe *p, const struct c2c_result *res, size_t n
 /* ---- 3. node look-up costs ------------------------------------------------ */
 
 enum { LK_LIBNUMA, LK_SYSCALL, LK_TABLE, LK_RSEQ, LK_RDPID, LK_N };
-static const char *const lk_name[LK_N] = {"libnuma", "syscall", "table", "rseq", "rdpid"};
+/* The modes timed, and their names: the library's (numaring_lookup_name). */
+static const enum numaring_lookup lk_mode[LK_N] = {
+	[LK_LIBNUMA] = NUMARING_LOOKUP_LIBNUMA, [LK_SYSCALL] = NUMARING_LOOKUP_SYSCALL,
+	[LK_TABLE] = NUMARING_LOOKUP_TABLE,     [LK_RSEQ] = NUMARING_LOOKUP_RSEQ,
+	[LK_RDPID] = NUMARING_LOOKUP_RDPID,
+};
+#define lk_name(m) numaring_lookup_name(lk_mode[m])
 
 struct lk_arg {
 	const int *table; /* CPU -> queue node, NUMARING_MAX_CPUS entries */
@@ -626,13 +634,8 @@ struct lk_arg {
  * inlined there as in the queue's fast path. */
 static uint64_t lk_batch(int mode, unsigned n, const int *table, uint64_t *sink)
 {
-	static const enum numaring_lookup lab_mode[LK_N] = {
-		[LK_LIBNUMA] = NUMARING_LOOKUP_LIBNUMA, [LK_SYSCALL] = NUMARING_LOOKUP_SYSCALL,
-		[LK_TABLE] = NUMARING_LOOKUP_TABLE,     [LK_RSEQ] = NUMARING_LOOKUP_RSEQ,
-		[LK_RDPID] = NUMARING_LOOKUP_RDPID,
-	};
 	uint64_t t0 = hc_now();
-	uint64_t s = numaring_lab_lookup_run(lab_mode[mode], n, table, NUMARING_MAX_CPUS);
+	uint64_t s = numaring_lab_lookup_run(lk_mode[mode], n, table, NUMARING_MAX_CPUS);
 	uint64_t t1 = hc_now();
 	*sink += s;
 	return t1 - t0;
@@ -681,10 +684,10 @@ static int probe_lookup(struct probe *p)
 		char method[32];
 		struct row *r;
 		if (!a.supported[m]) {
-			snprintf(method, sizeof method, "%s-unsupported", lk_name[m]);
-			r = add_row(p, "lookup_ns", "ns", method);
+			snprintf(method, sizeof method, "%s-unsupported", lk_name(m));
+			r = add_row(p, HP_KIND(lookup_ns), "ns", method);
 		} else {
-			r = add_row(p, "lookup_ns", "ns", lk_name[m]);
+			r = add_row(p, HP_KIND(lookup_ns), "ns", lk_name(m));
 		}
 		if (!r) {
 			seterr(p->err, p->errlen, "probe: out of memory for the result rows");
@@ -692,7 +695,7 @@ static int probe_lookup(struct probe *p)
 			goto out;
 		}
 		if (!a.supported[m]) {
-			progress(p, "lookup %s: unsupported here", lk_name[m]);
+			progress(p, "lookup %s: unsupported here", lk_name(m));
 			continue;
 		}
 		for (unsigned b = 0; b < a.nb; b++)
@@ -700,7 +703,7 @@ static int probe_lookup(struct probe *p)
 		struct stats s = summarise(ns, a.nb);
 		r->value = s.med;
 		r->spread = s.p90 - s.p10;
-		progress(p, "lookup %s: %.2f ns", lk_name[m], s.med);
+		progress(p, "lookup %s: %.2f ns", lk_name(m), s.med);
 	}
 out:
 	free(ns);
@@ -774,7 +777,7 @@ static int probe_pause(struct probe *p)
 {
 	struct row *r;
 	if (!PAUSE_METHOD) {
-		ADD_ROW(r, p, "pause_ns", "ns", "pause-unsupported");
+		ADD_ROW(r, p, HP_KIND(pause_ns), "ns", "pause-unsupported");
 		progress(p, "pause: no spin-wait hint on this architecture");
 		return 0;
 	}
@@ -789,7 +792,7 @@ static int probe_pause(struct probe *p)
 	int rc = gang_run(p, &p->cpu[0], 1, pause_body, &a, "pause");
 	if (!rc) {
 		struct stats s = summarise(a.ns, a.nb);
-		r = add_row(p, "pause_ns", "ns", PAUSE_METHOD);
+		r = add_row(p, HP_KIND(pause_ns), "ns", PAUSE_METHOD);
 		if (!r) {
 			seterr(p->err, p->errlen, "probe: out of memory for the result rows");
 			rc = -ENOMEM;
@@ -914,7 +917,7 @@ static int probe_faa(struct probe *p, const struct c2c_result *res, size_t nres)
 	int rc = faa_measure(p, &p->cpu[0], 1, &s);
 	if (rc)
 		return rc;
-	ADD_ROW(r, p, "faa_uncontended_ns", "ns", "faa-1thread-median");
+	ADD_ROW(r, p, HP_KIND(faa_uncontended_ns), "ns", "faa-1thread-median");
 	r->cpu_a = p->cpu[0];
 	r->node_a = p->cpu_node[0];
 	r->value = s.med;
@@ -933,13 +936,13 @@ static int probe_faa(struct probe *p, const struct c2c_result *res, size_t nres)
 	int cpus[2] = {res[best].a, res[best].b};
 	rc = faa_measure(p, cpus, 2, &s);
 	if (!rc)
-		rc = faa_row(p, "faa_contended_ns", cpus, &s);
+		rc = faa_row(p, HP_KIND(faa_contended_ns), cpus, &s);
 	if (rc || other == nres)
 		return rc;
 	int xcpus[2] = {res[other].a, res[other].b};
 	rc = faa_measure(p, xcpus, 2, &s);
 	if (!rc)
-		rc = faa_row(p, "faa_contended_other_node_ns", xcpus, &s);
+		rc = faa_row(p, HP_KIND(faa_contended_other_node_ns), xcpus, &s);
 	return rc;
 }
 
@@ -1245,7 +1248,7 @@ static int probe_bw(struct probe *p)
 		rc = bw_builtin(p, cpu, placed ? t->mem_node[k] : -1, &s);
 		if (rc)
 			return rc;
-		return bw_row(p, "bw_local_gbs", cpu, k, placed ? k : -1, &s,
+		return bw_row(p, HP_KIND(bw_local_gbs), cpu, k, placed ? k : -1, &s,
 			      placed ? "builtin-read-onnode" : "builtin-read-unplaced");
 	}
 
@@ -1280,7 +1283,8 @@ static int probe_bw(struct probe *p)
 			if (cpu < 0 || !has_own_mem(t, (unsigned)dst) ||
 			    (pass == 1 && t->mem_node[dst] == t->mem_node[src]))
 				continue;
-			const char *kind = pass == 0 ? "bw_local_gbs" : "bw_remote_gbs";
+			const char *kind =
+			    pass == 0 ? HP_KIND(bw_local_gbs) : HP_KIND(bw_remote_gbs);
 			const char *method = "builtin-read-onnode";
 			int ran = cpu, done = 0;
 			if (ndom > 0) {
@@ -1495,7 +1499,7 @@ static int probe_bw_mt(struct probe *p)
 		int k = p->cpu_node[0];
 		int placed = !t->emulated && has_own_mem(t, (unsigned)k);
 		unsigned n = cpus_of(p, placed ? k : -1, cpus);
-		rc = bwmt_row(p, "bw_local_mt_gbs", cpus, n, k, placed ? k : -1,
+		rc = bwmt_row(p, HP_KIND(bw_local_mt_gbs), cpus, n, k, placed ? k : -1,
 			      placed ? t->mem_node[k] : -1);
 		free(cpus);
 		return rc;
@@ -1504,14 +1508,14 @@ static int probe_bw_mt(struct probe *p)
 	for (unsigned k = 0; !rc && k < t->nnodes; k++) {
 		unsigned n = cpus_of(p, (int)k, cpus);
 		if (n && has_own_mem(t, k))
-			rc =
-			    bwmt_row(p, "bw_local_mt_gbs", cpus, n, (int)k, (int)k, t->mem_node[k]);
+			rc = bwmt_row(p, HP_KIND(bw_local_mt_gbs), cpus, n, (int)k, (int)k,
+				      t->mem_node[k]);
 	}
 	unsigned n0 = cpus_of(p, a0, cpus);
 	for (unsigned k = 0; !rc && k < t->nnodes; k++) {
 		if ((int)k == a0 || !has_own_mem(t, k) || t->mem_node[k] == t->mem_node[a0])
 			continue;
-		rc = bwmt_row(p, "bw_remote_mt_gbs", cpus, n0, a0, (int)k, t->mem_node[k]);
+		rc = bwmt_row(p, HP_KIND(bw_remote_mt_gbs), cpus, n0, a0, (int)k, t->mem_node[k]);
 	}
 	free(cpus);
 	return rc;
@@ -1694,14 +1698,14 @@ static int probe_c2c_bw(struct probe *p)
 		unsigned n = cpus_of(p, (int)k, a);
 		if (n < 2)
 			continue;
-		rc = cs_row(p, "c2c_bw_same_node_gbs", &a[0], &a[1], 1);
+		rc = cs_row(p, HP_KIND(c2c_bw_same_node_gbs), &a[0], &a[1], 1);
 		if (!rc && n >= 4) {
 			unsigned np = n / 2;
 			for (unsigned i = 0; i < np; i++) {
 				w[i] = a[2 * i];
 				rd[i] = a[2 * i + 1];
 			}
-			rc = cs_row(p, "c2c_bw_mt_same_node_gbs", w, rd, np);
+			rc = cs_row(p, HP_KIND(c2c_bw_mt_same_node_gbs), w, rd, np);
 		}
 		break;
 	}
@@ -1715,10 +1719,10 @@ static int probe_c2c_bw(struct probe *p)
 		unsigned nb = cpus_of(p, (int)k, b);
 		if (!nb)
 			continue;
-		rc = cs_row(p, "c2c_bw_other_node_gbs", &a[0], &b[0], 1);
+		rc = cs_row(p, HP_KIND(c2c_bw_other_node_gbs), &a[0], &b[0], 1);
 		unsigned np = na < nb ? na : nb;
 		if (!rc && np >= 2)
-			rc = cs_row(p, "c2c_bw_mt_other_node_gbs", a, b, np);
+			rc = cs_row(p, HP_KIND(c2c_bw_mt_other_node_gbs), a, b, np);
 		break;
 	}
 out:
@@ -1734,7 +1738,7 @@ out:
 static int meta_str(struct probe *p, const char *fact, const char *v)
 {
 	struct row *r;
-	ADD_ROW(r, p, "meta", "", fact);
+	ADD_ROW(r, p, HP_KIND(meta), "", fact);
 	snprintf(r->vstr, sizeof r->vstr, "%s", v);
 	return 0;
 }
@@ -1742,7 +1746,7 @@ static int meta_str(struct probe *p, const char *fact, const char *v)
 static int meta_num(struct probe *p, const char *fact, double v, const char *unit)
 {
 	struct row *r;
-	ADD_ROW(r, p, "meta", unit, fact);
+	ADD_ROW(r, p, HP_KIND(meta), unit, fact);
 	r->value = v;
 	return 0;
 }
@@ -1760,12 +1764,13 @@ static int probe_all(struct probe *p, const struct hp_opts *o)
 			  : p->quick	 ? C2C_ROUNDS_QUICK
 					 : C2C_ROUNDS_FULL;
 	int rc;
-	if ((rc = meta_str(p, "topology", p->t->emulated ? "emulated" : "real")) ||
-	    (rc = meta_str(p, "clock", hc.source)) ||
-	    (rc = meta_num(p, "timer_overhead_ns", hc.overhead_ns, "ns")) ||
-	    (rc = meta_uint(p, "nodes", p->t->nnodes)) || (rc = meta_uint(p, "cpus", p->ncpus)) ||
-	    (rc = meta_uint(p, "rounds", rounds)) ||
-	    (rc = meta_str(p, "mode", p->quick ? "quick" : "full")))
+	if ((rc = meta_str(p, HP_FACT(topology), p->t->emulated ? "emulated" : "real")) ||
+	    (rc = meta_str(p, HP_FACT(clock), hc.source)) ||
+	    (rc = meta_num(p, HP_FACT(timer_overhead_ns), hc.overhead_ns, "ns")) ||
+	    (rc = meta_uint(p, HP_FACT(nodes), p->t->nnodes)) ||
+	    (rc = meta_uint(p, HP_FACT(cpus), p->ncpus)) ||
+	    (rc = meta_uint(p, HP_FACT(rounds), rounds)) ||
+	    (rc = meta_str(p, HP_FACT(mode), p->quick ? "quick" : "full")))
 		return rc;
 	progress(p, "%s topology, %u nodes, %u CPUs; clock %s (%.1f ns per read)",
 		 p->t->emulated ? "emulated" : "real", p->t->nnodes, p->ncpus, hc.source,

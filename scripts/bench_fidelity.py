@@ -51,9 +51,12 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import benchresult  # noqa: E402
+import manifest  # noqa: E402
 
+#: the queues the bare loop builds (harness/fidelity/bare_loop.c)
 QUEUES = ("flat", "numaring", "rte")
-KINDS = ("bare", "inline", "message")
+#: the bare loop, then numaring-bench with each --item
+KINDS = ("bare",) + manifest.items()
 TARGET = 0.8
 SINGLE_BATCH = 32  # numaring-bench's default --batch, used with single operations
 

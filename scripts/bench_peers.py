@@ -66,9 +66,12 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_fidelity  # noqa: E402
 import benchresult  # noqa: E402
+import manifest  # noqa: E402
 
-QUEUES = ("numaring", "flat", "ck", "rte", "moodycamel", "urcu", "mutex", "faa")
+#: every queue of numaring-bench but the null queue (the harness alone)
+QUEUES = manifest.queues(fabricates=False)
 
 
 def run(bench, queue, shape, bursts, burst, item, duration, outdir, accounting="auto"):
@@ -89,7 +92,8 @@ def run(bench, queue, shape, bursts, burst, item, duration, outdir, accounting="
     return float(row["throughput_ops_per_s"]), float(row["full_retries"]) / ops if ops > 0 else 0.0
 
 
-BARE_QUEUES = ("flat", "numaring", "rte")
+#: the queues the bare loop builds (bench_fidelity's)
+BARE_QUEUES = bench_fidelity.QUEUES
 
 
 def run_bare(bare, queue, bursts, burst, duration):
@@ -136,9 +140,9 @@ def main():
     ap.add_argument("--duration", type=float, default=1.0)
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--burst", type=int, default=32)
-    ap.add_argument("--item", choices=("inline", "message"), default="inline")
+    ap.add_argument("--item", choices=manifest.items(), default="inline")
     ap.add_argument("--shapes", default="1x1,2x2")
-    ap.add_argument("--accounting", choices=("auto", "scalar", "vector", "avx2"), default="auto",
+    ap.add_argument("--accounting", choices=manifest.accountings(), default="auto",
                     help="numaring-bench --accounting: how wide consumers account for a burst")
     ap.add_argument("--bare", default=None,
                     help="bare_loop binary: also measure flat, numaring, rte alone at 1P1C")

@@ -108,6 +108,8 @@ import math
 import os
 import sys
 
+import manifest
+
 LINE = 64             # bytes per cache line
 MESSAGE_BYTES = 16    # sizeof(struct hb_msg) (harness/item.h): 4 to a line
 CELL_BYTES = 16       # struct nr_cell (ring/src/nr_ring.h): seq + item
@@ -128,26 +130,30 @@ TERMS = ("ops", "bandwidth", "latency", "contention", "crossing")
 #   data        whether anything travels (faa: no)
 PROTOCOLS = {
     "numaring": dict(slot=CELL_BYTES, slot_back=True, idx=(0, 0), idx_burst=(0, 0),
-                     extra=(0.0, 0.0), rmw=(1, 1), shared=("shared", "shared"), bursts=True,
-                     data=True),
+                     extra=(0.0, 0.0), rmw=(1, 1), shared=("shared", "shared")),
     "flat": dict(slot=CELL_BYTES, slot_back=True, idx=(0, 0), idx_burst=(0, 0),
-                 extra=(0.0, 0.0), rmw=(1, 1), shared=("shared", "shared"), bursts=True,
-                 data=True),
+                 extra=(0.0, 0.0), rmw=(1, 1), shared=("shared", "shared")),
     "rte": dict(slot=8, slot_back=False, idx=(1, 1), idx_burst=(1, 1), extra=(0.0, 0.0),
-                rmw=(1, 1), shared=("shared", "shared"), bursts=True, data=True),
+                rmw=(1, 1), shared=("shared", "shared")),
     "ck": dict(slot=8, slot_back=False, idx=(1, 1), idx_burst=(1, 1), extra=(0.0, 0.0),
-               rmw=(1, 1), shared=("shared", "shared"), bursts=False, data=True),
+               rmw=(1, 1), shared=("shared", "shared")),
     "moodycamel": dict(slot=8, slot_back=False, idx=(1, 0), idx_burst=(1, 0),
-                       extra=(0.0, 1 / 64 + 1 / 32), rmw=(0, 2), shared=("own", "subqueue"),
-                       bursts=True, data=True),
+                       extra=(0.0, 1 / 64 + 1 / 32), rmw=(0, 2), shared=("own", "subqueue")),
     "urcu": dict(slot=16, slot_back=True, idx=(0, 0), idx_burst=(0, 0),
-                 extra=(1 / 32, 1 / 32), rmw=(1, 2), shared=("shared", "shared"), bursts=True,
-                 data=True),
+                 extra=(1 / 32, 1 / 32), rmw=(1, 2), shared=("shared", "shared")),
     "mutex": dict(slot=8, slot_back=False, idx=(1, 1), idx_burst=(1, 1), extra=(0.0, 0.0),
-                  rmw=(2, 2), shared=("all", "all"), bursts=True, data=True),
+                  rmw=(2, 2), shared=("all", "all")),
     "faa": dict(slot=0, slot_back=False, idx=(0, 0), idx_burst=(0, 0), extra=(0.0, 0.0),
-                rmw=(1, 1), shared=("shared", "shared"), bursts=True, data=False),
+                rmw=(1, 1), shared=("shared", "shared")),
 }
+# bursts and data: what numaring-bench's adapter of the queue says of itself
+# (scripts/manifest.json): burst operations both ways, items that travel.
+for _q, _pr in PROTOCOLS.items():
+    _pr.update(bursts=manifest.queue(_q)["bursts"], data=manifest.queue(_q)["moves_data"])
+
+#: the kinds of probe.csv's rows: numaring-bench --probe's (harness/probe_rows.h,
+#: through scripts/manifest.json)
+PROBE_KINDS = manifest.probe_kinds()
 
 # Kept for callers of the byte-count model: the lines of a numaring item x 64.
 INLINE_ITEM_BYTES = 32   # 2 x 16-byte cell
@@ -168,10 +174,15 @@ class Probe:
                 raise ValueError(f"{path}: not a probe.csv (needs columns {', '.join(sorted(need))})")
             for line, row in enumerate(r, 2):
                 kind = row["kind"]
-                if kind in ("meta", "lookup_ns", "c2c_rtt"):
-                    if kind == "meta":
-                        self.values[f"meta:{row['method']}"] = row["value"]
+                if kind not in PROBE_KINDS:
+                    raise ValueError(f"{path}:{line}: kind {kind!r} is not one numaring-bench "
+                                     "--probe writes (scripts/manifest.json)")
+                if kind == "meta":
+                    self.values[f"meta:{row['method']}"] = row["value"]
                     continue
+                # the model reads none of the rows kept per pair (c2c_rtt) or per
+                # look-up mode (lookup_ns): they are kept like the others, the
+                # first of each
                 if row["value"] in ("", None):
                     continue
                 try:

@@ -37,22 +37,26 @@ with smt = siblings), "per-node" (the cores, or CPUs, of one node), "half",
 and "a, b, ..., c" (doubling from b up to c).
 """
 
+import glob
 import itertools
 import os
 import re
 
+import manifest
+
 SECTIONS = ("experiment", "sweep", "quick", "full", "smoke")
 PROFILES = ("quick", "full", "smoke")
-QUEUES = ("numaring", "flat", "ck", "rte", "moodycamel", "urcu", "mutex", "faa", "null")
-LOOKUPS = ("libnuma", "syscall", "table", "cached", "rseq", "rdpid", "none")
-GATES = ("shared", "pernode", "perworker")
-BACKOFFS = ("none", "pause", "exp", "yield")
-PINS = ("compact", "scatter", "split", "none")
+# The values numaring-bench takes, from its own tables (scripts/manifest.json).
+QUEUES = manifest.queues()
+LOOKUPS = manifest.lookups()
+GATES = manifest.gates()
+BACKOFFS = manifest.backoffs()
+PINS = manifest.pins()
 #: prodcons: producers and consumers apart; pairs and mixed: every thread
 #: enqueues and dequeues (numaring-bench --workload), counted by --threads
-WORKLOADS = ("prodcons", "pairs", "mixed")
-SYMMETRIC = ("pairs", "mixed")
-SMTS = ("cores", "siblings")
+WORKLOADS = manifest.workloads()
+SYMMETRIC = manifest.symmetric_workloads()
+SMTS = manifest.smts()
 FINDINGS = ("F1", "F2", "F3", "F4", "F5", "peers")
 #: which side of a prodcons run sets its pace (scripts/regime.py): free (closed
 #: loop, nothing added), producer (the producers do pace-work ns of local work
@@ -67,6 +71,8 @@ PACE_WORK_NS = 200
 RUNNER_KEYS = ("pace", "pace-work")
 THREAD_WORDS = ("all", "per-node", "half")
 MAX_POINTS = 10000
+#: the experiment files' folder
+EXP_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "experiments")
 
 
 class ExpError(Exception):
@@ -82,15 +88,16 @@ def _int(text, lo, hi):
     return v
 
 
-def _real(text, lo, hi, zero_ok=False):
+def _real(text, lo, hi, zero_ok=False, hi_ok=True):
     try:
         v = float(text)
     except ValueError:
         raise ValueError(f"expected a number, not {text!r}") from None
     if v != v or v in (float("inf"), float("-inf")):
         raise ValueError(f"expected a finite number, not {text!r}")
-    if v < lo or v > hi or (v == lo and not zero_ok):
-        raise ValueError(f"{text} is not {'from' if zero_ok else 'above'} {lo:g} and at most {hi:g}")
+    if v < lo or v > hi or (v == lo and not zero_ok) or (v == hi and not hi_ok):
+        raise ValueError(f"{text} is not {'from' if zero_ok else 'above'} {lo:g} and "
+                         f"{'at most' if hi_ok else 'below'} {hi:g}")
     return v
 
 
@@ -102,18 +109,22 @@ def _choice(names):
     return check
 
 
-def _pow2(text):
-    v = _int(text, 2, 1 << 30)
-    if v & (v - 1):
-        raise ValueError(f"{v} is not a power of two")
-    return v
+def _bounded(option):
+    """The check of a numaring-bench option's value: the bounds the harness
+    itself checks it against (harness/bounds.h, through the manifest)."""
+    lim = manifest.limit(option)
+    if lim["whole"]:
+        lo, hi = int(lim["min"]) + (not lim["min_in"]), int(lim["max"]) - (not lim["max_in"])
 
-
-def _pow2_from1(text, hi):
-    v = _int(text, 1, hi)
-    if v & (v - 1):
-        raise ValueError(f"{v} is not a power of two")
-    return v
+        def check(text):
+            v = _int(text, lo, hi)
+            if lim["pow2"] and v & (v - 1):
+                raise ValueError(f"{v} is not a power of two")
+            return v
+    else:
+        def check(text):
+            return _real(text, lim["min"], lim["max"], zero_ok=lim["min_in"], hi_ok=lim["max_in"])
+    return check
 
 
 def _bool01(text):
@@ -122,41 +133,42 @@ def _bool01(text):
     return 1 if text in ("1", "yes") else 0
 
 
-# Sweep keys: checker for each value. "threads" is handled apart.
+# Sweep keys: checker for each value. "threads" is handled apart. The
+# numbers' bounds are numaring-bench's own (_bounded).
 SWEEP_KEYS = {
     "queue": _choice(QUEUES),
-    "producers": lambda t: _int(t, 1, 1024),
-    "consumers": lambda t: _int(t, 1, 1024),
+    "producers": _bounded("producers"),
+    "consumers": _bounded("consumers"),
     "lookup": _choice(LOOKUPS),
-    "recheck": lambda t: _int(t, 1, 1 << 31),
+    "recheck": _bounded("recheck"),
     "gate": _choice(GATES),
     "backoff": _choice(BACKOFFS),
-    "batch": lambda t: _int(t, 1, 1 << 30),
-    "capacity": _pow2,
+    "batch": _bounded("batch"),
+    "capacity": _bounded("capacity"),
     "pin": _choice(PINS),
     "smt": _choice(SMTS),
     "bursts": _bool01,
-    "rate": lambda t: _real(t, 0, 1e12),
-    "duration": lambda t: _real(t, 0, 86400),
-    "ops": lambda t: _int(t, 1, 1 << 48),
-    "warmup": lambda t: _real(t, 0, 3600, zero_ok=True),
-    "drain-timeout": lambda t: _real(t, 0, 86400),
-    "item": _choice(("inline", "message")),
-    "sample": lambda t: _pow2_from1(t, 1 << 20),
-    "calibrate": lambda t: _real(t, 0, 60, zero_ok=True),
-    "load": lambda t: t if t == "closed" else _real(t, 0, 1),
+    "rate": _bounded("rate"),
+    "duration": _bounded("duration"),
+    "ops": _bounded("ops"),
+    "warmup": _bounded("warmup"),
+    "drain-timeout": _bounded("drain-timeout"),
+    "item": _choice(manifest.items()),
+    "sample": _bounded("sample"),
+    "calibrate": _bounded("calibrate"),
+    "load": lambda t, _load=_bounded("load"): t if t == "closed" else _load(t),
     "pace": _choice(PACES),
     "pace-work": lambda t: _int(t, 1, 1000000),
-    "load-probe": lambda t: _real(t, 0, 60),
-    "linger": lambda t: _int(t, 0, 1000000),
+    "load-probe": _bounded("load-probe"),
+    "linger": _bounded("linger"),
     "counters": _bool01,
     "workload": _choice(WORKLOADS),
-    "work": lambda t: _int(t, 0, 10000000),
-    "producer-work": lambda t: _int(t, 0, 10000000),
-    "consumer-work": lambda t: _int(t, 0, 10000000),
-    "pause-spin": lambda t: _int(t, 1, 65536),
-    "exp-cap": lambda t: _pow2_from1(t, 65536),
-    "enqueue-share": lambda t: _real(t, 0, 0.999999),
+    "work": _bounded("work"),
+    "producer-work": _bounded("producer-work"),
+    "consumer-work": _bounded("consumer-work"),
+    "pause-spin": _bounded("pause-spin"),
+    "exp-cap": _bounded("exp-cap"),
+    "enqueue-share": _bounded("enqueue-share"),
 }
 #: Keys passed to numaring-bench as a bare flag when 1 (--bursts), left out when 0.
 FLAG_KEYS = ("bursts", "counters")
@@ -347,6 +359,20 @@ def parse(path, text=None):
     e.reference = exp.get("reference", "first")
     e.reference_line = lines_of.get(("experiment", "reference"))
     return e
+
+
+def experiments(exp_dir=None):
+    """The experiments (parsed), one per file of exp_dir (default
+    experiments/), in the order of their findings (FINDINGS: F1 .. F5, then
+    peers), one finding's files by name. Every file is read and checked
+    (parse): a bad one raises ExpError."""
+    exps = [parse(path) for path in glob.glob(os.path.join(exp_dir or EXP_DIR, "*.exp"))]
+    return sorted(exps, key=lambda e: (FINDINGS.index(e.finding), e.name))
+
+
+def experiment_names(exp_dir=None):
+    """The experiments' names, in experiments()' order."""
+    return [e.name for e in experiments(exp_dir)]
 
 
 def expand_threads(tokens, units, nodes):

@@ -23,6 +23,14 @@ import sys
 import tempfile
 import time
 
+import manifest
+
+#: the queues a soak draws from: every queue whose items travel (the others
+#: have nothing to verify), numaring weighted 5 to 1
+SOAK_QUEUES = ["numaring"] * 4 + list(manifest.queues(moves_data=True))
+#: the placements of a two-node run (none would leave it to the scheduler)
+SOAK_PINS = [p for p in manifest.pins() if p != "none"]
+
 
 def seconds(text):
     m = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([smhd]?)\s*", text)
@@ -46,7 +54,7 @@ def rss_kib(pid):
 
 
 def random_config(rng, ncpus):
-    queue = rng.choice(["numaring"] * 5 + ["flat", "mutex", "urcu", "moodycamel"])
+    queue = rng.choice(SOAK_QUEUES)
     threads = ncpus if ncpus >= 2 else 2
     args = ["--queue", queue, "--producers", str(rng.randint(1, max(1, threads // 2))),
             "--consumers", str(rng.randint(1, max(1, threads // 2))),
@@ -54,14 +62,14 @@ def random_config(rng, ncpus):
     cap = int(args[args.index("--capacity") + 1])
     args += ["--batch", str(rng.choice([b for b in (1, 2, 8, 32) if b <= cap]))]
     if queue == "numaring":
-        args += ["--lookup", rng.choice(["libnuma", "syscall", "table", "cached", "rseq", "rdpid", "none"]),
-                 "--gate", rng.choice(["shared", "pernode", "perworker"]),
-                 "--backoff", rng.choice(["none", "pause", "exp", "yield"])]
+        args += ["--lookup", rng.choice(manifest.lookups()),
+                 "--gate", rng.choice(manifest.gates()),
+                 "--backoff", rng.choice(manifest.backoffs())]
         if ncpus >= 2 and rng.random() < 0.5:
             cpus = sorted(os.sched_getaffinity(0))
             half = len(cpus) // 2
             args += ["--topology", ",".join(map(str, cpus[:half])) + ";" +
-                     ",".join(map(str, cpus[half:])), "--pin", rng.choice(["split", "scatter", "compact"])]
+                     ",".join(map(str, cpus[half:])), "--pin", rng.choice(SOAK_PINS)]
     if rng.random() < 0.3:
         args += ["--bursts"]
     if rng.random() < 0.3:

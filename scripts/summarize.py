@@ -23,7 +23,9 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import expfile  # noqa: E402
 import hostenv  # noqa: E402
+import manifest  # noqa: E402
 import nrdata  # noqa: E402
 import regime  # noqa: E402
 import stats  # noqa: E402
@@ -37,9 +39,9 @@ STUDY = {
 }
 
 
-#: the experiments, in the order the README lists them
-EXPERIMENTS = ["f1-lookup-cost", "f2-node-cache", "f3-gate", "f4-backoff", "f4-spin",
-               "f5-ceiling", "peers"]
+#: the experiments, in the order the README lists them: experiments/*.exp by
+#: finding (F1 .. F5, peers), then name
+EXPERIMENTS = expfile.experiment_names()
 
 #: a point at or above this share of the harness's own ceiling (the null queue's
 #: throughput with the same threads, placement and items) measures the harness
@@ -165,6 +167,11 @@ def by(rows, **kw):
     return [r for r in rows if all(str(r.get(k)) == str(v) for k, v in kw.items())]
 
 
+#: the look-ups F1 states against none besides libnuma (its reference), in the
+#: order its ratios are stated (stated_effects): the production ones first
+F1_VS_NONE = ("cached", "rseq", "rdpid", "table", "syscall")
+
+
 def f1(hostdir):
     rows = load(os.path.join(hostdir, "f1-lookup-cost.csv"))
     if not rows:
@@ -191,7 +198,7 @@ def f1(hostdir):
         # the harness alone: its time per item, against the data movement (lookup none)
         out["harness_ns"] = 1e9 / h
         out["move_over_harness"] = move_ns / (1e9 / h)
-    for mode in ("cached", "rseq", "rdpid", "table", "syscall"):
+    for mode in F1_VS_NONE:
         # time per item of the mode over that of no look-up, per repetition
         put_ratio(out, f"{mode}_vs_none", paired(none_rows, by(rows, lookup=mode)))
     return out
@@ -341,7 +348,8 @@ def work_of(r):
         return 0.0
 
 
-F4_BACKOFFS = ("pause", "exp", "yield")
+#: the backoffs F4 weighs against none (numaring-bench's, in its order)
+F4_BACKOFFS = tuple(b for b in manifest.backoffs() if b != "none")
 
 
 def f4(hostdir, workload="prodcons", work=0.0, rows=None):
@@ -515,8 +523,8 @@ def f4_workloads(hostdir):
     """[(workload, work)] that F4's results hold, prodcons first."""
     rows = load(os.path.join(hostdir, "f4-backoff.csv"))
     keys = sorted({(workload_of(r), work_of(r)) for r in rows},
-                  key=lambda k: (("prodcons", "pairs", "mixed").index(k[0])
-                                 if k[0] in ("prodcons", "pairs", "mixed") else 9, k[1]))
+                  key=lambda k: (manifest.workloads().index(k[0])
+                                 if k[0] in manifest.workloads() else 9, k[1]))
     return keys
 
 
@@ -636,7 +644,9 @@ def f5_closed(hostdir):
     return out or None
 
 
-PEER_QUEUES = ("numaring", "flat", "ck", "rte", "moodycamel", "urcu", "mutex", "faa")
+#: every queue peers measures: numaring-bench's, less the null queue (the
+#: harness's own ceiling) and its fault adapters
+PEER_QUEUES = manifest.queues(fabricates=False)
 
 
 def peers(hostdir, item="inline"):
@@ -670,7 +680,10 @@ def peers(hostdir, item="inline"):
             out[f"b{bursts}_harness_mops"] = h / 1e6
         if "numaring" not in qs:
             continue
-        single_ring = {q: v for q, v in qs.items() if q not in ("numaring", "faa")}
+        # numaring's peers that are queues: the others, less those whose items
+        # do not travel (faa)
+        single_ring = {q: v for q, v in qs.items()
+                       if q != "numaring" and manifest.queue(q)["moves_data"]}
         if single_ring:
             # the best peer by its median; the ratio against it paired per repetition
             best = max(single_ring, key=single_ring.get)
@@ -785,7 +798,7 @@ def harness_ceiling(hostdir):
         rows = [r for r in load(os.path.join(hostdir, f"{exp}.csv"))
                 if int(r["producers"]) == 1 and int(r["consumers"]) == 1]
         d = {}
-        for item in ("inline", "message"):
+        for item in manifest.items():
             for b in ("0", "1"):
                 h = med(by(by_item(rows, item), bursts=b), "harness_ops_per_s")
                 if h:
@@ -839,7 +852,7 @@ def stated_effects(hostdir, exp):
         r = f1(hostdir) or {}
         if r.get("ratio") is not None:
             out.append(("look-up / data movement", abs(r["ratio"])))
-        for m in ("cached", "rseq", "rdpid", "table", "syscall"):
+        for m in F1_VS_NONE:
             if r.get(f"{m}_vs_none") is not None:
                 out.append((f"{m} vs none", abs(r[f"{m}_vs_none"] - 1)))
     elif exp == "f2-node-cache":
@@ -861,7 +874,7 @@ def stated_effects(hostdir, exp):
         for wl, work in keys:
             r = f4(hostdir, wl, work) or {}
             at = "" if len(keys) == 1 else f" ({wl}{f', work {work:g} ns' if work else ''})"
-            for b in ("pause", "exp", "yield"):
+            for b in F4_BACKOFFS:
                 if r.get(f"{b}_change_pct") is not None and r.get(f"{b}_exercised") is not False:
                     out.append((f"{b} vs none{at}", abs(r[f"{b}_change_pct"]) / 100))
     elif exp == "f5-ceiling":
@@ -875,7 +888,7 @@ def stated_effects(hostdir, exp):
                 out.append(("the closest point's margin below its ceiling",
                             1 - best["ratio"]))
     elif exp == "peers":
-        for item in ("inline", "message"):
+        for item in manifest.items():
             r = peers(hostdir, item) or {}
             for b, label in (("0", "single"), ("1", "bursts")):
                 for q in ("best", "flat", "rte"):
@@ -1006,7 +1019,7 @@ def harness_section(hostdir):
     if hc:
         lines += ["| experiment | items | single operations | bursts |", "|---|---|---|---|"]
         for exp in EXPERIMENTS:
-            for item in ("inline", "message"):
+            for item in manifest.items():
                 d = hc.get(exp, {})
                 if (item, "0") in d or (item, "1") in d:
                     lines.append(f"| {exp} | {item} | {mops(d.get((item, '0')))} | "
@@ -1051,7 +1064,7 @@ def pace(hostdir):
             if str(r.get("bursts", "0")) == "1" and int(r["producers"]) == 1
             and int(r["consumers"]) == 1 and workload_of(r) == "prodcons"]
     out = []
-    for item in ("inline", "message"):
+    for item in manifest.items():
         for q in ("numaring", "flat", "rte"):
             rs = by(by_item(rows, item), queue=q)
             per = []
@@ -1186,7 +1199,7 @@ def host_readme(hostdir):
                          f"{d['mops_perworker']:.2f} Mops/s{inflight}) | {STUDY['F3']} |")
     r = f4(hostdir)
     if r:
-        parts = "; ".join(f4_says(r, b) for b in ("pause", "exp", "yield")
+        parts = "; ".join(f4_says(r, b) for b in F4_BACKOFFS
                           if f"{b}_failed_per_item" in r or f"{b}_change_pct" in r)
         if parts:
             lines.append(f"| F4 | throughput against no backoff at {r['threads']} threads"
@@ -1280,8 +1293,9 @@ def emulated_siblings(hostdir):
             if d.startswith(host + "-emulated-") and os.path.isdir(os.path.join(parent, d))]
 
 
-#: the experiments that place producers and consumers on different nodes
-CROSS_NODE = ("f3-gate", "f5-ceiling")
+#: the experiments that place producers and consumers on different nodes:
+#: those whose sweep pins split alone (experiments/*.exp), in EXPERIMENTS' order
+CROSS_NODE = tuple(e.name for e in expfile.experiments() if e.sweep.get("pin") == ["split"])
 
 
 def cross_node_dir(hostdir):

@@ -41,6 +41,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import expfile  # noqa: E402
 import nrdata  # noqa: E402
 import summarize  # noqa: E402
 
@@ -52,8 +53,8 @@ NODES, CPUS_PER_NODE, MEM_PER_NODE = 2, 8, 1024
 GUEST_RESULTS = "results-guest"  # under the guest's /work, fetched back
 #: what the runner needs in the guest besides the binaries and the .exp files
 TOOLS = ("numactl", "lscpu", "lstopo-no-graphics")
-EXPERIMENTS = ("f1-lookup-cost", "f2-node-cache", "f3-gate", "f4-backoff", "f5-ceiling",
-               "peers")
+#: the experiments the guest runs (every experiment file) and the check expects
+EXPERIMENTS = tuple(expfile.experiment_names())
 
 
 def say(msg):
@@ -66,11 +67,12 @@ def rel(path):
 
 def run_guest(a, out):
     """Step 1. Returns None or why it failed."""
-    # the runner's data files beside its modules: the .exp files, and the
-    # summary columns scripts/nrdata.py reads (the guest's README, drift note
-    # and ceiling check are written with them, as on a host)
+    # the runner's data files beside its modules: the .exp files, the
+    # summary columns scripts/nrdata.py reads and the names scripts/manifest.py
+    # reads (the guest's README, drift note and ceiling check are written with
+    # them, as on a host)
     files = [a.bench, os.path.join(os.path.dirname(a.bench), "bench", "bench_ring"),
-             "scripts/summary-schema.csv"]
+             "scripts/summary-schema.csv", "scripts/manifest.json"]
     files += sorted(glob.glob(os.path.join("experiments", "*.exp")))
     for tool in TOOLS:
         path = shutil.which(tool)

@@ -231,7 +231,7 @@ static void help_lists_every_option_and_queue(void **state)
 			      "siblings", "--accounting", "avx2", "scalar", "--workload", "prodcons",
 			      "pairs", "mixed", "--threads", "--enqueue-share", "--work",
 			      "--producer-work", "--consumer-work", "--seed", "ops_kind",
-			      "--pause-spin", "--exp-cap"};
+			      "--pause-spin", "--exp-cap", "--manifest"};
 	for (size_t i = 0; i < sizeof must / sizeof must[0]; i++)
 		if (!strstr(r.out, must[i]))
 			fail_msg("--help does not mention %s", must[i]);
@@ -905,6 +905,45 @@ static void faults_are_caught(void **state)
 		fail_msg("fault-corrupt below its period, mixed: exit %d: %s", r.status, r.err);
 }
 
+/* --manifest names every queue, and summary.csv's columns as --schema does,
+ * in its order (scripts/tests/test_manifest.py reads the rest). */
+static void manifest_names_the_queues_and_the_schema(void **state)
+{
+	(void)state;
+	static struct outcome m, sc;
+	const char *manifest[] = {"--manifest", NULL};
+	run_bench(&m, NULL, manifest);
+	assert_int_equal(m.status, 0);
+	assert_memory_equal(m.out, "{\n", 2);
+	char want[256];
+	for (int i = 0; hq_all[i]; i++) {
+		snprintf(want, sizeof want, "{\"name\": \"%s\", ", hq_all[i]->name);
+		if (!strstr(m.out, want))
+			fail_msg("--manifest does not list queue %s", hq_all[i]->name);
+	}
+	const char *schema[] = {"--schema", NULL};
+	run_bench(&sc, NULL, schema);
+	assert_int_equal(sc.status, 0);
+	const char *at = strstr(m.out, "\"summary_columns\": [");
+	assert_non_null(at);
+	const char *line = strchr(sc.out, '\n') + 1;
+	int k = 0;
+	for (; *line; k++) {
+		size_t len = strcspn(line, ",");
+		const char *type = line + len + 1;
+		snprintf(want, sizeof want, "{\"name\": \"%.*s\", \"type\": \"%.*s\", ", (int)len,
+			 line, (int)strcspn(type, ","), type);
+		const char *found = strstr(at, want);
+		if (!found)
+			fail_msg("--manifest's summary_columns lack --schema's column %d, %s", k, want);
+		at = found + 1;
+		line = strchr(line, '\n');
+		assert_non_null(line);
+		line++;
+	}
+	assert_true(k > 0);
+}
+
 /* Timed items are one in --sample; --schema lists summary.csv's columns in
  * the order a run writes them; --calibrate 0 says why there is no ceiling. */
 static void sampling_schema_and_calibration(void **state)
@@ -1292,6 +1331,7 @@ int main(void)
 		cmocka_unit_test(show_topology_is_right),
 		cmocka_unit_test(faults_are_caught),
 		cmocka_unit_test(sampling_schema_and_calibration),
+		cmocka_unit_test(manifest_names_the_queues_and_the_schema),
 		cmocka_unit_test(counters_over_the_window),
 		cmocka_unit_test(placement_is_recorded),
 	};
