@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # NumaRing - every entry point of the artifact.
 #
 #   make              build/libnumaring.a and .so (+ its SONAME links), after checking

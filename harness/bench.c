@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * bench.c - numaring-bench: run one configuration of NumaRing or a peer
  * queue and write one result (see options.c for the command line).

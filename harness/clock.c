@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * clock.c - choose and calibrate the harness clock (see clock.h).
  */

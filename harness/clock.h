@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * clock.h - timestamps for the harness: the invariant TSC calibrated against
  * CLOCK_MONOTONIC where the CPU has one, clock_gettime otherwise.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * counters.c - perf_event_open counters over the measured window, and likwid
  * marker regions around it (counters.h says who calls what).

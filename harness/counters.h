@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * counters.h - event counters over the measured window (numaring-bench
  * --counters) and likwid marker regions around it (a build made with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * item.h - what travels through the queue under test, and how the consumer
  * accounts for it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * item_sum.c - the widths of a consumer's account of a burst (item_sum.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * item_sum.h - a consumer's account of one burst of inline values, as wide
  * as the CPU allows (--accounting).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * options.h - numaring-bench's command line: one struct, parsed and checked
  * completely before anything runs. Bad input is one message and exit 2.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * output.c - whole-file writes, CSV and JSON escaping (see output.h).
  */

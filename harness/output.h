@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * output.h - files written whole: each result file is written to a hidden
  * temporary in the same directory, flushed to disk, then renamed, so a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * placement.c - where numaring-bench's threads run (--pin, --smt) and where
  * their memory goes: CPUs chosen from the run's topology (real or emulated)

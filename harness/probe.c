@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * probe.c - numaring-bench --probe: cache-line round trips between CPUs,
  * node look-up costs, the cost of one PAUSE, contended fetch-and-add

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * probe.h - numaring-bench --probe: measure the host itself, for the
  * physical ceiling model (the highest throughput a queue of this design can

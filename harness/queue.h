@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * queue.h - the one adapter interface through which numaring-bench drives
  * every queue (NumaRing, the peers, the null queue), so that all are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * report.c - what numaring-bench writes: summary.csv (its columns from the
  * one table in schema.h), the latency distribution (.hgrm and CSV),

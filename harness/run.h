@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * run.h - one run of numaring-bench inside the program: the state the main
  * thread shares with the producer and consumer threads (workers.c) or the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * schema.h - the columns of summary.csv, in order: one table that the
  * header, the row writer (report.c) and `numaring-bench --schema` (which the

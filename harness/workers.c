@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * workers.c - the producer and consumer threads of one prodcons run
  * (run.h); the symmetric workloads' threads are workload.c's.

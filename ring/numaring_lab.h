@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * numaring_lab.h - the study's ablations, for the benchmarks and experiments
  * (not for production use: numaring.h is the library).

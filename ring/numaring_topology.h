@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * numaring_topology.h - the machine as a numaring queue sees it: which CPUs
  * belong to which node, where each node's memory goes, how far nodes are

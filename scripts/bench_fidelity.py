@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """bench_fidelity.py - how close numaring-bench comes to a bare loop of the same queue (make bench-fidelity).
 
     bench_fidelity.py [--bench build/numaring-bench] [--bare build/bench/bare_loop]

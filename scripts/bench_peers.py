@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """bench_peers.py - NumaRing against every peer queue, single operations and
 bursts, at 1 producer + 1 consumer and at 2 + 2, in one invocation
 (make bench-peers).

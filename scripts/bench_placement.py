@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """bench_placement.py - how the ring's speed depends on where its cells lie (make bench-placement).
 
     bench_placement.py [--bare build/bench/bare_loop] [--cells-at 0,128,...] [--burst 32]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """ceiling.py - the physical ceiling model (study finding F5).
 
 The highest throughput (items per second) that a queue of a given protocol

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # check_fastpath.sh LIB - the production variants of the ring's fast path,
 # disassembled from the linked shared library LIB (build/libnumaring.so.0.1.0,
 # where calls are resolved to their names and the variants' local symbols

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # deps.sh GROUP...        make sure the Debian packages a target needs are here.
 # deps.sh --list GROUP... print the packages of those groups (for .ci/run).
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """experiments.py - run the study's experiments for this host (make experiments).
 
     experiments.py run [--experiments f2-node-cache,f4-backoff] [--profile quick|full|smoke]

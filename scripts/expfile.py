@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """expfile.py - read and check experiment files (experiments/*.exp).
 
 The format, documented in experiments/README.md:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """fig_common.py - what several of plot.py's figures share.
 
 * which queue runs in which mode: faa moves no data, so it has no message

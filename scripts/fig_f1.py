@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """fig_f1.py - F1's figure (f1-lookup-cost): the time per item of each node
 look-up mode, stacked as the data movement (the time of lookup none) and the
 node look-up (the rest).

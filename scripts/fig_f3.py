@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """fig_f3.py - F3's open-loop figure (f3-gate-percentiles): latency, items in
 flight and throughput against the offered load, by gate.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """fig_f4.py - F4's producers-and-consumers panels, each regime apart.
 
 Under prodcons (producers and consumers apart) a closed-loop run lands near

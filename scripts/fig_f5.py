@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """fig_f5.py - F5's figure (f5-ceiling): measured throughput against the
 physical ceiling, by batch size.
 

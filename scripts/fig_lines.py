@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """fig_lines.py - a throughput figure by variant (F2: by look-up mode).
 
 Each variant's runs split by (pace, regime) (scripts/regime.py): a closed-loop

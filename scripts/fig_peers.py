@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """fig_peers.py - the peers figures of plot.py: peers-throughput, peers-latency.
 
 Producers and consumers apart (workload prodcons), a panel per item mode

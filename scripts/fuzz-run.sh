@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # fuzz-run.sh NAME LOG STATUS -- COMMAND...
 #
 # Run one fuzz target (a libFuzzer binary or scripts/fuzz_expfile.py) with

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # scripts/fuzz.mk - fuzzing: libFuzzer targets for the C parsers and a
 # standard-library mutation fuzzer for the experiment files. Included by the
 # top-level Makefile (uses B, PYTHON and RING_LIBS from it; works stand-alone

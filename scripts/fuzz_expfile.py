@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """fuzz_expfile.py - a mutation fuzzer for the experiment-file parser
 (scripts/expfile.py), standard library only (Debian has no libFuzzer for
 Python).

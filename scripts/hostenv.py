@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """hostenv.py - what the machine was and what it was doing, for the runner.
 
 scripts/experiments.py calls it for two things:

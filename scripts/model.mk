@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # scripts/model.mk - `make model-check`: the spin model of the ring core
 # (ring/model/ring.pml, described in ring/model/README.md). Included by the
 # top-level Makefile (uses B from it; works stand-alone).

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Shared data code for NumaRing's result scripts (plots, the paper's numbers).
 
 Standard library only, so that any script can import it:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """nrlikwid.py - interconnect bytes per item from likwid-perfctr (experiments.py run --likwid).
 
 Where likwid-perfctr can count a socket interconnect group (a PMU, and MSR or

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """numa_vm.py - boot a Linux guest with real NUMA nodes under QEMU (TCG) and
 run a command inside it.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """paper_numbers.py - every number the paper quotes, as LaTeX macros.
 
     paper_numbers.py --results results --real HOST --emulated HOST --out paper/generated/numbers.tex

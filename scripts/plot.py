@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Draw the study's figures from results/ (matplotlib, optionally gnuplot too).
 
 usage: plot.py [--results DIR] [--plots DIR] [--host HOST ...]

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """soak.py - hours of mixed load with --verify (make soak DURATION=...; not in CI).
 
     soak.py --duration 3h [--bench build/numaring-bench] [--segment 60] [--log FILE]

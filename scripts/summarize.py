@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """summarize.py - the measured ratios of each finding, from results/<host>/*.csv.
 
     summarize.py [--results results] [HOST ...]   print each host's ratios

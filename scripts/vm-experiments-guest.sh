@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # vm-experiments-guest.sh RESULTS - make vm-experiments, run INSIDE the numa-vm
 # guest (scripts/numa_vm.py, scripts/vm_experiments.py): the experiment runner
 # as a two-socket host runs it (scripts/experiments.py run on the machine's

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # vm-guest-tests.sh [--bin DIR] [--require TEST]... - the ring's tests, run
 # INSIDE the numa-vm guest (scripts/numa_vm.py, make vm-test), on real nodes.
 #

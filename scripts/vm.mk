@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # scripts/vm.mk - `make vm-test`: the ring on REAL NUMA nodes, in QEMU guests
 # (TCG) booted by scripts/numa_vm.py. Included by the top-level Makefile (it
 # uses B, CC, CFLAGS_, LDFLAGS_, RING_LIBS, RING_HDRS and the targets lib,

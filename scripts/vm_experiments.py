@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """vm_experiments.py - make vm-experiments: the whole pipeline of a two-socket
 host, proven in a QEMU guest with two real NUMA nodes of 8 CPUs each.
 

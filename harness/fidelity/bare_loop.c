@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * bare_loop.c - the bare loop that numaring-bench is measured against
  * (make bench-fidelity, scripts/bench_fidelity.py).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * ck.c - Concurrency Kit's ck_ring (package libck-dev, <ck_ring.h>), the
  * pointer ring in its MPMC variant: ck_ring_enqueue_mpmc (CAS on p_head,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * faa.c - not a queue: the ceiling of every fetch-and-add based queue
  * (LCRQ, wCQ, ...), whose operations each cost at least one FAA on a shared

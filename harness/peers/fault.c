@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * fault.c - three broken queues for the harness's own tests: each is the
  * flat ring (flat.c) with one fault injected into every FAULT_PERIOD-th

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * flat.c - the baseline: ONE bounded MPMC ring shared by every thread, no
  * NUMA awareness. It is NumaRing's own per-node ring (a Vyukov-style

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * moodycamel.c - moodycamel::ConcurrentQueue<void *> (Cameron Desrochers;
  * package libconcurrentqueue-dev, header-only C++), through the extern "C"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * moodycamel.cpp - the C++ half of the moodycamel adapter (see moodycamel.c):
  * extern "C" functions over moodycamel::ConcurrentQueue<void *>

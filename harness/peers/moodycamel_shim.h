@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * moodycamel_shim.h - the extern "C" functions moodycamel.cpp exports to
  * moodycamel.c. Handles are opaque: mc_create's queue, mc_thread_init's

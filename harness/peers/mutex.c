@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * mutex.c - the floor: a bounded ring (array + free-running head/tail)
  * guarded by one pthread mutex (glibc, default type). Every operation takes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * null.c - the harness's own ceiling: a "queue" whose operations share
  * nothing, so that its throughput at each thread count and placement is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * numaring.c - NumaRing (this project, ring/), driven through its public API
  * exactly as an application would: the public API (numaring.h) from the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * peers.h - the few helpers every adapter in harness/peers/ shares.
  *

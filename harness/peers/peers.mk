@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # peers.mk - the peer-queue adapters of the benchmark harness (harness/peers/),
 # for the top-level Makefile to `include`. Paths are relative to the
 # repository root; registry.c lists every adapter in hq_all[].

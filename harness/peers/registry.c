@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * registry.c - every adapter of harness/peers/, in the order --help lists
  * them (the fault adapters of the harness's own tests last), lookup by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * rte.c - DPDK's rte_ring (package libdpdk-dev 22.11, <rte_ring.h>, library
  * librte_ring), the default multi-producer/multi-consumer variant (flags 0:

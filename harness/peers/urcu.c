@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * urcu.c - liburcu's wfcqueue (package liburcu-dev, <urcu/wfcqueue.h>,
  * non-inline symbols in liburcu-common): an unbounded linked queue with

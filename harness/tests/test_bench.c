@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * test_bench.c - numaring-bench from the outside: every queue runs and
  * verifies in every workload (prodcons, pairs, mixed), the result files have

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * test_peers.c - every adapter of harness/peers/ (hq_all[]) against the
  * contract of harness/queue.h:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * test_pin.c - where numaring-bench puts its threads (placement.c), on
  * hosts this machine is not: the planner is a pure function of a CPU map,

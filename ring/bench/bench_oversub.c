@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * bench_oversub.c - more threads than CPUs, as a user would run it (make
  * bench-oversub).

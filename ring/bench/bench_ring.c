@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * bench_ring.c - micro-benchmark of the ring on one thread (make bench-ring).
  *

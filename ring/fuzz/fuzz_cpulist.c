@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * fuzz_cpulist.c - libFuzzer target for nr_cpulist_parse / nr_cpulist_format
  * (ring/src/nr_topology.h).

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # check.sh - run spin on every configuration of ring/model/ring.pml.
 #
 #   ring/model/check.sh [-j JOBS] [-o OUTDIR] [--full] [--only REGEX] [--list]

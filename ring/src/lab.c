@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * lab.c - the parts of numaring_lab.h that are not the queue itself: the
  * flat ring (the per-node ring used alone) and the look-up timing loop.

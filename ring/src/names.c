@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * names.c - one name table per ablation enum. Every binary, CSV row and plot
  * prints and parses the variants through these tables, so a result always

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * nr_backoff.h - what a worker does after a failed attempt, and how it waits
  * for another thread to finish a step it has already started.

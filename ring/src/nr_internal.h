@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * nr_internal.h - the layout of a queue and of a worker (private to
  * libnumaring; white-box tests include it).

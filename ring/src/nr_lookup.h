@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * nr_lookup.h - the raw ways of asking "which CPU / node am I on?" (internal).
  *

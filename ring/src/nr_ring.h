@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * nr_ring.h - the bounded MPMC ring of one node (private; inline fast path).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * nr_topology.c - topology discovery (hwloc + libnuma) and the parsers of
  * emulated topologies and cpulists. Slow path only: runs at create.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * nr_topology.h - topology discovery and parsing (private to libnumaring;
  * the fuzz targets use it too). What the topology is and how a string

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * numaring.c - the NUMA-local queue: routing, cross-node batch transfers,
  * gates, create/destroy/attach/detach, and the lab's flat ring.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * link_check.c - a program that uses libnumaring as a user's program does:
  * only <numaring.h>, linked with -lnumaring against the shared library (see

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * nr_test.h - helpers shared by the ring's cmocka tests.
  */

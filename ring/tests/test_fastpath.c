@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * test_fastpath.c - no allocation and no system call on the fast path of
  * the lock-free modes (gate PERWORKER; lookup NONE, CACHED, TABLE, RSEQ,

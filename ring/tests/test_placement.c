@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * test_placement.c - each node's ring memory sits on the node the queue says
  * (its own node, or the nearest node with memory for a memory-less node).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * test_ring.c - behaviour of libnumaring, one thread at a time: config
  * checks, names, parsers, FIFO on one ring, full/empty, bursts, NULL items,

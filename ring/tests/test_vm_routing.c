@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * test_vm_routing.c - routing, migration, cross-node batches and stealing
  * order on REAL NUMA nodes (no NUMARING_TOPOLOGY emulation).

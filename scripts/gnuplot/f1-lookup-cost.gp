@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # f1-lookup-cost.gp - F1: time per item for each node look-up mode, stacked as
 # data movement (the time of lookup none) + node look-up (the rest), with
 # min-max error bars over the repetitions, and the harness's own floor (the

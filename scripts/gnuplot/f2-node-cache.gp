@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # f2-node-cache.gp - F2: throughput by node look-up mode, the median of each
 # mode's runs with its interval, the physical ceiling and the harness's own
 # ceiling (the null queue through the same code, grey dash-dot).

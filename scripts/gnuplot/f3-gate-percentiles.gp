@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # f3-gate-percentiles.gp - F3, the gnuplot twin of scripts/plot.py's
 # f3-gate-percentiles figure. Two shapes of data, told apart by the data file:
 #

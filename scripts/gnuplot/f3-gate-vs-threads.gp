@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # f3-gate-vs-threads.gp - F3: p50 and p99 latency vs threads, one line per gate,
 # median over repetitions with min-max error bars, for the thread counts where
 # every thread has a CPU; oversubscribed thread counts (threads share CPUs:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # f4-backoff.gp - F4: backoff against spinning, per workload. The gnuplot twin
 # of scripts/plot.py's f4-backoff figure, from the same prepared data: a column
 # of panels per workload (prodcons, pairs, mixed), rows top to bottom:

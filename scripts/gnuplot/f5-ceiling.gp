@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # f5-ceiling.gp - F5: measured throughput vs the realized batch (items moved
 # per cross-node transfer, median over the reps of each point), one line per
 # thread count, the configured batch a label beside each point (b=N, red with

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # peers-latency.gp - closed-loop latency of NumaRing and its peer queues:
 # p50 and p99 per queue and (pace, regime) group at the largest thread count,
 # single operations and bursts side by side, a row for inline items and, where

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # peers-throughput.gp - NumaRing and its peer queues: producers and consumers
 # apart (prodcons), single operations and bursts side by side, a row for inline
 # items and, where measured, one for message items (the payload's cache line

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Build a results/<host>/ tree for the plotting tests, as scripts/experiments.py would.
 
 Two ways:

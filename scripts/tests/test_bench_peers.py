@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """bench_peers.py (make bench-peers): the benchmark path runs every queue and
 prints the target ratios, the full-queue retries and the accounting width,
 and writes one CSV row per run to --results DIR/<host>/bench/bench-peers.csv

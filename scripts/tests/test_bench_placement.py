@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """bench_placement.py and bare_loop --cells-at: the benchmark path runs and
 prints one line per placement, and writes one CSV row per run to
 --results DIR/<host>/bench/bench-placement.csv (+ meta.json, env/); a

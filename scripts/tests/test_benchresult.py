@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """scripts/benchresult.py: the side benchmarks write results/<host>/bench/<name>.csv
 + .meta.json and env/ (once) into the folder scripts/hostid.py chooses, whole
 (temporary + rename); a folder of committed results (no marker) is left

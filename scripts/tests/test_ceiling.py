@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Tests of the physical ceiling model (scripts/ceiling.py).
 
 A synthetic probe with round numbers makes every term computable by hand:

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Every .dat file plot.py writes names its columns, and every .gp script reads
 only columns its .dat has.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Tests of the experiment files, their parser and the runner (make test-scripts).
 
 The runner tests drive the real numaring-bench (NUMARING_BENCH, default

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """F3 at equal offered rates (issue 22; make test-scripts): for the points of
 an experiment that run open loop at a fraction of the capacity (load =), the
 runner measures the capacity once per group of points that differ only in

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """F4's figure: backoff against spinning, per workload (issues 21 and 22).
 
     /usr/bin/python3 -m unittest scripts.tests.test_f4_figure -v

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """F5 with both loops (f5-ceiling.exp: load = closed, 0.5).
 
     /usr/bin/python3 -m unittest scripts.tests.test_f5_closed_figure -v

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """The ratio a figure prints is the paper's and the results README's (issue 20).
 
     python3 -m unittest scripts.tests.test_figure_ratios

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Golden outputs (make test-scripts): every generated file that the
 committed CSVs decide is regenerated here and compared byte for byte with the
 committed copy: the results READMEs and claims.csv and every gnuplot .dat

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Tests of scripts/hostenv.py (make test-scripts): env/versions.tsv,
 env/cpu-state.json, and the host load around a run (meta.json's host_load),
 on this machine and on made-up /proc and /sys trees where something is

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Tests of the runner's likwid path (experiments.py run --likwid, scripts/nrlikwid.py).
 
 likwid-perfctr needs a PMU and uncore access that the development machines

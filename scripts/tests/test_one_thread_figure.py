@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """F2 on a host that gives one thread count (2 CPUs): the look-up modes on x.
 
     /usr/bin/python3 -m unittest scripts.tests.test_one_thread_figure -v

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The paper's numbers match the committed CSVs (make test-scripts).
 
 paper/generated/numbers.tex is written by scripts/paper_numbers.py. These

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """The peers under enqueue-dequeue pairs in the peers figures (issue 21, item 4).
 
     /usr/bin/python3 -m unittest scripts.tests.test_peers_pairs_figure -v

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """The peers figures by regime (scripts/regime.py), with one thread count and
 several, free and paced runs.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Tests of scripts/plot.py, scripts/nrdata.py and scripts/gnuplot/*.gp.
 
     /usr/bin/python3 -m unittest discover -s scripts/tests -v

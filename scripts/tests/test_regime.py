@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Tests of scripts/regime.py and the pace key of experiment files: every run
 gets its regime from what it measured, ratios pair only runs of one regime,
 and a paced point passes the work that pins it (make test-scripts)."""

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """F1, F2 and F4 (prodcons) by regime (scripts/regime.py), as the peers figure.
 
     /usr/bin/python3 -m unittest scripts.tests.test_regimes_apart_figure -v

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Tests of the study's statistics (make test-scripts): paired ratios and their
 order-statistic intervals with their exact coverage, the drift reference and its check, the
 oversubscribed flag, F4's "backoff not exercised" rule, and how the figures

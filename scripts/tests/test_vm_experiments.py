@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Tests of make vm-experiments' parts that run without a guest (make test-scripts).
 
 * the guest marking: scripts/nrdata.py guest_note and host_info, the figures'

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * numaring.h - a topology-aware, NUMA-local multi-producer multi-consumer queue.
  *
