@@ -5,7 +5,7 @@
 scripts/experiments.py calls it for two things:
 
 * results/<host>/env/ (captured once per host, with the rest of env/):
-  versions.tsv, the Debian version of every package that scripts/deps.sh
+  versions.csv, the Debian version of every package that scripts/deps.sh
   names (package, version or "not installed", and where it came from) and
   the versions of the tools the results go through (python3, matplotlib,
   gnuplot, gcc, pdflatex), and cpu-state.json, the state of the CPUs that
@@ -27,7 +27,9 @@ Standard library only. Every reader takes ``sysroot`` (default "/") so
 that the tests can hand it a made-up /proc and /sys.
 """
 
+import csv
 import glob
+import io
 import json
 import os
 import re
@@ -36,13 +38,13 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-#: the groups of scripts/deps.sh whose packages versions.tsv lists: all of them
+#: the groups of scripts/deps.sh whose packages versions.csv lists: all of them
 DEPS_GROUPS = ("build", "peers", "test", "experiments", "vm", "paper", "fuzz", "model")
 
 #: a run whose steal_pct exceeds this is flagged stolen (tidy CSV column stolen)
 STEAL_FLAG_PCT = 3.0
 
-VERSIONS_TSV = "versions.tsv"
+VERSIONS_CSV = "versions.csv"
 CPU_STATE_JSON = "cpu-state.json"
 
 NOT_INSTALLED = "not installed"
@@ -76,11 +78,11 @@ def _run(cmd, timeout=60):
 
 
 def _cell(v):
-    """A TSV field: no tabs, no line breaks."""
+    """A CSV field on one line: no tabs, no line breaks."""
     return re.sub(r"[\t\r\n]+", " ", str(v)).strip()
 
 
-# ---- env/versions.tsv --------------------------------------------------------
+# ---- env/versions.csv --------------------------------------------------------
 
 def deps_packages(root=ROOT):
     """The packages scripts/deps.sh --list names, group by group: ([package],
@@ -153,8 +155,8 @@ def tool_versions(python=None):
     return rows
 
 
-def versions_tsv(root=ROOT, python=None):
-    """The text of env/versions.tsv: package, version, source; every package of
+def versions_csv(root=ROOT, python=None):
+    """The text of env/versions.csv: package, version, source; every package of
     scripts/deps.sh's groups (dpkg), then the tools (tool_versions)."""
     rows = [("package", "version", "source")]
     pkgs, groups, why = deps_packages(root)
@@ -166,7 +168,9 @@ def versions_tsv(root=ROOT, python=None):
                + ", ".join(groups[p]))
         rows.append((p, "unknown", f"{src}: {why}") if why else (p, vers[p], src))
     rows += tool_versions(python)
-    return "".join("\t".join(_cell(c) for c in r) + "\n" for r in rows)
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerows([[_cell(c) for c in r] for r in rows])
+    return buf.getvalue()
 
 
 # ---- env/cpu-state.json ------------------------------------------------------
@@ -386,7 +390,7 @@ def git_state(root=ROOT):
 
 
 def capture(envdir, write, force=False, commands=False, root=ROOT):
-    """Write env/versions.tsv and env/cpu-state.json (each where missing, or
+    """Write env/versions.csv and env/cpu-state.json (each where missing, or
     again with ``force``) through ``write(path, text)``; with ``commands``
     also COMMANDS' outputs and git.txt. Never raises for what the machine
     lacks; OSError of the writes themselves propagates."""
@@ -394,7 +398,7 @@ def capture(envdir, write, force=False, commands=False, root=ROOT):
     if commands:
         jobs += [(name, lambda cmd=cmd: command_output(cmd)) for name, cmd in COMMANDS.items()]
         jobs.append(("git.txt", lambda: git_state(root)))
-    jobs += [(VERSIONS_TSV, lambda: versions_tsv(root)),
+    jobs += [(VERSIONS_CSV, lambda: versions_csv(root)),
              (CPU_STATE_JSON, lambda: json.dumps(cpu_state(), indent=1) + "\n")]
     for name, make in jobs:
         path = os.path.join(envdir, name)
@@ -524,7 +528,7 @@ def stolen_flag(pct):
 if __name__ == "__main__":  # a look at this machine: hostenv.py [versions|cpu|load]
     what = sys.argv[1] if len(sys.argv) > 1 else "cpu"
     if what == "versions":
-        sys.stdout.write(versions_tsv())
+        sys.stdout.write(versions_csv())
     elif what == "load":
         print(json.dumps(sample(), indent=1))
     else:

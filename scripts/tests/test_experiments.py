@@ -866,7 +866,7 @@ class RunnerTest(unittest.TestCase):
                           for x in rows], [("siblings", "1", "2", "1")])
 
     def test_environment_and_host_load_are_recorded(self):
-        """env/ holds versions.tsv and cpu-state.json (scripts/hostenv.py); each
+        """env/ holds versions.csv and cpu-state.json (scripts/hostenv.py); each
         run's meta.json gains host_load (load average and steal time before and
         after) with every key the harness wrote kept; the tidy CSV carries
         steal_pct and stolen right after oversubscribed. A folder captured by an
@@ -877,8 +877,8 @@ class RunnerTest(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         (hd,) = glob.glob(os.path.join(self.results, "*"))
         env = os.path.join(hd, "env")
-        with open(os.path.join(env, "versions.tsv")) as f:
-            versions = list(csv.DictReader(f, delimiter="\t"))
+        with open(os.path.join(env, "versions.csv")) as f:
+            versions = list(csv.DictReader(f))
         self.assertIn("gcc", [v["package"] for v in versions])
         self.assertIn("python3 (interpreter)", [v["package"] for v in versions])
         with open(os.path.join(env, "cpu-state.json")) as f:
@@ -909,13 +909,13 @@ class RunnerTest(unittest.TestCase):
         self.assertEqual(row["stolen"], "1" if hl["steal_pct"] > 3.0 else "0")
         self.assertEqual(nrdata.stolen(row), hl["steal_pct"] > 3.0)
         self.assertEqual(len(nrdata.load_tidy(os.path.join(hd, "tiny.csv"))), 1)
-        # an older capture (no versions.tsv, no cpu-state.json): added, the rest kept
-        os.remove(os.path.join(env, "versions.tsv"))
+        # an older capture (no versions.csv, no cpu-state.json): added, the rest kept
+        os.remove(os.path.join(env, "versions.csv"))
         os.remove(os.path.join(env, "cpu-state.json"))
         stamp = os.path.getmtime(os.path.join(env, "captured.txt"))
         r = run(self.base())
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertTrue(os.path.exists(os.path.join(env, "versions.tsv")))
+        self.assertTrue(os.path.exists(os.path.join(env, "versions.csv")))
         self.assertTrue(os.path.exists(os.path.join(env, "cpu-state.json")))
         self.assertEqual(os.path.getmtime(os.path.join(env, "captured.txt")), stamp)
         self.no_leftovers()

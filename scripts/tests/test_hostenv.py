@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""Tests of scripts/hostenv.py (make test-scripts): env/versions.tsv,
+"""Tests of scripts/hostenv.py (make test-scripts): env/versions.csv,
 env/cpu-state.json, and the host load around a run (meta.json's host_load),
 on this machine and on made-up /proc and /sys trees where something is
 missing: nothing missing may crash the runner, and each gap says why.
@@ -33,7 +33,8 @@ def write(root, rel, text):
 
 
 def tsv(text):
-    return list(csv.DictReader(io.StringIO(text), delimiter="\t"))
+    """The rows of env/versions.csv's text."""
+    return list(csv.DictReader(io.StringIO(text)))
 
 
 CPUINFO = """processor\t: 0
@@ -80,7 +81,7 @@ class VersionsTest(TmpTest):
                              + list(hostenv.DEPS_GROUPS), capture_output=True, text=True)
         want = list(dict.fromkeys(out.stdout.split()))
         self.assertTrue(want)
-        rows = tsv(hostenv.versions_tsv())
+        rows = tsv(hostenv.versions_csv())
         pkgs = [r for r in rows if not r["package"].endswith(")")]
         self.assertEqual([r["package"] for r in pkgs], want)
         for r in pkgs:
@@ -101,7 +102,7 @@ class VersionsTest(TmpTest):
     @unittest.skipUnless(shutil.which("dpkg-query"), "no dpkg-query here")
     def test_a_package_not_installed_says_so(self):
         root = self.fake_root(["gcc", "numaring-no-such-package"])
-        rows = {r["package"]: r for r in tsv(hostenv.versions_tsv(root))}
+        rows = {r["package"]: r for r in tsv(hostenv.versions_csv(root))}
         self.assertEqual(rows["numaring-no-such-package"]["version"], hostenv.NOT_INSTALLED)
         self.assertNotEqual(rows["gcc"]["version"], hostenv.NOT_INSTALLED)
         self.assertEqual(rows["gcc"]["source"], "dpkg-query; deps.sh groups "
@@ -115,7 +116,7 @@ class VersionsTest(TmpTest):
         os.makedirs(bindir)
         os.symlink(shutil.which("sh"), os.path.join(bindir, "sh"))
         with mock.patch.dict(os.environ, {"PATH": bindir}):
-            rows = {r["package"]: r for r in tsv(hostenv.versions_tsv(root))}
+            rows = {r["package"]: r for r in tsv(hostenv.versions_csv(root))}
         self.assertEqual(rows["gcc"]["version"], "unknown")
         self.assertIn("dpkg-query could not run here", rows["gcc"]["source"])
         for tool in ("gnuplot (command)", "gcc (command)", "pdflatex (command)"):
@@ -124,7 +125,7 @@ class VersionsTest(TmpTest):
         self.assertNotEqual(rows["python3 (interpreter)"]["version"], hostenv.NOT_INSTALLED)
 
     def test_no_deps_sh(self):
-        rows = tsv(hostenv.versions_tsv(self.tmp))  # a tree without scripts/deps.sh
+        rows = tsv(hostenv.versions_csv(self.tmp))  # a tree without scripts/deps.sh
         self.assertEqual(rows[0]["package"], "scripts/deps.sh")
         self.assertEqual(rows[0]["version"], "unknown")
         self.assertIn("no package list", rows[0]["source"])
@@ -221,22 +222,22 @@ class CaptureTest(TmpTest):
 
     def test_both_files_and_the_commands(self):
         files = self.captured(commands=True)
-        self.assertEqual(set(files), set(hostenv.COMMANDS) | {"git.txt", "versions.tsv",
+        self.assertEqual(set(files), set(hostenv.COMMANDS) | {"git.txt", "versions.csv",
                                                                "cpu-state.json"})
         self.assertIn("microcode", json.loads(files["cpu-state.json"]))
-        self.assertTrue(files["versions.tsv"].startswith("package\tversion\tsource\n"))
+        self.assertTrue(files["versions.csv"].startswith("package,version,source\n"))
 
     def test_only_what_is_missing_unless_forced(self):
-        write(self.tmp, "versions.tsv", "kept\n")
+        write(self.tmp, "versions.csv", "kept\n")
         self.assertEqual(set(self.captured()), {"cpu-state.json"})
-        self.assertEqual(set(self.captured(force=True)), {"cpu-state.json", "versions.tsv"})
+        self.assertEqual(set(self.captured(force=True)), {"cpu-state.json", "versions.csv"})
 
     def test_a_failing_collector_is_recorded_not_raised(self):
         with mock.patch.object(hostenv, "cpu_state", side_effect=RuntimeError("boom")), \
-                mock.patch.object(hostenv, "versions_tsv", side_effect=KeyError("x")):
+                mock.patch.object(hostenv, "versions_csv", side_effect=KeyError("x")):
             files = self.captured()
         self.assertEqual(json.loads(files["cpu-state.json"]), {"why_not": "RuntimeError: boom"})
-        self.assertIn("could not be collected here: KeyError", files["versions.tsv"])
+        self.assertIn("could not be collected here: KeyError", files["versions.csv"])
 
     def test_a_command_that_is_not_here(self):
         self.assertIn("could not run here", hostenv.command_output(["numaring-no-such-tool"]))
