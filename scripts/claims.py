@@ -1,5 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
+# Why this file is long: it is the claims table, each claim beside the function
+# that measures it; split, a claim would sit apart from how it is checked.
 """claims.py - every measured claim of the artifact, checked on the host that measured it.
 
     claims.py report [--results DIR] [HOST ...]   the reproduction report of each host,

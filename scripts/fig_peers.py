@@ -1,4 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
+# Why this file is long: one figure pair (peers throughput and latency), its
+# data prepared once for both renderers, in three panel rows.
 """fig_peers.py - the peers figures of plot.py: peers-throughput, peers-latency.
 
 Producers and consumers apart (workload prodcons), a panel per item mode
