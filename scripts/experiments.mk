@@ -1,0 +1,106 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# What the scripts run: experiments, report, plots, paper, the scripts' tests,
+# soak and the side benchmarks. Included by the top-level Makefile.
+
+# ---- experiments, plots ------------------------------------------------------
+
+PYTHON      ?= /usr/bin/python3
+EXPERIMENTS ?=
+PROFILE     ?=
+REPS        ?=
+FORCE       ?=
+TOPOLOGY    ?=
+COMPARE     ?=
+EXP_ARGS = $(if $(EXPERIMENTS),--experiments '$(EXPERIMENTS)') $(if $(PROFILE),--profile $(PROFILE)) \
+	$(if $(REPS),--reps $(REPS)) $(if $(FORCE),--force) $(if $(TOPOLOGY),--topology '$(TOPOLOGY)') \
+	$(if $(LIKWID),--likwid)
+
+.PHONY: experiments plots deps-experiments test-scripts
+
+deps-experiments:
+	@scripts/deps.sh build peers experiments
+
+# Every experiment for this host, then the plots, then the reproduction
+# report of this working tree's results (scripts/claims.py). Runs that failed
+# to run or verify make it end non-zero after the plots are drawn; a claim
+# that does not hold (a point above the ceiling model, say) is in the report,
+# never a failure.
+experiments: deps-experiments
+	@$(MAKE) --no-print-directory lib bench $(B)/bench/bench_ring $(if $(LIKWID),bench-likwid)
+	@rc=0; $(PYTHON) scripts/experiments.py run $(EXP_ARGS) || rc=$$?; \
+	 if [ $$rc -ne 2 ] && [ $$rc -ne 130 ]; then $(MAKE) --no-print-directory plots || rc=1; \
+	   echo; $(PYTHON) scripts/claims.py report --mine || rc=1; fi; \
+	 exit $$rc
+
+# The claims of several hosts side by side (make report HOSTS="a b"; every
+# host with real nodes under results/, or RESULTS=DIR, by default): a claim
+# that holds on one CPU and not on another shows as such.
+HOSTS ?=
+.PHONY: report
+report:
+	@$(PYTHON) scripts/claims.py report $(if $(RESULTS),--results $(RESULTS)) $(HOSTS)
+
+plots: deps-experiments
+	$(PYTHON) scripts/plot.py --gnuplot $(if $(COMPARE),--compare $(COMPARE))
+
+# ---- the paper ----------------------------------------------------------------
+
+.PHONY: paper deps-paper
+deps-paper:
+	@scripts/deps.sh experiments paper
+
+# Numbers from the committed CSVs, figures from the committed plots. Another
+# set (make vm-experiments): PAPER_RESULTS, PAPER_DIR (holding the sources)
+# and PAPER_PLOTS (as seen from PAPER_DIR).
+PAPER_RESULTS ?= results
+PAPER_DIR     ?= paper
+PAPER_PLOTS   ?= ../plots
+paper: deps-paper
+	$(PYTHON) scripts/paper_numbers.py --results $(PAPER_RESULTS) \
+		--out $(PAPER_DIR)/generated/numbers.tex --paths $(PAPER_DIR)/generated/paths.tex \
+		--claims $(PAPER_DIR)/generated/claims.tex --plots $(PAPER_PLOTS)
+	cd $(PAPER_DIR) && latexmk -pdf -interaction=nonstopmode -halt-on-error -quiet numaring.tex
+
+# The scripts' own tests: experiment files, the runner (smoke run, resume
+# after a kill), plots, the ceiling model.
+test-scripts: $(B)/numaring-bench $(B)/bench/bare_loop
+	NUMARING_BENCH=$(B)/numaring-bench NUMARING_BARE=$(B)/bench/bare_loop \
+		$(PYTHON) -m unittest discover -s scripts/tests -v
+
+# Hours of mixed load with --verify and flat memory (not in CI):
+#   make soak DURATION=3h [SEGMENT=60]
+DURATION ?= 10m
+SEGMENT  ?= 60
+.PHONY: soak
+soak: deps-build
+	@$(MAKE) --no-print-directory lib bench
+	$(PYTHON) scripts/soak.py --duration $(DURATION) --segment $(SEGMENT) --bench $(B)/numaring-bench \
+		--log $(B)/soak.log
+
+# Every queue at 1P1C, single operations and bursts of 32, in one go.
+# The side benchmarks also write results/<host>/bench/<name>.csv + .meta.json
+# (RESULTS=DIR instead of results/; scripts/benchresult.py).
+bench-peers: deps-build
+	@$(MAKE) --no-print-directory lib bench $(B)/bench/bare_loop
+	/usr/bin/python3 scripts/bench_peers.py --bench $(B)/numaring-bench --bare $(B)/bench/bare_loop \
+		$(if $(RESULTS),--results $(RESULTS))
+
+# no combination may collapse (items/s against the per-worker gate).
+bench-oversub: deps-build
+	@$(MAKE) --no-print-directory bench $(B)/bench/bench_oversub
+	/usr/bin/python3 scripts/benchresult.py oversub --bin $(B)/bench/bench_oversub \
+		--bench $(B)/numaring-bench $(if $(QUICK),--quick) $(if $(RESULTS),--results $(RESULTS))
+
+# How the ring's speed depends on where its cells lie (flat ring alone, bare
+# loop, bursts of 32, cells at 0..896 bytes past a page boundary).
+bench-placement: deps-build
+	@$(MAKE) --no-print-directory lib bench $(B)/bench/bare_loop
+	/usr/bin/python3 scripts/bench_placement.py --bare $(B)/bench/bare_loop \
+		--bench $(B)/numaring-bench $(if $(RESULTS),--results $(RESULTS))
+# How close numaring-bench comes to a bare loop of the same queue (flat,
+# numaring, rte; single operations and bursts of 32), interleaved rounds.
+bench-fidelity: deps-build
+	@$(MAKE) --no-print-directory lib bench $(B)/bench/bare_loop
+	/usr/bin/python3 scripts/bench_fidelity.py --bench $(B)/numaring-bench --bare $(B)/bench/bare_loop \
+		$(if $(RESULTS),--results $(RESULTS))
+
