@@ -37,7 +37,7 @@ static void *aligned(size_t size)
 
 /*
  * The ring lives in its own mapping, page-aligned as each node's ring of
- * numaring_create (numaring.c, create_allocate): numaring against flat then
+ * numaring_create (lifecycle.c, create_allocate): numaring against flat then
  * compares the same ring at the same place in memory. From the heap, where
  * it used to come from, its cells landed wherever the allocator put them,
  * and with bursts of 32 the ring's speed depends on where its cells start

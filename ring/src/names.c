@@ -2,13 +2,16 @@
 /*
  * names.c - one name table per ablation enum. Every binary, CSV row and plot
  * prints and parses the variants through these tables, so a result always
- * says exactly which variant produced it.
+ * says exactly which variant produced it. Production has one ablation enum
+ * of its own, the backoff; the look-up and gate tables are the lab's
+ * (built with -DNR_LAB only).
  */
 #include <errno.h>
 #include <string.h>
 
 #include "numaring_lab.h"
 
+#ifdef NR_LAB
 static const char *const lookup_names[NUMARING_LOOKUP_COUNT_] = {
 	[NUMARING_LOOKUP_LIBNUMA] = "libnuma", [NUMARING_LOOKUP_SYSCALL] = "syscall",
 	[NUMARING_LOOKUP_TABLE] = "table",     [NUMARING_LOOKUP_CACHED] = "cached",
@@ -21,6 +24,8 @@ static const char *const gate_names[NUMARING_GATE_COUNT_] = {
 	[NUMARING_GATE_PERNODE] = "pernode",
 	[NUMARING_GATE_PERWORKER] = "perworker",
 };
+
+#endif
 
 static const char *const backoff_names[NUMARING_BACKOFF_COUNT_] = {
 	[NUMARING_BACKOFF_NONE] = "none",
@@ -46,6 +51,7 @@ static int parse_in(const char *const *table, unsigned count, const char *s, uns
 	return -EINVAL;
 }
 
+#ifdef NR_LAB
 const char *numaring_lookup_name(enum numaring_lookup v)
 {
 	return name_of(lookup_names, NUMARING_LOOKUP_COUNT_, (unsigned)v);
@@ -56,11 +62,14 @@ const char *numaring_gate_name(enum numaring_gate v)
 	return name_of(gate_names, NUMARING_GATE_COUNT_, (unsigned)v);
 }
 
+#endif
+
 const char *numaring_backoff_name(enum numaring_backoff v)
 {
 	return name_of(backoff_names, NUMARING_BACKOFF_COUNT_, (unsigned)v);
 }
 
+#ifdef NR_LAB
 int numaring_lookup_parse(const char *s, enum numaring_lookup *out)
 {
 	unsigned v;
@@ -78,6 +87,8 @@ int numaring_gate_parse(const char *s, enum numaring_gate *out)
 	*out = (enum numaring_gate)v;
 	return 0;
 }
+
+#endif
 
 int numaring_backoff_parse(const char *s, enum numaring_backoff *out)
 {

@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "numaring.h"
-#include "numaring_lab.h"
 
 /* What a program linked against 0.1 calls for numaring_stats_add. */
 void old_stats_add(struct numaring_stats *acc, const struct numaring_stats *s);
@@ -39,10 +38,8 @@ static int stats_add_versions(void)
 int main(void)
 {
 	struct numaring_config cfg;
-	struct numaring_lab lab;
 	numaring_config_init(&cfg);
-	numaring_lab_init(&lab);
-	struct numaring *q = numaring_lab_create(&cfg, &lab);
+	struct numaring *q = numaring_create(&cfg);
 	if (!q) {
 		fprintf(stderr, "link_check: numaring_create: %s\n", numaring_last_error());
 		return 1;

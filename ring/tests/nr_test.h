@@ -1,9 +1,18 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * nr_test.h - helpers shared by the ring's cmocka tests.
+ *
+ * The white-box tests link the lab's test archive (build/test/libnumaring.a)
+ * and see nr_internal.h's lab layout: NR_LAB is defined here unless the
+ * test is production's (NR_TEST_PRODUCTION, build/test/libnumaring_prod.a),
+ * so that a test built without the flag still agrees with its archive.
  */
 #ifndef NR_TEST_H
 #define NR_TEST_H
+
+#if !defined(NR_LAB) && !defined(NR_TEST_PRODUCTION)
+#define NR_LAB 1
+#endif
 
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -98,6 +107,7 @@ static inline const char *nr_test_topology(char *buf, size_t len, int max_nodes,
 	return buf;
 }
 
+#ifdef NR_LAB
 /* A queue of the lab's, recheck 8, with the backoffs' spin lengths
  * (0: the production ones). */
 static inline struct numaring *nr_test_create_spin(size_t capacity, unsigned batch,
@@ -134,5 +144,6 @@ static inline struct numaring *nr_test_create(size_t capacity, unsigned batch,
 {
 	return nr_test_create_spin(capacity, batch, lookup, gate, backoff, topology, 0, 0);
 }
+#endif /* NR_LAB */
 
 #endif /* NR_TEST_H */
