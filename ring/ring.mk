@@ -2,7 +2,10 @@
 # The libraries: build/libnumaring{,_lab}.{a,so}, their tests, the micro-benchmarks,
 # install. Included by the top-level Makefile (variables CC, CFLAGS_, B, ...).
 
-VERSION  := 0.1.0
+# The library's version is the public header's: NUMARING_VERSION_MAJOR and
+# _MINOR of ring/numaring.h (the minor is that of the newest NUMARING_0.x
+# node of the version script), read from it so that the two cannot part.
+VERSION  := $(shell awk '$$2 == "NUMARING_VERSION_MAJOR" { M = $$3 } $$2 == "NUMARING_VERSION_MINOR" { m = $$3 } END { print M "." m ".0" }' ring/numaring.h)
 SONAME   := libnumaring.so.0
 LAB_SONAME := libnumaring_lab.so.0
 
