@@ -8,8 +8,14 @@
  * taken as half a pair with lookup NONE (no look-up at all).
  *
  * Targets (issue "ring library", study F1): LIBNUMA's look-up >= 10x the data
- * movement (study: 11x); CACHED and RSEQ pairs within 10% of NONE. They are
- * reported, not enforced: this is a measurement, not a test.
+ * movement (the study's own ratio is in its F1 results, not here); CACHED
+ * and RSEQ pairs within 10% of NONE. They are reported, not enforced: this
+ * is a measurement, not a test.
+ *
+ * It times the lab's variants, so it links the lab's archive
+ * (build/libnumaring_lab.a): every variant is reached through the same
+ * jump of the lab's numaring_enqueue, production's own entry points
+ * (libnumaring, ring/src/ops.c) have none.
  *
  * Usage: bench_ring [--quick] [--csv FILE]
  */

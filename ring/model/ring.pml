@@ -5,7 +5,7 @@
  *           seq, tail/head CAS, full/empty detection) and bursts that look at
  *           the cells first and claim only those that are ready (rule 4),
  *           by producers and consumers of each kind.
- *   MODE 2  two rings + the cross-node transfers of ring/src/numaring.c:
+ *   MODE 2  two rings + the cross-node transfers of ring/src/transfer.c:
  *           numaring_enqueue/_dequeue and their slow paths, push_batch,
  *           pull_batch, place_anywhere, hold/flush_pending, the ticket gates
  *           (GATE: 0 shared, 1 per node, 2 per worker) and the orphans left
@@ -484,7 +484,7 @@ init
 }
 
 #else
-/* ---- MODE 2: two rings and the cross-node transfers (ring/src/numaring.c) ---------- */
+/* ---- MODE 2: two rings and the cross-node transfers (ring/src/transfer.c) ---------- */
 
 /*
  * A worker's buffers live in one array wb[] (Promela cannot pass an array

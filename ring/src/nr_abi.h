@@ -11,7 +11,7 @@
  * release have compiled in; they never change. A struct that grows gets a
  * new line here with its release's size, the asserts below keep every
  * older field where it was, and the library accepts any size from the
- * first release's up to its own (create: take_sized in numaring.c; the
+ * first release's up to its own (create: take_sized in lifecycle.c; the
  * topology: numaring_topology_get_sized; the stats: whole counters within
  * the caller's size).
  *

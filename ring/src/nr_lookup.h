@@ -3,7 +3,7 @@
  * nr_lookup.h - the raw ways of asking "which CPU / node am I on?" (internal).
  *
  * Each returns what the hardware or kernel says; mapping CPUs and OS nodes
- * to queue nodes is numaring.c's job. They are inline so that the cost the
+ * to queue nodes is routing.c's job. They are inline so that the cost the
  * benchmark measures is the look-up itself, not a call around it.
  */
 #ifndef NR_LOOKUP_H
