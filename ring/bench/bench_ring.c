@@ -15,7 +15,10 @@
  * It times the lab's variants, so it links the lab's archive
  * (build/libnumaring_lab.a): every variant is reached through the same
  * jump of the lab's numaring_enqueue, production's own entry points
- * (libnumaring, ring/src/ops.c) have none.
+ * (libnumaring, ring/src/ops.c) have none. What that jump costs is the
+ * last line: the production look-up's pairs through the lab's entry
+ * points against the same core inlined into the loop (nr_fastpath.h), in
+ * interleaved rounds.
  *
  * Usage: bench_ring [--quick] [--csv FILE]
  */
@@ -33,6 +36,7 @@
 
 #include "numaring.h"
 #include "numaring_lab.h"
+#include "nr_fastpath.h" /* the cores, for the jump's cost (built with -DNR_LAB) */
 #include "nr_lookup.h"
 
 #define REPS 7
@@ -98,6 +102,27 @@ static double pair_round(struct subject *s)
 	double t0 = now_ns();
 	for (long i = 0; i < s->pairs; i++) {
 		if (numaring_enqueue(s->w, (void *)i) != 0 || numaring_dequeue(s->w, &out) != 0) {
+			fprintf(stderr, "bench_ring: operation failed\n");
+			exit(1);
+		}
+	}
+	return (now_ns() - t0) / (double)s->pairs;
+}
+
+/* The same pairs with the core inlined here, no call and no jump: what
+ * numaring_enqueue's jump to the worker's variant costs is the difference.
+ * mode is production's look-up in force (RSEQ or CACHED). */
+static double pair_round_inline(struct subject *s, enum numaring_lookup mode)
+{
+	void *out;
+	double t0 = now_ns();
+	for (long i = 0; i < s->pairs; i++) {
+		int bad = mode == NUMARING_LOOKUP_RSEQ
+				  ? nr_enqueue_core(s->w, (void *)i, NUMARING_LOOKUP_RSEQ) != 0 ||
+					    nr_dequeue_core(s->w, &out, NUMARING_LOOKUP_RSEQ) != 0
+				  : nr_enqueue_core(s->w, (void *)i, NUMARING_LOOKUP_CACHED) != 0 ||
+					    nr_dequeue_core(s->w, &out, NUMARING_LOOKUP_CACHED) != 0;
+		if (bad) {
 			fprintf(stderr, "bench_ring: operation failed\n");
 			exit(1);
 		}
@@ -252,5 +277,28 @@ int main(int argc, char **argv)
 		printf("%s pair / none pair: %.3f      (target <= 1.10)               %s\n",
 		       numaring_lookup_name(modes[m]), r, r <= 1.10 ? "met" : "MISSED");
 	}
+
+	/* the lab's jump: production's look-up (AUTO in force) through the
+	 * lab's entry points and inlined, interleaved rounds of each */
+	struct subject jump, inl;
+	subject_init(&jump, NUMARING_LOOKUP_AUTO, pairs);
+	subject_init(&inl, NUMARING_LOOKUP_AUTO, pairs);
+	enum numaring_lookup prod = numaring_lookup_in_force(jump.q);
+	pair_round(&jump);
+	pair_round_inline(&inl, prod);
+	for (int r = 0; r < REPS; r++) {
+		jump.v[r] = pair_round(&jump);
+		inl.v[r] = pair_round_inline(&inl, prod);
+	}
+	struct result rj = summarise(jump.v, REPS), ri = summarise(inl.v, REPS);
+	printf("the lab's entry points (%s): %.2f ns per pair through numaring_enqueue/dequeue "
+	       "(a call and a jump each) [%.2f..%.2f], %.2f with the core inlined [%.2f..%.2f]: "
+	       "%+.2f ns per operation\n",
+	       numaring_lookup_name(prod), rj.med, rj.min, rj.max, ri.med, ri.min, ri.max,
+	       (rj.med - ri.med) / 2.0);
+	numaring_worker_detach(jump.w);
+	numaring_destroy(jump.q);
+	numaring_worker_detach(inl.w);
+	numaring_destroy(inl.q);
 	return 0;
 }
