@@ -57,15 +57,23 @@ Assumptions
       at once; across real nodes bw_remote_mt_gbs where that is missing).
       Lines to C are pulled by the C consumers, lines to P by the P
       producers.
-  A3. An operation that reads the other side's index waits for that line:
-      the locked RMW that follows cannot complete before the load (x86), and
-      the other side has written it since (both sides stream). The slower
-      side therefore misses on every operation, taking at least t_c for
-      each, t_c the probe's one-way line transfer (c2c_one_way_same_node,
-      c2c_one_way_other_node across nodes): throughput is at most the slower
-      side's rate, so at most the larger of the two sides' n s / (i t_c).
-      (A numaring split run's operations read no index of the other node:
-      its transfers carry that wait, A5.)
+  A3. Hand-over, pipelined. An item's lines are written on one core and read
+      on another, so every item spends at least t_c in the queue (t_c the
+      probe's one-way line transfer: c2c_one_way_same_node, or
+      c2c_one_way_other_node for a split placement), however many items'
+      lines are in flight at once. With L items in flight on average (the
+      run's own inflight, Little's law: throughput x mean latency from the
+      producer's stamp to the consumer's), throughput is at most L / t_c.
+      L is the hand-over depth: about one item in lockstep, several when
+      the consumer reads a line that holds items written since its last
+      look (near empty, bursts), the ring's capacity when it is full. So the
+      term needs the run's latency: rows without one (faa, null, a run that
+      recorded none) get none, and it is a statement about each run (a
+      group's ratio is the median of its runs' ratios, group_ratio()).
+      An earlier form of this term assumed lockstep, one miss of the other
+      side's index per operation (n s / (i t_c)); rte_ring's single
+      operations in the full regime beat it by 12% on one host: sides that
+      alternate in bursts read several operations' worth per miss.
   A4. A line that several threads on different CPUs write is serial: they do
       not add up. Its operations take at least t_s each, in total, t_s the
       probe's measured time per operation on one line fought over by two
@@ -90,7 +98,7 @@ lines per item (to C, to P), i_C and i_P index lines per operation, r_P and
 r_C RMWs per operation:
   ops        = min(P s / (r_P t_a), C s / (r_C t_a))                     (A1)
   bandwidth  = min(C BW_p / (64 L_C), P BW_p / (64 L_P), BW_m / (64 (L_C + L_P)))   (A2)
-  latency    = max(P s / (i_P t_c), C s / (i_C t_c))   when i_P, i_C > 0 (A3)
+  latency    = L / t_c   L: the run's items in flight (inflight)        (A3)
   contention = per side whose line is shared by more than one thread:
                s / t_s; numaring off a split placement: N s / t_s when the
                side has more threads than the N nodes of the run (one ring
@@ -348,7 +356,7 @@ def realized_batch(row):
 
 
 def _terms(pp, queue, item, p, c, batch, bursts, split, realized=None, gate="perworker",
-           oversubscribed=False, nodes=1):
+           oversubscribed=False, nodes=1, inflight=None):
     pr = protocol(queue)
     if pr is None:
         return None
@@ -374,11 +382,8 @@ def _terms(pp, queue, item, p, c, batch, bursts, split, realized=None, gate="per
         out["bandwidth"] = min(b) if b else None
 
     crossing = split and queue == "numaring"
-    if not crossing and not oversubscribed and pp["t_c"]:
-        i_c, i_p = pr["idx_burst"] if s > 1 or (bursts and pr["bursts"]) else pr["idx"]
-        if i_c > 0 and i_p > 0:
-            t_c = pp["t_c"] * 1e-9
-            out["latency"] = max(p * s / (i_p * t_c), c * s / (i_c * t_c))
+    if pr["data"] and not oversubscribed and pp["t_c"] and inflight and inflight > 0:
+        out["latency"] = inflight / (pp["t_c"] * 1e-9)
 
     t_line = t_a if oversubscribed else pp["t_s"]
     if t_line:
@@ -413,9 +418,10 @@ def _terms(pp, queue, item, p, c, batch, bursts, split, realized=None, gate="per
 def bounds(probe, producers, consumers, batch, bursts, split, item_bytes=DEFAULT_ITEM_BYTES,
            t_atomic=None, t_remote=None, bw=None, bw_x=None, queue="numaring", item=None,
            realized=None, gate="perworker", oversubscribed=False, t_contended=None,
-           t_c2c=None, nodes=1):
+           t_c2c=None, nodes=1, inflight=None):
     """The model's terms (items/s) for one configuration: a dict with every
-    name of TERMS, None where a term does not apply. The overrides replace
+    name of TERMS, None where a term does not apply (latency: only with
+    inflight, the items in flight of a run, A3). The overrides replace
     the probe's inputs: t_atomic (t_a), t_contended (t_s), t_c2c (t_c),
     t_remote (t_x, ns), bw (BW_p within a node), bw_x (BW_p across, GB/s).
     item: "inline" or "message"; without it, item_bytes >= MESSAGE_ITEM_BYTES
@@ -438,7 +444,7 @@ def bounds(probe, producers, consumers, batch, bursts, split, item_bytes=DEFAULT
     if item is None:
         item = "message" if item_bytes and item_bytes >= MESSAGE_ITEM_BYTES else "inline"
     return _terms(pp, queue, item, producers, consumers, batch, bursts, split, realized, gate,
-                  oversubscribed, nodes)
+                  oversubscribed, nodes, inflight)
 
 
 def _row_config(row):
@@ -447,6 +453,17 @@ def _row_config(row):
     batch = int(_num(row, "batch", 1))
     bursts = int(_num(row, "bursts", 0))
     return p, c, batch, bursts
+
+
+def inflight_of(row):
+    """Items in flight on average in a run (Little's law: the harness's
+    inflight column), or None where the run recorded no latency."""
+    try:
+        n = _num(row, "latency_count", 0)
+        v = _num(row, "inflight", None)
+    except ValueError:
+        return None
+    return v if n and n > 0 and v and v > 0 else None
 
 
 def terms(probe, row):
@@ -470,7 +487,7 @@ def terms(probe, row):
         nodes = 1
     return _terms(params(probe, split), row.get("queue"), item, p, c, batch, bursts, split,
                   realized_batch(row) if split else None, row.get("gate") or "perworker", over,
-                  nodes)
+                  nodes, inflight_of(row))
 
 
 def _smallest(t):
@@ -501,6 +518,47 @@ def modelled(row):
     operations, each thread both sides of a hand-over: no term of the model
     describes it."""
     return (row.get("workload") or "prodcons").strip() in ("", "prodcons")
+
+
+def sojourn_in_transfers(probe, row):
+    """A run's mean item latency (inflight / throughput) in one-way line
+    transfers t_c of its placement: 1 / (measured / latency term). None where
+    the run recorded no latency or the probe has no t_c."""
+    L = inflight_of(row)
+    try:
+        m = _num(row, "throughput_ops_per_s", None)
+    except ValueError:
+        return None
+    t_c = params(probe, row.get("pin") == "split")["t_c"]
+    if not (L and m and t_c):
+        return None
+    return L / m * 1e9 / t_c
+
+
+def group_ratio(probe, rows):
+    """A group of runs of one point against the model, each run against its
+    own ceiling (A3's term is a run's): a dict with ratio (the median of
+    measured / ceiling), ceiling (the median ceiling, items/s), measured
+    (the median throughput) and bound (the term binding most runs; ties: the
+    first in TERMS), or None where no run has both."""
+    import statistics
+    per = []
+    for r in rows:
+        try:
+            m = _num(r, "throughput_ops_per_s", None)
+        except ValueError:
+            continue
+        name, c = _smallest(terms(probe, r))
+        if m and c:
+            per.append((m, c, name))
+    if not per:
+        return None
+    names = [n for _, _, n in per]
+    bound = max(TERMS, key=lambda t: (names.count(t), -TERMS.index(t)))
+    return {"ratio": statistics.median(m / c for m, c, _ in per),
+            "ceiling": statistics.median(c for _, c, _ in per),
+            "measured": statistics.median(m for m, _, _ in per), "bound": bound,
+            "runs": len(per)}
 
 
 def check_rows(probe, rows, tolerance=0.0):

@@ -10,6 +10,7 @@ ceiling that does not bind it here, and the README says so.
 """
 
 import os
+import statistics
 
 import regime
 
@@ -20,7 +21,8 @@ TIGHT = 0.5
 def tightness(hostdir, name="peers"):
     """[{queue, regime, ratio, measured, ceiling (M items/s), bound, point}]:
     per queue and regime the point with the highest median measured /
-    ceiling (prodcons rows the model speaks of); None without a probe."""
+    ceiling, each run against its own ceiling (ceiling.group_ratio; prodcons
+    rows the model speaks of); None without a probe."""
     import ceiling
     import summarize
     ppath = os.path.join(hostdir, "probe", "probe.csv")
@@ -34,13 +36,13 @@ def tightness(hostdir, name="peers"):
             groups.setdefault((r["queue"], regime.of(r), r["point"]), []).append(r)
     best = {}
     for (q, reg, pid), rs in groups.items():
-        m = summarize.med(rs, "throughput_ops_per_s")
-        c = ceiling.ceiling_ops_per_s(probe, rs[0])
-        if not m or not c:
+        g = ceiling.group_ratio(probe, rs)
+        if not g:
             continue
-        d = {"queue": q, "regime": reg, "ratio": m / c, "measured": m / 1e6,
-             "ceiling": c / 1e6, "bound": ceiling.binding(probe, rs[0]), "point": pid,
-             "runs": len(rs)}
+        w = [v for v in (ceiling.sojourn_in_transfers(probe, r) for r in rs) if v]
+        d = {"queue": q, "regime": reg, "ratio": g["ratio"], "measured": g["measured"] / 1e6,
+             "ceiling": g["ceiling"] / 1e6, "bound": g["bound"], "point": pid,
+             "runs": len(rs), "sojourn": statistics.median(w) if w else None}
         if (q, reg) not in best or d["ratio"] > best[(q, reg)]["ratio"]:
             best[(q, reg)] = d
     return [best[k] for k in sorted(best)]
@@ -53,15 +55,23 @@ def lines(hostdir):
     near = [d for d in t if d["regime"] == "near-empty"]
     loose = [d["queue"] for d in near if d["ratio"] < TIGHT]
     out = ["", "## How tight the ceiling model is", "",
-           "Per queue of the peers sweep and regime, the best point (median of its runs in "
-           "that regime) against its ceiling, and the term that binds. A model a queue's "
+           "Per queue of the peers sweep and regime, the best point (the median over its runs "
+           "in that regime of each run's measured / ceiling; the columns M items/s and ceiling "
+           "are medians too) and the term that binds most of its runs. A model a queue's "
            f"best near-empty point does not reach {TIGHT:g} of is too loose to test that "
            "queue here: "
            + (f"{', '.join(loose)}." if loose else "none.")
-           + " Above 1 the model fails.", "",
+           + " Above 1 the model fails. The latency term is each run's items in flight over "
+           "one line transfer (scripts/ceiling.py, A3); a run reaches 1 / (its mean latency in "
+           "one-way transfers t_c) of it, so the column t_c per item says how many transfers' "
+           "time an item spends in the queue on average: time the consumer spends away from "
+           "it (the harness's stamps, a producer's pacing work, backoff, preemption), which no "
+           "count of lines bounds.", "",
            "| queue | regime | best measured / ceiling | M items/s | ceiling | binding term | "
-           "point |", "|---|---|---|---|---|---|---|"]
+           "t_c per item | point |", "|---|---|---|---|---|---|---|---|"]
     for d in t:
+        w = f"{d['sojourn']:.1f}" if d["sojourn"] else "—"
         out.append(f"| {d['queue']} | {d['regime']} | {d['ratio']:.2f} | {d['measured']:.1f} | "
-                   f"{d['ceiling']:.1f} | {d['bound']} | `{d['point']}` ({d['runs']} runs) |")
+                   f"{d['ceiling']:.1f} | {d['bound']} | {w} | `{d['point']}` "
+                   f"({d['runs']} runs) |")
     return out

@@ -74,14 +74,19 @@ def prep_closed(host, rows):
         return {"lines": {}, "threads": [], "terms": [], "ratios": []}
     bkey = (lambda r: int(float(r["batch"])))
     ivs = FC.intervals(rows, (nrdata.threads, bkey), "throughput_ops_per_s")
-    first = P.first_rows(rows, lambda r: (nrdata.threads(r), bkey(r)))
-    ov = P.oversub_of(rows, lambda r: (nrdata.threads(r), bkey(r)))
+    pkey = (lambda r: (nrdata.threads(r), bkey(r)))
+    ceil = host.ceiling.drawn(rows, pkey)
+    bound = {}
+    for r in rows:
+        bound.setdefault(pkey(r), []).append(binding_of(host, r))
+    ov = P.oversub_of(rows, pkey)
     lines = {}
     for (t, b), iv in ivs.items():
-        r = first.get((t, b))
-        c = host.ceiling.value(r)
-        lines.setdefault(t, []).append((b, iv.est, iv.lo, iv.hi, iv.n, c,
-                                        binding_of(host, r) if c else None, ov.get((t, b)),
+        c = ceil.get((t, b))
+        names = [n for n in bound.get((t, b), []) if n]
+        # the term that binds most of the point's runs
+        term = max(sorted(set(names)), key=names.count) if names and c else None
+        lines.setdefault(t, []).append((b, iv.est, iv.lo, iv.hi, iv.n, c, term, ov.get((t, b)),
                                         iv.coverage))
     for t in lines:
         lines[t].sort()

@@ -51,18 +51,16 @@ def series_by_group(host, rows, family):
     oversubscribed, coverage)]}, the variants in order, the groups in order,
     {variant: {threads: ceiling}}): lo..hi the median's order-statistic
     interval (fig_common.intervals), harness the median harness_ops_per_s of
-    the group's runs, the ceiling the variant's (it does not depend on the
-    regime)."""
+    the group's runs, the ceiling the variant's as drawn (Ceiling.drawn: the
+    highest of its groups' medians of each run's own ceiling)."""
     key = (lambda r: (r.get(family, ""), FC.group_of(r), nrdata.threads(r)))
     ivs = FC.intervals(rows, (key,), "throughput_ops_per_s")
     hs = P.harness_of(rows, key)
     ov = P.oversub_of(rows, key)
     ceiling = {}
-    for (v, t), r in P.first_rows(rows, lambda r: (r.get(family, ""),
-                                                   nrdata.threads(r))).items():
-        c = host.ceiling.value(r)
-        if c is not None:
-            ceiling.setdefault(v, {})[t] = c
+    for (v, t), c in host.ceiling.drawn(rows, lambda r: (r.get(family, ""),
+                                                         nrdata.threads(r))).items():
+        ceiling.setdefault(v, {})[t] = c
     series = {}
     for ((v, g, t),), iv in ivs.items():
         h = hs.get((v, g, t))

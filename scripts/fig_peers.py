@@ -87,12 +87,9 @@ def prodcons_panel(host, item, b, name, rs):
     ivs = FC.intervals(rs, (qkey,), "throughput_ops_per_s")
     hs = P.harness_of(rs, qkey)
     ov = P.oversub_of(rs, qkey)
-    first = P.first_rows(rs, lambda r: (r["queue"], nrdata.threads(r)))
     ceiling = {}
-    for (q, t), r in first.items():
-        c = host.ceiling.value(r)
-        if c is not None:
-            ceiling.setdefault(q, {})[t] = c
+    for (q, t), c in host.ceiling.drawn(rs, lambda r: (r["queue"], nrdata.threads(r))).items():
+        ceiling.setdefault(q, {})[t] = c
     series = {}
     for ((q, grp, t),), iv in ivs.items():
         h = hs.get((q, grp, t))

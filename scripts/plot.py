@@ -404,6 +404,20 @@ class Ceiling:
         self.used = True
         return v
 
+    def drawn(self, rows, keyfn):
+        """key -> the ceiling drawn for the key's runs. The model's hand-over
+        term (ceiling.py, A3) is each run's, so per group of runs (pace and
+        regime, fig_common.group_of) the median of the runs' own ceilings;
+        the highest group's is drawn: every point of the key stays under it
+        unless its group fails the model (each regime's own ratio is in the
+        results README's tightness table)."""
+        per = {}
+        for r in rows:
+            c = self.value(r)
+            if c is not None:
+                per.setdefault(keyfn(r), {}).setdefault(fig_common.group_of(r), []).append(c)
+        return {k: max(statistics.median(v) for v in g.values()) for k, g in per.items()}
+
     def status(self):
         if self.used:
             s = "ceiling: physical ceiling model (scripts/ceiling.py from probe.csv)"
@@ -639,13 +653,13 @@ def series_vs_threads(host, rows, family, value="throughput_ops_per_s"):
     harness: the point's median harness_ops_per_s (throughput only)."""
     ivs = fig_common.intervals(rows, (family, "threads"), value)
     key = (lambda r: (r.get(family, ""), nrdata.threads(r)))
-    reps = first_rows(rows, key)
     tput = value == "throughput_ops_per_s"
+    ceil = host.ceiling.drawn(rows, key) if tput else {}
     hs = harness_of(rows, key) if tput else {}
     ov = oversub_of(rows, key)
     series = {}
     for (variant, t), iv in ivs.items():
-        c = host.ceiling.value(reps.get((variant, t))) if tput else None
+        c = ceil.get((variant, t))
         h = hs.get((variant, t))
         series.setdefault(variant, []).append((t, iv.est, iv.lo, iv.hi, iv.n, c,
                                                h[0] if h else None, ov.get((variant, t)),
@@ -1398,7 +1412,7 @@ def prep_f5(host):
     pkey = (lambda r: (nrdata.threads(r), int(float(r["batch"]))))
     agg = nrdata.aggregate(rows, (nrdata.threads, lambda r: int(float(r["batch"]))),
                            "throughput_ops_per_s")
-    reps = first_rows(rows, pkey)
+    ceil = host.ceiling.drawn(rows, pkey)
     hs = harness_of(rows, pkey)
     ov = oversub_of(rows, pkey)
     real, sources = {}, {}
@@ -1409,7 +1423,7 @@ def prep_f5(host):
             sources[src] = sources.get(src, 0) + 1
     lines = {}
     for (t, b), (med, mn, mx, n) in agg.items():
-        c = host.ceiling.value(reps.get((t, b)))
+        c = ceil.get((t, b))
         h = hs.get((t, b))
         rv = real.get((t, b))
         rmed = statistics.median(rv) if rv else None

@@ -548,7 +548,9 @@ def f4_says(r, b):
 
 
 def ceiling_ratios(hostdir, name):
-    """measured/ceiling per point (median over reps) for one experiment."""
+    """measured/ceiling per point for one experiment: the median over its reps
+    of each run's ratio to its own ceiling (ceiling.group_ratio); measured and
+    ceiling are the medians of the runs'."""
     import ceiling
     ppath = os.path.join(hostdir, "probe", "probe.csv")
     rows = load(os.path.join(hostdir, f"{name}.csv"))
@@ -562,12 +564,12 @@ def ceiling_ratios(hostdir, name):
             points.setdefault(r["point"], []).append(r)
     out = []
     for pid, rs in points.items():
-        m = med(rs, "throughput_ops_per_s")
-        c = ceiling.ceiling_ops_per_s(probe, rs[0])
-        if m and c:
-            out.append({"point": pid, "queue": rs[0]["queue"], "measured": m, "ceiling": c,
-                        "ratio": m / c, "threads": threads(rs[0]), "batch": int(rs[0]["batch"]),
-                        "bursts": rs[0].get("bursts", "0"), "bound": ceiling.binding(probe, rs[0]),
+        g = ceiling.group_ratio(probe, rs)  # each run against its own ceiling
+        if g:
+            out.append({"point": pid, "queue": rs[0]["queue"], "measured": g["measured"],
+                        "ceiling": g["ceiling"], "ratio": g["ratio"], "threads": threads(rs[0]),
+                        "batch": int(rs[0]["batch"]), "bursts": rs[0].get("bursts", "0"),
+                        "bound": g["bound"],
                         "per_core": nrdata.one_per_core(rs, host["cores"],
                                                         host["threads_per_core"])})
     return out
@@ -636,11 +638,10 @@ def f5_closed(hostdir):
         points.setdefault((threads(r), int(float(r["batch"]))), []).append(r)
     out = []
     for (t, b), rs in sorted(points.items()):
-        m = med(rs, "throughput_ops_per_s")
-        c = ceiling.ceiling_ops_per_s(probe, rs[0])
-        if m and c:
-            out.append({"threads": t, "batch": b, "measured": m / 1e6, "ceiling": c / 1e6,
-                        "ratio": m / c, "bound": ceiling.binding(probe, rs[0]),
+        g = ceiling.group_ratio(probe, rs)  # each run against its own ceiling
+        if g:
+            out.append({"threads": t, "batch": b, "measured": g["measured"] / 1e6,
+                        "ceiling": g["ceiling"] / 1e6, "ratio": g["ratio"], "bound": g["bound"],
                         "oversubscribed": any_oversubscribed(rs)})
     return out or None
 

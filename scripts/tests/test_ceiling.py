@@ -222,14 +222,33 @@ class Terms(Base):
         self.assertIsNone(t["latency"])
 
     def test_latency(self):
-        t = self.terms(queue="rte")
-        self.assertRel(t["latency"], 1 / T_C)
-        self.assertRel(self.terms(queue="rte", bursts=1)["latency"], 32 / T_C)
-        self.assertRel(self.terms(queue="rte", producers=2, consumers=1)["latency"], 2 / T_C)
-        self.assertIsNone(self.terms()["latency"])                 # no index read per op
-        self.assertIsNone(self.terms(bursts=1)["latency"])         # bursts read no index either
-        self.assertIsNone(self.terms(queue="moodycamel")["latency"])  # producer reads none
-        self.assertRel(self.terms(queue="rte", pin="split")["latency"], 1 / T_X)
+        # A3, pipelined hand-over: items in flight (Little) over one transfer
+        lat = dict(inflight=3, latency_count=100)
+        self.assertRel(self.terms(queue="rte", **lat)["latency"], 3 / T_C)
+        self.assertRel(self.terms(**lat)["latency"], 3 / T_C)          # cells or index alike
+        self.assertRel(self.terms(bursts=1, **lat)["latency"], 3 / T_C)
+        self.assertRel(self.terms(queue="rte", pin="split", **lat)["latency"], 3 / T_X)
+        # no latency recorded, nothing in flight, nothing travels: no term
+        self.assertIsNone(self.terms(queue="rte")["latency"])
+        self.assertIsNone(self.terms(queue="rte", inflight=3, latency_count=0)["latency"])
+        self.assertIsNone(self.terms(queue="rte", inflight=0, latency_count=100)["latency"])
+        self.assertIsNone(self.terms(queue="faa", **lat)["latency"])
+        # bounds() without a run's inflight has none; with one, the same
+        self.assertIsNone(ceiling.bounds(self.probe, 1, 1, 32, False, False, queue="rte")["latency"])
+        self.assertRel(ceiling.bounds(self.probe, 1, 1, 32, False, False, queue="rte",
+                                      inflight=3)["latency"], 3 / T_C)
+
+    def test_latency_is_each_runs(self):
+        # a group's ratio is the median of its runs' own ratios, the bound the
+        # term binding most of them
+        runs = [row(queue="rte", inflight=L, latency_count=10, throughput_ops_per_s=m)
+                for L, m in ((1, 10e6), (2, 30e6), (4, 20e6))]
+        g = ceiling.group_ratio(self.probe, runs)
+        self.assertRel(g["ratio"], sorted([10e6 * T_C / 1, 30e6 * T_C / 2, 20e6 * T_C / 4])[1])
+        self.assertRel(g["ceiling"], 2 / T_C)
+        self.assertEqual((g["bound"], g["runs"]), ("latency", 3))
+        self.assertRel(ceiling.sojourn_in_transfers(self.probe, runs[0]), 1 / 10e6 / T_C)
+        self.assertIsNone(ceiling.group_ratio(self.probe, [row(queue="null")]))
 
     def test_bandwidth(self):
         t = self.terms()
@@ -275,13 +294,14 @@ class Binding(Base):
 
     def test_each_term_can_bind(self):
         self.assertEqual(self.bound(queue="faa"), "ops")
-        self.assertEqual(self.bound(queue="rte"), "latency")
+        self.assertEqual(self.bound(queue="rte", inflight=1, latency_count=9), "latency")
         self.assertEqual(self.bound(producers=4, consumers=4), "contention")
         self.assertEqual(self.bound(pin="split", batch=1), "crossing")
         self.assertEqual(self.bound(queue="urcu", bursts=1, item="message"), "bandwidth")
 
     def test_ceiling_is_the_binding_term(self):
-        for kw in ({"queue": "rte"}, {"producers": 4, "consumers": 4}, {"pin": "split"}):
+        for kw in ({"queue": "rte", "inflight": 1, "latency_count": 9},
+                   {"producers": 4, "consumers": 4}, {"pin": "split"}):
             r = row(**kw)
             t = ceiling.terms(self.probe, r)
             self.assertEqual(ceiling.ceiling_ops_per_s(self.probe, r), t[ceiling.binding(self.probe, r)])
@@ -307,9 +327,10 @@ class ModelFailure(Base):
     """A point above the model fails the run."""
 
     def test_check_rows(self):
-        c = ceiling.ceiling_ops_per_s(self.probe, row(queue="rte"))
-        above = row(queue="rte", throughput_ops_per_s=c * 1.05, point="p-above")
-        below = row(queue="rte", throughput_ops_per_s=c * 0.5, point="p-below")
+        lat = dict(queue="rte", inflight=1, latency_count=9)
+        c = ceiling.ceiling_ops_per_s(self.probe, row(**lat))
+        above = row(throughput_ops_per_s=c * 1.05, point="p-above", **lat)
+        below = row(throughput_ops_per_s=c * 0.5, point="p-below", **lat)
         bad = ceiling.check_rows(self.probe, [below, above, row(throughput_ops_per_s="")])
         self.assertEqual(len(bad), 1)
         self.assertEqual((bad[0]["index"], bad[0]["point"], bad[0]["bound"]), (1, "p-above", "latency"))
