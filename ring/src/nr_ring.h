@@ -157,6 +157,18 @@ static inline uint64_t nr_ring_free_ready(struct nr_ring *r, uint64_t max)
 	return k;
 }
 
+/*
+ * The single operations keep Vyukov's loop instead of calling nr_ring_claim
+ * with n = 1. The claim's k == 0 branch takes a second look at the cell
+ * before it decides full, empty or catch up; a single operation decides
+ * from the value its E1/D1 load already read, so the claim would add a
+ * load to every full or empty return, and the cell's address, which this
+ * loop keeps across the CAS, would be computed again after it (one more
+ * load of mask on the success path). It would also make the single
+ * operations run the burst's protocol, which the spin model's
+ * ring_enqueue/ring_dequeue (ring/model/ring.pml) do not mirror.
+ */
+
 /* Enqueue one item. Returns false if the ring is full (cell of the next
  * position still holds an item, or its consumer has not finished reading). */
 static inline bool nr_ring_enqueue(struct nr_ring *r, void *item, struct nr_backoff *bo)
