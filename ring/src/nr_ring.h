@@ -47,12 +47,10 @@
  *      it finds the first cell not ready until the whole range is: it then
  *      takes the range in one look and one claim instead of chasing the
  *      burst cell by cell, which moved each line back and forth while it
- *      was being written. Measured on the 2-CPU development machine
- *      (numaring-bench, 1P1C, bursts of 32, inline items, medians of 5
- *      interleaved rounds of the two builds): flat 176 -> 215 Mitems/s,
- *      numaring 150 -> 175. Each cell's hand-over is its own seq store, so the
- *      order changes no rule above; a thread preempted in the middle of
- *      the loop leaves its first cells not ready, as in rule 5.
+ *      was being written (commit 35453d01 gives the measurement). Each
+ *      cell's hand-over is its own seq store, so the order changes no rule
+ *      above; a thread preempted in the middle of the loop leaves its
+ *      first cells not ready, as in rule 5.
  *
  * Invariant: head <= tail <= head + capacity (a producer claims only free
  * cells, a consumer only full ones), which makes `tail - head` a count in
