@@ -32,7 +32,9 @@
  *      publishes each, and never waits for another thread. Like single
  *      operations, bursts never read the other side's index: with one
  *      producer and one consumer only cell lines move. Bulk and single
- *      operations mix freely (they follow the same seq rule).
+ *      operations mix freely (they follow the same seq rule). Both
+ *      directions run one look-and-claim (nr_ring_claim): a consumer is a
+ *      producer that looks for seq == p + 1 instead of p and moves head.
  *   5. No operation waits for another thread's step: a single operation or
  *      a burst claims only cells that are ready, and a cell that is not
  *      ready makes it return short (full or empty) or retry from the
@@ -45,12 +47,10 @@
  *      it finds the first cell not ready until the whole range is: it then
  *      takes the range in one look and one claim instead of chasing the
  *      burst cell by cell, which moved each line back and forth while it
- *      was being written. Measured on the 2-CPU development machine
- *      (numaring-bench, 1P1C, bursts of 32, inline items, medians of 5
- *      interleaved rounds of the two builds): flat 176 -> 215 Mitems/s,
- *      numaring 150 -> 175. Each cell's hand-over is its own seq store, so the
- *      order changes no rule above; a thread preempted in the middle of
- *      the loop leaves its first cells not ready, as in rule 5.
+ *      was being written (commit 35453d01 gives the measurement). Each
+ *      cell's hand-over is its own seq store, so the order changes no rule
+ *      above; a thread preempted in the middle of the loop leaves its
+ *      first cells not ready, as in rule 5.
  *
  * Invariant: head <= tail <= head + capacity (a producer claims only free
  * cells, a consumer only full ones), which makes `tail - head` a count in
@@ -155,6 +155,18 @@ static inline uint64_t nr_ring_free_ready(struct nr_ring *r, uint64_t max)
 	return k;
 }
 
+/*
+ * The single operations keep Vyukov's loop instead of calling nr_ring_claim
+ * with n = 1. The claim's k == 0 branch takes a second look at the cell
+ * before it decides full, empty or catch up; a single operation decides
+ * from the value its E1/D1 load already read, so the claim would add a
+ * load to every full or empty return, and the cell's address, which this
+ * loop keeps across the CAS, would be computed again after it (one more
+ * load of mask on the success path). It would also make the single
+ * operations run the burst's protocol, which the spin model's
+ * ring_enqueue/ring_dequeue (ring/model/ring.pml) do not mirror.
+ */
+
 /* Enqueue one item. Returns false if the ring is full (cell of the next
  * position still holds an item, or its consumer has not finished reading). */
 static inline bool nr_ring_enqueue(struct nr_ring *r, void *item, struct nr_backoff *bo)
@@ -231,26 +243,56 @@ static inline bool nr_ring_dequeue(struct nr_ring *r, void **item, struct nr_bac
 	return true;
 }
 
-/* Enqueue up to n items in order (rule 4). Returns how many went in: fewer
- * than n when the cells after them are not free (full, or their consumers
- * still reading). */
-static inline unsigned nr_ring_enqueue_burst(struct nr_ring *r, void *const *items, unsigned n,
-					     struct nr_backoff *bo)
+/* The ready offset of a cell (rule 2): a cell is ready for the producer of
+ * position p when its seq is p + NR_READY_FREE, for the consumer of p when
+ * it is p + NR_READY_FULL. */
+#define NR_READY_FREE 0
+#define NR_READY_FULL 1
+
+/* What a claim got: positions [pos, pos + k), k == 0 when none. */
+struct nr_claim {
+	uint64_t pos;
+	uint64_t k;
+};
+
+/*
+ * The look and the claim of rule 4, for both directions (DPDK's one head
+ * move): a consumer is a producer that looks for seq == p + 1 instead of
+ * seq == p, and moves head instead of tail. `index` is &r->tail with
+ * `ready` NR_READY_FREE (enqueue), or &r->head with NR_READY_FULL
+ * (dequeue); both are constants in every caller, so each direction
+ * compiles to its own loop with no test of the direction.
+ *
+ * Claims the k <= n consecutive cells from the index on that are ready for
+ * this side, with one CAS of the index from pos to pos + k, and returns
+ * {pos, k}. k == 0 when the cell at the index is not ready: the ring is
+ * full (enqueue) or empty (dequeue). The caller then owns the k cells
+ * alone and hands each over with a release store of its seq (EB2/DB2).
+ * Never waits for another thread (rule 5): a failed CAS or a position
+ * taken by another thread of the same side retries from the current index.
+ */
+static inline __attribute__((always_inline)) struct nr_claim
+nr_ring_claim(struct nr_ring *r, _Atomic uint64_t *index, uint64_t ready, uint64_t n,
+	      struct nr_backoff *bo)
 {
-	/* Relaxed: tail only hands out positions; see nr_ring_enqueue. */
-	uint64_t pos = atomic_load_explicit(&r->tail, memory_order_relaxed);
+	/* Relaxed: the index only hands out positions; who owns a cell is
+	 * decided by the CAS below, what it holds is ordered by seq (EB1/DB1). */
+	uint64_t pos = atomic_load_explicit(index, memory_order_relaxed);
 	unsigned attempt = 0;
 	uint64_t k;
 	if (n == 0)
-		return 0;
+		return (struct nr_claim){pos, 0};
 	for (;;) {
-		/* Look: the free cells from pos on. EB1: acquire; pairs with
-		 * the release of seq by the consumer of pos + k - capacity (D2/
-		 * DB2): its read of the item happens before our write below.
-		 * Relaxed would let our write race with its read. */
+		/* Look: the ready cells from pos on, one acquire load each.
+		 * EB1 (enqueue): pairs with the release of seq by the consumer
+		 * of pos + k - capacity (D2/DB2): its read of the item happens
+		 * before our caller's write; relaxed would let that write race
+		 * with the read. DB1 (dequeue): pairs with the release of seq
+		 * by the producer of pos + k (E2/EB2): seeing pos + k + 1 makes
+		 * its write of the item visible to our caller's read. */
 		for (k = 0; k < n; k++) {
 			struct nr_cell *c = &r->cells[(pos + k) & r->mask];
-			if (atomic_load_explicit(&c->seq, memory_order_acquire) != pos + k)
+			if (atomic_load_explicit(&c->seq, memory_order_acquire) != pos + k + ready)
 				break;
 		}
 		if (k == 0) {
@@ -259,35 +301,49 @@ static inline unsigned nr_ring_enqueue_burst(struct nr_ring *r, void *const *ite
 			int64_t dif = (int64_t)(atomic_load_explicit(
 							&r->cells[pos & r->mask].seq,
 							memory_order_relaxed) -
-						pos);
+						(pos + ready));
 			if (dif < 0)
-				return 0; /* full: the item of pos - capacity is still there */
+				/* enqueue: full, the item of pos - capacity is
+				 * still there; dequeue: empty, pos not published */
+				return (struct nr_claim){pos, 0};
 			if (dif == 0)
-				continue; /* freed since the look: look again */
-			/* another producer took pos: catch up with tail */
+				continue; /* ready since the look: look again */
+			/* another thread of this side took pos: catch up */
 			nr_backoff_fail(bo, attempt++);
-			pos = atomic_load_explicit(&r->tail, memory_order_relaxed);
+			pos = atomic_load_explicit(index, memory_order_relaxed);
 			continue;
 		}
-		/* Claim exactly the k cells seen free. Relaxed CAS: atomicity
-		 * gives [pos, pos + k) to this producer alone; the cells'
-		 * hand-over was ordered by EB1 above. */
-		if (atomic_compare_exchange_weak_explicit(&r->tail, &pos, pos + k,
+		/* Claim exactly the k cells seen ready. Relaxed CAS: atomicity
+		 * gives [pos, pos + k) to this thread alone; the cells'
+		 * hand-over was ordered by EB1/DB1 above. On failure pos is
+		 * refreshed with the current index. */
+		if (atomic_compare_exchange_weak_explicit(index, &pos, pos + k,
 							  memory_order_relaxed,
 							  memory_order_relaxed))
-			break;
+			return (struct nr_claim){pos, k};
 		nr_backoff_fail(bo, attempt++);
 	}
-	NR_FAULT_POINT();
+}
+
+/* Enqueue up to n items in order (rule 4). Returns how many went in: fewer
+ * than n when the cells after them are not free (full, or their consumers
+ * still reading). */
+static inline unsigned nr_ring_enqueue_burst(struct nr_ring *r, void *const *items, unsigned n,
+					     struct nr_backoff *bo)
+{
+	struct nr_claim cl = nr_ring_claim(r, &r->tail, NR_READY_FREE, n, bo);
+	if (cl.k == 0)
+		return 0;
+	NR_FAULT_POINT(); /* holding claimed cells */
 	/* Publish from the last claimed cell back to the first (rule 6). */
-	for (uint64_t i = k; i-- > 0;) {
-		struct nr_cell *c = &r->cells[(pos + i) & r->mask];
+	for (uint64_t i = cl.k; i-- > 0;) {
+		struct nr_cell *c = &r->cells[(cl.pos + i) & r->mask];
 		c->item = items[i];
 		/* EB2: release; pairs with D1/DB1 of the consumer of pos + i,
 		 * as E2: seeing pos + i + 1 makes the item visible. */
-		atomic_store_explicit(&c->seq, pos + i + 1, memory_order_release);
+		atomic_store_explicit(&c->seq, cl.pos + i + 1, memory_order_release);
 	}
-	return (unsigned)k;
+	return (unsigned)cl.k;
 }
 
 /* Dequeue up to n items in order (rule 4). Returns how many came out:
@@ -295,53 +351,19 @@ static inline unsigned nr_ring_enqueue_burst(struct nr_ring *r, void *const *ite
 static inline unsigned nr_ring_dequeue_burst(struct nr_ring *r, void **items, unsigned n,
 					     struct nr_backoff *bo)
 {
-	/* Relaxed: see nr_ring_enqueue; ordering is carried by seq. */
-	uint64_t pos = atomic_load_explicit(&r->head, memory_order_relaxed);
-	unsigned attempt = 0;
-	uint64_t k;
-	if (n == 0)
+	struct nr_claim cl = nr_ring_claim(r, &r->head, NR_READY_FULL, n, bo);
+	if (cl.k == 0)
 		return 0;
-	for (;;) {
-		/* Look: the published cells from pos on. DB1: acquire; pairs
-		 * with the release of seq by the producer of pos + k (E2/EB2):
-		 * seeing pos + k + 1 makes its write of the item visible. */
-		for (k = 0; k < n; k++) {
-			struct nr_cell *c = &r->cells[(pos + k) & r->mask];
-			if (atomic_load_explicit(&c->seq, memory_order_acquire) != pos + k + 1)
-				break;
-		}
-		if (k == 0) {
-			/* Relaxed: as in the enqueue above. */
-			int64_t dif = (int64_t)(atomic_load_explicit(
-							&r->cells[pos & r->mask].seq,
-							memory_order_relaxed) -
-						(pos + 1));
-			if (dif < 0)
-				return 0; /* empty: position pos is not published */
-			if (dif == 0)
-				continue; /* published since the look: look again */
-			/* another consumer took pos: catch up with head */
-			nr_backoff_fail(bo, attempt++);
-			pos = atomic_load_explicit(&r->head, memory_order_relaxed);
-			continue;
-		}
-		/* Relaxed CAS: claims [pos, pos + k) for this consumer alone. */
-		if (atomic_compare_exchange_weak_explicit(&r->head, &pos, pos + k,
-							  memory_order_relaxed,
-							  memory_order_relaxed))
-			break;
-		nr_backoff_fail(bo, attempt++);
-	}
-	NR_FAULT_POINT();
+	NR_FAULT_POINT(); /* holding claimed cells */
 	/* Free from the last claimed cell back to the first (rule 6). */
-	for (uint64_t i = k; i-- > 0;) {
-		struct nr_cell *c = &r->cells[(pos + i) & r->mask];
+	for (uint64_t i = cl.k; i-- > 0;) {
+		struct nr_cell *c = &r->cells[(cl.pos + i) & r->mask];
 		items[i] = c->item;
 		/* DB2: release; pairs with E1/EB1 of the producer of
 		 * pos + i + capacity, as D2: our read happens before its write. */
-		atomic_store_explicit(&c->seq, pos + i + r->capacity, memory_order_release);
+		atomic_store_explicit(&c->seq, cl.pos + i + r->capacity, memory_order_release);
 	}
-	return (unsigned)k;
+	return (unsigned)cl.k;
 }
 
 #endif /* NR_RING_H */
