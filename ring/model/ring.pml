@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * ring.pml - a Promela model of the NumaRing core, for spin.
  *
