@@ -206,7 +206,9 @@ def m_f4(backoff, workload="prodcons"):
         m = _ratio(r, f"{backoff}_change_pct", "f4-backoff.csv",
                    f"throughput {backoff} against none, workload {workload}, no local work, "
                    f"{r['threads']} threads{virt}"
-                   + (" (oversubscribed)" if r.get("oversubscribed") else ""))
+                   + (" (oversubscribed)" if r.get("oversubscribed") else "")
+                   + (f", {summarize.regime_says(r, f'{backoff}_')}"
+                      if r.get(f"{backoff}_regime") else ""))
         rate = r.get("none_failed_per_item")
         if rate is None or rate < LOST_RACES_EXERCISED:
             per_k = "not recorded" if rate is None else f"{rate * 1000:.3g}"

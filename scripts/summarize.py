@@ -379,8 +379,18 @@ def f4(hostdir, workload="prodcons", work=0.0, rows=None):
         brows = by(rows, backoff=b)
         if not brows:
             continue
-        put_ratio(out, f"{b}_change_pct", paired(brows, none_rows, fn=lambda x, y: x / y - 1),
-                  100.0)
+        change = (lambda x, y: x / y - 1)
+        if workload == "prodcons":
+            # producers and consumers apart settle near empty or full (regime.py):
+            # the change is quoted within the regime most pairs ran in, every
+            # regime's beside it, as F1's and F2's ratios
+            reg = {}
+            g = within_regime(reg, brows, none_rows, fn=change)
+            pr = reg["regimes"].get(regime.group_label(g)) if g else None
+            out[f"{b}_regime"], out[f"{b}_regime_mix"] = reg["regime"], reg["regime_mix"]
+        else:
+            pr = paired(brows, none_rows, fn=change)
+        put_ratio(out, f"{b}_change_pct", pr, 100.0)
         rate = med_failed(brows)
         out[f"{b}_failed_per_item"] = rate
         # whether a backoff had anything to do is judged on retrying at once: a
@@ -543,8 +553,9 @@ def f4_says(r, b):
     if r.get(f"{b}_exercised") is False:
         return (f"{b}: backoff not exercised on this host ({per_k} failed attempts per "
                 "1,000 operations)")
+    reg = f"; {regime_says(r, f'{b}_')}" if r.get(f"{b}_regime") else ""
     return (f"{b} {fmt_ci(r, f'{b}_change_pct', '{:+.1f}')}% ({per_k} failed attempts per "
-            "1,000 operations)")
+            f"1,000 operations{reg})")
 
 
 def ceiling_ratios(hostdir, name):
