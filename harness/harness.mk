@@ -105,9 +105,9 @@ test-harness: $(HARNESS_TEST_BINS) $(B)/numaring-bench $(B)/obj/harness/hgrm.o
 
 
 # The reference of bench-fidelity: a bare pinned 1P1C loop, no harness code.
-$(B)/bench/bare_loop: harness/fidelity/bare_loop.c $(NUMARING_LAB_SO) $(wildcard ring/*.h)
+$(B)/bench/bare_loop: harness/fidelity/bare_loop.c harness/relax.h $(NUMARING_LAB_SO) $(wildcard ring/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_) $(PEER_RTE_CFLAGS) $< -o $@ $(HARNESS_LINK_RING) -Wl,-rpath,'$$ORIGIN/..' \
+	$(CC) $(CFLAGS_) -Iharness $(PEER_RTE_CFLAGS) $< -o $@ $(HARNESS_LINK_RING) -Wl,-rpath,'$$ORIGIN/..' \
 		$(LDFLAGS_) -lrte_ring -lm
 
 # How close numaring-bench comes to a bare loop of the same queue (flat,

@@ -41,6 +41,7 @@
 #include "numaring.h"
 #include "numaring_lab.h"
 #include "probe_rows.h"
+#include "relax.h"
 
 extern char **environ;
 
@@ -76,15 +77,6 @@ extern char **environ;
 #define LIKWID_SECONDS_FULL  0.5
 #define LIKWID_SECONDS_QUICK 0.2
 #define LIKWID_TIMEOUT_MS    60000
-
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ __volatile__("yield" ::: "memory");
-#endif
-}
 
 static void seterr(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -283,7 +275,7 @@ static void *gang_main(void *arg)
 	while (atomic_load(&g->ready) < g->n) {
 		if (atomic_load(&g->abort))
 			return NULL;
-		cpu_relax();
+		hb_cpu_relax();
 	}
 	g->body(g->arg, w->idx);
 	return NULL;
@@ -357,7 +349,7 @@ static void barrier_wait(struct hp_barrier *b, unsigned n)
 		atomic_store(&b->gen, gen + 1);
 	} else {
 		while (atomic_load(&b->gen) == gen)
-			cpu_relax();
+			hb_cpu_relax();
 	}
 }
 
@@ -715,7 +707,8 @@ out:
 /* ---- 3b. one PAUSE ------------------------------------------------------------ */
 
 /* The spin-wait hint the ring's backoff spins (ring/src/nr_backoff.h,
- * nr_cpu_relax): PAUSE on x86, YIELD on arm64; elsewhere none. */
+ * nr_cpu_relax), which is the harness's hb_cpu_relax (relax.h): PAUSE on
+ * x86, YIELD on arm64; elsewhere none. */
 #if defined(__x86_64__) || defined(__i386__)
 #define PAUSE_METHOD "pause-loop-less-empty-loop"
 #elif defined(__aarch64__)
@@ -730,7 +723,7 @@ out:
 static __attribute__((noinline)) void pause_loop(unsigned n)
 {
 	for (unsigned i = 0; i < n; i++)
-		cpu_relax();
+		hb_cpu_relax();
 }
 
 /* The loop alone: an empty asm keeps each iteration (it may not be
@@ -841,7 +834,7 @@ static void faa_barrier(struct faa_shared *s, unsigned n)
 		atomic_store(&s->gen, gen + 1);
 	} else {
 		while (atomic_load(&s->gen) == gen)
-			cpu_relax();
+			hb_cpu_relax();
 	}
 }
 
@@ -1562,14 +1555,14 @@ static void cs_body(void *arg, unsigned idx)
 				pr->line[i][0] = r;
 			atomic_store_explicit(&pr->flag, r, memory_order_release);
 			while (atomic_load_explicit(&pr->ack, memory_order_acquire) != r)
-				cpu_relax();
+				hb_cpu_relax();
 		}
 		return;
 	}
 	uint64_t bad = 0;
 	for (uint64_t r = 1; r <= total; r++) {
 		while (atomic_load_explicit(&pr->flag, memory_order_acquire) != r)
-			cpu_relax();
+			hb_cpu_relax();
 		uint64_t t0 = hc_now(), s = 0;
 		for (unsigned i = 0; i < CS_LINES; i++)
 			s += pr->line[i][0];

@@ -4,9 +4,10 @@
  * (make bench-fidelity, scripts/bench_fidelity.py).
  *
  * What it is: one producer thread and one consumer thread moving items
- * through one queue as fast as they can, with none of the harness's code:
- * no adapter layer (harness/queue.h), no messages, no clock reads per item,
- * no latency histograms, no verification. The producer enqueues increasing
+ * through one queue as fast as they can, with none of the harness's code
+ * but its spin-wait (harness/relax.h, so that both wait alike): no adapter
+ * layer (harness/queue.h), no messages, no clock reads per item, no latency
+ * histograms, no verification. The producer enqueues increasing
  * uintptr_t counter values cast to void * (single operations, or bursts of
  * N with --burst N) and retries when the queue is full; the consumer
  * dequeues (single or burst) and only counts what it got, storing its count
@@ -25,8 +26,8 @@
  * + 1 consumer: P0 on the first CPU of the process's allowed set
  * (sched_getaffinity), C0 on the second (both on the one CPU if only one is
  * allowed, with a note). Failed attempts are retried as the harness retries
- * them (harness/workers.c, idle_poll): PAUSE, and a sched_yield every
- * 1024 polls.
+ * them: hb_idle_poll of harness/relax.h, the harness's own wait (PAUSE,
+ * and a sched_yield every 1024 polls).
  *
  * Queues:
  *   flat      the per-node ring used alone, numaring_flat_* of numaring_lab.h,
@@ -61,6 +62,7 @@
 
 #include "numaring.h"
 #include "numaring_lab.h"
+#include "relax.h"
 
 /* two lines: what the library keeps apart (x86 prefetches line pairs) */
 #define LINE_PAIR 128
@@ -100,16 +102,6 @@ static struct {
 static volatile uintptr_t sink; /* the last item seen: keeps the consumer honest */
 
 /* ---- the queues ------------------------------------------------------ */
-
-/* The harness's wait for room or an item (harness/workers.c): PAUSE, and
- * now and then the CPU for whoever we wait for. */
-static inline void idle_poll(uint32_t *polls)
-{
-	if (++*polls % 1024u == 0)
-		sched_yield();
-	else
-		__builtin_ia32_pause();
-}
 
 /* One worker's handle: what every operation of its queue needs. */
 struct handle {
@@ -323,7 +315,7 @@ static void *producer_main(void *arg)
 			while (enqueue1(&h, (void *)next) != 0) {
 				if (stopped())
 					goto out;
-				idle_poll(&polls);
+				hb_idle_poll(&polls);
 			}
 			next++;
 		}
@@ -338,7 +330,7 @@ static void *producer_main(void *arg)
 				if (done < burst) {
 					if (stopped())
 						goto out;
-					idle_poll(&polls);
+					hb_idle_poll(&polls);
 				}
 			}
 			next += burst;
@@ -366,7 +358,7 @@ static void *consumer_main(void *arg)
 			while (dequeue1(&h, &item) != 0) {
 				if (stopped())
 					goto out;
-				idle_poll(&polls);
+				hb_idle_poll(&polls);
 			}
 			/* Relaxed: a counter the main thread samples; it orders nothing. */
 			atomic_store_explicit(&run.consumed, ++count, memory_order_relaxed);
@@ -379,7 +371,7 @@ static void *consumer_main(void *arg)
 				while ((got = dequeue_burst(&h, items, burst)) == 0) {
 					if (stopped())
 						goto out;
-					idle_poll(&polls);
+					hb_idle_poll(&polls);
 				}
 			}
 			item = items[got - 1];
