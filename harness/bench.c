@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "errors.h"
 #include "hdr.h"
 #include "manifest.h"
 #include "numaring.h"
@@ -119,7 +120,7 @@ static int run_alloc(struct hb_run *run, const struct hb_plan *pl, size_t holds)
 	run->window = window;
 	if (!(run->prod = aligned_alloc(HB_LINE, run->np * sizeof *run->prod)) ||
 	    !(run->cons = aligned_alloc(HB_LINE, run->nc * sizeof *run->cons))) {
-		fprintf(stderr, "numaring-bench: out of memory for %u threads\n", n);
+		hb_say("out of memory for %u threads", n);
 		return 1;
 	}
 	memset(run->prod, 0, run->np * sizeof *run->prod);
@@ -183,7 +184,7 @@ static int run_start(struct hb_run *run)
 	const int symmetric = run->workload != HB_WORKLOAD_PRODCONS;
 	unsigned n = run->nthreads;
 	if (pthread_barrier_init(&run->barrier, NULL, n + 1) != 0) {
-		fprintf(stderr, "numaring-bench: cannot make the start barrier\n");
+		hb_say("cannot make the start barrier");
 		return 1;
 	}
 	run->barrier_ready = 1;
@@ -199,8 +200,7 @@ static int run_start(struct hb_run *run)
 				  : pthread_create(&c->th, NULL, hb_consumer_main, c);
 		if (e) {
 			/* the barrier can never open: no thread may wait at it */
-			fprintf(stderr, "numaring-bench: cannot start thread %u of %u: %s\n", i, n,
-				strerror(e));
+			hb_say("cannot start thread %u of %u: %s", i, n, strerror(e));
 			exit(1);
 		}
 		if (is_p)
@@ -220,11 +220,11 @@ static int run_start(struct hb_run *run)
 	if (hb_phase(run) == PH_ABORT) {
 		for (unsigned i = 0; i < run->np; i++)
 			if (run->prod[i].err[0])
-				fprintf(stderr, "numaring-bench: %s %u: %s\n",
-					symmetric ? "thread" : "producer", i, run->prod[i].err);
+				hb_say("%s %u: %s", symmetric ? "thread" : "producer", i,
+				       run->prod[i].err);
 		for (unsigned i = 0; i < run->nc; i++)
 			if (run->cons[i].err[0])
-				fprintf(stderr, "numaring-bench: consumer %u: %s\n", i, run->cons[i].err);
+				hb_say("consumer %u: %s", i, run->cons[i].err);
 		return 1;
 	}
 	return 0;
@@ -358,28 +358,29 @@ static void run_verify(const struct hb_run *run, struct hb_measure *m, int say)
 			m->corrupt++;
 		if (!say)
 			continue;
-		fprintf(stderr, "numaring-bench: verify failed: producer %u sent %llu items, the consumers "
-				"received %llu in its name", i, (unsigned long long)sent,
-			(unsigned long long)got);
+		char lost[64] = "", dup[80] = "";
 		if (got < sent)
-			fprintf(stderr, ": %llu lost", (unsigned long long)(sent - got));
+			snprintf(lost, sizeof lost, ": %llu lost",
+				 (unsigned long long)(sent - got));
 		else if (got > sent)
-			fprintf(stderr, ": %llu duplicated or from another producer",
-				(unsigned long long)(got - sent));
+			snprintf(lost, sizeof lost, ": %llu duplicated or from another producer",
+				 (unsigned long long)(got - sent));
 		if (dups)
-			fprintf(stderr, "; %llu of its messages arrived when not in flight (duplicates)",
-				(unsigned long long)dups);
-		if (sum != want)
-			fprintf(stderr, "; its checksum differs: %s",
-				got == sent ? "a value was corrupted, or one of its items was "
-					      "replaced by another"
-					    : "the values are not the ones it sent");
-		fputc('\n', stderr);
+			snprintf(dup, sizeof dup,
+				 "; %llu of its messages arrived when not in flight (duplicates)",
+				 (unsigned long long)dups);
+		const char *differs = sum == want   ? ""
+				      : got == sent ? "a value was corrupted, or one of its items "
+						      "was replaced by another"
+						    : "the values are not the ones it sent";
+		hb_say("verify failed: producer %u sent %llu items, the consumers received %llu in "
+		       "its name%s%s%s%s",
+		       i, (unsigned long long)sent, (unsigned long long)got, lost, dup,
+		       *differs ? "; its checksum differs: " : "", differs);
 	}
 	if (say && m->bad)
-		fprintf(stderr, "numaring-bench: verify failed: %llu items named no producer of this run "
-				"(corrupted values)\n",
-			(unsigned long long)m->bad);
+		hb_say("verify failed: %llu items named no producer of this run (corrupted values)",
+		       (unsigned long long)m->bad);
 }
 
 /* numaring-bench runs at most this many threads of one role (options.c) */
@@ -482,7 +483,7 @@ static int run_setup(struct hb_run *run, const struct hb_options *o, const struc
 	struct hq_params params = *pl->params;
 	params.item = run->item;
 	if (!(run->q = pl->queue->create(&params, err, sizeof err))) {
-		fprintf(stderr, "numaring-bench: cannot create queue %s: %s\n", pl->queue->name, err);
+		hb_say("cannot create queue %s: %s", pl->queue->name, err);
 		return 2;
 	}
 	size_t holds = !pl->queue->bounded ? 0
@@ -626,19 +627,19 @@ static int do_run(const struct hb_options *o)
 	strftime(rep.start_time, sizeof rep.start_time, "%Y-%m-%dT%H:%M:%SZ", &tmv);
 	gethostname(rep.host, sizeof rep.host - 1);
 	if (!t || !cpus || !cpumap || hdr_init(1, HB_HIST_MAX, HB_HIST_DIGITS, &hist) != 0) {
-		fprintf(stderr, "numaring-bench: out of memory\n");
+		hb_say("out of memory");
 		rc = 1;
 		goto out;
 	}
 
 	/* 1. inputs, topology, placement */
 	if (numaring_topology_get(o->topology, t, err, sizeof err) < 0) {
-		fprintf(stderr, "numaring-bench: %s\n", err);
+		hb_say("%s", err);
 		rc = 2;
 		goto out;
 	}
 	if (hb_cpumap_discover(t, cpumap, err, sizeof err) < 0) {
-		fprintf(stderr, "numaring-bench: cannot find the cores: %s\n", err);
+		hb_say("cannot find the cores: %s", err);
 		rc = 1;
 		goto out;
 	}
@@ -647,25 +648,22 @@ static int do_run(const struct hb_options *o)
 	if (!o->quiet)
 		hb_warn_crowding(o, t, cpus);
 	if (o->out && (rc = hb_dir_writable(o->out)) < 0) {
-		fprintf(stderr, "numaring-bench: --out %s is not writable: %s\n", o->out,
-			strerror(-rc));
+		hb_say("--out %s is not writable: %s", o->out, strerror(-rc));
 		rc = 2;
 		goto out;
 	}
 	if (o->bursts && o->batch > HB_MAX_BURST) {
-		fprintf(stderr, "numaring-bench: --bursts with --batch above %d is not supported\n",
-			HB_MAX_BURST);
+		hb_say("--bursts with --batch above %d is not supported", HB_MAX_BURST);
 		rc = 2;
 		goto out;
 	}
 	if (o->producers > HB_ITEM_MAX_PRODUCERS) {
-		fprintf(stderr, "numaring-bench: at most %u producers\n", HB_ITEM_MAX_PRODUCERS);
+		hb_say("at most %u producers", HB_ITEM_MAX_PRODUCERS);
 		rc = 2;
 		goto out;
 	}
 	if (hc_init() < 0) {
-		fprintf(stderr, "numaring-bench: NUMARING_CLOCK=\"%s\": expected tsc or gettime\n",
-			getenv("NUMARING_CLOCK"));
+		hb_say("NUMARING_CLOCK=\"%s\": expected tsc or gettime", getenv("NUMARING_CLOCK"));
 		rc = 2;
 		goto out;
 	}
@@ -715,7 +713,7 @@ static int do_run(const struct hb_options *o)
 			goto out;
 		rate = o->load * m.capacity;
 		if (rate <= 0) {
-			fprintf(stderr, "numaring-bench: --load: the capacity run moved no item\n");
+			hb_say("--load: the capacity run moved no item");
 			rc = 1;
 			goto out;
 		}
@@ -744,15 +742,14 @@ static int do_run(const struct hb_options *o)
 	snprintf(rep.exp_cap_in_force, sizeof rep.exp_cap_in_force, "%s", ec ? ec : "");
 	if (*rep.lookup_in_force && strcmp(rep.lookup_in_force, numaring_lookup_name(o->lookup)))
 		/* loud even with --quiet: the run measures another mode than asked */
-		fprintf(stderr,
-			"numaring-bench: note: --lookup %s is not available here (%s): %s runs "
-			"instead; summary.csv's lookup_in_force says so\n",
-			numaring_lookup_name(o->lookup),
-			o->lookup == NUMARING_LOOKUP_RSEQ
-				? "the kernel keeps no rseq node_id before Linux 6.3, or libc "
-				  "registered no rseq area"
-				: "the CPU has no rdpid instruction",
-			rep.lookup_in_force);
+		hb_say("note: --lookup %s is not available here (%s): %s runs instead; "
+		       "summary.csv's lookup_in_force says so",
+		       numaring_lookup_name(o->lookup),
+		       o->lookup == NUMARING_LOOKUP_RSEQ
+			   ? "the kernel keeps no rseq node_id before Linux 6.3, or libc "
+			     "registered no rseq area"
+			   : "the CPU has no rdpid instruction",
+		       rep.lookup_in_force);
 	run_measure(&run, &pl, &m);
 
 	/* 4. verify, 5. report */
@@ -777,9 +774,11 @@ static int do_run(const struct hb_options *o)
 		int cpu = cpus[i];
 		int e = is_p ? run.prod[i].pin_errno : run.cons[i - o->producers].pin_errno;
 		if (cpu >= 0 && e)
-			fprintf(stderr, "numaring-bench: warning: %s %u could not be pinned to CPU %d: %s\n",
-				hb_symmetric(o) ? "thread" : is_p ? "producer" : "consumer",
-				is_p ? i : i - o->producers, cpu, strerror(e));
+			hb_say("warning: %s %u could not be pinned to CPU %d: %s",
+			       hb_symmetric(o) ? "thread"
+			       : is_p	       ? "producer"
+					       : "consumer",
+			       is_p ? i : i - o->producers, cpu, strerror(e));
 	}
 	rep.o = o;
 	rep.t = t;
@@ -815,22 +814,20 @@ static int do_probe(const struct hb_options *o)
 	if (!t)
 		return 1;
 	if (!o->out) {
-		fprintf(stderr, "numaring-bench: --probe needs --out DIR (where probe.csv goes) (see --help)\n");
+		hb_usage_error("--probe needs --out DIR (where probe.csv goes)");
 		goto out;
 	}
 	if (numaring_topology_get(o->topology, t, err, sizeof err) < 0) {
-		fprintf(stderr, "numaring-bench: %s\n", err);
+		hb_say("%s", err);
 		goto out;
 	}
 	if ((rc = hb_dir_writable(o->out)) < 0) {
-		fprintf(stderr, "numaring-bench: --out %s is not writable: %s\n", o->out,
-			strerror(-rc));
+		hb_say("--out %s is not writable: %s", o->out, strerror(-rc));
 		rc = 2;
 		goto out;
 	}
 	if (hc_init() < 0) {
-		fprintf(stderr, "numaring-bench: NUMARING_CLOCK=\"%s\": expected tsc or gettime\n",
-			getenv("NUMARING_CLOCK"));
+		hb_say("NUMARING_CLOCK=\"%s\": expected tsc or gettime", getenv("NUMARING_CLOCK"));
 		rc = 2;
 		goto out;
 	}
@@ -839,7 +836,7 @@ static int do_probe(const struct hb_options *o)
 	po.progress = o->quiet ? NULL : stderr;
 	rc = hp_probe_run(t, o->out, &po, err, sizeof err);
 	if (rc < 0) {
-		fprintf(stderr, "numaring-bench: probe failed: %s\n", err);
+		hb_say("probe failed: %s", err);
 		/* the folder cannot take the file: full, read-only, over quota */
 		rc = rc == -ENOSPC || rc == -EFBIG || rc == -EROFS || rc == -EDQUOT
 			     ? HB_EXIT_CANNOT_WRITE

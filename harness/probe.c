@@ -38,6 +38,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "errors.h"
 #include "numaring.h"
 #include "numaring_lab.h"
 #include "probe_rows.h"
@@ -77,18 +78,6 @@ extern char **environ;
 #define LIKWID_SECONDS_FULL  0.5
 #define LIKWID_SECONDS_QUICK 0.2
 #define LIKWID_TIMEOUT_MS    60000
-
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	if (!err || !errlen)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 /* ---- statistics ----------------------------------------------------------- */
 
@@ -184,7 +173,7 @@ static struct row *add_row(struct probe *p, const char *kind, const char *unit, 
 	do {                                                                                       \
 		(r) = add_row((p), (kind), (unit), (method));                                      \
 		if (!(r)) {                                                                        \
-			seterr((p)->err, (p)->errlen, "probe: out of memory for the result rows"); \
+			hb_err((p)->err, (p)->errlen, "probe: out of memory for the result rows"); \
 			return -ENOMEM;                                                            \
 		}                                                                                  \
 	} while (0)
@@ -296,7 +285,7 @@ static int gang_run(struct probe *p, const int *cpus, unsigned n,
 	g.arg = arg;
 	g.w = calloc(n ? n : 1, sizeof *g.w);
 	if (!g.w) {
-		seterr(p->err, p->errlen, "probe: out of memory for the %s threads", what);
+		hb_err(p->err, p->errlen, "probe: out of memory for the %s threads", what);
 		return -ENOMEM;
 	}
 	unsigned started = 0;
@@ -309,7 +298,7 @@ static int gang_run(struct probe *p, const int *cpus, unsigned n,
 		int e = pthread_create(&g.w[i].th, NULL, gang_main, &g.w[i]);
 		if (e) {
 			atomic_store(&g.abort, 1);
-			seterr(p->err, p->errlen, "probe: cannot create the %s thread: %s", what,
+			hb_err(p->err, p->errlen, "probe: cannot create the %s thread: %s", what,
 			       strerror(e));
 			rc = -e;
 			break;
@@ -320,12 +309,12 @@ static int gang_run(struct probe *p, const int *cpus, unsigned n,
 		pthread_join(g.w[i].th, NULL);
 	for (unsigned i = 0; !rc && i < n; i++) {
 		if (g.w[i].rc == -EIO) {
-			seterr(p->err, p->errlen,
+			hb_err(p->err, p->errlen,
 			       "probe: the %s thread pinned to CPU %d runs on CPU %d", what,
 			       g.w[i].cpu, g.w[i].ran_on);
 			rc = -EIO;
 		} else if (g.w[i].rc) {
-			seterr(p->err, p->errlen, "probe: cannot pin the %s thread to CPU %d: %s",
+			hb_err(p->err, p->errlen, "probe: cannot pin the %s thread to CPU %d: %s",
 			       what, g.w[i].cpu, strerror(-g.w[i].rc));
 			rc = g.w[i].rc;
 		}
@@ -495,7 +484,7 @@ static int probe_c2c(struct probe *p, unsigned rounds, struct c2c_result **out, 
 	}
 	struct pair *pairs = choose_pairs(p, &np, &sampled);
 	if (!pairs) {
-		seterr(p->err, p->errlen, "probe: out of memory for the CPU pairs");
+		hb_err(p->err, p->errlen, "probe: out of memory for the CPU pairs");
 		return -ENOMEM;
 	}
 	/* Full mode measures every pair in C2C_SWEEPS sessions spread over the
@@ -515,7 +504,7 @@ static int probe_c2c(struct probe *p, unsigned rounds, struct c2c_result **out, 
 	struct c2c_result *res = calloc(np, sizeof *res);
 	int rc = 0;
 	if (!line || !ticks || !ns || !res) {
-		seterr(p->err, p->errlen, "probe: out of memory for the round-trip measurement");
+		hb_err(p->err, p->errlen, "probe: out of memory for the round-trip measurement");
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -542,7 +531,7 @@ static int probe_c2c(struct probe *p, unsigned rounds, struct c2c_result **out, 
 			 pairs[i].b, s.med);
 		struct row *r = add_row(p, HP_KIND(c2c_rtt), "ns", method);
 		if (!r) {
-			seterr(p->err, p->errlen, "probe: out of memory for the result rows");
+			hb_err(p->err, p->errlen, "probe: out of memory for the result rows");
 			rc = -ENOMEM;
 			goto out;
 		}
@@ -570,7 +559,7 @@ static int c2c_summaries(struct probe *p, const struct c2c_result *res, size_t n
 {
 	double *v = malloc((n ? n : 1) * sizeof *v);
 	if (!v) {
-		seterr(p->err, p->errlen, "probe: out of memory for the summaries");
+		hb_err(p->err, p->errlen, "probe: out of memory for the summaries");
 		return -ENOMEM;
 	}
 	for (int other = 0; other < 2; other++) {
@@ -588,7 +577,7 @@ static int c2c_summaries(struct probe *p, const struct c2c_result *res, size_t n
 					: HP_KIND(c2c_one_way_same_node);
 		if (!add_row(p, rtt, "ns", method) || !add_row(p, way, "ns", "half-rtt-median")) {
 			free(v);
-			seterr(p->err, p->errlen, "probe: out of memory for the result rows");
+			hb_err(p->err, p->errlen, "probe: out of memory for the result rows");
 			return -ENOMEM;
 		}
 		struct row *r = &p->rows[p->nrows - 2], *h = &p->rows[p->nrows - 1];
@@ -664,7 +653,7 @@ static int probe_lookup(struct probe *p)
 	double *ns = calloc(a.nb, sizeof *ns);
 	int rc = 0;
 	if (!a.ticks || !ns) {
-		seterr(p->err, p->errlen, "probe: out of memory for the look-up measurement");
+		hb_err(p->err, p->errlen, "probe: out of memory for the look-up measurement");
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -683,7 +672,7 @@ static int probe_lookup(struct probe *p)
 			r = add_row(p, HP_KIND(lookup_ns), "ns", lk_name(m));
 		}
 		if (!r) {
-			seterr(p->err, p->errlen, "probe: out of memory for the result rows");
+			hb_err(p->err, p->errlen, "probe: out of memory for the result rows");
 			rc = -ENOMEM;
 			goto out;
 		}
@@ -780,7 +769,7 @@ static int probe_pause(struct probe *p)
 	a.per = p->quick ? PAUSE_PER_QUICK : PAUSE_PER_FULL;
 	a.ns = calloc(a.nb, sizeof *a.ns);
 	if (!a.ns) {
-		seterr(p->err, p->errlen, "probe: out of memory for the pause measurement");
+		hb_err(p->err, p->errlen, "probe: out of memory for the pause measurement");
 		return -ENOMEM;
 	}
 	int rc = gang_run(p, &p->cpu[0], 1, pause_body, &a, "pause");
@@ -788,7 +777,7 @@ static int probe_pause(struct probe *p)
 		struct stats s = summarise(a.ns, a.nb);
 		r = add_row(p, HP_KIND(pause_ns), "ns", PAUSE_METHOD);
 		if (!r) {
-			seterr(p->err, p->errlen, "probe: out of memory for the result rows");
+			hb_err(p->err, p->errlen, "probe: out of memory for the result rows");
 			rc = -ENOMEM;
 		} else {
 			r->cpu_a = p->cpu[0];
@@ -866,7 +855,7 @@ static int faa_measure(struct probe *p, const int *cpus, unsigned n, struct stat
 	double *ns = calloc((size_t)n * a.nb, sizeof *ns);
 	int rc = 0;
 	if (!a.s || !a.ticks || !ns) {
-		seterr(p->err, p->errlen, "probe: out of memory for the fetch-and-add measurement");
+		hb_err(p->err, p->errlen, "probe: out of memory for the fetch-and-add measurement");
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -1001,13 +990,13 @@ static int bw_builtin(struct probe *p, int cpu, int mem_node, struct stats *out)
 	a.passes = p->quick ? BW_PASSES_QUICK : BW_PASSES_FULL;
 	a.gbs = calloc(a.passes, sizeof *a.gbs);
 	if (!a.gbs) {
-		seterr(p->err, p->errlen, "probe: out of memory for the bandwidth measurement");
+		hb_err(p->err, p->errlen, "probe: out of memory for the bandwidth measurement");
 		return -ENOMEM;
 	}
 	int rc = gang_run(p, &cpu, 1, bw_body, &a, "bandwidth");
 	if (!rc && a.rc) {
 		rc = a.rc;
-		seterr(p->err, p->errlen,
+		hb_err(p->err, p->errlen,
 		       "probe: cannot allocate %zu MiB for the bandwidth measurement%s",
 		       a.bytes >> 20, mem_node >= 0 ? " on its node" : "");
 	}
@@ -1088,19 +1077,19 @@ int hp_likwid_load(const char *likwid_bench, unsigned cpu_dom, unsigned mem_dom,
 	size_t cap = 1 << 16;
 	char *out = malloc(cap);
 	if (!out) {
-		seterr(err, errlen, "probe: out of memory for likwid-bench's output");
+		hb_err(err, errlen, "probe: out of memory for likwid-bench's output");
 		return -ENOMEM;
 	}
 	int status = 0;
 	int rc = run_capture(likwid_bench, argv, out, cap, LIKWID_TIMEOUT_MS, &status);
 	if (rc) {
-		seterr(err, errlen, "probe: likwid-bench -t load -w %s: %s", w,
+		hb_err(err, errlen, "probe: likwid-bench -t load -w %s: %s", w,
 		       rc == -ETIMEDOUT ? "ran over 60 s" : strerror(-rc));
 		free(out);
 		return rc;
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		seterr(err, errlen, "probe: likwid-bench -t load -w %s failed (status %d)", w,
+		hb_err(err, errlen, "probe: likwid-bench -t load -w %s failed (status %d)", w,
 		       status);
 		free(out);
 		return -EIO;
@@ -1109,7 +1098,7 @@ int hp_likwid_load(const char *likwid_bench, unsigned cpu_dom, unsigned mem_dom,
 	const char *h = strstr(out, "Global Thread 0 running on hwthread ");
 	double mbs = m ? strtod(m + strlen("MByte/s:"), NULL) : 0.0;
 	if (!m || !h || !(mbs > 0.0) || !isfinite(mbs)) {
-		seterr(err, errlen, "probe: likwid-bench -t load -w %s printed no bandwidth", w);
+		hb_err(err, errlen, "probe: likwid-bench -t load -w %s printed no bandwidth", w);
 		free(out);
 		return -EIO;
 	}
@@ -1160,7 +1149,7 @@ static int find_likwid(const struct hp_opts *o, char *path, size_t len, char *er
 			return 0;
 		if (access(o->likwid_bench, X_OK) < 0) {
 			int e = errno;
-			seterr(err, errlen, "probe: likwid-bench %s is not executable: %s",
+			hb_err(err, errlen, "probe: likwid-bench %s is not executable: %s",
 			       o->likwid_bench, strerror(e));
 			return -e;
 		}
@@ -1393,7 +1382,7 @@ static int bw_mt_builtin(struct probe *p, const int *cpus, unsigned n, int mem_n
 {
 	struct bwmt_arg *a = aligned_alloc(HP_LINE, sizeof *a);
 	if (!a) {
-		seterr(p->err, p->errlen, "probe: out of memory for the bandwidth measurement");
+		hb_err(p->err, p->errlen, "probe: out of memory for the bandwidth measurement");
 		return -ENOMEM;
 	}
 	memset(a, 0, sizeof *a);
@@ -1412,14 +1401,14 @@ static int bw_mt_builtin(struct probe *p, const int *cpus, unsigned n, int mem_n
 	double *gbs = calloc(a->passes, sizeof *gbs);
 	int rc = 0;
 	if (!a->start || !a->end || !gbs) {
-		seterr(p->err, p->errlen, "probe: out of memory for the bandwidth measurement");
+		hb_err(p->err, p->errlen, "probe: out of memory for the bandwidth measurement");
 		rc = -ENOMEM;
 		goto out;
 	}
 	rc = gang_run(p, cpus, n, bwmt_body, a, "bandwidth");
 	if (!rc && atomic_load(&a->failed)) {
 		rc = -ENOMEM;
-		seterr(p->err, p->errlen,
+		hb_err(p->err, p->errlen,
 		       "probe: cannot allocate %u x %zu MiB for the bandwidth measurement%s", n,
 		       a->bytes >> 20, mem_node >= 0 ? " on its node" : "");
 	}
@@ -1486,7 +1475,7 @@ static int probe_bw_mt(struct probe *p)
 	int *cpus = calloc(p->ncpus, sizeof *cpus);
 	int rc = 0;
 	if (!cpus) {
-		seterr(p->err, p->errlen, "probe: out of memory for the bandwidth measurement");
+		hb_err(p->err, p->errlen, "probe: out of memory for the bandwidth measurement");
 		return -ENOMEM;
 	}
 	if (t->emulated || t->nnodes < 2 || !t->numa_available) {
@@ -1595,7 +1584,7 @@ static int cs_measure(struct probe *p, const int *w, const int *rd, unsigned npa
 	double *gbs = calloc(a.rounds, sizeof *gbs);
 	int rc = 0;
 	if (!a.pair || !a.ticks || !cpus || !gbs) {
-		seterr(p->err, p->errlen,
+		hb_err(p->err, p->errlen,
 		       "probe: out of memory for the cache-to-cache measurement");
 		rc = -ENOMEM;
 		goto out;
@@ -1611,7 +1600,7 @@ static int cs_measure(struct probe *p, const int *w, const int *rd, unsigned npa
 	if (rc)
 		goto out;
 	if (atomic_load(&a.bad)) {
-		seterr(p->err, p->errlen, "probe: cache-to-cache reads saw %llu torn rounds",
+		hb_err(p->err, p->errlen, "probe: cache-to-cache reads saw %llu torn rounds",
 		       (unsigned long long)atomic_load(&a.bad));
 		rc = -EIO;
 		goto out;
@@ -1636,7 +1625,7 @@ static int cs_row(struct probe *p, const char *kind, const int *w, const int *rd
 {
 	struct stats *s = calloc(npairs, sizeof *s);
 	if (!s) {
-		seterr(p->err, p->errlen,
+		hb_err(p->err, p->errlen,
 		       "probe: out of memory for the cache-to-cache measurement");
 		return -ENOMEM;
 	}
@@ -1683,7 +1672,7 @@ static int probe_c2c_bw(struct probe *p)
 	int *w = calloc(p->ncpus, sizeof *w), *rd = calloc(p->ncpus, sizeof *rd);
 	int rc = 0;
 	if (!a || !b || !w || !rd) {
-		seterr(p->err, p->errlen,
+		hb_err(p->err, p->errlen,
 		       "probe: out of memory for the cache-to-cache measurement");
 		rc = -ENOMEM;
 		goto out;
@@ -1797,7 +1786,7 @@ int hp_probe_run(const struct numaring_topology *t, const char *outdir, const st
 	if (err && errlen)
 		err[0] = '\0';
 	if (!t || !outdir || !*outdir) {
-		seterr(err, errlen, "probe: no topology or no output directory");
+		hb_err(err, errlen, "probe: no topology or no output directory");
 		return -EINVAL;
 	}
 	struct probe p;
@@ -1816,14 +1805,14 @@ int hp_probe_run(const struct numaring_topology *t, const char *outdir, const st
 				p.ncpus++;
 			}
 	if (!p.ncpus) {
-		seterr(err, errlen, "probe: the topology has no CPU");
+		hb_err(err, errlen, "probe: the topology has no CPU");
 		return -EINVAL;
 	}
 	int rc = find_likwid(o, p.likwid, sizeof p.likwid, err, errlen);
 	if (rc)
 		return rc;
 	if (hc.overhead_ns <= 0.0 && hc_init() != 0) {
-		seterr(err, errlen, "probe: NUMARING_CLOCK must be \"tsc\" or \"gettime\"");
+		hb_err(err, errlen, "probe: NUMARING_CLOCK must be \"tsc\" or \"gettime\"");
 		return -EINVAL;
 	}
 	p.cpu = calloc(p.ncpus, sizeof *p.cpu);
@@ -1832,7 +1821,7 @@ int hp_probe_run(const struct numaring_topology *t, const char *outdir, const st
 	char *tmp = malloc(plen), *final = malloc(plen);
 	int fd = -1;
 	if (!p.cpu || !p.cpu_node || !tmp || !final) {
-		seterr(err, errlen, "probe: out of memory");
+		hb_err(err, errlen, "probe: out of memory");
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -1848,12 +1837,12 @@ int hp_probe_run(const struct numaring_topology *t, const char *outdir, const st
 	fd = mkstemp(tmp);
 	if (fd < 0) {
 		rc = -errno;
-		seterr(err, errlen, "probe: cannot create a file in %s: %s", outdir, strerror(-rc));
+		hb_err(err, errlen, "probe: cannot create a file in %s: %s", outdir, strerror(-rc));
 		goto out;
 	}
 	if (fchmod(fd, 0644) < 0) {
 		rc = -errno;
-		seterr(err, errlen, "probe: cannot set the mode of %s: %s", tmp, strerror(-rc));
+		hb_err(err, errlen, "probe: cannot set the mode of %s: %s", tmp, strerror(-rc));
 		goto fail;
 	}
 
@@ -1866,7 +1855,7 @@ int hp_probe_run(const struct numaring_topology *t, const char *outdir, const st
 	FILE *f = fdopen(fd, "w");
 	if (!f) {
 		rc = -errno;
-		seterr(err, errlen, "probe: cannot write %s: %s", tmp, strerror(-rc));
+		hb_err(err, errlen, "probe: cannot write %s: %s", tmp, strerror(-rc));
 		goto fail;
 	}
 	fd = -1;
@@ -1880,12 +1869,12 @@ int hp_probe_run(const struct numaring_topology *t, const char *outdir, const st
 		werr = errno;
 	if (werr) {
 		rc = -werr;
-		seterr(err, errlen, "probe: cannot write %s: %s", tmp, strerror(werr));
+		hb_err(err, errlen, "probe: cannot write %s: %s", tmp, strerror(werr));
 		goto fail;
 	}
 	if (rename(tmp, final) < 0) {
 		rc = -errno;
-		seterr(err, errlen, "probe: cannot rename %s to %s: %s", tmp, final, strerror(-rc));
+		hb_err(err, errlen, "probe: cannot rename %s to %s: %s", tmp, final, strerror(-rc));
 		goto fail;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
