@@ -4,8 +4,14 @@
 
 include harness/peers/peers.mk
 
+# The probe (numaring-bench --probe): one file per measurement, probe_pvt.h.
+PROBE_SRCS := harness/probe.c harness/probe_common.c harness/probe_c2c.c harness/probe_lookup.c \
+	harness/probe_pause.c harness/probe_faa.c harness/probe_bw.c harness/probe_stream.c \
+	harness/probe_likwid.c
+PROBE_OBJS = $(PROBE_SRCS:%.c=$(B)/obj/%.o)
+
 HARNESS_SRCS := harness/bench.c harness/workers.c harness/workload.c harness/placement.c harness/report.c \
-	harness/options.c harness/output.c harness/clock.c harness/hdr.c harness/probe.c \
+	harness/options.c harness/output.c harness/clock.c harness/hdr.c $(PROBE_SRCS) \
 	harness/counters.c harness/item_sum.c harness/manifest.c harness/errors.c $(PEER_C_SRCS)
 HARNESS_HDRS := $(wildcard harness/*.h harness/peers/*.h) $(wildcard ring/*.h) $(B)/version.h
 HARNESS_OBJS := $(HARNESS_SRCS:%.c=$(B)/obj/%.o) $(PEER_CXX_SRCS:%.cpp=$(B)/obj/%.cpp.o)
@@ -61,10 +67,10 @@ $(B)/tests/test_hdr: harness/tests/test_hdr.c harness/hdr.c harness/hdr.h harnes
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_) -Iharness $< harness/hdr.c harness/hgrm.c -o $@ $(LDFLAGS_) -lcmocka -lm
 
-$(B)/tests/test_probe: harness/tests/test_probe.c $(B)/obj/harness/probe.o $(B)/obj/harness/clock.o \
+$(B)/tests/test_probe: harness/tests/test_probe.c $(PROBE_OBJS) $(B)/obj/harness/clock.o \
 		$(B)/obj/harness/errors.o $(NUMARING_LAB_SO)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_) $(HARNESS_CFLAGS) $< $(B)/obj/harness/probe.o $(B)/obj/harness/clock.o \
+	$(CC) $(CFLAGS_) $(HARNESS_CFLAGS) $< $(PROBE_OBJS) $(B)/obj/harness/clock.o \
 		$(B)/obj/harness/errors.o -o $@ \
 		$(HARNESS_LINK_RING) -Wl,-rpath,'$$ORIGIN/..' $(LDFLAGS_) -lnuma -lcmocka -lm
 
