@@ -10,7 +10,7 @@ PROBE_SRCS := harness/probe.c harness/probe_common.c harness/probe_c2c.c harness
 	harness/probe_likwid.c
 PROBE_OBJS = $(PROBE_SRCS:%.c=$(B)/obj/%.o)
 
-HARNESS_SRCS := harness/bench.c harness/workers.c harness/workload.c harness/placement.c harness/report.c \
+HARNESS_SRCS := harness/bench.c harness/run.c harness/workers.c harness/workload.c harness/placement.c harness/report.c \
 	harness/options.c harness/output.c harness/clock.c harness/hdr.c $(PROBE_SRCS) \
 	harness/counters.c harness/item_sum.c harness/manifest.c harness/errors.c $(PEER_C_SRCS)
 HARNESS_HDRS := $(wildcard harness/*.h harness/peers/*.h) $(wildcard ring/*.h) $(B)/version.h
