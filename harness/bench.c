@@ -54,6 +54,8 @@
 #define NUMARING_GIT "unknown"
 #endif
 
+_Static_assert(HB_MAX_BURST == 4096, "--help says 4096 is the most --bursts takes (options.c)");
+
 /* The harness's own ceiling: the null queue, same threads and items. */
 static int calibrate(const struct hb_options *o, const struct hq_params *params,
 		     const struct hb_placement *place, const struct hb_work_calibration *work,
