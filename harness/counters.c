@@ -17,6 +17,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "errors.h"
 #include "run.h"
 
 #if defined(NUMARING_LIKWID)
@@ -201,7 +202,7 @@ static void markers_start(const struct hb_run *run)
 	for (unsigned i = 0; i < mk.n; i++)
 		if (pthread_create(&mk.th[i], NULL, marker_main, (void *)(intptr_t)mk.cpu[i]) != 0) {
 			/* the barriers count every thread: none may be missing */
-			fprintf(stderr, "numaring-bench: cannot start a likwid marker thread\n");
+			hb_say("cannot start a likwid marker thread");
 			exit(1);
 		}
 	pthread_barrier_wait(&mk.started);

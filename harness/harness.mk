@@ -4,9 +4,15 @@
 
 include harness/peers/peers.mk
 
-HARNESS_SRCS := harness/bench.c harness/workers.c harness/workload.c harness/placement.c harness/report.c \
-	harness/options.c harness/output.c harness/clock.c harness/hdr.c harness/probe.c \
-	harness/counters.c harness/item_sum.c harness/manifest.c $(PEER_C_SRCS)
+# The probe (numaring-bench --probe): one file per measurement, probe_pvt.h.
+PROBE_SRCS := harness/probe.c harness/probe_common.c harness/probe_c2c.c harness/probe_lookup.c \
+	harness/probe_pause.c harness/probe_faa.c harness/probe_bw.c harness/probe_stream.c \
+	harness/probe_likwid.c
+PROBE_OBJS = $(PROBE_SRCS:%.c=$(B)/obj/%.o)
+
+HARNESS_SRCS := harness/bench.c harness/run.c harness/workers.c harness/workload.c harness/placement.c harness/report.c \
+	harness/options.c harness/output.c harness/clock.c harness/hdr.c $(PROBE_SRCS) \
+	harness/counters.c harness/item_sum.c harness/manifest.c harness/errors.c $(PEER_C_SRCS)
 HARNESS_HDRS := $(wildcard harness/*.h harness/peers/*.h) $(wildcard ring/*.h) $(B)/version.h
 HARNESS_OBJS := $(HARNESS_SRCS:%.c=$(B)/obj/%.o) $(PEER_CXX_SRCS:%.cpp=$(B)/obj/%.cpp.o)
 HARNESS_CFLAGS := -Iharness -Iharness/peers -I$(B) $(PEER_CFLAGS)
@@ -61,12 +67,16 @@ $(B)/tests/test_hdr: harness/tests/test_hdr.c harness/hdr.c harness/hdr.h harnes
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_) -Iharness $< harness/hdr.c harness/hgrm.c -o $@ $(LDFLAGS_) -lcmocka -lm
 
-$(B)/tests/test_probe: harness/tests/test_probe.c $(B)/obj/harness/probe.o $(B)/obj/harness/clock.o $(NUMARING_LAB_SO)
+$(B)/tests/test_probe: harness/tests/test_probe.c $(PROBE_OBJS) $(B)/obj/harness/clock.o \
+		$(B)/obj/harness/errors.o $(NUMARING_LAB_SO)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_) $(HARNESS_CFLAGS) $< $(B)/obj/harness/probe.o $(B)/obj/harness/clock.o -o $@ \
+	$(CC) $(CFLAGS_) $(HARNESS_CFLAGS) $< $(PROBE_OBJS) $(B)/obj/harness/clock.o \
+		$(B)/obj/harness/errors.o -o $@ \
 		$(HARNESS_LINK_RING) -Wl,-rpath,'$$ORIGIN/..' $(LDFLAGS_) -lnuma -lcmocka -lm
 
-PEER_OBJS := $(PEER_C_SRCS:%.c=$(B)/obj/%.o) $(PEER_CXX_SRCS:%.cpp=$(B)/obj/%.cpp.o)
+# The adapters word their errors with errors.c: it travels with them.
+PEER_OBJS := $(PEER_C_SRCS:%.c=$(B)/obj/%.o) $(PEER_CXX_SRCS:%.cpp=$(B)/obj/%.cpp.o) \
+	$(B)/obj/harness/errors.o
 $(B)/tests/test_peers: harness/tests/test_peers.c $(PEER_OBJS) $(B)/obj/harness/clock.o \
 		$(B)/obj/harness/item_sum.o $(NUMARING_LAB_SO)
 	@mkdir -p $(dir $@)
@@ -105,9 +115,10 @@ test-harness: $(HARNESS_TEST_BINS) $(B)/numaring-bench $(B)/obj/harness/hgrm.o
 
 
 # The reference of bench-fidelity: a bare pinned 1P1C loop, no harness code.
-$(B)/bench/bare_loop: harness/fidelity/bare_loop.c $(NUMARING_LAB_SO) $(wildcard ring/*.h)
+$(B)/bench/bare_loop: harness/fidelity/bare_loop.c harness/relax.h harness/errors.h \
+		$(B)/obj/harness/errors.o $(NUMARING_LAB_SO) $(wildcard ring/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_) $(PEER_RTE_CFLAGS) $< -o $@ $(HARNESS_LINK_RING) -Wl,-rpath,'$$ORIGIN/..' \
+	$(CC) $(CFLAGS_) -Iharness $(PEER_RTE_CFLAGS) $< $(B)/obj/harness/errors.o -o $@ $(HARNESS_LINK_RING) -Wl,-rpath,'$$ORIGIN/..' \
 		$(LDFLAGS_) -lrte_ring -lm
 
 # How close numaring-bench comes to a bare loop of the same queue (flat,

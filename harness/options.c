@@ -8,12 +8,12 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bounds.h"
+#include "errors.h"
 #include "numaring_topology.h"
 
 static const char *const workload_names[HB_WORKLOAD_COUNT_] = {
@@ -77,30 +77,18 @@ int hb_item_parse(const char *s, enum hb_item_kind *out)
 	return -1;
 }
 
-static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int bad(const char *fmt, ...)
-{
-	va_list ap;
-	fputs("numaring-bench: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs(" (see --help)\n", stderr);
-	return 2;
-}
-
 /* A whole decimal number in [min, max]. */
 static int parse_count(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *out)
 {
 	char *end;
 	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
-		return bad("%s needs a whole number from %llu to %llu, not \"%s\"", opt,
-			   (unsigned long long)min, (unsigned long long)max, s ? s : "");
+		return hb_usage_error("%s needs a whole number from %llu to %llu, not \"%s\"", opt,
+				      (unsigned long long)min, (unsigned long long)max, s ? s : "");
 	errno = 0;
 	unsigned long long v = strtoull(s, &end, 10);
 	if (errno || *end || v < min || v > max)
-		return bad("%s needs a whole number from %llu to %llu, not \"%s\"", opt,
-			   (unsigned long long)min, (unsigned long long)max, s);
+		return hb_usage_error("%s needs a whole number from %llu to %llu, not \"%s\"", opt,
+				      (unsigned long long)min, (unsigned long long)max, s);
 	*out = v;
 	return 0;
 }
@@ -113,13 +101,14 @@ static int parse_real(const char *opt, const char *s, double min, double max, in
 {
 	char *end;
 	if (!s || !*s || *s == ' ')
-		return bad("%s needs a number, not \"%s\"", opt, s ? s : "");
+		return hb_usage_error("%s needs a number, not \"%s\"", opt, s ? s : "");
 	errno = 0;
 	double v = strtod(s, &end);
 	if (errno || *end || !isfinite(v) || v > max || v < min || (v == min && !min_in) ||
 	    (v == max && !max_in))
-		return bad("%s needs a number %s %g and %s %g, not \"%s\"", opt,
-			   min_in ? "from" : "above", min, max_in ? "at most" : "below", max, s);
+		return hb_usage_error("%s needs a number %s %g and %s %g, not \"%s\"", opt,
+				      min_in ? "from" : "above", min, max_in ? "at most" : "below",
+				      max, s);
 	*out = v;
 	return 0;
 }
@@ -129,7 +118,10 @@ void hb_usage(FILE *out)
 	fprintf(out,
 		"usage: numaring-bench [options]           run one configuration, write one result\n"
 		"       numaring-bench --show-topology     print the topology a run would use (JSON)\n"
-		"       numaring-bench --probe [--quick]   measure the host (core-to-core latency, look-ups, bandwidth)\n"
+		"       numaring-bench --probe [--quick] --out DIR\n"
+		"                                          measure the host into DIR/probe.csv: core-to-core\n"
+		"                                          latency, look-ups, PAUSE, fetch-and-add, bandwidth\n"
+		"       numaring-bench --manifest          print every name the scripts need (JSON)\n"
 		"\n"
 		"queue under test\n"
 		"  --queue NAME        the queue (default numaring):\n");
@@ -201,15 +193,15 @@ void hb_usage(FILE *out)
 		"                      offered rate is F x R, and capacity_ops_per_s says R. For runs\n"
 		"                      that must offer the same rate (scripts/experiments.py gives\n"
 		"                      every gate of a round the capacity one probe measured)\n"
-		"  --bursts            use burst operations of --batch items where the queue has them\n"
-		"                      (default: single operations)\n"
+		"  --bursts            use burst operations of --batch items where the queue has them,\n"
+		"                      --batch at most 4096 (default: single operations)\n"
 		"  --item KIND         inline: each item is a value carrying its producer and a sequence\n"
 		"                      number (or a send time), so nothing but the queue's own lines moves\n"
 		"                      (default); message: a pointer to a message of the producer's pool,\n"
 		"                      whose line travels to the consumer and back (the payload case)\n"
 		"  --sample N          every N-th item of a producer carries a send time and is timed;\n"
 		"                      the clock stays off the others. A power of two, 1..1048576\n"
-		"                      (default 256; 1 with --rate)\n"
+		"                      (default 256; 1 with --rate or --load)\n"
 		"  --accounting W      how wide a consumer accounts for a burst of inline items\n"
 		"                      (harness/item_sum.h): scalar (one value at a time), vector (2),\n"
 		"                      avx2 (4; CPUs with AVX2), auto: avx2 where the CPU has it, else\n"
@@ -280,7 +272,10 @@ void hb_usage(FILE *out)
 		"                      summary.csv gets each per item of ops; meta.json's counters says\n"
 		"                      what was measured or why not (no hardware PMU, as in most VMs;\n"
 		"                      kernel.perf_event_paranoid). Default: off, columns empty\n"
-		"  --quiet             no progress or summary line on stdout\n"
+		"  --quick             --probe: fewer round trips and batches, the built-in bandwidth loop\n"
+		"                      instead of likwid-bench (seconds, not minutes: tests, small hosts)\n"
+		"  --quiet             no summary line on stdout, no probe progress or crowded-pinning\n"
+		"                      note on stderr; errors and warnings still print\n"
 		"  --schema            print summary.csv's columns (column,type,description) and exit\n"
 		"  --manifest          print every name the scripts need (queues and what each can do,\n"
 		"                      look-ups, gates, backoffs, workloads, probe rows, the options'\n"
@@ -398,7 +393,7 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 		switch (c) {
 		case OPT_QUEUE:
 			if (!(o->queue = hq_find(optarg)))
-				return bad("unknown queue \"%s\"", optarg);
+				return hb_usage_error("unknown queue \"%s\"", optarg);
 			break;
 		case OPT_PRODUCERS:
 			if ((rc = parse_count("--producers", optarg, HB_LIM(producers), &v)))
@@ -414,7 +409,8 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 			break;
 		case OPT_WORKLOAD:
 			if (hb_workload_parse(optarg, &o->workload) < 0)
-				return bad("unknown --workload \"%s\" (prodcons, pairs, mixed)", optarg);
+				return hb_usage_error(
+				    "unknown --workload \"%s\" (prodcons, pairs, mixed)", optarg);
 			break;
 		case OPT_THREADS:
 			if ((rc = parse_count("--threads", optarg, HB_LIM(threads), &v)))
@@ -466,7 +462,8 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 			if ((rc = parse_count("--capacity", optarg, HB_LIM(capacity), &v)))
 				return rc;
 			if (v & (v - 1))
-				return bad("--capacity %llu is not a power of two", (unsigned long long)v);
+				return hb_usage_error("--capacity %llu is not a power of two",
+						      (unsigned long long)v);
 			o->capacity = (size_t)v;
 			break;
 		case OPT_BATCH:
@@ -479,21 +476,25 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 			break;
 		case OPT_ITEM:
 			if (hb_item_parse(optarg, &o->item) < 0)
-				return bad("unknown --item \"%s\" (inline, message)", optarg);
+				return hb_usage_error("unknown --item \"%s\" (inline, message)",
+						      optarg);
 			break;
 		case OPT_ACCOUNTING:
 			if (hb_accounting_parse(optarg, &o->accounting) < 0)
-				return bad("unknown --accounting \"%s\" (auto, scalar, vector, avx2)",
-					   optarg);
+				return hb_usage_error(
+				    "unknown --accounting \"%s\" (auto, scalar, vector, avx2)",
+				    optarg);
 			if (!hb_item_sum_select(o->accounting))
-				return bad("--accounting %s: this CPU (or build) has no AVX2; use vector or auto",
-					   optarg);
+				return hb_usage_error("--accounting %s: this CPU (or build) has no "
+						      "AVX2; use vector or auto",
+						      optarg);
 			break;
 		case OPT_SAMPLE:
 			if ((rc = parse_count("--sample", optarg, HB_LIM(sample), &v)))
 				return rc;
 			if (v & (v - 1))
-				return bad("--sample %llu is not a power of two", (unsigned long long)v);
+				return hb_usage_error("--sample %llu is not a power of two",
+						      (unsigned long long)v);
 			o->sample = (unsigned)v;
 			sample_given = 1;
 			break;
@@ -525,8 +526,7 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 			if ((rc = parse_count("--exp-cap", optarg, HB_LIM(exp_cap), &v)))
 				return rc;
 			if (v & (v - 1)) {
-				fprintf(stderr, "numaring-bench: --exp-cap %s: not a power of two\n",
-					optarg);
+				hb_say("--exp-cap %s: not a power of two", optarg);
 				return 2;
 			}
 			o->exp_cap = (unsigned)v;
@@ -545,8 +545,9 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 			break;
 		case OPT_LOOKUP:
 			if (numaring_lookup_parse(optarg, &o->lookup) < 0)
-				return bad("unknown --lookup \"%s\" (libnuma, syscall, table, cached, rseq, rdpid, none)",
-					   optarg);
+				return hb_usage_error("unknown --lookup \"%s\" (libnuma, syscall, "
+						      "table, cached, rseq, rdpid, none)",
+						      optarg);
 			break;
 		case OPT_RECHECK:
 			if ((rc = parse_count("--recheck", optarg, HB_LIM(recheck), &v)))
@@ -555,11 +556,13 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 			break;
 		case OPT_GATE:
 			if (numaring_gate_parse(optarg, &o->gate) < 0)
-				return bad("unknown --gate \"%s\" (shared, pernode, perworker)", optarg);
+				return hb_usage_error(
+				    "unknown --gate \"%s\" (shared, pernode, perworker)", optarg);
 			break;
 		case OPT_BACKOFF:
 			if (numaring_backoff_parse(optarg, &o->backoff) < 0)
-				return bad("unknown --backoff \"%s\" (none, pause, exp, yield)", optarg);
+				return hb_usage_error(
+				    "unknown --backoff \"%s\" (none, pause, exp, yield)", optarg);
 			break;
 		case OPT_TOPOLOGY:
 			o->topology = optarg;
@@ -573,11 +576,13 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 				}
 			if (!found) {
 				if (!optarg[0] || !strchr("0123456789", optarg[0]))
-					return bad("unknown --pin \"%s\" (compact, scatter, split, none, or a cpulist such as 0-3,8)",
-						   optarg);
+					return hb_usage_error(
+					    "unknown --pin \"%s\" (compact, scatter, split, none, "
+					    "or a cpulist such as 0-3,8)",
+					    optarg);
 				if (numaring_cpulist_parse(optarg, strlen(optarg), &o->pin_cpus, err,
 						     sizeof err) < 0)
-					return bad("--pin: %s", err);
+					return hb_usage_error("--pin: %s", err);
 				o->pin = HB_PIN_LIST;
 				o->pin_list = optarg;
 			}
@@ -591,7 +596,8 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 					found = 1;
 				}
 			if (!found)
-				return bad("unknown --smt \"%s\" (cores, siblings)", optarg);
+				return hb_usage_error("unknown --smt \"%s\" (cores, siblings)",
+						      optarg);
 			break;
 		}
 		case OPT_RATE:
@@ -600,7 +606,7 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 			break;
 		case OPT_OUT:
 			if (!optarg[0])
-				return bad("--out needs a directory");
+				return hb_usage_error("--out needs a directory");
 			o->out = optarg;
 			break;
 		case OPT_VERIFY:
@@ -633,43 +639,53 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 			o->mode = HB_VERSION;
 			return 0;
 		case ':':
-			return bad("%s needs a value", argv[optind - 1]);
+			return hb_usage_error("%s needs a value", argv[optind - 1]);
 		case '?':
 		default:
 			if (optopt >= OPT_QUEUE)
-				return bad("%s needs a value", argv[optind - 1]);
+				return hb_usage_error("%s needs a value", argv[optind - 1]);
 			if (optopt)
-				return bad("unknown option \"-%c\"", optopt);
-			return bad("unknown option \"%s\"", argv[optind - 1]);
+				return hb_usage_error("unknown option \"-%c\"", optopt);
+			return hb_usage_error("unknown option \"%s\"", argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
-		return bad("unexpected argument \"%s\"", argv[optind]);
+		return hb_usage_error("unexpected argument \"%s\"", argv[optind]);
 	/* the workload's threads and sides */
 	const char *wl = hb_workload_name(o->workload);
 	if (threads_given && sides_given)
-		return bad("--threads and --producers/--consumers are alternatives; give one");
+		return hb_usage_error(
+		    "--threads and --producers/--consumers are alternatives; give one");
 	if (hb_symmetric(o)) {
 		if (sides_given)
-			return bad("--producers and --consumers go with --workload prodcons; %s runs "
-				   "--threads N threads that each enqueue and dequeue", wl);
+			return hb_usage_error(
+			    "--producers and --consumers go with --workload prodcons; %s runs "
+			    "--threads N threads that each enqueue and dequeue",
+			    wl);
 		if (pwork_given || cwork_given)
-			return bad("--%s-work goes with --workload prodcons; %s takes --work",
-				   pwork_given ? "producer" : "consumer", wl);
+			return hb_usage_error(
+			    "--%s-work goes with --workload prodcons; %s takes --work",
+			    pwork_given ? "producer" : "consumer", wl);
 		if (o->pin == HB_PIN_SPLIT)
-			return bad("--pin split puts producers and consumers on different nodes; %s "
-				   "has no sides: use compact or scatter", wl);
+			return hb_usage_error(
+			    "--pin split puts producers and consumers on different nodes; %s "
+			    "has no sides: use compact or scatter",
+			    wl);
 		if (o->load > 0)
-			return bad("--load goes with --workload prodcons; give %s an enqueue rate "
-				   "(--rate)", wl);
+			return hb_usage_error(
+			    "--load goes with --workload prodcons; give %s an enqueue rate "
+			    "(--rate)",
+			    wl);
 		if (!threads_given)
 			o->threads = 2;
 		o->producers = o->consumers = o->threads;
 	} else {
 		if (threads_given) {
 			if (o->threads < 2)
-				return bad("--threads %u with --workload prodcons: it splits the threads "
-					   "into producers and consumers, and needs at least 2", o->threads);
+				return hb_usage_error(
+				    "--threads %u with --workload prodcons: it splits the threads "
+				    "into producers and consumers, and needs at least 2",
+				    o->threads);
 			o->producers = (o->threads + 1) / 2;
 			o->consumers = o->threads / 2;
 		}
@@ -680,33 +696,36 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 			o->consumer_work_ns = o->work_ns;
 	}
 	if (share_given && o->workload != HB_WORKLOAD_MIXED)
-		return bad("--enqueue-share goes with --workload mixed, not %s", wl);
+		return hb_usage_error("--enqueue-share goes with --workload mixed, not %s", wl);
 	if (duration_given && ops_given)
-		return bad("--duration and --ops are alternatives; give one");
+		return hb_usage_error("--duration and --ops are alternatives; give one");
 	if (ops_given)
 		o->duration_s = 0;
 	if (o->rate > 0 && o->load > 0)
-		return bad("--rate and --load are alternatives; give one");
+		return hb_usage_error("--rate and --load are alternatives; give one");
 	if (o->capacity_ops > 0 && !(o->load > 0))
-		return bad("--capacity-ops goes with --load: it is the capacity the load is a "
-			   "fraction of");
+		return hb_usage_error(
+		    "--capacity-ops goes with --load: it is the capacity the load is a "
+		    "fraction of");
 	if ((o->rate > 0 || o->load > 0) && !sample_given)
 		o->sample = 1; /* below saturation the clock costs little: time every item */
 	if (o->batch > o->capacity)
-		return bad("--batch %u is larger than --capacity %zu", o->batch, o->capacity);
+		return hb_usage_error("--batch %u is larger than --capacity %zu", o->batch,
+				      o->capacity);
 	if (o->quick && o->mode != HB_PROBE)
-		return bad("--quick goes with --probe");
+		return hb_usage_error("--quick goes with --probe");
 	if (o->counters && o->mode != HB_RUN)
-		return bad("--counters goes with a run, not with --%s",
-			   o->mode == HB_PROBE ? "probe" : "show-topology");
+		return hb_usage_error("--counters goes with a run, not with --%s",
+				      o->mode == HB_PROBE ? "probe" : "show-topology");
 	if (o->pin == HB_PIN_LIST) {
 		unsigned named = (unsigned)CPU_COUNT(&o->pin_cpus);
 		if (named < o->threads && hb_symmetric(o))
-			return bad("--pin %s names %u CPUs for %u threads", o->pin_list, named,
-				   o->threads);
+			return hb_usage_error("--pin %s names %u CPUs for %u threads", o->pin_list,
+					      named, o->threads);
 		if (named < o->threads)
-			return bad("--pin %s names %u CPUs for %u threads (%u producers + %u consumers)",
-				   o->pin_list, named, o->threads, o->producers, o->consumers);
+			return hb_usage_error(
+			    "--pin %s names %u CPUs for %u threads (%u producers + %u consumers)",
+			    o->pin_list, named, o->threads, o->producers, o->consumers);
 	}
 	return 0;
 }

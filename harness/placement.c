@@ -15,23 +15,13 @@
 #include <numaif.h>
 #include <pthread.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
+#include "errors.h"
 #include "run.h"
-
-static void seterr(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void seterr(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
 
 void hb_pin_self(int cpu, int *pin_errno)
 {
@@ -50,7 +40,7 @@ int hb_cpumap_discover(const struct numaring_topology *t, struct hb_cpumap *m, c
 	hwloc_topology_t topo;
 	memset(m, 0, sizeof *m);
 	if (hwloc_topology_init(&topo) < 0) {
-		seterr(err, errlen, "hwloc_topology_init failed: %s", strerror(errno));
+		hb_err(err, errlen, "hwloc_topology_init failed: %s", strerror(errno));
 		return -1;
 	}
 	/* cores and PUs are all we ask: no I/O devices or caches to discover
@@ -59,7 +49,7 @@ int hb_cpumap_discover(const struct numaring_topology *t, struct hb_cpumap *m, c
 	hwloc_topology_set_cache_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_NONE);
 	hwloc_topology_set_icache_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_NONE);
 	if (hwloc_topology_load(topo) < 0) {
-		seterr(err, errlen, "hwloc_topology_load failed: %s", strerror(errno));
+		hb_err(err, errlen, "hwloc_topology_load failed: %s", strerror(errno));
 		hwloc_topology_destroy(topo);
 		return -1;
 	}
@@ -144,7 +134,7 @@ int hb_place(enum hb_pin pin, enum hb_smt smt, unsigned np, unsigned nc, const c
 	if (pin == HB_PIN_NONE)
 		return 0;
 	if (m->n == 0) {
-		seterr(err, errlen, "no CPU to place the threads on");
+		hb_err(err, errlen, "no CPU to place the threads on");
 		return -1;
 	}
 	struct hb_cpu *s = sorted_copy(m);
@@ -153,7 +143,7 @@ int hb_place(enum hb_pin pin, enum hb_smt smt, unsigned np, unsigned nc, const c
 	unsigned first[NUMARING_MAX_NODES], count[NUMARING_MAX_NODES], nn = 0, ns = 0;
 	int rc = 0;
 	if (!s || !slot || !tcore) {
-		seterr(err, errlen, "out of memory for the placement");
+		hb_err(err, errlen, "out of memory for the placement");
 		rc = -1;
 		goto out;
 	}
@@ -178,7 +168,7 @@ int hb_place(enum hb_pin pin, enum hb_smt smt, unsigned np, unsigned nc, const c
 			if (!CPU_ISSET(c, list))
 				continue;
 			if (!hb_cpumap_find(m, c)) {
-				seterr(err, errlen, "names CPU %d, which this run may not use", c);
+				hb_err(err, errlen, "names CPU %d, which this run may not use", c);
 				rc = -1;
 				goto out;
 			}
@@ -207,13 +197,14 @@ int hb_place(enum hb_pin pin, enum hb_smt smt, unsigned np, unsigned nc, const c
 	}
 	case HB_PIN_SPLIT:
 		if (nc == 0) { /* a symmetric workload: options.c refuses it first */
-			seterr(err, errlen, "split needs producers and consumers; these threads "
-					    "have no sides");
+			hb_err(err, errlen,
+			       "split needs producers and consumers; these threads "
+			       "have no sides");
 			rc = -1;
 			goto out;
 		}
 		if (nn < 2) {
-			seterr(err, errlen, "split needs two nodes with CPUs; this run has %u", nn);
+			hb_err(err, errlen, "split needs two nodes with CPUs; this run has %u", nn);
 			rc = -1;
 			goto out;
 		}
@@ -299,12 +290,11 @@ int hb_plan_cpus(const struct hb_options *o, const struct hb_cpumap *m, struct h
 	if (hb_place(o->pin, o->smt, np, nc, &o->pin_cpus, m, p, err, sizeof err) == 0)
 		return 0;
 	if (o->pin == HB_PIN_LIST)
-		fprintf(stderr, "numaring-bench: --pin %s %s (see --show-topology)\n", o->pin_list,
-			err);
+		hb_say("--pin %s %s (see --show-topology)", o->pin_list, err);
 	else if (o->pin == HB_PIN_SPLIT)
-		fprintf(stderr, "numaring-bench: --pin %s (use --topology to emulate two)\n", err);
+		hb_say("--pin %s (use --topology to emulate two)", err);
 	else
-		fprintf(stderr, "numaring-bench: --pin %s: %s\n", hb_pin_name(o->pin), err);
+		hb_say("--pin %s: %s", hb_pin_name(o->pin), err);
 	return 2;
 }
 
@@ -329,10 +319,9 @@ void hb_warn_crowding(const struct hb_options *o, const struct numaring_topology
 		CPU_SET(cpu[i], &used);
 	}
 	if (crowded >= 0 && CPU_COUNT(&used) < CPU_COUNT(&avail))
-		fprintf(stderr,
-			"numaring-bench: note: --pin %s puts two or more threads on CPU %d while "
-			"%d of this run's CPUs stay idle; threads that spin while sharing a CPU convoy\n",
-			hb_pin_name(o->pin), crowded, CPU_COUNT(&avail) - CPU_COUNT(&used));
+		hb_say("note: --pin %s puts two or more threads on CPU %d while %d of this run's "
+		       "CPUs stay idle; threads that spin while sharing a CPU convoy",
+		       hb_pin_name(o->pin), crowded, CPU_COUNT(&avail) - CPU_COUNT(&used));
 }
 
 /* ---- memory of a thread's own ------------------------------------------------ */

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * probe_rows.h - the kinds of probe.csv's rows and the facts of its meta
- * rows, one table each: probe.c writes every row's kind through HP_KIND()
- * and every fact through HP_FACT(), and `numaring-bench --manifest` lists
- * both for the scripts (scripts/manifest.json; scripts/ceiling.py reads the
- * rows). What each kind measures: probe.h.
+ * rows, one table each: the probe (harness/probe*.c) writes every row's
+ * kind through HP_KIND() and every fact through HP_FACT(), and
+ * `numaring-bench --manifest` lists both for the scripts
+ * (scripts/manifest.json; scripts/ceiling.py reads the rows). What each
+ * kind measures: probe.h.
  *
  * HP_KIND(k) is the string "k", and does not compile for a k the table lacks.
  */

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "errors.h"
 #include "numaring.h"
 #include "numaring_lab.h"
 #include "output.h"
@@ -278,13 +279,13 @@ int hb_show_topology(const struct hb_options *o)
 		return 1;
 	}
 	if (numaring_topology_get(o->topology, t, err, sizeof err) < 0) {
-		fprintf(stderr, "numaring-bench: %s\n", err);
+		hb_say("%s", err);
 		free(t);
 		free(cm);
 		return 2;
 	}
 	if (hb_cpumap_discover(t, cm, err, sizeof err) < 0) {
-		fprintf(stderr, "numaring-bench: cannot find the cores: %s\n", err);
+		hb_say("cannot find the cores: %s", err);
 		free(t);
 		free(cm);
 		return 1;
@@ -729,8 +730,7 @@ int hb_write_results(const struct hb_report *r, const struct hdr_hist *hist)
 		if ((rc = hb_file_commit(&files[i])) < 0) {
 			for (int k = i - 1; k >= 0; k--)
 				hb_file_abort(&files[k]);
-			fprintf(stderr, "numaring-bench: cannot write %s/%s: %s\n", dir, names[i],
-				strerror(-rc));
+			hb_say("cannot write %s/%s: %s", dir, names[i], strerror(-rc));
 			return HB_EXIT_CANNOT_WRITE;
 		}
 	}
@@ -738,6 +738,6 @@ int hb_write_results(const struct hb_report *r, const struct hdr_hist *hist)
 fail:
 	for (int k = 0; k < opened; k++)
 		hb_file_abort(&files[k]);
-	fprintf(stderr, "numaring-bench: cannot write into %s: %s\n", dir, strerror(-rc));
+	hb_say("cannot write into %s: %s", dir, strerror(-rc));
 	return HB_EXIT_CANNOT_WRITE;
 }

@@ -4,7 +4,8 @@
  * thread shares with the producer and consumer threads (workers.c) or the
  * threads of a symmetric workload (workload.c), the placement of those
  * threads (placement.c) and the result the report (report.c) writes.
- * bench.c puts them together.
+ * run.c drives one run from the main thread; bench.c puts the runs of an
+ * invocation together.
  *
  * Who writes what: each producer and consumer struct is written by its own
  * thread only, except `sent`/`received`/`done`, which the main thread (and,
@@ -154,6 +155,52 @@ static inline size_t hb_tally_bytes(const struct hb_run *run)
 {
 	return run->np * (sizeof(struct hb_tally) + sizeof(uint64_t));
 }
+
+/* ---- run.c ---- */
+
+/* What one run of a queue is asked to do. */
+struct hb_plan {
+	const struct hq_ops *queue;
+	const struct hq_params *params;
+	const struct hb_placement *place;
+	double warmup_s, duration_s; /* duration 0: until `items` went through */
+	uint64_t items;
+	double rate; /* open loop: items/s over all producers; 0 closed loop */
+	const struct hb_work_calibration *work; /* the work loop's speed (--work) */
+};
+
+/*
+ * The steps of one run, in this order, all on the main thread:
+ *
+ *   hb_run_setup    zero run, create the queue pl->queue (its adapter's
+ *                   create, with pl->params and the run's item kind),
+ *                   allocate the threads' state. 0, or 1/2 after a message
+ *                   (2: the queue refused its parameters)
+ *   hb_run_start    start the threads; they and the main thread meet at a
+ *                   barrier (the main thread pinned to the plan's CPU
+ *                   after). 0, or 1 after a message (a thread could not set
+ *                   itself up). A thread that cannot be created exits the
+ *                   process with status 1: the others wait at the barrier
+ *   hb_run_measure  warm-up, the measured window (pl's duration, or until
+ *                   pl->items went through; --drain-timeout without
+ *                   progress ends it), stop the producers, drain, join;
+ *                   fills m's duration, rates and ops
+ *   hb_run_collect  merge the threads' counts into m (and their histograms
+ *                   into hist, unless NULL), fairness included
+ *   hb_run_verify   every producer's count and checksum against what the
+ *                   consumers tallied in its name (item.h); fills m's
+ *                   lost/dup/corrupt/bad; one line per producer that fails
+ *                   on stderr when say
+ *   hb_run_free     stop and join every thread still running, destroy the
+ *                   queue, free everything; run is zeroed. Always, after
+ *                   hb_run_setup, whatever it returned (a zeroed run: nothing)
+ */
+int hb_run_setup(struct hb_run *run, const struct hb_options *o, const struct hb_plan *pl);
+int hb_run_start(struct hb_run *run);
+void hb_run_measure(struct hb_run *run, const struct hb_plan *pl, struct hb_measure *m);
+void hb_run_collect(const struct hb_run *run, struct hb_measure *m, struct hdr_hist *hist);
+void hb_run_verify(const struct hb_run *run, struct hb_measure *m, int say);
+void hb_run_free(struct hb_run *run);
 
 /* ---- workers.c ---- */
 void *hb_producer_main(void *arg);

@@ -59,7 +59,7 @@ uint64_t hb_wait_until(struct hb_run *run, uint64_t when)
 	while (now < when) {
 		if (hb_phase(run) >= PH_STOP_PRODUCERS)
 			return 0;
-		idle_poll(&polls);
+		hb_idle_poll(&polls);
 		now = hc_now();
 	}
 	return now;
@@ -94,7 +94,7 @@ static ALWAYS_INLINE void produce(struct hb_producer *p, void *h, enum hb_item_k
 			if (room < n) {
 				uint32_t polls = 0;
 				p->window_waits++;
-				idle_poll(&polls);
+				hb_idle_poll(&polls);
 				continue;
 			}
 			limit = seq + room;
@@ -122,7 +122,7 @@ static ALWAYS_INLINE void produce(struct hb_producer *p, void *h, enum hb_item_k
 					stopped = 1;
 					break;
 				}
-				idle_poll(&polls);
+				hb_idle_poll(&polls);
 			}
 		}
 		timed_sum += sent_sum(run, seq, done, made, kind, items, vals);
@@ -228,7 +228,7 @@ static ALWAYS_INLINE void consume(struct hb_consumer *c, void *h, enum hb_item_k
 			if (ph >= PH_STOP_CONSUMERS || (stop_early && ph >= PH_STOP_PRODUCERS))
 				break;
 			c->empty_polls++;
-			idle_poll(&polls);
+			hb_idle_poll(&polls);
 			continue;
 		}
 		polls = 0;

@@ -28,17 +28,6 @@
 #include "run.h"
 
 #define ALWAYS_INLINE inline __attribute__((always_inline))
-#define HB_WAIT_YIELD_POLLS 1024u
-
-/* Polite spin while waiting for room, an item or a free message: PAUSE, and
- * now and then the CPU for whoever we wait for (more threads than CPUs). */
-static inline void idle_poll(uint32_t *polls)
-{
-	if (++*polls % HB_WAIT_YIELD_POLLS == 0)
-		sched_yield();
-	else
-		hb_cpu_relax();
-}
 
 /* Unbounded queues: how many more items a producer may send before it looks
  * again (workers.c). */
@@ -62,7 +51,7 @@ static ALWAYS_INLINE struct hb_msg *next_msg(struct hb_producer *p, uint64_t seq
 		p->window_waits++;
 		if (!wait || hb_phase(run) >= PH_STOP_PRODUCERS)
 			return NULL;
-		idle_poll(&polls);
+		hb_idle_poll(&polls);
 	}
 	return m;
 }

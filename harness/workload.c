@@ -196,7 +196,7 @@ static ALWAYS_INLINE void symmetric(struct hb_producer *p, void *h, enum sym_mod
 			int ph = hb_phase(run);
 			if (ph >= PH_STOP_CONSUMERS || (stop_early && ph >= PH_STOP_PRODUCERS))
 				break;
-			idle_poll(&polls);
+			hb_idle_poll(&polls);
 			continue;
 		}
 		polls = 0;

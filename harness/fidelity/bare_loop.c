@@ -4,9 +4,10 @@
  * (make bench-fidelity, scripts/bench_fidelity.py).
  *
  * What it is: one producer thread and one consumer thread moving items
- * through one queue as fast as they can, with none of the harness's code:
- * no adapter layer (harness/queue.h), no messages, no clock reads per item,
- * no latency histograms, no verification. The producer enqueues increasing
+ * through one queue as fast as they can, with none of the harness's code
+ * but its spin-wait (harness/relax.h, so that both wait alike): no adapter
+ * layer (harness/queue.h), no messages, no clock reads per item, no latency
+ * histograms, no verification. The producer enqueues increasing
  * uintptr_t counter values cast to void * (single operations, or bursts of
  * N with --burst N) and retries when the queue is full; the consumer
  * dequeues (single or burst) and only counts what it got, storing its count
@@ -25,8 +26,8 @@
  * + 1 consumer: P0 on the first CPU of the process's allowed set
  * (sched_getaffinity), C0 on the second (both on the one CPU if only one is
  * allowed, with a note). Failed attempts are retried as the harness retries
- * them (harness/workers.c, idle_poll): PAUSE, and a sched_yield every
- * 1024 polls.
+ * them: hb_idle_poll of harness/relax.h, the harness's own wait (PAUSE,
+ * and a sched_yield every 1024 polls).
  *
  * Queues:
  *   flat      the per-node ring used alone, numaring_flat_* of numaring_lab.h,
@@ -48,7 +49,6 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdalign.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -59,8 +59,10 @@
 
 #include <rte_ring.h>
 
+#include "errors.h"
 #include "numaring.h"
 #include "numaring_lab.h"
+#include "relax.h"
 
 /* two lines: what the library keeps apart (x86 prefetches line pairs) */
 #define LINE_PAIR 128
@@ -100,16 +102,6 @@ static struct {
 static volatile uintptr_t sink; /* the last item seen: keeps the consumer honest */
 
 /* ---- the queues ------------------------------------------------------ */
-
-/* The harness's wait for room or an item (harness/workers.c): PAUSE, and
- * now and then the CPU for whoever we wait for. */
-static inline void idle_poll(uint32_t *polls)
-{
-	if (++*polls % 1024u == 0)
-		sched_yield();
-	else
-		__builtin_ia32_pause();
-}
 
 /* One worker's handle: what every operation of its queue needs. */
 struct handle {
@@ -221,8 +213,8 @@ static int queue_create(const struct options *o)
 			o->cells_at < 0 ? numaring_flat_create((size_t)o->capacity)
 					: numaring_flat_create_placed((size_t)o->capacity, (size_t)o->cells_at);
 		if (!r) {
-			fprintf(stderr, "bare_loop: flat: out of memory for %llu slots\n",
-				(unsigned long long)o->capacity);
+			hb_say("flat: out of memory for %llu slots",
+			       (unsigned long long)o->capacity);
 			return -1;
 		}
 		run.q = r;
@@ -237,7 +229,7 @@ static int queue_create(const struct options *o)
 			cfg.batch = (unsigned)cfg.capacity;
 		run.q = numaring_create(&cfg);
 		if (!run.q) {
-			fprintf(stderr, "bare_loop: numaring_create: %s\n", numaring_last_error());
+			hb_say("numaring_create: %s", numaring_last_error());
 			return -1;
 		}
 		return 0;
@@ -245,18 +237,18 @@ static int queue_create(const struct options *o)
 	case Q_RTE: {
 		ssize_t bytes = rte_ring_get_memsize(rte_align32pow2((uint32_t)o->capacity + 1));
 		if (bytes < 0) {
-			fprintf(stderr, "bare_loop: rte: rte_ring_get_memsize failed (%zd)\n", bytes);
+			hb_say("rte: rte_ring_get_memsize failed (%zd)", bytes);
 			return -1;
 		}
 		struct rte_ring *r = aligned_zeroed((size_t)bytes);
 		if (!r) {
-			fprintf(stderr, "bare_loop: rte: out of memory for %llu slots\n",
-				(unsigned long long)o->capacity);
+			hb_say("rte: out of memory for %llu slots",
+			       (unsigned long long)o->capacity);
 			return -1;
 		}
 		int rc = rte_ring_init(r, "bare_rte", (unsigned)o->capacity, RING_F_EXACT_SZ);
 		if (rc < 0) {
-			fprintf(stderr, "bare_loop: rte: rte_ring_init failed: %s\n", strerror(-rc));
+			hb_say("rte: rte_ring_init failed: %s", strerror(-rc));
 			free(r);
 			return -1;
 		}
@@ -323,7 +315,7 @@ static void *producer_main(void *arg)
 			while (enqueue1(&h, (void *)next) != 0) {
 				if (stopped())
 					goto out;
-				idle_poll(&polls);
+				hb_idle_poll(&polls);
 			}
 			next++;
 		}
@@ -338,7 +330,7 @@ static void *producer_main(void *arg)
 				if (done < burst) {
 					if (stopped())
 						goto out;
-					idle_poll(&polls);
+					hb_idle_poll(&polls);
 				}
 			}
 			next += burst;
@@ -366,7 +358,7 @@ static void *consumer_main(void *arg)
 			while (dequeue1(&h, &item) != 0) {
 				if (stopped())
 					goto out;
-				idle_poll(&polls);
+				hb_idle_poll(&polls);
 			}
 			/* Relaxed: a counter the main thread samples; it orders nothing. */
 			atomic_store_explicit(&run.consumed, ++count, memory_order_relaxed);
@@ -379,7 +371,7 @@ static void *consumer_main(void *arg)
 				while ((got = dequeue_burst(&h, items, burst)) == 0) {
 					if (stopped())
 						goto out;
-					idle_poll(&polls);
+					hb_idle_poll(&polls);
 				}
 			}
 			item = items[got - 1];
@@ -417,18 +409,6 @@ static void usage(FILE *f)
 		"allowed set, consumer on the second.\n"
 		"exit status: 0 ok, 1 the run failed, 2 bad input\n",
 		MAX_BURST);
-}
-
-/* One message naming the option, for exit status 2. */
-__attribute__((format(printf, 1, 2))) static int bad(const char *fmt, ...)
-{
-	va_list ap;
-	fprintf(stderr, "bare_loop: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, " (see --help)\n");
-	return 2;
 }
 
 /* A whole unsigned decimal number in [lo, hi], or -1. */
@@ -492,56 +472,63 @@ static int parse_args(int argc, char **argv, struct options *o)
 				if (strcmp(optarg, queue_names[i]) == 0)
 					break;
 			if (i == sizeof queue_names / sizeof queue_names[0])
-				return bad("%s: unknown queue \"%s\" (flat, numaring or rte)", "--queue",
-					   optarg);
+				return hb_usage_error(
+				    "%s: unknown queue \"%s\" (flat, numaring or rte)", "--queue",
+				    optarg);
 			o->queue = (enum queue_kind)i;
 			break;
 		}
 		case OPT_BURST:
 			if (parse_u64(optarg, 1, MAX_BURST, &v) != 0)
-				return bad("%s: \"%s\" is not a whole number in 1..4096", "--burst", optarg);
+				return hb_usage_error("%s: \"%s\" is not a whole number in 1..4096",
+						      "--burst", optarg);
 			o->burst = (unsigned)v;
 			break;
 		case OPT_CAPACITY:
 			if (parse_u64(optarg, 2, MAX_CAPACITY, &v) != 0 || (v & (v - 1)) != 0)
-				return bad("%s: \"%s\" is not a power of two in 2..1073741824", "--capacity",
-					   optarg);
+				return hb_usage_error(
+				    "%s: \"%s\" is not a power of two in 2..1073741824",
+				    "--capacity", optarg);
 			o->capacity = v;
 			break;
 		case OPT_CELLS_AT: {
 			long page = sysconf(_SC_PAGESIZE);
 			if (parse_u64(optarg, 0, (uint64_t)page - 1, &v) != 0 || v % 128 != 0)
-				return bad("%s: \"%s\" is not a multiple of 128 in 0..%ld", "--cells-at",
-					   optarg, page - 128);
+				return hb_usage_error(
+				    "%s: \"%s\" is not a multiple of 128 in 0..%ld", "--cells-at",
+				    optarg, page - 128);
 			o->cells_at = (long)v;
 			break;
 		}
 		case OPT_DURATION:
 			if (parse_seconds(optarg, 1, &o->duration_s) != 0)
-				return bad("%s: \"%s\" is not a number of seconds in (0, 3600]", "--duration",
-					   optarg);
+				return hb_usage_error(
+				    "%s: \"%s\" is not a number of seconds in (0, 3600]",
+				    "--duration", optarg);
 			break;
 		case OPT_WARMUP:
 			if (parse_seconds(optarg, 0, &o->warmup_s) != 0)
-				return bad("%s: \"%s\" is not a number of seconds in [0, 3600]", "--warmup",
-					   optarg);
+				return hb_usage_error(
+				    "%s: \"%s\" is not a number of seconds in [0, 3600]",
+				    "--warmup", optarg);
 			break;
 		case OPT_HELP:
 			usage(stdout);
 			return 0;
 		case ':':
-			return bad("%s needs a value", argv[optind - 1]);
+			return hb_usage_error("%s needs a value", argv[optind - 1]);
 		default:
-			return bad("unknown option \"%s\"", argv[optind - 1]);
+			return hb_usage_error("unknown option \"%s\"", argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
-		return bad("unexpected argument \"%s\"", argv[optind]);
+		return hb_usage_error("unexpected argument \"%s\"", argv[optind]);
 	if (o->cells_at >= 0 && o->queue != Q_FLAT)
-		return bad("--cells-at is for --queue flat only (numaring and rte place their own)");
+		return hb_usage_error(
+		    "--cells-at is for --queue flat only (numaring and rte place their own)");
 	if (o->burst > o->capacity)
-		return bad("--burst %u is larger than --capacity %llu", o->burst,
-			   (unsigned long long)o->capacity);
+		return hb_usage_error("--burst %u is larger than --capacity %llu", o->burst,
+				      (unsigned long long)o->capacity);
 	return -1;
 }
 
@@ -569,20 +556,19 @@ static int choose_cpus(void)
 	cpu_set_t s;
 	int n = 0;
 	if (sched_getaffinity(0, sizeof s, &s) != 0) {
-		fprintf(stderr, "bare_loop: sched_getaffinity: %s\n", strerror(errno));
+		hb_say("sched_getaffinity: %s", strerror(errno));
 		return -1;
 	}
 	for (int c = 0; c < CPU_SETSIZE && n < 2; c++)
 		if (CPU_ISSET(c, &s))
 			run.cpu[n++] = c;
 	if (n == 0) {
-		fprintf(stderr, "bare_loop: no CPU is allowed to this process\n");
+		hb_say("no CPU is allowed to this process");
 		return -1;
 	}
 	if (n == 1) {
 		run.cpu[1] = run.cpu[0];
-		fprintf(stderr, "bare_loop: note: only CPU %d is allowed: producer and consumer share it\n",
-			run.cpu[0]);
+		hb_say("note: only CPU %d is allowed: producer and consumer share it", run.cpu[0]);
 	}
 	return 0;
 }
@@ -590,6 +576,7 @@ static int choose_cpus(void)
 int main(int argc, char **argv)
 {
 	pthread_t th[2];
+	hb_prog = "bare_loop"; /* the name its messages start with (errors.h) */
 	int rc = parse_args(argc, argv, &run.o);
 	if (rc >= 0)
 		return rc;
@@ -602,8 +589,8 @@ int main(int argc, char **argv)
 	for (int i = 0; i < 2; i++) {
 		int e = pthread_create(&th[i], NULL, i == 0 ? producer_main : consumer_main, NULL);
 		if (e) {
-			fprintf(stderr, "bare_loop: cannot start the %s thread: %s\n",
-				i == 0 ? "producer" : "consumer", strerror(e));
+			hb_say("cannot start the %s thread: %s", i == 0 ? "producer" : "consumer",
+			       strerror(e));
 			return 1;
 		}
 	}
@@ -627,20 +614,18 @@ int main(int argc, char **argv)
 
 	for (int i = 0; i < 2; i++)
 		if (run.failed[i]) {
-			fprintf(stderr, "bare_loop: %s: %s\n", i == 0 ? "producer" : "consumer",
-				run.err[i]);
+			hb_say("%s: %s", i == 0 ? "producer" : "consumer", run.err[i]);
 			rc = 1;
 		}
 	if (rc == 1)
 		return 1;
 	if (c1 == c0) {
-		fprintf(stderr, "bare_loop: no item went through %s in the measured window\n",
-			queue_names[run.o.queue]);
+		hb_say("no item went through %s in the measured window", queue_names[run.o.queue]);
 		return 1;
 	}
 	printf("%s,%u,%.0f\n", queue_names[run.o.queue], run.o.burst, (double)(c1 - c0) / (t1 - t0));
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "bare_loop: cannot write the result: %s\n", strerror(errno));
+		hb_say("cannot write the result: %s", strerror(errno));
 		return 1;
 	}
 	return 0;

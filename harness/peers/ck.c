@@ -28,12 +28,13 @@ static void *ckq_create(const struct hq_params *p, char *err, size_t errlen)
 	struct ckq *q;
 
 	if (!hq_pow2(p->capacity) || p->capacity > UINT_MAX / 2 + 1) {
-		hq_err(err, errlen, "ck: capacity %zu is not a power of two in [2, 2^31]", p->capacity);
+		hb_err(err, errlen, "ck: capacity %zu is not a power of two in [2, 2^31]",
+		       p->capacity);
 		return NULL;
 	}
 	q = hq_alloc(sizeof *q + p->capacity * sizeof q->buf[0]);
 	if (!q) {
-		hq_err(err, errlen, "ck: out of memory for %zu slots", p->capacity);
+		hb_err(err, errlen, "ck: out of memory for %zu slots", p->capacity);
 		return NULL;
 	}
 	ck_ring_init(&q->ring, (unsigned)p->capacity);

@@ -25,7 +25,7 @@ static void *faa_create(const struct hq_params *p, char *err, size_t errlen)
 	struct faaq *q = hq_alloc(sizeof *q);
 	(void)p;
 	if (!q)
-		hq_err(err, errlen, "faa: out of memory");
+		hb_err(err, errlen, "faa: out of memory");
 	return q;
 }
 

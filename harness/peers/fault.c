@@ -40,12 +40,12 @@ static void *fault_create(const struct hq_params *p, enum fault f, char *err, si
 {
 	struct faultq *q;
 	if (!hq_pow2(p->capacity))
-		return hq_err(err, errlen, "fault: capacity %zu is not a power of two >= 2",
+		return hb_err(err, errlen, "fault: capacity %zu is not a power of two >= 2",
 			      p->capacity),
 		       NULL;
 	if (!(q = hq_alloc(sizeof *q)) || !(q->r = numaring_flat_create(p->capacity))) {
 		free(q);
-		return hq_err(err, errlen, "fault: out of memory"), NULL;
+		return hb_err(err, errlen, "fault: out of memory"), NULL;
 	}
 	q->fault = f;
 	q->kind = p->item;
@@ -78,11 +78,11 @@ static void *fault_thread_init(void *q, char *err, size_t errlen)
 {
 	struct fault_thread *t = hq_alloc(sizeof *t);
 	if (!t)
-		return hq_err(err, errlen, "fault: out of memory for a thread handle"), NULL;
+		return hb_err(err, errlen, "fault: out of memory for a thread handle"), NULL;
 	t->q = q;
 	if (!(t->h = numaring_flat_attach(((struct faultq *)q)->r))) {
 		free(t);
-		return hq_err(err, errlen, "fault: out of memory for a thread handle"), NULL;
+		return hb_err(err, errlen, "fault: out of memory for a thread handle"), NULL;
 	}
 	return t;
 }

@@ -18,12 +18,12 @@ static void *flat_create(const struct hq_params *p, char *err, size_t errlen)
 	struct numaring_flat *f;
 
 	if (!hq_pow2(p->capacity)) {
-		hq_err(err, errlen, "flat: capacity %zu is not a power of two >= 2", p->capacity);
+		hb_err(err, errlen, "flat: capacity %zu is not a power of two >= 2", p->capacity);
 		return NULL;
 	}
 	f = numaring_flat_create(p->capacity);
 	if (!f) {
-		hq_err(err, errlen, "flat: out of memory for %zu slots", p->capacity);
+		hb_err(err, errlen, "flat: out of memory for %zu slots", p->capacity);
 		return NULL;
 	}
 	return f;
@@ -38,7 +38,7 @@ static void *flat_thread_init(void *q, char *err, size_t errlen)
 {
 	struct numaring_flat_handle *h = numaring_flat_attach(q);
 	if (!h)
-		hq_err(err, errlen, "flat: out of memory for a thread handle");
+		hb_err(err, errlen, "flat: out of memory for a thread handle");
 	return h;
 }
 

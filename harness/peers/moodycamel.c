@@ -15,7 +15,7 @@ static void *mcq_create(const struct hq_params *p, char *err, size_t errlen)
 {
 	void *q = mc_create(p->capacity, p->threads);
 	if (!q)
-		hq_err(err, errlen, "moodycamel: out of memory");
+		hb_err(err, errlen, "moodycamel: out of memory");
 	return q;
 }
 
@@ -23,7 +23,7 @@ static void *mcq_thread_init(void *q, char *err, size_t errlen)
 {
 	void *h = mc_thread_init(q);
 	if (!h)
-		hq_err(err, errlen, "moodycamel: out of memory for a thread handle");
+		hb_err(err, errlen, "moodycamel: out of memory for a thread handle");
 	return h;
 }
 

@@ -22,7 +22,7 @@ static void *mq_create(const struct hq_params *p, char *err, size_t errlen)
 	struct mq *q;
 
 	if (!hq_pow2(p->capacity)) {
-		hq_err(err, errlen, "mutex: capacity %zu is not a power of two >= 2", p->capacity);
+		hb_err(err, errlen, "mutex: capacity %zu is not a power of two >= 2", p->capacity);
 		return NULL;
 	}
 	q = hq_alloc(sizeof *q);
@@ -30,7 +30,7 @@ static void *mq_create(const struct hq_params *p, char *err, size_t errlen)
 		q->slots = hq_alloc(p->capacity * sizeof(void *));
 	if (!q || !q->slots) {
 		free(q);
-		hq_err(err, errlen, "mutex: out of memory for %zu slots", p->capacity);
+		hb_err(err, errlen, "mutex: out of memory for %zu slots", p->capacity);
 		return NULL;
 	}
 	pthread_mutex_init(&q->lock, NULL);

@@ -40,10 +40,11 @@ static void *null_create(const struct hq_params *p, char *err, size_t errlen)
 {
 	struct nullq *q = hq_alloc(sizeof *q);
 	if (!q)
-		return hq_err(err, errlen, "null: out of memory"), NULL;
+		return hb_err(err, errlen, "null: out of memory"), NULL;
 	if (p->sample == 0 || (p->sample & (p->sample - 1))) {
 		free(q);
-		return hq_err(err, errlen, "null: sample %u is not a power of two", p->sample), NULL;
+		return hb_err(err, errlen, "null: sample %u is not a power of two", p->sample),
+		       NULL;
 	}
 	q->kind = p->item;
 	q->sample = p->sample;
@@ -62,7 +63,7 @@ static void *null_thread_init(void *qv, char *err, size_t errlen)
 	struct null_thread *t = hq_alloc(sizeof *t);
 	uint64_t n = 64;
 	if (!t)
-		return hq_err(err, errlen, "null: out of memory for a thread handle"), NULL;
+		return hb_err(err, errlen, "null: out of memory for a thread handle"), NULL;
 	while (n < 2 * (uint64_t)q->batch) /* a burst never returns one message twice */
 		n <<= 1;
 	t->kind = q->kind;
@@ -70,7 +71,7 @@ static void *null_thread_init(void *qv, char *err, size_t errlen)
 	t->msg_mask = n - 1;
 	if (q->kind == HB_ITEM_MESSAGE && !(t->msgs = hq_alloc(n * sizeof *t->msgs))) {
 		free(t);
-		return hq_err(err, errlen, "null: out of memory for %llu messages",
+		return hb_err(err, errlen, "null: out of memory for %llu messages",
 			      (unsigned long long)n),
 		       NULL;
 	}

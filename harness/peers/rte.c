@@ -27,22 +27,22 @@ static void *rteq_create(const struct hq_params *p, char *err, size_t errlen)
 	int rc;
 
 	if (p->capacity < 1 || p->capacity > RTE_RING_SZ_MASK / 2) {
-		hq_err(err, errlen, "rte: capacity %zu is out of range", p->capacity);
+		hb_err(err, errlen, "rte: capacity %zu is out of range", p->capacity);
 		return NULL;
 	}
 	bytes = rte_ring_get_memsize(rte_align32pow2((uint32_t)p->capacity + 1));
 	if (bytes < 0) {
-		hq_err(err, errlen, "rte: rte_ring_get_memsize failed (%zd)", bytes);
+		hb_err(err, errlen, "rte: rte_ring_get_memsize failed (%zd)", bytes);
 		return NULL;
 	}
 	r = hq_alloc((size_t)bytes);
 	if (!r) {
-		hq_err(err, errlen, "rte: out of memory for %zu slots", p->capacity);
+		hb_err(err, errlen, "rte: out of memory for %zu slots", p->capacity);
 		return NULL;
 	}
 	rc = rte_ring_init(r, "hq_rte", (unsigned)p->capacity, RING_F_EXACT_SZ);
 	if (rc < 0) {
-		hq_err(err, errlen, "rte: rte_ring_init failed: %s", strerror(-rc));
+		hb_err(err, errlen, "rte: rte_ring_init failed: %s", strerror(-rc));
 		free(r);
 		return NULL;
 	}

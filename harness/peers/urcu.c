@@ -107,7 +107,7 @@ static void *uq_create(const struct hq_params *p, char *err, size_t errlen)
 	struct uq *q = hq_alloc(sizeof *q);
 	(void)p;
 	if (!q) {
-		hq_err(err, errlen, "urcu: out of memory");
+		hb_err(err, errlen, "urcu: out of memory");
 		return NULL;
 	}
 	cds_wfcq_init(&q->head, &q->tail);
@@ -135,7 +135,7 @@ static void *uq_thread_init(void *q, char *err, size_t errlen)
 {
 	struct uthread *t = hq_alloc(sizeof *t);
 	if (!t) {
-		hq_err(err, errlen, "urcu: out of memory for a thread handle");
+		hb_err(err, errlen, "urcu: out of memory for a thread handle");
 		return NULL;
 	}
 	t->q = q;

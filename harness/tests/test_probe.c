@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * test_probe.c - the host probe (harness/probe.c): what probe.csv holds on
+ * test_probe.c - the host probe (harness/probe*.c): what probe.csv holds on
  * the real topology and on an emulated one, and that a failure leaves no
  * file behind.
  *
