@@ -24,17 +24,17 @@ static int nrq_configure(const struct hq_params *p, struct numaring_config *cfg,
 {
 	const char *v;
 	if ((v = hq_setting(p, "lookup")) && numaring_lookup_parse(v, &lab->lookup) < 0)
-		return hq_err(err, errlen, "numaring: unknown lookup \"%s\"", v), -1;
+		return hb_err(err, errlen, "numaring: unknown lookup \"%s\"", v), -1;
 	if ((v = hq_setting(p, "gate")) && numaring_gate_parse(v, &lab->gate) < 0)
-		return hq_err(err, errlen, "numaring: unknown gate \"%s\"", v), -1;
+		return hb_err(err, errlen, "numaring: unknown gate \"%s\"", v), -1;
 	if ((v = hq_setting(p, "backoff")) && numaring_backoff_parse(v, &cfg->backoff) < 0)
-		return hq_err(err, errlen, "numaring: unknown backoff \"%s\"", v), -1;
+		return hb_err(err, errlen, "numaring: unknown backoff \"%s\"", v), -1;
 	if ((v = hq_setting(p, "recheck"))) {
 		char *end;
 		errno = 0;
 		unsigned long r = strtoul(v, &end, 10);
 		if (errno || *end || !*v || r < 1 || r > UINT_MAX)
-			return hq_err(err, errlen, "numaring: recheck \"%s\" is not 1..%u", v,
+			return hb_err(err, errlen, "numaring: recheck \"%s\" is not 1..%u", v,
 				      UINT_MAX),
 			       -1;
 		lab->recheck = (unsigned)r;
@@ -44,7 +44,7 @@ static int nrq_configure(const struct hq_params *p, struct numaring_config *cfg,
 		errno = 0;
 		unsigned long l = strtoul(v, &end, 10);
 		if (errno || *end || !*v || l > 1000000)
-			return hq_err(err, errlen, "numaring: linger \"%s\" is not 0..1000000 us", v),
+			return hb_err(err, errlen, "numaring: linger \"%s\" is not 0..1000000 us", v),
 			       -1;
 		lab->linger_us = (unsigned)l;
 	}
@@ -76,12 +76,12 @@ static void *nrq_create(const struct hq_params *p, char *err, size_t errlen)
 	if (nrq_configure(p, &cfg, &lab, err, errlen) < 0)
 		return NULL;
 	if (!(a = calloc(1, sizeof *a))) {
-		hq_err(err, errlen, "numaring: out of memory");
+		hb_err(err, errlen, "numaring: out of memory");
 		return NULL;
 	}
 	a->capacity = p->capacity;
 	if (!(a->q = numaring_lab_create(&cfg, &lab))) {
-		hq_err(err, errlen, "numaring_create: %s", numaring_last_error());
+		hb_err(err, errlen, "numaring_create: %s", numaring_last_error());
 		free(a);
 		return NULL;
 	}
@@ -106,7 +106,7 @@ static void *nrq_thread_init(void *q, char *err, size_t errlen)
 {
 	struct numaring_worker *w = numaring_worker_attach(((struct nrq *)q)->q);
 	if (!w)
-		hq_err(err, errlen, "numaring_worker_attach: %s", numaring_last_error());
+		hb_err(err, errlen, "numaring_worker_attach: %s", numaring_last_error());
 	return w;
 }
 

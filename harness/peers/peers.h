@@ -27,10 +27,6 @@
 extern const struct hq_ops hq_numaring, hq_flat, hq_ck, hq_rte, hq_moodycamel, hq_urcu,
 	hq_mutex, hq_faa, hq_null, hq_fault_drop, hq_fault_dup, hq_fault_corrupt;
 
-/* The error sentence is the harness's (errors.h: hb_err). hq_err is its
- * former name here, kept while harness/peers/numaring.c (the ring's
- * adapter, edited with the ring) still says so. */
-#define hq_err hb_err
 
 /* Zeroed memory of len bytes aligned to HQ_LINE, or NULL; free() it. */
 static inline void *hq_alloc(size_t len)
