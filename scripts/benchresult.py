@@ -63,9 +63,9 @@ Writes go through a temporary file + os.replace: a file is whole or absent.
 
 As a program it wraps bench_oversub (a C program):
 
-    benchresult.py oversub [--bin build/bench/bench_oversub] [--bench build/numaring-bench]
-                   [--quick] [--items N] [--seconds S] [--lookup MODE] [--backoff MODE]
-                   [--results DIR] [--no-save]
+    python3 -m scripts.benchresult oversub [--bin build/bench/bench_oversub]
+        [--bench build/numaring-bench] [--quick] [--items N] [--seconds S]
+        [--lookup MODE] [--backoff MODE] [--results DIR] [--no-save]
 
 runs it with --csv into a temporary file (its table on stdout as before) and
 saves that as results/<host>/bench/bench-oversub.csv + meta. Exit status: the
@@ -82,8 +82,7 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import hostid  # noqa: E402
+from . import hostid
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_RESULTS = os.path.join(ROOT, "results")
@@ -350,7 +349,7 @@ def start(name, prog, a, bench):
             print(f"{prog}: note: environment not captured ({why}); a later run "
                   "captures it", file=sys.stderr)
         else:
-            import experiments  # late: only where something is saved
+            from . import experiments  # late: only where something is saved
             try:
                 experiments.capture_env(envdir, bench, None, show_json, False, ident)
             except OSError as e:
@@ -367,7 +366,7 @@ def start(name, prog, a, bench):
 def oversub(argv):
     prog = "bench-oversub"
     ap = argparse.ArgumentParser(
-        prog="benchresult.py oversub",
+        prog="python3 -m scripts.benchresult oversub",
         description="run bench_oversub and save its table as results/<host>/bench/"
                     "bench-oversub.csv + .meta.json (and env/ once)")
     ap.add_argument("--bin", default="build/bench/bench_oversub", help="bench_oversub to run")
@@ -418,7 +417,7 @@ def main(argv=None):
         print(__doc__)
         sys.exit(0)
     if not argv:
-        fail("benchresult", "usage: benchresult.py oversub [options] (--help: the contract)")
+        fail("benchresult", "usage: python3 -m scripts.benchresult oversub [options] (--help: the contract)")
     if argv[0] != "oversub":
         fail("benchresult", f"unknown command {argv[0]!r} (known: oversub)")
     oversub(argv[1:])

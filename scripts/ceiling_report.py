@@ -11,7 +11,7 @@ ceiling that does not bind it here, and the README says so.
 
 import os
 
-import regime
+from . import regime
 
 #: the share of its ceiling a queue's best near-empty point should reach
 TIGHT = 0.5
@@ -21,8 +21,8 @@ def tightness(hostdir, name="peers"):
     """[{queue, regime, ratio, measured, ceiling (M items/s), bound, point}]:
     per queue and regime the point with the highest median measured /
     ceiling (prodcons rows the model speaks of); None without a probe."""
-    import ceiling
-    import summarize
+    from . import ceiling
+    from . import summarize
     ppath = os.path.join(hostdir, "probe", "probe.csv")
     rows = summarize.load(os.path.join(hostdir, f"{name}.csv"))
     if not rows or not os.path.exists(ppath):

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """hostenv.py - what the machine was and what it was doing, for the runner.
 
@@ -525,7 +524,7 @@ def stolen_flag(pct):
     return None if pct is None else int(pct > STEAL_FLAG_PCT)
 
 
-if __name__ == "__main__":  # a look at this machine: hostenv.py [versions|cpu|load]
+if __name__ == "__main__":  # a look at this machine: python3 -m scripts.hostenv [versions|cpu|load]
     what = sys.argv[1] if len(sys.argv) > 1 else "cpu"
     if what == "versions":
         sys.stdout.write(versions_csv())

@@ -1,9 +1,10 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """summarize.py - the measured ratios of each finding, from results/<host>/*.csv.
 
-    summarize.py [--results results] [HOST ...]   print each host's ratios
-    summarize.py --readme HOST                    rewrite results/HOST/README.md
+    python3 -m scripts.summarize [--results results] [HOST ...]
+        print each host's ratios (every host of the results by default)
+    python3 -m scripts.summarize [--results results] --readme HOST ...
+        rewrite results/HOST/README.md
 
 Every number comes from the tidy CSVs; nothing is typed in. The same
 functions feed the paper's generated numbers. A ratio between two
@@ -23,13 +24,12 @@ import os
 import statistics
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import expfile  # noqa: E402
-import hostenv  # noqa: E402
-import manifest  # noqa: E402
-import nrdata  # noqa: E402
-import regime  # noqa: E402
-import stats  # noqa: E402
+from . import expfile
+from . import hostenv
+from . import manifest
+from . import nrdata
+from . import regime
+from . import stats
 
 STUDY = {
     "F1": "look-up 11x the data movement",
@@ -549,7 +549,7 @@ def f4_says(r, b):
 
 def ceiling_ratios(hostdir, name):
     """measured/ceiling per point (median over reps) for one experiment."""
-    import ceiling
+    from . import ceiling
     ppath = os.path.join(hostdir, "probe", "probe.csv")
     rows = load(os.path.join(hostdir, f"{name}.csv"))
     if not rows or not os.path.exists(ppath):
@@ -624,7 +624,7 @@ def f5_closed(hostdir):
     bind): [{threads, batch, measured (Mitems/s, median), ceiling (Mitems/s),
     ratio, bound (the binding term)}] sorted by threads and batch; None where
     f5-ceiling.csv has no closed-loop rows or no probe."""
-    import ceiling
+    from . import ceiling
     rows = [r for r in load(os.path.join(hostdir, "f5-ceiling.csv"))
             if not load_of(r) and regime.closed_loop(r)]
     ppath = os.path.join(hostdir, "probe", "probe.csv")
@@ -1257,16 +1257,16 @@ def host_readme(hostdir):
     lines.append(kind_paragraph(hostdir, t, m))
     if not emulated and not guest:
         # the reproduction report: every claim checked here (scripts/claims.py)
-        import claims
+        from . import claims
         lines += claims.md_section(claims.report(hostdir))
     elif emulated:
         lines += ["", "The reproduction report of these runs is the real host folder's "
                   "(`claims.csv` and README there)."]
     lines += f4_section(hostdir)
     lines += peers_pairs_section(hostdir)
-    import regime_report
+    from . import regime_report
     lines += regime_report.lines(hostdir)
-    import ceiling_report
+    from . import ceiling_report
     lines += ceiling_report.lines(hostdir)
     lines += drift_section(hostdir)
     lines += harness_section(hostdir)
@@ -1383,7 +1383,7 @@ def main():
             die("--readme needs a HOST (a folder of the results)")
     bad = [a for a in args if a.startswith("-")]
     if bad:
-        die(f"unknown option {bad[0]!r} (summarize.py --help)")
+        die(f"unknown option {bad[0]!r} (python3 -m scripts.summarize --help)")
     if not os.path.isdir(results):
         die(f"{results!r} is not a folder of results")
     for host in args:
