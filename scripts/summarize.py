@@ -18,11 +18,11 @@ every point and reported on their own: their spread against the smallest
 effect an experiment states.
 """
 
+import argparse
 import csv
 import json
 import os
 import statistics
-import sys
 
 from . import expfile
 from . import hostenv
@@ -1361,34 +1361,26 @@ def kind_paragraph(hostdir, t, m):
     return text
 
 
-def die(msg):
-    print(f"summarize: {msg}", file=sys.stderr)
-    sys.exit(2)
-
-
-def main():
-    args = sys.argv[1:]
-    if args[:1] in (["--help"], ["-h"]):
-        print(__doc__.strip())
-        return
-    results = "results"
-    if args[:1] == ["--results"]:
-        if len(args) < 2:
-            die("--results needs a folder")
-        results, args = args[1], args[2:]
-    readme = args[:1] == ["--readme"]
-    if readme:
-        args = args[1:]
-        if not args:
-            die("--readme needs a HOST (a folder of the results)")
-    bad = [a for a in args if a.startswith("-")]
-    if bad:
-        die(f"unknown option {bad[0]!r} (python3 -m scripts.summarize --help)")
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python3 -m scripts.summarize",
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 description=__doc__.strip())
+    ap.add_argument("--results", metavar="DIR", default="results",
+                    help="the results folder, one folder per host (default results)")
+    ap.add_argument("--readme", action="store_true",
+                    help="rewrite each HOST's README.md instead of printing (needs a HOST)")
+    ap.add_argument("hosts", nargs="*", metavar="HOST",
+                    help="a folder of the results (default: every one, without --readme)")
+    a = ap.parse_args(argv)
+    results, readme, args = a.results, a.readme, a.hosts
+    if readme and not args:
+        ap.error("--readme needs a HOST (a folder of the results)")
     if not os.path.isdir(results):
-        die(f"{results!r} is not a folder of results")
+        ap.error(f"{results!r} is not a folder of results")
     for host in args:
         if not os.path.isdir(os.path.join(results, host)):
-            die(f"no results for host {host!r}: {os.path.join(results, host)} is not a folder")
+            ap.error(f"no results for host {host!r}: {os.path.join(results, host)} "
+                     "is not a folder")
     if readme:
         for host in args:
             hostdir = os.path.join(results, host)

@@ -485,7 +485,7 @@ class PaceTest(unittest.TestCase):
 
 class SummarizeCliTest(unittest.TestCase):
     """python3 -m scripts.summarize: --help prints the usage; bad input is one
-    message and exit 2, and --readme writes nothing for a missing host."""
+    message (argparse's) and exit 2, and --readme writes nothing for a missing host."""
 
     def cli(self, *args):
         import subprocess
@@ -498,8 +498,8 @@ class SummarizeCliTest(unittest.TestCase):
         self.assertIn("--readme HOST", r.stdout)
         tmp = tempfile.mkdtemp(prefix="nr-sumcli-")
         try:
-            for args, what in ((("--bogus",), "unknown option '--bogus'"),
-                               (("--results",), "--results needs a folder"),
+            for args, what in ((("--bogus",), "unrecognized arguments: --bogus"),
+                               (("--results",), "argument --results: expected one argument"),
                                (("--results", tmp, "--readme"), "--readme needs a HOST"),
                                (("--results", tmp, "--readme", "nohost"),
                                 "no results for host 'nohost'"),
