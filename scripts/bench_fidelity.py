@@ -1,10 +1,9 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """bench_fidelity.py - how close numaring-bench comes to a bare loop of the same queue (make bench-fidelity).
 
-    bench_fidelity.py [--bench build/numaring-bench] [--bare build/bench/bare_loop]
-                      [--reps 5] [--duration 1] [--warmup 0.3] [--burst 32] [--csv PATH]
-                      [--results DIR] [--no-save]
+    python3 -m scripts.bench_fidelity [--bench build/numaring-bench]
+        [--bare build/bench/bare_loop] [--reps 5] [--duration 1] [--warmup 0.3]
+        [--burst 32] [--csv PATH] [--results DIR] [--no-save]
 
 For each queue (flat, numaring, rte) and each mode (single operations, bursts of
 --burst), at 1 producer + 1 consumer with the same pinning (P0 on the first
@@ -50,9 +49,8 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import benchresult  # noqa: E402
-import manifest  # noqa: E402
+from . import benchresult
+from . import manifest
 
 #: the queues the bare loop builds (harness/fidelity/bare_loop.c)
 QUEUES = ("flat", "numaring", "rte")
@@ -169,7 +167,8 @@ def fmt_cell(v):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(
+        prog="python3 -m scripts.bench_fidelity", description=__doc__.split("\n")[0])
     ap.add_argument("--bench", default="build/numaring-bench", help="numaring-bench to measure")
     ap.add_argument("--bare", default="build/bench/bare_loop", help="the bare loop (reference)")
     ap.add_argument("--reps", type=int_in(1, 1000), default=5,

@@ -1,13 +1,12 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """bench_peers.py - NumaRing against every peer queue, single operations and
 bursts, at 1 producer + 1 consumer and at 2 + 2, in one invocation
 (make bench-peers).
 
-    bench_peers.py [--bench build/numaring-bench] [--duration 1] [--reps 5]
-                   [--burst 32] [--item inline|message] [--shapes 1x1,2x2]
-                   [--accounting auto|scalar|vector|avx2] [--bare build/bench/bare_loop]
-                   [--results DIR] [--no-save]
+    python3 -m scripts.bench_peers [--bench build/numaring-bench] [--duration 1] [--reps 5]
+        [--burst 32] [--item inline|message] [--shapes 1x1,2x2]
+        [--accounting auto|scalar|vector|avx2] [--bare build/bench/bare_loop]
+        [--results DIR] [--no-save]
 
 Rounds are interleaved (every queue and shape once per round) so the
 machine's drift falls on all alike; each figure is the median of the rounds
@@ -66,10 +65,9 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import bench_fidelity  # noqa: E402
-import benchresult  # noqa: E402
-import manifest  # noqa: E402
+from . import bench_fidelity
+from . import benchresult
+from . import manifest
 
 #: every queue of numaring-bench but the null queue (the harness alone)
 QUEUES = manifest.queues(fabricates=False)
@@ -136,7 +134,8 @@ def fmt(v):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(
+        prog="python3 -m scripts.bench_peers", description=__doc__.split("\n")[0])
     ap.add_argument("--bench", default="build/numaring-bench")
     ap.add_argument("--duration", type=float, default=1.0)
     ap.add_argument("--reps", type=int, default=5)

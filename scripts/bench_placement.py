@@ -1,10 +1,9 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """bench_placement.py - how the ring's speed depends on where its cells lie (make bench-placement).
 
-    bench_placement.py [--bare build/bench/bare_loop] [--cells-at 0,128,...] [--burst 32]
-                       [--reps 5] [--duration 0.5] [--warmup 0.2]
-                       [--results DIR] [--no-save] [--bench build/numaring-bench]
+    python3 -m scripts.bench_placement [--bare build/bench/bare_loop] [--cells-at 0,128,...]
+        [--burst 32] [--reps 5] [--duration 0.5] [--warmup 0.2]
+        [--results DIR] [--no-save] [--bench build/numaring-bench]
 
 Runs the flat ring (NumaRing's per-node ring alone) at 1 producer + 1 consumer
 in bench-fidelity's bare loop (harness/fidelity/bare_loop.c: no harness code)
@@ -44,8 +43,7 @@ import statistics
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import benchresult  # noqa: E402
+from . import benchresult
 
 DEFAULT_CELLS_AT = "0,128,256,384,512,640,768,896"
 NUMARING_CELLS_AT = 384
@@ -83,7 +81,8 @@ def run(bare, cells_at, burst, duration, warmup):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(
+        prog="python3 -m scripts.bench_placement", description=__doc__.split("\n")[0])
     ap.add_argument("--bare", default="build/bench/bare_loop")
     ap.add_argument("--cells-at", default=DEFAULT_CELLS_AT,
                     help="comma-separated offsets past a page boundary, multiples of 128")

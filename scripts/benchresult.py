@@ -63,9 +63,9 @@ Writes go through a temporary file + os.replace: a file is whole or absent.
 
 As a program it wraps bench_oversub (a C program):
 
-    benchresult.py oversub [--bin build/bench/bench_oversub] [--bench build/numaring-bench]
-                   [--quick] [--items N] [--seconds S] [--lookup MODE] [--backoff MODE]
-                   [--results DIR] [--no-save]
+    python3 -m scripts.benchresult oversub [--bin build/bench/bench_oversub]
+        [--bench build/numaring-bench] [--quick] [--items N] [--seconds S]
+        [--lookup MODE] [--backoff MODE] [--results DIR] [--no-save]
 
 runs it with --csv into a temporary file (its table on stdout as before) and
 saves that as results/<host>/bench/bench-oversub.csv + meta. Exit status: the
@@ -82,8 +82,7 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import hostid  # noqa: E402
+from . import hostid
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_RESULTS = os.path.join(ROOT, "results")
@@ -350,7 +349,7 @@ def start(name, prog, a, bench):
             print(f"{prog}: note: environment not captured ({why}); a later run "
                   "captures it", file=sys.stderr)
         else:
-            import experiments  # late: only where something is saved
+            from . import experiments  # late: only where something is saved
             try:
                 experiments.capture_env(envdir, bench, None, show_json, False, ident)
             except OSError as e:
@@ -364,12 +363,11 @@ def start(name, prog, a, bench):
 
 # ---- bench_oversub's wrapper -----------------------------------------------
 
-def oversub(argv):
-    prog = "bench-oversub"
-    ap = argparse.ArgumentParser(
-        prog="benchresult.py oversub",
-        description="run bench_oversub and save its table as results/<host>/bench/"
-                    "bench-oversub.csv + .meta.json (and env/ once)")
+def oversub_parser(sub):
+    """The oversub command's options, a parser of ``sub`` (add_subparsers)."""
+    what = ("run bench_oversub and save its table as results/<host>/bench/"
+            "bench-oversub.csv + .meta.json (and env/ once)")
+    ap = sub.add_parser("oversub", help=what, description=what)
     ap.add_argument("--bin", default="build/bench/bench_oversub", help="bench_oversub to run")
     ap.add_argument("--bench", default="build/numaring-bench",
                     help="numaring-bench, for the environment's --show-topology")
@@ -379,7 +377,11 @@ def oversub(argv):
     ap.add_argument("--lookup", help="only this lookup mode")
     ap.add_argument("--backoff", help="only this backoff mode")
     add_arguments(ap, "bench-oversub")
-    a = ap.parse_args(argv)
+
+
+def oversub(a):
+    """bench_oversub with the options ``a`` (oversub_parser's)."""
+    prog = "bench-oversub"
     if not os.access(a.bin, os.X_OK):
         fail(prog, f"{a.bin} is not built (make {a.bin})")
     cmd = [a.bin] + (["--quick"] if a.quick else [])
@@ -413,15 +415,14 @@ def oversub(argv):
 
 
 def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
-    if argv and argv[0] in ("-h", "--help"):
-        print(__doc__)
-        sys.exit(0)
-    if not argv:
-        fail("benchresult", "usage: benchresult.py oversub [options] (--help: the contract)")
-    if argv[0] != "oversub":
-        fail("benchresult", f"unknown command {argv[0]!r} (known: oversub)")
-    oversub(argv[1:])
+    ap = argparse.ArgumentParser(
+        prog="python3 -m scripts.benchresult",
+        description="Run a side benchmark and save its table as results (the module's "
+                    "docstring: the contract).",
+        epilog="python3 -m scripts.benchresult oversub --help: its options")
+    # no dest: the namespace is the command's options alone (meta.json's)
+    oversub_parser(ap.add_subparsers(metavar="COMMAND", required=True))
+    oversub(ap.parse_args(argv))
 
 
 if __name__ == "__main__":

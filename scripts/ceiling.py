@@ -117,7 +117,7 @@ import math
 import os
 import sys
 
-import manifest
+from . import manifest
 
 LINE = 64             # bytes per cache line
 MESSAGE_BYTES = 16    # sizeof(struct hb_msg) (harness/item.h): 4 to a line
@@ -643,7 +643,8 @@ def main(argv=None):
     failure of the model (exit 1); ceiling.py --terms PROBE.CSV CSV: each
     row's ceiling and binding term."""
     import argparse
-    ap = argparse.ArgumentParser(description=main.__doc__)
+    ap = argparse.ArgumentParser(
+        prog="python3 -m scripts.ceiling", description=main.__doc__)
     ap.add_argument("--check", nargs="+", metavar="HOSTDIR")
     ap.add_argument("--terms", nargs=2, metavar=("PROBE", "CSV"))
     ap.add_argument("--tolerance", type=float, default=0.0)

@@ -12,7 +12,7 @@ ceiling that does not bind it here, and the README says so.
 import os
 import statistics
 
-import regime
+from . import regime
 
 #: the share of its ceiling a queue's best near-empty point should reach
 TIGHT = 0.5
@@ -23,8 +23,8 @@ def tightness(hostdir, name="peers"):
     per queue and regime the point with the highest median measured /
     ceiling, each run against its own ceiling (ceiling.group_ratio; prodcons
     rows the model speaks of); None without a probe."""
-    import ceiling
-    import summarize
+    from . import ceiling
+    from . import summarize
     ppath = os.path.join(hostdir, "probe", "probe.csv")
     rows = summarize.load(os.path.join(hostdir, f"{name}.csv"))
     if not rows or not os.path.exists(ppath):

@@ -1,19 +1,19 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 # Why this file is long: it is the claims table, each claim beside the function
 # that measures it; split, a claim would sit apart from how it is checked.
 """claims.py - every measured claim of the artifact, checked on the host that measured it.
 
-    claims.py report [--results DIR] [HOST ...]   the reproduction report of each host,
-                                                  side by side when several (make report)
-    claims.py report --mine [--results DIR]       the report of this working tree's own
-                                                  results (what make experiments ends with)
-    claims.py write [--results DIR] HOST ...      write results/HOST/claims.csv
-    claims.py readme FILE [--results DIR] [--check]
-                                                  regenerate the block between FILE's
-                                                  GENERATED markers (--check: exit 1 if it
-                                                  would change)
-    claims.py list                                the claims table itself
+    python3 -m scripts.claims report [--results DIR] [HOST ...]
+        the reproduction report of each host, side by side when several (make report)
+    python3 -m scripts.claims report --mine [--results DIR]
+        the report of this working tree's own results (what make experiments ends with)
+    python3 -m scripts.claims write [--results DIR] HOST ...
+        write results/HOST/claims.csv
+    python3 -m scripts.claims readme FILE [--results DIR] [--check]
+        regenerate the block between FILE's GENERATED markers (--check: exit 1 if
+        it would change)
+    python3 -m scripts.claims list
+        the claims table itself
 
 Claims are code. Each entry of CLAIMS is one sentence the README, the results
 READMEs or the paper states: an id, the sentence, the CSV and columns it reads,
@@ -52,10 +52,9 @@ import sys
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import nrdata  # noqa: E402
-import stats  # noqa: E402
-import summarize  # noqa: E402
+from . import nrdata
+from . import stats
+from . import summarize
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -220,7 +219,7 @@ def m_f4(backoff, workload="prodcons"):
 
 def _ceiling_points(ctx):
     """[(folder, csv, violation-like dict)] of every row with a ceiling, real and cross."""
-    import ceiling
+    from . import ceiling
     out = []
     for d in dict.fromkeys([ctx.dir] + ([ctx.cross] if ctx.cross else [])):
         for name, v in ceiling.check_host(d, tolerance=-1.0):
@@ -526,7 +525,7 @@ def csv_text(rows):
 
 def write_whole(path, text):
     """Through a temporary + rename (experiments.write_whole): never half a file."""
-    import experiments
+    from . import experiments
     experiments.write_whole(path, text)
 
 
@@ -745,7 +744,7 @@ def host_dirs(results, hosts):
 
 def mine(results):
     """This working tree's own host folder (hostid's marker), or exit 2."""
-    import hostid
+    from . import hostid
     try:
         fp = hostid.fingerprint(hostid.machine_identity()[0])
         dirs, _ = hostid.claim(results, [hostid.host_key()], fp, write=False)
@@ -759,8 +758,9 @@ def mine(results):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="claims.py", description=__doc__.split("\n")[0],
-                                 epilog="Statuses: " + ", ".join(STATUSES) + ".")
+    ap = argparse.ArgumentParser(
+        prog="python3 -m scripts.claims", description=__doc__.split("\n")[0],
+        epilog="Statuses: " + ", ".join(STATUSES) + ".")
     sub = ap.add_subparsers(dest="cmd", required=True)
     rp = sub.add_parser("report", help="the reproduction report of hosts (side by side)")
     rp.add_argument("hosts", nargs="*", help="host folders under --results (default: every "
@@ -796,7 +796,7 @@ def main(argv=None):
         if a.check:
             if new != text:
                 print(f"claims: {a.file}: the generated block is stale (run "
-                      f"scripts/claims.py readme {a.file})", file=sys.stderr)
+                      f"python3 -m scripts.claims readme {a.file})", file=sys.stderr)
                 return 1
             return 0
         if new != text:

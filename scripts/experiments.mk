@@ -27,9 +27,9 @@ deps-experiments:
 # never a failure.
 experiments: deps-experiments
 	@$(MAKE) --no-print-directory lib bench $(B)/bench/bench_ring $(if $(LIKWID),bench-likwid)
-	@rc=0; $(PYTHON) scripts/experiments.py run $(EXP_ARGS) || rc=$$?; \
+	@rc=0; $(PYTHON) -m scripts.experiments run $(EXP_ARGS) || rc=$$?; \
 	 if [ $$rc -ne 2 ] && [ $$rc -ne 130 ]; then $(MAKE) --no-print-directory plots || rc=1; \
-	   echo; $(PYTHON) scripts/claims.py report --mine || rc=1; fi; \
+	   echo; $(PYTHON) -m scripts.claims report --mine || rc=1; fi; \
 	 exit $$rc
 
 # The claims of several hosts side by side (make report HOSTS="a b"; every
@@ -38,10 +38,10 @@ experiments: deps-experiments
 HOSTS ?=
 .PHONY: report
 report:
-	@$(PYTHON) scripts/claims.py report $(if $(RESULTS),--results $(RESULTS)) $(HOSTS)
+	@$(PYTHON) -m scripts.claims report $(if $(RESULTS),--results $(RESULTS)) $(HOSTS)
 
 plots: deps-experiments
-	$(PYTHON) scripts/plot.py --gnuplot $(if $(COMPARE),--compare $(COMPARE))
+	$(PYTHON) -m scripts.plot --gnuplot $(if $(COMPARE),--compare $(COMPARE))
 
 # ---- the paper ----------------------------------------------------------------
 
@@ -56,7 +56,7 @@ PAPER_RESULTS ?= results
 PAPER_DIR     ?= paper
 PAPER_PLOTS   ?= ../plots
 paper: deps-paper
-	$(PYTHON) scripts/paper_numbers.py --results $(PAPER_RESULTS) \
+	$(PYTHON) -m scripts.paper_numbers --results $(PAPER_RESULTS) \
 		--out $(PAPER_DIR)/generated/numbers.tex --paths $(PAPER_DIR)/generated/paths.tex \
 		--claims $(PAPER_DIR)/generated/claims.tex --plots $(PAPER_PLOTS)
 	cd $(PAPER_DIR) && latexmk -pdf -interaction=nonstopmode -halt-on-error -quiet numaring.tex
@@ -65,7 +65,7 @@ paper: deps-paper
 # after a kill), plots, the ceiling model.
 test-scripts: $(B)/numaring-bench $(B)/bench/bare_loop
 	NUMARING_BENCH=$(B)/numaring-bench NUMARING_BARE=$(B)/bench/bare_loop \
-		$(PYTHON) -m unittest discover -s scripts/tests -v
+		$(PYTHON) -m unittest discover -s scripts/tests -t . -v
 
 # Hours of mixed load with --verify and flat memory (not in CI):
 #   make soak DURATION=3h [SEGMENT=60]
@@ -74,7 +74,7 @@ SEGMENT  ?= 60
 .PHONY: soak
 soak: deps-build
 	@$(MAKE) --no-print-directory lib bench
-	$(PYTHON) scripts/soak.py --duration $(DURATION) --segment $(SEGMENT) --bench $(B)/numaring-bench \
+	$(PYTHON) -m scripts.soak --duration $(DURATION) --segment $(SEGMENT) --bench $(B)/numaring-bench \
 		--log $(B)/soak.log
 
 # Every queue at 1P1C, single operations and bursts of 32, in one go.
@@ -82,25 +82,25 @@ soak: deps-build
 # (RESULTS=DIR instead of results/; scripts/benchresult.py).
 bench-peers: deps-build
 	@$(MAKE) --no-print-directory lib bench $(B)/bench/bare_loop
-	/usr/bin/python3 scripts/bench_peers.py --bench $(B)/numaring-bench --bare $(B)/bench/bare_loop \
+	/usr/bin/python3 -m scripts.bench_peers --bench $(B)/numaring-bench --bare $(B)/bench/bare_loop \
 		$(if $(RESULTS),--results $(RESULTS))
 
 # no combination may collapse (items/s against the per-worker gate).
 bench-oversub: deps-build
 	@$(MAKE) --no-print-directory bench $(B)/bench/bench_oversub
-	/usr/bin/python3 scripts/benchresult.py oversub --bin $(B)/bench/bench_oversub \
+	/usr/bin/python3 -m scripts.benchresult oversub --bin $(B)/bench/bench_oversub \
 		--bench $(B)/numaring-bench $(if $(QUICK),--quick) $(if $(RESULTS),--results $(RESULTS))
 
 # How the ring's speed depends on where its cells lie (flat ring alone, bare
 # loop, bursts of 32, cells at 0..896 bytes past a page boundary).
 bench-placement: deps-build
 	@$(MAKE) --no-print-directory lib bench $(B)/bench/bare_loop
-	/usr/bin/python3 scripts/bench_placement.py --bare $(B)/bench/bare_loop \
+	/usr/bin/python3 -m scripts.bench_placement --bare $(B)/bench/bare_loop \
 		--bench $(B)/numaring-bench $(if $(RESULTS),--results $(RESULTS))
 # How close numaring-bench comes to a bare loop of the same queue (flat,
 # numaring, rte; single operations and bursts of 32), interleaved rounds.
 bench-fidelity: deps-build
 	@$(MAKE) --no-print-directory lib bench $(B)/bench/bare_loop
-	/usr/bin/python3 scripts/bench_fidelity.py --bench $(B)/numaring-bench --bare $(B)/bench/bare_loop \
+	/usr/bin/python3 -m scripts.bench_fidelity --bench $(B)/numaring-bench --bare $(B)/bench/bare_loop \
 		$(if $(RESULTS),--results $(RESULTS))
 

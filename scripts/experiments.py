@@ -1,15 +1,17 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """experiments.py - run the study's experiments for this host (make experiments).
 
-    experiments.py run [--experiments f2-node-cache,f4-backoff] [--profile quick|full|smoke]
-                       [--reps N] [--force] [--topology SPEC] [--results DIR]
-                       [--bench PATH] [--smoke] [--point-timeout SEC] [--seed N]
-                       [--likwid [--likwid-bench PATH]]
-    experiments.py check [FILE...]      check experiment files, run nothing
-    experiments.py list [--profile P] [--cpus N | --cores N] [--nodes N] [--smt K]
-                        every experiment's points, repetitions and estimated
-                        time, here or (with --cpus/--cores) on another host
+    python3 -m scripts.experiments run [--experiments f2-node-cache,f4-backoff]
+        [--profile quick|full|smoke] [--reps N] [--force] [--topology SPEC]
+        [--results DIR] [--bench PATH] [--smoke] [--point-timeout SEC] [--seed N]
+        [--likwid [--likwid-bench PATH]]
+    python3 -m scripts.experiments check [FILE...]
+        check experiment files, run nothing
+    python3 -m scripts.experiments list [--profile P] [--cpus N | --cores N] [--nodes N] [--smt K]
+        every experiment's points, repetitions and estimated time, here or
+        (with --cpus/--cores) on another host
+
+(from the repository root, as the Makefile runs them)
 
 What `run` does, in steps:
   1. Reads and checks every selected experiments/*.exp before anything runs.
@@ -94,12 +96,11 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import expfile  # noqa: E402
-import hostenv  # noqa: E402
-import hostid  # noqa: E402
-import nrlikwid  # noqa: E402
-import regime  # noqa: E402
+from . import expfile
+from . import hostenv
+from . import hostid
+from . import nrlikwid
+from . import regime
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -929,7 +930,7 @@ def run_pass(a, bench, topology, exps, profile, ident, hostdir, fp):
 def drift_note(hostdir, name):
     """'; drift of the reference X% ...' for the progress output (summarize.drift)."""
     try:
-        import summarize
+        from . import summarize
         d = summarize.drift(hostdir, name)
     except Exception:  # a convenience: never lose a run for it
         return ""
@@ -950,10 +951,9 @@ def write_report(hostdir):
     if not os.path.isdir(hostdir):
         return
     try:
-        import claims
+        from . import claims, summarize
         rows = claims.write_claims(hostdir)
-        write_whole(os.path.join(hostdir, "README.md"), __import__("summarize")
-                    .host_readme(hostdir))
+        write_whole(os.path.join(hostdir, "README.md"), summarize.host_readme(hostdir))
     except Exception as e:  # noqa: BLE001 - a broken report must not lose results
         print(f"experiments: the reproduction report could not be written: {e}",
               file=sys.stderr)
@@ -972,7 +972,7 @@ def write_host_readme(hostdir, host, topo, topology, profile, ncpus):
     """results/<host>/README.md: what the machine is, real or emulated, and
     the measured ratios next to the study's (scripts/summarize.py)."""
     try:
-        import summarize
+        from . import summarize
         text = summarize.host_readme(hostdir)
     except Exception as e:  # the summary is a convenience: never lose a run for it
         nodes = len(topo["nodes"])
@@ -1135,7 +1135,8 @@ def cmd_list(a):
 
 
 def main():
-    ap = argparse.ArgumentParser(prog="experiments.py", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(
+        prog="python3 -m scripts.experiments", description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="run the experiments for this host")
     r.add_argument("--experiments", help="comma-separated names (default: all)")

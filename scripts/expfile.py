@@ -43,7 +43,7 @@ import itertools
 import os
 import re
 
-import manifest
+from . import manifest
 
 SECTIONS = ("experiment", "sweep", "quick", "full", "smoke")
 PROFILES = ("quick", "full", "smoke")

@@ -22,11 +22,11 @@ call time only (no cycle at import).
 import math
 import re
 
-import nrdata
-import stats
+from . import nrdata
+from . import stats
 
 try:
-    import regime
+    from . import regime
 except ImportError:  # pragma: no cover - a stripped copy of scripts/
     regime = None
 

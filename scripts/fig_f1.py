@@ -19,8 +19,8 @@ summarize.f1's, within the regime it names.
 Uses plot.py's helpers through ``P`` (bound by plot.py at import).
 """
 
-import nrdata
-import fig_common as FC
+from . import nrdata
+from . import fig_common as FC
 
 P = None
 

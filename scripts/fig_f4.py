@@ -19,7 +19,7 @@ wait on: they are drawn as before.
 Uses plot.py's helpers through ``P`` (bound by plot.py at import).
 """
 
-import fig_common as FC
+from . import fig_common as FC
 
 P = None
 

@@ -22,8 +22,8 @@ first panel draws them (as before) and the share is theirs.
 Uses plot.py's helpers through ``P`` (bound by plot.py at import).
 """
 
-import fig_common as FC
-import nrdata
+from . import fig_common as FC
+from . import nrdata
 
 P = None
 

@@ -25,8 +25,8 @@ counts) and the harness alone, each block naming its columns.
 Uses plot.py's helpers through ``P`` (bound by plot.py at import).
 """
 
-import nrdata
-import fig_common as FC
+from . import nrdata
+from . import fig_common as FC
 
 P = None
 

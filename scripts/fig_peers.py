@@ -31,8 +31,8 @@ hand-over: the title and axis say so.
 Uses plot.py's helpers through ``P`` (bound by plot.py at import).
 """
 
-import nrdata
-import fig_common as FC
+from . import nrdata
+from . import fig_common as FC
 
 P = None   # plot.py's module namespace, bound by plot.py
 

@@ -119,13 +119,13 @@ $(foreach t,$(FUZZ_C_TARGETS),$(eval $(call FUZZ_C_RULES,$(t))))
 fuzz-run-expfile: | fuzz-check-vars
 	@rm -f $(FUZZ_DIR)/status/expfile $(FUZZ_DIR)/status/expfile.txt
 	@scripts/fuzz-run.sh expfile $(FUZZ_DIR)/logs/expfile.log $(FUZZ_DIR)/status/expfile -- \
-		$(PYTHON) scripts/fuzz_expfile.py --seconds $(FUZZ_SECONDS) --timeout $(FUZZ_TIMEOUT) \
+		$(PYTHON) -m scripts.fuzz_expfile --seconds $(FUZZ_SECONDS) --timeout $(FUZZ_TIMEOUT) \
 		--crash-dir $(FUZZ_DIR)/artifacts/expfile $(addprefix --corpus ,$(FUZZ_EXP_SEEDS)) \
 		$(FUZZ_EXPFILE_ARGS) $(if $(FUZZ_KEEP_GOING),|| true)
 
 fuzz-regress-expfile:
 	@mkdir -p $(FUZZ_DIR)/logs
-	@if $(PYTHON) scripts/fuzz_expfile.py --regress $(FUZZ_EXP_SEEDS) \
+	@if $(PYTHON) -m scripts.fuzz_expfile --regress $(FUZZ_EXP_SEEDS) \
 		> $(FUZZ_DIR)/logs/regress-expfile.log 2>&1; \
 	 then echo "fuzz-regress expfile: $$(sed -n 's/^fuzz_expfile: regress: //p' $(FUZZ_DIR)/logs/regress-expfile.log)"; \
 	 else echo "fuzz-regress expfile: FAILED (log $(FUZZ_DIR)/logs/regress-expfile.log):"; \

@@ -1,11 +1,11 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """fuzz_expfile.py - a mutation fuzzer for the experiment-file parser
 (scripts/expfile.py), standard library only (Debian has no libFuzzer for
 Python).
 
-    fuzz_expfile.py --seconds 60 --corpus experiments/fuzz-corpus --corpus experiments
-    fuzz_expfile.py --regress experiments/fuzz-corpus experiments/fuzz-regressions
+    python3 -m scripts.fuzz_expfile --seconds 60 --corpus experiments/fuzz-corpus
+        --corpus experiments
+    python3 -m scripts.fuzz_expfile --regress experiments/fuzz-corpus experiments/fuzz-regressions
 
 Each execution hands a text to expfile.parse(path, text) and, when it is
 accepted, expands it with expfile.points() for both profiles and a few
@@ -53,10 +53,9 @@ import sys
 import time
 import traceback
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
+from . import expfile
 
-import expfile  # noqa: E402
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 ENC = ("utf-8", "surrogateescape")
 MAX_LEN = 8192
@@ -575,7 +574,8 @@ def fuzz(args):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(
+        prog="python3 -m scripts.fuzz_expfile", description=__doc__.split("\n\n")[0])
     ap.add_argument("--seconds", type=float, default=60, help="how long to fuzz (default 60)")
     ap.add_argument("--runs", type=int, default=0, help="stop after this many executions too")
     ap.add_argument("--corpus", action="append", default=[],

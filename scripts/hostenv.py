@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """hostenv.py - what the machine was and what it was doing, for the runner.
 
@@ -27,6 +26,7 @@ Standard library only. Every reader takes ``sysroot`` (default "/") so
 that the tests can hand it a made-up /proc and /sys.
 """
 
+import argparse
 import csv
 import glob
 import io
@@ -525,11 +525,21 @@ def stolen_flag(pct):
     return None if pct is None else int(pct > STEAL_FLAG_PCT)
 
 
-if __name__ == "__main__":  # a look at this machine: hostenv.py [versions|cpu|load]
-    what = sys.argv[1] if len(sys.argv) > 1 else "cpu"
+def main(argv=None):
+    """A look at this machine: python3 -m scripts.hostenv [versions|cpu|load]."""
+    ap = argparse.ArgumentParser(prog="python3 -m scripts.hostenv",
+                                 description="A look at this machine, as the runner records it.")
+    ap.add_argument("what", nargs="?", choices=("versions", "cpu", "load"), default="cpu",
+                    help="versions: env/versions.csv; cpu: env/cpu-state.json (default); "
+                         "load: a host_load sample of meta.json")
+    what = ap.parse_args(argv).what
     if what == "versions":
         sys.stdout.write(versions_csv())
     elif what == "load":
         print(json.dumps(sample(), indent=1))
     else:
         print(json.dumps(cpu_state(), indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """manifest.py - the names of numaring-bench's tables, for every script.
 
-    import manifest
+    from scripts import manifest
     manifest.queues()                 # ('numaring', 'flat', ..., 'null'), --help's order
     manifest.queues(fabricates=False) # the same without the null queue
     manifest.queue("ck")["bursts"]    # False: what one queue can do

@@ -47,7 +47,7 @@ model-check: deps-model
 	@$(call MODEL_CHECK,6144)
 
 model-record:
-	$(PYTHON) scripts/model_facts.py record $(B)/model/summary.tsv
+	$(PYTHON) -m scripts.model_facts record $(B)/model/summary.tsv
 
 model-check-full: deps-model
 	@$(call MODEL_CHECK,8192) --full

@@ -1,20 +1,20 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """model_facts.py - the model-checking facts, from the model's own run.
 
-    model_facts.py record [SUMMARY.tsv]   copy a complete `make model-check` run
-                                          (build/model/summary.tsv, written by
-                                          ring/model/check.sh) to ring/model/results.tsv,
-                                          then write everything below from it
-    model_facts.py write                  regenerate, from ring/model/results.tsv:
-                                          ring/model/README.md's results table, the
-                                          one-line facts of README.md and docs/testing.md,
-                                          paper/generated/model.tex
-    model_facts.py check                  exit 1 where any of them differs from what
-                                          results.tsv gives, or results.tsv is not a run
-                                          of the model and configuration list there now
-    model_facts.py tex OUT                only the paper's macros, to OUT
-                                          (paper_numbers.py writes them beside numbers.tex)
+    python3 -m scripts.model_facts record [SUMMARY.tsv]
+        copy a complete `make model-check` run (build/model/summary.tsv, written
+        by ring/model/check.sh) to ring/model/results.tsv, then write everything
+        below from it
+    python3 -m scripts.model_facts write
+        regenerate, from ring/model/results.tsv: ring/model/README.md's results
+        table, the one-line facts of README.md and docs/testing.md,
+        paper/generated/model.tex
+    python3 -m scripts.model_facts check
+        exit 1 where any of them differs from what results.tsv gives, or
+        results.tsv is not a run of the model and configuration list there now
+    python3 -m scripts.model_facts tex OUT
+        only the paper's macros, to OUT (paper_numbers.py writes them beside
+        numbers.tex)
 
 One place holds the numbers: ring/model/results.tsv, a copy of the last complete
 run of the default configurations (`# key: value` lines saying what ran where,
@@ -382,7 +382,8 @@ def write_tex(out, results=None):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="model_facts.py", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(
+        prog="python3 -m scripts.model_facts", description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     rp = sub.add_parser("record", help="record a make model-check run, then write")
     rp.add_argument("summary", nargs="?", default=os.path.join(ROOT, "build", "model",
@@ -418,7 +419,8 @@ def main(argv=None):
             except OSError:
                 same = False
             if not same:
-                bad.append(f"{rel} is not what {RESULTS} gives: run scripts/model_facts.py write")
+                bad.append(f"{rel} is not what {RESULTS} gives: "
+                           "run python3 -m scripts.model_facts write")
         for b in bad:
             print(f"model_facts: {b}", file=sys.stderr)
         return 1 if bad else 0

@@ -1,10 +1,9 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """Shared data code for NumaRing's result scripts (plots, the paper's numbers).
 
 Standard library only, so that any script can import it:
 
-    import nrdata
+    from scripts import nrdata
     rows = nrdata.load_tidy("results/vm/f2-node-cache.csv")
     agg = nrdata.aggregate(rows, ("lookup", "threads"), "throughput_ops_per_s")
     # {("cached", 2): (median, min, max, n), ...}

@@ -1,9 +1,8 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """numa_vm.py - boot a Linux guest with real NUMA nodes under QEMU (TCG) and
 run a command inside it.
 
-    scripts/numa_vm.py [options] [--] COMMAND...
+    python3 -m scripts.numa_vm [options] [--] COMMAND...
 
 Everything comes from Debian packages: qemu-system-x86 and busybox-static
 (scripts/deps.sh vm), and the kernel package that linux-image-6.12-amd64
@@ -20,8 +19,9 @@ lines that carry a random token; the last one carries its exit status.
 Files come back with --fetch DIR: after the command, the guest tars DIR
 (under /work) to a virtio serial port that QEMU writes to a file here, and
 prints its size and sha256; the host checks both and unpacks the folder into
---fetch-into. --python SCRIPT puts a Python interpreter in the guest: this
-one, with the modules SCRIPT imports (modulefinder). The
+--fetch-into. --python MODULE puts a Python interpreter in the guest: this
+one, with MODULE and the modules it imports (modulefinder), for a command
+`python3 -m MODULE` in /work. The
 script exits with the command's status, or 1 with a message and the console log when
 the guest times out, panics or does not boot, or when --check-topology finds
 the guest's topology not the one asked for. Usage errors exit 2.
@@ -258,32 +258,37 @@ PYTHON_UNUSED = ["tkinter", "_tkinter", "idlelib", "turtle", "turtledemo", "test
                  "_testcapi", "_testinternalcapi"]
 
 
-def python_files(scripts):
-    """[(host path, guest path)] that `python3 SCRIPT` needs in the guest, for
-    each SCRIPT: the interpreter running this (its modules are the ones
-    found; in the guest at /usr/bin/python3, the scripts' shebang) and every
-    module the scripts import, directly or not, with modulefinder (each
-    import statement, also those inside functions), from the scripts' own
-    folders (sys.path[0] when they run) and this interpreter's sys.path;
-    plus what the interpreter loads before any script (site, encodings and
-    every codec). Files under the current directory go to the guest's /work
+def python_files(modules):
+    """[(host path, guest path)] that `python3 -m MODULE` needs in the guest,
+    run in /work, for each MODULE (a dotted name, scripts.experiments): the
+    interpreter running this (its modules are the ones found; in the guest at
+    /usr/bin/python3) and MODULE with every module it imports, directly or
+    not, with modulefinder (each import statement, also those inside
+    functions; a package's __init__.py with each of its modules), from the
+    current directory (sys.path[0] of `python3 -m`) and this interpreter's
+    sys.path; plus what the interpreter loads before any module (site,
+    encodings and every codec) and runpy, which runs it. Files under the current directory go to the guest's /work
     as --file does; the standard library keeps its path, so that the
     interpreter finds its prefix (lib/python3.X/os.py) as here. Extension
     modules are ELF files: their libraries come along like any --file's."""
     exe = os.path.realpath(sys.executable)
     found = set()
-    for script in scripts:
-        if not os.path.isfile(script):
-            usage(f"--python {script}: no such file")
-        mf = modulefinder.ModuleFinder(
-            path=[os.path.dirname(os.path.abspath(script))] + sys.path[1:],
-            excludes=PYTHON_UNUSED)
+    for module in modules:
+        if not re.fullmatch(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*", module):
+            usage(f"--python {module}: not a module name (scripts.experiments, not a path)")
+        mf = modulefinder.ModuleFinder(path=[os.getcwd()] + sys.path[1:],
+                                       excludes=PYTHON_UNUSED)
         try:
-            mf.run_script(script)
-            for m in ("site", "encodings"):
+            mf.import_hook(module)
+        except ImportError as e:
+            usage(f"--python {module}: no such module here ({e})")
+        except (SyntaxError, OSError) as e:
+            die(f"--python {module}: cannot follow its imports: {e}")
+        try:
+            for m in ("site", "encodings", "runpy"):
                 mf.import_hook(m)
         except (SyntaxError, ImportError, OSError) as e:
-            die(f"--python {script}: cannot follow its imports: {e}")
+            die(f"--python {module}: cannot follow its imports: {e}")
         found.update(m.__file__ for m in mf.modules.values() if m.__file__)
         enc = os.path.dirname(mf.modules["encodings"].__file__)
         found.update(glob.glob(os.path.join(enc, "*.py")))
@@ -741,10 +746,10 @@ def usage(msg):
 
 def parse_args(argv):
     p = argparse.ArgumentParser(
-        prog="numa_vm.py",
+        prog="python3 -m scripts.numa_vm",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description=__doc__.split("\n\n")[0],
-        epilog="Example: scripts/numa_vm.py --nodes 3 --cpus-per-node 1 "
+        epilog="Example: python3 -m scripts.numa_vm --nodes 3 --cpus-per-node 1 "
                "--distance 10,16,22,16,10,16,22,16,10 --check-topology build/numaring-bench "
                "-- build/tests/test_placement")
     g = p.add_argument_group("topology")
@@ -772,9 +777,10 @@ def parse_args(argv):
                    help="copy PATH (relative to here) into the guest's /work, with the "
                         "shared libraries it needs (repeatable); words of the command that "
                         "are files here are copied too")
-    g.add_argument("--python", action="append", default=[], metavar="SCRIPT",
-                   help="put /usr/bin/python3 in the guest with the modules SCRIPT imports "
-                        "(this interpreter; modulefinder; repeatable); SCRIPT is copied too")
+    g.add_argument("--python", action="append", default=[], metavar="MODULE",
+                   help="put /usr/bin/python3 in the guest with MODULE (a dotted name, "
+                        "for `python3 -m MODULE` in /work) and the modules it imports "
+                        "(this interpreter; modulefinder; repeatable)")
     g.add_argument("--fetch", metavar="DIR",
                    help="after the command (whatever its status), send the guest's folder "
                         "/work/DIR back through a virtio serial port, check its size and "

@@ -1,8 +1,8 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """paper_numbers.py - every number the paper quotes, as LaTeX macros.
 
-    paper_numbers.py --results results --real HOST --emulated HOST --out paper/generated/numbers.tex
+    python3 -m scripts.paper_numbers --results results --real HOST --emulated HOST
+        --out paper/generated/numbers.tex
 
 Each macro is computed from the committed CSVs (scripts/summarize.py, the same
 code that writes results/<host>/README.md) or from the ceiling model
@@ -33,12 +33,11 @@ import re
 import statistics
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import ceiling  # noqa: E402
-import model_facts  # noqa: E402
-import nrdata  # noqa: E402
-import paper_text  # noqa: E402
-import summarize  # noqa: E402
+from . import ceiling
+from . import model_facts
+from . import nrdata
+from . import paper_text
+from . import summarize
 
 
 def tex_escape(s):
@@ -283,7 +282,8 @@ def model_macros(n, probe):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(
+        prog="python3 -m scripts.paper_numbers", description=__doc__.split("\n")[0])
     ap.add_argument("--results", default="results")
     ap.add_argument("--real", help="host folder with the machine's own nodes "
                     "(default: the one with the most experiments, the most recently "
@@ -511,7 +511,7 @@ def main():
                     f"{os.path.basename(emu) if emu else a.real}}}\n")
         os.replace(a.paths + ".tmp", a.paths)
     if a.claims:
-        import claims
+        from . import claims
         tmp = a.claims + ".tmp"
         with open(tmp, "w", encoding="utf-8") as f:
             f.write(claims.latex_table(claims.report(real)))

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """paper_text.py - the paper's generated sentences: what was tested, and how.
 
@@ -27,14 +26,14 @@ import os
 import re
 from collections import Counter
 
-import stats
+from . import stats
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def tex(s):
     """Text for LaTeX (claims.tex's escaping: %, _, <, >, ...)."""
-    import claims
+    from . import claims
     return claims.tex(s)
 
 
@@ -101,14 +100,14 @@ def _join(parts):
 
 
 def _value(r):
-    import claims
+    from . import claims
     v = claims.fmt_value(r)
     return "" if v == "—" else tex(v)
 
 
 def title_host(real):
     """'One Node and 2 CPUs': what the host is, for the title."""
-    import summarize
+    from . import summarize
     t = summarize.describe_host(real) or {}
     m = summarize.machine(real)
     nodes = summarize.real_nodes(t)
@@ -210,7 +209,7 @@ def _symmetric_long(sym):
 def _scaled_bounds(probe, within, across, b, gate):
     """ceiling.predict_two_socket's configuration (2x16 split, inline items,
     single operations, realized batch b), for a given gate: (ceiling, term)."""
-    import ceiling
+    from . import ceiling
     pp = ceiling.params(probe, split=True)
     here = ceiling._first(probe, "c2c_one_way_same_node", "c2c_one_way_other_node")
     t_s = pp["t_s"] * within / here if pp["t_s"] and here else pp["t_s"]
@@ -224,7 +223,7 @@ def predictions(probe, f3_batch):
     """The model's predictions for the study's untestable findings, as TeX
     text keyed by finding (empty without a probe that has the contended-line
     time). Machine: the first of ceiling.PUBLISHED."""
-    import ceiling
+    from . import ceiling
     if not probe or not ceiling.model_numbers(probe).get("t_s_ns"):
         return {}
     mname, (within, across) = next(iter(ceiling.PUBLISHED.items()))
@@ -285,7 +284,7 @@ def put_untested(n, rows, probe, f3_batch):
 def put_expected(n):
     """ArtifactExpected: per finding, each claim's id and predicate (claims.CLAIMS),
     and where it needs more than any host, when it is testable."""
-    import claims
+    from . import claims
     # finding -> when -> predicate -> [ids], in the table's order
     groups = {}
     for c in claims.CLAIMS:
@@ -335,7 +334,7 @@ def put_constants(n):
 
 def f3_batch(cross):
     """F3's configured batch (its runs' batch column), None where unknown."""
-    import summarize
+    from . import summarize
     if not cross:
         return None
     vals = {r.get("batch") for r in summarize.load(os.path.join(cross, "f3-gate.csv"))}
@@ -346,7 +345,7 @@ def f3_batch(cross):
 
 def put(n, real, cross, probe):
     """Every macro of this module (module docstring), into paper_numbers' Numbers."""
-    import claims
+    from . import claims
     rows = claims.report(real)
     put_intervals(n)
     put_claims(n, rows, real)

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """Draw the study's figures from results/ (matplotlib, optionally gnuplot too).
 
@@ -63,7 +62,7 @@ a .dat names its columns in a '# columns:' line.
 """
 
 import argparse
-import importlib.util
+import importlib
 import math
 import os
 import shutil
@@ -73,24 +72,23 @@ import sys
 import tempfile
 import zlib
 
-SCRIPT_DIR = os.path.dirname(os.path.abspath(__file__))
-REPO_DIR = os.path.dirname(SCRIPT_DIR)
-sys.path.insert(0, SCRIPT_DIR)
-
-import nrdata  # noqa: E402
-from nrdata import DataError  # noqa: E402
-import fig_common  # noqa: E402
-from fig_common import condensed  # noqa: E402
+from . import nrdata
+from .nrdata import DataError
+from . import fig_common
+from .fig_common import condensed
 
 # Every ratio a figure prints between two configurations is summarize.py's
 # (the paired median ratio the results READMEs, the paper and claims.py print).
 # A copy of plot.py without its siblings still draws, printing no ratio.
 try:
-    import summarize  # noqa: E402
+    from . import summarize
     SUMMARIZE_ERROR = None
 except ImportError as _e:  # pragma: no cover - only a stripped copy of scripts/
     summarize = None
     SUMMARIZE_ERROR = str(_e) or type(_e).__name__
+
+SCRIPT_DIR = os.path.dirname(os.path.abspath(__file__))
+REPO_DIR = os.path.dirname(SCRIPT_DIR)
 
 PROG = "plot.py"
 
@@ -351,13 +349,9 @@ class Ceiling:
                 cls._module_error = "no scripts/ceiling.py"
             else:
                 try:
-                    spec = importlib.util.spec_from_file_location("ceiling", path)
-                    mod = importlib.util.module_from_spec(spec)
-                    sys.modules["ceiling"] = mod
-                    spec.loader.exec_module(mod)
-                    cls._module = mod
+                    cls._module = importlib.import_module(".ceiling", __package__)
                 except Exception as e:  # noqa: BLE001 - someone else's module
-                    sys.modules.pop("ceiling", None)
+                    sys.modules.pop(__package__ + ".ceiling", None)
                     cls._module_error = "scripts/ceiling.py failed to load: %s" % (
                         str(e).splitlines()[0] if str(e) else type(e).__name__)
         return cls._module
@@ -1543,21 +1537,21 @@ class _Live:
         self.__dict__ = ns
 
 
-import fig_f1  # noqa: E402
-import fig_f4  # noqa: E402
-import fig_f3  # noqa: E402
-import fig_f5  # noqa: E402
-import fig_lines  # noqa: E402
-import fig_peers  # noqa: E402
+from . import fig_f1  # noqa: E402
+from . import fig_f4  # noqa: E402
+from . import fig_f3  # noqa: E402
+from . import fig_f5  # noqa: E402
+from . import fig_lines  # noqa: E402
+from . import fig_peers  # noqa: E402
 
 for _m in (fig_f1, fig_f3, fig_f4, fig_f5, fig_lines, fig_peers):
     # this module's namespace; a copy loaded under another name (the tests'
     # variants of scripts/ceiling.py) binds only where nothing else did
-    if _m.P is None or __name__ in ("plot", "__main__"):
+    if _m.P is None or __name__ in ("scripts.plot", "__main__"):
         _m.bind(_Live(globals()))
 
 # the peers' names callers know this module by
-from fig_peers import (  # noqa: E402,F401
+from .fig_peers import (  # noqa: E402,F401
     prep_peers, prep_peers_latency, draw_peers, draw_peers_latency, pairs_lost_text,
     PEERS_PAIRS_BLOCK, PEERS_PAIRS_COLUMNS)
 
@@ -3070,7 +3064,8 @@ def figure_ratios(results, host, by_figure=False):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(
-        prog=PROG, description="Draw the study's figures from results/ into plots/.",
+        prog="python3 -m scripts.plot",
+        description="Draw the study's figures from results/ into plots/.",
         epilog="Figures: " + ", ".join(FIGURE_NAMES) + ". Exit status: 0 ok, 1 gnuplot "
         "failed or missing, 2 bad input.")
     ap.add_argument("--results", default=os.path.join(REPO_DIR, "results"),

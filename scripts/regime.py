@@ -28,7 +28,7 @@ The runner writes occupancy, the two rates and the regime into the tidy CSV
 (annotate()); of() reads them back, or classifies an older row itself.
 """
 
-import nrdata
+from . import nrdata
 
 __all__ = ["REGIMES", "PACES", "FULL_OCCUPANCY", "occupancy", "classify", "of", "pace_of",
            "group_of", "expected", "annotate", "COLUMNS", "split", "paired_by_regime"]
@@ -150,7 +150,7 @@ def paired_by_regime(a_rows, b_rows, key="throughput_ops_per_s", fn=None):
     """{(pace, regime): stats.Interval} of a paired ratio, each from the
     repetitions k whose two runs (a_k and b_k) both ran in that group; groups
     with no such pair are left out."""
-    import stats
+    from . import stats
     a, b = split(a_rows), split(b_rows)
     out = {}
     for g in a:

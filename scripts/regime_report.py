@@ -7,8 +7,8 @@ within one group. This writes that section of results/<host>/README.md from
 summarize's functions (the one estimator, scripts/stats.py's interval).
 """
 
-import regime
-import stats
+from . import regime
+from . import stats
 
 
 #: the peers the finding table quotes numaring against (the full table of queues
@@ -21,7 +21,7 @@ def _fmt(iv, unit="x"):
 
 
 def lines(hostdir):
-    import summarize
+    from . import summarize
     out = ["", "## Regimes", "",
            "A closed-loop run settles near empty (the consumer waits for the producer) or "
            "full (the producer waits for the consumer); with nothing pacing either side a "

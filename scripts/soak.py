@@ -1,8 +1,7 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """soak.py - hours of mixed load with --verify (make soak DURATION=...; not in CI).
 
-    soak.py --duration 3h [--bench build/numaring-bench] [--segment 60] [--log FILE]
+    python3 -m scripts.soak --duration 3h [--bench build/numaring-bench] [--segment 60] [--log FILE]
 
 Runs numaring-bench again and again, each run a random configuration (queue,
 producers, consumers, lookup, gate, backoff, batch, capacity, bursts, open or
@@ -24,7 +23,7 @@ import sys
 import tempfile
 import time
 
-import manifest
+from . import manifest
 
 #: the queues a soak draws from: every queue whose items travel (the others
 #: have nothing to verify), numaring weighted 5 to 1
@@ -79,7 +78,8 @@ def random_config(rng, ncpus):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(
+        prog="python3 -m scripts.soak", description=__doc__.split("\n")[0])
     ap.add_argument("--duration", type=seconds, required=True, help="total time: 90, 10m, 3h")
     ap.add_argument("--segment", type=seconds, default=60.0, help="seconds per run (default 60)")
     ap.add_argument("--bench", default="build/numaring-bench")

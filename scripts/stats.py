@@ -102,7 +102,7 @@ def paired(a_rows, b_rows, key="throughput_ops_per_s", fn=None):
     """The paired ratio of two groups of tidy rows: fn(a_k, b_k) (default
     a_k / b_k) for every repetition k both ran, its median and interval; None
     where no repetition pairs up."""
-    import nrdata
+    from . import nrdata
     return interval(nrdata.paired_ratios(a_rows, b_rows, key, fn))
 
 

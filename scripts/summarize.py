@@ -1,9 +1,10 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """summarize.py - the measured ratios of each finding, from results/<host>/*.csv.
 
-    summarize.py [--results results] [HOST ...]   print each host's ratios
-    summarize.py --readme HOST                    rewrite results/HOST/README.md
+    python3 -m scripts.summarize [--results results] [HOST ...]
+        print each host's ratios (every host of the results by default)
+    python3 -m scripts.summarize [--results results] --readme HOST ...
+        rewrite results/HOST/README.md
 
 Every number comes from the tidy CSVs; nothing is typed in. The same
 functions feed the paper's generated numbers. A ratio between two
@@ -17,19 +18,18 @@ every point and reported on their own: their spread against the smallest
 effect an experiment states.
 """
 
+import argparse
 import csv
 import json
 import os
 import statistics
-import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import expfile  # noqa: E402
-import hostenv  # noqa: E402
-import manifest  # noqa: E402
-import nrdata  # noqa: E402
-import regime  # noqa: E402
-import stats  # noqa: E402
+from . import expfile
+from . import hostenv
+from . import manifest
+from . import nrdata
+from . import regime
+from . import stats
 
 STUDY = {
     "F1": "look-up 11x the data movement",
@@ -562,7 +562,7 @@ def ceiling_ratios(hostdir, name):
     """measured/ceiling per point for one experiment: the median over its reps
     of each run's ratio to its own ceiling (ceiling.group_ratio); measured and
     ceiling are the medians of the runs'."""
-    import ceiling
+    from . import ceiling
     ppath = os.path.join(hostdir, "probe", "probe.csv")
     rows = load(os.path.join(hostdir, f"{name}.csv"))
     if not rows or not os.path.exists(ppath):
@@ -637,7 +637,7 @@ def f5_closed(hostdir):
     bind): [{threads, batch, measured (Mitems/s, median), ceiling (Mitems/s),
     ratio, bound (the binding term)}] sorted by threads and batch; None where
     f5-ceiling.csv has no closed-loop rows or no probe."""
-    import ceiling
+    from . import ceiling
     rows = [r for r in load(os.path.join(hostdir, "f5-ceiling.csv"))
             if not load_of(r) and regime.closed_loop(r)]
     ppath = os.path.join(hostdir, "probe", "probe.csv")
@@ -1269,16 +1269,16 @@ def host_readme(hostdir):
     lines.append(kind_paragraph(hostdir, t, m))
     if not emulated and not guest:
         # the reproduction report: every claim checked here (scripts/claims.py)
-        import claims
+        from . import claims
         lines += claims.md_section(claims.report(hostdir))
     elif emulated:
         lines += ["", "The reproduction report of these runs is the real host folder's "
                   "(`claims.csv` and README there)."]
     lines += f4_section(hostdir)
     lines += peers_pairs_section(hostdir)
-    import regime_report
+    from . import regime_report
     lines += regime_report.lines(hostdir)
-    import ceiling_report
+    from . import ceiling_report
     lines += ceiling_report.lines(hostdir)
     lines += drift_section(hostdir)
     lines += harness_section(hostdir)
@@ -1373,34 +1373,26 @@ def kind_paragraph(hostdir, t, m):
     return text
 
 
-def die(msg):
-    print(f"summarize: {msg}", file=sys.stderr)
-    sys.exit(2)
-
-
-def main():
-    args = sys.argv[1:]
-    if args[:1] in (["--help"], ["-h"]):
-        print(__doc__.strip())
-        return
-    results = "results"
-    if args[:1] == ["--results"]:
-        if len(args) < 2:
-            die("--results needs a folder")
-        results, args = args[1], args[2:]
-    readme = args[:1] == ["--readme"]
-    if readme:
-        args = args[1:]
-        if not args:
-            die("--readme needs a HOST (a folder of the results)")
-    bad = [a for a in args if a.startswith("-")]
-    if bad:
-        die(f"unknown option {bad[0]!r} (summarize.py --help)")
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python3 -m scripts.summarize",
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 description=__doc__.strip())
+    ap.add_argument("--results", metavar="DIR", default="results",
+                    help="the results folder, one folder per host (default results)")
+    ap.add_argument("--readme", action="store_true",
+                    help="rewrite each HOST's README.md instead of printing (needs a HOST)")
+    ap.add_argument("hosts", nargs="*", metavar="HOST",
+                    help="a folder of the results (default: every one, without --readme)")
+    a = ap.parse_args(argv)
+    results, readme, args = a.results, a.readme, a.hosts
+    if readme and not args:
+        ap.error("--readme needs a HOST (a folder of the results)")
     if not os.path.isdir(results):
-        die(f"{results!r} is not a folder of results")
+        ap.error(f"{results!r} is not a folder of results")
     for host in args:
         if not os.path.isdir(os.path.join(results, host)):
-            die(f"no results for host {host!r}: {os.path.join(results, host)} is not a folder")
+            ap.error(f"no results for host {host!r}: {os.path.join(results, host)} "
+                     "is not a folder")
     if readme:
         for host in args:
             hostdir = os.path.join(results, host)

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # vm-experiments-guest.sh RESULTS - make vm-experiments, run INSIDE the numa-vm
 # guest (scripts/numa_vm.py, scripts/vm_experiments.py): the experiment runner
-# as a two-socket host runs it (scripts/experiments.py run on the machine's
+# as a two-socket host runs it (python3 -m scripts.experiments run on the machine's
 # own nodes, no NUMARING_TOPOLOGY), with the smoke profile of every
 # experiment, into RESULTS (a folder under /work that numa_vm.py --fetch
 # sends back). Prints the guest's topology as numactl and hwloc see it first;
@@ -21,5 +21,7 @@ echo "== numactl -H"
 numactl -H
 echo "== lstopo-no-graphics"
 lstopo-no-graphics --of console
-echo "== scripts/experiments.py run --profile smoke --results $1"
-exec /usr/bin/python3 scripts/experiments.py run --profile smoke --results "$1"
+# From /work (the guest's copy of the repository root): the scripts package.
+cd /work
+echo "== python3 -m scripts.experiments run --profile smoke --results $1"
+exec /usr/bin/python3 -m scripts.experiments run --profile smoke --results "$1"

@@ -42,7 +42,7 @@ VM_CMD          ?= sh scripts/vm-guest-tests.sh --bin $(B)
 VM_BINS := $(B)/numaring-bench $(B)/tests/test_ring $(B)/tests/test_placement \
 	$(B)/tests/test_stress $(B)/tests/test_vm_routing
 
-NUMA_VM  := $(VM_PYTHON) scripts/numa_vm.py --workdir $(VM_DIR) --timeout $(VM_TIMEOUT)
+NUMA_VM  := $(VM_PYTHON) -m scripts.numa_vm --workdir $(VM_DIR) --timeout $(VM_TIMEOUT)
 VM_GUEST := $(NUMA_VM) $(addprefix --file ,$(VM_BINS)) --check-topology $(B)/numaring-bench \
 	--env NUMARING_STRESS_SCALE=$(VM_STRESS_SCALE) \
 	$(if $(filter-out 0,$(VM_WRONG)),--env NUMARING_VM_WRONG=1)
@@ -116,7 +116,7 @@ $(addprefix vm-,$(VM_CASES)): vm-%: vm-deps
 # timings meaningless), then summaries, plots and paper from its results.
 vm-experiments: vm-deps deps-experiments deps-paper
 	@$(MAKE) --no-print-directory lib bench $(B)/bench/bench_ring
-	@$(VM_PYTHON) scripts/vm_experiments.py --out $(VMX_DIR) --workdir $(VM_DIR) \
+	@$(VM_PYTHON) -m scripts.vm_experiments --out $(VMX_DIR) --workdir $(VM_DIR) \
 		--timeout $(VMX_TIMEOUT) --bench $(B)/numaring-bench
 
 vm-run: vm-deps

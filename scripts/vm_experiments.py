@@ -1,16 +1,15 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """vm_experiments.py - make vm-experiments: the whole pipeline of a two-socket
 host, proven in a QEMU guest with two real NUMA nodes of 8 CPUs each.
 
-    vm_experiments.py [--out build/vm-experiments] [--workdir build/vm]
-                      [--timeout 1200] [--bench build/numaring-bench]
+    python3 -m scripts.vm_experiments [--out build/vm-experiments] [--workdir build/vm]
+                                      [--timeout 1200] [--bench build/numaring-bench]
 
 What it does, in steps (each one's time is printed and written to
 OUT/README.md):
   1. guest: boots the guest with scripts/numa_vm.py (TCG, 2 nodes x 8 CPUs,
      1 GiB each, distance 21; --check-topology first) and runs in it
-     scripts/vm-experiments-guest.sh: scripts/experiments.py run with the
+     scripts/vm-experiments-guest.sh: python3 -m scripts.experiments run with the
      smoke profile of every experiment on the guest's real nodes -- the code
      path of a two-socket host, with the interpreter and the modules it needs
      (numa_vm.py --python), numaring-bench, bench_ring, the experiment files,
@@ -21,7 +20,7 @@ OUT/README.md):
      by the runner in the guest), every experiment has its tidy CSV with
      points and drift reference runs, and no run failed.
   3. summarize: OUT/results/<host>/README.md again, on the host side.
-  4. plots: scripts/plot.py --gnuplot into OUT/plots/.
+  4. plots: python3 -m scripts.plot --gnuplot into OUT/plots/.
   5. paper: make paper from OUT/results and OUT/plots, built in OUT/paper/.
 Every README, caption and the paper's title say "guest: timings meaningless"
 (numaring-bench records the virtualization in --show-topology and meta.json;
@@ -41,10 +40,9 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import expfile  # noqa: E402
-import nrdata  # noqa: E402
-import summarize  # noqa: E402
+from . import expfile
+from . import nrdata
+from . import summarize
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PROG = "vm-experiments"
@@ -80,18 +78,18 @@ def run_guest(a, out):
         if not path:
             return f"{tool} is not installed here (scripts/deps.sh experiments installs it)"
         files.append(os.path.realpath(path))
-    cmd = [sys.executable, "scripts/numa_vm.py", "--workdir", a.workdir, "--name", "experiments",
+    cmd = [sys.executable, "-m", "scripts.numa_vm", "--workdir", a.workdir, "--name", "experiments",
            "--timeout", str(a.timeout), "--nodes", str(NODES), "--cpus-per-node",
            str(CPUS_PER_NODE), "--mem-per-node", str(MEM_PER_NODE), "--distance", "10,21,21,10",
-           "--check-topology", a.bench, "--python", "scripts/experiments.py",
+           "--check-topology", a.bench, "--python", "scripts.experiments",
            "--fetch", GUEST_RESULTS, "--fetch-into", os.path.join(out, "results"),
            "--output", os.path.join(out, "guest-output.txt"), "--quiet"]
     for f in files:
         cmd += ["--file", f]
     cmd += ["--", "sh", "scripts/vm-experiments-guest.sh", GUEST_RESULTS]
-    say("step 1: the guest (%d nodes x %d CPUs, TCG): scripts/experiments.py run --profile "
-        "smoke on its real nodes; output in %s" % (NODES, CPUS_PER_NODE,
-                                                   rel(os.path.join(out, "guest-output.txt"))))
+    say("step 1: the guest (%d nodes x %d CPUs, TCG): python3 -m scripts.experiments run "
+        "--profile smoke on its real nodes; output in %s"
+        % (NODES, CPUS_PER_NODE, rel(os.path.join(out, "guest-output.txt"))))
     # numa_vm.py stops its QEMU (its own session) on SIGTERM or SIGINT: pass
     # ours on, then wait for it
     proc = subprocess.Popen(cmd, cwd=ROOT)
@@ -102,7 +100,7 @@ def run_guest(a, out):
         proc.wait()
         raise
     if rc != 0:
-        return (f"scripts/numa_vm.py exited {rc} (the guest's output: "
+        return (f"python3 -m scripts.numa_vm exited {rc} (the guest's output: "
                 f"{rel(os.path.join(out, 'guest-output.txt'))}, console log: "
                 f"{rel(os.path.join(a.workdir, 'experiments', 'console.log'))})")
     return None
@@ -171,11 +169,11 @@ def write_readme(out, host, steps, total, failed):
              "runner's path of a two-socket host, the summaries, the plots and the paper "
              "work on such results. No number here is a measurement of any machine, and "
              "nothing here is a two-socket result; none of it is committed.", "",
-             f"- `results/{host or '<host>'}/`: what the guest's `scripts/experiments.py run "
-             "--profile smoke` wrote (its `env/` has the guest's `numactl -H`, hwloc XML and "
+             f"- `results/{host or '<host>'}/`: what the guest's "
+             "`python3 -m scripts.experiments run --profile smoke` wrote (its `env/` has the guest's `numactl -H`, hwloc XML and "
              "lscpu), and its README regenerated here",
              "- `guest-output.txt`: the guest's output (its topology, the runner's progress)",
-             "- `plots/`: `scripts/plot.py --gnuplot` of those results",
+             "- `plots/`: `python3 -m scripts.plot --gnuplot` of those results",
              "- `paper/numaring.pdf`: `make paper` from them", "",
              "| step | seconds | result |", "|---|---|---|"]
     for name, secs, why in steps:
@@ -189,10 +187,10 @@ def write_readme(out, host, steps, total, failed):
 
 
 def main():
-    ap = argparse.ArgumentParser(prog="vm_experiments.py", description=__doc__.split("\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter,
-                                 epilog="Steps: guest, check, summarize, plots, paper "
-                                 "(see the top of this file).")
+    ap = argparse.ArgumentParser(
+        prog="python3 -m scripts.vm_experiments", description=__doc__.split("\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="Steps: guest, check, summarize, plots, paper (see the top of this file).")
     ap.add_argument("--out", default="build/vm-experiments",
                     help="output folder, replaced whole (default build/vm-experiments)")
     ap.add_argument("--workdir", default="build/vm",
@@ -241,9 +239,9 @@ def main():
         return None
 
     def draw():
-        r = subprocess.run([sys.executable, "scripts/plot.py", "--results", results,
-                            "--plots", plots, "--gnuplot"])
-        return f"scripts/plot.py exited {r.returncode}" if r.returncode else None
+        r = subprocess.run([sys.executable, "-m", "scripts.plot", "--results", results,
+                            "--plots", plots, "--gnuplot"], cwd=ROOT)
+        return f"python3 -m scripts.plot exited {r.returncode}" if r.returncode else None
 
     def build_paper():
         # the paper's sources beside the results' numbers and plots: make paper

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """Build a results/<host>/ tree for the plotting tests, as scripts/experiments.py would.
 
@@ -19,11 +18,10 @@ import os
 import random
 import statistics
 import subprocess
-import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-import nrdata  # noqa: E402
-import regime  # noqa: E402
+from scripts import nrdata
+from scripts import regime
+
 
 LOOKUP_NS = {"libnuma": 700.0, "syscall": 300.0, "table": 9.0, "cached": 1.5, "rseq": 1.0,
              "rdpid": 4.0, "none": 0.0}

@@ -8,22 +8,22 @@ judged here: the targets are measurements, not tests."""
 import os
 import re
 import subprocess
-import sys
 import tempfile
 import unittest
+
+from scripts import benchresult
+from scripts import hostid
+from scripts.tests import module
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 SCRIPT = os.path.join(ROOT, "scripts", "bench_peers.py")
 BENCH = os.environ.get("NUMARING_BENCH", os.path.join(ROOT, "build", "numaring-bench"))
 BARE = os.environ.get("NUMARING_BARE", os.path.join(ROOT, "build", "bench", "bare_loop"))
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
-import benchresult  # noqa: E402
-import hostid  # noqa: E402
 
 
 def script(*args):
-    return subprocess.run([sys.executable, SCRIPT, "--bench", BENCH, *args],
+    return subprocess.run(module("bench_peers") + ["--bench", BENCH, *args],
                           capture_output=True, text=True, timeout=300,
                           env=dict(os.environ, NUMARING_MACHINE_ID="bench-peers-test-id"), cwd=ROOT)
 

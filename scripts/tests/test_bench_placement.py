@@ -8,24 +8,24 @@ input is one message and exit 2."""
 import os
 import re
 import subprocess
-import sys
 import tempfile
 import unittest
+
+from scripts import benchresult
+from scripts import hostid
+from scripts.tests import module
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 SCRIPT = os.path.join(ROOT, "scripts", "bench_placement.py")
 BARE = os.environ.get("NUMARING_BARE", os.path.join(ROOT, "build", "bench", "bare_loop"))
 BENCH = os.environ.get("NUMARING_BENCH", os.path.join(ROOT, "build", "numaring-bench"))
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
-import benchresult  # noqa: E402
-import hostid  # noqa: E402
 
 TINY = ("--cells-at", "0,128", "--reps", "2", "--duration", "0.05", "--warmup", "0.02")
 
 
 def script(*args):
-    return subprocess.run([sys.executable, SCRIPT, "--bare", BARE, "--bench", BENCH, *args],
+    return subprocess.run(module("bench_placement") + ["--bare", BARE, "--bench", BENCH, *args],
                           capture_output=True, text=True, timeout=120, cwd=ROOT,
                           env=dict(os.environ, NUMARING_MACHINE_ID="bench-placement-test-id"))
 

@@ -10,21 +10,20 @@ bench_oversub --csv's own errors. Timings are not judged."""
 import csv
 import os
 import subprocess
-import sys
 import tempfile
 import unittest
 
+from scripts import benchresult
+from scripts import hostid
+from scripts.tests import module
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
-import benchresult  # noqa: E402
-import hostid  # noqa: E402
 
 BENCH = os.environ.get("NUMARING_BENCH", os.path.join(ROOT, "build", "numaring-bench"))
 BARE = os.environ.get("NUMARING_BARE", os.path.join(ROOT, "build", "bench", "bare_loop"))
 OVERSUB = os.environ.get("NUMARING_OVERSUB", os.path.join(ROOT, "build", "bench", "bench_oversub"))
 WRAPPER = os.path.join(ROOT, "scripts", "benchresult.py")
-FIDELITY = os.path.join(ROOT, "scripts", "bench_fidelity.py")
 MACHINE = "benchresult-test-id"
 # the smallest bench_oversub run: one lookup, one backoff, 3 gates, 600 items
 TINY = ("--items", "200", "--seconds", "5", "--lookup", "cached", "--backoff", "none")
@@ -35,7 +34,7 @@ def env():
 
 
 def oversub(*args):
-    return subprocess.run([sys.executable, WRAPPER, "oversub", "--bin", OVERSUB,
+    return subprocess.run(module("benchresult") + ["oversub", "--bin", OVERSUB,
                            "--bench", BENCH, *args], capture_output=True, text=True,
                           timeout=120, env=env(), cwd=ROOT)
 
@@ -131,9 +130,9 @@ class Oversub(unittest.TestCase):
 
     def test_bad_machine_id_is_one_message_and_exit_2(self):
         with tempfile.TemporaryDirectory() as res:
-            r = subprocess.run([sys.executable, WRAPPER, "oversub", "--bin", OVERSUB, *TINY,
+            r = subprocess.run(module("benchresult") + ["oversub", "--bin", OVERSUB, *TINY,
                                 "--results", res], capture_output=True, text=True, timeout=60,
-                               env=dict(os.environ, NUMARING_MACHINE_ID="bad id!"))
+                               env=dict(os.environ, NUMARING_MACHINE_ID="bad id!"), cwd=ROOT)
             self.assertEqual(r.returncode, 2)
             self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
             self.assertIn("NUMARING_MACHINE_ID", r.stderr)
@@ -187,10 +186,10 @@ class OversubCsv(unittest.TestCase):
 class Fidelity(unittest.TestCase):
     def test_one_round_writes_one_row_per_run(self):
         with tempfile.TemporaryDirectory() as res:
-            r = subprocess.run([sys.executable, FIDELITY, "--bench", BENCH, "--bare", BARE,
+            r = subprocess.run(module("bench_fidelity") + ["--bench", BENCH, "--bare", BARE,
                                 "--reps", "1", "--duration", "0.05", "--warmup", "0.02",
                                 "--results", res], capture_output=True, text=True,
-                               timeout=120, env=env())
+                               timeout=120, env=env(), cwd=ROOT)
             self.assertEqual(r.returncode, 0, r.stderr)
             rows, _ = check_result(self, os.path.join(res, key()), "bench-fidelity", 18)
             self.assertEqual({(x["where"], x["item"]) for x in rows},
@@ -202,9 +201,9 @@ class Fidelity(unittest.TestCase):
 
     def test_bad_results_is_one_message_and_exit_2(self):
         with tempfile.NamedTemporaryFile() as f:
-            r = subprocess.run([sys.executable, FIDELITY, "--bench", BENCH, "--bare", BARE,
+            r = subprocess.run(module("bench_fidelity") + ["--bench", BENCH, "--bare", BARE,
                                 "--reps", "1", "--results", f.name], capture_output=True,
-                               text=True, timeout=60, env=env())
+                               text=True, timeout=60, env=env(), cwd=ROOT)
             self.assertEqual(r.returncode, 2)
             self.assertIn("not a folder", r.stderr)
             self.assertEqual(r.stdout, "")

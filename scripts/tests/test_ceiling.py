@@ -11,7 +11,7 @@ The committed results are checked too: a committed point above its ceiling
 fails this test. With NUMARING_BENCH set, the quick probe of this host is
 read back and has every row the model uses.
 
-Run: python3 -m unittest scripts/tests/test_ceiling.py
+Run: python3 -m unittest scripts.tests.test_ceiling
 """
 
 import csv
@@ -19,16 +19,16 @@ import math
 import os
 import re
 import subprocess
-import sys
 import tempfile
 import unittest
+
+from scripts import ceiling
+from scripts.tests import module
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(HERE)
 ROOT = os.path.dirname(SCRIPTS)
-sys.path.insert(0, SCRIPTS)
 
-import ceiling  # noqa: E402
 
 # t_a 5 ns, t_s 10 ns (20 / 2), t_s across 40 ns (80 / 2), t_c 50 ns within,
 # t_x 100 ns across; BW_p 6.4 GB/s within (10^8 lines/s), 3.2 across.
@@ -354,8 +354,8 @@ class ModelFailure(Base):
             w = csv.DictWriter(f, fieldnames=list(rows[0]))
             w.writeheader()
             w.writerows(rows)
-        cmd = [sys.executable, os.path.join(SCRIPTS, "ceiling.py"), "--check", host]
-        r = subprocess.run(cmd, capture_output=True, text=True)
+        cmd = module("ceiling") + ["--check", host]
+        r = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         rows[1]["throughput_ops_per_s"] = str(c * 1.2)
         with open(path, "w", newline="", encoding="utf-8") as f:
@@ -372,7 +372,7 @@ class ModelFailure(Base):
         """A committed point above its ceiling is a finding, not a failure: each
         committed host's reproduction report (claims.csv) says F5.model-bounds
         does not hold exactly where the model is beaten (scripts/claims.py)."""
-        import claims
+        from scripts import claims
         results = os.path.join(ROOT, "results")
         hosts = claims.real_hosts(results)
         hosts = [h for h in hosts if os.path.exists(os.path.join(results, h, "probe",

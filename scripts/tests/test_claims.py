@@ -15,14 +15,13 @@ import sys
 import tempfile
 import unittest
 
+from scripts import claims
+from scripts.tests import fakeresults, module
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(HERE)
 ROOT = os.path.dirname(SCRIPTS)
-sys.path.insert(0, SCRIPTS)
-sys.path.insert(0, HERE)
 
-import claims  # noqa: E402
-import fakeresults  # noqa: E402
 
 PY = sys.executable
 BIG = {"cores": 32, "threads_per_core": 1, "sockets": 2, "hypervisor": None}
@@ -316,8 +315,8 @@ class ReportCliTest(unittest.TestCase):
         shutil.rmtree(self.tmp, ignore_errors=True)
 
     def run_claims(self, *args, **kw):
-        return subprocess.run([PY, os.path.join(SCRIPTS, "claims.py")] + list(args),
-                              capture_output=True, text=True, **kw)
+        return subprocess.run(module("claims", PY) + list(args),
+                              capture_output=True, text=True, cwd=ROOT, **kw)
 
     def test_two_hosts_side_by_side_show_a_claim_that_differs(self):
         big_host(self.tmp)
@@ -394,21 +393,23 @@ class CommittedTest(unittest.TestCase):
         for h in hosts:
             with self.subTest(host=h):
                 path = os.path.join(results, h, "claims.csv")
-                self.assertTrue(os.path.exists(path), f"{path}: run scripts/claims.py write {h}")
+                self.assertTrue(os.path.exists(path),
+                                f"{path}: run python3 -m scripts.claims write {h}")
                 with open(path) as f:
                     self.assertEqual(f.read(), claims.csv_text(
                         claims.report(os.path.join(results, h))),
-                        f"{path} is stale: run scripts/claims.py write {h}")
+                        f"{path} is stale: run python3 -m scripts.claims write {h}")
 
     def test_paper_table_is_current(self):
         """paper/generated/claims.tex states what the report of the paper's host says."""
         path = os.path.join(ROOT, "paper", "generated", "claims.tex")
         self.assertTrue(os.path.exists(path), "run make paper")
         with tempfile.TemporaryDirectory() as tmp:
-            r = subprocess.run([PY, os.path.join(SCRIPTS, "paper_numbers.py"), "--results",
-                                os.path.join(ROOT, "results"), "--out",
-                                os.path.join(tmp, "n.tex"), "--claims",
-                                os.path.join(tmp, "c.tex")], capture_output=True, text=True)
+            r = subprocess.run(module("paper_numbers", PY)
+                               + ["--results", os.path.join(ROOT, "results"),
+                                  "--out", os.path.join(tmp, "n.tex"),
+                                  "--claims", os.path.join(tmp, "c.tex")],
+                               capture_output=True, text=True, cwd=ROOT)
             self.assertEqual(r.returncode, 0, r.stderr)
             with open(os.path.join(tmp, "c.tex")) as f, open(path) as g:
                 self.assertEqual(g.read(), f.read(), "paper/generated/claims.tex is stale: "
@@ -422,7 +423,7 @@ class CommittedTest(unittest.TestCase):
             self.skipTest("README.md has no generated block yet")
         self.assertEqual(text, claims.replace_block(
             text, claims.readme_block(os.path.join(ROOT, "results"))),
-            "README.md's claims block is stale: run scripts/claims.py readme README.md")
+            "README.md's claims block is stale: run python3 -m scripts.claims readme README.md")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """Every .dat file plot.py writes names its columns, and every .gp script reads
 only columns its .dat has.
@@ -19,18 +18,16 @@ column(N), a bare N in a using spec) exists in the widest block.
 import os
 import re
 import shutil
-import sys
 import tempfile
 import unittest
+
+from scripts.tests import fakeresults
+from scripts import plot
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(TESTS)
 GPDIR = os.path.join(SCRIPTS, "gnuplot")
-sys.path.insert(0, SCRIPTS)
-sys.path.insert(0, TESTS)
 
-import fakeresults  # noqa: E402
-import plot  # noqa: E402
 
 #: gnuplot variables of the form <prefix>_<name> = N that are not columns
 NOT_COLUMNS = ("B",)

@@ -21,18 +21,19 @@ import sys
 import tempfile
 import unittest
 
+from scripts import expfile
+from scripts import experiments
+from scripts import nrdata
+from scripts.tests import module
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(HERE)
 ROOT = os.path.dirname(SCRIPTS)
-sys.path.insert(0, SCRIPTS)
 
-import expfile  # noqa: E402
-import experiments  # noqa: E402
-import nrdata  # noqa: E402
 
 PY = sys.executable
 BENCH = os.path.abspath(os.environ.get("NUMARING_BENCH", os.path.join(ROOT, "build", "numaring-bench")))
-RUNNER = os.path.join(SCRIPTS, "experiments.py")
+RUNNER = module("experiments", PY)
 
 #: F3's shape in miniature: three gates, two loads, split placement (emulated
 #: halves on a one-node host), two thread counts, two rounds
@@ -155,9 +156,9 @@ class EqualRatesRunnerTest(unittest.TestCase):
     def run_runner(self, text=F3_TINY, bench=BENCH, extra=()):
         with open(os.path.join(self.expdir, "f3tiny.exp"), "w") as f:
             f.write(text)
-        return subprocess.run([PY, RUNNER, "run", "--results", self.results, "--bench", bench,
+        return subprocess.run(RUNNER + ["run", "--results", self.results, "--bench", bench,
                                "--exp-dir", self.expdir, "--profile", "quick"] + list(extra),
-                              capture_output=True, text=True)
+                              capture_output=True, text=True, cwd=ROOT)
 
     def folders(self):
         (csvf,) = glob.glob(os.path.join(self.results, "*", "f3tiny.csv"))

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """F4's figure: backoff against spinning, per workload (issues 21 and 22).
 
@@ -25,16 +24,16 @@ import sys
 import tempfile
 import unittest
 
+from scripts.tests import fakeresults
+from scripts import nrdata
+from scripts import plot
+from scripts import summarize
+from scripts.tests import ROOT, module
+
 TESTS = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(TESTS)
 GP = os.path.join(SCRIPTS, "gnuplot", "f4-backoff.gp")
-sys.path.insert(0, SCRIPTS)
-sys.path.insert(0, TESTS)
 
-import fakeresults  # noqa: E402
-import nrdata  # noqa: E402
-import plot  # noqa: E402
-import summarize  # noqa: E402
 
 GNUPLOT = shutil.which("gnuplot")
 WORKLOADS = ("prodcons", "pairs", "mixed")
@@ -473,10 +472,10 @@ class F4Figure(unittest.TestCase):
     @unittest.skipUnless(GNUPLOT, "gnuplot is not installed")
     def test_gnuplot_draws_both_shapes(self):
         plots = os.path.join(self.tmp, "plots")
-        r = subprocess.run([sys.executable if have_matplotlib() else "/usr/bin/python3",
-                            os.path.join(SCRIPTS, "plot.py"), "--results", self.results,
-                            "--plots", plots, "--gnuplot"],
-                           capture_output=True, text=True, timeout=300)
+        py = sys.executable if have_matplotlib() else "/usr/bin/python3"
+        r = subprocess.run(module("plot", py) + ["--results", self.results,
+                                                 "--plots", plots, "--gnuplot"],
+                           capture_output=True, text=True, timeout=300, cwd=ROOT)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         for host in ("one", "many", "old"):
             with self.subTest(host=host):

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """F5 with both loops (f5-ceiling.exp: load = closed, 0.5).
 
@@ -23,14 +22,14 @@ import sys
 import tempfile
 import unittest
 
+from scripts.tests import fakeresults
+from scripts import nrdata
+from scripts import plot
+from scripts.tests import ROOT, module
+
 TESTS = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(TESTS)
-sys.path.insert(0, SCRIPTS)
-sys.path.insert(0, TESTS)
 
-import fakeresults  # noqa: E402
-import nrdata  # noqa: E402
-import plot  # noqa: E402
 
 GNUPLOT = shutil.which("gnuplot")
 BATCHES = [1, 4, 16, 64, 256]
@@ -45,8 +44,7 @@ def have_matplotlib():
 
 
 def ceiling_module():
-    sys.modules.pop("ceiling", None)
-    return importlib.import_module("ceiling")
+    return importlib.import_module("scripts.ceiling")
 
 
 class F5Closed(unittest.TestCase):
@@ -183,9 +181,9 @@ class F5Closed(unittest.TestCase):
     def test_gnuplot(self):
         plots = os.path.join(self.tmp, "plots")
         py = sys.executable if have_matplotlib() else "/usr/bin/python3"
-        r = subprocess.run([py, os.path.join(SCRIPTS, "plot.py"), "--results", self.results,
-                            "--plots", plots, "--gnuplot"], capture_output=True, text=True,
-                           timeout=300)
+        r = subprocess.run(module("plot", py) + ["--results", self.results,
+                                                 "--plots", plots, "--gnuplot"],
+                           capture_output=True, text=True, timeout=300, cwd=ROOT)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         for host in ("both", "open", "old"):
             png = os.path.join(plots, host, "gnuplot", "f5-ceiling.png")

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """The ratio a figure prints is the paper's and the results README's (issue 20).
 
@@ -35,17 +34,17 @@ import sys
 import tempfile
 import unittest
 
+from scripts.tests import fakeresults
+from scripts import nrdata
+from scripts import plot
+from scripts import summarize
+from scripts.tests import module
+
 TESTS = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(TESTS)
 REPO = os.path.dirname(SCRIPTS)
 RESULTS = os.path.join(REPO, "results")
-sys.path.insert(0, SCRIPTS)
-sys.path.insert(0, TESTS)
 
-import fakeresults  # noqa: E402
-import nrdata  # noqa: E402
-import plot  # noqa: E402
-import summarize  # noqa: E402
 
 #: claim id -> (summarize function, its key, the paper's macro, the paper's format)
 #: (written out here, not read from plot.py: the test's own idea of the mapping)
@@ -319,8 +318,8 @@ class Checks:
 
 
 def paper_numbers(results, out, *args):
-    r = subprocess.run([sys.executable, os.path.join(SCRIPTS, "paper_numbers.py"),
-                        "--results", results, "--out", out] + list(args),
+    r = subprocess.run(module("paper_numbers") + ["--results", results, "--out", out]
+                       + list(args),
                        capture_output=True, text=True, timeout=300, cwd=REPO)
     if r.returncode != 0:
         raise AssertionError("paper_numbers.py failed: %s" % r.stderr)

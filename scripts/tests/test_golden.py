@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """Golden outputs (make test-scripts): every generated file that the
 committed CSVs decide is regenerated here and compared byte for byte with the
@@ -19,15 +18,15 @@ import sys
 import tempfile
 import unittest
 
+from scripts import nrdata
+from scripts.tests import module
+
 TESTS = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(TESTS)
 ROOT = os.path.dirname(SCRIPTS)
 RESULTS = os.path.join(ROOT, "results")
 PLOTS = os.path.join(ROOT, "plots")
 PY = sys.executable
-sys.path.insert(0, SCRIPTS)
-
-import nrdata  # noqa: E402
 
 
 def hosts():
@@ -36,15 +35,16 @@ def hosts():
 
 class GoldenTest(unittest.TestCase):
     def test_results_readmes(self):
-        import summarize
+        from scripts import summarize
         for h in hosts():
             with self.subTest(host=h):
                 with open(os.path.join(RESULTS, h, "README.md"), encoding="utf-8") as f:
                     self.assertEqual(summarize.host_readme(os.path.join(RESULTS, h)), f.read(),
-                                     f"results/{h}/README.md: scripts/summarize.py --readme {h}")
+                                     f"results/{h}/README.md: "
+                                     f"python3 -m scripts.summarize --readme {h}")
 
     def test_claims_csv(self):
-        import claims
+        from scripts import claims
         for h in hosts():
             path = os.path.join(RESULTS, h, "claims.csv")
             if not os.path.exists(path):
@@ -59,7 +59,7 @@ class GoldenTest(unittest.TestCase):
             self.skipTest("gnuplot is not installed (scripts/deps.sh experiments)")
         tmp = tempfile.mkdtemp(prefix="nr-golden-plots-")
         self.addCleanup(shutil.rmtree, tmp, ignore_errors=True)
-        r = subprocess.run([PY, os.path.join(SCRIPTS, "plot.py"), "--gnuplot", "--plots", tmp],
+        r = subprocess.run(module("plot", PY) + ["--gnuplot", "--plots", tmp],
                            capture_output=True, text=True, cwd=ROOT)
         self.assertEqual(r.returncode, 0, r.stderr[-2000:])
         n = 0

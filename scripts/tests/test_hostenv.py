@@ -11,17 +11,15 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import unittest
 from unittest import mock
 
+from scripts import hostenv
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(HERE)
 ROOT = os.path.dirname(SCRIPTS)
-sys.path.insert(0, SCRIPTS)
-
-import hostenv  # noqa: E402
 
 
 def write(root, rel, text):

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """Every script and the paper handle any kind of host (make test-scripts).
 
@@ -29,20 +28,19 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 import unittest
+
+from scripts.tests import fakeresults
+from scripts import nrdata
+from scripts.tests.test_paper import macros
+from scripts.tests.test_plots import PY
+from scripts.tests import module
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(TESTS)
 ROOT = os.path.dirname(SCRIPTS)
-sys.path.insert(0, SCRIPTS)
-sys.path.insert(0, TESTS)
 
-import fakeresults  # noqa: E402
-import nrdata  # noqa: E402
-from test_paper import macros  # noqa: E402
-from test_plots import PY  # noqa: E402
 
 LATEXMK = shutil.which("latexmk")
 PDFTOTEXT = shutil.which("pdftotext")
@@ -101,10 +99,8 @@ class HostKind:
         cls.plots = os.path.join(cls.tmp, "plots")
         cls.build(cls.results)
         hosts = nrdata.list_hosts(cls.results)
-        cls.summarize = run([sys.executable, os.path.join(SCRIPTS, "summarize.py"),
-                             "--results", cls.results, "--readme"] + hosts)
-        cls.plot = run([PY, os.path.join(SCRIPTS, "plot.py"), "--results", cls.results,
-                        "--plots", cls.plots])
+        cls.summarize = run(module("summarize") + ["--results", cls.results, "--readme"] + hosts)
+        cls.plot = run(module("plot", PY) + ["--results", cls.results, "--plots", cls.plots])
         # make paper's two steps, into the temporary folder: the numbers (the real
         # host and its cross-node folder chosen as make paper chooses them), then
         # latexmk on a copy of the paper
@@ -114,7 +110,7 @@ class HostKind:
             shutil.copy(os.path.join(ROOT, "paper", f), paper)
         cls.numbers = os.path.join(paper, "generated", "numbers.tex")
         cls.paths = os.path.join(paper, "generated", "paths.tex")
-        cls.gen = run([sys.executable, os.path.join(SCRIPTS, "paper_numbers.py"),
+        cls.gen = run(module("paper_numbers") + [
                        "--results", cls.results, "--out", cls.numbers, "--paths", cls.paths,
                        "--claims", os.path.join(paper, "generated", "claims.tex"),
                        "--plots", "../plots"])

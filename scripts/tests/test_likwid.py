@@ -20,14 +20,13 @@ import tempfile
 import textwrap
 import unittest
 
+from scripts import nrdata
+from scripts import nrlikwid
+from scripts.tests.test_experiments import BENCH, run, tidy_rows
+
 TESTS = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(TESTS)
-sys.path.insert(0, SCRIPTS)
-sys.path.insert(0, TESTS)
 
-import nrdata  # noqa: E402
-import nrlikwid  # noqa: E402
-from test_experiments import BENCH, run, tidy_rows  # noqa: E402
 
 # likwid-perfctr -a on an Ice Lake SP VM (abridged), as printed
 LISTING = """    Group name\tDescription

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """The manifest of names (issue 23, "one manifest"; make test-scripts).
 
@@ -39,19 +38,18 @@ import glob
 import json
 import os
 import subprocess
-import sys
 import tempfile
 import unittest
+
+from scripts import expfile
+from scripts import manifest
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(TESTS)
 ROOT = os.path.dirname(SCRIPTS)
 BENCH = os.environ.get("NUMARING_BENCH", os.path.join(ROOT, "build", "numaring-bench"))
 ALLOWLIST = os.path.join(SCRIPTS, "manifest-allowlist.txt")
-sys.path.insert(0, SCRIPTS)
 
-import expfile  # noqa: E402
-import manifest  # noqa: E402
 
 #: the reason of the figure modules' lines
 FIGURES = "figures:"
@@ -233,8 +231,8 @@ class ExperimentNamesTest(unittest.TestCase):
         self.assertEqual(order, sorted(order))
 
     def test_the_scripts_read_them(self):
-        import summarize
-        import vm_experiments
+        from scripts import summarize
+        from scripts import vm_experiments
         self.assertEqual(summarize.EXPERIMENTS, expfile.experiment_names())
         self.assertEqual(vm_experiments.EXPERIMENTS, tuple(expfile.experiment_names()))
         self.assertTrue(summarize.CROSS_NODE)

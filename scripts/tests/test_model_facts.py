@@ -1,8 +1,7 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """The model-checking facts come from the model's own run (make test-scripts).
 
-    /usr/bin/python3 -m unittest scripts/tests/test_model_facts.py -v
+    /usr/bin/python3 -m unittest scripts.tests.test_model_facts -v
 
 * ring/model/results.tsv (the recorded `make model-check`) is a complete run
   of today's model (ring/model/ring.pml's blob hash) and of check.sh's
@@ -20,14 +19,13 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 import unittest
 
+from scripts import model_facts
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
-import model_facts  # noqa: E402
 
 RESULTS = os.path.join(ROOT, "ring", "model", "results.tsv")
 
@@ -76,7 +74,7 @@ class RecordedRunTest(unittest.TestCase):
             with self.subTest(file=rel):
                 with open(os.path.join(ROOT, rel), encoding="utf-8") as f:
                     self.assertEqual(f.read(), text, f"{rel} is stale: run "
-                                     "scripts/model_facts.py write")
+                                     "python3 -m scripts.model_facts write")
 
     def test_counts_recomputed(self):
         meta, rows = own_rows()

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """F2 on a host that gives one thread count (2 CPUs): the look-up modes on x.
 
@@ -22,15 +21,15 @@ import sys
 import tempfile
 import unittest
 
+from scripts.tests import fakeresults
+from scripts import nrdata
+from scripts import plot
+from scripts.tests import ROOT, module
+
 TESTS = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(TESTS)
 GP = os.path.join(SCRIPTS, "gnuplot", "f2-node-cache.gp")
-sys.path.insert(0, SCRIPTS)
-sys.path.insert(0, TESTS)
 
-import fakeresults  # noqa: E402
-import nrdata  # noqa: E402
-import plot  # noqa: E402
 
 GNUPLOT = shutil.which("gnuplot")
 MODES = ["libnuma", "syscall", "table", "cached", "rseq", "rdpid", "none"]
@@ -142,9 +141,9 @@ class OneThread(unittest.TestCase):
     def test_gnuplot_draws_both(self):
         plots = os.path.join(self.tmp, "plots")
         py = sys.executable if have_matplotlib() else "/usr/bin/python3"
-        r = subprocess.run([py, os.path.join(SCRIPTS, "plot.py"), "--results", self.results,
-                            "--plots", plots, "--gnuplot"], capture_output=True, text=True,
-                           timeout=300)
+        r = subprocess.run(module("plot", py) + ["--results", self.results,
+                                                 "--plots", plots, "--gnuplot"],
+                           capture_output=True, text=True, timeout=300, cwd=ROOT)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         for host in ("one", "many"):
             png = os.path.join(plots, host, "gnuplot", "f2-node-cache.png")

@@ -19,9 +19,10 @@ import re
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
 import unittest
+
+from scripts.tests import module
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -329,14 +330,12 @@ def check_model(tc, m, real, published):
 
 def published():
     """The published (within, across) one-way latencies: inputs, not results."""
-    sys.path.insert(0, os.path.join(ROOT, "scripts"))
-    import ceiling
+    from scripts import ceiling
     return list(ceiling.PUBLISHED.values())
 
 
 def generate(results, real, emu, out):
-    cmd = [sys.executable, os.path.join(ROOT, "scripts", "paper_numbers.py"),
-           "--results", results, "--real", real, "--out", out]
+    cmd = module("paper_numbers") + ["--results", results, "--real", real, "--out", out]
     if emu:
         cmd += ["--emulated", emu]
     return subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
@@ -691,8 +690,7 @@ class PaperTextTest(unittest.TestCase):
             self.assertNotIn("95\\%", self.m["IntervalCoverage"])
 
     def test_claims_sentences_from_the_report(self):
-        sys.path.insert(0, os.path.join(ROOT, "scripts"))
-        import claims
+        from scripts import claims
         rows = claims.report(self.real)
         for status, word in (("holds", "Hold"), ("does not hold", "NotHold"),
                              ("inconclusive", "Inconclusive"),
@@ -715,8 +713,7 @@ class PaperTextTest(unittest.TestCase):
                 self.assertIn("\\" + macro, self.tex)
 
     def test_artifact_expectations_from_the_claims_table(self):
-        sys.path.insert(0, os.path.join(ROOT, "scripts"))
-        import claims
+        from scripts import claims
         text = self.m["ArtifactExpected"]
         for c in claims.CLAIMS:
             with self.subTest(claim=c.id):

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """The peers under enqueue-dequeue pairs in the peers figures (issue 21, item 4).
 
@@ -26,17 +25,16 @@ import sys
 import tempfile
 import unittest
 
+from scripts.tests import fakeresults
+from scripts import fig_common
+from scripts import nrdata
+from scripts import plot
+from scripts import summarize
+from scripts.tests import ROOT, module
+
 TESTS = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(TESTS)
 GP = os.path.join(SCRIPTS, "gnuplot", "peers-throughput.gp")
-sys.path.insert(0, SCRIPTS)
-sys.path.insert(0, TESTS)
-
-import fakeresults  # noqa: E402
-import fig_common  # noqa: E402
-import nrdata  # noqa: E402
-import plot  # noqa: E402
-import summarize  # noqa: E402
 
 
 def said(p):
@@ -406,10 +404,10 @@ class PeersPairs(unittest.TestCase):
     @unittest.skipUnless(GNUPLOT, "gnuplot is not installed")
     def test_gnuplot_draws_every_shape(self):
         plots = os.path.join(self.tmp, "plots")
-        r = subprocess.run([sys.executable if have_matplotlib() else "/usr/bin/python3",
-                            os.path.join(SCRIPTS, "plot.py"), "--results", self.results,
-                            "--plots", plots, "--gnuplot"],
-                           capture_output=True, text=True, timeout=300)
+        py = sys.executable if have_matplotlib() else "/usr/bin/python3"
+        r = subprocess.run(module("plot", py) + ["--results", self.results,
+                                                 "--plots", plots, "--gnuplot"],
+                           capture_output=True, text=True, timeout=300, cwd=ROOT)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         sizes = {}
         for host in ("one", "many", "plain"):

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """The peers figures by regime (scripts/regime.py), with one thread count and
 several, free and paced runs.
@@ -25,16 +24,16 @@ import sys
 import tempfile
 import unittest
 
+from scripts.tests import fakeresults
+from scripts import fig_common
+from scripts import nrdata
+from scripts import plot
+from scripts import regime
+from scripts.tests import ROOT, module
+
 TESTS = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(TESTS)
-sys.path.insert(0, SCRIPTS)
-sys.path.insert(0, TESTS)
 
-import fakeresults  # noqa: E402
-import fig_common  # noqa: E402
-import nrdata  # noqa: E402
-import plot  # noqa: E402
-import regime  # noqa: E402
 
 GNUPLOT = shutil.which("gnuplot")
 
@@ -224,9 +223,9 @@ class PeersRegimes(unittest.TestCase):
     def test_gnuplot_draws_every_shape(self):
         plots = os.path.join(self.tmp, "plots")
         py = sys.executable if have_matplotlib() else "/usr/bin/python3"
-        r = subprocess.run([py, os.path.join(SCRIPTS, "plot.py"), "--results", self.results,
-                            "--plots", plots, "--gnuplot"], capture_output=True, text=True,
-                           timeout=600)
+        r = subprocess.run(module("plot", py) + ["--results", self.results,
+                                                 "--plots", plots, "--gnuplot"],
+                           capture_output=True, text=True, timeout=600, cwd=ROOT)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         for host in ("free", "paced", "many"):
             for fig in ("peers-throughput", "peers-latency"):

@@ -1,8 +1,7 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """Tests of scripts/plot.py, scripts/nrdata.py and scripts/gnuplot/*.gp.
 
-    /usr/bin/python3 -m unittest discover -s scripts/tests -v
+    /usr/bin/python3 -m unittest discover -s scripts/tests -t . -v
 
 Builds fake results trees in a temporary folder (tests/fakeresults.py: a
 synthetic one shaped like the study, laid out both as scripts/experiments.py
@@ -15,6 +14,7 @@ being optional, and that bad input stops with one message and no output.
 import csv
 import glob
 import importlib
+import importlib.util
 import os
 import re
 import shutil
@@ -24,17 +24,14 @@ import sys
 import tempfile
 import unittest
 
+from scripts.tests import fakeresults
+from scripts import nrdata
+from scripts.tests import module
+
 TESTS = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(TESTS)
 REPO = os.path.dirname(SCRIPTS)
-PLOT = os.path.join(SCRIPTS, "plot.py")
 BENCH = os.path.join(REPO, "build", "numaring-bench")
-sys.path.insert(0, SCRIPTS)
-sys.path.insert(0, TESTS)
-
-import fakeresults  # noqa: E402
-import nrdata  # noqa: E402
-
 
 
 def dat_block(path, name):
@@ -69,9 +66,10 @@ FIGURES = ["f1-lookup-cost", "f2-node-cache", "f3-gate-percentiles", "f3-gate-vs
            "f4-backoff", "f5-ceiling", "peers-throughput", "peers-latency"]
 
 
-def run_plot(*args, script=PLOT, timeout=120):
-    return subprocess.run([PY, script] + list(args), capture_output=True, text=True,
-                          timeout=timeout)
+def run_plot(*args, root=REPO, timeout=120):
+    """python3 -m scripts.plot ARGS, run from root (the scripts package's parent)."""
+    return subprocess.run(module("plot", PY) + list(args), capture_output=True, text=True,
+                          timeout=timeout, cwd=root)
 
 
 def all_files(d):
@@ -231,7 +229,7 @@ class Numbers(unittest.TestCase):
         fakeresults.make_synthetic(cls.results, "real1", "real", (2, 4, 8), reps=3, seed=5)
         fakeresults.make_synthetic(cls.results, "emu1", "emulated", (2, 4), reps=2, seed=6,
                                    profile="quick")
-        cls.plot = importlib.import_module("plot")
+        cls.plot = importlib.import_module("scripts.plot")
 
     @classmethod
     def tearDownClass(cls):
@@ -354,13 +352,6 @@ def _median_harness(rows):
     return statistics.median(vals) if vals else None
 
 
-def _real_ceiling_module():
-    """summarize imports `ceiling`: make sure it is scripts/ceiling.py, not a variant a
-    Ceiling test left in sys.modules."""
-    sys.modules.pop("ceiling", None)
-    return importlib.import_module("ceiling")
-
-
 def _med(rows, col):
     return statistics.median(float(r[col]) for r in rows)
 
@@ -385,7 +376,7 @@ class OpenLoopF3RealizedF5(unittest.TestCase):
         mk(cls.results, "counters", "real", (2,), reps=2, seed=33, experiments=["f5-ceiling"],
            f5_realized=0.9, f5_realized_in="counters")
         mk(cls.results, "closed", "real", (2, 4), reps=2, seed=34, experiments=exps)
-        cls.plot = importlib.import_module("plot")
+        cls.plot = importlib.import_module("scripts.plot")
         cls.plot.init_matplotlib()
 
     @classmethod
@@ -640,8 +631,7 @@ class OpenLoopF3RealizedF5(unittest.TestCase):
         self.assertTrue(all(r[15] == "0" for r in rows))
 
     def test_summarize_says_the_same_of_the_realized_batch(self):
-        _real_ceiling_module()
-        summarize = importlib.import_module("summarize")
+        summarize = importlib.import_module("scripts.summarize")
         for host, ok in (("open", True), ("low", False), ("counters", True)):
             with self.subTest(host=host):
                 p = self.plot.prep_f5(self.host(host))
@@ -698,7 +688,7 @@ class Harness(unittest.TestCase):
                                    harness=0.3)
         fakeresults.make_synthetic(cls.results, "inline", "real", (2, 4), reps=2, seed=10,
                                    items=("inline",), experiments=["peers"])
-        cls.plot = importlib.import_module("plot")
+        cls.plot = importlib.import_module("scripts.plot")
 
     @classmethod
     def tearDownClass(cls):
@@ -753,7 +743,7 @@ class Harness(unittest.TestCase):
         self.assertEqual([(pn["item"], pn["bursts"]) for pn in p["panels"]],
                          [("inline", 0), ("inline", 1), ("message", 0), ("message", 1)])
         self.assertEqual(p["grid"], (2, 2))
-        import fig_common
+        from scripts import fig_common
         for pn in p["panels"][2:]:
             self.assertIn("message items: the payload's line travels too", pn["name"])
             self.assertIn("numaring", {q for q, _g in pn["series"]})
@@ -802,7 +792,7 @@ class Harness(unittest.TestCase):
                          [pn["item"] for pn in orig["panels"]])
         self.assertEqual(blank["panels"][0]["series"], orig["panels"][0]["series"])
         self.assertIn("items: inline", " ".join(t for t in said(blank)))
-        summarize = importlib.import_module("summarize")
+        summarize = importlib.import_module("scripts.summarize")
         self.assertEqual(summarize.peers(os.path.join(d, "h"), "inline")["b0_mops"],
                          summarize.peers(os.path.join(self.results, "h"), "inline")["b0_mops"])
 
@@ -878,8 +868,7 @@ class Harness(unittest.TestCase):
                             for t in said(p)), p["caption"])
 
     def test_summarize_flags_harness_bound_points(self):
-        _real_ceiling_module()
-        summarize = importlib.import_module("summarize")
+        summarize = importlib.import_module("scripts.summarize")
         hostdir = os.path.join(self.results, "tight")
         bound, measured = summarize.harness_bound(hostdir)
         want = self.expected_bound("tight")
@@ -894,8 +883,7 @@ class Harness(unittest.TestCase):
         self.assertIn("%d of %d points" % (len(want), measured), section)
 
     def test_summarize_says_none_is_bound(self):
-        _real_ceiling_module()
-        summarize = importlib.import_module("summarize")
+        summarize = importlib.import_module("scripts.summarize")
         self.assertEqual(self.expected_bound("h"), set())
         readme = summarize.host_readme(os.path.join(self.results, "h"))
         section = readme.split("## Harness-bound points")[1]
@@ -907,8 +895,7 @@ class Harness(unittest.TestCase):
                       readme.split("## The harness's own ceiling")[1])
 
     def test_summarize_harness_ceiling_and_peers_by_item(self):
-        _real_ceiling_module()
-        summarize = importlib.import_module("summarize")
+        summarize = importlib.import_module("scripts.summarize")
         hostdir = os.path.join(self.results, "h")
         rows = self.rows("h", "peers")
         one = [r for r in rows if r["producers"] == "1" and r["consumers"] == "1"]
@@ -969,27 +956,35 @@ class Ceiling(unittest.TestCase):
         shutil.rmtree(cls.tmp, ignore_errors=True)
 
     def scripts_with(self, variant):
-        """A copy of scripts/ with the given ceiling.py (or none)."""
-        d = os.path.join(self.tmp, "scripts-" + variant)
+        """A copy of the scripts package with the given ceiling.py (or none):
+        the folder that holds it (scripts/ under it)."""
+        root = os.path.join(self.tmp, "variant-" + variant)
+        d = os.path.join(root, "scripts")
         if not os.path.isdir(d):
             os.makedirs(d)
             # plot.py and the modules it draws with (its figures' fig_*.py, the
             # interval and the regimes), not ceiling.py: the variant's
-            for f in ["plot.py", "nrdata.py", "summary-schema.csv", "stats.py", "regime.py"] + [
+            for f in ["__init__.py", "plot.py", "nrdata.py", "summary-schema.csv", "stats.py",
+                      "regime.py"] + [
                     os.path.basename(x) for x in glob.glob(os.path.join(SCRIPTS, "fig_*.py"))]:
                 shutil.copy(os.path.join(SCRIPTS, f), d)
             if variant in CEILING_VARIANTS:
                 with open(os.path.join(d, "ceiling.py"), "w") as f:
                     f.write(CEILING_VARIANTS[variant])
-        return d
+        return root
 
     def prep(self, variant):
-        d = self.scripts_with(variant)
-        sys.modules.pop("ceiling", None)
-        spec = importlib.util.spec_from_file_location("plot_" + variant,
-                                                      os.path.join(d, "plot.py"))
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
+        """The copy's plot module, its package loaded under a name of its own
+        (scripts_VARIANT: the real scripts package stays as it is)."""
+        d = os.path.join(self.scripts_with(variant), "scripts")
+        name = "scripts_" + variant
+        if name not in sys.modules:
+            spec = importlib.util.spec_from_file_location(
+                name, os.path.join(d, "__init__.py"), submodule_search_locations=[d])
+            pkg = importlib.util.module_from_spec(spec)
+            sys.modules[name] = pkg
+            spec.loader.exec_module(pkg)
+        mod = importlib.import_module(name + ".plot")
         h = mod.Host(self.results, "h")
         h.load()
         return mod.prep_f2(h), mod.prep_f5(h)
@@ -1014,7 +1009,7 @@ class Ceiling(unittest.TestCase):
     def test_broken_module_still_draws(self):
         d = self.scripts_with("bad_import")
         plots = os.path.join(self.tmp, "plots-broken")
-        r = run_plot("--results", self.results, "--plots", plots, script=os.path.join(d, "plot.py"))
+        r = run_plot("--results", self.results, "--plots", plots, root=d)
         self.assertEqual(r.returncode, 0, r.stderr)
         check_png(self, os.path.join(plots, "h", "f2-node-cache.png"))
         check_png(self, os.path.join(plots, "h", "f5-ceiling.png"))

@@ -1,10 +1,9 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """Tests of the documentation (make test-scripts): README.md is a front door,
 and no page types a measurement by hand.
 
-    /usr/bin/python3 -m unittest discover -s scripts/tests -v
-    /usr/bin/python3 scripts/tests/test_readme.py -v
+    /usr/bin/python3 -m unittest discover -s scripts/tests -t . -v
+    /usr/bin/python3 -m unittest scripts.tests.test_readme -v
 
 * README.md and docs/*.md state no measured number (a number followed by a
   unit of measurement: x, ns, %, Mitems/s, ...) and no dated measurement log,

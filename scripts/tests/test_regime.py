@@ -1,18 +1,15 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """Tests of scripts/regime.py and the pace key of experiment files: every run
 gets its regime from what it measured, ratios pair only runs of one regime,
 and a paced point passes the work that pins it (make test-scripts)."""
 
 import os
-import sys
 import unittest
 
-TESTS = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.dirname(TESTS))
+from scripts import expfile
+from scripts import regime
 
-import expfile  # noqa: E402
-import regime  # noqa: E402
+TESTS = os.path.dirname(os.path.abspath(__file__))
 
 
 def run(rep, tput, inflight, queue="numaring", capacity=1024, **kw):

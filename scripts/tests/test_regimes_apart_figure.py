@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """F1, F2 and F4 (prodcons) by regime (scripts/regime.py), as the peers figure.
 
@@ -31,16 +30,16 @@ import sys
 import tempfile
 import unittest
 
+from scripts.tests import fakeresults
+from scripts import nrdata
+from scripts import plot
+from scripts import regime
+from scripts import summarize
+from scripts.tests import ROOT, module
+
 TESTS = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(TESTS)
-sys.path.insert(0, SCRIPTS)
-sys.path.insert(0, TESTS)
 
-import fakeresults  # noqa: E402
-import nrdata  # noqa: E402
-import plot  # noqa: E402
-import regime  # noqa: E402
-import summarize  # noqa: E402
 
 GNUPLOT = shutil.which("gnuplot")
 MODES = ["libnuma", "syscall", "table", "cached", "rseq", "rdpid", "none"]
@@ -359,9 +358,9 @@ class RegimesApart(unittest.TestCase):
     def test_gnuplot_draws_them(self):
         plots = os.path.join(self.tmp, "plots")
         py = sys.executable if have_matplotlib() else "/usr/bin/python3"
-        r = subprocess.run([py, os.path.join(SCRIPTS, "plot.py"), "--results", self.results,
-                            "--plots", plots, "--gnuplot"], capture_output=True, text=True,
-                           timeout=600)
+        r = subprocess.run(module("plot", py) + ["--results", self.results,
+                                                 "--plots", plots, "--gnuplot"],
+                           capture_output=True, text=True, timeout=600, cwd=ROOT)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         self.assertFalse(re.search(r"gnuplot .* failed", r.stdout + r.stderr),
                          r.stdout + r.stderr)

@@ -1,11 +1,10 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """Tests of the study's statistics (make test-scripts): paired ratios and their
 order-statistic intervals with their exact coverage, the drift reference and its check, the
 oversubscribed flag, F4's "backoff not exercised" rule, and how the figures
 show them (one x value drawn as points, titles that say what varies).
 
-    /usr/bin/python3 -m unittest discover -s scripts/tests -v
+    /usr/bin/python3 -m unittest discover -s scripts/tests -t . -v
 
 Synthetic results trees from tests/fakeresults.py; nothing is run.
 """
@@ -17,24 +16,20 @@ import os
 import random
 import shutil
 import statistics
-import sys
 import tempfile
 import unittest
 
+from scripts.tests import fakeresults
+from scripts import nrdata
+from scripts import stats
+from scripts.tests import ROOT, module
+
 TESTS = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(TESTS)
-sys.path.insert(0, SCRIPTS)
-sys.path.insert(0, TESTS)
-
-import fakeresults  # noqa: E402
-import nrdata  # noqa: E402
-import stats  # noqa: E402
 
 
 def _summarize():
-    sys.modules.pop("ceiling", None)   # the real scripts/ceiling.py, not a test's variant
-    importlib.import_module("ceiling")
-    return importlib.import_module("summarize")
+    return importlib.import_module("scripts.summarize")
 
 
 class IntervalTest(unittest.TestCase):
@@ -131,7 +126,7 @@ class Trees(unittest.TestCase):
         mk(cls.results, "one", "real", (2,), reps=3, seed=25, oversub_above=2,
            experiments=["f2-node-cache", "f4-backoff", "peers"])
         cls.summarize = _summarize()
-        cls.plot = importlib.import_module("plot")
+        cls.plot = importlib.import_module("scripts.plot")
 
     @classmethod
     def tearDownClass(cls):
@@ -262,9 +257,9 @@ class F4ExercisedTest(Trees):
         """paper_numbers: FFour<b>Says is the text, not a percentage, where idle."""
         import subprocess
         out = os.path.join(self.tmp, "numbers.tex")
-        r = subprocess.run([sys.executable, os.path.join(SCRIPTS, "paper_numbers.py"),
-                            "--results", self.results, "--real", "idle", "--out", out],
-                           capture_output=True, text=True)
+        r = subprocess.run(module("paper_numbers") + ["--results", self.results,
+                                                      "--real", "idle", "--out", out],
+                           capture_output=True, text=True, cwd=ROOT)
         self.assertEqual(r.returncode, 0, r.stderr)
         with open(out) as f:
             text = f.read()
@@ -272,9 +267,9 @@ class F4ExercisedTest(Trees):
         self.assertIn("\\newcommand{\\FFourExercised}{0}", text)
         self.assertIn("\\newcommand{\\FFourPauseFailed}{0.1}", text)
         # and the drift macros of a host with references
-        r = subprocess.run([sys.executable, os.path.join(SCRIPTS, "paper_numbers.py"),
-                            "--results", self.results, "--real", "drifty", "--out", out],
-                           capture_output=True, text=True)
+        r = subprocess.run(module("paper_numbers") + ["--results", self.results,
+                                                      "--real", "drifty", "--out", out],
+                           capture_output=True, text=True, cwd=ROOT)
         self.assertEqual(r.returncode, 0, r.stderr)
         with open(out) as f:
             text = f.read()
@@ -489,13 +484,13 @@ class PaceTest(unittest.TestCase):
 
 
 class SummarizeCliTest(unittest.TestCase):
-    """summarize.py's command line: --help prints the usage; bad input is one
-    message and exit 2, and --readme writes nothing for a missing host."""
+    """python3 -m scripts.summarize: --help prints the usage; bad input is one
+    message (argparse's) and exit 2, and --readme writes nothing for a missing host."""
 
     def cli(self, *args):
         import subprocess
-        return subprocess.run([sys.executable, os.path.join(SCRIPTS, "summarize.py"), *args],
-                              capture_output=True, text=True, timeout=60)
+        return subprocess.run(module("summarize") + list(args),
+                              capture_output=True, text=True, timeout=60, cwd=ROOT)
 
     def test_help_and_bad_input(self):
         r = self.cli("--help")
@@ -503,8 +498,8 @@ class SummarizeCliTest(unittest.TestCase):
         self.assertIn("--readme HOST", r.stdout)
         tmp = tempfile.mkdtemp(prefix="nr-sumcli-")
         try:
-            for args, what in ((("--bogus",), "unknown option '--bogus'"),
-                               (("--results",), "--results needs a folder"),
+            for args, what in ((("--bogus",), "unrecognized arguments: --bogus"),
+                               (("--results",), "argument --results: expected one argument"),
                                (("--results", tmp, "--readme"), "--readme needs a HOST"),
                                (("--results", tmp, "--readme", "nohost"),
                                 "no results for host 'nohost'"),

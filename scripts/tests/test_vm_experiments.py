@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """Tests of make vm-experiments' parts that run without a guest (make test-scripts).
 
@@ -28,18 +27,18 @@ import tarfile
 import tempfile
 import unittest
 
+from scripts import expfile
+from scripts.tests import fakeresults
+from scripts import numa_vm
+from scripts import nrdata
+from scripts import summarize
+from scripts import vm_experiments
+from scripts.tests import module
+
 TESTS = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(TESTS)
 ROOT = os.path.dirname(SCRIPTS)
-sys.path.insert(0, SCRIPTS)
-sys.path.insert(0, TESTS)
 
-import expfile  # noqa: E402
-import fakeresults  # noqa: E402
-import numa_vm  # noqa: E402
-import nrdata  # noqa: E402
-import summarize  # noqa: E402
-import vm_experiments  # noqa: E402
 
 TCG = {"kind": "qemu-tcg", "cpuid_signature": "TCGTCGTCGTCG", "sys_vendor": "QEMU",
        "timings_meaningful": False}
@@ -87,9 +86,9 @@ class ResultsCase(unittest.TestCase):
     def paper_numbers(self, host):
         """scripts/paper_numbers.py's numbers.tex for results/<host>, as text."""
         out = os.path.join(self.tmp, "numbers.tex")
-        r = subprocess.run([sys.executable, os.path.join(SCRIPTS, "paper_numbers.py"),
-                            "--results", self.results, "--real", host, "--out", out],
-                           capture_output=True, text=True)
+        r = subprocess.run(module("paper_numbers") + ["--results", self.results,
+                                                      "--real", host, "--out", out],
+                           capture_output=True, text=True, cwd=ROOT)
         self.assertEqual(r.returncode, 0, r.stderr)
         with open(out) as f:
             return f.read()
@@ -108,7 +107,7 @@ class GuestMarkTest(ResultsCase):
         info = nrdata.host_info(self.results, host)
         self.assertTrue(info["guest"].startswith(nrdata.GUEST_NOTE))
         self.assertIn("**guest: timings meaningless", summarize.host_readme(hd))
-        import plot
+        from scripts import plot
         h = plot.Host(self.results, host)
         h.load()
         caption = plot.caption_lines(h, h.data["f2-node-cache"])
@@ -223,7 +222,7 @@ class FetchTest(unittest.TestCase):
                           (["--fetch", "a b", "--", "true"], "relative"),
                           (["--fetch-into", "x", "--", "true"], "goes with --fetch"),
                           (["--fetch", "r", "--fetch-into", self.tmp, "--", "true"], "exists")):
-            r = subprocess.run([sys.executable, os.path.join(SCRIPTS, "numa_vm.py")] + args,
+            r = subprocess.run(module("numa_vm") + args,
                                capture_output=True, text=True, cwd=ROOT)
             self.assertEqual(r.returncode, 2, args)
             self.assertIn(msg, r.stderr)
@@ -235,16 +234,18 @@ class PythonFilesTest(unittest.TestCase):
         cwd = os.getcwd()
         os.chdir(ROOT)
         try:
-            files = dict((g, h) for h, g in numa_vm.python_files(["scripts/experiments.py"]))
+            files = dict((g, h) for h, g in numa_vm.python_files(["scripts.experiments"]))
         finally:
             os.chdir(cwd)
         self.assertEqual(os.path.realpath(files["/usr/bin/python3"]),
                          os.path.realpath(sys.executable))
-        for mod in ("expfile", "summarize", "nrdata", "ceiling", "experiments"):
+        # the package (python3 -m scripts.experiments in /work) and the
+        # modules the runner imports, also those imported inside functions
+        for mod in ("__init__", "expfile", "summarize", "nrdata", "ceiling", "experiments"):
             self.assertIn(f"/work/scripts/{mod}.py", files)
         guest = set(files)
         for need in ("os.py", "encodings/__init__.py", "encodings/utf_8.py", "json/__init__.py",
-                     "subprocess.py", "random.py", "statistics.py"):
+                     "subprocess.py", "random.py", "statistics.py", "runpy.py"):
             self.assertTrue(any(g.endswith("/" + need) and "/python3" in g for g in guest), need)
         # interactive and GUI code stays out
         self.assertFalse([g for g in guest if "/tkinter/" in g or g.endswith("/pydoc.py")])

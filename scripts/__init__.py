@@ -1,0 +1,51 @@
+# SPDX-License-Identifier: BSD-2-Clause
+"""NumaRing's scripts: from a host to results, claims, figures and the paper.
+
+One package, run from the repository root (the Makefile does):
+
+    python3 -m scripts.experiments run --profile smoke
+    python3 -m scripts.summarize --readme HOST
+    python3 -m unittest discover -s scripts/tests -t . -v     (make test-scripts)
+
+The modules import each other relatively (``from . import stats``); nothing
+edits sys.path. The modules, by what they are for:
+
+host identity
+    hostid        which machine measured; which results folder is this sweep's
+    hostenv       what the machine was and was doing (versions, CPU state, load)
+    manifest      numaring-bench's names (queues, look-ups, ...), from manifest.json
+experiment files
+    expfile       read and check experiments/*.exp
+    fuzz_expfile  a mutation fuzzer for expfile (make fuzz-regress)
+runner
+    experiments   run the study's experiments for this host (make experiments)
+    nrlikwid      interconnect bytes per item from likwid-perfctr (run --likwid)
+    soak          hours of mixed load with --verify (make soak)
+collection
+    nrdata        read tidy CSVs and meta.json; the summary schema
+    regime        which regime a run ran in, from what it measured
+statistics
+    stats         the one estimator behind every ratio, and its interval
+    summarize     each finding's measured ratios; results/<host>/README.md
+    regime_report the results README's section on regimes
+    ceiling       the physical ceiling model (finding F5)
+    ceiling_report how tight the ceiling model is, per queue and regime
+claims
+    claims        every measured claim, checked on the host that measured it
+figures
+    plot          draw the study's figures (make plots)
+    fig_common, fig_f1, fig_f3, fig_f4, fig_f5, fig_lines, fig_peers
+                  the figures plot draws, one module each
+paper
+    paper_numbers every number the paper quotes, as LaTeX macros (make paper)
+    paper_text    the paper's generated sentences
+    model_facts   the model-checking facts (make model-check)
+side benchmarks
+    benchresult   the side benchmarks' measurements as results (bench-oversub)
+    bench_peers   NumaRing against every peer queue (make bench-peers)
+    bench_placement  the ring's speed by where its cells lie (make bench-placement)
+    bench_fidelity   numaring-bench against a bare loop (make bench-fidelity)
+VM
+    numa_vm       boot a guest with real NUMA nodes under QEMU (make vm-test)
+    vm_experiments  the whole pipeline in a two-socket guest (make vm-experiments)
+"""
