@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # NumaRing - every entry point of the artifact.
 #
-#   make              build/libnumaring.a and .so (+ its SONAME links), after checking
-#                     its packages with pkg-config;  make bench: the harness
+#   make              build/libnumaring.a and .so (+ its SONAME links), the production
+#                     queue, and build/libnumaring_lab.a and .so, the ablations (ring/ring.mk),
+#                     after checking their packages with pkg-config;  make bench: the harness
 #   make experiments  every experiment, sized to this machine, then the plots and
 #                     the reproduction report (results/<host>/claims.csv)
 #   make report       HOSTS="a b": the hosts' claims side by side
