@@ -39,6 +39,7 @@
 
 #include "numaring.h"
 #include "numaring_lab.h"
+#include "relax.h" /* harness/relax.h: the one spin-wait hint of the programs */
 
 #define PRODUCERS 3
 #define CONSUMERS 3
@@ -88,10 +89,8 @@ static void retry_later(unsigned *fails)
 {
 	if (++*fails % 16 == 0)
 		sched_yield();
-#if defined(__x86_64__) || defined(__i386__)
 	else
-		__builtin_ia32_pause();
-#endif
+		hb_cpu_relax();
 }
 
 struct worker_arg {
