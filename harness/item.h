@@ -20,8 +20,9 @@
  *            carries it (closed loop) or puts the item's intended send time
  *            there (open loop), and the consumer reads the clock once per
  *            dequeue that returned a timed item. The other items are never
- *            timed, so the clock (about 12 ns a read, as much as a whole
- *            hand-over) stays off most items.
+ *            timed, so the clock (a read can cost as much as a whole
+ *            hand-over: the probe's clock row measures it) stays off most
+ *            items.
  *
  *   message  the item is a pointer to a struct hb_msg of the producer's pool
  *            (the realistic payload case): the message holds the same value
