@@ -35,7 +35,8 @@ statistics
     ceiling       the physical ceiling model (finding F5)
     ceiling_report how tight the ceiling model is, per queue and regime
 claims
-    claims        every measured claim, checked on the host that measured it
+    claims_table  every measured claim, beside the function that measures it
+    claims        the reproduction report of the claims (text, CSV, markdown, LaTeX)
 figures
     plot          draw the study's figures (make plots)
     fig_common, fig_f1, fig_f3, fig_f4, fig_f5, fig_lines, fig_peers
