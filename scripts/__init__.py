@@ -26,12 +26,17 @@ collection
     regime        which regime a run ran in, from what it measured
 statistics
     stats         the one estimator behind every ratio, and its interval
-    summarize     each finding's measured ratios; results/<host>/README.md
+    findings      each finding's measured numbers (F1 .. F5, peers)
+    hostfacts     what a host folder says of its machine (nodes, SMT, siblings)
+    drift         each experiment's drift reference against the effects it states
+    results_readme  the text of results/<host>/README.md
+    summarize     print each host's findings, or write its README.md (--readme)
     regime_report the results README's section on regimes
     ceiling       the physical ceiling model (finding F5)
     ceiling_report how tight the ceiling model is, per queue and regime
 claims
-    claims        every measured claim, checked on the host that measured it
+    claims_table  every measured claim, beside the function that measures it
+    claims        the reproduction report of the claims (text, CSV, markdown, LaTeX)
 figures
     plot          draw the study's figures (make plots)
     fig_common, fig_f1, fig_f3, fig_f4, fig_f5, fig_lines, fig_peers
