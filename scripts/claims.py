@@ -197,7 +197,7 @@ def readme_block(results):
     reps = [(h, report(os.path.join(results, h))) for h in hosts]
     by = {h: {r["claim"]: r for r in rows} for h, rows in reps}
     lines = [BEGIN, "",
-             "Each claim is an entry of `scripts/claims.py`, checked on each host's committed "
+             "Each claim is an entry of `scripts/claims_table.py`, checked on each host's committed "
              "results (`results/<host>/claims.csv`). A value is the paired median ratio (or "
              "change) over the repetitions of a round, with its interval in brackets; the "
              "status says whether the whole interval is on the claimed side. A result is a "
