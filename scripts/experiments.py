@@ -83,7 +83,6 @@ What `run` does, in steps:
 import argparse
 import csv
 import datetime
-import errno
 import glob
 import io
 import json
@@ -101,58 +100,13 @@ from . import hostenv
 from . import hostid
 from . import nrlikwid
 from . import regime
+from .runio import WRITE_ERRNOS, CannotWrite, check_write_failure, die, write_whole
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 class Interrupted(Exception):
     pass
-
-
-class CannotWrite(Exception):
-    """The results folder cannot take more data (full, read-only, over quota):
-    every further run would fail the same way, so the sweep stops."""
-
-
-# errors of the runner's own writes that mean "the results folder cannot take it"
-_WRITE_ERRNOS = {errno.ENOSPC, errno.EFBIG, errno.EROFS, errno.EDQUOT, errno.EACCES,
-                 errno.EPERM, errno.ENOTDIR, errno.EISDIR, errno.ENAMETOOLONG}
-
-# numaring-bench and bench_ring exit with 3 when their results could not be
-# written (HB_EXIT_CANNOT_WRITE in harness/options.h); a file size limit kills
-# them with SIGXFSZ unless ignored.
-EXIT_CANNOT_WRITE = 3
-
-
-def check_write_failure(what, rc, stderr):
-    """Raise CannotWrite if a harness run failed for want of room or rights."""
-    if rc == EXIT_CANNOT_WRITE or rc == -signal.SIGXFSZ:
-        lines = (stderr or "").strip().splitlines()
-        raise CannotWrite(f"{what}: {lines[-1] if lines else f'exit {rc}'}")
-
-
-def die(msg, code=2):
-    print(f"experiments: {msg}", file=sys.stderr)
-    sys.exit(code)
-
-
-def write_whole(path, text):
-    """Write a file through a temporary + rename: never half a file."""
-    tmp = f"{os.path.dirname(path) or '.'}/.{os.path.basename(path)}.tmp.{os.getpid()}"
-    try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException as e:
-        try:
-            os.remove(tmp)
-        except OSError:
-            pass
-        if isinstance(e, OSError) and e.filename is None:  # a failed write or flush
-            raise OSError(e.errno, e.strerror, path) from None
-        raise
 
 
 # ---- the machine -----------------------------------------------------------
@@ -728,7 +682,7 @@ def cmd_run(a):
         sys.exit(130)
     except (OSError, CannotWrite) as e:
         if isinstance(e, OSError):
-            if e.errno not in _WRITE_ERRNOS:
+            if e.errno not in WRITE_ERRNOS:
                 die(f"{e.filename or ''}{': ' if e.filename else ''}{e.strerror or e}", 1)
             e = f"{e.filename or 'results'}: {e.strerror or e}"
         print(f"\nexperiments: cannot write the results: {e}\nexperiments: finished runs "
