@@ -8,8 +8,8 @@ start, the middle and the end, and records the order in order.txt so that
 a rerun repeats it. Points with a load that differ only in gate and load
 form a group (capacity_groups) whose runs of one round are offered the
 capacity that one probe measured (the probe's options: probe_opts; its
-run: the runner's capacity_probe). Standard library only; nothing here
-runs or writes anything.
+run: scripts/benchrun.py). Standard library only; nothing here runs or
+writes anything.
 """
 
 import random
