@@ -81,7 +81,6 @@ What `run` does, in steps:
 """
 
 import argparse
-import datetime
 import glob
 import json
 import os
@@ -92,9 +91,9 @@ import sys
 import time
 
 from . import expfile
-from . import hostenv
 from . import hostid
 from . import nrlikwid
+from .hostenv import capture_env
 from .benchrun import capacity_probe, run_bench_ring, run_probe, run_rep
 from .collect import collect, read_summary
 from .runio import WRITE_ERRNOS, CannotWrite, die, write_whole
@@ -149,9 +148,6 @@ def host_id(topo, topology):
 
 # ---- whose results a folder holds (scripts/hostid.py) --------------------------
 
-MACHINE_ID_TXT = "machine-id.txt"  # in results/<host>/env/: a record, not a claim
-
-
 def machine_identity():
     """hostid.machine_identity(), exiting 2 with one message on a bad
     NUMARING_MACHINE_ID."""
@@ -174,29 +170,6 @@ def claim_folders(results, keys, fp):
               "machine's; no marker of this sweep), left untouched; this sweep measures into "
               f"{os.path.relpath(dirs[keys[0]])}", flush=True)
     return dirs
-
-
-# ---- environment capture ----------------------------------------------------
-
-def capture_env(envdir, bench, topology, show_json, force, ident):
-    """results/<host>/env/: the machine identity first (a record of which
-    machine measured; the folder is claimed by hostid's marker), then the
-    environment, once (again with --force; what an older capture lacks is
-    added): scripts/hostenv.py's commands, versions.tsv and cpu-state.json.
-    ident is machine_identity()'s (identity, how)."""
-    os.makedirs(envdir, exist_ok=True)
-    write_whole(os.path.join(envdir, MACHINE_ID_TXT), f"{ident[0]}\n{ident[1]}")
-    stamp = os.path.join(envdir, "captured.txt")
-    if os.path.exists(stamp) and not force:
-        hostenv.capture(envdir, write_whole)
-        return
-    hostenv.capture(envdir, write_whole, force=True, commands=True)
-    write_whole(os.path.join(envdir, "show-topology.json"), show_json)
-    write_whole(os.path.join(envdir, "topology-arg.txt"),
-                (topology or "none: the machine's own topology") + "\n")
-    write_whole(stamp, datetime.datetime.now(datetime.timezone.utc)
-                .strftime("%Y-%m-%dT%H:%M:%SZ") + "\n")
-
 
 
 # ---- running points ------------------------------------------------------------
