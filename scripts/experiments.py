@@ -78,6 +78,16 @@ What `run` does, in steps:
      a load, and for the drift reference), then the harness's summary columns),
      writes results/<host>/README.md, and exits 1 with the list of failures
      if any point failed (2 for bad input, 130 when interrupted).
+
+The runner's modules, one job each: this one is the run loop (what runs,
+in which order, the progress) and the command line; scripts/runorder.py
+plans an experiment's runs (the order, the capacity groups);
+scripts/benchrun.py runs the harness (a repetition, a capacity probe, the
+host probe, bench-ring); scripts/collect.py writes the tidy CSV;
+scripts/sizing.py says what this machine can run and how long a sweep
+takes; scripts/hostid.py names the host and its folder; scripts/hostenv.py
+captures env/ and the load around each run; scripts/runio.py writes whole
+files and says when the results folder cannot take more.
 """
 
 import argparse
@@ -93,9 +103,9 @@ import time
 from . import expfile
 from . import hostid
 from . import nrlikwid
-from .hostenv import capture_env
 from .benchrun import capacity_probe, run_bench_ring, run_probe, run_rep
 from .collect import collect, read_summary
+from .hostenv import capture_env
 from .runio import WRITE_ERRNOS, CannotWrite, die, write_whole
 from .runorder import (CAPACITY_DIR, ORDER_TXT, REFERENCE_POINTS, capacity_groups, groups_text,
                        order_text, saved_seed, schedule)
@@ -172,7 +182,7 @@ def claim_folders(results, keys, fp):
     return dirs
 
 
-# ---- running points ------------------------------------------------------------
+# ---- the run loop ---------------------------------------------------------------
 
 def fmt_time(s):
     s = int(s)
@@ -468,6 +478,8 @@ def write_host_readme(hostdir, host, topo, topology, profile, ncpus):
                 f"profile {profile}.\n\n(summary not generated: {e})\n")
     write_whole(os.path.join(hostdir, "README.md"), text)
 
+
+# ---- check, list and the command line --------------------------------------------
 
 def cmd_check(a):
     files = a.files or sorted(glob.glob(os.path.join(ROOT, "experiments", "*.exp")))
