@@ -14,6 +14,7 @@ import os
 import re
 
 from . import expfile
+from . import manifest
 from .runio import die
 from .runorder import REFERENCE_POINTS, capacity_groups, probe_opts
 
@@ -121,15 +122,17 @@ RUN_OVERHEAD_S = 0.25
 
 def run_seconds(opts, probe=True):
     """The estimated wall time of one run of a point (its options as the
-    runner passes them): warm-up + duration, the calibration (not for faa
-    and null), --load's capacity run (not with ``probe`` False: the runner
-    gives the points of a group the capacity of one probe a round), and
-    RUN_OVERHEAD_S. A point bounded by --ops counts its warm-up only (its
-    length depends on the queue)."""
+    runner passes them): warm-up + duration, the calibration (not for the
+    queues that move no data, which bench.c runs none for: the manifest's
+    moves_data), --load's capacity run (not with ``probe`` False: the
+    runner gives the points of a group the capacity of one probe a round),
+    and RUN_OVERHEAD_S. A point bounded by --ops counts its warm-up only
+    (its length depends on the queue)."""
     def val(k):
         return float(opts.get(k, BENCH_DEFAULTS[k]))
     t = val("warmup") + (0 if "ops" in opts else val("duration"))
-    if opts.get("queue", "numaring") not in ("faa", "null") and val("calibrate") > 0:
+    if (opts.get("queue", "numaring") not in manifest.queues(test_only=None, moves_data=False)
+            and val("calibrate") > 0):
         t += val("calibrate") + CALIBRATE_WARMUP_S
     if probe and opts.get("load", "closed") != "closed":
         t += val("load-probe") + LOAD_PROBE_WARMUP_S
