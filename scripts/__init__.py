@@ -19,6 +19,11 @@ experiment files
     fuzz_expfile  a mutation fuzzer for expfile (make fuzz-regress)
 runner
     experiments   run the study's experiments for this host (make experiments)
+    runorder      the order of an experiment's runs; the capacity probe groups
+    benchrun      each harness run of a sweep, into its folder, whole or not at all
+    collect       an experiment's tidy CSV from its runs
+    sizing        what this machine can run, and how long a sweep takes
+    runio         the runner's whole-file writes and one-line exits
     nrlikwid      interconnect bytes per item from likwid-perfctr (run --likwid)
     soak          hours of mixed load with --verify (make soak)
 collection

@@ -78,29 +78,44 @@ What `run` does, in steps:
      a load, and for the drift reference), then the harness's summary columns),
      writes results/<host>/README.md, and exits 1 with the list of failures
      if any point failed (2 for bad input, 130 when interrupted).
+
+The runner's modules, one job each: this one is the run loop (what runs,
+in which order, the progress) and the command line; scripts/runorder.py
+plans an experiment's runs (the order, the capacity groups);
+scripts/benchrun.py runs the harness (a repetition, a capacity probe, the
+host probe, bench-ring); scripts/collect.py writes the tidy CSV;
+scripts/sizing.py says what this machine can run and how long a sweep
+takes; scripts/hostid.py names the host and its folder; scripts/hostenv.py
+captures env/ and the load around each run; scripts/runio.py writes whole
+files and says when the results folder cannot take more.
 """
 
 import argparse
-import csv
-import datetime
-import errno
 import glob
-import io
 import json
 import os
 import random
-import re
-import shutil
 import signal
 import subprocess
 import sys
 import time
 
 from . import expfile
-from . import hostenv
 from . import hostid
 from . import nrlikwid
-from . import regime
+from .benchrun import capacity_probe, run_bench_ring, run_probe, run_rep
+from .collect import collect, read_summary
+from .hostenv import capture_env
+from .runio import WRITE_ERRNOS, CannotWrite, die, write_whole
+from .runorder import (CAPACITY_DIR, ORDER_TXT, REFERENCE_POINTS, capacity_groups, groups_text,
+                       order_text, saved_seed, schedule)
+from .sizing import (CALIBRATE_WARMUP_S, LOAD_PROBE_WARMUP_S, RUN_OVERHEAD_S, allowed_cpus,
+                     emulated_halves, host_shape, list_host, needs_two_nodes, sizing, topo_cores)
+# The names the runner's callers (the tests, benchresult.py, claims.py) read
+# as experiments.<name> from the modules they moved to (issue 23): kept here.
+from .collect import oversubscribed  # noqa: F401
+from .runorder import PROBE_TAIL_S, probe_opts  # noqa: F401
+from .sizing import BENCH_DEFAULTS, core_groups, points_seconds, run_seconds  # noqa: F401
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -109,114 +124,7 @@ class Interrupted(Exception):
     pass
 
 
-class CannotWrite(Exception):
-    """The results folder cannot take more data (full, read-only, over quota):
-    every further run would fail the same way, so the sweep stops."""
-
-
-# errors of the runner's own writes that mean "the results folder cannot take it"
-_WRITE_ERRNOS = {errno.ENOSPC, errno.EFBIG, errno.EROFS, errno.EDQUOT, errno.EACCES,
-                 errno.EPERM, errno.ENOTDIR, errno.EISDIR, errno.ENAMETOOLONG}
-
-# numaring-bench and bench_ring exit with 3 when their results could not be
-# written (HB_EXIT_CANNOT_WRITE in harness/options.h); a file size limit kills
-# them with SIGXFSZ unless ignored.
-EXIT_CANNOT_WRITE = 3
-
-
-def check_write_failure(what, rc, stderr):
-    """Raise CannotWrite if a harness run failed for want of room or rights."""
-    if rc == EXIT_CANNOT_WRITE or rc == -signal.SIGXFSZ:
-        lines = (stderr or "").strip().splitlines()
-        raise CannotWrite(f"{what}: {lines[-1] if lines else f'exit {rc}'}")
-
-
-def die(msg, code=2):
-    print(f"experiments: {msg}", file=sys.stderr)
-    sys.exit(code)
-
-
-def write_whole(path, text):
-    """Write a file through a temporary + rename: never half a file."""
-    tmp = f"{os.path.dirname(path) or '.'}/.{os.path.basename(path)}.tmp.{os.getpid()}"
-    try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException as e:
-        try:
-            os.remove(tmp)
-        except OSError:
-            pass
-        if isinstance(e, OSError) and e.filename is None:  # a failed write or flush
-            raise OSError(e.errno, e.strerror, path) from None
-        raise
-
-
 # ---- the machine -----------------------------------------------------------
-
-def allowed_cpus():
-    return len(os.sched_getaffinity(0))
-
-
-def _cpu_set(cpulist):
-    """The CPUs of a cpulist string ("0-3,8") as a set; empty if malformed."""
-    out = set()
-    try:
-        for part in str(cpulist).split(","):
-            part = part.strip()
-            if part:
-                a, _, b = part.partition("-")
-                out.update(range(int(a), int(b or a) + 1))
-    except ValueError:
-        return set()
-    return out
-
-
-def core_groups(cpus):
-    """The CPUs grouped by core, as the kernel says (the core's sibling
-    list in sysfs), cores in the order of their first CPU; a CPU the kernel
-    says nothing about is a core of its own."""
-    groups = {}
-    for c in sorted(cpus):
-        key = None
-        for name in ("core_cpus_list", "thread_siblings_list"):
-            try:
-                with open(f"/sys/devices/system/cpu/cpu{c}/topology/{name}",
-                          encoding="utf-8") as f:
-                    key = f.read().strip()
-                break
-            except OSError:
-                pass
-        groups.setdefault(key or f"cpu{c}", []).append(c)
-    return list(groups.values())
-
-
-def host_shape():
-    """(CPUs, cores, nodes with CPUs) that this process may use: what `list`
-    and `check` size the sweeps by (the runner asks numaring-bench, which
-    asks hwloc)."""
-    cpus = os.sched_getaffinity(0)
-    nodes = 0
-    for path in glob.glob("/sys/devices/system/node/node[0-9]*/cpulist"):
-        try:
-            with open(path, encoding="utf-8") as f:
-                nodes += bool(_cpu_set(f.read()) & cpus)
-        except OSError:
-            pass
-    return len(cpus), len(core_groups(cpus)), max(1, nodes)
-
-
-def topo_cores(topo, ncpus):
-    """The cores of numaring-bench --show-topology's JSON (ncpus where it
-    does not say: a harness before cores were reported)."""
-    cores = topo.get("cores") if isinstance(topo, dict) else None
-    if isinstance(cores, dict) and isinstance(cores.get("cores"), int) and cores["cores"] > 0:
-        return cores["cores"]
-    return ncpus
-
 
 def cpu_model():
     return hostid.cpu_signature()["model_name"] or "unknown-cpu"
@@ -250,9 +158,6 @@ def host_id(topo, topology):
 
 # ---- whose results a folder holds (scripts/hostid.py) --------------------------
 
-MACHINE_ID_TXT = "machine-id.txt"  # in results/<host>/env/: a record, not a claim
-
-
 def machine_identity():
     """hostid.machine_identity(), exiting 2 with one message on a bad
     NUMARING_MACHINE_ID."""
@@ -277,405 +182,11 @@ def claim_folders(results, keys, fp):
     return dirs
 
 
-# ---- environment capture ----------------------------------------------------
-
-def capture_env(envdir, bench, topology, show_json, force, ident):
-    """results/<host>/env/: the machine identity first (a record of which
-    machine measured; the folder is claimed by hostid's marker), then the
-    environment, once (again with --force; what an older capture lacks is
-    added): scripts/hostenv.py's commands, versions.tsv and cpu-state.json.
-    ident is machine_identity()'s (identity, how)."""
-    os.makedirs(envdir, exist_ok=True)
-    write_whole(os.path.join(envdir, MACHINE_ID_TXT), f"{ident[0]}\n{ident[1]}")
-    stamp = os.path.join(envdir, "captured.txt")
-    if os.path.exists(stamp) and not force:
-        hostenv.capture(envdir, write_whole)
-        return
-    hostenv.capture(envdir, write_whole, force=True, commands=True)
-    write_whole(os.path.join(envdir, "show-topology.json"), show_json)
-    write_whole(os.path.join(envdir, "topology-arg.txt"),
-                (topology or "none: the machine's own topology") + "\n")
-    write_whole(stamp, datetime.datetime.now(datetime.timezone.utc)
-                .strftime("%Y-%m-%dT%H:%M:%SZ") + "\n")
-
-
-def run_probe(hostdir, bench, topology, quick, force):
-    pdir = os.path.join(hostdir, "probe")
-    if os.path.exists(os.path.join(pdir, "probe.csv")) and not force:
-        return True
-    os.makedirs(pdir, exist_ok=True)
-    cmd = [bench, "--probe", "--out", pdir] + (["--quick"] if quick else [])
-    if topology:
-        cmd += ["--topology", topology]
-    print(f"probe: {' '.join(cmd[1:])}", flush=True)
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode != 0:
-        check_write_failure("probe", r.returncode, r.stderr)
-        write_whole(os.path.join(pdir, "probe.failed.txt"),
-                    f"command: {' '.join(cmd)}\nexit: {r.returncode}\n{r.stderr}")
-        print(f"probe failed (exit {r.returncode}): {r.stderr.strip()}", file=sys.stderr)
-        return False
-    return True
-
-
-def run_bench_ring(hostdir, bench, quick, force):
-    """The ring's single-thread micro-benchmark (make bench-ring) as a CSV: the
-    per-operation view of F1 without a second thread. Real topology only."""
-    ring = os.path.join(os.path.dirname(bench), "bench", "bench_ring")
-    out = os.path.join(hostdir, "bench-ring.csv")
-    if not os.access(ring, os.X_OK) or (os.path.exists(out) and not force):
-        return
-    tmp = os.path.join(hostdir, f".bench-ring.csv.tmp.{os.getpid()}")
-    print(f"bench-ring: {'--quick ' if quick else ''}--csv {os.path.relpath(out)}", flush=True)
-    env = dict(os.environ)
-    env.pop("NUMARING_TOPOLOGY", None)
-    r = subprocess.run([ring, "--csv", tmp] + (["--quick"] if quick else []),
-                       capture_output=True, text=True, env=env)
-    if r.returncode == 0 and os.path.exists(tmp):
-        os.replace(tmp, out)
-    else:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        check_write_failure("bench-ring", r.returncode, r.stderr)
-        print(f"bench-ring failed (exit {r.returncode}): {r.stderr.strip()}", file=sys.stderr)
-
-
-# ---- running points ------------------------------------------------------------
+# ---- the run loop ---------------------------------------------------------------
 
 def fmt_time(s):
     s = int(s)
     return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
-
-
-INTERCONNECT_JSON = "interconnect.json"  # in a rep folder: --likwid's figure
-
-
-def record_likwid(lk, tmp, stdout):
-    """A rep's likwid.csv (likwid-perfctr's CSV output) and interconnect.json:
-    the bytes over the interconnect in the measured window per item of its
-    ops, with where the figure comes from, or why there is none."""
-    write_whole(os.path.join(tmp, "likwid.csv"), stdout or "")
-    info = {"group": lk.group}
-    try:
-        nbytes, source = nrlikwid.interconnect_bytes(stdout or "", lk.group)
-        ops = float(read_summary(os.path.join(tmp, "summary.csv"))["ops"] or 0)
-        info.update(bytes=nbytes, ops=ops, source=source)
-        if ops > 0:
-            info["bytes_per_item"] = nbytes / ops
-        else:
-            info["why_not"] = "no item went through the measured window"
-    except (nrlikwid.LikwidError, ValueError, KeyError) as e:
-        info["why_not"] = str(e)
-    write_whole(os.path.join(tmp, INTERCONNECT_JSON), json.dumps(info, indent=1) + "\n")
-
-
-def run_rep(bench, args, out, timeout, likwid=None, meta=None):
-    """Run one repetition into out/ (under likwid-perfctr with ``likwid``,
-    an nrlikwid.Likwid). Its meta.json gains host_load (scripts/hostenv.py:
-    load average and steal time before and after) and the entries of
-    ``meta``. Returns (ok, message)."""
-    tmp = out + ".tmp"
-    failed = out + ".failed.txt"
-    if os.path.exists(tmp):
-        shutil.rmtree(tmp)
-    cmd = [bench] + args + ["--out", tmp, "--quiet"]
-    if likwid is not None:
-        cmd = likwid.wrap(cmd)
-    before = hostenv.sample()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
-    try:
-        stdout, err = proc.communicate(timeout=timeout)
-        rc = proc.returncode
-        after = hostenv.sample()
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        _, err = proc.communicate()
-        rc = None
-        err = (err or "") + f"\n(killed after the per-point timeout of {timeout:.0f} s)"
-    except BaseException:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        proc.wait()
-        if os.path.exists(tmp):
-            shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    if rc == 0 and os.path.exists(os.path.join(tmp, "summary.csv")):
-        try:
-            if likwid is not None:
-                record_likwid(likwid, tmp, stdout)
-            hostenv.add_to_meta(os.path.join(tmp, "meta.json"),
-                                dict(host_load=hostenv.host_load(before, after), **(meta or {})))
-        except BaseException:  # a write that failed (disk full): no half-done rep.tmp
-            shutil.rmtree(tmp, ignore_errors=True)
-            raise
-        if os.path.exists(out):
-            shutil.rmtree(out)
-        os.replace(tmp, out)
-        if os.path.exists(failed):
-            os.remove(failed)
-        return True, ""
-    if os.path.exists(tmp):
-        shutil.rmtree(tmp, ignore_errors=True)
-    check_write_failure(out, rc, err)
-    write_whole(failed, f"command: {' '.join(cmd)}\nexit: {rc}\nstderr:\n{err}")
-    first = (err or "").strip().splitlines()
-    return False, f"exit {rc}: {first[0] if first else 'no message'}"
-
-
-def read_summary(path):
-    with open(path, newline="", encoding="utf-8") as f:
-        rows = list(csv.DictReader(f))
-    if len(rows) != 1:
-        raise ValueError(f"{path}: expected one row, found {len(rows)}")
-    return rows[0]
-
-
-def _cpu_count(cpulist):
-    """The number of CPUs in a cpulist string ("0-3,8"), or None."""
-    n = 0
-    try:
-        for part in str(cpulist).split(","):
-            part = part.strip()
-            if not part:
-                continue
-            a, _, b = part.partition("-")
-            n += (int(b) - int(a) + 1) if b else 1
-    except ValueError:
-        return None
-    return n or None
-
-
-def oversubscribed(meta):
-    """1 where a run's threads outnumbered the CPUs they ran on, or shared a
-    core's hyperthreads, 0 where not, None where meta.json does not say: from
-    its "threads" entries (the CPU of each thread, -1 when unpinned, and its
-    core where the harness records it). 1 if two pinned threads share a CPU
-    or a core (two hyperthreads of one core run one core's work: design 6b),
-    or if there are unpinned threads and the threads outnumber the CPUs the
-    run may use (meta's allowed_cpus, else the CPUs of its nodes, else
-    cpus_online). summary.csv's smt_shared tells the two apart."""
-    if not isinstance(meta, dict):
-        return None
-    ts = meta.get("threads")
-    if not isinstance(ts, list) or not ts:
-        return None
-    cpus = []
-    for t in ts:
-        if not isinstance(t, dict) or not isinstance(t.get("cpu"), int):
-            return None
-        cpus.append(t["cpu"])
-    pinned = [c for c in cpus if c >= 0]
-    if len(set(pinned)) < len(pinned):
-        return 1
-    cores = [t["core"] for t in ts if t["cpu"] >= 0 and isinstance(t.get("core"), int)]
-    if len(set(cores)) < len(cores):
-        return 1
-    if len(pinned) == len(cpus):
-        return 0
-    allowed = _cpu_count(meta["allowed_cpus"]) if meta.get("allowed_cpus") else None
-    if allowed is None and isinstance(meta.get("nodes"), list):
-        allowed = sum(n.get("ncpus", 0) for n in meta["nodes"] if isinstance(n, dict)) or None
-    if allowed is None and isinstance(meta.get("cpus_online"), int):
-        allowed = meta["cpus_online"]
-    if allowed is None:
-        return None
-    return 1 if len(cpus) > allowed else 0
-
-
-def read_meta(path):
-    try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return None
-
-
-def collect(hostdir, exp, profile, pts, reps, ref=None):
-    """results/<host>/<exp>.csv from every finished repetition of the plan, and
-    the drift reference's runs (role reference) where ``ref`` is given."""
-    rows, header = [], None
-    runs = [(p.id, k, "point") for p in pts for k in range(1, reps + 1)]
-    if ref is not None:
-        runs += [(name, 1, "reference") for name in REFERENCE_POINTS]
-    for pid, k, role in runs:
-        rdir = os.path.join(hostdir, exp.name, profile, pid, f"rep-{k}")
-        path = os.path.join(rdir, "summary.csv")
-        if not os.path.exists(path):
-            continue
-        with open(path, newline="", encoding="utf-8") as f:
-            r = list(csv.reader(f))
-        if len(r) != 2:
-            print(f"experiments: {path}: not one header and one row; left out",
-                  file=sys.stderr)
-            continue
-        if header is None:
-            header = r[0]
-        elif r[0] != header:
-            print(f"experiments: {path}: columns differ from the others; left out",
-                  file=sys.stderr)
-            continue
-        meta = read_meta(os.path.join(rdir, "meta.json"))
-        over = oversubscribed(meta)
-        steal = hostenv.steal_pct(meta)
-        stolen = hostenv.stolen_flag(steal)
-        ic = read_meta(os.path.join(rdir, INTERCONNECT_JSON))
-        bpi = ic.get("bytes_per_item") if isinstance(ic, dict) else None
-        cp = meta.get("capacity_probe") if isinstance(meta, dict) else None
-        rows.append([exp.name, pid, str(k), profile, role, "" if over is None else str(over),
-                     "" if steal is None else f"{steal:g}", "" if stolen is None else str(stolen),
-                     "" if bpi is None else f"{bpi:.6g}", ic.get("source", "") if bpi is not None
-                     else "", str(cp.get("id", "")) if isinstance(cp, dict) else ""]
-                    + regime.annotate(dict(zip(r[0], r[1]))) + r[1])
-    if header is None:
-        return 0
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["experiment", "point", "rep", "profile", "role", "oversubscribed", "steal_pct",
-                "stolen", "interconnect_bytes_per_item", "interconnect_source",
-                "capacity_probe"] + list(regime.COLUMNS) + header)
-    w.writerows(rows)
-    write_whole(os.path.join(hostdir, f"{exp.name}.csv"), buf.getvalue())
-    return len(rows)
-
-
-# ---- --load: one capacity probe per group and round ----------------------------
-
-CAPACITY_DIR = "capacity"  # <experiment>/<profile>/capacity/<group>/rep-<k>/
-#: what the points of one probe's group may differ in
-PROBE_FREE_KEYS = ("gate", "load")
-#: a probe's measured run at load 1 after its capacity run: short, and unused
-PROBE_TAIL_S = "0.05"
-
-
-def capacity_groups(pts):
-    """{point id: (group id, the group's options)} of the points that run
-    with --load: points whose options differ only in gate and load share a
-    group, g1, g2, ... in the order of their first point. Every run of a
-    group in round k is offered the capacity of one probe (capacity_probe)."""
-    ids, out = {}, {}
-    for p in pts:
-        if "--load" in p.args():
-            opts = {k: v for k, v in p.opts.items() if k not in PROBE_FREE_KEYS}
-            out[p.id] = (ids.setdefault(tuple(sorted(opts.items())), f"g{len(ids) + 1}"), opts)
-    return out
-
-
-def probe_opts(gopts):
-    """The options of a group's capacity probe: the group's with load 1, so
-    that numaring-bench measures the capacity as each --load run did (closed
-    loop, per-worker gate, load-probe seconds: its capacity_ops_per_s), then
-    a short measured run the probe does not use (no warm-up, calibration or
-    counters)."""
-    o = {k: v for k, v in gopts.items()
-         if k not in ("duration", "ops", "warmup", "calibrate", "counters")}
-    o.update(load="1", duration=PROBE_TAIL_S, warmup="0", calibrate="0")
-    return o
-
-
-def capacity_probe(a, bench, edir, gid, gopts, k, topology, probes):
-    """(capacity, probe id, None) of group gid in round k, or (None, probe id,
-    why): the probe recorded in capacity/<gid>/rep-<k>/ (by this sweep
-    before, of the same options; not with --force), else one run now.
-    ``probes`` holds this pass's answers: one probe per group and round."""
-    prid = f"{gid}-r{k}"
-    if prid in probes:
-        return probes[prid]
-    out = os.path.join(edir, CAPACITY_DIR, gid, f"rep-{k}")
-    meta = read_meta(os.path.join(out, "meta.json"))
-    rec = meta.get("capacity_group") if isinstance(meta, dict) else None
-    ok, msg, what = True, "", "kept"
-    if a.force or not (os.path.exists(os.path.join(out, "summary.csv")) and isinstance(rec, dict)
-                       and rec.get("options") == gopts):
-        popts = probe_opts(gopts)
-        args = expfile.Point(None, prid, popts, "").args()
-        args += ["--topology", topology] if topology else []
-        timeout = a.point_timeout or (float(popts.get("load-probe", BENCH_DEFAULTS["load-probe"]))
-                                      + LOAD_PROBE_WARMUP_S + float(PROBE_TAIL_S)
-                                      + float(popts.get("drain-timeout", 10)) + 60)
-        os.makedirs(os.path.dirname(out), exist_ok=True)
-        ok, msg = run_rep(bench, args, out, timeout,
-                          meta={"capacity_group": {"id": gid, "round": k, "options": gopts}})
-        what = "measured"
-    cap = None
-    if ok:
-        try:
-            cap = read_summary(os.path.join(out, "summary.csv"))["capacity_ops_per_s"]
-            if not float(cap) > 0:
-                raise ValueError(f"capacity_ops_per_s {cap!r}")
-        except (OSError, ValueError, KeyError) as e:
-            ok, msg = False, f"no capacity in its summary.csv ({e})"
-    print(f"  capacity probe {prid} ({os.path.relpath(out, edir)}): "
-          + (f"{float(cap) / 1e6:.3f} Mops/s, {what}" if ok else f"FAILED ({msg})"), flush=True)
-    probes[prid] = (cap if ok else None, prid, None if ok else msg)
-    return probes[prid]
-
-
-def groups_text(exp, profile, pts, groups):
-    """<experiment>/<profile>/capacity/groups.txt: each group's options and points."""
-    lines = [f"# the capacity probes of {exp.name} (profile {profile}): the points of a "
-             "group differ only in gate and load; in round k every run of group G is offered "
-             "load x the capacity its probe G/rep-<k>/ measured (numaring-bench "
-             "--capacity-ops; the tidy CSV's capacity_probe says G-r<k>)"]
-    for gid in dict.fromkeys(g for g, _ in groups.values()):
-        gopts = next(o for g, o in groups.values() if g == gid)
-        lines.append(f"{gid} " + " ".join(f"{k}={v}" for k, v in gopts.items()) + " | points "
-                     + " ".join(p.id for p in pts if groups.get(p.id, ("",))[0] == gid))
-    return "\n".join(lines) + "\n"
-
-
-# ---- the order of the runs ------------------------------------------------------
-
-#: the drift reference's runs, in order: at the start, after half the runs, at the end
-REFERENCE_POINTS = ("reference-start", "reference-middle", "reference-end")
-ORDER_TXT = "order.txt"
-
-
-def saved_seed(path):
-    """The seed recorded in an order.txt, or None."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("seed "):
-                    return int(line.split()[1])
-    except (OSError, ValueError, IndexError):
-        pass
-    return None
-
-
-def schedule(pts, reps, seed, ref=None):
-    """The runs of one experiment, in order: [(point, k, run id)], where point
-    is a Point and run id the folder name (the point's id, or reference-*).
-
-    Randomized complete blocks: round k runs repetition k of every point, in
-    an order random.Random(seed) shuffles anew for every round. With ``ref``
-    (a Point), the reference runs first, after half of the points' runs and
-    last, as reference-start, reference-middle and reference-end (rep 1)."""
-    rnd = random.Random(seed)
-    runs = []
-    for k in range(1, reps + 1):
-        order = list(pts)
-        rnd.shuffle(order)
-        runs += [(p, k, p.id) for p in order]
-    if ref is not None:
-        mid = len(runs) // 2
-        runs = ([(ref, 1, REFERENCE_POINTS[0])] + runs[:mid] + [(ref, 1, REFERENCE_POINTS[1])]
-                + runs[mid:] + [(ref, 1, REFERENCE_POINTS[2])])
-    return runs
-
-
-def order_text(exp, profile, host, seed, ref, runs):
-    lines = [f"# the order of the runs of {exp.name} (profile {profile}) on {host}",
-             "# rep k of every point runs in round k; the points of a round in the order",
-             "# random.Random(seed) shuffles (scripts/experiments.py schedule); the drift",
-             "# reference runs first, after half the runs and last. Rerun with --seed to",
-             "# repeat this order; columns: position, run folder, rep",
-             f"seed {seed}",
-             f"reference {ref.id if ref is not None else 'none'}"]
-    lines += [f"{i} {rid} {k}" for i, (_p, k, rid) in enumerate(runs, 1)]
-    return "\n".join(lines) + "\n"
 
 
 EXP_DIR = os.path.join(ROOT, "experiments")
@@ -700,21 +211,6 @@ def load_experiments(names):
     return exps
 
 
-def needs_two_nodes(exp, profile):
-    settings, _ = exp.settings(profile)
-    return "split" in [str(v) for v in settings.get("pin", [])]
-
-
-def emulated_halves():
-    """Two emulated nodes over the allowed CPUs: the first half of the cores
-    and the rest, each core with all its hyperthreads (a core split between
-    the nodes would put a producer and a consumer on one core's siblings)."""
-    cores = core_groups(os.sched_getaffinity(0))
-    half = len(cores) // 2
-    return (",".join(str(c) for g in cores[:half] for c in g) + ";"
-            + ",".join(str(c) for g in cores[half:] for c in g))
-
-
 def cmd_run(a):
     def on_term(signum, frame):
         raise Interrupted()
@@ -728,7 +224,7 @@ def cmd_run(a):
         sys.exit(130)
     except (OSError, CannotWrite) as e:
         if isinstance(e, OSError):
-            if e.errno not in _WRITE_ERRNOS:
+            if e.errno not in WRITE_ERRNOS:
                 die(f"{e.filename or ''}{': ' if e.filename else ''}{e.strerror or e}", 1)
             e = f"{e.filename or 'results'}: {e.strerror or e}"
         print(f"\nexperiments: cannot write the results: {e}\nexperiments: finished runs "
@@ -983,6 +479,8 @@ def write_host_readme(hostdir, host, topo, topology, profile, ncpus):
     write_whole(os.path.join(hostdir, "README.md"), text)
 
 
+# ---- check, list and the command line --------------------------------------------
+
 def cmd_check(a):
     files = a.files or sorted(glob.glob(os.path.join(ROOT, "experiments", "*.exp")))
     ncpus, cores, _ = host_shape()
@@ -995,115 +493,6 @@ def cmd_check(a):
         except expfile.ExpError as err:
             die(str(err))
         print(f"{f}: ok")
-
-
-# ---- sizing: how long a sweep takes ----------------------------------------------
-
-#: What numaring-bench does when a point does not say (options.c's defaults).
-BENCH_DEFAULTS = {"duration": 2.0, "warmup": 0.5, "calibrate": 0.1, "load-probe": 0.3}
-#: The warm-ups numaring-bench adds of its own (bench.c): the calibration's
-#: null-queue run and --load's capacity run.
-CALIBRATE_WARMUP_S = 0.02
-LOAD_PROBE_WARMUP_S = 0.1
-#: Everything else of a run: process start, topology and core discovery
-#: (hwloc), thread start and join for each of its runs (calibration,
-#: capacity, measured), the queue's creation, the drain, four files written
-#: and fsynced, and the runner's own work (subprocess, summary, progress).
-#: Measured on the development machine (2 CPUs, 1 node, Debian 12): the
-#: committed quick run of results/vm-intel-f6m106-1node* started a run every
-#: 0.875-0.903 s where the points ask 0.82 s (1.29 s where they ask 1.22 s):
-#: 0.055-0.08 s a run on a quiet host; timed again with the runner under a
-#: load average of 8-12 from other work (sweeps of 5 and 25 runs, 3 pairs,
-#: the per-run difference, median): 0.27 s at 1P1C and 0.25 s at 4P4C.
-#: 0.25 s: the loaded figure, as a margin for hosts that start more threads
-#: per run (not modelled otherwise).
-RUN_OVERHEAD_S = 0.25
-
-
-def run_seconds(opts, probe=True):
-    """The estimated wall time of one run of a point (its options as the
-    runner passes them): warm-up + duration, the calibration (not for faa
-    and null), --load's capacity run (not with ``probe`` False: the runner
-    gives the points of a group the capacity of one probe a round), and
-    RUN_OVERHEAD_S. A point bounded by --ops counts its warm-up only (its
-    length depends on the queue)."""
-    def val(k):
-        return float(opts.get(k, BENCH_DEFAULTS[k]))
-    t = val("warmup") + (0 if "ops" in opts else val("duration"))
-    if opts.get("queue", "numaring") not in ("faa", "null") and val("calibrate") > 0:
-        t += val("calibrate") + CALIBRATE_WARMUP_S
-    if probe and opts.get("load", "closed") != "closed":
-        t += val("load-probe") + LOAD_PROBE_WARMUP_S
-    return t + RUN_OVERHEAD_S
-
-
-def points_seconds(pts, reps):
-    """The estimated wall time of pts x reps runs with their capacity probes:
-    one a group and round (capacity_groups)."""
-    groups = capacity_groups(pts)
-    probes = {g: o for g, o in groups.values()}
-    return reps * (sum(run_seconds(p.opts, probe=p.id not in groups) for p in pts)
-                   + sum(run_seconds(probe_opts(o)) for o in probes.values()))
-
-
-def sizing(exps, profile, ncpus, cores, nodes):
-    """Per experiment of one profile: {name, nodes (2 where a one-node host
-    runs it on emulated nodes), points, reps, reference runs, runs, seconds,
-    threads (the thread counts), ops (1 if a point is --ops bounded)}.
-    Raises expfile.ExpError."""
-    out = []
-    for e in exps:
-        n = nodes if nodes >= 2 or not needs_two_nodes(e, profile) else 2
-        pts, reps = expfile.points(e, profile, ncpus, n, cores)
-        ref = expfile.reference_point(e, pts, ncpus, n, cores)
-        nref = len(REFERENCE_POINTS) if ref is not None else 0
-        secs = points_seconds(pts, reps)
-        secs += nref * run_seconds(ref.opts) if ref is not None else 0
-        threads = sorted({expfile.point_threads(p.opts) for p in pts})
-        out.append({"name": e.name, "nodes": n, "emulated": n != nodes, "points": len(pts),
-                    "reps": reps, "references": nref, "runs": len(pts) * reps + nref,
-                    "seconds": secs, "threads": threads,
-                    "ops": any("ops" in p.opts for p in pts)})
-    return out
-
-
-def list_host(a):
-    """(CPUs, cores, nodes, description) of the host `list` describes: this
-    one, or the one --cpus/--cores/--nodes/--smt describe. Exits 2 with one
-    message on values no host has."""
-    given = [k for k in ("cpus", "cores", "nodes", "smt") if getattr(a, k) is not None]
-    if not given:
-        ncpus, cores, nodes = host_shape()
-        return ncpus, cores, nodes, (f"this host: {ncpus} CPUs on {cores} cores, {nodes} "
-                                     f"node{'s' if nodes != 1 else ''}")
-    for k in given:
-        v = getattr(a, k)
-        if not re.fullmatch(r"[0-9]+", v) or int(v) < 1:
-            die(f"list --{k} {v}: expected a whole number from 1")
-    num = {k: int(getattr(a, k)) for k in given}
-    smt, nodes = num.get("smt", 1), num.get("nodes", 1)
-    if smt not in (1, 2, 4, 8):
-        die(f"list --smt {smt}: hardware threads per core are 1, 2, 4 or 8")
-    if nodes > 64:
-        die(f"list --nodes {nodes}: at most 64 nodes (numaring's NR_MAX_NODES)")
-    if "cpus" not in num and "cores" not in num:
-        die("list: --nodes and --smt describe another host with --cpus N (hardware threads) "
-            "or --cores N")
-    if "cpus" in num and num["cpus"] % smt:
-        die(f"list --cpus {num['cpus']} --smt {smt}: the CPUs are not a whole number of "
-            f"cores of {smt} hardware threads")
-    cores = num["cores"] if "cores" in num else num["cpus"] // smt
-    ncpus = cores * smt
-    if "cpus" in num and ncpus != num["cpus"]:
-        die(f"list --cpus {num['cpus']} --cores {cores} --smt {smt}: {cores} cores of "
-            f"{smt} hardware threads are {ncpus} CPUs")
-    if ncpus > 1024:
-        die(f"list: {ncpus} CPUs; numaring-bench places at most 1024 (CPU_SETSIZE)")
-    if cores % nodes:
-        die(f"list --nodes {nodes}: {cores} cores do not split evenly over {nodes} nodes")
-    return ncpus, cores, nodes, (f"a {nodes} node x {cores // nodes} core"
-                                 + (f" x {smt} hardware thread" if smt > 1 else "")
-                                 + f" host ({ncpus} CPUs, {cores} cores)")
 
 
 def cmd_list(a):

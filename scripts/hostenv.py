@@ -3,7 +3,9 @@
 
 scripts/experiments.py calls it for two things:
 
-* results/<host>/env/ (captured once per host, with the rest of env/):
+* results/<host>/env/ (capture_env, once per host: machine-id.txt, the
+  record of which machine measured, the outputs of COMMANDS and git.txt,
+  numaring-bench --show-topology, and the following two files):
   versions.csv, the Debian version of every package that scripts/deps.sh
   names (package, version or "not installed", and where it came from) and
   the versions of the tools the results go through (python3, matplotlib,
@@ -22,12 +24,14 @@ scripts/experiments.py calls it for two things:
   A run with steal_pct above STEAL_FLAG_PCT is flagged in the tidy CSV
   (column stolen).
 
-Standard library only. Every reader takes ``sysroot`` (default "/") so
-that the tests can hand it a made-up /proc and /sys.
+Standard library only, and scripts/runio.py's whole-file write. Every
+reader takes ``sysroot`` (default "/") so that the tests can hand it a
+made-up /proc and /sys.
 """
 
 import argparse
 import csv
+import datetime
 import glob
 import io
 import json
@@ -35,6 +39,8 @@ import os
 import re
 import subprocess
 import sys
+
+from .runio import write_whole
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -411,6 +417,29 @@ def capture(envdir, write, force=False, commands=False, root=ROOT):
                     if name.endswith(".json") else
                     f"# {name} could not be collected here: {type(e).__name__}: {e}\n")
         write(path, text)
+
+
+MACHINE_ID_TXT = "machine-id.txt"  # in results/<host>/env/: a record, not a claim
+
+
+def capture_env(envdir, bench, topology, show_json, force, ident):
+    """results/<host>/env/: the machine identity first (a record of which
+    machine measured; the folder is claimed by hostid's marker), then the
+    environment, once (again with --force; what an older capture lacks is
+    added): capture's commands, versions.csv and cpu-state.json.
+    ident is hostid.machine_identity()'s (identity, how)."""
+    os.makedirs(envdir, exist_ok=True)
+    write_whole(os.path.join(envdir, MACHINE_ID_TXT), f"{ident[0]}\n{ident[1]}")
+    stamp = os.path.join(envdir, "captured.txt")
+    if os.path.exists(stamp) and not force:
+        capture(envdir, write_whole)
+        return
+    capture(envdir, write_whole, force=True, commands=True)
+    write_whole(os.path.join(envdir, "show-topology.json"), show_json)
+    write_whole(os.path.join(envdir, "topology-arg.txt"),
+                (topology or "none: the machine's own topology") + "\n")
+    write_whole(stamp, datetime.datetime.now(datetime.timezone.utc)
+                .strftime("%Y-%m-%dT%H:%M:%SZ") + "\n")
 
 
 # ---- host load around a run (meta.json's host_load) ---------------------------

@@ -23,6 +23,7 @@ from scripts import claims
 from scripts import expfile
 from scripts import experiments
 from scripts import nrdata
+from scripts import sizing
 from scripts.tests import module
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -527,12 +528,12 @@ class OrderAndFlagsTest(unittest.TestCase):
         """On one SMT node, the emulated halves split the cores, not the CPUs
         (CPU c and c + 4 are one core's hyperthreads here)."""
         cores = [[0, 4], [1, 5], [2, 6], [3, 7]]
-        orig = experiments.core_groups
-        experiments.core_groups = lambda cpus: cores
+        orig = sizing.core_groups
+        sizing.core_groups = lambda cpus: cores
         try:
             self.assertEqual(experiments.emulated_halves(), "0,4,1,5;2,6,3,7")
         finally:
-            experiments.core_groups = orig
+            sizing.core_groups = orig
         # this machine: every allowed CPU once, in one group or another
         got = experiments.core_groups(os.sched_getaffinity(0))
         self.assertEqual(sorted(c for g in got for c in g), sorted(os.sched_getaffinity(0)))
