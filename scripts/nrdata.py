@@ -9,7 +9,7 @@ Standard library only, so that any script can import it:
     # {("cached", 2): (median, min, max, n), ...}
     info = nrdata.host_info("results", "vm")
 
-The tidy table of one experiment (written by scripts/experiments.py) has the
+The tidy table of one experiment (written by scripts/collect.py) has the
 runner's columns (RUNNER_COLUMNS: ``experiment,point,rep`` always, then
 ``profile``, ``role`` and ``oversubscribed`` where the runner wrote them)
 followed by the columns of numaring-bench's summary.csv, one row per (point,
@@ -66,7 +66,7 @@ SUMMARY_COLUMNS = [name for name, _ in _SCHEMA]
 #: The tidy table's required columns: three of the runner's, then the summary's.
 TIDY_COLUMNS = ["experiment", "point", "rep"] + SUMMARY_COLUMNS
 
-#: The runner's columns, in the order experiments.py writes them before the
+#: The runner's columns, in the order collect.py writes them before the
 #: summary's: the first three are required, the others optional (profile: the
 #: experiment file's profile; role: point or reference; oversubscribed: 1/0,
 #: empty or absent where unknown; steal_pct: the share of the CPUs' time
