@@ -57,7 +57,7 @@ pin = split
 duration = 0.05
 warmup = 0
 calibrate = 0.02
-load-probe = 0.05
+load-probe = 0.2
 reps = 2
 
 [full]
@@ -122,7 +122,7 @@ class GroupsTest(unittest.TestCase):
         self.assertEqual(po["load"], "1")
         self.assertEqual((po["duration"], po["warmup"], po["calibrate"]),
                          (experiments.PROBE_TAIL_S, "0", "0"))
-        self.assertEqual(po["load-probe"], "0.05")
+        self.assertEqual(po["load-probe"], "0.2")
         for k in ("queue", "producers", "consumers", "lookup", "batch", "capacity", "pin"):
             self.assertEqual(po[k], gopts[k], k)
         self.assertNotIn("gate", po)  # the harness's capacity run is per-worker anyway
