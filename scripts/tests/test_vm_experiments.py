@@ -5,9 +5,10 @@
   captions (scripts/plot.py), the results README (scripts/summarize.py), the
   paper's flag (scripts/paper_numbers.py);
 * the smoke profile of the committed experiment files;
-* scripts/numa_vm.py: --fetch's host side (a tar checked against the size and
-  sha256 the guest printed, unpacked whole, nothing outside its folder) and
-  --python (the interpreter and the modules a script imports);
+* scripts/numa_vm.py: --fetch's host side (scripts/vm_fetch.py: a tar checked
+  against the size and sha256 the guest printed, unpacked whole, nothing
+  outside its folder) and --python (scripts/vm_image.py: the interpreter and
+  the modules a script imports);
 * scripts/vm_experiments.py's check of the results that came back.
 
 The guest itself runs in make vm-experiments.
@@ -29,10 +30,11 @@ import unittest
 
 from scripts import expfile
 from scripts.tests import fakeresults
-from scripts import numa_vm
 from scripts import nrdata
 from scripts import summarize
 from scripts import vm_experiments
+from scripts import vm_fetch
+from scripts import vm_image
 from scripts.tests import module
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
@@ -182,7 +184,7 @@ class FetchTest(unittest.TestCase):
     def test_unpacks_the_folder_whole(self):
         log = self.send(make_tar({"results-guest": None, "results-guest/h": None,
                                   "results-guest/h/a.csv": b"x,y\n1,2\n"}))
-        self.assertIsNone(numa_vm.fetch_result(log, TOKEN, self.tar, self.dest))
+        self.assertIsNone(vm_fetch.fetch_result(log, TOKEN, self.tar, self.dest))
         with open(os.path.join(self.dest, "h", "a.csv"), "rb") as f:
             self.assertEqual(f.read(), b"x,y\n1,2\n")
         self.assertEqual(os.listdir(os.path.dirname(self.dest)), ["results"])
@@ -193,18 +195,18 @@ class FetchTest(unittest.TestCase):
                     self.send(data, sha="0" * 64),
                     ["the guest died"],
                     [f"@@NUMAVM-FETCH {TOKEN} error results-guest is not a folder in the guest@@"]):
-            why = numa_vm.fetch_result(log, TOKEN, self.tar, self.dest)
+            why = vm_fetch.fetch_result(log, TOKEN, self.tar, self.dest)
             self.assertIsNotNone(why)
             self.assertFalse(os.path.exists(self.dest))
         self.assertIn("not a folder", why)
         # another run's report (another token) is not this one's
         log = self.send(data)
-        self.assertIsNotNone(numa_vm.fetch_result(log, "f" * 16, self.tar, self.dest))
+        self.assertIsNotNone(vm_fetch.fetch_result(log, "f" * 16, self.tar, self.dest))
 
     def test_nothing_outside_the_folder(self):
         for members in ({"r/../../evil": b"x"}, {"/etc/evil": b"x"},
                         {"r/a": b"1", "s/b": b"2"}):
-            why = numa_vm.fetch_result(self.send(make_tar(members)), TOKEN, self.tar, self.dest)
+            why = vm_fetch.fetch_result(self.send(make_tar(members)), TOKEN, self.tar, self.dest)
             self.assertIn("refusing member", why)
             self.assertFalse(os.path.exists(self.dest))
         buf = io.BytesIO()
@@ -212,7 +214,7 @@ class FetchTest(unittest.TestCase):
             ti = tarfile.TarInfo("r/link")
             ti.type, ti.linkname = tarfile.SYMTYPE, "/etc/passwd"
             tf.addfile(ti)
-        why = numa_vm.fetch_result(self.send(buf.getvalue()), TOKEN, self.tar, self.dest)
+        why = vm_fetch.fetch_result(self.send(buf.getvalue()), TOKEN, self.tar, self.dest)
         self.assertIn("refusing member", why)
         self.assertEqual(glob.glob(os.path.join(self.tmp, "out", "*")), [])
 
@@ -234,7 +236,7 @@ class PythonFilesTest(unittest.TestCase):
         cwd = os.getcwd()
         os.chdir(ROOT)
         try:
-            files = dict((g, h) for h, g in numa_vm.python_files(["scripts.experiments"]))
+            files = dict((g, h) for h, g in vm_image.python_files(["scripts.experiments"]))
         finally:
             os.chdir(cwd)
         self.assertEqual(os.path.realpath(files["/usr/bin/python3"]),
