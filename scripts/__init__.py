@@ -56,6 +56,13 @@ side benchmarks
     bench_placement  the ring's speed by where its cells lie (make bench-placement)
     bench_fidelity   numaring-bench against a bare loop (make bench-fidelity)
 VM
-    numa_vm       boot a guest with real NUMA nodes under QEMU (make vm-test)
+    numa_vm       boot a guest with real NUMA nodes under QEMU (make vm-test): the
+                  command line, and the guest's files gathered
+    vm_kernel     Debian's kernel package for the guest, found and cached
+    vm_image      the guest's initramfs (busybox, libraries, python modules, init)
+    vm_topology   the guest's nodes from the options, checked once it booted
+    vm_qemu       the kernel command line, the QEMU command, the console watched
+    vm_fetch      --fetch: the guest's results back to the host
+    vm_say        the VM modules' messages and exits
     vm_experiments  the whole pipeline in a two-socket guest (make vm-experiments)
 """
