@@ -100,7 +100,7 @@ def prep(host):
     bound = sum(b["harness_bound"] for b in bars)
     if harness_ns is not None:
         extra.append(harness_status(rows, bound, value="the floor: %.1f ns per item"
-                                      % harness_ns, mark="labelled harness-bound"))
+                                    % harness_ns, mark="labelled harness-bound"))
     else:
         extra.append(harness_status(rows))
     extra.append(oversub_status(rows, key, mark="'oversubscribed' on the bar"))
@@ -230,17 +230,17 @@ COLUMNS = ["mode", "data_movement_ns", "lookup_ns", "total_median_ns", "total_mi
 def dat(name, p):
     g = FC.g
     out = dat_header(name, p, "time per item by look-up mode and (pace, regime) group "
-                       "(ns = 1e9 / throughput): a bar per row at x (its mode's slot, the "
-                       "slot shared by its groups), width wide; split_data 1: stacked as "
-                       "the data movement (none's median in the same group) and the look-up, "
-                       "0: not split (none did not run in that group; data_movement_ns 0, "
-                       "lookup_ns the total); pt, dot: gnuplot's point type of the mark on "
-                       "top (shape: regime; filled: free) and a dot inside (consumer-paced); "
-                       "regime_known 0: an older table, no mark; label_at_ns: the height of "
-                       "the value label (the slot's highest whisker, stepped up per bar); "
-                       "harness_ns: the harness "
-                       "alone (null queue), 1e9 / its median throughput, the same on every "
-                       "row (NaN: not measured)", COLUMNS)
+                     "(ns = 1e9 / throughput): a bar per row at x (its mode's slot, the "
+                     "slot shared by its groups), width wide; split_data 1: stacked as "
+                     "the data movement (none's median in the same group) and the look-up, "
+                     "0: not split (none did not run in that group; data_movement_ns 0, "
+                     "lookup_ns the total); pt, dot: gnuplot's point type of the mark on "
+                     "top (shape: regime; filled: free) and a dot inside (consumer-paced); "
+                     "regime_known 0: an older table, no mark; label_at_ns: the height of "
+                     "the value label (the slot's highest whisker, stepped up per bar); "
+                     "harness_ns: the harness "
+                     "alone (null queue), 1e9 / its median throughput, the same on every "
+                     "row (NaN: not measured)", COLUMNS)
     out.append("")
     nslots = len(p.get("modes") or []) or 1
     for b in p["bars"]:

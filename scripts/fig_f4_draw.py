@@ -191,10 +191,11 @@ def draw_f4_change(ax, p, pn, first_col, bottom):
     half = 0.4 if len(p["works"]) == 1 else 0.14
     for k, x in enumerate(shown):
         ax.add_patch(fig_draw.plt.Rectangle((x - half, F4_STUDY_BAND[0]), 2 * half,
-                                   F4_STUDY_BAND[1] - F4_STUDY_BAND[0], facecolor="#ffd27f",
-                                   alpha=0.45, linewidth=0, zorder=0, gid="f4-study-band",
-                                   label="%s: \u221215 to \u221230%%" % F4_STUDY_LABEL
-                                   if k == 0 else None))
+                                            F4_STUDY_BAND[1] - F4_STUDY_BAND[0],
+                                            facecolor="#ffd27f", alpha=0.45, linewidth=0,
+                                            zorder=0, gid="f4-study-band",
+                                            label="%s: \u221215 to \u221230%%" % F4_STUDY_LABEL
+                                            if k == 0 else None))
     if shown:
         ax.text(-0.48, sum(F4_STUDY_BAND) / 2, F4_STUDY_LABEL, ha="left", va="center",
                 fontsize=8, color="#7a5200", zorder=1)
@@ -243,7 +244,8 @@ def draw_f4_change(ax, p, pn, first_col, bottom):
                 transform=ax.transAxes, ha="center", va="top", fontsize=8, color="0.15",
                 zorder=5, gid="f4-not-exercised", linespacing=1.1,
                 bbox=dict(boxstyle="round,pad=0.25", fc="white", ec="0.6"))
-    ax.yaxis.set_major_formatter(fig_draw.ticker.FuncFormatter(lambda v, _p: fmt_pct(v) if v else "0"))
+    ax.yaxis.set_major_formatter(fig_draw.ticker.FuncFormatter(
+        lambda v, _p: fmt_pct(v) if v else "0"))
     if first_col:
         ax.set_ylabel(F4_ROWS[1][1])
 

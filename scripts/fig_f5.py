@@ -291,7 +291,8 @@ def batch_axis(ax, xs, label):
         ax.set_xscale("log", base=2)
         k0 = math.floor(math.log2(lo / 1.35))
         k1 = math.ceil(math.log2(hi * 1.35))
-        ax.xaxis.set_major_locator(fig_draw.ticker.FixedLocator([2.0 ** k for k in range(k0, k1 + 1)]))
+        ax.xaxis.set_major_locator(
+            fig_draw.ticker.FixedLocator([2.0 ** k for k in range(k0, k1 + 1)]))
         ax.set_xlim(lo / 1.35, hi * 1.35)
     else:
         pad = max(0.25, (hi - lo) * 0.12)
@@ -463,8 +464,8 @@ def draw_share(ax, p, tcolors):
     ax.set_ylim(0, max(105, hi))
     r = cl["ratios"]
     annotate_title(ax, "closed loop: share of the ceiling reached",
-                     "measured / ceiling: %.0f%%\u2013%.0f%%" % (100 * min(r), 100 * max(r))
-                     if r else None)
+                   "measured / ceiling: %.0f%%\u2013%.0f%%" % (100 * min(r), 100 * max(r))
+                   if r else None)
 
 
 def draw(axes, p, show_legend=True, tcolors=None):

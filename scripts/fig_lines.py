@@ -267,8 +267,8 @@ def line_series(p):
 def draw_threads(ax, p, show_legend=True, outside=None):
     series, order, colors, styles, labels, hollow = line_series(p)
     draw_series(ax, series, order, p["family"], labels, p["scale"], p["ceiling"],
-                  p["ylabel"], harness=p.get("harness"), colors=colors, styles=styles,
-                  hollow=hollow)
+                p["ylabel"], harness=p.get("harness"), colors=colors, styles=styles,
+                hollow=hollow)
     annotate_title(ax, None, p["annotation"])
     if not show_legend:
         return
@@ -319,19 +319,19 @@ def dat_lines(name, p):
     g = FC.g
     fam = p["family"]
     out = dat_header(name, p, "throughput by %s, each (pace, regime) group of its runs "
-                       "apart: three blocks, each its name and its columns: the points (one "
-                       "row per %s, group and thread count, the median of the group's runs "
-                       "and its interval lo..hi; series apart by a blank line; x: the %s's "
-                       "slot, its groups spread over it, where there is one thread count "
-                       "(categorical 1; first_in_slot 1: the row that carries the slot's "
-                       "ceiling and harness bars), else the threads shifted sideways; pt, "
-                       "dot, dt: gnuplot's point type (shape: regime; filled: free; 7 where "
-                       "the regime is not recorded: regime_known 0), a dot inside "
-                       "(consumer-paced), dash (pace); shown_n 1: n beside the dots), the "
-                       "ceiling lines (several "
-                       "thread counts; one sub-block per line) and the harness alone (the "
-                       "null queue; NaN: not measured)" % (fam, fam, fam),
-                       ["see each block's '# columns:' line"])
+                     "apart: three blocks, each its name and its columns: the points (one "
+                     "row per %s, group and thread count, the median of the group's runs "
+                     "and its interval lo..hi; series apart by a blank line; x: the %s's "
+                     "slot, its groups spread over it, where there is one thread count "
+                     "(categorical 1; first_in_slot 1: the row that carries the slot's "
+                     "ceiling and harness bars), else the threads shifted sideways; pt, "
+                     "dot, dt: gnuplot's point type (shape: regime; filled: free; 7 where "
+                     "the regime is not recorded: regime_known 0), a dot inside "
+                     "(consumer-paced), dash (pace); shown_n 1: n beside the dots), the "
+                     "ceiling lines (several "
+                     "thread counts; one sub-block per line) and the harness alone (the "
+                     "null queue; NaN: not measured)" % (fam, fam, fam),
+                     ["see each block's '# columns:' line"])
     cat = bool(p.get("categorical"))
     xs = sorted({q[0] for pts in p["series"].values() for q in pts})
     keys = [(v, gr) for v in p["order"] for gr in p["groups"] if (v, gr) in p["series"]]

@@ -242,8 +242,8 @@ def draw_prodcons_lines(ax, p, pn):
                 hollow.add(k)
             order.append(k)
     draw_series(ax, series, order, "queue", labels, 1e-6, pn["ceiling_lines"],
-                  "throughput (million items/s)", harness=pn["harness"], colors=colors,
-                  styles=styles, hollow=hollow)
+                "throughput (million items/s)", harness=pn["harness"], colors=colors,
+                styles=styles, hollow=hollow)
 
 
 def draw_peers(axes, p, show_legend=True):
@@ -266,15 +266,15 @@ def draw_peers(axes, p, show_legend=True):
         pn = next((x for x in p["pairs"] if x["bursts"] == j), None)
         if pn is None:
             no_data(ax, "pairs: no %s in these results" % ("bursts" if j else
-                                                             "single operations"))
+                                                           "single operations"))
             continue
         draw_peers_pairs(ax, p, pn)
     for ax in axes[n + len(pairs_axes):]:
         no_data(ax, "")
     if show_legend:
         legend_axis(axes, p).legend(handles=peers_legend_handles(p), loc="upper left",
-                                      bbox_to_anchor=(1.02, 1.0), frameon=False,
-                                      borderaxespad=0.0)
+                                    bbox_to_anchor=(1.02, 1.0), frameon=False,
+                                    borderaxespad=0.0)
         if pairs_axes:
             pairs_legend(pairs_axes[-1], p)
 
@@ -328,7 +328,7 @@ def prep_peers_pairs(host, rows):
                        "queues": order_of("queue", {q for q, _i in series}),
                        "items": items, "series": series,
                        "harness": {i: harness_line([r for r in rs if item_of(r) == i],
-                                                     nrdata.threads) for i in items}})
+                                                   nrdata.threads) for i in items}})
     return panels
 
 
@@ -339,7 +339,7 @@ def pairs_caption(rows, panels):
     reps = sorted({int(r["rep"]) for pn in panels for r in pn["rows"]})
     items = items_in([r for pn in panels for r in pn["rows"]])
     counted = order_of("queue", {q for pn in panels for (q, _i), pts in pn["series"].items()
-                                   if any(x[8] is not None for x in pts)})
+                                 if any(x[8] is not None for x in pts)})
     left = sorted({r["queue"] for r in rows if r["queue"] in MEASURED_ONLY})
     nob = sorted({r["queue"] for r in rows if r["queue"] in FC.NO_BURSTS})
     return ("pairs (every thread enqueues, then dequeues: threads of one role race): "
@@ -538,7 +538,7 @@ def dat_peers(name, p):
         order = [(q, grp) for q in pn["queues"] for grp in pn["groups"]
                  if (q, grp) in pn["series"]]
         dodge = dodger(sorted({pt[0] for v in pn["series"].values() for pt in v}),
-                         len(order))
+                       len(order))
         for q in pn["queues"]:
             for gi, grp in enumerate(pn["groups"]):
                 pts = pn["series"].get((q, grp))

@@ -51,7 +51,7 @@ def prep_peers_latency(host):
         ov = oversub_of(at, key)
         # a queue that records no latency (faa: no items) has no mark
         queues = order_of("queue", {r["queue"] for r in at
-                                      if nrdata.num(r, "p50_ns") is not None})
+                                    if nrdata.num(r, "p50_ns") is not None})
         nolat.update(r["queue"] for r in at if r["queue"] not in queues)
         groups = FC.group_order({FC.group_of(r) for r in at})
         marks = []
@@ -85,7 +85,7 @@ def prep_peers_latency(host):
              LATENCY_WORDS + " (Little: items in flight / throughput); a full queue's "
              "latency is its length, a near-empty one's the hand-over",
              oversub_status(over_rows, lambda r: (r["queue"], item_of(r), r["bursts"]),
-                              mark="'oversubscribed' over the marks"),
+                            mark="'oversubscribed' over the marks"),
              "message items: not measured in these results" if "message" not in items
              else None,
              FC.left_out_words(left) or None,
@@ -165,7 +165,7 @@ def draw_peers_latency(axes, p, show_legend=True):
         if split:
             h.append(plt.Line2D([], [], linestyle="none", label="n beside a mark: its runs"))
         legend_axis(axes, p).legend(handles=h, loc="upper left", bbox_to_anchor=(1.02, 1.0),
-                                      frameon=False)
+                                    frameon=False)
 
 
 # --------------------------------------------------------------------------
@@ -180,11 +180,11 @@ LATENCY_COLUMNS = ["panel", "message", "bursts", "queue", "qidx", "group", "thre
 def dat_peers_latency(name, p):
     g = FC.g
     out = dat_header(name, p, LATENCY_WORDS + ": p50 and p99 by queue and (pace, regime) "
-                       "group at the largest thread count, each the median of the group's "
-                       "runs and its interval; one row per panel (0 inline single "
-                       "operations, 1 inline bursts, 2 message single operations, 3 message "
-                       "bursts), queue and group; x: the queue's slot; NaN: no latency "
-                       "recorded (faa)", LATENCY_COLUMNS)
+                     "group at the largest thread count, each the median of the group's "
+                     "runs and its interval; one row per panel (0 inline single "
+                     "operations, 1 inline bursts, 2 message single operations, 3 message "
+                     "bursts), queue and group; x: the queue's slot; NaN: no latency "
+                     "recorded (faa)", LATENCY_COLUMNS)
     rows = []
     for k, pn in enumerate(p["panels"]):
         for m in pn["marks"]:

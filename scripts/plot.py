@@ -175,7 +175,7 @@ def draw_one(name, p, outdir):
     if p.get("widths") and len(p["widths"]) == ncols:
         kw["gridspec_kw"] = {"width_ratios": list(p["widths"])}
     fig, axes = fig_draw.plt.subplots(nrows, ncols, figsize=size,
-                             layout="constrained", squeeze=False, **kw)
+                                      layout="constrained", squeeze=False, **kw)
     DRAW[p["kind"]](list(axes.flat), p)
     t = suptitle(fig, headline(p, size[0]), emulated(p), guest(p))
     if p.get("kind") == "f4":
@@ -218,8 +218,8 @@ def draw_compare(name, preps, hosts, outdir):
     if any(p and p.get("kind") == "f4" for p in preps):
         return draw_compare_grids(name, preps, hosts, outdir)
     panels = max(a * b for a, b in (grid_of(name, p) for p in preps))
-    fig, axes = fig_draw.plt.subplots(panels, 2, figsize=figure_size(panels, 2), layout="constrained",
-                             squeeze=False)
+    fig, axes = fig_draw.plt.subplots(panels, 2, figsize=figure_size(panels, 2),
+                                      layout="constrained", squeeze=False)
     kwargs = {}
     f5 = [p for p in preps if p and p["kind"] == "f5"]
     if f5:
