@@ -15,8 +15,7 @@
   of what a figure knows goes to its notes (the .dat header keeps them);
 * data files: every block of a .dat names its columns in a '# columns:' line.
 
-plot.py imports this module; it uses plot.py's helpers through ``plot`` at
-call time only (no cycle at import).
+Every fig_*.py module may import this one; it imports none of them.
 """
 
 import math
@@ -287,7 +286,7 @@ def level_mark(ax, x, y, half=0.36, label=None, **style):
 # --------------------------------------------------------------------------
 # Captions
 
-#: a caption's statement of oversubscribed points (plot.oversub_status's, or
+#: a caption's statement of oversubscribed points (fig_host.oversub_status's, or
 #: the short clause of oversub_clause): the mark, the count
 OVERSUB_RE = re.compile(r"(?:([^\u00b7;:()]+): )?(\d+) oversubscribed (points?) "
                         r"\(the run's threads")

@@ -16,18 +16,19 @@ bar per mode, as before.
 The ratio printed above (the look-up against the data movement) is
 summarize.f1's, within the regime it names.
 
-Uses plot.py's helpers through ``P`` (bound by plot.py at import).
+prep prepares the figure once; draw (matplotlib) and dat (the data file of
+scripts/gnuplot/f1-lookup-cost.gp) render that preparation.
 """
 
 from . import nrdata
 from . import fig_common as FC
-
-P = None
-
-
-def bind(ns):
-    global P
-    P = ns
+from . import fig_draw
+from .fig_draw import annotate_title, HARNESS_STYLE
+from .fig_gnuplot import dat_header, ov_col
+from .fig_host import (
+    add_paired_words, caption_lines, color_of, HARNESS_BOUND, HARNESS_LABEL, harness_of,
+    harness_status, order_of, oversub_of, oversub_status, pooled_note, rgb_int, Said, STUDY,
+    summary_of, variant_label)
 
 
 #: the width of a mode's slot the bars share
@@ -48,12 +49,12 @@ def prep(host):
         extra.append("%d threads (of %s)" % (ts[0], ", ".join(map(str, ts))))
     key = (lambda r: (r.get("lookup"), FC.group_of(r)))
     agg = {k[0]: v for k, v in nrdata.aggregate(rows, (key,), "ns_per_op").items()}
-    ov = P.oversub_of(rows, key)
+    ov = oversub_of(rows, key)
     groups = FC.group_order({g for _m, g in agg})
     known = FC.regimes_known(groups)
-    modes = P.order_of("lookup", {m for m, _g in agg})
+    modes = order_of("lookup", {m for m, _g in agg})
     none = {g: agg[("none", g)] for g in groups if ("none", g) in agg}
-    hmode = P.harness_of(rows, key)
+    hmode = harness_of(rows, key)
     tmode = {k[0]: v for k, v in nrdata.aggregate(rows, (key,),
                                                   "throughput_ops_per_s").items()}
     bars = []
@@ -65,11 +66,11 @@ def prep(host):
             h, t = hmode.get((m, g)), tmode.get((m, g))
             width = SLOT_WIDTH / len(gs)
             bars.append({
-                "mode": m, "group": g, "label": P.variant_label("lookup", m, rows),
+                "mode": m, "group": g, "label": variant_label("lookup", m, rows),
                 "total": med, "min": mn, "max": mx, "n": n, "data": data,
                 "lookup": max(0.0, med - data) if data is not None else None,
                 "oversubscribed": ov.get((m, g)),
-                "harness_bound": bool(h and t and t[0] >= P.HARNESS_BOUND * h[0]),
+                "harness_bound": bool(h and t and t[0] >= HARNESS_BOUND * h[0]),
                 "slot": slot, "x": slot + (k - (len(gs) - 1) / 2.0) * width,
                 "width": width, "split": len(gs) > 1})
     top = max([b["max"] for b in bars] or [1.0])
@@ -81,8 +82,8 @@ def prep(host):
     # the look-up against the data movement, and what it adds per item: summarize.f1
     # (paired per rep: none_k / libnuma_k - 1; the look-up in ns = that x move_ns),
     # within the regime it names
-    said = P.Said()
-    r = (P.summary_of(host, "f1") if none and any(b["mode"] == "libnuma" for b in bars)
+    said = Said()
+    r = (summary_of(host, "f1") if none and any(b["mode"] == "libnuma" for b in bars)
          else {})
     ratio = r.get("ratio")
     if not none:
@@ -94,17 +95,17 @@ def prep(host):
     extra.append("ns per item = 1e9 / throughput")
     # the harness's floor: what an item costs through the same code with the null
     # queue (1e9 / harness_ops_per_s, median over the runs drawn)
-    hall = P.harness_of(rows, lambda r: "all").get("all")
+    hall = harness_of(rows, lambda r: "all").get("all")
     harness_ns = 1e9 / hall[0] if hall and hall[0] > 0 else None
     bound = sum(b["harness_bound"] for b in bars)
     if harness_ns is not None:
-        extra.append(P.harness_status(rows, bound, value="the floor: %.1f ns per item"
-                                      % harness_ns, mark="labelled harness-bound"))
+        extra.append(harness_status(rows, bound, value="the floor: %.1f ns per item"
+                                    % harness_ns, mark="labelled harness-bound"))
     else:
-        extra.append(P.harness_status(rows))
-    extra.append(P.oversub_status(rows, key, mark="'oversubscribed' on the bar"))
+        extra.append(harness_status(rows))
+    extra.append(oversub_status(rows, key, mark="'oversubscribed' on the bar"))
     extra.append(FC.split_words(rows) or None)
-    extra.append(P.pooled_note(rows, key))
+    extra.append(pooled_note(rows, key))
     p = {"kind": "f1", "bars": bars, "ratio": ratio, "rows": rows, "harness_ns": harness_ns,
          "modes": modes, "groups": groups, "known": known,
          "shown_n": any(b["split"] for b in bars),
@@ -112,15 +113,15 @@ def prep(host):
                              any(b["data"] is None for b in bars) and bool(none)),
          "title": "F1: cost of finding the node, per operation, by look-up mode%s" % (
              " at %d threads" % ts[0] if ts else ""),
-         "caption": P.caption_lines(host, rows, extra)}
+         "caption": caption_lines(host, rows, extra)}
     p["annotation"] = None
     if ratio is not None:
         p["annotation"] = "libnuma: the look-up adds %s per item = %s%s the data movement " \
             "(%s)" % (said.text("f1.lookup_ns", r), said.text("f1.lookup_over_move", r),
                       said.interval("f1.lookup_over_move", r), "; ".join(
                           x for x in (said.text("f1.move_ns", r), FC.regime_words(r),
-                                      P.STUDY["f1"]) if x))
-    return P.add_paired_words(p, said)
+                                      STUDY["f1"]) if x))
+    return add_paired_words(p, said)
 
 
 def drawn_line(known, split, unsplit):
@@ -143,7 +144,7 @@ def value_text(b):
 
 
 def draw(axes, p, show_legend=True):
-    plt = P.plt
+    plt = fig_draw.plt
     ax = axes[0]
     bars = p["bars"]
     top = max(b["max"] for b in bars) if bars else 1
@@ -151,7 +152,7 @@ def draw(axes, p, show_legend=True):
         top = max(top, p["harness_ns"])
     have_split = have_unsplit = False
     for b in bars:
-        color = P.color_of("lookup", b["mode"])
+        color = color_of("lookup", b["mode"])
         if b["data"] is not None:
             ax.bar([b["x"]], [b["data"]], width=b["width"], color="#b8b8b8", edgecolor="0.3",
                    linewidth=0.6, gid="f1-data")
@@ -179,7 +180,7 @@ def draw(axes, p, show_legend=True):
         ax.text(b["x"], b["label_at"] + top * 0.015, value_text(b), ha="center", va="bottom",
                 fontsize=9 if not b["split"] else 7.5, linespacing=1.1, gid="f1-value")
     if p.get("harness_ns"):
-        ax.axhline(p["harness_ns"], zorder=4, **P.HARNESS_STYLE)
+        ax.axhline(p["harness_ns"], zorder=4, **HARNESS_STYLE)
     xs = list(range(len(p["modes"])))
     labels = {b["slot"]: b["label"] for b in bars}
     ax.set_xticks(xs)
@@ -191,17 +192,17 @@ def draw(axes, p, show_legend=True):
     ax.set_xlabel("node look-up mode")
     ax.set_ylabel("time per item (ns)")
     ax.grid(axis="x", visible=False)
-    P.annotate_title(ax, None, p["annotation"])
+    annotate_title(ax, None, p["annotation"])
     if not show_legend:
         return
     from matplotlib.patches import Patch
     h = []
     if p.get("harness_ns"):
         h.append(plt.Line2D([], [], label="%s: %.1f ns per item" % (
-            P.HARNESS_LABEL, p["harness_ns"]), **P.HARNESS_STYLE))
+            HARNESS_LABEL, p["harness_ns"]), **HARNESS_STYLE))
     if have_split:
         h += [Patch(facecolor="#b8b8b8", edgecolor="0.3", label="data movement (lookup none)"),
-              Patch(facecolor=P.color_of("lookup", "libnuma"), edgecolor="0.3",
+              Patch(facecolor=color_of("lookup", "libnuma"), edgecolor="0.3",
                     label="node look-up (colour per mode)")]
     if have_unsplit:
         h.append(Patch(facecolor="white", edgecolor="0.3", hatch=UNSPLIT_HATCH if have_split
@@ -228,18 +229,18 @@ COLUMNS = ["mode", "data_movement_ns", "lookup_ns", "total_median_ns", "total_mi
 
 def dat(name, p):
     g = FC.g
-    out = P.dat_header(name, p, "time per item by look-up mode and (pace, regime) group "
-                       "(ns = 1e9 / throughput): a bar per row at x (its mode's slot, the "
-                       "slot shared by its groups), width wide; split_data 1: stacked as "
-                       "the data movement (none's median in the same group) and the look-up, "
-                       "0: not split (none did not run in that group; data_movement_ns 0, "
-                       "lookup_ns the total); pt, dot: gnuplot's point type of the mark on "
-                       "top (shape: regime; filled: free) and a dot inside (consumer-paced); "
-                       "regime_known 0: an older table, no mark; label_at_ns: the height of "
-                       "the value label (the slot's highest whisker, stepped up per bar); "
-                       "harness_ns: the harness "
-                       "alone (null queue), 1e9 / its median throughput, the same on every "
-                       "row (NaN: not measured)", COLUMNS)
+    out = dat_header(name, p, "time per item by look-up mode and (pace, regime) group "
+                     "(ns = 1e9 / throughput): a bar per row at x (its mode's slot, the "
+                     "slot shared by its groups), width wide; split_data 1: stacked as "
+                     "the data movement (none's median in the same group) and the look-up, "
+                     "0: not split (none did not run in that group; data_movement_ns 0, "
+                     "lookup_ns the total); pt, dot: gnuplot's point type of the mark on "
+                     "top (shape: regime; filled: free) and a dot inside (consumer-paced); "
+                     "regime_known 0: an older table, no mark; label_at_ns: the height of "
+                     "the value label (the slot's highest whisker, stepped up per bar); "
+                     "harness_ns: the harness "
+                     "alone (null queue), 1e9 / its median throughput, the same on every "
+                     "row (NaN: not measured)", COLUMNS)
     out.append("")
     nslots = len(p.get("modes") or []) or 1
     for b in p["bars"]:
@@ -247,8 +248,8 @@ def dat(name, p):
         out.append(" ".join([b["mode"], g(b["data"] if b["data"] is not None else 0.0),
                              g(b["lookup"] if b["lookup"] is not None else b["total"]),
                              g(b["total"]), g(b["min"]), g(b["max"]), "%d" % b["n"],
-                             "%d" % P.rgb_int(P.color_of("lookup", b["mode"])),
-                             g(p.get("harness_ns")), P.ov_col(b.get("oversubscribed")),
+                             "%d" % rgb_int(color_of("lookup", b["mode"])),
+                             g(p.get("harness_ns")), ov_col(b.get("oversubscribed")),
                              FC.group_label(b["group"]).replace(", ", "/").replace(" ", "_")
                              or "unknown", "%.6g" % b["x"], "%.6g" % b["width"],
                              "%d" % b["slot"], "%d" % pt, "%d" % dot,

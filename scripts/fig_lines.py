@@ -9,7 +9,7 @@ shape per regime, fill per pace, n beside the dot where a variant's runs
 split. An older table (no regime known) keeps one group per variant, drawn
 with the variant's own marker.
 
-Several thread counts: a line per variant and group against threads (plot.py's
+Several thread counts: a line per variant and group against threads (fig_draw's
 draw_series; line style per pace). One thread count (a small host: 2 CPUs
 give one): a "vs threads" axis with one x value would scatter the variants
 around it and draw each ceiling as a segment in its own colour; instead the
@@ -22,18 +22,21 @@ group and thread count, series apart by a blank line, x the slot or the
 threads shifted as draw_series shifts them), the ceiling lines (several thread
 counts) and the harness alone, each block naming its columns.
 
-Uses plot.py's helpers through ``P`` (bound by plot.py at import).
+prep prepares the figure once; draw (matplotlib) and dat_lines (the data
+file of the gnuplot script) render that preparation.
 """
 
 from . import nrdata
 from . import fig_common as FC
-
-P = None
-
-
-def bind(ns):
-    global P
-    P = ns
+from . import fig_draw
+from .fig_draw import (
+    annotate_title, dodger, draw_series, HARNESS_STYLE, legend, mark_oversub, OVERSUB_STYLE,
+    ring_bound, value_axis)
+from .fig_gnuplot import dat_header, is_bound, ov_col
+from .fig_host import (
+    bound_count, caption_lines, ceiling_groups, color_of, HARNESS_LABEL, harness_line,
+    harness_of, harness_status, is_over, marker_of, order_of, OVERSUB_LABEL, oversub_of,
+    oversub_status, pooled_note, rgb_int, variant_label)
 
 
 FAMILY_WORDS = {"lookup": "look-up mode"}
@@ -50,13 +53,13 @@ def series_by_group(host, rows, family):
     """({(variant, group): [(threads, med, lo, hi, n, ceiling, harness,
     oversubscribed, coverage)]}, the variants in order, the groups in order,
     {variant: {threads: ceiling}}): lo..hi the median's order-statistic
-    interval (fig_common.intervals), harness the median harness_ops_per_s of
+    interval (FC.intervals), harness the median harness_ops_per_s of
     the group's runs, the ceiling the variant's as drawn (Ceiling.drawn: the
     highest of its groups' medians of each run's own ceiling)."""
     key = (lambda r: (r.get(family, ""), FC.group_of(r), nrdata.threads(r)))
     ivs = FC.intervals(rows, (key,), "throughput_ops_per_s")
-    hs = P.harness_of(rows, key)
-    ov = P.oversub_of(rows, key)
+    hs = harness_of(rows, key)
+    ov = oversub_of(rows, key)
     ceiling = {}
     for (v, t), c in host.ceiling.drawn(rows, lambda r: (r.get(family, ""),
                                                          nrdata.threads(r))).items():
@@ -69,7 +72,7 @@ def series_by_group(host, rows, family):
              ov.get((v, g, t)), iv.coverage))
     for pts in series.values():
         pts.sort()
-    order = P.order_of(family, {v for v, _g in series})
+    order = order_of(family, {v for v, _g in series})
     return series, order, FC.group_order({g for _v, g in series}), ceiling
 
 
@@ -86,19 +89,19 @@ def prep(host, exp, family, title, annotate=None):
     p = {
         "kind": "lines", "family": family, "title": title, "series": series,
         "order": order, "groups": groups, "known": FC.regimes_known(groups),
-        "labels": {v: P.variant_label(family, v, rows) for v in order},
-        "ceiling": P.ceiling_groups(cser, [v for v in order if v in cser]),
+        "labels": {v: variant_label(family, v, rows) for v in order},
+        "ceiling": ceiling_groups(cser, [v for v in order if v in cser]),
         "ylabel": "throughput (million items/s)", "scale": 1e-6, "rows": rows,
-        "harness": P.harness_line(rows, nrdata.threads),
+        "harness": harness_line(rows, nrdata.threads),
     }
     p["annotation"] = annotate(series) if annotate else None
     categorize(p)
     p["drawn"] = drawn_line(p)
     key = (lambda r: (r.get(family), FC.group_of(r), nrdata.threads(r)))
-    extra = [host.ceiling.status(), P.harness_status(rows, P.bound_count(series)),
-             P.oversub_status(rows, key), FC.split_words(rows) or None,
-             P.pooled_note(rows, key)]
-    p["caption"] = P.caption_lines(host, rows, extra)
+    extra = [host.ceiling.status(), harness_status(rows, bound_count(series)),
+             oversub_status(rows, key), FC.split_words(rows) or None,
+             pooled_note(rows, key)]
+    p["caption"] = caption_lines(host, rows, extra)
     return p
 
 
@@ -119,7 +122,7 @@ def categorize(p):
     if not p["categorical"]:
         return p
     fam = p["family"]
-    hs = P.harness_of(p["rows"], lambda r: r.get(fam, ""))
+    hs = harness_of(p["rows"], lambda r: r.get(fam, ""))
     for v in p["order"]:
         pts = [(g, p["series"][(v, g)][0]) for g in p["groups"] if (v, g) in p["series"]]
         if not pts:
@@ -170,7 +173,7 @@ def draw_categories(ax, p, show_legend=True):
     vals, cvals = [], []
     have_c = have_h = False
     for i, s in enumerate(p["slots"]):
-        color = P.color_of(fam, s["variant"])
+        color = color_of(fam, s["variant"])
         for k, (g, q) in enumerate(s["points"]):
             x = slot_x(i, k, len(s["points"]))
             y = q[1] * scale
@@ -178,13 +181,13 @@ def draw_categories(ax, p, show_legend=True):
                                         [max(0.0, q[3] * scale - y)]],
                         linestyle="none", markersize=9, capsize=4, elinewidth=1.3, zorder=4,
                         gid="slot-%s" % s["variant"],
-                        **FC.dot_style(g, color, p["known"], P.marker_of(fam, s["variant"])))
+                        **FC.dot_style(g, color, p["known"], marker_of(fam, s["variant"])))
             if p["known"] and g[0] == "consumer-paced":
                 FC.dot_inside(ax, x, y, color)
             if p["split"]:
                 FC.n_beside(ax, x, y, q[4], gid="slot-n")
-            P.ring_bound(ax, [x], [q], scale)
-            P.mark_oversub(ax, [x], [q], scale, label=False)
+            ring_bound(ax, [x], [q], scale)
+            mark_oversub(ax, [x], [q], scale, label=False)
             vals += [q[2] * scale, q[3] * scale]
         if s["ceiling"]:
             FC.level_mark(ax, i, s["ceiling"] * scale, color="black", linewidth=2.4, zorder=3,
@@ -192,20 +195,20 @@ def draw_categories(ax, p, show_legend=True):
             cvals.append(s["ceiling"] * scale)
             have_c = True
         if s["harness"]:
-            FC.level_mark(ax, i, s["harness"] * scale, color=P.HARNESS_STYLE["color"],
+            FC.level_mark(ax, i, s["harness"] * scale, color=HARNESS_STYLE["color"],
                           linewidth=2.0, linestyle=(0, (5, 2, 1.5, 2)), zorder=3,
                           gid="slot-harness")
             vals.append(s["harness"] * scale)
             have_h = True
     top = max(vals) if vals else 1.0
-    P.value_axis(ax, vals + [min(c, top * 30) for c in cvals])
+    value_axis(ax, vals + [min(c, top * 30) for c in cvals])
     FC.category_axis(ax, [s["label"] for s in p["slots"]],
                      {"lookup": "node look-up mode"}.get(fam, fam), rotate=0)
     ax.set_ylabel(p["ylabel"])
     if p.get("annotation"):
         ax.set_title(p["annotation"], fontsize=11)
     if show_legend:
-        plt = P.plt
+        plt = fig_draw.plt
         if p["known"]:
             h = FC.regime_legend(p["groups"])
         else:
@@ -217,15 +220,15 @@ def draw_categories(ax, p, show_legend=True):
             h.append(plt.Line2D([], [], color="black", linewidth=2.4, label="ceiling (model), "
                                 "per %s" % words(fam)))
         if have_h:
-            h.append(plt.Line2D([], [], color=P.HARNESS_STYLE["color"], linewidth=2.0,
-                                linestyle=(0, (5, 2, 1.5, 2)), label=P.HARNESS_LABEL))
+            h.append(plt.Line2D([], [], color=HARNESS_STYLE["color"], linewidth=2.0,
+                                linestyle=(0, (5, 2, 1.5, 2)), label=HARNESS_LABEL))
         pts = [q for s in p["slots"] for _g, q in s["points"]]
-        if any(P.is_bound(q) for q in pts):
+        if any(is_bound(q) for q in pts):
             h.append(plt.Line2D([], [], linestyle="none", marker="o", markersize=13,
                                 markerfacecolor="none", markeredgecolor="0.35",
                                 label="ringed: within 20% of the harness alone"))
-        if any(P.is_over(q) for q in pts):
-            h.append(plt.Line2D([], [], **P.OVERSUB_STYLE, label=P.OVERSUB_LABEL))
+        if any(is_over(q) for q in pts):
+            h.append(plt.Line2D([], [], **OVERSUB_STYLE, label=OVERSUB_LABEL))
         if p["split"]:
             h.append(plt.Line2D([], [], linestyle="none", label="n beside a dot: its runs"))
         ax.legend(handles=h, loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False,
@@ -248,14 +251,14 @@ def line_series(p):
             if not pts:
                 continue
             k = series_key(v, g)
-            series[k], colors[k] = pts, P.color_of(fam, v)
+            series[k], colors[k] = pts, color_of(fam, v)
             if p["known"]:
                 styles[k] = (FC.PACE_DASH.get(g[0], "-"), FC.REGIME_MARKER.get(g[1], "D"))
                 labels[k] = "_" + k
                 if g[0] != "free":
                     hollow.add(k)
             else:
-                styles[k] = ("-", P.marker_of(fam, v))
+                styles[k] = ("-", marker_of(fam, v))
                 labels[k] = p["labels"].get(v, v)
             order.append(k)
     return series, order, colors, styles, labels, hollow
@@ -263,25 +266,25 @@ def line_series(p):
 
 def draw_threads(ax, p, show_legend=True, outside=None):
     series, order, colors, styles, labels, hollow = line_series(p)
-    P.draw_series(ax, series, order, p["family"], labels, p["scale"], p["ceiling"],
-                  p["ylabel"], harness=p.get("harness"), colors=colors, styles=styles,
-                  hollow=hollow)
-    P.annotate_title(ax, None, p["annotation"])
+    draw_series(ax, series, order, p["family"], labels, p["scale"], p["ceiling"],
+                p["ylabel"], harness=p.get("harness"), colors=colors, styles=styles,
+                hollow=hollow)
+    annotate_title(ax, None, p["annotation"])
     if not show_legend:
         return
     out = len(p["order"]) > 5 if outside is None else outside
     if not p["known"]:
-        P.legend(ax, outside=out)
+        legend(ax, outside=out)
         return
-    plt = P.plt
+    plt = fig_draw.plt
     handles, names = ax.get_legend_handles_labels()
     pairs = sorted(zip(handles, names), key=lambda hl: ("ceiling" in hl[1]) +
-                   2 * (hl[1] == P.HARNESS_LABEL))
-    h = [plt.Line2D([], [], color=P.color_of(p["family"], v), linewidth=2,
+                   2 * (hl[1] == HARNESS_LABEL))
+    h = [plt.Line2D([], [], color=color_of(p["family"], v), linewidth=2,
                     label=p["labels"].get(v, v)) for v in p["order"]]
     h += FC.regime_legend(p["groups"], line=True)
     h += [hh for hh, _n in pairs]
-    P.legend(ax, outside=True, handles=h, labels=[x.get_label() for x in h])
+    legend(ax, outside=True, handles=h, labels=[x.get_label() for x in h])
 
 
 # --------------------------------------------------------------------------
@@ -307,7 +310,7 @@ def group_key(g):
 
 def point_type(p, g):
     """gnuplot's point type of a group's dot and whether a dot goes inside:
-    shape per regime (fig_common.group_pt) where regimes are known, else a
+    shape per regime (FC.group_pt) where regimes are known, else a
     filled circle."""
     return FC.group_pt(g) if p.get("known") else (7, 0)
 
@@ -315,24 +318,24 @@ def point_type(p, g):
 def dat_lines(name, p):
     g = FC.g
     fam = p["family"]
-    out = P.dat_header(name, p, "throughput by %s, each (pace, regime) group of its runs "
-                       "apart: three blocks, each its name and its columns: the points (one "
-                       "row per %s, group and thread count, the median of the group's runs "
-                       "and its interval lo..hi; series apart by a blank line; x: the %s's "
-                       "slot, its groups spread over it, where there is one thread count "
-                       "(categorical 1; first_in_slot 1: the row that carries the slot's "
-                       "ceiling and harness bars), else the threads shifted sideways; pt, "
-                       "dot, dt: gnuplot's point type (shape: regime; filled: free; 7 where "
-                       "the regime is not recorded: regime_known 0), a dot inside "
-                       "(consumer-paced), dash (pace); shown_n 1: n beside the dots), the "
-                       "ceiling lines (several "
-                       "thread counts; one sub-block per line) and the harness alone (the "
-                       "null queue; NaN: not measured)" % (fam, fam, fam),
-                       ["see each block's '# columns:' line"])
+    out = dat_header(name, p, "throughput by %s, each (pace, regime) group of its runs "
+                     "apart: three blocks, each its name and its columns: the points (one "
+                     "row per %s, group and thread count, the median of the group's runs "
+                     "and its interval lo..hi; series apart by a blank line; x: the %s's "
+                     "slot, its groups spread over it, where there is one thread count "
+                     "(categorical 1; first_in_slot 1: the row that carries the slot's "
+                     "ceiling and harness bars), else the threads shifted sideways; pt, "
+                     "dot, dt: gnuplot's point type (shape: regime; filled: free; 7 where "
+                     "the regime is not recorded: regime_known 0), a dot inside "
+                     "(consumer-paced), dash (pace); shown_n 1: n beside the dots), the "
+                     "ceiling lines (several "
+                     "thread counts; one sub-block per line) and the harness alone (the "
+                     "null queue; NaN: not measured)" % (fam, fam, fam),
+                     ["see each block's '# columns:' line"])
     cat = bool(p.get("categorical"))
     xs = sorted({q[0] for pts in p["series"].values() for q in pts})
     keys = [(v, gr) for v in p["order"] for gr in p["groups"] if (v, gr) in p["series"]]
-    dodge = P.dodger(xs, len(keys))
+    dodge = dodger(xs, len(keys))
     slot_of = {s["variant"]: (i, s) for i, s in enumerate(p["slots"])}
     rows = []
     for i, v in enumerate(p["order"]):
@@ -345,8 +348,8 @@ def dat_lines(name, p):
                 x = slot_x(si, k, len(gs)) if cat else dodge(q[0], keys.index((v, gr)))
                 rows.append([label, si if cat else i, q[0], "%.6g" % x, g(q[1]), g(q[2]),
                              g(q[3]), q[4], g(q[8] if len(q) > 8 else None),
-                             P.rgb_int(P.color_of(fam, v)), g(q[5]), g(q[6]), P.is_bound(q),
-                             P.ov_col(q[7] if len(q) > 7 else None), int(cat),
+                             rgb_int(color_of(fam, v)), g(q[5]), g(q[6]), is_bound(q),
+                             ov_col(q[7] if len(q) > 7 else None), int(cat),
                              len(p["order"]), group_key(gr), p["groups"].index(gr), pt, dot,
                              FC.PACE_GP_DT.get(gr[0], 1) if p.get("known") else 1,
                              int(bool(p.get("split"))), int(cat and k == 0),
@@ -359,7 +362,7 @@ def dat_lines(name, p):
     crow = []
     if not cat:
         for k, grp in enumerate(p["ceiling"] or []):
-            col = 0 if k == 0 else P.rgb_int(P.color_of(fam, grp["variants"][0]))
+            col = 0 if k == 0 else rgb_int(color_of(fam, grp["variants"][0]))
             crow += [[x, g(c), col] for x, c in grp["points"]] + [""]
     if not any(not isinstance(r, str) for r in crow):
         crow = [[x, "NaN", 0] for x in xs or [1]]
