@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
+ * Why this file is long: spin checks one model file, and its two modes share
+ * the ring's processes, the items' bookkeeping and the end-state checks; the
+ * configurations (check.sh) and the injected bugs select parts of it by
+ * macro, so splitting it would split what one search must see together.
+ *
  * ring.pml - a Promela model of the NumaRing core, for spin.
  *
  *   MODE 1  one ring (ring/src/nr_ring.h): single enqueue/dequeue (Vyukov: cell
@@ -8,7 +13,7 @@
  *           by producers and consumers of each kind.
  *   MODE 2  two rings + the cross-node transfers of ring/src/transfer.c:
  *           numaring_enqueue/_dequeue and their slow paths, push_batch,
- *           pull_batch, place_anywhere, hold/flush_pending, the ticket gates
+ *           pull_batch, place_anywhere, hold/flush_pending, the test-and-set gates
  *           (GATE: 0 shared, 1 per node, 2 per worker) and the orphans left
  *           at numaring_worker_detach.
  *
