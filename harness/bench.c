@@ -45,6 +45,7 @@
 #include "numaring_lab.h"
 #include "options.h"
 #include "output.h"
+#include "pingpong.h"
 #include "probe.h"
 #include "queue.h"
 #include "run.h"
@@ -159,6 +160,30 @@ static void print_line(const struct hb_options *o, const struct hb_report *rep,
 		printf(", p50 %lld ns, p99 %lld ns, p99.9 %lld ns, max %lld ns", (long long)m->p50,
 		       (long long)m->p99, (long long)m->p999, (long long)m->max);
 	printf("; verify %s (%llu items)\n", m->verify, (unsigned long long)m->dequeued);
+}
+
+/* The two CPUs whose hand-over distance a run records: the first
+ * producer's and the first consumer's (threads 0 and 1 of a symmetric
+ * workload); -1 where there are not two threads. */
+static void hand_over_cpus(const struct hb_options *o, const int *cpus, int out[2])
+{
+	unsigned second = hb_symmetric(o) ? 1 : o->producers;
+	out[0] = out[1] = -1;
+	if (o->threads >= 2 && second < o->threads) {
+		out[0] = cpus[0];
+		out[1] = cpus[second];
+	}
+}
+
+/* One way, ns, between the two CPUs; -1 where it cannot be timed: a CPU not
+ * pinned, both threads on one CPU, or no answer within 20 ms (the CPUs
+ * taken by others). Costs about a millisecond: outside the measured window. */
+static double hand_over_ns(const int cpu[2])
+{
+	double ns;
+	if (cpu[0] < 0 || cpu[1] < 0 || cpu[0] == cpu[1])
+		return -1;
+	return hb_one_way_ns(cpu[0], cpu[1], 20.0, &ns) == 0 ? ns : -1;
 }
 
 static int do_run(const struct hb_options *o)
@@ -279,6 +304,11 @@ static int do_run(const struct hb_options *o)
 	}
 	m.offered_rate = rate;
 
+	/* the hand-over distance between the run's two first CPUs, just before
+	 * the run (pingpong.h); again just after it */
+	hand_over_cpus(o, cpus, m.c2c_cpu);
+	m.c2c_before_ns = hand_over_ns(m.c2c_cpu);
+
 	/* 4. the measured run */
 	struct hb_plan pl = {o->queue, &params, &place, o->warmup_s, o->duration_s, o->ops, rate, &work};
 	if ((rc = hb_run_setup(&run, o, &pl)) != 0)
@@ -313,6 +343,7 @@ static int do_run(const struct hb_options *o)
 
 	/* 4. verify, 5. report */
 	hb_run_collect(&run, &m, hist);
+	m.c2c_after_ns = hand_over_ns(m.c2c_cpu);
 	hb_counters_collect(&run, o->counters, &m.ctr);
 	int checked = o->queue->moves_data && o->verify;
 	if (checked)

@@ -16,6 +16,7 @@
 
 #include "clock.h"
 #include "errors.h"
+#include "pingpong.h"
 #include "probe_rows.h"
 
 /* Batches per pair, and the sessions of full mode (hp_probe_c2c). */
@@ -23,48 +24,10 @@
 #define C2C_BATCHES_QUICK 20u
 #define C2C_SWEEPS	  5u
 
-struct pp_line {
-	_Alignas(HP_LINE) _Atomic uint64_t v;
-	char pad[HP_LINE - sizeof(uint64_t)];
-};
-
-struct pp_arg {
-	struct pp_line *line;
-	unsigned warm, nb, per;
-	uint64_t *ticks; /* nb batch durations, written by the pinger */
-};
-
-/* idx 0 (on cpu a) writes odd numbers and waits for the even reply; idx 1
- * (on cpu b) answers each odd number with the next one. One exchange is a
- * round trip a->b->a of the line. */
+/* The exchange is pingpong.h's, the same one each run times its CPUs with. */
 static void pp_body(void *arg, unsigned idx)
 {
-	struct pp_arg *a = arg;
-	_Atomic uint64_t *x = &a->line->v;
-	uint64_t v = 0;
-	if (idx == 0) {
-		for (unsigned i = 0; i < a->warm; i++, v += 2) {
-			atomic_store_explicit(x, v + 1, memory_order_release);
-			while (atomic_load_explicit(x, memory_order_acquire) != v + 2)
-				;
-		}
-		for (unsigned b = 0; b < a->nb; b++) {
-			uint64_t t0 = hc_now();
-			for (unsigned i = 0; i < a->per; i++, v += 2) {
-				atomic_store_explicit(x, v + 1, memory_order_release);
-				while (atomic_load_explicit(x, memory_order_acquire) != v + 2)
-					;
-			}
-			a->ticks[b] = hc_now() - t0;
-		}
-	} else {
-		uint64_t total = (uint64_t)a->warm + (uint64_t)a->nb * a->per;
-		for (uint64_t i = 0; i < total; i++, v += 2) {
-			while (atomic_load_explicit(x, memory_order_acquire) != v + 1)
-				;
-			atomic_store_explicit(x, v + 2, memory_order_release);
-		}
-	}
+	hb_pingpong_body(arg, idx);
 }
 
 struct pair {
@@ -172,7 +135,7 @@ int hp_probe_c2c(struct hp_probe *p, unsigned rounds, struct hp_c2c_result **out
 	nb -= nb % sweeps;
 	unsigned per = rounds / nb, nbs = nb / sweeps;
 	unsigned warm = per * nbs / 10 > 200 ? per * nbs / 10 : 200;
-	struct pp_line *line = aligned_alloc(HP_LINE, sizeof *line);
+	struct hb_pp_line *line = aligned_alloc(HB_PP_LINE, sizeof *line);
 	uint64_t *ticks = calloc(np * nb, sizeof *ticks);
 	double *ns = calloc(nb, sizeof *ns);
 	struct hp_c2c_result *res = calloc(np, sizeof *res);
@@ -189,7 +152,9 @@ int hp_probe_c2c(struct hp_probe *p, unsigned rounds, struct hp_c2c_result **out
 				    sw + 1, sweeps, np, nbs, per);
 		for (size_t i = 0; i < np; i++) {
 			atomic_init(&line->v, 0);
-			struct pp_arg a = {line, warm, nbs, per, &ticks[i * nb + (size_t)sw * nbs]};
+			struct hb_pingpong a = {line, warm, nbs, per, &ticks[i * nb + (size_t)sw * nbs],
+						0, 0};
+			atomic_init(&a.gave_up, 0);
 			int cpus[2] = {pairs[i].a, pairs[i].b};
 			rc = hp_gang_run(p, cpus, 2, pp_body, &a, "round-trip");
 			if (rc)

@@ -405,6 +405,10 @@ static void fill_summary(struct row *row, const struct hb_report *r)
 		    r->cal->producer_ns > r->cal->consumer_ns ? r->cal->producer_ns
 							      : r->cal->consumer_ns);
 	}
+	if (m->c2c_before_ns >= 0)
+		set(row, HB_COL_c2c_one_way_before_ns, "%.1f", m->c2c_before_ns);
+	if (m->c2c_after_ns >= 0)
+		set(row, HB_COL_c2c_one_way_after_ns, "%.1f", m->c2c_after_ns);
 	if (m->latency_count > 0) {
 		set(row, HB_COL_p50_ns, "%lld", (long long)m->p50);
 		set(row, HB_COL_p90_ns, "%lld", (long long)m->p90);
@@ -670,6 +674,19 @@ static void write_meta(FILE *f, const struct hb_report *r)
 	else
 		fprintf(f, "\"calibration_s\": 0, \"not_measured\": \"%s\"}", cal->why_not);
 	fprintf(f, ",\n");
+	/* the run's hand-over distance (pingpong.h); null where not timed */
+	fprintf(f, "  \"hand_over\": {\"cpus\": [%d, %d], \"method\": \"ping-pong on one line, "
+		   "20 x 100 round trips, median batch / 2\", \"one_way_before_ns\": ",
+		r->m->c2c_cpu[0], r->m->c2c_cpu[1]);
+	if (r->m->c2c_before_ns >= 0)
+		fprintf(f, "%.1f", r->m->c2c_before_ns);
+	else
+		fprintf(f, "null");
+	fprintf(f, ", \"one_way_after_ns\": ");
+	if (r->m->c2c_after_ns >= 0)
+		fprintf(f, "%.1f},\n", r->m->c2c_after_ns);
+	else
+		fprintf(f, "null},\n");
 	write_counters(f, r);
 	fprintf(f, "  \"lookup_in_force\": \"%s\",\n", r->lookup_in_force);
 	if (*r->pause_spin_in_force)

@@ -138,6 +138,13 @@ struct hb_measure {
 	unsigned pin_failures;
 	const char *verify;
 	struct hb_counter_totals ctr; /* --counters over the measured window (counters.h) */
+	/* the run's hand-over distance (pingpong.h): one line's one-way trip
+	 * between c2c_cpu[0] (the first producer; thread 0 of a symmetric
+	 * workload) and c2c_cpu[1] (the first consumer; thread 1), just before
+	 * and just after the measured run; < 0: not measured (a CPU not pinned,
+	 * one CPU for both, the trip timed out) */
+	int c2c_cpu[2];
+	double c2c_before_ns, c2c_after_ns;
 };
 
 /* The harness's own ceiling (the null queue's run, --calibrate). */

@@ -56,6 +56,8 @@
 	X(dequeue_ops_per_s, float, "items per second the consumers dequeued")                     \
 	X(harness_ops_per_s, float, "the harness's own ceiling: the null queue, same threads and placement (--calibrate)") \
 	X(harness_ns_per_item, float, "thread time per item of the harness alone on its busier side (pairs, mixed: per operation)") \
+	X(c2c_one_way_before_ns, float, "one cache line's one-way trip between the first producer's and the first consumer's CPUs (threads 0 and 1 of pairs, mixed), ping-pong just before the measured run; empty where not timed (pingpong.h)") \
+	X(c2c_one_way_after_ns, float, "the same just after the measured run: a hypervisor may move vCPUs between physical cores") \
 	X(p50_ns, float, "latency percentiles of the timed items, enqueue to dequeue")             \
 	X(p90_ns, float, "")                                                                        \
 	X(p99_ns, float, "")                                                                        \

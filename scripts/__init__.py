@@ -39,6 +39,7 @@ statistics
     regime_report the results README's section on regimes
     ceiling       the physical ceiling model (finding F5)
     ceiling_report how tight the ceiling model is, per queue and regime
+    handover       how far apart the runs found their two CPUs (the runs' own line trips)
 claims
     claims_table  every measured claim, beside the function that measures it
     claims        the reproduction report of the claims (text, CSV, markdown, LaTeX)

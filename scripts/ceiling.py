@@ -70,6 +70,17 @@ Assumptions
       term needs the run's latency: rows without one (faa, null, a run that
       recorded none) get none, and it is a statement about each run (a
       group's ratio is the median of its runs' ratios, group_ratio()).
+      t_c is the smaller of the probe's and the run's own: each run times
+      one line's trip between its first producer's and first consumer's
+      CPUs just before and just after its window (summary.csv's
+      c2c_one_way_before_ns, c2c_one_way_after_ns; harness/pingpong.h).
+      Under a hypervisor the distance between two vCPUs is not fixed (on the
+      development VM it flipped between about 50 and about 270 ns one way
+      from second to second): a probe that ran while they sat far apart
+      would overstate t_c for a run that had them close, and the bound
+      would no longer hold. The smaller of the two keeps it a bound; a run
+      whose ends were both far keeps the probe's (it may have been close in
+      between).
       An earlier form of this term assumed lockstep, one miss of the other
       side's index per operation (n s / (i t_c)); rte_ring's single
       operations in the full regime beat it by 12% on one host: sides that
@@ -466,6 +477,33 @@ def inflight_of(row):
     return v if n and n > 0 and v and v > 0 else None
 
 
+def run_t_c(row):
+    """The run's own one-way line trip between its first producer's and
+    first consumer's CPUs, ns: the smaller of the two the harness timed just
+    before and just after the run (c2c_one_way_before_ns, _after_ns); None
+    where neither was timed (older CSVs, threads sharing a CPU or not
+    pinned)."""
+    v = []
+    for k in ("c2c_one_way_before_ns", "c2c_one_way_after_ns"):
+        try:
+            x = _num(row, k, None)
+        except ValueError:
+            x = None
+        if x and x > 0:
+            v.append(x)
+    return min(v) if v else None
+
+
+def params_of(probe, row):
+    """params() for one tidy-CSV row: its placement's, with A3's t_c the
+    smaller of the probe's and the run's own (run_t_c)."""
+    pp = params(probe, row.get("pin") == "split")
+    rt = run_t_c(row)
+    if rt and (not pp["t_c"] or rt < pp["t_c"]):
+        pp["t_c"] = rt
+    return pp
+
+
 def terms(probe, row):
     """Every term of the model for one tidy-CSV row (dict of strings), or None
     if the row lacks what the model needs or names a queue it does not know."""
@@ -485,7 +523,7 @@ def terms(probe, row):
         nodes = _num(row, "nodes", 1)
     except ValueError:
         nodes = 1
-    return _terms(params(probe, split), row.get("queue"), item, p, c, batch, bursts, split,
+    return _terms(params_of(probe, row), row.get("queue"), item, p, c, batch, bursts, split,
                   realized_batch(row) if split else None, row.get("gate") or "perworker", over,
                   nodes, inflight_of(row))
 
@@ -529,7 +567,7 @@ def sojourn_in_transfers(probe, row):
         m = _num(row, "throughput_ops_per_s", None)
     except ValueError:
         return None
-    t_c = params(probe, row.get("pin") == "split")["t_c"]
+    t_c = params_of(probe, row)["t_c"]
     if not (L and m and t_c):
         return None
     return L / m * 1e9 / t_c

@@ -119,7 +119,10 @@ LATER_COLUMNS = frozenset(["load", "capacity_ops_per_s", "inflight", "linger_us"
                            "seed", "ops_kind",
                            # the backoffs' mechanism and spin lengths (issue 21)
                            "gate_backoffs", "backoff_ns_race", "backoff_ns_gate",
-                           "pause_spin", "exp_cap", "fairness"])
+                           "pause_spin", "exp_cap", "fairness",
+                           # each run's own line trip between its first two CPUs
+                           # (harness/pingpong.h)
+                           "c2c_one_way_before_ns", "c2c_one_way_after_ns"])
 
 #: Columns every row must fill: the plots cannot place a row without them.
 REQUIRED_VALUES = ("experiment", "point", "rep", "queue", "producers", "consumers",

@@ -488,6 +488,8 @@ def host_readme(hostdir):
     lines += regime_report.lines(hostdir)
     from . import ceiling_report
     lines += ceiling_report.lines(hostdir)
+    from . import handover
+    lines += handover.lines(hostdir)
     lines += drift_section(hostdir)
     lines += harness_section(hostdir)
     lines += pace_section(hostdir)

@@ -1170,6 +1170,56 @@ static char *placed_run(const char *env, const char *const *args, const char *ta
 	return meta;
 }
 
+/* Each run times one line's trip between its first producer's and first
+ * consumer's CPUs just before and just after its window (pingpong.h): a
+ * number where the two threads have two CPUs, an empty cell (and null in
+ * meta.json) where they share one or are not pinned. */
+static void hand_over_distance_is_recorded(void **state)
+{
+	(void)state;
+	static struct outcome r;
+	struct summary s;
+	char dir[400], path[512];
+	if (ncpus < 2)
+		skip();
+	const char *cases[][3] = {{"compact", "1", "hand-over-pinned"},
+				  {"none", "0", "hand-over-unpinned"}};
+	for (int k = 0; k < 2; k++) {
+		fresh_dir(dir, sizeof dir, cases[k][2]);
+		const char *a[] = {"--queue", "flat", "--pin", cases[k][0], "--ops", "2000",
+				   "--warmup", "0", "--calibrate", "0", "--capacity", "64",
+				   "--out", dir, NULL};
+		run_bench(&r, NULL, a);
+		if (r.status != 0)
+			fail_msg("%s: exit %d: %s", cases[k][2], r.status, r.err);
+		read_summary(dir, &s);
+		snprintf(path, sizeof path, "%s/meta.json", dir);
+		char *meta = slurp(path, NULL);
+		assert_non_null(meta);
+		const char *ho = strstr(meta, "\"hand_over\"");
+		assert_non_null(ho);
+		const char *cols[] = {"c2c_one_way_before_ns", "c2c_one_way_after_ns"};
+		for (int c = 0; c < 2; c++) {
+			const char *v = field(&s, cols[c]);
+			if (cases[k][1][0] == '1') {
+				/* a trip between two CPUs: more than nothing, less than
+				 * the 20 ms the measurement waits at most */
+				double ns = atof(v);
+				if (!(ns > 0 && ns < 20e6))
+					fail_msg("%s: %s = '%s', expected ns in (0, 2e7)",
+						 cases[k][2], cols[c], v);
+			} else if (*v) {
+				fail_msg("%s: %s = '%s' for threads not pinned, expected empty",
+					 cases[k][2], cols[c], v);
+			}
+		}
+		if (cases[k][1][0] == '0')
+			assert_non_null(strstr(ho, "\"one_way_before_ns\": null"));
+		free(meta);
+		free(s.text);
+	}
+}
+
 /* Where the threads and the main thread ran, and how they shared cores, is
  * in summary.csv and meta.json. This host's own cores first; then hosts
  * whose CPUs are hyperthread pairs, as hwloc describes them
@@ -1335,6 +1385,7 @@ int main(void)
 		cmocka_unit_test(manifest_names_the_queues_and_the_schema),
 		cmocka_unit_test(counters_over_the_window),
 		cmocka_unit_test(placement_is_recorded),
+		cmocka_unit_test(hand_over_distance_is_recorded),
 	};
 	int rc = cmocka_run_group_tests_name("numaring-bench", tests, NULL, NULL);
 	char cmd[300];

@@ -238,6 +238,25 @@ class Terms(Base):
         self.assertRel(ceiling.bounds(self.probe, 1, 1, 32, False, False, queue="rte",
                                       inflight=3)["latency"], 3 / T_C)
 
+    def test_latency_takes_the_runs_own_trip_when_shorter(self):
+        # A3's t_c: the smaller of the probe's and the run's own trip (the
+        # harness times it just before and just after the run); a longer one
+        # leaves the probe's, which may have held in between
+        lat = dict(queue="rte", inflight=3, latency_count=100)
+        ns = T_C * 1e9   # the probe's one-way trip, ns (T_C is in seconds)
+        near = dict(c2c_one_way_before_ns=ns / 4, c2c_one_way_after_ns=ns / 2)
+        self.assertRel(self.terms(**lat, **near)["latency"], 3 / (T_C / 4))
+        far = dict(c2c_one_way_before_ns=ns * 5, c2c_one_way_after_ns=ns * 4)
+        self.assertRel(self.terms(**lat, **far)["latency"], 3 / T_C)
+        one = dict(c2c_one_way_before_ns="", c2c_one_way_after_ns=ns / 2)
+        self.assertRel(self.terms(**lat, **one)["latency"], 3 / (T_C / 2))
+        self.assertRel(self.terms(**lat, c2c_one_way_before_ns="x")["latency"], 3 / T_C)
+        self.assertEqual(ceiling.run_t_c(row(**near)), ns / 4)
+        self.assertIsNone(ceiling.run_t_c(row()))
+        # the sojourn in transfers counts the same t_c
+        r = row(throughput_ops_per_s=10e6, **lat, **near)
+        self.assertRel(ceiling.sojourn_in_transfers(self.probe, r), 3 / 10e6 / (T_C / 4))
+
     def test_latency_is_each_runs(self):
         # a group's ratio is the median of its runs' own ratios, the bound the
         # term binding most of them
