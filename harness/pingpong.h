@@ -8,8 +8,8 @@
  *
  * Why each run measures its own: under a hypervisor two vCPUs need not stay
  * on the same two physical cores. On the development VM the one-way trip
- * between its two vCPUs was seen to flip between about 50 and about 270 ns
- * from one second to the next; a run's throughput follows it. The probe
+ * between its two vCPUs was seen to flip between two values several times
+ * apart from one second to the next; a run's throughput follows it. The probe
  * measures one moment; the runs' own trips say whether the host held still.
  */
 #ifndef HB_PINGPONG_H

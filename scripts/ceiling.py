@@ -75,8 +75,8 @@ Assumptions
       CPUs just before and just after its window (summary.csv's
       c2c_one_way_before_ns, c2c_one_way_after_ns; harness/pingpong.h).
       Under a hypervisor the distance between two vCPUs is not fixed (on the
-      development VM it flipped between about 50 and about 270 ns one way
-      from second to second): a probe that ran while they sat far apart
+      development VM it flipped between two values several times apart from
+      second to second): a probe that ran while they sat far apart
       would overstate t_c for a run that had them close, and the bound
       would no longer hold. The smaller of the two keeps it a bound; a run
       whose ends were both far keeps the probe's (it may have been close in
