@@ -13,15 +13,21 @@ window at least, and its throughput says so.
 
 The ceiling model takes the smaller of the probe's trip and the run's own
 (scripts/ceiling.py, A3); this module reports the spread, per experiment, in
-the results README (lines()).
+the results README (lines()), and the reproduction report again from the runs
+whose CPUs stayed where the probe found them (robustness()): a claim whose
+verdict changes when the runs that measured a further-apart machine are left
+out rests on the hypervisor's placement, not on the queue.
 """
 
+import csv
 import os
+import shutil
 import statistics
+import tempfile
 
-from . import ceiling, findings
+from . import ceiling, findings, hostfacts
 
-__all__ = ["FAR", "ends", "far", "summary", "lines"]
+__all__ = ["FAR", "ends", "far", "summary", "near_mirror", "robustness", "lines"]
 
 #: an end of a run more than FAR x the probe's one-way trip: CPUs further apart
 FAR = 2.0
@@ -91,6 +97,81 @@ def summary(hostdir):
     return out
 
 
+def _filter_tidy(src, dst, t_c):
+    """Copy one tidy CSV without the runs far at an end; return (kept, left out)."""
+    with open(src, newline="", encoding="utf-8") as f:
+        r = csv.DictReader(f)
+        fields = r.fieldnames or []
+        rows = list(r)
+    keep = [row for row in rows if not far(row, t_c)]
+    with open(dst, "w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, fields, lineterminator="\n")
+        w.writeheader()
+        w.writerows(keep)
+    return len(keep), len(rows) - len(keep)
+
+
+def _mirror_one(src, dst):
+    """dst mirrors the host folder src (links), its tidy CSVs without the runs
+    far at an end (against src's own probe). Returns runs left out, or None
+    where src has no probe trip."""
+    t_c = _probe_t_c(src)
+    if not t_c:
+        return None
+    os.makedirs(dst)
+    tidy = {f"{e}.csv" for e in findings.EXPERIMENTS}
+    left = 0
+    for name in os.listdir(src):
+        if name in tidy:
+            left += _filter_tidy(os.path.join(src, name), os.path.join(dst, name), t_c)[1]
+        else:
+            os.symlink(os.path.abspath(os.path.join(src, name)), os.path.join(dst, name))
+    return left
+
+
+def near_mirror(hostdir, tmp):
+    """A copy of hostdir (and of its emulated sibling, the folder of its
+    cross-node runs) under tmp, same names, whose tidy CSVs keep only the runs
+    with no end above FAR x the probe's trip. Returns (the copy's path, runs
+    left out), or (None, 0) where the host has no probe trip."""
+    hostdir = os.path.normpath(hostdir)
+    dst = os.path.join(tmp, os.path.basename(hostdir))
+    left = _mirror_one(hostdir, dst)
+    if left is None:
+        return None, 0
+    cross = hostfacts.cross_node_dir(hostdir)
+    if cross and os.path.normpath(cross) != hostdir:
+        more = _mirror_one(cross, os.path.join(tmp, os.path.basename(cross)))
+        left += more or 0
+    return dst, left
+
+
+def robustness(hostdir):
+    """The reproduction report of hostdir against the same report from its
+    runs near only (near_mirror): (left out, [(claim id, row of all runs, row
+    of near runs)] for the claims whose status or value differ). None where no
+    run of the host was timed or none was far."""
+    from . import claims_table
+    if not any(d["far"] for d in summary(hostdir)):
+        return None
+    tmp = tempfile.mkdtemp(prefix="numaring-near-")
+    try:
+        near_dir, left = near_mirror(hostdir, tmp)
+        if near_dir is None:
+            return None
+        all_rows = claims_table.report(hostdir)
+        near_rows = {r["claim"]: r for r in claims_table.report(near_dir)}
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    diff = []
+    for r in all_rows:
+        n = near_rows.get(r["claim"])
+        if n and (n["status"], n["value"], n["lo"], n["hi"]) != (
+                r["status"], r["value"], r["lo"], r["hi"]):
+            diff.append((r["claim"], r, n))
+    return left, diff
+
+
 def lines(hostdir):
     """The results README's section on the runs' hand-over distance."""
     s = summary(hostdir)
@@ -116,4 +197,26 @@ def lines(hostdir):
                 else f"{d['slowdown']:.2f}x ({d['points_both']} points)")
         out.append(f"| {d['experiment']} | {d['runs']} | {d['min']:.1f} | {d['median']:.1f} | "
                    f"{d['max']:.1f} | {probe} | {farn} | {slow} |")
+    if "-emulated-" in os.path.basename(os.path.normpath(hostdir)):
+        return out
+    rob = robustness(hostdir)
+    if rob is None:
+        return out
+    from . import claims
+    left, diff = rob
+    out += ["", f"The reproduction report again without the {left} runs (drift references "
+            "included) that had an end above "
+            f"{FAR:g}x the probe's trip, here and in the emulated-node folder: the claims "
+            "whose verdict or value changes. A verdict that changes rests on where the "
+            "hypervisor put the vCPUs as much as on the queue."]
+    if not diff:
+        return out + ["", "None changes."]
+    out += ["", "| claim | all runs | runs whose CPUs stayed as the probe found them |",
+            "|---|---|---|"]
+
+    def cell(row):
+        n = f" ({row['n']} paired)" if row.get("n") else ""
+        return f"{row['status']}: {claims.fmt_value(row)}{n}"
+    for cid, r, n in diff:
+        out.append(f"| `{cid}` | {cell(r)} | {cell(n)} |")
     return out

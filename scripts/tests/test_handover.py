@@ -66,6 +66,46 @@ class HandOver(unittest.TestCase):
         self.assertIsNone(d["far"])
         self.assertIn("| — | — | — |", "\n".join(handover.lines(self.dir)))
 
+    def test_near_mirror_leaves_out_the_far_runs_and_links_the_rest(self):
+        host = os.path.join(self.dir, "vm-x-1node")
+        os.makedirs(host)
+        write_probe(host, 50)
+        write_tidy(host, "peers", [("a", 50, 52, 8e6), ("a", 240, 60, 2e6),
+                                   ("b", 51, "", 6e6), ("c", "", "", 1e6)])
+        with open(os.path.join(host, "bench-ring.csv"), "w", encoding="utf-8") as f:
+            f.write("x\n")
+        sib = host + "-emulated-2node-0_1"
+        os.makedirs(sib)
+        write_probe(sib, 50)
+        write_tidy(sib, "f5-ceiling", [("a", 50, 300, 8e6), ("a", 50, 50, 8e6)])
+        tmp = os.path.join(self.dir, "tmp")
+        os.makedirs(tmp)
+        near, left = handover.near_mirror(host, tmp)
+        self.assertEqual((near, left), (os.path.join(tmp, "vm-x-1node"), 2))
+        with open(os.path.join(near, "peers.csv"), newline="", encoding="utf-8") as f:
+            kept = list(csv.DictReader(f))
+        # the far run left out; the untimed ones kept; the header whole
+        self.assertEqual([r["throughput_ops_per_s"] for r in kept], ["8000000.0", "6000000.0",
+                                                                    "1000000.0"])
+        self.assertIn("c2c_one_way_after_ns", kept[0])
+        self.assertTrue(os.path.islink(os.path.join(near, "bench-ring.csv")))
+        self.assertTrue(os.path.islink(os.path.join(near, "probe")))
+        with open(os.path.join(tmp, os.path.basename(sib), "f5-ceiling.csv"),
+                  encoding="utf-8") as f:
+            self.assertEqual(len(f.read().splitlines()), 2)   # header + the near run
+        # the originals are untouched
+        with open(os.path.join(host, "peers.csv"), encoding="utf-8") as f:
+            self.assertEqual(len(f.read().splitlines()), 5)
+
+    def test_an_emulated_folder_has_no_report_of_its_own(self):
+        sib = os.path.join(self.dir, "vm-x-1node-emulated-2node-0_1")
+        os.makedirs(sib)
+        write_probe(sib, 50)
+        write_tidy(sib, "f5-ceiling", [("a", 50, 300, 8e6), ("a", 50, 50, 8e6)])
+        text = "\n".join(handover.lines(sib))
+        self.assertIn("| f5-ceiling | 2 |", text)
+        self.assertNotIn("The reproduction report again", text)
+
 
 if __name__ == "__main__":
     unittest.main()
