@@ -27,7 +27,8 @@ import tempfile
 
 from . import ceiling, findings, hostfacts
 
-__all__ = ["FAR", "ends", "far", "summary", "near_mirror", "robustness", "lines"]
+__all__ = ["FAR", "ends", "far", "summary", "near_mirror", "robustness", "lines",
+           "paper_sentence"]
 
 #: an end of a run more than FAR x the probe's one-way trip: CPUs further apart
 FAR = 2.0
@@ -219,4 +220,42 @@ def lines(hostdir):
         return f"{row['status']}: {claims.fmt_value(row)}{n}"
     for cid, r, n in diff:
         out.append(f"| `{cid}` | {cell(r)} | {cell(n)} |")
+    return out
+
+
+def paper_sentence(hostdir):
+    """The paper's sentences on the host's runs' hand-over distance, LaTeX:
+    how many runs found their CPUs further apart than the probe did, how their
+    throughput compared, and which claims' verdicts change without them."""
+    s = [d for d in summary(hostdir) if d["far"] is not None]
+    if not s:
+        return ("This host's runs predate the harness's timing of the distance between "
+                "their CPUs.")
+    runs, far_runs = sum(d["runs"] for d in s), sum(d["far"] for d in s)
+    out = (f"On this host {far_runs} of {runs} runs "
+           f"({100 * far_runs / runs:.0f}\\%) found their two CPUs more than "
+           f"{FAR:g}$\\times$ the probe's trip apart at an end of the run")
+    slow = [d["slowdown"] for d in s if d["slowdown"] is not None]
+    if slow:
+        lo, hi = min(slow), max(slow)
+        span = f"{lo:.2f}$\\times$" if lo == hi else f"{lo:.2f}$\\times$ to {hi:.2f}$\\times$"
+        out += (f"; per experiment, such runs moved a median {span} the items of the "
+                "same point's other runs")
+    out += "."
+    rob = robustness(hostdir)
+    if rob is not None:
+        changed = [(cid, n) for cid, r, n in rob[1] if r["status"] != n["status"]]
+        if changed:
+            pairs = sorted({int(n["n"]) for _, n in changed if n.get("n")})
+            on = ""
+            if pairs:
+                k = (f"{pairs[0]}" if len(pairs) == 1 else f"{pairs[0]} to {pairs[-1]}")
+                on = f" on {k} remaining pair{'s' if pairs[-1] != 1 else ''} each"
+            out += (f" Left out, they change the verdict of {len(changed)} "
+                    f"claim{'s' if len(changed) != 1 else ''} ("
+                    + ", ".join("\\texttt{%s}" % c for c, _ in changed)
+                    + f"{on}): those verdicts rest on where the hypervisor put the "
+                    "vCPUs as much as on the queues.")
+        else:
+            out += " Left out, they change no claim's verdict."
     return out

@@ -479,6 +479,10 @@ def main():
     n.put_raw("DriftFlagged", ", ".join("\\texttt{%s}" % tex_escape(e) for e in flagged)
               if flagged else "none")
 
+    # how far apart the runs found their CPUs (scripts/handover.py)
+    from . import handover
+    n.put_raw("HandOverText", handover.paper_sentence(real))
+
     # the harness's own ceiling (the null queue): points within 20% of it
     for prefix, hostdir in (("Real", real), ("Cross", emu)):
         bound, measured = summarize.harness_bound(hostdir) if hostdir else ([], 0)
