@@ -8,7 +8,7 @@ include harness/peers/peers.mk
 # pingpong.c is its line ping-pong, which each run also times its CPUs with.
 PROBE_SRCS := harness/probe.c harness/probe_common.c harness/probe_c2c.c harness/probe_lookup.c \
 	harness/probe_pause.c harness/probe_faa.c harness/probe_bw.c harness/probe_stream.c \
-	harness/probe_likwid.c harness/pingpong.c
+	harness/probe_likwid.c harness/probe_handover.c harness/pingpong.c
 PROBE_OBJS = $(PROBE_SRCS:%.c=$(B)/obj/%.o)
 
 HARNESS_SRCS := harness/bench.c harness/run.c harness/workers.c harness/workload.c harness/placement.c harness/report.c \

@@ -88,6 +88,8 @@ static int probe_all(struct hp_probe *p, const struct hp_opts *o)
 	if (!rc)
 		rc = hp_probe_pause(p);
 	if (!rc)
+		rc = hp_probe_handover(p);
+	if (!rc)
 		rc = hp_probe_faa(p, res, nres);
 	free(res);
 	if (!rc)

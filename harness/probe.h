@@ -36,6 +36,18 @@
  *                           generations; in a guest with pause-loop exiting the
  *                           loop exits to the hypervisor, and the value
  *                           includes that, as the backoff's spins do
+ *   handover_stamped_ns     one hand-over timed as the harness times an item:
+ *                           the producer reads the clock (hc_now) and writes the
+ *                           stamp into a line; the consumer polls it as the
+ *                           harness's consumers poll an empty queue
+ *                           (hb_idle_poll) and reads the clock when it changes;
+ *                           an acknowledgement on a second line makes every
+ *                           hand-over find the consumer polling. Median over
+ *                           100000 hand-overs (20000 quick) of consumer's clock
+ *                           - stamp, ns, on the first two CPUs of the first node
+ *                           with two (method "stamp-poll-stamp-median"; no row
+ *                           without such a node). Against c2c_one_way_same_node
+ *                           it is the instrument's share of a measured latency
  *   faa_contended_ns        ns per atomic fetch-and-add, 2 threads on one line,
  *                           on the pair with the lowest round trip
  *   faa_uncontended_ns      the same, one thread alone

@@ -12,6 +12,8 @@
  *   probe_c2c.c     1-2. cache-line round trips and their summaries (c2c_*)
  *   probe_lookup.c  3. node look-up costs (lookup_ns)
  *   probe_pause.c   3b. one spin-wait hint (pause_ns)
+ *   probe_handover.c 3c. one hand-over timed as the harness times items
+ *                   (handover_stamped_ns)
  *   probe_faa.c     4. fetch-and-add on one line (faa_*)
  *   probe_bw.c      5, 5b. memory read bandwidth of one thread, and of a
  *                   node's threads at once (bw_*)
@@ -149,6 +151,8 @@ int hp_c2c_summaries(struct hp_probe *p, const struct hp_c2c_result *res, size_t
 int hp_probe_lookup(struct hp_probe *p);
 /* The pause_ns row. probe_pause.c */
 int hp_probe_pause(struct hp_probe *p);
+/* handover_stamped_ns. probe_handover.c */
+int hp_probe_handover(struct hp_probe *p);
 /* faa_* rows, on the pairs of res with the lowest round trips. probe_faa.c */
 int hp_probe_faa(struct hp_probe *p, const struct hp_c2c_result *res, size_t nres);
 /* c2c_bw_* rows. probe_stream.c */

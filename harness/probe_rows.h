@@ -20,6 +20,7 @@
 	X(c2c_one_way_other_node)                                                         \
 	X(lookup_ns)                                                                      \
 	X(pause_ns)                                                                       \
+	X(handover_stamped_ns)                                                            \
 	X(faa_contended_ns)                                                               \
 	X(faa_uncontended_ns)                                                             \
 	X(faa_contended_other_node_ns)                                                    \

@@ -48,6 +48,34 @@ def tightness(hostdir, name="peers"):
     return [best[k] for k in sorted(best)]
 
 
+def instrument(hostdir):
+    """(t_h, t_c): the probe's hand-over timed as the harness times an item
+    (handover_stamped_ns) and its one-way line transfer (ns); t_h None where
+    the probe predates the row, (None, None) without a probe."""
+    from . import ceiling
+    ppath = os.path.join(hostdir, "probe", "probe.csv")
+    if not os.path.exists(ppath):
+        return None, None
+    probe = ceiling.load_probe(ppath)
+    return probe.get("handover_stamped_ns"), ceiling.params(probe)["t_c"]
+
+
+def instrument_sentence(hostdir):
+    """What the harness's own stamps and polls leave a latency-bound run here."""
+    t_h, t_c = instrument(hostdir)
+    if not t_c:
+        return ""
+    if not t_h:
+        return (" This host's probe predates its timing of a hand-over as the harness times "
+                "an item (handover_stamped_ns), so the instrument's share is not known here.")
+    return (f" The probe timed one hand-over as the harness times an item "
+            f"(handover_stamped_ns: the producer's stamp, one line to a consumer polling as "
+            f"the harness's consumers poll, the consumer's stamp) at {t_h:.1f} ns against a "
+            f"one-way transfer t_c of {t_c:.1f} ns: through this harness a latency-bound run "
+            f"reaches at most about {min(1.0, t_c / t_h):.2f} of its latency term before any "
+            "queue adds its own work or any stall its time.")
+
+
 def lines(hostdir):
     t = tightness(hostdir)
     if not t:
@@ -66,7 +94,7 @@ def lines(hostdir):
            "one-way transfers t_c) of it, so the column t_c per item says how many transfers' "
            "time an item spends in the queue on average: time the consumer spends away from "
            "it (the harness's stamps, a producer's pacing work, backoff, preemption), which no "
-           "count of lines bounds.", "",
+           "count of lines bounds." + instrument_sentence(hostdir), "",
            "| queue | regime | best measured / ceiling | M items/s | ceiling | binding term | "
            "t_c per item | point |", "|---|---|---|---|---|---|---|---|"]
     for d in t:

@@ -214,7 +214,8 @@ static void check_table(const struct table *tb, const struct numaring_topology *
 		    !strcmp(kind, "c2c_rtt") || !strcmp(kind, "c2c_same_node") ||
 		    !strcmp(kind, "c2c_other_node") || !strcmp(kind, "c2c_one_way_same_node") ||
 		    !strcmp(kind, "c2c_one_way_other_node") || !strcmp(kind, "lookup_ns") ||
-		    !strcmp(kind, "pause_ns") || !strcmp(kind, "faa_contended_ns") ||
+		    !strcmp(kind, "pause_ns") || !strcmp(kind, "handover_stamped_ns") ||
+		    !strcmp(kind, "faa_contended_ns") ||
 		    !strcmp(kind, "faa_uncontended_ns") ||
 		    !strcmp(kind, "faa_contended_other_node_ns") ||
 		    !strcmp(kind, "c2c_bw_same_node_gbs") ||
@@ -358,6 +359,17 @@ static void check_table(const struct table *tb, const struct numaring_topology *
 		const struct trow *r = find_row(tb, "faa_contended_other_node_ns", NULL);
 		assert_string_equal(r->f[F_METHOD], "faa-2threads-median");
 		assert_int_not_equal(field_int(r, F_NODE_A), field_int(r, F_NODE_B));
+	}
+
+	/* the hand-over as the harness times it: one row where a node has two
+	 * CPUs, on two CPUs of one node, ns (positive: checked above) */
+	assert_int_equal(count_kind(tb, "handover_stamped_ns"), max_per_node >= 2);
+	if (max_per_node >= 2) {
+		const struct trow *r = find_row(tb, "handover_stamped_ns", NULL);
+		assert_string_equal(r->f[F_UNIT], "ns");
+		assert_string_equal(r->f[F_METHOD], "stamp-poll-stamp-median");
+		assert_int_not_equal(field_int(r, F_CPU_A), field_int(r, F_CPU_B));
+		assert_int_equal(field_int(r, F_NODE_A), field_int(r, F_NODE_B));
 	}
 
 	/* cache-to-cache streaming: one pair within a node where a node has two
