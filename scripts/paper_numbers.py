@@ -265,6 +265,12 @@ def model_macros(n, probe):
     n.put("ProbeCtoCBw", mn.get("bw_pull_gbs") if probe and probe.get("c2c_bw_same_node_gbs")
           else None, "{:.1f}")
     n.put("ProbeBwLocalMt", mn.get("bw_local_mt_gbs"), "{:.1f}")
+    # the instrument's share of a measured latency (probe_handover.c): one
+    # hand-over timed as the harness times an item, against one transfer
+    t_h = probe and probe.get("handover_stamped_ns")
+    n.put("ProbeHandOverNs", t_h, "{:.0f}")
+    n.put("ProbeHandOverShare", min(1.0, mn["t_c_ns"] / t_h) if t_h and mn.get("t_c_ns")
+          else None, "{:.2f}")
     for (name, (within, across)), word in zip(ceiling.PUBLISHED.items(),
                                               ("Xeon", "Icelake", "Epyc")):
         # the published one-way latencies the prediction takes as input
