@@ -177,7 +177,7 @@ static void hand_over_cpus(const struct hb_options *o, const int *cpus, int out[
 
 /* One way, ns, between the two CPUs; -1 where it cannot be timed: a CPU not
  * pinned, both threads on one CPU, or no answer within 20 ms (the CPUs
- * taken by others). Costs about a millisecond: outside the measured window. */
+ * taken by others). A few thousand line trips, outside the measured window. */
 static double hand_over_ns(const int cpu[2])
 {
 	double ns;
