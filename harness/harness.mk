@@ -44,7 +44,7 @@ $(B)/numaring-bench: $(HARNESS_OBJS) $(NUMARING_LAB_SO)
 	$(CXX) -o $@ $(HARNESS_OBJS) $(HARNESS_LINK_RING) -Wl,-rpath,'$$ORIGIN' $(LDFLAGS_) $(PEER_LIBS) -lm $(LIKWID_LIBS)
 
 # likwid's marker region "window" around the measured window
-# (harness/counters.c), for `python3 -m scripts.experiments run --likwid` (make
+# (harness/counters.c), for `python3 -m scripts.runner.experiments run --likwid` (make
 # experiments LIKWID=1): a second binary, build/likwid/numaring-bench, so that
 # build/numaring-bench never links likwid. LIKWID_MARKERS=1 compiles the
 # markers in; the header must be there.

@@ -21,15 +21,15 @@ deps-experiments:
 	@scripts/deps.sh build peers experiments
 
 # Every experiment for this host, then the plots, then the reproduction
-# report of this working tree's results (scripts/claims.py). Runs that failed
+# report of this working tree's results (scripts/analysis/claims.py). Runs that failed
 # to run or verify make it end non-zero after the plots are drawn; a claim
 # that does not hold (a point above the ceiling model, say) is in the report,
 # never a failure.
 experiments: deps-experiments
 	@$(MAKE) --no-print-directory lib bench $(B)/bench/bench_ring $(if $(LIKWID),bench-likwid)
-	@rc=0; $(PYTHON) -m scripts.experiments run $(EXP_ARGS) || rc=$$?; \
+	@rc=0; $(PYTHON) -m scripts.runner.experiments run $(EXP_ARGS) || rc=$$?; \
 	 if [ $$rc -ne 2 ] && [ $$rc -ne 130 ]; then $(MAKE) --no-print-directory plots || rc=1; \
-	   echo; $(PYTHON) -m scripts.claims report --mine || rc=1; fi; \
+	   echo; $(PYTHON) -m scripts.runner.experiments report || rc=1; fi; \
 	 exit $$rc
 
 # The claims of several hosts side by side (make report HOSTS="a b"; every
@@ -38,10 +38,10 @@ experiments: deps-experiments
 HOSTS ?=
 .PHONY: report
 report:
-	@$(PYTHON) -m scripts.claims report $(if $(RESULTS),--results $(RESULTS)) $(HOSTS)
+	@$(PYTHON) -m scripts.analysis.claims report $(if $(RESULTS),--results $(RESULTS)) $(HOSTS)
 
 plots: deps-experiments
-	$(PYTHON) -m scripts.plot --gnuplot $(if $(COMPARE),--compare $(COMPARE))
+	$(PYTHON) -m scripts.figures.plot --gnuplot $(if $(COMPARE),--compare $(COMPARE))
 
 # ---- the paper ----------------------------------------------------------------
 
@@ -56,7 +56,7 @@ PAPER_RESULTS ?= results
 PAPER_DIR     ?= paper
 PAPER_PLOTS   ?= ../plots
 paper: deps-paper
-	$(PYTHON) -m scripts.paper_numbers --results $(PAPER_RESULTS) \
+	$(PYTHON) -m scripts.paper.paper_numbers --results $(PAPER_RESULTS) \
 		--out $(PAPER_DIR)/generated/numbers.tex --paths $(PAPER_DIR)/generated/paths.tex \
 		--claims $(PAPER_DIR)/generated/claims.tex --plots $(PAPER_PLOTS)
 	cd $(PAPER_DIR) && latexmk -pdf -interaction=nonstopmode -halt-on-error -quiet numaring.tex
@@ -74,33 +74,33 @@ SEGMENT  ?= 60
 .PHONY: soak
 soak: deps-build
 	@$(MAKE) --no-print-directory lib bench
-	$(PYTHON) -m scripts.soak --duration $(DURATION) --segment $(SEGMENT) --bench $(B)/numaring-bench \
+	$(PYTHON) -m scripts.runner.soak --duration $(DURATION) --segment $(SEGMENT) --bench $(B)/numaring-bench \
 		--log $(B)/soak.log
 
 # Every queue at 1P1C, single operations and bursts of 32, in one go.
 # The side benchmarks also write results/<host>/bench/<name>.csv + .meta.json
-# (RESULTS=DIR instead of results/; scripts/benchresult.py).
+# (RESULTS=DIR instead of results/; scripts/runner/benchresult.py).
 bench-peers: deps-build
 	@$(MAKE) --no-print-directory lib bench $(B)/bench/bare_loop
-	/usr/bin/python3 -m scripts.bench_peers --bench $(B)/numaring-bench --bare $(B)/bench/bare_loop \
+	/usr/bin/python3 -m scripts.runner.bench_peers --bench $(B)/numaring-bench --bare $(B)/bench/bare_loop \
 		$(if $(RESULTS),--results $(RESULTS))
 
 # no combination may collapse (items/s against the per-worker gate).
 bench-oversub: deps-build
 	@$(MAKE) --no-print-directory bench $(B)/bench/bench_oversub
-	/usr/bin/python3 -m scripts.benchresult oversub --bin $(B)/bench/bench_oversub \
+	/usr/bin/python3 -m scripts.runner.benchresult oversub --bin $(B)/bench/bench_oversub \
 		--bench $(B)/numaring-bench $(if $(QUICK),--quick) $(if $(RESULTS),--results $(RESULTS))
 
 # How the ring's speed depends on where its cells lie (flat ring alone, bare
 # loop, bursts of 32, cells at 0..896 bytes past a page boundary).
 bench-placement: deps-build
 	@$(MAKE) --no-print-directory lib bench $(B)/bench/bare_loop
-	/usr/bin/python3 -m scripts.bench_placement --bare $(B)/bench/bare_loop \
+	/usr/bin/python3 -m scripts.runner.bench_placement --bare $(B)/bench/bare_loop \
 		--bench $(B)/numaring-bench $(if $(RESULTS),--results $(RESULTS))
 # How close numaring-bench comes to a bare loop of the same queue (flat,
 # numaring, rte; single operations and bursts of 32), interleaved rounds.
 bench-fidelity: deps-build
 	@$(MAKE) --no-print-directory lib bench $(B)/bench/bare_loop
-	/usr/bin/python3 -m scripts.bench_fidelity --bench $(B)/numaring-bench --bare $(B)/bench/bare_loop \
+	/usr/bin/python3 -m scripts.runner.bench_fidelity --bench $(B)/numaring-bench --bare $(B)/bench/bare_loop \
 		$(if $(RESULTS),--results $(RESULTS))
 

@@ -14,7 +14,7 @@
 #                           as ring/model/results.tsv and regenerate, from it, the
 #                           facts of ring/model/README.md, README.md,
 #                           docs/testing.md and paper/generated/model.tex
-#                           (scripts/model_facts.py; refuses a partial run)
+#                           (scripts/paper/model_facts.py; refuses a partial run)
 #   make model-check-full   the same plus the large configurations (several GB;
 #                           one of them a bitstate search)
 #
@@ -47,7 +47,7 @@ model-check: deps-model
 	@$(call MODEL_CHECK,6144)
 
 model-record:
-	$(PYTHON) -m scripts.model_facts record $(B)/model/summary.tsv
+	$(PYTHON) -m scripts.paper.model_facts record $(B)/model/summary.tsv
 
 model-check-full: deps-model
 	@$(call MODEL_CHECK,8192) --full

@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # vm-experiments-guest.sh RESULTS - make vm-experiments, run INSIDE the numa-vm
-# guest (scripts/numa_vm.py, scripts/vm_experiments.py): the experiment runner
-# as a two-socket host runs it (python3 -m scripts.experiments run on the machine's
+# guest (scripts/vm/numa_vm.py, scripts/vm/vm_experiments.py): the experiment runner
+# as a two-socket host runs it (python3 -m scripts.runner.experiments run on the machine's
 # own nodes, no NUMARING_TOPOLOGY), with the smoke profile of every
 # experiment, into RESULTS (a folder under /work that numa_vm.py --fetch
 # sends back). Prints the guest's topology as numactl and hwloc see it first;
@@ -23,5 +23,5 @@ echo "== lstopo-no-graphics"
 lstopo-no-graphics --of console
 # From /work (the guest's copy of the repository root): the scripts package.
 cd /work
-echo "== python3 -m scripts.experiments run --profile smoke --results $1"
-exec /usr/bin/python3 -m scripts.experiments run --profile smoke --results "$1"
+echo "== python3 -m scripts.runner.experiments run --profile smoke --results $1"
+exec /usr/bin/python3 -m scripts.runner.experiments run --profile smoke --results "$1"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # vm-guest-tests.sh [--bin DIR] [--require TEST]... - the ring's tests, run
-# INSIDE the numa-vm guest (scripts/numa_vm.py, make vm-test), on real nodes.
+# INSIDE the numa-vm guest (scripts/vm/numa_vm.py, make vm-test), on real nodes.
 #
 # Runs test_ring, test_placement, test_stress (NUMARING_STRESS_SCALE, default
 # 0.05: TCG is slow) and test_vm_routing from DIR/tests (default build), and

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # scripts/vm.mk - `make vm-test`: the ring on REAL NUMA nodes, in QEMU guests
-# (TCG) booted by scripts/numa_vm.py. Included by the top-level Makefile (it
+# (TCG) booted by scripts/vm/numa_vm.py. Included by the top-level Makefile (it
 # uses B, CC, CFLAGS_, LDFLAGS_, RING_LIBS, RING_HDRS and the targets lib,
 # bench and $(B)/tests/test_*).
 #
@@ -11,9 +11,9 @@
 #   make vm-negative       a deliberately wrong expectation: passes only if the guest run FAILS
 #   make vm-run VM_ARGS='--nodes 4 --cpus-per-node 1' [VM_CMD='...']   any topology, by hand
 #   make vm-kernel         download and cache Debian's kernel only
-#   make vm-experiments    2 nodes x 8 CPUs: scripts/experiments.py run (smoke profile) on
+#   make vm-experiments    2 nodes x 8 CPUs: scripts/runner/experiments.py run (smoke profile) on
 #                          the guest's real nodes, then summaries, plots and the paper
-#                          from its results in VMX_DIR (scripts/vm_experiments.py)
+#                          from its results in VMX_DIR (scripts/vm/vm_experiments.py)
 #
 # Variables: VM_TIMEOUT (s per guest, default 300), VM_STRESS_SCALE (test_stress
 # in the guest, default 0.05), VM_WRONG=1 (flip one expectation in every case:
@@ -42,7 +42,7 @@ VM_CMD          ?= sh scripts/vm-guest-tests.sh --bin $(B)
 VM_BINS := $(B)/numaring-bench $(B)/tests/test_ring $(B)/tests/test_placement \
 	$(B)/tests/test_stress $(B)/tests/test_vm_routing
 
-NUMA_VM  := $(VM_PYTHON) -m scripts.numa_vm --workdir $(VM_DIR) --timeout $(VM_TIMEOUT)
+NUMA_VM  := $(VM_PYTHON) -m scripts.vm.numa_vm --workdir $(VM_DIR) --timeout $(VM_TIMEOUT)
 VM_GUEST := $(NUMA_VM) $(addprefix --file ,$(VM_BINS)) --check-topology $(B)/numaring-bench \
 	--env NUMARING_STRESS_SCALE=$(VM_STRESS_SCALE) \
 	$(if $(filter-out 0,$(VM_WRONG)),--env NUMARING_VM_WRONG=1)
@@ -116,7 +116,7 @@ $(addprefix vm-,$(VM_CASES)): vm-%: vm-deps
 # timings meaningless), then summaries, plots and paper from its results.
 vm-experiments: vm-deps deps-experiments deps-paper
 	@$(MAKE) --no-print-directory lib bench $(B)/bench/bench_ring
-	@$(VM_PYTHON) -m scripts.vm_experiments --out $(VMX_DIR) --workdir $(VM_DIR) \
+	@$(VM_PYTHON) -m scripts.vm.vm_experiments --out $(VMX_DIR) --workdir $(VM_DIR) \
 		--timeout $(VMX_TIMEOUT) --bench $(B)/numaring-bench
 
 vm-run: vm-deps

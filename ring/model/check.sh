@@ -179,11 +179,11 @@ echo "model-check: $total configurations, $failed failed, $wall s"
 
 # summary.tsv: the run in machine-readable form, in the order of configs()
 # (summary.txt is in order of completion): '# key: value' lines saying what
-# ran where, a header, one row per configuration. scripts/model_facts.py
+# ran where, a header, one row per configuration. scripts/paper/model_facts.py
 # records it as ring/model/results.tsv and generates the documentation's
 # model-checking facts from that copy (make model-record).
 {
-	echo "# model-check of $MODEL (ring/model/check.sh; scripts/model_facts.py reads this)"
+	echo "# model-check of $MODEL (ring/model/check.sh; scripts/paper/model_facts.py reads this)"
 	echo "# date: $(date -u +%Y-%m-%d)"
 	echo "# commit: $(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"
 	echo "# model_blob: $(git hash-object "$MODEL" 2>/dev/null || echo unknown)"

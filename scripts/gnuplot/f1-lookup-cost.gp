@@ -3,7 +3,7 @@
 # data movement (the time of lookup none) + node look-up (the rest), with
 # min-max error bars over the repetitions, and the harness's own floor (the
 # null queue's time per item, grey dash-dot) where it was measured.
-# The gnuplot twin of scripts/plot.py's f1-lookup-cost figure.
+# The gnuplot twin of scripts/figures/plot.py's f1-lookup-cost figure.
 #
 # Variables (gnuplot -e "datafile='...'; outfile='...'; caption='...'"):
 #   datafile  the data file plot.py --gnuplot writes (plots/<host>/data/f1-lookup-cost.dat)

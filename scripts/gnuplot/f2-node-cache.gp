@@ -11,7 +11,7 @@
 # on x as categories, a dot per group, the mode's ceiling a short black bar
 # over its slot, the harness a short grey dash-dot bar (no "vs threads" axis
 # with one x value).
-# The gnuplot twin of scripts/plot.py's f2-node-cache figure (fig_lines.py).
+# The gnuplot twin of scripts/figures/plot.py's f2-node-cache figure (fig_lines.py).
 #
 # Variables (gnuplot -e "datafile='...'; outfile='...'; caption='...'"):
 #   datafile  the data file plot.py --gnuplot writes (plots/<host>/data/f2-node-cache.dat)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# f3-gate-percentiles.gp - F3, the gnuplot twin of scripts/plot.py's
+# f3-gate-percentiles.gp - F3, the gnuplot twin of scripts/figures/plot.py's
 # f3-gate-percentiles figure. Two shapes of data, told apart by the data file:
 #
 # * open loop (rows of 25 columns): at the largest thread count whose threads

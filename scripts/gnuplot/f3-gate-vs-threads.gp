@@ -3,7 +3,7 @@
 # median over repetitions with min-max error bars, for the thread counts where
 # every thread has a CPU; oversubscribed thread counts (threads share CPUs:
 # the scheduler, not the queue) only in a separate, labelled third panel.
-# The gnuplot twin of scripts/plot.py's f3-gate-vs-threads figure.
+# The gnuplot twin of scripts/figures/plot.py's f3-gate-vs-threads figure.
 #
 # Variables (gnuplot -e "datafile='...'; outfile='...'; caption='...'"):
 #   datafile  the data file plot.py --gnuplot writes (plots/<host>/data/f3-gate-vs-threads.dat)

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # f4-backoff.gp - F4: backoff against spinning, per workload. The gnuplot twin
-# of scripts/plot.py's f4-backoff figure, from the same prepared data: a column
+# of scripts/figures/plot.py's f4-backoff figure, from the same prepared data: a column
 # of panels per workload (prodcons, pairs, mixed), rows top to bottom:
 # throughput by backoff (one thread count: a dot per backoff, whisker min-max,
 # the harness alone as a grey mark; several: against threads, a line per

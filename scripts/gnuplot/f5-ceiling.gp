@@ -10,7 +10,7 @@
 # and its share of the ceiling in a third; without it, the second panel says
 # so and the third is the first panel's share. Where the results record no
 # transfers, x is the configured batch (said in the axis label).
-# The gnuplot twin of scripts/plot.py's f5-ceiling figure.
+# The gnuplot twin of scripts/figures/plot.py's f5-ceiling figure.
 #
 # Variables (gnuplot -e "datafile='...'; outfile='...'; caption='...'"):
 #   datafile  the data file plot.py --gnuplot writes (plots/<host>/data/f5-ceiling.dat)

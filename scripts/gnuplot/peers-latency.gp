@@ -10,7 +10,7 @@
 # never pooled: p50 the mark, p99 the dash right of it, each the median of the
 # group's runs with its interval; n beside the mark where a queue's runs split.
 # faa records no latency and has no message items, ck no bursts: not drawn there.
-# The gnuplot twin of scripts/plot.py's peers-latency figure (fig_peers.py).
+# The gnuplot twin of scripts/figures/plot.py's peers-latency figure (fig_peers.py).
 #
 # Variables (gnuplot -e "datafile='...'; outfile='...'; caption='...'"):
 #   datafile  the data file plot.py --gnuplot writes (plots/<host>/data/peers-latency.dat)

@@ -3,7 +3,7 @@
 # apart (prodcons), single operations and bursts side by side, a row for inline
 # items and, where measured, one for message items (the payload's cache line
 # travels too). Each queue's runs are split by (pace, regime)
-# (scripts/regime.py): a closed-loop run lands near empty or full by chance,
+# (scripts/common/regime.py): a closed-loop run lands near empty or full by chance,
 # and the two differ several-fold: each group is drawn apart, never pooled.
 # Shape per regime (circle near-empty, square full, triangle open loop), fill
 # per pace (free filled, producer-paced hollow, consumer-paced hollow with a
@@ -18,7 +18,7 @@
 # count: a dot and its whisker per queue, the queues on x; several: lines
 # against threads), inline items filled, message items hollow, the lost races
 # per 1,000 operations of the queues that count them.
-# The gnuplot twin of scripts/plot.py's peers-throughput figure (fig_peers.py).
+# The gnuplot twin of scripts/figures/plot.py's peers-throughput figure (fig_peers.py).
 #
 # Variables (gnuplot -e "datafile='...'; outfile='...'; caption='...'"):
 #   datafile  the data file plot.py --gnuplot writes (plots/<host>/data/peers-throughput.dat)

@@ -5,7 +5,7 @@
     python3 -m unittest scripts.tests.test_stats -v        (one file)
 
 They import the scripts as the package they are (``from scripts import
-stats``) and run a script as a module from the root (``module("plot")``).
+stats``) and run a script as a module from the root (``module("figures.plot")``).
 """
 
 import os

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""Build a results/<host>/ tree for the plotting tests, as scripts/experiments.py would.
+"""Build a results/<host>/ tree for the plotting tests, as scripts/runner/experiments.py would.
 
 Two ways:
 
@@ -19,8 +19,8 @@ import random
 import statistics
 import subprocess
 
-from scripts import nrdata
-from scripts import regime
+from scripts.analysis import nrdata
+from scripts.common import regime
 
 
 LOOKUP_NS = {"libnuma": 700.0, "syscall": 300.0, "table": 9.0, "cached": 1.5, "rseq": 1.0,
@@ -247,7 +247,7 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
     show-topology.json's nodes and cpus, env/lscpu.txt (of a machine with
     ``machine_nodes`` real nodes: default ``nodes`` when real, else 1) and
     every run's meta.json; None: the older minimal env without lscpu.txt.
-    With ``profile``, lay it out as scripts/experiments.py does: a profile
+    With ``profile``, lay it out as scripts/runner/experiments.py does: a profile
     column in the tidy CSVs and runs under <experiment>/<profile>/<point>/.
     ``harness`` scales the harness's own ceiling (harness_ops_per_s, the null
     queue: HARNESS_PER_PRODUCER per producer); None leaves it unmeasured (empty).
@@ -284,7 +284,7 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
     counts them: PEERS_PAIRS_LOST), as numaring-bench writes them.
     ``peers_paces``: the peers' prodcons runs at these paces (peers.exp's pace
     key: "free", "producer", "consumer"), each run's regime set by its items in
-    flight (scripts/regime.py reads inflight over the slots): free runs land
+    flight (scripts/common/regime.py reads inflight over the slots): free runs land
     near empty (odd reps) or full (even reps, at PEERS_FULL_SPEED of the
     speed), producer-paced runs (producer_work_ns PEERS_PACE_NS) near empty,
     consumer-paced (consumer_work_ns) full; None: the older shape (no inflight,
@@ -298,7 +298,7 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
     full, as {experiment: fn(rep, cfg) -> (occupancy, speed factor)} or a
     list of names (each run as a free peers run: near empty on odd reps, full
     at PEERS_FULL_SPEED on even ones); their rows carry inflight and the
-    runner's regime columns (scripts/regime.py: occupancy .. regime), as
+    runner's regime columns (scripts/common/regime.py: occupancy .. regime), as
     experiments.py writes them. None: the older shape (regime unknown).
     """
     rnd = random.Random(seed)

@@ -11,19 +11,19 @@ import subprocess
 import tempfile
 import unittest
 
-from scripts import benchresult
-from scripts import hostid
+from scripts.runner import benchresult
+from scripts.runner import hostid
 from scripts.tests import module
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-SCRIPT = os.path.join(ROOT, "scripts", "bench_peers.py")
+SCRIPT = os.path.join(ROOT, "scripts", "runner", "bench_peers.py")
 BENCH = os.environ.get("NUMARING_BENCH", os.path.join(ROOT, "build", "numaring-bench"))
 BARE = os.environ.get("NUMARING_BARE", os.path.join(ROOT, "build", "bench", "bare_loop"))
 
 
 def script(*args):
-    return subprocess.run(module("bench_peers") + ["--bench", BENCH, *args],
+    return subprocess.run(module("runner.bench_peers") + ["--bench", BENCH, *args],
                           capture_output=True, text=True, timeout=300,
                           env=dict(os.environ, NUMARING_MACHINE_ID="bench-peers-test-id"), cwd=ROOT)
 

@@ -11,13 +11,13 @@ import subprocess
 import tempfile
 import unittest
 
-from scripts import benchresult
-from scripts import hostid
+from scripts.runner import benchresult
+from scripts.runner import hostid
 from scripts.tests import module
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-SCRIPT = os.path.join(ROOT, "scripts", "bench_placement.py")
+SCRIPT = os.path.join(ROOT, "scripts", "runner", "bench_placement.py")
 BARE = os.environ.get("NUMARING_BARE", os.path.join(ROOT, "build", "bench", "bare_loop"))
 BENCH = os.environ.get("NUMARING_BENCH", os.path.join(ROOT, "build", "numaring-bench"))
 
@@ -25,7 +25,7 @@ TINY = ("--cells-at", "0,128", "--reps", "2", "--duration", "0.05", "--warmup", 
 
 
 def script(*args):
-    return subprocess.run(module("bench_placement") + ["--bare", BARE, "--bench", BENCH, *args],
+    return subprocess.run(module("runner.bench_placement") + ["--bare", BARE, "--bench", BENCH, *args],
                           capture_output=True, text=True, timeout=120, cwd=ROOT,
                           env=dict(os.environ, NUMARING_MACHINE_ID="bench-placement-test-id"))
 

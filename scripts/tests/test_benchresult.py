@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""scripts/benchresult.py: the side benchmarks write results/<host>/bench/<name>.csv
-+ .meta.json and env/ (once) into the folder scripts/hostid.py chooses, whole
+"""scripts/runner/benchresult.py: the side benchmarks write results/<host>/bench/<name>.csv
++ .meta.json and env/ (once) into the folder scripts/runner/hostid.py chooses, whole
 (temporary + rename); a folder of committed results (no marker) is left
 untouched and the result goes to <key>-r2; a bad --results is one message and
 exit 2; --no-save writes nothing. Through bench_oversub's wrapper and
@@ -13,8 +13,8 @@ import subprocess
 import tempfile
 import unittest
 
-from scripts import benchresult
-from scripts import hostid
+from scripts.runner import benchresult
+from scripts.runner import hostid
 from scripts.tests import module
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -23,7 +23,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 BENCH = os.environ.get("NUMARING_BENCH", os.path.join(ROOT, "build", "numaring-bench"))
 BARE = os.environ.get("NUMARING_BARE", os.path.join(ROOT, "build", "bench", "bare_loop"))
 OVERSUB = os.environ.get("NUMARING_OVERSUB", os.path.join(ROOT, "build", "bench", "bench_oversub"))
-WRAPPER = os.path.join(ROOT, "scripts", "benchresult.py")
+WRAPPER = os.path.join(ROOT, "scripts", "runner", "benchresult.py")
 MACHINE = "benchresult-test-id"
 # the smallest bench_oversub run: one lookup, one backoff, 3 gates, 600 items
 TINY = ("--items", "200", "--seconds", "5", "--lookup", "cached", "--backoff", "none")
@@ -34,7 +34,7 @@ def env():
 
 
 def oversub(*args):
-    return subprocess.run(module("benchresult") + ["oversub", "--bin", OVERSUB,
+    return subprocess.run(module("runner.benchresult") + ["oversub", "--bin", OVERSUB,
                            "--bench", BENCH, *args], capture_output=True, text=True,
                           timeout=120, env=env(), cwd=ROOT)
 
@@ -130,7 +130,7 @@ class Oversub(unittest.TestCase):
 
     def test_bad_machine_id_is_one_message_and_exit_2(self):
         with tempfile.TemporaryDirectory() as res:
-            r = subprocess.run(module("benchresult") + ["oversub", "--bin", OVERSUB, *TINY,
+            r = subprocess.run(module("runner.benchresult") + ["oversub", "--bin", OVERSUB, *TINY,
                                 "--results", res], capture_output=True, text=True, timeout=60,
                                env=dict(os.environ, NUMARING_MACHINE_ID="bad id!"), cwd=ROOT)
             self.assertEqual(r.returncode, 2)
@@ -186,7 +186,7 @@ class OversubCsv(unittest.TestCase):
 class Fidelity(unittest.TestCase):
     def test_one_round_writes_one_row_per_run(self):
         with tempfile.TemporaryDirectory() as res:
-            r = subprocess.run(module("bench_fidelity") + ["--bench", BENCH, "--bare", BARE,
+            r = subprocess.run(module("runner.bench_fidelity") + ["--bench", BENCH, "--bare", BARE,
                                 "--reps", "1", "--duration", "0.05", "--warmup", "0.02",
                                 "--results", res], capture_output=True, text=True,
                                timeout=120, env=env(), cwd=ROOT)
@@ -201,7 +201,7 @@ class Fidelity(unittest.TestCase):
 
     def test_bad_results_is_one_message_and_exit_2(self):
         with tempfile.NamedTemporaryFile() as f:
-            r = subprocess.run(module("bench_fidelity") + ["--bench", BENCH, "--bare", BARE,
+            r = subprocess.run(module("runner.bench_fidelity") + ["--bench", BENCH, "--bare", BARE,
                                 "--reps", "1", "--results", f.name], capture_output=True,
                                text=True, timeout=60, env=env(), cwd=ROOT)
             self.assertEqual(r.returncode, 2)

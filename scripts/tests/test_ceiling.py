@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""Tests of the physical ceiling model (scripts/ceiling.py).
+"""Tests of the physical ceiling model (scripts/analysis/ceiling.py).
 
 A synthetic probe with round numbers makes every term computable by hand:
 lines per item of each protocol and item kind, serialised contention on a
@@ -22,7 +22,7 @@ import subprocess
 import tempfile
 import unittest
 
-from scripts import ceiling
+from scripts.analysis import ceiling
 from scripts.tests import module
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -373,7 +373,7 @@ class ModelFailure(Base):
             w = csv.DictWriter(f, fieldnames=list(rows[0]))
             w.writeheader()
             w.writerows(rows)
-        cmd = module("ceiling") + ["--check", host]
+        cmd = module("analysis.ceiling") + ["--check", host]
         r = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         rows[1]["throughput_ops_per_s"] = str(c * 1.2)
@@ -390,8 +390,8 @@ class ModelFailure(Base):
     def test_committed_verdict_is_the_reports(self):
         """A committed point above its ceiling is a finding, not a failure: each
         committed host's reproduction report (claims.csv) says F5.model-bounds
-        does not hold exactly where the model is beaten (scripts/claims.py)."""
-        from scripts import claims
+        does not hold exactly where the model is beaten (scripts/analysis/claims.py)."""
+        from scripts.analysis import claims
         results = os.path.join(ROOT, "results")
         hosts = claims.real_hosts(results)
         hosts = [h for h in hosts if os.path.exists(os.path.join(results, h, "probe",

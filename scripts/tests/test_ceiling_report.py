@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""The tightness section's sentence on the instrument (scripts/ceiling_report.py):
+"""The tightness section's sentence on the instrument (scripts/analysis/ceiling_report.py):
 the probe's hand-over timed as the harness times an item against its one-way
 transfer, and what a probe without that row says."""
 
@@ -8,7 +8,7 @@ import shutil
 import tempfile
 import unittest
 
-from scripts import ceiling_report
+from scripts.analysis import ceiling_report
 
 
 def write_probe(hostdir, rows):

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""Tests of the claims table and the reproduction report (scripts/claims.py).
+"""Tests of the claims table and the reproduction report (scripts/analysis/claims.py).
 
 The mutation test is the heart: for every claim, a synthetic host on which it
 is testable, its CSV forced to a value on the claimed side of the threshold
@@ -15,7 +15,7 @@ import sys
 import tempfile
 import unittest
 
-from scripts import claims
+from scripts.analysis import claims
 from scripts.tests import fakeresults, module
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -315,7 +315,7 @@ class ReportCliTest(unittest.TestCase):
         shutil.rmtree(self.tmp, ignore_errors=True)
 
     def run_claims(self, *args, **kw):
-        return subprocess.run(module("claims", PY) + list(args),
+        return subprocess.run(module("analysis.claims", PY) + list(args),
                               capture_output=True, text=True, cwd=ROOT, **kw)
 
     def test_two_hosts_side_by_side_show_a_claim_that_differs(self):
@@ -394,18 +394,18 @@ class CommittedTest(unittest.TestCase):
             with self.subTest(host=h):
                 path = os.path.join(results, h, "claims.csv")
                 self.assertTrue(os.path.exists(path),
-                                f"{path}: run python3 -m scripts.claims write {h}")
+                                f"{path}: run python3 -m scripts.analysis.claims write {h}")
                 with open(path) as f:
                     self.assertEqual(f.read(), claims.csv_text(
                         claims.report(os.path.join(results, h))),
-                        f"{path} is stale: run python3 -m scripts.claims write {h}")
+                        f"{path} is stale: run python3 -m scripts.analysis.claims write {h}")
 
     def test_paper_table_is_current(self):
         """paper/generated/claims.tex states what the report of the paper's host says."""
         path = os.path.join(ROOT, "paper", "generated", "claims.tex")
         self.assertTrue(os.path.exists(path), "run make paper")
         with tempfile.TemporaryDirectory() as tmp:
-            r = subprocess.run(module("paper_numbers", PY)
+            r = subprocess.run(module("paper.paper_numbers", PY)
                                + ["--results", os.path.join(ROOT, "results"),
                                   "--out", os.path.join(tmp, "n.tex"),
                                   "--claims", os.path.join(tmp, "c.tex")],
@@ -423,7 +423,7 @@ class CommittedTest(unittest.TestCase):
             self.skipTest("README.md has no generated block yet")
         self.assertEqual(text, claims.replace_block(
             text, claims.readme_block(os.path.join(ROOT, "results"))),
-            "README.md's claims block is stale: run python3 -m scripts.claims readme README.md")
+            "README.md's claims block is stale: run python3 -m scripts.analysis.claims readme README.md")
 
 
 if __name__ == "__main__":

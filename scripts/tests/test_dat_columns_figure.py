@@ -22,7 +22,7 @@ import tempfile
 import unittest
 
 from scripts.tests import fakeresults
-from scripts import plot
+from scripts.figures import plot
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(TESTS)

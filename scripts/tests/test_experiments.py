@@ -19,11 +19,11 @@ import tempfile
 import time
 import unittest
 
-from scripts import claims
-from scripts import expfile
-from scripts import experiments
-from scripts import nrdata
-from scripts import sizing
+from scripts.analysis import claims
+from scripts.common import expfile
+from scripts.runner import experiments
+from scripts.analysis import nrdata
+from scripts.runner import sizing
 from scripts.tests import module
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -32,9 +32,9 @@ ROOT = os.path.dirname(SCRIPTS)
 
 
 PY = sys.executable
-MARKER = ".sweep-owner.json"  # scripts/hostid.py's marker of a sweep's own folder
+MARKER = ".sweep-owner.json"  # scripts/runner/hostid.py's marker of a sweep's own folder
 BENCH = os.path.abspath(os.environ.get("NUMARING_BENCH", os.path.join(ROOT, "build", "numaring-bench")))
-RUNNER = module("experiments", PY)
+RUNNER = module("runner.experiments", PY)
 
 GOOD = """# a comment
 [experiment]
@@ -323,7 +323,7 @@ def tidy_rows_plain(path):
 
 
 def hostid_key():
-    from scripts import hostid
+    from scripts.runner import hostid
     return hostid.host_key()
 
 
@@ -349,10 +349,10 @@ ARM = "processor\t: 0\nBogoMIPS\t: 50.00\nCPU implementer\t: 0x41\nCPU architect
 
 
 class MachineIdentityTest(unittest.TestCase):
-    """How the runner names the machine and its folder (scripts/hostid.py)."""
+    """How the runner names the machine and its folder (scripts/runner/hostid.py)."""
 
     def setUp(self):
-        from scripts import hostid
+        from scripts.runner import hostid
         self.h = hostid
         self.saved = (hostid.MACHINE_ID_FILES, hostid.BOOT_ID_FILE,
                       os.environ.get("NUMARING_MACHINE_ID"), os.environ.get("NUMARING_CPUINFO"))
@@ -451,7 +451,7 @@ class MachineIdentityTest(unittest.TestCase):
         self.h.MACHINE_ID_FILES = (self.file("etc", raw + "\n"),)
         ident = self.h.machine_identity()
         envdir = os.path.join(self.tmp, "results", "host", "env")
-        from scripts import experiments
+        from scripts.runner import experiments
         with open(os.devnull, "w") as null:
             saved, sys.stdout = sys.stdout, null
             try:
@@ -707,9 +707,9 @@ class RunnerTest(unittest.TestCase):
         report = tidy_rows_plain(os.path.join(self.results, real, "claims.csv"))
         self.assertEqual(len(report), len(claims.CLAIMS))
         self.assertIn("experiments: reproduction report", r.stdout)
-        if os.path.exists(os.path.join(SCRIPTS, "plot.py")):
+        if os.path.exists(os.path.join(SCRIPTS, "figures", "plot.py")):
             plots = os.path.join(self.tmp, "plots")
-            p = subprocess.run(module("plot", PY) + ["--results", self.results,
+            p = subprocess.run(module("figures.plot", PY) + ["--results", self.results,
                                 "--plots", plots], capture_output=True, text=True, cwd=ROOT)
             self.assertEqual(p.returncode, 0, p.stderr)
             pngs = glob.glob(os.path.join(plots, "*", "*.png"))
@@ -872,7 +872,7 @@ class RunnerTest(unittest.TestCase):
                           for x in rows], [("siblings", "1", "2", "1")])
 
     def test_environment_and_host_load_are_recorded(self):
-        """env/ holds versions.csv and cpu-state.json (scripts/hostenv.py); each
+        """env/ holds versions.csv and cpu-state.json (scripts/runner/hostenv.py); each
         run's meta.json gains host_load (load average and steal time before and
         after) with every key the harness wrote kept; the tidy CSV carries
         steal_pct and stolen right after oversubscribed. A folder captured by an

@@ -21,9 +21,9 @@ import sys
 import tempfile
 import unittest
 
-from scripts import expfile
-from scripts import experiments
-from scripts import nrdata
+from scripts.common import expfile
+from scripts.runner import experiments
+from scripts.analysis import nrdata
 from scripts.tests import module
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -33,7 +33,7 @@ ROOT = os.path.dirname(SCRIPTS)
 
 PY = sys.executable
 BENCH = os.path.abspath(os.environ.get("NUMARING_BENCH", os.path.join(ROOT, "build", "numaring-bench")))
-RUNNER = module("experiments", PY)
+RUNNER = module("runner.experiments", PY)
 
 #: F3's shape in miniature: three gates, two loads, split placement (emulated
 #: halves on a one-node host), two thread counts, two rounds

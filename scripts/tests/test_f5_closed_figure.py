@@ -7,7 +7,7 @@ Synthetic hosts (tests/fakeresults.py, f5_closed=): 'both' (open loop at half
 the capacity and closed loop), 'open' (the committed shape: open loop only),
 'old' (closed loop only, an older table). Checks that the open loop keeps its
 realized-batch panel, that the closed loop's capacity per batch is drawn
-against its ceiling (scripts/ceiling.py's ceiling_ops_per_s) with the binding
+against its ceiling (scripts/analysis/ceiling.py's ceiling_ops_per_s) with the binding
 term (ceiling.binding) named, that its share of the ceiling is the closed
 loop's, that the two loops are never pooled, and that the data file and
 gnuplot carry the same.
@@ -23,8 +23,8 @@ import tempfile
 import unittest
 
 from scripts.tests import fakeresults
-from scripts import nrdata
-from scripts import plot
+from scripts.analysis import nrdata
+from scripts.figures import plot
 from scripts.tests import ROOT, module
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
@@ -44,7 +44,7 @@ def have_matplotlib():
 
 
 def ceiling_module():
-    return importlib.import_module("scripts.ceiling")
+    return importlib.import_module("scripts.analysis.ceiling")
 
 
 class F5Closed(unittest.TestCase):
@@ -181,7 +181,7 @@ class F5Closed(unittest.TestCase):
     def test_gnuplot(self):
         plots = os.path.join(self.tmp, "plots")
         py = sys.executable if have_matplotlib() else "/usr/bin/python3"
-        r = subprocess.run(module("plot", py) + ["--results", self.results,
+        r = subprocess.run(module("figures.plot", py) + ["--results", self.results,
                                                  "--plots", plots, "--gnuplot"],
                            capture_output=True, text=True, timeout=300, cwd=ROOT)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)

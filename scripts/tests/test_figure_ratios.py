@@ -4,10 +4,10 @@
     python3 -m unittest scripts.tests.test_figure_ratios
 
 One estimator: every ratio between two configurations a figure of
-scripts/plot.py prints (and F1's "the look-up adds N ns") is the value of
-scripts/summarize.py for the same claim (the paired median ratio: the median
+scripts/figures/plot.py prints (and F1's "the look-up adds N ns") is the value of
+scripts/analysis/summarize.py for the same claim (the paired median ratio: the median
 over the repetitions k of the ratio of the two configurations' rep-k runs),
-printed at the precision of the paper's macro for it (scripts/paper_numbers.py).
+printed at the precision of the paper's macro for it (scripts/paper/paper_numbers.py).
 
 * Committed: for every host under results/, plot.figure_ratios() equals
   summarize's values, the figures' text prints them (and no other N.N\u00d7), and
@@ -35,9 +35,9 @@ import tempfile
 import unittest
 
 from scripts.tests import fakeresults
-from scripts import nrdata
-from scripts import plot
-from scripts import summarize
+from scripts.analysis import nrdata
+from scripts.figures import plot
+from scripts.analysis import summarize
 from scripts.tests import module
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
@@ -318,7 +318,7 @@ class Checks:
 
 
 def paper_numbers(results, out, *args):
-    r = subprocess.run(module("paper_numbers") + ["--results", results, "--out", out]
+    r = subprocess.run(module("paper.paper_numbers") + ["--results", results, "--out", out]
                        + list(args),
                        capture_output=True, text=True, timeout=300, cwd=REPO)
     if r.returncode != 0:

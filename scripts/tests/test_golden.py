@@ -6,8 +6,8 @@ under plots/<host>/data/ (paper/generated/numbers.tex and claims.tex:
 test_paper.py and test_claims.py, the same way).
 A refactoring of the scripts (issue 23: modules moved, names read from the
 manifest) must leave these bytes as they are; a change of what they say
-regenerates them in the same commit (scripts/summarize.py --readme,
-scripts/claims.py write, make paper, make plots).
+regenerates them in the same commit (scripts/analysis/summarize.py --readme,
+scripts/analysis/claims.py write, make paper, make plots).
 """
 
 import filecmp
@@ -18,7 +18,7 @@ import sys
 import tempfile
 import unittest
 
-from scripts import nrdata
+from scripts.analysis import nrdata
 from scripts.tests import module
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
@@ -35,16 +35,16 @@ def hosts():
 
 class GoldenTest(unittest.TestCase):
     def test_results_readmes(self):
-        from scripts import summarize
+        from scripts.analysis import summarize
         for h in hosts():
             with self.subTest(host=h):
                 with open(os.path.join(RESULTS, h, "README.md"), encoding="utf-8") as f:
                     self.assertEqual(summarize.host_readme(os.path.join(RESULTS, h)), f.read(),
                                      f"results/{h}/README.md: "
-                                     f"python3 -m scripts.summarize --readme {h}")
+                                     f"python3 -m scripts.analysis.summarize --readme {h}")
 
     def test_claims_csv(self):
-        from scripts import claims
+        from scripts.analysis import claims
         for h in hosts():
             path = os.path.join(RESULTS, h, "claims.csv")
             if not os.path.exists(path):
@@ -59,7 +59,7 @@ class GoldenTest(unittest.TestCase):
             self.skipTest("gnuplot is not installed (scripts/deps.sh experiments)")
         tmp = tempfile.mkdtemp(prefix="nr-golden-plots-")
         self.addCleanup(shutil.rmtree, tmp, ignore_errors=True)
-        r = subprocess.run(module("plot", PY) + ["--gnuplot", "--plots", tmp],
+        r = subprocess.run(module("figures.plot", PY) + ["--gnuplot", "--plots", tmp],
                            capture_output=True, text=True, cwd=ROOT)
         self.assertEqual(r.returncode, 0, r.stderr[-2000:])
         n = 0

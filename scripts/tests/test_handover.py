@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """The results README's section on the runs' own hand-over distance
-(scripts/handover.py): counted from the tidy CSV's two trips per run against
+(scripts/analysis/handover.py): counted from the tidy CSV's two trips per run against
 the probe's, and "not recorded" where the runs lack them."""
 
 import csv
@@ -9,7 +9,7 @@ import shutil
 import tempfile
 import unittest
 
-from scripts import handover, nrdata
+from scripts.analysis import handover, nrdata
 
 
 def write_probe(hostdir, one_way):

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""Tests of scripts/hostenv.py (make test-scripts): env/versions.csv,
+"""Tests of scripts/runner/hostenv.py (make test-scripts): env/versions.csv,
 env/cpu-state.json, and the host load around a run (meta.json's host_load),
 on this machine and on made-up /proc and /sys trees where something is
 missing: nothing missing may crash the runner, and each gap says why.
@@ -15,7 +15,7 @@ import tempfile
 import unittest
 from unittest import mock
 
-from scripts import hostenv
+from scripts.runner import hostenv
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(HERE)

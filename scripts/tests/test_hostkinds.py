@@ -32,7 +32,7 @@ import tempfile
 import unittest
 
 from scripts.tests import fakeresults
-from scripts import nrdata
+from scripts.analysis import nrdata
 from scripts.tests.test_paper import macros
 from scripts.tests.test_plots import PY
 from scripts.tests import module
@@ -99,8 +99,8 @@ class HostKind:
         cls.plots = os.path.join(cls.tmp, "plots")
         cls.build(cls.results)
         hosts = nrdata.list_hosts(cls.results)
-        cls.summarize = run(module("summarize") + ["--results", cls.results, "--readme"] + hosts)
-        cls.plot = run(module("plot", PY) + ["--results", cls.results, "--plots", cls.plots])
+        cls.summarize = run(module("analysis.summarize") + ["--results", cls.results, "--readme"] + hosts)
+        cls.plot = run(module("figures.plot", PY) + ["--results", cls.results, "--plots", cls.plots])
         # make paper's two steps, into the temporary folder: the numbers (the real
         # host and its cross-node folder chosen as make paper chooses them), then
         # latexmk on a copy of the paper
@@ -110,7 +110,7 @@ class HostKind:
             shutil.copy(os.path.join(ROOT, "paper", f), paper)
         cls.numbers = os.path.join(paper, "generated", "numbers.tex")
         cls.paths = os.path.join(paper, "generated", "paths.tex")
-        cls.gen = run(module("paper_numbers") + [
+        cls.gen = run(module("paper.paper_numbers") + [
                        "--results", cls.results, "--out", cls.numbers, "--paths", cls.paths,
                        "--claims", os.path.join(paper, "generated", "claims.tex"),
                        "--plots", "../plots"])

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""Tests of the runner's likwid path (experiments.py run --likwid, scripts/nrlikwid.py).
+"""Tests of the runner's likwid path (experiments.py run --likwid, scripts/runner/nrlikwid.py).
 
 likwid-perfctr needs a PMU and uncore access that the development machines
 lack, so a fake likwid-perfctr on PATH stands in for it: it lists groups as
@@ -20,8 +20,8 @@ import tempfile
 import textwrap
 import unittest
 
-from scripts import nrdata
-from scripts import nrlikwid
+from scripts.analysis import nrdata
+from scripts.runner import nrlikwid
 from scripts.tests.test_experiments import BENCH, run, tidy_rows
 
 TESTS = os.path.dirname(os.path.abspath(__file__))

@@ -3,7 +3,7 @@
 
 scripts/manifest.json is what `numaring-bench --manifest` prints
 (harness/manifest.c, made from the tables the harness runs on), and the
-scripts read the names through scripts/manifest.py instead of typing them:
+scripts read the names through scripts/common/manifest.py instead of typing them:
 
 * the committed copy equals the binary's output (NUMARING_BENCH, default
   build/numaring-bench; regenerate with
@@ -28,7 +28,7 @@ scripts/manifest-allowlist.txt: one exception a line,
 NAMES the collection's manifest names, sorted, space-separated (one line
 covers every collection of exactly those names in FILE), REASON why they are
 typed there. A line that no collection matches any more fails too (remove
-it), except the figures' (scripts/plot.py, scripts/fig_*.py: their lines,
+it), except the figures' (scripts/figures/plot.py, scripts/fig_*.py: their lines,
 whose reason begins "figures:", may run ahead of modules being rewritten).
 """
 
@@ -41,8 +41,8 @@ import subprocess
 import tempfile
 import unittest
 
-from scripts import expfile
-from scripts import manifest
+from scripts.common import expfile
+from scripts.common import manifest
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(TESTS)
@@ -126,7 +126,8 @@ def read_allowlist(path=ALLOWLIST):
 
 
 def script_files():
-    return sorted(glob.glob(os.path.join(SCRIPTS, "*.py")))
+    return sorted(p for p in glob.glob(os.path.join(SCRIPTS, "**", "*.py"), recursive=True)
+                  if os.sep + "tests" + os.sep not in p)
 
 
 class CommittedCopyTest(unittest.TestCase):
@@ -231,8 +232,8 @@ class ExperimentNamesTest(unittest.TestCase):
         self.assertEqual(order, sorted(order))
 
     def test_the_scripts_read_them(self):
-        from scripts import summarize
-        from scripts import vm_experiments
+        from scripts.analysis import summarize
+        from scripts.vm import vm_experiments
         self.assertEqual(summarize.EXPERIMENTS, expfile.experiment_names())
         self.assertEqual(vm_experiments.EXPERIMENTS, tuple(expfile.experiment_names()))
         self.assertTrue(summarize.CROSS_NODE)
@@ -243,7 +244,7 @@ class CeilingKindsTest(unittest.TestCase):
     def test_the_probe_kinds_the_model_reads_are_the_harness_s(self):
         """Every kind ceiling.py asks a probe for (_first(probe, ...),
         probe.get(...)) is a kind of row numaring-bench --probe writes."""
-        path = os.path.join(SCRIPTS, "ceiling.py")
+        path = os.path.join(SCRIPTS, "analysis", "ceiling.py")
         with open(path, encoding="utf-8") as f:
             tree = ast.parse(f.read(), path)
         asked = set()
@@ -297,7 +298,7 @@ class NoTypedNamesTest(unittest.TestCase):
                 else:
                     typed.append(f"{rel}:{line}: {' '.join(sorted(names))}")
         self.assertEqual(typed, [], "collections of manifest names typed in the scripts: read "
-                         "them from scripts/manifest.py (or expfile.experiment_names()), or "
+                         "them from scripts/common/manifest.py (or expfile.experiment_names()), or "
                          "add 'FILE | NAMES | REASON' to scripts/manifest-allowlist.txt")
         stale = [f"{p} | {' '.join(sorted(n))}" for p, n in sorted(set(allowed) - used,
                                                                      key=lambda k: k[0])

@@ -7,7 +7,7 @@
   of today's model (ring/model/ring.pml's blob hash) and of check.sh's
   configuration list.
 * ring/model/README.md's table, the facts of README.md and docs/testing.md
-  and paper/generated/model.tex are exactly what scripts/model_facts.py
+  and paper/generated/model.tex are exactly what scripts/paper/model_facts.py
   generates from it; the counts they state are recomputed here with code of
   this file's own.
 * No page types a count of configurations or states outside those blocks.
@@ -22,7 +22,7 @@ import subprocess
 import tempfile
 import unittest
 
-from scripts import model_facts
+from scripts.paper import model_facts
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -74,7 +74,7 @@ class RecordedRunTest(unittest.TestCase):
             with self.subTest(file=rel):
                 with open(os.path.join(ROOT, rel), encoding="utf-8") as f:
                     self.assertEqual(f.read(), text, f"{rel} is stale: run "
-                                     "python3 -m scripts.model_facts write")
+                                     "python3 -m scripts.paper.model_facts write")
 
     def test_counts_recomputed(self):
         meta, rows = own_rows()
@@ -103,7 +103,7 @@ class RecordedRunTest(unittest.TestCase):
                     text = strip_blocks(f.read())
                 found = [m.group(0) for p in TYPED for m in p.finditer(text)]
                 self.assertEqual(found, [], f"{rel} types a count of the model's run; say "
-                                 "it through scripts/model_facts.py instead")
+                                 "it through scripts/paper/model_facts.py instead")
 
 
 class FactsTest(unittest.TestCase):

@@ -22,8 +22,8 @@ import tempfile
 import unittest
 
 from scripts.tests import fakeresults
-from scripts import nrdata
-from scripts import plot
+from scripts.analysis import nrdata
+from scripts.figures import plot
 from scripts.tests import ROOT, module
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
@@ -141,7 +141,7 @@ class OneThread(unittest.TestCase):
     def test_gnuplot_draws_both(self):
         plots = os.path.join(self.tmp, "plots")
         py = sys.executable if have_matplotlib() else "/usr/bin/python3"
-        r = subprocess.run(module("plot", py) + ["--results", self.results,
+        r = subprocess.run(module("figures.plot", py) + ["--results", self.results,
                                                  "--plots", plots, "--gnuplot"],
                            capture_output=True, text=True, timeout=300, cwd=ROOT)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)

@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """The paper's numbers match the committed CSVs (make test-scripts).
 
-paper/generated/numbers.tex is written by scripts/paper_numbers.py. These
+paper/generated/numbers.tex is written by scripts/paper/paper_numbers.py. These
 tests (1) regenerate it from results/ and require the committed file to be
 identical, and (2) recompute a few numbers from the CSVs with code of their
-own (csv + statistics + random, not scripts/summarize.py) and compare: every
+own (csv + statistics + random, not scripts/analysis/summarize.py) and compare: every
 ratio between configurations is paired per repetition (the median over reps
 of a_k / b_k) with the order-statistic interval of that median (the largest
 symmetric one covering 95%, else min..max), and the drift reference's rows
@@ -61,7 +61,7 @@ def refs(path):
 
 def order_interval(vals):
     """(median, lo, hi): the order-statistic interval of the median, computed
-    here on its own (not scripts/stats.py): the largest j with
+    here on its own (not scripts/analysis/stats.py): the largest j with
     1 - 2 P(Binomial(n, 1/2) <= j - 1) >= 0.95, else j = 1; [x(j), x(n+1-j)]."""
     xs = sorted(vals)
     n = len(xs)
@@ -97,7 +97,7 @@ def _num(r, key):
 
 
 def regime_of(r):
-    """A run's regime, computed here (the rule of scripts/regime.py's docstring):
+    """A run's regime, computed here (the rule of scripts/common/regime.py's docstring):
     open-loop where an offered rate set the pace; else the tidy CSV's regime
     column; else full where the queue was at least half full on average
     (Little: inflight over its slots, numaring's per node ring times nodes),
@@ -278,7 +278,7 @@ def first(pv, *kinds):
 
 def predict(pv, within_ns, across_ns, b, p=16, c=16):
     """The model's terms (items/s) for NumaRing's 2x16 split placement on a
-    two-socket host (scripts/ceiling.py's docstring, A1-A5, written out for
+    two-socket host (scripts/analysis/ceiling.py's docstring, A1-A5, written out for
     this one case): single operations, inline items, per-worker gate, realized
     batch b; published one-way latencies within and across sockets; t_s scaled
     from this host's by within / this host's one-way latency; this host's t_a
@@ -330,12 +330,12 @@ def check_model(tc, m, real, published):
 
 def published():
     """The published (within, across) one-way latencies: inputs, not results."""
-    from scripts import ceiling
+    from scripts.analysis import ceiling
     return list(ceiling.PUBLISHED.values())
 
 
 def generate(results, real, emu, out):
-    cmd = module("paper_numbers") + ["--results", results, "--real", real, "--out", out]
+    cmd = module("paper.paper_numbers") + ["--results", results, "--real", real, "--out", out]
     if emu:
         cmd += ["--emulated", emu]
     return subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
@@ -656,7 +656,7 @@ PAPER = os.path.join(ROOT, "paper", "numaring.tex")
 
 @unittest.skipUnless(os.path.exists(NUMBERS), "paper/generated/numbers.tex not generated yet")
 class PaperTextTest(unittest.TestCase):
-    """What the paper says was tested, and how, is generated (scripts/paper_text.py)."""
+    """What the paper says was tested, and how, is generated (scripts/paper/paper_text.py)."""
 
     def setUp(self):
         self.m = macros(NUMBERS)
@@ -666,7 +666,7 @@ class PaperTextTest(unittest.TestCase):
 
     def test_no_typed_interval_level(self):
         """No interval is called 95% or bootstrap by hand: the coverage at the n
-        used comes from scripts/stats.py (IntervalCoverage, IntervalMethod)."""
+        used comes from scripts/analysis/stats.py (IntervalCoverage, IntervalMethod)."""
         body = "\n".join(l.split("%", 1)[0] if not l.lstrip().startswith("%") else ""
                           for l in self.tex.replace("\\%", "PCT").splitlines())
         self.assertNotIn("95PCT", body)
@@ -690,7 +690,7 @@ class PaperTextTest(unittest.TestCase):
             self.assertNotIn("95\\%", self.m["IntervalCoverage"])
 
     def test_claims_sentences_from_the_report(self):
-        from scripts import claims
+        from scripts.analysis import claims
         rows = claims.report(self.real)
         for status, word in (("holds", "Hold"), ("does not hold", "NotHold"),
                              ("inconclusive", "Inconclusive"),
@@ -713,7 +713,7 @@ class PaperTextTest(unittest.TestCase):
                 self.assertIn("\\" + macro, self.tex)
 
     def test_artifact_expectations_from_the_claims_table(self):
-        from scripts import claims
+        from scripts.analysis import claims
         text = self.m["ArtifactExpected"]
         for c in claims.CLAIMS:
             with self.subTest(claim=c.id):

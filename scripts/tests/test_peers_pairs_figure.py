@@ -26,10 +26,10 @@ import tempfile
 import unittest
 
 from scripts.tests import fakeresults
-from scripts import fig_common
-from scripts import nrdata
-from scripts import plot
-from scripts import summarize
+from scripts.figures import fig_common
+from scripts.analysis import nrdata
+from scripts.figures import plot
+from scripts.analysis import summarize
 from scripts.tests import ROOT, module
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
@@ -405,7 +405,7 @@ class PeersPairs(unittest.TestCase):
     def test_gnuplot_draws_every_shape(self):
         plots = os.path.join(self.tmp, "plots")
         py = sys.executable if have_matplotlib() else "/usr/bin/python3"
-        r = subprocess.run(module("plot", py) + ["--results", self.results,
+        r = subprocess.run(module("figures.plot", py) + ["--results", self.results,
                                                  "--plots", plots, "--gnuplot"],
                            capture_output=True, text=True, timeout=300, cwd=ROOT)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)

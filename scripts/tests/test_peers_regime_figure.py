@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""The peers figures by regime (scripts/regime.py), with one thread count and
+"""The peers figures by regime (scripts/common/regime.py), with one thread count and
 several, free and paced runs.
 
     /usr/bin/python3 -m unittest scripts.tests.test_peers_regime_figure -v
@@ -25,10 +25,10 @@ import tempfile
 import unittest
 
 from scripts.tests import fakeresults
-from scripts import fig_common
-from scripts import nrdata
-from scripts import plot
-from scripts import regime
+from scripts.figures import fig_common
+from scripts.analysis import nrdata
+from scripts.figures import plot
+from scripts.common import regime
 from scripts.tests import ROOT, module
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
@@ -223,7 +223,7 @@ class PeersRegimes(unittest.TestCase):
     def test_gnuplot_draws_every_shape(self):
         plots = os.path.join(self.tmp, "plots")
         py = sys.executable if have_matplotlib() else "/usr/bin/python3"
-        r = subprocess.run(module("plot", py) + ["--results", self.results,
+        r = subprocess.run(module("figures.plot", py) + ["--results", self.results,
                                                  "--plots", plots, "--gnuplot"],
                            capture_output=True, text=True, timeout=600, cwd=ROOT)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)

@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""Tests of scripts/plot.py, scripts/nrdata.py and scripts/gnuplot/*.gp.
+"""Tests of scripts/figures/plot.py, scripts/analysis/nrdata.py and scripts/gnuplot/*.gp.
 
     /usr/bin/python3 -m unittest discover -s scripts/tests -t . -v
 
 Builds fake results trees in a temporary folder (tests/fakeresults.py: a
-synthetic one shaped like the study, laid out both as scripts/experiments.py
+synthetic one shaped like the study, laid out both as scripts/runner/experiments.py
 writes it and as the plain <experiment>/<point>/rep-<k> layout; and one from a
 handful of tiny real runs of build/numaring-bench where it is built), draws
 them, and checks every figure, the compare and gnuplot modes, the ceiling
@@ -25,7 +25,7 @@ import tempfile
 import unittest
 
 from scripts.tests import fakeresults
-from scripts import nrdata
+from scripts.analysis import nrdata
 from scripts.tests import module
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
@@ -67,8 +67,8 @@ FIGURES = ["f1-lookup-cost", "f2-node-cache", "f3-gate-percentiles", "f3-gate-vs
 
 
 def run_plot(*args, root=REPO, timeout=120):
-    """python3 -m scripts.plot ARGS, run from root (the scripts package's parent)."""
-    return subprocess.run(module("plot", PY) + list(args), capture_output=True, text=True,
+    """python3 -m scripts.figures.plot ARGS, run from root (the scripts package's parent)."""
+    return subprocess.run(module("figures.plot", PY) + list(args), capture_output=True, text=True,
                           timeout=timeout, cwd=root)
 
 
@@ -229,7 +229,7 @@ class Numbers(unittest.TestCase):
         fakeresults.make_synthetic(cls.results, "real1", "real", (2, 4, 8), reps=3, seed=5)
         fakeresults.make_synthetic(cls.results, "emu1", "emulated", (2, 4), reps=2, seed=6,
                                    profile="quick")
-        cls.plot = importlib.import_module("scripts.plot")
+        cls.plot = importlib.import_module("scripts.figures.plot")
 
     @classmethod
     def tearDownClass(cls):
@@ -376,7 +376,7 @@ class OpenLoopF3RealizedF5(unittest.TestCase):
         mk(cls.results, "counters", "real", (2,), reps=2, seed=33, experiments=["f5-ceiling"],
            f5_realized=0.9, f5_realized_in="counters")
         mk(cls.results, "closed", "real", (2, 4), reps=2, seed=34, experiments=exps)
-        cls.plot = importlib.import_module("scripts.plot")
+        cls.plot = importlib.import_module("scripts.figures.plot")
         cls.plot.init_matplotlib()
 
     @classmethod
@@ -631,7 +631,7 @@ class OpenLoopF3RealizedF5(unittest.TestCase):
         self.assertTrue(all(r[15] == "0" for r in rows))
 
     def test_summarize_says_the_same_of_the_realized_batch(self):
-        summarize = importlib.import_module("scripts.summarize")
+        summarize = importlib.import_module("scripts.analysis.summarize")
         for host, ok in (("open", True), ("low", False), ("counters", True)):
             with self.subTest(host=host):
                 p = self.plot.prep_f5(self.host(host))
@@ -688,7 +688,7 @@ class Harness(unittest.TestCase):
                                    harness=0.3)
         fakeresults.make_synthetic(cls.results, "inline", "real", (2, 4), reps=2, seed=10,
                                    items=("inline",), experiments=["peers"])
-        cls.plot = importlib.import_module("scripts.plot")
+        cls.plot = importlib.import_module("scripts.figures.plot")
 
     @classmethod
     def tearDownClass(cls):
@@ -743,7 +743,7 @@ class Harness(unittest.TestCase):
         self.assertEqual([(pn["item"], pn["bursts"]) for pn in p["panels"]],
                          [("inline", 0), ("inline", 1), ("message", 0), ("message", 1)])
         self.assertEqual(p["grid"], (2, 2))
-        from scripts import fig_common
+        from scripts.figures import fig_common
         for pn in p["panels"][2:]:
             self.assertIn("message items: the payload's line travels too", pn["name"])
             self.assertIn("numaring", {q for q, _g in pn["series"]})
@@ -792,7 +792,7 @@ class Harness(unittest.TestCase):
                          [pn["item"] for pn in orig["panels"]])
         self.assertEqual(blank["panels"][0]["series"], orig["panels"][0]["series"])
         self.assertIn("items: inline", " ".join(t for t in said(blank)))
-        summarize = importlib.import_module("scripts.summarize")
+        summarize = importlib.import_module("scripts.analysis.summarize")
         self.assertEqual(summarize.peers(os.path.join(d, "h"), "inline")["b0_mops"],
                          summarize.peers(os.path.join(self.results, "h"), "inline")["b0_mops"])
 
@@ -868,7 +868,7 @@ class Harness(unittest.TestCase):
                             for t in said(p)), p["caption"])
 
     def test_summarize_flags_harness_bound_points(self):
-        summarize = importlib.import_module("scripts.summarize")
+        summarize = importlib.import_module("scripts.analysis.summarize")
         hostdir = os.path.join(self.results, "tight")
         bound, measured = summarize.harness_bound(hostdir)
         want = self.expected_bound("tight")
@@ -883,7 +883,7 @@ class Harness(unittest.TestCase):
         self.assertIn("%d of %d points" % (len(want), measured), section)
 
     def test_summarize_says_none_is_bound(self):
-        summarize = importlib.import_module("scripts.summarize")
+        summarize = importlib.import_module("scripts.analysis.summarize")
         self.assertEqual(self.expected_bound("h"), set())
         readme = summarize.host_readme(os.path.join(self.results, "h"))
         section = readme.split("## Harness-bound points")[1]
@@ -895,7 +895,7 @@ class Harness(unittest.TestCase):
                       readme.split("## The harness's own ceiling")[1])
 
     def test_summarize_harness_ceiling_and_peers_by_item(self):
-        summarize = importlib.import_module("scripts.summarize")
+        summarize = importlib.import_module("scripts.analysis.summarize")
         hostdir = os.path.join(self.results, "h")
         rows = self.rows("h", "peers")
         one = [r for r in rows if r["producers"] == "1" and r["consumers"] == "1"]
@@ -942,7 +942,7 @@ CEILING_VARIANTS = {
 
 
 class Ceiling(unittest.TestCase):
-    """scripts/ceiling.py is someone else's: missing, broken or None means no line."""
+    """scripts/analysis/ceiling.py is someone else's: missing, broken or None means no line."""
 
     @classmethod
     def setUpClass(cls):
@@ -961,15 +961,11 @@ class Ceiling(unittest.TestCase):
         root = os.path.join(self.tmp, "variant-" + variant)
         d = os.path.join(root, "scripts")
         if not os.path.isdir(d):
-            os.makedirs(d)
-            # plot.py and the modules it draws with (its figures' fig_*.py, the
-            # interval and the regimes), not ceiling.py: the variant's
-            for f in ["__init__.py", "plot.py", "nrdata.py", "summary-schema.csv", "stats.py",
-                      "regime.py"] + [
-                    os.path.basename(x) for x in glob.glob(os.path.join(SCRIPTS, "fig_*.py"))]:
-                shutil.copy(os.path.join(SCRIPTS, f), d)
+            # the whole package but its tests, with the variant's ceiling.py
+            shutil.copytree(SCRIPTS, d, ignore=shutil.ignore_patterns("tests", "__pycache__"))
+            os.remove(os.path.join(d, "analysis", "ceiling.py"))
             if variant in CEILING_VARIANTS:
-                with open(os.path.join(d, "ceiling.py"), "w") as f:
+                with open(os.path.join(d, "analysis", "ceiling.py"), "w") as f:
                     f.write(CEILING_VARIANTS[variant])
         return root
 
@@ -984,7 +980,7 @@ class Ceiling(unittest.TestCase):
             pkg = importlib.util.module_from_spec(spec)
             sys.modules[name] = pkg
             spec.loader.exec_module(pkg)
-        mod = importlib.import_module(name + ".plot")
+        mod = importlib.import_module(name + ".figures.plot")
         h = mod.Host(self.results, "h")
         h.load()
         return mod.prep_f2(h), mod.prep_f5(h)

@@ -7,7 +7,7 @@ and no page types a measurement by hand.
 
 * README.md and docs/*.md state no measured number (a number followed by a
   unit of measurement: x, ns, %, Mitems/s, ...) and no dated measurement log,
-  except inside README.md's one generated block, which scripts/claims.py
+  except inside README.md's one generated block, which scripts/analysis/claims.py
   fills from the committed CSVs. What a host measured lives in
   results/<host>/README.md and its reproduction report; a number typed into
   prose goes stale the day the code or the machine changes.
@@ -33,8 +33,8 @@ ROOT = os.path.dirname(os.path.dirname(TESTS))
 README = os.path.join(ROOT, "README.md")
 DOCS = os.path.join(ROOT, "docs")
 
-#: the generated block's markers, exactly as scripts/claims.py looks for them
-BEGIN = "<!-- BEGIN GENERATED: claims (scripts/claims.py readme README.md; do not edit) -->"
+#: the generated block's markers, exactly as scripts/analysis/claims.py looks for them
+BEGIN = "<!-- BEGIN GENERATED: claims (scripts/analysis/claims.py readme README.md; do not edit) -->"
 END = "<!-- END GENERATED: claims -->"
 
 #: README.md is a front door of about 200 lines; the rest belongs in docs/

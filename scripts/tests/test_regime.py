@@ -1,13 +1,14 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""Tests of scripts/regime.py and the pace key of experiment files: every run
+"""Tests of scripts/common/regime.py and the pace key of experiment files: every run
 gets its regime from what it measured, ratios pair only runs of one regime,
 and a paced point passes the work that pins it (make test-scripts)."""
 
 import os
 import unittest
 
-from scripts import expfile
-from scripts import regime
+from scripts.common import expfile
+from scripts.common import regime
+from scripts.analysis import stats
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
 
@@ -56,7 +57,7 @@ class PairedTest(unittest.TestCase):
         # out); rep 4, 5: both full (ratio 0.5)
         a = [run(1, 20, 10), run(2, 20, 10), run(3, 20, 10), run(4, 5, 900), run(5, 5, 900)]
         b = [run(1, 10, 10), run(2, 10, 10), run(3, 1, 900), run(4, 10, 900), run(5, 10, 900)]
-        g = regime.paired_by_regime(a, b)
+        g = stats.paired_by_regime(a, b)
         self.assertEqual(set(g), {("free", "near-empty"), ("free", "full")})
         self.assertEqual(g[("free", "near-empty")].est, 2.0)
         self.assertEqual(g[("free", "near-empty")].n, 2)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""F1, F2 and F4 (prodcons) by regime (scripts/regime.py), as the peers figure.
+"""F1, F2 and F4 (prodcons) by regime (scripts/common/regime.py), as the peers figure.
 
     /usr/bin/python3 -m unittest scripts.tests.test_regimes_apart_figure -v
 
@@ -31,10 +31,10 @@ import tempfile
 import unittest
 
 from scripts.tests import fakeresults
-from scripts import nrdata
-from scripts import plot
-from scripts import regime
-from scripts import summarize
+from scripts.analysis import nrdata
+from scripts.figures import plot
+from scripts.common import regime
+from scripts.analysis import summarize
 from scripts.tests import ROOT, module
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
@@ -358,7 +358,7 @@ class RegimesApart(unittest.TestCase):
     def test_gnuplot_draws_them(self):
         plots = os.path.join(self.tmp, "plots")
         py = sys.executable if have_matplotlib() else "/usr/bin/python3"
-        r = subprocess.run(module("plot", py) + ["--results", self.results,
+        r = subprocess.run(module("figures.plot", py) + ["--results", self.results,
                                                  "--plots", plots, "--gnuplot"],
                            capture_output=True, text=True, timeout=600, cwd=ROOT)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)

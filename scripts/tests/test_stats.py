@@ -20,8 +20,8 @@ import tempfile
 import unittest
 
 from scripts.tests import fakeresults
-from scripts import nrdata
-from scripts import stats
+from scripts.analysis import nrdata
+from scripts.analysis import stats
 from scripts.tests import ROOT, module
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
@@ -29,7 +29,7 @@ SCRIPTS = os.path.dirname(TESTS)
 
 
 def _summarize():
-    return importlib.import_module("scripts.summarize")
+    return importlib.import_module("scripts.analysis.summarize")
 
 
 class IntervalTest(unittest.TestCase):
@@ -126,7 +126,7 @@ class Trees(unittest.TestCase):
         mk(cls.results, "one", "real", (2,), reps=3, seed=25, oversub_above=2,
            experiments=["f2-node-cache", "f4-backoff", "peers"])
         cls.summarize = _summarize()
-        cls.plot = importlib.import_module("scripts.plot")
+        cls.plot = importlib.import_module("scripts.figures.plot")
 
     @classmethod
     def tearDownClass(cls):
@@ -257,7 +257,7 @@ class F4ExercisedTest(Trees):
         """paper_numbers: FFour<b>Says is the text, not a percentage, where idle."""
         import subprocess
         out = os.path.join(self.tmp, "numbers.tex")
-        r = subprocess.run(module("paper_numbers") + ["--results", self.results,
+        r = subprocess.run(module("paper.paper_numbers") + ["--results", self.results,
                                                       "--real", "idle", "--out", out],
                            capture_output=True, text=True, cwd=ROOT)
         self.assertEqual(r.returncode, 0, r.stderr)
@@ -267,7 +267,7 @@ class F4ExercisedTest(Trees):
         self.assertIn("\\newcommand{\\FFourExercised}{0}", text)
         self.assertIn("\\newcommand{\\FFourPauseFailed}{0.1}", text)
         # and the drift macros of a host with references
-        r = subprocess.run(module("paper_numbers") + ["--results", self.results,
+        r = subprocess.run(module("paper.paper_numbers") + ["--results", self.results,
                                                       "--real", "drifty", "--out", out],
                            capture_output=True, text=True, cwd=ROOT)
         self.assertEqual(r.returncode, 0, r.stderr)
@@ -484,12 +484,12 @@ class PaceTest(unittest.TestCase):
 
 
 class SummarizeCliTest(unittest.TestCase):
-    """python3 -m scripts.summarize: --help prints the usage; bad input is one
+    """python3 -m scripts.analysis.summarize: --help prints the usage; bad input is one
     message (argparse's) and exit 2, and --readme writes nothing for a missing host."""
 
     def cli(self, *args):
         import subprocess
-        return subprocess.run(module("summarize") + list(args),
+        return subprocess.run(module("analysis.summarize") + list(args),
                               capture_output=True, text=True, timeout=60, cwd=ROOT)
 
     def test_help_and_bad_input(self):

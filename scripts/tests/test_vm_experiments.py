@@ -1,15 +1,15 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """Tests of make vm-experiments' parts that run without a guest (make test-scripts).
 
-* the guest marking: scripts/nrdata.py guest_note and host_info, the figures'
-  captions (scripts/plot.py), the results README (scripts/summarize.py), the
-  paper's flag (scripts/paper_numbers.py);
+* the guest marking: scripts/analysis/nrdata.py guest_note and host_info, the figures'
+  captions (scripts/figures/plot.py), the results README (scripts/analysis/summarize.py), the
+  paper's flag (scripts/paper/paper_numbers.py);
 * the smoke profile of the committed experiment files;
-* scripts/numa_vm.py: --fetch's host side (scripts/vm_fetch.py: a tar checked
+* scripts/vm/numa_vm.py: --fetch's host side (scripts/vm/vm_fetch.py: a tar checked
   against the size and sha256 the guest printed, unpacked whole, nothing
-  outside its folder) and --python (scripts/vm_image.py: the interpreter and
+  outside its folder) and --python (scripts/vm/vm_image.py: the interpreter and
   the modules a script imports);
-* scripts/vm_experiments.py's check of the results that came back.
+* scripts/vm/vm_experiments.py's check of the results that came back.
 
 The guest itself runs in make vm-experiments.
 """
@@ -28,13 +28,13 @@ import tarfile
 import tempfile
 import unittest
 
-from scripts import expfile
+from scripts.common import expfile
 from scripts.tests import fakeresults
-from scripts import nrdata
-from scripts import summarize
-from scripts import vm_experiments
-from scripts import vm_fetch
-from scripts import vm_image
+from scripts.analysis import nrdata
+from scripts.analysis import summarize
+from scripts.vm import vm_experiments
+from scripts.vm import vm_fetch
+from scripts.vm import vm_image
 from scripts.tests import module
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
@@ -86,9 +86,9 @@ class ResultsCase(unittest.TestCase):
         shutil.rmtree(self.tmp, ignore_errors=True)
 
     def paper_numbers(self, host):
-        """scripts/paper_numbers.py's numbers.tex for results/<host>, as text."""
+        """scripts/paper/paper_numbers.py's numbers.tex for results/<host>, as text."""
         out = os.path.join(self.tmp, "numbers.tex")
-        r = subprocess.run(module("paper_numbers") + ["--results", self.results,
+        r = subprocess.run(module("paper.paper_numbers") + ["--results", self.results,
                                                       "--real", host, "--out", out],
                            capture_output=True, text=True, cwd=ROOT)
         self.assertEqual(r.returncode, 0, r.stderr)
@@ -109,7 +109,7 @@ class GuestMarkTest(ResultsCase):
         info = nrdata.host_info(self.results, host)
         self.assertTrue(info["guest"].startswith(nrdata.GUEST_NOTE))
         self.assertIn("**guest: timings meaningless", summarize.host_readme(hd))
-        from scripts import plot
+        from scripts.figures import plot
         h = plot.Host(self.results, host)
         h.load()
         caption = plot.caption_lines(h, h.data["f2-node-cache"])
@@ -224,7 +224,7 @@ class FetchTest(unittest.TestCase):
                           (["--fetch", "a b", "--", "true"], "relative"),
                           (["--fetch-into", "x", "--", "true"], "goes with --fetch"),
                           (["--fetch", "r", "--fetch-into", self.tmp, "--", "true"], "exists")):
-            r = subprocess.run(module("numa_vm") + args,
+            r = subprocess.run(module("vm.numa_vm") + args,
                                capture_output=True, text=True, cwd=ROOT)
             self.assertEqual(r.returncode, 2, args)
             self.assertIn(msg, r.stderr)
@@ -236,15 +236,18 @@ class PythonFilesTest(unittest.TestCase):
         cwd = os.getcwd()
         os.chdir(ROOT)
         try:
-            files = dict((g, h) for h, g in vm_image.python_files(["scripts.experiments"]))
+            files = dict((g, h) for h, g in vm_image.python_files(["scripts.runner.experiments"]))
         finally:
             os.chdir(cwd)
         self.assertEqual(os.path.realpath(files["/usr/bin/python3"]),
                          os.path.realpath(sys.executable))
-        # the package (python3 -m scripts.experiments in /work) and the
+        # the package (python3 -m scripts.runner.experiments in /work) and the
         # modules the runner imports, also those imported inside functions
-        for mod in ("__init__", "expfile", "summarize", "nrdata", "ceiling", "experiments"):
+        for mod in ("__init__", "common/expfile", "common/tidy", "runner/experiments",
+                    "runner/hostenv"):
             self.assertIn(f"/work/scripts/{mod}.py", files)
+        # and nothing of the analysis: the runner runs it as a command
+        self.assertFalse([g for g in files if g.startswith("/work/scripts/analysis/")])
         guest = set(files)
         for need in ("os.py", "encodings/__init__.py", "encodings/utf_8.py", "json/__init__.py",
                      "subprocess.py", "random.py", "statistics.py", "runpy.py"):

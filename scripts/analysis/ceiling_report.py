@@ -1,0 +1,105 @@
+# SPDX-License-Identifier: BSD-2-Clause
+"""ceiling_report.py - how tight the ceiling model is, per queue and regime.
+
+A model loose enough to pass everything tests nothing: for each queue of the
+peers sweep, the best point in each regime (the median of the point's runs
+that ran in it) against its ceiling (scripts/analysis/ceiling.py), with the binding
+term named. The issue's target for the near-empty regime is TIGHT = 0.5: a
+queue whose best near-empty point stays below half of its ceiling has a
+ceiling that does not bind it here, and the README says so.
+"""
+
+import os
+import statistics
+
+from ..common import regime
+
+#: the share of its ceiling a queue's best near-empty point should reach
+TIGHT = 0.5
+
+
+def tightness(hostdir, name="peers"):
+    """[{queue, regime, ratio, measured, ceiling (M items/s), bound, point}]:
+    per queue and regime the point with the highest median measured /
+    ceiling, each run against its own ceiling (ceiling.group_ratio; prodcons
+    rows the model speaks of); None without a probe."""
+    from . import ceiling
+    from . import findings
+    ppath = os.path.join(hostdir, "probe", "probe.csv")
+    rows = findings.load(os.path.join(hostdir, f"{name}.csv"))
+    if not rows or not os.path.exists(ppath):
+        return None
+    probe = ceiling.load_probe(ppath)
+    groups = {}
+    for r in rows:
+        if ceiling.modelled(r) and regime.closed_loop(r):
+            groups.setdefault((r["queue"], regime.of(r), r["point"]), []).append(r)
+    best = {}
+    for (q, reg, pid), rs in groups.items():
+        g = ceiling.group_ratio(probe, rs)
+        if not g:
+            continue
+        w = [v for v in (ceiling.sojourn_in_transfers(probe, r) for r in rs) if v]
+        d = {"queue": q, "regime": reg, "ratio": g["ratio"], "measured": g["measured"] / 1e6,
+             "ceiling": g["ceiling"] / 1e6, "bound": g["bound"], "point": pid,
+             "runs": len(rs), "sojourn": statistics.median(w) if w else None}
+        if (q, reg) not in best or d["ratio"] > best[(q, reg)]["ratio"]:
+            best[(q, reg)] = d
+    return [best[k] for k in sorted(best)]
+
+
+def instrument(hostdir):
+    """(t_h, t_c): the probe's hand-over timed as the harness times an item
+    (handover_stamped_ns) and its one-way line transfer (ns); t_h None where
+    the probe predates the row, (None, None) without a probe."""
+    from . import ceiling
+    ppath = os.path.join(hostdir, "probe", "probe.csv")
+    if not os.path.exists(ppath):
+        return None, None
+    probe = ceiling.load_probe(ppath)
+    return probe.get("handover_stamped_ns"), ceiling.params(probe)["t_c"]
+
+
+def instrument_sentence(hostdir):
+    """What the harness's own stamps and polls leave a latency-bound run here."""
+    t_h, t_c = instrument(hostdir)
+    if not t_c:
+        return ""
+    if not t_h:
+        return (" This host's probe predates its timing of a hand-over as the harness times "
+                "an item (handover_stamped_ns), so the instrument's share is not known here.")
+    return (f" The probe timed one hand-over as the harness times an item "
+            f"(handover_stamped_ns: the producer's stamp, one line to a consumer polling as "
+            f"the harness's consumers poll, the consumer's stamp) at {t_h:.1f} ns against a "
+            f"one-way transfer t_c of {t_c:.1f} ns: through this harness a latency-bound run "
+            f"reaches at most about {min(1.0, t_c / t_h):.2f} of its latency term before any "
+            "queue adds its own work or any stall its time.")
+
+
+def lines(hostdir):
+    t = tightness(hostdir)
+    if not t:
+        return []
+    near = [d for d in t if d["regime"] == "near-empty"]
+    loose = [d["queue"] for d in near if d["ratio"] < TIGHT]
+    out = ["", "## How tight the ceiling model is", "",
+           "Per queue of the peers sweep and regime, the best point (the median over its runs "
+           "in that regime of each run's measured / ceiling; the columns M items/s and ceiling "
+           "are medians too) and the term that binds most of its runs. A model a queue's "
+           f"best near-empty point does not reach {TIGHT:g} of is too loose to test that "
+           "queue here: "
+           + (f"{', '.join(loose)}." if loose else "none.")
+           + " Above 1 the model fails. The latency term is each run's items in flight over "
+           "one line transfer (scripts/analysis/ceiling.py, A3); a run reaches 1 / (its mean latency in "
+           "one-way transfers t_c) of it, so the column t_c per item says how many transfers' "
+           "time an item spends in the queue on average: time the consumer spends away from "
+           "it (the harness's stamps, a producer's pacing work, backoff, preemption), which no "
+           "count of lines bounds." + instrument_sentence(hostdir), "",
+           "| queue | regime | best measured / ceiling | M items/s | ceiling | binding term | "
+           "t_c per item | point |", "|---|---|---|---|---|---|---|---|"]
+    for d in t:
+        w = f"{d['sojourn']:.1f}" if d["sojourn"] else "—"
+        out.append(f"| {d['queue']} | {d['regime']} | {d['ratio']:.2f} | {d['measured']:.1f} | "
+                   f"{d['ceiling']:.1f} | {d['bound']} | {w} | `{d['point']}` "
+                   f"({d['runs']} runs) |")
+    return out

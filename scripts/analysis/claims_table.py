@@ -1,0 +1,483 @@
+# SPDX-License-Identifier: BSD-2-Clause
+"""claims_table.py - the claims table: every measured claim, beside the function that measures it.
+
+Each entry of CLAIMS is one sentence the README, the results READMEs or the
+paper states: an id, the sentence, the CSV and columns it reads, the
+estimator, the predicate, the study's value and when it is testable (claims.py
+says what each status means). Every measure function reads findings.py, the
+one estimator. evaluate() checks one claim on one host, report() every claim;
+claims.py prints the report (text, CSV, markdown, LaTeX) and is the command
+line.
+"""
+
+import os
+import statistics
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+from . import findings
+from . import hostfacts
+from . import nrdata
+from .regime_report import regime_says
+from . import stats
+
+
+STATUSES = ("holds", "does not hold", "inconclusive", "not testable here", "not exercised")
+
+
+#: a mechanism is exercised when the no-backoff run loses at least this many races
+#: per operation (1 in 1,000), the realized batch reaches this share of the configured
+#: one, or a gate was waited on at all
+LOST_RACES_EXERCISED = nrdata.BACKOFF_EXERCISED
+REALIZED_EXERCISED = 0.8
+
+
+#: the study's scale (design.md section 1): two nodes of 16 vCPUs each
+STUDY_WORKERS = 32
+STUDY_NODES = 2
+
+
+@dataclass
+class Measured:
+    """A claim's value on one host: the estimate, its interval (lo..hi, equal
+    to the value where there is none), the repetitions behind it, where it was
+    read and what it was measured at."""
+    value: float
+    lo: Optional[float] = None
+    hi: Optional[float] = None
+    n: Optional[int] = None
+    source: str = ""
+    detail: str = ""
+    exercised: Optional[str] = None  # why not, where the mechanism did not run
+    coverage: Optional[float] = None  # stats.interval's exact coverage of [lo, hi]
+
+    def __post_init__(self):
+        if self.lo is None:
+            self.lo = self.value
+        if self.hi is None:
+            self.hi = self.value
+
+
+@dataclass
+class Claim:
+    id: str
+    finding: str           # F1..F5, or "ring" for the queue against its peers
+    sentence: str          # what is claimed, in words
+    reads: str             # the CSV and columns it reads
+    estimator: str
+    op: str                # '>', '>=', '<', '<='
+    threshold: float
+    unit: str              # 'x', '%', '' (shown after values)
+    study: str             # the study's value, '' where it gave none
+    when: str              # when it is testable, in words
+    measure: Callable = field(repr=False)
+    testable: Callable = field(repr=False, default=lambda ctx: None)
+
+
+class Host:
+    """What the claims read of one host: its folder, the folder of its
+    cross-node runs (itself with several real nodes, else its emulated
+    sibling), what the machine is."""
+
+    def __init__(self, hostdir):
+        self.dir = os.path.normpath(hostdir)
+        self.name = os.path.basename(self.dir)
+        self.cross = hostfacts.cross_node_dir(self.dir)
+        self.topo = hostfacts.describe_host(self.dir) or {}
+        self.machine = hostfacts.machine(self.dir)
+        self.real_nodes = hostfacts.real_nodes(self.topo)
+        self.cores = self.machine.get("cores") or sum(
+            n.get("ncpus", 0) for n in self.topo.get("nodes", [])) or 0
+        self.cross_topo = hostfacts.describe_host(self.cross) or {} if self.cross else {}
+        self.virt = self.machine.get("hypervisor") or self.topo.get("virtualization") or ""
+        # a QEMU TCG guest (make vm-experiments): its timings test nothing
+        self.guest = nrdata.guest_note(self.topo.get("virtualization"))
+
+    def rel(self, *parts):
+        return os.path.join(*parts)
+
+
+# ---- testability ----------------------------------------------------------------
+
+def needs_real_nodes(ctx):
+    """F3 and F5 are about the interconnect: two real nodes, their runs on them."""
+    if ctx.real_nodes < STUDY_NODES:
+        where = ("on emulated nodes (one real node here: no interconnect crossed)"
+                 if ctx.cross and ctx.cross != ctx.dir else "with one real node")
+        return f"needs {STUDY_NODES} real NUMA nodes; this host's cross-node runs are {where}"
+    return None
+
+
+def needs_study_scale(ctx):
+    if ctx.real_nodes < STUDY_NODES or ctx.cores < STUDY_WORKERS:
+        return (f"needs >= {STUDY_WORKERS} cores on {STUDY_NODES} real nodes without "
+                f"oversubscription; this host has {ctx.cores} core(s), "
+                f"{ctx.real_nodes or 1} real node(s)")
+    return None
+
+
+def needs_cores(k):
+    def check(ctx):
+        if ctx.cores and ctx.cores < k:
+            return f"needs >= {k} cores; this host has {ctx.cores}"
+        return None
+    return check
+
+
+# ---- measurements: each reads findings.py's functions (the one estimator) ---------------
+
+def _ratio(d, key, source, detail):
+    if not d or d.get(key) is None:
+        return None
+    return Measured(d[key], d.get(key + "_lo"), d.get(key + "_hi"), d.get(key + "_n"),
+                    source, detail, coverage=d.get(key + "_cov"))
+
+
+def m_f1(ctx):
+    r = findings.f1(ctx.dir)
+    return _ratio(r, "ratio", "f1-lookup-cost.csv", "look-up / data movement per operation, "
+                  "1P1C, lookup libnuma against none, "
+                  f"{regime_says(r)}") if r else None
+
+
+def m_f2(ctx):
+    r = findings.f2(ctx.dir)
+    if not r:
+        return None
+    m = _ratio(r, "cached_over_libnuma", "f2-node-cache.csv",
+               f"throughput cached / libnuma at {r['threads']} threads"
+               + (" (oversubscribed)" if r.get("oversubscribed") else "")
+               + f", {regime_says(r)}")
+    return m
+
+
+def m_f3(ctx):
+    if not ctx.cross:
+        return None
+    r = findings.f3(ctx.cross)
+    if not r:
+        return None
+    how = (f"open loop at {float(r['load']) * 100:.0f}% of capacity" if r.get("load")
+           else "closed loop")
+    return _ratio(r, "shared_over_perworker", f"{os.path.basename(ctx.cross)}/f3-gate.csv",
+                  f"p50 latency shared / per-worker gate at {r['threads']} threads, {how}")
+
+
+def m_f4(backoff, workload="prodcons"):
+    def measure(ctx):
+        r = findings.f4(ctx.dir, workload)
+        if not r or r.get(f"{backoff}_change_pct") is None:
+            return None
+        virt = f", {ctx.virt} guest" if ctx.virt else ""
+        m = _ratio(r, f"{backoff}_change_pct", "f4-backoff.csv",
+                   f"throughput {backoff} against none, workload {workload}, no local work, "
+                   f"{r['threads']} threads{virt}"
+                   + (" (oversubscribed)" if r.get("oversubscribed") else "")
+                   + (f", {regime_says(r, f'{backoff}_')}"
+                      if r.get(f"{backoff}_regime") else ""))
+        rate = r.get("none_failed_per_item")
+        if rate is None or rate < LOST_RACES_EXERCISED:
+            per_k = "not recorded" if rate is None else f"{rate * 1000:.3g}"
+            m.exercised = (f"the no-backoff run lost {per_k} races per 1,000 operations "
+                           f"(< {LOST_RACES_EXERCISED * 1000:g}): no backoff had anything to do")
+        return m
+    return measure
+
+
+def _ceiling_points(ctx):
+    """[(folder, csv, violation-like dict)] of every row with a ceiling, real and cross."""
+    from . import ceiling
+    out = []
+    for d in dict.fromkeys([ctx.dir] + ([ctx.cross] if ctx.cross else [])):
+        for name, v in ceiling.check_host(d, tolerance=-1.0):
+            out.append((os.path.basename(d), name, v))
+    return out
+
+
+def m_f5_model(ctx):
+    pts = _ceiling_points(ctx)
+    if not pts:
+        return None
+    folder, name, v = max(pts, key=lambda p: p[2]["ratio"])
+    above = sum(1 for _, _, x in pts if x["ratio"] > 1.0)
+    return Measured(v["ratio"], source=f"{folder}/{name} + probe/probe.csv",
+                    detail=(f"highest measured / ceiling over {len(pts)} runs: {v['queue']} "
+                            f"{v['point']} ({v['measured'] / 1e6:.2f} vs "
+                            f"{v['ceiling'] / 1e6:.2f} M items/s, bound: {v['bound']}); "
+                            f"{above} run(s) above the model"))
+
+
+def m_f5_realized(ctx):
+    if not ctx.cross:
+        return None
+    rz = findings.f5_realized(ctx.cross)
+    if not rz:
+        return None
+    worst = min(rz, key=lambda x: x["ratio"])
+    return Measured(worst["ratio"], source=f"{os.path.basename(ctx.cross)}/f5-ceiling.csv",
+                    detail=(f"lowest realized / configured batch: batch {worst['batch']} at "
+                            f"{worst['threads']} threads moved {worst['realized']:.1f} items "
+                            "per transfer"))
+
+
+def m_peers(item, bursts, peer):
+    def measure(ctx):
+        r = findings.peers(ctx.dir, item)
+        key = f"b{bursts}_over_{peer}"
+        if not r:
+            return None
+        return _ratio(r, key, "peers.csv",
+                      f"numaring / {'rte_ring' if peer == 'rte' else peer} throughput, "
+                      f"{'bursts' if bursts == '1' else 'single operations'}, {item} items, "
+                      f"{r['threads']} threads" + (" (oversubscribed)"
+                                                   if r.get("oversubscribed") else "")
+                      + f", {regime_says(r, f'b{bursts}_')}")
+    return measure
+
+
+# ---- the side benchmarks (results/<host>/bench/) --------------------------------------
+
+def bench_rows(ctx, name):
+    """The rows of results/<host>/bench/<name>.csv, each with 'rep' = its round
+    (so that findings.paired pairs runs of one round); [] where absent."""
+    path = os.path.join(ctx.dir, "bench", f"{name}.csv")
+    rows = findings.load_all(path)
+    for r in rows:
+        r["rep"] = r.get("round") or "1"
+    return rows
+
+
+def m_bench_peers(bursts, peer, where="harness"):
+    def measure(ctx):
+        rows = [r for r in bench_rows(ctx, "bench-peers")
+                if r.get("shape") == "1x1" and str(r.get("bursts")) == bursts
+                and (r.get("where") or "harness") == where
+                and (r.get("item") or "inline") == "inline"]
+        a, b = findings.by(rows, queue="numaring"), findings.by(rows, queue=peer)
+        pr = findings.paired(a, b)
+        if not pr:
+            return None
+        return Measured(pr[0], pr[1], pr[2], pr[3], "bench/bench-peers.csv", coverage=pr[4],
+                        detail=
+                        f"numaring / {'rte_ring' if peer == 'rte' else peer}, 1P1C, "
+                        f"{'bursts' if bursts == '1' else 'single operations'}, inline items, "
+                        f"{'numaring-bench' if where == 'harness' else 'bare loop'}, paired "
+                        "by round")
+    return measure
+
+
+def m_bench_fidelity(ctx):
+    rows = bench_rows(ctx, "bench-fidelity")
+    if not rows:
+        return None
+    worst = None
+    keys = sorted({(r.get("queue"), str(r.get("bursts")), r.get("item") or "inline")
+                   for r in rows})
+    for q, b, item in keys:
+        rs = [r for r in rows if (r.get("queue"), str(r.get("bursts")),
+                                  r.get("item") or "inline") == (q, b, item)]
+        pr = findings.paired(findings.by(rs, where="harness"), findings.by(rs, where="bare"))
+        if pr and (worst is None or pr[0] < worst[0][0]):
+            worst = (pr, q, b, item)
+    if worst is None:
+        return None
+    pr, q, b, item = worst
+    return Measured(pr[0], pr[1], pr[2], pr[3], "bench/bench-fidelity.csv", coverage=pr[4],
+                    detail=f"lowest harness / bare loop: {q}, "
+                    f"{'bursts' if b == '1' else 'single operations'}, {item} items, paired "
+                    "by round")
+
+
+def m_bench_oversub(ctx):
+    rows = bench_rows(ctx, "bench-oversub")
+    vals = [(nrdata.num(r, "ratio_to_perworker"), r) for r in rows]
+    vals = [(v, r) for v, r in vals if v is not None]
+    if not vals:
+        return None
+    v, r = min(vals, key=lambda x: x[0])
+    return Measured(v, source="bench/bench-oversub.csv",
+                    detail=(f"worst of {len(vals)} look-up x gate x backoff combinations: "
+                            f"lookup {r.get('lookup')}, gate {r.get('gate')}, backoff "
+                            f"{r.get('backoff')}, 3 producers + 3 consumers"))
+
+
+# ---- the table ------------------------------------------------------------------------
+
+ANY = "any host"
+CLAIMS = [
+    Claim("F1.lookup-dominates", "F1",
+          "Finding the node with libnuma on every operation costs more than moving the item.",
+          "f1-lookup-cost.csv: throughput_ops_per_s, lookup libnuma vs none, 1P1C",
+          "paired median ratio", ">", 1.0, "x", "", ANY, m_f1),
+    Claim("F1.study-11x", "F1",
+          "The per-operation look-up costs more than 11x the data movement (the study's F1).",
+          "f1-lookup-cost.csv: throughput_ops_per_s, lookup libnuma vs none, 1P1C",
+          "paired median ratio", ">", 11.0, "x", "more than 11x", ANY, m_f1),
+    Claim("F2.cache-faster", "F2",
+          "Remembering the node raises throughput against looking it up every operation.",
+          "f2-node-cache.csv: throughput_ops_per_s, lookup cached vs libnuma",
+          "paired median ratio", ">", 1.0, "x", "", "any host with >= 2 cores", m_f2,
+          needs_cores(2)),
+    Claim("F2.study-6x", "F2",
+          "Remembering the node raises throughput 6-7x (the study's F2).",
+          "f2-node-cache.csv: throughput_ops_per_s, lookup cached vs libnuma",
+          "paired median ratio", ">=", 6.0, "x", "6-7x", "any host with >= 2 cores", m_f2,
+          needs_cores(2)),
+    Claim("F3.study-200x", "F3",
+          "A counter per worker cuts median latency more than 200x against one shared "
+          "counter (the study's F3).",
+          "f3-gate.csv: p50_ns, gate shared vs perworker, open loop",
+          "paired median ratio", ">", 200.0, "x", "more than 200x", "needs 2 real nodes",
+          m_f3, needs_real_nodes),
+    Claim("F4.study-15-30pct", "F4",
+          "Backoff costs 15-30% of throughput at 32 workers against retrying at once "
+          "(the study's F4).",
+          "f4-backoff.csv: throughput_ops_per_s, backoff exp vs none",
+          "paired median change", "<=", -15.0, "%", "-15% to -30%",
+          f"needs >= {STUDY_WORKERS} cores on 2 real nodes", m_f4("exp"), needs_study_scale),
+    Claim("F4.pause-costs", "F4",
+          "A fixed PAUSE spin after a lost race lowers throughput against retrying at once.",
+          "f4-backoff.csv: throughput_ops_per_s, failed_attempts, backoff pause vs none",
+          "paired median change", "<", 0.0, "%", "", "any host where races are lost",
+          m_f4("pause")),
+    Claim("F4.exp-costs", "F4",
+          "Exponential PAUSE backoff lowers throughput against retrying at once.",
+          "f4-backoff.csv: throughput_ops_per_s, failed_attempts, backoff exp vs none",
+          "paired median change", "<", 0.0, "%", "", "any host where races are lost",
+          m_f4("exp")),
+    Claim("F4.yield-costs", "F4",
+          "Yielding the CPU after a lost race lowers throughput against retrying at once.",
+          "f4-backoff.csv: throughput_ops_per_s, failed_attempts, backoff yield vs none",
+          "paired median change", "<", 0.0, "%", "", "any host where races are lost",
+          m_f4("yield")),
+] + [
+    Claim(f"F4.{w}-{b}-costs", "F4",
+          f"{what} after a lost race lowers throughput against retrying at once when "
+          f"{desc} (workload {w}).",
+          f"f4-backoff.csv: throughput_ops_per_s, failed_attempts, workload {w}, work 0, "
+          f"backoff {b} vs none",
+          "paired median change", "<", 0.0, "%", "",
+          "any host with >= 2 cores where the no-backoff run loses races", m_f4(b, w),
+          needs_cores(2))
+    for w, desc in (("pairs", "every thread enqueues then dequeues"),
+                    ("mixed", "every thread enqueues or dequeues at random"))
+    for b, what in (("pause", "A fixed PAUSE spin"), ("exp", "Exponential PAUSE backoff"),
+                    ("yield", "Yielding the CPU"))
+] + [
+    Claim("F5.model-bounds", "F5",
+          "No measured run is above the physical ceiling model.",
+          "every sweep's throughput_ops_per_s against probe/probe.csv (scripts/analysis/ceiling.py)",
+          "highest measured / ceiling over the runs", "<=", 1.0, "x", "", ANY, m_f5_model),
+    Claim("F5.realized-batch", "F5",
+          "Every cross-node transfer moves at least 0.8 of its configured batch.",
+          "f5-ceiling.csv: items_per_transfer / batch",
+          "lowest median over the points", ">=", REALIZED_EXERCISED, "x", "",
+          "any host with 2 nodes (real or emulated)", m_f5_realized),
+    Claim("F5.study-interconnect", "F5",
+          "The interconnect's latency and bandwidth set the ceiling (the study's F5).",
+          "f5-ceiling.csv against probe/probe.csv",
+          "highest measured / ceiling over the runs", "<=", 1.0, "x",
+          "the interconnect bound", "needs 2 real nodes", m_f5_model, needs_real_nodes),
+    Claim("ring.peers-bursts-rte", "ring",
+          "With bursts, NumaRing moves at least 1.2x rte_ring's items at 1P1C "
+          "(peers sweep).",
+          "peers.csv: throughput_ops_per_s, queue numaring vs rte, bursts, inline items",
+          "paired median ratio", ">=", 1.2, "x", "", ANY, m_peers("inline", "1", "rte")),
+    Claim("ring.peers-single-flat", "ring",
+          "With single operations, NumaRing keeps the flat ring's pace at 1P1C "
+          "(peers sweep).",
+          "peers.csv: throughput_ops_per_s, queue numaring vs flat, single operations",
+          "paired median ratio", ">=", 1.0, "x", "", ANY, m_peers("inline", "0", "flat")),
+    Claim("ring.bench-bursts-rte", "ring",
+          "With bursts, NumaRing moves at least 1.2x rte_ring's items at 1P1C "
+          "(make bench-peers).",
+          "bench/bench-peers.csv: throughput_ops_per_s, numaring vs rte, 1x1, bursts, harness",
+          "paired median ratio", ">=", 1.2, "x", "", ANY, m_bench_peers("1", "rte")),
+    Claim("ring.bench-bursts-rte-bare", "ring",
+          "Alone (no harness), NumaRing's bursts move at least 1.2x rte_ring's items at 1P1C "
+          "(make bench-peers).",
+          "bench/bench-peers.csv: throughput_ops_per_s, numaring vs rte, bursts, bare loop",
+          "paired median ratio", ">=", 1.2, "x", "", ANY, m_bench_peers("1", "rte", "bare")),
+    Claim("ring.bench-single-flat", "ring",
+          "With single operations, NumaRing keeps the flat ring's pace at 1P1C "
+          "(make bench-peers).",
+          "bench/bench-peers.csv: throughput_ops_per_s, numaring vs flat, 1x1, single",
+          "paired median ratio", ">=", 1.0, "x", "", ANY, m_bench_peers("0", "flat")),
+    Claim("harness.fidelity", "harness",
+          "numaring-bench keeps at least 0.8 of a bare loop's speed for every queue and mode "
+          "(make bench-fidelity).",
+          "bench/bench-fidelity.csv: throughput_ops_per_s, where harness vs bare",
+          "paired median ratio (the lowest)", ">=", 0.8, "x", "", ANY, m_bench_fidelity),
+    Claim("ring.oversub-no-collapse", "ring",
+          "With 3 producers and 3 consumers on 2 CPUs, no look-up x gate x backoff collapses "
+          "below 0.1 of the per-worker gate (make bench-oversub).",
+          "bench/bench-oversub.csv: ratio_to_perworker",
+          "lowest median over the combinations", ">=", 0.1, "x", "", ANY, m_bench_oversub),
+]
+
+
+BY_ID = {c.id: c for c in CLAIMS}
+
+
+def decide(op, t, lo, hi):
+    """holds / does not hold / inconclusive for an interval [lo, hi] against
+    'value op t'."""
+    lo, hi = min(lo, hi), max(lo, hi)
+    if op == ">":
+        return "holds" if lo > t else "does not hold" if hi <= t else "inconclusive"
+    if op == ">=":
+        return "holds" if lo >= t else "does not hold" if hi < t else "inconclusive"
+    if op == "<":
+        return "holds" if hi < t else "does not hold" if lo >= t else "inconclusive"
+    if op == "<=":
+        return "holds" if hi <= t else "does not hold" if lo > t else "inconclusive"
+    raise ValueError(f"unknown operator {op!r}")
+
+
+def evaluate(claim, ctx):
+    """One row of the report: a dict with every COLUMNS field."""
+    row = {"host": ctx.name, "claim": claim.id, "finding": claim.finding, "op": claim.op,
+           "threshold": f"{claim.threshold:g}", "unit": claim.unit, "study": claim.study,
+           "estimator": claim.estimator, "reads": claim.reads, "when": claim.when,
+           "sentence": claim.sentence, "value": "", "lo": "", "hi": "", "n": "",
+           "coverage": "",
+           "source": "", "detail": "", "why": ""}
+    try:
+        m = claim.measure(ctx)
+    except (OSError, ValueError, KeyError, ZeroDivisionError) as e:
+        m, row["why"] = None, f"could not be computed: {e}"
+    if m is not None:
+        row.update(value=f"{m.value:.6g}", lo=f"{m.lo:.6g}", hi=f"{m.hi:.6g}",
+                   n="" if m.n is None else str(m.n), source=m.source, detail=m.detail,
+                   coverage="" if m.coverage is None else f"{m.coverage:.4f}")
+    why_not = ctx.guest or claim.testable(ctx)
+    if why_not:
+        row["status"], row["why"] = "not testable here", why_not
+    elif m is None:
+        row["status"] = "not testable here"
+        what = claim.reads.split(":")[0]
+        row["why"] = row["why"] or (f"no data for it in these results ({what}"
+                                    + (": make " + what.split("/")[-1][:-4] if
+                                       what.startswith("bench/") else "") + ")")
+    elif m.exercised:
+        row["status"], row["why"] = "not exercised", m.exercised
+    else:
+        row["status"] = decide(claim.op, claim.threshold, m.lo, m.hi)
+        if (row["status"] != "inconclusive" and m.coverage is not None
+                and m.coverage < stats.MIN_DECISIVE):
+            row["status"] = "inconclusive"
+            row["why"] = (f"{m.n} paired repetitions: the interval covers the median with "
+                          f"probability {m.coverage * 100:.1f}% only (a decision needs "
+                          f"{stats.MIN_DECISIVE * 100:.0f}%)")
+    return row
+
+
+COLUMNS = ["host", "claim", "finding", "status", "value", "lo", "hi", "n", "coverage", "unit",
+           "op",
+           "threshold", "study", "estimator", "source", "detail", "why", "when", "reads",
+           "sentence"]
+
+
+def report(hostdir):
+    ctx = Host(hostdir)
+    return [evaluate(c, ctx) for c in CLAIMS]

@@ -1,0 +1,671 @@
+# SPDX-License-Identifier: BSD-2-Clause
+"""findings.py - the measured numbers of each finding (F1 .. F5, peers), from results/<host>/*.csv.
+
+Every number comes from the tidy CSVs; nothing is typed in. The results
+READMEs (results_readme.py), the claims (claims.py), the figures and the
+paper's generated numbers all read them from here. A ratio between two
+configurations is a paired ratio: the ratio of the two runs of each
+repetition k (rep k of every point ran in the same round of the sweep, close
+in time), its median over the repetitions, and the order-statistic interval
+of that median with its exact coverage at the n used (stats.interval).
+Absolute values (ns, Mops/s) are medians over repetitions. The drift
+reference's runs (role reference) are left out of every point; drift.py
+reports them on their own.
+"""
+
+import csv
+import os
+import statistics
+
+from ..common import expfile
+from . import hostfacts
+from ..common import manifest
+from . import nrdata
+from ..common import regime
+from . import stats
+
+
+#: the experiments, in the order the README lists them: experiments/*.exp by
+#: finding (F1 .. F5, peers), then name
+EXPERIMENTS = expfile.experiment_names()
+
+
+#: a point at or above this share of the harness's own ceiling (the null queue's
+#: throughput with the same threads, placement and items) measures the harness
+#: as much as the queue
+HARNESS_BOUND = 0.8
+
+
+def load_all(path):
+    """Every row of a tidy CSV, the drift reference's runs included."""
+    if not os.path.exists(path):
+        return []
+    with open(path, newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def load(path):
+    """The rows of the sweep's points (the drift reference's runs left out)."""
+    return [r for r in load_all(path) if not nrdata.is_reference(r)]
+
+
+def load_refs(path):
+    """The drift reference's runs of a tidy CSV (points reference-start, -middle, -end)."""
+    return [r for r in load_all(path) if nrdata.is_reference(r)]
+
+
+# ---- paired ratios ------------------------------------------------------------
+
+def paired(a_rows, b_rows, key="throughput_ops_per_s", fn=None):
+    """stats.Interval (estimate, low, high, n, coverage) of a paired ratio:
+    fn(a_k, b_k) (default a_k / b_k) for every repetition k both groups ran,
+    its median and order-statistic interval; None where no repetition pairs up."""
+    return stats.paired(a_rows, b_rows, key, fn)
+
+
+def put_ratio(out, name, pr, scale=1.0):
+    """out[name], out[name_lo], out[name_hi], out[name_n], out[name_cov] from a
+    paired() result (x scale)."""
+    if pr:
+        out[name], out[name + "_lo"], out[name + "_hi"] = (v * scale for v in pr[:3])
+        out[name + "_n"] = pr[3]
+        out[name + "_cov"] = pr[4]
+
+
+def interval_of(d, name):
+    """The stats.Interval put_ratio stored under name in d; None if absent."""
+    if d.get(name) is None:
+        return None
+    if d.get(name + "_lo") is None:
+        return stats.Interval(d[name], d[name], d[name], 1, None)
+    return stats.Interval(d[name], d[name + "_lo"], d[name + "_hi"], d.get(name + "_n") or 0,
+                          d.get(name + "_cov"))
+
+
+def within_regime(out, a_rows, b_rows, key="throughput_ops_per_s", fn=None):
+    """Pick the regime a comparison of a_rows against b_rows is quoted in
+    (regime.headline of the groups in which a repetition's two runs both ran)
+    and record every group's paired ratio: out["regime"] (its label, or
+    "mixed" where no repetition ran both runs in one regime),
+    out["regimes"] {label: stats.Interval}, out["regime_mix"] (how the runs
+    split, '' if one group). Returns the headline group (None if mixed)."""
+    groups = stats.paired_by_regime(a_rows, b_rows, key, fn)
+    g = regime.headline(groups)
+    out["regime"] = regime.group_label(g) if g else "mixed"
+    out["regimes"] = {regime.group_label(k): v for k, v in groups.items()}
+    out["regime_mix"] = regime.mixed_note(list(a_rows) + list(b_rows))
+    return g
+
+
+def regime_rows(rows, g):
+    """rows restricted to group g (all of them where g is None)."""
+    return rows if g is None else regime.in_group(rows, g)
+
+
+def med(rows, key):
+    vals = [float(r[key]) for r in rows if r.get(key) not in ("", None)]
+    return statistics.median(vals) if vals else None
+
+
+def spread(rows, key):
+    vals = [float(r[key]) for r in rows if r.get(key) not in ("", None)]
+    return (min(vals), max(vals)) if vals else (None, None)
+
+
+def threads(r):
+    """The row's threads (nrdata.threads: a symmetric workload's --threads, else
+    producers + consumers)."""
+    return nrdata.threads(r)
+
+
+def item_of(r):
+    """The row's item mode: inline (a value) or message; an empty cell is inline."""
+    return (r.get("item") or "").strip() or "inline"
+
+
+def by_item(rows, item):
+    return [r for r in rows if item_of(r) == item]
+
+
+def sample_of(rows):
+    """'64' when every row times 1 in 64 items; '1/64' when they differ; None if unknown."""
+    vals = sorted({(r.get("sample") or "").strip() for r in rows} - {""}, key=float)
+    return "/".join(vals) if vals else None
+
+
+def by(rows, **kw):
+    return [r for r in rows if all(str(r.get(k)) == str(v) for k, v in kw.items())]
+
+
+#: the look-ups F1 states against none besides libnuma (its reference), in the
+#: order its ratios are stated (stated_effects): the production ones first
+F1_VS_NONE = ("cached", "rseq", "rdpid", "table", "syscall")
+
+
+def f1(hostdir):
+    rows = load(os.path.join(hostdir, "f1-lookup-cost.csv"))
+    if not rows:
+        return None
+    reg = {}
+    g = within_regime(reg, by(rows, lookup="none"), by(rows, lookup="libnuma"),
+                      fn=lambda n, b: n / b - 1)
+    rows = regime_rows(rows, g)   # every number below: runs of one regime
+    none_rows, lib_rows = by(rows, lookup="none"), by(rows, lookup="libnuma")
+    none = med(none_rows, "throughput_ops_per_s")
+    lib = med(lib_rows, "throughput_ops_per_s")
+    if not none or not lib:
+        return None
+    move_ns = 1e9 / none
+    out = {"move_ns": move_ns, "libnuma_op_ns": 1e9 / lib, "reps": len(lib_rows)}
+    out.update(reg)
+    # look-up / data movement, per repetition: (1/lib_k - 1/none_k) / (1/none_k)
+    put_ratio(out, "ratio", paired(none_rows, lib_rows, fn=lambda n, b: n / b - 1))
+    if "ratio" not in out:   # no repetition pairs up: the ratio of the medians, no CI
+        out["ratio"] = none / lib - 1
+    out["lookup_ns"] = out["ratio"] * move_ns
+    h = med(rows, "harness_ops_per_s")
+    if h:
+        # the harness alone: its time per item, against the data movement (lookup none)
+        out["harness_ns"] = 1e9 / h
+        out["move_over_harness"] = move_ns / (1e9 / h)
+    for mode in F1_VS_NONE:
+        # time per item of the mode over that of no look-up, per repetition
+        put_ratio(out, f"{mode}_vs_none", paired(none_rows, by(rows, lookup=mode)))
+    return out
+
+
+def bench_ring(hostdir):
+    """F1 on one thread (make bench-ring): libnuma's look-up against the data
+    movement of an uncontended operation (half an enqueue+dequeue pair)."""
+    rows = load(os.path.join(hostdir, "bench-ring.csv"))
+    none = [r for r in rows if r["lookup"] == "none"]
+    lib = [r for r in rows if r["lookup"] == "libnuma"]
+    if not none or not lib:
+        return None
+    move = float(none[0]["pair_ns_median"]) / 2
+    look = float(lib[0]["lookup_ns_median"])
+    out = {"move_ns": move, "lookup_ns": look, "ratio": look / move}
+    for r in rows:
+        out[f"{r['lookup']}_pair_over_none"] = float(r["pair_ns_median"]) / float(none[0]["pair_ns_median"])
+    return out
+
+
+def quoted_threads(hostdir, rows, usable=None):
+    """The thread count quoted for a sweep over threads (nrdata.quoted_threads):
+    the largest with a core per thread where the host has SMT, so that a
+    summary never quotes runs whose threads shared a core's siblings."""
+    m = hostfacts.machine(hostdir)
+    return nrdata.quoted_threads(rows, m["cores"], m["threads_per_core"], usable)
+
+
+def at_quoted_threads(hostdir, rows):
+    """The rows at the quoted thread count (the largest, one per core on SMT)."""
+    m = quoted_threads(hostdir, rows)
+    return [r for r in rows if threads(r) == m], m
+
+
+def f2(hostdir):
+    rows, m = at_quoted_threads(hostdir, load(os.path.join(hostdir, "f2-node-cache.csv")))
+    if not rows:
+        return None
+    reg = {}
+    g = within_regime(reg, by(rows, lookup="cached"), by(rows, lookup="libnuma"))
+    rows = regime_rows(rows, g)   # every number below: runs of one regime
+    lib_rows, cached_rows = by(rows, lookup="libnuma"), by(rows, lookup="cached")
+    lib = med(lib_rows, "throughput_ops_per_s")
+    cached = med(cached_rows, "throughput_ops_per_s")
+    if not lib or not cached:
+        return None
+    h = med(rows, "harness_ops_per_s")
+    out = {"threads": m, "cached_mops": cached / 1e6, "libnuma_mops": lib / 1e6,
+           "harness_mops": h / 1e6 if h else None,
+           "cached_over_harness": cached / h if h else None, "rseq_over_libnuma": None,
+           "oversubscribed": any_oversubscribed(rows), "stolen": stolen_runs(rows)}
+    out.update(reg)
+    put_ratio(out, "cached_over_libnuma", paired(cached_rows, lib_rows))
+    put_ratio(out, "rseq_over_libnuma", paired(by(rows, lookup="rseq"), lib_rows))
+    return out
+
+
+def any_oversubscribed(rows):
+    """True if a row was oversubscribed, False if none was, None if not recorded."""
+    flags = [nrdata.oversubscribed(r) for r in rows]
+    if any(f is True for f in flags):
+        return True
+    if flags and all(f is False for f in flags):
+        return False
+    return None
+
+
+def f3_threads(rows, hostdir=None):
+    """The thread count F3 reports: the largest whose runs are not
+    oversubscribed (each thread has a CPU) and, on a host with SMT, had a
+    core per thread (quoted_threads), else the largest; and whether that one
+    is oversubscribed (None: not recorded)."""
+    def clean(rs):
+        return any_oversubscribed(rs) is False
+    t = (quoted_threads(hostdir, rows, clean) if hostdir
+         else nrdata.quoted_threads(rows, usable=clean))
+    return t, any_oversubscribed([r for r in rows if threads(r) == t])
+
+
+def load_of(r):
+    """The offered load of an open-loop row (a fraction of capacity), '' if closed loop."""
+    return (r.get("load") or "").strip()
+
+
+def f3(hostdir):
+    """shared / per-worker gate latency at the F3 thread count (f3_threads), per
+    offered load (closed loop: one group); the headline is the largest load."""
+    allrows = load(os.path.join(hostdir, "f3-gate.csv"))
+    if not allrows:
+        return None
+    m, over = f3_threads(allrows, hostdir)
+    rows = [r for r in allrows if threads(r) == m]
+    loads = sorted({load_of(r) for r in rows}, key=lambda v: float(v) if v else -1.0)
+    per_load = []
+    for ld in loads:
+        rs = [r for r in rows if load_of(r) == ld]
+        sh, pw = by(rs, gate="shared"), by(rs, gate="perworker")
+        shm, pwm = med(sh, "p50_ns"), med(pw, "p50_ns")
+        if not shm or not pwm:
+            continue
+        d = {"load": ld, "p50_shared_ns": shm, "p50_perworker_ns": pwm,
+             "p50_pernode_ns": med(by(rs, gate="pernode"), "p50_ns"),
+             "inflight_shared": med(sh, "inflight"), "inflight_perworker": med(pw, "inflight"),
+             "mops_shared": (med(sh, "throughput_ops_per_s") or 0) / 1e6,
+             "mops_perworker": (med(pw, "throughput_ops_per_s") or 0) / 1e6}
+        put_ratio(d, "shared_over_perworker", paired(sh, pw, "p50_ns"))
+        put_ratio(d, "p99_shared_over_perworker", paired(sh, pw, "p99_ns"))
+        per_load.append(d)
+    if not per_load:
+        return None
+    out = dict(per_load[-1])
+    out.update({"threads": m, "oversubscribed": over, "loads": per_load,
+                "stolen": stolen_runs([r for r in allrows if threads(r) == m]),
+                "thread_counts": sorted({threads(r) for r in allrows})})
+    return out
+
+
+def workload_of(r):
+    """The row's workload: prodcons (producers and consumers apart; an empty
+    cell, from before workloads), pairs or mixed."""
+    return (r.get("workload") or "").strip() or "prodcons"
+
+
+def work_of(r):
+    """The row's local work between operations, ns (0 where not recorded)."""
+    try:
+        return float(r.get("work_ns") or r.get("work") or 0)
+    except ValueError:
+        return 0.0
+
+
+#: the backoffs F4 weighs against none (numaring-bench's, in its order)
+F4_BACKOFFS = tuple(b for b in manifest.backoffs() if b != "none")
+
+
+def f4(hostdir, workload="prodcons", work=0.0, rows=None):
+    """F4 at the quoted thread count for one workload and amount of local work:
+    each backoff's paired change against none (retrying at once), the lost
+    races per operation of every backoff and of none (whether the mechanism
+    ran is judged on none's: claims.py), time in backoff per operation where
+    recorded. None where the workload did not run."""
+    if rows is None:
+        rows = load(os.path.join(hostdir, "f4-backoff.csv"))
+    rows = [r for r in rows if workload_of(r) == workload and work_of(r) == work]
+    if not rows:
+        return None
+    # the largest thread count whose runs had a CPU (a core, on SMT) each: a
+    # comparison of backoffs among oversubscribed threads measures the scheduler
+    m, _ = f3_threads(rows, hostdir)
+    rows = [r for r in rows if threads(r) == m]
+    none_rows = by(rows, backoff="none")
+    none = med(none_rows, "throughput_ops_per_s")
+    if not none:
+        return None
+    out = {"threads": m, "oversubscribed": any_oversubscribed(rows), "workload": workload,
+           "stolen": stolen_runs(rows),
+           "work": work, "none_failed_per_item": med_failed(none_rows)}
+    for b in F4_BACKOFFS:
+        brows = by(rows, backoff=b)
+        if not brows:
+            continue
+        change = (lambda x, y: x / y - 1)
+        if workload == "prodcons":
+            # producers and consumers apart settle near empty or full (regime.py):
+            # the change is quoted within the regime most pairs ran in, every
+            # regime's beside it, as F1's and F2's ratios
+            reg = {}
+            g = within_regime(reg, brows, none_rows, fn=change)
+            pr = reg["regimes"].get(regime.group_label(g)) if g else None
+            out[f"{b}_regime"], out[f"{b}_regime_mix"] = reg["regime"], reg["regime_mix"]
+        else:
+            pr = paired(brows, none_rows, fn=change)
+        put_ratio(out, f"{b}_change_pct", pr, 100.0)
+        rate = med_failed(brows)
+        out[f"{b}_failed_per_item"] = rate
+        # whether a backoff had anything to do is judged on retrying at once: a
+        # backoff that runs loses fewer races itself
+        out[f"{b}_exercised"] = nrdata.backoff_exercised(out["none_failed_per_item"])
+        ns = med_per_op(brows, ("backoff_ns_race", "backoff_ns_gate"))
+        if ns is not None:
+            out[f"{b}_backoff_ns_per_op"] = ns
+    return out
+
+
+def med_per_op(rows, columns):
+    """The median over rows of the sum of ``columns`` (counted over the whole
+    run) per operation of the whole run (enqueued + dequeued, as
+    nrdata.failed_per_item); None where a row lacks them."""
+    vals = []
+    for r in rows:
+        parts = [nrdata.num(r, c) for c in columns]
+        e, d = nrdata.num(r, "enqueued"), nrdata.num(r, "dequeued")
+        n = e + d if e is not None and d is not None else nrdata.num(r, "ops")
+        if any(p is None for p in parts) or not n:
+            return None
+        vals.append(sum(parts) / n)
+    return statistics.median(vals) if vals else None
+
+
+def f4_workloads(hostdir):
+    """[(workload, work)] that F4's results hold, prodcons first."""
+    rows = load(os.path.join(hostdir, "f4-backoff.csv"))
+    keys = sorted({(workload_of(r), work_of(r)) for r in rows},
+                  key=lambda k: (manifest.workloads().index(k[0])
+                                 if k[0] in manifest.workloads() else 9, k[1]))
+    return keys
+
+
+def med_failed(rows):
+    """The median over rows of failed attempts per operation (failed_attempts / ops)."""
+    vals = [v for v in (nrdata.failed_per_item(r) for r in rows) if v is not None]
+    return statistics.median(vals) if vals else None
+
+
+def ceiling_ratios(hostdir, name):
+    """measured/ceiling per point for one experiment: the median over its reps
+    of each run's ratio to its own ceiling (ceiling.group_ratio); measured and
+    ceiling are the medians of the runs'."""
+    from . import ceiling
+    ppath = os.path.join(hostdir, "probe", "probe.csv")
+    rows = load(os.path.join(hostdir, f"{name}.csv"))
+    if not rows or not os.path.exists(ppath):
+        return None
+    probe = ceiling.load_probe(ppath)
+    host = hostfacts.machine(hostdir)
+    points = {}
+    for r in rows:
+        if ceiling.modelled(r):  # the model speaks of producers and consumers apart
+            points.setdefault(r["point"], []).append(r)
+    out = []
+    for pid, rs in points.items():
+        g = ceiling.group_ratio(probe, rs)  # each run against its own ceiling
+        if g:
+            out.append({"point": pid, "queue": rs[0]["queue"], "measured": g["measured"],
+                        "ceiling": g["ceiling"], "ratio": g["ratio"], "threads": threads(rs[0]),
+                        "batch": int(rs[0]["batch"]), "bursts": rs[0].get("bursts", "0"),
+                        "bound": g["bound"],
+                        "per_core": nrdata.one_per_core(rs, host["cores"],
+                                                        host["threads_per_core"])})
+    return out
+
+
+def quoted_best(cr):
+    """The point of ceiling_ratios a summary quotes as the best measured/ceiling:
+    the highest among the points with a core per thread (all points where none
+    has), as every quoted thread count; None for no points."""
+    pool = [x for x in cr if x.get("per_core", True)] or cr
+    return max(pool, key=lambda x: x["ratio"]) if pool else None
+
+
+#: F5's target: every point realizes at least this share of its configured batch
+#: (the same rule as plot.py's F5 figure)
+REALIZED_TARGET = 0.8
+
+
+def realized_of(r):
+    """Items moved per cross-node transfer in a run: items_per_transfer, else the
+    same formula, (items_in + items_out) / (batches_in + batches_out), from its
+    queue counters; None where neither is there (as plot.realized_of)."""
+    v = nrdata.num(r, "items_per_transfer")
+    if v is not None and v > 0:
+        return v
+    c = [nrdata.num(r, k) for k in ("items_in", "items_out", "batches_in", "batches_out")]
+    if all(x is not None for x in c) and c[2] + c[3] > 0 and c[0] + c[1] > 0:
+        return (c[0] + c[1]) / (c[2] + c[3])
+    return None
+
+
+def f5_realized(hostdir):
+    """F5's realized batch per open-loop point: [{threads, batch, realized (median
+    over the reps), ratio realized / configured}] sorted by threads and batch; None where
+    no run records its transfers."""
+    # the open-loop runs (the figure's realized-batch panel): a closed loop keeps
+    # every batch full, so mixing its runs in would hide short transfers
+    rows = [r for r in load(os.path.join(hostdir, "f5-ceiling.csv"))
+            if load_of(r) or not regime.closed_loop(r)]
+    points = {}
+    for r in rows:
+        points.setdefault((threads(r), int(float(r["batch"]))), []).append(realized_of(r))
+    out = []
+    for (t, b), vals in sorted(points.items()):
+        vals = [v for v in vals if v is not None]
+        if vals:
+            m = statistics.median(vals)
+            out.append({"threads": t, "batch": b, "realized": m, "ratio": m / b})
+    return out or None
+
+
+def f5_closed(hostdir):
+    """F5's closed-loop points (load = closed: the capacity, where the model can
+    bind): [{threads, batch, measured (Mitems/s, median), ceiling (Mitems/s),
+    ratio, bound (the binding term)}] sorted by threads and batch; None where
+    f5-ceiling.csv has no closed-loop rows or no probe."""
+    from . import ceiling
+    rows = [r for r in load(os.path.join(hostdir, "f5-ceiling.csv"))
+            if not load_of(r) and regime.closed_loop(r)]
+    ppath = os.path.join(hostdir, "probe", "probe.csv")
+    if not rows or not os.path.exists(ppath):
+        return None
+    probe = ceiling.load_probe(ppath)
+    points = {}
+    for r in rows:
+        points.setdefault((threads(r), int(float(r["batch"]))), []).append(r)
+    out = []
+    for (t, b), rs in sorted(points.items()):
+        g = ceiling.group_ratio(probe, rs)  # each run against its own ceiling
+        if g:
+            out.append({"threads": t, "batch": b, "measured": g["measured"] / 1e6,
+                        "ceiling": g["ceiling"] / 1e6, "ratio": g["ratio"], "bound": g["bound"],
+                        "oversubscribed": any_oversubscribed(rs)})
+    return out or None
+
+
+#: every queue peers measures: numaring-bench's, less the null queue (the
+#: harness's own ceiling) and its fault adapters
+PEER_QUEUES = manifest.queues(fabricates=False)
+
+
+def peers(hostdir, item="inline"):
+    """numaring against its peers at the lowest thread count (1P1C), for one item
+    mode (inline: the item is a value; message: a pointer whose line travels too)."""
+    rows = [r for r in by_item(load(os.path.join(hostdir, "peers.csv")), item)
+            if workload_of(r) == "prodcons"]  # pairs: peers_pairs()
+    if not rows:
+        return None
+    m = min(threads(r) for r in rows)  # the 1P1C comparison
+    rows = [r for r in rows if threads(r) == m]
+    out = {"threads": m, "item": item, "sample": sample_of(rows),
+           "oversubscribed": any_oversubscribed(rows), "stolen": stolen_runs(rows)}
+    for bursts in ("0", "1"):
+        rs = by(rows, bursts=bursts)
+        # one regime per comparison: the group numaring and rte_ring (else
+        # flat) ran in together most often
+        peer = "rte" if by(rs, queue="rte") else "flat"
+        reg = {}
+        g = within_regime(reg, by(rs, queue="numaring"), by(rs, queue=peer))
+        out.update({f"b{bursts}_{k}": v for k, v in reg.items()})
+        out[f"b{bursts}_groups"] = {}
+        for grp, grs in regime.split(rs).items():
+            out[f"b{bursts}_groups"][regime.group_label(grp)] = peer_group(grs)
+        rs = regime_rows(rs, g)
+        qrows = {q: by(rs, queue=q) for q in PEER_QUEUES}
+        qs = {q: med(qrows[q], "throughput_ops_per_s") for q in PEER_QUEUES}
+        qs = {q: v for q, v in qs.items() if v}
+        h = med(rs, "harness_ops_per_s")
+        if h:
+            out[f"b{bursts}_harness_mops"] = h / 1e6
+        if "numaring" not in qs:
+            continue
+        # numaring's peers that are queues: the others, less those whose items
+        # do not travel (faa)
+        single_ring = {q: v for q, v in qs.items()
+                       if q != "numaring" and manifest.queue(q)["moves_data"]}
+        if single_ring:
+            # the best peer by its median; the ratio against it paired per repetition
+            best = max(single_ring, key=single_ring.get)
+            out[f"b{bursts}_best_peer"] = best
+            put_ratio(out, f"b{bursts}_over_best", paired(qrows["numaring"], qrows[best]))
+        for q in ("rte", "flat"):
+            if q in qs:
+                put_ratio(out, f"b{bursts}_over_{q}", paired(qrows["numaring"], qrows[q]))
+        out[f"b{bursts}_mops"] = {q: v / 1e6 for q, v in qs.items()}
+    return out
+
+
+def peer_group(rs):
+    """Within one regime group's rows: each queue's median throughput
+    (Mitems/s) and runs, and numaring's paired ratio against each other queue
+    (stats.Interval, None where no repetition pairs up)."""
+    ring = by(rs, queue="numaring")
+    out = {}
+    for q in PEER_QUEUES:
+        qr = by(rs, queue=q)
+        v = med(qr, "throughput_ops_per_s")
+        if not v:
+            continue
+        out[q] = {"mops": v / 1e6, "runs": len(qr),
+                  "ring_over": paired(ring, qr) if q != "numaring" and ring else None}
+    return out
+
+
+def peers_pairs(hostdir, item="inline"):
+    """The peers under enqueue-dequeue pairs (every thread enqueues then
+    dequeues, so same-role threads race): per thread count, each queue's median
+    operations/s, lost races per 1,000 operations where the queue counts them,
+    and numaring's paired ratio against each other queue. [] where peers.csv
+    has no pairs rows."""
+    rows = [r for r in by_item(load(os.path.join(hostdir, "peers.csv")), item)
+            if workload_of(r) == "pairs" and str(r.get("bursts", "0")) == "0"]
+    out = []
+    for t in sorted({threads(r) for r in rows}):
+        rs = [r for r in rows if threads(r) == t]
+        d = {"threads": t, "oversubscribed": any_oversubscribed(rs), "queues": {},
+             "stolen": stolen_runs(rs)}
+        ring = by(rs, queue="numaring")
+        for q in PEER_QUEUES:
+            qr = by(rs, queue=q)
+            v = med(qr, "throughput_ops_per_s")
+            if not v:
+                continue
+            e = {"mops": v / 1e6, "lost": med_failed(qr)}
+            if q != "numaring" and ring:
+                put_ratio(e, "ring_over", paired(ring, qr))
+            d["queues"][q] = e
+        out.append(d)
+    return out
+
+
+def points(rows):
+    """{(profile, point): rows} in the order the rows come."""
+    out = {}
+    for r in rows:
+        out.setdefault((r.get("profile", ""), r["point"]), []).append(r)
+    return out
+
+
+def harness_bound(hostdir, share=HARNESS_BOUND):
+    """Points whose median throughput is >= share x their median harness_ops_per_s.
+
+    Returns (bound, measured): a list of dicts (experiment, point, queue, item,
+    bursts, threads, measured, harness, ratio) and how many points of the host had
+    the harness's ceiling measured.
+    """
+    bound, measured = [], 0
+    for exp in EXPERIMENTS:
+        for (_prof, pid), rs in points(load(os.path.join(hostdir, f"{exp}.csv"))).items():
+            t = med(rs, "throughput_ops_per_s")
+            h = med(rs, "harness_ops_per_s")
+            if not t or not h:
+                continue
+            measured += 1
+            if t >= share * h:
+                bound.append({"experiment": exp, "point": pid, "queue": rs[0]["queue"],
+                              "item": item_of(rs[0]), "bursts": rs[0].get("bursts", "0"),
+                              "threads": threads(rs[0]), "measured": t, "harness": h,
+                              "ratio": t / h})
+    return bound, measured
+
+
+def harness_ceiling(hostdir):
+    """The harness's own ceiling per experiment at 1P1C: {experiment: {(item, bursts):
+    median harness_ops_per_s}} for the item modes and burst settings present."""
+    out = {}
+    for exp in EXPERIMENTS:
+        rows = [r for r in load(os.path.join(hostdir, f"{exp}.csv"))
+                if int(r["producers"]) == 1 and int(r["consumers"]) == 1]
+        d = {}
+        for item in manifest.items():
+            for b in ("0", "1"):
+                h = med(by(by_item(rows, item), bursts=b), "harness_ops_per_s")
+                if h:
+                    d[(item, b)] = h
+        if d:
+            out[exp] = d
+    return out
+
+
+def stolen_runs(rows):
+    """How many of rows the runner flagged for steal time (nrdata.stolen)."""
+    return sum(1 for r in rows if nrdata.stolen(r))
+
+
+#: Producers' retries on a full queue per burst above which a run counts as one in
+#: which the consumer set the pace (the queue ran full). Development machine
+#: (make bench-peers, 1P1C bursts of 32): 0.01-0.10 where the consumer kept up,
+#: 0.15-0.6 where it did not.
+FULL_RETRIES_PACE = 0.1
+
+
+def pace(hostdir):
+    """Which side set the pace of peers' 1P1C burst runs: per (item, queue),
+    the runs' full retries per burst (full_retries / (enqueued / batch)), how
+    many runs were above FULL_RETRIES_PACE (the queue ran full: the consumer
+    set the pace), and the median throughput of those runs and of the others.
+    [] where peers.csv is missing or has no burst runs."""
+    rows = [r for r in load(os.path.join(hostdir, "peers.csv"))
+            if str(r.get("bursts", "0")) == "1" and int(r["producers"]) == 1
+            and int(r["consumers"]) == 1 and workload_of(r) == "prodcons"]
+    out = []
+    for item in manifest.items():
+        for q in ("numaring", "flat", "rte"):
+            rs = by(by_item(rows, item), queue=q)
+            per = []
+            for r in rs:
+                try:
+                    bursts = float(r["enqueued"]) / max(1.0, float(r["batch"]))
+                    per.append((float(r["full_retries"]) / bursts if bursts > 0 else 0.0,
+                                float(r["throughput_ops_per_s"])))
+                except (KeyError, ValueError):
+                    continue
+            if not per:
+                continue
+            full = [t for x, t in per if x > FULL_RETRIES_PACE]
+            kept = [t for x, t in per if x <= FULL_RETRIES_PACE]
+            out.append({"item": item, "queue": q, "runs": len(per), "full_runs": len(full),
+                        "retries": statistics.median(x for x, _ in per),
+                        "full_mops": statistics.median(full) / 1e6 if full else None,
+                        "kept_mops": statistics.median(kept) / 1e6 if kept else None})
+    return out

@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: BSD-2-Clause
+"""regime_report.py - the results README's section on regimes.
+
+Every peers, F1 and F2 ratio is stated per regime (scripts/common/regime.py): the
+runs of a comparison are split into (pace, regime) groups and paired only
+within one group. This writes that section of results/<host>/README.md from
+summarize's functions (the one estimator, scripts/analysis/stats.py's interval).
+"""
+
+from ..common import regime
+from . import stats
+
+
+#: the peers the finding table quotes numaring against (the full table of queues
+#: per group is the figure's)
+QUOTED = ("rte", "flat")
+
+
+def regime_says(r, prefix=""):
+    """'regime full; runs: 3 near-empty, 7 full' for a result of within_regime()."""
+    mix = r.get(prefix + "regime_mix")
+    return f"regime {r.get(prefix + 'regime', '?')}" + (f"; runs: {mix}" if mix else "")
+
+
+def _fmt(iv, unit="x"):
+    return "—" if iv is None else stats.fmt(iv) + unit
+
+
+def lines(hostdir):
+    from . import findings
+    out = ["", "## Regimes", "",
+           "A closed-loop run settles near empty (the consumer waits for the producer) or "
+           "full (the producer waits for the consumer); with nothing pacing either side a "
+           "1P1C run lands in one or the other by chance, and the two move different lines. "
+           "Each run's regime is in the tidy CSV (`regime`, from `occupancy`: Little's law "
+           f"over the slots, full at >= {regime.FULL_OCCUPANCY:g}; `full_retries_per_item`, "
+           "`empty_polls_per_item`). Ratios pair only runs of one group: the repetitions "
+           "whose two runs both ran in it. Where the sweep pins the pace (`pace`: the "
+           "producers or the consumers do local work per item), the group names it. The "
+           "finding table above quotes the free-running group with the most pairs.", "",
+           "| comparison | group | paired ratio [interval, coverage] | runs of the comparison |",
+           "|---|---|---|---|"]
+    n0 = len(out)
+    r = findings.f1(hostdir)
+    if r:
+        for label, iv in r.get("regimes", {}).items():
+            out.append(f"| F1: look-up / data movement (libnuma vs none) | {label} | "
+                       f"{_fmt(iv)} | {r.get('regime_mix') or 'one group'} |")
+    r = findings.f2(hostdir)
+    if r:
+        for label, iv in r.get("regimes", {}).items():
+            out.append(f"| F2: cached / libnuma at {r['threads']} threads | {label} | "
+                       f"{_fmt(iv)} | {r.get('regime_mix') or 'one group'} |")
+    for item in ("inline", "message"):
+        r = findings.peers(hostdir, item)
+        if not r:
+            continue
+        for b, what in (("0", "single operations"), ("1", "bursts")):
+            for label, qs in r.get(f"b{b}_groups", {}).items():
+                for q, e in qs.items():
+                    if q not in QUOTED:
+                        continue
+                    out.append(f"| peers ({item}, {what}): numaring / {q} | {label} | "
+                               f"{_fmt(e['ring_over'])} | {e['runs']} runs of {q} in it |")
+    return out if len(out) > n0 else []

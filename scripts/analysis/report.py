@@ -1,0 +1,78 @@
+# SPDX-License-Identifier: BSD-2-Clause
+"""report.py - the runner's one way into the analysis: a command line.
+
+    python3 -m scripts.analysis.report drift HOSTDIR EXPERIMENT
+        one line on the drift reference of EXPERIMENT (nothing where unknown)
+    python3 -m scripts.analysis.report readme HOSTDIR
+        rewrite HOSTDIR/README.md
+    python3 -m scripts.analysis.report write HOSTDIR
+        HOSTDIR/claims.csv and README.md, then one line of counts and each
+        claim that does not hold (what make experiments prints at its end)
+
+The runner (scripts/runner/) is standard library only, and its modules are
+what the QEMU guest carries; the analysis reads the results with pandas and
+SciPy. So the runner never imports this package: it runs this module as a
+command (scripts/runner/experiments.py: analysis()), and a sweep whose
+analysis cannot run (no pandas in the guest) keeps every result and says why.
+"""
+
+import argparse
+import os
+import sys
+
+from ..common.wholefile import write_whole
+from . import claims, summarize
+
+
+def drift_note(hostdir, name):
+    """'; drift of the reference X% ...' for the runner's progress output."""
+    d = summarize.drift(hostdir, name)
+    if not d or d["drift"] is None:
+        return ""
+    note = f"; drift of the reference {d['drift'] * 100:.1f}%"
+    if d["flagged"]:
+        note += (f", MORE than the smallest effect stated ({d['smallest'][0]}: "
+                 f"{d['smallest'][1] * 100:.1f}%)")
+    return note
+
+
+def write_report(hostdir):
+    """claims.csv and README.md of hostdir; the lines make experiments prints."""
+    rows = claims.write_claims(hostdir)
+    write_whole(os.path.join(hostdir, "README.md"), summarize.host_readme(hostdir))
+    counts = {s: sum(1 for r in rows if r["status"] == s) for s in claims.STATUSES}
+    out = [f"experiments: reproduction report {os.path.relpath(os.path.join(hostdir, 'claims.csv'))}: "
+           + ", ".join(f"{n} {s}" for s, n in counts.items() if n)]
+    for r in rows:
+        if r["status"] == "does not hold":
+            out.append(f"experiments: does not hold on {r['host']}: {r['claim']}: "
+                       f"{claims.fmt_value(r)}, claim {claims.predicate(r)}"
+                       + (f" ({r['detail']})" if r["detail"] else ""))
+    return out
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python3 -m scripts.analysis.report",
+                                 description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    d = sub.add_parser("drift", help="the drift reference of one experiment, one line")
+    d.add_argument("hostdir")
+    d.add_argument("experiment")
+    for name, what in (("readme", "rewrite HOSTDIR/README.md"),
+                       ("write", "HOSTDIR/claims.csv and README.md, and the report's lines")):
+        p = sub.add_parser(name, help=what)
+        p.add_argument("hostdir")
+    a = ap.parse_args(argv)
+    if not os.path.isdir(a.hostdir):
+        ap.error(f"{a.hostdir!r} is not a folder of results")
+    if a.cmd == "drift":
+        print(drift_note(a.hostdir, a.experiment))
+    elif a.cmd == "readme":
+        write_whole(os.path.join(a.hostdir, "README.md"), summarize.host_readme(a.hostdir))
+    else:
+        print("\n".join(write_report(a.hostdir)), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

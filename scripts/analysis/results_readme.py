@@ -1,0 +1,524 @@
+# SPDX-License-Identifier: BSD-2-Clause
+"""results_readme.py - the text of results/<host>/README.md.
+
+host_readme() writes the whole README: the machine, the findings table (each
+finding's numbers from findings.py against the study's), the kind of host,
+the claims block (claims.py), then one section each on F4 by workload, the
+peers under pairs, regimes (regime_report.py), the ceiling model
+(ceiling_report.py), drift (drift.py), the harness's own ceiling and which
+side set the pace. Only wording lives here; every number is computed
+elsewhere. python3 -m scripts.analysis.summarize --readme HOST writes the file.
+"""
+
+import csv
+import os
+
+from . import drift
+from . import findings
+from . import hostfacts
+from ..common import manifest
+from . import nrdata
+from . import stats
+from .regime_report import regime_says
+
+
+STUDY = {
+    "F1": "look-up 11x the data movement",
+    "F2": "cached look-up 6-7x throughput",
+    "F3": "per-worker counters cut p50 latency by more than 200x",
+    "F4": "backoff cost 15-30% of throughput at 32 workers",
+    "F5": "the interconnect set the ceiling",
+}
+
+
+def fmt_ci(d, name, fmt="{:.2f}"):
+    """'X.XX [lo..hi, 93.7%]' for d[name], its interval and the interval's
+    coverage ("n/a" if absent; stats.fmt)."""
+    iv = findings.interval_of(d, name)
+    if iv is None:
+        return "n/a"
+    if iv.coverage is None and d.get(name + "_lo") is None:
+        return fmt.format(iv.est)
+    return stats.fmt(iv, fmt)
+
+
+def smt_note(hostdir):
+    """' (one per core)' after a quoted thread count where the host has SMT
+    (quoted_threads then stops at its cores); '' elsewhere."""
+    return " (one per core)" if hostfacts.has_smt(hostfacts.machine(hostdir)) else ""
+
+
+F4_WORKLOAD_WORDS = {"prodcons": "producers and consumers apart",
+                     "pairs": "every thread enqueues then dequeues",
+                     "mixed": "each operation an enqueue or a dequeue at random"}
+
+
+def f4_section(hostdir):
+    """The README's F4 by workload: each backoff against retrying at once, with
+    the mechanism's counters (lost races, time in backoff), then the spin
+    lengths (f4-spin.csv), then why, in the numbers measured here."""
+    keys = findings.f4_workloads(hostdir)
+    if not keys or keys == [("prodcons", 0.0)]:
+        return []
+    lines = ["", "## F4 by workload: backoff against retrying at once", "",
+             "Each backoff's paired change in throughput against `none` (retrying at once) "
+             "at the largest thread count whose threads had a CPU each; *not exercised* "
+             "where the `none` run lost fewer than 1 race per 1,000 operations (no backoff "
+             "had anything to do). Lost races per 1,000 operations (failed_attempts / "
+             "(enqueued + dequeued), whole run) and time in backoff per operation (sampled "
+             "by the ring: one backoff in 16 timed) say what each backoff did. Workloads: "
+             + "; ".join(f"{w}: {d}" for w, d in F4_WORKLOAD_WORDS.items()) + ".", "",
+             "| workload | local work (ns) | threads | none: lost races / 1,000 ops | "
+             + " | ".join(f"{b}: change (lost races / 1,000; ns in backoff / op)"
+                          for b in findings.F4_BACKOFFS) + " |",
+             "|---|---|---|---|" + "---|" * len(findings.F4_BACKOFFS)]
+    why = []
+    for w, work in keys:
+        r = findings.f4(hostdir, w, work)
+        if not r:
+            continue
+        none = r.get("none_failed_per_item")
+        cells = []
+        for b in findings.F4_BACKOFFS:
+            if f"{b}_change_pct" not in r:
+                cells.append("—")
+                continue
+            rate = r.get(f"{b}_failed_per_item")
+            ns = r.get(f"{b}_backoff_ns_per_op")
+            extra = (f" ({'n/a' if rate is None else f'{rate * 1000:.3g}'}; "
+                     f"{'n/a' if ns is None else f'{ns:.1f}'})")
+            if r.get(f"{b}_exercised") is False:
+                cells.append("not exercised" + extra)
+            else:
+                cells.append(f"{fmt_ci(r, f'{b}_change_pct', '{:+.1f}')}%" + extra)
+        lines.append(f"| {w} | {work:g} | {r['threads']}{over_note(r)} | "
+                     f"{'n/a' if none is None else f'{none * 1000:.3g}'} | "
+                     + " | ".join(cells) + " |")
+        if w != "prodcons" and work == 0 and none is not None and r.get("exp_exercised"):
+            best = max((b for b in findings.F4_BACKOFFS if f"{b}_change_pct" in r),
+                       key=lambda b: r[f"{b}_change_pct"], default=None)
+            if best:
+                why.append(f"{w}: retrying at once lost {none * 1000:.3g} races per 1,000 "
+                           f"operations; {best} lost "
+                           f"{(r.get(f'{best}_failed_per_item') or 0) * 1000:.3g} and spent "
+                           + ("n/a" if r.get(f"{best}_backoff_ns_per_op") is None else
+                              f"{r[f'{best}_backoff_ns_per_op']:.1f}")
+                           + f" ns per operation backing off, for a change of "
+                           f"{r[f'{best}_change_pct']:+.1f}%")
+    if why:
+        lines += ["", "Why, in this host's counters: a lost race costs both threads a "
+                  "transfer of the contended line; a backoff that spins a little lets the "
+                  "winner finish and the loser find the line settled, so that fewer races "
+                  "are lost. " + "; ".join(why) + ". What holds at the study's 32 workers "
+                  "on two nodes is not tested here (the claim F4.study-15-30pct)."]
+    lines += spin_section(hostdir)
+    return lines
+
+
+def spin_section(hostdir):
+    """The spin lengths of f4-spin: pause by pause_spin, exp by exp_cap, each
+    against the none run of its own point and round."""
+    rows = findings.load(os.path.join(hostdir, "f4-spin.csv"))
+    if not rows:
+        return []
+    pause_ns = None
+    try:
+        with open(os.path.join(hostdir, "probe", "probe.csv"), newline="",
+                  encoding="utf-8") as f:
+            for r in csv.DictReader(f):
+                if r.get("kind") == "pause_ns" and r.get("value"):
+                    pause_ns = float(r["value"])
+    except (OSError, ValueError):
+        pass
+    lines = ["", "### How long a backoff spins (f4-spin)", "",
+             "pairs, 2 threads, no local work; each backoff against the `none` run of the "
+             "same point and round. "
+             + (f"One PAUSE took {pause_ns:.1f} ns here (probe: `pause_ns`)." if pause_ns
+                else "This host's probe predates the `pause_ns` row (the time of one PAUSE): "
+                "spin lengths are in PAUSEs only."), "",
+             "| backoff | spin (PAUSEs) | change against none | lost races / 1,000 ops | "
+             "ns in backoff / op |", "|---|---|---|---|---|"]
+    for b, col in (("pause", "pause_spin"), ("exp", "exp_cap")):
+        spins = sorted({int(float(r[col])) for r in rows if r.get(col) and
+                        r.get("backoff") == b})
+        for sp in spins:
+            brows = [r for r in rows if r.get("backoff") == b and int(float(r[col])) == sp]
+            points_ = {r["point"] for r in brows}
+            # the none runs of the same points' other settings
+            other = "exp_cap" if col == "pause_spin" else "pause_spin"
+            none_rows = [r for r in rows if r.get("backoff") == "none"
+                         and int(float(r[col])) == sp
+                         and {x[other] for x in brows} >= {r[other]}]
+            d = {}
+            findings.put_ratio(d, "c", findings.paired(brows, none_rows,
+                                                       fn=lambda x, y: x / y - 1), 100.0)
+            rate = findings.med_failed(brows)
+            ns = findings.med_per_op(brows, ("backoff_ns_race", "backoff_ns_gate"))
+            lines.append(f"| {b} | {sp}{' (cap)' if b == 'exp' else ''} | "
+                         f"{fmt_ci(d, 'c', '{:+.1f}')}% | "
+                         f"{'n/a' if rate is None else f'{rate * 1000:.3g}'} | "
+                         f"{'n/a' if ns is None else f'{ns:.1f}'} |")
+            del points_
+    return lines
+
+
+def f4_says(r, b):
+    """What the README says of backoff b at F4's largest thread count: the paired
+    change with its CI, or that the backoff did not run."""
+    rate = r.get(f"{b}_failed_per_item")
+    per_k = "n/a" if rate is None else f"{rate * 1000:.3g}"
+    if r.get(f"{b}_exercised") is False:
+        return (f"{b}: backoff not exercised on this host ({per_k} failed attempts per "
+                "1,000 operations)")
+    reg = f"; {regime_says(r, f'{b}_')}" if r.get(f"{b}_regime") else ""
+    return (f"{b} {fmt_ci(r, f'{b}_change_pct', '{:+.1f}')}% ({per_k} failed attempts per "
+            f"1,000 operations{reg})")
+
+
+def peers_pairs_section(hostdir):
+    """The README's lines on the peers under pairs."""
+    res = findings.peers_pairs(hostdir)
+    if not res:
+        return []
+    lines = ["", "## The peers under enqueue-dequeue pairs", "",
+             "Every thread enqueues then dequeues (single operations, inline items), so "
+             "threads of one role race on every queue: million operations/s (median), lost "
+             "races per 1,000 operations where the queue counts them, and numaring's paired "
+             "ratio against the queue.", "",
+             "| threads | queue | Mops/s | lost races / 1,000 ops | numaring / queue |",
+             "|---|---|---|---|---|"]
+    for d in res:
+        for q, e in d["queues"].items():
+            lost = "—" if e["lost"] is None else f"{e['lost'] * 1000:.3g}"
+            lines.append(f"| {d['threads']}{over_note(d)} | {q} | {e['mops']:.1f} | {lost} | "
+                         + ("—" if q == "numaring" else fmt_ci(e, "ring_over")) + " |")
+    return lines
+
+
+def over_note(r):
+    """' (oversubscribed)' where the rows behind a result shared CPUs; ' (N runs
+    with steal)' where the hypervisor took more than a few percent of the
+    CPUs' time from N of them (flagged alike: the machine, not the queue)."""
+    note = " (**oversubscribed**: threads share CPUs)" if r.get("oversubscribed") else ""
+    if r.get("stolen"):
+        note += (f" (**{r['stolen']} run(s) with steal time above "
+                 f"{STEAL_FLAG_PCT:g}%**: the hypervisor took the CPUs)")
+    return note
+
+
+#: the runner's flag for steal time (written as the tidy CSV's stolen)
+from ..common.tidy import STEAL_FLAG_PCT  # noqa: E402
+
+
+def drift_section(hostdir):
+    """The README's lines on each experiment's drift reference."""
+    lines = ["", "## Drift", "",
+             "Each experiment runs its reference configuration (its first point, or the one "
+             "its `.exp` file names) at the start, after half the runs and at the end "
+             "(points `reference-start`, `-middle`, `-end`; kept out of every other number). "
+             "Drift = (max - min) / median of those runs, of the value the experiment's "
+             "ratios are taken of; it is flagged where it exceeds the smallest effect the "
+             "experiment states (|ratio - 1| of a paired ratio above): that effect is within "
+             "the machine's drift over the sweep. The order of the runs (rounds of "
+             "repetitions, the points of a round shuffled with a recorded seed) is in "
+             "`<experiment>/<profile>/order.txt` where the runner wrote one.", ""]
+    rows = []
+    for exp in findings.EXPERIMENTS:
+        if not os.path.exists(os.path.join(hostdir, f"{exp}.csv")):
+            continue
+        d = drift.drift(hostdir, exp)
+        if d is None:
+            rows.append(f"| {exp} | not measured (no reference runs in these results) "
+                        "| | | | | | | |")
+            continue
+        unit = 1e6 if d["metric"] == "throughput_ops_per_s" else 1.0
+
+        def v(x):
+            return "—" if x is None else (f"{x / unit:.2f}" if unit != 1.0 else f"{x:.0f}")
+        metric = "Mops/s" if unit != 1.0 else d["metric"].replace("_ns", " (ns)")
+        small = (f"{d['smallest'][1] * 100:.1f}% ({d['smallest'][0]})" if d["smallest"]
+                 else "no ratio stated")
+        if d["flagged"]:
+            verdict = "**FLAGGED: drift exceeds the smallest effect stated**"
+        elif d["flagged"] is False:
+            verdict = "ok"
+        else:
+            verdict = "—"
+        dr = "—" if d["drift"] is None else f"{d['drift'] * 100:.1f}%"
+        over = " (oversubscribed)" if d["oversubscribed"] else ""
+        rows.append(f"| {exp} | {d['point'] or '?'}{over} | {metric} | {v(d['values'][0])} | "
+                    f"{v(d['values'][1])} | {v(d['values'][2])} | {dr} | {small} | {verdict} |")
+    if rows:
+        lines += ["| experiment | reference | metric | start | middle | end | drift "
+                  "| smallest effect stated | |", "|---|---|---|---|---|---|---|---|---|"]
+        lines += rows
+    else:
+        lines.append("No experiment in these results.")
+    return lines
+
+
+def harness_section(hostdir):
+    """The README's lines on the harness's own ceiling and the harness-bound points."""
+    def mops(v):
+        return f"{v / 1e6:.1f}" if v else "—"
+
+    lines = ["", "## The harness's own ceiling", "",
+             "`harness_ops_per_s`: the `null` queue (operations that share nothing) run "
+             "through the same harness code for 0.1 s before each measured run, with the same "
+             "threads, placement and items. Median over the 1P1C runs of each experiment, in "
+             "million items/s:", ""]
+    hc = findings.harness_ceiling(hostdir)
+    if hc:
+        lines += ["| experiment | items | single operations | bursts |", "|---|---|---|---|"]
+        for exp in findings.EXPERIMENTS:
+            for item in manifest.items():
+                d = hc.get(exp, {})
+                if (item, "0") in d or (item, "1") in d:
+                    lines.append(f"| {exp} | {item} | {mops(d.get((item, '0')))} | "
+                                 f"{mops(d.get((item, '1')))} |")
+    else:
+        lines.append("Not measured in these results.")
+    bound, measured = findings.harness_bound(hostdir)
+    lines += ["", "## Harness-bound points", "",
+              f"Points whose median throughput is at least {findings.HARNESS_BOUND:g}x their "
+              "median `harness_ops_per_s` (within 20% of the harness's own ceiling: the figure "
+              "measures the harness as much as the queue):", ""]
+    if not measured:
+        lines.append("None can be named: the harness's ceiling was not measured.")
+    elif not bound:
+        lines.append(f"None (of {measured} points with the harness's ceiling measured).")
+    else:
+        lines += ["| experiment | point | queue | items | threads | measured | harness alone "
+                  "| measured / harness |", "|---|---|---|---|---|---|---|---|"]
+        for b in bound:
+            lines.append(f"| {b['experiment']} | {b['point']} | {b['queue']} | {b['item']}"
+                         f"{', bursts' if str(b['bursts']) == '1' else ''} | {b['threads']} | "
+                         f"{mops(b['measured'])} | {mops(b['harness'])} | {b['ratio']:.2f} |")
+        lines.append("")
+        lines.append(f"{len(bound)} of {measured} points with the harness's ceiling measured.")
+    return lines
+
+
+def pace_section(hostdir):
+    """The README's lines on which side set the pace of the peers' burst runs."""
+    rows = findings.pace(hostdir)
+    if not rows:
+        return []
+
+    def mops(v):
+        return f"{v:.1f}" if v is not None else "—"
+
+    lines = ["", "## Which side set the pace (peers, 1P1C bursts)", "",
+             "A producer that finds the queue full retries (`full_retries`). Runs with more "
+             f"than {findings.FULL_RETRIES_PACE:g} retries per burst ran full: the consumer "
+             "set the pace. With inline items the development machine's Vyukov rings "
+             "(numaring, flat) "
+             "were slower in such runs (the producer refills each cell right behind the "
+             "consumer; rte_ring's consumer writes no slot: the repository's README), so a "
+             "wide spread of a burst ratio above can be the two kinds of run mixed; the "
+             "columns below say whether it is here. With message items the consumer's own "
+             "work per item makes most runs consumer-paced.", "",
+             "| items | queue | runs | median retries per burst | runs that ran full | "
+             "Mitems/s of those | Mitems/s of the others |", "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append(f"| {r['item']} | {r['queue']} | {r['runs']} | {r['retries']:.3f} | "
+                     f"{r['full_runs']} | {mops(r['full_mops'])} | {mops(r['kept_mops'])} |")
+    return lines
+
+
+def host_readme(hostdir):
+    host = os.path.basename(os.path.normpath(hostdir))
+    t = hostfacts.describe_host(hostdir) or {}
+    machine_nodes = 1
+    try:
+        with open(os.path.join(hostdir, "env", "lscpu.txt"), encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("NUMA node(s):"):
+                    machine_nodes = int(line.split(":")[1])
+    except (OSError, ValueError):
+        pass
+    nodes = t.get("nodes", [])
+    cpus = sum(n.get("ncpus", 0) for n in nodes)
+    emulated = t.get("topology") == "emulated"
+    m = hostfacts.machine(hostdir)
+    smt = smt_note(hostdir)
+    # the machine's cores and sockets where they add to "N CPUs, M nodes": SMT
+    # (CPUs are not cores) and several sockets
+    cores = (f" ({m['cores']} cores x {m['threads_per_core']} hardware threads)"
+             if hostfacts.has_smt(m) and m["cores"] else "")
+    sockets = f" on {m['sockets']} sockets" if (m["sockets"] or 1) > 1 else ""
+    lines = [f"# Results of `{host}`", ""]
+    guest = nrdata.guest_note(t.get("virtualization"))
+    if guest:  # make vm-experiments: the numbers prove the steps ran, nothing else
+        lines += [f"**{guest}.** Nothing below is a measurement of any machine, and "
+                  "nothing here is a two-socket result.", ""]
+    kind = (f"**EMULATED** nodes: {len(nodes)} nodes mapped onto CPUs "
+            f"({'; '.join(str(n.get('cpus', '?')) for n in nodes)}) of a machine that has "
+            f"{machine_nodes} real node(s) — memory placement is not real "
+            "and nothing here is a two-socket result" if emulated else
+            f"{len(nodes)} real NUMA node(s){sockets}")
+    lines.append(f"Machine: {t.get('cpu_model', 'unknown CPU')}, {cpus} CPUs usable{cores}, kernel "
+                 f"{t.get('kernel', '?')}; {kind}. rseq node_id: "
+                 f"{'yes' if t.get('rseq_node_id') else 'no'}, rdpid: "
+                 f"{'yes' if t.get('rdpid') else 'no'}. Environment in `env/`, host probe in "
+                 "`probe/probe.csv`, one tidy CSV per experiment, every run's files under "
+                 "`<experiment>/<profile>/<point>/rep-<k>/`. Generated by "
+                 "`scripts/analysis/summarize.py` from those CSVs. A ratio between two configurations "
+                 "is paired: the ratio of the two runs of each repetition k (rep k of every "
+                 "point ran in the same round of the sweep, close in time), its median, and the "
+                 "distribution-free order-statistic interval of that median with its exact "
+                 "coverage at the n used, written X.XX [lo..hi, coverage] ("
+                 + stats.method_sentence(5) + " The word 95% is used only where an "
+                 "interval covers that much.) Absolute values are medians over repetitions.")
+    lines += ["", "| finding | measured here | study |", "|---|---|---|"]
+    r = findings.f1(hostdir)
+    if r:
+        modes = ", ".join(f"{m} {fmt_ci(r, f'{m}_vs_none')}x" for m in ("cached", "rseq")
+                          if r.get(f"{m}_vs_none") is not None)
+        lines.append(f"| F1 (1P1C harness) | libnuma look-up {r['lookup_ns']:.1f} ns per operation = "
+                     f"{fmt_ci(r, 'ratio', '{:.1f}')}x the data movement ({r['move_ns']:.1f} ns, "
+                     f"lookup none; {regime_says(r)})"
+                     + (f"; time per item against no look-up: {modes}" if modes else "")
+                     + (f"; the harness alone: {r['harness_ns']:.1f} ns per item"
+                        if "harness_ns" in r else "") + f" | {STUDY['F1']} |")
+    r = findings.bench_ring(hostdir)
+    if r:
+        lines.append(f"| F1 (one thread, bench-ring) | libnuma look-up {r['lookup_ns']:.1f} ns = "
+                     f"{r['ratio']:.1f}x an uncontended operation ({r['move_ns']:.2f} ns); "
+                     f"cached and rseq pairs {r.get('cached_pair_over_none', 0):.2f}x and "
+                     f"{r.get('rseq_pair_over_none', 0):.2f}x of no look-up (medians of one "
+                     f"run, no repetitions) | {STUDY['F1']} |")
+    r = findings.f2(hostdir)
+    if r:
+        lines.append(f"| F2 | cached / libnuma throughput at {r['threads']} threads"
+                     f"{smt}{over_note(r)}: {fmt_ci(r, 'cached_over_libnuma')}x "
+                     f"({regime_says(r)}; {r['cached_mops']:.1f} vs {r['libnuma_mops']:.1f} Mops/s"
+                     + (f"; rseq / libnuma {fmt_ci(r, 'rseq_over_libnuma')}x"
+                        if r.get("rseq_over_libnuma") is not None else "")
+                     + (f"; the harness alone: {r['harness_mops']:.1f}"
+                        if r.get("harness_mops") else "") + f") | {STUDY['F2']} |")
+    r = findings.f3(hostdir)
+    if r:
+        for d in r["loads"]:
+            how = (f"open loop at {float(d['load']) * 100:.0f}% of capacity" if d["load"]
+                   else "closed loop")
+            inflight = ""
+            if d.get("inflight_shared") is not None and d.get("inflight_perworker") is not None:
+                inflight = (f"; items in flight {d['inflight_shared']:.1f} vs "
+                            f"{d['inflight_perworker']:.1f}")
+            lines.append(f"| F3 | p50 latency shared / per-worker gate at {r['threads']} threads"
+                         f"{smt}{over_note(r)}, {how}: {fmt_ci(d, 'shared_over_perworker')}x "
+                         f"({d['p50_shared_ns']:.0f} vs {d['p50_perworker_ns']:.0f} ns; p99 "
+                         f"{fmt_ci(d, 'p99_shared_over_perworker')}x; {d['mops_shared']:.2f} vs "
+                         f"{d['mops_perworker']:.2f} Mops/s{inflight}) | {STUDY['F3']} |")
+    r = findings.f4(hostdir)
+    if r:
+        parts = "; ".join(f4_says(r, b) for b in findings.F4_BACKOFFS
+                          if f"{b}_failed_per_item" in r or f"{b}_change_pct" in r)
+        if parts:
+            lines.append(f"| F4 | throughput against no backoff at {r['threads']} threads"
+                         f"{smt}{over_note(r)}: {parts} | {STUDY['F4']} |")
+    for name in ("f5-ceiling", "peers", "f2-node-cache"):
+        try:
+            cr = findings.ceiling_ratios(hostdir, name)
+        except (ValueError, OSError) as e:
+            cr = None
+            lines.append(f"| F5 | ceiling not computed: {e} | |")
+        if cr:
+            best = findings.quoted_best(cr)
+            lines.append(f"| F5 ({name}) | best measured/ceiling {best['ratio']:.2f} "
+                         f"({best['queue']}, {best['threads']} threads, batch {best['batch']}, "
+                         f"bound: {best['bound']}); no point above the ceiling: "
+                         f"{'yes' if all(x['ratio'] <= 1 for x in cr) else 'NO'} | "
+                         f"{STUDY['F5']} |")
+            break
+    f5_ran = os.path.exists(os.path.join(hostdir, "f5-ceiling.csv"))
+    rz = findings.f5_realized(hostdir) if f5_ran else None
+    if rz:
+        worst = min(rz, key=lambda x: x["ratio"])
+        below = [x for x in rz if x["ratio"] < findings.REALIZED_TARGET]
+        lines.append(f"| F5 (realized batch) | items moved per cross-node transfer / configured "
+                     f"batch: min {worst['ratio']:.2f} (batch {worst['batch']} at "
+                     f"{worst['threads']} threads: {worst['realized']:.1f} items); "
+                     f">= {findings.REALIZED_TARGET} at every point: "
+                     + ("yes" if not below else f"NO ({len(below)} of {len(rz)} points below)")
+                     + " | — |")
+    fc = findings.f5_closed(hostdir) if f5_ran else None
+    if fc:
+        quoted = [x for x in fc if not x["oversubscribed"]] or fc
+        cells = "; ".join(f"batch {x['batch']}: {x['ratio']:.2f} ({x['measured']:.1f} of "
+                          f"{x['ceiling']:.1f} M items/s, bound: {x['bound']})"
+                          for x in quoted if x["threads"] == max(y["threads"] for y in quoted))
+        lines.append(f"| F5 (closed loop, capacity) | measured / ceiling at "
+                     f"{max(x['threads'] for x in quoted)} threads: {cells} | "
+                     f"{STUDY['F5']} |")
+    for item, what in (("inline", "inline items"),
+                       ("message", "message items, the payload's line travels too")):
+        r = findings.peers(hostdir, item)
+        if not r:
+            continue
+        timed = f", 1 in {r['sample']} timed" if r.get("sample") else ""
+        for b, label in (("0", "single operations"), ("1", "bursts")):
+            if f"b{b}_over_best" in r:
+                extra = "".join(f", {fmt_ci(r, f'b{b}_over_{q}')}x {name}"
+                                for q, name in (("flat", "flat"), ("rte", "rte_ring"))
+                                if f"b{b}_over_{q}" in r)
+                lines.append(f"| peers ({what}{timed}) | numaring at {r['threads']} threads"
+                             f"{over_note(r)}, {label}: {fmt_ci(r, f'b{b}_over_best')}x the best "
+                             f"single-ring peer ({r[f'b{b}_best_peer']}){extra} "
+                             f"({regime_says(r, f'b{b}_')}) | — |")
+    lines.append("")
+    lines.append(kind_paragraph(hostdir, t, m))
+    if not emulated and not guest:
+        # the reproduction report: every claim checked here (scripts/analysis/claims.py)
+        from . import claims
+        lines += claims.md_section(claims.report(hostdir))
+    elif emulated:
+        lines += ["", "The reproduction report of these runs is the real host folder's "
+                  "(`claims.csv` and README there)."]
+    lines += f4_section(hostdir)
+    lines += peers_pairs_section(hostdir)
+    from . import regime_report
+    lines += regime_report.lines(hostdir)
+    from . import ceiling_report
+    lines += ceiling_report.lines(hostdir)
+    from . import handover
+    lines += handover.lines(hostdir)
+    lines += drift_section(hostdir)
+    lines += harness_section(hostdir)
+    lines += pace_section(hostdir)
+    return "\n".join(lines) + "\n"
+
+
+def kind_paragraph(hostdir, t, m):
+    """The README's paragraph on what kind of host this is and where F3 and F5
+    come from: emulated nodes, one real node (with or without an emulated
+    sibling), or several real nodes; and, on SMT, the thread counts quoted."""
+    nodes = hostfacts.real_nodes(t)
+    if t.get("topology") == "emulated":
+        text = ("These runs place threads on emulated nodes: cross-node transfers here "
+                "move between CPUs of one socket. They exercise the logic of F3 and F5, "
+                "not the interconnect.")
+    elif nodes >= 2:
+        text = (f"With {nodes} real NUMA nodes, every experiment here ran on the host's own "
+                "topology, none on emulated nodes: F3 and F5 place producers and consumers "
+                f"on different real nodes, so each cross-node transfer "
+                f"{hostfacts.sockets_crossed(m, nodes)}.")
+        if not any(os.path.exists(os.path.join(hostdir, f"{e}.csv")) for e in hostfacts.CROSS_NODE):
+            text += " F3 and F5 are not in these results" + (
+                "; they come from the emulated-node runs in the sibling `-emulated-` folder."
+                if hostfacts.emulated_siblings(hostdir) else ".")
+    elif hostfacts.emulated_siblings(hostdir):
+        text = ("With one real node, items never cross an interconnect here: F2 and F4 "
+                "measure the look-up and backoff costs on one socket; F3 and F5 come from "
+                "the emulated-node runs in the sibling `-emulated-` folder.")
+    else:
+        text = ("With one real node, items never cross an interconnect here: F2 and F4 "
+                "measure the look-up and backoff costs on one socket; F3 and F5 need two "
+                "nodes and are not in these results (no emulated-node runs beside them).")
+    if hostfacts.has_smt(m) and m["cores"]:
+        text += (f" The host has {m['cores']} cores with {m['threads_per_core']} hardware "
+                 "threads each: F2, F3, F4 and the best measured/ceiling are quoted at the "
+                 "largest thread count with one thread per core; runs whose threads shared "
+                 "a core's SMT siblings are drawn in the figures but quoted nowhere.")
+    return text

@@ -1,0 +1,169 @@
+# SPDX-License-Identifier: BSD-2-Clause
+"""stats.py - the one estimator behind every ratio, and its interval.
+
+Every comparison between two configurations is a paired ratio: rep k of both
+ran in the same round of a sweep (close in time), so the ratio of rep k's two
+runs cancels most of what drifts on a shared machine; the estimate is the
+median of those n ratios.  Its interval is the distribution-free
+order-statistic interval for a median: with the ratios sorted x(1) <= ... <=
+x(n), [x(j), x(n+1-j)] covers the true median with probability
+
+    coverage(n, j) = 1 - 2 * P(B <= j - 1),   B ~ Binomial(n, 1/2)
+
+whatever the distribution (continuous, independent repetitions).  interval()
+takes the largest j whose coverage is at least the level asked (95%); where
+no j reaches it (n <= 5: at n = 5 the widest, min..max, covers 93.75%), it
+takes j = 1 and says so: the coverage printed is the true one at the n used,
+and the word "95%" is written only where the coverage is 95% or more.
+
+Figures, READMEs, the claims report and the paper call this module and
+nothing else for an interval (design.md 6b: one estimator).
+"""
+
+import math
+import statistics
+
+from ..common import regime
+
+__all__ = ["Interval", "coverage", "order_rank", "interval", "paired", "label", "fmt",
+           "LEVEL", "MIN_DECISIVE"]
+
+#: the coverage asked of every interval
+LEVEL = 0.95
+
+#: the least coverage at which an interval may decide a claim (holds / does not
+#: hold); a narrower one leaves the claim inconclusive (n = 2 covers 50%, n = 3 75%)
+MIN_DECISIVE = 0.75
+
+
+class Interval(tuple):
+    """(estimate, low, high, n, coverage): the median of n values and its
+    order-statistic interval; coverage is its exact probability of covering
+    the true median (None for n = 1: no interval)."""
+
+    __slots__ = ()
+
+    def __new__(cls, est, lo, hi, n, cov):
+        return super().__new__(cls, (est, lo, hi, n, cov))
+
+    est = property(lambda s: s[0])
+    lo = property(lambda s: s[1])
+    hi = property(lambda s: s[2])
+    n = property(lambda s: s[3])
+    coverage = property(lambda s: s[4])
+
+    def scaled(self, k):
+        """The same interval with estimate and bounds times k (k > 0)."""
+        return Interval(self[0] * k, self[1] * k, self[2] * k, self[3], self[4])
+
+
+def _binom_cdf_half(k, n):
+    """P(B <= k) for B ~ Binomial(n, 1/2), exactly (integers, then one division)."""
+    if k < 0:
+        return 0.0
+    return sum(math.comb(n, i) for i in range(0, min(k, n) + 1)) / 2 ** n
+
+
+def coverage(n, j):
+    """The probability that [x(j), x(n+1-j)] of n independent draws of a
+    continuous distribution covers its median: 1 - 2 P(B <= j-1)."""
+    if n < 2 or not 1 <= j <= n // 2:
+        raise ValueError(f"no order-statistic interval with j = {j} at n = {n}")
+    return 1.0 - 2.0 * _binom_cdf_half(j - 1, n)
+
+
+def order_rank(n, level=LEVEL):
+    """(j, coverage): the largest j whose interval covers at least ``level``,
+    else j = 1 (the widest there is) with its smaller coverage; None for n < 2."""
+    if n < 2:
+        return None
+    best = (1, coverage(n, 1))
+    for j in range(2, n // 2 + 1):
+        c = coverage(n, j)
+        if c < level:
+            break
+        best = (j, c)
+    return best
+
+
+def interval(values, level=LEVEL):
+    """Interval of the median of ``values`` (numbers); None for none.  One value
+    gives (v, v, v, 1, None): an estimate without an interval."""
+    vals = sorted(float(v) for v in values)
+    n = len(vals)
+    if n == 0:
+        return None
+    est = statistics.median(vals)
+    if n == 1:
+        return Interval(est, est, est, 1, None)
+    j, cov = order_rank(n, level)
+    return Interval(est, vals[j - 1], vals[n - j], n, cov)
+
+
+def paired(a_rows, b_rows, key="throughput_ops_per_s", fn=None):
+    """The paired ratio of two groups of tidy rows: fn(a_k, b_k) (default
+    a_k / b_k) for every repetition k both ran, its median and interval; None
+    where no repetition pairs up."""
+    from . import nrdata
+    return interval(nrdata.paired_ratios(a_rows, b_rows, key, fn))
+
+
+def label(cov):
+    """How an interval of coverage ``cov`` is named in text: "95% interval"
+    only where cov >= 0.95 (then the level met, rounded down), else its
+    exact coverage ("93.8% interval")."""
+    if cov is None:
+        return "no interval (one repetition)"
+    if cov >= LEVEL:
+        return f"{int(LEVEL * 100)}% interval"
+    return f"{cov_text(cov)} interval"
+
+
+def cov_text(cov):
+    """Short coverage for a bracket: '93.75%', '87.5%', '95%+' ('' where there
+    is none); truncated, never rounded up to 95."""
+    if cov is None:
+        return ""
+    if cov >= LEVEL:
+        return f"{int(LEVEL * 100)}%+"
+    return f"{math.floor(cov * 10000 + 1e-9) / 100:.2f}".rstrip("0").rstrip(".") + "%"
+
+
+def fmt(iv, f="{:.2f}", show_coverage=True):
+    """'X.XX [lo..hi, 93.75%]' for an Interval ('X.XX (n = 1)' without one; 'n/a'
+    for None); show_coverage=False drops it where a caption states it once."""
+    if iv is None:
+        return "n/a"
+    if iv.n < 2 or iv.coverage is None:
+        return f"{f.format(iv.est)} (n = {iv.n})"
+    tail = f", {cov_text(iv.coverage)}" if show_coverage else ""
+    return f"{f.format(iv.est)} [{f.format(iv.lo)}..{f.format(iv.hi)}{tail}]"
+
+
+def method_sentence(n):
+    """One sentence on the interval used at n repetitions, for captions, READMEs
+    and the paper."""
+    r = order_rank(n)
+    if r is None:
+        return f"With {n} repetition there is no interval."
+    j, cov = r
+    which = "the smallest and largest" if j == 1 else \
+        f"the {j}th smallest and {j}th largest"
+    return (f"Intervals are distribution-free order-statistic intervals for the median: "
+            f"at n = {n} paired repetitions, {which} of the n ratios, "
+            f"covering the median with probability {cov * 100:.2f}%"
+            + ("" if cov >= LEVEL else " (no interval reaches 95% at this n)") + ".")
+
+
+def paired_by_regime(a_rows, b_rows, key="throughput_ops_per_s", fn=None):
+    """{(pace, regime): Interval} of a paired ratio, each from the
+    repetitions k whose two runs (a_k and b_k) both ran in that group
+    (regime.split); groups with no such pair are left out."""
+    a, b = regime.split(a_rows), regime.split(b_rows)
+    out = {}
+    for g in a:
+        if g in b:
+            iv = paired(a[g], b[g], key, fn)
+            if iv is not None:
+                out[g] = iv
+    return out

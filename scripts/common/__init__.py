@@ -1,0 +1,3 @@
+# SPDX-License-Identifier: BSD-2-Clause
+"""The definitions both the runner and the analysis read: standard library only.
+"""

@@ -1,0 +1,570 @@
+# SPDX-License-Identifier: BSD-2-Clause
+"""expfile.py - read and check experiment files (experiments/*.exp).
+
+The format, documented in experiments/README.md:
+
+    # a comment; blank lines are ignored
+    [experiment]
+    name = f2-node-cache          # must equal the file name without .exp
+    title = F2: ...               # one line, shown in progress and plots
+    finding = F2                  # F1..F5, or "peers"
+    reference = lookup=cached     # optional: the drift reference (default: the
+                                  # first point; "none": no reference runs)
+
+    [sweep]                       # numaring-bench options; a comma list is one axis
+    queue = numaring
+    threads = 2, 4, ..., all      # producers + consumers (half each); relative values
+    lookup = libnuma, cached
+    smt = cores                   # the default: thread counts count cores, one
+                                  # thread per core; siblings: they count
+                                  # hardware threads and use them all
+
+    [quick]                       # overrides for PROFILE=quick
+    duration = 0.5
+    reps = 3
+
+    [full]                        # overrides for PROFILE=full
+    duration = 3
+    reps = 5
+
+    [smoke]                       # overrides for PROFILE=smoke: a few tiny runs
+    duration = 0.05               # that go through every step (make vm-experiments)
+    reps = 2
+
+Every value is checked when the file is read, before anything runs; a bad
+file raises ExpError("FILE:LINE: reason"). Thread counts may be written
+relative to the machine: "all" (every core the run may use, or every CPU
+with smt = siblings), "per-node" (the cores, or CPUs, of one node), "half",
+and "a, b, ..., c" (doubling from b up to c).
+"""
+
+import glob
+import itertools
+import os
+import re
+
+from . import manifest
+
+SECTIONS = ("experiment", "sweep", "quick", "full", "smoke")
+PROFILES = ("quick", "full", "smoke")
+# The values numaring-bench takes, from its own tables (scripts/manifest.json).
+QUEUES = manifest.queues()
+LOOKUPS = manifest.lookups()
+GATES = manifest.gates()
+BACKOFFS = manifest.backoffs()
+PINS = manifest.pins()
+#: prodcons: producers and consumers apart; pairs and mixed: every thread
+#: enqueues and dequeues (numaring-bench --workload), counted by --threads
+WORKLOADS = manifest.workloads()
+SYMMETRIC = manifest.symmetric_workloads()
+SMTS = manifest.smts()
+FINDINGS = ("F1", "F2", "F3", "F4", "F5", "peers")
+#: which side of a prodcons run sets its pace (scripts/common/regime.py): free (closed
+#: loop, nothing added), producer (the producers do pace-work ns of local work
+#: per item they enqueue: the queue runs near empty), consumer (the consumers
+#: do it per item they dequeue: the queue runs full). Translated into
+#: --producer-work / --consumer-work of pace-work x items per operation.
+PACES = ("free", "producer", "consumer")
+#: pace-work's default, ns per item: the paced side's mean work (half of it:
+#: the harness draws 0..N) well above any queue's operation here
+PACE_WORK_NS = 200
+#: keys the runner reads itself; not numaring-bench flags
+RUNNER_KEYS = ("pace", "pace-work")
+THREAD_WORDS = ("all", "per-node", "half")
+MAX_POINTS = 10000
+#: the experiment files' folder
+EXP_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "experiments")
+
+
+class ExpError(Exception):
+    """A bad experiment file: the message is "FILE:LINE: reason"."""
+
+
+def _int(text, lo, hi):
+    if not re.fullmatch(r"[0-9]+", text):
+        raise ValueError(f"expected a whole number, not {text!r}")
+    v = int(text)
+    if v < lo or v > hi:
+        raise ValueError(f"{v} is not between {lo} and {hi}")
+    return v
+
+
+def _real(text, lo, hi, zero_ok=False, hi_ok=True):
+    try:
+        v = float(text)
+    except ValueError:
+        raise ValueError(f"expected a number, not {text!r}") from None
+    if v != v or v in (float("inf"), float("-inf")):
+        raise ValueError(f"expected a finite number, not {text!r}")
+    if v < lo or v > hi or (v == lo and not zero_ok) or (v == hi and not hi_ok):
+        raise ValueError(f"{text} is not {'from' if zero_ok else 'above'} {lo:g} and "
+                         f"{'at most' if hi_ok else 'below'} {hi:g}")
+    return v
+
+
+def _choice(names):
+    def check(text):
+        if text not in names:
+            raise ValueError(f"unknown value {text!r} (one of: {', '.join(names)})")
+        return text
+    return check
+
+
+def _bounded(option):
+    """The check of a numaring-bench option's value: the bounds the harness
+    itself checks it against (harness/bounds.h, through the manifest)."""
+    lim = manifest.limit(option)
+    if lim["whole"]:
+        lo, hi = int(lim["min"]) + (not lim["min_in"]), int(lim["max"]) - (not lim["max_in"])
+
+        def check(text):
+            v = _int(text, lo, hi)
+            if lim["pow2"] and v & (v - 1):
+                raise ValueError(f"{v} is not a power of two")
+            return v
+    else:
+        def check(text):
+            return _real(text, lim["min"], lim["max"], zero_ok=lim["min_in"], hi_ok=lim["max_in"])
+    return check
+
+
+def _bool01(text):
+    if text not in ("0", "1", "yes", "no"):
+        raise ValueError(f"expected 0/1 or yes/no, not {text!r}")
+    return 1 if text in ("1", "yes") else 0
+
+
+# Sweep keys: checker for each value. "threads" is handled apart. The
+# numbers' bounds are numaring-bench's own (_bounded).
+SWEEP_KEYS = {
+    "queue": _choice(QUEUES),
+    "producers": _bounded("producers"),
+    "consumers": _bounded("consumers"),
+    "lookup": _choice(LOOKUPS),
+    "recheck": _bounded("recheck"),
+    "gate": _choice(GATES),
+    "backoff": _choice(BACKOFFS),
+    "batch": _bounded("batch"),
+    "capacity": _bounded("capacity"),
+    "pin": _choice(PINS),
+    "smt": _choice(SMTS),
+    "bursts": _bool01,
+    "rate": _bounded("rate"),
+    "duration": _bounded("duration"),
+    "ops": _bounded("ops"),
+    "warmup": _bounded("warmup"),
+    "drain-timeout": _bounded("drain-timeout"),
+    "item": _choice(manifest.items()),
+    "sample": _bounded("sample"),
+    "calibrate": _bounded("calibrate"),
+    "load": lambda t, _load=_bounded("load"): t if t == "closed" else _load(t),
+    "pace": _choice(PACES),
+    "pace-work": lambda t: _int(t, 1, 1000000),
+    "load-probe": _bounded("load-probe"),
+    "linger": _bounded("linger"),
+    "counters": _bool01,
+    "workload": _choice(WORKLOADS),
+    "work": _bounded("work"),
+    "producer-work": _bounded("producer-work"),
+    "consumer-work": _bounded("consumer-work"),
+    "pause-spin": _bounded("pause-spin"),
+    "exp-cap": _bounded("exp-cap"),
+    "enqueue-share": _bounded("enqueue-share"),
+}
+#: Keys passed to numaring-bench as a bare flag when 1 (--bursts), left out when 0.
+FLAG_KEYS = ("bursts", "counters")
+PROFILE_ONLY = {"reps": lambda t: _int(t, 1, 1000)}
+EXPERIMENT_KEYS = ("name", "title", "finding")
+OPTIONAL_EXPERIMENT_KEYS = ("reference",)
+
+
+def _check_threads(items):
+    """Check a threads list; return it as tokens (ints, words, '...')."""
+    out = []
+    for i, t in enumerate(items):
+        if t == "...":
+            if i == 0 or i == len(items) - 1 or out[-1] == "...":
+                raise ValueError("'...' must stand between two values, as in 2, 4, ..., all")
+            out.append(t)
+        elif t in THREAD_WORDS:
+            out.append(t)
+        else:
+            v = _int(t, 2, 4096) if re.fullmatch(r"[0-9]+", t) else None
+            if v is None:
+                raise ValueError(f"threads value {t!r} is not a number >= 2 nor one of "
+                                 f"{', '.join(THREAD_WORDS)} or '...'")
+            out.append(v)
+    return out
+
+
+def _check_reference(text):
+    """The reference key's value: "first", "none", or a point's settings as
+    key=value pairs (separated by spaces or commas), each key a sweep key or
+    threads, each value checked like the sweep's. Returns "first", "none" or
+    a list of (key, value) pairs."""
+    if text in ("first", "none"):
+        return text
+    pairs = []
+    for part in re.split(r"[\s,]+", text.strip()):
+        if not part:
+            continue
+        if "=" not in part:
+            raise ValueError(f"expected first, none or key=value pairs, not {part!r}")
+        k, v = (x.strip() for x in part.split("=", 1))
+        if k == "threads":
+            vals = _check_threads([v])
+            if vals == ["..."]:
+                raise ValueError("threads=... names no point")
+            pairs.append((k, vals[0]))
+        elif k in SWEEP_KEYS:
+            pairs.append((k, SWEEP_KEYS[k](v)))
+        else:
+            raise ValueError(f"unknown key {k!r} (keys: threads, {', '.join(sorted(SWEEP_KEYS))})")
+        if [p[0] for p in pairs].count(k) > 1:
+            raise ValueError(f"{k} given twice")
+    if not pairs:
+        raise ValueError("expected first, none or key=value pairs")
+    return pairs
+
+
+class Experiment:
+    """One checked experiment file."""
+
+    reference = "first"     # the drift reference: "first", "none" or [(key, value)]
+    reference_line = None
+
+    def __init__(self, path, name, title, finding, sweep, profiles):
+        self.path = path
+        self.name = name
+        self.title = title
+        self.finding = finding
+        self.sweep = sweep          # key -> list of values (checked), in file order
+        self.profiles = profiles    # profile -> {key -> list of values}
+
+    def settings(self, profile):
+        """The sweep with the profile's overrides, and the repetitions."""
+        s = dict(self.sweep)
+        over = self.profiles.get(profile, {})
+        for k, v in over.items():
+            if k != "reps":
+                s[k] = v
+        reps = over.get("reps", [3])[0]
+        return s, reps
+
+
+def parse(path, text=None):
+    """Read and check one experiment file. Raises ExpError."""
+    if text is None:
+        try:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+        except (OSError, UnicodeDecodeError) as e:
+            raise ExpError(f"{path}: cannot read: {e}") from None
+    section = None
+    seen = {s: {} for s in SECTIONS}
+    lines_of = {}
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        where = f"{path}:{lineno}"
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if len(raw) > 4000:
+            raise ExpError(f"{where}: line longer than 4000 characters")
+        m = re.fullmatch(r"\[([A-Za-z0-9_-]*)\]", line)
+        if m:
+            section = m.group(1)
+            if section not in SECTIONS:
+                raise ExpError(f"{where}: unknown section [{section}] (sections: "
+                               + ", ".join(f"[{s}]" for s in SECTIONS) + ")")
+            continue
+        if line.startswith("["):
+            raise ExpError(f"{where}: malformed section header {line!r}")
+        if section is None:
+            raise ExpError(f"{where}: {line!r} comes before any [section]")
+        if "=" not in line:
+            raise ExpError(f"{where}: expected 'key = value', not {line!r}")
+        key, value = (p.strip() for p in line.split("=", 1))
+        if not key:
+            raise ExpError(f"{where}: missing key before '='")
+        if key in seen[section]:
+            raise ExpError(f"{where}: {key} given twice in [{section}] "
+                           f"(first at line {lines_of[(section, key)]})")
+        if value == "":
+            raise ExpError(f"{where}: {key} has no value")
+        lines_of[(section, key)] = lineno
+        if section == "experiment":
+            if key not in EXPERIMENT_KEYS + OPTIONAL_EXPERIMENT_KEYS:
+                raise ExpError(f"{where}: unknown key {key!r} in [experiment] "
+                               f"(keys: {', '.join(EXPERIMENT_KEYS + OPTIONAL_EXPERIMENT_KEYS)})")
+            if key == "reference":
+                try:
+                    value = _check_reference(value)
+                except ValueError as e:
+                    raise ExpError(f"{where}: reference: {e}") from None
+            seen[section][key] = value
+            continue
+        items = [v.strip() for v in value.split(",")]
+        if any(v == "" for v in items):
+            raise ExpError(f"{where}: empty item in the list for {key}")
+        try:
+            if key == "threads":
+                vals = _check_threads(items)
+            elif key in SWEEP_KEYS:
+                vals = [SWEEP_KEYS[key](v) for v in items]
+            elif key in PROFILE_ONLY and section in PROFILES:
+                if len(items) != 1:
+                    raise ValueError("takes one value")
+                vals = [PROFILE_ONLY[key](items[0])]
+            else:
+                allowed = sorted(SWEEP_KEYS) + ["threads"]
+                if section in PROFILES:
+                    allowed.append("reps")
+                raise ValueError(f"unknown key (keys of [{section}]: {', '.join(sorted(allowed))})")
+        except ValueError as e:
+            raise ExpError(f"{where}: {key}: {e}") from None
+        listed = [str(v) for v in vals if v != "..."]   # "..." may recur
+        if len(set(listed)) != len(listed):
+            raise ExpError(f"{where}: {key}: a value is listed twice")
+        seen[section][key] = vals
+
+    exp = seen["experiment"]
+    for k in EXPERIMENT_KEYS:
+        if k not in exp:
+            raise ExpError(f"{path}: [experiment] lacks {k}")
+    base = os.path.basename(path)
+    if base.endswith(".exp") and exp["name"] != base[:-4]:
+        raise ExpError(f"{path}:{lines_of[('experiment', 'name')]}: name {exp['name']!r} "
+                       f"differs from the file name {base[:-4]!r}")
+    if exp["finding"] not in FINDINGS:
+        raise ExpError(f"{path}:{lines_of[('experiment', 'finding')]}: finding "
+                       f"{exp['finding']!r} is not one of {', '.join(FINDINGS)}")
+    sweep = seen["sweep"]
+    if not sweep:
+        raise ExpError(f"{path}: [sweep] is missing or empty")
+    if "threads" in sweep and ("producers" in sweep or "consumers" in sweep):
+        raise ExpError(f"{path}:{lines_of[('sweep', 'threads')]}: threads and "
+                       "producers/consumers are alternatives")
+    for prof in PROFILES:
+        over = seen[prof]
+        if "threads" in over and ("producers" in over or "consumers" in over):
+            raise ExpError(f"{path}:{lines_of[(prof, 'threads')]}: threads and "
+                           "producers/consumers are alternatives")
+        for k in over:
+            if k in ("producers", "consumers") and "threads" in sweep:
+                raise ExpError(f"{path}:{lines_of[(prof, k)]}: {k} cannot override threads")
+            if k == "threads" and ("producers" in sweep or "consumers" in sweep):
+                raise ExpError(f"{path}:{lines_of[(prof, k)]}: threads cannot override "
+                               "producers/consumers")
+    e = Experiment(path, exp["name"], exp["title"], exp["finding"], sweep,
+                   {p: seen[p] for p in PROFILES})
+    e.reference = exp.get("reference", "first")
+    e.reference_line = lines_of.get(("experiment", "reference"))
+    return e
+
+
+def experiments(exp_dir=None):
+    """The experiments (parsed), one per file of exp_dir (default
+    experiments/), in the order of their findings (FINDINGS: F1 .. F5, then
+    peers), one finding's files by name. Every file is read and checked
+    (parse): a bad one raises ExpError."""
+    exps = [parse(path) for path in glob.glob(os.path.join(exp_dir or EXP_DIR, "*.exp"))]
+    return sorted(exps, key=lambda e: (FINDINGS.index(e.finding), e.name))
+
+
+def experiment_names(exp_dir=None):
+    """The experiments' names, in experiments()' order."""
+    return [e.name for e in experiments(exp_dir)]
+
+
+def expand_threads(tokens, units, nodes):
+    """Turn threads tokens into sorted distinct counts for this machine.
+    ``units`` is what a thread count counts: the cores the run may use
+    (smt = cores, the default: one thread per core), or its CPUs (smt =
+    siblings: every hardware thread)."""
+    def word(t):
+        if t == "all":
+            return max(2, units)
+        if t == "per-node":
+            return max(2, units // max(1, nodes))
+        if t == "half":
+            return max(2, units // 2)
+        return t
+    vals = [word(t) if t != "..." else t for t in tokens]
+    out, cap = [], None
+    for i, v in enumerate(vals):
+        if v == "...":
+            # "a, b, ..., c": double from b while below c; c ends the list
+            # even when the machine makes it smaller than a or b.
+            lo, hi = out[-1], vals[i + 1]
+            cap = hi if cap is None else max(cap, hi)
+            x = lo * 2
+            while x < hi:
+                out.append(x)
+                x *= 2
+        else:
+            out.append(v)
+    seen, res = set(), []
+    for v in out:
+        if v not in seen and (cap is None or v <= cap):
+            seen.add(v)
+            res.append(v)
+    return sorted(res)
+
+
+def thread_units(smt, ncpus, cores=None):
+    """What a thread count counts for a point of policy ``smt``: the cores
+    (``cores``, default: ncpus, a host without SMT), or every CPU."""
+    if smt == "siblings" or cores is None:
+        return ncpus
+    return cores
+
+
+def slug(value):
+    return re.sub(r"[^A-Za-z0-9.=+-]+", "_", str(value))
+
+
+class Point:
+    """One configuration: harness options, and a stable id."""
+
+    def __init__(self, exp, pid, opts, label):
+        self.exp = exp
+        self.id = pid
+        self.opts = opts        # option -> value (str)
+        self.label = label      # "threads=2 lookup=cached"
+
+    def args(self):
+        out = []
+        for k, v in self.opts.items():
+            if k in RUNNER_KEYS or (k == "load" and str(v) == "closed"):
+                continue  # closed: no --load (the runs that measure capacity)
+            if k in FLAG_KEYS:
+                if str(v) == "1":
+                    out.append(f"--{k}")
+                continue
+            out += [f"--{k}", str(v)]
+        out += pace_args(self.opts)
+        return out
+
+
+def pace_args(opts):
+    """numaring-bench flags of a point's pace: --producer-work (pace producer)
+    or --consumer-work (pace consumer) of pace-work ns per item times the
+    items of one operation (the batch with bursts: the harness works after
+    each operation); [] for free or no pace."""
+    pace = str(opts.get("pace", "free"))
+    if pace == "free":
+        return []
+    per_item = int(opts.get("pace-work", PACE_WORK_NS))
+    items = int(opts.get("batch", 32)) if str(opts.get("bursts", "0")) == "1" else 1
+    return [f"--{pace}-work", str(per_item * items)]
+
+
+def point_threads(opts):
+    """The threads of a point's options: --threads of a symmetric workload,
+    else producers + consumers."""
+    if "threads" in opts:
+        return int(opts["threads"])
+    return int(opts.get("producers", 1)) + int(opts.get("consumers", 1))
+
+
+def reference_point(exp, pts, ncpus, nodes, cores=None):
+    """The point of ``pts`` that is the experiment's drift reference: the
+    first point unless the file names another with ``reference =``
+    (key=value pairs; the first point that matches every pair), None with
+    ``reference = none``. Raises ExpError when no point matches. ``cores``:
+    as for points()."""
+    ref = getattr(exp, "reference", "first")
+    if ref == "none" or not pts:
+        return None
+    if ref == "first":
+        return pts[0]
+    for p in pts:
+        ok = True
+        for k, v in ref:
+            if k == "threads":
+                units = thread_units(p.opts.get("smt", "cores"), ncpus, cores)
+                want = expand_threads([v], units, nodes)[0]
+                got = point_threads(p.opts)
+                ok = ok and got == want
+            else:
+                ok = ok and p.opts.get(k) == str(v)
+        if ok:
+            return p
+    where = f"{exp.path}:{exp.reference_line}" if exp.reference_line else exp.path
+    raise ExpError(f"{where}: reference: no point of this machine's sweep has "
+                   + " ".join(f"{k}={v}" for k, v in ref))
+
+
+def points(exp, profile, ncpus, nodes, cores=None):
+    """Expand an experiment into its points for this machine and profile:
+    ncpus CPUs (hardware threads), of which ``cores`` cores (None: as many
+    as CPUs, no SMT), on ``nodes`` nodes. Thread counts count cores, or
+    CPUs for points with smt = siblings. Raises ExpError for combinations
+    no point could run (batch > capacity)."""
+    settings, reps = exp.settings(profile)
+    smts = [str(v) for v in settings.get("smt", ["cores"])]
+    axes, by_smt = [], {}
+    for k, vals in settings.items():
+        if k == "threads":
+            # the counts of each policy; the axis holds them all, and each
+            # point keeps only its own policy's (below)
+            by_smt = {m: expand_threads(vals, thread_units(m, ncpus, cores), nodes)
+                      for m in smts}
+            vals = sorted(set(v for counts in by_smt.values() for v in counts))
+        axes.append((k, vals))
+    varying = [k for k, v in axes if len(v) > 1]
+    out = []
+    pins = [str(v) for k, vals in axes if k == "pin" for v in vals]
+    for combo in itertools.product(*(v for _, v in axes)):
+        chosen = dict(zip((k for k, _ in axes), combo))
+        if nodes < 2 and str(chosen.get("pin")) == "scatter" and "compact" in pins:
+            continue  # on one node, alternating nodes is filling it: compact's point
+        if "threads" in chosen and chosen["threads"] not in by_smt[str(chosen.get("smt", "cores"))]:
+            continue
+        if (str(chosen.get("workload", "prodcons")) in SYMMETRIC
+                and str(chosen.get("pace", "free")) != "free"):
+            continue  # pairs, mixed: no producer and consumer sides to pace (free's point)
+        opts = {}
+        symmetric = str(chosen.get("workload", "prodcons")) in SYMMETRIC
+        for (k, _), v in zip(axes, combo):
+            if k == "threads" and symmetric:
+                opts["threads"] = str(v)  # every thread enqueues and dequeues
+            elif k == "threads":
+                opts["producers"] = str((v + 1) // 2)
+                opts["consumers"] = str(v // 2)
+            else:
+                opts[k] = str(v)
+        if symmetric and ("producers" in opts or "consumers" in opts):
+            raise ExpError(f"{exp.path}: workload {chosen['workload']} counts its threads "
+                           "with threads =, not producers/consumers")
+        if symmetric and opts.get("pin") == "split":
+            raise ExpError(f"{exp.path}: pin split puts producers and consumers on different "
+                           f"nodes; workload {chosen['workload']} has no such sides (compact "
+                           "or scatter)")
+        if opts.get("workload") != "mixed" and "enqueue-share" in opts:
+            raise ExpError(f"{exp.path}: enqueue-share is for workload mixed")
+        if opts.get("pace", "free") != "free" and ("producer-work" in opts
+                                                    or "consumer-work" in opts):
+            raise ExpError(f"{exp.path}: pace sets producer-work or consumer-work itself; "
+                           "give one or the other")
+        if opts.get("pace", "free") != "free" and "load" in opts and opts["load"] != "closed":
+            raise ExpError(f"{exp.path}: pace is for closed-loop points (open loop: the "
+                           "offered rate sets the pace)")
+        if symmetric and ("producer-work" in opts or "consumer-work" in opts):
+            raise ExpError(f"{exp.path}: producer-work and consumer-work are for workload "
+                           "prodcons (pairs, mixed: work)")
+        cap = int(opts.get("capacity", 1024))
+        batch = int(opts.get("batch", 32))
+        if batch > cap:
+            raise ExpError(f"{exp.path}: batch {batch} is larger than capacity {cap} "
+                           "in one of the points")
+        if "duration" in opts and "ops" in opts:
+            raise ExpError(f"{exp.path}: a point has both duration and ops "
+                           f"(profile {profile})")
+        parts = [f"{k}={slug(v)}" for (k, _), v in zip(axes, combo) if k in varying]
+        pid = "_".join(parts) if parts else "default"
+        label = " ".join(f"{k}={v}" for (k, _), v in zip(axes, combo) if k in varying)
+        out.append(Point(exp, pid, opts, label or "default"))
+        if len(out) > MAX_POINTS:
+            raise ExpError(f"{exp.path}: more than {MAX_POINTS} points")
+    return out, reps

@@ -1,0 +1,147 @@
+# SPDX-License-Identifier: BSD-2-Clause
+"""manifest.py - the names of numaring-bench's tables, for every script.
+
+    from scripts import manifest
+    manifest.queues()                 # ('numaring', 'flat', ..., 'null'), --help's order
+    manifest.queues(fabricates=False) # the same without the null queue
+    manifest.queue("ck")["bursts"]    # False: what one queue can do
+    manifest.lookups(), manifest.gates(), manifest.backoffs(), manifest.workloads()
+    manifest.limit("linger")          # {'whole': True, 'min': 0, 'max': 1000000, ...}
+
+The names come from scripts/manifest.json beside this file: a copy of what
+`numaring-bench --manifest` prints (harness/manifest.c), made from the tables
+the harness itself runs on. scripts/tests/test_manifest.py keeps the copy
+equal to the binary's output (regenerate it with
+build/numaring-bench --manifest > scripts/manifest.json) and fails on a
+collection of these names typed into a script outside
+scripts/manifest-allowlist.txt.
+
+Every list is a tuple, in the harness's order.
+"""
+
+import json
+import os
+
+PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "manifest.json")
+
+_data = None
+
+
+def data():
+    """The whole manifest (a dict), read once."""
+    global _data
+    if _data is None:
+        with open(PATH, encoding="utf-8") as f:
+            d = json.load(f)
+        if not isinstance(d, dict) or not isinstance(d.get("queues"), list):
+            raise RuntimeError(f"{PATH}: not numaring-bench --manifest output")
+        _data = d
+    return _data
+
+
+def queues(test_only=False, **caps):
+    """The queues' names in --help's order. test_only: False (default) leaves
+    the harness's own fault adapters out, True gives only them, None both.
+    caps: queue fields that must be equal, e.g. fabricates=False,
+    bounded=True, bursts=True (see queue())."""
+    out = []
+    for q in data()["queues"]:
+        if test_only is not None and q["test_only"] != test_only:
+            continue
+        if all(q.get(k) == v for k, v in caps.items()):
+            out.append(q["name"])
+    return tuple(out)
+
+
+def queue(name):
+    """What queue `name` is and can do: description, test_only, bounded (capacity
+    limits it), moves_data (items travel: 0 for faa and null), fabricates
+    (dequeue makes items up: null), bursts (burst operations both ways),
+    enqueue_burst, dequeue_burst, items (the item kinds a run of it carries),
+    workloads, settings (its own knobs), counters (the queue counters it fills).
+    KeyError for an unknown name."""
+    for q in data()["queues"]:
+        if q["name"] == name:
+            return dict(q)
+    raise KeyError(f"no queue {name!r} in {PATH}")
+
+
+def _names(key):
+    return tuple(data()[key])
+
+
+def lookups():
+    """--lookup's values: numaring's node look-ups."""
+    return _names("lookups")
+
+
+def gates():
+    """--gate's values: numaring's cross-node transfer gates."""
+    return _names("gates")
+
+
+def backoffs():
+    """--backoff's values."""
+    return _names("backoffs")
+
+
+def workloads():
+    """--workload's values."""
+    return _names("workloads")
+
+
+def symmetric_workloads():
+    """The workloads whose every thread enqueues and dequeues (not prodcons)."""
+    return _names("symmetric_workloads")
+
+
+def pins():
+    """--pin's named placements (a cpulist is the other kind of value)."""
+    return _names("pins")
+
+
+def smts():
+    """--smt's values."""
+    return _names("smts")
+
+
+def items():
+    """--item's values."""
+    return _names("items")
+
+
+def accountings():
+    """--accounting's values."""
+    return _names("accountings")
+
+
+def queue_counters():
+    """The queue counters, in summary.csv's order."""
+    return _names("queue_counters")
+
+
+def probe_kinds():
+    """The kinds of probe.csv's rows (numaring-bench --probe)."""
+    return _names("probe_kinds")
+
+
+def probe_meta():
+    """The facts of probe.csv's meta rows (their method field)."""
+    return _names("probe_meta")
+
+
+def limits():
+    """{option: bounds} of every option numaring-bench checks (see limit())."""
+    return {k: dict(v) for k, v in data()["limits"].items()}
+
+
+def limit(option):
+    """The bounds numaring-bench checks option's values against (option as
+    spelled without "--"): whole (a whole number, else a real one), min, max,
+    min_in, max_in (the bound itself allowed), pow2 (a power of two)."""
+    return dict(data()["limits"][option])
+
+
+def summary_columns():
+    """summary.csv's columns, in order (numaring-bench --schema's)."""
+    return tuple(c["name"] for c in data()["summary_columns"])

@@ -1,0 +1,211 @@
+# SPDX-License-Identifier: BSD-2-Clause
+"""tidy.py - the tidy table's definition, read by the runner and the analysis.
+
+Standard library only (the runner imports it, and the QEMU guest carries the
+runner). The tidy table of one experiment (written by scripts/runner/collect.py)
+has the runner's columns (RUNNER_COLUMNS: ``experiment,point,rep`` always, then
+``profile``, ``role`` and ``oversubscribed`` where the runner wrote them)
+followed by the columns of numaring-bench's summary.csv, one row per (point,
+rep). A column that does not apply to a row is empty (lookup for a peer
+queue, latency for ``faa``). The analysis loads it with pandas
+(scripts/analysis/nrdata.py); the functions here read one row, a dict of the
+CSV's strings.
+"""
+
+import csv
+import os
+
+#: summary.csv's columns and their types, as ``numaring-bench --schema`` prints
+#: them (harness/schema.h, the one table the C writer uses too); a test keeps
+#: this copy equal to the binary's output.
+SCHEMA_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                           "summary-schema.csv")
+
+
+def _read_schema(path=SCHEMA_PATH):
+    with open(path, newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    if not rows or any(r.get("type") not in ("str", "int", "float") for r in rows):
+        raise RuntimeError("%s: not numaring-bench --schema output" % path)
+    return [(r["column"], r["type"]) for r in rows]
+
+
+_SCHEMA = _read_schema()
+
+#: The columns of numaring-bench's summary.csv, in its order.
+SUMMARY_COLUMNS = [name for name, _ in _SCHEMA]
+
+#: The tidy table's required columns: three of the runner's, then the summary's.
+TIDY_COLUMNS = ["experiment", "point", "rep"] + SUMMARY_COLUMNS
+
+#: The runner's columns, in the order collect.py writes them before the
+#: summary's: the first three are required, the others optional (profile: the
+#: experiment file's profile; role: point or reference; oversubscribed: 1/0,
+#: empty or absent where unknown; steal_pct: the share of the CPUs' time
+#: stolen by the hypervisor over the run (meta.json's host_load), and stolen:
+#: 1 where it was above 3% (scripts/runner/hostenv.py), both empty or absent where
+#: unknown; interconnect_bytes_per_item and its
+#: interconnect_source: bytes over the socket interconnect per item of the
+#: measured window, counted by likwid-perfctr (run --likwid, scripts/runner/nrlikwid.py),
+#: empty where not counted; capacity_probe: the runner's capacity probe whose
+#: capacity a load point's run was offered a fraction of, <group>-r<round>,
+#: the same for every gate of a round, empty without a load; occupancy,
+#: full_retries_per_item, empty_polls_per_item and regime: the run's regime,
+#: scripts/common/regime.py, empty where unknown).
+RUNNER_COLUMNS = ["experiment", "point", "rep", "profile", "role", "oversubscribed",
+                  "steal_pct", "stolen", "interconnect_bytes_per_item", "interconnect_source",
+                  "capacity_probe", "occupancy", "full_retries_per_item",
+                  "empty_polls_per_item", "regime"]
+
+#: The points of an experiment's drift reference, in the order they run.
+REFERENCE_POINTS = ("reference-start", "reference-middle", "reference-end")
+
+#: A backoff ran (was exercised) at a point only where at least this many
+#: attempts failed per operation: 1 in 1,000 (failed_attempts / ops).
+BACKOFF_EXERCISED = 0.001
+
+#: Columns that hold numbers when they are not empty.
+INT_COLUMNS = frozenset(["rep", "oversubscribed", "stolen"]
+                        + [n for n, t in _SCHEMA if t == "int"])
+FLOAT_COLUMNS = frozenset([n for n, t in _SCHEMA if t == "float"]
+                          + ["interconnect_bytes_per_item", "steal_pct", "occupancy",
+                             "full_retries_per_item", "empty_polls_per_item"])
+NUMERIC_COLUMNS = INT_COLUMNS | FLOAT_COLUMNS
+
+#: Columns added to summary.csv after results were first committed with
+#: inline items: a tidy CSV of an older harness lacks them, and reads as if
+#: they were empty (not measured then).
+LATER_COLUMNS = frozenset(["load", "capacity_ops_per_s", "inflight", "linger_us",
+                           "items_per_transfer", "failed_per_item",
+                           # --counters (numaring-bench counters.c)
+                           "context_switches", "cpu_migrations", "cycles", "instructions",
+                           "llc_misses",
+                           # placement by core (--smt): tables from before it
+                           # do not say whether threads shared a core
+                           "smt", "threads_per_core", "smt_shared",
+                           # workloads (--workload, --threads, --work): tables from
+                           # before them are prodcons rows without work, whose ops
+                           # are items
+                           "workload", "threads", "enqueue_share", "prefill", "work_ns",
+                           "producer_work_ns", "consumer_work_ns", "work_loops_per_ns",
+                           "seed", "ops_kind",
+                           # the backoffs' mechanism and spin lengths (issue 21)
+                           "gate_backoffs", "backoff_ns_race", "backoff_ns_gate",
+                           "pause_spin", "exp_cap", "fairness",
+                           # each run's own line trip between its first two CPUs
+                           # (harness/pingpong.h)
+                           "c2c_one_way_before_ns", "c2c_one_way_after_ns"])
+
+#: Columns every row must fill: the plots cannot place a row without them.
+REQUIRED_VALUES = ("experiment", "point", "rep", "queue", "producers", "consumers",
+                   "batch", "bursts", "throughput_ops_per_s", "topology_kind")
+
+#: Configuration columns: two rows of one point agree on all of them.
+CONFIG_COLUMNS = ("profile", "queue", "item", "sample", "producers", "consumers", "lookup", "recheck", "gate",
+                  "backoff", "batch", "bursts", "capacity", "pin", "topology_kind",
+                  "topology", "nodes", "load")
+
+LATENCY_COLUMNS = ["value_ns", "percentile", "total_count",
+                   "one_over_one_minus_percentile"]
+
+
+#: A run is flagged stolen (the tidy CSV's stolen = 1) where the hypervisor
+#: took more than this share of its CPUs' time (steal_pct, %).
+STEAL_FLAG_PCT = 3.0
+
+
+def is_reference(row):
+    """True for a run of the experiment's drift reference (role reference, or
+    a point named reference-start/-middle/-end)."""
+    r = (row.get("role") or "").strip()
+    if r:
+        return r == "reference"
+    return row.get("point", "") in REFERENCE_POINTS
+
+
+def oversubscribed(row):
+    """True where the run's threads outnumbered the CPUs they ran on, False
+    where not, None where the table does not say (older tables)."""
+    v = (row.get("oversubscribed") or "").strip()
+    if v == "":
+        return None
+    return v == "1"
+
+
+def stolen(row):
+    """True where the hypervisor took more than 3% of the CPUs' time over the
+    run (the tidy CSV's stolen, from its steal_pct), False where not, None
+    where the table does not say (older tables, no /proc/stat)."""
+    v = (row.get("stolen") or "").strip()
+    if v == "":
+        return None
+    return v == "1"
+
+
+def shares_core(row):
+    """True where the run put two of its threads on one core's hardware threads
+    (SMT siblings), False where it did not, None where the row does not say.
+    Read from smt_shared (1: two threads on one core's hyperthreads, 0: not;
+    empty where a thread was not pinned), else a threads_per_core column (1,
+    2, ...); tables written before the harness recorded it have neither. The
+    smt column (the placement asked: cores or siblings) does not say it: with
+    few threads, siblings may go unused."""
+    for col, alone in (("smt_shared", 0), ("threads_per_core", 1)):
+        v = (row.get(col) or "").strip()
+        if v:
+            try:
+                return float(v) > alone
+            except ValueError:
+                return None
+    return None
+
+
+def failed_per_item(row):
+    """Lost races per operation of a row: failed_attempts / (enqueued +
+    dequeued), both counted over the whole run (warm-up included), so that
+    the rate is not inflated by the warm-up's races over the window's
+    operations; failed_attempts / ops where the whole-run counts are empty.
+    None where failed_attempts is empty or there is nothing to divide by."""
+    f = num(row, "failed_attempts")
+    if f is None:
+        return None
+    e, d = num(row, "enqueued"), num(row, "dequeued")
+    if e is not None and d is not None and e + d > 0:
+        return f / (e + d)
+    n = num(row, "ops")
+    return f / n if n else None
+
+
+def backoff_exercised(rate):
+    """Whether a point with ``rate`` failed attempts per operation (median over
+    its runs) exercised its backoff: at least BACKOFF_EXERCISED; None if unknown."""
+    if rate is None:
+        return None
+    return rate >= BACKOFF_EXERCISED
+
+
+def num(row, column):
+    """The number in ``row[column]``, or None where it is empty."""
+    v = row.get(column, "")
+    v = v.strip() if isinstance(v, str) else v
+    if v == "" or v is None:
+        return None
+    x = float(v)
+    return int(x) if column in INT_COLUMNS else x
+
+
+def threads(row):
+    """The threads of a row: its threads column (every row since workloads:
+    a pairs or mixed run's threads are each a producer and a consumer, and its
+    producers and consumers columns both say threads), else producers +
+    consumers (older tables, all prodcons)."""
+    v = (row.get("threads") or "").strip()
+    if v:
+        return int(float(v))
+    return int(float(row["producers"])) + int(float(row["consumers"]))
+
+
+def ns_per_op(row):
+    """Nanoseconds per item (1e9 / throughput), or None at zero throughput."""
+    t = float(row["throughput_ops_per_s"])
+    return 1e9 / t if t > 0 else None

@@ -1,0 +1,633 @@
+# SPDX-License-Identifier: BSD-2-Clause
+"""fig_f3.py - F3's first figure (f3-gate-percentiles) and what F3's two
+figures share. Open loop: latency, items in flight and throughput against
+the offered load, by gate; closed loop (older results): the percentile
+distribution by gate (prep_f3_dist, draw_f3a).
+
+Twelve lines in one panel (three gates x four percentiles, each with a
+whisker over three or four decades) read as noise. So the latency row is
+small multiples, a panel per gate on one shared log axis, each with two
+lines: p50 (solid) and p99 (dashed), each the median over the reps with its
+min..max as a light band; the axis limits come from the medians (a band that
+runs past them is clipped at the edge, not allowed to squash the lines).
+p90 and p99.9 stay in the data file. The second row: items in flight
+(Little; log where they span decades), achieved throughput against the
+offered rate, and the oversubscribed thread counts in their own tinted panel.
+
+prep_f3a prepares the figure once; draw_f3_load and draw_f3a
+(matplotlib) and dat_f3load and dat_f3a (the data file of
+scripts/gnuplot/f3-gate-percentiles.gp) render that preparation.
+"""
+
+import math
+import os
+import statistics
+
+from ..analysis import nrdata
+from . import fig_draw
+from .fig_common import condensed
+from .fig_draw import annotate_title, fmt_ns, no_data, value_axis
+from .fig_gnuplot import dat_header, g, ov_col
+from .fig_host import (
+    add_paired_words, caption_lines, color_of, load_label, load_of, load_pct, loads_in,
+    marker_of, order_of, oversub_of, oversub_status, pct_label, pooled_note, quoted_threads,
+    rgb_int, Said, STUDY, summary_of)
+
+
+# --------------------------------------------------------------------------
+# Preparing the data (everything that can fail on input happens here)
+
+SUMMARY_PCT = (("p50_ns", 0.5), ("p90_ns", 0.9), ("p99_ns", 0.99), ("p999_ns", 0.999))
+#: F3's percentiles against the offered load: column, name
+F3_PCT = (("p50_ns", "p50"), ("p90_ns", "p90"), ("p99_ns", "p99"), ("p999_ns", "p99.9"))
+#: the title of F3's separate panel for oversubscribed thread counts
+F3_OVER_TITLE = "oversubscribed: threads share CPUs; scheduler, not queue"
+#: an open-loop point kept up with its offered rate where it delivered at least this share
+KEPT_UP = 0.95
+
+
+def f3_threads(host, rows):
+    """The thread count of F3's percentile figure: the largest whose runs are
+    not oversubscribed (every thread has a CPU) and, with SMT, had a core per
+    thread (quoted_threads), else the largest; and whether it is
+    oversubscribed (1/0/None)."""
+    ov = oversub_of(rows, nrdata.threads)
+    t = quoted_threads(host, rows, lambda rs: ov.get(nrdata.threads(rs[0])) == 0)
+    return t, ov.get(t)
+
+
+def inflight_of(row):
+    """Items in flight of a row: its inflight column (Little: throughput x mean
+    latency), else the same computed from throughput_ops_per_s and mean_ns; None
+    where neither is there."""
+    v = nrdata.num(row, "inflight")
+    if v is not None:
+        return v
+    t, m = nrdata.num(row, "throughput_ops_per_s"), nrdata.num(row, "mean_ns")
+    if t and m:
+        return t * m * 1e-9
+    return None
+
+
+def inflight_words(rows):
+    """How the caption says items in flight were obtained for rows."""
+    have = sum(1 for r in rows if nrdata.num(r, "inflight") is not None)
+    if have == len(rows):
+        return "items in flight: summary.csv's inflight (Little: throughput \u00d7 mean latency)"
+    if have:
+        return ("items in flight: Little's throughput \u00d7 mean latency (summary.csv's "
+                "inflight where recorded, %d of %d runs; computed from throughput_ops_per_s "
+                "and mean_ns elsewhere)" % (have, len(rows)))
+    return ("items in flight: Little's throughput \u00d7 mean latency, computed from "
+            "throughput_ops_per_s and mean_ns (these results have no inflight column)")
+
+
+def f3_claim(host, said):
+    """F3's headline as the figures print it: 'p50 shared / perworker = N\u00d7
+    [lo\u2013hi] at T threads' from summarize.f3 (paired per rep: shared_k /
+    perworker_k of p50, at its thread count and highest offered load), and that
+    load ('' closed loop); None where summarize has no such ratio."""
+    r = summary_of(host, "f3")
+    text = said.text("f3.p50_shared_over_perworker", r)
+    if text is None:
+        return None
+    return ("p50 shared / perworker = %s%s at %d threads" % (
+        text, said.interval("f3.p50_shared_over_perworker", r), r["threads"]),
+        (r.get("load") or "").strip())
+
+
+def by_gate_load(rows, value):
+    """{gate: [(load %, median, min, max, n)]} of value over rows."""
+    out = {}
+    for (g, x), v in nrdata.aggregate(rows, ("gate", load_pct), value).items():
+        out.setdefault(g, []).append((x,) + v)
+    for g in out:
+        out[g].sort()
+    return out
+
+
+def latency_curve(host, row):
+    """[(x = 1/(1-p), value_ns)] of a run's latency.csv; None if it has none."""
+    path = nrdata.latency_path(host.results, host.name, row)
+    if not os.path.isfile(path):
+        return None
+    pts = nrdata.load_latency(path)
+    out = [(1.0 / (1.0 - p), v) for v, p, _c in pts if p < 1.0 and v > 0]
+    return out or None
+
+
+def envelope(curves, npts=160):
+    """(xs, median, lo, hi): the median, min and max over curves at each x of a
+    log grid (each curve interpolated in log-log), up to the smallest last x."""
+    import numpy as np
+    xmax = min(c[-1][0] for c in curves)
+    if xmax <= 1.0:
+        return None
+    xs = np.logspace(0, math.log10(xmax), npts)
+    ys = []
+    for c in curves:
+        cx = np.log10([p[0] for p in c])
+        cy = np.log10([p[1] for p in c])
+        ys.append(np.interp(np.log10(xs), cx, cy))
+    ys = np.array(ys)
+    return (list(xs), list(10 ** np.median(ys, axis=0)), list(10 ** ys.min(axis=0)),
+            list(10 ** ys.max(axis=0)))
+
+
+@condensed
+def prep_f3a(host):
+    """F3's main figure. Open loop (rows with a load): latency percentiles,
+    items in flight and throughput against the offered load, by gate, at the
+    largest thread count whose threads each have a CPU (prep_f3_load). Closed
+    loop (older results): the percentile distribution by gate (prep_f3_dist)."""
+    rows = host.data["f3-gate"]
+    if any(load_of(r) for r in rows):
+        return prep_f3_load(host, rows)
+    return prep_f3_dist(host, rows)
+
+
+def prep_f3_load(host, allrows):
+    rows = [r for r in allrows if load_of(r)]
+    lat_rows = [r for r in rows if r.get("p50_ns", "").strip()]
+    t, over = f3_threads(host, lat_rows or rows)
+    at = [r for r in rows if nrdata.threads(r) == t]
+    gates = order_of("gate", {r.get("gate", "") for r in at})
+    loads = sorted({load_pct(r) for r in at})
+    pct = {c: by_gate_load(at, c) for c, _n in F3_PCT}
+    infl = by_gate_load(at, inflight_of)
+    tput = by_gate_load(at, "throughput_ops_per_s")
+    offered = sorted((k[0],) + v for k, v in
+                     nrdata.aggregate(at, (load_pct,), "rate").items() if v[0] > 0)
+    cap = nrdata.aggregate(at, (lambda r: 0,), "capacity_ops_per_s").get((0,))
+    off = {q[0]: q[1] for q in offered}
+    behind = []
+    for g in gates:
+        for q in tput.get(g, []):
+            if q[0] in off and q[1] < KEPT_UP * off[q[0]]:
+                behind.append((g, q[0], q[1] / off[q[0]]))
+    top = [r for r in at if load_pct(r) == loads[-1]]
+    said = Said()
+    r50 = f3_claim(host, said)
+    fl = {g: nrdata.aggregate([r for r in top if r.get("gate") == g], (lambda r: 0,),
+                              inflight_of).get((0,)) for g in ("shared", "perworker")}
+    ann = None
+    if r50:
+        ann = r50[0] + (", %s load" % pct_label(100 * float(r50[1])) if r50[1] else "")
+        if fl["shared"] and fl["perworker"]:
+            ann += "; in flight %.3g vs %.3g" % (fl["shared"][0], fl["perworker"][0])
+        ann += " (%s)" % STUDY["f3"]
+    extra = ["open loop: each run first measures the capacity (closed loop, per-worker gate), "
+             "then offers %s of it (x axis; the offered rate: black dashed on grey in the "
+             "throughput panel)%s" % (
+                 ", ".join(pct_label(x) for x in loads),
+                 "; capacity median %.3g M items/s (%.3g\u2013%.3g)" % (
+                     cap[0] / 1e6, cap[1] / 1e6, cap[2] / 1e6) if cap else ""),
+             "every line: the median over the reps of each run's percentile (summary.csv, "
+             "from its HdrHistogram), whiskers min\u2013max; colour per gate, line style per "
+             "percentile (p50 solid, p90 dashed, p99 dash-dot, p99.9 dotted)",
+             inflight_words(at) + "; median over the reps, whiskers min\u2013max"]
+    if behind:
+        extra.append("fell behind the offered rate (< %d%% delivered: saturated, its latency "
+                     "there is queueing): %s" % (100 * KEPT_UP, "; ".join(
+                         "%s at %s load (%.0f%%)" % (g, pct_label(x), 100 * f)
+                         for g, x, f in behind)))
+    elif offered:
+        extra.append("every gate delivered the offered rate (>= %d%%) at every load"
+                     % (100 * KEPT_UP))
+    ts = sorted({nrdata.threads(r) for r in rows})
+    ov_t = oversub_of(rows, nrdata.threads)
+    over_ts = [x for x in ts if ov_t.get(x) == 1]
+    if over == 1:
+        extra.append("every thread count is oversubscribed: %d threads drawn, the largest"
+                     % t)
+    elif t != ts[-1]:
+        extra.append("%d threads: the largest count whose threads each have a CPU (of %s)"
+                     % (t, ", ".join(map(str, ts))))
+    if over_ts and over != 1:
+        extra.append("oversubscribed thread counts (%s: threads share CPUs, the scheduler "
+                     "sets the latency) only in the separate panel \u201c%s\u201d (p50 vs "
+                     "offered load; also in f3-gate-vs-threads), never in the others"
+                     % (", ".join(map(str, over_ts)), F3_OVER_TITLE))
+    # the oversubscribed thread counts: their own labelled panel, p50 vs load
+    over_p50 = {}
+    if over_ts and over != 1:
+        for ot in over_ts:
+            ors = [r for r in rows if nrdata.threads(r) == ot]
+            ser = by_gate_load(ors, "p50_ns")
+            if ser:
+                over_p50[ot] = ser
+    drawn = at + [r for r in rows if nrdata.threads(r) in over_p50]
+    extra.append(oversub_status(drawn, lambda r: (r.get("gate"), nrdata.threads(r), load_of(r)),
+                                mark="the tinted panel" if over_p50 else
+                                "'oversubscribed' in the title"))
+    if len(rows) < len(allrows):
+        extra.append("%d closed-loop runs (no load) left out" % (len(allrows) - len(rows)))
+    extra.append(pooled_note(at, lambda r: (r.get("gate"), load_of(r))))
+    subtitle = "%d threads%s" % (t, ", oversubscribed" if over == 1 else "")
+    return add_paired_words({"kind": "f3load", "threads": t, "rows": at, "loads": loads, "order": gates,
+            "pct": pct, "inflight": infl, "tput": tput, "offered": offered,
+            "capacity": cap, "behind": behind, "oversubscribed": over,
+            "over_p50": over_p50, "over_threads": sorted(over_p50),
+            "grid": (2, max(3, len(gates))), "widths": None, "subtitle": subtitle,
+            "figsize": (6.0 * max(3, len(gates)), 10.5),
+            "drawn": drawn_line({"over_p50": over_p50}),
+            "title": "F3: latency, items in flight and throughput vs offered load by gate "
+                     "at %s (open loop)" % subtitle,
+            "annotation": ann, "caption": caption_lines(host, at, extra)}, said)
+
+
+def prep_f3_dist(host, rows):
+    """Latency percentiles by gate (and offered load, where open loop) at F3's
+    thread count. One rule for every line: the median over the reps at each
+    percentile (each run's latency.csv, interpolated on a log grid); the band is
+    the min-max over the reps. Without latency.csv: the medians of summary.csv's
+    percentiles."""
+    lat_rows = [r for r in rows if r.get("p50_ns", "").strip()]
+    t, over = f3_threads(host, lat_rows or rows)
+    at = [r for r in rows if nrdata.threads(r) == t]
+    gates = order_of("gate", {r.get("gate", "") for r in at})
+    loads = loads_in(at)
+    curves = []
+    extra = []
+    for g in gates:
+        for ld in loads:
+            grs = [r for r in at if r.get("gate", "") == g and load_of(r) == ld]
+            if not any(r.get("p50_ns", "").strip() for r in grs):
+                continue
+            have = [c for c in (latency_curve(host, r) for r in grs) if c]
+            env = envelope(have) if have else None
+            if env:
+                source = "latency.csv"
+                main = list(zip(env[0], env[1]))
+                band = (env[0], env[2], env[3]) if len(have) > 1 else None
+            else:
+                source = "summary"
+                main = []
+                for c, pc in SUMMARY_PCT:
+                    vals = [float(r[c]) for r in grs if r.get(c, "").strip()]
+                    if vals and statistics.median(vals) > 0:
+                        main.append((1.0 / (1.0 - pc), statistics.median(vals)))
+                band = None
+                extra.append("%s: no latency.csv, medians of summary.csv's percentiles" % g)
+            curves.append({"gate": g, "load": ld, "points": main, "band": band,
+                           "source": source, "nreps": len(have) if env else len(grs),
+                           "oversubscribed": over})
+    said = Said()
+    r50 = f3_claim(host, said)
+    extra.insert(0, "every line: the median over the reps at each percentile (each run's "
+                 "latency.csv, interpolated); band: min\u2013max over the reps")
+    if len(loads) > 1 or loads[0]:
+        extra.insert(1, "open loop at offered loads of %s (line style per load, solid: "
+                     "the highest)" % ", ".join(load_label(ld) for ld in loads))
+    else:
+        # closed loop: the queue is kept full, so latency is mostly queueing (Little)
+        fl = nrdata.aggregate(at, ("gate",), inflight_of)
+        if fl:
+            extra.insert(1, "closed loop: the producers keep the queue full, so latency here "
+                         "is mostly queueing; items in flight (Little: throughput \u00d7 mean "
+                         "latency, median over the reps): %s" % ", ".join(
+                             "%s %.3g" % (g, fl[(g,)][0]) for g in gates if (g,) in fl))
+    extra.append(oversub_status(at, nrdata.threads, mark="'oversubscribed' in the legend"))
+    ts = sorted({nrdata.threads(r) for r in rows})
+    if t != ts[-1]:
+        extra.append("%d threads: the largest count whose threads each have a CPU (of %s)"
+                     % (t, ", ".join(map(str, ts))))
+    p = {"kind": "f3a", "curves": curves, "threads": t, "rows": at, "loads": loads,
+         "drawn": "per gate%s, the latency at each percentile: the median over the reps, "
+                  "band min\u2013max" % (" and offered load (line style)" if len(loads) > 1
+                                         else ""),
+         "subtitle": "%d threads" % t,
+         "title": "F3: latency percentiles by gate at %d threads%s" % (
+             t, " and offered load" if len(loads) > 1 else ""),
+         "caption": caption_lines(host, at, extra)}
+    p["annotation"] = ("%s%s (%s)" % (r50[0], ", " + load_label(r50[1]) if r50[1] else "",
+                                      STUDY["f3"])) if r50 else None
+    return add_paired_words(p, said)
+
+
+def drawn_line(p):
+    return ("per gate, p50 (solid) and p99 (dashed) against the offered load: the median "
+            "over the reps, band min\u2013max (p90, p99.9 in the data file); items in "
+            "flight, throughput against the offered rate (black dashed)%s" % (
+                "; oversubscribed thread counts apart, tinted" if p.get("over_p50") else ""))
+
+
+# --------------------------------------------------------------------------
+# matplotlib
+
+#: the percentiles drawn, their line style and band's alpha
+DRAWN = (("p50_ns", "p50", "-", 0.18), ("p99_ns", "p99", "--", 0.10))
+#: the latency axis: this factor below the lowest median and above the highest
+MARGIN = 4.0
+
+
+def latency_limits(p):
+    meds = [q[1] for c, _n, _s, _a in DRAWN for pts in p["pct"][c].values() for q in pts
+            if q[1] and q[1] > 0]
+    if not meds:
+        return None
+    return min(meds) / MARGIN, max(meds) * MARGIN
+
+
+def draw_gate(ax, p, g, lim, first, annotation=None):
+    col = color_of("gate", g)
+    mk = marker_of("gate", g)
+    for c, name, style, alpha in DRAWN:
+        pts = [q for q in p["pct"][c].get(g, []) if q[1] > 0]
+        if not pts:
+            continue
+        xs = [q[0] for q in pts]
+        if len(pts) > 1:
+            ax.fill_between(xs, [max(q[2], 1e-300) for q in pts], [q[3] for q in pts],
+                            color=col, alpha=alpha, linewidth=0, zorder=1)
+        else:
+            ax.errorbar(xs, [pts[0][1]], yerr=[[pts[0][1] - pts[0][2]], [pts[0][3] - pts[0][1]]],
+                        color=col, capsize=3, linestyle="none", alpha=0.6)
+        ax.plot(xs, [q[1] for q in pts], color=col, linestyle=style, marker=mk,
+                markersize=6 if c == "p50_ns" else 5,
+                markerfacecolor=col if c == "p50_ns" else "white", markeredgecolor=col,
+                linewidth=2.2 if c == "p50_ns" else 1.6, zorder=3, gid="f3-%s-%s" % (g, name))
+        ax.annotate(name, (xs[-1], pts[-1][1]), xytext=(7, 0), textcoords="offset points",
+                    va="center", fontsize=8.5, color="0.25")
+    load_axis(ax, p["loads"])
+    if lim:
+        value_axis(ax, list(lim), fmt_ns, log=True)
+        ax.set_ylim(*lim)
+    if first:
+        ax.set_ylabel("latency, enqueue to dequeue")
+    title = "%s gate: p50, p99" % g
+    ax.set_title(annotation + "\n" + title if annotation else title, fontsize=11)
+
+
+def draw_f3_load(axes, p, show_legend=True):
+    """Row 1: a latency panel per gate; row 2: items in flight, throughput vs
+    the offered rate, the oversubscribed thread counts (or nothing)."""
+    order = p["order"]
+    ng = len(order)
+    lat_axes, rest = axes[:ng], axes[ng:]
+    lim = latency_limits(p)
+    mid = ng // 2
+    for i, (ax, g) in enumerate(zip(lat_axes, order)):
+        draw_gate(ax, p, g, lim, i == 0, p["annotation"] if i == mid else None)
+    if not order:
+        no_data(axes[0], "no latency recorded")
+    if len(rest) < 2:
+        return
+    ax1, ax2 = rest[0], rest[1]
+    dodge = load_dodge(len(order))
+    # items in flight (Little): log where the whiskers span decades
+    v1 = draw_by_load(ax1, p["inflight"], order, dodge)
+    load_axis(ax1, p["loads"])
+    if v1:
+        ax1.set_ylabel("items in flight (Little)")
+        value_axis(ax1, v1)
+        ax1.set_title("items in flight: throughput \u00d7 mean latency", fontsize=11)
+        if show_legend:
+            ax1.legend(loc="upper left", framealpha=0.9, fontsize=8.5)
+    else:
+        no_data(ax1, "items in flight:\nno latency recorded")
+    # achieved throughput against the offered rate
+    v2 = draw_by_load(ax2, p["tput"], order, dodge, scale=1e-6)
+    if p["offered"]:
+        xs = [q[0] for q in p["offered"]]
+        ys = [q[1] / 1e6 for q in p["offered"]]
+        ax2.plot(xs, ys, color="0.55", linestyle="-" if len(xs) > 1 else "none",
+                 linewidth=7, alpha=0.35, marker="_" if len(xs) == 1 else None,
+                 markersize=30, markeredgewidth=7, solid_capstyle="butt", zorder=1)
+        ax2.plot(xs, ys, color="black", linestyle="--" if len(xs) > 1 else "none",
+                 linewidth=1.3, marker="_", markersize=22, markeredgewidth=1.6,
+                 label="offered rate", zorder=1.5)
+        v2 += ys
+    load_axis(ax2, p["loads"])
+    ax2.set_ylabel("throughput (million items/s)")
+    value_axis(ax2, v2)
+    ax2.set_title("achieved throughput vs the offered rate", fontsize=11)
+    if show_legend:
+        ax2.legend(loc="upper left", framealpha=0.9, fontsize=8.5)
+    extra = rest[2:]
+    if extra and p.get("over_p50"):
+        draw_f3_over_load(extra[0], p, dodge, show_legend)
+        extra = extra[1:]
+    for a in extra:
+        no_data(a, "")
+
+
+def layout(p):
+    """(rows, columns) and the column widths of the open-loop figure."""
+    n = max(3, len(p["order"]))
+    return (2, n), None
+
+
+def pct_formatter(x, _pos=None):
+    if x < 1:
+        return ""
+    k = round(math.log10(x))
+    if abs(math.log10(x) - k) > 1e-6:
+        return ""
+    if k == 0:
+        return "0%"
+    return "%.*f%%" % (max(0, k - 2), 100.0 - 100.0 / 10 ** k)
+
+
+def percentile_axis(ax, xmax):
+    ax.set_xscale("log")
+    ax.set_xlim(1, max(10.0, xmax * 1.3))
+    ax.xaxis.set_major_locator(fig_draw.ticker.LogLocator(base=10, numticks=20))
+    ax.xaxis.set_major_formatter(fig_draw.ticker.FuncFormatter(pct_formatter))
+    ax.xaxis.set_minor_locator(fig_draw.ticker.NullLocator())
+    ax.set_xlabel("percentile")
+
+
+LOAD_DASHES = ["-", "--", ":", "-."]
+
+
+def load_style(loads, ld):
+    """The line style of an offered load: solid for the highest, then dashed, dotted."""
+    i = len(loads) - 1 - loads.index(ld) if ld in loads else 0
+    return LOAD_DASHES[i % len(LOAD_DASHES)]
+
+
+def draw_f3a(axes, p, show_legend=True):
+    ax = axes[0]
+    allv = []
+    xmax = 10
+    loads = p.get("loads") or [""]
+    for c in p["curves"]:
+        g = c["gate"]
+        col = color_of("gate", g)
+        if c["band"]:
+            xs, lo, hi = c["band"]
+            ax.fill_between(xs, lo, hi, color=col, alpha=0.12 if len(loads) > 1 else 0.18,
+                            linewidth=0)
+            allv += lo + hi
+        pts = c["points"]
+        if not pts:
+            continue
+        lab = "%s%s (median of %d rep%s%s)%s" % (
+            g, ", " + load_label(c["load"]) if c["load"] else "", c["nreps"],
+            "" if c["nreps"] == 1 else "s", "" if c["source"] == "latency.csv" else ", summary",
+            ", oversubscribed" if c.get("oversubscribed") == 1 else "")
+        ax.plot([q[0] for q in pts], [q[1] for q in pts], color=col, linewidth=2.0,
+                linestyle=load_style(loads, c["load"]),
+                marker=None if c["source"] == "latency.csv" else marker_of("gate", g),
+                label=lab)
+        xmax = max(xmax, pts[-1][0])
+        allv += [q[1] for q in pts]
+    percentile_axis(ax, xmax)
+    ax.set_ylabel("latency, enqueue to dequeue")
+    value_axis(ax, allv, fmt_ns, log=True)
+    annotate_title(ax, None, p["annotation"])
+    if not p["curves"]:
+        no_data(ax, "no latency recorded")
+    elif show_legend:
+        ax.legend(loc="upper left", framealpha=0.9, fontsize=8.5 if len(loads) > 1 else 9.5)
+    for a in axes[1:]:
+        no_data(a, "")
+
+
+OVER_FACE = "#f6f1e7"
+OVER_COLOR = "#7a4b00"
+
+
+def load_axis(ax, xs):
+    """x = offered load in % of capacity: linear from 0 to 100, a tick per load."""
+    xs = sorted({x for x in xs if x is not None})
+    ax.set_xlabel("offered load (% of the per-worker gate's capacity)")
+    ax.set_xlim(0, max(100.0, max(xs) * 1.08) if xs else 100.0)
+    if xs:
+        ax.xaxis.set_major_locator(fig_draw.ticker.FixedLocator(xs))
+        ax.xaxis.set_major_formatter(fig_draw.ticker.FixedFormatter([pct_label(x) for x in xs]))
+    ax.xaxis.set_minor_locator(fig_draw.ticker.NullLocator())
+
+
+def load_dodge(n, width=3.0):
+    """Shift gate i of n by a few % of load so that whiskers do not overlap."""
+    if n <= 1:
+        return lambda x, i: x
+    return lambda x, i: x + width * (i / (n - 1) - 0.5)
+
+
+def draw_by_load(ax, series, order, dodge, scale=1.0, linestyle="-", linewidth=1.8,
+                 label=True):
+    """{gate: [(load, med, min, max, n)]} as lines (points where one load), whiskers
+    min-max; returns the values drawn."""
+    allv = []
+    for i, g in enumerate(order):
+        pts = series.get(g, [])
+        if not pts:
+            continue
+        x = [dodge(q[0], i) for q in pts]
+        med = [q[1] * scale for q in pts]
+        ax.errorbar(x, med, yerr=[[max(0.0, (q[1] - q[2]) * scale) for q in pts],
+                                  [max(0.0, (q[3] - q[1]) * scale) for q in pts]],
+                    color=color_of("gate", g), marker=marker_of("gate", g),
+                    markersize=5 if len(pts) > 1 else 7, linewidth=linewidth, capsize=2.5,
+                    elinewidth=0.9, linestyle=linestyle if len(pts) > 1 else "none",
+                    label=g if label else None)
+        allv += [q[2] * scale for q in pts] + [q[3] * scale for q in pts]
+    return allv
+
+
+def draw_f3_over_load(ax, p, dodge, show_legend=True):
+    """F3's separate panel of oversubscribed thread counts in the open-loop figure:
+    p50 vs offered load per gate, line style per thread count."""
+    ax.set_facecolor(OVER_FACE)
+    allv = []
+    order = p["order"]
+    for j, t in enumerate(p["over_threads"]):
+        ser = p["over_p50"][t]
+        ls = LOAD_DASHES[j % len(LOAD_DASHES)]
+        allv += draw_by_load(ax, ser, [g for g in order if g in ser] +
+                             [g for g in ser if g not in order], dodge, linestyle=ls,
+                             label=False)
+    load_axis(ax, p["loads"])
+    ax.set_ylabel("p50 latency")
+    value_axis(ax, allv, fmt_ns, log=True)
+    ax.set_title(F3_OVER_TITLE.replace("; ", ";\n"), fontsize=11, color=OVER_COLOR,
+                 fontweight="bold")
+    for sp in ax.spines.values():
+        sp.set_edgecolor(OVER_COLOR)
+    if show_legend:
+        hs = [fig_draw.plt.Line2D([], [], color=color_of("gate", g), marker=marker_of("gate", g),
+                                  linewidth=2.0) for g in order]
+        ls = list(order)
+        for j, t in enumerate(p["over_threads"]):
+            hs.append(fig_draw.plt.Line2D([], [], color="0.2", linewidth=1.8,
+                                          linestyle=LOAD_DASHES[j % len(LOAD_DASHES)]))
+            ls.append("p50, %d threads" % t)
+        ax.legend(hs, ls, loc="upper left", framealpha=0.85, fontsize=8.5)
+
+
+# --------------------------------------------------------------------------
+# gnuplot: the data files
+
+
+def dat_f3a(name, p):
+    cols = ["one_over_one_minus_p", "value_ns", "band_lo_ns", "band_hi_ns", "color_rgb",
+            "dash"]
+    out = dat_header(name, p, "latency percentile distribution by gate at %d threads; one "
+                     "block per gate and offered load, its name first; every line the "
+                     "median over the reps at each percentile, the band min-max over the "
+                     "reps; dash 1 solid (the highest load), 2 dashed, 3 dotted"
+                     % p["threads"], cols)
+    loads = p.get("loads") or [""]
+    for c in p["curves"]:
+        label = c["gate"] + (", " + load_label(c["load"]) if c["load"] else "")
+        if c.get("oversubscribed") == 1:
+            label += ", oversubscribed"
+        out += ["", "", '"%s"' % label, "# columns: " + " ".join(cols)]
+        col = "%d" % rgb_int(color_of("gate", c["gate"]))
+        dash = "%d" % (LOAD_DASHES.index(load_style(loads, c["load"])) + 1)
+        band = c["band"]
+        for x, v in c["points"]:
+            lo = hi = None
+            if band:
+                import numpy as np
+                if x <= band[0][-1]:
+                    lo = float(np.interp(math.log10(x), np.log10(band[0]), band[1]))
+                    hi = float(np.interp(math.log10(x), np.log10(band[0]), band[2]))
+            out.append(" ".join([g(x), g(v), g(lo), g(hi), col, dash]))
+    return out
+
+
+def dat_f3load(name, p):
+    cols = ["load_pct"]
+    for _c, pn in F3_PCT:
+        pn = pn.replace(".", "")
+        cols += ["%s_median_ns" % pn, "%s_min_ns" % pn, "%s_max_ns" % pn]
+    cols += ["inflight_median", "inflight_min", "inflight_max", "median_ops_per_s",
+             "min_ops_per_s", "max_ops_per_s", "offered_ops_per_s", "reps", "color_rgb",
+             "oversubscribed", "over_panel", "dash"]
+    out = dat_header(name, p, "open loop at %d threads: latency percentiles (median over "
+                     "the reps of each run's summary.csv percentile, min, max), items in "
+                     "flight (Little) and achieved throughput vs the offered load (%% of "
+                     "the per-worker gate's capacity), and the offered rate (median over "
+                     "the runs at that load); one block per gate, its name first; NaN: "
+                     "not recorded; then, where threads outnumber CPUs at other thread "
+                     "counts, one block per gate and oversubscribed thread count (p50 "
+                     "only, over_panel 1, dash 1, 2, 3 per thread count): the separate "
+                     "panel (%s)"
+                     % (p["threads"], F3_OVER_TITLE), cols)
+    for gte in p["order"]:
+        out += ["", "", '"%s"' % gte, "# columns: " + " ".join(cols)]
+        off = {q[0]: q[1] for q in p["offered"]}
+        xs = sorted({q[0] for c, _n in F3_PCT for q in p["pct"][c].get(gte, [])} |
+                    {q[0] for q in p["tput"].get(gte, [])})
+        for x in xs:
+            row = [g(x)]
+            reps = 0
+            for ser in [p["pct"][c] for c, _n in F3_PCT] + [p["inflight"], p["tput"]]:
+                q = {q[0]: q for q in ser.get(gte, [])}.get(x)
+                row += [g(q[1]), g(q[2]), g(q[3])] if q else ["NaN"] * 3
+                reps = max(reps, q[4] if q else 0)
+            row += [g(off.get(x)), "%d" % reps, "%d" % rgb_int(color_of("gate", gte)),
+                    ov_col(p.get("oversubscribed")), "0", "1"]
+            out.append(" ".join(row))
+    for j, t in enumerate(p.get("over_threads", [])):
+        for gte in order_of("gate", p["over_p50"][t]):
+            out += ["", "", '"%s, %d threads"' % (gte, t), "# columns: " + " ".join(cols)]
+            for q in p["over_p50"][t][gte]:
+                out.append(" ".join([g(q[0]), g(q[1]), g(q[2]), g(q[3])] + ["NaN"] * 16 +
+                                    ["%d" % q[4], "%d" % rgb_int(color_of("gate", gte)),
+                                     "1", "1", "%d" % (j % 3 + 1)]))
+    return out

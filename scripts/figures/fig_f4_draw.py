@@ -1,0 +1,310 @@
+# SPDX-License-Identifier: BSD-2-Clause
+"""fig_f4_draw.py - F4's matplotlib renderer (f4-backoff): a column of panels
+per workload, a row per measure (fig_f4.F4_ROWS): throughput by backoff,
+each backoff's paired change against none, lost races, time in backoff per
+operation, fairness, p99. One thread count: the backoffs on x as categories,
+a dot per amount of local work (filled: the least, hollow: more); several:
+lines against threads. fig_f4.py prepares the data (and writes the .dat the
+gnuplot renderer reads); nothing here computes a value.
+"""
+
+from ..analysis import nrdata
+from . import fig_common
+from . import fig_draw
+from . import fig_f4
+from .fig_draw import (
+    draw_series, fmt_ns, fmt_plain, HARNESS_STYLE, mark_oversub, no_data, OVERSUB_STYLE,
+    place_labels, ring_bound, threads_axis, value_axis)
+from .fig_f4 import F4_FAIR_LINE, F4_ROWS, f4_slot_x, F4_STUDY_BAND, F4_STUDY_LABEL, work_words
+from .fig_host import color_of, finite_pos, fmt_pct, HARNESS_LABEL, marker_of, OVERSUB_LABEL
+
+
+def f4_marker(color, j, marker="o"):
+    """Filled for the least local work, hollow for more; ``marker``: the shape
+    (per regime where a prodcons panel's runs are split: fig_f4)."""
+    return dict(marker=marker, color=color, markerfacecolor=color if j == 0 else "white",
+                markeredgecolor=color, markeredgewidth=1.6)
+
+
+def f4_category_axis(ax, p, label):
+    xs = list(range(len(p["backoffs"])))
+    ax.set_xticks(xs)
+    ax.set_xticklabels(p["backoffs"])
+    # a little more room on the right: the last slot's value label
+    ax.set_xlim(-0.55, len(xs) - 0.25)
+    ax.xaxis.set_minor_locator(fig_draw.ticker.NullLocator())
+    ax.grid(axis="x", visible=False)
+    if label:
+        ax.set_xlabel("backoff after a lost race")
+
+
+def draw_f4_slots(ax, p, pn, key, scale=1.0):
+    """One thread count: a dot per backoff and amount of work, whisker
+    min\u2013max, the harness as a grey level mark at its slot; returns the values
+    drawn and the x of values <= 0 (no dot on a log axis: '0' there)."""
+    vals, zeros = [], []
+    for g in pn["groups"]:
+        j = g["j"]
+        for b, pts in g[key].items():
+            if b not in p["backoffs"]:
+                continue
+            for q in pts:
+                x = f4_slot_x(p, b, j) + g.get("dx", 0.0)
+                if q[1] <= 0:
+                    if not (key == "bns" and b == "none"):   # none never backs off
+                        zeros.append(x)
+                    continue
+                ax.errorbar([x], [q[1] * scale], yerr=[[(q[1] - q[2]) * scale],
+                                                     [(q[3] - q[1]) * scale]],
+                            linestyle="none", markersize=7, capsize=3, elinewidth=1.1,
+                            zorder=4, **f4_marker(color_of("backoff", b), j, fig_f4.marker(g)))
+                if fig_f4.show_n(g):
+                    fig_common.n_beside(ax, x, q[1] * scale, q[4], gid="f4-n")
+                vals += [v * scale for v in (q[1], q[2], q[3]) if v > 0]
+                if key == "tput":
+                    ring_bound(ax, [x], [q], scale)
+                mark_oversub(ax, [x], [q], scale)
+    if key == "tput":
+        # the harness alone: a grey mark per backoff and amount of work (one per
+        # slot, not per regime: the null queue has no regime)
+        for (b, j), byt in fig_f4.slot_harness(pn, p["backoffs"]).items():
+            for h in byt.values():
+                ax.plot([f4_slot_x(p, b, j)], [h * scale], linestyle="none", marker="_",
+                        markersize=16, markeredgewidth=2.4, color=HARNESS_STYLE["color"],
+                        zorder=3, label=HARNESS_LABEL)
+                vals.append(h * scale)
+    return vals, zeros
+
+
+def draw_f4_lines(ax, p, pn, key, scale=1.0):
+    """Several thread counts: a line per backoff and amount of work (solid,
+    filled: the least work; dashed, hollow: more), whiskers min\u2013max; the
+    harness per amount of work, grey."""
+    series, order, colors, styles, labels, hollow = {}, [], {}, {}, {}, set()
+    zeros = []
+    for g in pn["groups"]:
+        for b in p["backoffs"]:
+            if not (key == "bns" and b == "none"):   # none never backs off
+                zeros += [q[0] for q in g[key].get(b, []) if q[1] <= 0]
+            pts = [q for q in g[key].get(b, []) if q[1] > 0]
+            if not pts:
+                continue
+            k = "%s|%g|%s" % (b, g["work"], fig_common.group_label(g["regime"])
+                              if g.get("regime") else "")
+            series[k], colors[k] = pts, color_of("backoff", b)
+            styles[k] = ("-" if g["j"] == 0 else "--", fig_f4.marker(g) if g.get("regime")
+                         else marker_of("backoff", b))
+            labels[k] = b + ("" if g["j"] == 0 else ", " + work_words(g["work"]))
+            if g["j"]:
+                hollow.add(k)
+            order.append(k)
+    if not series:
+        return [], zeros
+    vals = draw_series(ax, series, order, "backoff", labels, scale, [], "", colors=colors,
+                       styles=styles, hollow=hollow)
+    if key == "tput":
+        for g in pn["groups"]:
+            h = g["harness"]
+            if h:
+                style = dict(HARNESS_STYLE)
+                if g["j"]:
+                    style["linestyle"] = ":"
+                ax.plot([q[0] for q in h], [q[1] * scale for q in h],
+                        label=HARNESS_LABEL if g["j"] == 0 else None, **style)
+                vals += [q[1] * scale for q in h]
+    return vals, zeros
+
+
+def f4_value_panel(ax, p, pn, key, first_col, bottom, ylabel):
+    scale = 1e-6 if key == "tput" else 1.0
+    if p["categorical"]:
+        vals, zeros = draw_f4_slots(ax, p, pn, key, scale)
+        f4_category_axis(ax, p, bottom)
+    else:
+        vals, zeros = draw_f4_lines(ax, p, pn, key, scale)
+        threads_axis(ax, p["threads"], "threads (producers + consumers)"
+                     if pn["workload"] == "prodcons" else "threads")
+        if not bottom:
+            ax.set_xlabel("")
+    fmt = fmt_ns if key in ("bns", "p99") else fmt_plain
+    log = None
+    pos = [v for v in vals if finite_pos(v)]
+    if key == "tput" and pos and max(pos) / min(pos) >= 5:
+        log = True   # the harness far above the queue: both readable
+    if key == "failed":
+        thr = nrdata.BACKOFF_EXERCISED * 1000
+        ax.axhline(thr, color="black", linestyle=":", linewidth=1.3, zorder=2,
+                   label="%g lost race per 1,000 operations: none below it, not exercised"
+                   % thr)
+        vals = vals + [thr]
+    if not vals and not zeros:
+        no_data(ax, {"bns": "time in backoff not recorded\n(results from before the "
+                            "counter)",
+                     "p99": "no latency recorded",
+                     "fair": "fairness not recorded in these results",
+                     "failed": "lost races not recorded"}.get(key, "no data"))
+        if ylabel:
+            ax.set_ylabel(ylabel)
+        return
+    if key == "fair":
+        # a share in (0, 1]: the same fixed axis in every panel, the line at 1
+        ax.axhline(1.0, color="black", linestyle=":", linewidth=1.3, zorder=2)
+        ax.annotate(F4_FAIR_LINE, (0.01, 1.0), xycoords=ax.get_yaxis_transform(),
+                    xytext=(0, 5), textcoords="offset points", ha="left", va="bottom",
+                    fontsize=8, color="0.3", gid="f4-fair-line")
+        ax.set_ylim(0.0, 1.2)
+        ax.set_yticks([0.0, 0.25, 0.5, 0.75, 1.0])
+        ax.yaxis.set_major_formatter(fig_draw.ticker.FuncFormatter(lambda v, _p: "%g" % v))
+        if ylabel:
+            ax.set_ylabel(ylabel)
+        return
+    if not vals:
+        vals = [1.0]   # every value 0: an empty linear axis with the zeros marked
+        ax.text(0.5, 0.5, "0 at every point: no backoff ran" if key == "bns" else
+                "0 at every point", transform=ax.transAxes, ha="center", va="center",
+                fontsize=9, color="0.35")
+    value_axis(ax, vals, fmt, log)
+    if p["categorical"]:
+        for x in zeros:
+            ax.text(x, 0.02, "0", transform=ax.get_xaxis_transform(), ha="center",
+                    va="bottom", fontsize=8, color="0.35")
+    elif zeros:
+        ax.text(0.5, 0.04, "0 at %d point%s (not drawn)" % (len(zeros), "" if len(zeros) == 1
+                                                            else "s"),
+                transform=ax.transAxes, ha="center", va="bottom", fontsize=8, color="0.35")
+    if ylabel:
+        ax.set_ylabel(ylabel)
+
+
+def draw_f4_change(ax, p, pn, first_col, bottom):
+    """Each backoff's paired change against none at the panel's quoted thread
+    count: a dot and its interval per amount of work, its value beside it
+    ("inconclusive" where the interval holds 0); "not exercised" (top, apart
+    from everything else) for an amount of work where none lost < 1 race per
+    1,000 operations; the study's band in the prodcons panel only."""
+    band = pn["workload"] == "prodcons"
+    # the study's band only behind the changes measured here (none lost races):
+    # a "not exercised" comparison is no point of agreement with it
+    shown = [(f4_slot_x(p, e["backoff"], g["j"])) for g in pn["groups"]
+             if g["exercised"] is not False for e in g["change"]
+             if e["pct"] is not None and e["backoff"] in p["backoffs"]] if band else []
+    half = 0.4 if len(p["works"]) == 1 else 0.14
+    for k, x in enumerate(shown):
+        ax.add_patch(fig_draw.plt.Rectangle((x - half, F4_STUDY_BAND[0]), 2 * half,
+                                            F4_STUDY_BAND[1] - F4_STUDY_BAND[0],
+                                            facecolor="#ffd27f", alpha=0.45, linewidth=0,
+                                            zorder=0, gid="f4-study-band",
+                                            label="%s: \u221215 to \u221230%%" % F4_STUDY_LABEL
+                                            if k == 0 else None))
+    if shown:
+        ax.text(-0.48, sum(F4_STUDY_BAND) / 2, F4_STUDY_LABEL, ha="left", va="center",
+                fontsize=8, color="#7a5200", zorder=1)
+    elif band:
+        ax.text(0.01, 0.02, "study's \u221215 to \u221230%: not drawn, nothing measured "
+                "here", transform=ax.transAxes, ha="left", va="bottom",
+                fontsize=8, color="#7a5200", zorder=1, gid="f4-study-absent")
+    ax.axhline(0, color="black", linewidth=0.8, zorder=1)
+    vals, idle, labels = [], [], []
+    for g in pn["groups"]:
+        if g["exercised"] is False:
+            if not g.get("sub"):   # once per amount of work, not per regime
+                idle.append(g)
+            continue
+        j = g["j"]
+        for e in g["change"]:
+            if e["pct"] is None or e["backoff"] not in p["backoffs"]:
+                continue
+            x = f4_slot_x(p, e["backoff"], j)
+            lo = e["lo"] if e["lo"] is not None else e["pct"]
+            hi = e["hi"] if e["hi"] is not None else e["pct"]
+            ax.errorbar([x], [e["pct"]], yerr=[[e["pct"] - lo], [hi - e["pct"]]],
+                        linestyle="none", markersize=7, capsize=3, elinewidth=1.1, zorder=4,
+                        **f4_marker(color_of("backoff", e["backoff"]), j))
+            if e["oversubscribed"] == 1:
+                ax.plot([x], [e["pct"]], **OVERSUB_STYLE)
+            labels.append((x, e["pct"], e["text"] + ("\ninconclusive" if e["inconclusive"]
+                                                     else ""),
+                           j > 0 or len(p["works"]) == 1, e["inconclusive"]))
+            vals += [lo, hi]
+    if "none" in p["backoffs"]:
+        ax.text(p["backoffs"].index("none"), 0, "baseline", ha="center", va="bottom",
+                fontsize=8, color="0.35")
+    lo = min(vals + [F4_STUDY_BAND[0] - 5 if shown else -10.0])
+    hi = max(vals + [10.0])
+    span = hi - lo
+    # room above everything for the "not exercised" lines (never in the band)
+    ax.set_ylim(lo - 0.08 * span, hi + span * (0.12 + 0.2 * len(idle)))
+    f4_category_axis(ax, p, bottom)
+    place_labels(ax, labels)
+    for k, g in enumerate(idle):
+        rate = ("%.2g" % (g["none_failed"] * 1000)) if g["none_failed"] is not None else "?"
+        ax.text(0.5, 0.97 - 0.14 * k, "%snot exercised\n(none lost %s races per 1,000 "
+                "operations)" % (work_words(g["work"]) + ": " if len(p["works"]) > 1 else "",
+                                 rate),
+                transform=ax.transAxes, ha="center", va="top", fontsize=8, color="0.15",
+                zorder=5, gid="f4-not-exercised", linespacing=1.1,
+                bbox=dict(boxstyle="round,pad=0.25", fc="white", ec="0.6"))
+    ax.yaxis.set_major_formatter(fig_draw.ticker.FuncFormatter(
+        lambda v, _p: fmt_pct(v) if v else "0"))
+    if first_col:
+        ax.set_ylabel(F4_ROWS[1][1])
+
+
+def f4_legend(ax, p):
+    """What the marks mean, beside the top right panel."""
+    from matplotlib.patches import Patch
+    Line2D = fig_draw.plt.Line2D
+    h = []
+    if not p["categorical"]:
+        h += [Line2D([], [], color=color_of("backoff", b), marker=marker_of("backoff", b),
+                     label=b) for b in p["backoffs"]]
+    for j, w in enumerate(p["works"]):
+        h.append(Line2D([], [], linestyle="-" if j == 0 or p["categorical"] else "--",
+                        label=work_words(w) + (" (random 0\u2013%g ns)" % w
+                                                           if w else ""),
+                        **f4_marker("0.3", j)))
+    h.append(Line2D([], [], color="black", marker="|", linestyle="none", markersize=10,
+                    label="whisker: min\u2013max (change: its interval)"))
+    if any(nrdata.num(r, "harness_ops_per_s") for r in p["rows"]):
+        h.append(Line2D([], [], color=HARNESS_STYLE["color"], marker="_", linestyle="none",
+                        markersize=14, markeredgewidth=2.4, label=HARNESS_LABEL)
+                 if p["categorical"] else Line2D([], [], label=HARNESS_LABEL, **HARNESS_STYLE))
+    if any(nrdata.oversubscribed(r) for r in p["rows"]):
+        h.append(Line2D([], [], **OVERSUB_STYLE, label=OVERSUB_LABEL))
+    h.append(Line2D([], [], color="black", linestyle=":", label="1 lost race per 1,000 "
+                    "operations"))
+    if any(pn["workload"] == "prodcons" for pn in p["columns"]):
+        h.append(Patch(facecolor="#ffd27f", alpha=0.45, label="%s: \u221215 to \u221230%%"
+                       % F4_STUDY_LABEL))
+    h += fig_f4.legend_handles(p)
+    ax.legend(handles=h, loc="upper left", bbox_to_anchor=(1.03, 1.0), frameon=False,
+              fontsize=9)
+
+
+def draw_f4(axes, p, show_legend=True):
+    """The F4 panels, row by row (F4_ROWS), a column per workload; with fewer
+    axes than panels, the first ones."""
+    panels = p["columns"]
+    nw = max(1, len(panels))
+    for r, (key, ylabel) in enumerate(F4_ROWS):
+        for c, pn in enumerate(panels):
+            i = r * nw + c
+            if i >= len(axes):
+                return
+            ax = axes[i]
+            bottom = r == len(F4_ROWS) - 1
+            if key == "change":
+                draw_f4_change(ax, p, pn, c == 0, bottom)
+            else:
+                units = {g["unit"] for g in pn["groups"]}
+                label = ylabel % ("items" if units == {"items"} else "operations") \
+                    if key == "tput" else (ylabel if c == 0 else None)
+                f4_value_panel(ax, p, pn, key, c == 0, bottom, label)
+            if r == 0:
+                ts = pn["threads"]
+                over = any(g["oversubscribed"] == 1 for g in pn["groups"])
+                ax.set_title("%s\n%s at %s threads%s" % (
+                    pn["title"], "all" if p["categorical"] else "changes",
+                    "/".join(map(str, ts)), ", oversubscribed" if over else ""), fontsize=11)
+    if show_legend and panels and nw - 1 < len(axes):
+        f4_legend(axes[nw - 1], p)

@@ -1,0 +1,573 @@
+# SPDX-License-Identifier: BSD-2-Clause
+"""fig_f5.py - F5's figure (f5-ceiling): measured throughput against the
+physical ceiling, by batch size.
+
+f5-ceiling.exp sweeps ``load = closed, 0.5``:
+
+* open loop at half the capacity, consumers lingering for a full batch: a
+  transfer moves about ``batch`` items, so the first panel draws the
+  throughput against the realized batch (items per cross-node transfer), the
+  configured batch labelled beside each point, the ceiling of each point
+  dashed (prep_f5 prepares it). Its throughput is the rate offered,
+  not a capacity: it is not set beside the ceiling as a share.
+* closed loop (rows with an empty load cell, rate 0): the capacity. The
+  second panel draws it per configured batch against its ceiling
+  (scripts/analysis/ceiling.py's ceiling_ops_per_s) and names the term that binds
+  there (ceiling.binding: ops, bandwidth, latency, contention, crossing)
+  beside the ceiling; the third its share of the ceiling.
+
+Results from before the closed-loop sweep hold one kind of row: then the
+first panel draws them (as before) and the share is theirs.
+
+prep_f5 prepares the figure once; draw (matplotlib) and dat_f5 (the data
+file of scripts/gnuplot/f5-ceiling.gp) render that preparation.
+"""
+
+import math
+import statistics
+
+from . import fig_common as FC
+from . import fig_draw
+from ..analysis import nrdata
+from .fig_common import condensed
+from .fig_draw import (
+    annotate_title, fmt_plain, mark_oversub, no_data, OVERSUB_STYLE, ring_bound, thread_colors,
+    value_axis)
+from .fig_gnuplot import dat_header, g, is_bound, ov_col
+from .fig_host import (
+    bound_count, caption_lines, finite_pos, harness_of, harness_status, is_over, load_of,
+    MARKERS, OVERSUB_LABEL, oversub_of, oversub_status, pct_label, pooled_note, rgb_int)
+
+
+# --------------------------------------------------------------------------
+# Preparing the data (everything that can fail on input happens here)
+
+#: F5's target: every point realizes at least this share of its configured batch
+REALIZED_TARGET = 0.8
+
+
+def realized_of(row):
+    """(items moved per cross-node transfer, source) of a row: summary.csv's
+    items_per_transfer ("column"), else the same formula, (items_in + items_out)
+    / (batches_in + batches_out), from its queue counters ("counters"), else
+    (None, None)."""
+    v = nrdata.num(row, "items_per_transfer")
+    if v is not None and v > 0:
+        return v, "column"
+    c = [nrdata.num(row, k) for k in ("items_in", "items_out", "batches_in", "batches_out")]
+    if all(x is not None for x in c) and c[2] + c[3] > 0 and c[0] + c[1] > 0:
+        return (c[0] + c[1]) / (c[2] + c[3]), "counters"
+    return None, None
+
+
+@condensed
+def prep_f5(host):
+    """F5: throughput against the realized batch (the median items per cross-node
+    transfer of each point), the configured batch a label beside each point;
+    per point (x, med, min, max, n, ceiling, harness, oversubscribed, batch,
+    realized median or None, realized min, realized max), sorted by batch.
+    Where a point's runs record no transfers its x is the configured batch.
+    The closed-loop runs (the capacity, where the sweep ran both loops) go
+    to their own panels (fig_f5)."""
+    rows, closed_rows = split(host.data["f5-ceiling"])
+    pkey = (lambda r: (nrdata.threads(r), int(float(r["batch"]))))
+    agg = nrdata.aggregate(rows, (nrdata.threads, lambda r: int(float(r["batch"]))),
+                           "throughput_ops_per_s")
+    ceil = host.ceiling.drawn(rows, pkey)
+    hs = harness_of(rows, pkey)
+    ov = oversub_of(rows, pkey)
+    real, sources = {}, {}
+    for r in rows:
+        v, src = realized_of(r)
+        if v is not None:
+            real.setdefault(pkey(r), []).append(v)
+            sources[src] = sources.get(src, 0) + 1
+    lines = {}
+    for (t, b), (med, mn, mx, n) in agg.items():
+        c = ceil.get((t, b))
+        h = hs.get((t, b))
+        rv = real.get((t, b))
+        rmed = statistics.median(rv) if rv else None
+        lines.setdefault(t, []).append((rmed if rmed is not None else float(b), med, mn, mx,
+                                        n, c, h[0] if h else None, ov.get((t, b)), b, rmed,
+                                        min(rv) if rv else None, max(rv) if rv else None))
+    for t in lines:
+        lines[t].sort(key=lambda q: q[8])
+    pts = [(t, q[8], q[9] / q[8]) for t in sorted(lines) for q in lines[t]
+           if q[9] is not None]
+    missing = sum(1 for pl in lines.values() for q in pl if q[9] is None)
+    realized = bool(pts)
+    # what the x axis is, and whether the batches were realized
+    if not realized:
+        xnote = ("x: the CONFIGURED batch \u2014 these results record no items per transfer "
+                 "(no items_per_transfer, no queue counters): what a transfer moved is "
+                 "unknown", "warn")
+    elif "column" in sources and "counters" not in sources:
+        xnote = ("x: the realized batch, items moved per cross-node transfer (summary.csv's "
+                 "items_per_transfer = (items_in + items_out) / (batches_in + batches_out)), "
+                 "median over the reps of each point; the label beside a point (b=N) is its "
+                 "configured batch", None)
+    else:
+        xnote = ("x: the realized batch, items moved per cross-node transfer, (items_in + "
+                 "items_out) / (batches_in + batches_out): %s; median over the reps of each "
+                 "point; the label beside a point (b=N) is its configured batch" % (
+                     "from the queue counters (these results have no items_per_transfer "
+                     "column)" if "column" not in sources else
+                     "items_per_transfer in %d runs, from the queue counters in %d"
+                     % (sources.get("column", 0), sources.get("counters", 0))), None)
+    below = [x for x in pts if x[2] < REALIZED_TARGET]
+    if realized:
+        worst = min(pts, key=lambda x: x[2])
+        if len(pts) <= 12:
+            per = "; ".join("%d threads: %s" % (t, ", ".join(
+                "b=%d %.2f" % (b, f) for t2, b, f in pts if t2 == t))
+                for t in sorted({x[0] for x in pts}))
+        else:
+            per = "median %.2f" % statistics.median(x[2] for x in pts)
+        verdict = ("holds at every point" if not below else
+                   "does NOT hold at %d of %d points (%s)" % (
+                       len(below), len(pts), ", ".join("b=%d at %d threads" % (b, t)
+                                                      for t, b, _f in below)))
+        rnote = ("realized / configured batch: %s; minimum %.2f (b=%d at %d threads); target "
+                 "realized >= %.1f \u00d7 configured: %s%s" % (
+                     per, worst[2], worst[1], worst[0], REALIZED_TARGET, verdict,
+                     "; not measured at %d points (x = configured there)" % missing
+                     if missing else ""), "warn" if below else None)
+        short = "realized \u2265 %.1f\u00d7 configured at every point: %s (min %.2f\u00d7)" % (
+            REALIZED_TARGET, "yes" if not below else "NO, %d of %d below" % (
+                len(below), len(pts)), worst[2])
+    else:
+        rnote = ("realized / configured batch: not measured", None)
+        short = None
+    loads = sorted({load_of(r) for r in rows}, key=lambda v: float(v) if v else -1.0)
+    lingers = sorted({nrdata.num(r, "linger_us") for r in rows} - {None})
+    if loads and loads[-1]:
+        how = "open loop at %s of capacity" % " / ".join(
+            pct_label(100 * float(x)) for x in loads if x)
+    else:
+        how = ("closed loop (no load recorded): a saturated producer moves only the room left "
+               "at the destination")
+    if lingers:
+        how += "; consumers wait up to %s \u00b5s for a full batch (linger)" % "/".join(
+            "%g" % x for x in lingers)
+    pins = sorted({r.get("pin", "") for r in rows if r.get("pin", "")})
+    extra = [host.ceiling.status(),
+             harness_status(rows, bound_count(lines), drawn="dash-dot, same colour"),
+             "pin: %s" % ", ".join(pins) if pins else None, how,
+             oversub_status(rows, lambda r: (nrdata.threads(r), r["batch"])),
+             pooled_note(rows, lambda r: (nrdata.threads(r), r["batch"]))]
+    ratios = [q[1] / q[5] for pl in lines.values() for q in pl if q[5]]
+    ann = None
+    if ratios:
+        ann = "measured / ceiling: %.0f%%\u2013%.0f%%" % (100 * min(ratios), 100 * max(ratios))
+    caption = caption_lines(host, rows, extra)
+    caption[len(caption) - 1:len(caption) - 1] = [xnote, rnote]
+    closed = prep_closed(host, closed_rows if closed_rows is not rows else [])
+    if closed["lines"]:
+        caption.insert(len(caption) - 1, ("closed loop (empty load cell, rate 0): %d runs, "
+                                          "the capacity against the ceiling; binding terms: %s"
+                                          % (len(closed_rows), ", ".join(closed["terms"])
+                                             or "none"), None))
+        ann = "closed loop, measured / ceiling: %.0f%%\u2013%.0f%%" % (
+            100 * min(closed["ratios"]), 100 * max(closed["ratios"])) if closed["ratios"] \
+            else None
+    p = {"kind": "f5", "lines": lines, "threads": sorted(lines),
+         "rows": rows + (closed_rows if closed_rows is not rows else []),
+         "realized": realized, "realized_points": pts, "realized_below": below,
+         "realized_note": short, "closed": closed, "loads": loads, "grid": (1, 3),
+         "title": "F5: throughput vs batch size %s, against the physical ceiling%s" % (
+             "as realized (items per transfer)" if realized
+             else "(configured: realized not recorded)",
+             "; the closed loop's capacity" if closed["lines"] else ""),
+         "annotation": ann, "has_ceiling": bool(ratios),
+         "has_harness": any(q[6] for pl in lines.values() for q in pl),
+         "caption": caption}
+    p["drawn"] = drawn_line(p)
+    return p
+
+
+#: what each binding term means, in a few words (the legend)
+BINDING_WORDS = {"ops": "ops: atomic operations", "bandwidth": "bandwidth: lines moved",
+                 "latency": "latency: index lines handed over",
+                 "contention": "contention: one line fought over",
+                 "crossing": "crossing: node-to-node transfers"}
+
+
+def is_closed(row):
+    """A closed-loop run: no offered load (an empty load cell) and no rate."""
+    return not load_of(row) and not (nrdata.num(row, "rate") or 0) > 0
+
+
+def split(rows):
+    """(rows of the first panel: the open-loop runs, or every run where there
+    are none; the closed-loop runs where open-loop runs exist too, else [])."""
+    opened = [r for r in rows if not is_closed(r)]
+    closed = [r for r in rows if is_closed(r)]
+    if not opened:
+        return closed, closed
+    return opened, closed
+
+
+def binding_of(host, row):
+    """The ceiling's binding term for a row (ceiling.binding), or None."""
+    mod = host.ceiling.module() if host.ceiling.fn is not None else None
+    fn = getattr(mod, "binding", None)
+    if fn is None or row is None:
+        return None
+    try:
+        return fn(host.ceiling.probe, dict(row))
+    except Exception:  # noqa: BLE001 - someone else's module
+        return None
+
+
+def prep_closed(host, rows):
+    """{threads: [(batch, median, lo, hi, n, ceiling, binding, oversubscribed,
+    coverage)]} of the closed-loop runs, and the binding terms named."""
+    if not rows:
+        return {"lines": {}, "threads": [], "terms": [], "ratios": []}
+    bkey = (lambda r: int(float(r["batch"])))
+    ivs = FC.intervals(rows, (nrdata.threads, bkey), "throughput_ops_per_s")
+    pkey = (lambda r: (nrdata.threads(r), bkey(r)))
+    ceil = host.ceiling.drawn(rows, pkey)
+    bound = {}
+    for r in rows:
+        bound.setdefault(pkey(r), []).append(binding_of(host, r))
+    ov = oversub_of(rows, pkey)
+    lines = {}
+    for (t, b), iv in ivs.items():
+        c = ceil.get((t, b))
+        names = [n for n in bound.get((t, b), []) if n]
+        # the term that binds most of the point's runs
+        term = max(sorted(set(names)), key=names.count) if names and c else None
+        lines.setdefault(t, []).append((b, iv.est, iv.lo, iv.hi, iv.n, c, term, ov.get((t, b)),
+                                        iv.coverage))
+    for t in lines:
+        lines[t].sort()
+    terms = sorted({q[6] for pts in lines.values() for q in pts if q[6]})
+    ratios = [q[1] / q[5] for pts in lines.values() for q in pts if q[5]]
+    return {"lines": lines, "threads": sorted(lines), "terms": terms, "ratios": ratios}
+
+
+def binding_labels(pts):
+    """[(batch, term)] where the binding term is named: the first point and
+    wherever it changes along the line."""
+    out, last = [], None
+    for q in pts:
+        if q[6] and q[6] != last:
+            out.append((q[0], q[6]))
+        last = q[6] or last
+    return out
+
+
+def drawn_line(p):
+    """The caption's one line of what is drawn."""
+    cl = p["closed"]
+    first = ("open loop at %s load: throughput against the %s batch (b=N labels the "
+             "configured), ceiling dashed" % (
+                 "/".join(pct_label(100 * float(x)) for x in p["loads"] if x) or "its",
+                 "realized" if p["realized"] else "configured")) if p["loads"] and any(
+        p["loads"]) else ("throughput against the %s batch, ceiling dashed"
+                          % ("realized" if p["realized"] else "configured"))
+    second = ("closed loop: the capacity per batch against its ceiling, the binding term "
+              "named, and its share of the ceiling" if cl["lines"] else
+              "no closed-loop runs (the capacity) in these results")
+    return "%s; %s; median of the runs, whisker min\u2013max (closed loop: the median's " \
+           "interval)" % (first, second)
+
+
+# --------------------------------------------------------------------------
+# matplotlib
+
+
+def batch_axis(ax, xs, label):
+    """x = items per transfer: log2 with power-of-two ticks where the values span
+    a factor of 4 or more, else linear."""
+    xs = [x for x in xs if finite_pos(x)]
+    ax.set_xlabel(label)
+    if not xs:
+        return
+    lo, hi = min(xs), max(xs)
+    if hi / lo >= 4:
+        ax.set_xscale("log", base=2)
+        k0 = math.floor(math.log2(lo / 1.35))
+        k1 = math.ceil(math.log2(hi * 1.35))
+        ax.xaxis.set_major_locator(
+            fig_draw.ticker.FixedLocator([2.0 ** k for k in range(k0, k1 + 1)]))
+        ax.set_xlim(lo / 1.35, hi * 1.35)
+    else:
+        pad = max(0.25, (hi - lo) * 0.12)
+        ax.set_xlim(max(0.0, lo - pad), hi + pad)
+    ax.xaxis.set_major_formatter(fig_draw.ticker.FuncFormatter(fmt_plain))
+    ax.xaxis.set_minor_locator(fig_draw.ticker.NullLocator())
+
+
+def label_batches(ax, pts, ys, color):
+    """The configured batch beside each point (b=N), the realized/configured share
+    after it where it is under REALIZED_TARGET."""
+    for j, (q, y) in enumerate(zip(pts, ys)):
+        if q[9] is None:
+            continue
+        f = q[9] / q[8]
+        low = f < REALIZED_TARGET
+        text = "b=%d" % q[8] + (" (%.2f\u00d7)" % f if low else "")
+        ax.annotate(text, (q[0], y), xytext=(5, 6 if j % 2 == 0 else -12),
+                    textcoords="offset points", fontsize=7.5, color="#b00000" if low else color,
+                    fontweight="bold" if low else "normal", zorder=7)
+
+
+def draw_f5(axes, p, show_legend=True, tcolors=None):
+    """F5's open loop (draw places it): throughput against the realized
+    batch in axes[0], its share of the ceiling in axes[1] (None: not drawn)."""
+    ax, ax2 = axes[:2]
+    if ax2 is None:
+        import types
+        ax2 = types.SimpleNamespace(**{k: (lambda *a, **kw: None) for k in (
+            "errorbar", "plot", "axhline", "annotate")})
+        skip2 = True
+    else:
+        skip2 = False
+    tcolors = tcolors or thread_colors(p["threads"])
+    realized = p.get("realized", False)
+    xlabel = ("items per cross-node transfer, realized (b=N: configured batch)" if realized
+              else "batch size, configured (items per transfer not recorded)")
+    allv, xs = [], []
+    for i, t in enumerate(p["threads"]):
+        pts = p["lines"][t]
+        col = tcolors[t]
+        x = [q[0] for q in pts]
+        ax.errorbar(x, [q[1] / 1e6 for q in pts],
+                    yerr=[[(q[1] - q[2]) / 1e6 for q in pts], [(q[3] - q[1]) / 1e6 for q in pts]],
+                    color=col, marker=MARKERS[i % len(MARKERS)], markersize=5.5 if len(pts) > 1
+                    else 7.5, linewidth=1.8, capsize=3, label="%d threads" % t,
+                    linestyle="-" if len(pts) > 1 else "none")
+        if realized:
+            label_batches(ax, pts, [q[1] / 1e6 for q in pts], col)
+        ring_bound(ax, x, pts, 1e-6)
+        mark_oversub(ax, x, pts, 1e-6, label=False)
+        hp = [q for q in pts if len(q) > 6 and q[6]]
+        if hp:
+            ax.plot([q[0] for q in hp], [q[6] / 1e6 for q in hp], color=col, linestyle="-.",
+                    linewidth=1.3, alpha=0.8)
+            allv += [q[6] / 1e6 for q in hp]
+        cp = [q for q in pts if q[5] is not None]
+        if cp:
+            ax.plot([q[0] for q in cp], [q[5] / 1e6 for q in cp], color=col, linestyle="--",
+                    linewidth=1.4)
+            allv += [q[5] / 1e6 for q in cp]
+            r = [(q[0], q[1] / q[5], q[2] / q[5], q[3] / q[5]) for q in cp]
+            ax2.errorbar([q[0] for q in r], [100 * q[1] for q in r],
+                         yerr=[[100 * (q[1] - q[2]) for q in r], [100 * (q[3] - q[1]) for q in r]],
+                         color=col, marker=MARKERS[i % len(MARKERS)], markersize=5.5,
+                         linewidth=1.8, capsize=3, label="%d threads" % t,
+                         linestyle="-" if len(r) > 1 else "none")
+            if realized:
+                label_batches(ax2, cp, [100 * q[1] for q in r], col)
+            hit = [(q[0], 100 * q[1] / q[5]) for q in cp if is_over(q)]
+            if hit:
+                ax2.plot([h[0] for h in hit], [h[1] for h in hit], **OVERSUB_STYLE)
+        allv += [q[2] / 1e6 for q in pts] + [q[3] / 1e6 for q in pts]
+        xs += x
+    batch_axis(ax, xs, xlabel)
+    ax.set_ylabel("throughput (million items/s)")
+    value_axis(ax, allv)
+    annotate_title(ax, "measured (solid), ceiling (dashed)" +
+                   (", harness alone (dash-dot)" if p.get("has_harness") else ""),
+                   p.get("realized_note"))
+    if skip2:
+        pass
+    elif p["has_ceiling"]:
+        batch_axis(ax2, xs, xlabel)
+        ax2.axhline(100, color="black", linewidth=1.0, linestyle="--")
+        ax2.set_ylabel("measured / ceiling (%)")
+        lo, hi = ax2.get_ylim()
+        ax2.set_ylim(0, max(105, hi))
+        annotate_title(ax2, "share of the ceiling reached", p["annotation"])
+    else:
+        no_data(ax2, "measured / ceiling:\nceiling not available")
+    if show_legend:
+        handles, labels = ax.get_legend_handles_labels()
+        if p["has_ceiling"]:
+            handles.append(fig_draw.plt.Line2D([], [], color="0.3", linestyle="--", linewidth=1.4))
+            labels.append("ceiling (model),\nsame colour")
+        if p.get("has_harness"):
+            handles.append(fig_draw.plt.Line2D([], [], color="0.3", linestyle="-.", linewidth=1.3))
+            labels.append("harness alone\n(null queue),\nsame colour")
+        if any(is_over(q) for pts in p["lines"].values() for q in pts):
+            handles.append(fig_draw.plt.Line2D([], [], **OVERSUB_STYLE))
+            labels.append(OVERSUB_LABEL)
+        if realized:
+            handles.append(fig_draw.plt.Line2D([], [], linestyle="none"))
+            labels.append("b=N: configured batch\n(red: realized < %.1f\u00d7)"
+                          % REALIZED_TARGET)
+        ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False,
+                  borderaxespad=0.0)
+
+
+def draw_closed(ax, p, tcolors):
+    cl = p["closed"]
+    if not cl["lines"]:
+        no_data(ax, "closed loop (the capacity):\nnot in these results\n"
+                      "(f5-ceiling.exp: load = closed)")
+        ax.set_title("closed loop: capacity against the ceiling", fontsize=11)
+        return
+    allv, xs = [], []
+    for i, t in enumerate(cl["threads"]):
+        pts = cl["lines"][t]
+        col = tcolors[t]
+        x = [q[0] for q in pts]
+        ax.errorbar(x, [q[1] / 1e6 for q in pts],
+                    yerr=[[(q[1] - q[2]) / 1e6 for q in pts], [(q[3] - q[1]) / 1e6 for q in pts]],
+                    color=col, marker=MARKERS[i % len(MARKERS)], markersize=6,
+                    linewidth=1.8, capsize=3, label="%d threads" % t,
+                    linestyle="-" if len(pts) > 1 else "none", gid="f5-closed")
+        mark_oversub(ax, x, pts, 1e-6, label=False)
+        cp = [q for q in pts if q[5]]
+        if cp:
+            ax.plot([q[0] for q in cp], [q[5] / 1e6 for q in cp], color=col, linestyle="--",
+                    linewidth=1.4, marker="_", markersize=12, gid="f5-closed-ceiling")
+            allv += [q[5] / 1e6 for q in cp]
+            at = {q[0]: q[5] for q in cp}
+            for b, term in binding_labels(cp):
+                ax.annotate(term, (b, at[b] / 1e6), xytext=(0, 5), textcoords="offset points",
+                            ha="center", va="bottom", fontsize=8, color=col, style="italic",
+                            gid="f5-binding")
+        allv += [q[2] / 1e6 for q in pts] + [q[3] / 1e6 for q in pts]
+        xs += x
+    batch_axis(ax, xs, "batch size, configured (items per transfer)")
+    ax.set_ylabel("throughput (million items/s)")
+    value_axis(ax, allv)
+    ax.set_title("closed loop: capacity (solid) against the ceiling (dashed)\n"
+                 "the ceiling's binding term named above it", fontsize=11)
+
+
+def draw_share(ax, p, tcolors):
+    """The closed loop's share of its ceiling, per batch."""
+    cl = p["closed"]
+    xs = []
+    for i, t in enumerate(cl["threads"]):
+        cp = [q for q in cl["lines"][t] if q[5]]
+        if not cp:
+            continue
+        ax.errorbar([q[0] for q in cp], [100 * q[1] / q[5] for q in cp],
+                    yerr=[[100 * (q[1] - q[2]) / q[5] for q in cp],
+                          [100 * (q[3] - q[1]) / q[5] for q in cp]],
+                    color=tcolors[t], marker=MARKERS[i % len(MARKERS)], markersize=6,
+                    linewidth=1.8, capsize=3, linestyle="-" if len(cp) > 1 else "none")
+        xs += [q[0] for q in cp]
+    if not xs:
+        no_data(ax, "measured / ceiling:\nceiling not available")
+        return
+    batch_axis(ax, xs, "batch size, configured (items per transfer)")
+    ax.axhline(100, color="black", linewidth=1.0, linestyle="--")
+    ax.set_ylabel("closed-loop throughput / ceiling (%)")
+    lo, hi = ax.get_ylim()
+    ax.set_ylim(0, max(105, hi))
+    r = cl["ratios"]
+    annotate_title(ax, "closed loop: share of the ceiling reached",
+                   "measured / ceiling: %.0f%%\u2013%.0f%%" % (100 * min(r), 100 * max(r))
+                   if r else None)
+
+
+def draw(axes, p, show_legend=True, tcolors=None):
+    """F5: the open loop against the realized batch | the closed loop against
+    its ceiling | the share of the ceiling reached (closed loop where it ran,
+    else the first panel's runs)."""
+    threads = sorted(set(p["threads"]) | set(p["closed"]["threads"]))
+    tcolors = tcolors or thread_colors(threads)
+    closed = bool(p["closed"]["lines"])
+    ax0, ax1, ax2 = axes[0], axes[1], axes[2] if len(axes) > 2 else None
+    # the open loop (or, without a closed-loop sweep, every run) and, without
+    # one, their share of the ceiling in the last panel
+    draw_f5([ax0, ax2 if not closed else None], p, show_legend=False, tcolors=tcolors)
+    draw_closed(ax1, p, tcolors)
+    if closed and ax2 is not None:
+        draw_share(ax2, p, tcolors)
+    for a in axes[3:]:
+        no_data(a, "")
+    if show_legend:
+        legend_of(axes[2] if ax2 is not None else ax1, p, tcolors, threads)
+
+
+def legend_of(ax, p, tcolors, threads):
+    plt = fig_draw.plt
+    h = [plt.Line2D([], [], color=tcolors[t], marker=MARKERS[i % len(MARKERS)],
+                    linewidth=1.8, label="%d threads" % t) for i, t in enumerate(threads)]
+    if p["has_ceiling"] or p["closed"]["ratios"]:
+        h.append(plt.Line2D([], [], color="0.3", linestyle="--", linewidth=1.4,
+                            label="ceiling (model), same colour"))
+    if p.get("has_harness"):
+        h.append(plt.Line2D([], [], color="0.3", linestyle="-.", linewidth=1.3,
+                            label="harness alone (null queue),\nsame colour"))
+    if any(is_over(q) for pts in p["lines"].values() for q in pts):
+        h.append(plt.Line2D([], [], **OVERSUB_STYLE, label=OVERSUB_LABEL))
+    if p.get("realized"):
+        h.append(plt.Line2D([], [], linestyle="none",
+                            label="b=N: configured batch\n(red: realized < %.1f\u00d7)"
+                            % REALIZED_TARGET))
+    for term in p["closed"]["terms"]:
+        h.append(plt.Line2D([], [], linestyle="none", label="binding %s" %
+                            BINDING_WORDS.get(term, term)))
+    ax.legend(handles=h, loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False,
+              borderaxespad=0.0, fontsize=9)
+
+
+# --------------------------------------------------------------------------
+# gnuplot: the data file
+
+
+def dat_f5(name, p):
+    cols = ["items_per_transfer", "median_ops_per_s", "min_ops_per_s", "max_ops_per_s",
+            "reps", "color_rgb", "ceiling_ops_per_s", "ratio_median", "ratio_min",
+            "ratio_max", "harness_ops_per_s", "harness_bound", "oversubscribed", "batch",
+            "realized_over_configured", "realized"]
+    out = dat_header(name, p, "throughput vs the realized batch (items per cross-node "
+                     "transfer, median over the reps of each point; realized 0: not "
+                     "recorded, the configured batch instead), one block per thread "
+                     "count, its name first, rows in the order of the configured batch "
+                     "(column batch, the label beside each point); ceiling per point "
+                     "(NaN: none); harness_ops_per_s: the harness alone, the null queue, "
+                     "median per point (NaN: not measured); the last block is the closed "
+                     "loop (its own columns)", cols)
+    tcol = thread_colors(sorted(set(p["threads"]) | set(p["closed"]["threads"])))
+    for t in p["threads"]:
+        out += ["", "", '"%d threads"' % t, "# columns: " + " ".join(cols)]
+        for q in p["lines"][t]:
+            c = q[5]
+            out.append(" ".join([g(q[0]), g(q[1]), g(q[2]), g(q[3]), "%d" % q[4],
+                                 "%d" % rgb_int(tcol[t]), g(c),
+                                 g(q[1] / c if c else None), g(q[2] / c if c else None),
+                                 g(q[3] / c if c else None), g(q[6]),
+                                 "%d" % is_bound(q), ov_col(q[7] if len(q) > 7 else None),
+                                 "%d" % q[8], g(q[9] / q[8] if q[9] is not None else None),
+                                 "%d" % (q[9] is not None)]))
+    # the last block: the closed loop's capacity against its ceiling
+    return out + dat_closed(p)
+
+
+#: the closed-loop block of f5-ceiling.dat (cl_ in scripts/gnuplot/f5-ceiling.gp)
+CLOSED_COLUMNS = ["threads", "batch", "median_ops_per_s", "lo_ops_per_s", "hi_ops_per_s",
+                  "n", "color_rgb", "ceiling_ops_per_s", "ratio", "binding", "binding_label",
+                  "oversubscribed", "has_closed"]
+
+
+def dat_closed(p):
+    g = FC.g
+    cl = p["closed"]
+    threads = sorted(set(p["threads"]) | set(cl["threads"]))
+    tcol = thread_colors(threads)
+    rows = []
+    for t in cl["threads"]:
+        pts = cl["lines"][t]
+        named = dict(binding_labels([q for q in pts if q[5]]))
+        for q in pts:
+            rows.append([t, q[0], g(q[1]), g(q[2]), g(q[3]), q[4], rgb_int(tcol[t]),
+                         g(q[5]), g(q[1] / q[5] if q[5] else None), q[6] or "none",
+                         named.get(q[0], "-"), ov_col(q[7]), 1])
+        rows.append("")
+    if not rows:
+        rows = [[1, 1, "NaN", "NaN", "NaN", 0, 0, "NaN", "NaN", "none", "-", "NaN", 0]]
+    return FC.block("closed loop", CLOSED_COLUMNS, rows,
+                    note="the closed loop's capacity per configured batch against its "
+                         "ceiling; binding: the ceiling's binding term (ceiling.binding); "
+                         "binding_label: the term where it is named (the first point of a "
+                         "line and where it changes), '-' elsewhere; has_closed 0: none ran")

@@ -1,0 +1,374 @@
+# SPDX-License-Identifier: BSD-2-Clause
+"""fig_lines.py - a throughput figure by variant (F2: by look-up mode).
+
+Each variant's runs split by (pace, regime) (scripts/common/regime.py): a closed-loop
+run lands near empty (the consumer waits) or full (the producer waits), and
+the two differ several-fold; a median over both would measure the mix. Each
+group is drawn apart, as the peers figure draws them (fig_peers.py): marker
+shape per regime, fill per pace, n beside the dot where a variant's runs
+split. An older table (no regime known) keeps one group per variant, drawn
+with the variant's own marker.
+
+Several thread counts: a line per variant and group against threads (fig_draw's
+draw_series; line style per pace). One thread count (a small host: 2 CPUs
+give one): a "vs threads" axis with one x value would scatter the variants
+around it and draw each ceiling as a segment in its own colour; instead the
+variants go on x as categories, a dot per group with its median's interval,
+the variant's ceiling a short black bar over its slot, the harness alone (the
+null queue through the same code) a short grey dash-dot bar.
+
+The data file (.dat) holds both shapes: a points block (one row per variant,
+group and thread count, series apart by a blank line, x the slot or the
+threads shifted as draw_series shifts them), the ceiling lines (several thread
+counts) and the harness alone, each block naming its columns.
+
+prep prepares the figure once; draw (matplotlib) and dat_lines (the data
+file of the gnuplot script) render that preparation.
+"""
+
+from ..analysis import nrdata
+from . import fig_common as FC
+from . import fig_draw
+from .fig_draw import (
+    annotate_title, dodger, draw_series, HARNESS_STYLE, legend, mark_oversub, OVERSUB_STYLE,
+    ring_bound, value_axis)
+from .fig_gnuplot import dat_header, is_bound, ov_col
+from .fig_host import (
+    bound_count, caption_lines, ceiling_groups, color_of, HARNESS_LABEL, harness_line,
+    harness_of, harness_status, is_over, marker_of, order_of, OVERSUB_LABEL, oversub_of,
+    oversub_status, pooled_note, rgb_int, variant_label)
+
+
+FAMILY_WORDS = {"lookup": "look-up mode"}
+
+
+def words(fam):
+    return FAMILY_WORDS.get(fam, fam)
+
+
+# --------------------------------------------------------------------------
+# Preparing
+
+def series_by_group(host, rows, family):
+    """({(variant, group): [(threads, med, lo, hi, n, ceiling, harness,
+    oversubscribed, coverage)]}, the variants in order, the groups in order,
+    {variant: {threads: ceiling}}): lo..hi the median's order-statistic
+    interval (FC.intervals), harness the median harness_ops_per_s of
+    the group's runs, the ceiling the variant's as drawn (Ceiling.drawn: the
+    highest of its groups' medians of each run's own ceiling)."""
+    key = (lambda r: (r.get(family, ""), FC.group_of(r), nrdata.threads(r)))
+    ivs = FC.intervals(rows, (key,), "throughput_ops_per_s")
+    hs = harness_of(rows, key)
+    ov = oversub_of(rows, key)
+    ceiling = {}
+    for (v, t), c in host.ceiling.drawn(rows, lambda r: (r.get(family, ""),
+                                                         nrdata.threads(r))).items():
+        ceiling.setdefault(v, {})[t] = c
+    series = {}
+    for ((v, g, t),), iv in ivs.items():
+        h = hs.get((v, g, t))
+        series.setdefault((v, g), []).append(
+            (t, iv.est, iv.lo, iv.hi, iv.n, ceiling.get(v, {}).get(t), h[0] if h else None,
+             ov.get((v, g, t)), iv.coverage))
+    for pts in series.values():
+        pts.sort()
+    order = order_of(family, {v for v, _g in series})
+    return series, order, FC.group_order({g for _v, g in series}), ceiling
+
+
+def prep(host, exp, family, title, annotate=None):
+    """A throughput figure by ``family`` (F2: lookup), each variant's regimes apart.
+    ``title``: a string or fn(series); ``annotate``: fn(series) -> the line
+    under the title or None."""
+    rows = host.data[exp]
+    series, order, groups, ceil = series_by_group(host, rows, family)
+    if callable(title):
+        title = title(series)
+    cser = {v: [(t, None, None, None, None, c) for t, c in sorted(ceil[v].items())]
+            for v in order if v in ceil}
+    p = {
+        "kind": "lines", "family": family, "title": title, "series": series,
+        "order": order, "groups": groups, "known": FC.regimes_known(groups),
+        "labels": {v: variant_label(family, v, rows) for v in order},
+        "ceiling": ceiling_groups(cser, [v for v in order if v in cser]),
+        "ylabel": "throughput (million items/s)", "scale": 1e-6, "rows": rows,
+        "harness": harness_line(rows, nrdata.threads),
+    }
+    p["annotation"] = annotate(series) if annotate else None
+    categorize(p)
+    p["drawn"] = drawn_line(p)
+    key = (lambda r: (r.get(family), FC.group_of(r), nrdata.threads(r)))
+    extra = [host.ceiling.status(), harness_status(rows, bound_count(series)),
+             oversub_status(rows, key), FC.split_words(rows) or None,
+             pooled_note(rows, key)]
+    p["caption"] = caption_lines(host, rows, extra)
+    return p
+
+
+def split_somewhere(p):
+    """Whether some variant's runs split into more than one group (n is then drawn)."""
+    return any(len([g for g in p["groups"] if (v, g) in p["series"]]) > 1 for v in p["order"])
+
+
+def categorize(p):
+    """Mark a "lines" figure with one thread count categorical; its variants'
+    slots: [{variant, label, points: [(group, point)], point (the first),
+    ceiling, harness}] (harness: the median over all the variant's runs)."""
+    xs = sorted({q[0] for pts in p["series"].values() for q in pts})
+    p["categorical"] = len(xs) == 1
+    p["threads"] = xs
+    p["split"] = split_somewhere(p)
+    p["slots"] = []
+    if not p["categorical"]:
+        return p
+    fam = p["family"]
+    hs = harness_of(p["rows"], lambda r: r.get(fam, ""))
+    for v in p["order"]:
+        pts = [(g, p["series"][(v, g)][0]) for g in p["groups"] if (v, g) in p["series"]]
+        if not pts:
+            continue
+        h = hs.get(v)
+        p["slots"].append({"variant": v, "label": p["labels"].get(v, v), "points": pts,
+                           "point": pts[0][1], "ceiling": pts[0][1][5],
+                           "harness": h[0] if h else None})
+    return p
+
+
+def slot_x(i, k, n):
+    """The x of the k-th of n groups in slot i."""
+    return i + FC.spread(k, n, 0.44)
+
+
+def drawn_line(p):
+    """The caption's line of what is drawn."""
+    ns = [q[4] for pts in p["series"].values() for q in pts]
+    fam = words(p["family"])
+    regimes = (" and regime (shape%s%s)" % (
+        "; fill: pace" if any(g[0] != "free" for g in p["groups"]) else "",
+        "; n beside it where a %s's runs split" % fam
+        if p.get("split") and p.get("categorical") else "")
+        if p.get("known") else "")
+    if p.get("categorical"):
+        return ("a dot per %s%s at %d threads: the median of its runs, %s; black bar: its "
+                "ceiling (model); grey dash-dot bar: the harness alone (null queue)" % (
+                    fam, regimes, p["threads"][0], FC.whisker_words(ns)))
+    return ("a line per %s%s against threads: the median of its runs, %s; dashed: the "
+            "ceiling (model); grey dash-dot: the harness alone (null queue)" % (
+                fam, regimes, FC.whisker_words(ns)))
+
+
+# --------------------------------------------------------------------------
+# Drawing
+
+def draw(axes, p, show_legend=True, outside=None):
+    ax = axes[0]
+    if p.get("categorical"):
+        draw_categories(ax, p, show_legend)
+    else:
+        draw_threads(ax, p, show_legend, outside)
+
+
+def draw_categories(ax, p, show_legend=True):
+    fam, scale = p["family"], p["scale"]
+    vals, cvals = [], []
+    have_c = have_h = False
+    for i, s in enumerate(p["slots"]):
+        color = color_of(fam, s["variant"])
+        for k, (g, q) in enumerate(s["points"]):
+            x = slot_x(i, k, len(s["points"]))
+            y = q[1] * scale
+            ax.errorbar([x], [y], yerr=[[max(0.0, y - q[2] * scale)],
+                                        [max(0.0, q[3] * scale - y)]],
+                        linestyle="none", markersize=9, capsize=4, elinewidth=1.3, zorder=4,
+                        gid="slot-%s" % s["variant"],
+                        **FC.dot_style(g, color, p["known"], marker_of(fam, s["variant"])))
+            if p["known"] and g[0] == "consumer-paced":
+                FC.dot_inside(ax, x, y, color)
+            if p["split"]:
+                FC.n_beside(ax, x, y, q[4], gid="slot-n")
+            ring_bound(ax, [x], [q], scale)
+            mark_oversub(ax, [x], [q], scale, label=False)
+            vals += [q[2] * scale, q[3] * scale]
+        if s["ceiling"]:
+            FC.level_mark(ax, i, s["ceiling"] * scale, color="black", linewidth=2.4, zorder=3,
+                          gid="slot-ceiling")
+            cvals.append(s["ceiling"] * scale)
+            have_c = True
+        if s["harness"]:
+            FC.level_mark(ax, i, s["harness"] * scale, color=HARNESS_STYLE["color"],
+                          linewidth=2.0, linestyle=(0, (5, 2, 1.5, 2)), zorder=3,
+                          gid="slot-harness")
+            vals.append(s["harness"] * scale)
+            have_h = True
+    top = max(vals) if vals else 1.0
+    value_axis(ax, vals + [min(c, top * 30) for c in cvals])
+    FC.category_axis(ax, [s["label"] for s in p["slots"]],
+                     {"lookup": "node look-up mode"}.get(fam, fam), rotate=0)
+    ax.set_ylabel(p["ylabel"])
+    if p.get("annotation"):
+        ax.set_title(p["annotation"], fontsize=11)
+    if show_legend:
+        plt = fig_draw.plt
+        if p["known"]:
+            h = FC.regime_legend(p["groups"])
+        else:
+            h = [plt.Line2D([], [], color="0.3", marker="o", linestyle="none", markersize=8,
+                            label="median of the runs")]
+        h.append(plt.Line2D([], [], color="black", marker="|", linestyle="none",
+                            markersize=10, label="whisker: the median's interval"))
+        if have_c:
+            h.append(plt.Line2D([], [], color="black", linewidth=2.4, label="ceiling (model), "
+                                "per %s" % words(fam)))
+        if have_h:
+            h.append(plt.Line2D([], [], color=HARNESS_STYLE["color"], linewidth=2.0,
+                                linestyle=(0, (5, 2, 1.5, 2)), label=HARNESS_LABEL))
+        pts = [q for s in p["slots"] for _g, q in s["points"]]
+        if any(is_bound(q) for q in pts):
+            h.append(plt.Line2D([], [], linestyle="none", marker="o", markersize=13,
+                                markerfacecolor="none", markeredgecolor="0.35",
+                                label="ringed: within 20% of the harness alone"))
+        if any(is_over(q) for q in pts):
+            h.append(plt.Line2D([], [], **OVERSUB_STYLE, label=OVERSUB_LABEL))
+        if p["split"]:
+            h.append(plt.Line2D([], [], linestyle="none", label="n beside a dot: its runs"))
+        ax.legend(handles=h, loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False,
+                  borderaxespad=0.0)
+
+
+def series_key(v, g):
+    return "%s|%s|%s" % (v, g[0], g[1])
+
+
+def line_series(p):
+    """(series, order, colors, styles, labels, hollow) for draw_series: a line
+    per variant and group, line style per pace, marker per regime (the
+    variant's own marker where regimes are not known)."""
+    fam = p["family"]
+    series, order, colors, styles, labels, hollow = {}, [], {}, {}, {}, set()
+    for v in p["order"]:
+        for g in p["groups"]:
+            pts = p["series"].get((v, g))
+            if not pts:
+                continue
+            k = series_key(v, g)
+            series[k], colors[k] = pts, color_of(fam, v)
+            if p["known"]:
+                styles[k] = (FC.PACE_DASH.get(g[0], "-"), FC.REGIME_MARKER.get(g[1], "D"))
+                labels[k] = "_" + k
+                if g[0] != "free":
+                    hollow.add(k)
+            else:
+                styles[k] = ("-", marker_of(fam, v))
+                labels[k] = p["labels"].get(v, v)
+            order.append(k)
+    return series, order, colors, styles, labels, hollow
+
+
+def draw_threads(ax, p, show_legend=True, outside=None):
+    series, order, colors, styles, labels, hollow = line_series(p)
+    draw_series(ax, series, order, p["family"], labels, p["scale"], p["ceiling"],
+                p["ylabel"], harness=p.get("harness"), colors=colors, styles=styles,
+                hollow=hollow)
+    annotate_title(ax, None, p["annotation"])
+    if not show_legend:
+        return
+    out = len(p["order"]) > 5 if outside is None else outside
+    if not p["known"]:
+        legend(ax, outside=out)
+        return
+    plt = fig_draw.plt
+    handles, names = ax.get_legend_handles_labels()
+    pairs = sorted(zip(handles, names), key=lambda hl: ("ceiling" in hl[1]) +
+                   2 * (hl[1] == HARNESS_LABEL))
+    h = [plt.Line2D([], [], color=color_of(p["family"], v), linewidth=2,
+                    label=p["labels"].get(v, v)) for v in p["order"]]
+    h += FC.regime_legend(p["groups"], line=True)
+    h += [hh for hh, _n in pairs]
+    legend(ax, outside=True, handles=h, labels=[x.get_label() for x in h])
+
+
+# --------------------------------------------------------------------------
+# Data files
+
+#: the blocks of a lines figure's .dat, each with its '# columns:' line; the .gp
+#: names the columns it reads (pt_, ce_, hn_ = N) and the tests check them
+LINES_BLOCKS = (
+    ("points", ["variant", "vidx", "threads", "x", "median_ops_per_s", "lo_ops_per_s",
+                "hi_ops_per_s", "n", "coverage", "color_rgb", "ceiling_ops_per_s",
+                "harness_ops_per_s", "harness_bound", "oversubscribed", "categorical",
+                "nvariants", "group", "gidx", "pt", "dot", "dt", "shown_n", "first_in_slot",
+                "slot_harness_ops_per_s", "regime_known"]),
+    ("ceiling (model)", ["threads", "ceiling_ops_per_s", "color_rgb"]),
+    ("harness alone (null queue)", ["threads", "median_ops_per_s", "min_ops_per_s",
+                                    "max_ops_per_s", "reps"]),
+)
+
+
+def group_key(g):
+    return "%s/%s" % (g[0], g[1] or "unknown")
+
+
+def point_type(p, g):
+    """gnuplot's point type of a group's dot and whether a dot goes inside:
+    shape per regime (FC.group_pt) where regimes are known, else a
+    filled circle."""
+    return FC.group_pt(g) if p.get("known") else (7, 0)
+
+
+def dat_lines(name, p):
+    g = FC.g
+    fam = p["family"]
+    out = dat_header(name, p, "throughput by %s, each (pace, regime) group of its runs "
+                     "apart: three blocks, each its name and its columns: the points (one "
+                     "row per %s, group and thread count, the median of the group's runs "
+                     "and its interval lo..hi; series apart by a blank line; x: the %s's "
+                     "slot, its groups spread over it, where there is one thread count "
+                     "(categorical 1; first_in_slot 1: the row that carries the slot's "
+                     "ceiling and harness bars), else the threads shifted sideways; pt, "
+                     "dot, dt: gnuplot's point type (shape: regime; filled: free; 7 where "
+                     "the regime is not recorded: regime_known 0), a dot inside "
+                     "(consumer-paced), dash (pace); shown_n 1: n beside the dots), the "
+                     "ceiling lines (several "
+                     "thread counts; one sub-block per line) and the harness alone (the "
+                     "null queue; NaN: not measured)" % (fam, fam, fam),
+                     ["see each block's '# columns:' line"])
+    cat = bool(p.get("categorical"))
+    xs = sorted({q[0] for pts in p["series"].values() for q in pts})
+    keys = [(v, gr) for v in p["order"] for gr in p["groups"] if (v, gr) in p["series"]]
+    dodge = dodger(xs, len(keys))
+    slot_of = {s["variant"]: (i, s) for i, s in enumerate(p["slots"])}
+    rows = []
+    for i, v in enumerate(p["order"]):
+        label = p["labels"].get(v, v).replace("\n", " ").replace(" ", "_")
+        gs = [gr for gr in p["groups"] if (v, gr) in p["series"]]
+        for k, gr in enumerate(gs):
+            pt, dot = point_type(p, gr)
+            si, slot = slot_of.get(v, (i, None))
+            for q in p["series"][(v, gr)]:
+                x = slot_x(si, k, len(gs)) if cat else dodge(q[0], keys.index((v, gr)))
+                rows.append([label, si if cat else i, q[0], "%.6g" % x, g(q[1]), g(q[2]),
+                             g(q[3]), q[4], g(q[8] if len(q) > 8 else None),
+                             rgb_int(color_of(fam, v)), g(q[5]), g(q[6]), is_bound(q),
+                             ov_col(q[7] if len(q) > 7 else None), int(cat),
+                             len(p["order"]), group_key(gr), p["groups"].index(gr), pt, dot,
+                             FC.PACE_GP_DT.get(gr[0], 1) if p.get("known") else 1,
+                             int(bool(p.get("split"))), int(cat and k == 0),
+                             g(slot["harness"] if slot else None), int(bool(p.get("known")))])
+            rows.append("")
+    if not rows:
+        rows = [["none", 0, 1, 1, "NaN", "NaN", "NaN", 0, "NaN", 0, "NaN", "NaN", 0, "NaN",
+                 int(cat), 1, "none", 0, 7, 0, 1, 0, 0, "NaN", 0]]
+    out += FC.block(LINES_BLOCKS[0][0], LINES_BLOCKS[0][1], rows)
+    crow = []
+    if not cat:
+        for k, grp in enumerate(p["ceiling"] or []):
+            col = 0 if k == 0 else rgb_int(color_of(fam, grp["variants"][0]))
+            crow += [[x, g(c), col] for x, c in grp["points"]] + [""]
+    if not any(not isinstance(r, str) for r in crow):
+        crow = [[x, "NaN", 0] for x in xs or [1]]
+    out += FC.block(LINES_BLOCKS[1][0], LINES_BLOCKS[1][1], crow)
+    hrow = [[q[0], g(q[1]), g(q[2]), g(q[3]), q[4]] for q in p.get("harness") or []]
+    if not hrow:
+        hrow = [[x, "NaN", "NaN", "NaN", 0] for x in xs or [1]]
+    out += FC.block(LINES_BLOCKS[2][0], LINES_BLOCKS[2][1], hrow)
+    return out

@@ -1,0 +1,622 @@
+# SPDX-License-Identifier: BSD-2-Clause
+"""fig_peers.py - the peers' throughput figure (peers-throughput).
+
+Producers and consumers apart (workload prodcons), a panel per item mode
+(inline, message) and bursts setting (single operations, bursts):
+
+* each queue's runs split by (pace, regime) (scripts/common/regime.py): a closed-loop
+  1P1C run lands near empty (the consumer waits for each item: a hand-over)
+  or full (the producer waits for room) by chance, and the two differ
+  several-fold; a median over both would measure the mix. Each group is drawn
+  apart: marker shape per regime, fill per pace (free filled, producer-paced
+  hollow, consumer-paced hollow with a dot), n beside the dot where a queue's
+  runs split;
+* one thread count (a small host): the queues on x, a dot per group with its
+  median's interval, the queue's ceiling a short black bar over its slot, the
+  harness alone a grey dash-dot level; several: lines against threads
+  (line style per pace), the ceilings as lines;
+* faa has no message items (it moves no data) and ck no bursts (a loop of
+  single operations): left out of those panels.
+
+Under pairs (every thread enqueues, then dequeues), a last row: each
+data-moving queue's operations/s and its lost races (as before).
+
+prep_peers prepares the figure once; draw_peers (matplotlib) and dat_peers
+(the data file of scripts/gnuplot/peers-throughput.gp) render that
+preparation. The latency figure, peers-latency, is fig_peers_latency.py's.
+"""
+
+from ..analysis import nrdata
+from . import fig_common as FC
+from . import fig_draw
+from .fig_draw import (
+    dodger, draw_series, HARNESS_STYLE, legend_axis, mark_oversub, no_data,
+    OVERSUB_STYLE, ring_bound, threads_axis, value_axis)
+from .fig_gnuplot import dat_header, is_bound, ov_col
+from .fig_host import (
+    bound_count, caption_lines, ceiling_groups, color_of, failed_per_1000, HARNESS_LABEL,
+    harness_line, harness_of, harness_status, is_over, item_of, ITEM_TITLES, items_in,
+    marker_of, order_of, OVERSUB_LABEL, oversub_of, oversub_status, rgb_int, workload_of)
+
+
+#: the queues that move no data (measured only): left out of the peers under pairs
+MEASURED_ONLY = ("faa", "null")
+#: the peers under pairs: the title of the row, the x offset of each item mode
+#: at its queue's slot (one thread count), the y label
+PAIRS_WORDS = "pairs: every thread enqueues, then dequeues"
+PAIRS_ITEM_OFFSET = {"inline": -0.15, "message": 0.15}
+PAIRS_YLABEL = "throughput (million operations/s)"
+#: the heights (axes fraction) of the rows of lost races along the bottom of a
+#: pairs panel with one thread count: {two item modes: (inline, message)}
+PAIRS_STRIP = {False: (0.025,), True: (0.1, 0.025)}
+
+
+def peer_panels(rows):
+    """[(item, bursts, name, rows)]: inline items first, then message items; single
+    operations, then bursts; only the item modes the rows hold; the runs of a
+    queue in a mode it has not (faa message, ck bursts) left out."""
+    out = []
+    for item in items_in(rows):
+        for b, name in ((0, "single operations"), (1, "bursts")):
+            rs = [r for r in rows if item_of(r) == item and FC.bursts_of(r) == b
+                  and FC.runs_in(r["queue"], item, b)]
+            out.append((item, b, "%s\n%s" % (ITEM_TITLES.get(item, item + " items"), name),
+                        rs))
+    return out
+
+
+# --------------------------------------------------------------------------
+# Producers and consumers apart
+
+def prodcons_panel(host, item, b, name, rs):
+    """One panel: {(queue, group): [(threads, median, lo, hi, n, ceiling,
+    harness, oversubscribed, coverage)]} with lo..hi the median's interval."""
+    qkey = (lambda r: (r["queue"], FC.group_of(r), nrdata.threads(r)))
+    ivs = FC.intervals(rs, (qkey,), "throughput_ops_per_s")
+    hs = harness_of(rs, qkey)
+    ov = oversub_of(rs, qkey)
+    ceiling = {}
+    for (q, t), c in host.ceiling.drawn(rs, lambda r: (r["queue"], nrdata.threads(r))).items():
+        ceiling.setdefault(q, {})[t] = c
+    series = {}
+    for ((q, grp, t),), iv in ivs.items():
+        h = hs.get((q, grp, t))
+        series.setdefault((q, grp), []).append(
+            (t, iv.est, iv.lo, iv.hi, iv.n, ceiling.get(q, {}).get(t),
+             h[0] if h else None, ov.get((q, grp, t)), iv.coverage))
+    for v in series.values():
+        v.sort()
+    queues = order_of("queue", {q for q, _g in series})
+    groups = FC.group_order({g for _q, g in series})
+    cser = {q: [(t, None, None, None, None, c) for t, c in sorted(ceiling[q].items())]
+            for q in queues if q in ceiling}
+    return {"item": item, "bursts": b, "name": name, "rows": rs, "queues": queues,
+            "groups": groups, "series": series, "ceiling": ceiling,
+            "ceiling_lines": ceiling_groups(cser, [q for q in queues if q in cser]),
+            "harness": harness_line(rs, nrdata.threads)}
+
+
+@FC.condensed
+def prep_peers(host):
+    allrows = host.data["peers"]
+    rows = [r for r in allrows if workload_of(r) == "prodcons"]
+    _kept, left = FC.meaningful(rows)
+    pairs = prep_peers_pairs(host, [r for r in allrows if workload_of(r) == "pairs"])
+    panels = [prodcons_panel(host, item, b, name, rs)
+              for item, b, name, rs in peer_panels(rows)]
+    threads = sorted({nrdata.threads(r) for r in rows})
+    cat = len(threads) == 1
+    groups = FC.group_order({g for pn in panels for g in pn["groups"]})
+    items = items_in(rows)
+    bound = sum(bound_count(pn["series"]) for pn in panels)
+    prows = [r for pn in pairs for r in pn["rows"]]
+    extra = [host.ceiling.status(), harness_status(rows, bound),
+             oversub_status(rows + prows, lambda r: (
+                 workload_of(r), r["queue"], item_of(r), r["bursts"], nrdata.threads(r),
+                 FC.group_of(r))),
+             "message items: not measured in these results" if "message" not in items else
+             None,
+             "runs split by (pace, regime): " + "; ".join(
+                 "%s %d" % (FC.group_label(g), sum(1 for pn in panels for r in pn["rows"]
+                                                  if FC.group_of(r) == g)) for g in groups),
+             FC.left_out_words(left) or None]
+    caption = caption_lines(host, rows, extra)
+    if pairs:
+        caption.append((pairs_caption(allrows, pairs), None))
+    pthreads = sorted({nrdata.threads(r) for r in prows})
+    if cat:
+        title = "Peers: throughput by queue at %d threads, each regime apart" % threads[0]
+    else:
+        title = "Peers: throughput vs threads by queue, each regime apart"
+    if pairs:
+        title += " (producers and consumers); under pairs: operations/s by queue%s" % (
+            " at %d threads" % pthreads[0] if len(pthreads) == 1 else " vs threads")
+    ns = [q[4] for pn in panels for pts in pn["series"].values() for q in pts]
+    drawn = ("%s per queue and regime (shape; fill: pace), median of its runs%s, %s; %s; "
+             "grey dash-dot: harness alone" % (
+                 "a dot" if cat else "a line", " (n beside it where they split)" if cat
+                 else "", FC.whisker_words(ns),
+                 "black bar: the ceiling model" if cat else "dashed: the ceiling model"))
+    if left:
+        drawn += "; " + FC.left_out_words(left)
+    if pairs:
+        drawn += "; last row: pairs, lost races per 1,000 operations"
+    p = {"kind": "peers", "panels": panels, "rows": rows, "ylabel":
+         "throughput (million items/s)", "scale": 1e-6, "family": "queue",
+         "grid": (max(1, len(items)) + (1 if pairs else 0), 2), "items": items,
+         "threads": threads, "categorical": cat, "groups": groups, "left_out": left,
+         "pairs": pairs, "pairs_threads": pthreads, "pairs_categorical": len(pthreads) == 1,
+         "title": title, "annotation": None, "caption": caption, "drawn": drawn}
+    return p
+
+
+def peers_legend_handles(p):
+    plt = fig_draw.plt
+    h = []
+    queues = order_of("queue", {q for pn in p["panels"] for q in pn["queues"]})
+    if not p["categorical"]:
+        h += [plt.Line2D([], [], color=color_of("queue", q), linewidth=2, label=q)
+              for q in queues]
+    h += FC.regime_legend(p["groups"], line=not p["categorical"])
+    h.append(plt.Line2D([], [], color="black", marker="|", linestyle="none", markersize=10,
+                        label="whisker: the median's interval"))
+    if any(pn["ceiling"] for pn in p["panels"]):
+        h.append(plt.Line2D([], [], color="black", linewidth=2.2 if p["categorical"] else 1.6,
+                            linestyle="-" if p["categorical"] else "--",
+                            label="ceiling (model)"))
+    if any(pn["harness"] for pn in p["panels"]):
+        h.append(plt.Line2D([], [], label=HARNESS_LABEL, **HARNESS_STYLE))
+    if any(bound_count(pn["series"]) for pn in p["panels"]):
+        h.append(plt.Line2D([], [], linestyle="none", marker="o", markersize=13,
+                            markerfacecolor="none", markeredgecolor="0.35",
+                            label="ringed: within 20% of the harness alone"))
+    if any(is_over(q) for pn in p["panels"] for pts in pn["series"].values() for q in pts):
+        h.append(plt.Line2D([], [], **OVERSUB_STYLE, label=OVERSUB_LABEL))
+    if p["categorical"] and split_somewhere(p):
+        h.append(plt.Line2D([], [], linestyle="none", label="n beside a dot: its runs"))
+    return h
+
+
+def split_somewhere(p):
+    """Whether some queue's runs split into more than one group (n is then drawn)."""
+    return any(len([g for g in pn["groups"] if (q, g) in pn["series"]]) > 1
+               for pn in p["panels"] for q in pn["queues"])
+
+
+def slot_x(pn, q, g):
+    """The x of a queue's group in a panel with the queues on x."""
+    gs = [x for x in pn["groups"] if (q, x) in pn["series"]]
+    return pn["queues"].index(q) + FC.spread(gs.index(g), len(gs), 0.44)
+
+
+def draw_prodcons_categories(ax, p, pn, show_n):
+    vals, cvals = [], []
+    for qi, q in enumerate(pn["queues"]):
+        color = color_of("queue", q)
+        for g in pn["groups"]:
+            pts = pn["series"].get((q, g))
+            if not pts:
+                continue
+            pt = pts[0]
+            x = slot_x(pn, q, g)
+            y = pt[1] * 1e-6
+            ax.errorbar([x], [y], yerr=[[max(0.0, y - pt[2] * 1e-6)],
+                                        [max(0.0, pt[3] * 1e-6 - y)]],
+                        linestyle="none", markersize=8, capsize=3, elinewidth=1.1, zorder=4,
+                        gid="peers-%s-%s" % (q, FC.group_label(g)),
+                        **FC.group_style(g, color))
+            if g[0] == "consumer-paced":
+                FC.dot_inside(ax, x, y, color)
+            if show_n:
+                ax.annotate("%d" % pt[4], (x, y), xytext=(5, -2), textcoords="offset points",
+                            fontsize=7.5, color="0.35", ha="left", va="top",
+                            gid="peers-n")
+            ring_bound(ax, [x], [pt], 1e-6)
+            mark_oversub(ax, [x], [pt], 1e-6, label=False)
+            vals += [pt[2] * 1e-6, pt[3] * 1e-6]
+        c = next(iter(pn["ceiling"].get(q, {}).values()), None)
+        if c:
+            FC.level_mark(ax, qi, c * 1e-6, color="black", linewidth=2.2, zorder=3,
+                          gid="peers-ceiling")
+            cvals.append(c * 1e-6)
+    for h in pn["harness"]:
+        ax.axhline(h[1] * 1e-6, zorder=2, **HARNESS_STYLE)
+        vals.append(h[1] * 1e-6)
+    top = max(vals) if vals else 1.0
+    value_axis(ax, vals + [min(c, top * 30) for c in cvals])
+    FC.category_axis(ax, pn["queues"], "queue")
+
+
+def draw_prodcons_lines(ax, p, pn):
+    series, order, colors, styles, labels, hollow = {}, [], {}, {}, {}, set()
+    for q in pn["queues"]:
+        for g in pn["groups"]:
+            pts = pn["series"].get((q, g))
+            if not pts:
+                continue
+            k = "%s|%s|%s" % (q, g[0], g[1])
+            series[k], colors[k] = pts, color_of("queue", q)
+            styles[k] = (FC.PACE_DASH.get(g[0], "-"), FC.REGIME_MARKER.get(g[1], "D"))
+            labels[k] = "_" + k
+            if g[0] != "free":
+                hollow.add(k)
+            order.append(k)
+    draw_series(ax, series, order, "queue", labels, 1e-6, pn["ceiling_lines"],
+                "throughput (million items/s)", harness=pn["harness"], colors=colors,
+                styles=styles, hollow=hollow)
+
+
+def draw_peers(axes, p, show_legend=True):
+    show_n = split_somewhere(p)
+    for ax, pn in zip(axes, p["panels"]):
+        if not pn["series"]:
+            no_data(ax, "no runs")
+            ax.set_title(pn["name"], fontsize=11)
+            continue
+        if p["categorical"]:
+            draw_prodcons_categories(ax, p, pn, show_n)
+        else:
+            draw_prodcons_lines(ax, p, pn)
+        ax.set_ylabel("throughput (million items/s)")
+        ax.set_title(pn["name"] + (" (burst = batch items)" if pn["bursts"] else ""),
+                     fontsize=11)
+    n = len(p["panels"])
+    pairs_axes = axes[n:n + 2] if p.get("pairs") else []
+    for j, ax in enumerate(pairs_axes):
+        pn = next((x for x in p["pairs"] if x["bursts"] == j), None)
+        if pn is None:
+            no_data(ax, "pairs: no %s in these results" % ("bursts" if j else
+                                                           "single operations"))
+            continue
+        draw_peers_pairs(ax, p, pn)
+    for ax in axes[n + len(pairs_axes):]:
+        no_data(ax, "")
+    if show_legend:
+        legend_axis(axes, p).legend(handles=peers_legend_handles(p), loc="upper left",
+                                    bbox_to_anchor=(1.02, 1.0), frameon=False,
+                                    borderaxespad=0.0)
+        if pairs_axes:
+            pairs_legend(pairs_axes[-1], p)
+
+
+# --------------------------------------------------------------------------
+# Under pairs
+
+def pairs_lost_text(v):
+    """A lost-race rate beside a dot of the pairs panel (per 1,000 operations)."""
+    return "lost %s" % ("%.2g" % v if v < 10 else "%.0f" % v)
+
+
+def pairs_x(p, pn, q, item, t):
+    """The x of a queue and item mode in a pairs panel: its slot (one thread
+    count; inline left, message right), else its threads shifted as
+    draw_series shifts the lines."""
+    items = pn["items"]
+    if p["pairs_categorical"]:
+        return pn["queues"].index(q) + (PAIRS_ITEM_OFFSET.get(item, 0.0)
+                                        if len(items) > 1 else 0.0)
+    k = [(a, b) for a in pn["queues"] for b in items]
+    return dodger(p["pairs_threads"], len(k))(t, k.index((q, item)))
+
+
+def prep_peers_pairs(host, rows):
+    """The peers under enqueue-dequeue pairs: a panel per bursts setting
+    (single operations, bursts) where the rows hold it, each data-moving
+    queue's operations/s per item mode and thread count (median, min, max),
+    its lost races per 1,000 operations where it counts them (None where it
+    does not), the harness alone per item mode; ck left out of bursts."""
+    rows = [r for r in rows if r["queue"] not in MEASURED_ONLY]
+    panels = []
+    for b, name in ((0, "single operations"), (1, "bursts (burst = batch items)")):
+        rs = [r for r in rows if FC.bursts_of(r) == b
+              and FC.runs_in(r["queue"], item_of(r), b)]
+        if not rs:
+            continue
+        key = (lambda r: (r["queue"], item_of(r), nrdata.threads(r)))
+        agg = nrdata.aggregate(rs, (key,), "throughput_ops_per_s")
+        lost = nrdata.aggregate(rs, (key,), failed_per_1000)
+        ov = oversub_of(rs, key)
+        series = {}
+        for (k,), (med, mn, mx, n) in agg.items():
+            series.setdefault(k[:2], []).append(
+                (k[2], med, mn, mx, n, None, None, ov.get(k),
+                 lost[(k,)][0] if (k,) in lost else None))
+        for v in series.values():
+            v.sort()
+        items = items_in(rs)
+        panels.append({"bursts": b, "name": "%s\n%s" % (PAIRS_WORDS, name), "rows": rs,
+                       "queues": order_of("queue", {q for q, _i in series}),
+                       "items": items, "series": series,
+                       "harness": {i: harness_line([r for r in rs if item_of(r) == i],
+                                                   nrdata.threads) for i in items}})
+    return panels
+
+
+def pairs_caption(rows, panels):
+    """The notes' line on the pairs row."""
+    if not panels:
+        return None
+    reps = sorted({int(r["rep"]) for pn in panels for r in pn["rows"]})
+    items = items_in([r for pn in panels for r in pn["rows"]])
+    counted = order_of("queue", {q for pn in panels for (q, _i), pts in pn["series"].items()
+                                 if any(x[8] is not None for x in pts)})
+    left = sorted({r["queue"] for r in rows if r["queue"] in MEASURED_ONLY})
+    nob = sorted({r["queue"] for r in rows if r["queue"] in FC.NO_BURSTS})
+    return ("pairs (every thread enqueues, then dequeues: threads of one role race): "
+            "successful operations/s (enqueues + dequeues), median of %d rep%s, whiskers "
+            "min\u2013max%s; %s: lost races per 1,000 operations (%s)%s%s" % (
+                len(reps), "" if len(reps) == 1 else "s",
+                "; filled inline items, hollow message items" if len(items) > 1 else "",
+                "the numbers along the bottom" if len(
+                    {nrdata.threads(r) for pn in panels for r in pn["rows"]}) == 1 else
+                "\u201clost N\u201d beside a dot",
+                "the queues that count them: " + ", ".join(counted) if counted else
+                "no queue counted them",
+                "; %s left out (%s no data)" % (", ".join(left), "moves" if len(left) == 1
+                                                else "move") if left else "",
+                "; %s not in the bursts panel (no bursts)" % ", ".join(nob) if nob else ""))
+
+
+def draw_peers_pairs(ax, p, pn):
+    """One pairs panel: each data-moving queue's operations/s (one thread count:
+    a dot and its whisker min\u2013max at the queue's slot; several: a line
+    against threads), inline items filled, message items hollow (dashed);
+    the lost races per 1,000 operations of the queues that count them (one
+    thread count: a row of numbers per item mode along the bottom, in a band
+    below the data; several: "lost N" beside each point); the harness alone as
+    a grey dash-dot level (dotted: message items)."""
+    ticker = fig_draw.ticker
+    cat = p["pairs_categorical"]
+    ax.set_gid("peers-pairs")
+    vals, strip = [], False   # strip: the band of lost races is drawn
+    for q in pn["queues"]:
+        color = color_of("queue", q)
+        for j, item in enumerate(pn["items"]):
+            pts = pn["series"].get((q, item))
+            if not pts:
+                continue
+            xs = [pairs_x(p, pn, q, item, x[0]) for x in pts]
+            med = [x[1] * 1e-6 for x in pts]
+            err = [[(x[1] - x[2]) * 1e-6 for x in pts], [(x[3] - x[1]) * 1e-6 for x in pts]]
+            ax.errorbar(xs, med, yerr=err, color=color, marker=marker_of("queue", q),
+                        markersize=7 if cat else 5.5, linewidth=1.8, capsize=3,
+                        elinewidth=1.1, zorder=4,
+                        linestyle="none" if cat or len(pts) == 1 else ("-" if j == 0 else "--"),
+                        markerfacecolor=color if j == 0 else "white", markeredgecolor=color,
+                        markeredgewidth=1.5, gid="peers-pairs-%s-%s" % (q, item),
+                        label=None if cat or j else q)
+            mark_oversub(ax, xs, pts, 1e-6, label=False)
+            vals += [x[2] * 1e-6 for x in pts] + [x[3] * 1e-6 for x in pts]
+            for x, m, pt in zip(xs, med, pts):
+                if pt[8] is None:
+                    continue
+                if cat:
+                    strip = True
+                    ax.text(pn["queues"].index(q), PAIRS_STRIP[len(pn["items"]) > 1][j],
+                            pairs_lost_text(pt[8]).split()[1], ha="center", va="bottom",
+                            fontsize=8, color=color, transform=ax.get_xaxis_transform(),
+                            gid="peers-pairs-lost", zorder=3)
+                else:
+                    ax.annotate(pairs_lost_text(pt[8]), (x, m), xytext=(6, 0),
+                                textcoords="offset points", ha="left", va="center",
+                                fontsize=7.5, color="0.2", gid="peers-pairs-lost", zorder=5)
+    for j, item in enumerate(pn["items"]):
+        h = pn["harness"].get(item)
+        if not h:
+            continue
+        style = dict(HARNESS_STYLE)
+        if j:
+            style["linestyle"] = ":"
+        if cat:
+            ax.axhline(h[0][1] * 1e-6, zorder=2, **style)
+        else:
+            ax.plot([x[0] for x in h], [x[1] * 1e-6 for x in h], zorder=2, **style)
+        vals += [x[1] * 1e-6 for x in h]
+    if cat:
+        FC.category_axis(ax, pn["queues"], "queue", rotate=30)
+        ax.set_xlim(-0.85, len(pn["queues"]) - 0.15)
+    else:
+        threads_axis(ax, p["pairs_threads"], "threads (each enqueues, then dequeues)")
+    ax.set_ylabel(PAIRS_YLABEL)
+    value_axis(ax, vals)
+    if strip:
+        # room under the lowest whisker for the rows of lost races, and their names
+        two = len(pn["items"]) > 1
+        f = 0.25 if two else 0.18   # the share of the axes' height they take
+        lo, hi = ax.get_ylim()
+        if ax.get_yscale() == "log":
+            ax.set_ylim(hi / (hi / lo) ** (1.0 / (1.0 - f)), hi)
+        else:
+            ax.set_ylim(hi - (hi - lo) / (1.0 - f), hi)
+        rows = PAIRS_STRIP[two]
+        ax.text(-0.8, rows[0] + 0.075, "lost races per 1,000 operations", ha="left",
+                va="bottom", fontsize=7.5, color="0.3", zorder=3,
+                transform=ax.get_xaxis_transform(), gid="peers-pairs-lost-name")
+        if two:
+            for j in range(2):
+                ax.plot([-0.55], [rows[j] + 0.022], transform=ax.get_xaxis_transform(),
+                        linestyle="none", marker="o", markersize=6, color="0.35",
+                        markerfacecolor="0.35" if j == 0 else "white", markeredgewidth=1.3,
+                        zorder=3, clip_on=False)
+        from matplotlib.patches import Rectangle
+        ax.add_patch(Rectangle((0, 0), 1, f * 0.97, transform=ax.transAxes, facecolor="0.96",
+                               edgecolor="none", zorder=1.7))
+        nlo, nhi = ax.get_ylim()
+        sep = (nlo * (nhi / nlo) ** f if ax.get_yscale() == "log" else nlo + f * (nhi - nlo))
+        for axis_fmt in ("major", "minor"):
+            fmt = getattr(ax.yaxis, "get_%s_formatter" % axis_fmt)()
+            getattr(ax.yaxis, "set_%s_formatter" % axis_fmt)(ticker.FuncFormatter(
+                lambda v, pos, fmt=fmt: fmt(v, pos) if v >= sep else ""))
+    ax.set_title(pn["name"] + (" \u2014 %d threads%s" % (
+        p["pairs_threads"][0], ", oversubscribed" if any(
+            is_over(x) for v in pn["series"].values() for x in v) else "")
+        if cat else ""), fontsize=11)
+
+
+def pairs_legend(ax, p):
+    """What the marks of the pairs row mean, beside its last panel."""
+    Line2D = fig_draw.plt.Line2D
+    h = []
+    if not p["pairs_categorical"]:
+        qs = order_of("queue", {q for pn in p["pairs"] for q in pn["queues"]})
+        h += [Line2D([], [], color=color_of("queue", q), marker=marker_of("queue", q),
+                     label=q) for q in qs]
+    items = items_in([r for pn in p["pairs"] for r in pn["rows"]])
+    for j, item in enumerate(items):
+        h.append(Line2D([], [], color="0.3", marker="o", markersize=7,
+                        linestyle="none" if p["pairs_categorical"] else ("-" if j == 0 else "--"),
+                        markerfacecolor="0.3" if j == 0 else "white", markeredgecolor="0.3",
+                        markeredgewidth=1.5, label=ITEM_TITLES.get(item, item + " items")
+                        .split(":")[0]))
+    h.append(Line2D([], [], color="black", marker="|", linestyle="none", markersize=10,
+                    label="whisker: min\u2013max over reps"))
+    if any(pn["harness"].get(i) for pn in p["pairs"] for i in pn["items"]):
+        for j, item in enumerate(items):
+            style = dict(HARNESS_STYLE)
+            if j:
+                style["linestyle"] = ":"
+            h.append(Line2D([], [], label=HARNESS_LABEL + (
+                ", " + item + " items" if len(items) > 1 else ""), **style))
+    if any(is_over(x) for pn in p["pairs"] for v in pn["series"].values() for x in v):
+        h.append(Line2D([], [], **OVERSUB_STYLE, label=OVERSUB_LABEL))
+    if any(x[8] is not None for pn in p["pairs"] for v in pn["series"].values() for x in v):
+        h.append(Line2D([], [], linestyle="none", label="%s: lost races per 1,000 "
+                        "operations\n(the queues that count them)" % (
+                            "numbers along the bottom" if p["pairs_categorical"] else
+                            "lost N")))
+    ax.legend(handles=h, loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False,
+              borderaxespad=0.0)
+
+
+# --------------------------------------------------------------------------
+# peers-latency: closed-loop latency by queue and regime
+
+
+# --------------------------------------------------------------------------
+# Data files
+
+#: peers-throughput.dat's blocks; scripts/gnuplot/peers-throughput.gp names the
+#: columns it reads (pc_, ce_, hn_, pp_ = N) and the tests check them
+PEERS_BLOCKS = (
+    ("prodcons", ["panel", "message", "bursts", "queue", "qidx", "group", "gidx", "threads",
+                  "x", "median_ops_per_s", "lo_ops_per_s", "hi_ops_per_s", "n", "coverage",
+                  "color_rgb", "pt", "dot", "dt", "ceiling_ops_per_s", "harness_bound",
+                  "oversubscribed", "categorical", "nqueues", "shown_n"]),
+    ("ceiling (model)", ["panel", "qidx", "threads", "x0", "ceiling_ops_per_s", "color_rgb",
+                         "categorical"]),
+    ("harness alone (null queue)", ["panel", "threads", "median_ops_per_s", "min_ops_per_s",
+                                    "max_ops_per_s", "reps"]),
+)
+PEERS_PAIRS_BLOCK = "pairs (every thread enqueues, then dequeues)"
+PEERS_PAIRS_COLUMNS = ["panel", "queue", "qidx", "message", "threads", "x",
+                       "median_ops_per_s", "min_ops_per_s", "max_ops_per_s", "reps",
+                       "color_rgb", "lost_per_1000", "oversubscribed", "harness_ops_per_s",
+                       "harness_row", "categorical", "nqueues", "has_pairs"]
+
+
+def group_key(g):
+    return "%s/%s" % (g[0], g[1] or "unknown")
+
+
+def dat_peers(name, p):
+    g = FC.g
+    out = dat_header(name, p, "producers and consumers apart: one row per panel (0 inline "
+                       "single operations, 1 inline bursts, 2 message single operations, 3 "
+                       "message bursts), queue, (pace, regime) group and threads: the "
+                       "median of the group's runs and its interval (lo..hi, coverage); "
+                       "x: the queue's slot (categorical 1: one thread count) or the "
+                       "threads; series (queue, group) apart by a blank line; pt, dot, dt: "
+                       "gnuplot's point type (shape: regime; filled: free), a dot inside "
+                       "(consumer-paced), dash (pace); then the ceiling, the harness alone "
+                       "and the pairs", ["see each block's '# columns:' line"])
+    cat = int(p["categorical"])
+    show_n = int(split_somewhere(p))
+    rows = []
+    for k, pn in enumerate(p["panels"]):
+        nq = len(pn["queues"])
+        # several thread counts: the series shifted sideways as draw_series shifts them
+        order = [(q, grp) for q in pn["queues"] for grp in pn["groups"]
+                 if (q, grp) in pn["series"]]
+        dodge = dodger(sorted({pt[0] for v in pn["series"].values() for pt in v}),
+                       len(order))
+        for q in pn["queues"]:
+            for gi, grp in enumerate(pn["groups"]):
+                pts = pn["series"].get((q, grp))
+                if not pts:
+                    continue
+                pt_, dot = FC.group_pt(grp)
+                for pt in pts:
+                    x = slot_x(pn, q, grp) if cat else dodge(pt[0], order.index((q, grp)))
+                    rows.append([k, int(pn["item"] == "message"), pn["bursts"], q,
+                                 pn["queues"].index(q), group_key(grp), gi, pt[0],
+                                 "%.6g" % x, g(pt[1]), g(pt[2]), g(pt[3]), pt[4],
+                                 g(pt[8]), rgb_int(color_of("queue", q)), pt_, dot,
+                                 FC.PACE_GP_DT.get(grp[0], 1), g(pt[5]), is_bound(pt),
+                                 ov_col(pt[7]), cat, nq, show_n])
+                rows.append("")
+    if not rows:
+        rows = [[0, 0, 0, "none", 0, "none", 0, 1, 0, "NaN", "NaN", "NaN", 0, "NaN", 0, 7,
+                 0, 1, "NaN", 0, "NaN", cat, 1, 0]]
+    out += FC.block(PEERS_BLOCKS[0][0], PEERS_BLOCKS[0][1], rows)
+    crow = []
+    for k, pn in enumerate(p["panels"]):
+        if cat:
+            for qi, q in enumerate(pn["queues"]):
+                for t, c in sorted(pn["ceiling"].get(q, {}).items()):
+                    crow.append([k, qi, t, "%.6g" % (qi - 0.36), g(c), 0, 1])
+        else:
+            for grp in pn["ceiling_lines"]:
+                col = rgb_int(color_of("queue", grp["variants"][0]))
+                if len(grp["variants"]) > 1 and grp is pn["ceiling_lines"][0]:
+                    col = 0
+                for t, c in grp["points"]:
+                    crow.append([k, -1, t, t, g(c), col, 0])
+                crow.append("")
+    if not any(not isinstance(r, str) for r in crow):
+        crow = [[0, 0, 1, 0, "NaN", 0, cat]]
+    out += FC.block(PEERS_BLOCKS[1][0], PEERS_BLOCKS[1][1], crow)
+    hrow = []
+    for k, pn in enumerate(p["panels"]):
+        hrow += [[k, q[0], g(q[1]), g(q[2]), g(q[3]), q[4]] for q in pn["harness"]]
+        if pn["harness"]:
+            hrow.append("")
+    if not any(not isinstance(r, str) for r in hrow):
+        hrow = [[0, 1, "NaN", "NaN", "NaN", 0]]
+    out += FC.block(PEERS_BLOCKS[2][0], PEERS_BLOCKS[2][1], hrow)
+    out += dat_peers_pairs(p)
+    return out
+
+
+def dat_peers_pairs(p):
+    """The pairs block of peers-throughput.dat: its name, its columns, its rows
+    (one NaN row with has_pairs 0 where the host ran no pairs)."""
+    g = FC.g
+    out = ["", "", '"%s"' % PEERS_PAIRS_BLOCK,
+           "# the peers under pairs: panel 0 single operations, 1 bursts; message 0 inline "
+           "items, 1 message items; x: the queue's slot qidx (+-%g per item mode) with "
+           "one thread count (categorical 1), else the threads shifted sideways; "
+           "lost_per_1000: lost races per 1,000 operations, NaN where the queue does not "
+           "count them; harness_ops_per_s: the harness alone at the panel, item mode and "
+           "threads (harness_row 1: the rows to draw it from)"
+           % PAIRS_ITEM_OFFSET["message"],
+           "# columns: " + " ".join(PEERS_PAIRS_COLUMNS)]
+    n = len(out)
+    for pn in p.get("pairs") or []:
+        for qi, q in enumerate(pn["queues"]):
+            for item in pn["items"]:
+                pts = pn["series"].get((q, item), [])
+                first = q == next(x for x in pn["queues"] if (x, item) in pn["series"])
+                hs = {h[0]: h[1] for h in pn["harness"].get(item) or []}
+                for pt in pts:
+                    out.append(" ".join([
+                        "%d" % pn["bursts"], q, "%d" % qi, "%d" % (item == "message"),
+                        "%d" % pt[0], "%.6g" % pairs_x(p, pn, q, item, pt[0]),
+                        g(pt[1]), g(pt[2]), g(pt[3]), "%d" % pt[4],
+                        "%d" % rgb_int(color_of("queue", q)), g(pt[8]), ov_col(pt[7]),
+                        g(hs.get(pt[0])), "%d" % first, "%d" % p["pairs_categorical"],
+                        "%d" % len(pn["queues"]), "1"]))
+    if len(out) == n:
+        out.append("0 none 0 0 1 0 NaN NaN NaN 0 0 NaN NaN NaN 0 1 1 0")
+    return out
+
+

@@ -1,0 +1,414 @@
+# SPDX-License-Identifier: BSD-2-Clause
+"""Draw the study's figures from results/ (matplotlib, optionally gnuplot too).
+
+usage: plot.py [--results DIR] [--plots DIR] [--host HOST ...]
+               [--compare HOSTA HOSTB] [--gnuplot]
+
+For every host under results/ (or the named ones) and every experiment whose
+tidy CSV results/<host>/<experiment>.csv exists, writes
+plots/<host>/<figure>.png and .pdf:
+
+  f1-lookup-cost       per-operation cost: data movement + node look-up, by lookup mode
+  f2-node-cache        throughput by look-up mode against threads (one thread count:
+                       the modes on x, each with its ceiling and harness as short
+                       bars; fig_lines.py), physical ceiling
+  f3-gate-percentiles  open loop: a latency panel per gate (p50, p99 vs offered load),
+                       items in flight (Little) and throughput vs offered load, at the
+                       largest thread count whose threads each have a CPU (fig_f3.py;
+                       closed loop, older results: the percentile distribution by gate)
+  f3-gate-vs-threads   p50 and p99 latency vs threads by gate; oversubscribed
+                       thread counts in a separate, labelled third panel
+  f4-backoff           per workload (prodcons, pairs, mixed) and local work: throughput
+                       by backoff, paired change against none ("not exercised" where
+                       none lost < 1 race per 1,000 operations; the study's band only
+                       behind changes measured), lost races and time in backoff per
+                       operation, fairness, p99 latency
+  f5-ceiling           open loop: throughput vs the realized batch (items per
+                       cross-node transfer; the configured batch labels each point)
+                       against the ceiling; closed loop: the capacity per batch against
+                       its ceiling, the binding term named, and its share (fig_f5.py)
+  peers-throughput     throughput by queue (one thread count: the queues on x; several:
+                       vs threads), each (pace, regime) group apart (scripts/common/regime.py):
+                       single operations, bursts; a row for inline items, one for
+                       message items where measured (faa has no message items, ck no
+                       bursts); under pairs a last row (fig_peers.py)
+  peers-latency        closed-loop latency (set by the queue's occupancy, not its
+                       hand-over): p50/p99 by queue and regime at the largest thread
+                       count, same panels
+
+--compare A B draws each figure with host A and host B side by side into
+plots/compare-A-vs-B/.  --gnuplot also writes plots/<host>/data/<figure>.dat
+and draws plots/<host>/gnuplot/<figure>.png with scripts/gnuplot/<figure>.gp.
+
+Exit status: 0 done; 1 a gnuplot script failed or gnuplot is missing;
+2 bad input (one message naming the file, line and column; nothing written).
+The physical ceiling comes from scripts/analysis/ceiling.py (load_probe,
+ceiling_ops_per_s) and results/<host>/probe/probe.csv where both exist.
+Every throughput figure also draws the harness's own ceiling (harness_ops_per_s:
+the null queue through the same code, median over the runs at each point; F1:
+its ns per item as the floor), grey dash-dot, and rings a point at >= 0.8 x its
+own. Every figure marks an oversubscribed point (the tidy CSV's oversubscribed
+column: the run's threads outnumbered the CPUs they ran on) with a black x
+over its marker (bars and lines: the word "oversubscribed"). A variant with a
+single x value is drawn as points, not lines; the drift reference's runs (role
+reference) are never drawn. Whiskers around a median are its order-statistic
+interval (scripts/analysis/stats.py: min..max up to 5 runs); a ratio is printed with its
+interval and the interval's coverage.
+The caption under a figure is the host, its warnings and one line of what is
+drawn; everything else a figure's preparation says (item mode, harness, how
+many points are oversubscribed, ...) goes to its notes: the header of its .dat
+(the results README, which summarize.py writes, says the rest). Every block of
+a .dat names its columns in a '# columns:' line.
+"""
+
+import argparse
+import os
+import shutil
+import sys
+
+from ..analysis import nrdata
+from . import fig_common
+from . import fig_draw
+from . import fig_f1
+from . import fig_f3
+from . import fig_f3b
+from . import fig_f4
+from . import fig_f5
+from . import fig_gnuplot
+from . import fig_lines
+from . import fig_peers
+from . import fig_peers_latency
+from .fig_draw import (
+    add_caption, figure_size, headline, init_matplotlib, no_data, save, suptitle,
+    thread_colors, unify_row)
+from .fig_f2 import prep_f2
+from .fig_f3 import draw_f3a, prep_f3a
+from .fig_f3b import draw_f3b, prep_f3b
+from .fig_f4 import prep_f4
+from .fig_f4_draw import draw_f4
+from .fig_f5 import prep_f5
+from .fig_host import emulated, guest, Host, SCRIPT_DIR
+from .fig_peers import draw_peers, prep_peers
+from .fig_peers_latency import draw_peers_latency, prep_peers_latency
+from ..analysis.nrdata import DataError
+# the names callers (the tests) know this module by
+from .fig_f3 import envelope, F3_OVER_TITLE, F3_PCT, latency_curve  # noqa: F401
+from .fig_f4 import F4_DAT_BLOCKS, F4_FAIR_LINE, F4_ROWS, f4_slot_x  # noqa: F401
+from .fig_f5 import draw_f5, realized_of  # noqa: F401
+from .fig_host import (  # noqa: F401
+    bound_count, caption_lines, claim_style, fmt_claim, HARNESS_LABEL, OVERSUB_LABEL,
+    oversub_status, PAIRED_WORDS)
+from .fig_peers import pairs_lost_text, PEERS_PAIRS_BLOCK, PEERS_PAIRS_COLUMNS  # noqa: F401
+
+
+REPO_DIR = os.path.dirname(SCRIPT_DIR)
+
+PROG = "plot.py"
+
+
+def note(msg):
+    print("%s: %s" % (PROG, msg), flush=True)
+
+
+# --------------------------------------------------------------------------
+# The figures: each prepared once by its own module (fig_*.py, everything that
+# can fail on input happens there), drawn from that one preparation by
+# matplotlib (DRAW) and written for gnuplot (dat_text)
+
+def prep_f1(host):
+    """F1: time per item by look-up mode, each regime apart (fig_f1.prep)."""
+    return fig_f1.prep(host)
+
+
+# name, experiment, prepare, panels (single host)
+FIGURES = [
+    ("f1-lookup-cost", "f1-lookup-cost", prep_f1, 1),
+    ("f2-node-cache", "f2-node-cache", prep_f2, 1),
+    ("f3-gate-percentiles", "f3-gate", prep_f3a, 1),
+    ("f3-gate-vs-threads", "f3-gate", prep_f3b, 2),
+    ("f4-backoff", "f4-backoff", prep_f4, 6),
+    ("f5-ceiling", "f5-ceiling", prep_f5, 2),
+    ("peers-throughput", "peers", prep_peers, 2),
+    ("peers-latency", "peers", prep_peers_latency, 2),
+]
+FIGURE_NAMES = [f[0] for f in FIGURES]
+COMPARE_TITLES = {
+    "f1-lookup-cost": "F1: cost of finding the node, per operation",
+    "f2-node-cache": "F2: remembering the node \u2014 throughput by look-up mode",
+    "f3-gate-percentiles": "F3: latency by gate (open loop: vs offered load), threads "
+                           "with a CPU each",
+    "f3-gate-vs-threads": "F3: enqueue-to-dequeue latency by gate and threads",
+    "f4-backoff": "F4: backoff against spinning per workload",
+    "f5-ceiling": "F5: measured throughput against the physical ceiling",
+    "peers-throughput": "Peers: throughput by queue and threads",
+    "peers-latency": "Peers: latency at the largest thread count",
+}
+
+
+def draw_f1(axes, p, show_legend=True):
+    return fig_f1.draw(axes, p, show_legend)
+
+
+def draw_lines(axes, p, show_legend=True, outside=None):
+    return fig_lines.draw(axes, p, show_legend, outside)
+
+
+DRAW = {"f1": draw_f1, "lines": draw_lines, "f4": draw_f4, "f3a": draw_f3a, "f3b": draw_f3b,
+        "f3load": fig_f3.draw_f3_load, "f5": fig_f5.draw, "peers": draw_peers,
+        "peers-latency": draw_peers_latency}
+
+
+def grid_of(name, p):
+    """(rows, columns) of one host's figure: the prepared data's grid (peers: one
+    row per item mode), else one row of the figure's panels."""
+    if p and p.get("grid"):
+        return max(1, p["grid"][0]), p["grid"][1]
+    return 1, dict((f[0], f[3]) for f in FIGURES)[name]
+
+
+def draw_one(name, p, outdir):
+    init_matplotlib()
+    nrows, ncols = grid_of(name, p)
+    w, hgt = figure_size(ncols)
+    size = p.get("figsize") or (w, hgt * nrows ** 0.9)
+    kw = {}
+    if p.get("widths") and len(p["widths"]) == ncols:
+        kw["gridspec_kw"] = {"width_ratios": list(p["widths"])}
+    fig, axes = fig_draw.plt.subplots(nrows, ncols, figsize=size,
+                                      layout="constrained", squeeze=False, **kw)
+    DRAW[p["kind"]](list(axes.flat), p)
+    t = suptitle(fig, headline(p, size[0]), emulated(p), guest(p))
+    if p.get("kind") == "f4":
+        t.set_fontsize(12.5)
+    add_caption(fig, [(None, p["caption"])])
+    return save(fig, outdir, name)
+
+
+def draw_compare_grids(name, preps, hosts, outdir):
+    """Two hosts side by side where a figure is a grid of panels (F4): each
+    host's whole figure in its own half (a subfigure), its title the host."""
+    nrows = max(grid_of(name, p)[0] for p in preps if p)
+    ncols = [grid_of(name, p)[1] if p else 1 for p in preps]
+    w = sum(p["figsize"][0] if p and p.get("figsize") else 8.0 for p in preps)
+    hgt = max(p["figsize"][1] if p and p.get("figsize") else 5.0 * nrows for p in preps if p)
+    fig = fig_draw.plt.figure(figsize=(w, hgt + 1.2), layout="constrained")
+    subs = fig.subfigures(1, 2, width_ratios=[max(1, c) for c in ncols])
+    blocks = []
+    for i, (sub, p, h) in enumerate(zip(subs, preps, hosts)):
+        if p is None:
+            ax = sub.subplots(1, 1)
+            no_data(ax, "host %s: no data" % h.name)
+            blocks.append(("host %s" % h.name, [("no data for this figure", None)]))
+            continue
+        axes = sub.subplots(grid_of(name, p)[0], grid_of(name, p)[1], squeeze=False)
+        DRAW[p["kind"]](list(axes.flat), p, show_legend=(i == 1 or preps[1] is None))
+        bad = emulated(p) or guest(p)
+        head = "host %s%s%s" % (h.name, "  \u2014  EMULATED nodes" if emulated(p) else "",
+                                "  \u2014  GUEST: timings meaningless" if guest(p) else "")
+        sub.suptitle(headline(dict(p, title=head), fig.get_figwidth() / 2),
+                     fontsize=11.5, color="#b00000" if bad else "black")
+        blocks.append(("host %s" % h.name, p["caption"]))
+    fig.suptitle("%s: %s vs %s" % (COMPARE_TITLES[name], hosts[0].name, hosts[1].name))
+    add_caption(fig, blocks)
+    return save(fig, outdir, name)
+
+
+def draw_compare(name, preps, hosts, outdir):
+    init_matplotlib()
+    if any(p and p.get("kind") == "f4" for p in preps):
+        return draw_compare_grids(name, preps, hosts, outdir)
+    panels = max(a * b for a, b in (grid_of(name, p) for p in preps))
+    fig, axes = fig_draw.plt.subplots(panels, 2, figsize=figure_size(panels, 2),
+                                      layout="constrained", squeeze=False)
+    kwargs = {}
+    f5 = [p for p in preps if p and p["kind"] == "f5"]
+    if f5:
+        kwargs["tcolors"] = thread_colors(set().union(*[set(p["threads"]) for p in f5]))
+    blocks = []
+    emu = False
+    for col, (p, h) in enumerate(zip(preps, hosts)):
+        col_axes = [axes[r][col] for r in range(panels)]
+        if p is None:
+            for a in col_axes:
+                no_data(a, "host %s: no data" % h.name)
+            blocks.append(("host %s" % h.name, [("no data for this figure", None)]))
+            continue
+        DRAW[p["kind"]](col_axes, p, show_legend=(col == 1 or preps[1] is None), **kwargs)
+        emu_here = emulated(p)
+        head = "host %s%s%s%s" % (h.name, ", " + p["subtitle"] if p.get("subtitle") else "",
+                                  "  \u2014  EMULATED nodes" if emu_here else "",
+                                  "  \u2014  GUEST: timings meaningless" if guest(p) else "")
+        old_title = col_axes[0].get_title()
+        col_axes[0].set_title(head + ("\n" + old_title if old_title else ""), fontsize=11,
+                              color="#b00000" if emu_here or guest(p) else "black")
+        emu = emu or emu_here
+        blocks.append(("host %s" % h.name, p["caption"]))
+    for r in range(panels):
+        unify_row(list(axes[r]))
+    fig.suptitle("%s: %s vs %s" % (COMPARE_TITLES[name], hosts[0].name, hosts[1].name))
+    add_caption(fig, blocks)
+    return save(fig, outdir, name)
+
+
+def __getattr__(name):
+    """plot.plt, plot.ticker: fig_draw's, once init_matplotlib has run."""
+    if name in ("plt", "ticker"):
+        return getattr(fig_draw, name)
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))
+
+
+#: a prepared figure's kind -> the function that writes its data file
+DAT = {"f1": fig_f1.dat, "f4": fig_f4.dat_f4, "lines": fig_lines.dat_lines,
+       "peers": fig_peers.dat_peers, "f3a": fig_f3.dat_f3a, "f3load": fig_f3.dat_f3load,
+       "f3b": fig_f3b.dat_f3b, "f5": fig_f5.dat_f5,
+       "peers-latency": fig_peers_latency.dat_peers_latency}
+
+
+def dat_text(name, p):
+    """The lines of a prepared figure's data file (its module's writer)."""
+    fn = DAT.get(p["kind"])
+    if fn is None:
+        raise AssertionError(p["kind"])
+    return fn(name, p)
+
+
+def run_gnuplot(gnuplot, name, p, outroot, host):
+    """Write data/<name>.dat (dat_text) and draw gnuplot/<name>.png
+    (fig_gnuplot.run_gnuplot); return an error or None."""
+    return fig_gnuplot.run_gnuplot(gnuplot, name, p, outroot, dat_text(name, p))
+
+
+# --------------------------------------------------------------------------
+
+def prepare(host):
+    """{figure: prepared data} for the figures this host has data for."""
+    out = {}
+    for name, exp, prep, _panels in FIGURES:
+        if exp in host.data:
+            out[name] = fig_common.condense(prep(host))
+    return out
+
+
+def figure_ratios(results, host, by_figure=False):
+    """The ratios the figures of results/<host> print, by claim id: {claim: value}
+    (claim ids: CLAIMS' keys, f4.<backoff>_change_pct, f4.<workload>.<backoff>_change_pct,
+    f4.<workload>.work<N>.<backoff>_change_pct (f4_claim), and <claim>_lo, <claim>_hi
+    for the interval printed beside a value), each summarize's unrounded value,
+    as the preparing code recorded it while writing the figure's text (Said);
+    by_figure: {figure: {claim: value}}. Raises DataError on bad input, and
+    ValueError where two figures print one claim with different values."""
+    h = Host(results, host)
+    h.load()
+    preps = prepare(h)
+    per = {name: dict(preps[name].get("ratios") or {}) for name in FIGURE_NAMES
+           if name in preps}
+    if by_figure:
+        return per
+    out = {}
+    for name, ratios in per.items():
+        for claim, v in ratios.items():
+            if claim in out and out[claim] != v:
+                raise ValueError("%s: %s printed as %r and %r" % (host, claim, out[claim], v))
+            out[claim] = v
+    return out
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(
+        prog="python3 -m scripts.figures.plot",
+        description="Draw the study's figures from results/ into plots/.",
+        epilog="Figures: " + ", ".join(FIGURE_NAMES) + ". Exit status: 0 ok, 1 gnuplot "
+        "failed or missing, 2 bad input.")
+    ap.add_argument("--results", default=os.path.join(REPO_DIR, "results"),
+                    help="results folder (default: the repository's results/)")
+    ap.add_argument("--plots", default=os.path.join(REPO_DIR, "plots"),
+                    help="plots folder (default: the repository's plots/)")
+    ap.add_argument("--host", nargs="+", metavar="HOST", help="only these hosts")
+    ap.add_argument("--compare", nargs=2, metavar=("HOSTA", "HOSTB"),
+                    help="draw each figure for two hosts side by side into "
+                    "plots/compare-HOSTA-vs-HOSTB/")
+    ap.add_argument("--gnuplot", action="store_true",
+                    help="also write plots/<host>/data/*.dat and draw "
+                    "plots/<host>/gnuplot/*.png with scripts/gnuplot/*.gp")
+    args = ap.parse_args(argv)
+
+    if args.compare:
+        names = list(args.compare)
+        if names[0] == names[1]:
+            print("%s: error: --compare needs two different hosts" % PROG, file=sys.stderr)
+            return 2
+    elif args.host:
+        names = list(dict.fromkeys(args.host))
+    else:
+        names = nrdata.list_hosts(args.results)
+        if not names:
+            note("no hosts under %s: nothing to draw" % args.results)
+            return 0
+    for h in names:
+        if not os.path.isdir(os.path.join(args.results, h)):
+            print("%s: error: %s: no such host folder" % (PROG, os.path.join(args.results, h)),
+                  file=sys.stderr)
+            return 2
+
+    # Phase 1: read and check everything, prepare every figure.  Bad input
+    # stops here, before any file is written.
+    hosts, preps = [], []
+    try:
+        for h in names:
+            host = Host(args.results, h)
+            host.load()
+            hosts.append(host)
+            preps.append(prepare(host))
+    except DataError as e:
+        print("%s: error: %s" % (PROG, e), file=sys.stderr)
+        return 2
+
+    for host in hosts:
+        for exp, why in host.missing.items():
+            note("%s: %s: skipping %s" % (host.name, why, exp))
+
+    # Phase 2: draw.
+    status = 0
+    if args.compare:
+        outdir = os.path.join(args.plots, "compare-%s-vs-%s" % tuple(names))
+        n = 0
+        for name in FIGURE_NAMES:
+            pair = [preps[0].get(name), preps[1].get(name)]
+            if pair == [None, None]:
+                continue
+            draw_compare(name, pair, hosts, outdir)
+            n += 1
+        note("wrote %d figures (png, pdf) to %s" % (n, outdir))
+        if args.gnuplot:
+            note("--gnuplot draws single hosts only: no gnuplot figures for --compare")
+        return status
+
+    gnuplot = shutil.which("gnuplot") if args.gnuplot else None
+    if args.gnuplot and not gnuplot:
+        note("gnuplot not found on PATH: no gnuplot figures")
+        status = 1
+    for host, prep in zip(hosts, preps):
+        outdir = os.path.join(args.plots, host.name)
+        for name in FIGURE_NAMES:
+            if name in prep:
+                draw_one(name, prep[name], outdir)
+        if prep:
+            note("%s: wrote %d figures (png, pdf) to %s" % (host.name, len(prep), outdir))
+        if gnuplot:
+            ok = 0
+            for name in FIGURE_NAMES:
+                if name not in prep:
+                    continue
+                err = run_gnuplot(gnuplot, name, prep[name], outdir, host)
+                if err:
+                    note("%s: %s" % (host.name, err))
+                    status = 1
+                else:
+                    ok += 1
+            note("%s: gnuplot drew %d figures into %s" % (host.name, ok,
+                                                          os.path.join(outdir, "gnuplot")))
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,354 @@
+# SPDX-License-Identifier: BSD-2-Clause
+"""paper_text.py - the paper's generated sentences: what was tested, and how.
+
+scripts/paper/paper_numbers.py calls put(); everything here becomes macros of
+paper/generated/numbers.tex (Numbers.put_raw), nothing is typed in the paper:
+
+* Intervals (IntervalN, IntervalCoverage, IntervalMethod, and NAMECov /
+  NAMECovNote for every ratio NAME that paper_numbers put with put_ci): the
+  order-statistic interval of scripts/analysis/stats.py at the n each ratio used, its
+  exact coverage in words (stats.cov_text, stats.method_sentence). The paper
+  writes a bracket as \\ci{NAME}; a ratio whose coverage is not the common one
+  names its own.
+* What was tested (TitleHost, AbstractClaims, AbstractStudy, AbstractSymmetric,
+  UntestedStudy, SymmetricFound, Claims<Status>N and Claims<Status>List): the
+  host's reproduction report, claims.report(), the same rows as the paper's
+  Table of claims (paper/generated/claims.tex) and results/<host>/claims.csv;
+  for the study's findings this host cannot test, the ceiling model's
+  prediction (scripts/analysis/ceiling.py) beside the claim's reason.
+* The artifact appendix's expectations (ArtifactExpected): each claim's
+  predicate and threshold from claims.CLAIMS.
+* The gate's and the backoffs' constants (Gate..., Backoff...), read from the
+  C headers that define them (ring/src/nr_backoff.h, ring/numaring.h).
+"""
+
+import os
+import re
+from collections import Counter
+
+from ..analysis import stats
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def tex(s):
+    """Text for LaTeX (claims.tex's escaping: %, _, <, >, ...)."""
+    from ..analysis import claims
+    return claims.tex(s)
+
+
+def cov_tex(cov):
+    return tex(stats.cov_text(cov)) if cov is not None else "n/a"
+
+
+# ---- intervals ---------------------------------------------------------------------------
+
+def put_intervals(n):
+    """IntervalN / IntervalCoverage / IntervalMethod: the n and coverage most
+    ratios of the paper have (the common one), the method in one sentence per
+    n used; NAMECov and NAMECovNote for each ratio paper_numbers put with
+    put_ci (n.intervals: [(name, n, coverage)])."""
+    seen = [(k, c) for _, k, c in n.intervals if k]
+    common = Counter(seen).most_common(1)[0][0] if seen else None
+    if common is None:
+        n.put_raw("IntervalN", None)
+        n.put_raw("IntervalCoverage", None)
+        n.put_raw("IntervalMethod", None)
+    else:
+        n.put_raw("IntervalN", str(common[0]))
+        n.put_raw("IntervalCoverage", cov_tex(common[1]))
+        others = sorted({k for k, _ in seen} - {common[0]})
+        text = stats.method_sentence(common[0])
+        if others:
+            text += (" Where a ratio rests on fewer or more pairs (n = "
+                     + ", ".join(str(k) for k in others)
+                     + "), its bracket names its own coverage.")
+        n.put_raw("IntervalMethod", tex(text))
+    for name, k, cov in n.intervals:
+        n.put_raw(name + "Cov", None if cov is None else cov_tex(cov))
+        note = ("" if k and (k, cov) == common else
+                "; one repetition, no interval" if k == 1 else
+                "" if cov is None else f"; {cov_tex(cov)} coverage")
+        n.put_raw(name + "CovNote", note)
+
+
+def interval_text(d, key):
+    """'[lo, hi]' with the coverage where it is not the common one: for the
+    composite F4 sentences (no macros inside macros there)."""
+    lo, hi, cov = d.get(key + "_lo"), d.get(key + "_hi"), d.get(key + "_cov")
+    note = "" if cov is None else f", {cov_tex(cov)}"
+    return "[%s, %s%s]" % ("${:+.1f}$".format(lo), "${:+.1f}$".format(hi), note)
+
+
+# ---- the host's reproduction report ---------------------------------------------------
+
+STATUS_WORDS = {"holds": ("holds", "hold"), "does not hold": ("does not hold", "do not hold"),
+                "inconclusive": ("is inconclusive", "are inconclusive"),
+                "not testable here": ("is not testable here", "are not testable here"),
+                "not exercised": ("was not exercised", "were not exercised")}
+
+
+def _ids(rows):
+    return ", ".join("\\texttt{%s}" % tex(r["claim"]) for r in rows) or "none"
+
+
+def _join(parts):
+    parts = [p for p in parts if p]
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _value(r):
+    from ..analysis import claims
+    v = claims.fmt_value(r)
+    return "" if v == "—" else tex(v)
+
+
+def title_host(real):
+    """'One Node and 2 CPUs': what the host is, for the title."""
+    from ..analysis import summarize
+    t = summarize.describe_host(real) or {}
+    m = summarize.machine(real)
+    nodes = summarize.real_nodes(t)
+    cpus = sum(x.get("ncpus", 0) for x in t.get("nodes", [])) or m.get("ncpus") or 0
+    sockets = m.get("sockets") or 0
+    words = {1: "One", 2: "Two", 3: "Three", 4: "Four"}
+    if sockets > 1:
+        head = f"{words.get(sockets, sockets)} Sockets"
+    else:
+        k = nodes or 1
+        head = f"{words.get(k, k)} Node" + ("s" if k > 1 else "")
+    return f"{head} and {cpus} CPU" + ("s" if cpus != 1 else "")
+
+
+def put_claims(n, rows, real):
+    """The report as sentences: counts and ids per status, the study's
+    findings, the symmetric-workload comparison."""
+    n.put_raw("TitleHost", tex(title_host(real)))
+    by = {s: [r for r in rows if r["status"] == s] for s in STATUS_WORDS}
+    n.put_raw("ClaimsCount", str(len(rows)))
+    for s, word in (("holds", "Hold"), ("does not hold", "NotHold"),
+                    ("inconclusive", "Inconclusive"), ("not testable here", "Untestable"),
+                    ("not exercised", "NotExercised")):
+        n.put_raw(f"Claims{word}N", str(len(by[s])))
+        n.put_raw(f"Claims{word}List", _ids(by[s]))
+    counts = _join([f"{len(by[s])} {STATUS_WORDS[s][0 if len(by[s]) == 1 else 1]}"
+                    for s in STATUS_WORDS if by[s]])
+    n.put_raw("AbstractClaims", f"Of the {len(rows)} claims of this paper, checked on this "
+              f"host's results (Table~\\ref{{tab:claims}}), {counts}." if rows else
+              "No claim of this paper could be checked on this host's results.")
+
+    # the study's findings: the claims that carry the study's value
+    study = [r for r in rows if r["study"]]
+    groups = []
+    for s in STATUS_WORDS:
+        rs = [r for r in study if r["status"] == s]
+        if not rs:
+            continue
+        items = []
+        for r in rs:
+            v = _value(r) if s in ("holds", "does not hold", "inconclusive") else ""
+            need = f"; {tex(r['when'])}" if s == "not testable here" else ""
+            items.append(f"{r['finding']} (study: {tex(r['study'])}{need}"
+                         + (f"; here {v})" if v else ")"))
+        groups.append(f"{_join(items)} {STATUS_WORDS[s][0 if len(rs) == 1 else 1]}"
+                      + (", and for each the paper gives the ceiling model's prediction "
+                         "instead" if s == "not testable here" else ""))
+    n.put_raw("AbstractStudy", ("Of the study's findings, " + "; ".join(groups) + ".")
+              if groups else "None of the study's findings could be checked here.")
+
+    # F4 with symmetric workloads (pairs, mixed): every thread races every other
+    sym = [r for r in rows if re.match(r"F4\.(pairs|mixed)-", r["claim"])]
+    n.put_raw("AbstractSymmetric", _symmetric_short(sym))
+    n.put_raw("SymmetricFound", _symmetric_long(sym))
+
+
+BACKOFF_WORDS = {"pause": "a fixed PAUSE spin", "exp": "exponential backoff",
+                 "yield": "\\texttt{sched\\_yield}"}
+
+
+def _symmetric_short(sym):
+    if not sym:
+        return ""
+    testable = [r for r in sym if r["status"] != "not testable here"]
+    if not testable:
+        return ("The symmetric-workload comparison of backoff with retrying at once (pairs, "
+                "mixed) has no data on this host.")
+    st = Counter(r["status"] for r in testable)
+    vals = [float(r["value"]) for r in testable if r["value"]]
+    span = (" (throughput changes from ${:+.0f}$\\% to ${:+.0f}$\\%)".format(min(vals), max(vals))
+            if vals else "")
+    return ("The symmetric workloads, in which every thread races every other (pairs, "
+            "mixed), are testable here: that backoff lowers throughput against retrying at "
+            "once " + _join([f"{STATUS_WORDS[s][0]} in {k} of {len(testable)} comparisons"
+                             for s, k in st.items()]) + span + ".")
+
+
+def _symmetric_long(sym):
+    out = []
+    for w, word in (("pairs", "enqueue-dequeue pairs"), ("mixed", "the random mix")):
+        rs = [r for r in sym if r["claim"].startswith(f"F4.{w}-")]
+        if not rs:
+            continue
+        parts = []
+        for r in rs:
+            b = r["claim"].split("-")[1]
+            v = _value(r)
+            parts.append(f"{BACKOFF_WORDS.get(b, tex(b))} {v + ', ' if v else ''}"
+                         f"{tex(r['status'])}")
+        out.append(f"with {word}: " + "; ".join(parts))
+    if not out:
+        return "The symmetric workloads did not run on this host."
+    return ("Against retrying at once, the claim that backoff lowers throughput, "
+            + "; ".join(out) + " (Table~\\ref{tab:claims}).")
+
+
+# ---- what this host cannot test, and what the model predicts ---------------------------
+
+def _scaled_bounds(probe, within, across, b, gate):
+    """ceiling.predict_two_socket's configuration (2x16 split, inline items,
+    single operations, realized batch b), for a given gate: (ceiling, term)."""
+    from ..analysis import ceiling
+    pp = ceiling.params(probe, split=True)
+    here = ceiling._first(probe, "c2c_one_way_same_node", "c2c_one_way_other_node")
+    t_s = pp["t_s"] * within / here if pp["t_s"] and here else pp["t_s"]
+    bd = ceiling.bounds(probe, 16, 16, b, False, True, t_remote=across, t_contended=t_s,
+                        t_c2c=within, item="inline", realized=b, gate=gate)
+    name, v = ceiling._smallest(bd)
+    return v, name, bd
+
+
+def predictions(probe, f3_batch):
+    """The model's predictions for the study's untestable findings, as TeX
+    text keyed by finding (empty without a probe that has the contended-line
+    time). Machine: the first of ceiling.PUBLISHED."""
+    from ..analysis import ceiling
+    if not probe or not ceiling.model_numbers(probe).get("t_s_ns"):
+        return {}
+    mname, (within, across) = next(iter(ceiling.PUBLISHED.items()))
+    mname = tex(mname.split(" (")[0])
+    out = {}
+    sh1, sh1_term, _ = _scaled_bounds(probe, within, across, 1, "shared")
+    pw1, pw1_term, _ = _scaled_bounds(probe, within, across, 1, "perworker")
+    f3 = ""
+    if f3_batch and f3_batch > 1:
+        shb, shb_term, bd = _scaled_bounds(probe, within, across, f3_batch, "shared")
+        pwb, pwb_term, _ = _scaled_bounds(probe, within, across, f3_batch, "perworker")
+        f3 = (f" At F3's batch of {f3_batch}, the shared gate's crossing allows "
+              f"{bd['crossing'] / 1e6:.0f} and {shb_term} binds at {shb / 1e6:.0f} "
+              f"(per-worker gate: {pwb_term}, {pwb / 1e6:.0f})"
+              + (": the model predicts no throughput difference between the gates there, so "
+                 "a latency ratio at equal load below saturation would have to come from "
+                 "waiting for the gate, which the model does not describe."
+                 if abs(shb - pwb) / pwb < 0.01 else "."))
+    out["F3"] = (f"The ceiling model bounds throughput, not latency. With one shared gate "
+                 f"one transfer crosses at a time: for the study's 2$\\times$16 placement on "
+                 f"a {mname} it predicts {sh1 / 1e6:.0f}~Mitems/s at batch 1 ({sh1_term}), "
+                 f"against {pw1 / 1e6:.0f} ({pw1_term}) with a gate per worker, so an offered "
+                 f"load between the two queues behind the shared gate." + f3)
+    cont = ceiling.predict_two_socket(probe, within, across, terms=True)
+    c1, c1_term, c1_terms = cont[1]
+    out["F4"] = (f"The ceiling model has no term for backoff. At the study's 32 workers "
+                 f"(2$\\times$16, split) on a {mname} it predicts that {c1_term} binds at "
+                 f"{c1 / 1e6:.0f}~Mitems/s: every producer's operation is serialised on its "
+                 f"node's ring tail, so a backoff can change throughput only through how "
+                 f"often that line changes hands; the model predicts no sign for it.")
+    terms = sorted({cont[b][1] for b in cont})
+    out["F5"] = (f"For the same placement the model predicts that {'/'.join(terms)}, not "
+                 f"the interconnect, sets the ceiling: {c1 / 1e6:.0f}~Mitems/s on a {mname} "
+                 f"whatever the batch, while the crossing of batches between sockets would "
+                 f"allow {c1_terms['crossing'] / 1e6:.0f} already at batch 1.")
+    return out
+
+
+def put_untested(n, rows, probe, f3_batch):
+    """UntestedStudy: the study's findings this host cannot test, each with why
+    (the claim's own reason) and the model's prediction."""
+    pred = predictions(probe, f3_batch)
+    study = [r for r in rows if r["study"] and r["status"] == "not testable here"]
+    paras = []
+    for r in study:
+        p = pred.get(r["finding"], "")
+        paras.append(f"\\emph{{{r['finding']}}} (\\texttt{{{tex(r['claim'])}}}; study: "
+                     f"{tex(r['study'])}): not testable here: {tex(r['why'])}."
+                     + (f" {p}" if p else ""))
+    # one line per macro: paragraphs are separated by \par, not a blank line
+    n.put_raw("UntestedStudy", " \\par ".join(paras) if paras else
+              "Every finding of the study with a value was testable on this host.")
+
+
+
+# ---- the artifact appendix -----------------------------------------------------------------
+
+def put_expected(n):
+    """ArtifactExpected: per finding, each claim's id and predicate (claims.CLAIMS),
+    and where it needs more than any host, when it is testable."""
+    from ..analysis import claims
+    # finding -> when -> predicate -> [ids], in the table's order
+    groups = {}
+    for c in claims.CLAIMS:
+        row = {"op": c.op, "threshold": f"{c.threshold:g}", "unit": c.unit}
+        groups.setdefault(c.finding, {}).setdefault(c.when, {}).setdefault(
+            tex(claims.predicate(row)), []).append(f"\\texttt{{{tex(c.id)}}}")
+    out = []
+    for f, whens in groups.items():
+        parts = []
+        for when, preds in whens.items():
+            parts.append(", ".join(f"{', '.join(ids)} {p}" for p, ids in preds.items())
+                         + ("" if when == claims.ANY else f" ({tex(when)})"))
+        name = {"ring": "Ring and peers", "harness": "Harness"}.get(f, f)
+        out.append(f"{name}: " + "; ".join(parts) + ".")
+    n.put_raw("ArtifactExpected", " ".join(out))
+
+
+# ---- the code's constants ------------------------------------------------------------------
+
+def c_defines(*paths):
+    out = {}
+    for p in paths:
+        with open(os.path.join(ROOT, p), encoding="utf-8") as f:
+            for name, v in re.findall(r"^#define\s+(\w+)\s+(\d+)u?\b", f.read(), re.M):
+                out[name] = int(v)
+    return out
+
+
+def put_constants(n):
+    """The gate wait's budgets (nr_backoff.h) and the backoffs' spins (numaring.h)."""
+    d = c_defines(os.path.join("ring", "src", "nr_backoff.h"), os.path.join("ring", "numaring.h"))
+
+    def us(name):
+        v = d.get(name)
+        return None if v is None else ("%g" % (v / 1000))
+    n.put_raw("GateFreePolls", str(d["NR_WAIT_FREE_POLLS"]) if "NR_WAIT_FREE_POLLS" in d else None)
+    n.put_raw("GateSpinUs", us("NR_WAIT_SPIN_NS"))
+    n.put_raw("GateYieldUs", us("NR_WAIT_YIELD_NS"))
+    n.put_raw("GateNapUs", us("NR_WAIT_SLEEP_NS"))
+    n.put_raw("BackoffPauseSpin", str(d["NUMARING_PAUSE_SPIN"])
+              if "NUMARING_PAUSE_SPIN" in d else None)
+    n.put_raw("BackoffExpMax", str(d["NUMARING_EXP_MAX_SPIN"])
+              if "NUMARING_EXP_MAX_SPIN" in d else None)
+
+
+# ---- all of it -----------------------------------------------------------------------------
+
+def f3_batch(cross):
+    """F3's configured batch (its runs' batch column), None where unknown."""
+    from ..analysis import summarize
+    if not cross:
+        return None
+    vals = {r.get("batch") for r in summarize.load(os.path.join(cross, "f3-gate.csv"))}
+    vals.discard(None)
+    vals.discard("")
+    return int(float(vals.pop())) if len(vals) == 1 else None
+
+
+def put(n, real, cross, probe):
+    """Every macro of this module (module docstring), into paper_numbers' Numbers."""
+    from ..analysis import claims
+    rows = claims.report(real)
+    put_intervals(n)
+    put_claims(n, rows, real)
+    put_untested(n, rows, probe, f3_batch(cross))
+    put_expected(n)
+    put_constants(n)

@@ -1,0 +1,599 @@
+# SPDX-License-Identifier: BSD-2-Clause
+"""experiments.py - run the study's experiments for this host (make experiments).
+
+    python3 -m scripts.runner.experiments run [--experiments f2-node-cache,f4-backoff]
+        [--profile quick|full|smoke] [--reps N] [--force] [--topology SPEC]
+        [--results DIR] [--bench PATH] [--smoke] [--point-timeout SEC] [--seed N]
+        [--likwid [--likwid-bench PATH]]
+    python3 -m scripts.runner.experiments check [FILE...]
+        check experiment files, run nothing
+    python3 -m scripts.runner.experiments report [--results DIR]
+        the reproduction report of this working tree's own results
+    python3 -m scripts.runner.experiments list [--profile P] [--cpus N | --cores N] [--nodes N] [--smt K]
+        every experiment's points, repetitions and estimated time, here or
+        (with --cpus/--cores) on another host
+
+(from the repository root, as the Makefile runs them)
+
+What `run` does, in steps:
+  1. Reads and checks every selected experiments/*.exp before anything runs.
+  2. Names the host by what it is (scripts/runner/hostid.py): host name, CPU vendor,
+     family and model numbers, node count, e.g. results/vm-intel-f6m106-1node/
+     (+ "-emulated-<K>node-<spec>" when --topology/NUMARING_TOPOLOGY or the
+     runner emulates nodes). A folder is this sweep's own only if it holds the
+     git-ignored marker .sweep-owner.json that a sweep of this working tree
+     wrote there, with this machine's fingerprint (machine identity, CPU
+     signature, host name): committed, copied or another machine's results are
+     never resumed, whatever /etc/machine-id says (cloud images share it), and
+     never written; the sweep measures into <key>-r2/ (-r3, ...) instead, one
+     suffix for the real folder and its emulated sibling.
+  3. Captures the environment once per host into results/<host>/env/ (the
+     machine identity, lscpu, numactl -H, hwloc XML, likwid-topology, kernel,
+     compiler, git commit, numaring-bench --show-topology; scripts/runner/hostenv.py:
+     versions.tsv, the version of every package scripts/deps.sh names and of
+     python3, matplotlib, gnuplot, gcc, pdflatex, and cpu-state.json,
+     microcode, cpufreq governors and frequencies, kernel command line,
+     transparent hugepages; what cannot be read says why) and runs the host
+     probe into results/<host>/probe/probe.csv.
+  4. Runs every point x repetition with numaring-bench into
+     results/<host>/<experiment>/<profile>/<point>/rep-<k>/, one progress
+     line each (done/total, elapsed, ETA). The order is randomized and
+     blocked: repetition k of every point runs in round k, the points of a
+     round in an order shuffled by random.Random(seed) (so that the machine's
+     drift falls on no point more than another, and rep k of two points ran
+     close in time: the pairs of the paired ratios). The seed is printed and
+     written, with the whole order, to <experiment>/<profile>/order.txt; a
+     rerun reuses that seed (--seed N chooses one). The experiment's drift
+     reference (its first point, or the point its file names with
+     `reference =`) also runs at the start, after half the runs and at the
+     end, as points reference-start, reference-middle and reference-end
+     (rep 1; not with --smoke). A repetition whose summary.csv
+     exists is skipped (resume, in this machine's folder only); the harness
+     writes into rep-<k>.tmp, which is renamed when it succeeded, so an
+     interrupted run leaves no half-written result. A failure is recorded in
+     rep-<k>.failed.txt with the command and its stderr, and the sweep goes on.
+     With --likwid, where likwid-perfctr can count an interconnect group
+     (scripts/runner/nrlikwid.py says which, or why not in one line), each run goes
+     under it with the marker build of the harness (make bench-likwid), and
+     its rep folder keeps likwid.csv and interconnect.json (bytes over the
+     interconnect per item of the measured window).
+     Points with a load (open loop at a fraction of the capacity) that
+     differ only in gate and load form a group (capacity_groups, listed in
+     <experiment>/<profile>/capacity/groups.txt): before the first run of a
+     group in round k, one capacity probe (numaring-bench --load 1, its
+     capacity_ops_per_s) runs into capacity/<group>/rep-<k>/, and every run
+     of the group in that round gets --capacity-ops with it, so that every
+     gate of a round is offered the same absolute rate. A resumed sweep
+     reuses a recorded probe; a failed probe fails its group's runs of that
+     round. The drift reference's runs measure their own capacity.
+  5. Collects each experiment into results/<host>/<experiment>.csv (tidy:
+     experiment, point, rep, profile, role (point or reference),
+     oversubscribed (1 where the run's threads outnumbered the CPUs they ran
+     on, or two of them shared a core's hyperthreads, from its meta.json;
+     empty if unknown), steal_pct and stolen (the share of the CPUs' time the
+     hypervisor took over the run, from /proc/stat's steal before and after
+     it, which the runner adds to meta.json as host_load with the load
+     average; stolen 1 above hostenv.STEAL_FLAG_PCT, empty if unknown),
+     interconnect_bytes_per_item and interconnect_source
+     (--likwid; empty where not counted), capacity_probe (the probe whose
+     capacity the run was offered a fraction of, <group>-r<k>; empty without
+     a load, and for the drift reference), then the harness's summary columns),
+     writes results/<host>/README.md, and exits 1 with the list of failures
+     if any point failed (2 for bad input, 130 when interrupted).
+
+The runner's modules, one job each: this one is the run loop (what runs,
+in which order, the progress) and the command line; scripts/runner/runorder.py
+plans an experiment's runs (the order, the capacity groups);
+scripts/runner/benchrun.py runs the harness (a repetition, a capacity probe, the
+host probe, bench-ring); scripts/runner/collect.py writes the tidy CSV;
+scripts/runner/sizing.py says what this machine can run and how long a sweep
+takes; scripts/runner/hostid.py names the host and its folder; scripts/runner/hostenv.py
+captures env/ and the load around each run; scripts/runner/runio.py writes whole
+files and says when the results folder cannot take more.
+"""
+
+import argparse
+import glob
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+from ..common import expfile
+from . import hostid
+from . import nrlikwid
+from .benchrun import capacity_probe, run_bench_ring, run_probe, run_rep
+from .collect import collect, read_summary
+from .hostenv import capture_env
+from .runio import WRITE_ERRNOS, CannotWrite, die, write_whole
+from .runorder import (CAPACITY_DIR, ORDER_TXT, REFERENCE_POINTS, capacity_groups, groups_text,
+                       order_text, saved_seed, schedule)
+from .sizing import (CALIBRATE_WARMUP_S, LOAD_PROBE_WARMUP_S, RUN_OVERHEAD_S, allowed_cpus,
+                     emulated_halves, host_shape, list_host, needs_two_nodes, sizing, topo_cores)
+# The names the runner's callers (the tests, benchresult.py, claims.py) read
+# as experiments.<name> from the modules they moved to (issue 23): kept here.
+from .collect import oversubscribed  # noqa: F401
+from .runorder import PROBE_TAIL_S, probe_opts  # noqa: F401
+from .sizing import BENCH_DEFAULTS, core_groups, points_seconds, run_seconds  # noqa: F401
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+class Interrupted(Exception):
+    pass
+
+
+# ---- the machine -----------------------------------------------------------
+
+def cpu_model():
+    return hostid.cpu_signature()["model_name"] or "unknown-cpu"
+
+
+def show_topology(bench, topology, source="--topology"):
+    """The harness's view of the nodes (JSON text, parsed). A bad topology
+    string is reported as coming from `source` (the option or the variable)."""
+    cmd = [bench, "--show-topology"]
+    if topology:
+        cmd += ["--topology", topology]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        msg = r.stderr.strip()
+        if topology:
+            msg = f"{source}={topology!r}: {msg.removeprefix('numaring-bench: ')}"
+        else:
+            msg = f"numaring-bench --show-topology failed: {msg}"
+        die(msg, 2 if r.returncode == 2 else 1)
+    try:
+        return r.stdout, json.loads(r.stdout)
+    except json.JSONDecodeError as e:
+        die(f"numaring-bench --show-topology printed invalid JSON: {e}", 1)
+
+
+def host_id(topo, topology):
+    """The host key of a pass (scripts/runner/hostid.py): the machine's own, with
+    '-emulated-<K>node-<spec>' where the pass runs on emulated nodes."""
+    return hostid.host_key(emulated=(len(topo["nodes"]), topology) if topology else None)
+
+
+# ---- whose results a folder holds (scripts/runner/hostid.py) --------------------------
+
+def machine_identity():
+    """hostid.machine_identity(), exiting 2 with one message on a bad
+    NUMARING_MACHINE_ID."""
+    try:
+        return hostid.machine_identity()
+    except hostid.IdentityError as e:
+        die(str(e))
+
+
+def claim_folders(results, keys, fp):
+    """{key: folder} this sweep writes into (hostid.claim, nothing written yet),
+    saying in one line which folders it leaves alone."""
+    try:
+        dirs, skipped = hostid.claim(results, keys, fp, write=False)
+    except hostid.NoFolder as e:
+        die(str(e))
+    if skipped:
+        print(f"experiments: {', '.join(os.path.relpath(d) for d in sorted(set(skipped)))}: "
+              "results this working tree did not start (committed, copied, or another "
+              "machine's; no marker of this sweep), left untouched; this sweep measures into "
+              f"{os.path.relpath(dirs[keys[0]])}", flush=True)
+    return dirs
+
+
+# ---- the run loop ---------------------------------------------------------------
+
+def fmt_time(s):
+    s = int(s)
+    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
+
+
+EXP_DIR = os.path.join(ROOT, "experiments")
+
+
+def load_experiments(names):
+    files = sorted(glob.glob(os.path.join(EXP_DIR, "*.exp")))
+    if not files:
+        die(f"no {os.path.relpath(EXP_DIR)}/*.exp found")
+    known = {os.path.basename(f)[:-4]: f for f in files}
+    if names:
+        for n in names:
+            if n not in known:
+                die(f"unknown experiment {n!r} (known: {', '.join(sorted(known))})")
+        files = [known[n] for n in names]
+    exps = []
+    for f in files:
+        try:
+            exps.append(expfile.parse(os.path.relpath(f)))
+        except expfile.ExpError as e:
+            die(str(e))
+    return exps
+
+
+def cmd_run(a):
+    def on_term(signum, frame):
+        raise Interrupted()
+    signal.signal(signal.SIGTERM, on_term)
+    signal.signal(signal.SIGINT, on_term)
+    try:
+        run_all(a)
+    except Interrupted:
+        print("\nexperiments: interrupted; finished runs are kept and nothing is "
+              "half-written. Run the same command again to continue.", file=sys.stderr)
+        sys.exit(130)
+    except (OSError, CannotWrite) as e:
+        if isinstance(e, OSError):
+            if e.errno not in WRITE_ERRNOS:
+                die(f"{e.filename or ''}{': ' if e.filename else ''}{e.strerror or e}", 1)
+            e = f"{e.filename or 'results'}: {e.strerror or e}"
+        print(f"\nexperiments: cannot write the results: {e}\nexperiments: finished runs "
+              "are kept and nothing is half-written; make room (or choose another --results) "
+              "and run the same command again to continue.", file=sys.stderr)
+        sys.exit(1)
+
+
+def run_all(a):
+    ident = machine_identity()
+    bench = os.path.abspath(a.bench)
+    if not os.access(bench, os.X_OK):
+        die(f"{a.bench} is not built (run make bench)")
+    topology = a.topology if a.topology is not None else os.environ.get("NUMARING_TOPOLOGY") or None
+    names = [n.strip() for n in a.experiments.split(",") if n.strip()] if a.experiments else None
+    exps = load_experiments(names)
+    _, topo = show_topology(bench, topology,
+                            "--topology" if a.topology is not None else "NUMARING_TOPOLOGY")
+    nodes = len([n for n in topo["nodes"] if n["ncpus"] > 0])
+    profile = a.profile or ("quick" if allowed_cpus() < 8 else "full")
+    passes = [(topology, exps)]
+    if nodes < 2:
+        # Experiments that place producers and consumers on different nodes
+        # cannot run on one node: run them on two emulated nodes instead (a
+        # separate, labelled results folder), or say why they are left out.
+        split = [e for e in exps if needs_two_nodes(e, profile)]
+        passes = [(topology, [e for e in exps if e not in split])]
+        if split and allowed_cpus() >= 2 and not topology:
+            passes.append((emulated_halves(), split))
+            print(f"experiments: one node here: {', '.join(e.name for e in split)} need two; "
+                  f"they run on emulated nodes {emulated_halves()!r} (labelled emulated)")
+        elif split:
+            print(f"experiments: {', '.join(e.name for e in split)} need two nodes with CPUs "
+                  "and are left out here", file=sys.stderr)
+    # this sweep's folders, chosen once for every pass before anything is
+    # written (scripts/runner/hostid.py): the machine's own key first, so that an
+    # emulated sibling always carries the real folder's name
+    keys = [hostid.host_key()]
+    for topo_spec, pass_exps in passes:
+        if pass_exps and topo_spec:
+            _, t = show_topology(bench, topo_spec)
+            keys.append(host_id(t, topo_spec))
+    fp = hostid.fingerprint(ident[0])
+    dirs = claim_folders(os.path.abspath(a.results), keys, fp)
+    failures = []
+    for topo_spec, pass_exps in passes:
+        if pass_exps:
+            key = keys[0] if not topo_spec else keys[1 + [t for t, e in passes if e and t]
+                                                       .index(topo_spec)]
+            failures += run_pass(a, bench, topo_spec, pass_exps, profile, ident,
+                                 dirs[key], fp)
+    # the reproduction report of this machine's folder, which covers its
+    # emulated sibling (F3, F5): claims.csv and the README's section; a claim
+    # that does not hold (a point above the ceiling model, say) is a finding,
+    # never a failure of the run
+    write_report(dirs[keys[0]])
+    if failures:
+        print(f"experiments: {len(failures)} run(s) failed (details in their rep-*.failed.txt):",
+              file=sys.stderr)
+        for f in failures:
+            print(f"  {f}", file=sys.stderr)
+        sys.exit(1)
+
+
+def run_pass(a, bench, topology, exps, profile, ident, hostdir, fp):
+    show_json, topo = show_topology(bench, topology)
+    ncpus = allowed_cpus()
+    cores = topo_cores(topo, ncpus)
+    nodes = len([n for n in topo["nodes"] if n["ncpus"] > 0])
+
+    # every point of every experiment, checked before anything runs
+    plan = []
+    for e in exps:
+        try:
+            pts, reps = expfile.points(e, profile, ncpus, nodes, cores)
+            ref = expfile.reference_point(e, pts, ncpus, nodes, cores)
+        except expfile.ExpError as err:
+            die(str(err))
+        if a.reps:
+            reps = a.reps
+        if a.smoke:
+            pts, reps, ref = pts[:1], 1, None
+            for p in pts:
+                p.opts.pop("ops", None)
+                p.opts["duration"] = "0.05"
+                p.opts["warmup"] = "0"
+        plan.append((e, pts, reps, ref))
+    total = sum(len(p) * r + (len(REFERENCE_POINTS) if ref else 0) for _, p, r, ref in plan)
+    host = os.path.basename(hostdir)
+    print(f"experiments: host {host} ({ncpus} CPUs"
+          + (f" on {cores} core{'s' if cores != 1 else ''}" if cores != ncpus else "")
+          + f", {nodes} node{'s' if nodes != 1 else ''}, "
+          f"{'EMULATED nodes ' + topology if topology else 'real nodes'}), profile {profile}, "
+          f"{total} runs into {os.path.relpath(hostdir)}", flush=True)
+    os.makedirs(hostdir, exist_ok=True)
+    if hostid.owner(hostdir, fp) != "ours":
+        hostid.write_marker(hostdir, fp)  # claims it: this tree's sweep, this machine
+    capture_env(os.path.join(hostdir, "env"), bench, topology, show_json, a.force, ident)
+    quick = profile in ("quick", "smoke") or a.smoke
+    run_probe(hostdir, bench, topology, quick, a.force)
+    if not topology:
+        run_bench_ring(hostdir, bench, quick, a.force)
+    lk = None
+    if a.likwid:
+        lk, why = nrlikwid.probe(os.path.abspath(a.likwid_bench), sorted(os.sched_getaffinity(0)),
+                                 topology)
+        print(f"experiments: likwid: {lk.describe() if lk else 'not used: ' + why}", flush=True)
+
+    done = executed = 0
+    failures = []
+    t0 = time.monotonic()
+    spent = 0.0
+    try:
+        for e, pts, reps, ref in plan:
+            edir = os.path.join(hostdir, e.name, profile)
+            os.makedirs(edir, exist_ok=True)
+            seed = a.seed
+            if seed is None:
+                seed = saved_seed(os.path.join(edir, ORDER_TXT))
+            if seed is None:
+                seed = random.SystemRandom().randrange(1 << 32)
+            runs = schedule(pts, reps, seed, ref)
+            write_whole(os.path.join(edir, ORDER_TXT), order_text(e, profile, host, seed, ref,
+                                                                   runs))
+            print(f"experiments: {e.name}: {len(runs)} runs in randomized order, seed {seed}"
+                  + (f"; drift reference {ref.label}" if ref is not None else "")
+                  + f" ({os.path.relpath(os.path.join(edir, ORDER_TXT))})", flush=True)
+            groups, probes = capacity_groups(pts), {}
+            if groups:
+                os.makedirs(os.path.join(edir, CAPACITY_DIR), exist_ok=True)
+                write_whole(os.path.join(edir, CAPACITY_DIR, "groups.txt"),
+                            groups_text(e, profile, pts, groups))
+            for p, k, rid in runs:
+                pdir = os.path.join(edir, rid)
+                os.makedirs(pdir, exist_ok=True)
+                done += 1
+                out = os.path.join(pdir, f"rep-{k}")
+                if rid in REFERENCE_POINTS:
+                    what = f"{rid} ({p.label})"
+                else:
+                    what = f"{p.label} rep {k}/{reps}"
+                tag = f"[{done:>{len(str(total))}}/{total}] {e.name} {what}"
+                if os.path.exists(os.path.join(out, "summary.csv")) and not a.force:
+                    print(f"{tag}: done before, kept", flush=True)
+                    continue
+                args = p.args()
+                if topology:
+                    args += ["--topology", topology]
+                dur = float(p.opts.get("duration", 2)) + float(p.opts.get("warmup", 0.5))
+                timeout = a.point_timeout or (dur + float(p.opts.get("drain-timeout", 10)) + 60
+                                              + (60 if lk else 0))  # likwid's own start
+                t1 = time.monotonic()
+                ok, msg, extra = True, "", None
+                if rid not in REFERENCE_POINTS and p.id in groups:  # the drift reference: its own
+                    gid, gopts = groups[p.id]
+                    cap, prid, why = capacity_probe(a, bench, edir, gid, gopts, k, topology, probes)
+                    if cap is None:
+                        ok, msg = False, f"not run: its capacity probe {prid} failed: {why}"
+                        write_whole(out + ".failed.txt", f"{msg}\nthe probe's record: "
+                                    f"../{CAPACITY_DIR}/{gid}/rep-{k}.failed.txt\n")
+                    else:
+                        args += ["--capacity-ops", cap]
+                        extra = {"capacity_probe": {"id": prid, "capacity_ops_per_s": float(cap),
+                                                    "folder": f"{CAPACITY_DIR}/{gid}/rep-{k}"}}
+                if ok:
+                    ok, msg = run_rep(bench, args, out, timeout, lk, extra)
+                spent += time.monotonic() - t1
+                executed += 1
+                eta = spent / executed * (total - done)
+                if ok:
+                    s = read_summary(os.path.join(out, "summary.csv"))
+                    thr = float(s["throughput_ops_per_s"] or 0) / 1e6
+                    res = f"{thr:.2f} Mops/s" + (f", p50 {s['p50_ns']} ns" if s["p50_ns"] else "")
+                    asked, used = s.get("lookup", ""), s.get("lookup_in_force", "")
+                    if asked and used and asked != used:
+                        res += (f"  [lookup {asked} is not available on this machine: "
+                                f"{used} ran instead, and the row says so]")
+                else:
+                    failures.append(f"{host} {e.name} "
+                                    f"{what if rid in REFERENCE_POINTS else f'{p.label} rep {k}'}: {msg}")
+                    res = f"FAILED ({msg})"
+                print(f"{tag}: {res}  [elapsed {fmt_time(time.monotonic() - t0)}, "
+                      f"ETA {fmt_time(eta)}]", flush=True)
+    except Interrupted:
+        print(f"\nexperiments: interrupted after {done - 1} of {total} runs of {host}.",
+              file=sys.stderr)
+        raise
+
+    for e, pts, reps, ref in plan:
+        n = collect(hostdir, e, profile, pts, reps, ref)
+        print(f"experiments: {os.path.relpath(os.path.join(hostdir, e.name + '.csv'))}: {n} rows"
+              + drift_note(hostdir, e.name))
+    write_host_readme(hostdir, host, topo, topology, profile, ncpus)
+    print(f"experiments: {host}: {total} runs ({executed} run now, {total - executed} kept, "
+          f"{len(failures)} failed)")
+    return failures
+
+
+def analysis(*args):
+    """Run the analysis as a command (scripts/analysis/report.py): the runner
+    imports nothing of it, so that it stays standard library only (the QEMU
+    guest carries the runner's modules, not pandas). Returns (ok, stdout, why)."""
+    try:
+        p = subprocess.run([sys.executable, "-m", "scripts.analysis.report", *args],
+                           cwd=ROOT, capture_output=True, text=True, timeout=600)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return False, "", str(e)
+    why = (p.stderr.strip().splitlines() or [f"exit {p.returncode}"])[-1]
+    return p.returncode == 0, p.stdout, why
+
+
+def drift_note(hostdir, name):
+    """'; drift of the reference X% ...' for the progress output; a convenience:
+    never lose a run for it."""
+    ok, out, _ = analysis("drift", hostdir, name)
+    return out.strip() if ok else ""
+
+
+def write_report(hostdir):
+    """results/<host>/claims.csv and the README's report for this sweep's real
+    folder (scripts/analysis/report.py), with one line of counts and each claim
+    that does not hold (points above the ceiling model among them). The report
+    is a convenience of the run: it never loses a run nor fails one."""
+    if not os.path.isdir(hostdir):
+        return
+    ok, out, why = analysis("write", hostdir)
+    if not ok:
+        print(f"experiments: the reproduction report could not be written: {why}",
+              file=sys.stderr)
+        return
+    print(out, end="", flush=True)
+
+
+def write_host_readme(hostdir, host, topo, topology, profile, ncpus):
+    """results/<host>/README.md: what the machine is, real or emulated, and
+    the measured ratios next to the study's (scripts/analysis/report.py)."""
+    ok, _, why = analysis("readme", hostdir)
+    if ok:
+        return
+    nodes = len(topo["nodes"])
+    kind = (f"EMULATED nodes ({topology}): memory placement is not real, and nothing here "
+            "is a two-socket result" if topology else f"{nodes} real NUMA node(s)")
+    text = (f"# Results of {host}\n\n{cpu_model()}, {ncpus} CPUs usable, {kind}; "
+            f"profile {profile}.\n\n(summary not generated: {why})\n")
+    write_whole(os.path.join(hostdir, "README.md"), text)
+
+
+# ---- check, list and the command line --------------------------------------------
+
+def cmd_check(a):
+    files = a.files or sorted(glob.glob(os.path.join(ROOT, "experiments", "*.exp")))
+    ncpus, cores, _ = host_shape()
+    for f in files:
+        try:
+            e = expfile.parse(f)
+            for prof in expfile.PROFILES:
+                pts, _ = expfile.points(e, prof, ncpus, 1, cores)
+                expfile.reference_point(e, pts, ncpus, 1, cores)
+        except expfile.ExpError as err:
+            die(str(err))
+        print(f"{f}: ok")
+
+
+def cmd_list(a):
+    ncpus, cores, nodes, what = list_host(a)
+    exps = load_experiments(None)
+    profiles = [a.profile] if a.profile else list(expfile.PROFILES)
+    default = "quick" if ncpus < 8 else "full"
+    print(f"{what}; thread counts count cores (one thread per core) unless a file says "
+          f"smt = siblings; default profile {default}")
+    print(f"{'experiment':16} {'profile':7} {'points':>6} {'reps':>4} {'ref':>3} {'runs':>5} "
+          f"{'estimate':>9}  threads")
+    for prof in profiles:
+        try:
+            rows = sizing(exps, prof, ncpus, cores, nodes)
+        except expfile.ExpError as err:
+            die(str(err))
+        for r in rows:
+            print(f"{r['name']:16} {prof:7} {r['points']:6} {r['reps']:4} {r['references']:3} "
+                  f"{r['runs']:5} {fmt_time(r['seconds']):>9}  "
+                  + ",".join(map(str, r["threads"]))
+                  + (" (2 emulated nodes)" if r["emulated"] else "")
+                  + (" (+ the --ops points' run time)" if r["ops"] else ""))
+        print(f"{'total':16} {prof:7} {'':6} {'':4} {'':3} {sum(r['runs'] for r in rows):5} "
+              f"{fmt_time(sum(r['seconds'] for r in rows)):>9}")
+    print(f"estimate per run: warm-up + duration + calibration (+{CALIBRATE_WARMUP_S} s) + "
+          f"--load's capacity run (+{LOAD_PROBE_WARMUP_S} s; one per group of load points and "
+          f"round) + {RUN_OVERHEAD_S} s of overhead measured on the development machine; not "
+          "included: the host probe and the environment capture, once per host")
+
+
+def cmd_report(a):
+    """This working tree's own host folder (hostid's marker), its reproduction
+    report printed by the analysis' command line; exit 2 where there is none."""
+    try:
+        fp = hostid.fingerprint(hostid.machine_identity()[0])
+        dirs, _ = hostid.claim(a.results, [hostid.host_key()], fp, write=False)
+    except (hostid.IdentityError, hostid.NoFolder) as e:
+        die(str(e))
+    d = dirs[hostid.host_key()]
+    if hostid.owner(d, fp) != "ours":
+        die(f"no results of this working tree under {a.results} ({os.path.basename(d)} would "
+            "be its folder): run make experiments first")
+    rc = subprocess.call([sys.executable, "-m", "scripts.analysis.claims", "report",
+                          "--results", a.results, os.path.basename(d)], cwd=ROOT)
+    sys.exit(rc)
+
+
+def main():
+    ap = argparse.ArgumentParser(
+        prog="python3 -m scripts.runner.experiments", description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run", help="run the experiments for this host")
+    r.add_argument("--experiments", help="comma-separated names (default: all)")
+    r.add_argument("--profile", choices=expfile.PROFILES,
+                   help="quick or full (default: quick below 8 CPUs); smoke: a few tiny "
+                   "runs of each experiment (make vm-experiments)")
+    r.add_argument("--reps", type=int, help="repetitions per point (default: from the file)")
+    r.add_argument("--force", action="store_true", help="redo runs that exist")
+    r.add_argument("--topology", help="emulated nodes for every run, e.g. '0;1'")
+    r.add_argument("--results", default=os.path.join(ROOT, "results"), help="results folder")
+    r.add_argument("--bench", default=os.path.join(ROOT, "build", "numaring-bench"))
+    r.add_argument("--smoke", action="store_true",
+                   help="one point per experiment, one short repetition, no drift reference "
+                   "(the tests; --profile smoke is the whole path in a few tiny runs)")
+    r.add_argument("--point-timeout", type=float, help="seconds before a run is killed")
+    r.add_argument("--seed", type=int, help="seed of the randomized order (default: the one "
+                   "in <experiment>/<profile>/order.txt, else a fresh one; printed)")
+    r.add_argument("--exp-dir", help="folder of .exp files (default: experiments/)")
+    r.add_argument("--likwid", action="store_true",
+                   help="run each point under likwid-perfctr where it can count an interconnect "
+                   "group (UPI, QPI, xGMI), recording bytes over the interconnect per item; "
+                   "says in one line why not where it cannot")
+    r.add_argument("--likwid-bench", default=os.path.join(ROOT, "build", "likwid", "numaring-bench"),
+                   help="the harness built with likwid's markers (make bench-likwid)")
+    c = sub.add_parser("check", help="check experiment files")
+    c.add_argument("files", nargs="*")
+    li = sub.add_parser("list", help="the experiments' points, repetitions and estimated "
+                        "time, here or on another host")
+    li.add_argument("--profile", choices=expfile.PROFILES, help="one profile (default: both)")
+    li.add_argument("--cpus", help="another host: its CPUs (hardware threads) in all")
+    li.add_argument("--cores", help="another host: its cores in all (instead of --cpus)")
+    li.add_argument("--nodes", help="another host: its NUMA nodes (default 1)")
+    li.add_argument("--smt", help="another host: hardware threads per core, 1, 2, 4 or 8 "
+                    "(default 1)")
+    rp = sub.add_parser("report", help="the reproduction report of this working tree's own "
+                        "results (what make experiments ends with)")
+    rp.add_argument("--results", default=os.path.join(ROOT, "results"), help="results folder")
+    a = ap.parse_args()
+    global EXP_DIR
+    if a.cmd == "run":
+        if a.exp_dir:
+            EXP_DIR = os.path.abspath(a.exp_dir)
+        if a.reps is not None and not 1 <= a.reps <= 1000:
+            die("--reps must be between 1 and 1000")
+        if a.point_timeout is not None and not a.point_timeout > 0:
+            die("--point-timeout must be above 0")
+        if a.seed is not None and not 0 <= a.seed < 1 << 63:
+            die("--seed must be between 0 and 2^63-1")
+        cmd_run(a)
+    elif a.cmd == "check":
+        cmd_check(a)
+    elif a.cmd == "report":
+        cmd_report(a)
+    else:
+        cmd_list(a)
+
+
+if __name__ == "__main__":
+    main()

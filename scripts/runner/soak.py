@@ -1,0 +1,142 @@
+# SPDX-License-Identifier: BSD-2-Clause
+"""soak.py - hours of mixed load with --verify (make soak DURATION=...; not in CI).
+
+    python3 -m scripts.runner.soak --duration 3h [--bench build/numaring-bench] [--segment 60] [--log FILE]
+
+Runs numaring-bench again and again, each run a random configuration (queue,
+producers, consumers, lookup, gate, backoff, batch, capacity, bursts, open or
+closed loop, the machine's nodes or two emulated ones) for --segment seconds,
+always with --verify. While a run goes, its resident memory is sampled every
+second; after the first quarter of the run it must not grow by more than 10%
+(the harness and the queue allocate nothing per item). Any failed run, lost or
+duplicated item, or growing memory ends the soak with exit 1 and the command
+to reproduce it. At the end: runs, items moved, and the largest RSS growth.
+"""
+
+import argparse
+import csv
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+from ..common import manifest
+
+#: the queues a soak draws from: every queue whose items travel (the others
+#: have nothing to verify), numaring weighted 5 to 1
+SOAK_QUEUES = ["numaring"] * 4 + list(manifest.queues(moves_data=True))
+#: the placements of a two-node run (none would leave it to the scheduler)
+SOAK_PINS = [p for p in manifest.pins() if p != "none"]
+
+
+def seconds(text):
+    m = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([smhd]?)\s*", text)
+    if not m:
+        raise argparse.ArgumentTypeError(f"expected a duration such as 90, 10m, 3h, not {text!r}")
+    v = float(m.group(1)) * {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}[m.group(2)]
+    if v <= 0:
+        raise argparse.ArgumentTypeError("the duration must be above 0")
+    return v
+
+
+def rss_kib(pid):
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return None
+
+
+def random_config(rng, ncpus):
+    queue = rng.choice(SOAK_QUEUES)
+    threads = ncpus if ncpus >= 2 else 2
+    args = ["--queue", queue, "--producers", str(rng.randint(1, max(1, threads // 2))),
+            "--consumers", str(rng.randint(1, max(1, threads // 2))),
+            "--capacity", str(rng.choice([2, 8, 64, 1024])), "--warmup", "0"]
+    cap = int(args[args.index("--capacity") + 1])
+    args += ["--batch", str(rng.choice([b for b in (1, 2, 8, 32) if b <= cap]))]
+    if queue == "numaring":
+        args += ["--lookup", rng.choice(manifest.lookups()),
+                 "--gate", rng.choice(manifest.gates()),
+                 "--backoff", rng.choice(manifest.backoffs())]
+        if ncpus >= 2 and rng.random() < 0.5:
+            cpus = sorted(os.sched_getaffinity(0))
+            half = len(cpus) // 2
+            args += ["--topology", ",".join(map(str, cpus[:half])) + ";" +
+                     ",".join(map(str, cpus[half:])), "--pin", rng.choice(SOAK_PINS)]
+    if rng.random() < 0.3:
+        args += ["--bursts"]
+    if rng.random() < 0.3:
+        args += ["--rate", str(rng.choice([100000, 1000000, 5000000]))]
+    return args
+
+
+def main():
+    ap = argparse.ArgumentParser(
+        prog="python3 -m scripts.runner.soak", description=__doc__.split("\n")[0])
+    ap.add_argument("--duration", type=seconds, required=True, help="total time: 90, 10m, 3h")
+    ap.add_argument("--segment", type=seconds, default=60.0, help="seconds per run (default 60)")
+    ap.add_argument("--bench", default="build/numaring-bench")
+    ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--log", help="append one line per run here")
+    a = ap.parse_args()
+    if not os.access(a.bench, os.X_OK):
+        print(f"soak: {a.bench} is not built (make bench)", file=sys.stderr)
+        sys.exit(2)
+    seed = a.seed if a.seed is not None else int(time.time())
+    rng = random.Random(seed)
+    ncpus = len(os.sched_getaffinity(0))
+    end = time.monotonic() + a.duration
+    runs = items = 0
+    worst = 0.0
+    log = open(a.log, "a") if a.log else None
+    print(f"soak: seed {seed}, {a.duration:.0f} s in runs of {a.segment:.0f} s", flush=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        while time.monotonic() < end:
+            seg = min(a.segment, max(1.0, end - time.monotonic()))
+            args = random_config(rng, ncpus) + ["--duration", f"{seg:.1f}", "--verify",
+                                                "--out", os.path.join(tmp, "r"), "--quiet"]
+            cmd = [a.bench] + args
+            p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            samples = []
+            t0 = time.monotonic()
+            while p.poll() is None:
+                r = rss_kib(p.pid)
+                if r:
+                    samples.append((time.monotonic() - t0, r))
+                time.sleep(1.0)
+            _, err = p.communicate()
+            runs += 1
+            if p.returncode != 0:
+                print(f"soak: run {runs} failed (exit {p.returncode}): {err.strip()}\n"
+                      f"  reproduce: {' '.join(cmd)}", file=sys.stderr)
+                sys.exit(1)
+            with open(os.path.join(tmp, "r", "summary.csv"), newline="") as f:
+                row = next(csv.DictReader(f))
+            items += int(row["dequeued"])
+            steady = [r for t, r in samples if t >= seg / 4]
+            growth = (max(steady) / min(steady) - 1) if len(steady) >= 3 else 0.0
+            worst = max(worst, growth)
+            line = (f"run {runs}: {row['queue']} {row['producers']}P{row['consumers']}C "
+                    f"verify {row['verify']}, {int(row['dequeued'])} items, RSS growth "
+                    f"{growth * 100:.1f}%  ({' '.join(args[:-6])})")
+            print(line, flush=True)
+            if log:
+                log.write(line + "\n")
+                log.flush()
+            if growth > 0.10:
+                print(f"soak: memory grew {growth * 100:.1f}% during run {runs}\n"
+                      f"  reproduce: {' '.join(cmd)}", file=sys.stderr)
+                sys.exit(1)
+    print(f"soak: {runs} runs, {items} items delivered exactly once, largest RSS growth "
+          f"{worst * 100:.1f}%")
+
+
+if __name__ == "__main__":
+    main()
