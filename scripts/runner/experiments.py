@@ -429,6 +429,10 @@ def analysis(*args):
     """Run the analysis as a command (scripts/analysis/report.py): the runner
     imports nothing of it, so that it stays standard library only (the QEMU
     guest carries the runner's modules, not pandas). Returns (ok, stdout, why)."""
+    if not os.path.isfile(os.path.join(ROOT, "scripts", "analysis", "report.py")):
+        return False, "", ("the analysis (scripts/analysis/: pandas, SciPy) is not on this "
+                           "machine; every result is kept: run python3 -m "
+                           "scripts.analysis.report write HOSTDIR where it is")
     try:
         p = subprocess.run([sys.executable, "-m", "scripts.analysis.report", *args],
                            cwd=ROOT, capture_output=True, text=True, timeout=600)
