@@ -21,6 +21,7 @@ import sys
 import zlib
 
 from ..analysis import nrdata
+from ..common import manifest
 from . import fig_common
 
 
@@ -42,11 +43,16 @@ SCRIPT_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # --------------------------------------------------------------------------
 # Variants: one order and one colour per value, the same in every figure.
 
+#: each family's values in the harness's order (scripts/common/manifest.py), which
+#: sets their markers too; a value outside it comes after, by name. The look-ups
+#: end with auto (no mode of its own: a row's lookup_in_force names the one it ran
+#: as). The queues leave out null, which makes its items up: the harness alone,
+#: drawn as its own line (HARNESS_LABEL), not a queue among the queues.
 ORDER = {
-    "lookup": ["libnuma", "syscall", "table", "cached", "rseq", "rdpid", "none"],
-    "gate": ["shared", "pernode", "perworker"],
-    "backoff": ["none", "pause", "exp", "yield"],
-    "queue": ["numaring", "flat", "ck", "rte", "moodycamel", "urcu", "mutex", "faa"],
+    "lookup": manifest.lookups(),
+    "gate": manifest.gates(),
+    "backoff": manifest.backoffs(),
+    "queue": manifest.queues(fabricates=False),
 }
 
 COLORS = {
@@ -74,7 +80,8 @@ HARNESS_LABEL = "harness alone (null queue)"
 #: as much as the queue (README: "within 20% of it")
 HARNESS_BOUND = 0.8
 
-ITEM_ORDER = ["inline", "message"]
+#: the item modes in the harness's order: inline first
+ITEM_ORDER = manifest.items()
 
 ITEM_TITLES = {"inline": "inline items",
                "message": "message items: the payload's line travels too"}
