@@ -21,6 +21,7 @@ import sys
 import zlib
 
 from ..analysis import nrdata
+from ..common import expfile
 from ..common import manifest
 from . import fig_common
 
@@ -93,9 +94,6 @@ STUDY = {
     "f3": "study: > 200\u00d7",
     "f4": "study: \u221215 to \u221230%",
 }
-
-EXPERIMENTS = ["f1-lookup-cost", "f2-node-cache", "f3-gate", "f4-backoff",
-               "f5-ceiling", "peers"]
 
 
 def order_of(family, values):
@@ -348,16 +346,21 @@ class Ceiling:
 
 
 class Host:
-    def __init__(self, results, host):
+    """results/<host>: load() reads experiments' tidy CSVs, in that order (default:
+    every experiment, expfile.experiment_names(); plot.Host: those its figures draw)."""
+
+    def __init__(self, results, host, experiments=None):
         self.results = results
         self.name = host
+        self.experiments = tuple(expfile.experiment_names() if experiments is None
+                                 else experiments)
         self.info = nrdata.host_info(results, host)
         self.ceiling = Ceiling(self.info["probe"])
         self.data = {}      # experiment -> TidyRows (validated)
         self.missing = {}   # experiment -> why it is skipped
 
     def load(self):
-        for exp in EXPERIMENTS:
+        for exp in self.experiments:
             path = os.path.join(self.results, self.name, exp + ".csv")
             if not os.path.exists(path):
                 self.missing[exp] = "no %s.csv" % exp
