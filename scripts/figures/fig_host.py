@@ -149,6 +149,15 @@ CLAIMS = {
     "f4.yield_change_pct": ("f4", "yield_change_pct"),                 # \FFourYield
 }
 
+
+def compared(claim):
+    """(numerator, denominator): the two values a ratio claim compares, as
+    summarize's key for it (CLAIMS) names them: F2's two look-ups for
+    "f2.cached_over_libnuma", cached first."""
+    num, den = CLAIMS[claim][1].split("_over_")
+    return num, den
+
+
 #: what the figures' captions say of the ratios they print
 PAIRED_WORDS = ("N\u00d7 [lo\u2013hi, c%]: the paired median ratio over the reps and its "
                 "order-statistic interval, c% its coverage (scripts/analysis/stats.py)")

@@ -264,6 +264,19 @@ class CeilingKindsTest(unittest.TestCase):
         self.assertEqual(sorted(asked - set(manifest.probe_kinds())), [])
 
 
+class FigureNamesTest(unittest.TestCase):
+    def test_the_pairs_the_figures_compare_are_the_harness_s(self):
+        """F2's and F3's figures print a ratio where they draw the two values
+        its claim compares (fig_host.compared): two look-ups, two gates."""
+        from scripts.figures import fig_host
+        for claim, names in (("f2.cached_over_libnuma", manifest.lookups()),
+                             ("f3.p50_shared_over_perworker", manifest.gates())):
+            with self.subTest(claim=claim):
+                pair = fig_host.compared(claim)
+                self.assertEqual(len(set(pair)), 2)
+                self.assertTrue(set(pair) <= set(names), pair)
+
+
 class NoTypedNamesTest(unittest.TestCase):
     def test_the_scanner_finds_what_it_should(self):
         lists = {"queues": frozenset({"a", "b", "c"})}
