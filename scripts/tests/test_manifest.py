@@ -28,8 +28,7 @@ scripts/manifest-allowlist.txt: one exception a line,
 NAMES the collection's manifest names, sorted, space-separated (one line
 covers every collection of exactly those names in FILE), REASON why they are
 typed there. A line that no collection matches any more fails too (remove
-it), except the figures' (scripts/figures/plot.py, scripts/fig_*.py: their lines,
-whose reason begins "figures:", may run ahead of modules being rewritten).
+it).
 """
 
 import ast
@@ -49,10 +48,6 @@ SCRIPTS = os.path.dirname(TESTS)
 ROOT = os.path.dirname(SCRIPTS)
 BENCH = os.environ.get("NUMARING_BENCH", os.path.join(ROOT, "build", "numaring-bench"))
 ALLOWLIST = os.path.join(SCRIPTS, "manifest-allowlist.txt")
-
-
-#: the reason of the figure modules' lines
-FIGURES = "figures:"
 
 #: the manifest's lists whose names a script must not type as a collection
 #: (manifest.py's function of each)
@@ -314,8 +309,7 @@ class NoTypedNamesTest(unittest.TestCase):
                          "them from scripts/common/manifest.py (or expfile.experiment_names()), or "
                          "add 'FILE | NAMES | REASON' to scripts/manifest-allowlist.txt")
         stale = [f"{p} | {' '.join(sorted(n))}" for p, n in sorted(set(allowed) - used,
-                                                                     key=lambda k: k[0])
-                 if not allowed[(p, n)].startswith(FIGURES)]
+                                                                     key=lambda k: k[0])]
         self.assertEqual(stale, [], "scripts/manifest-allowlist.txt lines that no collection "
                          "matches any more: remove them")
 
