@@ -23,6 +23,7 @@ import re
 
 from ..analysis import nrdata
 from ..analysis import stats
+from ..common import manifest
 
 try:
     from ..common import regime
@@ -32,10 +33,12 @@ except ImportError:  # pragma: no cover - a stripped copy of scripts/
 # --------------------------------------------------------------------------
 # Queues and their modes
 
-#: queues with no message mode: they move no data (faa) or nothing at all (null)
-NO_MESSAGE = ("faa", "null")
-#: queues with no bursts: a burst is a loop of single operations (ck)
-NO_BURSTS = ("ck",)
+#: queues with no message mode: a message travels with the item, and these move
+#: no data (the manifest's moves_data: faa, and null, which makes its items up)
+NO_MESSAGE = manifest.queues(moves_data=False)
+#: queues with no bursts: a burst is a loop of single operations (the manifest's
+#: bursts: ck)
+NO_BURSTS = manifest.queues(bursts=False)
 
 
 def item_of(row):

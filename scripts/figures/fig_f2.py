@@ -7,7 +7,7 @@ cached against libnuma (summarize.f2).
 from . import fig_lines
 from . import fig_common
 from .fig_common import condensed
-from .fig_host import add_paired_words, Said, STUDY, summary_of, what_varies
+from .fig_host import add_paired_words, compared, Said, STUDY, summary_of, what_varies
 
 
 @condensed
@@ -16,14 +16,16 @@ def prep_f2(host):
 
     def ann(series):
         # summarize.f2: cached_k / libnuma_k paired per rep at its quoted thread
-        # count, within the regime it names (r["regime"])
+        # count, within the regime it names (r["regime"]); printed where the
+        # figure draws both look-ups
+        lookups = compared("f2.cached_over_libnuma")
         variants = {v for v, _g in series}
-        r = summary_of(host, "f2") if {"cached", "libnuma"} <= variants else {}
+        r = summary_of(host, "f2") if set(lookups) <= variants else {}
         text = said.text("f2.cached_over_libnuma", r)
         if text is None:
             return None
-        return "cached / libnuma = %s at %d threads%s (%s)" % (
-            text, r["threads"], said.interval("f2.cached_over_libnuma", r), "; ".join(
+        return "%s / %s = %s at %d threads%s (%s)" % (
+            *lookups, text, r["threads"], said.interval("f2.cached_over_libnuma", r), "; ".join(
                 x for x in (fig_common.regime_words(r), STUDY["f2"]) if x))
     p = fig_lines.prep(host, "f2-node-cache", "lookup",
                    lambda series: "F2: remembering the node \u2014 "

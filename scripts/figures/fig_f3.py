@@ -29,7 +29,7 @@ from .fig_common import condensed
 from .fig_draw import annotate_title, fmt_ns, no_data, value_axis
 from .fig_gnuplot import dat_header, g, ov_col
 from .fig_host import (
-    add_paired_words, caption_lines, color_of, load_label, load_of, load_pct, loads_in,
+    add_paired_words, caption_lines, color_of, compared, load_label, load_of, load_pct, loads_in,
     marker_of, order_of, oversub_of, oversub_status, pct_label, pooled_note, quoted_threads,
     rgb_int, Said, STUDY, summary_of)
 
@@ -168,13 +168,15 @@ def prep_f3_load(host, allrows):
     top = [r for r in at if load_pct(r) == loads[-1]]
     said = Said()
     r50 = f3_claim(host, said)
-    fl = {g: nrdata.aggregate([r for r in top if r.get("gate") == g], (lambda r: 0,),
-                              inflight_of).get((0,)) for g in ("shared", "perworker")}
+    # the items in flight at the top load under the two gates the claim compares
+    pair = compared("f3.p50_shared_over_perworker")
+    fl = [nrdata.aggregate([r for r in top if r.get("gate") == g], (lambda r: 0,),
+                           inflight_of).get((0,)) for g in pair]
     ann = None
     if r50:
         ann = r50[0] + (", %s load" % pct_label(100 * float(r50[1])) if r50[1] else "")
-        if fl["shared"] and fl["perworker"]:
-            ann += "; in flight %.3g vs %.3g" % (fl["shared"][0], fl["perworker"][0])
+        if all(fl):
+            ann += "; in flight %.3g vs %.3g" % (fl[0][0], fl[1][0])
         ann += " (%s)" % STUDY["f3"]
     extra = ["open loop: each run first measures the capacity (closed loop, per-worker gate), "
              "then offers %s of it (x axis; the offered rate: black dashed on grey in the "

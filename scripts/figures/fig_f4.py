@@ -26,6 +26,7 @@ import os
 from . import fig_common as FC
 from . import fig_draw
 from ..analysis import nrdata
+from ..common import manifest
 from .fig_common import condensed
 from .fig_draw import dodger
 from .fig_gnuplot import g, is_bound, ov_col
@@ -148,8 +149,8 @@ def legend_handles(p):
 # judged on the none run of the same point (its lost races per operation at
 # least nrdata.BACKOFF_EXERCISED, 1 per 1,000), as claims.py judges it.
 
-#: the workloads, in their order (columns of the figure)
-F4_WORKLOADS = ("prodcons", "pairs", "mixed")
+#: the workloads, in the harness's order (columns of the figure)
+F4_WORKLOADS = manifest.workloads()
 F4_WORDS = {"prodcons": "prodcons: producers and consumers apart",
             "pairs": "pairs: every thread enqueues, then dequeues",
             "mixed": "mixed: every thread enqueues or dequeues at random"}

@@ -21,6 +21,8 @@ import sys
 import zlib
 
 from ..analysis import nrdata
+from ..common import expfile
+from ..common import manifest
 from . import fig_common
 
 
@@ -42,11 +44,16 @@ SCRIPT_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # --------------------------------------------------------------------------
 # Variants: one order and one colour per value, the same in every figure.
 
+#: each family's values in the harness's order (scripts/common/manifest.py), which
+#: sets their markers too; a value outside it comes after, by name. The look-ups
+#: end with auto (no mode of its own: a row's lookup_in_force names the one it ran
+#: as). The queues leave out null, which makes its items up: the harness alone,
+#: drawn as its own line (HARNESS_LABEL), not a queue among the queues.
 ORDER = {
-    "lookup": ["libnuma", "syscall", "table", "cached", "rseq", "rdpid", "none"],
-    "gate": ["shared", "pernode", "perworker"],
-    "backoff": ["none", "pause", "exp", "yield"],
-    "queue": ["numaring", "flat", "ck", "rte", "moodycamel", "urcu", "mutex", "faa"],
+    "lookup": manifest.lookups(),
+    "gate": manifest.gates(),
+    "backoff": manifest.backoffs(),
+    "queue": manifest.queues(fabricates=False),
 }
 
 COLORS = {
@@ -74,7 +81,8 @@ HARNESS_LABEL = "harness alone (null queue)"
 #: as much as the queue (README: "within 20% of it")
 HARNESS_BOUND = 0.8
 
-ITEM_ORDER = ["inline", "message"]
+#: the item modes in the harness's order: inline first
+ITEM_ORDER = manifest.items()
 
 ITEM_TITLES = {"inline": "inline items",
                "message": "message items: the payload's line travels too"}
@@ -86,9 +94,6 @@ STUDY = {
     "f3": "study: > 200\u00d7",
     "f4": "study: \u221215 to \u221230%",
 }
-
-EXPERIMENTS = ["f1-lookup-cost", "f2-node-cache", "f3-gate", "f4-backoff",
-               "f5-ceiling", "peers"]
 
 
 def order_of(family, values):
@@ -143,6 +148,15 @@ CLAIMS = {
     "f4.exp_change_pct": ("f4", "exp_change_pct"),                     # \FFourExp
     "f4.yield_change_pct": ("f4", "yield_change_pct"),                 # \FFourYield
 }
+
+
+def compared(claim):
+    """(numerator, denominator): the two values a ratio claim compares, as
+    summarize's key for it (CLAIMS) names them: F2's two look-ups for
+    "f2.cached_over_libnuma", cached first."""
+    num, den = CLAIMS[claim][1].split("_over_")
+    return num, den
+
 
 #: what the figures' captions say of the ratios they print
 PAIRED_WORDS = ("N\u00d7 [lo\u2013hi, c%]: the paired median ratio over the reps and its "
@@ -341,16 +355,21 @@ class Ceiling:
 
 
 class Host:
-    def __init__(self, results, host):
+    """results/<host>: load() reads experiments' tidy CSVs, in that order (default:
+    every experiment, expfile.experiment_names(); plot.Host: those its figures draw)."""
+
+    def __init__(self, results, host, experiments=None):
         self.results = results
         self.name = host
+        self.experiments = tuple(expfile.experiment_names() if experiments is None
+                                 else experiments)
         self.info = nrdata.host_info(results, host)
         self.ceiling = Ceiling(self.info["probe"])
         self.data = {}      # experiment -> TidyRows (validated)
         self.missing = {}   # experiment -> why it is skipped
 
     def load(self):
-        for exp in EXPERIMENTS:
+        for exp in self.experiments:
             path = os.path.join(self.results, self.name, exp + ".csv")
             if not os.path.exists(path):
                 self.missing[exp] = "no %s.csv" % exp

@@ -27,6 +27,7 @@ preparation. The latency figure, peers-latency, is fig_peers_latency.py's.
 """
 
 from ..analysis import nrdata
+from ..common import manifest
 from . import fig_common as FC
 from . import fig_draw
 from .fig_draw import (
@@ -39,8 +40,9 @@ from .fig_host import (
     marker_of, order_of, OVERSUB_LABEL, oversub_of, oversub_status, rgb_int, workload_of)
 
 
-#: the queues that move no data (measured only): left out of the peers under pairs
-MEASURED_ONLY = ("faa", "null")
+#: the queues that move no data (measured only; the manifest's moves_data: faa,
+#: null): left out of the peers under pairs
+MEASURED_ONLY = manifest.queues(moves_data=False)
 #: the peers under pairs: the title of the row, the x offset of each item mode
 #: at its queue's slot (one thread count), the y label
 PAIRS_WORDS = "pairs: every thread enqueues, then dequeues"

@@ -75,6 +75,7 @@ from . import fig_f3b
 from . import fig_f4
 from . import fig_f5
 from . import fig_gnuplot
+from . import fig_host
 from . import fig_lines
 from . import fig_peers
 from . import fig_peers_latency
@@ -87,7 +88,7 @@ from .fig_f3b import draw_f3b, prep_f3b
 from .fig_f4 import prep_f4
 from .fig_f4_draw import draw_f4
 from .fig_f5 import prep_f5
-from .fig_host import emulated, guest, Host, SCRIPT_DIR
+from .fig_host import emulated, guest, SCRIPT_DIR
 from .fig_peers import draw_peers, prep_peers
 from .fig_peers_latency import draw_peers_latency, prep_peers_latency
 from ..analysis.nrdata import DataError
@@ -132,6 +133,8 @@ FIGURES = [
     ("peers-latency", "peers", prep_peers_latency, 2),
 ]
 FIGURE_NAMES = [f[0] for f in FIGURES]
+#: the experiments the figures draw, in FIGURES' order: what a Host loads
+EXPERIMENTS = tuple(dict.fromkeys(f[1] for f in FIGURES))
 COMPARE_TITLES = {
     "f1-lookup-cost": "F1: cost of finding the node, per operation",
     "f2-node-cache": "F2: remembering the node \u2014 throughput by look-up mode",
@@ -143,6 +146,14 @@ COMPARE_TITLES = {
     "peers-throughput": "Peers: throughput by queue and threads",
     "peers-latency": "Peers: latency at the largest thread count",
 }
+
+
+class Host(fig_host.Host):
+    """One host's results as the figures read them: fig_host.Host loading the
+    experiments the figures draw (EXPERIMENTS)."""
+
+    def __init__(self, results, host, experiments=EXPERIMENTS):
+        super().__init__(results, host, experiments)
 
 
 def draw_f1(axes, p, show_legend=True):

@@ -28,8 +28,7 @@ scripts/manifest-allowlist.txt: one exception a line,
 NAMES the collection's manifest names, sorted, space-separated (one line
 covers every collection of exactly those names in FILE), REASON why they are
 typed there. A line that no collection matches any more fails too (remove
-it), except the figures' (scripts/figures/plot.py, scripts/fig_*.py: their lines,
-whose reason begins "figures:", may run ahead of modules being rewritten).
+it).
 """
 
 import ast
@@ -49,10 +48,6 @@ SCRIPTS = os.path.dirname(TESTS)
 ROOT = os.path.dirname(SCRIPTS)
 BENCH = os.environ.get("NUMARING_BENCH", os.path.join(ROOT, "build", "numaring-bench"))
 ALLOWLIST = os.path.join(SCRIPTS, "manifest-allowlist.txt")
-
-
-#: the reason of the figure modules' lines
-FIGURES = "figures:"
 
 #: the manifest's lists whose names a script must not type as a collection
 #: (manifest.py's function of each)
@@ -264,6 +259,19 @@ class CeilingKindsTest(unittest.TestCase):
         self.assertEqual(sorted(asked - set(manifest.probe_kinds())), [])
 
 
+class FigureNamesTest(unittest.TestCase):
+    def test_the_pairs_the_figures_compare_are_the_harness_s(self):
+        """F2's and F3's figures print a ratio where they draw the two values
+        its claim compares (fig_host.compared): two look-ups, two gates."""
+        from scripts.figures import fig_host
+        for claim, names in (("f2.cached_over_libnuma", manifest.lookups()),
+                             ("f3.p50_shared_over_perworker", manifest.gates())):
+            with self.subTest(claim=claim):
+                pair = fig_host.compared(claim)
+                self.assertEqual(len(set(pair)), 2)
+                self.assertTrue(set(pair) <= set(names), pair)
+
+
 class NoTypedNamesTest(unittest.TestCase):
     def test_the_scanner_finds_what_it_should(self):
         lists = {"queues": frozenset({"a", "b", "c"})}
@@ -301,8 +309,7 @@ class NoTypedNamesTest(unittest.TestCase):
                          "them from scripts/common/manifest.py (or expfile.experiment_names()), or "
                          "add 'FILE | NAMES | REASON' to scripts/manifest-allowlist.txt")
         stale = [f"{p} | {' '.join(sorted(n))}" for p, n in sorted(set(allowed) - used,
-                                                                     key=lambda k: k[0])
-                 if not allowed[(p, n)].startswith(FIGURES)]
+                                                                     key=lambda k: k[0])]
         self.assertEqual(stale, [], "scripts/manifest-allowlist.txt lines that no collection "
                          "matches any more: remove them")
 
