@@ -122,8 +122,9 @@ from .sizing import BENCH_DEFAULTS, core_groups, points_seconds, run_seconds  # 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-class Interrupted(Exception):
-    pass
+class Interrupted(BaseException):
+    """SIGINT or SIGTERM: a BaseException, like KeyboardInterrupt, so that no
+    handler of errors (except Exception) in the sweep swallows it."""
 
 
 # ---- the machine -----------------------------------------------------------
