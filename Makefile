@@ -8,6 +8,8 @@
 #                     the reproduction report (results/<host>/claims.csv)
 #   make report       HOSTS="a b": the hosts' claims side by side
 #   make test         the test suite (installs/checks its Debian packages first)
+#   make test-slow    the slow tests make test leaves out: the runner's sweeps, every
+#                     figure drawn, the pipeline on synthetic hosts (docs/testing.md)
 #   make test-tsan    the ring's tests under ThreadSanitizer
 #   make test-asan    the ring's tests under AddressSanitizer + UBSan
 #   make test-fault   the ring's tests with preemption injected at the fault points
@@ -53,7 +55,7 @@ CFLAGS_  := -std=gnu11 -pthread -fPIC $(OPT) $(WARN) $(SANFLAGS) -Iring $(CFLAGS
 LDFLAGS_ := -pthread $(SANFLAGS) $(LDFLAGS)
 RING_LIBS := -lhwloc -lnuma
 
-.PHONY: all lib bench test test-ring test-harness test-tsan test-asan test-fault test-leaks bench-ring bench-peers bench-oversub \
+.PHONY: all lib bench test test-slow test-ring test-harness test-tsan test-asan test-fault test-leaks bench-ring bench-peers bench-oversub \
 	bench-fidelity bench-placement \
 	install uninstall clean deps-build deps-test FORCE
 
@@ -78,6 +80,13 @@ test: deps-test
 	@$(MAKE) --no-print-directory test-harness
 	@$(MAKE) --no-print-directory test-scripts
 	@$(MAKE) --no-print-directory fuzz-regress
+
+# What make test leaves out to stay within minutes (docs/testing.md): the
+# scripts' tests marked @slow. CI runs it right after make test.
+test-slow: deps-test
+	@scripts/deps.sh experiments
+	@$(MAKE) --no-print-directory lib bench
+	@$(MAKE) --no-print-directory test-scripts-slow
 
 test-tsan: deps-test
 	@$(MAKE) --no-print-directory B=build/tsan SAN=thread test-ring

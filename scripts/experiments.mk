@@ -15,7 +15,7 @@ EXP_ARGS = $(if $(EXPERIMENTS),--experiments '$(EXPERIMENTS)') $(if $(PROFILE),-
 	$(if $(REPS),--reps $(REPS)) $(if $(FORCE),--force) $(if $(TOPOLOGY),--topology '$(TOPOLOGY)') \
 	$(if $(LIKWID),--likwid)
 
-.PHONY: experiments plots deps-experiments test-scripts
+.PHONY: experiments plots deps-experiments test-scripts test-scripts-slow
 
 deps-experiments:
 	@scripts/deps.sh build peers experiments
@@ -61,10 +61,19 @@ paper: deps-paper
 		--claims $(PAPER_DIR)/generated/claims.tex --plots $(PAPER_PLOTS)
 	cd $(PAPER_DIR) && latexmk -pdf -interaction=nonstopmode -halt-on-error -quiet numaring.tex
 
-# The scripts' own tests: experiment files, the runner (smoke run, resume
-# after a kill), plots, the ceiling model.
+# The scripts' own tests: experiment files, the runner, plots, the ceiling
+# model. make test-scripts runs the fast set (part of make test); the tests
+# marked @slow (scripts/tests/__init__.py: the runner's sweeps (smoke run,
+# resume after a kill), every figure drawn, synthetic host kinds through
+# every script) are skipped there, saying "slow: make test-slow", and run in
+# make test-scripts-slow (part of make test-slow). NUMARING_SLOW_TESTS=1
+# make test-scripts runs both; docs/testing.md lists the slow set.
 test-scripts: $(B)/numaring-bench $(B)/bench/bare_loop
 	NUMARING_BENCH=$(B)/numaring-bench NUMARING_BARE=$(B)/bench/bare_loop \
+		$(PYTHON) -m unittest discover -s scripts/tests -t . -v
+
+test-scripts-slow: $(B)/numaring-bench $(B)/bench/bare_loop
+	NUMARING_SLOW_TESTS=only NUMARING_BENCH=$(B)/numaring-bench NUMARING_BARE=$(B)/bench/bare_loop \
 		$(PYTHON) -m unittest discover -s scripts/tests -t . -v
 
 # Hours of mixed load with --verify and flat memory (not in CI):

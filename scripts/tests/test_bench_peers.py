@@ -13,7 +13,7 @@ import unittest
 
 from scripts.runner import benchresult
 from scripts.runner import hostid
-from scripts.tests import module
+from scripts.tests import module, slow
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -31,6 +31,7 @@ def script(*args):
 @unittest.skipUnless(os.access(BENCH, os.X_OK) and os.access(BARE, os.X_OK),
                      "numaring-bench or bare_loop not built (make bench build/bench/bare_loop)")
 class BenchPeers(unittest.TestCase):
+    @slow
     def test_one_round_prints_targets_retries_and_fidelity(self):
         with tempfile.TemporaryDirectory() as res:
             r = script("--reps", "1", "--duration", "0.05", "--shapes", "1x1",

@@ -15,7 +15,7 @@ import unittest
 
 from scripts.runner import benchresult
 from scripts.runner import hostid
-from scripts.tests import module
+from scripts.tests import module, slow
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -184,6 +184,7 @@ class OversubCsv(unittest.TestCase):
 @unittest.skipUnless(os.access(BENCH, os.X_OK) and os.access(BARE, os.X_OK),
                      "numaring-bench or bare_loop not built (make bench build/bench/bare_loop)")
 class Fidelity(unittest.TestCase):
+    @slow
     def test_one_round_writes_one_row_per_run(self):
         with tempfile.TemporaryDirectory() as res:
             r = subprocess.run(module("runner.bench_fidelity") + ["--bench", BENCH, "--bare", BARE,

@@ -24,7 +24,7 @@ from scripts.common import expfile
 from scripts.runner import experiments
 from scripts.analysis import nrdata
 from scripts.runner import sizing
-from scripts.tests import module
+from scripts.tests import module, slow
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(HERE)
@@ -679,6 +679,7 @@ class RunnerTest(unittest.TestCase):
         return ["run", "--results", self.results, "--bench", BENCH, "--exp-dir", self.expdir,
                 "--profile", "quick"]
 
+    @slow
     def test_smoke_of_every_committed_experiment_then_plots(self):
         r = run(["run", "--smoke", "--results", self.results, "--bench", BENCH])
         self.assertEqual(r.returncode, 0, r.stderr)
@@ -754,6 +755,7 @@ class RunnerTest(unittest.TestCase):
         self.assertIn("NUMARING_TOPOLOGY", r.stderr)
         self.assertNotIn("Traceback", r.stderr)
 
+    @slow
     def test_kill_in_the_middle_then_resume(self):
         text = GOOD.replace("lookup = cached, none", "lookup = cached, none, table, rseq, syscall")
         text = text.replace("duration = 0.1", "duration = 0.25")
@@ -786,6 +788,7 @@ class RunnerTest(unittest.TestCase):
         self.assertEqual(len(rows), 10)
         self.assertEqual(len({(r["point"], r["rep"]) for r in rows}), 10)
 
+    @slow
     def test_randomized_order_references_and_resume(self):
         """The runs go in the order order.txt records for the seed; the drift reference
         runs first, after half the runs and last; a run stopped half way resumes with
@@ -841,6 +844,7 @@ class RunnerTest(unittest.TestCase):
         self.assertEqual(len(nrdata.load_tidy(csvf, role=None)), 9)
         self.no_leftovers()
 
+    @slow
     def test_oversubscribed_runs_are_flagged(self):
         """Four threads pinned compact on fewer CPUs share CPUs: oversubscribed 1."""
         if len(os.sched_getaffinity(0)) >= 4:
@@ -854,6 +858,7 @@ class RunnerTest(unittest.TestCase):
         flags = {int(x["producers"]) + int(x["consumers"]): x["oversubscribed"] for x in rows}
         self.assertEqual(flags, {2: "0", 4: "1"})
 
+    @slow
     def test_threads_on_one_cores_hyperthreads_are_flagged(self):
         """A host whose two CPUs are one core's hyperthreads (as hwloc describes
         it: HWLOC_SYNTHETIC): smt = siblings puts P0 and C0 on them, and the
@@ -871,6 +876,7 @@ class RunnerTest(unittest.TestCase):
         self.assertEqual([(x["smt"], x["smt_shared"], x["threads_per_core"], x["oversubscribed"])
                           for x in rows], [("siblings", "1", "2", "1")])
 
+    @slow
     def test_environment_and_host_load_are_recorded(self):
         """env/ holds versions.csv and cpu-state.json (scripts/runner/hostenv.py); each
         run's meta.json gains host_load (load average and steal time before and
@@ -926,6 +932,7 @@ class RunnerTest(unittest.TestCase):
         self.assertEqual(os.path.getmtime(os.path.join(env, "captured.txt")), stamp)
         self.no_leftovers()
 
+    @slow
     def test_sigint_stops_cleanly(self):
         self.write_exp(GOOD.replace("duration = 0.1", "duration = 0.5"))
         proc = subprocess.Popen(RUNNER + self.base(), stdout=subprocess.PIPE, cwd=ROOT,
@@ -937,6 +944,7 @@ class RunnerTest(unittest.TestCase):
         self.assertIn("Run the same command again to continue", err)
         self.assertEqual(glob.glob(os.path.join(self.results, "**", "*.tmp"), recursive=True), [])
 
+    @slow
     def test_failed_point_is_recorded_and_the_sweep_goes_on(self):
         self.write_exp(GOOD)
         fake = os.path.join(self.tmp, "flaky-bench")
@@ -981,6 +989,7 @@ class RunnerTest(unittest.TestCase):
                  if os.path.basename(p) != MARKER]  # the sweep's own marker is meant to stay
         self.assertEqual(left, [])
 
+    @slow
     def test_hung_point_is_killed_at_the_point_timeout(self):
         self.write_exp(GOOD)
         # the harness hangs on one point (as a deadlocked queue would)
@@ -1016,6 +1025,7 @@ class RunnerTest(unittest.TestCase):
         self.assertIn("Not a directory", r.stderr)
         self.assertNotIn("Traceback", r.stderr)
 
+    @slow
     def test_disk_full_in_the_middle_keeps_finished_runs_and_resumes(self):
         text = GOOD.replace("lookup = cached, none", "lookup = cached, none, table")
         self.write_exp(text)
@@ -1046,6 +1056,7 @@ class RunnerTest(unittest.TestCase):
         rows = tidy_rows(glob.glob(os.path.join(self.results, "*", "tiny.csv"))[0])
         self.assertEqual(len(rows), 6)
 
+    @slow
     def test_runner_own_writes_failing_leave_nothing_half_written(self):
         self.write_exp(GOOD)
         import resource
@@ -1064,6 +1075,7 @@ class RunnerTest(unittest.TestCase):
 
     # ---- whose results a folder holds (issue 11) -------------------------
 
+    @slow
     def test_a_point_above_the_ceiling_model_is_a_claim_not_a_failure(self):
         """A probe that makes every atomic take a second puts every point far
         above the model: the run keeps its results and exits 0, and the
@@ -1112,6 +1124,7 @@ class RunnerTest(unittest.TestCase):
         self.assertEqual(len(done), runs)
         self.assertEqual(len(tidy_rows(os.path.join(self.results, folder, "tiny.csv"))), runs)
 
+    @slow
     def test_another_machines_folder_is_left_alone_and_a_new_one_measured(self):
         self.write_exp(GOOD)
         self.run_as("machine-A")
@@ -1135,6 +1148,7 @@ class RunnerTest(unittest.TestCase):
         self.assertEqual((tree_hash(old), tree_hash(bdir)), (before, before_b))
         self.assertEqual(len(os.listdir(self.results)), 3)
 
+    @slow
     def test_a_clone_with_the_same_machine_id_measures_afresh(self):
         """Committed results carry no marker (git ignores it): a clone on a
         machine whose machine-id is the committed one's (a cloned cloud image)
@@ -1157,6 +1171,7 @@ class RunnerTest(unittest.TestCase):
         self.measured_afresh(r, f"{host}-r2")
         self.assertEqual(tree_hash(old), before)
 
+    @slow
     def test_the_same_tree_resumes_in_its_own_folder(self):
         self.write_exp(GOOD)
         (host_a,) = [l.split()[2] for l in self.run_as("machine-A").stdout.splitlines()
@@ -1168,6 +1183,7 @@ class RunnerTest(unittest.TestCase):
         self.assertEqual(os.listdir(self.results), [host_a])
         self.assertIn(hostid_key(), host_a)
 
+    @slow
     def test_emulated_pass_follows_the_same_rule(self):
         if len(os.sched_getaffinity(0)) < 2:
             self.skipTest("needs 2 CPUs for two emulated nodes")
@@ -1184,6 +1200,7 @@ class RunnerTest(unittest.TestCase):
         self.measured_afresh(r, f"{real}-r2-emulated-{emu}")
         self.assertEqual(tree_hash(os.path.join(self.results, host)), before)
 
+    @slow
     def test_bad_machine_id_exits_2_with_one_message(self):
         self.write_exp(GOOD)
         for bad in ("", "a b", "x" * 65, "../etc", "id\n"):

@@ -24,7 +24,7 @@ import unittest
 from scripts.common import expfile
 from scripts.runner import experiments
 from scripts.analysis import nrdata
-from scripts.tests import module
+from scripts.tests import module, slow
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(HERE)
@@ -140,6 +140,7 @@ class GroupsTest(unittest.TestCase):
                         3 * sum(experiments.run_seconds(p.opts) for p in pts))
 
 
+@slow
 @unittest.skipUnless(os.access(BENCH, os.X_OK), "numaring-bench not built")
 class EqualRatesRunnerTest(unittest.TestCase):
     def setUp(self):

@@ -28,7 +28,7 @@ from scripts.tests import fakeresults
 from scripts.analysis import nrdata
 from scripts.figures import plot
 from scripts.analysis import summarize
-from scripts.tests import ROOT, module
+from scripts.tests import ROOT, module, slow
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(TESTS)
@@ -469,6 +469,7 @@ class F4Figure(unittest.TestCase):
         self.assertEqual({r[ix["x"]] for r in rows if r[ix["workload"]] == "pairs"},
                          {"-0.17", "0.17", "0.83", "1.17", "1.83", "2.17", "2.83", "3.17"})
 
+    @slow
     @unittest.skipUnless(GNUPLOT, "gnuplot is not installed")
     def test_gnuplot_draws_both_shapes(self):
         plots = os.path.join(self.tmp, "plots")

@@ -25,7 +25,7 @@ import unittest
 from scripts.tests import fakeresults
 from scripts.analysis import nrdata
 from scripts.figures import plot
-from scripts.tests import ROOT, module
+from scripts.tests import ROOT, module, slow
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(TESTS)
@@ -177,6 +177,7 @@ class F5Closed(unittest.TestCase):
                     named = [r for r in rows if r["binding_label"] != "-"]
                     self.assertGreaterEqual(len(named), 2)   # a line each, at least
 
+    @slow
     @unittest.skipUnless(GNUPLOT, "gnuplot is not installed")
     def test_gnuplot(self):
         plots = os.path.join(self.tmp, "plots")

@@ -19,7 +19,7 @@ import tempfile
 import unittest
 
 from scripts.analysis import nrdata
-from scripts.tests import module
+from scripts.tests import module, slow
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(TESTS)
@@ -54,7 +54,47 @@ class GoldenTest(unittest.TestCase):
                     self.assertEqual(claims.csv_text(claims.report(os.path.join(RESULTS, h))),
                                      f.read(), f"results/{h}/claims.csv: claims.py write {h}")
 
+    def committed_dat(self):
+        """(host, name, path) of every committed plots/<host>/data/*.dat, by host;
+        and {host: sorted .dat names}."""
+        out, names = [], {}
+        for h in hosts():
+            want_dir = os.path.join(PLOTS, h, "data")
+            if not os.path.isdir(want_dir):
+                continue
+            names[h] = sorted(x for x in os.listdir(want_dir) if x.endswith(".dat"))
+            out += [(h, name, os.path.join(want_dir, name)) for name in names[h]]
+        return out, names
+
     def test_plot_data_files(self):
+        """Every .dat, as make plots writes it (run_gnuplot writes each prepared
+        figure's dat_text, a line each), from the plotter's own preparation,
+        in this process: no figure is drawn (test_plot_cli_... draws them all,
+        in make test-slow)."""
+        from scripts.figures import plot
+        want, names = self.committed_dat()
+        got = {}
+        for h in names:
+            host = plot.Host(RESULTS, h)
+            host.load()
+            prep = plot.prepare(host)
+            got[h] = {name + ".dat": "\n".join(plot.dat_text(name, prep[name])) + "\n"
+                      for name in plot.FIGURE_NAMES if name in prep}
+        for h, name, path in want:
+            with self.subTest(file=f"{h}/{name}"):
+                self.assertIn(name, got[h], f"plots/{h}/data/{name} not regenerated")
+                with open(path, encoding="utf-8", newline="") as f:
+                    self.assertEqual(got[h][name], f.read(),
+                                     f"plots/{h}/data/{name} differs: make plots")
+        for h in names:
+            self.assertEqual(sorted(got[h]), names[h], h)
+        self.assertGreater(len(want), 0)
+
+    @slow
+    def test_plot_cli_draws_every_figure_and_writes_the_same_data_files(self):
+        """make plots --gnuplot over the committed results, into a temporary
+        folder: it exits 0 (every figure drawn, matplotlib and gnuplot) and
+        writes the committed .dat files byte for byte."""
         if shutil.which("gnuplot") is None:
             self.skipTest("gnuplot is not installed (scripts/deps.sh experiments)")
         tmp = tempfile.mkdtemp(prefix="nr-golden-plots-")
@@ -62,25 +102,18 @@ class GoldenTest(unittest.TestCase):
         r = subprocess.run(module("figures.plot", PY) + ["--gnuplot", "--plots", tmp],
                            capture_output=True, text=True, cwd=ROOT)
         self.assertEqual(r.returncode, 0, r.stderr[-2000:])
-        n = 0
-        for h in hosts():
-            want_dir = os.path.join(PLOTS, h, "data")
-            if not os.path.isdir(want_dir):
-                continue
+        want, names = self.committed_dat()
+        for h, name, path in want:
+            with self.subTest(file=f"{h}/{name}"):
+                got = os.path.join(tmp, h, "data", name)
+                self.assertTrue(os.path.exists(got), f"plots/{h}/data/{name} not regenerated")
+                self.assertTrue(filecmp.cmp(got, path, shallow=False),
+                                f"plots/{h}/data/{name} differs: make plots")
+        for h in names:
             got_dir = os.path.join(tmp, h, "data")
-            for name in sorted(os.listdir(want_dir)):
-                if not name.endswith(".dat"):
-                    continue
-                n += 1
-                with self.subTest(file=f"{h}/{name}"):
-                    got = os.path.join(got_dir, name)
-                    self.assertTrue(os.path.exists(got), f"plots/{h}/data/{name} not regenerated")
-                    self.assertTrue(filecmp.cmp(got, os.path.join(want_dir, name), shallow=False),
-                                    f"plots/{h}/data/{name} differs: make plots")
             self.assertEqual(sorted(x for x in os.listdir(got_dir) if x.endswith(".dat")),
-                             sorted(x for x in os.listdir(want_dir) if x.endswith(".dat")), h)
-        self.assertGreater(n, 0)
-
+                             names[h], h)
+        self.assertGreater(len(want), 0)
 
 if __name__ == "__main__":
     unittest.main()

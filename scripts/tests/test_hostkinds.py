@@ -35,7 +35,7 @@ from scripts.tests import fakeresults
 from scripts.analysis import nrdata
 from scripts.tests.test_paper import macros
 from scripts.tests.test_plots import PY
-from scripts.tests import module
+from scripts.tests import module, slow
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(TESTS)
@@ -79,6 +79,7 @@ def flat_text(pdf):
     return re.sub(r"\s+", " ", text)
 
 
+@slow
 class HostKind:
     """One result set, built and run through every script once (setUpClass);
     subclasses say what it is (build) and what the text must say."""

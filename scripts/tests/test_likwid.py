@@ -23,6 +23,7 @@ import unittest
 from scripts.analysis import nrdata
 from scripts.runner import nrlikwid
 from scripts.tests.test_experiments import BENCH, run, tidy_rows
+from scripts.tests import slow
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(TESTS)
@@ -193,6 +194,7 @@ class ParseTest(unittest.TestCase):
         self.assertIn("emulated", why)
 
 
+@slow
 class RunnerLikwidTest(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="nr-likwid-test-")

@@ -24,7 +24,7 @@ import unittest
 from scripts.tests import fakeresults
 from scripts.analysis import nrdata
 from scripts.figures import plot
-from scripts.tests import ROOT, module
+from scripts.tests import ROOT, module, slow
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(TESTS)
@@ -137,6 +137,7 @@ class OneThread(unittest.TestCase):
         self.assertIn("title ctitle", lines)
         self.assertIn("ctitle = has_ceiling ?", gp)
 
+    @slow
     @unittest.skipUnless(GNUPLOT, "gnuplot is not installed")
     def test_gnuplot_draws_both(self):
         plots = os.path.join(self.tmp, "plots")

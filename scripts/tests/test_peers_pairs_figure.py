@@ -30,7 +30,7 @@ from scripts.figures import fig_common
 from scripts.analysis import nrdata
 from scripts.figures import plot
 from scripts.analysis import summarize
-from scripts.tests import ROOT, module
+from scripts.tests import ROOT, module, slow
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(TESTS)
@@ -401,6 +401,7 @@ class PeersPairs(unittest.TestCase):
             self.assertEqual(re.findall(r'^"(.*)"$', head, re.M),
                              ["prodcons", "ceiling (model)", "harness alone (null queue)"])
 
+    @slow
     @unittest.skipUnless(GNUPLOT, "gnuplot is not installed")
     def test_gnuplot_draws_every_shape(self):
         plots = os.path.join(self.tmp, "plots")

@@ -29,7 +29,7 @@ from scripts.figures import fig_common
 from scripts.analysis import nrdata
 from scripts.figures import plot
 from scripts.common import regime
-from scripts.tests import ROOT, module
+from scripts.tests import ROOT, module, slow
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(TESTS)
@@ -219,6 +219,7 @@ class PeersRegimes(unittest.TestCase):
         self.assertIn("closed-loop latency", gp)
         self.assertIn("occupancy", gp)
 
+    @slow
     @unittest.skipUnless(GNUPLOT, "gnuplot is not installed")
     def test_gnuplot_draws_every_shape(self):
         plots = os.path.join(self.tmp, "plots")

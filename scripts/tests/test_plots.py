@@ -26,7 +26,7 @@ import unittest
 
 from scripts.tests import fakeresults
 from scripts.analysis import nrdata
-from scripts.tests import module
+from scripts.tests import module, slow
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(TESTS)
@@ -93,6 +93,7 @@ def check_pdf(test, path):
         test.assertEqual(f.read(5), b"%PDF-", path)
 
 
+@slow
 class Drawn(unittest.TestCase):
     """One results tree with two hosts, drawn once (with gnuplot) for several tests."""
 
@@ -648,6 +649,7 @@ class OpenLoopF3RealizedF5(unittest.TestCase):
         readme = summarize.host_readme(os.path.join(self.results, "closed"))
         self.assertNotIn("| F5 (realized batch) |", readme)
 
+    @slow
     def test_draws_both_shapes(self):
         plots = os.path.join(self.tmp, "plots")
         args = ["--results", self.results, "--plots", plots]
@@ -828,6 +830,7 @@ class Harness(unittest.TestCase):
                 for pn in p.get("panels", []):
                     self.assertEqual(pn["harness"], [])
 
+    @slow
     def test_not_measured_still_draws(self):
         plots = os.path.join(self.tmp, "plots-none")
         args = ["--results", self.results, "--plots", plots, "--host", "none"]

@@ -35,7 +35,7 @@ from scripts.analysis import nrdata
 from scripts.figures import plot
 from scripts.common import regime
 from scripts.analysis import summarize
-from scripts.tests import ROOT, module
+from scripts.tests import ROOT, module, slow
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(TESTS)
@@ -354,6 +354,7 @@ class RegimesApart(unittest.TestCase):
         self.assertRegex(plot.prep_f2(self.host("many"))["caption"][-1][0],
                          r"black x: \d+ oversubscribed points")
 
+    @slow
     @unittest.skipUnless(GNUPLOT, "gnuplot is not installed")
     def test_gnuplot_draws_them(self):
         plots = os.path.join(self.tmp, "plots")

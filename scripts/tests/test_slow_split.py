@@ -1,0 +1,98 @@
+# SPDX-License-Identifier: BSD-2-Clause
+"""make test and make test-slow split the scripts' tests (scripts/tests/__init__.py):
+every test is in exactly one of the two sets, the slow set is what
+docs/testing.md lists, and CI runs both."""
+
+import os
+import re
+import unittest
+
+from scripts import tests
+from scripts.tests import ROOT
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def everything():
+    """Every test of the folder, whichever set NUMARING_SLOW_TESTS selects now."""
+    return list(tests.flatten(unittest.TestLoader().discover(HERE, top_level_dir=ROOT)))
+
+
+def marked(test):
+    """What @slow marks for a slow test: its class ("module.Class") or its
+    method ("module.Class.method")."""
+    cls = type(test)
+    where = "%s.%s" % (cls.__module__, cls.__qualname__)
+    return where if getattr(cls, tests.SLOW_ATTR, False) else test.id()
+
+
+class SplitTest(unittest.TestCase):
+    def setUp(self):
+        self.all = everything()
+        self.ids = [t.id() for t in self.all]
+        if tests.slow_mode() == "slow":
+            self.skipTest("NUMARING_SLOW_TESTS=only discovers the slow set alone")
+
+    def test_every_test_in_exactly_one_set(self):
+        suite = unittest.TestSuite(self.all)
+        fast = [t.id() for t in tests.select(suite, "fast")]
+        slow = [t.id() for t in tests.select(suite, "slow")]
+        self.assertFalse(set(fast) & set(slow))
+        self.assertEqual(sorted(fast + slow), sorted(self.ids))
+        self.assertEqual(len(set(self.ids)), len(self.ids))
+        self.assertTrue(fast)
+        self.assertTrue(slow)
+        self.assertIn(self.id(), fast)
+
+    def test_modes(self):
+        for value, mode in (("", "fast"), ("0", "fast"), ("only", "slow"), ("1", "all")):
+            self.assertEqual(tests.slow_mode({tests.SLOW_ENV: value}), mode)
+        self.assertEqual(tests.slow_mode({}), "fast")
+        with self.assertRaises(ValueError):
+            tests.slow_mode({tests.SLOW_ENV: "yes"})
+
+    def test_a_slow_test_is_skipped_saying_where_it_runs(self):
+        if tests.slow_mode() != "fast":
+            self.skipTest("the slow tests run in this set")
+        for t in self.all:
+            if tests.is_slow(t):
+                with self.subTest(test=t.id()):
+                    method = getattr(t, t._testMethodName)
+                    why = (getattr(type(t), "__unittest_skip_why__", None)
+                           if getattr(type(t), tests.SLOW_ATTR, False)
+                           else getattr(method, "__unittest_skip_why__", None))
+                    self.assertEqual(why, tests.SLOW_REASON)
+
+    def test_docs_list_the_slow_set(self):
+        with open(os.path.join(ROOT, "docs", "testing.md"), encoding="utf-8") as f:
+            text = f.read()
+        m = re.search(r"<!-- slow-tests -->\n(.*?)<!-- /slow-tests -->", text, re.S)
+        self.assertIsNotNone(m, "docs/testing.md: no <!-- slow-tests --> block")
+        listed = re.findall(r"`(scripts\.tests\.[\w.]+)`", m.group(1))
+        self.assertEqual(len(listed), len(set(listed)), "listed twice")
+        want = {marked(t) for t in self.all if tests.is_slow(t)}
+        self.assertEqual(sorted(listed), sorted(want),
+                         "docs/testing.md's slow-tests block names what @slow marks")
+
+    def test_ci_runs_both_sets(self):
+        with open(os.path.join(ROOT, ".ci", "run"), encoding="utf-8") as f:
+            lines = [x.strip() for x in f]
+        self.assertIn("make test", lines)
+        self.assertEqual(lines[lines.index("make test") + 1], "make test-slow")
+        with open(os.path.join(ROOT, "Makefile"), encoding="utf-8") as f:
+            mk = f.read()
+        self.assertRegex(mk, r"(?m)^test-slow:.*\n(\t.*\n)*\t.*test-scripts-slow$")
+        with open(os.path.join(ROOT, "scripts", "experiments.mk"), encoding="utf-8") as f:
+            mk = f.read()
+        for target, env in (("test-scripts", None), ("test-scripts-slow", "only")):
+            with self.subTest(target=target):
+                m = re.search(r"(?m)^%s:.*\n((?:\t.*\n)+)" % re.escape(target), mk)
+                self.assertIsNotNone(m, "scripts/experiments.mk: no %s target" % target)
+                self.assertIn("unittest discover -s scripts/tests -t .", m.group(1))
+                if env:
+                    self.assertIn("%s=%s" % (tests.SLOW_ENV, env), m.group(1))
+                else:
+                    self.assertNotIn(tests.SLOW_ENV, m.group(1))
+
+if __name__ == "__main__":
+    unittest.main()
