@@ -62,31 +62,26 @@ class Interval(tuple):
 
 def coverage(n, j):
     """The probability that [x(j), x(n+1-j)] of n independent draws of a
-    continuous distribution covers its median: 1 - 2 P(B <= j-1).  SciPy's
-    binomial CDF: against the exact integer sum it gives, for every n <= 54,
-    the same double at each j order_rank meets at 95% (at other j, or from
-    n = 55, it can be an ulp or two off), which covers every n the results use."""
+    continuous distribution covers its median: 1 - 2 P(B <= j-1).  SciPy's CDF
+    gives the exact value's double at every j order_rank picks for n <= 54
+    (checked against the integer sum; off by an ulp at some larger n)."""
     if n < 2 or not 1 <= j <= n // 2:
         raise ValueError(f"no order-statistic interval with j = {j} at n = {n}")
     return 1.0 - 2.0 * float(binom.cdf(j - 1, n, 0.5))
 
 
-def _reaches(n, j, level):
-    """Whether coverage(n, j) >= level, decided exactly (integers, math.comb):
-    the rank chosen, and with it every "95%" printed, must not flip on a
-    float's last bit, and at large n a coverage can lie nearer 0.95 than a
-    double (or scipy's CDF) resolves."""
-    tail = sum(math.comb(n, i) for i in range(j))          # 2**n P(B <= j-1)
-    return Fraction(2 ** n - 2 * tail, 2 ** n) >= Fraction(str(level))
-
-
 def order_rank(n, level=LEVEL):
     """(j, coverage): the largest j whose interval covers at least ``level``,
-    else j = 1 (the widest there is) with its smaller coverage; None for n < 2."""
+    else j = 1 (the widest there is) with its smaller coverage; None for n < 2.
+    Whether a j reaches the level is decided in exact integers (math.comb), not
+    on coverage()'s float: the rank, and with it every "95%" printed, must not
+    flip on a last bit (at large n a coverage lies nearer 0.95 than a double
+    resolves)."""
     if n < 2:
         return None
     j = 1
-    while j + 1 <= n // 2 and _reaches(n, j + 1, level):
+    while j < n // 2 and (Fraction(2 ** n - 2 * sum(math.comb(n, i) for i in range(j + 1)),
+                                   2 ** n) >= Fraction(str(level))):
         j += 1
     return j, coverage(n, j)
 
