@@ -72,19 +72,20 @@ class TidyRows(list):
         self.path, self.header, self.frame = path, header, frame
 
 
-def _parse_number(text, column):
-    """The number in ``text`` for ``column``, or raise ValueError(why)."""
+def _why_not(text, column):
+    """Why ``text`` (refused by pd.to_numeric or out of range) is no value of
+    ``column``: not a number, not finite, not whole (counts), negative."""
     try:
         value = float(text)
     except ValueError:
-        raise ValueError("%r is not a number" % text) from None
+        return "%r is not a number" % text
     if not math.isfinite(value):
-        raise ValueError("%r is not a finite number" % text)
+        return "%r is not a finite number" % text
     if column in INT_COLUMNS and value != int(value):
-        raise ValueError("%r is not a whole number" % text)
+        return "%r is not a whole number" % text
     if value < 0:
-        raise ValueError("%r is negative" % text)
-    return value
+        return "%r is negative" % text
+    return "%r is not a number" % text      # float() takes it, pandas does not (1_0)
 
 
 def _read_text(path):
@@ -115,8 +116,9 @@ def _read_strings(path, text):
         raise DataError(path, int(m[1]) if m else None, None, "not CSV: %s" % e) from None
     # the line csv counts a record at: its own, plus the line breaks quoted in it
     # and in every record before it
-    breaks = raw.applymap(lambda v: v.count("\n") if v else 0).sum(axis=1).cumsum()
-    raw.index = np.arange(1, len(raw) + 1) + breaks
+    raw.index = np.arange(1, len(raw) + 1)
+    if '"' in text:
+        raw.index += raw.applymap(lambda v: v.count("\n") if v else 0).sum(axis=1).cumsum()
     return raw
 
 
@@ -187,11 +189,7 @@ def load_tidy(path, experiment=None, role="point"):
 
     def number(line):
         c = bad_number.loc[line].idxmax()
-        try:
-            _parse_number(st.at[line, c], c)
-        except ValueError as e:
-            return c, str(e)
-        return c, "%r is not a number" % st.at[line, c]
+        return c, _why_not(st.at[line, c], c)
 
     # (rows, why) in the order a row is checked: the first wrong row is named,
     # with the first of its problems
