@@ -13,7 +13,6 @@ reference's runs (role reference) are left out of every point; drift.py
 reports them on their own.
 """
 
-import csv
 import os
 import statistics
 
@@ -37,11 +36,10 @@ HARNESS_BOUND = 0.8
 
 
 def load_all(path):
-    """Every row of a tidy CSV, the drift reference's runs included."""
-    if not os.path.exists(path):
-        return []
-    with open(path, newline="", encoding="utf-8") as f:
-        return list(csv.DictReader(f))
+    """Every row of a CSV as dicts of strings, the drift reference's runs
+    included; [] where absent.  nrdata.read_rows, not load_tidy: the figures
+    check the tidy tables; the summaries also read partial ones (tests)."""
+    return nrdata.read_rows(path) if os.path.exists(path) else []
 
 
 def load(path):
@@ -177,7 +175,7 @@ def f1(hostdir):
 def bench_ring(hostdir):
     """F1 on one thread (make bench-ring): libnuma's look-up against the data
     movement of an uncontended operation (half an enqueue+dequeue pair)."""
-    rows = load(os.path.join(hostdir, "bench-ring.csv"))
+    rows = load_all(os.path.join(hostdir, "bench-ring.csv"))
     none = [r for r in rows if r["lookup"] == "none"]
     lib = [r for r in rows if r["lookup"] == "libnuma"]
     if not none or not lib:
@@ -446,16 +444,9 @@ def f5_realized(hostdir):
     # every batch full, so mixing its runs in would hide short transfers
     rows = [r for r in load(os.path.join(hostdir, "f5-ceiling.csv"))
             if load_of(r) or not regime.closed_loop(r)]
-    points = {}
-    for r in rows:
-        points.setdefault((threads(r), int(float(r["batch"]))), []).append(realized_of(r))
-    out = []
-    for (t, b), vals in sorted(points.items()):
-        vals = [v for v in vals if v is not None]
-        if vals:
-            m = statistics.median(vals)
-            out.append({"threads": t, "batch": b, "realized": m, "ratio": m / b})
-    return out or None
+    agg = nrdata.aggregate(rows, (threads, lambda r: int(float(r["batch"]))), realized_of)
+    return [{"threads": t, "batch": b, "realized": m, "ratio": m / b}
+            for (t, b), (m, _lo, _hi, _n) in agg.items()] or None
 
 
 def f5_closed(hostdir):

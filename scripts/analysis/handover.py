@@ -19,11 +19,12 @@ verdict changes when the runs that measured a further-apart machine are left
 out rests on the hypervisor's placement, not on the queue.
 """
 
-import csv
 import os
 import shutil
 import statistics
 import tempfile
+
+import pandas as pd
 
 from . import ceiling, findings, hostfacts
 
@@ -82,17 +83,14 @@ def summary(hostdir):
              "median": statistics.median(vals), "max": vals[-1], "t_c": t_c,
              "far": None, "slowdown": None}
         if t_c:
-            d["far"] = sum(1 for r in rows if far(r, t_c))
-            ratios = []
-            by_point = {}
-            for r in rows:
-                by_point.setdefault(r["point"], []).append(r)
-            for rs in by_point.values():
-                a = [float(r["throughput_ops_per_s"]) for r in rs if far(r, t_c)]
-                b = [float(r["throughput_ops_per_s"]) for r in rs if not far(r, t_c)]
-                if a and b and statistics.median(b) > 0:
-                    ratios.append(statistics.median(a) / statistics.median(b))
-            d["slowdown"] = statistics.median(ratios) if ratios else None
+            runs = pd.DataFrame({"point": [r["point"] for r in rows],
+                                 "far": [far(r, t_c) for r in rows],
+                                 "v": [float(r["throughput_ops_per_s"]) for r in rows]})
+            d["far"] = int(runs["far"].sum())
+            m = runs.groupby(["point", "far"])["v"].median().unstack().reindex(
+                columns=[True, False])
+            ratios = (m[True] / m[False])[m[False] > 0].dropna()
+            d["slowdown"] = float(ratios.median()) if len(ratios) else None
             d["points_both"] = len(ratios)
         out.append(d)
     return out
@@ -100,15 +98,9 @@ def summary(hostdir):
 
 def _filter_tidy(src, dst, t_c):
     """Copy one tidy CSV without the runs far at an end; return (kept, left out)."""
-    with open(src, newline="", encoding="utf-8") as f:
-        r = csv.DictReader(f)
-        fields = r.fieldnames or []
-        rows = list(r)
-    keep = [row for row in rows if not far(row, t_c)]
-    with open(dst, "w", newline="", encoding="utf-8") as f:
-        w = csv.DictWriter(f, fields, lineterminator="\n")
-        w.writeheader()
-        w.writerows(keep)
+    rows = pd.read_csv(src, dtype=str, keep_default_na=False)
+    keep = rows[[not far(r, t_c) for r in rows.to_dict("records")]]
+    keep.to_csv(dst, index=False, lineterminator="\n")
     return len(keep), len(rows) - len(keep)
 
 

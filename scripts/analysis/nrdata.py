@@ -1,39 +1,35 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """Shared data code for NumaRing's result scripts (plots, the paper's numbers).
 
-Standard library only, so that any script can import it:
-
-    from scripts import nrdata
+    from scripts.analysis import nrdata
     rows = nrdata.load_tidy("results/vm/f2-node-cache.csv")
+    rows.frame          # the same rows as a typed pandas DataFrame
     agg = nrdata.aggregate(rows, ("lookup", "threads"), "throughput_ops_per_s")
     # {("cached", 2): (median, min, max, n), ...}
     info = nrdata.host_info("results", "vm")
 
-The tidy table of one experiment (written by scripts/runner/collect.py) has the
-runner's columns (RUNNER_COLUMNS: ``experiment,point,rep`` always, then
-``profile``, ``role`` and ``oversubscribed`` where the runner wrote them)
-followed by the columns of numaring-bench's summary.csv, one row per (point,
-rep).  A column that does not apply to a row is empty (lookup for a peer
-queue, latency for ``faa``).
-
+The tidy table of one experiment is defined in scripts/common/tidy.py (its
+columns, and the helpers that read one row: num, threads, is_reference, ...).
 ``role`` is ``point`` for a point of the sweep and ``reference`` for a run of
 the experiment's drift reference (points ``reference-start``,
 ``reference-middle``, ``reference-end``); load_tidy leaves reference rows out
-unless asked, so that no figure pools them with the points.  ``oversubscribed``
-is 1 where the run's threads outnumbered the CPUs they ran on, 0 where not,
-and empty (unknown) in tables written before the runner recorded it.
+unless asked, so that no figure pools them with the points.
 
-Every load validates what it reads and raises :class:`DataError`, whose text
-names the file, the line and the column, so that a caller can print one
-message and stop.
+Tables are read with pandas and checked column by column; every load raises
+:class:`DataError`, whose text names the file, the line and the column, so
+that a caller can print one message and stop.
 """
 
 import csv
 import glob
+import io
 import json
 import math
 import os
-import statistics
+import re
+
+import numpy as np
+import pandas as pd
 
 from ..common.tidy import (  # noqa: F401 - the table's definition, read through here too
     BACKOFF_EXERCISED, CONFIG_COLUMNS, FLOAT_COLUMNS, INT_COLUMNS, LATENCY_COLUMNS,
@@ -43,9 +39,9 @@ from ..common.tidy import (  # noqa: F401 - the table's definition, read through
 
 __all__ = [
     "DataError", "SUMMARY_COLUMNS", "TIDY_COLUMNS", "RUNNER_COLUMNS", "TidyRows",
-    "load_tidy", "load_latency", "load_probe_csv", "aggregate", "num",
-    "threads", "ns_per_op", "host_info", "list_hosts", "latency_path", "run_dir",
-    "is_reference", "oversubscribed", "failed_per_item", "backoff_exercised",
+    "load_tidy", "load_latency", "load_probe_csv", "read_rows", "aggregate", "groups",
+    "by_rep", "num", "threads", "ns_per_op", "host_info", "list_hosts", "latency_path",
+    "run_dir", "is_reference", "oversubscribed", "failed_per_item", "backoff_exercised",
     "paired_ratios", "REFERENCE_POINTS", "BACKOFF_EXERCISED",
     "shares_core", "one_per_core", "quoted_threads",
 ]
@@ -64,37 +60,32 @@ class DataError(Exception):
 
 
 class TidyRows(list):
-    """The rows of one tidy CSV (dicts of strings), with where each came from.
+    """The rows of one tidy CSV as dicts of the CSV's strings, for the code
+    that reads a row at a time; ``rows.frame`` is the same rows as a typed
+    DataFrame (numbers in numeric columns, NaN or <NA> where empty; its index
+    is each row's line in the file), ``rows.path`` the file, ``rows.header``
+    its columns (those of an older harness added, empty)."""
 
-    ``rows.path`` is the file, ``rows.lines[i]`` the line number of ``rows[i]``.
-    """
-
-    def __init__(self, path, header):
-        super().__init__()
-        self.path = path
-        self.header = header
-        self.lines = []
-
-    def line_of(self, row):
-        for i, r in enumerate(self):
-            if r is row:
-                return self.lines[i]
-        return None
+    def __init__(self, path, header, frame, strings):
+        cols = list(strings.columns)
+        super().__init__(dict(zip(cols, r)) for r in strings.to_numpy().tolist())
+        self.path, self.header, self.frame = path, header, frame
 
 
-def _parse_number(text, column):
-    """The number in ``text`` for ``column``, or raise ValueError(why)."""
+def _why_not(text, column):
+    """Why ``text`` (refused by pd.to_numeric or out of range) is no value of
+    ``column``: not a number, not finite, not whole (counts), negative."""
     try:
         value = float(text)
     except ValueError:
-        raise ValueError("%r is not a number" % text) from None
+        return "%r is not a number" % text
     if not math.isfinite(value):
-        raise ValueError("%r is not a finite number" % text)
+        return "%r is not a finite number" % text
     if column in INT_COLUMNS and value != int(value):
-        raise ValueError("%r is not a whole number" % text)
+        return "%r is not a whole number" % text
     if value < 0:
-        raise ValueError("%r is negative" % text)
-    return value
+        return "%r is negative" % text
+    return "%r is not a number" % text      # float() takes it, pandas does not (1_0)
 
 
 def _read_text(path):
@@ -107,6 +98,28 @@ def _read_text(path):
         raise DataError(path, None, None, "not UTF-8 text (%s)" % e.reason) from None
     except OSError as e:
         raise DataError(path, None, None, "cannot read: %s" % e.strerror) from None
+
+
+def _read_strings(path, text):
+    """Every record of a CSV text as strings, the header line as row 0, its
+    index the record's line in the file; a field a short row lacks is None
+    (the python engine pads with None where the C engine would write "")."""
+    try:
+        raw = pd.read_csv(io.StringIO(text), header=None, dtype=str, keep_default_na=False,
+                          skip_blank_lines=False, engine="python")
+    except pd.errors.ParserError as e:
+        m = re.search(r"Expected (\d+) fields in line (\d+), saw (\d+)", str(e))
+        if m:
+            raise DataError(path, int(m[2]), None, "the row has %s fields, the header %s"
+                            % (m[3], m[1])) from None
+        m = re.search(r"line (\d+)", str(e))
+        raise DataError(path, int(m[1]) if m else None, None, "not CSV: %s" % e) from None
+    # the line csv counts a record at: its own, plus the line breaks quoted in it
+    # and in every record before it
+    raw.index = np.arange(1, len(raw) + 1)
+    if '"' in text:
+        raw.index += raw.applymap(lambda v: v.count("\n") if v else 0).sum(axis=1).cumsum()
+    return raw
 
 
 def load_tidy(path, experiment=None, role="point"):
@@ -126,6 +139,8 @@ def load_tidy(path, experiment=None, role="point"):
     oversubscribed is empty, 0 or 1; and, with ``experiment``, every row's
     experiment column equals it.  A header with no rows is valid (an
     experiment that has not produced a point yet) and gives an empty list.
+    Where several rows are wrong, the first is named (a row with too many
+    fields, found while parsing, comes before the others).
 
     Raises DataError naming the file, the line and the column.
     """
@@ -133,84 +148,81 @@ def load_tidy(path, experiment=None, role="point"):
     if not text.strip():
         raise DataError(path, 1, "experiment", "empty file: no header line (expected "
                         "experiment,point,rep and numaring-bench's summary.csv columns)")
-    ends_mid_line = not text.endswith(("\n", "\r"))
-    reader = csv.reader(text.splitlines(keepends=True), strict=True)
-    try:
-        header = next(reader)
-    except csv.Error as e:
-        raise DataError(path, 1, None, "not CSV: %s" % e) from None
-    header = [h.strip() for h in header]
+    raw = _read_strings(path, text)
+    header = [h.strip() for h in raw.iloc[0]]
     if header[:3] != ["experiment", "point", "rep"]:
         raise DataError(path, 1, header[0] if header else None,
                         "wrong header: it must start with experiment,point,rep "
                         "(found %s)" % ",".join(header[:3]))
-    seen = set()
-    for h in header:
-        if h in seen:
-            raise DataError(path, 1, h, "wrong header: column appears twice")
-        seen.add(h)
+    twice = pd.Index(header).duplicated()
+    if twice.any():
+        raise DataError(path, 1, header[twice.argmax()], "wrong header: column appears twice")
     for c in TIDY_COLUMNS:
-        if c not in seen and c not in LATER_COLUMNS:
+        if c not in header and c not in LATER_COLUMNS:
             raise DataError(path, 1, c, "wrong header: column missing "
                             "(expected experiment,point,rep + numaring-bench's "
                             "summary.csv columns)")
-    missing_later = [c for c in LATER_COLUMNS if c in TIDY_COLUMNS and c not in seen]
-    rows = TidyRows(path, header + missing_later)
-    first_line = {}
-    ncols = len(header)
-    while True:
-        try:
-            fields = next(reader)
-        except StopIteration:
-            break
-        except csv.Error as e:
-            raise DataError(path, reader.line_num, None, "not CSV: %s" % e) from None
-        line = reader.line_num
-        if not fields or (len(fields) == 1 and not fields[0].strip()):
-            continue  # a blank line
-        if len(fields) < ncols:
-            last = line == len(text.splitlines())
-            why = "the row ends after %d of %d fields" % (len(fields), ncols)
-            if last and ends_mid_line:
-                why += " and the file ends mid-line: truncated file?"
-            raise DataError(path, line, header[len(fields)], why)
-        if len(fields) > ncols:
-            raise DataError(path, line, None, "the row has %d fields, the header %d"
-                            % (len(fields), ncols))
-        row = dict(zip(header, fields))
-        for c in missing_later:  # written by an older harness: empty
-            row[c] = ""
-        for c in REQUIRED_VALUES:
-            if not row[c].strip():
-                raise DataError(path, line, c, "empty, but every row needs a value")
-        for c in header:
-            v = row[c].strip()
-            if c in NUMERIC_COLUMNS and v:
-                try:
-                    _parse_number(v, c)
-                except ValueError as e:
-                    raise DataError(path, line, c, str(e)) from None
-        if int(float(row["rep"])) < 1:
-            raise DataError(path, line, "rep", "%r: repetitions count from 1" % row["rep"])
-        if row.get("role", "").strip() not in ("", "point", "reference"):
-            raise DataError(path, line, "role", "%r: expected point or reference"
-                            % row["role"])
-        if row.get("oversubscribed", "").strip() not in ("", "0", "1"):
-            raise DataError(path, line, "oversubscribed", "%r: expected 0, 1 or nothing"
-                            % row["oversubscribed"])
-        if experiment is not None and row["experiment"] != experiment:
-            raise DataError(path, line, "experiment", "%r, but the file is experiment %r"
-                            % (row["experiment"], experiment))
-        key = (row["experiment"], row.get("profile", ""), row["point"], int(float(row["rep"])))
-        if key in first_line:
-            raise DataError(path, line, "rep", "point %r rep %d appears twice (also line %d)"
-                            % (row["point"], key[3], first_line[key]))
-        first_line[key] = line
-        if role is not None and (role == "reference") != is_reference(row):
-            continue
-        rows.append(row)
-        rows.lines.append(line)
-    return rows
+    body = raw.iloc[1:].set_axis(header, axis=1)
+    fields = body.notna().sum(axis=1)
+    blank = (fields == 0) | ((fields == 1) & (body[header[0]].str.strip() == ""))
+    body, fields = body[~blank], fields[~blank]
+    missing_later = [c for c in LATER_COLUMNS if c in TIDY_COLUMNS and c not in header]
+    df = body.fillna("").assign(**{c: "" for c in missing_later})   # older harness: empty
+    st = df.applymap(str.strip)
+    numeric = [c for c in df.columns if c in NUMERIC_COLUMNS]
+    nums = st[numeric].where(st[numeric] != "").apply(pd.to_numeric, errors="coerce")
+    x = nums.astype("float64")
+    not_whole = (x != np.floor(x)) & [c in INT_COLUMNS for c in numeric]
+    bad_number = (st[numeric] != "") & (x.isna() | ~np.isfinite(x) | (x < 0) | not_whole)
+    empty = st[list(REQUIRED_VALUES)] == ""
+    rep = x["rep"].fillna(1)
+    key = pd.DataFrame({"e": df["experiment"], "p": df.get("profile", ""), "pt": df["point"],
+                        "rep": rep.where(np.isfinite(rep), 0).astype("int64")})
+    first = pd.Series(key.index, index=key.index).groupby([key[c] for c in key]).transform("first")
+
+    def short(line):
+        n = fields[line]
+        why = "the row ends after %d of %d fields" % (n, len(header))
+        if line == len(text.splitlines()) and not text.endswith(("\n", "\r")):
+            why += " and the file ends mid-line: truncated file?"
+        return header[n], why
+
+    def number(line):
+        c = bad_number.loc[line].idxmax()
+        return c, _why_not(st.at[line, c], c)
+
+    # (rows, why) in the order a row is checked: the first wrong row is named,
+    # with the first of its problems
+    checks = [(fields < len(header), short),
+              (empty.any(axis=1), lambda line: (empty.loc[line].idxmax(),
+                                                "empty, but every row needs a value")),
+              (bad_number.any(axis=1), number),
+              (rep < 1, lambda line: ("rep", "%r: repetitions count from 1" % df.at[line, "rep"]))]
+    for c, ok, expected in (("role", ("", "point", "reference"), "point or reference"),
+                            ("oversubscribed", ("", "0", "1"), "0, 1 or nothing")):
+        if c in df:
+            checks.append((~st[c].isin(ok), lambda line, c=c, e=expected:
+                           (c, "%r: expected %s" % (df.at[line, c], e))))
+    if experiment is not None:
+        checks.append((df["experiment"] != experiment, lambda line: (
+            "experiment", "%r, but the file is experiment %r"
+            % (df.at[line, "experiment"], experiment))))
+    checks.append((key.duplicated(), lambda line: (
+        "rep", "point %r rep %d appears twice (also line %d)"
+        % (df.at[line, "point"], key.at[line, "rep"], first[line]))))
+    wrong = np.logical_or.reduce([m.to_numpy(dtype=bool) for m, _ in checks])
+    if wrong.any():
+        line = df.index[wrong.argmax()]
+        raise DataError(path, line, *next(why(line) for m, why in checks if m[line]))
+
+    typed = df.assign(**{c: nums[c].astype("Int64") if c in INT_COLUMNS else x[c]
+                         for c in numeric})
+    if role is not None:
+        r = st["role"] if "role" in st else pd.Series("", index=df.index)
+        ref = (r == "reference").where(r != "", df["point"].isin(REFERENCE_POINTS))
+        keep = ref.astype(bool) == (role == "reference")
+        df, typed = df[keep], typed[keep]
+    return TidyRows(path, header + missing_later, typed.rename_axis("line"), df)
 
 
 def one_per_core(rows, cores=None, threads_per_core=None):
@@ -251,25 +263,23 @@ def quoted_threads(rows, cores=None, threads_per_core=None, usable=None):
 
 
 def by_rep(rows, value="throughput_ops_per_s"):
-    """{rep: value} over rows (the median where one rep appears in several rows);
-    rows with no value are left out."""
+    """The median of ``value`` per repetition over rows (a Series indexed by
+    rep, ascending); rows with no value are left out."""
     get = _getter(value)
-    groups = {}
-    for r in rows:
-        v = get(r)
-        if v is None or v == "":
-            continue
-        groups.setdefault(int(float(r["rep"])), []).append(float(v))
-    return {k: statistics.median(v) for k, v in sorted(groups.items())}
+    vals = [(int(float(r["rep"])), get(r)) for r in rows]
+    df = pd.DataFrame([(k, float(v)) for k, v in vals if v is not None and v != ""],
+                      columns=["rep", "value"], dtype=object)
+    return df.astype({"rep": "int64", "value": "float64"}).groupby("rep")["value"].median()
 
 
 def paired_ratios(a_rows, b_rows, value="throughput_ops_per_s", fn=None):
     """[fn(a_k, b_k)] for every repetition k that both groups of rows have (the
-    same rep index: run in the same round of the sweep, close in time); fn
-    defaults to a_k / b_k.  Pairs with b_k == 0 are left out."""
-    a, b = by_rep(a_rows, value), by_rep(b_rows, value)
+    same rep index: run in the same round of the sweep, close in time), by rep;
+    fn defaults to a_k / b_k.  Pairs with b_k == 0 are left out."""
+    pairs = pd.merge(by_rep(a_rows, value).rename("a"), by_rep(b_rows, value).rename("b"),
+                     on="rep").query("b != 0")
     fn = fn or (lambda x, y: x / y)
-    return [fn(a[k], b[k]) for k in sorted(set(a) & set(b)) if b[k] != 0]
+    return [fn(x, y) for x, y in zip(pairs["a"].tolist(), pairs["b"].tolist())]
 
 
 def load_latency(path):
@@ -316,17 +326,28 @@ def load_latency(path):
     return out
 
 
-def load_probe_csv(path):
-    """Read the host probe's probe.csv; return a list of dicts of strings."""
+def read_rows(path, need=()):
+    """The rows of a CSV as dicts of its strings (pandas, every value read as
+    text, none taken for missing); [] for an empty file.  ``need``: columns
+    the header must have.  Raises DataError."""
     text = _read_text(path)
     if not text.strip():
-        raise DataError(path, None, None, "empty file (no header line)")
-    reader = csv.DictReader(text.splitlines(keepends=True))
-    need = ["kind", "value", "unit", "method"]
+        return []
+    try:
+        frame = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
+    except pd.errors.ParserError as e:
+        raise DataError(path, None, None, "not CSV: %s" % e) from None
     for c in need:
-        if c not in (reader.fieldnames or []):
+        if c not in frame.columns:
             raise DataError(path, 1, c, "wrong header: column missing")
-    return list(reader)
+    return frame.to_dict("records")
+
+
+def load_probe_csv(path):
+    """Read the host probe's probe.csv; return a list of dicts of strings."""
+    if not _read_text(path).strip():
+        raise DataError(path, None, None, "empty file (no header line)")
+    return read_rows(path, ("kind", "value", "unit", "method"))
 
 
 #: Values computed from a row that aggregate() accepts by name.
@@ -343,35 +364,38 @@ def _getter(spec):
     return lambda r: r.get(spec, "")
 
 
-def aggregate(rows, keys, value):
-    """Median, min, max and count of ``value`` over rows grouped by ``keys``.
-
-    ``keys`` is a sequence of column names (numeric columns give numbers),
-    derived names ("threads") or callables of a row; ``value`` the same for
-    the value.  Rows whose value is empty or None are left out (latency of
-    ``faa``).  Returns {key tuple: (median, min, max, n)}, keys in sorted
-    order where they compare.
-    """
+def groups(rows, keys, value):
+    """``value`` over rows grouped by ``keys``: a pandas SeriesGroupBy and the
+    key tuple of each group ({group number: key tuple}, keys in sorted order
+    where they compare, else as first met).  ``keys`` is a sequence of column
+    names (numeric columns give numbers), derived names ("threads") or
+    callables of a row; ``value`` the same for the value.  Rows whose value is
+    empty or None are left out (latency of ``faa``)."""
     if isinstance(keys, str):
         keys = (keys,)
-    kget = [_getter(k) for k in keys]
-    vget = _getter(value)
-    groups = {}
-    for r in rows:
-        v = vget(r)
-        if v is None or v == "":
-            continue
-        k = tuple(g(r) for g in kget)
-        groups.setdefault(k, []).append(float(v))
-    out = {}
+    kget, vget = [_getter(k) for k in keys], _getter(value)
+    pairs = [(tuple(g(r) for g in kget), v) for r in rows for v in [vget(r)]
+             if v is not None and v != ""]
+    number = {}
+    codes = [number.setdefault(k, len(number)) for k, _ in pairs]
     try:
-        order = sorted(groups)
+        order = sorted(number)
     except TypeError:
-        order = list(groups)
-    for k in order:
-        vs = groups[k]
-        out[k] = (statistics.median(vs), min(vs), max(vs), len(vs))
-    return out
+        order = list(number)
+    values = pd.Series([float(v) for _, v in pairs], dtype="float64")
+    return values.groupby(codes), {number[k]: k for k in order}
+
+
+def aggregate(rows, keys, value):
+    """Median, min, max and count of ``value`` over rows grouped by ``keys``
+    (see groups): {key tuple: (median, min, max, n)}.  pandas' median of an
+    even count is the mean of the two middle values, as statistics.median."""
+    g, order = groups(rows, keys, value)
+    if not order:
+        return {}
+    agg = g.agg(["median", "min", "max", "count"])
+    return {k: (float(agg.at[c, "median"]), float(agg.at[c, "min"]), float(agg.at[c, "max"]),
+                int(agg.at[c, "count"])) for c, k in order.items()}
 
 
 def run_dir(results_dir, host, row):

@@ -10,7 +10,6 @@ side set the pace. Only wording lives here; every number is computed
 elsewhere. python3 -m scripts.analysis.summarize --readme HOST writes the file.
 """
 
-import csv
 import os
 
 from . import drift
@@ -123,12 +122,10 @@ def spin_section(hostdir):
         return []
     pause_ns = None
     try:
-        with open(os.path.join(hostdir, "probe", "probe.csv"), newline="",
-                  encoding="utf-8") as f:
-            for r in csv.DictReader(f):
-                if r.get("kind") == "pause_ns" and r.get("value"):
-                    pause_ns = float(r["value"])
-    except (OSError, ValueError):
+        for r in nrdata.read_rows(os.path.join(hostdir, "probe", "probe.csv")):
+            if r.get("kind") == "pause_ns" and r.get("value"):
+                pause_ns = float(r["value"])
+    except (nrdata.DataError, ValueError):
         pass
     lines = ["", "### How long a backoff spins (f4-spin)", "",
              "pairs, 2 threads, no local work; each backoff against the `none` run of the "

@@ -93,21 +93,9 @@ def left_out_words(left):
 def intervals(rows, keys, value):
     """{key tuple: stats.Interval} of ``value`` over rows grouped by ``keys``
     (as nrdata.aggregate groups them; empty values left out)."""
-    if isinstance(keys, str):
-        keys = (keys,)
-    kget = [nrdata._getter(k) for k in keys]
-    vget = nrdata._getter(value)
-    groups = {}
-    for r in rows:
-        v = vget(r)
-        if v is None or v == "":
-            continue
-        groups.setdefault(tuple(g(r) for g in kget), []).append(float(v))
-    try:
-        order = sorted(groups)
-    except TypeError:
-        order = list(groups)
-    return {k: stats.interval(groups[k]) for k in order}
+    g, order = nrdata.groups(rows, keys, value)
+    values = dict(list(g))
+    return {k: stats.interval(values[c].tolist()) for c, k in order.items()}
 
 
 def whisker_words(ns):

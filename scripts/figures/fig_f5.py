@@ -25,6 +25,7 @@ file of scripts/gnuplot/f5-ceiling.gp) render that preparation.
 
 import math
 import statistics
+from collections import Counter
 
 from . import fig_common as FC
 from . import fig_draw
@@ -76,21 +77,17 @@ def prep_f5(host):
     ceil = host.ceiling.drawn(rows, pkey)
     hs = harness_of(rows, pkey)
     ov = oversub_of(rows, pkey)
-    real, sources = {}, {}
-    for r in rows:
-        v, src = realized_of(r)
-        if v is not None:
-            real.setdefault(pkey(r), []).append(v)
-            sources[src] = sources.get(src, 0) + 1
+    real = nrdata.aggregate(rows, (nrdata.threads, lambda r: int(float(r["batch"]))),
+                            lambda r: realized_of(r)[0])
+    sources = Counter(src for v, src in map(realized_of, rows) if v is not None)
     lines = {}
     for (t, b), (med, mn, mx, n) in agg.items():
         c = ceil.get((t, b))
         h = hs.get((t, b))
-        rv = real.get((t, b))
-        rmed = statistics.median(rv) if rv else None
+        rmed, rmin, rmax, _n = real.get((t, b), (None, None, None, 0))
         lines.setdefault(t, []).append((rmed if rmed is not None else float(b), med, mn, mx,
                                         n, c, h[0] if h else None, ov.get((t, b)), b, rmed,
-                                        min(rv) if rv else None, max(rv) if rv else None))
+                                        rmin, rmax))
     for t in lines:
         lines[t].sort(key=lambda q: q[8])
     pts = [(t, q[8], q[9] / q[8]) for t in sorted(lines) for q in lines[t]

@@ -103,6 +103,27 @@ class IntervalTest(unittest.TestCase):
         self.assertEqual(nrdata.paired_ratios(a, b, "v", fn=lambda x, y: x - y), [5, 15, 20])
 
 
+class TidyFrameTest(unittest.TestCase):
+    """nrdata.load_tidy's typed DataFrame holds the numbers the rows' strings
+    say (nrdata.num: float() of the text), on every committed table."""
+
+    def test_frame_equals_the_strings(self):
+        import glob
+        paths = [p for p in glob.glob(os.path.join(ROOT, "results", "*", "*.csv"))
+                 if os.path.basename(p) not in ("claims.csv", "bench-ring.csv")]
+        self.assertTrue(paths)
+        for path in paths:
+            rows = nrdata.load_tidy(path, role=None)
+            self.assertEqual(list(rows.frame.index), sorted(rows.frame.index))
+            for c in rows.header:
+                if c in nrdata.NUMERIC_COLUMNS:
+                    got = [None if v is None or v != v else v
+                           for v in rows.frame[c].astype(object).where(
+                               rows.frame[c].notna(), None).tolist()]
+                    with self.subTest(path=path, column=c):
+                        self.assertEqual(got, [nrdata.num(r, c) for r in rows])
+
+
 class Trees(unittest.TestCase):
     """Synthetic hosts: 'drifty' (references that move 30% in F4 and 40% in peers),
     'steady' (references within 2%), 'idle' (F4's backoff never runs: 0.2 failed
