@@ -14,7 +14,7 @@ fails on a circle or on an import against the flow):
 
 common    the definitions both sides read, standard library only
     tidy          the tidy table's columns and the functions of one row
-    expfile       read and check experiments/*.exp (fuzz_expfile: its fuzzer)
+    expfile       read and check experiments/*.exp (its fuzzer: tests/fuzz_expfile.py)
     manifest      numaring-bench's names (queues, look-ups, ...), from manifest.json
     regime        which regime a run ran in, from what it measured
     wholefile     a file written whole or not at all

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # fuzz-run.sh NAME LOG STATUS -- COMMAND...
 #
-# Run one fuzz target (a libFuzzer binary or python3 -m scripts.common.fuzz_expfile) with
+# Run one fuzz target (a libFuzzer binary or python3 -m scripts.tests.fuzz_expfile) with
 # its output in LOG, then print one line: the target, ok/FAILED, and the
 # executions done (libFuzzer's final "Done N runs in M second(s)" line,
 # which fuzz_expfile.py prints too). On failure also the crash file (from

@@ -17,7 +17,7 @@
 #   cpulist   ring/fuzz/fuzz_cpulist.c     nr_cpulist_parse + format round trip
 #   topology  ring/fuzz/fuzz_topology.c    nr_topology_parse invariants, order, round trip
 #   hgrm      harness/fuzz/fuzz_hgrm.c     hdr_parse_hgrm (hgrm.c); hdr_write_hgrm -> parse
-#   expfile   scripts/common/fuzz_expfile.py      expfile.parse / points (Python, no libFuzzer)
+#   expfile   scripts/tests/fuzz_expfile.py      expfile.parse / points (Python, no libFuzzer)
 #
 # Seeds: ring/fuzz/corpus/{cpulist,topology}/, harness/fuzz/corpus/hgrm/,
 # experiments/fuzz-corpus/ + experiments/*.exp. Regression inputs (findings,
@@ -119,13 +119,13 @@ $(foreach t,$(FUZZ_C_TARGETS),$(eval $(call FUZZ_C_RULES,$(t))))
 fuzz-run-expfile: | fuzz-check-vars
 	@rm -f $(FUZZ_DIR)/status/expfile $(FUZZ_DIR)/status/expfile.txt
 	@scripts/fuzz-run.sh expfile $(FUZZ_DIR)/logs/expfile.log $(FUZZ_DIR)/status/expfile -- \
-		$(PYTHON) -m scripts.common.fuzz_expfile --seconds $(FUZZ_SECONDS) --timeout $(FUZZ_TIMEOUT) \
+		$(PYTHON) -m scripts.tests.fuzz_expfile --seconds $(FUZZ_SECONDS) --timeout $(FUZZ_TIMEOUT) \
 		--crash-dir $(FUZZ_DIR)/artifacts/expfile $(addprefix --corpus ,$(FUZZ_EXP_SEEDS)) \
 		$(FUZZ_EXPFILE_ARGS) $(if $(FUZZ_KEEP_GOING),|| true)
 
 fuzz-regress-expfile:
 	@mkdir -p $(FUZZ_DIR)/logs
-	@if $(PYTHON) -m scripts.common.fuzz_expfile --regress $(FUZZ_EXP_SEEDS) \
+	@if $(PYTHON) -m scripts.tests.fuzz_expfile --regress $(FUZZ_EXP_SEEDS) \
 		> $(FUZZ_DIR)/logs/regress-expfile.log 2>&1; \
 	 then echo "fuzz-regress expfile: $$(sed -n 's/^fuzz_expfile: regress: //p' $(FUZZ_DIR)/logs/regress-expfile.log)"; \
 	 else echo "fuzz-regress expfile: FAILED (log $(FUZZ_DIR)/logs/regress-expfile.log):"; \

@@ -3,9 +3,9 @@
 (scripts/common/expfile.py), standard library only (Debian has no libFuzzer for
 Python).
 
-    python3 -m scripts.common.fuzz_expfile --seconds 60 --corpus experiments/fuzz-corpus
+    python3 -m scripts.tests.fuzz_expfile --seconds 60 --corpus experiments/fuzz-corpus
         --corpus experiments
-    python3 -m scripts.common.fuzz_expfile --regress experiments/fuzz-corpus experiments/fuzz-regressions
+    python3 -m scripts.tests.fuzz_expfile --regress experiments/fuzz-corpus experiments/fuzz-regressions
 
 Each execution hands a text to expfile.parse(path, text) and, when it is
 accepted, expands it with expfile.points() for both profiles and a few
@@ -53,9 +53,8 @@ import sys
 import time
 import traceback
 
-from . import expfile
+from ..common import expfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 
 ENC = ("utf-8", "surrogateescape")
 MAX_LEN = 8192
@@ -310,7 +309,7 @@ def _alarm(signum, frame):
     raise Hang("execution timed out")
 
 
-with open(os.path.join(HERE, "expfile.py"), encoding="utf-8") as _f:
+with open(expfile.__file__, encoding="utf-8") as _f:
     VOCAB = frozenset(re.findall(r"[A-Za-z][A-Za-z_-]*", _f.read()))
 
 MACHINES = ((2, 1), (1, 1), (0, 0), (4, 2), (32, 2), (96, 4), (256, 8), (3, 5))
@@ -575,7 +574,7 @@ def fuzz(args):
 
 def main():
     ap = argparse.ArgumentParser(
-        prog="python3 -m scripts.common.fuzz_expfile", description=__doc__.split("\n\n")[0])
+        prog="python3 -m scripts.tests.fuzz_expfile", description=__doc__.split("\n\n")[0])
     ap.add_argument("--seconds", type=float, default=60, help="how long to fuzz (default 60)")
     ap.add_argument("--runs", type=int, default=0, help="stop after this many executions too")
     ap.add_argument("--corpus", action="append", default=[],
