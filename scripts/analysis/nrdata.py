@@ -22,6 +22,7 @@ that a caller can print one message and stop.
 
 import csv
 import glob
+import hashlib
 import io
 import json
 import math
@@ -145,6 +146,24 @@ def load_tidy(path, experiment=None, role="point"):
     Raises DataError naming the file, the line and the column.
     """
     text = _read_text(path)
+    key = (path, hashlib.blake2b(text.encode("utf-8", "surrogatepass")).digest(), experiment, role)
+    if key not in _PARSED:
+        if len(_PARSED) >= 512:
+            _PARSED.clear()
+        _PARSED[key] = _parse_tidy(path, text, experiment, role)
+    header, typed, strings = _PARSED[key]
+    return TidyRows(path, header, typed.copy(), strings)
+
+
+#: load_tidy's parsed tables by content: every README section, claim and
+#: figure reads its experiment's table, and pandas parses a table in tenths of
+#: a second; keyed on the text's hash (a file rewritten within one timestamp
+#: tick is read again), each call gets rows of its own.
+_PARSED = {}
+
+
+def _parse_tidy(path, text, experiment, role):
+    """load_tidy's checks on one table's text: (header, typed frame, strings)."""
     if not text.strip():
         raise DataError(path, 1, "experiment", "empty file: no header line (expected "
                         "experiment,point,rep and numaring-bench's summary.csv columns)")
@@ -222,7 +241,7 @@ def load_tidy(path, experiment=None, role="point"):
         ref = (r == "reference").where(r != "", df["point"].isin(REFERENCE_POINTS))
         keep = ref.astype(bool) == (role == "reference")
         df, typed = df[keep], typed[keep]
-    return TidyRows(path, header + missing_later, typed.rename_axis("line"), df)
+    return header + missing_later, typed.rename_axis("line"), df
 
 
 def one_per_core(rows, cores=None, threads_per_core=None):
@@ -326,6 +345,10 @@ def load_latency(path):
     return out
 
 
+#: read_rows' tables by content, as load_tidy's (_PARSED)
+_READ = {}
+
+
 def read_rows(path, need=()):
     """The rows of a CSV as dicts of its strings (pandas, every value read as
     text, none taken for missing); [] for an empty file.  ``need``: columns
@@ -333,10 +356,16 @@ def read_rows(path, need=()):
     text = _read_text(path)
     if not text.strip():
         return []
-    try:
-        frame = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
-    except pd.errors.ParserError as e:
-        raise DataError(path, None, None, "not CSV: %s" % e) from None
+    key = (path, hashlib.blake2b(text.encode("utf-8", "surrogatepass")).digest())
+    if key not in _READ:
+        try:
+            frame = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
+        except pd.errors.ParserError as e:
+            raise DataError(path, None, None, "not CSV: %s" % e) from None
+        if len(_READ) >= 512:
+            _READ.clear()
+        _READ[key] = frame
+    frame = _READ[key]
     for c in need:
         if c not in frame.columns:
             raise DataError(path, 1, c, "wrong header: column missing")

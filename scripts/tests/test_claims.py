@@ -16,7 +16,7 @@ import tempfile
 import unittest
 
 from scripts.analysis import claims
-from scripts.tests import fakeresults, module
+from scripts.tests import fakeresults, module, slow
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(HERE)
@@ -332,6 +332,7 @@ class TestabilityTest(unittest.TestCase):
         self.assertEqual(d("<=", 1, 0.9, 1.2), "inconclusive")
 
 
+@slow
 class ReportCliTest(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="nr-claims-")

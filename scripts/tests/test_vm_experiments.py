@@ -35,7 +35,7 @@ from scripts.analysis import summarize
 from scripts.vm import vm_experiments
 from scripts.vm import vm_fetch
 from scripts.vm import vm_image
-from scripts.tests import module
+from scripts.tests import module, slow
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(TESTS)
@@ -96,6 +96,7 @@ class ResultsCase(unittest.TestCase):
             return f.read()
 
 
+@slow
 class GuestMarkTest(ResultsCase):
 
     def test_guest_note(self):
