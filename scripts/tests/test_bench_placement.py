@@ -21,7 +21,7 @@ SCRIPT = os.path.join(ROOT, "scripts", "runner", "bench_placement.py")
 BARE = os.environ.get("NUMARING_BARE", os.path.join(ROOT, "build", "bench", "bare_loop"))
 BENCH = os.environ.get("NUMARING_BENCH", os.path.join(ROOT, "build", "numaring-bench"))
 
-TINY = ("--cells-at", "0,128", "--reps", "2", "--duration", "0.05", "--warmup", "0.02")
+TINY = ("--cells-at", "0,128", "--reps", "2", "--duration", "0.2", "--warmup", "0.02")
 
 
 def script(*args):
@@ -42,7 +42,7 @@ def snapshot(folder):
 @unittest.skipUnless(os.access(BARE, os.X_OK), "bare_loop not built (make build/bench/bare_loop)")
 class BenchPlacement(unittest.TestCase):
     def test_runs_every_placement(self):
-        r = script("--cells-at", "0,128,384", "--reps", "2", "--duration", "0.05",
+        r = script("--cells-at", "0,128,384", "--reps", "2", "--duration", "0.2",
                    "--warmup", "0.02", "--no-save")
         self.assertEqual(r.returncode, 0, r.stderr)
         line = re.compile(r"^\s*(\d+)\s+(\d+)\s+([\d.]+) \[\s*[\d.]+\.\.\s*[\d.]+\]\s+([\d.]+)")

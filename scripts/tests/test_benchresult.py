@@ -188,7 +188,7 @@ class Fidelity(unittest.TestCase):
     def test_one_round_writes_one_row_per_run(self):
         with tempfile.TemporaryDirectory() as res:
             r = subprocess.run(module("runner.bench_fidelity") + ["--bench", BENCH, "--bare", BARE,
-                                "--reps", "1", "--duration", "0.05", "--warmup", "0.02",
+                                "--reps", "1", "--duration", "0.2", "--warmup", "0.02",
                                 "--results", res], capture_output=True, text=True,
                                timeout=120, env=env(), cwd=ROOT)
             self.assertEqual(r.returncode, 0, r.stderr)
