@@ -18,10 +18,19 @@ where the study gave one, and when it is testable. Evaluated on a host's
 results it gets one status:
 
   holds              the whole interval lies on the claimed side of the threshold
-  does not hold      the whole interval lies on the other side
-  inconclusive       the interval straddles the threshold, or covers the median
-                     with less than stats.MIN_DECISIVE probability (too few
-                     paired repetitions)
+                     (inside the range, for a claim of the study's range)
+  does not hold      the whole interval lies on the other side (for a range:
+                     "does not hold: larger" above it, "smaller" below it)
+  inconclusive       the interval straddles the threshold, or there are too
+                     few pairs for an interval of 95% coverage (fewer than 6)
+
+A paired claim decides on its decision interval (stats.decision_interval): the
+order-statistic interval at the level the stopping rule allows at its n
+(scripts/common/looks.py: the runner adds rounds while a claim is undecided, and
+the chance of a false decision over every look is at most 5%); the row's lo, hi
+and coverage are that interval's.  A bound (F5.model-bounds, F5.realized-batch,
+ring.oversub-no-collapse) states its own rule in its row: the worst run or
+point decides, with no interval.
   not testable here  the host cannot test it (why: e.g. needs 2 real nodes), or its
                      results do not hold the data
   not exercised      the mechanism the claim is about did not run (why: the counter)
@@ -52,7 +61,8 @@ from . import stats
 # the claims table and its evaluation; the names the runner, the README, the
 # paper and the tests read through this module stay importable from it
 from .claims_table import (  # noqa: F401
-    ANY, BY_ID, CLAIMS, COLUMNS, STATUSES, Host, decide, evaluate, report)
+    ANY, BY_ID, CLAIMS, COLUMNS, F4_WORK_NS, STATUSES, Host, decide, evaluate, report,
+    threshold_text)
 
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -96,16 +106,31 @@ def fmt_value(row, intervals=True):
 
 
 def predicate(row):
-    t = float(row["threshold"])
     unit = row["unit"]
+    if row["op"] == "in":
+        a, b = (float(x) for x in row["threshold"].split(".."))
+        return (f"within [{a:+g}%, {b:+g}%]" if unit == "%" else
+                f"within [{a:g}, {b:g}]{unit}")
+    t = float(row["threshold"])
     return f"{row['op']} {t:+g}%" if unit == "%" else f"{row['op']} {t:g}{unit}"
+
+
+def status_word(row):
+    """The status with the side a range claim missed on: 'does not hold: larger'."""
+    s = row["status"]
+    why = row.get("why") or ""
+    if s == "does not hold" and row.get("op") == "in" and why.split(":")[0] in (
+            "larger", "smaller"):
+        return f"{s}: {why.split(':')[0]}"
+    return s
 
 
 def status_text(row):
     s = row["status"]
     return f"{s} ({row['why']})" if row.get("why") and s in ("not testable here",
                                                              "not exercised",
-                                                             "inconclusive") else s
+                                                             "inconclusive") else \
+        status_word(row)
 
 
 def host_lines(rows):
@@ -116,12 +141,14 @@ def host_lines(rows):
            + ", ".join(f"{n} {s}" for s, n in counts.items() if n)]
     w = max(len(r["claim"]) for r in rows) if rows else 10
     for r in rows:
-        out.append(f"  {r['claim']:<{w}}  {r['status']:<17}  {fmt_value(r):<26} "
+        out.append(f"  {r['claim']:<{w}}  {status_word(r):<17}  {fmt_value(r):<26} "
                    f"claim {predicate(r)}" + (f"; study {r['study']}" if r["study"] else ""))
         if r["status"] in ("not testable here", "not exercised") and r["why"]:
             out.append(f"  {'':<{w}}  why: {r['why']}")
         elif r["detail"] and r["status"] in ("does not hold", "inconclusive"):
             out.append(f"  {'':<{w}}  {r['detail']}")
+            if r["status"] == "inconclusive" and r["why"]:
+                out.append(f"  {'':<{w}}  why: {r['why']}")
     return out
 
 
@@ -142,8 +169,8 @@ def side_by_side(reports):
             if r is None:
                 cells.append("—")
                 continue
-            sts.add(r["status"])
-            cells.append(f"{r['status']} {fmt_value(r, intervals=False)}")
+            sts.add(status_word(r))
+            cells.append(f"{status_word(r)} {fmt_value(r, intervals=False)}")
         mark = ""
         if len(sts) > 1:
             mark, differ = "  <- differs", differ + 1
@@ -204,8 +231,9 @@ def readme_block(results):
         for h in hosts:
             r = by[h][c.id]
             v = fmt_value(r)
-            cells.append(r["status"] + ("" if v == "—" else f": {v}"))
-        pred = predicate(next(iter(by.values()))[c.id]) if by else f"{c.op} {c.threshold:g}"
+            cells.append(status_word(r) + ("" if v == "—" else f": {v}"))
+        pred = predicate(next(iter(by.values()))[c.id]) if by else \
+            f"{c.op} {threshold_text(c)}"
         lines.append(f"| {c.sentence} (`{c.id}`) | {pred} | {c.study or '—'} | "
                      + " | ".join(cells) + " |")
     if not hosts:
@@ -254,7 +282,7 @@ def latex_table(rows):
         why = r["why"] if r["status"] in ("not testable here", "not exercised") else r["detail"]
         # run identifiers (queue=faa_workload=...) may break after an underscore
         why_tex = tex(why).replace(r"\_", r"\_\allowbreak{}")
-        out.append(f"\\texttt{{{tex(r['claim'])}}} & {tex(r['status'])} & "
+        out.append(f"\\texttt{{{tex(r['claim'])}}} & {tex(status_word(r))} & "
                    f"{tex(fmt_value(r))} & {tex(predicate(r))} & {why_tex} "
                    r"\tabularnewline")
     out += [r"\bottomrule", r"\end{tabularx}", r"\end{table*}"]
@@ -301,7 +329,7 @@ def main(argv=None):
     a = ap.parse_args(argv)
     if a.cmd == "list":
         for c in CLAIMS:
-            print(f"{c.id}: {c.sentence} [{c.op} {c.threshold:g}{c.unit}; study "
+            print(f"{c.id}: {c.sentence} [{c.op} {threshold_text(c)}{c.unit}; study "
                   f"{c.study or '—'}; {c.when}; reads {c.reads}]")
         return 0
     if a.cmd == "readme":

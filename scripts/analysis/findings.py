@@ -63,11 +63,13 @@ def paired(a_rows, b_rows, key="throughput_ops_per_s", fn=None):
 
 def put_ratio(out, name, pr, scale=1.0):
     """out[name], out[name_lo], out[name_hi], out[name_n], out[name_cov] from a
-    paired() result (x scale)."""
+    paired() result (x scale), and out[name_vals] its paired values (x scale:
+    what a claim decides on, stats.decision_interval)."""
     if pr:
         out[name], out[name + "_lo"], out[name + "_hi"] = (v * scale for v in pr[:3])
         out[name + "_n"] = pr[3]
         out[name + "_cov"] = pr[4]
+        out[name + "_vals"] = [v * scale for v in pr.values]
 
 
 def interval_of(d, name):

@@ -20,6 +20,7 @@ Figures, READMEs, the claims report and the paper call this module and
 nothing else for an interval (design.md 6b: one estimator).
 """
 
+import functools
 import math
 import statistics
 from fractions import Fraction
@@ -27,27 +28,32 @@ from fractions import Fraction
 from scipy.special import bdtr
 
 from ..common import regime
+from ..common.looks import LOOKS, look_alpha
 
 __all__ = ["Interval", "coverage", "order_rank", "interval", "paired", "label", "fmt",
-           "LEVEL", "MIN_DECISIVE"]
+           "LEVEL", "MIN_DECISIVE", "LOOKS", "look_alpha", "decision_rank",
+           "decision_interval", "sequential_verdict"]
 
 #: the coverage asked of every interval
 LEVEL = 0.95
 
 #: the least coverage at which an interval may decide a claim (holds / does not
-#: hold); a narrower one leaves the claim inconclusive (n = 2 covers 50%, n = 3 75%)
-MIN_DECISIVE = 0.75
-
+#: hold); a narrower one leaves the claim inconclusive: n <= 5 pairs never
+#: decide (the widest interval at n = 5 covers 93.75%), n = 1 has no interval
+MIN_DECISIVE = 0.95
 
 class Interval(tuple):
     """(estimate, low, high, n, coverage): the median of n values and its
     order-statistic interval; coverage is its exact probability of covering
-    the true median (None for n = 1: no interval)."""
+    the true median (None for n = 1: no interval).  ``values`` are the n
+    values, sorted (empty where the interval was rebuilt from its bounds), so
+    that a claim can take its decision interval (decision_interval) from the
+    same values."""
 
-    __slots__ = ()
-
-    def __new__(cls, est, lo, hi, n, cov):
-        return super().__new__(cls, (est, lo, hi, n, cov))
+    def __new__(cls, est, lo, hi, n, cov, values=()):
+        self = super().__new__(cls, (est, lo, hi, n, cov))
+        self.values = tuple(values)
+        return self
 
     est = property(lambda s: s[0])
     lo = property(lambda s: s[1])
@@ -57,7 +63,8 @@ class Interval(tuple):
 
     def scaled(self, k):
         """The same interval with estimate and bounds times k (k > 0)."""
-        return Interval(self[0] * k, self[1] * k, self[2] * k, self[3], self[4])
+        return Interval(self[0] * k, self[1] * k, self[2] * k, self[3], self[4],
+                        [v * k for v in self.values])
 
 
 def coverage(n, j):
@@ -97,9 +104,63 @@ def interval(values, level=LEVEL):
         return None
     est = statistics.median(vals)
     if n == 1:
-        return Interval(est, est, est, 1, None)
+        return Interval(est, est, est, 1, None, vals)
     j, cov = order_rank(n, level)
-    return Interval(est, vals[j - 1], vals[n - j], n, cov)
+    return Interval(est, vals[j - 1], vals[n - j], n, cov, vals)
+
+
+# ---- the decision rule and the stopping rule ------------------------------------------
+
+def _tail2(n, j):
+    """2 P(B <= j - 1), B ~ Binomial(n, 1/2), exactly: the chance that [x(j),
+    x(n+1-j)] misses the median."""
+    return Fraction(2 * sum(math.comb(n, i) for i in range(j)), 2 ** n)
+
+
+@functools.lru_cache(maxsize=None)
+def decision_rank(n):
+    """(j, coverage) of the interval a claim of n pairs decides on: the
+    largest j whose chance of missing the median is within look_alpha(n);
+    None where n is below the first look or no j qualifies."""
+    a = look_alpha(n)
+    if a is None or _tail2(n, 1) > a:
+        return None
+    j = 1
+    while j < n // 2 and _tail2(n, j + 1) <= a:
+        j += 1
+    return j, coverage(n, j)
+
+
+def decision_interval(values):
+    """The Interval a claim decides on (decision_rank's, never below
+    MIN_DECISIVE coverage); None for fewer pairs than the first look."""
+    vals = sorted(float(v) for v in values)
+    r = decision_rank(len(vals))
+    if r is None:
+        return None
+    j, cov = r
+    n = len(vals)
+    return Interval(statistics.median(vals), vals[j - 1], vals[n - j], n, cov, vals)
+
+
+def sequential_verdict(values, decide, budget):
+    """The stopping rule on one sequence of paired values: look at the first
+    k values for every look k <= budget (LOOKS only: a count between looks
+    would spend a look's error twice); stop at the first look whose decision
+    interval decides (decide(lo, hi) -> 'holds', 'does not hold' or
+    'inconclusive').  Returns (status, pairs used): the last look's count and
+    'inconclusive' where no look decided.  The runner follows the same rule,
+    a round at a time (budget_rounds)."""
+    looks = [k for k in LOOKS if k <= budget]
+    for k in looks:
+        if k > len(values):
+            break
+        iv = decision_interval(values[:k])
+        if iv is not None:
+            status = decide(iv.lo, iv.hi)
+            if status != "inconclusive":
+                return status, k
+    return "inconclusive", max([k for k in looks if k <= len(values)], default=len(values))
 
 
 def paired(a_rows, b_rows, key="throughput_ops_per_s", fn=None):

@@ -185,19 +185,26 @@ def _symmetric_short(sym):
                              for s, k in st.items()]) + span + ".")
 
 
+def _work_of(row):
+    """The local work (ns) an F4 claim reads: its id's -w<ns> suffix, 0 without."""
+    m = re.search(r"-w(\d+)$", row["claim"])
+    return int(m.group(1)) if m else 0
+
+
 def _symmetric_long(sym):
     out = []
     for w, word in (("pairs", "enqueue-dequeue pairs"), ("mixed", "the random mix")):
         rs = [r for r in sym if r["claim"].startswith(f"F4.{w}-")]
-        if not rs:
-            continue
-        parts = []
-        for r in rs:
-            b = r["claim"].split("-")[1]
-            v = _value(r)
-            parts.append(f"{BACKOFF_WORDS.get(b, tex(b))} {v + ', ' if v else ''}"
-                         f"{tex(r['status'])}")
-        out.append(f"with {word}: " + "; ".join(parts))
+        for work in dict.fromkeys(_work_of(r) for r in rs):
+            parts = []
+            for r in (r for r in rs if _work_of(r) == work):
+                b = r["claim"].split("-")[1]
+                v = _value(r)
+                parts.append(f"{BACKOFF_WORDS.get(b, tex(b))} {v + ', ' if v else ''}"
+                             f"{tex(r['status'])}")
+            out.append(f"with {word}"
+                       + (f" and up to {work}~ns of local work" if work else "")
+                       + ": " + "; ".join(parts))
     if not out:
         return "The symmetric workloads did not run on this host."
     return ("Against retrying at once, the claim that backoff lowers throughput, "
@@ -288,7 +295,7 @@ def put_expected(n):
     # finding -> when -> predicate -> [ids], in the table's order
     groups = {}
     for c in claims.CLAIMS:
-        row = {"op": c.op, "threshold": f"{c.threshold:g}", "unit": c.unit}
+        row = {"op": c.op, "threshold": claims.threshold_text(c), "unit": c.unit}
         groups.setdefault(c.finding, {}).setdefault(c.when, {}).setdefault(
             tex(claims.predicate(row)), []).append(f"\\texttt{{{tex(c.id)}}}")
     out = []

@@ -15,7 +15,7 @@ import sys
 import tempfile
 import unittest
 
-from scripts.analysis import claims
+from scripts.analysis import claims, claims_table
 from scripts.tests import fakeresults, module, slow
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -24,6 +24,8 @@ ROOT = os.path.dirname(SCRIPTS)
 
 
 PY = sys.executable
+#: the rounds of the synthetic hosts: enough pairs (6) for a paired claim to decide
+REPS = 6
 BIG = {"cores": 32, "threads_per_core": 1, "sockets": 2, "hypervisor": None}
 SMALL = {"cores": 2, "threads_per_core": 1, "sockets": 1, "hypervisor": "KVM"}
 PAIR_KEYS = ("rep", "round", "producers", "consumers", "item", "bursts", "load", "batch",
@@ -77,7 +79,7 @@ def write_bench(hostdir):
     b = os.path.join(hostdir, "bench")
     os.makedirs(b, exist_ok=True)
     rows = []
-    for rnd in (1, 2, 3):
+    for rnd in range(1, REPS + 1):
         for q, v in (("numaring", 200e6), ("flat", 190e6), ("rte", 150e6)):
             for bursts in ("0", "1"):
                 for where in ("harness", "bare"):
@@ -89,7 +91,7 @@ def write_bench(hostdir):
     write(os.path.join(b, "bench-peers.csv"), list(rows[0]), rows)
     rows = [{"bench": "bench-fidelity", "round": rnd, "queue": q, "bursts": bursts,
              "item": "inline", "where": where, "throughput_ops_per_s": "100e6"}
-            for rnd in (1, 2, 3) for q in ("numaring", "flat", "rte") for bursts in ("0", "1")
+            for rnd in range(1, REPS + 1) for q in ("numaring", "flat", "rte") for bursts in ("0", "1")
             for where in ("harness", "bare")]
     write(os.path.join(b, "bench-fidelity.csv"), list(rows[0]), rows)
     rows = [{"bench": "bench-oversub", "round": 1, "lookup": lk, "gate": g, "backoff": bo,
@@ -100,22 +102,24 @@ def write_bench(hostdir):
 
 
 def add_workloads(hostdir):
-    """F4's rows again as workloads pairs and mixed (a workload column), as
-    numaring-bench --workload writes them."""
+    """F4's rows again as workloads pairs and mixed (a workload column) at each
+    local work level F4's claims read (work_ns), as numaring-bench --workload
+    and --work write them."""
     path = os.path.join(hostdir, "f4-backoff.csv")
     fields, rows = read(path)
-    if "workload" not in fields:
-        fields = fields + ["workload"]
+    fields = fields + [c for c in ("workload", "work_ns") if c not in fields]
     out = []
-    for w in ("prodcons", "pairs", "mixed"):
-        for r in rows:
-            out.append(dict(r, workload=w, point=f"{r['point']}_workload={w}"))
+    for work in claims.F4_WORK_NS:
+        for w in ("prodcons", "pairs", "mixed"):
+            for r in rows:
+                out.append(dict(r, workload=w, work_ns=work,
+                                point=f"{r['point']}_workload={w}_work={work}"))
     write(path, fields, out)
 
 
 def big_host(root):
     """A two-socket host at the study's scale: every claim is testable."""
-    fakeresults.make_synthetic(root, "big", kind="real", threads=(2, 32), reps=3,
+    fakeresults.make_synthetic(root, "big", kind="real", threads=(2, 32), reps=REPS,
                                machine=BIG, nodes=2, f3_loads=(0.5,), f5_realized=0.9,
                                f4_failed=0.01)
     write_bench(os.path.join(root, "big"))
@@ -144,10 +148,10 @@ def mutations(h):
         force(c("f3-gate.csv"), {"gate": "shared"}, {"gate": "perworker"}, "p50_ns",
               ratio_to(v))
 
-    def f4(b, w="prodcons"):
+    def f4(b, w="prodcons", work=0):
         def put(v):
-            force(c("f4-backoff.csv"), {"backoff": b, "workload": w},
-                  {"backoff": "none", "workload": w}, "throughput_ops_per_s",
+            force(c("f4-backoff.csv"), {"backoff": b, "workload": w, "work_ns": work},
+                  {"backoff": "none", "workload": w, "work_ns": work}, "throughput_ops_per_s",
                   ratio_to(1 + v / 100))
         return put
 
@@ -191,13 +195,12 @@ def mutations(h):
         "F1.lookup-dominates": (f1, 3.0, 0.5),
         "F1.study-11x": (f1, 14.0, 8.0),
         "F2.cache-faster": (f2, 1.5, 0.8),
-        "F2.study-6x": (f2, 7.0, 4.0),
+        "F2.study-6x": (f2, 6.5, 4.0),
         "F3.study-200x": (f3, 300.0, 50.0),
         "F4.study-15-30pct": (f4("exp"), -25.0, -5.0),
-        "F4.pause-costs": (f4("pause"), -10.0, 10.0),
-        "F4.exp-costs": (f4("exp"), -10.0, 10.0),
-        "F4.yield-costs": (f4("yield"), -10.0, 10.0),
-        **{f"F4.{w}-{b}-costs": (f4(b, w), -10.0, 10.0) for w in ("pairs", "mixed")
+        **{f"F4.{'' if w == 'prodcons' else w + '-'}{b}-costs"
+           + (f"-w{work}" if work else ""): (f4(b, w, work), -10.0, 10.0)
+           for work in claims.F4_WORK_NS for w in ("prodcons", "pairs", "mixed")
            for b in ("pause", "exp", "yield")},
         "F5.model-bounds": (f5_model, 0.5, 2.0),
         "F5.realized-batch": (f5_realized, 0.95, 0.5),
@@ -331,6 +334,105 @@ class TestabilityTest(unittest.TestCase):
         self.assertEqual(d("<=", 1, 0.5, 1.0), "holds")
         self.assertEqual(d("<=", 1, 0.9, 1.2), "inconclusive")
 
+        self.assertEqual(d("in", (6, 7), 6.2, 6.9), "holds")
+        self.assertEqual(d("in", (6, 7), 14.7, 23.1), "does not hold")
+        self.assertEqual(d("in", (6, 7), 5.0, 6.5), "inconclusive")
+        self.assertEqual(d("in", (-30, -15), -20, -5), "inconclusive")
+
+
+def paired_claim(op=">", t=1.0):
+    return claims_table.Claim("x.paired", "x", "s", "r", "paired median ratio", op, t,
+                                     "x", "", claims.ANY, None)
+
+
+class DecisionRuleTest(unittest.TestCase):
+    """A paired claim decides only on an interval of >= 95% coverage (6 pairs);
+    a range claim says on which side it missed; a bound states its rule."""
+
+    def verdict(self, values, claim=None):
+        claim = claim or paired_claim()
+        m = claims_table.Measured(values[len(values) // 2], n=len(values),
+                                         values=tuple(values))
+        row = {"lo": "", "hi": "", "coverage": "", "why": ""}
+        return claims_table._paired_verdict(claim, m, row), row
+
+    def test_fewer_than_six_pairs_never_decide(self):
+        for n in (1, 3, 5):
+            with self.subTest(n=n):
+                st, row = self.verdict([2.0 + i / 100 for i in range(n)])
+                self.assertEqual(st, "inconclusive")
+                self.assertIn(f"{n} pair", row["why"])
+                self.assertIn("at least 6", row["why"])
+
+    def test_six_pairs_past_the_threshold_hold(self):
+        st, row = self.verdict([2.0 + i / 100 for i in range(6)])
+        self.assertEqual(st, "holds")
+        self.assertGreaterEqual(float(row["coverage"]), 0.95)
+        st, _ = self.verdict([0.5 + i / 100 for i in range(6)])
+        self.assertEqual(st, "does not hold")
+        # one pair on the other side: the widest interval at n = 6 straddles
+        st, _ = self.verdict([0.9] + [2.0 + i / 100 for i in range(5)])
+        self.assertEqual(st, "inconclusive")
+
+    def test_a_value_without_pairs_never_decides(self):
+        claim = paired_claim()
+        m = claims_table.Measured(9.08, n=1)
+        row = {"lo": "", "hi": "", "coverage": "", "why": ""}
+        self.assertEqual(claims_table._paired_verdict(claim, m, row), "inconclusive")
+
+    def test_a_range_says_larger_or_smaller(self):
+        f2 = claims.BY_ID["F2.study-6x"]
+        self.assertEqual((f2.op, f2.threshold), ("in", (6.0, 7.0)))
+        # the reviewer's fixture: 16.3 [14.7..23.1] against F2's [6, 7]
+        vals = [14.7, 15.2, 16.0, 16.6, 19.0, 23.1]
+        st, row = self.verdict(vals, f2)
+        self.assertEqual(st, "does not hold")
+        full = dict(row, status=st, op="in")
+        self.assertEqual(claims.status_word(full), "does not hold: larger")
+        st, row = self.verdict([3.0 + i / 10 for i in range(6)], f2)
+        self.assertEqual(claims.status_word(dict(row, status=st, op="in")),
+                         "does not hold: smaller")
+        st, _ = self.verdict([6.1 + i / 10 for i in range(6)], f2)
+        self.assertEqual(st, "holds")
+        f4 = claims.BY_ID["F4.study-15-30pct"]
+        self.assertEqual((f4.op, f4.threshold), ("in", (-30.0, -15.0)))
+        self.assertEqual(claims.predicate({"op": "in", "threshold": "-30..-15", "unit": "%"}),
+                         "within [-30%, -15%]")
+
+    def test_bounds_state_their_rule(self):
+        for cid in ("F5.model-bounds", "F5.realized-batch", "ring.oversub-no-collapse",
+                    "F5.study-interconnect"):
+            with self.subTest(claim=cid):
+                self.assertTrue(claims.BY_ID[cid].rule.startswith("bound:"))
+                self.assertIn("worst", claims.BY_ID[cid].rule)
+        paired_ids = [c.id for c in claims.CLAIMS if c.rule == claims_table.PAIRED]
+        self.assertIn("F1.study-11x", paired_ids)
+        # a bound decides on its worst value, with no pairs: F5.realized-batch at
+        # one run past the threshold holds, one short of it does not
+        ctx = type("Ctx", (), {"name": "h", "guest": None})()
+        for v, want in ((0.9, "holds"), (0.7, "does not hold")):
+            c = claims_table.Claim(
+                "x.bound", "x", "s", "r", "lowest", ">=", 0.8, "x", "", claims.ANY,
+                lambda ctx, v=v: claims_table.Measured(v),
+                rule=claims_table.BOUND_WORST_POINT)
+            row = claims.evaluate(c, ctx)
+            self.assertEqual(row["status"], want, row)
+            self.assertEqual(row["rule"], claims_table.BOUND_WORST_POINT)
+
+    def test_f4_claims_cover_every_work_level_the_experiment_runs(self):
+        from scripts.common import expfile
+        e = expfile.parse(os.path.join(ROOT, "experiments", "f4-backoff.exp"))
+        levels = set()
+        for prof in ("quick", "full"):
+            pts, _ = expfile.points(e, prof, 32, 2, 32)
+            levels |= {int(float(p.opts.get("work", 0))) for p in pts}
+        self.assertEqual(levels, set(claims.F4_WORK_NS))
+        for work in claims.F4_WORK_NS:
+            for w in ("", "pairs-", "mixed-"):
+                for b in ("pause", "exp", "yield"):
+                    self.assertIn(f"F4.{w}{b}-costs" + (f"-w{work}" if work else ""),
+                                  claims.BY_ID)
+
 
 @slow
 class ReportCliTest(unittest.TestCase):
@@ -425,6 +527,16 @@ class CommittedTest(unittest.TestCase):
                     self.assertEqual(f.read(), claims.csv_text(
                         claims.report(os.path.join(results, h))),
                         f"{path} is stale: run python3 -m scripts.analysis.claims write {h}")
+
+    def test_no_committed_claim_decides_below_95_percent(self):
+        results = os.path.join(ROOT, "results")
+        for h in claims.real_hosts(results):
+            _f, rows = read(os.path.join(results, h, "claims.csv"))
+            for r in rows:
+                if r["status"] in ("holds", "does not hold") and r["n"]:
+                    with self.subTest(host=h, claim=r["claim"]):
+                        self.assertGreaterEqual(int(r["n"]), 6)
+                        self.assertGreaterEqual(float(r["coverage"]), 0.95)
 
     def test_paper_table_is_current(self):
         """paper/generated/claims.tex states what the report of the paper's host says."""

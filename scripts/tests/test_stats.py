@@ -103,6 +103,64 @@ class IntervalTest(unittest.TestCase):
         self.assertEqual(nrdata.paired_ratios(a, b, "v", fn=lambda x, y: x - y), [5, 15, 20])
 
 
+class StoppingRuleTest(unittest.TestCase):
+    """The stopping rule (scripts/common/looks.py, stats.sequential_verdict):
+    looks at fixed pair counts with the 5% error split across them, so that
+    adding rounds until a claim decides keeps false decisions within 5%."""
+
+    def decide(self, t):
+        def d(lo, hi):
+            return "holds" if lo > t else "does not hold" if hi < t else "inconclusive"
+        return d
+
+    def test_the_looks_spend_at_most_five_percent_each_at_95(self):
+        from fractions import Fraction
+        from scripts.common import looks
+        spent = sum(looks.look_alpha(k) for k in looks.LOOKS)
+        self.assertLessEqual(spent, Fraction(1, 20))
+        for k in looks.LOOKS:
+            j, cov = stats.decision_rank(k)
+            self.assertGreaterEqual(cov, stats.MIN_DECISIVE, k)
+            self.assertLessEqual(1 - cov, float(looks.look_alpha(k)) + 1e-12, k)
+        self.assertEqual(stats.MIN_DECISIVE, 0.95)
+        self.assertIsNone(stats.decision_rank(5))
+        self.assertEqual(looks.budget_rounds(5), 20)   # the quick profile: 4 x 5
+        self.assertEqual(looks.budget_rounds(10), 40)
+        self.assertEqual(looks.next_look(5, 20), 6)
+        self.assertIsNone(looks.next_look(20, 20))
+
+    def test_false_decisions_within_the_level_by_simulation(self):
+        # 10,000 sequences whose true median is the threshold: every decision
+        # is false; their rate must stay within 5% plus three Monte Carlo
+        # standard errors, over three shapes of noise
+        rnd = random.Random(20261202)
+        t, runs, budget = 1.0, 10000, 20
+        shapes = (lambda: math.exp(rnd.gauss(0, 0.3)),
+                  lambda: 1.0 + rnd.uniform(-0.5, 0.5),
+                  lambda: 1.0 + (rnd.expovariate(1.0) - math.log(2)))
+        false = 0
+        for i in range(runs):
+            draw = shapes[i % len(shapes)]
+            vals = [draw() for _ in range(budget)]
+            st, _used = stats.sequential_verdict(vals, self.decide(t), budget)
+            false += st != "inconclusive"
+        rate = false / runs
+        self.assertLessEqual(rate, 0.05 + 3 * math.sqrt(0.05 * 0.95 / runs), rate)
+        # and it does decide sometimes: the rule is not vacuous
+        self.assertGreater(rate, 0.0)
+
+    def test_a_decisive_sequence_stops_early_an_undecided_one_runs_to_the_budget(self):
+        rnd = random.Random(7)
+        far = [2.0 + rnd.random() for _ in range(20)]
+        self.assertEqual(stats.sequential_verdict(far, self.decide(1.0), 20), ("holds", 6))
+        near = [1.0 + (0.01 if i % 2 else -0.01) * (1 + i / 100) for i in range(20)]
+        self.assertEqual(stats.sequential_verdict(near, self.decide(1.0), 20),
+                         ("inconclusive", 20))
+        # a sequence shorter than a look stops at the last look it reached
+        self.assertEqual(stats.sequential_verdict(near[:12], self.decide(1.0), 20),
+                         ("inconclusive", 10))
+
+
 class TidyFrameTest(unittest.TestCase):
     """nrdata.load_tidy's typed DataFrame holds the numbers the rows' strings
     say (nrdata.num: float() of the text), on every committed table."""
