@@ -61,7 +61,7 @@ from . import stats
 # the claims table and its evaluation; the names the runner, the README, the
 # paper and the tests read through this module stay importable from it
 from .claims_table import (  # noqa: F401
-    ANY, BY_ID, CLAIMS, COLUMNS, F4_WORK_NS, STATUSES, Host, decide, evaluate, report,
+    ANY, BY_ID, CLAIMS, COLUMNS, F4_WORK_NS, PAIRED, STATUSES, Host, decide, evaluate, report,
     threshold_text)
 
 

@@ -8,6 +8,10 @@
     python3 -m scripts.analysis.report write HOSTDIR
         HOSTDIR/claims.csv and README.md, then one line of counts and each
         claim that does not hold (what make experiments prints at its end)
+    python3 -m scripts.analysis.report undecided HOSTDIR
+        one line per paired claim still inconclusive that an experiment's
+        rounds feed: "EXPERIMENT<TAB>FOLDER<TAB>CLAIM<TAB>PAIRS" (the stopping
+        rule: the runner adds rounds to EXPERIMENT in FOLDER)
 
 The runner (scripts/runner/) is standard library only, and its modules are
 what the QEMU guest carries; the analysis reads the results with pandas and
@@ -51,6 +55,26 @@ def write_report(hostdir):
     return out
 
 
+def undecided(hostdir):
+    """[(experiment, folder, claim id, pairs)] of the paired claims of hostdir's
+    report (which covers its emulated sibling) that are inconclusive and read
+    an experiment's tidy CSV; the side benchmarks' (bench/) are left out: they
+    are no sweep's rounds."""
+    ctx = claims.Host(hostdir)
+    out = []
+    for c in claims.CLAIMS:
+        what = c.reads.split(":")[0].strip()
+        if c.rule != claims.PAIRED or "/" in what or not what.endswith(".csv"):
+            continue
+        row = claims.evaluate(c, ctx)
+        if row["status"] != "inconclusive":
+            continue
+        folder = ctx.cross if row["source"].startswith(
+            os.path.basename(ctx.cross or "") + "/") and ctx.cross else ctx.dir
+        out.append((what[:-4], folder, c.id, row["n"] or "0"))
+    return out
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python3 -m scripts.analysis.report",
                                  description=__doc__.split("\n")[0])
@@ -59,7 +83,9 @@ def main(argv=None):
     d.add_argument("hostdir")
     d.add_argument("experiment")
     for name, what in (("readme", "rewrite HOSTDIR/README.md"),
-                       ("write", "HOSTDIR/claims.csv and README.md, and the report's lines")):
+                       ("write", "HOSTDIR/claims.csv and README.md, and the report's lines"),
+                       ("undecided", "the inconclusive paired claims and the experiments "
+                        "they read")):
         p = sub.add_parser(name, help=what)
         p.add_argument("hostdir")
     a = ap.parse_args(argv)
@@ -67,6 +93,9 @@ def main(argv=None):
         ap.error(f"{a.hostdir!r} is not a folder of results")
     if a.cmd == "drift":
         print(drift_note(a.hostdir, a.experiment))
+    elif a.cmd == "undecided":
+        for u in undecided(a.hostdir):
+            print("\t".join(str(x) for x in u))
     elif a.cmd == "readme":
         write_whole(os.path.join(a.hostdir, "README.md"), summarize.host_readme(a.hostdir))
     else:

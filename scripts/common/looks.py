@@ -37,11 +37,11 @@ def look_alpha(n):
 BUDGET_FACTOR = 4
 
 
-def budget_rounds(reps):
+def budget_rounds(reps, factor=BUDGET_FACTOR):
     """The rounds an experiment may run while a claim it feeds is undecided:
-    the largest look within BUDGET_FACTOR x its profile's repetitions (at
-    least the first look)."""
-    return max([k for k in LOOKS if k <= BUDGET_FACTOR * reps], default=LOOKS[0])
+    the largest look within factor x its planned repetitions; the planned
+    repetitions themselves where no look fits (factor 1 at 5: none added)."""
+    return max([k for k in LOOKS if reps < k <= factor * reps], default=reps)
 
 
 def next_look(rounds, budget):

@@ -50,7 +50,7 @@ import tempfile
 import time
 
 from . import benchresult
-from ..common import manifest
+from ..common import looks, manifest
 
 #: the queues the bare loop builds (harness/fidelity/bare_loop.c)
 QUEUES = ("flat", "numaring", "rte")
@@ -171,8 +171,9 @@ def main():
         prog="python3 -m scripts.runner.bench_fidelity", description=__doc__.split("\n")[0])
     ap.add_argument("--bench", default="build/numaring-bench", help="numaring-bench to measure")
     ap.add_argument("--bare", default="build/bench/bare_loop", help="the bare loop (reference)")
-    ap.add_argument("--reps", type=int_in(1, 1000), default=5,
-                    help="interleaved rounds (default 5; at least 5 recommended)")
+    ap.add_argument("--reps", type=int_in(1, 1000), default=looks.LOOKS[0],
+                    help=f"interleaved rounds (default {looks.LOOKS[0]}: the fewest pairs a "
+                    "claim decides on)")
     ap.add_argument("--duration", type=positive_float, default=1.0,
                     help="measured seconds per run (default 1)")
     ap.add_argument("--warmup", type=nonnegative_float, default=0.3,

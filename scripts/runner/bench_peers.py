@@ -67,7 +67,7 @@ import tempfile
 
 from . import bench_fidelity
 from . import benchresult
-from ..common import manifest
+from ..common import looks, manifest
 
 #: every queue of numaring-bench but the null queue (the harness alone)
 QUEUES = manifest.queues(fabricates=False)
@@ -138,7 +138,9 @@ def main():
         prog="python3 -m scripts.runner.bench_peers", description=__doc__.split("\n")[0])
     ap.add_argument("--bench", default="build/numaring-bench")
     ap.add_argument("--duration", type=float, default=1.0)
-    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--reps", type=int, default=looks.LOOKS[0],
+                    help=f"interleaved rounds (default {looks.LOOKS[0]}: the fewest pairs a claim "
+                    "decides on)")
     ap.add_argument("--burst", type=int, default=32)
     ap.add_argument("--item", choices=manifest.items(), default="inline")
     ap.add_argument("--shapes", default="1x1,2x2")

@@ -2,11 +2,13 @@
 """experiments.py - run the study's experiments for this host (make experiments).
 
     python3 -m scripts.runner.experiments run [--experiments f2-node-cache,f4-backoff]
-        [--profile quick|full|smoke] [--reps N] [--force] [--topology SPEC]
+        [--profile quick|full|smoke] [--reps N] [--budget K] [--force] [--topology SPEC]
         [--results DIR] [--bench PATH] [--smoke] [--point-timeout SEC] [--seed N]
         [--likwid [--likwid-bench PATH]]
     python3 -m scripts.runner.experiments check [FILE...]
         check experiment files, run nothing
+    python3 -m scripts.runner.experiments readme FILE [--check]
+        rewrite FILE's generated estimate (README.md's first screen)
     python3 -m scripts.runner.experiments report [--results DIR]
         the reproduction report of this working tree's own results
     python3 -m scripts.runner.experiments list [--profile P] [--cpus N | --cores N] [--nodes N] [--smt K]
@@ -80,6 +82,13 @@ What `run` does, in steps:
      a load, and for the drift reference), then the harness's summary columns),
      writes results/<host>/README.md, and exits 1 with the list of failures
      if any point failed (2 for bad input, 130 when interrupted).
+  6. The stopping rule (add_rounds; scripts/common/looks.py, docs/measurement.md):
+     while a paired claim of the host's report is inconclusive, the
+     experiment it reads gets rounds up to the next look (6, 10, 15, 20, ...),
+     at most --budget x its planned repetitions (default 4), each added round
+     shuffled as the others and recorded in order.txt after the drift
+     reference's end; then one line per experiment says the rounds it used
+     and which claims stayed undecided. Not with --reps (exactly N) or --smoke.
 
 The runner's modules, one job each: this one is the run loop (what runs,
 in which order, the progress) and the command line; scripts/runner/runorder.py
@@ -102,7 +111,7 @@ import subprocess
 import sys
 import time
 
-from ..common import expfile
+from ..common import expfile, looks
 from . import hostid
 from . import nrlikwid
 from .benchrun import capacity_probe, run_bench_ring, run_probe, run_rep
@@ -112,7 +121,8 @@ from .runio import WRITE_ERRNOS, CannotWrite, die, write_whole
 from .runorder import (CAPACITY_DIR, ORDER_TXT, REFERENCE_POINTS, capacity_groups, groups_text,
                        order_text, saved_seed, schedule)
 from .sizing import (CALIBRATE_WARMUP_S, LOAD_PROBE_WARMUP_S, RUN_OVERHEAD_S, allowed_cpus,
-                     emulated_halves, host_shape, list_host, needs_two_nodes, sizing, topo_cores)
+                     emulated_halves, host_shape, list_host, needs_two_nodes, side_seconds,
+                     sizing, SIDE_BENCHMARKS, topo_cores)
 # The names the runner's callers (the tests, benchresult.py, claims.py) read
 # as experiments.<name> from the modules they moved to (issue 23): kept here.
 from .collect import oversubscribed  # noqa: F401
@@ -248,6 +258,18 @@ def run_all(a):
                             "--topology" if a.topology is not None else "NUMARING_TOPOLOGY")
     nodes = len([n for n in topo["nodes"] if n["ncpus"] > 0])
     profile = a.profile or ("quick" if allowed_cpus() < 8 else "full")
+    if not a.smoke and not a.reps:
+        try:
+            est = sizing(exps, profile, allowed_cpus(), topo_cores(topo, allowed_cpus()), nodes,
+                         a.budget)
+        except expfile.ExpError as err:
+            die(str(err))
+        side = side_seconds()
+        print(f"experiments: estimated {fmt_time(sum(r['seconds'] for r in est) + side)} for "
+              f"profile {profile} with the side benchmarks (make experiments runs them "
+              f"after the sweeps: {fmt_time(side)}; python3 -m scripts.runner.experiments "
+              f"list), at most {fmt_time(sum(r['max_seconds'] for r in est) + side)} if the "
+              "stopping rule adds every round its budget allows", flush=True)
     passes = [(topology, exps)]
     if nodes < 2:
         # Experiments that place producers and consumers on different nodes
@@ -273,12 +295,16 @@ def run_all(a):
     fp = hostid.fingerprint(ident[0])
     dirs = claim_folders(os.path.abspath(a.results), keys, fp)
     failures = []
+    planned = []   # (topology, experiments, folder) of each pass that runs
     for topo_spec, pass_exps in passes:
         if pass_exps:
             key = keys[0] if not topo_spec else keys[1 + [t for t, e in passes if e and t]
                                                        .index(topo_spec)]
+            planned.append((topo_spec, pass_exps, dirs[key]))
             failures += run_pass(a, bench, topo_spec, pass_exps, profile, ident,
                                  dirs[key], fp)
+    if not (a.reps or a.smoke or profile == "smoke") and a.budget > 1:
+        failures += add_rounds(a, bench, planned, profile, ident, fp, dirs[keys[0]])
     # the reproduction report of this machine's folder, which covers its
     # emulated sibling (F3, F5): claims.csv and the README's section; a claim
     # that does not hold (a point above the ceiling model, say) is a finding,
@@ -292,11 +318,78 @@ def run_all(a):
         sys.exit(1)
 
 
-def run_pass(a, bench, topology, exps, profile, ident, hostdir, fp):
+def planned_reps(a, e, profile, topology=None):
+    """The repetitions the sweep plans for experiment e (--reps, else its file's
+    for the profile), before the stopping rule adds any."""
+    if a.reps:
+        return a.reps
+    topo = show_topology(os.path.abspath(a.bench), topology)[1]
+    ncpus = allowed_cpus()
+    nodes = len([n for n in topo["nodes"] if n["ncpus"] > 0])
+    return expfile.points(e, profile, ncpus, nodes, topo_cores(topo, ncpus))[1]
+
+
+def add_rounds(a, bench, planned, profile, ident, fp, hostdir):
+    """The stopping rule (scripts/common/looks.py, docs/measurement.md): while
+    a paired claim of this host's report is inconclusive, add rounds to the
+    experiment it reads up to the next look, within the budget (--budget x
+    its planned repetitions); then say per claim how many rounds it used.
+    Returns the failures of the added runs."""
+    rounds, budget, failures = {}, {}, []
+    for topo_spec, exps, folder in planned:
+        for e in exps:
+            base = planned_reps(a, e, profile, topo_spec)
+            rounds[(folder, e.name)] = base
+            budget[(folder, e.name)] = looks.budget_rounds(base, a.budget)
+    last = []
+    while True:
+        ok, out, why = analysis("undecided", hostdir)
+        if not ok:
+            print(f"experiments: the stopping rule cannot read the claims ({why}): "
+                  "no rounds added", file=sys.stderr)
+            return failures
+        last = [ln.split("\t") for ln in out.splitlines() if ln.count("\t") == 3]
+        grow = {}
+        for exp, folder, _claim, _n in last:
+            key = (os.path.abspath(folder), exp)
+            key = next((k for k in rounds if os.path.abspath(k[0]) == key[0]
+                        and k[1] == exp), None)
+            if key is None:
+                continue
+            nxt = looks.next_look(rounds[key], budget[key])
+            if nxt:
+                grow[key] = nxt
+        if not grow:
+            break
+        print("experiments: stopping rule: undecided claims read "
+              + ", ".join(f"{os.path.basename(f)}/{x} ({rounds[(f, x)]} -> {n} rounds)"
+                          for (f, x), n in grow.items()), flush=True)
+        for topo_spec, exps, folder in planned:
+            more = {x: n for (f, x), n in grow.items() if f == folder}
+            sub = [e for e in exps if e.name in more]
+            if sub:
+                failures += run_pass(a, bench, topo_spec, sub, profile, ident, folder, fp,
+                                     rounds=more)
+        for k, n in grow.items():
+            rounds[k] = n
+    undecided = {(os.path.abspath(f), x): c for x, f, c, _n in last}
+    for (f, x), n in rounds.items():
+        left = [c for (g, y), c in undecided.items() if g == os.path.abspath(f) and y == x]
+        print(f"experiments: stopping rule: {os.path.basename(f)}/{x}: {n} rounds"
+              + (f" (budget {budget[(f, x)]})" if n == budget[(f, x)] and n > 0 else "")
+              + (f"; still undecided: {', '.join(sorted(left))}" if left else ""),
+              flush=True)
+    return failures
+
+
+def run_pass(a, bench, topology, exps, profile, ident, hostdir, fp, rounds=None):
+    """Run exps into hostdir. ``rounds`` ({experiment: rounds}): the stopping
+    rule's added rounds, after the planned ones (kept as they are)."""
     show_json, topo = show_topology(bench, topology)
     ncpus = allowed_cpus()
     cores = topo_cores(topo, ncpus)
     nodes = len([n for n in topo["nodes"] if n["ncpus"] > 0])
+    force = a.force and not rounds   # added rounds never redo what ran
 
     # every point of every experiment, checked before anything runs
     plan = []
@@ -314,8 +407,11 @@ def run_pass(a, bench, topology, exps, profile, ident, hostdir, fp):
                 p.opts.pop("ops", None)
                 p.opts["duration"] = "0.05"
                 p.opts["warmup"] = "0"
-        plan.append((e, pts, reps, ref))
-    total = sum(len(p) * r + (len(REFERENCE_POINTS) if ref else 0) for _, p, r, ref in plan)
+        base = reps
+        if rounds and e.name in rounds:
+            reps = max(reps, rounds[e.name])
+        plan.append((e, pts, reps, ref, base))
+    total = sum(len(p) * r + (len(REFERENCE_POINTS) if ref else 0) for _, p, r, ref, _b in plan)
     host = os.path.basename(hostdir)
     print(f"experiments: host {host} ({ncpus} CPUs"
           + (f" on {cores} core{'s' if cores != 1 else ''}" if cores != ncpus else "")
@@ -325,11 +421,11 @@ def run_pass(a, bench, topology, exps, profile, ident, hostdir, fp):
     os.makedirs(hostdir, exist_ok=True)
     if hostid.owner(hostdir, fp) != "ours":
         hostid.write_marker(hostdir, fp)  # claims it: this tree's sweep, this machine
-    capture_env(os.path.join(hostdir, "env"), bench, topology, show_json, a.force, ident)
+    capture_env(os.path.join(hostdir, "env"), bench, topology, show_json, force, ident)
     quick = profile in ("quick", "smoke") or a.smoke
-    run_probe(hostdir, bench, topology, quick, a.force)
+    run_probe(hostdir, bench, topology, quick, force)
     if not topology:
-        run_bench_ring(hostdir, bench, quick, a.force)
+        run_bench_ring(hostdir, bench, quick, force)
     lk = None
     if a.likwid:
         lk, why = nrlikwid.probe(os.path.abspath(a.likwid_bench), sorted(os.sched_getaffinity(0)),
@@ -341,7 +437,7 @@ def run_pass(a, bench, topology, exps, profile, ident, hostdir, fp):
     t0 = time.monotonic()
     spent = 0.0
     try:
-        for e, pts, reps, ref in plan:
+        for e, pts, reps, ref, base in plan:
             edir = os.path.join(hostdir, e.name, profile)
             os.makedirs(edir, exist_ok=True)
             seed = a.seed
@@ -349,9 +445,9 @@ def run_pass(a, bench, topology, exps, profile, ident, hostdir, fp):
                 seed = saved_seed(os.path.join(edir, ORDER_TXT))
             if seed is None:
                 seed = random.SystemRandom().randrange(1 << 32)
-            runs = schedule(pts, reps, seed, ref)
+            runs = schedule(pts, reps, seed, ref, base)
             write_whole(os.path.join(edir, ORDER_TXT), order_text(e, profile, host, seed, ref,
-                                                                   runs))
+                                                                   runs, base))
             print(f"experiments: {e.name}: {len(runs)} runs in randomized order, seed {seed}"
                   + (f"; drift reference {ref.label}" if ref is not None else "")
                   + f" ({os.path.relpath(os.path.join(edir, ORDER_TXT))})", flush=True)
@@ -370,7 +466,7 @@ def run_pass(a, bench, topology, exps, profile, ident, hostdir, fp):
                 else:
                     what = f"{p.label} rep {k}/{reps}"
                 tag = f"[{done:>{len(str(total))}}/{total}] {e.name} {what}"
-                if os.path.exists(os.path.join(out, "summary.csv")) and not a.force:
+                if os.path.exists(os.path.join(out, "summary.csv")) and not force:
                     print(f"{tag}: done before, kept", flush=True)
                     continue
                 args = p.args()
@@ -416,7 +512,7 @@ def run_pass(a, bench, topology, exps, profile, ident, hostdir, fp):
               file=sys.stderr)
         raise
 
-    for e, pts, reps, ref in plan:
+    for e, pts, reps, ref, _base in plan:
         n = collect(hostdir, e, profile, pts, reps, ref)
         print(f"experiments: {os.path.relpath(os.path.join(hostdir, e.name + '.csv'))}: {n} rows"
               + drift_note(hostdir, e.name))
@@ -503,7 +599,7 @@ def cmd_list(a):
     print(f"{what}; thread counts count cores (one thread per core) unless a file says "
           f"smt = siblings; default profile {default}")
     print(f"{'experiment':16} {'profile':7} {'points':>6} {'reps':>4} {'ref':>3} {'runs':>5} "
-          f"{'estimate':>9}  threads")
+          f"{'estimate':>9} {'at most':>9}  threads")
     for prof in profiles:
         try:
             rows = sizing(exps, prof, ncpus, cores, nodes)
@@ -511,16 +607,73 @@ def cmd_list(a):
             die(str(err))
         for r in rows:
             print(f"{r['name']:16} {prof:7} {r['points']:6} {r['reps']:4} {r['references']:3} "
-                  f"{r['runs']:5} {fmt_time(r['seconds']):>9}  "
+                  f"{r['runs']:5} {fmt_time(r['seconds']):>9} {fmt_time(r['max_seconds']):>9}  "
                   + ",".join(map(str, r["threads"]))
                   + (" (2 emulated nodes)" if r["emulated"] else "")
                   + (" (+ the --ops points' run time)" if r["ops"] else ""))
+        side = side_seconds() if prof != "smoke" else 0.0
+        if side:
+            print(f"{'side benchmarks':16} {prof:7} {'':6} {'':4} {'':3} {'':5} "
+                  f"{fmt_time(side):>9} {fmt_time(side):>9}  "
+                  + ", ".join(f"{n} ({k} round{'s' if k > 1 else ''})"
+                              for n, _s, k in SIDE_BENCHMARKS))
         print(f"{'total':16} {prof:7} {'':6} {'':4} {'':3} {sum(r['runs'] for r in rows):5} "
-              f"{fmt_time(sum(r['seconds'] for r in rows)):>9}")
+              f"{fmt_time(sum(r['seconds'] for r in rows) + side):>9} "
+              f"{fmt_time(sum(r['max_seconds'] for r in rows) + side):>9}")
     print(f"estimate per run: warm-up + duration + calibration (+{CALIBRATE_WARMUP_S} s) + "
           f"--load's capacity run (+{LOAD_PROBE_WARMUP_S} s; one per group of load points and "
           f"round) + {RUN_OVERHEAD_S} s of overhead measured on the development machine; not "
-          "included: the host probe and the environment capture, once per host")
+          "included: the host probe and the environment capture, once per host. At most: "
+          f"the stopping rule adds rounds to every experiment up to its budget "
+          f"({looks.BUDGET_FACTOR} x its repetitions, at a look of {looks.LOOKS})")
+
+
+#: the README's generated estimate: this development machine and the study's host
+ESTIMATE_BEGIN = ("<!-- BEGIN GENERATED: estimate (python3 -m scripts.runner.experiments "
+                  "readme README.md; do not edit) -->")
+ESTIMATE_END = "<!-- END GENERATED: estimate -->"
+ESTIMATE_HOSTS = (("this 2-CPU, one-node development VM", 2, 2, 1),
+                  ("a two-socket host of 2 x 16 cores", 32, 32, 2))
+
+
+def estimate_block():
+    """The README's lines on how long make experiments takes (sizing, the
+    default profile of each host shape), between ESTIMATE_BEGIN and _END."""
+    exps = load_experiments(None)
+    parts = []
+    for what, ncpus, cores, nodes in ESTIMATE_HOSTS:
+        prof = "quick" if ncpus < 8 else "full"
+        rows = sizing(exps, prof, ncpus, cores, nodes)
+        side = side_seconds()
+        parts.append(f"about {fmt_time(sum(r['seconds'] for r in rows) + side)} on {what} "
+                     f"(profile {prof}, with the side benchmarks; up to "
+                     f"{fmt_time(sum(r['max_seconds'] for r in rows) + side)} "
+                     "if the stopping rule adds every round its budget allows)")
+    return [ESTIMATE_BEGIN,
+            "How long `make experiments` takes (estimated by `python3 -m "
+            "scripts.runner.experiments list`, which it prints before it starts): "
+            + "; ".join(parts) + ".", ESTIMATE_END]
+
+
+def cmd_readme(a):
+    try:
+        with open(a.file, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        die(f"readme: {a.file}: {e.strerror}")
+    if text.count(ESTIMATE_BEGIN) != 1 or text.count(ESTIMATE_END) != 1:
+        die(f"readme: {a.file}: expected one '{ESTIMATE_BEGIN}' line and one "
+            f"'{ESTIMATE_END}' line")
+    i, j = text.index(ESTIMATE_BEGIN), text.index(ESTIMATE_END) + len(ESTIMATE_END)
+    new = text[:i] + "\n".join(estimate_block()) + text[j:]
+    if a.check:
+        if new != text:
+            print(f"readme: {a.file}: the estimate is stale: run python3 -m "
+                  f"scripts.runner.experiments readme {a.file}", file=sys.stderr)
+            sys.exit(1)
+        return
+    if new != text:
+        write_whole(a.file, new)
 
 
 def cmd_report(a):
@@ -535,6 +688,11 @@ def cmd_report(a):
     if hostid.owner(d, fp) != "ours":
         die(f"no results of this working tree under {a.results} ({os.path.basename(d)} would "
             "be its folder): run make experiments first")
+    # claims.csv and the README again: the side benchmarks ran after the sweep
+    ok, _out, why = analysis("write", d)
+    if not ok:
+        print(f"experiments: the reproduction report could not be written: {why}",
+              file=sys.stderr)
     rc = subprocess.call([sys.executable, "-m", "scripts.analysis.claims", "report",
                           "--results", a.results, os.path.basename(d)], cwd=ROOT)
     sys.exit(rc)
@@ -549,7 +707,12 @@ def main():
     r.add_argument("--profile", choices=expfile.PROFILES,
                    help="quick or full (default: quick below 8 CPUs); smoke: a few tiny "
                    "runs of each experiment (make vm-experiments)")
-    r.add_argument("--reps", type=int, help="repetitions per point (default: from the file)")
+    r.add_argument("--reps", type=int, help="repetitions per point (default: from the file); "
+                   "with --reps exactly that many: the stopping rule adds none")
+    r.add_argument("--budget", type=int, default=looks.BUDGET_FACTOR,
+                   help="the stopping rule: while a claim an experiment feeds is undecided, "
+                   "add rounds up to the next look, at most BUDGET x its planned "
+                   f"repetitions (default {looks.BUDGET_FACTOR}; 1: add none)")
     r.add_argument("--force", action="store_true", help="redo runs that exist")
     r.add_argument("--topology", help="emulated nodes for every run, e.g. '0;1'")
     r.add_argument("--results", default=os.path.join(ROOT, "results"), help="results folder")
@@ -577,6 +740,9 @@ def main():
     li.add_argument("--nodes", help="another host: its NUMA nodes (default 1)")
     li.add_argument("--smt", help="another host: hardware threads per core, 1, 2, 4 or 8 "
                     "(default 1)")
+    rd = sub.add_parser("readme", help="rewrite the estimate block of FILE (README.md)")
+    rd.add_argument("file")
+    rd.add_argument("--check", action="store_true", help="exit 1 if it would change")
     rp = sub.add_parser("report", help="the reproduction report of this working tree's own "
                         "results (what make experiments ends with)")
     rp.add_argument("--results", default=os.path.join(ROOT, "results"), help="results folder")
@@ -587,6 +753,8 @@ def main():
             EXP_DIR = os.path.abspath(a.exp_dir)
         if a.reps is not None and not 1 <= a.reps <= 1000:
             die("--reps must be between 1 and 1000")
+        if not 1 <= a.budget <= 10:
+            die("--budget must be between 1 and 10")
         if a.point_timeout is not None and not a.point_timeout > 0:
             die("--point-timeout must be above 0")
         if a.seed is not None and not 0 <= a.seed < 1 << 63:
@@ -596,6 +764,8 @@ def main():
         cmd_check(a)
     elif a.cmd == "report":
         cmd_report(a)
+    elif a.cmd == "readme":
+        cmd_readme(a)
     else:
         cmd_list(a)
 

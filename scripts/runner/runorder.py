@@ -34,35 +34,47 @@ def saved_seed(path):
     return None
 
 
-def schedule(pts, reps, seed, ref=None):
+def schedule(pts, reps, seed, ref=None, base=None):
     """The runs of one experiment, in order: [(point, k, run id)], where point
     is a Point and run id the folder name (the point's id, or reference-*).
 
     Randomized complete blocks: round k runs repetition k of every point, in
     an order random.Random(seed) shuffles anew for every round. With ``ref``
     (a Point), the reference runs first, after half of the points' runs and
-    last, as reference-start, reference-middle and reference-end (rep 1)."""
+    last, as reference-start, reference-middle and reference-end (rep 1).
+
+    ``base`` (< reps): the sweep's planned rounds, after which the stopping
+    rule added rounds base+1..reps (scripts/common/looks.py). The first base
+    rounds and the reference keep the places they had (the same seed draws
+    the same orders), and the added rounds follow reference-end, each
+    shuffled by the same generator: what ran, in the order it ran."""
+    base = reps if base is None else min(base, reps)
     rnd = random.Random(seed)
-    runs = []
+    rounds = []
     for k in range(1, reps + 1):
         order = list(pts)
         rnd.shuffle(order)
-        runs += [(p, k, p.id) for p in order]
+        rounds.append([(p, k, p.id) for p in order])
+    runs = [r for rd in rounds[:base] for r in rd]
     if ref is not None:
         mid = len(runs) // 2
         runs = ([(ref, 1, REFERENCE_POINTS[0])] + runs[:mid] + [(ref, 1, REFERENCE_POINTS[1])]
                 + runs[mid:] + [(ref, 1, REFERENCE_POINTS[2])])
-    return runs
+    return runs + [r for rd in rounds[base:] for r in rd]
 
 
-def order_text(exp, profile, host, seed, ref, runs):
+def order_text(exp, profile, host, seed, ref, runs, base=None):
+    last = max((k for _p, k, _r in runs), default=0)
     lines = [f"# the order of the runs of {exp.name} (profile {profile}) on {host}",
              "# rep k of every point runs in round k; the points of a round in the order",
              "# random.Random(seed) shuffles (scripts/runner/experiments.py schedule); the drift",
              "# reference runs first, after half the runs and last. Rerun with --seed to",
-             "# repeat this order; columns: position, run folder, rep",
-             f"seed {seed}",
-             f"reference {ref.id if ref is not None else 'none'}"]
+             "# repeat this order; columns: position, run folder, rep"]
+    if base and last > base:
+        lines.append(f"# rounds {base + 1}..{last} were added by the stopping rule "
+                     f"(scripts/common/looks.py) after the planned {base}: they follow "
+                     "the drift reference's end")
+    lines += [f"seed {seed}", f"reference {ref.id if ref is not None else 'none'}"]
     lines += [f"{i} {rid} {k}" for i, (_p, k, rid) in enumerate(runs, 1)]
     return "\n".join(lines) + "\n"
 

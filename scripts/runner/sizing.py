@@ -13,7 +13,7 @@ import glob
 import os
 import re
 
-from ..common import expfile
+from ..common import expfile, looks
 from ..common import manifest
 from .runio import die
 from .runorder import REFERENCE_POINTS, capacity_groups, probe_opts
@@ -148,10 +148,11 @@ def points_seconds(pts, reps):
                    + sum(run_seconds(probe_opts(o)) for o in probes.values()))
 
 
-def sizing(exps, profile, ncpus, cores, nodes):
+def sizing(exps, profile, ncpus, cores, nodes, budget=looks.BUDGET_FACTOR):
     """Per experiment of one profile: {name, nodes (2 where a one-node host
     runs it on emulated nodes), points, reps, reference runs, runs, seconds,
-    threads (the thread counts), ops (1 if a point is --ops bounded)}.
+    max_reps and max_seconds (the stopping rule's budget spent: the most it can
+    take), threads (the thread counts), ops (1 if a point is --ops bounded)}.
     Raises expfile.ExpError."""
     out = []
     for e in exps:
@@ -161,12 +162,30 @@ def sizing(exps, profile, ncpus, cores, nodes):
         nref = len(REFERENCE_POINTS) if ref is not None else 0
         secs = points_seconds(pts, reps)
         secs += nref * run_seconds(ref.opts) if ref is not None else 0
+        # the stopping rule may take every experiment to its budget (experiments.py
+        # add_rounds): the most this sweep can take, said beside the estimate
+        most = reps if profile == "smoke" else looks.budget_rounds(reps, budget)
+        max_secs = secs + points_seconds(pts, most - reps)
         threads = sorted({expfile.point_threads(p.opts) for p in pts})
         out.append({"name": e.name, "nodes": n, "emulated": n != nodes, "points": len(pts),
                     "reps": reps, "references": nref, "runs": len(pts) * reps + nref,
-                    "seconds": secs, "threads": threads,
+                    "seconds": secs, "max_reps": most, "max_seconds": max_secs,
+                    "threads": threads,
                     "ops": any("ops" in p.opts for p in pts)})
     return out
+
+
+#: the side benchmarks make experiments runs after the sweeps (their claims are
+#: in the report): (make target, seconds per round measured on the 2-CPU
+#: development VM, rounds); bench-oversub runs once, --quick
+SIDE_BENCHMARKS = (("bench-peers", 57.0, looks.LOOKS[0]),
+                   ("bench-fidelity", 29.0, looks.LOOKS[0]),
+                   ("bench-oversub", 14.0, 1))
+
+
+def side_seconds():
+    """The side benchmarks' estimated wall time (SIDE_BENCHMARKS)."""
+    return sum(s * n for _name, s, n in SIDE_BENCHMARKS)
 
 
 def list_host(a):

@@ -550,8 +550,29 @@ class SizingTest(unittest.TestCase):
             if len(f) >= 6 and f[1] in expfile.PROFILES and f[0] != "total":
                 rows[(f[0], f[1])] = {"points": int(f[2]), "reps": int(f[3]),
                                       "ref": int(f[4]), "runs": int(f[5]), "time": f[6],
-                                      "threads": f[7] if len(f) > 7 else ""}
+                                      "at_most": f[7], "threads": f[8] if len(f) > 8 else ""}
         return rows
+
+    def test_the_readme_states_the_estimate_as_generated(self):
+        r = run(["readme", "README.md", "--check"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(ROOT, "README.md")) as f:
+            first = f.read().split("## ")[0]
+        self.assertIn("How long `make experiments` takes", first)
+        self.assertIn("two-socket host", first)
+
+    def test_at_most_is_the_budget_of_the_stopping_rule(self):
+        r = run(["list", "--profile", "quick"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = self.list_rows(r.stdout)
+        self.assertIn("side benchmarks", r.stdout)
+        for (name, _p), row in rows.items():
+            with self.subTest(experiment=name):
+                t = [int(x) for x in row["time"].split(":")]
+                m = [int(x) for x in row["at_most"].split(":")]
+                self.assertGreater(len(m) * 100 + m[0], 0)
+                self.assertGreaterEqual(sum(v * 60 ** i for i, v in enumerate(reversed(m))),
+                                        3 * sum(v * 60 ** i for i, v in enumerate(reversed(t))))
 
     def test_a_two_socket_host(self):
         r = run(["list", "--cores", "32", "--nodes", "2", "--smt", "2", "--profile", "full"])
@@ -578,7 +599,8 @@ class SizingTest(unittest.TestCase):
             total += want
             if name not in ("f1-lookup-cost", "f4-spin"):  # those: 1P1C / 2 threads
                 self.assertTrue(row["threads"].endswith(",32"), (name, row["threads"]))
-        self.assertRegex(r.stdout, r"(?m)^total +full +%d +%s$" % (
+        total += experiments.side_seconds()
+        self.assertRegex(r.stdout, r"(?m)^total +full +%d +%s +[0-9:]+$" % (
             sum(x["runs"] for x in rows.values()), re.escape(experiments.fmt_time(total))))
         self.assertIn("overhead", r.stdout)
         # --cpus counts hardware threads: the same host
@@ -731,6 +753,7 @@ class RunnerTest(unittest.TestCase):
         cases = [
             (["--reps", "0"], "experiments: --reps must be between 1 and 1000"),
             (["--reps", "many"], "argument --reps: invalid int value: 'many'"),
+            (["--budget", "0"], "experiments: --budget must be between 1 and 10"),
             (["--point-timeout", "-1"], "experiments: --point-timeout must be above 0"),
             (["--point-timeout", "nan"], "experiments: --point-timeout must be above 0"),
             (["--profile", "huge"], "argument --profile: invalid choice: 'huge'"),
@@ -754,6 +777,32 @@ class RunnerTest(unittest.TestCase):
         self.assertEqual(r.returncode, 2, r.stderr)
         self.assertIn("NUMARING_TOPOLOGY", r.stderr)
         self.assertNotIn("Traceback", r.stderr)
+
+    @slow
+    def test_the_stopping_rule_adds_rounds_to_an_undecided_claim_up_to_its_budget(self):
+        # an experiment named as F2's: at 2 planned rounds F2.cache-faster
+        # cannot decide (fewer than 6 pairs), so the runner adds rounds up to
+        # the first look, 6 (the budget of 4 x 2 planned: budget_rounds(2) = 6)
+        text = GOOD.replace("name = tiny", "name = f2-node-cache").replace(
+            "lookup = cached, none   # two points", "lookup = cached, libnuma")
+        self.write_exp(text, name="f2-node-cache")
+        r = run(self.base() + ["--budget", "1"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertNotIn("stopping rule: undecided", r.stdout)
+        (csvf,) = glob.glob(os.path.join(self.results, "*", "f2-node-cache.csv"))
+        self.assertEqual({x["rep"] for x in tidy_rows(csvf)}, {"1", "2"})
+        r = run(self.base())
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("stopping rule: undecided claims read", r.stdout)
+        self.assertIn("f2-node-cache (2 -> 6 rounds)", r.stdout)
+        self.assertRegex(r.stdout, r"stopping rule: [^ ]+/f2-node-cache: 6 rounds \(budget 6\)")
+        rows = tidy_rows(csvf)
+        self.assertEqual({x["rep"] for x in rows}, {str(k) for k in range(1, 7)})
+        self.assertEqual(len(rows), 12)
+        order = read_order(os.path.join(os.path.dirname(csvf), "f2-node-cache", "quick",
+                                        "order.txt"))
+        # the planned rounds keep their places, the added ones follow
+        self.assertEqual([k for _rid, k in order["runs"]], [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6])
 
     @slow
     def test_kill_in_the_middle_then_resume(self):

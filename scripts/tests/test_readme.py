@@ -97,14 +97,26 @@ def rel(path):
     return os.path.relpath(path, ROOT)
 
 
-def generated_lines(lines):
-    """Indices (0-based) of the lines strictly inside README's generated block;
-    empty where the markers are missing or out of order (another test says so)."""
-    try:
-        b, e = lines.index(BEGIN), lines.index(END)
-    except ValueError:
-        return set()
-    return set(range(b + 1, e)) if b < e else set()
+#: README.md's other generated block: how long make experiments takes
+#: (python3 -m scripts.runner.experiments readme README.md)
+ESTIMATE_BEGIN = ("<!-- BEGIN GENERATED: estimate (python3 -m scripts.runner.experiments "
+                  "readme README.md; do not edit) -->")
+ESTIMATE_END = "<!-- END GENERATED: estimate -->"
+BLOCKS = ((BEGIN, END), (ESTIMATE_BEGIN, ESTIMATE_END))
+
+
+def generated_lines(lines, blocks=((BEGIN, END),)):
+    """Indices (0-based) of the lines strictly inside README's generated blocks;
+    none for a block whose markers are missing or out of order (another test
+    says so)."""
+    out = set()
+    for begin, end in blocks:
+        try:
+            b, e = lines.index(begin), lines.index(end)
+        except ValueError:
+            continue
+        out |= set(range(b + 1, e)) if b < e else set()
+    return out
 
 
 def measurements(line):
@@ -119,7 +131,7 @@ def offending_lines(path):
     """[(line number, found, line)] of every line outside the generated block
     that states a measurement."""
     lines = read_lines(path)
-    skip = generated_lines(lines) if path == README else set()
+    skip = generated_lines(lines, BLOCKS) if path == README else set()
     out = []
     for i, line in enumerate(lines):
         if i in skip:
@@ -224,18 +236,20 @@ class ReadmeTest(unittest.TestCase):
     def setUp(self):
         self.lines = read_lines(README)
 
-    def test_one_generated_block(self):
+    def test_each_generated_block_once(self):
         begins = [i + 1 for i, l in enumerate(self.lines) if "BEGIN GENERATED" in l]
         ends = [i + 1 for i, l in enumerate(self.lines) if "END GENERATED" in l]
-        self.assertEqual(len(begins), 1, f"README.md: BEGIN markers at lines {begins}; "
-                         f"exactly one expected:\n{BEGIN}")
-        self.assertEqual(len(ends), 1, f"README.md: END markers at lines {ends}; "
-                         f"exactly one expected:\n{END}")
-        self.assertEqual(self.lines[begins[0] - 1], BEGIN,
-                         f"README.md:{begins[0]}: the BEGIN marker must read exactly\n{BEGIN}")
-        self.assertEqual(self.lines[ends[0] - 1], END,
-                         f"README.md:{ends[0]}: the END marker must read exactly\n{END}")
-        self.assertLess(begins[0], ends[0], "README.md: END marker before BEGIN")
+        self.assertEqual(len(begins), len(BLOCKS), f"README.md: BEGIN markers at lines "
+                         f"{begins}; expected one of each:\n{BEGIN}\n{ESTIMATE_BEGIN}")
+        self.assertEqual(len(ends), len(BLOCKS), f"README.md: END markers at lines {ends}")
+        for begin, end in BLOCKS:
+            with self.subTest(block=begin):
+                self.assertEqual(self.lines.count(begin), 1,
+                                 f"README.md: the BEGIN marker must read exactly\n{begin}")
+                self.assertEqual(self.lines.count(end), 1,
+                                 f"README.md: the END marker must read exactly\n{end}")
+                self.assertLess(self.lines.index(begin), self.lines.index(end),
+                                "README.md: END marker before BEGIN")
 
     def test_opens_with_the_two_commands(self):
         top = self.lines[:OPENING_LINES]
