@@ -20,6 +20,7 @@ from . import hostfacts
 from . import nrdata
 from .regime_report import regime_says
 from . import stats
+from ..common import placement
 from ..common.looks import LOOKS
 
 
@@ -56,6 +57,7 @@ class Measured:
     exercised: Optional[str] = None  # why not, where the mechanism did not run
     coverage: Optional[float] = None  # stats.interval's exact coverage of [lo, hi]
     values: tuple = ()  # the paired values behind a paired claim (its decision interval)
+    near: Optional[tuple] = None  # the values without runs whose CPUs stayed far apart
 
     def __post_init__(self):
         if self.lo is None:
@@ -144,7 +146,8 @@ def _ratio(d, key, source, detail):
         return None
     return Measured(d[key], d.get(key + "_lo"), d.get(key + "_hi"), d.get(key + "_n"),
                     source, detail, coverage=d.get(key + "_cov"),
-                    values=tuple(d.get(key + "_vals") or ()))
+                    values=tuple(d.get(key + "_vals") or ()),
+                    near=None if d.get(key + "_near") is None else tuple(d[key + "_near"]))
 
 
 def m_f1(ctx):
@@ -483,6 +486,18 @@ def _paired_verdict(claim, m, row):
     row.update(lo=f"{iv.lo:.6g}", hi=f"{iv.hi:.6g}", coverage=f"{iv.coverage:.4f}")
     status = decide(claim.op, claim.threshold, iv.lo, iv.hi)
     where = side(claim.op, claim.threshold, iv.lo, iv.hi)
+    if m.near is not None and status != "inconclusive":
+        # runs whose CPUs stayed further apart than the probe found them after
+        # the runner's re-runs: the verdict must not rest on them
+        alt = stats.decision_interval(m.near)
+        without = decide(claim.op, claim.threshold, alt.lo, alt.hi) if alt else "inconclusive"
+        if without != status:
+            k = len(m.values) - len(m.near)
+            row["why"] = (f"placement: {k} of {len(m.values)} pairs had a run whose CPUs "
+                          f"stayed more than {placement.FAR:g}x the probe's line trip apart "
+                          f"after the runner's re-runs; without them it "
+                          f"{'is ' if without == 'inconclusive' else ''}{without}")
+            return "inconclusive"
     if status == "does not hold" and where:
         row["why"] = (f"{where}: the whole interval lies "
                       f"{'above' if where == 'larger' else 'below'} the range "

@@ -70,6 +70,8 @@ def put_ratio(out, name, pr, scale=1.0):
         out[name + "_n"] = pr[3]
         out[name + "_cov"] = pr[4]
         out[name + "_vals"] = [v * scale for v in pr.values]
+        if getattr(pr, "near", None) is not None:
+            out[name + "_near"] = [v * scale for v in pr.near]
 
 
 def interval_of(d, name):

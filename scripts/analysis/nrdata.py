@@ -301,6 +301,12 @@ def paired_ratios(a_rows, b_rows, value="throughput_ops_per_s", fn=None):
     return [fn(x, y) for x, y in zip(pairs["a"].tolist(), pairs["b"].tolist())]
 
 
+def near_rows(rows):
+    """The rows whose run did not end with its CPUs further apart than the
+    probe found them after the runner's re-runs (placement_far != 1)."""
+    return [r for r in rows if str(r.get("placement_far") or "") != "1"]
+
+
 def load_latency(path):
     """Read one run's latency.csv; return a list of (value_ns, percentile, count).
 

@@ -49,12 +49,16 @@ TIDY_COLUMNS = ["experiment", "point", "rep"] + SUMMARY_COLUMNS
 #: measured window, counted by likwid-perfctr (run --likwid, scripts/runner/nrlikwid.py),
 #: empty where not counted; capacity_probe: the runner's capacity probe whose
 #: capacity a load point's run was offered a fraction of, <group>-r<round>,
-#: the same for every gate of a round, empty without a load; occupancy,
+#: the same for every gate of a round, empty without a load; placement_reruns
+#: and placement_far: how many times the runner re-ran the run because its two
+#: CPUs ended more than common/placement.FAR x the probe's trip apart, and 1
+#: where the kept run still did (empty: not checked); occupancy,
 #: full_retries_per_item, empty_polls_per_item and regime: the run's regime,
 #: scripts/common/regime.py, empty where unknown).
 RUNNER_COLUMNS = ["experiment", "point", "rep", "profile", "role", "oversubscribed",
                   "steal_pct", "stolen", "interconnect_bytes_per_item", "interconnect_source",
-                  "capacity_probe", "occupancy", "full_retries_per_item",
+                  "capacity_probe", "placement_reruns", "placement_far", "occupancy",
+                  "full_retries_per_item",
                   "empty_polls_per_item", "regime"]
 
 #: The points of an experiment's drift reference, in the order they run.
@@ -65,7 +69,8 @@ REFERENCE_POINTS = ("reference-start", "reference-middle", "reference-end")
 BACKOFF_EXERCISED = 0.001
 
 #: Columns that hold numbers when they are not empty.
-INT_COLUMNS = frozenset(["rep", "oversubscribed", "stolen"]
+INT_COLUMNS = frozenset(["rep", "oversubscribed", "stolen", "placement_reruns",
+                         "placement_far"]
                         + [n for n, t in _SCHEMA if t == "int"])
 FLOAT_COLUMNS = frozenset([n for n, t in _SCHEMA if t == "float"]
                           + ["interconnect_bytes_per_item", "steal_pct", "occupancy",

@@ -125,10 +125,13 @@ def collect(hostdir, exp, profile, pts, reps, ref=None):
         ic = read_meta(os.path.join(rdir, INTERCONNECT_JSON))
         bpi = ic.get("bytes_per_item") if isinstance(ic, dict) else None
         cp = meta.get("capacity_probe") if isinstance(meta, dict) else None
+        pl = meta.get("placement") if isinstance(meta, dict) else None
+        pl = pl if isinstance(pl, dict) else {}
         rows.append([exp.name, pid, str(k), profile, role, "" if over is None else str(over),
                      "" if steal is None else f"{steal:g}", "" if stolen is None else str(stolen),
                      "" if bpi is None else f"{bpi:.6g}", ic.get("source", "") if bpi is not None
-                     else "", str(cp.get("id", "")) if isinstance(cp, dict) else ""]
+                     else "", str(cp.get("id", "")) if isinstance(cp, dict) else "",
+                     str(pl.get("reruns", "")), str(pl.get("far", ""))]
                     + regime.annotate(dict(zip(r[0], r[1]))) + r[1])
     if header is None:
         return 0
@@ -136,7 +139,8 @@ def collect(hostdir, exp, profile, pts, reps, ref=None):
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["experiment", "point", "rep", "profile", "role", "oversubscribed", "steal_pct",
                 "stolen", "interconnect_bytes_per_item", "interconnect_source",
-                "capacity_probe"] + list(regime.COLUMNS) + header)
+                "capacity_probe", "placement_reruns", "placement_far"]
+               + list(regime.COLUMNS) + header)
     w.writerows(rows)
     write_whole(os.path.join(hostdir, f"{exp.name}.csv"), buf.getvalue())
     return len(rows)

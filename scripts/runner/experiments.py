@@ -106,16 +106,18 @@ import glob
 import json
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
 import time
 
-from ..common import expfile, looks
+from ..common import expfile, looks, placement
 from . import hostid
 from . import nrlikwid
 from .benchrun import capacity_probe, run_bench_ring, run_probe, run_rep
 from .collect import collect, read_summary
+from . import hostenv
 from .hostenv import capture_env
 from .runio import WRITE_ERRNOS, CannotWrite, die, write_whole
 from .runorder import (CAPACITY_DIR, ORDER_TXT, REFERENCE_POINTS, capacity_groups, groups_text,
@@ -269,7 +271,7 @@ def run_all(a):
               f"profile {profile} with the side benchmarks (make experiments runs them "
               f"after the sweeps: {fmt_time(side)}; python3 -m scripts.runner.experiments "
               f"list), at most {fmt_time(sum(r['max_seconds'] for r in est) + side)} if the "
-              "stopping rule adds every round its budget allows", flush=True)
+              "stopping rule and the placement re-runs spend their budgets", flush=True)
     passes = [(topology, exps)]
     if nodes < 2:
         # Experiments that place producers and consumers on different nodes
@@ -335,11 +337,11 @@ def add_rounds(a, bench, planned, profile, ident, fp, hostdir):
     experiment it reads up to the next look, within the budget (--budget x
     its planned repetitions); then say per claim how many rounds it used.
     Returns the failures of the added runs."""
-    rounds, budget, failures = {}, {}, []
+    rounds, budget, planned_n, failures = {}, {}, {}, []
     for topo_spec, exps, folder in planned:
         for e in exps:
             base = planned_reps(a, e, profile, topo_spec)
-            rounds[(folder, e.name)] = base
+            rounds[(folder, e.name)] = planned_n[(folder, e.name)] = base
             budget[(folder, e.name)] = looks.budget_rounds(base, a.budget)
     last = []
     while True:
@@ -372,9 +374,11 @@ def add_rounds(a, bench, planned, profile, ident, fp, hostdir):
                                      rounds=more)
         for k, n in grow.items():
             rounds[k] = n
-    undecided = {(os.path.abspath(f), x): c for x, f, c, _n in last}
+    undecided = [(os.path.abspath(f), x, c) for x, f, c, _n in last]
     for (f, x), n in rounds.items():
-        left = [c for (g, y), c in undecided.items() if g == os.path.abspath(f) and y == x]
+        left = [c for g, y, c in undecided if g == os.path.abspath(f) and y == x]
+        if n == planned_n[(f, x)] and not left:
+            continue   # no claim of it was undecided: nothing to say
         print(f"experiments: stopping rule: {os.path.basename(f)}/{x}: {n} rounds"
               + (f" (budget {budget[(f, x)]})" if n == budget[(f, x)] and n > 0 else "")
               + (f"; still undecided: {', '.join(sorted(left))}" if left else ""),
@@ -432,6 +436,12 @@ def run_pass(a, bench, topology, exps, profile, ident, hostdir, fp, rounds=None)
                                  topology)
         print(f"experiments: likwid: {lk.describe() if lk else 'not used: ' + why}", flush=True)
 
+    # the run's CPUs further apart than the probe found them: re-run it
+    # (common/placement.py), at most cap times, within a share of the runs
+    cap = 0 if a.smoke else a.placement_reruns
+    trip = a.placement_trip_ns or placement.probe_trip(os.path.join(hostdir, "probe",
+                                                                    "probe.csv"))
+    rerun_left, reruns = {}, 0
     done = executed = 0
     failures = []
     t0 = time.monotonic()
@@ -452,6 +462,7 @@ def run_pass(a, bench, topology, exps, profile, ident, hostdir, fp, rounds=None)
                   + (f"; drift reference {ref.label}" if ref is not None else "")
                   + f" ({os.path.relpath(os.path.join(edir, ORDER_TXT))})", flush=True)
             groups, probes = capacity_groups(pts), {}
+            rerun_left[e.name] = int(placement.RERUN_SHARE * len(runs))
             if groups:
                 os.makedirs(os.path.join(edir, CAPACITY_DIR), exist_ok=True)
                 write_whole(os.path.join(edir, CAPACITY_DIR, "groups.txt"),
@@ -490,6 +501,11 @@ def run_pass(a, bench, topology, exps, profile, ident, hostdir, fp, rounds=None)
                                                     "folder": f"{CAPACITY_DIR}/{gid}/rep-{k}"}}
                 if ok:
                     ok, msg = run_rep(bench, args, out, timeout, lk, extra)
+                if ok and rid not in REFERENCE_POINTS and trip:
+                    ok, msg, n = rerun_far(bench, args, out, timeout, lk, extra, trip,
+                                           min(cap, rerun_left[e.name]), tag)
+                    rerun_left[e.name] -= n
+                    reruns += n
                 spent += time.monotonic() - t1
                 executed += 1
                 eta = spent / executed * (total - done)
@@ -518,8 +534,41 @@ def run_pass(a, bench, topology, exps, profile, ident, hostdir, fp, rounds=None)
               + drift_note(hostdir, e.name))
     write_host_readme(hostdir, host, topo, topology, profile, ncpus)
     print(f"experiments: {host}: {total} runs ({executed} run now, {total - executed} kept, "
-          f"{len(failures)} failed)")
+          f"{len(failures)} failed)"
+          + (f"; {reruns} re-run because their CPUs ended more than {placement.FAR:g}x the "
+             f"probe's trip apart ({trip:g} ns)" if reruns else ""))
     return failures
+
+
+def rerun_far(bench, args, out, timeout, lk, extra, trip, cap, tag):
+    """Re-run the run in out/ while its CPUs ended more than placement.FAR x
+    the probe's trip apart, at most cap times; each set-aside run is kept as
+    out.far-<i>/. Records meta.json's placement (re-runs, whether the kept run
+    is still far after them). Returns (ok, message, re-runs)."""
+    n = 0
+    ok, msg = True, ""
+    while True:
+        s = read_summary(os.path.join(out, "summary.csv"))
+        still = placement.far(s, trip)
+        if not still or n >= cap:
+            break
+        n += 1
+        aside = f"{out}.far-{n}"
+        if os.path.exists(aside):
+            shutil.rmtree(aside)
+        os.rename(out, aside)
+        print(f"{tag}: its CPUs ended "
+              + "/".join(f"{v:.0f}" for v in placement.ends(s))
+              + f" ns apart, more than {placement.FAR:g}x the probe's {trip:g} ns: "
+              f"re-run {n} of at most {cap} (the far run: {os.path.basename(aside)}/)",
+              flush=True)
+        ok, msg = run_rep(bench, args, out, timeout, lk, extra)
+        if not ok:
+            return ok, msg, n
+    hostenv.add_to_meta(os.path.join(out, "meta.json"),
+                        {"placement": {"reruns": n, "far": int(still), "probe_trip_ns": trip,
+                                       "far_factor": placement.FAR, "cap": cap}})
+    return ok, msg, n
 
 
 def analysis(*args):
@@ -625,7 +674,9 @@ def cmd_list(a):
           f"round) + {RUN_OVERHEAD_S} s of overhead measured on the development machine; not "
           "included: the host probe and the environment capture, once per host. At most: "
           f"the stopping rule adds rounds to every experiment up to its budget "
-          f"({looks.BUDGET_FACTOR} x its repetitions, at a look of {looks.LOOKS})")
+          f"({looks.BUDGET_FACTOR} x its repetitions, at a look of {looks.LOOKS}) and "
+          f"{placement.RERUN_SHARE:.0%} of its runs are re-run because their CPUs ended far "
+          "apart")
 
 
 #: the README's generated estimate: this development machine and the study's host
@@ -648,7 +699,7 @@ def estimate_block():
         parts.append(f"about {fmt_time(sum(r['seconds'] for r in rows) + side)} on {what} "
                      f"(profile {prof}, with the side benchmarks; up to "
                      f"{fmt_time(sum(r['max_seconds'] for r in rows) + side)} "
-                     "if the stopping rule adds every round its budget allows)")
+                     "if the stopping rule and the placement re-runs spend their budgets)")
     return [ESTIMATE_BEGIN,
             "How long `make experiments` takes (estimated by `python3 -m "
             "scripts.runner.experiments list`, which it prints before it starts): "
@@ -721,6 +772,14 @@ def main():
                    help="one point per experiment, one short repetition, no drift reference "
                    "(the tests; --profile smoke is the whole path in a few tiny runs)")
     r.add_argument("--point-timeout", type=float, help="seconds before a run is killed")
+    r.add_argument("--placement-reruns", type=int, default=placement.RERUN_CAP,
+                   help="re-run a run whose two CPUs ended more than "
+                   f"{placement.FAR:g}x the probe's line trip apart, at most this many times "
+                   f"(default {placement.RERUN_CAP}; 0: keep every run), within "
+                   f"{placement.RERUN_SHARE:.0%} of an experiment's runs")
+    r.add_argument("--placement-trip-ns", type=float,
+                   help="the one-way line trip (ns) the runs' own are held against "
+                   "(default: the host probe's, probe/probe.csv)")
     r.add_argument("--seed", type=int, help="seed of the randomized order (default: the one "
                    "in <experiment>/<profile>/order.txt, else a fresh one; printed)")
     r.add_argument("--exp-dir", help="folder of .exp files (default: experiments/)")
@@ -755,6 +814,10 @@ def main():
             die("--reps must be between 1 and 1000")
         if not 1 <= a.budget <= 10:
             die("--budget must be between 1 and 10")
+        if not 0 <= a.placement_reruns <= 10:
+            die("--placement-reruns must be between 0 and 10")
+        if a.placement_trip_ns is not None and not a.placement_trip_ns > 0:
+            die("--placement-trip-ns must be above 0")
         if a.point_timeout is not None and not a.point_timeout > 0:
             die("--point-timeout must be above 0")
         if a.seed is not None and not 0 <= a.seed < 1 << 63:

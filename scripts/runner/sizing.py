@@ -13,7 +13,7 @@ import glob
 import os
 import re
 
-from ..common import expfile, looks
+from ..common import expfile, looks, placement
 from ..common import manifest
 from .runio import die
 from .runorder import REFERENCE_POINTS, capacity_groups, probe_opts
@@ -164,8 +164,11 @@ def sizing(exps, profile, ncpus, cores, nodes, budget=looks.BUDGET_FACTOR):
         secs += nref * run_seconds(ref.opts) if ref is not None else 0
         # the stopping rule may take every experiment to its budget (experiments.py
         # add_rounds): the most this sweep can take, said beside the estimate
+        # and re-run up to placement.RERUN_SHARE of its runs (CPUs far apart)
         most = reps if profile == "smoke" else looks.budget_rounds(reps, budget)
         max_secs = secs + points_seconds(pts, most - reps)
+        if profile != "smoke":
+            max_secs *= 1 + placement.RERUN_SHARE
         threads = sorted({expfile.point_threads(p.opts) for p in pts})
         out.append({"name": e.name, "nodes": n, "emulated": n != nodes, "points": len(pts),
                     "reps": reps, "references": nref, "runs": len(pts) * reps + nref,

@@ -399,6 +399,19 @@ class DecisionRuleTest(unittest.TestCase):
         self.assertEqual(claims.predicate({"op": "in", "threshold": "-30..-15", "unit": "%"}),
                          "within [-30%, -15%]")
 
+    def test_a_verdict_that_rests_on_far_apart_runs_is_inconclusive_placement(self):
+        claim = paired_claim()
+        vals = (1.05, 2.0, 2.1, 2.2, 2.3, 2.4)
+        # six pairs decide; without the one whose run stayed far apart, five do not
+        m = claims_table.Measured(2.15, n=6, values=vals, near=vals[1:])
+        row = {"lo": "", "hi": "", "coverage": "", "why": ""}
+        self.assertEqual(claims_table._paired_verdict(claim, m, row), "inconclusive")
+        self.assertTrue(row["why"].startswith("placement: 1 of 6 pairs"), row["why"])
+        # where the verdict stands without them, it stands
+        vals = tuple(2.0 + i / 10 for i in range(7))
+        m = claims_table.Measured(2.3, n=7, values=vals, near=vals[1:])
+        self.assertEqual(claims_table._paired_verdict(claim, m, dict(row)), "holds")
+
     def test_bounds_state_their_rule(self):
         for cid in ("F5.model-bounds", "F5.realized-batch", "ring.oversub-no-collapse",
                     "F5.study-interconnect"):

@@ -698,8 +698,9 @@ class RunnerTest(unittest.TestCase):
             f.write(text)
 
     def base(self):
+        # no placement re-runs: this VM's vCPUs move, and the counts below are the plan's
         return ["run", "--results", self.results, "--bench", BENCH, "--exp-dir", self.expdir,
-                "--profile", "quick"]
+                "--placement-reruns", "0", "--profile", "quick"]
 
     @slow
     def test_smoke_of_every_committed_experiment_then_plots(self):
@@ -754,6 +755,9 @@ class RunnerTest(unittest.TestCase):
             (["--reps", "0"], "experiments: --reps must be between 1 and 1000"),
             (["--reps", "many"], "argument --reps: invalid int value: 'many'"),
             (["--budget", "0"], "experiments: --budget must be between 1 and 10"),
+            (["--placement-reruns", "-1"],
+             "experiments: --placement-reruns must be between 0 and 10"),
+            (["--placement-trip-ns", "0"], "experiments: --placement-trip-ns must be above 0"),
             (["--point-timeout", "-1"], "experiments: --point-timeout must be above 0"),
             (["--point-timeout", "nan"], "experiments: --point-timeout must be above 0"),
             (["--profile", "huge"], "argument --profile: invalid choice: 'huge'"),
@@ -803,6 +807,31 @@ class RunnerTest(unittest.TestCase):
                                         "order.txt"))
         # the planned rounds keep their places, the added ones follow
         self.assertEqual([k for _rid, k in order["runs"]], [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6])
+
+    @slow
+    def test_a_run_whose_cpus_ended_far_apart_is_rerun_within_its_share(self):
+        # a trip of 0.001 ns: every run that times its CPUs' trip is "far";
+        # 8 runs (4 points x 2 rounds) allow int(0.25 x 8) = 2 re-runs in all,
+        # at most 2 of one run
+        self.write_exp(GOOD.replace("lookup = cached, none   # two points",
+                                    "lookup = cached, none, table, syscall"))
+        args = [x for x in self.base()]
+        i = args.index("--placement-reruns")
+        args[i + 1] = "2"
+        r = run(args + ["--placement-trip-ns", "0.001"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        # the first run takes both (the cap), the share is then spent
+        self.assertEqual(r.stdout.count("re-run 1 of at most 2"), 1, r.stdout)
+        self.assertEqual(r.stdout.count("re-run 2 of at most 2"), 1, r.stdout)
+        self.assertIn("2 re-run because their CPUs ended more than 2x", r.stdout)
+        (csvf,) = glob.glob(os.path.join(self.results, "*", "tiny.csv"))
+        rows = tidy_rows(csvf)
+        self.assertEqual(sorted(x["placement_reruns"] for x in rows), ["0"] * 7 + ["2"])
+        self.assertEqual({x["placement_far"] for x in rows}, {"1"})
+        aside = glob.glob(os.path.join(os.path.dirname(csvf), "tiny", "quick", "*",
+                                       "rep-*.far-*"))
+        self.assertEqual(len(aside), 2)
+        self.assertTrue(all(os.path.exists(os.path.join(d, "summary.csv")) for d in aside))
 
     @slow
     def test_kill_in_the_middle_then_resume(self):

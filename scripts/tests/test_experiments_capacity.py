@@ -158,7 +158,8 @@ class EqualRatesRunnerTest(unittest.TestCase):
         with open(os.path.join(self.expdir, "f3tiny.exp"), "w") as f:
             f.write(text)
         return subprocess.run(RUNNER + ["run", "--results", self.results, "--bench", bench,
-                               "--exp-dir", self.expdir, "--profile", "quick"] + list(extra),
+                               "--exp-dir", self.expdir, "--profile", "quick",
+                               "--placement-reruns", "0"] + list(extra),
                               capture_output=True, text=True, cwd=ROOT)
 
     def folders(self):

@@ -213,7 +213,8 @@ class RunnerLikwidTest(unittest.TestCase):
 
     def run_likwid(self):
         r = run(["run", "--results", self.results, "--bench", BENCH, "--exp-dir", self.expdir,
-                 "--profile", "quick", "--likwid", "--likwid-bench", BENCH], env=self.env)
+                 "--placement-reruns", "0", "--profile", "quick", "--likwid", "--likwid-bench",
+                 BENCH], env=self.env)
         self.assertEqual(r.returncode, 0, r.stderr)
         lines = [x for x in r.stdout.splitlines() if x.startswith("experiments: likwid:")]
         self.assertEqual(len(lines), 1, r.stdout)
