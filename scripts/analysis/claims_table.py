@@ -20,7 +20,7 @@ from . import hostfacts
 from . import nrdata
 from .regime_report import regime_says
 from . import stats
-from ..common import placement
+from ..common import placement, regime
 from ..common.looks import LOOKS
 
 
@@ -168,7 +168,7 @@ def m_f2(ctx):
     return m
 
 
-def m_f3(ctx):
+def m_f3(ctx, exercised=False):
     if not ctx.cross:
         return None
     r = findings.f3(ctx.cross)
@@ -176,8 +176,32 @@ def m_f3(ctx):
         return None
     how = (f"open loop at {float(r['load']) * 100:.0f}% of capacity" if r.get("load")
            else "closed loop")
-    return _ratio(r, "shared_over_perworker", f"{os.path.basename(ctx.cross)}/f3-gate.csv",
-                  f"p50 latency shared / per-worker gate at {r['threads']} threads, {how}")
+    sat = (f"; {r['saturated_runs']} saturated run(s) left out (backlog grew: delivered "
+           f"< {regime.SATURATED_SHARE:.0%} of the offered rate)" if r.get("saturated_runs")
+           else "")
+    m = _ratio(r, "shared_over_perworker", f"{os.path.basename(ctx.cross)}/f3-gate.csv",
+               f"p50 latency shared / per-worker gate at {r['threads']} threads, {how}{sat}")
+    if m is None or not exercised:
+        return m
+    waits, moved, batch = (r.get("shared_waits_per_transfer"),
+                           r.get("shared_items_per_transfer"), r.get("batch"))
+    why = []
+    if waits is None or waits < findings.GATE_WAITS_EXERCISED:
+        why.append("the shared gate was waited on "
+                   + ("(not counted)" if waits is None else f"{waits:.2g} times per transfer")
+                   + f" (< {findings.GATE_WAITS_EXERCISED:g}: not contended)")
+    if moved is None or not batch or moved < batch / 2:
+        why.append("a transfer moved "
+                   + ("(not counted)" if moved is None else f"{moved:.1f} items")
+                   + (f" of a batch of {batch:g} (under half)" if batch else ""))
+    if why:
+        m.exercised = "; ".join(why)
+    return m
+
+
+def needs_two_nodes(ctx):
+    """Testable on two nodes, real or emulated (F3's and F5's cross-node runs)."""
+    return None if ctx.cross else "needs 2 nodes, real or emulated (no cross-node runs here)"
 
 
 def m_f4(backoff, workload="prodcons", work=0):
@@ -350,6 +374,15 @@ CLAIMS = [
           "f2-node-cache.csv: throughput_ops_per_s, lookup cached vs libnuma",
           "paired median ratio", "in", (6.0, 7.0), "x", "6-7x", "any host with >= 2 cores",
           m_f2, needs_cores(2)),
+    Claim("F3.shared-gate-costs", "F3",
+          "At equal offered load below saturation, one shared gate raises the median latency "
+          "of cross-node transfers against a counter per worker (F3's direction).",
+          "f3-gate.csv: p50_ns, gate shared vs perworker, open loop, unsaturated runs; "
+          "gate_waits, batches_in/out, items_in/out",
+          "paired median ratio", ">", 1.0, "x", "",
+          "any host with 2 nodes (real or emulated) where the shared gate is contended and "
+          "transfers move at least half their batch",
+          lambda ctx: m_f3(ctx, exercised=True), needs_two_nodes),
     Claim("F3.study-200x", "F3",
           "A counter per worker cuts median latency more than 200x against one shared "
           "counter (the study's F3).",

@@ -256,27 +256,54 @@ def load_of(r):
     return (r.get("load") or "").strip()
 
 
+#: the shared gate was contended where at least this share of transfers waited for it
+GATE_WAITS_EXERCISED = 0.01
+
+
+def gate_waits_per_transfer(r):
+    """Gate waits per cross-node transfer of one run; None where not counted."""
+    w = nrdata.num(r, "gate_waits")
+    t = [nrdata.num(r, k) for k in ("batches_in", "batches_out")]
+    if w is None or any(x is None for x in t) or sum(t) <= 0:
+        return None
+    return w / sum(t)
+
+
 def f3(hostdir):
     """shared / per-worker gate latency at the F3 thread count (f3_threads), per
-    offered load (closed loop: one group); the headline is the largest load."""
+    offered load (closed loop: one group), from the runs that kept up with
+    their offered rate: a saturated run (regime.saturated: its backlog grew
+    through its window) is left out of every percentile and ratio, and
+    counted. The headline is the largest load with a pair left. With it, what
+    the shared gate did: its waits per transfer and the items a transfer moved
+    (medians over its unsaturated runs at that load), against the batch."""
     allrows = load(os.path.join(hostdir, "f3-gate.csv"))
     if not allrows:
         return None
     m, over = f3_threads(allrows, hostdir)
-    rows = [r for r in allrows if threads(r) == m]
-    loads = sorted({load_of(r) for r in rows}, key=lambda v: float(v) if v else -1.0)
+    at = [r for r in allrows if threads(r) == m]
+    loads = sorted({load_of(r) for r in at}, key=lambda v: float(v) if v else -1.0)
     per_load = []
     for ld in loads:
-        rs = [r for r in rows if load_of(r) == ld]
+        measured = [r for r in at if load_of(r) == ld]
+        rs = [r for r in measured if regime.saturated(r) != 1]
         sh, pw = by(rs, gate="shared"), by(rs, gate="perworker")
         shm, pwm = med(sh, "p50_ns"), med(pw, "p50_ns")
         if not shm or not pwm:
             continue
+        waits = [v for v in map(gate_waits_per_transfer, sh) if v is not None]
+        moved = [v for v in map(realized_of, sh) if v is not None]
         d = {"load": ld, "p50_shared_ns": shm, "p50_perworker_ns": pwm,
              "p50_pernode_ns": med(by(rs, gate="pernode"), "p50_ns"),
              "inflight_shared": med(sh, "inflight"), "inflight_perworker": med(pw, "inflight"),
              "mops_shared": (med(sh, "throughput_ops_per_s") or 0) / 1e6,
-             "mops_perworker": (med(pw, "throughput_ops_per_s") or 0) / 1e6}
+             "mops_perworker": (med(pw, "throughput_ops_per_s") or 0) / 1e6,
+             "saturated": len(measured) - len(rs), "runs": len(measured),
+             "pairs_measured": len({r.get("rep") for r in by(measured, gate="shared")}
+                                   & {r.get("rep") for r in by(measured, gate="perworker")}),
+             "shared_waits_per_transfer": statistics.median(waits) if waits else None,
+             "shared_items_per_transfer": statistics.median(moved) if moved else None,
+             "batch": nrdata.num(sh[0], "batch") if sh else None}
         put_ratio(d, "shared_over_perworker", paired(sh, pw, "p50_ns"))
         put_ratio(d, "p99_shared_over_perworker", paired(sh, pw, "p99_ns"))
         per_load.append(d)
@@ -284,7 +311,8 @@ def f3(hostdir):
         return None
     out = dict(per_load[-1])
     out.update({"threads": m, "oversubscribed": over, "loads": per_load,
-                "stolen": stolen_runs([r for r in allrows if threads(r) == m]),
+                "stolen": stolen_runs(at),
+                "saturated_runs": sum(d["saturated"] for d in per_load),
                 "thread_counts": sorted({threads(r) for r in allrows})})
     return out
 

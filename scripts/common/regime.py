@@ -30,8 +30,8 @@ The runner writes occupancy, the two rates and the regime into the tidy CSV
 
 from . import tidy
 
-__all__ = ["REGIMES", "PACES", "FULL_OCCUPANCY", "occupancy", "classify", "of", "pace_of",
-           "group_of", "expected", "annotate", "COLUMNS", "split"]
+__all__ = ["REGIMES", "PACES", "FULL_OCCUPANCY", "SATURATED_SHARE", "saturated", "occupancy",
+           "classify", "of", "pace_of", "group_of", "expected", "annotate", "COLUMNS", "split"]
 
 REGIMES = ("near-empty", "full", "open-loop")
 PACES = ("free", "producer-paced", "consumer-paced")
@@ -74,6 +74,23 @@ def per_item(row, count, items):
 
 def closed_loop(row):
     return not (_n(row, "rate") or 0) > 0
+
+
+#: an open-loop run that delivered less than this share of its offered rate
+#: left at least 1% of its items behind: a backlog that grew through its
+#: window, so its latency measures the queue's queueing, not the queue
+#: (F3 is latency *below* saturation)
+SATURATED_SHARE = 0.99
+
+
+def saturated(row):
+    """1 where an open-loop run's backlog grew through its window (it delivered
+    less than SATURATED_SHARE of its offered rate), 0 where it kept up, None
+    for a closed-loop run or one that lacks the numbers."""
+    rate, thr = _n(row, "rate"), _n(row, "throughput_ops_per_s")
+    if not rate or rate <= 0 or thr is None:
+        return None
+    return int(thr < SATURATED_SHARE * rate)
 
 
 def classify(row):

@@ -197,6 +197,7 @@ def mutations(h):
         "F2.cache-faster": (f2, 1.5, 0.8),
         "F2.study-6x": (f2, 6.5, 4.0),
         "F3.study-200x": (f3, 300.0, 50.0),
+        "F3.shared-gate-costs": (f3, 3.0, 0.5),
         "F4.study-15-30pct": (f4("exp"), -25.0, -5.0),
         **{f"F4.{'' if w == 'prodcons' else w + '-'}{b}-costs"
            + (f"-w{work}" if work else ""): (f4(b, w, work), -10.0, 10.0)

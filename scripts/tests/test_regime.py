@@ -100,3 +100,40 @@ class PaceKeyTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class SaturatedTest(unittest.TestCase):
+    """regime.saturated on the committed AMD emulated-node F3 results: the runs
+    whose backlog grew (named in issue 30) are flagged, no 25%-load run is, and
+    F3's numbers leave them out."""
+
+    HOST = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__)))), "results", "vm-amd-f26m2-1node-emulated-2node-0_1")
+
+    def rows(self):
+        from scripts.analysis import nrdata
+        return nrdata.load_tidy(os.path.join(self.HOST, "f3-gate.csv"))
+
+    def test_the_committed_runs(self):
+        rows = [r for r in self.rows() if r.get("role") != "reference"]
+        flagged = {(r["threads"], r["load"], r["gate"], r["rep"])
+                   for r in rows if regime.saturated(r) == 1}
+        self.assertIn(("2", "0.5", "perworker", "5"), flagged)
+        for gate in ("shared", "pernode", "perworker"):
+            self.assertIn(("2", "0.75", gate, "1"), flagged)
+        self.assertFalse([f for f in flagged if f[1] == "0.25"], flagged)
+        self.assertTrue(all(regime.saturated(r) in (0, 1) for r in rows))
+        self.assertIsNone(regime.saturated({"rate": "", "throughput_ops_per_s": "5"}))
+
+    def test_f3_leaves_them_out(self):
+        from scripts.analysis import findings
+        r = findings.f3(self.HOST)
+        by_load = {d["load"]: d for d in r["loads"]}
+        self.assertEqual(r["threads"], 2)
+        # 75% load: round 1 saturated on every gate, round 4 on the per-worker
+        # gate: 3 of 5 pairs remain, none of them from a saturated run
+        self.assertEqual(by_load["0.75"]["saturated"], 4)
+        self.assertEqual(by_load["0.75"]["shared_over_perworker_n"], 3)
+        self.assertEqual(by_load["0.75"]["pairs_measured"], 5)
+        self.assertEqual(by_load["0.25"]["saturated"], 0)
+        self.assertEqual(by_load["0.25"]["shared_over_perworker_n"], 5)
