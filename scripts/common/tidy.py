@@ -48,8 +48,9 @@ TIDY_COLUMNS = ["experiment", "point", "rep"] + SUMMARY_COLUMNS
 #: interconnect_source: bytes over the socket interconnect per item of the
 #: measured window, counted by likwid-perfctr (run --likwid, scripts/runner/nrlikwid.py),
 #: empty where not counted; capacity_probe: the runner's capacity probe whose
-#: capacity a load point's run was offered a fraction of, <group>-r<round>,
-#: the same for every gate of a round, empty without a load; placement_reruns
+#: capacity a load point's run was offered a fraction of, <group>-median
+#: (the median of its probes, one a round; <group>-r<round> in tables measured
+#: before), the same for every gate, empty without a load; placement_reruns
 #: and placement_far: how many times the runner re-ran the run because its two
 #: CPUs ended more than common/placement.FAR x the probe's trip apart, and 1
 #: where the kept run still did (empty: not checked); occupancy,

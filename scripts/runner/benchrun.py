@@ -15,6 +15,7 @@ import json
 import os
 import shutil
 import signal
+import statistics
 import subprocess
 import sys
 
@@ -185,3 +186,37 @@ def capacity_probe(a, bench, edir, gid, gopts, k, topology, probes):
           + (f"{float(cap) / 1e6:.3f} Mops/s, {what}" if ok else f"FAILED ({msg})"), flush=True)
     probes[prid] = (cap if ok else None, prid, None if ok else msg)
     return probes[prid]
+
+
+def group_capacity(a, bench, edir, gid, gopts, rounds, topology, probes):
+    """(capacity, id, None) of group gid: the median of its probes of rounds
+    1..rounds (capacity_probe each, kept where recorded), or (None, id, why)
+    where none gave a capacity. Every run of the group, in every round (those
+    the stopping rule adds too), is offered a fraction of this one capacity:
+    one round's probe that read high (its vCPUs closer than usual) no longer
+    sets that round's load. probes[("detail", gid)] holds the probes and
+    their spread ((max - min) / median), also written to
+    capacity/<gid>/capacity.txt."""
+    key = f"{gid}-median"
+    if key in probes:
+        return probes[key]
+    got = [capacity_probe(a, bench, edir, gid, gopts, k, topology, probes)
+           for k in range(1, rounds + 1)]
+    caps = [float(c) for c, _p, _w in got if c is not None]
+    if not caps:
+        probes[key] = (None, key, "; ".join(f"{p}: {w}" for _c, p, w in got))
+        return probes[key]
+    med = statistics.median(caps)
+    spread = (max(caps) - min(caps)) / med
+    probes[("detail", gid)] = {"probes": [c for c, _p, _w in got], "spread": round(spread, 4)}
+    write_whole(os.path.join(edir, CAPACITY_DIR, gid, "capacity.txt"),
+                f"# the capacity every run of group {gid} is offered a fraction of: the median "
+                f"of its probes of rounds 1..{rounds} (scripts/runner/benchrun.py "
+                "group_capacity)\n"
+                + "".join(f"{p} {'failed' if c is None else c}\n" for c, p, _w in got)
+                + f"median {med:.1f}\nspread {spread:.4f}\n")
+    print(f"  capacity of {gid}: {med / 1e6:.3f} Mops/s, the median of {len(caps)} probe(s) "
+          f"(spread {spread:.0%} of it)", flush=True)
+    probes[key] = (f"{med:.1f}", key, None)
+    return probes[key]
+

@@ -62,12 +62,14 @@ What `run` does, in steps:
      Points with a load (open loop at a fraction of the capacity) that
      differ only in gate and load form a group (capacity_groups, listed in
      <experiment>/<profile>/capacity/groups.txt): before the first run of a
-     group in round k, one capacity probe (numaring-bench --load 1, its
-     capacity_ops_per_s) runs into capacity/<group>/rep-<k>/, and every run
-     of the group in that round gets --capacity-ops with it, so that every
-     gate of a round is offered the same absolute rate. A resumed sweep
-     reuses a recorded probe; a failed probe fails its group's runs of that
-     round. The drift reference's runs measure their own capacity.
+     group, one capacity probe per planned round (numaring-bench --load 1,
+     its capacity_ops_per_s) runs into capacity/<group>/rep-<k>/, and every
+     run of the group in every round gets --capacity-ops with their median
+     (capacity.txt: the probes, the median, the spread), so that every gate
+     is offered the same absolute rate and no one round's probe sets its
+     load. A resumed sweep reuses recorded probes; a group none of whose
+     probes gave a capacity fails its runs. The drift reference's runs
+     measure their own capacity.
   5. Collects each experiment into results/<host>/<experiment>.csv (tidy:
      experiment, point, rep, profile, role (point or reference),
      oversubscribed (1 where the run's threads outnumbered the CPUs they ran
@@ -78,7 +80,7 @@ What `run` does, in steps:
      average; stolen 1 above hostenv.STEAL_FLAG_PCT, empty if unknown),
      interconnect_bytes_per_item and interconnect_source
      (--likwid; empty where not counted), capacity_probe (the probe whose
-     capacity the run was offered a fraction of, <group>-r<k>; empty without
+     capacity the run was offered a fraction of, <group>-median; empty without
      a load, and for the drift reference), then the harness's summary columns),
      writes results/<host>/README.md, and exits 1 with the list of failures
      if any point failed (2 for bad input, 130 when interrupted).
@@ -115,7 +117,7 @@ import time
 from ..common import expfile, looks, placement
 from . import hostid
 from . import nrlikwid
-from .benchrun import capacity_probe, run_bench_ring, run_probe, run_rep
+from .benchrun import capacity_probe, group_capacity, run_bench_ring, run_probe, run_rep
 from .collect import collect, read_summary
 from . import hostenv
 from .hostenv import capture_env
@@ -438,7 +440,7 @@ def run_pass(a, bench, topology, exps, profile, ident, hostdir, fp, rounds=None)
 
     # the run's CPUs further apart than the probe found them: re-run it
     # (common/placement.py), at most cap times, within a share of the runs
-    cap = 0 if a.smoke else a.placement_reruns
+    rerun_cap = 0 if a.smoke else a.placement_reruns
     trip = a.placement_trip_ns or placement.probe_trip(os.path.join(hostdir, "probe",
                                                                     "probe.csv"))
     rerun_left, reruns = {}, 0
@@ -490,20 +492,24 @@ def run_pass(a, bench, topology, exps, profile, ident, hostdir, fp, rounds=None)
                 ok, msg, extra = True, "", None
                 if rid not in REFERENCE_POINTS and p.id in groups:  # the drift reference: its own
                     gid, gopts = groups[p.id]
-                    cap, prid, why = capacity_probe(a, bench, edir, gid, gopts, k, topology, probes)
+                    cap, prid, why = group_capacity(a, bench, edir, gid, gopts, base, topology,
+                                                    probes)
                     if cap is None:
-                        ok, msg = False, f"not run: its capacity probe {prid} failed: {why}"
-                        write_whole(out + ".failed.txt", f"{msg}\nthe probe's record: "
-                                    f"../{CAPACITY_DIR}/{gid}/rep-{k}.failed.txt\n")
+                        ok, msg = False, f"not run: no capacity probe of its group {gid} gave a " \
+                            f"capacity ({why})"
+                        write_whole(out + ".failed.txt", f"{msg}\nthe probes' records: "
+                                    + ", ".join(f"../{CAPACITY_DIR}/{gid}/rep-{j}.failed.txt"
+                                                for j in range(1, base + 1)) + "\n")
                     else:
                         args += ["--capacity-ops", cap]
                         extra = {"capacity_probe": {"id": prid, "capacity_ops_per_s": float(cap),
-                                                    "folder": f"{CAPACITY_DIR}/{gid}/rep-{k}"}}
+                                                    "folder": f"{CAPACITY_DIR}/{gid}",
+                                                    **probes[("detail", gid)]}}
                 if ok:
                     ok, msg = run_rep(bench, args, out, timeout, lk, extra)
                 if ok and rid not in REFERENCE_POINTS and trip:
                     ok, msg, n = rerun_far(bench, args, out, timeout, lk, extra, trip,
-                                           min(cap, rerun_left[e.name]), tag)
+                                           min(rerun_cap, rerun_left[e.name]), tag)
                     rerun_left[e.name] -= n
                     reruns += n
                 spent += time.monotonic() - t1

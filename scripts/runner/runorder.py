@@ -6,9 +6,9 @@ randomized complete blocks (schedule: round k runs repetition k of every
 point, shuffled by random.Random(seed)), with the drift reference at the
 start, the middle and the end, and records the order in order.txt so that
 a rerun repeats it. Points with a load that differ only in gate and load
-form a group (capacity_groups) whose runs of one round are offered the
-capacity that one probe measured (the probe's options: probe_opts; its
-run: scripts/runner/benchrun.py). Standard library only; nothing here runs or
+form a group (capacity_groups) whose runs are offered the median capacity
+of its probes, one a round (the probe's options: probe_opts; its run and
+the median: scripts/runner/benchrun.py). Standard library only; nothing here runs or
 writes anything.
 """
 
@@ -117,8 +117,9 @@ def groups_text(exp, profile, pts, groups):
     """<experiment>/<profile>/capacity/groups.txt: each group's options and points."""
     lines = [f"# the capacity probes of {exp.name} (profile {profile}): the points of a "
              "group differ only in gate and load; in round k every run of group G is offered "
-             "load x the capacity its probe G/rep-<k>/ measured (numaring-bench "
-             "--capacity-ops; the tidy CSV's capacity_probe says G-r<k>)"]
+             "load x the median capacity of its probes G/rep-<k>/, one a round "
+             "(G/capacity.txt; numaring-bench --capacity-ops; the tidy CSV's "
+             "capacity_probe says G-median)"]
     for gid in dict.fromkeys(g for g, _ in groups.values()):
         gopts = next(o for g, o in groups.values() if g == gid)
         lines.append(f"{gid} " + " ".join(f"{k}={v}" for k, v in gopts.items()) + " | points "

@@ -16,6 +16,7 @@ import glob
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -173,21 +174,24 @@ class EqualRatesRunnerTest(unittest.TestCase):
         bad, checked = equal_rate_violations(rows)
         self.assertEqual(bad, [])
         self.assertEqual(checked, 8)  # 2 reps x 2 thread counts x 2 loads
+        self.assertEqual(len({(r["producers"], r["capacity_ops_per_s"]) for r in rows}), 2)
         for r in rows:
             gid = "g1" if r["producers"] == "1" else "g2"
-            self.assertEqual(r["capacity_probe"], f"{gid}-r{r['rep']}")
+            # every round of a group: the median of the group's probes, one a round
+            self.assertEqual(r["capacity_probe"], f"{gid}-median")
             cap = float(r["capacity_ops_per_s"])
             self.assertLessEqual(abs(float(r["rate"]) - float(r["load"]) * cap), 1.0)
-            # the probe's own record says the same capacity
-            probe = experiments.read_summary(os.path.join(qdir, "capacity", gid,
-                                                          f"rep-{r['rep']}", "summary.csv"))
-            self.assertEqual(probe["capacity_ops_per_s"], r["capacity_ops_per_s"])
-            self.assertEqual(probe["load"], "1")
+            probes = [experiments.read_summary(os.path.join(qdir, "capacity", gid, f"rep-{k}",
+                                                            "summary.csv")) for k in (1, 2)]
+            self.assertEqual({p["load"] for p in probes}, {"1"})
+            self.assertAlmostEqual(cap, statistics.median(
+                float(p["capacity_ops_per_s"]) for p in probes), delta=0.1)
             with open(os.path.join(qdir, r["point"], f"rep-{r['rep']}", "meta.json")) as f:
                 meta = json.load(f)
             cl = meta["command_line"]
             self.assertEqual(cl[cl.index("--capacity-ops") + 1], r["capacity_ops_per_s"])
             self.assertEqual(meta["capacity_probe"]["id"], r["capacity_probe"])
+            self.assertEqual(len(meta["capacity_probe"]["probes"]), 2)
             self.assertIn("host_load", meta)
         # the table loads, capacity_probe among the runner's columns before the harness's
         self.assertEqual(len(nrdata.load_tidy(csvf)), 24)
@@ -204,6 +208,12 @@ class EqualRatesRunnerTest(unittest.TestCase):
         rows = self.check_equal_rates(csvf, qdir)
         self.assertEqual(sorted(os.listdir(os.path.join(qdir, "capacity"))),
                          ["g1", "g2", "groups.txt"])
+        for gid in ("g1", "g2"):
+            with open(os.path.join(qdir, "capacity", gid, "capacity.txt")) as f:
+                text = f.read()
+            self.assertIn(f"{gid}-r1 ", text)
+            self.assertRegex(text, r"(?m)^median [0-9.]+$")
+            self.assertRegex(text, r"(?m)^spread [0-9.]+$")
         for gid in ("g1", "g2"):
             for k in (1, 2):
                 d = os.path.join(qdir, "capacity", gid, f"rep-{k}")
@@ -222,7 +232,7 @@ class EqualRatesRunnerTest(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(r.stdout.count("done before, kept"), 22)
         probes = [line for line in r.stdout.splitlines() if "capacity probe" in line]
-        self.assertEqual(len(probes), 2)  # g1-r2 and g2-r2, not measured again
+        self.assertEqual(len(probes), 4)  # both rounds' of both groups, not measured again
         self.assertTrue(all(line.endswith(", kept") for line in probes), probes)
         self.assertNotIn(", measured", r.stdout)
         rows = self.check_equal_rates(csvf, qdir)
@@ -234,7 +244,7 @@ class EqualRatesRunnerTest(unittest.TestCase):
         self.assertEqual(glob.glob(os.path.join(self.results, "**", "*.tmp*"), recursive=True),
                          [])
 
-    def test_a_failed_probe_fails_its_group_in_that_round_and_a_rerun_measures(self):
+    def test_a_group_whose_probes_all_failed_fails_and_a_rerun_measures(self):
         text = (F3_TINY.replace("threads = 2, 4", "threads = 2").replace("reps = 2", "reps = 1")
                 .replace("load = 0.25, 0.5", "load = 0.5"))
         fake = os.path.join(self.tmp, "fake-bench")
@@ -246,7 +256,7 @@ class EqualRatesRunnerTest(unittest.TestCase):
         self.assertEqual(r.returncode, 1, r.stderr)
         self.assertEqual(r.stdout.count("\n  capacity probe g1-r1 "), 1)  # once, not per run
         self.assertIn("FAILED (exit 1: numaring-bench: no capacity)", r.stdout)
-        self.assertEqual(r.stderr.count("not run: its capacity probe g1-r1 failed"), 3)
+        self.assertEqual(r.stderr.count("not run: no capacity probe of its group g1 gave"), 3)
         (qdir,) = glob.glob(os.path.join(self.results, "*", "f3tiny", "quick"))
         self.assertTrue(os.path.exists(os.path.join(qdir, "capacity", "g1", "rep-1.failed.txt")))
         failed = glob.glob(os.path.join(qdir, "gate=*", "rep-1.failed.txt"))
