@@ -249,6 +249,38 @@ def m_f5_model(ctx):
                             f"{above} run(s) above the model"))
 
 
+#: a host whose runs' own line trips stay within placement.FAR x the probe's in at
+#: least this share of its runs holds still enough to test how tight the model is
+STABLE_SHARE = 0.95
+
+
+def placement_stable(ctx):
+    """Testability of the ceiling's tightness: the hand-over distance of the
+    host's runs stayed where the probe found it (handover.py's counts)."""
+    from . import handover
+    s = handover.summary(ctx.dir) or []
+    runs, far = sum(d["runs"] for d in s), sum(d["far"] for d in s)
+    if not runs:
+        return "needs runs that timed their CPUs' line trip (c2c_one_way_*_ns): none here"
+    if far > (1 - STABLE_SHARE) * runs:
+        return (f"needs a host whose CPUs stay where the probe found them: {far} of {runs} "
+                f"runs ({far / runs:.0%}) ended more than {placement.FAR:g}x the probe's line "
+                f"trip apart (vCPUs moved; at most {1 - STABLE_SHARE:.0%} allowed)")
+    return None
+
+
+def m_f5_tight(ctx):
+    from . import ceiling_report
+    t = [d for d in (ceiling_report.tightness(ctx.dir) or []) if d["regime"] == "near-empty"]
+    if not t:
+        return None
+    worst = min(t, key=lambda d: d["ratio"])
+    return Measured(worst["ratio"], source="peers.csv + probe/probe.csv",
+                    detail=(f"lowest best-near-empty-point / ceiling over {len(t)} queues: "
+                            f"{worst['queue']} {worst['point']} ({worst['measured']:.2f} of "
+                            f"{worst['ceiling']:.2f} M items/s, bound: {worst['bound']})"))
+
+
 def m_f5_realized(ctx):
     if not ctx.cross:
         return None
@@ -420,6 +452,13 @@ CLAIMS = [
           "every sweep's throughput_ops_per_s against probe/probe.csv (scripts/analysis/ceiling.py)",
           "highest measured / ceiling over the runs", "<=", 1.0, "x", "", ANY, m_f5_model,
           rule=BOUND_EVERY_RUN),
+    Claim("F5.model-tight", "F5",
+          "The ceiling model binds: every queue's best near-empty point of the peers sweep "
+          "reaches at least half of its ceiling.",
+          "peers.csv: throughput_ops_per_s against probe/probe.csv (ceiling_report.py)",
+          "lowest over the queues of the best point / ceiling", ">=", 0.5, "x", "",
+          "a host whose runs' CPUs stay where the probe found them (<= 5% of runs further "
+          "apart)", m_f5_tight, placement_stable, rule=BOUND_WORST_POINT),
     Claim("F5.realized-batch", "F5",
           "Every cross-node transfer moves at least 0.8 of its configured batch.",
           "f5-ceiling.csv: items_per_transfer / batch",
