@@ -423,6 +423,20 @@ class DecisionRuleTest(unittest.TestCase):
         m = claims_table.Measured(2.3, n=7, values=vals, near=vals[1:])
         self.assertEqual(claims_table._paired_verdict(claim, m, dict(row)), "holds")
 
+    def test_fidelity_judges_every_configuration(self):
+        claim = claims.BY_ID["harness.fidelity"]
+        good = tuple(0.9 + i / 100 for i in range(6))
+        low = tuple(0.5 + i / 100 for i in range(6))
+        few = (0.9, 0.91, 0.92)
+        for parts, want in (((("a", good), ("b", good)), "holds"),
+                            ((("a", good), ("b", low)), "does not hold"),
+                            ((("a", good), ("b", few)), "inconclusive")):
+            with self.subTest(parts=[p[0] for p in parts], want=want):
+                m = claims_table.Measured(0.9, values=parts[-1][1], parts=parts)
+                row = {"lo": "", "hi": "", "coverage": "", "why": ""}
+                self.assertEqual(claims_table._paired_verdict(claim, m, row), want)
+                self.assertRegex(row["why"], r"^a 0\.9\d \[")
+
     def test_bounds_state_their_rule(self):
         for cid in ("F5.model-bounds", "F5.realized-batch", "ring.oversub-no-collapse",
                     "F5.study-interconnect"):
