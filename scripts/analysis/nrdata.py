@@ -507,11 +507,10 @@ def _machine(info, d, topo, meta):
         virt = src.get("virtualization")
         if info["hypervisor"] is None and isinstance(virt, dict):
             info["hypervisor"] = VIRT_NAMES.get(virt.get("kind"))
-    tpc = _positive_int(ls.get("Thread(s) per core"))
     sockets = _positive_int(ls.get("Socket(s)"))
     per_socket = _positive_int(ls.get("Core(s) per socket"))
     if info["threads_per_core"] is None:
-        info["threads_per_core"] = tpc
+        info["threads_per_core"] = _positive_int(ls.get("Thread(s) per core"))
     if info["cores"] is None and per_socket and sockets:
         info["cores"] = per_socket * sockets
     info["sockets"] = sockets

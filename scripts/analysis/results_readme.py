@@ -146,9 +146,9 @@ def spin_section(hostdir):
             brows = [r for r in rows if r.get("backoff") == b and int(float(r[col])) == sp]
             # the none runs of the same points' other settings
             other = "exp_cap" if col == "pause_spin" else "pause_spin"
+            others = {x[other] for x in brows}
             none_rows = [r for r in rows if r.get("backoff") == "none"
-                         and int(float(r[col])) == sp
-                         and {x[other] for x in brows} >= {r[other]}]
+                         and int(float(r[col])) == sp and r[other] in others]
             d = {}
             findings.put_ratio(d, "c", findings.paired(brows, none_rows,
                                                        fn=lambda x, y: x / y - 1), 100.0)
@@ -223,26 +223,22 @@ def drift_section(hostdir):
             rows.append(f"| {exp} | not measured (no reference runs in these results) "
                         "| | | | | | | |")
             continue
-        unit = 1e6 if d["metric"] == "throughput_ops_per_s" else 1.0
-
-        def v(x):
-            return "—" if x is None else (f"{x / unit:.2f}" if unit != 1.0 else f"{x:.0f}")
-        metric = "Mops/s" if unit != 1.0 else d["metric"].replace("_ns", " (ns)")
+        mops = d["metric"] == "throughput_ops_per_s"
+        vals = ["—" if x is None else f"{x / 1e6:.2f}" if mops else f"{x:.0f}"
+                for x in d["values"][:3]]
+        metric = "Mops/s" if mops else d["metric"].replace("_ns", " (ns)")
         small = (f"{d['smallest'][1] * 100:.1f}% ({d['smallest'][0]})" if d["smallest"]
                  else "no ratio stated")
         verdict = {True: "**FLAGGED: drift exceeds the smallest effect stated**",
                    False: "ok"}.get(d["flagged"], "—")
         dr = "—" if d["drift"] is None else f"{d['drift'] * 100:.1f}%"
         over = " (oversubscribed)" if d["oversubscribed"] else ""
-        rows.append(f"| {exp} | {d['point'] or '?'}{over} | {metric} | {v(d['values'][0])} | "
-                    f"{v(d['values'][1])} | {v(d['values'][2])} | {dr} | {small} | {verdict} |")
-    if rows:
-        lines += ["| experiment | reference | metric | start | middle | end | drift "
-                  "| smallest effect stated | |", "|---|---|---|---|---|---|---|---|---|"]
-        lines += rows
-    else:
-        lines.append("No experiment in these results.")
-    return lines
+        rows.append(f"| {exp} | {d['point'] or '?'}{over} | {metric} | {' | '.join(vals)} | "
+                    f"{dr} | {small} | {verdict} |")
+    if not rows:
+        return lines + ["No experiment in these results."]
+    return lines + ["| experiment | reference | metric | start | middle | end | drift "
+                    "| smallest effect stated | |", "|---|---|---|---|---|---|---|---|---|"] + rows
 
 
 def harness_section(hostdir):
