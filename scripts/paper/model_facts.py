@@ -42,6 +42,8 @@ import re
 import shutil
 import sys
 
+from ..common.wholefile import write_whole
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RESULTS = os.path.join("ring", "model", "results.tsv")
 MODEL = os.path.join("ring", "model", "ring.pml")
@@ -140,8 +142,7 @@ def flags_of(row):
 
 def bounds_of(row, defaults):
     """(workers, capacity, batch, items) of one configuration."""
-    d = dict(defaults)
-    d.update(flags_of(row))
+    d = {**defaults, **flags_of(row)}
 
     def v(k):
         x = d.get(k, "0")
@@ -243,8 +244,7 @@ def md_table(meta, rows, f):
         states, trans = (_int(r[k]) for k in ("states", "transitions"))
         out.append(f"| `{r['configuration']}` | {r['kind']} | `{r['flags']}` | "
                    f"{'—' if states is None else states} | {'—' if trans is None else trans} | "
-                   f"{r['time_s'] or '—'} | "
-                   f"{mem or '—'} | {res} |")
+                   f"{r['time_s'] or '—'} | {mem or '—'} | {res} |")
     return out
 
 
@@ -332,19 +332,13 @@ def _read(path):
         return None
 
 
-def _write(path, text):
-    with open(path + ".tmp", "w", encoding="utf-8") as fh:   # whole or not at all
-        fh.write(text)
-    os.replace(path + ".tmp", path)
-
-
 def write_all(meta, rows, root=None):
     root = root or ROOT
     for rel, text in outputs(meta, rows, root).items():
         path = os.path.join(root, rel)
         if _read(path) != text:
             os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-            _write(path, text)
+            write_whole(path, text)
             print(f"model_facts: wrote {rel}")
 
 
@@ -361,7 +355,7 @@ def macros_of(path):
 
 def write_tex(out, results=None):
     meta, rows = load(results)
-    _write(out, tex_text(meta, rows, facts(meta, rows)))
+    write_whole(out, tex_text(meta, rows, facts(meta, rows)))
 
 
 def main(argv=None):

@@ -38,6 +38,7 @@ from . import model_facts
 from ..analysis import nrdata
 from . import paper_text
 from ..analysis import summarize
+from ..common.wholefile import write_whole as write
 from .model_facts import tex_escape
 
 
@@ -299,12 +300,6 @@ def default_real(results, hosts):
             return ""
     return max(real_hosts, key=lambda h: (len([f for f in os.listdir(
         os.path.join(results, h)) if f.endswith(".csv") and f != "claims.csv"]), captured(h), h))
-
-
-def write(path, text):
-    with open(path + ".tmp", "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(path + ".tmp", path)
 
 
 BACKOFFS = (("pause", "Pause"), ("exp", "Exp"), ("yield", "Yield"))
