@@ -234,12 +234,8 @@ def f5_realized(hostdir):
         if v and b and float(b) > 0:
             points.setdefault((r.get("profile", ""), r["point"]), []).append(
                 (float(v) / float(b), int(float(b))))
-    best = None
-    for vals in points.values():
-        m = statistics.median(v for v, _ in vals)
-        if best is None or m < best[0]:
-            best = (m, vals[0][1])
-    return best
+    return min(((statistics.median(v for v, _ in vals), vals[0][1]) for vals in points.values()),
+               key=lambda x: x[0], default=None)
 
 
 def model_macros(n, probe):
