@@ -148,23 +148,23 @@ TERMS = ("ops", "bandwidth", "latency", "contention", "crossing")
 #               sides on one line)
 #   bursts      whether a burst is one operation (ck loops: s = 1)
 #   data        whether anything travels (faa: no)
+
+
+def _protocol(slot, slot_back, idx, extra=(0.0, 0.0), rmw=(1, 1), shared=("shared", "shared")):
+    return dict(slot=slot, slot_back=slot_back, idx=idx, idx_burst=idx, extra=extra, rmw=rmw,
+                shared=shared)
+
+
 PROTOCOLS = {
-    "numaring": dict(slot=CELL_BYTES, slot_back=True, idx=(0, 0), idx_burst=(0, 0),
-                     extra=(0.0, 0.0), rmw=(1, 1), shared=("shared", "shared")),
-    "flat": dict(slot=CELL_BYTES, slot_back=True, idx=(0, 0), idx_burst=(0, 0),
-                 extra=(0.0, 0.0), rmw=(1, 1), shared=("shared", "shared")),
-    "rte": dict(slot=8, slot_back=False, idx=(1, 1), idx_burst=(1, 1), extra=(0.0, 0.0),
-                rmw=(1, 1), shared=("shared", "shared")),
-    "ck": dict(slot=8, slot_back=False, idx=(1, 1), idx_burst=(1, 1), extra=(0.0, 0.0),
-               rmw=(1, 1), shared=("shared", "shared")),
-    "moodycamel": dict(slot=8, slot_back=False, idx=(1, 0), idx_burst=(1, 0),
-                       extra=(0.0, 1 / 64 + 1 / 32), rmw=(0, 2), shared=("own", "subqueue")),
-    "urcu": dict(slot=16, slot_back=True, idx=(0, 0), idx_burst=(0, 0),
-                 extra=(1 / 32, 1 / 32), rmw=(1, 2), shared=("shared", "shared")),
-    "mutex": dict(slot=8, slot_back=False, idx=(1, 1), idx_burst=(1, 1), extra=(0.0, 0.0),
-                  rmw=(2, 2), shared=("all", "all")),
-    "faa": dict(slot=0, slot_back=False, idx=(0, 0), idx_burst=(0, 0), extra=(0.0, 0.0),
-                rmw=(1, 1), shared=("shared", "shared")),
+    "numaring": _protocol(CELL_BYTES, True, (0, 0)),
+    "flat": _protocol(CELL_BYTES, True, (0, 0)),
+    "rte": _protocol(8, False, (1, 1)),
+    "ck": _protocol(8, False, (1, 1)),
+    "moodycamel": _protocol(8, False, (1, 0), extra=(0.0, 1 / 64 + 1 / 32), rmw=(0, 2),
+                            shared=("own", "subqueue")),
+    "urcu": _protocol(16, True, (0, 0), extra=(1 / 32, 1 / 32), rmw=(1, 2)),
+    "mutex": _protocol(8, False, (1, 1), rmw=(2, 2), shared=("all", "all")),
+    "faa": _protocol(0, False, (0, 0)),
 }
 # bursts and data: what numaring-bench's adapter of the queue says of itself
 # (scripts/manifest.json): burst operations both ways, items that travel.
@@ -175,18 +175,12 @@ for _q, _pr in PROTOCOLS.items():
 #: through scripts/manifest.json)
 PROBE_KINDS = manifest.probe_kinds()
 
-# Kept for callers of the byte-count model: the lines of a numaring item x 64.
-INLINE_ITEM_BYTES = 32   # 2 x 16-byte cell
-MESSAGE_ITEM_BYTES = 64  # 2 x (16-byte cell + 16-byte message)
-DEFAULT_ITEM_BYTES = INLINE_ITEM_BYTES
-
 
 class Probe:
     """The numbers of one probe.csv that the model uses (ns, GB/s)."""
 
     def __init__(self, path):
-        self.path = path
-        self.values = {}
+        self.path, self.values = path, {}
         with open(path, newline="", encoding="utf-8") as f:
             r = csv.DictReader(f)
             need = {"kind", "value", "method"}
@@ -228,16 +222,11 @@ class Probe:
         return self.values.get("meta:topology") == "emulated"
 
 
-def load_probe(path):
-    return Probe(path)
+load_probe = Probe
 
 
 def _first(probe, *kinds):
-    for k in kinds:
-        v = probe.get(k)
-        if v:
-            return v
-    return None
+    return next((v for v in map(probe.get, kinds) if v), None)
 
 
 def params(probe, split=False):
@@ -255,11 +244,8 @@ def params(probe, split=False):
     without the cache-to-cache stream uses one thread's memory read
     bandwidth; within a node, the other-node figures of an emulated host (one
     socket) and vice versa."""
-    t_a = probe.get("faa_uncontended_ns")
-    c = probe.get("faa_contended_ns")
-    cx = probe.get("faa_contended_other_node_ns")
+    c, cx = probe.get("faa_contended_ns"), probe.get("faa_contended_other_node_ns")
     t_s = c / 2 if c else None
-    t_s_x = cx / 2 if cx else t_s
     same = _first(probe, "c2c_one_way_same_node", "c2c_one_way_other_node")
     other = _first(probe, "c2c_one_way_other_node", "c2c_one_way_same_node")
     if split:
@@ -269,7 +255,8 @@ def params(probe, split=False):
     else:
         bw_p = _first(probe, "c2c_bw_same_node_gbs", "c2c_bw_other_node_gbs", "bw_local_gbs")
         bw_m = _first(probe, "c2c_bw_mt_same_node_gbs")
-    return {"t_a": t_a, "t_s": t_s, "t_s_x": t_s_x, "t_c": other if split else same,
+    return {"t_a": probe.get("faa_uncontended_ns"), "t_s": t_s,
+            "t_s_x": cx / 2 if cx else t_s, "t_c": other if split else same,
             "t_x": other, "bw_p": bw_p, "bw_m": bw_m}
 
 
@@ -311,8 +298,7 @@ def lines_per_item(queue, item="inline", bursts=False, batch=1, split=False, rea
     if pr is None:
         return None
     s = items_per_op(queue, batch, bursts)
-    crossing = split and (queue or "numaring") == "numaring"
-    if crossing:
+    if split and (queue or "numaring") == "numaring":
         per = max(1.0, float(realized if realized else batch))
         i_c, i_p = 1, 1       # the other node's ring, once per transfer
     else:
@@ -323,22 +309,13 @@ def lines_per_item(queue, item="inline", bursts=False, batch=1, split=False, rea
     msg = MESSAGE_BYTES / LINE if (item == "message" and pr["data"]) else 0.0
     idx_c, idx_p = i_c / per, i_p / per
     ex_c, ex_p = pr["extra"]
-    to_c = slot_c + msg + idx_c + ex_c
-    to_p = slot_p + msg + idx_p + ex_p
+    to_c, to_p = slot_c + msg + idx_c + ex_c, slot_p + msg + idx_p + ex_p
     return {"to_c": to_c, "to_p": to_p, "total": to_c + to_p, "slot": slot_c + slot_p,
             "index": idx_c + idx_p, "message": 2 * msg, "other": ex_c + ex_p}
 
 
 # --------------------------------------------------------------------------
 # The terms
-
-def item_bytes_of(row):
-    """Bytes per item that a row's queue moves between caches, counted as
-    whole 64-byte lines (lines_per_item()["total"] x 64; numaring where the
-    row names no queue, 0 for one the model does not know)."""
-    li = lines_per_item(row.get("queue"), "message" if row.get("item") == "message" else "inline")
-    return li["total"] * LINE if li else 0
-
 
 def _num(row, key, default):
     """A number of a row whose values are strings (a csv row) or numbers
@@ -347,6 +324,14 @@ def _num(row, key, default):
     if v is None or (isinstance(v, str) and not v.strip()):
         return default
     return float(v)
+
+
+def _val(row, key, default=None):
+    """_num, and default where the value is no number either."""
+    try:
+        return _num(row, key, default)
+    except ValueError:
+        return default
 
 
 def realized_batch(row):
@@ -376,23 +361,17 @@ def _terms(pp, queue, item, p, c, batch, bursts, split, realized=None, gate="per
     out = dict.fromkeys(TERMS)
     t_a = pp["t_a"]
     r_p, r_c = pr["rmw"]
-    sides = [p * s / (r_p * t_a * 1e-9)] if r_p else []
-    sides += [c * s / (r_c * t_a * 1e-9)] if r_c else []
+    sides = [n * s / (r * t_a * 1e-9) for n, r in ((p, r_p), (c, r_c)) if r]
     out["ops"] = min(sides) if sides else None
 
     lines = lines_per_item(queue, item, bursts, batch, split, realized)
     if pr["data"] and not oversubscribed and pp["bw_p"]:
         bw = pp["bw_p"] * 1e9 / LINE   # lines per second, one thread
-        b = []
-        if lines["to_c"] > 0:
-            b.append(c * bw / lines["to_c"])
-        if lines["to_p"] > 0:
-            b.append(p * bw / lines["to_p"])
+        b = [n * bw / lines[k] for n, k in ((c, "to_c"), (p, "to_p")) if lines[k] > 0]
         if pp["bw_m"] and lines["total"] > 0:
             b.append(pp["bw_m"] * 1e9 / LINE / lines["total"])
         out["bandwidth"] = min(b) if b else None
 
-    crossing = split and queue == "numaring"
     if pr["data"] and not oversubscribed and pp["t_c"] and inflight and inflight > 0:
         out["latency"] = inflight / (pp["t_c"] * 1e-9)
 
@@ -418,7 +397,7 @@ def _terms(pp, queue, item, p, c, batch, bursts, split, realized=None, gate="per
                 cont.append(p * s / per_op(r_c))
             out["contention"] = min(cont) if cont else None
 
-    if crossing and pp["t_x"] and pp["bw_p"]:
+    if split and queue == "numaring" and pp["t_x"] and pp["bw_p"]:
         b_r = max(1.0, float(realized if realized else batch))
         movers = {"shared": 1, "pernode": 2}.get(gate or "perworker", p + c)
         per_transfer = pp["t_x"] * 1e-9 + b_r * CELL_BYTES / (pp["bw_p"] * 1e9)
@@ -426,54 +405,28 @@ def _terms(pp, queue, item, p, c, batch, bursts, split, realized=None, gate="per
     return out
 
 
-def bounds(probe, producers, consumers, batch, bursts, split, item_bytes=DEFAULT_ITEM_BYTES,
-           t_atomic=None, t_remote=None, bw=None, bw_x=None, queue="numaring", item=None,
-           realized=None, gate="perworker", oversubscribed=False, t_contended=None,
-           t_c2c=None, nodes=1, inflight=None):
+def bounds(probe, producers, consumers, batch, bursts, split, t_atomic=None, t_remote=None,
+           bw=None, bw_x=None, queue="numaring", item="inline", realized=None,
+           gate="perworker", oversubscribed=False, t_contended=None, t_c2c=None, nodes=1,
+           inflight=None):
     """The model's terms (items/s) for one configuration: a dict with every
     name of TERMS, None where a term does not apply (latency: only with
     inflight, the items in flight of a run, A3). The overrides replace
     the probe's inputs: t_atomic (t_a), t_contended (t_s), t_c2c (t_c),
     t_remote (t_x, ns), bw (BW_p within a node), bw_x (BW_p across, GB/s).
-    item: "inline" or "message"; without it, item_bytes >= MESSAGE_ITEM_BYTES
-    means message items."""
+    item: "inline" or "message"."""
     pp = params(probe, split)
-    if t_atomic is not None:
-        pp["t_a"] = t_atomic
-    if t_contended is not None:
-        pp["t_s"] = pp["t_s_x"] = t_contended
-    if t_c2c is not None and not split:
-        pp["t_c"] = t_c2c
-    if t_remote is not None:
-        pp["t_x"] = t_remote
-        if split:
-            pp["t_c"] = t_remote
-    if split and bw_x is not None:
-        pp["bw_p"] = bw_x
-    if not split and bw is not None:
-        pp["bw_p"] = bw
-    if item is None:
-        item = "message" if item_bytes and item_bytes >= MESSAGE_ITEM_BYTES else "inline"
+    over = {"t_a": t_atomic, "t_s": t_contended, "t_s_x": t_contended, "t_x": t_remote,
+            "t_c": t_remote if split else t_c2c, "bw_p": bw_x if split else bw}
+    pp.update((k, v) for k, v in over.items() if v is not None)
     return _terms(pp, queue, item, producers, consumers, batch, bursts, split, realized, gate,
                   oversubscribed, nodes, inflight)
-
-
-def _row_config(row):
-    p = int(_num(row, "producers", 0))
-    c = int(_num(row, "consumers", 0))
-    batch = int(_num(row, "batch", 1))
-    bursts = int(_num(row, "bursts", 0))
-    return p, c, batch, bursts
 
 
 def inflight_of(row):
     """Items in flight on average in a run (Little's law: the harness's
     inflight column), or None where the run recorded no latency."""
-    try:
-        n = _num(row, "latency_count", 0)
-        v = _num(row, "inflight", None)
-    except ValueError:
-        return None
+    n, v = _val(row, "latency_count", 0), _val(row, "inflight")
     return v if n and n > 0 and v and v > 0 else None
 
 
@@ -483,14 +436,8 @@ def run_t_c(row):
     before and just after the run (c2c_one_way_before_ns, _after_ns); None
     where neither was timed (older CSVs, threads sharing a CPU or not
     pinned)."""
-    v = []
-    for k in ("c2c_one_way_before_ns", "c2c_one_way_after_ns"):
-        try:
-            x = _num(row, k, None)
-        except ValueError:
-            x = None
-        if x and x > 0:
-            v.append(x)
+    v = [x for x in (_val(row, "c2c_one_way_before_ns"), _val(row, "c2c_one_way_after_ns"))
+         if x and x > 0]
     return min(v) if v else None
 
 
@@ -508,32 +455,23 @@ def terms(probe, row):
     """Every term of the model for one tidy-CSV row (dict of strings), or None
     if the row lacks what the model needs or names a queue it does not know."""
     try:
-        p, c, batch, bursts = _row_config(row)
+        p, c, batch, bursts = (int(_num(row, k, d)) for k, d in
+                               (("producers", 0), ("consumers", 0), ("batch", 1), ("bursts", 0)))
     except ValueError:
         return None
     if p < 1 or c < 1 or batch < 1:
         return None
     split = row.get("pin") == "split"
-    try:
-        over = _num(row, "oversubscribed", 0) == 1
-    except ValueError:
-        over = False
     item = "message" if row.get("item") == "message" else "inline"
-    try:
-        nodes = _num(row, "nodes", 1)
-    except ValueError:
-        nodes = 1
     return _terms(params_of(probe, row), row.get("queue"), item, p, c, batch, bursts, split,
-                  realized_batch(row) if split else None, row.get("gate") or "perworker", over,
-                  nodes, inflight_of(row))
+                  realized_batch(row) if split else None, row.get("gate") or "perworker",
+                  _val(row, "oversubscribed", 0) == 1, _val(row, "nodes", 1), inflight_of(row))
 
 
 def _smallest(t):
     vals = {k: v for k, v in (t or {}).items() if v}
-    if not vals:
-        return None, None
-    k = min(vals, key=vals.get)
-    return k, vals[k]
+    k = min(vals, key=vals.get, default=None)
+    return k, vals.get(k)
 
 
 def ceiling_ops_per_s(probe, row, item_bytes=None):
@@ -562,15 +500,21 @@ def sojourn_in_transfers(probe, row):
     """A run's mean item latency (inflight / throughput) in one-way line
     transfers t_c of its placement: 1 / (measured / latency term). None where
     the run recorded no latency or the probe has no t_c."""
-    L = inflight_of(row)
-    try:
-        m = _num(row, "throughput_ops_per_s", None)
-    except ValueError:
+    L, m = inflight_of(row), _val(row, "throughput_ops_per_s")
+    if m is None:
         return None
     t_c = params_of(probe, row)["t_c"]
-    if not (L and m and t_c):
-        return None
-    return L / m * 1e9 / t_c
+    return L / m * 1e9 / t_c if L and m and t_c else None
+
+
+def _measured(probe, rows):
+    """(index, row, measured, ceiling, binding term) of every row with both."""
+    for i, r in enumerate(rows):
+        m = _val(r, "throughput_ops_per_s")
+        if m:
+            name, c = _smallest(terms(probe, r))
+            if c:
+                yield i, r, m, c, name
 
 
 def group_ratio(probe, rows):
@@ -580,15 +524,7 @@ def group_ratio(probe, rows):
     (the median throughput) and bound (the term binding most runs; ties: the
     first in TERMS), or None where no run has both."""
     import statistics
-    per = []
-    for r in rows:
-        try:
-            m = _num(r, "throughput_ops_per_s", None)
-        except ValueError:
-            continue
-        name, c = _smallest(terms(probe, r))
-        if m and c:
-            per.append((m, c, name))
+    per = [(m, c, name) for _, _, m, c, name in _measured(probe, rows)]
     if not per:
         return None
     names = [n for _, _, n in per]
@@ -603,21 +539,10 @@ def check_rows(probe, rows, tolerance=0.0):
     """The model's failures: every row whose measured throughput exceeds its
     ceiling by more than `tolerance` (a fraction). A list of dicts (index,
     queue, measured, ceiling, ratio, bound); empty when the model holds."""
-    out = []
-    for i, row in enumerate(rows):
-        if not modelled(row):
-            continue
-        try:
-            m = _num(row, "throughput_ops_per_s", None)
-        except ValueError:
-            continue
-        if not m:
-            continue
-        name, c = _smallest(terms(probe, row))
-        if c and m > c * (1.0 + tolerance):
-            out.append({"index": i, "queue": row.get("queue", ""), "point": row.get("point", ""),
-                        "measured": m, "ceiling": c, "ratio": m / c, "bound": name})
-    return out
+    return [{"index": i, "queue": r.get("queue", ""), "point": r.get("point", ""),
+             "measured": m, "ceiling": c, "ratio": m / c, "bound": name}
+            for i, r, m, c, name in _measured(probe, rows)
+            if modelled(r) and m > c * (1.0 + tolerance)]
 
 
 def check_host(hostdir, tolerance=0.0):
@@ -628,9 +553,7 @@ def check_host(hostdir, tolerance=0.0):
         return []
     probe = load_probe(ppath)
     out = []
-    for name in sorted(os.listdir(hostdir)):
-        if not name.endswith(".csv"):
-            continue
+    for name in sorted(n for n in os.listdir(hostdir) if n.endswith(".csv")):
         with open(os.path.join(hostdir, name), newline="", encoding="utf-8") as f:
             rows = list(csv.DictReader(f))
         if rows and "throughput_ops_per_s" in rows[0]:
@@ -654,9 +577,9 @@ PUBLISHED = {
 
 
 def predict_two_socket(probe, within_ns, across_ns, producers=16, consumers=16,
-                       batches=(1, 4, 16, 64, 256), terms=False):
+                       batches=(1, 4, 16, 64, 256), terms=False, gate="perworker"):
     """Predicted ceilings (items/s) of numaring for a 2x16 split placement like
-    the study's (inline items, single operations, per-worker gate, realized
+    the study's (inline items, single operations, the gate ``gate``, realized
     batch = batch), from published ONE-WAY latencies within and across
     sockets, used as they are (not halved again): t_x = across_ns, and the
     contended-line time t_s scaled from this host's by within_ns / this
@@ -670,7 +593,7 @@ def predict_two_socket(probe, within_ns, across_ns, producers=16, consumers=16,
     out = {}
     for b in batches:
         bd = bounds(probe, producers, consumers, b, False, True, t_remote=across_ns,
-                    t_contended=t_s, t_c2c=within_ns, item="inline", realized=b)
+                    t_contended=t_s, t_c2c=within_ns, item="inline", realized=b, gate=gate)
         name, v = _smallest(bd)
         out[b] = (v, name, bd) if terms else v
     return out

@@ -98,10 +98,8 @@ def reference_of(rows, refs):
     """The point whose configuration the reference's runs share, or None."""
     cols = [c for c in nrdata.CONFIG_COLUMNS if c != "profile"]
     want = {c: (refs[0].get(c) or "") for c in cols}
-    for r in rows:
-        if all((r.get(c) or "") == want[c] for c in cols):
-            return r["point"]
-    return None
+    return next((r["point"] for r in rows if all((r.get(c) or "") == want[c] for c in cols)),
+                None)
 
 
 def drift(hostdir, exp):
@@ -128,10 +126,8 @@ def drift(hostdir, exp):
     if len(present) >= 2 and statistics.median(present) > 0:
         out["drift"] = (max(present) - min(present)) / statistics.median(present)
     effects = stated_effects(hostdir, exp)
-    if effects:
-        out["smallest"] = min(effects, key=lambda e: e[1])
-    elif exp in STUDY_EFFECT:   # nothing stated here: the study's effect
-        out["smallest"] = STUDY_EFFECT[exp]
+    # nothing stated here: the study's effect
+    out["smallest"] = min(effects, key=lambda e: e[1]) if effects else STUDY_EFFECT.get(exp)
     if out["drift"] is not None and out["smallest"] is not None:
         out["flagged"] = out["drift"] > out["smallest"][1]
     return out

@@ -37,15 +37,8 @@ FAR = 2.0
 
 def ends(row):
     """The run's two timed trips (ns), those that were timed: a list of 0 to 2."""
-    out = []
-    for k in ("c2c_one_way_before_ns", "c2c_one_way_after_ns"):
-        try:
-            v = float(row.get(k) or "")
-        except ValueError:
-            continue
-        if v > 0:
-            out.append(v)
-    return out
+    return [v for v in (ceiling._val(row, k) for k in ("c2c_one_way_before_ns",
+                                                       "c2c_one_way_after_ns")) if v and v > 0]
 
 
 def far(row, t_c):
@@ -55,10 +48,8 @@ def far(row, t_c):
 
 def _probe_t_c(hostdir):
     path = os.path.join(hostdir, "probe", "probe.csv")
-    if not os.path.exists(path):
-        return None
     try:
-        return ceiling.params(ceiling.load_probe(path))["t_c"]
+        return ceiling.params(ceiling.load_probe(path))["t_c"] if os.path.exists(path) else None
     except (OSError, ValueError):
         return None
 
@@ -134,8 +125,7 @@ def near_mirror(hostdir, tmp):
         return None, 0
     cross = hostfacts.cross_node_dir(hostdir)
     if cross and os.path.normpath(cross) != hostdir:
-        more = _mirror_one(cross, os.path.join(tmp, os.path.basename(cross)))
-        left += more or 0
+        left += _mirror_one(cross, os.path.join(tmp, os.path.basename(cross))) or 0
     return dst, left
 
 
@@ -156,13 +146,9 @@ def robustness(hostdir):
         near_rows = {r["claim"]: r for r in claims_table.report(near_dir)}
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    diff = []
-    for r in all_rows:
-        n = near_rows.get(r["claim"])
-        if n and (n["status"], n["value"], n["lo"], n["hi"]) != (
-                r["status"], r["value"], r["lo"], r["hi"]):
-            diff.append((r["claim"], r, n))
-    return left, diff
+    key = ("status", "value", "lo", "hi")
+    return left, [(r["claim"], r, n) for r in all_rows for n in [near_rows.get(r["claim"])]
+                  if n and [n[k] for k in key] != [r[k] for k in key]]
 
 
 def lines(hostdir):

@@ -7,7 +7,6 @@ whether its nodes are real or emulated, and where its cross-node experiments
 READMEs, the claims and the paper read them from here.
 """
 
-import json
 import os
 
 from ..common import expfile
@@ -26,20 +25,14 @@ def has_smt(m):
 
 
 def describe_host(hostdir):
-    env = os.path.join(hostdir, "env", "show-topology.json")
-    try:
-        with open(env, encoding="utf-8") as f:
-            t = json.load(f)
-    except (OSError, ValueError):
-        return None
-    return t
+    """env/show-topology.json of a host folder, None where unreadable."""
+    return nrdata._read_json(os.path.join(hostdir, "env", "show-topology.json"))
 
 
 def real_nodes(t):
     """The real NUMA nodes with CPUs of a host (describe_host), 0 for emulated."""
-    if t.get("topology") != "real":
-        return 0
-    return len([n for n in t.get("nodes", []) if n.get("ncpus", 0) > 0])
+    return (len([n for n in t.get("nodes", []) if n.get("ncpus", 0) > 0])
+            if t.get("topology") == "real" else 0)
 
 
 def emulated_siblings(hostdir):
@@ -66,13 +59,10 @@ def cross_node_dir(hostdir):
     emulated sibling, else the host itself where it has two real nodes (they
     are then simply missing), else None."""
     multi = real_nodes(describe_host(hostdir) or {}) >= 2
-    ran = any(os.path.exists(os.path.join(hostdir, f"{e}.csv")) for e in CROSS_NODE)
-    if multi and ran:
+    if multi and any(os.path.exists(os.path.join(hostdir, f"{e}.csv")) for e in CROSS_NODE):
         return hostdir
     sib = emulated_siblings(hostdir)
-    if sib:
-        return sib[0]
-    return hostdir if multi else None
+    return sib[0] if sib else hostdir if multi else None
 
 
 def sockets_crossed(m, nodes):

@@ -40,7 +40,7 @@ from ..common.tidy import (  # noqa: F401 - the table's definition, read through
 
 __all__ = [
     "DataError", "SUMMARY_COLUMNS", "TIDY_COLUMNS", "RUNNER_COLUMNS", "TidyRows",
-    "load_tidy", "load_latency", "load_probe_csv", "read_rows", "aggregate", "groups",
+    "load_tidy", "load_latency", "read_rows", "aggregate", "groups",
     "by_rep", "num", "threads", "ns_per_op", "host_info", "list_hosts", "latency_path",
     "run_dir", "is_reference", "oversubscribed", "failed_per_item", "backoff_exercised",
     "paired_ratios", "REFERENCE_POINTS", "BACKOFF_EXERCISED",
@@ -378,13 +378,6 @@ def read_rows(path, need=()):
     return frame.to_dict("records")
 
 
-def load_probe_csv(path):
-    """Read the host probe's probe.csv; return a list of dicts of strings."""
-    if not _read_text(path).strip():
-        raise DataError(path, None, None, "empty file (no header line)")
-    return read_rows(path, ("kind", "value", "unit", "method"))
-
-
 #: Values computed from a row that aggregate() accepts by name.
 DERIVED = {"threads": threads, "ns_per_op": ns_per_op, "failed_per_item": failed_per_item}
 
@@ -454,19 +447,14 @@ def latency_path(results_dir, host, row):
 
 def list_hosts(results_dir):
     """Host ids under results_dir: folders holding a CSV, probe/ or env/."""
-    hosts = []
     try:
         names = sorted(os.listdir(results_dir))
     except OSError:
-        return hosts
-    for h in names:
-        d = os.path.join(results_dir, h)
-        if not os.path.isdir(d) or h.startswith("."):
-            continue
-        if (glob.glob(os.path.join(d, "*.csv")) or os.path.isdir(os.path.join(d, "probe"))
-                or os.path.isdir(os.path.join(d, "env"))):
-            hosts.append(h)
-    return hosts
+        return []
+    return [h for h in names for d in [os.path.join(results_dir, h)]
+            if os.path.isdir(d) and not h.startswith(".")
+            and (glob.glob(os.path.join(d, "*.csv")) or os.path.isdir(os.path.join(d, "probe"))
+                 or os.path.isdir(os.path.join(d, "env")))]
 
 
 def _read_json(path):
@@ -516,21 +504,19 @@ def _machine(info, d, topo, meta):
     for src in (topo, meta):
         if not isinstance(src, dict):
             continue
-        if info["cores"] is None:
-            info["cores"] = _positive_int(src.get("cores"))
-        if info["threads_per_core"] is None:
-            info["threads_per_core"] = _positive_int(src.get("threads_per_core"))
+        for k in ("cores", "threads_per_core"):
+            if info[k] is None:
+                info[k] = _positive_int(src.get(k))
         if info["ncpus"] is None and isinstance(src.get("nodes"), list):
             info["ncpus"] = sum(n.get("ncpus", 0) for n in src["nodes"]
                                 if isinstance(n, dict)) or None
         virt = src.get("virtualization")
         if info["hypervisor"] is None and isinstance(virt, dict):
             info["hypervisor"] = VIRT_NAMES.get(virt.get("kind"))
-    tpc = _positive_int(ls.get("Thread(s) per core"))
     sockets = _positive_int(ls.get("Socket(s)"))
     per_socket = _positive_int(ls.get("Core(s) per socket"))
     if info["threads_per_core"] is None:
-        info["threads_per_core"] = tpc
+        info["threads_per_core"] = _positive_int(ls.get("Thread(s) per core"))
     if info["cores"] is None and per_socket and sockets:
         info["cores"] = per_socket * sockets
     info["sockets"] = sockets
@@ -581,10 +567,9 @@ def host_info(results_dir, host):
     meta = None
     if isinstance(topo, dict):
         info["sources"].append(os.path.join(d, "env", "show-topology.json"))
-        info["cpu_model"] = topo.get("cpu_model") or info["cpu_model"]
-        info["kernel"] = topo.get("kernel") or info["kernel"]
+        for k in ("cpu_model", "kernel", "topology"):
+            info[k] = topo.get(k) or info[k]
         info["cpus"] = topo.get("allowed_cpus")
-        info["topology"] = topo.get("topology") or info["topology"]
         info["guest"] = guest_note(topo.get("virtualization"))
         if isinstance(topo.get("nodes"), list):
             info["nodes"] = len(topo["nodes"])
@@ -599,10 +584,9 @@ def host_info(results_dir, host):
             if not isinstance(meta, dict):
                 continue
             info["sources"].append(m)
-            if info["cpu_model"] == "unknown CPU" and meta.get("cpu_model"):
-                info["cpu_model"] = meta["cpu_model"]
-            if info["kernel"] == "unknown" and meta.get("kernel"):
-                info["kernel"] = meta["kernel"]
+            for k, unknown in (("cpu_model", "unknown CPU"), ("kernel", "unknown")):
+                if info[k] == unknown and meta.get(k):
+                    info[k] = meta[k]
             info["guest"] = info["guest"] or guest_note(meta.get("virtualization"))
             if info["cpus"] is None and meta.get("cpus_online"):
                 info["cpus"] = str(meta["cpus_online"])
@@ -613,10 +597,7 @@ def host_info(results_dir, host):
                     info["nodes"] = len(meta["nodes"])
             break
     _machine(info, d, topo, meta if isinstance(meta, dict) else None)
-    p = os.path.join(d, "probe", "probe.csv")
-    if os.path.isfile(p):
-        info["probe"] = p
-    r = os.path.join(d, "README.md")
-    if os.path.isfile(r):
-        info["readme"] = r
+    for k, p in (("probe", os.path.join(d, "probe", "probe.csv")),
+                 ("readme", os.path.join(d, "README.md"))):
+        info[k] = p if os.path.isfile(p) else None
     return info

@@ -19,6 +19,8 @@ from ..common import manifest
 from . import nrdata
 from . import stats
 from .regime_report import regime_says
+#: the runner's flag for steal time (written as the tidy CSV's stolen)
+from ..common.tidy import STEAL_FLAG_PCT
 
 
 STUDY = {
@@ -39,6 +41,15 @@ def fmt_ci(d, name, fmt="{:.2f}"):
     if iv.coverage is None and d.get(name + "_lo") is None:
         return fmt.format(iv.est)
     return stats.fmt(iv, fmt)
+
+
+def per_k(rate):
+    """A rate per operation as per 1,000 operations ("n/a" if absent)."""
+    return "n/a" if rate is None else f"{rate * 1000:.3g}"
+
+
+def ns1(ns):
+    return "n/a" if ns is None else f"{ns:.1f}"
 
 
 def smt_note(hostdir):
@@ -82,16 +93,11 @@ def f4_section(hostdir):
             if f"{b}_change_pct" not in r:
                 cells.append("—")
                 continue
-            rate = r.get(f"{b}_failed_per_item")
-            ns = r.get(f"{b}_backoff_ns_per_op")
-            extra = (f" ({'n/a' if rate is None else f'{rate * 1000:.3g}'}; "
-                     f"{'n/a' if ns is None else f'{ns:.1f}'})")
-            if r.get(f"{b}_exercised") is False:
-                cells.append("not exercised" + extra)
-            else:
-                cells.append(f"{fmt_ci(r, f'{b}_change_pct', '{:+.1f}')}%" + extra)
-        lines.append(f"| {w} | {work:g} | {r['threads']}{over_note(r)} | "
-                     f"{'n/a' if none is None else f'{none * 1000:.3g}'} | "
+            extra = (f" ({per_k(r.get(f'{b}_failed_per_item'))}; "
+                     f"{ns1(r.get(f'{b}_backoff_ns_per_op'))})")
+            cells.append(("not exercised" if r.get(f"{b}_exercised") is False
+                          else f"{fmt_ci(r, f'{b}_change_pct', '{:+.1f}')}%") + extra)
+        lines.append(f"| {w} | {work:g} | {r['threads']}{over_note(r)} | {per_k(none)} | "
                      + " | ".join(cells) + " |")
         if w != "prodcons" and work == 0 and none is not None and r.get("exp_exercised"):
             best = max((b for b in findings.F4_BACKOFFS if f"{b}_change_pct" in r),
@@ -100,10 +106,8 @@ def f4_section(hostdir):
                 why.append(f"{w}: retrying at once lost {none * 1000:.3g} races per 1,000 "
                            f"operations; {best} lost "
                            f"{(r.get(f'{best}_failed_per_item') or 0) * 1000:.3g} and spent "
-                           + ("n/a" if r.get(f"{best}_backoff_ns_per_op") is None else
-                              f"{r[f'{best}_backoff_ns_per_op']:.1f}")
-                           + f" ns per operation backing off, for a change of "
-                           f"{r[f'{best}_change_pct']:+.1f}%")
+                           f"{ns1(r.get(f'{best}_backoff_ns_per_op'))} ns per operation "
+                           f"backing off, for a change of {r[f'{best}_change_pct']:+.1f}%")
     if why:
         lines += ["", "Why, in this host's counters: a lost race costs both threads a "
                   "transfer of the contended line; a backoff that spins a little lets the "
@@ -140,35 +144,30 @@ def spin_section(hostdir):
                         r.get("backoff") == b})
         for sp in spins:
             brows = [r for r in rows if r.get("backoff") == b and int(float(r[col])) == sp]
-            points_ = {r["point"] for r in brows}
             # the none runs of the same points' other settings
             other = "exp_cap" if col == "pause_spin" else "pause_spin"
+            others = {x[other] for x in brows}
             none_rows = [r for r in rows if r.get("backoff") == "none"
-                         and int(float(r[col])) == sp
-                         and {x[other] for x in brows} >= {r[other]}]
+                         and int(float(r[col])) == sp and r[other] in others]
             d = {}
             findings.put_ratio(d, "c", findings.paired(brows, none_rows,
                                                        fn=lambda x, y: x / y - 1), 100.0)
-            rate = findings.med_failed(brows)
             ns = findings.med_per_op(brows, ("backoff_ns_race", "backoff_ns_gate"))
             lines.append(f"| {b} | {sp}{' (cap)' if b == 'exp' else ''} | "
-                         f"{fmt_ci(d, 'c', '{:+.1f}')}% | "
-                         f"{'n/a' if rate is None else f'{rate * 1000:.3g}'} | "
-                         f"{'n/a' if ns is None else f'{ns:.1f}'} |")
-            del points_
+                         f"{fmt_ci(d, 'c', '{:+.1f}')}% | {per_k(findings.med_failed(brows))} | "
+                         f"{ns1(ns)} |")
     return lines
 
 
 def f4_says(r, b):
     """What the README says of backoff b at F4's largest thread count: the paired
     change with its CI, or that the backoff did not run."""
-    rate = r.get(f"{b}_failed_per_item")
-    per_k = "n/a" if rate is None else f"{rate * 1000:.3g}"
+    k = per_k(r.get(f"{b}_failed_per_item"))
     if r.get(f"{b}_exercised") is False:
-        return (f"{b}: backoff not exercised on this host ({per_k} failed attempts per "
+        return (f"{b}: backoff not exercised on this host ({k} failed attempts per "
                 "1,000 operations)")
     reg = f"; {regime_says(r, f'{b}_')}" if r.get(f"{b}_regime") else ""
-    return (f"{b} {fmt_ci(r, f'{b}_change_pct', '{:+.1f}')}% ({per_k} failed attempts per "
+    return (f"{b} {fmt_ci(r, f'{b}_change_pct', '{:+.1f}')}% ({k} failed attempts per "
             f"1,000 operations{reg})")
 
 
@@ -186,7 +185,7 @@ def peers_pairs_section(hostdir):
              "|---|---|---|---|---|"]
     for d in res:
         for q, e in d["queues"].items():
-            lost = "—" if e["lost"] is None else f"{e['lost'] * 1000:.3g}"
+            lost = "—" if e["lost"] is None else per_k(e["lost"])
             lines.append(f"| {d['threads']}{over_note(d)} | {q} | {e['mops']:.1f} | {lost} | "
                          + ("—" if q == "numaring" else fmt_ci(e, "ring_over")) + " |")
     return lines
@@ -201,10 +200,6 @@ def over_note(r):
         note += (f" (**{r['stolen']} run(s) with steal time above "
                  f"{STEAL_FLAG_PCT:g}%**: the hypervisor took the CPUs)")
     return note
-
-
-#: the runner's flag for steal time (written as the tidy CSV's stolen)
-from ..common.tidy import STEAL_FLAG_PCT  # noqa: E402
 
 
 def drift_section(hostdir):
@@ -228,30 +223,22 @@ def drift_section(hostdir):
             rows.append(f"| {exp} | not measured (no reference runs in these results) "
                         "| | | | | | | |")
             continue
-        unit = 1e6 if d["metric"] == "throughput_ops_per_s" else 1.0
-
-        def v(x):
-            return "—" if x is None else (f"{x / unit:.2f}" if unit != 1.0 else f"{x:.0f}")
-        metric = "Mops/s" if unit != 1.0 else d["metric"].replace("_ns", " (ns)")
+        mops = d["metric"] == "throughput_ops_per_s"
+        vals = ["—" if x is None else f"{x / 1e6:.2f}" if mops else f"{x:.0f}"
+                for x in d["values"][:3]]
+        metric = "Mops/s" if mops else d["metric"].replace("_ns", " (ns)")
         small = (f"{d['smallest'][1] * 100:.1f}% ({d['smallest'][0]})" if d["smallest"]
                  else "no ratio stated")
-        if d["flagged"]:
-            verdict = "**FLAGGED: drift exceeds the smallest effect stated**"
-        elif d["flagged"] is False:
-            verdict = "ok"
-        else:
-            verdict = "—"
+        verdict = {True: "**FLAGGED: drift exceeds the smallest effect stated**",
+                   False: "ok"}.get(d["flagged"], "—")
         dr = "—" if d["drift"] is None else f"{d['drift'] * 100:.1f}%"
         over = " (oversubscribed)" if d["oversubscribed"] else ""
-        rows.append(f"| {exp} | {d['point'] or '?'}{over} | {metric} | {v(d['values'][0])} | "
-                    f"{v(d['values'][1])} | {v(d['values'][2])} | {dr} | {small} | {verdict} |")
-    if rows:
-        lines += ["| experiment | reference | metric | start | middle | end | drift "
-                  "| smallest effect stated | |", "|---|---|---|---|---|---|---|---|---|"]
-        lines += rows
-    else:
-        lines.append("No experiment in these results.")
-    return lines
+        rows.append(f"| {exp} | {d['point'] or '?'}{over} | {metric} | {' | '.join(vals)} | "
+                    f"{dr} | {small} | {verdict} |")
+    if not rows:
+        return lines + ["No experiment in these results."]
+    return lines + ["| experiment | reference | metric | start | middle | end | drift "
+                    "| smallest effect stated | |", "|---|---|---|---|---|---|---|---|---|"] + rows
 
 
 def harness_section(hostdir):

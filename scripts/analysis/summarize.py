@@ -22,6 +22,7 @@ import argparse
 import os
 
 from . import results_readme
+from ..common.wholefile import write_whole
 
 # The numbers and the prose live in modules of their own (findings.py: each
 # finding's numbers; hostfacts.py: the machine; drift.py: the drift reference;
@@ -63,11 +64,7 @@ def main(argv=None):
     if readme:
         for host in args:
             hostdir = os.path.join(results, host)
-            path = os.path.join(hostdir, "README.md")
-            text = results_readme.host_readme(hostdir)
-            with open(path + ".tmp", "w", encoding="utf-8") as f:  # whole or not at all
-                f.write(text)
-            os.replace(path + ".tmp", path)
+            write_whole(os.path.join(hostdir, "README.md"), results_readme.host_readme(hostdir))
         return
     hosts = args or sorted(d for d in os.listdir(results)
                            if os.path.isdir(os.path.join(results, d)))

@@ -42,6 +42,8 @@ import re
 import shutil
 import sys
 
+from ..common.wholefile import write_whole
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RESULTS = os.path.join("ring", "model", "results.tsv")
 MODEL = os.path.join("ring", "model", "ring.pml")
@@ -54,12 +56,11 @@ COLUMNS = ["configuration", "kind", "flags", "states", "transitions", "time_s", 
 
 #: file -> (begin marker, end marker, what goes between them); the paths are
 #: relative to the repository, the links in the text relative to the file
+_FACTS_BLOCK = ("<!-- model-facts: scripts/paper/model_facts.py writes this block; do not edit -->",
+                "<!-- /model-facts -->", "line")
 MARKERS = {
-    "README.md": ("<!-- model-facts: scripts/paper/model_facts.py writes this block; do not edit -->",
-                  "<!-- /model-facts -->", "line"),
-    os.path.join("docs", "testing.md"): (
-        "<!-- model-facts: scripts/paper/model_facts.py writes this block; do not edit -->",
-        "<!-- /model-facts -->", "line"),
+    "README.md": _FACTS_BLOCK,
+    os.path.join("docs", "testing.md"): _FACTS_BLOCK,
     MODEL_README: ("<!-- model-results: scripts/paper/model_facts.py writes this block from "
                    "results.tsv; do not edit -->", "<!-- /model-results -->", "table"),
 }
@@ -115,12 +116,7 @@ def listed_configs(check_sh=None):
     m = re.search(r"^configs\(\) \{\n\tcat <<'EOF'\n(.*?)\nEOF\n", text, re.S | re.M)
     if not m:
         raise FactsError(f"{CHECK}: no configuration list found in configs()")
-    out = []
-    for line in m.group(1).splitlines():
-        parts = line.split()
-        if parts:
-            out.append((parts[0], parts[1], " ".join(parts[2:])))
-    return out
+    return [(p[0], p[1], " ".join(p[2:])) for p in map(str.split, m.group(1).splitlines()) if p]
 
 
 def model_defaults(pml=None):
@@ -146,8 +142,7 @@ def flags_of(row):
 
 def bounds_of(row, defaults):
     """(workers, capacity, batch, items) of one configuration."""
-    d = dict(defaults)
-    d.update(flags_of(row))
+    d = {**defaults, **flags_of(row)}
 
     def v(k):
         x = d.get(k, "0")
@@ -161,45 +156,33 @@ def bounds_of(row, defaults):
 
 
 def span(vals):
-    lo, hi = min(vals), max(vals)
-    return (lo, hi)
+    return (min(vals), max(vals)) if vals else None
 
 
 def facts(meta, rows, defaults=None):
     """Everything the generated text states, as a dict."""
     defaults = model_defaults() if defaults is None else defaults
-    kinds = {}
-    for r in rows:
-        k = "mutant" if r["kind"].startswith("mutant") else r["kind"]
-        kinds.setdefault(k, []).append(r)
-    passed = [r for r in rows if r["verdict"] == "PASS"]
-    failed = [r for r in rows if r["verdict"] != "PASS"]
-    searches = [r for r in rows if r["kind"] in ("safety", "np")]
-    mutants = kinds.get("mutant", [])
-    caught = [r for r in mutants if r["verdict"] == "PASS"]
+    kind = [("mutant" if r["kind"].startswith("mutant") else r["kind"]) for r in rows]
+    mutants = [r for r, k in zip(rows, kind) if k == "mutant"]
     sized = [r for r in rows if _int(r["states"]) is not None]
     big = max(sized, key=lambda r: _int(r["states"])) if sized else None
     mem = [float(r["memory_mb"]) for r in rows if r["memory_mb"]]
-    exhaustive = [r for r in searches if r["verdict"] == "PASS"]
-    b = [bounds_of(r, defaults) for r in exhaustive]
+    # the bounds of the exhaustive searches that passed
+    b = list(zip(*[bounds_of(r, defaults) for r in rows
+                   if r["kind"] in ("safety", "np") and r["verdict"] == "PASS"])) or [()] * 4
     return {
-        "configs": len(rows), "passed": len(passed), "failed": [r["configuration"] for r in failed],
-        "safety": len(kinds.get("safety", [])), "np": len(kinds.get("np", [])),
-        "bitstate": len(kinds.get("bitstate", [])),
-        "mutants": len(mutants), "caught": len(caught),
+        "configs": len(rows), "passed": sum(r["verdict"] == "PASS" for r in rows),
+        "failed": [r["configuration"] for r in rows if r["verdict"] != "PASS"],
+        "safety": kind.count("safety"), "np": kind.count("np"), "bitstate": kind.count("bitstate"),
+        "mutants": len(mutants), "caught": sum(r["verdict"] == "PASS" for r in mutants),
         "states_max": _int(big["states"]) if big else None,
         "states_max_config": big["configuration"] if big else None,
         "states_total": sum(_int(r["states"]) for r in sized),
         "memory_max_mb": max(mem) if mem else None,
-        "workers": span([x[0] for x in b]) if b else None,
-        "capacity": span([x[1] for x in b]) if b else None,
-        "batch": span([x[2] for x in b]) if b else None,
-        "items": span([x[3] for x in b]) if b else None,
-        "spin": meta.get("spin") or "unknown", "gcc": meta.get("gcc") or "unknown",
-        "os": meta.get("os") or "unknown", "cpus": meta.get("cpus") or "?",
-        "memory_gb": meta.get("memory_gb") or "?", "jobs": meta.get("jobs") or "?",
-        "wall_s": meta.get("wall_s") or "?", "date": meta.get("date") or "unknown",
-        "commit": meta.get("commit") or "unknown",
+        **dict(zip(("workers", "capacity", "batch", "items"), map(span, b))),
+        **{k: meta.get(k) or "unknown" for k in ("spin", "gcc", "os")},
+        **{k: meta.get(k) or "?" for k in ("cpus", "memory_gb", "jobs", "wall_s")},
+        "date": meta.get("date") or "unknown", "commit": meta.get("commit") or "unknown",
     }
 
 
@@ -208,9 +191,7 @@ def millions(n):
 
 
 def range_text(r, dash="–"):
-    if r is None:
-        return "?"
-    return str(r[0]) if r[0] == r[1] else f"{r[0]}{dash}{r[1]}"
+    return "?" if r is None else str(r[0]) if r[0] == r[1] else f"{r[0]}{dash}{r[1]}"
 
 
 # ---- Markdown ------------------------------------------------------------------------------
@@ -219,11 +200,9 @@ def verdict_text(f):
     searches = f["safety"] + f["np"] + f["bitstate"]
     done = f["passed"] - f["caught"]
     if not f["failed"]:
-        res = f"all {searches} searches passed" if searches != 1 else "the search passed"
-    else:
-        res = (f"{done} of {searches} searches passed; failed: "
-               + ", ".join(f"`{c}`" for c in f["failed"]))
-    return res
+        return f"all {searches} searches passed" if searches != 1 else "the search passed"
+    return (f"{done} of {searches} searches passed; failed: "
+            + ", ".join(f"`{c}`" for c in f["failed"]))
 
 
 def md_line(f, link):
@@ -258,15 +237,14 @@ def md_table(meta, rows, f):
         mem = r["memory_mb"]
         try:
             mem = f"{float(mem):.0f}"
-        except ValueError:
+        except ValueError:   # not a number: as it is
             pass
         res = (r["verdict"] + (f": {r['note']}" if r["note"] else "")).replace("|", "\\|")
         # pan prints large counts as 1.0090421e+08: whole numbers here
         states, trans = (_int(r[k]) for k in ("states", "transitions"))
         out.append(f"| `{r['configuration']}` | {r['kind']} | `{r['flags']}` | "
                    f"{'—' if states is None else states} | {'—' if trans is None else trans} | "
-                   f"{r['time_s'] or '—'} | "
-                   f"{mem or '—'} | {res} |")
+                   f"{r['time_s'] or '—'} | {mem or '—'} | {res} |")
     return out
 
 
@@ -345,21 +323,23 @@ def stale(meta, rows, root=None):
     return why
 
 
+def _read(path):
+    """A file's text, None where it cannot be read."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return fh.read()
+    except OSError:
+        return None
+
+
 def write_all(meta, rows, root=None):
     root = root or ROOT
     for rel, text in outputs(meta, rows, root).items():
         path = os.path.join(root, rel)
-        try:
-            with open(path, encoding="utf-8") as fh:
-                if fh.read() == text:
-                    continue
-        except OSError:
-            pass
-        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-        with open(path + ".tmp", "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(path + ".tmp", path)
-        print(f"model_facts: wrote {rel}")
+        if _read(path) != text:
+            os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+            write_whole(path, text)
+            print(f"model_facts: wrote {rel}")
 
 
 def macros_of(path):
@@ -375,10 +355,7 @@ def macros_of(path):
 
 def write_tex(out, results=None):
     meta, rows = load(results)
-    f = facts(meta, rows)
-    with open(out + ".tmp", "w", encoding="utf-8") as fh:
-        fh.write(tex_text(meta, rows, f))
-    os.replace(out + ".tmp", out)
+    write_whole(out, tex_text(meta, rows, facts(meta, rows)))
 
 
 def main(argv=None):
@@ -413,12 +390,7 @@ def main(argv=None):
             return 0
         bad = list(stale(meta, rows))
         for rel, text in outputs(meta, rows).items():
-            try:
-                with open(os.path.join(ROOT, rel), encoding="utf-8") as fh:
-                    same = fh.read() == text
-            except OSError:
-                same = False
-            if not same:
+            if _read(os.path.join(ROOT, rel)) != text:
                 bad.append(f"{rel} is not what {RESULTS} gives: "
                            "run python3 -m scripts.paper.model_facts write")
         for b in bad:

@@ -51,9 +51,8 @@ def put_intervals(n):
     seen = [(k, c) for _, k, c in n.intervals if k]
     common = Counter(seen).most_common(1)[0][0] if seen else None
     if common is None:
-        n.put_raw("IntervalN", None)
-        n.put_raw("IntervalCoverage", None)
-        n.put_raw("IntervalMethod", None)
+        for k in ("IntervalN", "IntervalCoverage", "IntervalMethod"):
+            n.put_raw(k, None)
     else:
         n.put_raw("IntervalN", str(common[0]))
         n.put_raw("IntervalCoverage", cov_tex(common[1]))
@@ -94,9 +93,7 @@ def _ids(rows):
 
 def _join(parts):
     parts = [p for p in parts if p]
-    if len(parts) <= 1:
-        return "".join(parts)
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
+    return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else "".join(parts)
 
 
 def _value(r):
@@ -128,9 +125,8 @@ def put_claims(n, rows, real):
     n.put_raw("TitleHost", tex(title_host(real)))
     by = {s: [r for r in rows if r["status"] == s] for s in STATUS_WORDS}
     n.put_raw("ClaimsCount", str(len(rows)))
-    for s, word in (("holds", "Hold"), ("does not hold", "NotHold"),
-                    ("inconclusive", "Inconclusive"), ("not testable here", "Untestable"),
-                    ("not exercised", "NotExercised")):
+    for s, word in zip(STATUS_WORDS, ("Hold", "NotHold", "Inconclusive", "Untestable",
+                                      "NotExercised")):
         n.put_raw(f"Claims{word}N", str(len(by[s])))
         n.put_raw(f"Claims{word}List", _ids(by[s]))
     counts = _join([f"{len(by[s])} {STATUS_WORDS[s][0 if len(by[s]) == 1 else 1]}"
@@ -215,15 +211,10 @@ def _symmetric_long(sym):
 
 def _scaled_bounds(probe, within, across, b, gate):
     """ceiling.predict_two_socket's configuration (2x16 split, inline items,
-    single operations, realized batch b), for a given gate: (ceiling, term)."""
+    single operations, realized batch b), for a given gate: (ceiling, term, terms)."""
     from ..analysis import ceiling
-    pp = ceiling.params(probe, split=True)
-    here = ceiling._first(probe, "c2c_one_way_same_node", "c2c_one_way_other_node")
-    t_s = pp["t_s"] * within / here if pp["t_s"] and here else pp["t_s"]
-    bd = ceiling.bounds(probe, 16, 16, b, False, True, t_remote=across, t_contended=t_s,
-                        t_c2c=within, item="inline", realized=b, gate=gate)
-    name, v = ceiling._smallest(bd)
-    return v, name, bd
+    return ceiling.predict_two_socket(probe, within, across, batches=(b,), terms=True,
+                                      gate=gate)[b]
 
 
 def predictions(probe, f3_batch):
@@ -323,18 +314,14 @@ def c_defines(*paths):
 def put_constants(n):
     """The gate wait's budgets (nr_backoff.h) and the backoffs' spins (numaring.h)."""
     d = c_defines(os.path.join("ring", "src", "nr_backoff.h"), os.path.join("ring", "numaring.h"))
-
-    def us(name):
-        v = d.get(name)
-        return None if v is None else ("%g" % (v / 1000))
-    n.put_raw("GateFreePolls", str(d["NR_WAIT_FREE_POLLS"]) if "NR_WAIT_FREE_POLLS" in d else None)
-    n.put_raw("GateSpinUs", us("NR_WAIT_SPIN_NS"))
-    n.put_raw("GateYieldUs", us("NR_WAIT_YIELD_NS"))
-    n.put_raw("GateNapUs", us("NR_WAIT_SLEEP_NS"))
-    n.put_raw("BackoffPauseSpin", str(d["NUMARING_PAUSE_SPIN"])
-              if "NUMARING_PAUSE_SPIN" in d else None)
-    n.put_raw("BackoffExpMax", str(d["NUMARING_EXP_MAX_SPIN"])
-              if "NUMARING_EXP_MAX_SPIN" in d else None)
+    for name, define, scale in (("GateFreePolls", "NR_WAIT_FREE_POLLS", None),
+                                ("GateSpinUs", "NR_WAIT_SPIN_NS", 1000),
+                                ("GateYieldUs", "NR_WAIT_YIELD_NS", 1000),
+                                ("GateNapUs", "NR_WAIT_SLEEP_NS", 1000),
+                                ("BackoffPauseSpin", "NUMARING_PAUSE_SPIN", None),
+                                ("BackoffExpMax", "NUMARING_EXP_MAX_SPIN", None)):
+        v = d.get(define)   # microseconds: %g of the ns
+        n.put_raw(name, None if v is None else str(v) if scale is None else "%g" % (v / scale))
 
 
 # ---- all of it -----------------------------------------------------------------------------
@@ -344,9 +331,7 @@ def f3_batch(cross):
     from ..analysis import summarize
     if not cross:
         return None
-    vals = {r.get("batch") for r in summarize.load(os.path.join(cross, "f3-gate.csv"))}
-    vals.discard(None)
-    vals.discard("")
+    vals = {r.get("batch") for r in summarize.load(os.path.join(cross, "f3-gate.csv"))} - {None, ""}
     return int(float(vals.pop())) if len(vals) == 1 else None
 
 
