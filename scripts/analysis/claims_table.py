@@ -257,10 +257,9 @@ STABLE_SHARE = 0.95
 
 def placement_stable(ctx):
     """Testability of the ceiling's tightness: the hand-over distance of the
-    host's runs stayed where the probe found it (handover.py's counts)."""
-    from . import handover
-    s = handover.summary(ctx.dir) or []
-    runs, far = sum(d["runs"] for d in s), sum(d["far"] for d in s)
+    host's runs stayed where the probe found it (handover.py's counts, by
+    findings.placement_counts)."""
+    runs, far = findings.placement_counts(ctx.dir)
     if not runs:
         return "needs runs that timed their CPUs' line trip (c2c_one_way_*_ns): none here"
     if far > (1 - STABLE_SHARE) * runs:
@@ -450,7 +449,7 @@ CLAIMS = [
           + (f" when {desc} (workload {w})" if w != "prodcons" else "")
           + (f", with up to {work} ns of local work between operations" if work else "")
           + ".",
-          f"f4-backoff.csv: throughput_ops_per_s, failed_attempts, "
+          "f4-backoff.csv: throughput_ops_per_s, failed_attempts, "
           + (f"workload {w}, " if w != "prodcons" else "") + f"work {work}, "
           f"backoff {b} vs none",
           "paired median change", "<", 0.0, "%", "",

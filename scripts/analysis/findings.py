@@ -20,7 +20,7 @@ from ..common import expfile
 from . import hostfacts
 from ..common import manifest
 from . import nrdata
-from ..common import regime
+from ..common import placement, regime
 from . import stats
 
 
@@ -315,6 +315,22 @@ def f3(hostdir):
                 "saturated_runs": sum(d["saturated"] for d in per_load),
                 "thread_counts": sorted({threads(r) for r in allrows})})
     return out
+
+
+def placement_counts(hostdir):
+    """(runs that timed their CPUs' line trip, runs with an end more than
+    placement.FAR x the probe's trip) over the host's experiments; (0, 0)
+    without a probe (handover.py reports the same per experiment)."""
+    t_c = placement.probe_trip(os.path.join(hostdir, "probe", "probe.csv"))
+    runs = far = 0
+    for exp in EXPERIMENTS:
+        path = os.path.join(hostdir, f"{exp}.csv")
+        if not t_c or not os.path.exists(path):
+            continue
+        timed = [r for r in load(path) if placement.ends(r)]
+        runs += len(timed)
+        far += sum(1 for r in timed if placement.far(r, t_c))
+    return runs, far
 
 
 def workload_of(r):

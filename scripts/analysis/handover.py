@@ -26,32 +26,17 @@ import tempfile
 
 import pandas as pd
 
-from . import ceiling, findings, hostfacts
+from ..common import placement
+from ..common.placement import FAR, ends, far  # noqa: F401 (handover.FAR, .ends, .far)
+from . import findings, hostfacts
 
 __all__ = ["FAR", "ends", "far", "summary", "near_mirror", "robustness", "lines",
            "paper_sentence"]
 
-#: an end of a run more than FAR x the probe's one-way trip: CPUs further apart
-FAR = 2.0
-
-
-def ends(row):
-    """The run's two timed trips (ns), those that were timed: a list of 0 to 2."""
-    return [v for v in (ceiling._val(row, k) for k in ("c2c_one_way_before_ns",
-                                                       "c2c_one_way_after_ns")) if v and v > 0]
-
-
-def far(row, t_c):
-    """Whether either timed end of the run is more than FAR x t_c (ns)."""
-    return any(v > FAR * t_c for v in ends(row))
-
-
 def _probe_t_c(hostdir):
-    path = os.path.join(hostdir, "probe", "probe.csv")
-    try:
-        return ceiling.params(ceiling.load_probe(path))["t_c"] if os.path.exists(path) else None
-    except (OSError, ValueError):
-        return None
+    """The probe's one-way trip (ns; the runner's re-runs hold runs against the
+    same, common/placement.probe_trip), None without a probe."""
+    return placement.probe_trip(os.path.join(hostdir, "probe", "probe.csv"))
 
 
 def summary(hostdir):

@@ -117,7 +117,7 @@ import time
 from ..common import expfile, looks, placement
 from . import hostid
 from . import nrlikwid
-from .benchrun import capacity_probe, group_capacity, run_bench_ring, run_probe, run_rep
+from .benchrun import group_capacity, run_bench_ring, run_probe, run_rep
 from .collect import collect, read_summary
 from . import hostenv
 from .hostenv import capture_env
