@@ -153,6 +153,11 @@ def draw_harness(ax, pts, scale, span=None):
     return [q[1] * scale for q in pts]
 
 
+def harness_style(dotted=False):
+    """The harness alone's line: dotted for message items (or more local work)."""
+    return dict(HARNESS_STYLE, linestyle=":") if dotted else dict(HARNESS_STYLE)
+
+
 def mark_oversub(ax, x, pts, scale, label=True):
     """A black x over the points that are oversubscribed (q[7] == 1)."""
     hit = [(xx, q[1] * scale) for xx, q in zip(x, pts) if is_over(q)]
@@ -264,6 +269,32 @@ def legend(ax, outside=False, **kw):
                   borderaxespad=0.0, **kw)
     else:
         ax.legend(loc="best", framealpha=0.85, **kw)
+
+
+def handle(**kw):
+    """A legend handle (a line or mark that draws nothing)."""
+    return plt.Line2D([], [], **kw)
+
+
+def whisker_handle(label="whisker: the median's interval"):
+    return handle(color="black", marker="|", linestyle="none", markersize=10, label=label)
+
+
+def mark_handles(ring=False, over=False, note=None):
+    """Legend handles of the ring round harness-bound points, the black x of
+    oversubscribed ones and a line of words (``note``), where asked."""
+    h = [handle(linestyle="none", marker="o", markersize=13, markerfacecolor="none",
+                markeredgecolor="0.35", label="ringed: within 20% of the harness alone")]
+    h = h if ring else []
+    if over:
+        h.append(handle(**OVERSUB_STYLE, label=OVERSUB_LABEL))
+    return h + ([handle(linestyle="none", label=note)] if note else [])
+
+
+def legend_outside(ax, handles, **kw):
+    """The legend right of the axes, top-aligned."""
+    ax.legend(handles=handles, **{**dict(loc="upper left", bbox_to_anchor=(1.02, 1.0),
+                                         frameon=False, borderaxespad=0.0), **kw})
 
 
 def place_labels(ax, labels, size=8.0):

@@ -209,13 +209,11 @@ def draw(axes, p, show_legend=True):
                        and p["known"] else None,
                        label="not split: no none run in its regime" if have_split
                        else "ns per item"))
-    h.append(plt.Line2D([], [], color="black", marker="|", linestyle="none", markersize=10,
-                        label="min\u2013max over reps"))
+    h.append(fig_draw.whisker_handle("min\u2013max over reps"))
     if p["known"]:
         h += FC.regime_legend(p["groups"])
         if p["shown_n"]:
-            h.append(plt.Line2D([], [], linestyle="none",
-                                label="n = its runs, where a mode's runs split"))
+            h += fig_draw.mark_handles(note="n = its runs, where a mode's runs split")
     ax.legend(handles=h, loc="upper right", framealpha=0.9)
 
 

@@ -414,12 +414,6 @@ def draw_f3_load(axes, p, show_legend=True):
         no_data(a, "")
 
 
-def layout(p):
-    """(rows, columns) and the column widths of the open-loop figure."""
-    n = max(3, len(p["order"]))
-    return (2, n), None
-
-
 def pct_formatter(x, _pos=None):
     if x < 1:
         return ""

@@ -40,10 +40,10 @@ def prep_f3b(host):
     over_ts = sorted(t for t, v in ov_t.items() if v == 1)
     clean = [r for r in rows if nrdata.threads(r) not in over_ts]
     over = [r for r in rows if nrdata.threads(r) in over_ts]
-    p50, order = series_vs_threads(host, clean, "gate", "p50_ns") if clean else ({}, [])
-    p99, order99 = series_vs_threads(host, clean, "gate", "p99_ns") if clean else ({}, [])
-    o50, oorder = series_vs_threads(host, over, "gate", "p50_ns") if over else ({}, [])
-    o99, oorder99 = series_vs_threads(host, over, "gate", "p99_ns") if over else ({}, [])
+    p50, order = series_vs_threads(clean, "gate", "p50_ns") if clean else ({}, [])
+    p99, order99 = series_vs_threads(clean, "gate", "p99_ns") if clean else ({}, [])
+    o50, oorder = series_vs_threads(over, "gate", "p50_ns") if over else ({}, [])
+    o99, oorder99 = series_vs_threads(over, "gate", "p99_ns") if over else ({}, [])
     said = Said()
     r50 = f3_claim(host, said) if clean else None
     ann = "%s (%s)" % (r50[0], STUDY["f3"]) if r50 else None

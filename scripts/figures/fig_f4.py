@@ -32,8 +32,8 @@ from .fig_draw import dodger
 from .fig_gnuplot import g, is_bound, ov_col
 from .fig_host import (
     bound_count, caption_lines, color_of, failed_per_1000, HARNESS_LABEL, harness_line,
-    harness_of, order_of, oversub_of, quoted_threads, rgb_int, Said, summarize, summary_status,
-    workload_of)
+    order_of, oversub_of, quoted_threads, rgb_int, Said, series_by, summarize,
+    summary_status, workload_of)
 
 
 #: the spread of a (backoff, amount of work)'s regime groups in its slot: with
@@ -251,18 +251,8 @@ def fairness_of(row):
 def f4_series(rows, value):
     """{backoff: [(threads, med, min, max, n, None, harness or None,
     oversubscribed)]} of value over rows (harness: throughput only)."""
-    key = (lambda r: (r.get("backoff", ""), nrdata.threads(r)))
-    agg = nrdata.aggregate(rows, ("backoff", "threads"), value)
-    hs = harness_of(rows, key) if value == "throughput_ops_per_s" else {}
-    ov = oversub_of(rows, key)
-    out = {}
-    for (b, t), (med, mn, mx, n) in agg.items():
-        h = hs.get((b, t))
-        out.setdefault(b, []).append((t, med, mn, mx, n, None, h[0] if h else None,
-                                      ov.get((b, t))))
-    for b in out:
-        out[b].sort()
-    return out
+    return series_by(rows, lambda r: (r.get("backoff", ""), nrdata.threads(r)), value,
+                     harness=value == "throughput_ops_per_s", interval=False)
 
 
 def prep_f4_group(host, rows, workload, work, said):

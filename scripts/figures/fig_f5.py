@@ -37,7 +37,7 @@ from .fig_draw import (
 from .fig_gnuplot import dat_header, g, is_bound, ov_col
 from .fig_host import (
     bound_count, caption_lines, finite_pos, harness_of, harness_status, is_over, load_of,
-    MARKERS, OVERSUB_LABEL, oversub_of, oversub_status, pct_label, pooled_note, rgb_int)
+    MARKERS, oversub_of, oversub_status, pct_label, pooled_note, rgb_int)
 
 
 # --------------------------------------------------------------------------
@@ -382,22 +382,9 @@ def draw_f5(axes, p, show_legend=True, tcolors=None):
     else:
         no_data(ax2, "measured / ceiling:\nceiling not available")
     if show_legend:
-        handles, labels = ax.get_legend_handles_labels()
-        if p["has_ceiling"]:
-            handles.append(fig_draw.plt.Line2D([], [], color="0.3", linestyle="--", linewidth=1.4))
-            labels.append("ceiling (model),\nsame colour")
-        if p.get("has_harness"):
-            handles.append(fig_draw.plt.Line2D([], [], color="0.3", linestyle="-.", linewidth=1.3))
-            labels.append("harness alone\n(null queue),\nsame colour")
-        if any(is_over(q) for pts in p["lines"].values() for q in pts):
-            handles.append(fig_draw.plt.Line2D([], [], **OVERSUB_STYLE))
-            labels.append(OVERSUB_LABEL)
-        if realized:
-            handles.append(fig_draw.plt.Line2D([], [], linestyle="none"))
-            labels.append("b=N: configured batch\n(red: realized < %.1f\u00d7)"
-                          % REALIZED_TARGET)
-        ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False,
-                  borderaxespad=0.0)
+        h = ax.get_legend_handles_labels()[0] + key_handles(p, "ceiling (model),\nsame colour",
+                                                            p["has_ceiling"], "\n(null queue),\n")
+        fig_draw.legend_outside(ax, h)
 
 
 def draw_closed(ax, p, tcolors):
@@ -486,26 +473,27 @@ def draw(axes, p, show_legend=True, tcolors=None):
 
 
 def legend_of(ax, p, tcolors, threads):
-    plt = fig_draw.plt
-    h = [plt.Line2D([], [], color=tcolors[t], marker=MARKERS[i % len(MARKERS)],
-                    linewidth=1.8, label="%d threads" % t) for i, t in enumerate(threads)]
-    if p["has_ceiling"] or p["closed"]["ratios"]:
-        h.append(plt.Line2D([], [], color="0.3", linestyle="--", linewidth=1.4,
-                            label="ceiling (model), same colour"))
+    h = [fig_draw.handle(color=tcolors[t], marker=MARKERS[i % len(MARKERS)], linewidth=1.8,
+                         label="%d threads" % t) for i, t in enumerate(threads)]
+    h += key_handles(p, "ceiling (model), same colour",
+                     p["has_ceiling"] or p["closed"]["ratios"], " (null queue),\n")
+    h += [fig_draw.handle(linestyle="none", label="binding %s" % BINDING_WORDS.get(term, term))
+          for term in p["closed"]["terms"]]
+    fig_draw.legend_outside(ax, h, fontsize=9)
+
+
+def key_handles(p, ceiling, has_ceiling, harness):
+    """The legend's ceiling, harness, oversubscribed and b=N handles (the
+    words of the first two: ``ceiling``, harness alone``harness``same colour)."""
+    h = [fig_draw.handle(color="0.3", linestyle="--", linewidth=1.4, label=ceiling)]
+    h = h if has_ceiling else []
     if p.get("has_harness"):
-        h.append(plt.Line2D([], [], color="0.3", linestyle="-.", linewidth=1.3,
-                            label="harness alone (null queue),\nsame colour"))
-    if any(is_over(q) for pts in p["lines"].values() for q in pts):
-        h.append(plt.Line2D([], [], **OVERSUB_STYLE, label=OVERSUB_LABEL))
-    if p.get("realized"):
-        h.append(plt.Line2D([], [], linestyle="none",
-                            label="b=N: configured batch\n(red: realized < %.1f\u00d7)"
-                            % REALIZED_TARGET))
-    for term in p["closed"]["terms"]:
-        h.append(plt.Line2D([], [], linestyle="none", label="binding %s" %
-                            BINDING_WORDS.get(term, term)))
-    ax.legend(handles=h, loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False,
-              borderaxespad=0.0, fontsize=9)
+        h.append(fig_draw.handle(color="0.3", linestyle="-.", linewidth=1.3,
+                                 label="harness alone%ssame colour" % harness))
+    return h + fig_draw.mark_handles(
+        over=any(is_over(q) for pts in p["lines"].values() for q in pts),
+        note=p.get("realized") and "b=N: configured batch\n(red: realized < %.1f\u00d7)"
+        % REALIZED_TARGET)
 
 
 # --------------------------------------------------------------------------

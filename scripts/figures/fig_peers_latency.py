@@ -133,9 +133,7 @@ def draw_peers_latency(axes, p, show_legend=True):
                 if m["group"][0] == "consumer-paced":
                     FC.dot_inside(ax, x, a50.est, color)
                 if split:
-                    ax.annotate("%d" % a50.n, (x, a50.est), xytext=(5, -2),
-                                textcoords="offset points", fontsize=7.5, color="0.35",
-                                ha="left", va="top")
+                    FC.n_beside(ax, x, a50.est, a50.n)
             if not (a50 or a99):
                 ax.text(pn["queues"].index(m["queue"]), 0.03, "no latency\nrecorded",
                         ha="center", va="bottom", fontsize=8.5, color="0.35",
@@ -154,18 +152,13 @@ def draw_peers_latency(axes, p, show_legend=True):
     for ax in axes[len(p["panels"]):]:
         no_data(ax, "")
     if show_legend:
-        plt = fig_draw.plt
-        h = FC.regime_legend(p["groups"])
-        h[0:0] = [plt.Line2D([], [], color="0.3", marker="o", linestyle="none", markersize=8,
+        h = [fig_draw.handle(color="0.3", marker="o", linestyle="none", markersize=8,
                              label="p50: the mark (shape: regime)"),
-                  plt.Line2D([], [], color="0.3", marker="_", linestyle="none", markersize=14,
+             fig_draw.handle(color="0.3", marker="_", linestyle="none", markersize=14,
                              markeredgewidth=2.4, label="p99: the dash")]
-        h.append(plt.Line2D([], [], color="black", marker="|", linestyle="none",
-                            markersize=10, label="whisker: the median's interval"))
-        if split:
-            h.append(plt.Line2D([], [], linestyle="none", label="n beside a mark: its runs"))
-        legend_axis(axes, p).legend(handles=h, loc="upper left", bbox_to_anchor=(1.02, 1.0),
-                                    frameon=False)
+        h += FC.regime_legend(p["groups"]) + [fig_draw.whisker_handle()]
+        h += fig_draw.mark_handles(note=split and "n beside a mark: its runs")
+        fig_draw.legend_outside(legend_axis(axes, p), h, borderaxespad=None)
 
 
 # --------------------------------------------------------------------------

@@ -116,10 +116,8 @@ def note(msg):
 # can fail on input happens there), drawn from that one preparation by
 # matplotlib (DRAW) and written for gnuplot (dat_text)
 
-def prep_f1(host):
-    """F1: time per item by look-up mode, each regime apart (fig_f1.prep)."""
-    return fig_f1.prep(host)
-
+#: F1: time per item by look-up mode, each regime apart (fig_f1.prep)
+prep_f1 = fig_f1.prep
 
 # name, experiment, prepare, panels (single host)
 FIGURES = [
@@ -156,13 +154,7 @@ class Host(fig_host.Host):
         super().__init__(results, host, experiments)
 
 
-def draw_f1(axes, p, show_legend=True):
-    return fig_f1.draw(axes, p, show_legend)
-
-
-def draw_lines(axes, p, show_legend=True, outside=None):
-    return fig_lines.draw(axes, p, show_legend, outside)
-
+draw_f1, draw_lines = fig_f1.draw, fig_lines.draw
 
 DRAW = {"f1": draw_f1, "lines": draw_lines, "f4": draw_f4, "f3a": draw_f3a, "f3b": draw_f3b,
         "f3load": fig_f3.draw_f3_load, "f5": fig_f5.draw, "peers": draw_peers,
