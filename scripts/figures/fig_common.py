@@ -63,28 +63,18 @@ def runs_in(queue, item, bursts):
     return True
 
 
-def meaningful(rows):
-    """(rows a panel draws, {queue: why} of those left out)."""
-    keep, left = [], {}
-    for r in rows:
-        q = r.get("queue", "")
-        if runs_in(q, item_of(r), bursts_of(r)):
-            keep.append(r)
-        elif item_of(r) == "message" and q in NO_MESSAGE:
-            left[q] = "no message mode"
-        else:
-            left[q] = "no bursts"
-    return keep, left
+def left_out(rows):
+    """{queue: why} of the runs a panel leaves out (runs_in)."""
+    return {r.get("queue", ""): "no message mode" if item_of(r) == "message" and
+            r.get("queue", "") in NO_MESSAGE else "no bursts"
+            for r in rows if not runs_in(r.get("queue", ""), item_of(r), bursts_of(r))}
 
 
 def left_out_words(left):
-    """'faa left out of the message panels (no message mode); ck of the burst
+    """'faa not in the message panels (no message mode); ck not in the burst
     panels (no bursts)' or ''."""
-    parts = []
-    for q in sorted(left):
-        where = "message" if left[q] == "no message mode" else "burst"
-        parts.append("%s not in the %s panels (%s)" % (q, where, left[q]))
-    return "; ".join(parts)
+    return "; ".join("%s not in the %s panels (%s)" % (
+        q, "message" if left[q] == "no message mode" else "burst", left[q]) for q in sorted(left))
 
 
 # --------------------------------------------------------------------------
@@ -342,9 +332,12 @@ def g(v):
     return "NaN" if v is None or (isinstance(v, float) and math.isnan(v)) else ("%.6g" % v)
 
 
-def block(name, columns, rows, note=None):
+def block(name, columns, rows, note=None, empty=()):
     """A .dat block: two blank lines, its name, its columns, its rows (a row
-    is a list of fields or '' for a blank line: a break between series)."""
+    is a list of fields or '' for a blank line: a break between series);
+    ``empty``: the rows where ``rows`` has none (NaN rows for gnuplot)."""
+    if all(isinstance(r, str) for r in rows):
+        rows = list(empty) or rows
     out = ["", "", '"%s"' % name]
     if note:
         out.append("# " + note)

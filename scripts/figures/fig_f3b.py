@@ -12,7 +12,7 @@ from . import fig_common
 from ..analysis import nrdata
 from .fig_common import condensed
 from .fig_draw import annotate_title, draw_series, fmt_ns, legend, no_data
-from .fig_f3 import f3_claim, F3_OVER_TITLE, OVER_COLOR, OVER_FACE
+from .fig_f3 import f3_claim, F3_OVER_TITLE, over_panel
 from .fig_gnuplot import dat_header, g, ov_col
 from .fig_host import (
     add_paired_words, caption_lines, color_of, load_of, load_pct, marker_of, order_of,
@@ -112,7 +112,7 @@ def draw_f3_over(ax, p, show_legend=True):
                 colors[v] = color_of("gate", g)
                 labels[v] = v
                 order.append(v)
-    ax.set_facecolor(OVER_FACE)
+    over_panel(ax)
     if not order:
         no_data(ax, "no latency at the oversubscribed thread counts")
     else:
@@ -122,10 +122,6 @@ def draw_f3_over(ax, p, show_legend=True):
         if show_legend:
             ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False,
                       borderaxespad=0.0, fontsize=8.5)
-    ax.set_title(F3_OVER_TITLE.replace("; ", ";\n"), fontsize=11, color=OVER_COLOR,
-                 fontweight="bold")
-    for sp in ax.spines.values():
-        sp.set_edgecolor(OVER_COLOR)
 
 
 def dat_f3b(name, p):

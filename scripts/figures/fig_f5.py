@@ -36,8 +36,8 @@ from .fig_draw import (
     value_axis)
 from .fig_gnuplot import dat_header, g, is_bound, ov_col
 from .fig_host import (
-    bound_count, caption_lines, finite_pos, harness_of, harness_status, is_over, load_of,
-    MARKERS, oversub_of, oversub_status, pct_label, pooled_note, rgb_int)
+    bound_count, caption_lines, finite_pos, harness_status, is_over, load_of, MARKERS,
+    oversub_of, oversub_status, pct_label, pooled_note, rgb_int, series_by)
 
 
 # --------------------------------------------------------------------------
@@ -72,24 +72,13 @@ def prep_f5(host):
     to their own panels (fig_f5)."""
     rows, closed_rows = split(host.data["f5-ceiling"])
     pkey = (lambda r: (nrdata.threads(r), int(float(r["batch"]))))
-    agg = nrdata.aggregate(rows, (nrdata.threads, lambda r: int(float(r["batch"]))),
-                           "throughput_ops_per_s")
     ceil = host.ceiling.drawn(rows, pkey)
-    hs = harness_of(rows, pkey)
-    ov = oversub_of(rows, pkey)
-    real = nrdata.aggregate(rows, (nrdata.threads, lambda r: int(float(r["batch"]))),
-                            lambda r: realized_of(r)[0])
+    real = nrdata.aggregate(rows, (pkey,), lambda r: realized_of(r)[0])
     sources = Counter(src for v, src in map(realized_of, rows) if v is not None)
-    lines = {}
-    for (t, b), (med, mn, mx, n) in agg.items():
-        c = ceil.get((t, b))
-        h = hs.get((t, b))
-        rmed, rmin, rmax, _n = real.get((t, b), (None, None, None, 0))
-        lines.setdefault(t, []).append((rmed if rmed is not None else float(b), med, mn, mx,
-                                        n, c, h[0] if h else None, ov.get((t, b)), b, rmed,
-                                        rmin, rmax))
-    for t in lines:
-        lines[t].sort(key=lambda q: q[8])
+    # by batch: x the realized batch (the configured where not recorded)
+    lines = {t: [(q[9] if q[9] is not None else float(q[0]),) + q[1:] for q in pts]
+             for t, pts in series_by(rows, pkey, ceiling=ceil.get, interval=False, more=lambda k: (
+                 k[1],) + real.get((k,), (None, None, None))[:3]).items()}
     pts = [(t, q[8], q[9] / q[8]) for t in sorted(lines) for q in lines[t]
            if q[9] is not None]
     missing = sum(1 for pl in lines.values() for q in pl if q[9] is None)
@@ -549,9 +538,8 @@ def dat_closed(p):
                          g(q[5]), g(q[1] / q[5] if q[5] else None), q[6] or "none",
                          named.get(q[0], "-"), ov_col(q[7]), 1])
         rows.append("")
-    if not rows:
-        rows = [[1, 1, "NaN", "NaN", "NaN", 0, 0, "NaN", "NaN", "none", "-", "NaN", 0]]
-    return FC.block("closed loop", CLOSED_COLUMNS, rows,
+    return FC.block("closed loop", CLOSED_COLUMNS, rows, empty=[
+        [1, 1, "NaN", "NaN", "NaN", 0, 0, "NaN", "NaN", "none", "-", "NaN", 0]],
                     note="the closed loop's capacity per configured batch against its "
                          "ceiling; binding: the ceiling's binding term (ceiling.binding); "
                          "binding_label: the term where it is named (the first point of a "

@@ -257,6 +257,11 @@ def close(a, b, rel=1e-6):
 # The physical ceiling (scripts/analysis/ceiling.py, written elsewhere): optional.
 
 
+def first_line(e):
+    """An exception's first line of text, else its type's name."""
+    return str(e).splitlines()[0] if str(e) else type(e).__name__
+
+
 class Ceiling:
     """ceiling.ceiling_ops_per_s(probe, row) for one host, or nothing.
 
@@ -280,16 +285,13 @@ class Ceiling:
                     cls._module = importlib.import_module("..analysis.ceiling", __package__)
                 except Exception as e:  # noqa: BLE001 - someone else's module
                     sys.modules.pop("scripts.analysis.ceiling", None)
-                    cls._module_error = "scripts/analysis/ceiling.py failed to load: %s" % (
-                        str(e).splitlines()[0] if str(e) else type(e).__name__)
+                    cls._module_error = ("scripts/analysis/ceiling.py failed to load: %s"
+                                         % first_line(e))
         return cls._module
 
     def __init__(self, probe_path):
-        self.fn = None
-        self.probe = None
-        self.why = None
-        self.errors = 0
-        self.used = False
+        self.fn = self.probe = self.why = None
+        self.errors, self.used = 0, False
         mod = self.module()
         if mod is None:
             self.why = self._module_error
@@ -305,8 +307,7 @@ class Ceiling:
         try:
             self.probe = load(probe_path)
         except Exception as e:  # noqa: BLE001
-            self.why = "load_probe failed: %s" % (str(e).splitlines()[0] if str(e)
-                                                  else type(e).__name__)
+            self.why = "load_probe failed: %s" % first_line(e)
             return
         self.fn = fn
 

@@ -341,20 +341,15 @@ def dat_lines(name, p):
                              int(bool(p.get("split"))), int(cat and k == 0),
                              g(slot["harness"] if slot else None), int(bool(p.get("known")))])
             rows.append("")
-    if not rows:
-        rows = [["none", 0, 1, 1, "NaN", "NaN", "NaN", 0, "NaN", 0, "NaN", "NaN", 0, "NaN",
-                 int(cat), 1, "none", 0, 7, 0, 1, 0, 0, "NaN", 0]]
-    out += FC.block(LINES_BLOCKS[0][0], LINES_BLOCKS[0][1], rows)
+    out += FC.block(*LINES_BLOCKS[0], rows, empty=[[
+        "none", 0, 1, 1, "NaN", "NaN", "NaN", 0, "NaN", 0, "NaN", "NaN", 0, "NaN", int(cat), 1,
+        "none", 0, 7, 0, 1, 0, 0, "NaN", 0]])
     crow = []
     if not cat:
         for k, grp in enumerate(p["ceiling"] or []):
             col = 0 if k == 0 else rgb_int(color_of(fam, grp["variants"][0]))
             crow += [[x, g(c), col] for x, c in grp["points"]] + [""]
-    if not any(not isinstance(r, str) for r in crow):
-        crow = [[x, "NaN", 0] for x in xs or [1]]
-    out += FC.block(LINES_BLOCKS[1][0], LINES_BLOCKS[1][1], crow)
+    out += FC.block(*LINES_BLOCKS[1], crow, empty=[[x, "NaN", 0] for x in xs or [1]])
     hrow = [[q[0], g(q[1]), g(q[2]), g(q[3]), q[4]] for q in p.get("harness") or []]
-    if not hrow:
-        hrow = [[x, "NaN", "NaN", "NaN", 0] for x in xs or [1]]
-    out += FC.block(LINES_BLOCKS[2][0], LINES_BLOCKS[2][1], hrow)
+    out += FC.block(*LINES_BLOCKS[2], hrow, empty=[[x, "NaN", "NaN", "NaN", 0] for x in xs or [1]])
     return out

@@ -84,7 +84,7 @@ def prodcons_panel(host, item, b, name, rs):
 def prep_peers(host):
     allrows = host.data["peers"]
     rows = [r for r in allrows if workload_of(r) == "prodcons"]
-    _kept, left = FC.meaningful(rows)
+    left = FC.left_out(rows)
     pairs = prep_peers_pairs(host, [r for r in allrows if workload_of(r) == "pairs"])
     panels = [prodcons_panel(host, item, b, name, rs)
               for item, b, name, rs in peer_panels(rows)]
@@ -485,10 +485,9 @@ def dat_peers(name, p):
                                  FC.PACE_GP_DT.get(grp[0], 1), g(pt[5]), is_bound(pt),
                                  ov_col(pt[7]), cat, nq, show_n])
                 rows.append("")
-    if not rows:
-        rows = [[0, 0, 0, "none", 0, "none", 0, 1, 0, "NaN", "NaN", "NaN", 0, "NaN", 0, 7,
-                 0, 1, "NaN", 0, "NaN", cat, 1, 0]]
-    out += FC.block(PEERS_BLOCKS[0][0], PEERS_BLOCKS[0][1], rows)
+    out += FC.block(*PEERS_BLOCKS[0], rows, empty=[[
+        0, 0, 0, "none", 0, "none", 0, 1, 0, "NaN", "NaN", "NaN", 0, "NaN", 0, 7, 0, 1, "NaN", 0,
+        "NaN", cat, 1, 0]])
     crow = []
     for k, pn in enumerate(p["panels"]):
         if cat:
@@ -503,19 +502,14 @@ def dat_peers(name, p):
                 for t, c in grp["points"]:
                     crow.append([k, -1, t, t, g(c), col, 0])
                 crow.append("")
-    if not any(not isinstance(r, str) for r in crow):
-        crow = [[0, 0, 1, 0, "NaN", 0, cat]]
-    out += FC.block(PEERS_BLOCKS[1][0], PEERS_BLOCKS[1][1], crow)
+    out += FC.block(*PEERS_BLOCKS[1], crow, empty=[[0, 0, 1, 0, "NaN", 0, cat]])
     hrow = []
     for k, pn in enumerate(p["panels"]):
         hrow += [[k, q[0], g(q[1]), g(q[2]), g(q[3]), q[4]] for q in pn["harness"]]
         if pn["harness"]:
             hrow.append("")
-    if not any(not isinstance(r, str) for r in hrow):
-        hrow = [[0, 1, "NaN", "NaN", "NaN", 0]]
-    out += FC.block(PEERS_BLOCKS[2][0], PEERS_BLOCKS[2][1], hrow)
-    out += dat_peers_pairs(p)
-    return out
+    return out + FC.block(*PEERS_BLOCKS[2], hrow, empty=[[0, 1, "NaN", "NaN", "NaN", 0]]) + \
+        dat_peers_pairs(p)
 
 
 def dat_peers_pairs(p):

@@ -35,7 +35,7 @@ def prep_peers_latency(host):
     allrows = host.data["peers"]
     rows = [r for r in allrows if workload_of(r) == "prodcons"]
     npairs = sum(1 for r in allrows if workload_of(r) == "pairs")
-    _kept, left = FC.meaningful(rows)
+    left = FC.left_out(rows)
     panels = []
     nolat = set()
     for item, b, name, rs in peer_panels(rows):
@@ -54,13 +54,10 @@ def prep_peers_latency(host):
                                     if nrdata.num(r, "p50_ns") is not None})
         nolat.update(r["queue"] for r in at if r["queue"] not in queues)
         groups = FC.group_order({FC.group_of(r) for r in at})
-        marks = []
-        for q in queues:
-            for g in groups:
-                if not any(r["queue"] == q and FC.group_of(r) == g for r in at):
-                    continue
-                marks.append({"queue": q, "group": g, "p50": p50.get(((q, g),)),
-                              "p99": p99.get(((q, g),)), "oversubscribed": ov.get((q, g))})
+        ran = {key(r) for r in at}
+        marks = [{"queue": q, "group": g, "p50": p50.get(((q, g),)), "p99": p99.get(((q, g),)),
+                  "oversubscribed": ov.get((q, g))} for q in queues for g in groups
+                 if (q, g) in ran]
         panels.append({"item": item, "bursts": b, "name": name, "threads": t,
                        "queues": queues, "groups": groups, "marks": marks})
     items = items_in(rows)
@@ -191,7 +188,5 @@ def dat_peers_latency(name, p):
                         [(a50 or a99).n if (a50 or a99) else 0,
                          rgb_int(color_of("queue", m["queue"])), pt_, dot,
                          ov_col(m.get("oversubscribed")), len(pn["queues"])])
-    if not rows:
-        rows = [[0, 0, 0, "none", 0, "none", 1, 0] + ["NaN"] * 6 + [0, 0, 7, 0, "NaN", 1]]
-    out += FC.block("latency by queue and regime", LATENCY_COLUMNS, rows)
-    return out
+    return out + FC.block("latency by queue and regime", LATENCY_COLUMNS, rows, empty=[
+        [0, 0, 0, "none", 0, "none", 1, 0] + ["NaN"] * 6 + [0, 0, 7, 0, "NaN", 1]])
