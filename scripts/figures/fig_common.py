@@ -222,20 +222,16 @@ def dot_inside(ax, x, y, color, size=2.5):
 def regime_legend(groups, line=False):
     """Legend handles (matplotlib) for the regimes and paces drawn."""
     import matplotlib.pyplot as plt
-    h = []
-    for reg in sorted({g[1] for g in groups}, key=lambda r: list(REGIME_MARKER).index(r)
-                      if r in REGIME_MARKER else 9):
-        h.append(plt.Line2D([], [], linestyle="none", marker=REGIME_MARKER.get(reg, "D"),
-                            color="0.3", markersize=8, label=REGIME_WORDS.get(reg, reg)))
+    h = [plt.Line2D([], [], linestyle="none", marker=REGIME_MARKER.get(reg, "D"), color="0.3",
+                    markersize=8, label=REGIME_WORDS.get(reg, reg))
+         for reg in sorted({g[1] for g in groups}, key=lambda r: list(REGIME_MARKER).index(r)
+                           if r in REGIME_MARKER else 9)]
     paces = [p for p in ("free", "producer-paced", "consumer-paced")
              if p in {g[0] for g in groups}]
-    if paces != ["free"]:
-        for p in paces:
-            h.append(plt.Line2D([], [], linestyle=PACE_DASH[p] if line else "none",
-                                marker="o", color="0.3", markersize=8,
-                                markerfacecolor="0.3" if p == "free" else "white",
-                                label=PACE_WORDS[p]))
-    return h
+    return h + ([plt.Line2D([], [], linestyle=PACE_DASH[p] if line else "none", marker="o",
+                            color="0.3", markersize=8,
+                            markerfacecolor="0.3" if p == "free" else "white",
+                            label=PACE_WORDS[p]) for p in paces] if paces != ["free"] else [])
 
 
 # --------------------------------------------------------------------------

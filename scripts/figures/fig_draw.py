@@ -106,12 +106,7 @@ def value_axis(ax, values, formatter=fmt_plain, log=None):
             lo, hi = min(vals) / 1.35, max(vals) * 1.35
             ax.set_ylim(lo, hi)
             span = hi / lo
-            if span < 4:
-                digits = "123456789"
-            elif span < 1000:
-                digits = "25"
-            else:
-                digits = ""
+            digits = "123456789" if span < 4 else "25" if span < 1000 else ""
             if digits:
                 ax.yaxis.set_minor_formatter(ticker.FuncFormatter(
                     lambda v, _p: formatter(v) if ("%.1e" % v)[0] in digits else ""))
@@ -138,9 +133,9 @@ def annotate_title(ax, title, annotation):
         ax.set_title(title)
 
 
-def draw_harness(ax, pts, scale, span=None):
+def draw_harness(ax, pts, scale):
     """The harness's own ceiling [(x, median, ...)] as a grey dash-dot line; one
-    point becomes a short level segment (``span``: x -> (x0, x1))."""
+    point becomes a short level mark."""
     if not pts:
         return []
     xy = [(q[0], q[1] * scale) for q in pts]
@@ -211,8 +206,7 @@ def draw_series(ax, series, order, family, labels=None, scale=1e-6, ceiling=None
         allv += [p[2] * scale for p in pts] + [p[3] * scale for p in pts]
         xs += x
     if harness:
-        span = dodger(sorted({p[0] for v in order for p in series[v]}), 2, 0.4)
-        allv += draw_harness(ax, harness, scale, lambda x: (span(x, 0), span(x, 1)))
+        allv += draw_harness(ax, harness, scale)
     measured_max = max(allv) if allv else None
     ceil_vals = []
     for i, grp in enumerate(ceiling or []):

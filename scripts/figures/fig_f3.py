@@ -586,10 +586,8 @@ def dat_f3a(name, p):
 
 
 def dat_f3load(name, p):
-    cols = ["load_pct"]
-    for _c, pn in F3_PCT:
-        pn = pn.replace(".", "")
-        cols += ["%s_median_ns" % pn, "%s_min_ns" % pn, "%s_max_ns" % pn]
+    cols = ["load_pct"] + ["%s_%s_ns" % (pn.replace(".", ""), s) for _c, pn in F3_PCT
+                           for s in ("median", "min", "max")]
     cols += ["inflight_median", "inflight_min", "inflight_max", "median_ops_per_s",
              "min_ops_per_s", "max_ops_per_s", "offered_ops_per_s", "reps", "color_rgb",
              "oversubscribed", "over_panel", "dash"]

@@ -42,10 +42,13 @@ REGIME_SPREAD = {False: 0.3, True: 0.12}
 
 
 def series_of(rows):
-    """prep_f4_group's series over ``rows``."""
+    """prep_f4_group's series over ``rows``: {measure: {backoff: [(threads,
+    med, min, max, n, None, harness or None, oversubscribed)]}} (harness:
+    throughput only)."""
     value = {"tput": "throughput_ops_per_s", "failed": failed_per_1000,
              "bns": backoff_ns_per_op, "fair": fairness_of, "p99": "p99_ns"}
-    return {k: f4_series(rows, v) for k, v in value.items()}
+    return {k: series_by(rows, lambda r: (r.get("backoff", ""), nrdata.threads(r)), v,
+                         harness=k == "tput", interval=False) for k, v in value.items()}
 
 
 def split_regimes(groups):
@@ -102,12 +105,6 @@ def split_any(p):
     return any(g.get("regime") for pn in p["columns"] for g in pn["groups"])
 
 
-def groups_drawn(p):
-    """The (pace, regime) groups drawn apart, in order."""
-    return FC.group_order({g["regime"] for pn in p["columns"] for g in pn["groups"]
-                           if g.get("regime")})
-
-
 def marker(g):
     """A group's marker: shape per regime where its runs were split, else a circle."""
     return FC.REGIME_MARKER.get(g["regime"][1], "D") if g.get("regime") else "o"
@@ -136,11 +133,10 @@ def legend_handles(p):
     """The regime shapes of the legend (matplotlib), [] where nothing was split."""
     if not split_any(p):
         return []
-    plt = fig_draw.plt
-    h = FC.regime_legend(groups_drawn(p))
-    if p.get("categorical") and any(show_n(g) for pn in p["columns"] for g in pn["groups"]):
-        h.append(plt.Line2D([], [], linestyle="none", label="n beside a dot: its runs"))
-    return h
+    gs = [g for pn in p["columns"] for g in pn["groups"]]
+    return FC.regime_legend(FC.group_order({g["regime"] for g in gs if g.get("regime")})) + \
+        fig_draw.mark_handles(note=p.get("categorical") and any(show_n(g) for g in gs)
+                              and "n beside a dot: its runs")
 
 
 # F4: backoff against spinning, per workload. Every change it prints is
@@ -246,13 +242,6 @@ def fairness_of(row):
     return nrdata.num(row, "fairness")
 
 
-def f4_series(rows, value):
-    """{backoff: [(threads, med, min, max, n, None, harness or None,
-    oversubscribed)]} of value over rows (harness: throughput only)."""
-    return series_by(rows, lambda r: (r.get("backoff", ""), nrdata.threads(r)), value,
-                     harness=value == "throughput_ops_per_s", interval=False)
-
-
 def prep_f4_group(host, rows, workload, work, said):
     """One workload at one amount of local work: its series (throughput, lost
     races, backoff time, p99 by backoff and threads), the thread count its
@@ -300,11 +289,7 @@ def prep_f4_group(host, rows, workload, work, said):
             "oversubscribed": ov_t.get(t),
             "unit": "items" if kinds == {"items"} or (not kinds and workload == "prodcons")
             else "operations",
-            "tput": f4_series(rows, "throughput_ops_per_s"),
-            "failed": f4_series(rows, failed_per_1000),
-            "bns": f4_series(rows, backoff_ns_per_op),
-            "fair": f4_series(rows, fairness_of),
-            "p99": f4_series(rows, "p99_ns"),
+            **series_of(rows),
             "harness": harness_line(rows, nrdata.threads)}
 
 

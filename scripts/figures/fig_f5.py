@@ -37,7 +37,7 @@ from .fig_draw import (
 from .fig_gnuplot import dat_header, g, is_bound, ov_col
 from .fig_host import (
     bound_count, caption_lines, finite_pos, harness_status, is_over, load_of, MARKERS,
-    oversub_of, oversub_status, pct_label, pooled_note, rgb_int, series_by)
+    oversub_status, pct_label, pooled_note, rgb_int, series_by)
 
 
 # --------------------------------------------------------------------------
@@ -45,6 +45,11 @@ from .fig_host import (
 
 #: F5's target: every point realizes at least this share of its configured batch
 REALIZED_TARGET = 0.8
+
+
+def point_of(row):
+    """A run's point: (threads, configured batch)."""
+    return nrdata.threads(row), int(float(row["batch"]))
 
 
 def realized_of(row):
@@ -71,14 +76,14 @@ def prep_f5(host):
     The closed-loop runs (the capacity, where the sweep ran both loops) go
     to their own panels (fig_f5)."""
     rows, closed_rows = split(host.data["f5-ceiling"])
-    pkey = (lambda r: (nrdata.threads(r), int(float(r["batch"]))))
-    ceil = host.ceiling.drawn(rows, pkey)
-    real = nrdata.aggregate(rows, (pkey,), lambda r: realized_of(r)[0])
+    ceil = host.ceiling.drawn(rows, point_of)
+    real = nrdata.aggregate(rows, (point_of,), lambda r: realized_of(r)[0])
     sources = Counter(src for v, src in map(realized_of, rows) if v is not None)
     # by batch: x the realized batch (the configured where not recorded)
     lines = {t: [(q[9] if q[9] is not None else float(q[0]),) + q[1:] for q in pts]
-             for t, pts in series_by(rows, pkey, ceiling=ceil.get, interval=False, more=lambda k: (
-                 k[1],) + real.get((k,), (None, None, None))[:3]).items()}
+             for t, pts in series_by(rows, point_of, ceiling=ceil.get, interval=False,
+                                     more=lambda k: (k[1],) + real.get((k,), (None,) * 3)[:3]
+                                     ).items()}
     pts = [(t, q[8], q[9] / q[8]) for t in sorted(lines) for q in lines[t]
            if q[9] is not None]
     missing = sum(1 for pl in lines.values() for q in pl if q[9] is None)
@@ -211,24 +216,17 @@ def prep_closed(host, rows):
     coverage)]} of the closed-loop runs, and the binding terms named."""
     if not rows:
         return {"lines": {}, "threads": [], "terms": [], "ratios": []}
-    bkey = (lambda r: int(float(r["batch"])))
-    ivs = FC.intervals(rows, (nrdata.threads, bkey), "throughput_ops_per_s")
-    pkey = (lambda r: (nrdata.threads(r), bkey(r)))
-    ceil = host.ceiling.drawn(rows, pkey)
+    ceil = host.ceiling.drawn(rows, point_of)
     bound = {}
     for r in rows:
-        bound.setdefault(pkey(r), []).append(binding_of(host, r))
-    ov = oversub_of(rows, pkey)
-    lines = {}
-    for (t, b), iv in ivs.items():
-        c = ceil.get((t, b))
-        names = [n for n in bound.get((t, b), []) if n]
-        # the term that binds most of the point's runs
-        term = max(sorted(set(names)), key=names.count) if names and c else None
-        lines.setdefault(t, []).append((b, iv.est, iv.lo, iv.hi, iv.n, c, term, ov.get((t, b)),
-                                        iv.coverage))
-    for t in lines:
-        lines[t].sort()
+        bound.setdefault(point_of(r), []).append(binding_of(host, r))
+
+    def term(k):
+        """The term that binds most of the point's runs (where it has a ceiling)."""
+        names = [n for n in bound.get(k, []) if n]
+        return max(sorted(set(names)), key=names.count) if names and ceil.get(k) else None
+    lines = {t: [q[:6] + (term((t, q[0])),) + q[7:] for q in pts] for t, pts in series_by(
+        rows, point_of, ceiling=ceil.get, harness=False).items()}
     terms = sorted({q[6] for pts in lines.values() for q in pts if q[6]})
     ratios = [q[1] / q[5] for pts in lines.values() for q in pts if q[5]]
     return {"lines": lines, "threads": sorted(lines), "terms": terms, "ratios": ratios}
@@ -287,6 +285,16 @@ def batch_axis(ax, xs, label):
     ax.xaxis.set_minor_locator(fig_draw.ticker.NullLocator())
 
 
+def tput_line(ax, x, pts, col, i, t, **kw):
+    """A thread count's throughput (million items/s) against x, whiskers
+    lo..hi (min..max); returns the whiskers' ends."""
+    ax.errorbar(x, [q[1] / 1e6 for q in pts],
+                yerr=[[(q[1] - q[2]) / 1e6 for q in pts], [(q[3] - q[1]) / 1e6 for q in pts]],
+                color=col, marker=MARKERS[i % len(MARKERS)], linewidth=1.8, capsize=3,
+                label="%d threads" % t, linestyle="-" if len(pts) > 1 else "none", **kw)
+    return [q[2] / 1e6 for q in pts] + [q[3] / 1e6 for q in pts]
+
+
 def label_batches(ax, pts, ys, color):
     """The configured batch beside each point (b=N), the realized/configured share
     after it where it is under REALIZED_TARGET."""
@@ -321,11 +329,7 @@ def draw_f5(axes, p, show_legend=True, tcolors=None):
         pts = p["lines"][t]
         col = tcolors[t]
         x = [q[0] for q in pts]
-        ax.errorbar(x, [q[1] / 1e6 for q in pts],
-                    yerr=[[(q[1] - q[2]) / 1e6 for q in pts], [(q[3] - q[1]) / 1e6 for q in pts]],
-                    color=col, marker=MARKERS[i % len(MARKERS)], markersize=5.5 if len(pts) > 1
-                    else 7.5, linewidth=1.8, capsize=3, label="%d threads" % t,
-                    linestyle="-" if len(pts) > 1 else "none")
+        allv += tput_line(ax, x, pts, col, i, t, markersize=5.5 if len(pts) > 1 else 7.5)
         if realized:
             label_batches(ax, pts, [q[1] / 1e6 for q in pts], col)
         ring_bound(ax, x, pts, 1e-6)
@@ -351,7 +355,6 @@ def draw_f5(axes, p, show_legend=True, tcolors=None):
             hit = [(q[0], 100 * q[1] / q[5]) for q in cp if is_over(q)]
             if hit:
                 ax2.plot([h[0] for h in hit], [h[1] for h in hit], **OVERSUB_STYLE)
-        allv += [q[2] / 1e6 for q in pts] + [q[3] / 1e6 for q in pts]
         xs += x
     batch_axis(ax, xs, xlabel)
     ax.set_ylabel("throughput (million items/s)")
@@ -388,11 +391,7 @@ def draw_closed(ax, p, tcolors):
         pts = cl["lines"][t]
         col = tcolors[t]
         x = [q[0] for q in pts]
-        ax.errorbar(x, [q[1] / 1e6 for q in pts],
-                    yerr=[[(q[1] - q[2]) / 1e6 for q in pts], [(q[3] - q[1]) / 1e6 for q in pts]],
-                    color=col, marker=MARKERS[i % len(MARKERS)], markersize=6,
-                    linewidth=1.8, capsize=3, label="%d threads" % t,
-                    linestyle="-" if len(pts) > 1 else "none", gid="f5-closed")
+        allv += tput_line(ax, x, pts, col, i, t, markersize=6, gid="f5-closed")
         mark_oversub(ax, x, pts, 1e-6, label=False)
         cp = [q for q in pts if q[5]]
         if cp:
@@ -404,7 +403,6 @@ def draw_closed(ax, p, tcolors):
                 ax.annotate(term, (b, at[b] / 1e6), xytext=(0, 5), textcoords="offset points",
                             ha="center", va="bottom", fontsize=8, color=col, style="italic",
                             gid="f5-binding")
-        allv += [q[2] / 1e6 for q in pts] + [q[3] / 1e6 for q in pts]
         xs += x
     batch_axis(ax, xs, "batch size, configured (items per transfer)")
     ax.set_ylabel("throughput (million items/s)")

@@ -578,14 +578,6 @@ def series_by(rows, key, value="throughput_ops_per_s", ceiling=None, harness=Tru
     return series
 
 
-def series_vs_threads(rows, family, value):
-    """{variant: [(threads, med, lo, hi, n, None, None, oversubscribed
-    1/0/None, coverage)]} (series_by) and the variants' order."""
-    series = series_by(rows, lambda r: (r.get(family, ""), nrdata.threads(r)), value,
-                       harness=False)
-    return series, order_of(family, series.keys())
-
-
 def ceiling_groups(ceiling, order):
     """The ceiling lines of a figure from {variant: {x: ceiling}}: variants
     whose ceilings coincide share one.

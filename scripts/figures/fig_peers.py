@@ -31,8 +31,9 @@ from ..common import manifest
 from . import fig_common as FC
 from . import fig_draw
 from . import fig_lines
+from .fig_lines import group_key  # noqa: F401 - fig_peers_latency's too
 from .fig_draw import (
-    dodger, draw_series, harness_style, HARNESS_STYLE, legend_axis, mark_oversub, no_data,
+    dodger, harness_style, HARNESS_STYLE, legend_axis, mark_oversub, no_data,
     threads_axis, value_axis)
 from .fig_gnuplot import dat_header, is_bound, ov_col
 from .fig_host import (
@@ -190,14 +191,6 @@ def draw_prodcons_categories(ax, p, pn, show_n):
     FC.category_axis(ax, pn["queues"], "queue")
 
 
-def draw_prodcons_lines(ax, p, pn):
-    series, order, colors, styles, labels, hollow = fig_lines.line_series(
-        dict(pn, family="queue", order=pn["queues"], known=True))
-    draw_series(ax, series, order, "queue", labels, 1e-6, pn["ceiling_lines"],
-                "throughput (million items/s)", harness=pn["harness"], colors=colors,
-                styles=styles, hollow=hollow)
-
-
 def draw_peers(axes, p, show_legend=True):
     show_n = split_somewhere(p)
     for ax, pn in zip(axes, p["panels"]):
@@ -207,8 +200,11 @@ def draw_peers(axes, p, show_legend=True):
             continue
         if p["categorical"]:
             draw_prodcons_categories(ax, p, pn, show_n)
-        else:
-            draw_prodcons_lines(ax, p, pn)
+        else:   # as F2's lines (fig_lines), a line per queue and group
+            fig_lines.draw_threads(ax, dict(
+                pn, family="queue", order=pn["queues"], known=True, scale=1e-6,
+                ceiling=pn["ceiling_lines"], ylabel="throughput (million items/s)",
+                annotation=None), show_legend=False)
         ax.set_ylabel("throughput (million items/s)")
         ax.set_title(pn["name"] + (" (burst = batch items)" if pn["bursts"] else ""),
                      fontsize=11)
@@ -443,10 +439,6 @@ PEERS_PAIRS_COLUMNS = ["panel", "queue", "qidx", "message", "threads", "x",
                        "median_ops_per_s", "min_ops_per_s", "max_ops_per_s", "reps",
                        "color_rgb", "lost_per_1000", "oversubscribed", "harness_ops_per_s",
                        "harness_row", "categorical", "nqueues", "has_pairs"]
-
-
-def group_key(g):
-    return "%s/%s" % (g[0], g[1] or "unknown")
 
 
 def dat_peers(name, p):

@@ -97,12 +97,8 @@ def latency_x(pn, m):
 
 
 def draw_peers_latency(axes, p, show_legend=True):
-    allv = []
-    for pn in p["panels"]:
-        for m in pn["marks"]:
-            for k in ("p50", "p99"):
-                if m[k] and m[k].lo > 0:
-                    allv += [m[k].lo, m[k].hi]
+    allv = [v for pn in p["panels"] for m in pn["marks"] for k in ("p50", "p99")
+            if m[k] and m[k].lo > 0 for v in (m[k].lo, m[k].hi)]
     split = any(len([m for m in pn["marks"] if m["queue"] == q]) > 1
                 for pn in p["panels"] for q in pn["queues"])
     for ax, pn in zip(axes, p["panels"]):
