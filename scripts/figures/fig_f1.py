@@ -144,7 +144,6 @@ def value_text(b):
 
 
 def draw(axes, p, show_legend=True):
-    plt = fig_draw.plt
     ax = axes[0]
     bars = p["bars"]
     top = max(b["max"] for b in bars) if bars else 1
@@ -198,7 +197,7 @@ def draw(axes, p, show_legend=True):
     from matplotlib.patches import Patch
     h = []
     if p.get("harness_ns"):
-        h.append(plt.Line2D([], [], label="%s: %.1f ns per item" % (
+        h.append(fig_draw.handle(label="%s: %.1f ns per item" % (
             HARNESS_LABEL, p["harness_ns"]), **HARNESS_STYLE))
     if have_split:
         h += [Patch(facecolor="#b8b8b8", edgecolor="0.3", label="data movement (lookup none)"),

@@ -543,14 +543,13 @@ def draw_f3_over_load(ax, p, dodge, show_legend=True):
     ax.set_ylabel("p50 latency")
     value_axis(ax, allv, fmt_ns, log=True)
     if show_legend:
-        hs = [fig_draw.plt.Line2D([], [], color=color_of("gate", g), marker=marker_of("gate", g),
-                                  linewidth=2.0) for g in order]
-        ls = list(order)
-        for j, t in enumerate(p["over_threads"]):
-            hs.append(fig_draw.plt.Line2D([], [], color="0.2", linewidth=1.8,
-                                          linestyle=LOAD_DASHES[j % len(LOAD_DASHES)]))
-            ls.append("p50, %d threads" % t)
-        ax.legend(hs, ls, loc="upper left", framealpha=0.85, fontsize=8.5)
+        hs = [fig_draw.handle(color=color_of("gate", g), marker=marker_of("gate", g),
+                              linewidth=2.0) for g in order]
+        hs += [fig_draw.handle(color="0.2", linewidth=1.8,
+                               linestyle=LOAD_DASHES[j % len(LOAD_DASHES)])
+               for j, _t in enumerate(p["over_threads"])]
+        ax.legend(hs, list(order) + ["p50, %d threads" % t for t in p["over_threads"]],
+                  loc="upper left", framealpha=0.85, fontsize=8.5)
 
 
 # --------------------------------------------------------------------------

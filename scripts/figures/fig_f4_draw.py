@@ -123,11 +123,12 @@ def f4_value_panel(ax, p, pn, key, first_col, bottom, ylabel):
                      if pn["workload"] == "prodcons" else "threads")
         if not bottom:
             ax.set_xlabel("")
+    if ylabel:
+        ax.set_ylabel(ylabel)
     fmt = fmt_ns if key in ("bns", "p99") else fmt_plain
-    log = None
     pos = [v for v in vals if finite_pos(v)]
-    if key == "tput" and pos and max(pos) / min(pos) >= 5:
-        log = True   # the harness far above the queue: both readable
+    # the harness far above the queue: a log axis, both readable
+    log = True if key == "tput" and pos and max(pos) / min(pos) >= 5 else None
     if key == "failed":
         thr = nrdata.BACKOFF_EXERCISED * 1000
         ax.axhline(thr, color="black", linestyle=":", linewidth=1.3, zorder=2,
@@ -140,8 +141,6 @@ def f4_value_panel(ax, p, pn, key, first_col, bottom, ylabel):
                      "p99": "no latency recorded",
                      "fair": "fairness not recorded in these results",
                      "failed": "lost races not recorded"}.get(key, "no data"))
-        if ylabel:
-            ax.set_ylabel(ylabel)
         return
     if key == "fair":
         # a share in (0, 1]: the same fixed axis in every panel, the line at 1
@@ -152,8 +151,6 @@ def f4_value_panel(ax, p, pn, key, first_col, bottom, ylabel):
         ax.set_ylim(0.0, 1.2)
         ax.set_yticks([0.0, 0.25, 0.5, 0.75, 1.0])
         ax.yaxis.set_major_formatter(fig_draw.ticker.FuncFormatter(lambda v, _p: "%g" % v))
-        if ylabel:
-            ax.set_ylabel(ylabel)
         return
     if not vals:
         vals = [1.0]   # every value 0: an empty linear axis with the zeros marked
@@ -169,8 +166,6 @@ def f4_value_panel(ax, p, pn, key, first_col, bottom, ylabel):
         ax.text(0.5, 0.04, "0 at %d point%s (not drawn)" % (len(zeros), "" if len(zeros) == 1
                                                             else "s"),
                 transform=ax.transAxes, ha="center", va="bottom", fontsize=8, color="0.35")
-    if ylabel:
-        ax.set_ylabel(ylabel)
 
 
 def draw_f4_change(ax, p, pn, first_col, bottom):

@@ -365,12 +365,8 @@ def draw_f5(axes, p, show_legend=True, tcolors=None):
     if skip2:
         pass
     elif p["has_ceiling"]:
-        batch_axis(ax2, xs, xlabel)
-        ax2.axhline(100, color="black", linewidth=1.0, linestyle="--")
-        ax2.set_ylabel("measured / ceiling (%)")
-        lo, hi = ax2.get_ylim()
-        ax2.set_ylim(0, max(105, hi))
-        annotate_title(ax2, "share of the ceiling reached", p["annotation"])
+        share_axis(ax2, xs, xlabel, "measured / ceiling (%)", "share of the ceiling reached",
+                   p["annotation"])
     else:
         no_data(ax2, "measured / ceiling:\nceiling not available")
     if show_legend:
@@ -428,15 +424,20 @@ def draw_share(ax, p, tcolors):
     if not xs:
         no_data(ax, "measured / ceiling:\nceiling not available")
         return
-    batch_axis(ax, xs, "batch size, configured (items per transfer)")
-    ax.axhline(100, color="black", linewidth=1.0, linestyle="--")
-    ax.set_ylabel("closed-loop throughput / ceiling (%)")
-    lo, hi = ax.get_ylim()
-    ax.set_ylim(0, max(105, hi))
     r = cl["ratios"]
-    annotate_title(ax, "closed loop: share of the ceiling reached",
-                   "measured / ceiling: %.0f%%\u2013%.0f%%" % (100 * min(r), 100 * max(r))
-                   if r else None)
+    share_axis(ax, xs, "batch size, configured (items per transfer)",
+               "closed-loop throughput / ceiling (%)", "closed loop: share of the ceiling reached",
+               "measured / ceiling: %.0f%%\u2013%.0f%%" % (100 * min(r), 100 * max(r))
+               if r else None)
+
+
+def share_axis(ax, xs, xlabel, ylabel, title, note):
+    """A panel of shares of the ceiling: the batch axis, 0 up to at least 105%, 100% dashed."""
+    batch_axis(ax, xs, xlabel)
+    ax.axhline(100, color="black", linewidth=1.0, linestyle="--")
+    ax.set_ylabel(ylabel)
+    ax.set_ylim(0, max(105, ax.get_ylim()[1]))
+    annotate_title(ax, title, note)
 
 
 def draw(axes, p, show_legend=True, tcolors=None):

@@ -262,12 +262,11 @@ def draw_threads(ax, p, show_legend=True, outside=None):
     if not p["known"]:
         legend(ax, outside=out)
         return
-    plt = fig_draw.plt
     handles, names = ax.get_legend_handles_labels()
     pairs = sorted(zip(handles, names), key=lambda hl: ("ceiling" in hl[1]) +
                    2 * (hl[1] == HARNESS_LABEL))
-    h = [plt.Line2D([], [], color=color_of(p["family"], v), linewidth=2,
-                    label=p["labels"].get(v, v)) for v in p["order"]]
+    h = [fig_draw.handle(color=color_of(p["family"], v), linewidth=2,
+                         label=p["labels"].get(v, v)) for v in p["order"]]
     h += FC.regime_legend(p["groups"], line=True)
     h += [hh for hh, _n in pairs]
     legend(ax, outside=True, handles=h, labels=[x.get_label() for x in h])
