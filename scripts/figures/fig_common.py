@@ -63,28 +63,18 @@ def runs_in(queue, item, bursts):
     return True
 
 
-def meaningful(rows):
-    """(rows a panel draws, {queue: why} of those left out)."""
-    keep, left = [], {}
-    for r in rows:
-        q = r.get("queue", "")
-        if runs_in(q, item_of(r), bursts_of(r)):
-            keep.append(r)
-        elif item_of(r) == "message" and q in NO_MESSAGE:
-            left[q] = "no message mode"
-        else:
-            left[q] = "no bursts"
-    return keep, left
+def left_out(rows):
+    """{queue: why} of the runs a panel leaves out (runs_in)."""
+    return {r.get("queue", ""): "no message mode" if item_of(r) == "message" and
+            r.get("queue", "") in NO_MESSAGE else "no bursts"
+            for r in rows if not runs_in(r.get("queue", ""), item_of(r), bursts_of(r))}
 
 
 def left_out_words(left):
-    """'faa left out of the message panels (no message mode); ck of the burst
+    """'faa not in the message panels (no message mode); ck not in the burst
     panels (no bursts)' or ''."""
-    parts = []
-    for q in sorted(left):
-        where = "message" if left[q] == "no message mode" else "burst"
-        parts.append("%s not in the %s panels (%s)" % (q, where, left[q]))
-    return "; ".join(parts)
+    return "; ".join("%s not in the %s panels (%s)" % (
+        q, "message" if left[q] == "no message mode" else "burst", left[q]) for q in sorted(left))
 
 
 # --------------------------------------------------------------------------
@@ -232,20 +222,16 @@ def dot_inside(ax, x, y, color, size=2.5):
 def regime_legend(groups, line=False):
     """Legend handles (matplotlib) for the regimes and paces drawn."""
     import matplotlib.pyplot as plt
-    h = []
-    for reg in sorted({g[1] for g in groups}, key=lambda r: list(REGIME_MARKER).index(r)
-                      if r in REGIME_MARKER else 9):
-        h.append(plt.Line2D([], [], linestyle="none", marker=REGIME_MARKER.get(reg, "D"),
-                            color="0.3", markersize=8, label=REGIME_WORDS.get(reg, reg)))
+    h = [plt.Line2D([], [], linestyle="none", marker=REGIME_MARKER.get(reg, "D"), color="0.3",
+                    markersize=8, label=REGIME_WORDS.get(reg, reg))
+         for reg in sorted({g[1] for g in groups}, key=lambda r: list(REGIME_MARKER).index(r)
+                           if r in REGIME_MARKER else 9)]
     paces = [p for p in ("free", "producer-paced", "consumer-paced")
              if p in {g[0] for g in groups}]
-    if paces != ["free"]:
-        for p in paces:
-            h.append(plt.Line2D([], [], linestyle=PACE_DASH[p] if line else "none",
-                                marker="o", color="0.3", markersize=8,
-                                markerfacecolor="0.3" if p == "free" else "white",
-                                label=PACE_WORDS[p]))
-    return h
+    return h + ([plt.Line2D([], [], linestyle=PACE_DASH[p] if line else "none", marker="o",
+                            color="0.3", markersize=8,
+                            markerfacecolor="0.3" if p == "free" else "white",
+                            label=PACE_WORDS[p]) for p in paces] if paces != ["free"] else [])
 
 
 # --------------------------------------------------------------------------
@@ -342,9 +328,12 @@ def g(v):
     return "NaN" if v is None or (isinstance(v, float) and math.isnan(v)) else ("%.6g" % v)
 
 
-def block(name, columns, rows, note=None):
+def block(name, columns, rows, note=None, empty=()):
     """A .dat block: two blank lines, its name, its columns, its rows (a row
-    is a list of fields or '' for a blank line: a break between series)."""
+    is a list of fields or '' for a blank line: a break between series);
+    ``empty``: the rows where ``rows`` has none (NaN rows for gnuplot)."""
+    if all(isinstance(r, str) for r in rows):
+        rows = list(empty) or rows
     out = ["", "", '"%s"' % name]
     if note:
         out.append("# " + note)

@@ -106,12 +106,7 @@ def value_axis(ax, values, formatter=fmt_plain, log=None):
             lo, hi = min(vals) / 1.35, max(vals) * 1.35
             ax.set_ylim(lo, hi)
             span = hi / lo
-            if span < 4:
-                digits = "123456789"
-            elif span < 1000:
-                digits = "25"
-            else:
-                digits = ""
+            digits = "123456789" if span < 4 else "25" if span < 1000 else ""
             if digits:
                 ax.yaxis.set_minor_formatter(ticker.FuncFormatter(
                     lambda v, _p: formatter(v) if ("%.1e" % v)[0] in digits else ""))
@@ -138,9 +133,9 @@ def annotate_title(ax, title, annotation):
         ax.set_title(title)
 
 
-def draw_harness(ax, pts, scale, span=None):
+def draw_harness(ax, pts, scale):
     """The harness's own ceiling [(x, median, ...)] as a grey dash-dot line; one
-    point becomes a short level segment (``span``: x -> (x0, x1))."""
+    point becomes a short level mark."""
     if not pts:
         return []
     xy = [(q[0], q[1] * scale) for q in pts]
@@ -151,6 +146,11 @@ def draw_harness(ax, pts, scale, span=None):
         return [xy[0][1]]
     ax.plot([q[0] for q in xy], [q[1] for q in xy], label=HARNESS_LABEL, **HARNESS_STYLE)
     return [q[1] * scale for q in pts]
+
+
+def harness_style(dotted=False):
+    """The harness alone's line: dotted for message items (or more local work)."""
+    return dict(HARNESS_STYLE, linestyle=":") if dotted else dict(HARNESS_STYLE)
 
 
 def mark_oversub(ax, x, pts, scale, label=True):
@@ -206,8 +206,7 @@ def draw_series(ax, series, order, family, labels=None, scale=1e-6, ceiling=None
         allv += [p[2] * scale for p in pts] + [p[3] * scale for p in pts]
         xs += x
     if harness:
-        span = dodger(sorted({p[0] for v in order for p in series[v]}), 2, 0.4)
-        allv += draw_harness(ax, harness, scale, lambda x: (span(x, 0), span(x, 1)))
+        allv += draw_harness(ax, harness, scale)
     measured_max = max(allv) if allv else None
     ceil_vals = []
     for i, grp in enumerate(ceiling or []):
@@ -264,6 +263,32 @@ def legend(ax, outside=False, **kw):
                   borderaxespad=0.0, **kw)
     else:
         ax.legend(loc="best", framealpha=0.85, **kw)
+
+
+def handle(**kw):
+    """A legend handle (a line or mark that draws nothing)."""
+    return plt.Line2D([], [], **kw)
+
+
+def whisker_handle(label="whisker: the median's interval"):
+    return handle(color="black", marker="|", linestyle="none", markersize=10, label=label)
+
+
+def mark_handles(ring=False, over=False, note=None):
+    """Legend handles of the ring round harness-bound points, the black x of
+    oversubscribed ones and a line of words (``note``), where asked."""
+    h = [handle(linestyle="none", marker="o", markersize=13, markerfacecolor="none",
+                markeredgecolor="0.35", label="ringed: within 20% of the harness alone")]
+    h = h if ring else []
+    if over:
+        h.append(handle(**OVERSUB_STYLE, label=OVERSUB_LABEL))
+    return h + ([handle(linestyle="none", label=note)] if note else [])
+
+
+def legend_outside(ax, handles, **kw):
+    """The legend right of the axes, top-aligned."""
+    ax.legend(handles=handles, **{**dict(loc="upper left", bbox_to_anchor=(1.02, 1.0),
+                                         frameon=False, borderaxespad=0.0), **kw})
 
 
 def place_labels(ax, labels, size=8.0):

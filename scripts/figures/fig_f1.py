@@ -144,7 +144,6 @@ def value_text(b):
 
 
 def draw(axes, p, show_legend=True):
-    plt = fig_draw.plt
     ax = axes[0]
     bars = p["bars"]
     top = max(b["max"] for b in bars) if bars else 1
@@ -198,7 +197,7 @@ def draw(axes, p, show_legend=True):
     from matplotlib.patches import Patch
     h = []
     if p.get("harness_ns"):
-        h.append(plt.Line2D([], [], label="%s: %.1f ns per item" % (
+        h.append(fig_draw.handle(label="%s: %.1f ns per item" % (
             HARNESS_LABEL, p["harness_ns"]), **HARNESS_STYLE))
     if have_split:
         h += [Patch(facecolor="#b8b8b8", edgecolor="0.3", label="data movement (lookup none)"),
@@ -209,13 +208,11 @@ def draw(axes, p, show_legend=True):
                        and p["known"] else None,
                        label="not split: no none run in its regime" if have_split
                        else "ns per item"))
-    h.append(plt.Line2D([], [], color="black", marker="|", linestyle="none", markersize=10,
-                        label="min\u2013max over reps"))
+    h.append(fig_draw.whisker_handle("min\u2013max over reps"))
     if p["known"]:
         h += FC.regime_legend(p["groups"])
         if p["shown_n"]:
-            h.append(plt.Line2D([], [], linestyle="none",
-                                label="n = its runs, where a mode's runs split"))
+            h += fig_draw.mark_handles(note="n = its runs, where a mode's runs split")
     ax.legend(handles=h, loc="upper right", framealpha=0.9)
 
 

@@ -27,7 +27,7 @@ from ..analysis import nrdata
 from . import fig_draw
 from .fig_common import condensed
 from .fig_draw import annotate_title, fmt_ns, no_data, value_axis
-from .fig_gnuplot import dat_header, g, ov_col
+from .fig_gnuplot import dat_header, g, g3, ov_col
 from .fig_host import (
     add_paired_words, caption_lines, color_of, compared, load_label, load_of, load_pct, loads_in,
     marker_of, order_of, oversub_of, oversub_status, pct_label, pooled_note, quoted_threads,
@@ -54,6 +54,14 @@ def f3_threads(host, rows):
     ov = oversub_of(rows, nrdata.threads)
     t = quoted_threads(host, rows, lambda rs: ov.get(nrdata.threads(rs[0])) == 0)
     return t, ov.get(t)
+
+
+def f3_at(host, rows):
+    """(F3's thread count, whether oversubscribed, its rows, their gates):
+    f3_threads of the rows that record latency (else of all)."""
+    t, over = f3_threads(host, [r for r in rows if r.get("p50_ns", "").strip()] or rows)
+    at = [r for r in rows if nrdata.threads(r) == t]
+    return t, over, at, order_of("gate", {r.get("gate", "") for r in at})
 
 
 def inflight_of(row):
@@ -148,10 +156,7 @@ def prep_f3a(host):
 
 def prep_f3_load(host, allrows):
     rows = [r for r in allrows if load_of(r)]
-    lat_rows = [r for r in rows if r.get("p50_ns", "").strip()]
-    t, over = f3_threads(host, lat_rows or rows)
-    at = [r for r in rows if nrdata.threads(r) == t]
-    gates = order_of("gate", {r.get("gate", "") for r in at})
+    t, over, at, gates = f3_at(host, rows)
     loads = sorted({load_pct(r) for r in at})
     pct = {c: by_gate_load(at, c) for c, _n in F3_PCT}
     infl = by_gate_load(at, inflight_of)
@@ -160,11 +165,8 @@ def prep_f3_load(host, allrows):
                      nrdata.aggregate(at, (load_pct,), "rate").items() if v[0] > 0)
     cap = nrdata.aggregate(at, (lambda r: 0,), "capacity_ops_per_s").get((0,))
     off = {q[0]: q[1] for q in offered}
-    behind = []
-    for g in gates:
-        for q in tput.get(g, []):
-            if q[0] in off and q[1] < KEPT_UP * off[q[0]]:
-                behind.append((g, q[0], q[1] / off[q[0]]))
+    behind = [(g, q[0], q[1] / off[q[0]]) for g in gates for q in tput.get(g, [])
+              if q[0] in off and q[1] < KEPT_UP * off[q[0]]]
     top = [r for r in at if load_pct(r) == loads[-1]]
     said = Said()
     r50 = f3_claim(host, said)
@@ -211,13 +213,8 @@ def prep_f3_load(host, allrows):
                      "offered load; also in f3-gate-vs-threads), never in the others"
                      % (", ".join(map(str, over_ts)), F3_OVER_TITLE))
     # the oversubscribed thread counts: their own labelled panel, p50 vs load
-    over_p50 = {}
-    if over_ts and over != 1:
-        for ot in over_ts:
-            ors = [r for r in rows if nrdata.threads(r) == ot]
-            ser = by_gate_load(ors, "p50_ns")
-            if ser:
-                over_p50[ot] = ser
+    over_p50 = {ot: ser for ot in (over_ts if over != 1 else []) for ser in [by_gate_load(
+        [r for r in rows if nrdata.threads(r) == ot], "p50_ns")] if ser}
     drawn = at + [r for r in rows if nrdata.threads(r) in over_p50]
     extra.append(oversub_status(drawn, lambda r: (r.get("gate"), nrdata.threads(r), load_of(r)),
                                 mark="the tinted panel" if over_p50 else
@@ -244,10 +241,7 @@ def prep_f3_dist(host, rows):
     percentile (each run's latency.csv, interpolated on a log grid); the band is
     the min-max over the reps. Without latency.csv: the medians of summary.csv's
     percentiles."""
-    lat_rows = [r for r in rows if r.get("p50_ns", "").strip()]
-    t, over = f3_threads(host, lat_rows or rows)
-    at = [r for r in rows if nrdata.threads(r) == t]
-    gates = order_of("gate", {r.get("gate", "") for r in at})
+    t, over, at, gates = f3_at(host, rows)
     loads = loads_in(at)
     curves = []
     extra = []
@@ -414,12 +408,6 @@ def draw_f3_load(axes, p, show_legend=True):
         no_data(a, "")
 
 
-def layout(p):
-    """(rows, columns) and the column widths of the open-loop figure."""
-    n = max(3, len(p["order"]))
-    return (2, n), None
-
-
 def pct_formatter(x, _pos=None):
     if x < 1:
         return ""
@@ -491,6 +479,15 @@ OVER_FACE = "#f6f1e7"
 OVER_COLOR = "#7a4b00"
 
 
+def over_panel(ax):
+    """The tinted frame and title of F3's panel of oversubscribed thread counts."""
+    ax.set_facecolor(OVER_FACE)
+    ax.set_title(F3_OVER_TITLE.replace("; ", ";\n"), fontsize=11, color=OVER_COLOR,
+                 fontweight="bold")
+    for sp in ax.spines.values():
+        sp.set_edgecolor(OVER_COLOR)
+
+
 def load_axis(ax, xs):
     """x = offered load in % of capacity: linear from 0 to 100, a tick per load."""
     xs = sorted({x for x in xs if x is not None})
@@ -533,7 +530,7 @@ def draw_by_load(ax, series, order, dodge, scale=1.0, linestyle="-", linewidth=1
 def draw_f3_over_load(ax, p, dodge, show_legend=True):
     """F3's separate panel of oversubscribed thread counts in the open-loop figure:
     p50 vs offered load per gate, line style per thread count."""
-    ax.set_facecolor(OVER_FACE)
+    over_panel(ax)
     allv = []
     order = p["order"]
     for j, t in enumerate(p["over_threads"]):
@@ -545,19 +542,14 @@ def draw_f3_over_load(ax, p, dodge, show_legend=True):
     load_axis(ax, p["loads"])
     ax.set_ylabel("p50 latency")
     value_axis(ax, allv, fmt_ns, log=True)
-    ax.set_title(F3_OVER_TITLE.replace("; ", ";\n"), fontsize=11, color=OVER_COLOR,
-                 fontweight="bold")
-    for sp in ax.spines.values():
-        sp.set_edgecolor(OVER_COLOR)
     if show_legend:
-        hs = [fig_draw.plt.Line2D([], [], color=color_of("gate", g), marker=marker_of("gate", g),
-                                  linewidth=2.0) for g in order]
-        ls = list(order)
-        for j, t in enumerate(p["over_threads"]):
-            hs.append(fig_draw.plt.Line2D([], [], color="0.2", linewidth=1.8,
-                                          linestyle=LOAD_DASHES[j % len(LOAD_DASHES)]))
-            ls.append("p50, %d threads" % t)
-        ax.legend(hs, ls, loc="upper left", framealpha=0.85, fontsize=8.5)
+        hs = [fig_draw.handle(color=color_of("gate", g), marker=marker_of("gate", g),
+                              linewidth=2.0) for g in order]
+        hs += [fig_draw.handle(color="0.2", linewidth=1.8,
+                               linestyle=LOAD_DASHES[j % len(LOAD_DASHES)])
+               for j, _t in enumerate(p["over_threads"])]
+        ax.legend(hs, list(order) + ["p50, %d threads" % t for t in p["over_threads"]],
+                  loc="upper left", framealpha=0.85, fontsize=8.5)
 
 
 # --------------------------------------------------------------------------
@@ -593,10 +585,8 @@ def dat_f3a(name, p):
 
 
 def dat_f3load(name, p):
-    cols = ["load_pct"]
-    for _c, pn in F3_PCT:
-        pn = pn.replace(".", "")
-        cols += ["%s_median_ns" % pn, "%s_min_ns" % pn, "%s_max_ns" % pn]
+    cols = ["load_pct"] + ["%s_%s_ns" % (pn.replace(".", ""), s) for _c, pn in F3_PCT
+                           for s in ("median", "min", "max")]
     cols += ["inflight_median", "inflight_min", "inflight_max", "median_ops_per_s",
              "min_ops_per_s", "max_ops_per_s", "offered_ops_per_s", "reps", "color_rgb",
              "oversubscribed", "over_panel", "dash"]
@@ -620,7 +610,7 @@ def dat_f3load(name, p):
             reps = 0
             for ser in [p["pct"][c] for c, _n in F3_PCT] + [p["inflight"], p["tput"]]:
                 q = {q[0]: q for q in ser.get(gte, [])}.get(x)
-                row += [g(q[1]), g(q[2]), g(q[3])] if q else ["NaN"] * 3
+                row += g3(q)
                 reps = max(reps, q[4] if q else 0)
             row += [g(off.get(x)), "%d" % reps, "%d" % rgb_int(color_of("gate", gte)),
                     ov_col(p.get("oversubscribed")), "0", "1"]

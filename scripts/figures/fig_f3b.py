@@ -12,11 +12,11 @@ from . import fig_common
 from ..analysis import nrdata
 from .fig_common import condensed
 from .fig_draw import annotate_title, draw_series, fmt_ns, legend, no_data
-from .fig_f3 import f3_claim, F3_OVER_TITLE, OVER_COLOR, OVER_FACE
+from .fig_f3 import f3_claim, F3_OVER_TITLE, over_panel
 from .fig_gnuplot import dat_header, g, ov_col
 from .fig_host import (
     add_paired_words, caption_lines, color_of, load_of, load_pct, marker_of, order_of,
-    oversub_of, oversub_status, pct_label, pooled_note, rgb_int, Said, series_vs_threads,
+    oversub_of, oversub_status, pct_label, pooled_note, rgb_int, Said, series_by,
     STUDY, what_varies)
 
 
@@ -40,10 +40,10 @@ def prep_f3b(host):
     over_ts = sorted(t for t, v in ov_t.items() if v == 1)
     clean = [r for r in rows if nrdata.threads(r) not in over_ts]
     over = [r for r in rows if nrdata.threads(r) in over_ts]
-    p50, order = series_vs_threads(host, clean, "gate", "p50_ns") if clean else ({}, [])
-    p99, order99 = series_vs_threads(host, clean, "gate", "p99_ns") if clean else ({}, [])
-    o50, oorder = series_vs_threads(host, over, "gate", "p50_ns") if over else ({}, [])
-    o99, oorder99 = series_vs_threads(host, over, "gate", "p99_ns") if over else ({}, [])
+    # {gate: [(threads, med, lo, hi, n, None, None, oversubscribed, coverage)]}
+    p50, p99, o50, o99 = (series_by(rs, lambda r: (r.get("gate", ""), nrdata.threads(r)), c,
+                                    harness=False) if rs else {}
+                          for rs in (clean, over) for c in ("p50_ns", "p99_ns"))
     said = Said()
     r50 = f3_claim(host, said) if clean else None
     ann = "%s (%s)" % (r50[0], STUDY["f3"]) if r50 else None
@@ -70,8 +70,8 @@ def prep_f3b(host):
                                          if over_ts else ""),
             "over_p99": o99,
             "over_threads": over_ts,
-            "order": order_of("gate", set(order) | set(order99)),
-            "over_order": order_of("gate", set(oorder) | set(oorder99)), "rows": rows,
+            "order": order_of("gate", set(p50) | set(p99)),
+            "over_order": order_of("gate", set(o50) | set(o99)), "rows": rows,
             "grid": (1, 3 if over_ts else 2),
             "title": title, "annotation": ann, "caption": caption_lines(host, rows, extra)},
         said)
@@ -112,7 +112,7 @@ def draw_f3_over(ax, p, show_legend=True):
                 colors[v] = color_of("gate", g)
                 labels[v] = v
                 order.append(v)
-    ax.set_facecolor(OVER_FACE)
+    over_panel(ax)
     if not order:
         no_data(ax, "no latency at the oversubscribed thread counts")
     else:
@@ -122,10 +122,6 @@ def draw_f3_over(ax, p, show_legend=True):
         if show_legend:
             ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False,
                       borderaxespad=0.0, fontsize=8.5)
-    ax.set_title(F3_OVER_TITLE.replace("; ", ";\n"), fontsize=11, color=OVER_COLOR,
-                 fontweight="bold")
-    for sp in ax.spines.values():
-        sp.set_edgecolor(OVER_COLOR)
 
 
 def dat_f3b(name, p):

@@ -29,11 +29,11 @@ from ..analysis import nrdata
 from ..common import manifest
 from .fig_common import condensed
 from .fig_draw import dodger
-from .fig_gnuplot import g, is_bound, ov_col
+from .fig_gnuplot import g, g3, is_bound, ov_col
 from .fig_host import (
     bound_count, caption_lines, color_of, failed_per_1000, HARNESS_LABEL, harness_line,
-    harness_of, order_of, oversub_of, quoted_threads, rgb_int, Said, summarize, summary_status,
-    workload_of)
+    order_of, oversub_of, quoted_threads, rgb_int, Said, series_by, summarize,
+    summary_status, workload_of)
 
 
 #: the spread of a (backoff, amount of work)'s regime groups in its slot: with
@@ -42,10 +42,13 @@ REGIME_SPREAD = {False: 0.3, True: 0.12}
 
 
 def series_of(rows):
-    """prep_f4_group's series over ``rows``."""
+    """prep_f4_group's series over ``rows``: {measure: {backoff: [(threads,
+    med, min, max, n, None, harness or None, oversubscribed)]}} (harness:
+    throughput only)."""
     value = {"tput": "throughput_ops_per_s", "failed": failed_per_1000,
              "bns": backoff_ns_per_op, "fair": fairness_of, "p99": "p99_ns"}
-    return {k: f4_series(rows, v) for k, v in value.items()}
+    return {k: series_by(rows, lambda r: (r.get("backoff", ""), nrdata.threads(r)), v,
+                         harness=k == "tput", interval=False) for k, v in value.items()}
 
 
 def split_regimes(groups):
@@ -61,18 +64,18 @@ def split_regimes(groups):
             out.append(g)
             continue
         order = FC.group_order(parts)
-        # the harness alone by backoff and threads, over all the runs (the null
-        # queue has no regime): {backoff: {threads: median}}
-        harness = {b: {q[0]: q[6] for q in pts if q[6]} for b, pts in g["tput"].items()}
         for k, grp in enumerate(order):
-            sub = dict(g)
-            sub["slot_harness"] = harness
-            sub.update(series_of(parts[grp]))
-            sub.update({"regime": grp, "rk": k, "rn": len(order), "sub": k > 0,
-                        "rows": parts[grp], "change": g["change"] if k == 0 else [],
-                        "harness": g["harness"] if k == 0 else []})
-            out.append(sub)
+            # the harness alone over all the runs (the null queue has no regime)
+            out.append(dict(g, slot_harness=harness_by_backoff(g), **series_of(parts[grp]),
+                            regime=grp, rk=k, rn=len(order), sub=k > 0, rows=parts[grp],
+                            change=g["change"] if k == 0 else [],
+                            harness=g["harness"] if k == 0 else []))
     return out
+
+
+def harness_by_backoff(g):
+    """The harness alone of a group's runs: {backoff: {threads: median}}."""
+    return {b: {q[0]: q[6] for q in pts if q[6]} for b, pts in g["tput"].items()}
 
 
 def slot_harness(pn, backoffs):
@@ -81,8 +84,7 @@ def slot_harness(pn, backoffs):
     regime, else the group's own."""
     out = {}
     for g in pn["groups"]:
-        hs = g.get("slot_harness") or {b: {q[0]: q[6] for q in pts if q[6]}
-                                       for b, pts in g["tput"].items()}
+        hs = g.get("slot_harness") or harness_by_backoff(g)
         for b, byt in hs.items():
             if b in backoffs and byt:
                 out.setdefault((b, g["j"]), byt)
@@ -101,12 +103,6 @@ def place(panels, works):
 def split_any(p):
     """Whether some panel's runs are split by regime."""
     return any(g.get("regime") for pn in p["columns"] for g in pn["groups"])
-
-
-def groups_drawn(p):
-    """The (pace, regime) groups drawn apart, in order."""
-    return FC.group_order({g["regime"] for pn in p["columns"] for g in pn["groups"]
-                           if g.get("regime")})
 
 
 def marker(g):
@@ -137,11 +133,10 @@ def legend_handles(p):
     """The regime shapes of the legend (matplotlib), [] where nothing was split."""
     if not split_any(p):
         return []
-    plt = fig_draw.plt
-    h = FC.regime_legend(groups_drawn(p))
-    if p.get("categorical") and any(show_n(g) for pn in p["columns"] for g in pn["groups"]):
-        h.append(plt.Line2D([], [], linestyle="none", label="n beside a dot: its runs"))
-    return h
+    gs = [g for pn in p["columns"] for g in pn["groups"]]
+    return FC.regime_legend(FC.group_order({g["regime"] for g in gs if g.get("regime")})) + \
+        fig_draw.mark_handles(note=p.get("categorical") and any(show_n(g) for g in gs)
+                              and "n beside a dot: its runs")
 
 
 # F4: backoff against spinning, per workload. Every change it prints is
@@ -171,10 +166,9 @@ F4_FAIR_LINE = "every thread did the same"
 F4_SLOT_SPREAD = 0.34
 
 
-def f4_workload(row):
-    """The row's workload: prodcons where the cell is empty (tables from before
-    workloads), else the cell (workload_of)."""
-    return workload_of(row)
+#: the row's workload: prodcons where the cell is empty (tables from before
+#: workloads), else the cell
+f4_workload = workload_of
 
 
 def f4_work(row):
@@ -248,23 +242,6 @@ def fairness_of(row):
     return nrdata.num(row, "fairness")
 
 
-def f4_series(rows, value):
-    """{backoff: [(threads, med, min, max, n, None, harness or None,
-    oversubscribed)]} of value over rows (harness: throughput only)."""
-    key = (lambda r: (r.get("backoff", ""), nrdata.threads(r)))
-    agg = nrdata.aggregate(rows, ("backoff", "threads"), value)
-    hs = harness_of(rows, key) if value == "throughput_ops_per_s" else {}
-    ov = oversub_of(rows, key)
-    out = {}
-    for (b, t), (med, mn, mx, n) in agg.items():
-        h = hs.get((b, t))
-        out.setdefault(b, []).append((t, med, mn, mx, n, None, h[0] if h else None,
-                                      ov.get((b, t))))
-    for b in out:
-        out[b].sort()
-    return out
-
-
 def prep_f4_group(host, rows, workload, work, said):
     """One workload at one amount of local work: its series (throughput, lost
     races, backoff time, p99 by backoff and threads), the thread count its
@@ -312,11 +289,7 @@ def prep_f4_group(host, rows, workload, work, said):
             "oversubscribed": ov_t.get(t),
             "unit": "items" if kinds == {"items"} or (not kinds and workload == "prodcons")
             else "operations",
-            "tput": f4_series(rows, "throughput_ops_per_s"),
-            "failed": f4_series(rows, failed_per_1000),
-            "bns": f4_series(rows, backoff_ns_per_op),
-            "fair": f4_series(rows, fairness_of),
-            "p99": f4_series(rows, "p99_ns"),
+            **series_of(rows),
             "harness": harness_line(rows, nrdata.threads)}
 
 
@@ -514,12 +487,9 @@ def dat_f4(name, p):
                     row.append(ov_col(q[7] if q else None))
                     h = harness.get((b, j), {}).get(t)
                     row += [g(h), "%d" % is_bound(tp) if tp else "0"]
-                    for k in ("failed", "bns", "p99"):
-                        v = by[k].get(t)
-                        row += [g(v[1]), g(v[2]), g(v[3])] if v else ["NaN"] * 3
+                    row += [x for k in ("failed", "bns", "p99") for x in g3(by[k].get(t))]
                     row += ["%d" % (t == grp["threads"]), b, grp["workload"], "%g" % grp["work"]]
-                    v = by["fair"].get(t)
-                    row += [g(v[1]), g(v[2]), g(v[3])] if v else ["NaN"] * 3
+                    row += g3(by["fair"].get(t))
                     pts = point_type(grp)
                     row += [FC.group_label(grp["regime"]).replace(", ", "/")
                             if grp.get("regime") else "pooled", "%d" % pts[j > 0],
@@ -528,46 +498,34 @@ def dat_f4(name, p):
                             "%.6g" % f4_dat_x(p, b, j, t), "%d" % ((b, j, t) not in done)]
                     done.add((b, j, t))
                     out.append(" ".join(row))
-    # the change against none
-    out += ["", "", '"change vs none"', "# columns: " + " ".join(blocks["change vs none"])]
-    n = len(out)
-    for c, pn in enumerate(p["columns"]):
-        for grp in pn["groups"]:
-            for r in grp["change"]:
-                ex = r["exercised"]
-                if ex is False:
-                    out.append("# %s: backoff not exercised on this host (%s, %s)" % (
-                        r["backoff"], grp["workload"], work_words(grp["work"])))
-                out.append(" ".join([
-                    r["backoff"], "%d" % r["threads"], g(r["pct"]), g(r["lo"]), g(r["hi"]),
-                    "%d" % rgb_int(color_of("backoff", r["backoff"])),
-                    g(None if r["failed"] is None else r["failed"] * 1000),
-                    "NaN" if ex is None else "%d" % ex, ov_col(r["oversubscribed"]),
-                    str(c), str(grp["j"]), "%.6g" % f4_slot_x(p, r["backoff"], grp["j"]),
-                    "%d" % bool(r["inconclusive"]),
-                    g(None if r["none_failed"] is None else r["none_failed"] * 1000),
-                    grp["workload"], "%g" % grp["work"]]))
-    if len(out) == n:
-        out.append("none 0 NaN NaN NaN 0 NaN NaN NaN 0 0 0 0 NaN none 0")
-    # the harness alone, per panel and amount of work
-    out += ["", "", '"%s"' % HARNESS_LABEL,
-            "# columns: " + " ".join(blocks["harness alone (null queue)"])]
-    n = len(out)
-    for c, pn in enumerate(p["columns"]):
-        for grp in pn["groups"]:
-            out += ["%d %d %d %s %s %s %d" % (c, grp["j"], q[0], g(q[1]), g(q[2]), g(q[3]),
-                                              q[4]) for q in grp["harness"]]
-    if len(out) == n:
-        out.append("0 0 %d NaN NaN NaN 0" % (p["threads"][0] if p["threads"] else 1))
-    # the panels
-    out += ["", "", '"panels"', "# columns: " + " ".join(blocks["panels"])]
-    for c, pn in enumerate(p["columns"]):
-        for grp in pn["groups"]:
-            ex = grp["exercised"]
-            out.append(" ".join([
-                str(c), str(grp["j"]), "%d" % grp["threads"], "NaN" if ex is None else "%d" % ex,
-                g(None if grp["none_failed"] is None else grp["none_failed"] * 1000),
-                "%d" % (pn["workload"] == "prodcons"), "%d" % (grp["unit"] == "items"),
-                "%d" % p["categorical"], "%d" % len(p["backoffs"]), "%g" % grp["work"],
-                pn["workload"]]))
-    return out
+    # the change against none, the harness alone (per panel and amount of work), the panels
+    cg = [(c, pn, grp) for c, pn in enumerate(p["columns"]) for grp in pn["groups"]]
+    rows = []
+    for c, _pn, grp in cg:
+        for r in grp["change"]:
+            ex = r["exercised"]
+            if ex is False:
+                rows.append("# %s: backoff not exercised on this host (%s, %s)" % (
+                    r["backoff"], grp["workload"], work_words(grp["work"])))
+            rows.append([
+                r["backoff"], "%d" % r["threads"], g(r["pct"]), g(r["lo"]), g(r["hi"]),
+                "%d" % rgb_int(color_of("backoff", r["backoff"])),
+                g(None if r["failed"] is None else r["failed"] * 1000),
+                "NaN" if ex is None else "%d" % ex, ov_col(r["oversubscribed"]),
+                str(c), str(grp["j"]), "%.6g" % f4_slot_x(p, r["backoff"], grp["j"]),
+                "%d" % bool(r["inconclusive"]),
+                g(None if r["none_failed"] is None else r["none_failed"] * 1000),
+                grp["workload"], "%g" % grp["work"]])
+    out += FC.block("change vs none", blocks["change vs none"], rows,
+                    empty=["none 0 NaN NaN NaN 0 NaN NaN NaN 0 0 0 0 NaN none 0"])
+    out += FC.block(HARNESS_LABEL, blocks[HARNESS_LABEL], [
+        "%d %d %d %s %s %s %d" % (c, grp["j"], q[0], g(q[1]), g(q[2]), g(q[3]), q[4])
+        for c, _pn, grp in cg for q in grp["harness"]] or [
+        "0 0 %d NaN NaN NaN 0" % (p["threads"][0] if p["threads"] else 1)])
+    return out + FC.block("panels", blocks["panels"], [[
+        str(c), str(grp["j"]), "%d" % grp["threads"],
+        "NaN" if grp["exercised"] is None else "%d" % grp["exercised"],
+        g(None if grp["none_failed"] is None else grp["none_failed"] * 1000),
+        "%d" % (pn["workload"] == "prodcons"), "%d" % (grp["unit"] == "items"),
+        "%d" % p["categorical"], "%d" % len(p["backoffs"]), "%g" % grp["work"],
+        pn["workload"]] for c, pn, grp in cg])

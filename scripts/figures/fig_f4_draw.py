@@ -13,10 +13,10 @@ from . import fig_common
 from . import fig_draw
 from . import fig_f4
 from .fig_draw import (
-    draw_series, fmt_ns, fmt_plain, HARNESS_STYLE, mark_oversub, no_data, OVERSUB_STYLE,
-    place_labels, ring_bound, threads_axis, value_axis)
+    draw_series, fmt_ns, fmt_plain, harness_style, HARNESS_STYLE, mark_oversub, no_data,
+    OVERSUB_STYLE, place_labels, ring_bound, threads_axis, value_axis)
 from .fig_f4 import F4_FAIR_LINE, F4_ROWS, f4_slot_x, F4_STUDY_BAND, F4_STUDY_LABEL, work_words
-from .fig_host import color_of, finite_pos, fmt_pct, HARNESS_LABEL, marker_of, OVERSUB_LABEL
+from .fig_host import color_of, finite_pos, fmt_pct, HARNESS_LABEL, marker_of
 
 
 def f4_marker(color, j, marker="o"):
@@ -106,11 +106,8 @@ def draw_f4_lines(ax, p, pn, key, scale=1.0):
         for g in pn["groups"]:
             h = g["harness"]
             if h:
-                style = dict(HARNESS_STYLE)
-                if g["j"]:
-                    style["linestyle"] = ":"
                 ax.plot([q[0] for q in h], [q[1] * scale for q in h],
-                        label=HARNESS_LABEL if g["j"] == 0 else None, **style)
+                        label=HARNESS_LABEL if g["j"] == 0 else None, **harness_style(g["j"]))
                 vals += [q[1] * scale for q in h]
     return vals, zeros
 
@@ -126,11 +123,12 @@ def f4_value_panel(ax, p, pn, key, first_col, bottom, ylabel):
                      if pn["workload"] == "prodcons" else "threads")
         if not bottom:
             ax.set_xlabel("")
+    if ylabel:
+        ax.set_ylabel(ylabel)
     fmt = fmt_ns if key in ("bns", "p99") else fmt_plain
-    log = None
     pos = [v for v in vals if finite_pos(v)]
-    if key == "tput" and pos and max(pos) / min(pos) >= 5:
-        log = True   # the harness far above the queue: both readable
+    # the harness far above the queue: a log axis, both readable
+    log = True if key == "tput" and pos and max(pos) / min(pos) >= 5 else None
     if key == "failed":
         thr = nrdata.BACKOFF_EXERCISED * 1000
         ax.axhline(thr, color="black", linestyle=":", linewidth=1.3, zorder=2,
@@ -143,8 +141,6 @@ def f4_value_panel(ax, p, pn, key, first_col, bottom, ylabel):
                      "p99": "no latency recorded",
                      "fair": "fairness not recorded in these results",
                      "failed": "lost races not recorded"}.get(key, "no data"))
-        if ylabel:
-            ax.set_ylabel(ylabel)
         return
     if key == "fair":
         # a share in (0, 1]: the same fixed axis in every panel, the line at 1
@@ -155,8 +151,6 @@ def f4_value_panel(ax, p, pn, key, first_col, bottom, ylabel):
         ax.set_ylim(0.0, 1.2)
         ax.set_yticks([0.0, 0.25, 0.5, 0.75, 1.0])
         ax.yaxis.set_major_formatter(fig_draw.ticker.FuncFormatter(lambda v, _p: "%g" % v))
-        if ylabel:
-            ax.set_ylabel(ylabel)
         return
     if not vals:
         vals = [1.0]   # every value 0: an empty linear axis with the zeros marked
@@ -172,8 +166,6 @@ def f4_value_panel(ax, p, pn, key, first_col, bottom, ylabel):
         ax.text(0.5, 0.04, "0 at %d point%s (not drawn)" % (len(zeros), "" if len(zeros) == 1
                                                             else "s"),
                 transform=ax.transAxes, ha="center", va="bottom", fontsize=8, color="0.35")
-    if ylabel:
-        ax.set_ylabel(ylabel)
 
 
 def draw_f4_change(ax, p, pn, first_col, bottom):
@@ -253,32 +245,26 @@ def draw_f4_change(ax, p, pn, first_col, bottom):
 def f4_legend(ax, p):
     """What the marks mean, beside the top right panel."""
     from matplotlib.patches import Patch
-    Line2D = fig_draw.plt.Line2D
-    h = []
+    handle, h = fig_draw.handle, []
     if not p["categorical"]:
-        h += [Line2D([], [], color=color_of("backoff", b), marker=marker_of("backoff", b),
-                     label=b) for b in p["backoffs"]]
+        h += [handle(color=color_of("backoff", b), marker=marker_of("backoff", b), label=b)
+              for b in p["backoffs"]]
     for j, w in enumerate(p["works"]):
-        h.append(Line2D([], [], linestyle="-" if j == 0 or p["categorical"] else "--",
-                        label=work_words(w) + (" (random 0\u2013%g ns)" % w
-                                                           if w else ""),
+        h.append(handle(linestyle="-" if j == 0 or p["categorical"] else "--",
+                        label=work_words(w) + (" (random 0\u2013%g ns)" % w if w else ""),
                         **f4_marker("0.3", j)))
-    h.append(Line2D([], [], color="black", marker="|", linestyle="none", markersize=10,
-                    label="whisker: min\u2013max (change: its interval)"))
+    h.append(fig_draw.whisker_handle("whisker: min\u2013max (change: its interval)"))
     if any(nrdata.num(r, "harness_ops_per_s") for r in p["rows"]):
-        h.append(Line2D([], [], color=HARNESS_STYLE["color"], marker="_", linestyle="none",
+        h.append(handle(color=HARNESS_STYLE["color"], marker="_", linestyle="none",
                         markersize=14, markeredgewidth=2.4, label=HARNESS_LABEL)
-                 if p["categorical"] else Line2D([], [], label=HARNESS_LABEL, **HARNESS_STYLE))
-    if any(nrdata.oversubscribed(r) for r in p["rows"]):
-        h.append(Line2D([], [], **OVERSUB_STYLE, label=OVERSUB_LABEL))
-    h.append(Line2D([], [], color="black", linestyle=":", label="1 lost race per 1,000 "
-                    "operations"))
+                 if p["categorical"] else handle(label=HARNESS_LABEL, **HARNESS_STYLE))
+    h += fig_draw.mark_handles(over=any(nrdata.oversubscribed(r) for r in p["rows"]))
+    h.append(handle(color="black", linestyle=":", label="1 lost race per 1,000 operations"))
     if any(pn["workload"] == "prodcons" for pn in p["columns"]):
         h.append(Patch(facecolor="#ffd27f", alpha=0.45, label="%s: \u221215 to \u221230%%"
                        % F4_STUDY_LABEL))
     h += fig_f4.legend_handles(p)
-    ax.legend(handles=h, loc="upper left", bbox_to_anchor=(1.03, 1.0), frameon=False,
-              fontsize=9)
+    fig_draw.legend_outside(ax, h, bbox_to_anchor=(1.03, 1.0), borderaxespad=None, fontsize=9)
 
 
 def draw_f4(axes, p, show_legend=True):

@@ -36,8 +36,8 @@ from .fig_draw import (
     value_axis)
 from .fig_gnuplot import dat_header, g, is_bound, ov_col
 from .fig_host import (
-    bound_count, caption_lines, finite_pos, harness_of, harness_status, is_over, load_of,
-    MARKERS, OVERSUB_LABEL, oversub_of, oversub_status, pct_label, pooled_note, rgb_int)
+    bound_count, caption_lines, finite_pos, harness_status, is_over, load_of, MARKERS,
+    oversub_status, pct_label, pooled_note, rgb_int, series_by)
 
 
 # --------------------------------------------------------------------------
@@ -45,6 +45,11 @@ from .fig_host import (
 
 #: F5's target: every point realizes at least this share of its configured batch
 REALIZED_TARGET = 0.8
+
+
+def point_of(row):
+    """A run's point: (threads, configured batch)."""
+    return nrdata.threads(row), int(float(row["batch"]))
 
 
 def realized_of(row):
@@ -71,25 +76,14 @@ def prep_f5(host):
     The closed-loop runs (the capacity, where the sweep ran both loops) go
     to their own panels (fig_f5)."""
     rows, closed_rows = split(host.data["f5-ceiling"])
-    pkey = (lambda r: (nrdata.threads(r), int(float(r["batch"]))))
-    agg = nrdata.aggregate(rows, (nrdata.threads, lambda r: int(float(r["batch"]))),
-                           "throughput_ops_per_s")
-    ceil = host.ceiling.drawn(rows, pkey)
-    hs = harness_of(rows, pkey)
-    ov = oversub_of(rows, pkey)
-    real = nrdata.aggregate(rows, (nrdata.threads, lambda r: int(float(r["batch"]))),
-                            lambda r: realized_of(r)[0])
+    ceil = host.ceiling.drawn(rows, point_of)
+    real = nrdata.aggregate(rows, (point_of,), lambda r: realized_of(r)[0])
     sources = Counter(src for v, src in map(realized_of, rows) if v is not None)
-    lines = {}
-    for (t, b), (med, mn, mx, n) in agg.items():
-        c = ceil.get((t, b))
-        h = hs.get((t, b))
-        rmed, rmin, rmax, _n = real.get((t, b), (None, None, None, 0))
-        lines.setdefault(t, []).append((rmed if rmed is not None else float(b), med, mn, mx,
-                                        n, c, h[0] if h else None, ov.get((t, b)), b, rmed,
-                                        rmin, rmax))
-    for t in lines:
-        lines[t].sort(key=lambda q: q[8])
+    # by batch: x the realized batch (the configured where not recorded)
+    lines = {t: [(q[9] if q[9] is not None else float(q[0]),) + q[1:] for q in pts]
+             for t, pts in series_by(rows, point_of, ceiling=ceil.get, interval=False,
+                                     more=lambda k: (k[1],) + real.get((k,), (None,) * 3)[:3]
+                                     ).items()}
     pts = [(t, q[8], q[9] / q[8]) for t in sorted(lines) for q in lines[t]
            if q[9] is not None]
     missing = sum(1 for pl in lines.values() for q in pl if q[9] is None)
@@ -222,24 +216,17 @@ def prep_closed(host, rows):
     coverage)]} of the closed-loop runs, and the binding terms named."""
     if not rows:
         return {"lines": {}, "threads": [], "terms": [], "ratios": []}
-    bkey = (lambda r: int(float(r["batch"])))
-    ivs = FC.intervals(rows, (nrdata.threads, bkey), "throughput_ops_per_s")
-    pkey = (lambda r: (nrdata.threads(r), bkey(r)))
-    ceil = host.ceiling.drawn(rows, pkey)
+    ceil = host.ceiling.drawn(rows, point_of)
     bound = {}
     for r in rows:
-        bound.setdefault(pkey(r), []).append(binding_of(host, r))
-    ov = oversub_of(rows, pkey)
-    lines = {}
-    for (t, b), iv in ivs.items():
-        c = ceil.get((t, b))
-        names = [n for n in bound.get((t, b), []) if n]
-        # the term that binds most of the point's runs
-        term = max(sorted(set(names)), key=names.count) if names and c else None
-        lines.setdefault(t, []).append((b, iv.est, iv.lo, iv.hi, iv.n, c, term, ov.get((t, b)),
-                                        iv.coverage))
-    for t in lines:
-        lines[t].sort()
+        bound.setdefault(point_of(r), []).append(binding_of(host, r))
+
+    def term(k):
+        """The term that binds most of the point's runs (where it has a ceiling)."""
+        names = [n for n in bound.get(k, []) if n]
+        return max(sorted(set(names)), key=names.count) if names and ceil.get(k) else None
+    lines = {t: [q[:6] + (term((t, q[0])),) + q[7:] for q in pts] for t, pts in series_by(
+        rows, point_of, ceiling=ceil.get, harness=False).items()}
     terms = sorted({q[6] for pts in lines.values() for q in pts if q[6]})
     ratios = [q[1] / q[5] for pts in lines.values() for q in pts if q[5]]
     return {"lines": lines, "threads": sorted(lines), "terms": terms, "ratios": ratios}
@@ -298,6 +285,16 @@ def batch_axis(ax, xs, label):
     ax.xaxis.set_minor_locator(fig_draw.ticker.NullLocator())
 
 
+def tput_line(ax, x, pts, col, i, t, **kw):
+    """A thread count's throughput (million items/s) against x, whiskers
+    lo..hi (min..max); returns the whiskers' ends."""
+    ax.errorbar(x, [q[1] / 1e6 for q in pts],
+                yerr=[[(q[1] - q[2]) / 1e6 for q in pts], [(q[3] - q[1]) / 1e6 for q in pts]],
+                color=col, marker=MARKERS[i % len(MARKERS)], linewidth=1.8, capsize=3,
+                label="%d threads" % t, linestyle="-" if len(pts) > 1 else "none", **kw)
+    return [q[2] / 1e6 for q in pts] + [q[3] / 1e6 for q in pts]
+
+
 def label_batches(ax, pts, ys, color):
     """The configured batch beside each point (b=N), the realized/configured share
     after it where it is under REALIZED_TARGET."""
@@ -332,11 +329,7 @@ def draw_f5(axes, p, show_legend=True, tcolors=None):
         pts = p["lines"][t]
         col = tcolors[t]
         x = [q[0] for q in pts]
-        ax.errorbar(x, [q[1] / 1e6 for q in pts],
-                    yerr=[[(q[1] - q[2]) / 1e6 for q in pts], [(q[3] - q[1]) / 1e6 for q in pts]],
-                    color=col, marker=MARKERS[i % len(MARKERS)], markersize=5.5 if len(pts) > 1
-                    else 7.5, linewidth=1.8, capsize=3, label="%d threads" % t,
-                    linestyle="-" if len(pts) > 1 else "none")
+        allv += tput_line(ax, x, pts, col, i, t, markersize=5.5 if len(pts) > 1 else 7.5)
         if realized:
             label_batches(ax, pts, [q[1] / 1e6 for q in pts], col)
         ring_bound(ax, x, pts, 1e-6)
@@ -362,7 +355,6 @@ def draw_f5(axes, p, show_legend=True, tcolors=None):
             hit = [(q[0], 100 * q[1] / q[5]) for q in cp if is_over(q)]
             if hit:
                 ax2.plot([h[0] for h in hit], [h[1] for h in hit], **OVERSUB_STYLE)
-        allv += [q[2] / 1e6 for q in pts] + [q[3] / 1e6 for q in pts]
         xs += x
     batch_axis(ax, xs, xlabel)
     ax.set_ylabel("throughput (million items/s)")
@@ -373,31 +365,14 @@ def draw_f5(axes, p, show_legend=True, tcolors=None):
     if skip2:
         pass
     elif p["has_ceiling"]:
-        batch_axis(ax2, xs, xlabel)
-        ax2.axhline(100, color="black", linewidth=1.0, linestyle="--")
-        ax2.set_ylabel("measured / ceiling (%)")
-        lo, hi = ax2.get_ylim()
-        ax2.set_ylim(0, max(105, hi))
-        annotate_title(ax2, "share of the ceiling reached", p["annotation"])
+        share_axis(ax2, xs, xlabel, "measured / ceiling (%)", "share of the ceiling reached",
+                   p["annotation"])
     else:
         no_data(ax2, "measured / ceiling:\nceiling not available")
     if show_legend:
-        handles, labels = ax.get_legend_handles_labels()
-        if p["has_ceiling"]:
-            handles.append(fig_draw.plt.Line2D([], [], color="0.3", linestyle="--", linewidth=1.4))
-            labels.append("ceiling (model),\nsame colour")
-        if p.get("has_harness"):
-            handles.append(fig_draw.plt.Line2D([], [], color="0.3", linestyle="-.", linewidth=1.3))
-            labels.append("harness alone\n(null queue),\nsame colour")
-        if any(is_over(q) for pts in p["lines"].values() for q in pts):
-            handles.append(fig_draw.plt.Line2D([], [], **OVERSUB_STYLE))
-            labels.append(OVERSUB_LABEL)
-        if realized:
-            handles.append(fig_draw.plt.Line2D([], [], linestyle="none"))
-            labels.append("b=N: configured batch\n(red: realized < %.1f\u00d7)"
-                          % REALIZED_TARGET)
-        ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False,
-                  borderaxespad=0.0)
+        h = ax.get_legend_handles_labels()[0] + key_handles(p, "ceiling (model),\nsame colour",
+                                                            p["has_ceiling"], "\n(null queue),\n")
+        fig_draw.legend_outside(ax, h)
 
 
 def draw_closed(ax, p, tcolors):
@@ -412,11 +387,7 @@ def draw_closed(ax, p, tcolors):
         pts = cl["lines"][t]
         col = tcolors[t]
         x = [q[0] for q in pts]
-        ax.errorbar(x, [q[1] / 1e6 for q in pts],
-                    yerr=[[(q[1] - q[2]) / 1e6 for q in pts], [(q[3] - q[1]) / 1e6 for q in pts]],
-                    color=col, marker=MARKERS[i % len(MARKERS)], markersize=6,
-                    linewidth=1.8, capsize=3, label="%d threads" % t,
-                    linestyle="-" if len(pts) > 1 else "none", gid="f5-closed")
+        allv += tput_line(ax, x, pts, col, i, t, markersize=6, gid="f5-closed")
         mark_oversub(ax, x, pts, 1e-6, label=False)
         cp = [q for q in pts if q[5]]
         if cp:
@@ -428,7 +399,6 @@ def draw_closed(ax, p, tcolors):
                 ax.annotate(term, (b, at[b] / 1e6), xytext=(0, 5), textcoords="offset points",
                             ha="center", va="bottom", fontsize=8, color=col, style="italic",
                             gid="f5-binding")
-        allv += [q[2] / 1e6 for q in pts] + [q[3] / 1e6 for q in pts]
         xs += x
     batch_axis(ax, xs, "batch size, configured (items per transfer)")
     ax.set_ylabel("throughput (million items/s)")
@@ -454,15 +424,20 @@ def draw_share(ax, p, tcolors):
     if not xs:
         no_data(ax, "measured / ceiling:\nceiling not available")
         return
-    batch_axis(ax, xs, "batch size, configured (items per transfer)")
-    ax.axhline(100, color="black", linewidth=1.0, linestyle="--")
-    ax.set_ylabel("closed-loop throughput / ceiling (%)")
-    lo, hi = ax.get_ylim()
-    ax.set_ylim(0, max(105, hi))
     r = cl["ratios"]
-    annotate_title(ax, "closed loop: share of the ceiling reached",
-                   "measured / ceiling: %.0f%%\u2013%.0f%%" % (100 * min(r), 100 * max(r))
-                   if r else None)
+    share_axis(ax, xs, "batch size, configured (items per transfer)",
+               "closed-loop throughput / ceiling (%)", "closed loop: share of the ceiling reached",
+               "measured / ceiling: %.0f%%\u2013%.0f%%" % (100 * min(r), 100 * max(r))
+               if r else None)
+
+
+def share_axis(ax, xs, xlabel, ylabel, title, note):
+    """A panel of shares of the ceiling: the batch axis, 0 up to at least 105%, 100% dashed."""
+    batch_axis(ax, xs, xlabel)
+    ax.axhline(100, color="black", linewidth=1.0, linestyle="--")
+    ax.set_ylabel(ylabel)
+    ax.set_ylim(0, max(105, ax.get_ylim()[1]))
+    annotate_title(ax, title, note)
 
 
 def draw(axes, p, show_legend=True, tcolors=None):
@@ -486,26 +461,27 @@ def draw(axes, p, show_legend=True, tcolors=None):
 
 
 def legend_of(ax, p, tcolors, threads):
-    plt = fig_draw.plt
-    h = [plt.Line2D([], [], color=tcolors[t], marker=MARKERS[i % len(MARKERS)],
-                    linewidth=1.8, label="%d threads" % t) for i, t in enumerate(threads)]
-    if p["has_ceiling"] or p["closed"]["ratios"]:
-        h.append(plt.Line2D([], [], color="0.3", linestyle="--", linewidth=1.4,
-                            label="ceiling (model), same colour"))
+    h = [fig_draw.handle(color=tcolors[t], marker=MARKERS[i % len(MARKERS)], linewidth=1.8,
+                         label="%d threads" % t) for i, t in enumerate(threads)]
+    h += key_handles(p, "ceiling (model), same colour",
+                     p["has_ceiling"] or p["closed"]["ratios"], " (null queue),\n")
+    h += [fig_draw.handle(linestyle="none", label="binding %s" % BINDING_WORDS.get(term, term))
+          for term in p["closed"]["terms"]]
+    fig_draw.legend_outside(ax, h, fontsize=9)
+
+
+def key_handles(p, ceiling, has_ceiling, harness):
+    """The legend's ceiling, harness, oversubscribed and b=N handles (the
+    words of the first two: ``ceiling``, harness alone``harness``same colour)."""
+    h = [fig_draw.handle(color="0.3", linestyle="--", linewidth=1.4, label=ceiling)]
+    h = h if has_ceiling else []
     if p.get("has_harness"):
-        h.append(plt.Line2D([], [], color="0.3", linestyle="-.", linewidth=1.3,
-                            label="harness alone (null queue),\nsame colour"))
-    if any(is_over(q) for pts in p["lines"].values() for q in pts):
-        h.append(plt.Line2D([], [], **OVERSUB_STYLE, label=OVERSUB_LABEL))
-    if p.get("realized"):
-        h.append(plt.Line2D([], [], linestyle="none",
-                            label="b=N: configured batch\n(red: realized < %.1f\u00d7)"
-                            % REALIZED_TARGET))
-    for term in p["closed"]["terms"]:
-        h.append(plt.Line2D([], [], linestyle="none", label="binding %s" %
-                            BINDING_WORDS.get(term, term)))
-    ax.legend(handles=h, loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False,
-              borderaxespad=0.0, fontsize=9)
+        h.append(fig_draw.handle(color="0.3", linestyle="-.", linewidth=1.3,
+                                 label="harness alone%ssame colour" % harness))
+    return h + fig_draw.mark_handles(
+        over=any(is_over(q) for pts in p["lines"].values() for q in pts),
+        note=p.get("realized") and "b=N: configured batch\n(red: realized < %.1f\u00d7)"
+        % REALIZED_TARGET)
 
 
 # --------------------------------------------------------------------------
@@ -561,9 +537,8 @@ def dat_closed(p):
                          g(q[5]), g(q[1] / q[5] if q[5] else None), q[6] or "none",
                          named.get(q[0], "-"), ov_col(q[7]), 1])
         rows.append("")
-    if not rows:
-        rows = [[1, 1, "NaN", "NaN", "NaN", 0, 0, "NaN", "NaN", "none", "-", "NaN", 0]]
-    return FC.block("closed loop", CLOSED_COLUMNS, rows,
+    return FC.block("closed loop", CLOSED_COLUMNS, rows, empty=[
+        [1, 1, "NaN", "NaN", "NaN", 0, 0, "NaN", "NaN", "none", "-", "NaN", 0]],
                     note="the closed loop's capacity per configured batch against its "
                          "ceiling; binding: the ceiling's binding term (ceiling.binding); "
                          "binding_label: the term where it is named (the first point of a "

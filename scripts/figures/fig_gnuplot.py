@@ -19,6 +19,11 @@ def g(v):
     return "NaN" if v is None else ("%.6g" % v)
 
 
+def g3(q):
+    """The median, lo and hi of a point (q[1:4]); NaN where there is none."""
+    return [g(v) for v in q[1:4]] if q else ["NaN"] * 3
+
+
 def ov_col(v):
     """The oversubscribed column of a .dat row: 1, 0, or NaN where not recorded."""
     return "NaN" if v is None else "%d" % int(v)

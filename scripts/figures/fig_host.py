@@ -24,6 +24,7 @@ from ..analysis import nrdata
 from ..common import expfile
 from ..common import manifest
 from . import fig_common
+from .fig_common import item_of  # noqa: F401 - the figures read it here too
 
 
 # Every ratio a figure prints between two configurations is summarize.py's
@@ -256,6 +257,11 @@ def close(a, b, rel=1e-6):
 # The physical ceiling (scripts/analysis/ceiling.py, written elsewhere): optional.
 
 
+def first_line(e):
+    """An exception's first line of text, else its type's name."""
+    return str(e).splitlines()[0] if str(e) else type(e).__name__
+
+
 class Ceiling:
     """ceiling.ceiling_ops_per_s(probe, row) for one host, or nothing.
 
@@ -279,16 +285,13 @@ class Ceiling:
                     cls._module = importlib.import_module("..analysis.ceiling", __package__)
                 except Exception as e:  # noqa: BLE001 - someone else's module
                     sys.modules.pop("scripts.analysis.ceiling", None)
-                    cls._module_error = "scripts/analysis/ceiling.py failed to load: %s" % (
-                        str(e).splitlines()[0] if str(e) else type(e).__name__)
+                    cls._module_error = ("scripts/analysis/ceiling.py failed to load: %s"
+                                         % first_line(e))
         return cls._module
 
     def __init__(self, probe_path):
-        self.fn = None
-        self.probe = None
-        self.why = None
-        self.errors = 0
-        self.used = False
+        self.fn = self.probe = self.why = None
+        self.errors, self.used = 0, False
         mod = self.module()
         if mod is None:
             self.why = self._module_error
@@ -304,8 +307,7 @@ class Ceiling:
         try:
             self.probe = load(probe_path)
         except Exception as e:  # noqa: BLE001
-            self.why = "load_probe failed: %s" % (str(e).splitlines()[0] if str(e)
-                                                  else type(e).__name__)
+            self.why = "load_probe failed: %s" % first_line(e)
             return
         self.fn = fn
 
@@ -381,16 +383,6 @@ class Host:
             self.data[exp] = rows
 
 
-def first_rows(rows, keyfn):
-    """key -> the row with the lowest rep among rows of that key."""
-    out = {}
-    for r in rows:
-        k = keyfn(r)
-        if k not in out or int(r["rep"]) < int(out[k]["rep"]):
-            out[k] = r
-    return out
-
-
 def pooled_note(rows, keyfn):
     """A note when rows of one key come from several points (differing configs)."""
     points = {}
@@ -416,13 +408,6 @@ def variant_label(family, value, rows):
         if forced:
             return "%s\n(ran as %s)" % (value, "/".join(sorted(forced)))
     return value
-
-
-def item_of(row):
-    """The row's item mode; an empty cell is the default, inline."""
-    v = row.get("item", "")
-    v = v.strip() if isinstance(v, str) else ""
-    return v or "inline"
 
 
 def items_in(rows):
@@ -485,15 +470,8 @@ def oversub_of(rows, keyfn):
     groups = {}
     for r in rows:
         groups.setdefault(keyfn(r), []).append(nrdata.oversubscribed(r))
-    out = {}
-    for k, flags in groups.items():
-        if any(f is True for f in flags):
-            out[k] = 1
-        elif flags and all(f is False for f in flags):
-            out[k] = 0
-        else:
-            out[k] = None
-    return out
+    return {k: 1 if True in f else 0 if all(x is False for x in f) else None
+            for k, f in groups.items()}
 
 
 def oversub_status(rows, keyfn, mark="black x"):
@@ -572,38 +550,44 @@ def caption_lines(host, rows, extra=()):
 # What the figures' preparations share
 
 
-def series_vs_threads(host, rows, family, value="throughput_ops_per_s"):
-    """{variant: [(threads, med, lo, hi, n, ceiling or None, harness or None,
-    oversubscribed 1/0/None, coverage)]} and the order: lo..hi the median's
-    order-statistic interval (fig_common.intervals: min..max up to 5 runs);
-    harness: the point's median harness_ops_per_s (throughput only)."""
-    ivs = fig_common.intervals(rows, (family, "threads"), value)
-    key = (lambda r: (r.get(family, ""), nrdata.threads(r)))
-    tput = value == "throughput_ops_per_s"
-    ceil = host.ceiling.drawn(rows, key) if tput else {}
-    hs = harness_of(rows, key) if tput else {}
+def series_by(rows, key, value="throughput_ops_per_s", ceiling=None, harness=True,
+              interval=True, more=None):
+    """{series: [(x, med, lo, hi, n, ceiling or None, harness or None,
+    oversubscribed 1/0/None[, coverage])]} of ``value`` over rows grouped by
+    key(row) = (series, x) or (series..., x) (then the series is the tuple),
+    each series sorted by x. lo..hi: the median's order-statistic interval
+    and its coverage (fig_common.intervals: min..max up to 5 runs), or, with
+    ``interval`` False, min..max (nrdata.aggregate, no coverage); ceiling:
+    fn(key) or None; harness: the point's median harness_ops_per_s (where
+    asked); more: fn(key) -> a tuple appended."""
+    if interval:
+        st = {k: (iv.est, iv.lo, iv.hi, iv.n, iv.coverage)
+              for (k,), iv in fig_common.intervals(rows, (key,), value).items()}
+    else:
+        st = {k: v for (k,), v in nrdata.aggregate(rows, (key,), value).items()}
+    hs = harness_of(rows, key) if harness else {}
     ov = oversub_of(rows, key)
     series = {}
-    for (variant, t), iv in ivs.items():
-        c = ceil.get((variant, t))
-        h = hs.get((variant, t))
-        series.setdefault(variant, []).append((t, iv.est, iv.lo, iv.hi, iv.n, c,
-                                               h[0] if h else None, ov.get((variant, t)),
-                                               iv.coverage))
-    for v in series:
-        series[v].sort()
-    return series, order_of(family, series.keys())
+    for k, v in st.items():
+        h = hs.get(k)
+        series.setdefault(k[0] if len(k) == 2 else k[:-1], []).append(
+            (k[-1],) + v[:4] + (ceiling(k) if ceiling else None, h[0] if h else None,
+                                ov.get(k)) + v[4:] + (more(k) if more else ()))
+    for pts in series.values():
+        pts.sort()
+    return series
 
 
-def ceiling_groups(series, order):
-    """The ceiling lines of a figure: variants whose ceilings coincide share one.
+def ceiling_groups(ceiling, order):
+    """The ceiling lines of a figure from {variant: {x: ceiling}}: variants
+    whose ceilings coincide share one.
 
     Returns [{"variants": [...], "points": [(x, ceiling)]}], the group with the
     most variants first (drawn black), [] where no variant has a ceiling.
     """
     groups = []
     for v in order:
-        pts = [(p[0], p[5]) for p in series.get(v, []) if p[5] is not None]
+        pts = sorted(ceiling.get(v, {}).items())
         if not pts:
             continue
         for g in groups:

@@ -30,13 +30,13 @@ from ..analysis import nrdata
 from . import fig_common as FC
 from . import fig_draw
 from .fig_draw import (
-    annotate_title, dodger, draw_series, HARNESS_STYLE, legend, mark_oversub, OVERSUB_STYLE,
-    ring_bound, value_axis)
+    annotate_title, dodger, draw_series, HARNESS_STYLE, legend, mark_oversub, ring_bound,
+    value_axis)
 from .fig_gnuplot import dat_header, is_bound, ov_col
 from .fig_host import (
     bound_count, caption_lines, ceiling_groups, color_of, HARNESS_LABEL, harness_line,
-    harness_of, harness_status, is_over, marker_of, order_of, OVERSUB_LABEL, oversub_of,
-    oversub_status, pooled_note, rgb_int, variant_label)
+    harness_of, harness_status, is_over, marker_of, order_of, oversub_status,
+    pooled_note, rgb_int, series_by, variant_label)
 
 
 FAMILY_WORDS = {"lookup": "look-up mode"}
@@ -52,28 +52,20 @@ def words(fam):
 def series_by_group(host, rows, family):
     """({(variant, group): [(threads, med, lo, hi, n, ceiling, harness,
     oversubscribed, coverage)]}, the variants in order, the groups in order,
-    {variant: {threads: ceiling}}): lo..hi the median's order-statistic
-    interval (FC.intervals), harness the median harness_ops_per_s of
-    the group's runs, the ceiling the variant's as drawn (Ceiling.drawn: the
-    highest of its groups' medians of each run's own ceiling)."""
-    key = (lambda r: (r.get(family, ""), FC.group_of(r), nrdata.threads(r)))
-    ivs = FC.intervals(rows, (key,), "throughput_ops_per_s")
-    hs = harness_of(rows, key)
-    ov = oversub_of(rows, key)
+    the ceiling lines (ceiling_groups), {variant: {threads: ceiling}}): lo..hi
+    the median's order-statistic interval (series_by), harness the median
+    harness_ops_per_s of the group's runs, the ceiling the variant's as drawn
+    (Ceiling.drawn: the highest of its groups' medians of each run's own
+    ceiling)."""
+    ceil = host.ceiling.drawn(rows, lambda r: (r.get(family, ""), nrdata.threads(r)))
+    series = series_by(rows, lambda r: (r.get(family, ""), FC.group_of(r), nrdata.threads(r)),
+                       ceiling=lambda k: ceil.get((k[0], k[2])))
     ceiling = {}
-    for (v, t), c in host.ceiling.drawn(rows, lambda r: (r.get(family, ""),
-                                                         nrdata.threads(r))).items():
+    for (v, t), c in ceil.items():
         ceiling.setdefault(v, {})[t] = c
-    series = {}
-    for ((v, g, t),), iv in ivs.items():
-        h = hs.get((v, g, t))
-        series.setdefault((v, g), []).append(
-            (t, iv.est, iv.lo, iv.hi, iv.n, ceiling.get(v, {}).get(t), h[0] if h else None,
-             ov.get((v, g, t)), iv.coverage))
-    for pts in series.values():
-        pts.sort()
     order = order_of(family, {v for v, _g in series})
-    return series, order, FC.group_order({g for _v, g in series}), ceiling
+    return (series, order, FC.group_order({g for _v, g in series}),
+            ceiling_groups(ceiling, order), ceiling)
 
 
 def prep(host, exp, family, title, annotate=None):
@@ -81,16 +73,14 @@ def prep(host, exp, family, title, annotate=None):
     ``title``: a string or fn(series); ``annotate``: fn(series) -> the line
     under the title or None."""
     rows = host.data[exp]
-    series, order, groups, ceil = series_by_group(host, rows, family)
+    series, order, groups, ceiling, _c = series_by_group(host, rows, family)
     if callable(title):
         title = title(series)
-    cser = {v: [(t, None, None, None, None, c) for t, c in sorted(ceil[v].items())]
-            for v in order if v in ceil}
     p = {
         "kind": "lines", "family": family, "title": title, "series": series,
         "order": order, "groups": groups, "known": FC.regimes_known(groups),
         "labels": {v: variant_label(family, v, rows) for v in order},
-        "ceiling": ceiling_groups(cser, [v for v in order if v in cser]),
+        "ceiling": ceiling,
         "ylabel": "throughput (million items/s)", "scale": 1e-6, "rows": rows,
         "harness": harness_line(rows, nrdata.threads),
     }
@@ -175,20 +165,10 @@ def draw_categories(ax, p, show_legend=True):
     for i, s in enumerate(p["slots"]):
         color = color_of(fam, s["variant"])
         for k, (g, q) in enumerate(s["points"]):
-            x = slot_x(i, k, len(s["points"]))
-            y = q[1] * scale
-            ax.errorbar([x], [y], yerr=[[max(0.0, y - q[2] * scale)],
-                                        [max(0.0, q[3] * scale - y)]],
-                        linestyle="none", markersize=9, capsize=4, elinewidth=1.3, zorder=4,
-                        gid="slot-%s" % s["variant"],
-                        **FC.dot_style(g, color, p["known"], marker_of(fam, s["variant"])))
-            if p["known"] and g[0] == "consumer-paced":
-                FC.dot_inside(ax, x, y, color)
-            if p["split"]:
-                FC.n_beside(ax, x, y, q[4], gid="slot-n")
-            ring_bound(ax, [x], [q], scale)
-            mark_oversub(ax, [x], [q], scale, label=False)
-            vals += [q[2] * scale, q[3] * scale]
+            vals += slot_dot(ax, slot_x(i, k, len(s["points"])), q, scale, (9, 4, 1.3),
+                             "slot-%s" % s["variant"], "slot-n" if p["split"] else None,
+                             p["known"] and g[0] == "consumer-paced",
+                             **FC.dot_style(g, color, p["known"], marker_of(fam, s["variant"])))
         if s["ceiling"]:
             FC.level_mark(ax, i, s["ceiling"] * scale, color="black", linewidth=2.4, zorder=3,
                           gid="slot-ceiling")
@@ -208,31 +188,37 @@ def draw_categories(ax, p, show_legend=True):
     if p.get("annotation"):
         ax.set_title(p["annotation"], fontsize=11)
     if show_legend:
-        plt = fig_draw.plt
-        if p["known"]:
-            h = FC.regime_legend(p["groups"])
-        else:
-            h = [plt.Line2D([], [], color="0.3", marker="o", linestyle="none", markersize=8,
-                            label="median of the runs")]
-        h.append(plt.Line2D([], [], color="black", marker="|", linestyle="none",
-                            markersize=10, label="whisker: the median's interval"))
+        h = FC.regime_legend(p["groups"]) if p["known"] else [fig_draw.handle(
+            color="0.3", marker="o", linestyle="none", markersize=8, label="median of the runs")]
+        h.append(fig_draw.whisker_handle())
         if have_c:
-            h.append(plt.Line2D([], [], color="black", linewidth=2.4, label="ceiling (model), "
-                                "per %s" % words(fam)))
+            h.append(fig_draw.handle(color="black", linewidth=2.4, label="ceiling (model), "
+                                     "per %s" % words(fam)))
         if have_h:
-            h.append(plt.Line2D([], [], color=HARNESS_STYLE["color"], linewidth=2.0,
-                                linestyle=(0, (5, 2, 1.5, 2)), label=HARNESS_LABEL))
+            h.append(fig_draw.handle(color=HARNESS_STYLE["color"], linewidth=2.0,
+                                     linestyle=(0, (5, 2, 1.5, 2)), label=HARNESS_LABEL))
         pts = [q for s in p["slots"] for _g, q in s["points"]]
-        if any(is_bound(q) for q in pts):
-            h.append(plt.Line2D([], [], linestyle="none", marker="o", markersize=13,
-                                markerfacecolor="none", markeredgecolor="0.35",
-                                label="ringed: within 20% of the harness alone"))
-        if any(is_over(q) for q in pts):
-            h.append(plt.Line2D([], [], **OVERSUB_STYLE, label=OVERSUB_LABEL))
-        if p["split"]:
-            h.append(plt.Line2D([], [], linestyle="none", label="n beside a dot: its runs"))
-        ax.legend(handles=h, loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False,
-                  borderaxespad=0.0)
+        h += fig_draw.mark_handles(any(is_bound(q) for q in pts), any(is_over(q) for q in pts),
+                                   p["split"] and "n beside a dot: its runs")
+        fig_draw.legend_outside(ax, h)
+
+
+def slot_dot(ax, x, q, scale, size, gid, ngid, inside, **style):
+    """A point (x, q) as a dot with its whisker, ``size`` (marker size, cap
+    size, whisker width); n beside it (gid ngid, None: not), a dot inside
+    (consumer-paced), ring and black x where harness-bound and oversubscribed;
+    returns its whisker's ends."""
+    y = q[1] * scale
+    ax.errorbar([x], [y], yerr=[[max(0.0, y - q[2] * scale)], [max(0.0, q[3] * scale - y)]],
+                linestyle="none", markersize=size[0], capsize=size[1], elinewidth=size[2],
+                zorder=4, gid=gid, **style)
+    if inside:
+        FC.dot_inside(ax, x, y, style["color"])
+    if ngid:
+        FC.n_beside(ax, x, y, q[4], gid=ngid)
+    ring_bound(ax, [x], [q], scale)
+    mark_oversub(ax, [x], [q], scale, label=False)
+    return [q[2] * scale, q[3] * scale]
 
 
 def series_key(v, g):
@@ -276,12 +262,11 @@ def draw_threads(ax, p, show_legend=True, outside=None):
     if not p["known"]:
         legend(ax, outside=out)
         return
-    plt = fig_draw.plt
     handles, names = ax.get_legend_handles_labels()
     pairs = sorted(zip(handles, names), key=lambda hl: ("ceiling" in hl[1]) +
                    2 * (hl[1] == HARNESS_LABEL))
-    h = [plt.Line2D([], [], color=color_of(p["family"], v), linewidth=2,
-                    label=p["labels"].get(v, v)) for v in p["order"]]
+    h = [fig_draw.handle(color=color_of(p["family"], v), linewidth=2,
+                         label=p["labels"].get(v, v)) for v in p["order"]]
     h += FC.regime_legend(p["groups"], line=True)
     h += [hh for hh, _n in pairs]
     legend(ax, outside=True, handles=h, labels=[x.get_label() for x in h])
@@ -355,20 +340,15 @@ def dat_lines(name, p):
                              int(bool(p.get("split"))), int(cat and k == 0),
                              g(slot["harness"] if slot else None), int(bool(p.get("known")))])
             rows.append("")
-    if not rows:
-        rows = [["none", 0, 1, 1, "NaN", "NaN", "NaN", 0, "NaN", 0, "NaN", "NaN", 0, "NaN",
-                 int(cat), 1, "none", 0, 7, 0, 1, 0, 0, "NaN", 0]]
-    out += FC.block(LINES_BLOCKS[0][0], LINES_BLOCKS[0][1], rows)
+    out += FC.block(*LINES_BLOCKS[0], rows, empty=[[
+        "none", 0, 1, 1, "NaN", "NaN", "NaN", 0, "NaN", 0, "NaN", "NaN", 0, "NaN", int(cat), 1,
+        "none", 0, 7, 0, 1, 0, 0, "NaN", 0]])
     crow = []
     if not cat:
         for k, grp in enumerate(p["ceiling"] or []):
             col = 0 if k == 0 else rgb_int(color_of(fam, grp["variants"][0]))
             crow += [[x, g(c), col] for x, c in grp["points"]] + [""]
-    if not any(not isinstance(r, str) for r in crow):
-        crow = [[x, "NaN", 0] for x in xs or [1]]
-    out += FC.block(LINES_BLOCKS[1][0], LINES_BLOCKS[1][1], crow)
+    out += FC.block(*LINES_BLOCKS[1], crow, empty=[[x, "NaN", 0] for x in xs or [1]])
     hrow = [[q[0], g(q[1]), g(q[2]), g(q[3]), q[4]] for q in p.get("harness") or []]
-    if not hrow:
-        hrow = [[x, "NaN", "NaN", "NaN", 0] for x in xs or [1]]
-    out += FC.block(LINES_BLOCKS[2][0], LINES_BLOCKS[2][1], hrow)
+    out += FC.block(*LINES_BLOCKS[2], hrow, empty=[[x, "NaN", "NaN", "NaN", 0] for x in xs or [1]])
     return out

@@ -30,14 +30,16 @@ from ..analysis import nrdata
 from ..common import manifest
 from . import fig_common as FC
 from . import fig_draw
+from . import fig_lines
+from .fig_lines import group_key  # noqa: F401 - fig_peers_latency's too
 from .fig_draw import (
-    dodger, draw_series, HARNESS_STYLE, legend_axis, mark_oversub, no_data,
-    OVERSUB_STYLE, ring_bound, threads_axis, value_axis)
+    dodger, harness_style, HARNESS_STYLE, legend_axis, mark_oversub, no_data,
+    threads_axis, value_axis)
 from .fig_gnuplot import dat_header, is_bound, ov_col
 from .fig_host import (
-    bound_count, caption_lines, ceiling_groups, color_of, failed_per_1000, HARNESS_LABEL,
-    harness_line, harness_of, harness_status, is_over, item_of, ITEM_TITLES, items_in,
-    marker_of, order_of, OVERSUB_LABEL, oversub_of, oversub_status, rgb_int, workload_of)
+    bound_count, caption_lines, color_of, failed_per_1000, HARNESS_LABEL, harness_line,
+    harness_status, is_over, item_of, ITEM_TITLES, items_in, marker_of, order_of,
+    oversub_status, rgb_int, series_by, workload_of)
 
 
 #: the queues that move no data (measured only; the manifest's moves_data: faa,
@@ -73,28 +75,9 @@ def peer_panels(rows):
 def prodcons_panel(host, item, b, name, rs):
     """One panel: {(queue, group): [(threads, median, lo, hi, n, ceiling,
     harness, oversubscribed, coverage)]} with lo..hi the median's interval."""
-    qkey = (lambda r: (r["queue"], FC.group_of(r), nrdata.threads(r)))
-    ivs = FC.intervals(rs, (qkey,), "throughput_ops_per_s")
-    hs = harness_of(rs, qkey)
-    ov = oversub_of(rs, qkey)
-    ceiling = {}
-    for (q, t), c in host.ceiling.drawn(rs, lambda r: (r["queue"], nrdata.threads(r))).items():
-        ceiling.setdefault(q, {})[t] = c
-    series = {}
-    for ((q, grp, t),), iv in ivs.items():
-        h = hs.get((q, grp, t))
-        series.setdefault((q, grp), []).append(
-            (t, iv.est, iv.lo, iv.hi, iv.n, ceiling.get(q, {}).get(t),
-             h[0] if h else None, ov.get((q, grp, t)), iv.coverage))
-    for v in series.values():
-        v.sort()
-    queues = order_of("queue", {q for q, _g in series})
-    groups = FC.group_order({g for _q, g in series})
-    cser = {q: [(t, None, None, None, None, c) for t, c in sorted(ceiling[q].items())]
-            for q in queues if q in ceiling}
+    series, queues, groups, lines, ceiling = fig_lines.series_by_group(host, rs, "queue")
     return {"item": item, "bursts": b, "name": name, "rows": rs, "queues": queues,
-            "groups": groups, "series": series, "ceiling": ceiling,
-            "ceiling_lines": ceiling_groups(cser, [q for q in queues if q in cser]),
+            "groups": groups, "series": series, "ceiling": ceiling, "ceiling_lines": lines,
             "harness": harness_line(rs, nrdata.threads)}
 
 
@@ -102,7 +85,7 @@ def prodcons_panel(host, item, b, name, rs):
 def prep_peers(host):
     allrows = host.data["peers"]
     rows = [r for r in allrows if workload_of(r) == "prodcons"]
-    _kept, left = FC.meaningful(rows)
+    left = FC.left_out(rows)
     pairs = prep_peers_pairs(host, [r for r in allrows if workload_of(r) == "pairs"])
     panels = [prodcons_panel(host, item, b, name, rs)
               for item, b, name, rs in peer_panels(rows)]
@@ -153,30 +136,22 @@ def prep_peers(host):
 
 
 def peers_legend_handles(p):
-    plt = fig_draw.plt
     h = []
     queues = order_of("queue", {q for pn in p["panels"] for q in pn["queues"]})
     if not p["categorical"]:
-        h += [plt.Line2D([], [], color=color_of("queue", q), linewidth=2, label=q)
-              for q in queues]
+        h += [fig_draw.handle(color=color_of("queue", q), linewidth=2, label=q) for q in queues]
     h += FC.regime_legend(p["groups"], line=not p["categorical"])
-    h.append(plt.Line2D([], [], color="black", marker="|", linestyle="none", markersize=10,
-                        label="whisker: the median's interval"))
+    h.append(fig_draw.whisker_handle())
     if any(pn["ceiling"] for pn in p["panels"]):
-        h.append(plt.Line2D([], [], color="black", linewidth=2.2 if p["categorical"] else 1.6,
-                            linestyle="-" if p["categorical"] else "--",
-                            label="ceiling (model)"))
+        h.append(fig_draw.handle(color="black", linewidth=2.2 if p["categorical"] else 1.6,
+                                 linestyle="-" if p["categorical"] else "--",
+                                 label="ceiling (model)"))
     if any(pn["harness"] for pn in p["panels"]):
-        h.append(plt.Line2D([], [], label=HARNESS_LABEL, **HARNESS_STYLE))
-    if any(bound_count(pn["series"]) for pn in p["panels"]):
-        h.append(plt.Line2D([], [], linestyle="none", marker="o", markersize=13,
-                            markerfacecolor="none", markeredgecolor="0.35",
-                            label="ringed: within 20% of the harness alone"))
-    if any(is_over(q) for pn in p["panels"] for pts in pn["series"].values() for q in pts):
-        h.append(plt.Line2D([], [], **OVERSUB_STYLE, label=OVERSUB_LABEL))
-    if p["categorical"] and split_somewhere(p):
-        h.append(plt.Line2D([], [], linestyle="none", label="n beside a dot: its runs"))
-    return h
+        h.append(fig_draw.handle(label=HARNESS_LABEL, **HARNESS_STYLE))
+    return h + fig_draw.mark_handles(
+        any(bound_count(pn["series"]) for pn in p["panels"]),
+        any(is_over(q) for pn in p["panels"] for pts in pn["series"].values() for q in pts),
+        p["categorical"] and split_somewhere(p) and "n beside a dot: its runs")
 
 
 def split_somewhere(p):
@@ -199,23 +174,10 @@ def draw_prodcons_categories(ax, p, pn, show_n):
             pts = pn["series"].get((q, g))
             if not pts:
                 continue
-            pt = pts[0]
-            x = slot_x(pn, q, g)
-            y = pt[1] * 1e-6
-            ax.errorbar([x], [y], yerr=[[max(0.0, y - pt[2] * 1e-6)],
-                                        [max(0.0, pt[3] * 1e-6 - y)]],
-                        linestyle="none", markersize=8, capsize=3, elinewidth=1.1, zorder=4,
-                        gid="peers-%s-%s" % (q, FC.group_label(g)),
-                        **FC.group_style(g, color))
-            if g[0] == "consumer-paced":
-                FC.dot_inside(ax, x, y, color)
-            if show_n:
-                ax.annotate("%d" % pt[4], (x, y), xytext=(5, -2), textcoords="offset points",
-                            fontsize=7.5, color="0.35", ha="left", va="top",
-                            gid="peers-n")
-            ring_bound(ax, [x], [pt], 1e-6)
-            mark_oversub(ax, [x], [pt], 1e-6, label=False)
-            vals += [pt[2] * 1e-6, pt[3] * 1e-6]
+            vals += fig_lines.slot_dot(ax, slot_x(pn, q, g), pts[0], 1e-6, (8, 3, 1.1),
+                                       "peers-%s-%s" % (q, FC.group_label(g)),
+                                       "peers-n" if show_n else None,
+                                       g[0] == "consumer-paced", **FC.group_style(g, color))
         c = next(iter(pn["ceiling"].get(q, {}).values()), None)
         if c:
             FC.level_mark(ax, qi, c * 1e-6, color="black", linewidth=2.2, zorder=3,
@@ -229,25 +191,6 @@ def draw_prodcons_categories(ax, p, pn, show_n):
     FC.category_axis(ax, pn["queues"], "queue")
 
 
-def draw_prodcons_lines(ax, p, pn):
-    series, order, colors, styles, labels, hollow = {}, [], {}, {}, {}, set()
-    for q in pn["queues"]:
-        for g in pn["groups"]:
-            pts = pn["series"].get((q, g))
-            if not pts:
-                continue
-            k = "%s|%s|%s" % (q, g[0], g[1])
-            series[k], colors[k] = pts, color_of("queue", q)
-            styles[k] = (FC.PACE_DASH.get(g[0], "-"), FC.REGIME_MARKER.get(g[1], "D"))
-            labels[k] = "_" + k
-            if g[0] != "free":
-                hollow.add(k)
-            order.append(k)
-    draw_series(ax, series, order, "queue", labels, 1e-6, pn["ceiling_lines"],
-                "throughput (million items/s)", harness=pn["harness"], colors=colors,
-                styles=styles, hollow=hollow)
-
-
 def draw_peers(axes, p, show_legend=True):
     show_n = split_somewhere(p)
     for ax, pn in zip(axes, p["panels"]):
@@ -257,8 +200,11 @@ def draw_peers(axes, p, show_legend=True):
             continue
         if p["categorical"]:
             draw_prodcons_categories(ax, p, pn, show_n)
-        else:
-            draw_prodcons_lines(ax, p, pn)
+        else:   # as F2's lines (fig_lines), a line per queue and group
+            fig_lines.draw_threads(ax, dict(
+                pn, family="queue", order=pn["queues"], known=True, scale=1e-6,
+                ceiling=pn["ceiling_lines"], ylabel="throughput (million items/s)",
+                annotation=None), show_legend=False)
         ax.set_ylabel("throughput (million items/s)")
         ax.set_title(pn["name"] + (" (burst = batch items)" if pn["bursts"] else ""),
                      fontsize=11)
@@ -274,9 +220,7 @@ def draw_peers(axes, p, show_legend=True):
     for ax in axes[n + len(pairs_axes):]:
         no_data(ax, "")
     if show_legend:
-        legend_axis(axes, p).legend(handles=peers_legend_handles(p), loc="upper left",
-                                    bbox_to_anchor=(1.02, 1.0), frameon=False,
-                                    borderaxespad=0.0)
+        fig_draw.legend_outside(legend_axis(axes, p), peers_legend_handles(p))
         if pairs_axes:
             pairs_legend(pairs_axes[-1], p)
 
@@ -315,16 +259,9 @@ def prep_peers_pairs(host, rows):
         if not rs:
             continue
         key = (lambda r: (r["queue"], item_of(r), nrdata.threads(r)))
-        agg = nrdata.aggregate(rs, (key,), "throughput_ops_per_s")
         lost = nrdata.aggregate(rs, (key,), failed_per_1000)
-        ov = oversub_of(rs, key)
-        series = {}
-        for (k,), (med, mn, mx, n) in agg.items():
-            series.setdefault(k[:2], []).append(
-                (k[2], med, mn, mx, n, None, None, ov.get(k),
-                 lost[(k,)][0] if (k,) in lost else None))
-        for v in series.values():
-            v.sort()
+        series = series_by(rs, key, harness=False, interval=False,
+                           more=lambda k: (lost[(k,)][0] if (k,) in lost else None,))
         items = items_in(rs)
         panels.append({"bursts": b, "name": "%s\n%s" % (PAIRS_WORDS, name), "rows": rs,
                        "queues": order_of("queue", {q for q, _i in series}),
@@ -406,9 +343,7 @@ def draw_peers_pairs(ax, p, pn):
         h = pn["harness"].get(item)
         if not h:
             continue
-        style = dict(HARNESS_STYLE)
-        if j:
-            style["linestyle"] = ":"
+        style = harness_style(j)
         if cat:
             ax.axhline(h[0][1] * 1e-6, zorder=2, **style)
         else:
@@ -457,37 +392,27 @@ def draw_peers_pairs(ax, p, pn):
 
 def pairs_legend(ax, p):
     """What the marks of the pairs row mean, beside its last panel."""
-    Line2D = fig_draw.plt.Line2D
-    h = []
-    if not p["pairs_categorical"]:
+    handle, cat, h = fig_draw.handle, p["pairs_categorical"], []
+    if not cat:
         qs = order_of("queue", {q for pn in p["pairs"] for q in pn["queues"]})
-        h += [Line2D([], [], color=color_of("queue", q), marker=marker_of("queue", q),
-                     label=q) for q in qs]
+        h += [handle(color=color_of("queue", q), marker=marker_of("queue", q), label=q)
+              for q in qs]
     items = items_in([r for pn in p["pairs"] for r in pn["rows"]])
     for j, item in enumerate(items):
-        h.append(Line2D([], [], color="0.3", marker="o", markersize=7,
-                        linestyle="none" if p["pairs_categorical"] else ("-" if j == 0 else "--"),
+        h.append(handle(color="0.3", marker="o", markersize=7,
+                        linestyle="none" if cat else ("-" if j == 0 else "--"),
                         markerfacecolor="0.3" if j == 0 else "white", markeredgecolor="0.3",
                         markeredgewidth=1.5, label=ITEM_TITLES.get(item, item + " items")
                         .split(":")[0]))
-    h.append(Line2D([], [], color="black", marker="|", linestyle="none", markersize=10,
-                    label="whisker: min\u2013max over reps"))
+    h.append(fig_draw.whisker_handle("whisker: min\u2013max over reps"))
     if any(pn["harness"].get(i) for pn in p["pairs"] for i in pn["items"]):
-        for j, item in enumerate(items):
-            style = dict(HARNESS_STYLE)
-            if j:
-                style["linestyle"] = ":"
-            h.append(Line2D([], [], label=HARNESS_LABEL + (
-                ", " + item + " items" if len(items) > 1 else ""), **style))
-    if any(is_over(x) for pn in p["pairs"] for v in pn["series"].values() for x in v):
-        h.append(Line2D([], [], **OVERSUB_STYLE, label=OVERSUB_LABEL))
-    if any(x[8] is not None for pn in p["pairs"] for v in pn["series"].values() for x in v):
-        h.append(Line2D([], [], linestyle="none", label="%s: lost races per 1,000 "
-                        "operations\n(the queues that count them)" % (
-                            "numbers along the bottom" if p["pairs_categorical"] else
-                            "lost N")))
-    ax.legend(handles=h, loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False,
-              borderaxespad=0.0)
+        h += [handle(label=HARNESS_LABEL + (", " + item + " items" if len(items) > 1 else ""),
+                     **harness_style(j)) for j, item in enumerate(items)]
+    pts = [x for pn in p["pairs"] for v in pn["series"].values() for x in v]
+    h += fig_draw.mark_handles(over=any(is_over(x) for x in pts), note=any(
+        x[8] is not None for x in pts) and "%s: lost races per 1,000 operations\n(the queues "
+        "that count them)" % ("numbers along the bottom" if cat else "lost N"))
+    fig_draw.legend_outside(ax, h)
 
 
 # --------------------------------------------------------------------------
@@ -514,10 +439,6 @@ PEERS_PAIRS_COLUMNS = ["panel", "queue", "qidx", "message", "threads", "x",
                        "median_ops_per_s", "min_ops_per_s", "max_ops_per_s", "reps",
                        "color_rgb", "lost_per_1000", "oversubscribed", "harness_ops_per_s",
                        "harness_row", "categorical", "nqueues", "has_pairs"]
-
-
-def group_key(g):
-    return "%s/%s" % (g[0], g[1] or "unknown")
 
 
 def dat_peers(name, p):
@@ -556,10 +477,9 @@ def dat_peers(name, p):
                                  FC.PACE_GP_DT.get(grp[0], 1), g(pt[5]), is_bound(pt),
                                  ov_col(pt[7]), cat, nq, show_n])
                 rows.append("")
-    if not rows:
-        rows = [[0, 0, 0, "none", 0, "none", 0, 1, 0, "NaN", "NaN", "NaN", 0, "NaN", 0, 7,
-                 0, 1, "NaN", 0, "NaN", cat, 1, 0]]
-    out += FC.block(PEERS_BLOCKS[0][0], PEERS_BLOCKS[0][1], rows)
+    out += FC.block(*PEERS_BLOCKS[0], rows, empty=[[
+        0, 0, 0, "none", 0, "none", 0, 1, 0, "NaN", "NaN", "NaN", 0, "NaN", 0, 7, 0, 1, "NaN", 0,
+        "NaN", cat, 1, 0]])
     crow = []
     for k, pn in enumerate(p["panels"]):
         if cat:
@@ -574,19 +494,14 @@ def dat_peers(name, p):
                 for t, c in grp["points"]:
                     crow.append([k, -1, t, t, g(c), col, 0])
                 crow.append("")
-    if not any(not isinstance(r, str) for r in crow):
-        crow = [[0, 0, 1, 0, "NaN", 0, cat]]
-    out += FC.block(PEERS_BLOCKS[1][0], PEERS_BLOCKS[1][1], crow)
+    out += FC.block(*PEERS_BLOCKS[1], crow, empty=[[0, 0, 1, 0, "NaN", 0, cat]])
     hrow = []
     for k, pn in enumerate(p["panels"]):
         hrow += [[k, q[0], g(q[1]), g(q[2]), g(q[3]), q[4]] for q in pn["harness"]]
         if pn["harness"]:
             hrow.append("")
-    if not any(not isinstance(r, str) for r in hrow):
-        hrow = [[0, 1, "NaN", "NaN", "NaN", 0]]
-    out += FC.block(PEERS_BLOCKS[2][0], PEERS_BLOCKS[2][1], hrow)
-    out += dat_peers_pairs(p)
-    return out
+    return out + FC.block(*PEERS_BLOCKS[2], hrow, empty=[[0, 1, "NaN", "NaN", "NaN", 0]]) + \
+        dat_peers_pairs(p)
 
 
 def dat_peers_pairs(p):

@@ -35,7 +35,7 @@ def prep_peers_latency(host):
     allrows = host.data["peers"]
     rows = [r for r in allrows if workload_of(r) == "prodcons"]
     npairs = sum(1 for r in allrows if workload_of(r) == "pairs")
-    _kept, left = FC.meaningful(rows)
+    left = FC.left_out(rows)
     panels = []
     nolat = set()
     for item, b, name, rs in peer_panels(rows):
@@ -54,13 +54,10 @@ def prep_peers_latency(host):
                                     if nrdata.num(r, "p50_ns") is not None})
         nolat.update(r["queue"] for r in at if r["queue"] not in queues)
         groups = FC.group_order({FC.group_of(r) for r in at})
-        marks = []
-        for q in queues:
-            for g in groups:
-                if not any(r["queue"] == q and FC.group_of(r) == g for r in at):
-                    continue
-                marks.append({"queue": q, "group": g, "p50": p50.get(((q, g),)),
-                              "p99": p99.get(((q, g),)), "oversubscribed": ov.get((q, g))})
+        ran = {key(r) for r in at}
+        marks = [{"queue": q, "group": g, "p50": p50.get(((q, g),)), "p99": p99.get(((q, g),)),
+                  "oversubscribed": ov.get((q, g))} for q in queues for g in groups
+                 if (q, g) in ran]
         panels.append({"item": item, "bursts": b, "name": name, "threads": t,
                        "queues": queues, "groups": groups, "marks": marks})
     items = items_in(rows)
@@ -100,12 +97,8 @@ def latency_x(pn, m):
 
 
 def draw_peers_latency(axes, p, show_legend=True):
-    allv = []
-    for pn in p["panels"]:
-        for m in pn["marks"]:
-            for k in ("p50", "p99"):
-                if m[k] and m[k].lo > 0:
-                    allv += [m[k].lo, m[k].hi]
+    allv = [v for pn in p["panels"] for m in pn["marks"] for k in ("p50", "p99")
+            if m[k] and m[k].lo > 0 for v in (m[k].lo, m[k].hi)]
     split = any(len([m for m in pn["marks"] if m["queue"] == q]) > 1
                 for pn in p["panels"] for q in pn["queues"])
     for ax, pn in zip(axes, p["panels"]):
@@ -133,9 +126,7 @@ def draw_peers_latency(axes, p, show_legend=True):
                 if m["group"][0] == "consumer-paced":
                     FC.dot_inside(ax, x, a50.est, color)
                 if split:
-                    ax.annotate("%d" % a50.n, (x, a50.est), xytext=(5, -2),
-                                textcoords="offset points", fontsize=7.5, color="0.35",
-                                ha="left", va="top")
+                    FC.n_beside(ax, x, a50.est, a50.n)
             if not (a50 or a99):
                 ax.text(pn["queues"].index(m["queue"]), 0.03, "no latency\nrecorded",
                         ha="center", va="bottom", fontsize=8.5, color="0.35",
@@ -154,18 +145,13 @@ def draw_peers_latency(axes, p, show_legend=True):
     for ax in axes[len(p["panels"]):]:
         no_data(ax, "")
     if show_legend:
-        plt = fig_draw.plt
-        h = FC.regime_legend(p["groups"])
-        h[0:0] = [plt.Line2D([], [], color="0.3", marker="o", linestyle="none", markersize=8,
+        h = [fig_draw.handle(color="0.3", marker="o", linestyle="none", markersize=8,
                              label="p50: the mark (shape: regime)"),
-                  plt.Line2D([], [], color="0.3", marker="_", linestyle="none", markersize=14,
+             fig_draw.handle(color="0.3", marker="_", linestyle="none", markersize=14,
                              markeredgewidth=2.4, label="p99: the dash")]
-        h.append(plt.Line2D([], [], color="black", marker="|", linestyle="none",
-                            markersize=10, label="whisker: the median's interval"))
-        if split:
-            h.append(plt.Line2D([], [], linestyle="none", label="n beside a mark: its runs"))
-        legend_axis(axes, p).legend(handles=h, loc="upper left", bbox_to_anchor=(1.02, 1.0),
-                                    frameon=False)
+        h += FC.regime_legend(p["groups"]) + [fig_draw.whisker_handle()]
+        h += fig_draw.mark_handles(note=split and "n beside a mark: its runs")
+        fig_draw.legend_outside(legend_axis(axes, p), h, borderaxespad=None)
 
 
 # --------------------------------------------------------------------------
@@ -198,7 +184,5 @@ def dat_peers_latency(name, p):
                         [(a50 or a99).n if (a50 or a99) else 0,
                          rgb_int(color_of("queue", m["queue"])), pt_, dot,
                          ov_col(m.get("oversubscribed")), len(pn["queues"])])
-    if not rows:
-        rows = [[0, 0, 0, "none", 0, "none", 1, 0] + ["NaN"] * 6 + [0, 0, 7, 0, "NaN", 1]]
-    out += FC.block("latency by queue and regime", LATENCY_COLUMNS, rows)
-    return out
+    return out + FC.block("latency by queue and regime", LATENCY_COLUMNS, rows, empty=[
+        [0, 0, 0, "none", 0, "none", 1, 0] + ["NaN"] * 6 + [0, 0, 7, 0, "NaN", 1]])

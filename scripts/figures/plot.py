@@ -116,10 +116,8 @@ def note(msg):
 # can fail on input happens there), drawn from that one preparation by
 # matplotlib (DRAW) and written for gnuplot (dat_text)
 
-def prep_f1(host):
-    """F1: time per item by look-up mode, each regime apart (fig_f1.prep)."""
-    return fig_f1.prep(host)
-
+#: F1: time per item by look-up mode, each regime apart (fig_f1.prep)
+prep_f1 = fig_f1.prep
 
 # name, experiment, prepare, panels (single host)
 FIGURES = [
@@ -156,13 +154,7 @@ class Host(fig_host.Host):
         super().__init__(results, host, experiments)
 
 
-def draw_f1(axes, p, show_legend=True):
-    return fig_f1.draw(axes, p, show_legend)
-
-
-def draw_lines(axes, p, show_legend=True, outside=None):
-    return fig_lines.draw(axes, p, show_legend, outside)
-
+draw_f1, draw_lines = fig_f1.draw, fig_lines.draw
 
 DRAW = {"f1": draw_f1, "lines": draw_lines, "f4": draw_f4, "f3a": draw_f3a, "f3b": draw_f3b,
         "f3load": fig_f3.draw_f3_load, "f5": fig_f5.draw, "peers": draw_peers,
@@ -195,6 +187,22 @@ def draw_one(name, p, outdir):
     return save(fig, outdir, name)
 
 
+def host_head(h, p, subtitle=""):
+    """The title of a host's half of a compared figure, and whether it warns."""
+    return "host %s%s%s%s" % (h.name, subtitle, "  \u2014  EMULATED nodes" if emulated(p) else "",
+                              "  \u2014  GUEST: timings meaningless" if guest(p) else ""), \
+        emulated(p) or guest(p)
+
+
+def save_compare(fig, name, hosts, blocks, outdir):
+    fig.suptitle("%s: %s vs %s" % (COMPARE_TITLES[name], hosts[0].name, hosts[1].name))
+    add_caption(fig, blocks)
+    return save(fig, outdir, name)
+
+
+NO_DATA_BLOCK = [("no data for this figure", None)]
+
+
 def draw_compare_grids(name, preps, hosts, outdir):
     """Two hosts side by side where a figure is a grid of panels (F4): each
     host's whole figure in its own half (a subfigure), its title the host."""
@@ -206,22 +214,16 @@ def draw_compare_grids(name, preps, hosts, outdir):
     subs = fig.subfigures(1, 2, width_ratios=[max(1, c) for c in ncols])
     blocks = []
     for i, (sub, p, h) in enumerate(zip(subs, preps, hosts)):
+        blocks.append(("host %s" % h.name, p["caption"] if p else NO_DATA_BLOCK))
         if p is None:
-            ax = sub.subplots(1, 1)
-            no_data(ax, "host %s: no data" % h.name)
-            blocks.append(("host %s" % h.name, [("no data for this figure", None)]))
+            no_data(sub.subplots(1, 1), "host %s: no data" % h.name)
             continue
         axes = sub.subplots(grid_of(name, p)[0], grid_of(name, p)[1], squeeze=False)
         DRAW[p["kind"]](list(axes.flat), p, show_legend=(i == 1 or preps[1] is None))
-        bad = emulated(p) or guest(p)
-        head = "host %s%s%s" % (h.name, "  \u2014  EMULATED nodes" if emulated(p) else "",
-                                "  \u2014  GUEST: timings meaningless" if guest(p) else "")
+        head, bad = host_head(h, p)
         sub.suptitle(headline(dict(p, title=head), fig.get_figwidth() / 2),
                      fontsize=11.5, color="#b00000" if bad else "black")
-        blocks.append(("host %s" % h.name, p["caption"]))
-    fig.suptitle("%s: %s vs %s" % (COMPARE_TITLES[name], hosts[0].name, hosts[1].name))
-    add_caption(fig, blocks)
-    return save(fig, outdir, name)
+    return save_compare(fig, name, hosts, blocks, outdir)
 
 
 def draw_compare(name, preps, hosts, outdir):
@@ -236,29 +238,21 @@ def draw_compare(name, preps, hosts, outdir):
     if f5:
         kwargs["tcolors"] = thread_colors(set().union(*[set(p["threads"]) for p in f5]))
     blocks = []
-    emu = False
     for col, (p, h) in enumerate(zip(preps, hosts)):
         col_axes = [axes[r][col] for r in range(panels)]
+        blocks.append(("host %s" % h.name, p["caption"] if p else NO_DATA_BLOCK))
         if p is None:
             for a in col_axes:
                 no_data(a, "host %s: no data" % h.name)
-            blocks.append(("host %s" % h.name, [("no data for this figure", None)]))
             continue
         DRAW[p["kind"]](col_axes, p, show_legend=(col == 1 or preps[1] is None), **kwargs)
-        emu_here = emulated(p)
-        head = "host %s%s%s%s" % (h.name, ", " + p["subtitle"] if p.get("subtitle") else "",
-                                  "  \u2014  EMULATED nodes" if emu_here else "",
-                                  "  \u2014  GUEST: timings meaningless" if guest(p) else "")
+        head, bad = host_head(h, p, ", " + p["subtitle"] if p.get("subtitle") else "")
         old_title = col_axes[0].get_title()
         col_axes[0].set_title(head + ("\n" + old_title if old_title else ""), fontsize=11,
-                              color="#b00000" if emu_here or guest(p) else "black")
-        emu = emu or emu_here
-        blocks.append(("host %s" % h.name, p["caption"]))
+                              color="#b00000" if bad else "black")
     for r in range(panels):
         unify_row(list(axes[r]))
-    fig.suptitle("%s: %s vs %s" % (COMPARE_TITLES[name], hosts[0].name, hosts[1].name))
-    add_caption(fig, blocks)
-    return save(fig, outdir, name)
+    return save_compare(fig, name, hosts, blocks, outdir)
 
 
 def __getattr__(name):
@@ -277,16 +271,7 @@ DAT = {"f1": fig_f1.dat, "f4": fig_f4.dat_f4, "lines": fig_lines.dat_lines,
 
 def dat_text(name, p):
     """The lines of a prepared figure's data file (its module's writer)."""
-    fn = DAT.get(p["kind"])
-    if fn is None:
-        raise AssertionError(p["kind"])
-    return fn(name, p)
-
-
-def run_gnuplot(gnuplot, name, p, outroot, host):
-    """Write data/<name>.dat (dat_text) and draw gnuplot/<name>.png
-    (fig_gnuplot.run_gnuplot); return an error or None."""
-    return fig_gnuplot.run_gnuplot(gnuplot, name, p, outroot, dat_text(name, p))
+    return DAT[p["kind"]](name, p)
 
 
 # --------------------------------------------------------------------------
@@ -410,7 +395,9 @@ def main(argv=None):
             for name in FIGURE_NAMES:
                 if name not in prep:
                     continue
-                err = run_gnuplot(gnuplot, name, prep[name], outdir, host)
+                # data/<name>.dat and gnuplot/<name>.png
+                err = fig_gnuplot.run_gnuplot(gnuplot, name, prep[name], outdir,
+                                              dat_text(name, prep[name]))
                 if err:
                     note("%s: %s" % (host.name, err))
                     status = 1
