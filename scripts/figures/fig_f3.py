@@ -24,6 +24,7 @@ import os
 import statistics
 
 from ..analysis import nrdata
+from ..common import regime
 from . import fig_draw
 from .fig_common import condensed
 from .fig_draw import annotate_title, fmt_ns, no_data, value_axis
@@ -158,8 +159,15 @@ def prep_f3_load(host, allrows):
     rows = [r for r in allrows if load_of(r)]
     t, over, at, gates = f3_at(host, rows)
     loads = sorted({load_pct(r) for r in at})
-    pct = {c: by_gate_load(at, c) for c, _n in F3_PCT}
-    infl = by_gate_load(at, inflight_of)
+    # a saturated run (its backlog grew through its window: regime.saturated)
+    # measured queueing, not the gate: out of the latency lines, drawn apart
+    kept = [r for r in at if regime.saturated(r) != 1]
+    sat = {}
+    for r in at:
+        if regime.saturated(r) == 1 and nrdata.num(r, "p50_ns"):
+            sat.setdefault(r.get("gate"), []).append((load_pct(r), nrdata.num(r, "p50_ns")))
+    pct = {c: by_gate_load(kept, c) for c, _n in F3_PCT}
+    infl = by_gate_load(kept, inflight_of)
     tput = by_gate_load(at, "throughput_ops_per_s")
     offered = sorted((k[0],) + v for k, v in
                      nrdata.aggregate(at, (load_pct,), "rate").items() if v[0] > 0)
@@ -167,7 +175,7 @@ def prep_f3_load(host, allrows):
     off = {q[0]: q[1] for q in offered}
     behind = [(g, q[0], q[1] / off[q[0]]) for g in gates for q in tput.get(g, [])
               if q[0] in off and q[1] < KEPT_UP * off[q[0]]]
-    top = [r for r in at if load_pct(r) == loads[-1]]
+    top = [r for r in kept if load_pct(r) == loads[-1]]
     said = Said()
     r50 = f3_claim(host, said)
     # the items in flight at the top load under the two gates the claim compares
@@ -190,6 +198,12 @@ def prep_f3_load(host, allrows):
              "from its HdrHistogram), whiskers min\u2013max; colour per gate, line style per "
              "percentile (p50 solid, p90 dashed, p99 dash-dot, p99.9 dotted)",
              inflight_words(at) + "; median over the reps, whiskers min\u2013max"]
+    if sat:
+        extra.append("%d saturated run(s) (delivered < %d%% of their offered rate: a backlog "
+                     "that grew through the window, latency that is queueing) left out of the "
+                     "latency lines and the items in flight, drawn as hollow diamonds at their "
+                     "p50; the throughput panel keeps them" % (
+                         sum(len(v) for v in sat.values()), 100 * regime.SATURATED_SHARE))
     if behind:
         extra.append("fell behind the offered rate (< %d%% delivered: saturated, its latency "
                      "there is queueing): %s" % (100 * KEPT_UP, "; ".join(
@@ -225,7 +239,7 @@ def prep_f3_load(host, allrows):
     subtitle = "%d threads%s" % (t, ", oversubscribed" if over == 1 else "")
     return add_paired_words({"kind": "f3load", "threads": t, "rows": at, "loads": loads, "order": gates,
             "pct": pct, "inflight": infl, "tput": tput, "offered": offered,
-            "capacity": cap, "behind": behind, "oversubscribed": over,
+            "capacity": cap, "behind": behind, "oversubscribed": over, "saturated": sat,
             "over_p50": over_p50, "over_threads": sorted(over_p50),
             "grid": (2, max(3, len(gates))), "widths": None, "subtitle": subtitle,
             "figsize": (6.0 * max(3, len(gates)), 10.5),
@@ -319,7 +333,7 @@ MARGIN = 4.0
 
 def latency_limits(p):
     meds = [q[1] for c, _n, _s, _a in DRAWN for pts in p["pct"][c].values() for q in pts
-            if q[1] and q[1] > 0]
+            if q[1] and q[1] > 0] + [q[1] for v in p.get("saturated", {}).values() for q in v]
     if not meds:
         return None
     return min(meds) / MARGIN, max(meds) * MARGIN
@@ -345,6 +359,12 @@ def draw_gate(ax, p, g, lim, first, annotation=None):
                 linewidth=2.2 if c == "p50_ns" else 1.6, zorder=3, gid="f3-%s-%s" % (g, name))
         ax.annotate(name, (xs[-1], pts[-1][1]), xytext=(7, 0), textcoords="offset points",
                     va="center", fontsize=8.5, color="0.25")
+    sat = p.get("saturated", {}).get(g)
+    if sat:
+        ax.plot([q[0] for q in sat], [q[1] for q in sat], linestyle="none", marker="D",
+                markersize=7, markerfacecolor="none", markeredgecolor=col, markeredgewidth=1.4,
+                zorder=4, label="saturated run, p50 (left out of the lines)")
+        ax.legend(loc="upper left", framealpha=0.9, fontsize=8)
     load_axis(ax, p["loads"])
     if lim:
         value_axis(ax, list(lim), fmt_ns, log=True)
