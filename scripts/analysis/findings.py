@@ -96,6 +96,16 @@ def within_regime(out, a_rows, b_rows, key="throughput_ops_per_s", fn=None):
     out["regime"] = regime.group_label(g) if g else "mixed"
     out["regimes"] = {regime.group_label(k): v for k, v in groups.items()}
     out["regime_mix"] = regime.mixed_note(list(a_rows) + list(b_rows))
+    # what the selection kept of what was measured: the pairs of the quoted
+    # group against every pair of its pace, and the ratio pooled over them; a
+    # pinned pace (the experiment declared it) is chosen by design, a free
+    # group among several after the fact
+    same_pace = (lambda rs: [r for r in rs if regime.pace_of(r) == g[0]]) if g else list
+    pooled = stats.paired(same_pace(a_rows), same_pace(b_rows), key, fn)
+    out["pooled"] = pooled
+    out["pairs_measured"] = pooled.n if pooled else 0
+    out["pairs_used"] = groups[g].n if g else 0
+    out["by_design"] = bool(g) and g[0] != "free"
     return g
 
 
@@ -385,7 +395,9 @@ def f4(hostdir, workload="prodcons", work=0.0, rows=None):
             reg = {}
             g = within_regime(reg, brows, none_rows, fn=change)
             pr = reg["regimes"].get(regime.group_label(g)) if g else None
-            out[f"{b}_regime"], out[f"{b}_regime_mix"] = reg["regime"], reg["regime_mix"]
+            out.update({f"{b}_{k}": reg[k] for k in ("regime", "regime_mix", "pooled",
+                                                      "pairs_used", "pairs_measured",
+                                                      "by_design")})
         else:
             pr = paired(brows, none_rows, fn=change)
         put_ratio(out, f"{b}_change_pct", pr, 100.0)

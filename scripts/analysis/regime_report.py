@@ -17,9 +17,20 @@ QUOTED = ("rte", "flat")
 
 
 def regime_says(r, prefix=""):
-    """'regime full; runs: 3 near-empty, 7 full' for a result of within_regime()."""
+    """'regime full; runs: 3 near-empty, 7 full' for a result of within_regime(),
+    and where the selection left pairs out, how many and the pooled ratio:
+    '...; pairs used 4 of 10 (selected after the fact), pooled 14.3 [..]'."""
     mix = r.get(prefix + "regime_mix")
-    return f"regime {r.get(prefix + 'regime', '?')}" + (f"; runs: {mix}" if mix else "")
+    out = f"regime {r.get(prefix + 'regime', '?')}" + (f"; runs: {mix}" if mix else "")
+    used, measured = r.get(prefix + "pairs_used"), r.get(prefix + "pairs_measured")
+    if used is not None and measured and used != measured:
+        pooled = r.get(prefix + "pooled")
+        out += (f"; pairs used {used} of {measured} "
+                + ("(the pace the experiment declared)" if r.get(prefix + "by_design")
+                   else "(the free runs' regime, chosen after the fact)")
+                + (f", pooled over every regime {stats.fmt(pooled, show_coverage=False)}"
+                   if pooled else ""))
+    return out
 
 
 def _fmt(iv, unit="x"):
