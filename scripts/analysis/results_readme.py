@@ -249,8 +249,9 @@ def harness_section(hostdir):
     lines = ["", "## The harness's own ceiling", "",
              "`harness_ops_per_s`: the `null` queue (operations that share nothing) run "
              "through the same harness code for 0.1 s before each measured run, with the same "
-             "threads, placement and items. Median over the 1P1C runs of each experiment, in "
-             "million items/s:", ""]
+             "threads, placement and items. Median over the 1P1C runs of each experiment with "
+             "the least local work (findings.harness_alone, the one definition the findings "
+             "above, the figures and the paper use), in million items/s:", ""]
     hc = findings.harness_ceiling(hostdir)
     if hc:
         lines += ["| experiment | items | single operations | bursts |", "|---|---|---|---|"]

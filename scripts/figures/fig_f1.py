@@ -20,7 +20,7 @@ prep prepares the figure once; draw (matplotlib) and dat (the data file of
 scripts/gnuplot/f1-lookup-cost.gp) render that preparation.
 """
 
-from ..analysis import nrdata
+from ..analysis import findings, nrdata
 from . import fig_common as FC
 from . import fig_draw
 from .fig_draw import annotate_title, HARNESS_STYLE
@@ -95,8 +95,8 @@ def prep(host):
     extra.append("ns per item = 1e9 / throughput")
     # the harness's floor: what an item costs through the same code with the null
     # queue (1e9 / harness_ops_per_s, median over the runs drawn)
-    hall = harness_of(rows, lambda r: "all").get("all")
-    harness_ns = 1e9 / hall[0] if hall and hall[0] > 0 else None
+    hall = findings.harness_alone(rows)
+    harness_ns = 1e9 / hall if hall else None
     bound = sum(b["harness_bound"] for b in bars)
     if harness_ns is not None:
         extra.append(harness_status(rows, bound, value="the floor: %.1f ns per item"
