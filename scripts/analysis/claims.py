@@ -224,7 +224,10 @@ def readme_block(results):
              "change) over the repetitions of a round, with its interval in brackets; the "
              "status says whether the whole interval is on the claimed side. A result is a "
              "property of the machine that measured it, named by its folder.", ""]
-    head = "| claim | predicate | study | " + " | ".join(f"`{h}`" for h in hosts) + " |"
+    canon = hostfacts.canonical_host(results)
+    head = ("| claim | predicate | study | "
+            + " | ".join(f"`{h}`" + (" (archive)" if canon and h != canon else "") for h in hosts)
+            + " |")
     lines += [head, "|" + "---|" * (3 + len(hosts))]
     for c in CLAIMS:
         cells = []

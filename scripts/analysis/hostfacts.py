@@ -76,3 +76,69 @@ def sockets_crossed(m, nodes):
         return (f"moves between real nodes, across the interconnect between the {s} sockets "
                 f"where the two nodes are on different sockets ({nodes} nodes on {s} sockets)")
     return f"crosses the interconnect between the {s} sockets"
+
+
+def captured(hostdir):
+    """When the host's sweep captured its environment (env/captured.txt, UTC
+    ISO 8601), '' where unknown."""
+    try:
+        with open(os.path.join(hostdir, "env", "captured.txt"), encoding="utf-8") as f:
+            return f.read().strip()
+    except OSError:
+        return ""
+
+
+def commit(hostdir):
+    """The commit the host's sweep ran (env/git.txt's first line), '' where unknown."""
+    try:
+        with open(os.path.join(hostdir, "env", "git.txt"), encoding="utf-8") as f:
+            return (f.readline().strip() or "")
+    except OSError:
+        return ""
+
+
+def canonical_host(results):
+    """THE host README.md, docs/ and the paper quote and link: of the folders
+    with real nodes (not an emulated sibling), the newest sweep (its
+    environment captured last: the newest commit and schema), then the one
+    with the most experiments; None where there is none."""
+    try:
+        names = sorted(os.listdir(results))
+    except OSError:
+        return None
+    real = [h for h in names if "-emulated-" not in h and os.path.isdir(
+        os.path.join(results, h, "env"))]
+    if not real:
+        return None
+    return max(real, key=lambda h: (captured(os.path.join(results, h)), len(
+        [f for f in os.listdir(os.path.join(results, h))
+         if f.endswith(".csv") and f != "claims.csv"]), h))
+
+
+def lacks(hostdir):
+    """What an older sweep's tables lack of the current design, in words ([]
+    where nothing): each run's regime, its hand-over distance, F3's one
+    capacity for every gate, F4's symmetric workloads, the placement re-runs."""
+    def table(path):
+        """(columns, rows as dicts) of a CSV; (set(), []) where absent."""
+        if not os.path.exists(path):
+            return set(), []
+        rows = nrdata.read_rows(path)
+        return (set(rows[0]) if rows else set()), rows
+    out = []
+    cols, _ = table(os.path.join(hostdir, "f1-lookup-cost.csv"))
+    if cols and "regime" not in cols:
+        out.append("each run's regime (near-empty or full)")
+    if cols and "c2c_one_way_before_ns" not in cols:
+        out.append("each run's own hand-over distance (c2c_one_way_*_ns)")
+    if cols and "placement_far" not in cols:
+        out.append("the placement re-runs and the stopping rule's rounds")
+    cols, rows = table(os.path.join(hostdir, "f4-backoff.csv"))
+    if cols and not {r.get("workload") for r in rows} & {"pairs", "mixed"}:
+        out.append("F4's pairs and mixed workloads")
+    for sib in emulated_siblings(hostdir):
+        cols, _ = table(os.path.join(sib, "f3-gate.csv"))
+        if cols and "capacity_probe" not in cols:
+            out.append("F3's one capacity for every gate (capacity_probe)")
+    return out
+

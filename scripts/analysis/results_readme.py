@@ -311,6 +311,26 @@ def pace_section(hostdir):
     return lines
 
 
+def archive_note(hostdir):
+    """The lines that label a host folder an archive: a sweep older than the
+    canonical host's (hostfacts.canonical_host), with its commit, when it ran,
+    what its tables lack of the current design and that it cannot be re-measured
+    (its machine is gone); [] for the canonical host, its sibling, a guest."""
+    hostdir = os.path.normpath(hostdir)
+    results, host = os.path.dirname(hostdir), os.path.basename(hostdir)
+    real = host.split("-emulated-")[0]
+    canon = hostfacts.canonical_host(results)
+    if not canon or real == canon or not os.path.isdir(os.path.join(results, real, "env")):
+        return []
+    rd = os.path.join(results, real)
+    miss = hostfacts.lacks(rd)
+    return [f"**Archive.** Measured at commit `{hostfacts.commit(rd)[:12] or '?'}` "
+            f"({hostfacts.captured(rd) or 'date unknown'}), before the newest sweep; this "
+            "machine cannot be re-measured. README.md, docs/ and the paper quote "
+            f"[`{canon}`](../{canon}/README.md) instead"
+            + (f". Its tables lack: {'; '.join(miss)}." if miss else "."), ""]
+
+
 def host_readme(hostdir):
     host = os.path.basename(os.path.normpath(hostdir))
     t = hostfacts.describe_host(hostdir) or {}
@@ -332,7 +352,7 @@ def host_readme(hostdir):
     cores = (f" ({m['cores']} cores x {m['threads_per_core']} hardware threads)"
              if hostfacts.has_smt(m) and m["cores"] else "")
     sockets = f" on {m['sockets']} sockets" if (m["sockets"] or 1) > 1 else ""
-    lines = [f"# Results of `{host}`", ""]
+    lines = [f"# Results of `{host}`", ""] + archive_note(hostdir)
     guest = nrdata.guest_note(t.get("virtualization"))
     if guest:  # make vm-experiments: the numbers prove the steps ran, nothing else
         lines += [f"**{guest}.** Nothing below is a measurement of any machine, and "

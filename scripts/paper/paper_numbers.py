@@ -33,7 +33,7 @@ import re
 import statistics
 import sys
 
-from ..analysis import ceiling
+from ..analysis import ceiling, hostfacts
 from . import model_facts
 from ..analysis import nrdata
 from . import paper_text
@@ -283,19 +283,12 @@ def fail(msg):
 
 
 def default_real(results, hosts):
-    """The host with the most sweeps, the most recently measured among equals."""
-    real_hosts = [h for h in hosts if "-emulated-" not in h]
-    if not real_hosts:
+    """The canonical host (hostfacts.canonical_host: the newest sweep), which
+    README.md and docs/ quote too."""
+    h = hostfacts.canonical_host(results)
+    if h is None or h not in hosts:
         fail(f"no host with real nodes under {results}")
-
-    def captured(h):
-        try:
-            with open(os.path.join(results, h, "env", "captured.txt"), encoding="utf-8") as f:
-                return f.read().strip()
-        except OSError:
-            return ""
-    return max(real_hosts, key=lambda h: (len([f for f in os.listdir(
-        os.path.join(results, h)) if f.endswith(".csv") and f != "claims.csv"]), captured(h), h))
+    return h
 
 
 BACKOFFS = (("pause", "Pause"), ("exp", "Exp"), ("yield", "Yield"))

@@ -283,6 +283,41 @@ class NoTypedMeasurementTest(unittest.TestCase):
         self.assertTrue(glob.glob(os.path.join(DOCS, "*.md")), "docs/ holds no page")
 
 
+class CanonicalHostTest(unittest.TestCase):
+    """README.md and docs/ quote and link one host, the canonical one (the
+    newest sweep); every other committed host folder says it is an archive."""
+
+    def test_links_to_results_and_plots_name_the_canonical_host(self):
+        from scripts.analysis import hostfacts
+        canon = hostfacts.canonical_host(os.path.join(ROOT, "results"))
+        self.assertIsNotNone(canon)
+        bad = []
+        for path in doc_files():
+            lines = read_lines(path)
+            skip = generated_lines(lines, BLOCKS) if path == README else set()
+            for i, line in enumerate(lines):
+                if i in skip:
+                    continue
+                for m in re.finditer(r"\((?:\.\./)?(?:results|plots)/([^/)#]+)", line):
+                    if m.group(1).split("-emulated-")[0] != canon:
+                        bad.append(f"{rel(path)}:{i + 1}: {m.group(1)}")
+        self.assertEqual(bad, [], f"links to a host other than the canonical {canon}")
+
+    def test_every_other_host_is_labelled_an_archive(self):
+        from scripts.analysis import hostfacts
+        results = os.path.join(ROOT, "results")
+        canon = hostfacts.canonical_host(results)
+        for h in sorted(os.listdir(results)):
+            if not os.path.isfile(os.path.join(results, h, "README.md")):
+                continue
+            with self.subTest(host=h):
+                with open(os.path.join(results, h, "README.md"), encoding="utf-8") as f:
+                    top = "".join(f.readlines()[:4])
+                self.assertEqual("**Archive.**" in top, h.split("-emulated-")[0] != canon)
+                if h.split("-emulated-")[0] != canon:
+                    self.assertIn("Its tables lack:", top)
+
+
 class LinkTest(unittest.TestCase):
 
     def test_relative_links_resolve(self):
