@@ -15,7 +15,7 @@ import os
 from . import drift
 from . import findings
 from . import hostfacts
-from ..common import manifest
+from ..common import manifest, regime
 from . import nrdata
 from . import stats
 from .regime_report import regime_says
@@ -411,6 +411,9 @@ def host_readme(hostdir):
             if d.get("inflight_shared") is not None and d.get("inflight_perworker") is not None:
                 inflight = (f"; items in flight {d['inflight_shared']:.1f} vs "
                             f"{d['inflight_perworker']:.1f}")
+            if d.get("saturated"):
+                inflight += (f"; {d['saturated']} of {d['runs']} runs saturated (delivered "
+                             f"< {regime.SATURATED_SHARE:.0%} of the offered rate), left out")
             lines.append(f"| F3 | p50 latency shared / per-worker gate at {r['threads']} threads"
                          f"{smt}{over_note(r)}, {how}: {fmt_ci(d, 'shared_over_perworker')}x "
                          f"({d['p50_shared_ns']:.0f} vs {d['p50_perworker_ns']:.0f} ns; p99 "
