@@ -134,7 +134,7 @@ def lacks(hostdir):
     if cols and "placement_far" not in cols:
         out.append("the placement re-runs and the stopping rule's rounds")
     cols, rows = table(os.path.join(hostdir, "f4-backoff.csv"))
-    if cols and not {r.get("workload") for r in rows} & {"pairs", "mixed"}:
+    if cols and not {r.get("workload") for r in rows} & set(expfile.SYMMETRIC):
         out.append("F4's pairs and mixed workloads")
     for sib in emulated_siblings(hostdir):
         cols, _ = table(os.path.join(sib, "f3-gate.csv"))
