@@ -22,7 +22,7 @@ import subprocess
 import tempfile
 import unittest
 
-from scripts.tests import module
+from scripts.tests import module, slow
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -452,6 +452,7 @@ class PaperNumbersTest(unittest.TestCase):
                           f"Pred{word}Bound: paper/numaring.tex says contention binds "
                           "(abstract, F5, threats): revise it")
 
+    @slow
     def test_open_loop_columns(self):
         """The F3 and F5 macros on tables with the open-loop columns (load,
         capacity_ops_per_s, inflight, oversubscribed, linger_us,

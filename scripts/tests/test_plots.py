@@ -1005,6 +1005,7 @@ class Ceiling(unittest.TestCase):
                 self.assertTrue(any("ceiling: not available" in t for t in said(f2)),
                                 f2["caption"])
 
+    @slow
     def test_broken_module_still_draws(self):
         d = self.scripts_with("bad_import")
         plots = os.path.join(self.tmp, "plots-broken")
@@ -1121,6 +1122,7 @@ class BadInput(unittest.TestCase):
         self.rewrite(path, lambda t: t.replace("\n", "\nfoo,0.0,1,1.00\n", 1))
         self.expect_error(results, plots, path, 2, "value_ns", ["not a number"])
 
+    @slow
     def test_header_only_is_skipped_not_an_error(self):
         results, plots = self.fresh()
         path = os.path.join(results, "h", "f1-lookup-cost.csv")

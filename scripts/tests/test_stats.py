@@ -22,7 +22,7 @@ import unittest
 from scripts.tests import fakeresults
 from scripts.analysis import nrdata
 from scripts.analysis import stats
-from scripts.tests import ROOT, module
+from scripts.tests import ROOT, module, slow
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(TESTS)
@@ -571,6 +571,7 @@ class SummarizeCliTest(unittest.TestCase):
         return subprocess.run(module("analysis.summarize") + list(args),
                               capture_output=True, text=True, timeout=60, cwd=ROOT)
 
+    @slow
     def test_help_and_bad_input(self):
         r = self.cli("--help")
         self.assertEqual(r.returncode, 0)
