@@ -19,7 +19,7 @@ import statistics
 import subprocess
 import sys
 
-from ..common import expfile
+from ..common import expfile, placement
 from . import hostenv
 from . import nrlikwid
 from .collect import INTERCONNECT_JSON, read_meta, read_summary
@@ -220,3 +220,33 @@ def group_capacity(a, bench, edir, gid, gopts, rounds, topology, probes):
     probes[key] = (f"{med:.1f}", key, None)
     return probes[key]
 
+
+def rerun_far(bench, args, out, timeout, lk, extra, trip, cap, tag):
+    """Re-run the run in out/ while its CPUs ended more than placement.FAR x
+    the probe's trip apart, at most cap times; each set-aside run is kept as
+    out.far-<i>/. Records meta.json's placement (re-runs, whether the kept run
+    is still far after them). Returns (ok, message, re-runs)."""
+    n = 0
+    ok, msg = True, ""
+    while True:
+        s = read_summary(os.path.join(out, "summary.csv"))
+        still = placement.far(s, trip)
+        if not still or n >= cap:
+            break
+        n += 1
+        aside = f"{out}.far-{n}"
+        if os.path.exists(aside):
+            shutil.rmtree(aside)
+        os.rename(out, aside)
+        print(f"{tag}: its CPUs ended "
+              + "/".join(f"{v:.0f}" for v in placement.ends(s))
+              + f" ns apart, more than {placement.FAR:g}x the probe's {trip:g} ns: "
+              f"re-run {n} of at most {cap} (the far run: {os.path.basename(aside)}/)",
+              flush=True)
+        ok, msg = run_rep(bench, args, out, timeout, lk, extra)
+        if not ok:
+            return ok, msg, n
+    hostenv.add_to_meta(os.path.join(out, "meta.json"),
+                        {"placement": {"reruns": n, "far": int(still), "probe_trip_ns": trip,
+                                       "far_factor": placement.FAR, "cap": cap}})
+    return ok, msg, n

@@ -117,7 +117,7 @@ import time
 from ..common import expfile, looks, placement
 from . import hostid
 from . import nrlikwid
-from .benchrun import group_capacity, run_bench_ring, run_probe, run_rep
+from .benchrun import group_capacity, rerun_far, run_bench_ring, run_probe, run_rep
 from .collect import collect, read_summary
 from . import hostenv
 from .hostenv import capture_env
@@ -126,7 +126,8 @@ from .runorder import (CAPACITY_DIR, ORDER_TXT, REFERENCE_POINTS, capacity_group
                        order_text, saved_seed, schedule)
 from .sizing import (CALIBRATE_WARMUP_S, LOAD_PROBE_WARMUP_S, RUN_OVERHEAD_S, allowed_cpus,
                      emulated_halves, host_shape, list_host, needs_two_nodes, side_seconds,
-                     sizing, SIDE_BENCHMARKS, topo_cores)
+                     sizing, SIDE_BENCHMARKS, topo_cores, ESTIMATE_BEGIN, ESTIMATE_END,
+                     estimate_block, fmt_time)
 # The names the runner's callers (the tests, benchresult.py, claims.py) read
 # as experiments.<name> from the modules they moved to (issue 23): kept here.
 from .collect import oversubscribed  # noqa: F401
@@ -200,11 +201,6 @@ def claim_folders(results, keys, fp):
 
 
 # ---- the run loop ---------------------------------------------------------------
-
-def fmt_time(s):
-    s = int(s)
-    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
-
 
 EXP_DIR = os.path.join(ROOT, "experiments")
 
@@ -546,37 +542,6 @@ def run_pass(a, bench, topology, exps, profile, ident, hostdir, fp, rounds=None)
     return failures
 
 
-def rerun_far(bench, args, out, timeout, lk, extra, trip, cap, tag):
-    """Re-run the run in out/ while its CPUs ended more than placement.FAR x
-    the probe's trip apart, at most cap times; each set-aside run is kept as
-    out.far-<i>/. Records meta.json's placement (re-runs, whether the kept run
-    is still far after them). Returns (ok, message, re-runs)."""
-    n = 0
-    ok, msg = True, ""
-    while True:
-        s = read_summary(os.path.join(out, "summary.csv"))
-        still = placement.far(s, trip)
-        if not still or n >= cap:
-            break
-        n += 1
-        aside = f"{out}.far-{n}"
-        if os.path.exists(aside):
-            shutil.rmtree(aside)
-        os.rename(out, aside)
-        print(f"{tag}: its CPUs ended "
-              + "/".join(f"{v:.0f}" for v in placement.ends(s))
-              + f" ns apart, more than {placement.FAR:g}x the probe's {trip:g} ns: "
-              f"re-run {n} of at most {cap} (the far run: {os.path.basename(aside)}/)",
-              flush=True)
-        ok, msg = run_rep(bench, args, out, timeout, lk, extra)
-        if not ok:
-            return ok, msg, n
-    hostenv.add_to_meta(os.path.join(out, "meta.json"),
-                        {"placement": {"reruns": n, "far": int(still), "probe_trip_ns": trip,
-                                       "far_factor": placement.FAR, "cap": cap}})
-    return ok, msg, n
-
-
 def analysis(*args):
     """Run the analysis as a command (scripts/analysis/report.py): the runner
     imports nothing of it, so that it stays standard library only (the QEMU
@@ -685,33 +650,6 @@ def cmd_list(a):
           "apart")
 
 
-#: the README's generated estimate: this development machine and the study's host
-ESTIMATE_BEGIN = ("<!-- BEGIN GENERATED: estimate (python3 -m scripts.runner.experiments "
-                  "readme README.md; do not edit) -->")
-ESTIMATE_END = "<!-- END GENERATED: estimate -->"
-ESTIMATE_HOSTS = (("this 2-CPU, one-node development VM", 2, 2, 1),
-                  ("a two-socket host of 2 x 16 cores", 32, 32, 2))
-
-
-def estimate_block():
-    """The README's lines on how long make experiments takes (sizing, the
-    default profile of each host shape), between ESTIMATE_BEGIN and _END."""
-    exps = load_experiments(None)
-    parts = []
-    for what, ncpus, cores, nodes in ESTIMATE_HOSTS:
-        prof = "quick" if ncpus < 8 else "full"
-        rows = sizing(exps, prof, ncpus, cores, nodes)
-        side = side_seconds()
-        parts.append(f"about {fmt_time(sum(r['seconds'] for r in rows) + side)} on {what} "
-                     f"(profile {prof}, with the side benchmarks; up to "
-                     f"{fmt_time(sum(r['max_seconds'] for r in rows) + side)} "
-                     "if the stopping rule and the placement re-runs spend their budgets)")
-    return [ESTIMATE_BEGIN,
-            "How long `make experiments` takes (estimated by `python3 -m "
-            "scripts.runner.experiments list`, which it prints before it starts): "
-            + "; ".join(parts) + ".", ESTIMATE_END]
-
-
 def cmd_readme(a):
     try:
         with open(a.file, encoding="utf-8") as f:
@@ -722,7 +660,7 @@ def cmd_readme(a):
         die(f"readme: {a.file}: expected one '{ESTIMATE_BEGIN}' line and one "
             f"'{ESTIMATE_END}' line")
     i, j = text.index(ESTIMATE_BEGIN), text.index(ESTIMATE_END) + len(ESTIMATE_END)
-    new = text[:i] + "\n".join(estimate_block()) + text[j:]
+    new = text[:i] + "\n".join(estimate_block(load_experiments(None))) + text[j:]
     if a.check:
         if new != text:
             print(f"readme: {a.file}: the estimate is stale: run python3 -m "

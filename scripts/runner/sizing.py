@@ -178,6 +178,12 @@ def sizing(exps, profile, ncpus, cores, nodes, budget=looks.BUDGET_FACTOR):
     return out
 
 
+def fmt_time(s):
+    s = int(s)
+    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
+
+
+
 #: the side benchmarks make experiments runs after the sweeps (their claims are
 #: in the report): (make target, seconds per round measured on the 2-CPU
 #: development VM, rounds); bench-oversub runs once, --quick
@@ -228,3 +234,29 @@ def list_host(a):
     return ncpus, cores, nodes, (f"a {nodes} node x {cores // nodes} core"
                                  + (f" x {smt} hardware thread" if smt > 1 else "")
                                  + f" host ({ncpus} CPUs, {cores} cores)")
+
+
+#: the README's generated estimate: this development machine and the study's host
+ESTIMATE_BEGIN = ("<!-- BEGIN GENERATED: estimate (python3 -m scripts.runner.experiments "
+                  "readme README.md; do not edit) -->")
+ESTIMATE_END = "<!-- END GENERATED: estimate -->"
+ESTIMATE_HOSTS = (("this 2-CPU, one-node development VM", 2, 2, 1),
+                  ("a two-socket host of 2 x 16 cores", 32, 32, 2))
+
+
+def estimate_block(exps):
+    """The README's lines on how long make experiments takes (sizing, the
+    default profile of each host shape), between ESTIMATE_BEGIN and _END."""
+    parts = []
+    for what, ncpus, cores, nodes in ESTIMATE_HOSTS:
+        prof = "quick" if ncpus < 8 else "full"
+        rows = sizing(exps, prof, ncpus, cores, nodes)
+        side = side_seconds()
+        parts.append(f"about {fmt_time(sum(r['seconds'] for r in rows) + side)} on {what} "
+                     f"(profile {prof}, with the side benchmarks; up to "
+                     f"{fmt_time(sum(r['max_seconds'] for r in rows) + side)} "
+                     "if the stopping rule and the placement re-runs spend their budgets)")
+    return [ESTIMATE_BEGIN,
+            "How long `make experiments` takes (estimated by `python3 -m "
+            "scripts.runner.experiments list`, which it prints before it starts): "
+            + "; ".join(parts) + ".", ESTIMATE_END]
