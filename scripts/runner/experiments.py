@@ -435,8 +435,9 @@ def run_pass(a, bench, topology, exps, profile, ident, hostdir, fp, rounds=None)
         print(f"experiments: likwid: {lk.describe() if lk else 'not used: ' + why}", flush=True)
 
     # the run's CPUs further apart than the probe found them: re-run it
-    # (common/placement.py), at most cap times, within a share of the runs
-    rerun_cap = 0 if a.smoke else a.placement_reruns
+    # (common/placement.py), at most cap times, within a share of the runs;
+    # not in the smoke path, whose few tiny runs (and guest's timings) decide nothing
+    rerun_cap = 0 if a.smoke or profile == "smoke" else a.placement_reruns
     trip = a.placement_trip_ns or placement.probe_trip(os.path.join(hostdir, "probe",
                                                                     "probe.csv"))
     rerun_left, reruns = {}, 0
@@ -720,7 +721,8 @@ def main():
                    help="re-run a run whose two CPUs ended more than "
                    f"{placement.FAR:g}x the probe's line trip apart, at most this many times "
                    f"(default {placement.RERUN_CAP}; 0: keep every run), within "
-                   f"{placement.RERUN_SHARE:.0%} of an experiment's runs")
+                   f"{placement.RERUN_SHARE * 100:.0f}%% of an experiment's runs; not with --smoke or "
+                   "--profile smoke")
     r.add_argument("--placement-trip-ns", type=float,
                    help="the one-way line trip (ns) the runs' own are held against "
                    "(default: the host probe's, probe/probe.csv)")
