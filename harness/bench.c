@@ -274,6 +274,7 @@ static int do_run(const struct hb_options *o)
 	};
 	struct hq_params params = {
 		.capacity = o->capacity,
+		.capacity_per_node = o->capacity_per_node,
 		.batch = o->batch,
 		.threads = n,
 		.item = o->item,

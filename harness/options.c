@@ -209,8 +209,12 @@ void hb_usage(FILE *out)
 		"                      one makes the consumer slower (make bench-fidelity)\n"
 		"\n"
 		"queue shape\n"
-		"  --capacity N        slots, a power of two >= 2: per node ring for numaring, the whole\n"
-		"                      queue for the others (default 1024)\n"
+		"  --capacity N        slots of the whole queue, a power of two >= 2, for every queue\n"
+		"                      (default 1024): numaring splits them among its rings (one per\n"
+		"                      node), each share rounded down to a power of two; queue_slots\n"
+		"                      in summary.csv is what the queue holds (ck: N - 1)\n"
+		"  --capacity-per-node N\n"
+		"                      numaring: N slots in each node's ring (the others: N in all)\n"
 		"  --batch N           items per cross-node transfer (numaring) and burst size, 1..capacity\n"
 		"                      (default 32)\n"
 		"\n"
@@ -290,7 +294,7 @@ void hb_usage(FILE *out)
 
 enum {
 	OPT_QUEUE = 256, OPT_PRODUCERS, OPT_CONSUMERS, OPT_DURATION, OPT_OPS, OPT_WARMUP,
-	OPT_CAPACITY, OPT_BATCH, OPT_BURSTS, OPT_LOOKUP, OPT_RECHECK, OPT_GATE, OPT_BACKOFF,
+	OPT_CAPACITY, OPT_CAPACITY_PER_NODE, OPT_BATCH, OPT_BURSTS, OPT_LOOKUP, OPT_RECHECK, OPT_GATE, OPT_BACKOFF,
 	OPT_TOPOLOGY, OPT_PIN, OPT_RATE, OPT_OUT, OPT_VERIFY, OPT_NO_VERIFY, OPT_DRAIN,
 	OPT_SHOW, OPT_PROBE, OPT_QUICK, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_ITEM, OPT_SAMPLE,
 	OPT_CALIBRATE, OPT_SCHEMA, OPT_LOAD, OPT_LOAD_PROBE, OPT_LINGER, OPT_COUNTERS, OPT_SMT,
@@ -306,6 +310,7 @@ static const struct option long_opts[] = {
 	{"ops", required_argument, NULL, OPT_OPS},
 	{"warmup", required_argument, NULL, OPT_WARMUP},
 	{"capacity", required_argument, NULL, OPT_CAPACITY},
+	{"capacity-per-node", required_argument, NULL, OPT_CAPACITY_PER_NODE},
 	{"batch", required_argument, NULL, OPT_BATCH},
 	{"bursts", no_argument, NULL, OPT_BURSTS},
 	{"lookup", required_argument, NULL, OPT_LOOKUP},
@@ -352,7 +357,7 @@ static const struct option long_opts[] = {
 int hb_parse(int argc, char **argv, struct hb_options *o)
 {
 	uint64_t v;
-	int rc, duration_given = 0, ops_given = 0, sample_given = 0;
+	int rc, duration_given = 0, ops_given = 0, sample_given = 0, capacity_given = 0;
 	/* what was given, for the checks of combinations after the loop: the
 	 * options may come in any order */
 	int sides_given = 0, threads_given = 0, share_given = 0, pwork_given = 0, cwork_given = 0;
@@ -459,13 +464,21 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 				return rc;
 			break;
 		case OPT_CAPACITY:
-			if ((rc = parse_count("--capacity", optarg, HB_LIM(capacity), &v)))
+		case OPT_CAPACITY_PER_NODE: {
+			const char *flag = c == OPT_CAPACITY ? "--capacity" : "--capacity-per-node";
+			if (capacity_given && (c == OPT_CAPACITY_PER_NODE) != o->capacity_per_node)
+				return hb_usage_error("--capacity and --capacity-per-node are "
+						      "alternatives; give one");
+			if ((rc = parse_count(flag, optarg, HB_LIM(capacity), &v)))
 				return rc;
 			if (v & (v - 1))
-				return hb_usage_error("--capacity %llu is not a power of two",
+				return hb_usage_error("%s %llu is not a power of two", flag,
 						      (unsigned long long)v);
 			o->capacity = (size_t)v;
+			o->capacity_per_node = c == OPT_CAPACITY_PER_NODE;
+			capacity_given = 1;
 			break;
+		}
 		case OPT_BATCH:
 			if ((rc = parse_count("--batch", optarg, HB_LIM(batch), &v)))
 				return rc;
@@ -710,7 +723,8 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 	if ((o->rate > 0 || o->load > 0) && !sample_given)
 		o->sample = 1; /* below saturation the clock costs little: time every item */
 	if (o->batch > o->capacity)
-		return hb_usage_error("--batch %u is larger than --capacity %zu", o->batch,
+		return hb_usage_error("--batch %u is larger than %s %zu", o->batch,
+				      o->capacity_per_node ? "--capacity-per-node" : "--capacity",
 				      o->capacity);
 	if (o->quick && o->mode != HB_PROBE)
 		return hb_usage_error("--quick goes with --probe");

@@ -68,7 +68,8 @@ struct hb_options {
 	double duration_s; /* 0 when --ops is used */
 	uint64_t ops;      /* 0 when --duration is used */
 	double warmup_s;
-	size_t capacity;
+	size_t capacity;        /* the whole queue's slots, or numaring's per ring: */
+	int capacity_per_node;  /* 1: --capacity-per-node gave it */
 	unsigned batch;
 	int bursts;        /* 1: burst operations of `batch` items where the queue has them */
 	enum hb_item_kind item; /* inline values or pointers to messages (item.h) */

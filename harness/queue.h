@@ -28,7 +28,9 @@ struct hq_setting {
 };
 
 struct hq_params {
-	size_t capacity;        /* slots (per node ring for numaring); power of two */
+	size_t capacity;        /* slots of the whole queue; power of two */
+	int capacity_per_node;  /* 1: capacity is each node ring's (numaring; the
+				   other queues take it whole) */
 	unsigned batch;         /* cross-node batch for numaring; burst size for peers */
 	unsigned threads;       /* producers + consumers that will attach */
 	enum hb_item_kind item; /* what the items are (the null queue makes some up) */

@@ -454,6 +454,7 @@ int hb_run_setup(struct hb_run *run, const struct hb_options *o, const struct hb
 	size_t holds = !pl->queue->bounded ? 0
 		       : pl->queue->holds  ? pl->queue->holds(run->q)
 					   : o->capacity;
+	run->holds = holds;
 	int rc = run_alloc(run, pl, holds);
 	/* mixed starts half full: half what it holds, or half the in-flight
 	 * bound of an unbounded queue (the window, run_alloc's) */

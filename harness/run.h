@@ -98,6 +98,7 @@ struct hb_run {
 	unsigned nthreads;           /* threads started: np + nc, or np for a symmetric workload */
 	uint64_t enqueue_threshold;  /* mixed: an operation is an enqueue when a draw is below it */
 	uint64_t prefill;            /* mixed: items to enqueue before the start, over all threads */
+	size_t holds;                /* items the queue holds when full; 0: unbounded */
 	/* the work's bounds in iterations of the loop (work.h); 0: none */
 	uint64_t work_loops, producer_work_loops, consumer_work_loops;
 	uint64_t sample_mask;        /* sample - 1 */

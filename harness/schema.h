@@ -36,7 +36,9 @@
 	X(exp_cap, int, "numaring: backoff exp's cap in PAUSEs in force (--exp-cap, else the production constant)") \
 	X(batch, int, "numaring: items per cross-node transfer; the burst size with bursts")       \
 	X(bursts, int, "1: burst operations of batch items where the queue has them")              \
-	X(capacity, int, "slots (per node ring for numaring)")                                      \
+	X(capacity, int, "slots asked (--capacity: the whole queue's; --capacity-per-node: each of numaring's node rings)") \
+	X(capacity_scope, str, "queue (--capacity) or node (--capacity-per-node): what capacity counts") \
+	X(queue_slots, int, "items the queue held when full: capacity, or less where a queue keeps a slot empty (ck) or numaring's per-ring share was rounded down to a power of two; 0: unbounded") \
 	X(pin, str, "thread placement (--pin)")                                                     \
 	X(smt, str, "which hardware threads of a core the placement used (--smt: cores, siblings)") \
 	X(threads_per_core, int, "most threads pinned to the CPUs of one core (1: a core each); empty if a thread was not pinned") \

@@ -2,7 +2,8 @@
 /*
  * numaring.c - NumaRing (this project, ring/), driven through its public API
  * exactly as an application would: the public API (numaring.h) from the
- * defaults, capacity and batch from the run's parameters, and the ablations
+ * defaults, capacity (the whole queue's, split among its rings, or each
+ * ring's with --capacity-per-node) and batch from the run's parameters, and the ablations
  * through the lab interface (numaring_lab.h) from the settings lookup,
  * recheck, gate, linger; backoff and topology are production settings; one
  * worker attached per thread, the single and burst operations, the
@@ -57,11 +58,63 @@ static int nrq_configure(const struct hq_params *p, struct numaring_config *cfg,
 	return 0;
 }
 
-/* The adapter's handle: the queue and the capacity it was made with. */
+/* The adapter's handle: the queue and the slots of each of its rings. */
 struct nrq {
 	struct numaring *q;
-	size_t capacity;
+	size_t ring_slots;
 };
+
+/*
+ * The queue's rings for this config: one per node with CPUs this process may
+ * use, plus one per memory-only node (numaring_create). Found by making the
+ * queue once with the smallest rings, so that the count is the library's
+ * own, not a second reading of the topology. 0 with a sentence in err.
+ */
+static unsigned nrq_rings(const struct numaring_config *cfg, const struct numaring_lab *lab,
+			  char *err, size_t errlen)
+{
+	struct numaring_config small = *cfg;
+	small.capacity = 2;
+	small.batch = 1;
+	struct numaring *q = numaring_lab_create(&small, lab);
+	if (!q)
+		return hb_err(err, errlen, "numaring_create: %s", numaring_last_error()), 0;
+	unsigned n = numaring_node_count(q);
+	numaring_destroy(q);
+	return n;
+}
+
+/*
+ * Slots per ring. capacity_per_node: p->capacity itself. Else --capacity is
+ * the whole queue's, as for every other queue: each of the n rings gets
+ * capacity / n, rounded down to a power of two (the rings' size) when it is
+ * not one, so the queue holds that x n (nrq_holds), which the run reports
+ * next to the capacity asked. 0 with a sentence in err.
+ */
+static size_t nrq_ring_slots(const struct hq_params *p, const struct numaring_config *cfg,
+			     const struct numaring_lab *lab, char *err, size_t errlen)
+{
+	if (p->capacity_per_node)
+		return p->capacity;
+	unsigned n = nrq_rings(cfg, lab, err, errlen);
+	if (!n)
+		return 0;
+	size_t share = p->capacity / n, slots = 1;
+	while (slots * 2 <= share)
+		slots *= 2;
+	if (slots < 2)
+		return hb_err(err, errlen,
+			      "numaring: --capacity %zu gives its %u rings fewer than 2 slots each",
+			      p->capacity, n),
+		       0;
+	if (p->batch > slots)
+		return hb_err(err, errlen,
+			      "numaring: --batch %u is larger than the %zu slots per ring that "
+			      "--capacity %zu gives its %u rings (--capacity-per-node sets a ring's)",
+			      p->batch, slots, p->capacity, n),
+		       0;
+	return slots;
+}
 
 static void *nrq_create(const struct hq_params *p, char *err, size_t errlen)
 {
@@ -71,15 +124,16 @@ static void *nrq_create(const struct hq_params *p, char *err, size_t errlen)
 
 	numaring_config_init(&cfg);
 	numaring_lab_init(&lab);
-	cfg.capacity = p->capacity;
 	cfg.batch = p->batch;
 	if (nrq_configure(p, &cfg, &lab, err, errlen) < 0)
+		return NULL;
+	if (!(cfg.capacity = nrq_ring_slots(p, &cfg, &lab, err, errlen)))
 		return NULL;
 	if (!(a = calloc(1, sizeof *a))) {
 		hb_err(err, errlen, "numaring: out of memory");
 		return NULL;
 	}
-	a->capacity = p->capacity;
+	a->ring_slots = cfg.capacity;
 	if (!(a->q = numaring_lab_create(&cfg, &lab))) {
 		hb_err(err, errlen, "numaring_create: %s", numaring_last_error());
 		free(a);
@@ -92,7 +146,7 @@ static void *nrq_create(const struct hq_params *p, char *err, size_t errlen)
 static size_t nrq_holds(void *q)
 {
 	struct nrq *a = q;
-	return a->capacity * numaring_node_count(a->q);
+	return a->ring_slots * numaring_node_count(a->q);
 }
 
 static void nrq_destroy(void *q)

@@ -6,7 +6,7 @@
  *   registry    hq_all[] lists the adapters in order (the fault adapters of
  *               test_bench.c last, and not run here); hq_find finds each.
  *   single/X    one thread: a bounded queue holds exactly its capacity (ck:
- *               capacity - 1, see peers/ck.c; numaring: capacity per node), a
+ *               capacity - 1, see peers/ck.c; numaring: split among its rings), a
  *               further enqueue fails, a burst into the last 3 free slots
  *               takes 3, items come out once each and in FIFO order (when
  *               there is one ring), NULL travels, dequeue on empty returns
@@ -20,6 +20,8 @@
  *               the operation counts are checked instead.
  *   test_numaring_2node  single and 2p2c through numaring with an emulated
  *               two-node topology (the adapter passes the ring config through).
+ *   test_capacity_is_the_whole_queue  --capacity is every queue's total
+ *               (numaring's rounding and --capacity-per-node included).
  *
  * Worker threads never call cmocka (it is not thread-safe); they count what
  * went wrong and the main thread asserts after joining them.
@@ -221,8 +223,9 @@ static void single(const struct hq_ops *o, const struct hq_params *p)
 	/* fill: a bounded queue must hold exactly holds() items; the last three
 	 * go by a burst of BATCH where there is one, which must be partial */
 	n = o->bounded ? holds(o, q, p->capacity) : 16 * p->capacity;
-	/* several numaring nodes: batches move between rings, order is per ring */
-	fifo = n <= p->capacity;
+	/* several numaring nodes (an emulated topology): batches move between
+	 * rings, order is per ring */
+	fifo = strcmp(o->name, "numaring") != 0 || p->nsettings == 0;
 	while (i < n) {
 		if (o->enqueue_burst && n - i == 3) {
 			void *b[BATCH];
@@ -576,25 +579,34 @@ static void test_4p4c(void **state)
 	run_pc(*state, &p, 4, 4);
 }
 
+/* The allowed CPUs split in two emulated nodes (then `tail`: ";-" adds a
+ * memory-only one) into topo; 0, or -1 below 2 CPUs. */
+static int two_nodes(char *topo, const char *tail)
+{
+	cpu_set_t set;
+	unsigned n, i = 0;
+	assert_int_equal(sched_getaffinity(0, sizeof set, &set), 0);
+	if ((n = (unsigned)CPU_COUNT(&set)) < 2)
+		return -1;
+	for (int c = 0; c < CPU_SETSIZE; c++) {
+		if (!CPU_ISSET(c, &set))
+			continue;
+		topo += sprintf(topo, "%s%d", i == 0 ? "" : i == n / 2 ? ";" : ",", c);
+		i++;
+	}
+	strcpy(topo, tail);
+	return 0;
+}
+
 /* numaring with two emulated nodes: the allowed CPUs split in two halves. */
 static void test_numaring_2node(void **state)
 {
 	struct hq_params p;
-	cpu_set_t set;
-	char topo[4096] = "", *s = topo;
-	unsigned n = 0, i = 0;
+	char topo[4096];
 	(void)state;
 
-	assert_int_equal(sched_getaffinity(0, sizeof set, &set), 0);
-	n = (unsigned)CPU_COUNT(&set);
-	if (n < 2)
+	if (two_nodes(topo, "") < 0)
 		skip();
-	for (int c = 0; c < CPU_SETSIZE; c++) {
-		if (!CPU_ISSET(c, &set))
-			continue;
-		s += sprintf(s, "%s%d", i == 0 ? "" : i == n / 2 ? ";" : ",", c);
-		i++;
-	}
 	params_init(&p, 4);
 	struct hq_setting topology = {"topology", topo};
 	p.settings = &topology;
@@ -602,6 +614,60 @@ static void test_numaring_2node(void **state)
 	print_message("    topology \"%s\"\n", topo);
 	single(hq_find("numaring"), &p);
 	run_pc(hq_find("numaring"), &p, 2, 2);
+}
+
+/* What a queue made with p holds (queue.h's holds; 0: unbounded). */
+static size_t held(const struct hq_ops *o, const struct hq_params *p)
+{
+	void *h, *q = make(o, p, &h);
+	size_t n = !o->bounded ? 0 : o->holds ? o->holds(q) : p->capacity;
+	o->thread_fini(q, h);
+	o->destroy(q);
+	return n;
+}
+
+/*
+ * --capacity is the whole queue's for every queue: each bounded one holds
+ * exactly it (ck: one less); numaring splits it among its rings, a share
+ * that is not a power of two rounded down (two emulated nodes and a
+ * memory-only one: 3 rings, 64 / 3 -> 16 each, 48 in all), and
+ * capacity_per_node gives each ring the capacity. single/X fills each to
+ * what it says it holds.
+ */
+static void test_capacity_is_the_whole_queue(void **state)
+{
+	struct hq_params p;
+	char topo[4096];
+	(void)state;
+
+	params_init(&p, 1);
+	for (const struct hq_ops *const *o = hq_all; *o; o++) {
+		if ((*o)->test_only)
+			continue;
+		size_t want = !(*o)->bounded ? 0 : strcmp((*o)->name, "ck") == 0 ? CAPACITY - 1
+										   : CAPACITY;
+		print_message("    %s holds %zu of %u\n", (*o)->name, held(*o, &p), CAPACITY);
+		assert_int_equal(held(*o, &p), want);
+	}
+	if (two_nodes(topo, "") < 0)
+		skip();
+	const struct hq_ops *nr = hq_find("numaring");
+	struct hq_setting topology = {"topology", topo};
+	p.settings = &topology;
+	p.nsettings = 1;
+	assert_int_equal(held(nr, &p), CAPACITY);
+	p.capacity_per_node = 1;
+	assert_int_equal(held(nr, &p), 2 * CAPACITY);
+	strcat(topo, ";-");
+	assert_int_equal(held(nr, &p), 3 * CAPACITY);
+	p.capacity_per_node = 0;
+	assert_int_equal(held(nr, &p), 3 * (CAPACITY / 4));
+	single(nr, &p);
+	/* a batch larger than the share is refused by name, not by the ring */
+	char err[256] = "";
+	p.batch = CAPACITY / 2;
+	assert_null(nr->create(&p, err, sizeof err));
+	assert_non_null(strstr(err, "slots per ring"));
 }
 
 /* ---- main: one test per (case, adapter) ----------------------------------- */
@@ -628,6 +694,7 @@ int main(void)
 			tests[n++] = (struct CMUnitTest){name, cases[c].fn, NULL, NULL, (void *)*o};
 		}
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_numaring_2node);
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_capacity_is_the_whole_queue);
 	if (getenv("PEERS_FILTER"))
 		cmocka_set_test_filter(getenv("PEERS_FILTER"));
 	return _cmocka_run_group_tests("peers", tests, n, NULL, NULL);

@@ -146,6 +146,7 @@ SWEEP_KEYS = {
     "backoff": _choice(BACKOFFS),
     "batch": _bounded("batch"),
     "capacity": _bounded("capacity"),
+    "capacity-per-node": _bounded("capacity"),
     "pin": _choice(PINS),
     "smt": _choice(SMTS),
     "bursts": _bool01,
@@ -553,10 +554,14 @@ def points(exp, profile, ncpus, nodes, cores=None):
         if symmetric and ("producer-work" in opts or "consumer-work" in opts):
             raise ExpError(f"{exp.path}: producer-work and consumer-work are for workload "
                            "prodcons (pairs, mixed: work)")
-        cap = int(opts.get("capacity", 1024))
+        if "capacity" in opts and "capacity-per-node" in opts:
+            raise ExpError(f"{exp.path}: capacity (the whole queue's) and capacity-per-node "
+                           "(numaring's per ring) are alternatives; give one")
+        cap_key = "capacity-per-node" if "capacity-per-node" in opts else "capacity"
+        cap = int(opts.get(cap_key, 1024))
         batch = int(opts.get("batch", 32))
         if batch > cap:
-            raise ExpError(f"{exp.path}: batch {batch} is larger than capacity {cap} "
+            raise ExpError(f"{exp.path}: batch {batch} is larger than {cap_key} {cap} "
                            "in one of the points")
         if "duration" in opts and "ops" in opts:
             raise ExpError(f"{exp.path}: a point has both duration and ops "

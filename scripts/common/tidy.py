@@ -100,7 +100,10 @@ LATER_COLUMNS = frozenset(["load", "capacity_ops_per_s", "inflight", "linger_us"
                            "pause_spin", "exp_cap", "fairness",
                            # each run's own line trip between its first two CPUs
                            # (harness/pingpong.h)
-                           "c2c_one_way_before_ns", "c2c_one_way_after_ns"])
+                           "c2c_one_way_before_ns", "c2c_one_way_after_ns",
+                           # --capacity as the whole queue's (issue 31): before
+                           # it, capacity was each of numaring's node rings
+                           "capacity_scope", "queue_slots"])
 
 #: Columns every row must fill: the plots cannot place a row without them.
 REQUIRED_VALUES = ("experiment", "point", "rep", "queue", "producers", "consumers",
@@ -108,7 +111,7 @@ REQUIRED_VALUES = ("experiment", "point", "rep", "queue", "producers", "consumer
 
 #: Configuration columns: two rows of one point agree on all of them.
 CONFIG_COLUMNS = ("profile", "queue", "item", "sample", "producers", "consumers", "lookup", "recheck", "gate",
-                  "backoff", "batch", "bursts", "capacity", "pin", "topology_kind",
+                  "backoff", "batch", "bursts", "capacity", "capacity_scope", "pin", "topology_kind",
                   "topology", "nodes", "load")
 
 LATENCY_COLUMNS = ["value_ns", "percentile", "total_count",

@@ -190,6 +190,22 @@ class ParserTest(unittest.TestCase):
             expfile.points(e, "quick", 2, 1)
         self.assertIn("batch 128 is larger than capacity 64", str(cm.exception))
 
+    def test_capacity_per_node_is_the_other_meaning(self):
+        """capacity is the whole queue's; capacity-per-node passes numaring-bench
+        --capacity-per-node (each numaring ring's); the two in one point are refused."""
+        e = parse_text(GOOD.replace("capacity = 64", "capacity-per-node = 64"))
+        pts, _ = expfile.points(e, "quick", 2, 1)
+        self.assertIn(["--capacity-per-node", "64"], [p.args()[i:i + 2] for p in pts
+                                                     for i in range(len(p.args()))])
+        e = parse_text(GOOD.replace("capacity = 64", "capacity = 64\ncapacity-per-node = 64"))
+        with self.assertRaises(expfile.ExpError) as cm:
+            expfile.points(e, "quick", 2, 1)
+        self.assertIn("capacity (the whole queue's) and capacity-per-node", str(cm.exception))
+        e = parse_text(GOOD.replace("capacity = 64", "capacity-per-node = 4"))
+        with self.assertRaises(expfile.ExpError) as cm:
+            expfile.points(e, "quick", 2, 1)
+        self.assertIn("batch 8 is larger than capacity-per-node 4", str(cm.exception))
+
     def test_unreadable_file(self):
         with tempfile.NamedTemporaryFile(suffix=".exp", delete=False) as f:
             f.write(b"\xff\xfe\x00bad")
