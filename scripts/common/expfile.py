@@ -63,7 +63,10 @@ FINDINGS = ("F1", "F2", "F3", "F4", "F5", "peers")
 #: loop, nothing added), producer (the producers do pace-work ns of local work
 #: per item they enqueue: the queue runs near empty), consumer (the consumers
 #: do it per item they dequeue: the queue runs full). Translated into
-#: --producer-work / --consumer-work of pace-work x items per operation.
+#: --producer-work / --consumer-work of pace-work x items per operation, on
+#: top of the point's work (which both sides do): the paced side is the
+#: slower one whatever the work. Pairs and mixed have no sides: a pinned pace
+#: does not apply to them.
 PACES = ("free", "producer", "consumer")
 #: pace-work's default, ns per item: the paced side's mean work (half of it:
 #: the harness draws 0..N) well above any queue's operation here
@@ -449,15 +452,16 @@ class Point:
 
 def pace_args(opts):
     """numaring-bench flags of a point's pace: --producer-work (pace producer)
-    or --consumer-work (pace consumer) of pace-work ns per item times the
-    items of one operation (the batch with bursts: the harness works after
-    each operation); [] for free or no pace."""
+    or --consumer-work (pace consumer) of the point's work plus pace-work ns
+    per item times the items of one operation (the batch with bursts: the
+    harness works after each operation); [] for free, no pace or a symmetric
+    workload."""
     pace = str(opts.get("pace", "free"))
-    if pace == "free":
+    if pace == "free" or str(opts.get("workload", "prodcons")) in SYMMETRIC:
         return []
     per_item = int(opts.get("pace-work", PACE_WORK_NS))
     items = int(opts.get("batch", 32)) if str(opts.get("bursts", "0")) == "1" else 1
-    return [f"--{pace}-work", str(per_item * items)]
+    return [f"--{pace}-work", str(int(opts.get("work", 0)) + per_item * items)]
 
 
 def point_threads(opts):
@@ -516,6 +520,7 @@ def points(exp, profile, ncpus, nodes, cores=None):
     varying = [k for k, v in axes if len(v) > 1]
     out = []
     pins = [str(v) for k, vals in axes if k == "pin" for v in vals]
+    paces = [str(v) for k, vals in axes if k == "pace" for v in vals]
     for combo in itertools.product(*(v for _, v in axes)):
         chosen = dict(zip((k for k, _ in axes), combo))
         if nodes < 2 and str(chosen.get("pin")) == "scatter" and "compact" in pins:
@@ -523,7 +528,7 @@ def points(exp, profile, ncpus, nodes, cores=None):
         if "threads" in chosen and chosen["threads"] not in by_smt[str(chosen.get("smt", "cores"))]:
             continue
         if (str(chosen.get("workload", "prodcons")) in SYMMETRIC
-                and str(chosen.get("pace", "free")) != "free"):
+                and str(chosen.get("pace", "free")) != "free" and "free" in paces):
             continue  # pairs, mixed: no producer and consumer sides to pace (free's point)
         opts = {}
         symmetric = str(chosen.get("workload", "prodcons")) in SYMMETRIC
@@ -544,8 +549,8 @@ def points(exp, profile, ncpus, nodes, cores=None):
                            "or scatter)")
         if opts.get("workload") != "mixed" and "enqueue-share" in opts:
             raise ExpError(f"{exp.path}: enqueue-share is for workload mixed")
-        if opts.get("pace", "free") != "free" and ("producer-work" in opts
-                                                    or "consumer-work" in opts):
+        if opts.get("pace", "free") != "free" and not symmetric and ("producer-work" in opts
+                                                                      or "consumer-work" in opts):
             raise ExpError(f"{exp.path}: pace sets producer-work or consumer-work itself; "
                            "give one or the other")
         if opts.get("pace", "free") != "free" and "load" in opts and opts["load"] != "closed":

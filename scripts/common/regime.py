@@ -115,13 +115,15 @@ def of(row):
 
 
 def pace_of(row):
-    """How the sweep pinned the run: producer-paced, consumer-paced or free."""
+    """How the sweep pinned the run: producer-paced, consumer-paced or free.
+    The paced side works more (expfile.pace_args: the point's work plus the
+    pace); equal work on both sides is free."""
     pw, cw = _n(row, "producer_work_ns") or 0, _n(row, "consumer_work_ns") or 0
     if (row.get("workload") or "prodcons") != "prodcons":
         return "free"   # pairs, mixed: no sides to pace
-    if pw > 0 and cw == 0:
+    if pw > cw:
         return "producer-paced"
-    if cw > 0 and pw == 0:
+    if cw > pw:
         return "consumer-paced"
     return "free"
 

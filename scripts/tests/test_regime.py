@@ -85,6 +85,29 @@ class PaceKeyTest(unittest.TestCase):
         # pairs has no sides: only its free point
         self.assertFalse([k for k in args if "workload=pairs" in k and "pace=free" not in k])
 
+    def test_a_pinned_pace_goes_on_top_of_the_work(self):
+        """The paced side does the point's work plus the pace, so it is the slower
+        one at every work level (regime.pace_of reads it back); a pinned pace
+        (no free point beside it) leaves pairs and mixed as they are."""
+        e = self.parse("queue = numaring\nthreads = 2\nwork = 0, 300\npace = producer\n"
+                       "pace-work = 100\nworkload = prodcons, pairs")
+        pts, _ = expfile.points(e, "quick", 2, 1)
+        args = {p.id: p.args() for p in pts}
+        self.assertEqual(len(args), 4)
+        for work, paced in (("0", "100"), ("300", "400")):
+            a = [a for k, a in args.items() if f"work={work}" in k and "prodcons" in k][0]
+            self.assertEqual(a[-2:], ["--producer-work", paced])
+            self.assertIn(["--work", work], [a[i:i + 2] for i in range(len(a))])
+            self.assertEqual(regime.pace_of(run(1, 1, 1, producer_work_ns=int(paced),
+                                                consumer_work_ns=int(work))),
+                             "producer-paced")
+        pairs = [a for k, a in args.items() if "pairs" in k]
+        self.assertEqual(len(pairs), 2)
+        self.assertFalse(any("--producer-work" in a for a in pairs))
+        # the same work on both sides is free
+        self.assertEqual(regime.pace_of(run(1, 1, 1, producer_work_ns=300,
+                                            consumer_work_ns=300)), "free")
+
     def test_closed_load_is_no_flag(self):
         e = self.parse("queue = numaring\nthreads = 2\nload = closed, 0.5")
         pts, _ = expfile.points(e, "quick", 2, 1)
