@@ -161,11 +161,12 @@ void hb_usage(FILE *out)
 		"  --consumers N       prodcons: consumer threads, 1..%d (default 1)\n"
 		"  --enqueue-share F   mixed: the probability that an operation is an enqueue, 0 < F < 1\n"
 		"                      (default 0.5)\n"
-		"  --work NS           local work between operations, 0..%u ns (default 0: none): a busy\n"
+		"  --work NS|MIN-MAX   local work between operations, 0..%u ns (default 0: none): a busy\n"
 		"                      loop, calibrated to ns at the start (meta.json's work), whose\n"
-		"                      length is drawn uniformly from 0..NS ns for each operation (pairs,\n"
-		"                      mixed: after every operation, failed or not). prodcons: on both\n"
-		"                      sides, unless one of the next two says otherwise\n"
+		"                      length is drawn uniformly from 0..NS ns (MIN..MAX ns) for each\n"
+		"                      operation (pairs, mixed: after every operation, failed or not).\n"
+		"                      prodcons: on both sides, unless one of the next two sets a side's\n"
+		"                      bound (MIN stays every working side's floor)\n"
 		"  --producer-work NS  prodcons: a producer's work after each enqueue operation\n"
 		"  --consumer-work NS  prodcons: a consumer's work after each dequeue that brought items\n"
 		"                      (a faster consumer keeps a 1P1C queue near empty, a faster producer\n"
@@ -429,10 +430,27 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 				return rc;
 			share_given = 1;
 			break;
-		case OPT_WORK:
-			if ((rc = parse_count("--work", optarg, HB_LIM(work), &o->work_ns)))
+		case OPT_WORK: {
+			/* NS (0..NS) or MIN-MAX: the field's random delay with a floor */
+			char lo[32];
+			const char *dash = strchr(optarg, '-');
+			o->work_min_ns = 0;
+			if (dash && dash != optarg) {
+				if ((size_t)(dash - optarg) >= sizeof lo)
+					return hb_usage_error("--work needs NS or MIN-MAX, not \"%s\"",
+							      optarg);
+				memcpy(lo, optarg, (size_t)(dash - optarg));
+				lo[dash - optarg] = '\0';
+				if ((rc = parse_count("--work", lo, HB_LIM(work), &o->work_min_ns)) ||
+				    (rc = parse_count("--work", dash + 1, HB_LIM(work), &o->work_ns)))
+					return rc;
+				if (o->work_min_ns > o->work_ns)
+					return hb_usage_error("--work %s: the minimum is above the maximum",
+							      optarg);
+			} else if ((rc = parse_count("--work", optarg, HB_LIM(work), &o->work_ns)))
 				return rc;
 			break;
+		}
 		case OPT_PRODUCER_WORK:
 			if ((rc = parse_count("--producer-work", optarg, HB_LIM(producer_work),
 					      &o->producer_work_ns)))
@@ -707,6 +725,17 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 			o->producer_work_ns = o->work_ns;
 		if (!cwork_given)
 			o->consumer_work_ns = o->work_ns;
+		/* the floor applies to each side that works: it must fit under its bound */
+		if (o->work_min_ns && ((o->producer_work_ns && o->producer_work_ns < o->work_min_ns) ||
+				       (o->consumer_work_ns && o->consumer_work_ns < o->work_min_ns)))
+			return hb_usage_error("--work's minimum %llu ns is above --%s-work %llu",
+					      (unsigned long long)o->work_min_ns,
+					      o->producer_work_ns && o->producer_work_ns < o->work_min_ns
+						      ? "producer" : "consumer",
+					      (unsigned long long)(o->producer_work_ns &&
+								   o->producer_work_ns < o->work_min_ns
+							       ? o->producer_work_ns
+							       : o->consumer_work_ns));
 	}
 	if (share_given && o->workload != HB_WORKLOAD_MIXED)
 		return hb_usage_error("--enqueue-share goes with --workload mixed, not %s", wl);

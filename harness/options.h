@@ -64,6 +64,7 @@ struct hb_options {
 	/* Local work between operations, uniform in 0..bound ns (0: none):
 	 * --work for every thread; prodcons' two sides may differ. */
 	uint64_t work_ns, producer_work_ns, consumer_work_ns;
+	uint64_t work_min_ns;  /* --work MIN-MAX: every side's draws start here (0: at 0) */
 	uint64_t seed;     /* of the per-thread generators (mixed's choices, the work) */
 	double duration_s; /* 0 when --ops is used */
 	uint64_t ops;      /* 0 when --duration is used */

@@ -351,6 +351,7 @@ static void fill_summary(struct row *row, const struct hb_report *r)
 		set_u64(row, HB_COL_prefill, m->prefilled);
 	}
 	set_u64(row, HB_COL_work_ns, o->work_ns);
+	set_u64(row, HB_COL_work_min_ns, o->work_min_ns);
 	if (!hb_symmetric(o)) {
 		set_u64(row, HB_COL_producer_work_ns, o->producer_work_ns);
 		set_u64(row, HB_COL_consumer_work_ns, o->consumer_work_ns);
@@ -494,12 +495,14 @@ static void write_workload(FILE *f, const struct hb_report *r)
 	hb_json_str(f, hb_symmetric(o) ? "thread i draws from stream i (harness/work.h)"
 				       : "producer i draws from stream i, consumer i from stream "
 					 "2^32 + i (harness/work.h)");
-	fprintf(f, ",\n    \"work\": {\"work_ns\": %llu", (unsigned long long)o->work_ns);
+	fprintf(f, ",\n    \"work\": {\"work_ns\": %llu, \"work_min_ns\": %llu",
+		(unsigned long long)o->work_ns, (unsigned long long)o->work_min_ns);
 	if (!hb_symmetric(o))
 		fprintf(f, ", \"producer_work_ns\": %llu, \"consumer_work_ns\": %llu",
 			(unsigned long long)o->producer_work_ns,
 			(unsigned long long)o->consumer_work_ns);
-	fprintf(f, ", \"drawn\": \"uniformly from 0..bound per operation\", \"calibration\": ");
+	fprintf(f, ", \"drawn\": \"uniformly from %s..bound per operation\", \"calibration\": ",
+		o->work_min_ns ? "work_min_ns" : "0");
 	if (w->done) {
 		fprintf(f, "{\"loops_per_ns\": %.6f, \"loops_per_round\": %llu, \"rounds\": %u, "
 			   "\"fastest_round_ns\": %.0f, \"slowest_round_ns\": %.0f, \"taken\": "

@@ -433,6 +433,7 @@ int hb_run_setup(struct hb_run *run, const struct hb_options *o, const struct hb
 	run->work_loops = hb_work_loops(pl->work, o->work_ns);
 	run->producer_work_loops = hb_work_loops(pl->work, o->producer_work_ns);
 	run->consumer_work_loops = hb_work_loops(pl->work, o->consumer_work_ns);
+	run->work_min_loops = hb_work_loops(pl->work, o->work_min_ns);
 	/* faa carries no items: it runs its operations on values alone */
 	run->item = pl->queue->moves_data || pl->queue->fabricates ? o->item : HB_ITEM_INLINE;
 	run->sample_mask = o->sample - 1;

@@ -101,6 +101,7 @@ struct hb_run {
 	size_t holds;                /* items the queue holds when full; 0: unbounded */
 	/* the work's bounds in iterations of the loop (work.h); 0: none */
 	uint64_t work_loops, producer_work_loops, consumer_work_loops;
+	uint64_t work_min_loops;     /* every working side's least work (--work MIN-MAX) */
 	uint64_t sample_mask;        /* sample - 1 */
 	hb_item_sum_fn *item_sum;    /* a consumer's account of a burst (--accounting) */
 	unsigned burst_enq, burst_deq; /* 1: single operations */

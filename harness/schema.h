@@ -22,6 +22,7 @@
 	X(enqueue_share, float, "mixed: the probability that an operation is an enqueue (--enqueue-share)") \
 	X(prefill, int, "mixed: items enqueued before the start (half what the queue holds), verified with the others") \
 	X(work_ns, int, "--work: local work between operations, drawn from 0..work_ns ns per operation (prodcons: both sides unless set apart)") \
+	X(work_min_ns, int, "the least local work of an operation, ns (--work MIN-MAX: each draw is MIN..the side's bound); 0: draws start at 0") \
 	X(producer_work_ns, int, "prodcons: a producer's work after each enqueue operation, 0..producer_work_ns ns") \
 	X(consumer_work_ns, int, "prodcons: a consumer's work after each dequeue that brought items, 0..consumer_work_ns ns") \
 	X(work_loops_per_ns, float, "the work loop's iterations per ns, calibrated at the start (meta.json's work); empty without work") \

@@ -18,7 +18,7 @@
  * iterations per ns is measured once per run (hb_work_calibrate, in
  * workload.c) and recorded in meta.json, and a bound in ns becomes a bound
  * in iterations with it; each operation then does a length drawn uniformly
- * from 0..bound.
+ * from 0..bound (from a floor up, with --work MIN-MAX).
  */
 #ifndef HB_WORK_H
 #define HB_WORK_H
@@ -62,10 +62,11 @@ static inline void hb_work_spin(uint64_t n)
 		__asm__ __volatile__("" : "+r"(i));
 }
 
-/* One operation's work: a length drawn from 0..max_loops iterations. */
-static inline void hb_work(uint64_t *rng, uint64_t max_loops)
+/* One operation's work: a length drawn from min_loops..max_loops iterations
+ * (min_loops <= max_loops). */
+static inline void hb_work(uint64_t *rng, uint64_t min_loops, uint64_t max_loops)
 {
-	hb_work_spin(hb_rng_below(rng, max_loops + 1));
+	hb_work_spin(min_loops + hb_rng_below(rng, max_loops - min_loops + 1));
 }
 
 /* The work loop's speed on this host, as measured at the start of a run. */

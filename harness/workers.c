@@ -71,6 +71,7 @@ static ALWAYS_INLINE void produce(struct hb_producer *p, void *h, enum hb_item_k
 	struct hb_run *run = p->run;
 	const struct hq_ops *ops = run->ops;
 	const uint64_t interval = run->interval, work_max = run->producer_work_loops;
+	const uint64_t work_min = run->work_min_loops;
 	const unsigned burst = bursts ? run->burst_enq : 1;
 	const int counted = run->quota_total != 0;
 	uint64_t seq = 0, timed_sum = 0, limit = ops->bounded || kind == HB_ITEM_MESSAGE ? UINT64_MAX : 0;
@@ -137,7 +138,7 @@ static ALWAYS_INLINE void produce(struct hb_producer *p, void *h, enum hb_item_k
 		if (stopped)
 			break;
 		if (work)
-			hb_work(&rng, work_max);
+			hb_work(&rng, work_min, work_max);
 	}
 	p->timed_sum = timed_sum;
 }
@@ -209,7 +210,7 @@ static ALWAYS_INLINE void consume(struct hb_consumer *c, void *h, enum hb_item_k
 	struct hb_run *run = c->run;
 	const struct hq_ops *ops = run->ops;
 	const unsigned burst = bursts ? run->burst_deq : 1;
-	const uint64_t work_max = run->consumer_work_loops;
+	const uint64_t work_max = run->consumer_work_loops, work_min = run->work_min_loops;
 	/* nothing travels and nothing is made up (faa): stop with the producers */
 	const int stop_early = !ops->moves_data;
 	hb_item_sum_fn *const item_sum = run->item_sum;
@@ -241,7 +242,7 @@ static ALWAYS_INLINE void consume(struct hb_consumer *c, void *h, enum hb_item_k
 		if (stop_early && hb_phase(run) >= PH_STOP_PRODUCERS)
 			break;
 		if (work)
-			hb_work(&rng, work_max);
+			hb_work(&rng, work_min, work_max);
 	}
 }
 

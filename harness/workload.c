@@ -94,6 +94,7 @@ static ALWAYS_INLINE void symmetric(struct hb_producer *p, void *h, enum sym_mod
 	const enum hb_item_kind kind = mode == SYM_MESSAGE ? HB_ITEM_MESSAGE : HB_ITEM_INLINE;
 	const int account = mode != SYM_COUNTED;
 	const uint64_t interval = run->interval, work_max = run->work_loops;
+	const uint64_t work_min = run->work_min_loops;
 	const uint64_t threshold = run->enqueue_threshold;
 	const unsigned burst_enq = burst_enqueues ? run->burst_enq : 1;
 	const unsigned burst_deq = burst_dequeues ? run->burst_deq : 1;
@@ -157,7 +158,7 @@ static ALWAYS_INLINE void symmetric(struct hb_producer *p, void *h, enum sym_mod
 				atomic_store_explicit(&p->sent, seq, memory_order_relaxed);
 			}
 			if (work)
-				hb_work(&rng, work_max);
+				hb_work(&rng, work_min, work_max);
 		}
 		if (!mixed || !enqueue) {
 			unsigned got;
@@ -176,7 +177,7 @@ static ALWAYS_INLINE void symmetric(struct hb_producer *p, void *h, enum sym_mod
 				c->empty_polls++;
 			}
 			if (work)
-				hb_work(&rng, work_max);
+				hb_work(&rng, work_min, work_max);
 		}
 	}
 

@@ -329,6 +329,10 @@ static void bad_input_exits_2_with_one_message_and_no_file(void **state)
 		{NULL, {"--work", "-5"}, "--work needs a whole number from 0 to 10000000"},
 		{NULL, {"--workload", "pairs", "--work", "1us"}, "--work needs a whole number"},
 		{NULL, {"--work", "10000001"}, "--work needs a whole number"},
+		{NULL, {"--work", "150-50"}, "--work 150-50: the minimum is above the maximum"},
+		{NULL, {"--work", "50-"}, "--work needs a whole number"},
+		{NULL, {"--work", "a-150"}, "--work needs a whole number"},
+		{NULL, {"--work", "50-150", "--producer-work", "20"}, "--work's minimum 50 ns is above --producer-work 20"},
 		{NULL, {"--producer-work", "fast"}, "--producer-work needs a whole number"},
 		{NULL, {"--consumer-work", "-1"}, "--consumer-work needs a whole number"},
 		{NULL, {"--workload", "mixed", "--producer-work", "100"}, "--producer-work goes with --workload prodcons"},
@@ -677,6 +681,24 @@ static void workload_choices_work_and_pace(void **state)
 	assert_non_null(meta);
 	assert_non_null(strstr(meta, "\"calibration\": {\"loops_per_ns\": "));
 	free(meta);
+
+	/* --work MIN-MAX: every operation does at least MIN, so 2 threads of
+	 * 19..20 us each make at most about 2 x 52600 operations per second
+	 * (0..20 us, as above, would make about twice that on an idle CPU) */
+	fresh_dir(dir, sizeof dir, "workmin");
+	const char *workmin[] = {"--queue", "flat", "--workload", "pairs", "--threads", "2",
+				 "--work", "19000-20000", "--duration", "0.2", "--warmup", "0",
+				 "--calibrate", "0", "--out", dir, "--quiet", NULL};
+	run_bench(&r, NULL, workmin);
+	if (r.status != 0)
+		fail_msg("--work 19000-20000: exit %d: %s", r.status, r.err);
+	read_summary(dir, &s);
+	if (!(num(&s, "throughput_ops_per_s") > 0 && num(&s, "throughput_ops_per_s") < 110000))
+		fail_msg("--work 19000-20000: %s operations/s: the floor was not kept",
+			 field(&s, "throughput_ops_per_s"));
+	assert_string_equal(field(&s, "work_ns"), "20000");
+	assert_string_equal(field(&s, "work_min_ns"), "19000");
+	free(s.text);
 
 	/* 1P1C regimes: a slower producer leaves the consumer polling an empty
 	 * ring, a slower consumer leaves the producer facing a full one */

@@ -131,6 +131,23 @@ def _bounded(option):
     return check
 
 
+def _work(text, _check=_bounded("work")):
+    """work: NS (each operation draws 0..NS ns) or MIN-MAX (MIN..MAX ns: the
+    field's random delay with a floor), as numaring-bench --work takes it."""
+    if "-" not in text:
+        return _check(text)
+    lo, _, hi = text.partition("-")
+    lo, hi = _check(lo), _check(hi)
+    if lo > hi:
+        raise ValueError(f"{text}: the minimum is above the maximum")
+    return f"{lo}-{hi}"
+
+
+def work_max(value):
+    """The bound of a work value (NS or MIN-MAX): its largest draw, ns."""
+    return int(str(value).rpartition("-")[2] or 0)
+
+
 def _bool01(text):
     if text not in ("0", "1", "yes", "no"):
         raise ValueError(f"expected 0/1 or yes/no, not {text!r}")
@@ -168,7 +185,7 @@ SWEEP_KEYS = {
     "linger": _bounded("linger"),
     "counters": _bool01,
     "workload": _choice(WORKLOADS),
-    "work": _bounded("work"),
+    "work": _work,
     "producer-work": _bounded("producer-work"),
     "consumer-work": _bounded("consumer-work"),
     "pause-spin": _bounded("pause-spin"),
@@ -461,7 +478,7 @@ def pace_args(opts):
         return []
     per_item = int(opts.get("pace-work", PACE_WORK_NS))
     items = int(opts.get("batch", 32)) if str(opts.get("bursts", "0")) == "1" else 1
-    return [f"--{pace}-work", str(int(opts.get("work", 0)) + per_item * items)]
+    return [f"--{pace}-work", str(work_max(opts.get("work", 0)) + per_item * items)]
 
 
 def point_threads(opts):

@@ -103,7 +103,9 @@ LATER_COLUMNS = frozenset(["load", "capacity_ops_per_s", "inflight", "linger_us"
                            "c2c_one_way_before_ns", "c2c_one_way_after_ns",
                            # --capacity as the whole queue's (issue 31): before
                            # it, capacity was each of numaring's node rings
-                           "capacity_scope", "queue_slots"])
+                           "capacity_scope", "queue_slots",
+                           # --work MIN-MAX (issue 31): before it, draws started at 0
+                           "work_min_ns"])
 
 #: Columns every row must fill: the plots cannot place a row without them.
 REQUIRED_VALUES = ("experiment", "point", "rep", "queue", "producers", "consumers",

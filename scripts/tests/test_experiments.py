@@ -206,6 +206,24 @@ class ParserTest(unittest.TestCase):
             expfile.points(e, "quick", 2, 1)
         self.assertIn("batch 8 is larger than capacity-per-node 4", str(cm.exception))
 
+    def test_work_with_a_minimum(self):
+        """work = MIN-MAX passes numaring-bench --work MIN-MAX; a pace goes on top
+        of its maximum; a minimum above the maximum is refused with the line."""
+        e = parse_text(GOOD.replace("capacity = 64", "capacity = 64\nwork = 0, 50-150\n"
+                                    "pace = producer\npace-work = 10"))
+        pts, _ = expfile.points(e, "quick", 2, 1)
+        args = [p.args() for p in pts]
+        pairs = [a[i:i + 2] for a in args for i in range(len(a))]
+        self.assertIn(["--work", "50-150"], pairs)
+        self.assertIn(["--producer-work", "160"], pairs)
+        self.assertIn(["--producer-work", "10"], pairs)
+        self.assertEqual(expfile.work_max("50-150"), 150)
+        self.assertEqual(expfile.work_max(300), 300)
+        for bad in ("150-50", "50-", "-5", "5-1e9"):
+            with self.assertRaises(expfile.ExpError, msg=bad) as cm:
+                parse_text(GOOD.replace("capacity = 64", f"capacity = 64\nwork = {bad}"))
+            self.assertIn("work", str(cm.exception))
+
     def test_unreadable_file(self):
         with tempfile.NamedTemporaryFile(suffix=".exp", delete=False) as f:
             f.write(b"\xff\xfe\x00bad")
