@@ -6,15 +6,16 @@
 # C sources: one adapter per queue, plus the registry.
 PEER_C_SRCS := harness/peers/numaring.c harness/peers/flat.c harness/peers/ck.c \
                harness/peers/rte.c harness/peers/moodycamel.c harness/peers/boost.c \
+               harness/peers/tbb.c \
                harness/peers/urcu.c \
                harness/peers/mutex.c harness/peers/faa.c harness/peers/null.c \
                harness/peers/fault.c harness/peers/registry.c
 
-# C++ sources: the moodycamel and Boost.Lockfree shims (extern "C"); build
+# C++ sources: the moodycamel, Boost.Lockfree and oneTBB shims (extern "C"); build
 # with $(CXX) -std=c++17.
 # Under -fsanitize=thread g++ warns (-Wtsan) about the queue's
 # atomic_thread_fence: add -Wno-tsan for this file in TSan builds.
-PEER_CXX_SRCS := harness/peers/moodycamel.cpp harness/peers/boost.cpp
+PEER_CXX_SRCS := harness/peers/moodycamel.cpp harness/peers/boost.cpp harness/peers/tbb.cpp
 
 # Extra C flags for every peer file: queue.h and peers.h (harness/),
 # numaring.h and nr_ring.h (ring/). ck_ring.h, urcu/wfcqueue.h (multiarch
@@ -32,6 +33,7 @@ PEER_RTE_CFLAGS := -I/usr/include/dpdk -I/usr/include/x86_64-linux-gnu/dpdk
 #                  librte_eal, librte_kvargs, librte_telemetry, libbsd, libfdt
 #                  (loaded, never initialised: no EAL)
 #   -lurcu-common  the cds_wfcq_* functions (liburcu and liburcu-cds have none)
+#   -ltbb          oneTBB's concurrent_bounded_queue (its micro-queues' code)
 #   -lstdc++       the C++ shims, when the link is done by $(CC)
 # ck_ring, moodycamel and Boost.Lockfree are header-only: no library.
-PEER_LIBS := -lrte_ring -lurcu-common -lstdc++
+PEER_LIBS := -lrte_ring -lurcu-common -ltbb -lstdc++
