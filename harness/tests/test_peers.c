@@ -18,8 +18,8 @@
  *               must arrive exactly once and no other. 4p4c has more threads
   *               than this machine's 2 CPUs (see SEND_S for ck and rte). faa:
  *               the operation counts are checked instead.
- *   test_numaring_2node  single and 2p2c through numaring with an emulated
- *               two-node topology (the adapter passes the ring config through).
+ *   test_numaring_2node  single and 2p2c through numaring and sharded with
+ *               an emulated two-node topology (the adapters pass it through).
  *   test_capacity_is_the_whole_queue  --capacity is every queue's total
  *               (numaring's rounding and --capacity-per-node included).
  *
@@ -52,7 +52,7 @@
 #define BATCH 8u
 
 static const char *const expected_order[] = {
-	"numaring", "flat", "ck", "rte", "moodycamel", "boost", "tbb", "urcu", "mutex", "faa", "null",
+	"numaring", "flat", "ck", "rte", "moodycamel", "boost", "tbb", "sharded", "urcu", "mutex", "faa", "null",
 	"fault-drop", "fault-dup", "fault-corrupt"};
 
 /* How many items the adapter holds when created with capacity cap. */
@@ -225,7 +225,8 @@ static void single(const struct hq_ops *o, const struct hq_params *p)
 	n = o->bounded ? holds(o, q, p->capacity) : 16 * p->capacity;
 	/* several numaring nodes (an emulated topology): batches move between
 	 * rings, order is per ring */
-	fifo = strcmp(o->name, "numaring") != 0 || p->nsettings == 0;
+	fifo = (strcmp(o->name, "numaring") != 0 && strcmp(o->name, "sharded") != 0) ||
+	       p->nsettings == 0;
 	while (i < n) {
 		if (o->enqueue_burst && n - i == 3) {
 			void *b[BATCH];
@@ -598,7 +599,8 @@ static int two_nodes(char *topo, const char *tail)
 	return 0;
 }
 
-/* numaring with two emulated nodes: the allowed CPUs split in two halves. */
+/* numaring and sharded with two emulated nodes: the allowed CPUs split in
+ * two halves, a ring each. */
 static void test_numaring_2node(void **state)
 {
 	struct hq_params p;
@@ -612,8 +614,10 @@ static void test_numaring_2node(void **state)
 	p.settings = &topology;
 	p.nsettings = 1;
 	print_message("    topology \"%s\"\n", topo);
-	single(hq_find("numaring"), &p);
-	run_pc(hq_find("numaring"), &p, 2, 2);
+	for (const char *const *q = (const char *const[]){"numaring", "sharded", NULL}; *q; q++) {
+		single(hq_find(*q), &p);
+		run_pc(hq_find(*q), &p, 2, 2);
+	}
 }
 
 /* What a queue made with p holds (queue.h's holds; 0: unbounded). */
@@ -663,6 +667,13 @@ static void test_capacity_is_the_whole_queue(void **state)
 	p.capacity_per_node = 0;
 	assert_int_equal(held(nr, &p), 3 * (CAPACITY / 4));
 	single(nr, &p);
+	/* sharded splits the same way among the nodes with CPUs (a memory-only
+	 * node gets no ring of its own) */
+	const struct hq_ops *sh = hq_find("sharded");
+	assert_int_equal(held(sh, &p), CAPACITY);
+	p.capacity_per_node = 1;
+	assert_int_equal(held(sh, &p), 2 * CAPACITY);
+	p.capacity_per_node = 0;
 	/* a batch larger than the share is refused by name, not by the ring */
 	char err[256] = "";
 	p.batch = CAPACITY / 2;
