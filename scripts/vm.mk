@@ -78,7 +78,9 @@ VM_RUN_negative = ( $(NUMA_VM) --name negative --quiet --expect-fail \
 VM_CASES := 2x2 asym4 memless negative
 
 VMX_DIR     ?= $(B)/vm-experiments
-VMX_TIMEOUT ?= 1200
+# the guest's smoke sweep under TCG: about 15 min on an idle 2-CPU host, and
+# past 20 when the host is busy with other work (a CI step beside it)
+VMX_TIMEOUT ?= 1800
 
 .PHONY: vm-test vm-deps vm-kernel vm-run vm-experiments $(addprefix vm-,$(VM_CASES))
 
