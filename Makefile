@@ -10,7 +10,7 @@
 #   make test         the test suite (installs/checks its Debian packages first)
 #   make test-slow    the slow tests make test leaves out: the runner's sweeps, every
 #                     figure drawn, the pipeline on synthetic hosts (docs/testing.md)
-#   make test-tsan    the ring's tests under ThreadSanitizer
+#   make test-tsan    the ring's and the peer adapters' tests under ThreadSanitizer
 #   make test-asan    the ring's tests under AddressSanitizer + UBSan
 #   make test-fault   the ring's tests with preemption injected at the fault points
 #   make test-leaks   valgrind memcheck + LeakSanitizer: ring tests, every queue
@@ -88,8 +88,13 @@ test-slow: deps-test
 	@$(MAKE) --no-print-directory lib bench
 	@$(MAKE) --no-print-directory test-scripts-slow
 
+# The ring's tests, then every peer adapter's (harness/tests/test_peers: the
+# C peers, the C++ shims) under ThreadSanitizer; harness/tsan.supp names each
+# peer library whose synchronisation TSan cannot see, with the reason.
 test-tsan: deps-test
 	@$(MAKE) --no-print-directory B=build/tsan SAN=thread test-ring
+	@$(MAKE) --no-print-directory B=build/tsan SAN=thread build/tsan/tests/test_peers
+	TSAN_OPTIONS="suppressions=harness/tsan.supp halt_on_error=1" build/tsan/tests/test_peers
 
 test-asan: deps-test
 	@$(MAKE) --no-print-directory B=build/asan SAN=address test-ring
