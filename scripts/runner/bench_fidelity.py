@@ -41,6 +41,7 @@ key, or <key>-r2 where that folder holds results this tree did not start
 
 import argparse
 import csv
+import io
 import math
 import os
 import statistics
@@ -50,6 +51,7 @@ import tempfile
 import time
 
 from . import benchresult
+from .runio import write_whole
 from ..common import looks, manifest
 
 #: the queues the bare loop builds (harness/fidelity/bare_loop.c)
@@ -116,18 +118,10 @@ def run_harness(a, queue, burst, item, outdir):
 
 
 def write_csv(path, rows):
-    """The raw numbers, written whole (temp file + rename)."""
-    d = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".bench_fidelity.", suffix=".csv", dir=d)
-    try:
-        with os.fdopen(fd, "w", newline="") as f:
-            w = csv.writer(f)
-            w.writerow(["round", "queue", "mode", "kind", "items_per_s"])
-            w.writerows(rows)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+    """The raw numbers, written whole (write_whole)."""
+    buf = io.StringIO()
+    csv.writer(buf).writerows([["round", "queue", "mode", "kind", "items_per_s"]] + rows)
+    write_whole(path, buf.getvalue())
 
 
 def positive_float(s):

@@ -108,7 +108,6 @@ import glob
 import json
 import os
 import random
-import shutil
 import signal
 import subprocess
 import sys
@@ -119,7 +118,6 @@ from . import hostid
 from . import nrlikwid
 from .benchrun import group_capacity, rerun_far, run_bench_ring, run_probe, run_rep
 from .collect import collect, read_summary
-from . import hostenv
 from .hostenv import capture_env
 from .runio import WRITE_ERRNOS, CannotWrite, die, write_whole
 from .runorder import (CAPACITY_DIR, ORDER_TXT, REFERENCE_POINTS, capacity_groups, groups_text,

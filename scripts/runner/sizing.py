@@ -15,6 +15,7 @@ import re
 
 from ..common import expfile, looks, placement
 from ..common import manifest
+from ..common.cpulist import cpu_set
 from .runio import die
 from .runorder import REFERENCE_POINTS, capacity_groups, probe_opts
 
@@ -23,20 +24,6 @@ from .runorder import REFERENCE_POINTS, capacity_groups, probe_opts
 
 def allowed_cpus():
     return len(os.sched_getaffinity(0))
-
-
-def _cpu_set(cpulist):
-    """The CPUs of a cpulist string ("0-3,8") as a set; empty if malformed."""
-    out = set()
-    try:
-        for part in str(cpulist).split(","):
-            part = part.strip()
-            if part:
-                a, _, b = part.partition("-")
-                out.update(range(int(a), int(b or a) + 1))
-    except ValueError:
-        return set()
-    return out
 
 
 def core_groups(cpus):
@@ -67,7 +54,7 @@ def host_shape():
     for path in glob.glob("/sys/devices/system/node/node[0-9]*/cpulist"):
         try:
             with open(path, encoding="utf-8") as f:
-                nodes += bool(_cpu_set(f.read()) & cpus)
+                nodes += bool(cpu_set(f.read()) & cpus)
         except OSError:
             pass
     return len(cpus), len(core_groups(cpus)), max(1, nodes)
