@@ -136,41 +136,25 @@ def _bool01(text):
 
 # Sweep keys: checker for each value. "threads" is handled apart. The
 # numbers' bounds are numaring-bench's own (_bounded).
-SWEEP_KEYS = {
+SWEEP_KEYS = {k: _bounded(k) for k in (
+    "producers", "consumers", "recheck", "batch", "capacity", "rate", "duration", "ops",
+    "warmup", "drain-timeout", "sample", "calibrate", "load-probe", "linger", "work",
+    "producer-work", "consumer-work", "pause-spin", "exp-cap", "enqueue-share")}
+SWEEP_KEYS.update({
     "queue": _choice(QUEUES),
-    "producers": _bounded("producers"),
-    "consumers": _bounded("consumers"),
     "lookup": _choice(LOOKUPS),
-    "recheck": _bounded("recheck"),
     "gate": _choice(GATES),
     "backoff": _choice(BACKOFFS),
-    "batch": _bounded("batch"),
-    "capacity": _bounded("capacity"),
     "pin": _choice(PINS),
     "smt": _choice(SMTS),
-    "bursts": _bool01,
-    "rate": _bounded("rate"),
-    "duration": _bounded("duration"),
-    "ops": _bounded("ops"),
-    "warmup": _bounded("warmup"),
-    "drain-timeout": _bounded("drain-timeout"),
     "item": _choice(manifest.items()),
-    "sample": _bounded("sample"),
-    "calibrate": _bounded("calibrate"),
-    "load": lambda t, _load=_bounded("load"): t if t == "closed" else _load(t),
     "pace": _choice(PACES),
-    "pace-work": lambda t: _int(t, 1, 1000000),
-    "load-probe": _bounded("load-probe"),
-    "linger": _bounded("linger"),
-    "counters": _bool01,
     "workload": _choice(WORKLOADS),
-    "work": _bounded("work"),
-    "producer-work": _bounded("producer-work"),
-    "consumer-work": _bounded("consumer-work"),
-    "pause-spin": _bounded("pause-spin"),
-    "exp-cap": _bounded("exp-cap"),
-    "enqueue-share": _bounded("enqueue-share"),
-}
+    "bursts": _bool01,
+    "counters": _bool01,
+    "load": lambda t, _load=_bounded("load"): t if t == "closed" else _load(t),
+    "pace-work": lambda t: _int(t, 1, 1000000),
+})
 #: Keys passed to numaring-bench as a bare flag when 1 (--bursts), left out when 0.
 FLAG_KEYS = ("bursts", "counters")
 PROFILE_ONLY = {"reps": lambda t: _int(t, 1, 1000)}
