@@ -123,6 +123,20 @@ def fail(prog, msg, code=2):
     sys.exit(code)
 
 
+def bare_rate(prog, cmd):
+    """items/s of one run of the bare loop (harness/fidelity/bare_loop.c: its
+    last line is queue,burst,items_per_s); exit 1 with one message where it
+    failed or printed anything else."""
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        fail(prog, f"{' '.join(cmd)} failed: {r.stderr.strip()}", 1)
+    try:
+        _queue, _burst, v = r.stdout.strip().splitlines()[-1].split(",")
+        return float(v)
+    except (ValueError, IndexError):
+        fail(prog, f"{' '.join(cmd)} printed {r.stdout.strip()!r}, not queue,burst,items_per_s", 1)
+
+
 # ---- paths and loading (for a claims module) --------------------------------
 
 def csv_path(hostdir, name):
