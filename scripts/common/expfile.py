@@ -325,10 +325,7 @@ def parse(path, text=None):
     sweep = seen["sweep"]
     if not sweep:
         raise ExpError(f"{path}: [sweep] is missing or empty")
-    if "threads" in sweep and ("producers" in sweep or "consumers" in sweep):
-        raise ExpError(f"{path}:{lines_of[('sweep', 'threads')]}: threads and "
-                       "producers/consumers are alternatives")
-    for prof in PROFILES:
+    for prof in ("sweep",) + PROFILES:
         over = seen[prof]
         if "threads" in over and ("producers" in over or "consumers" in over):
             raise ExpError(f"{path}:{lines_of[(prof, 'threads')]}: threads and "
@@ -398,9 +395,7 @@ def expand_threads(tokens, units, nodes):
 def thread_units(smt, ncpus, cores=None):
     """What a thread count counts for a point of policy ``smt``: the cores
     (``cores``, default: ncpus, a host without SMT), or every CPU."""
-    if smt == "siblings" or cores is None:
-        return ncpus
-    return cores
+    return ncpus if smt == "siblings" or cores is None else cores
 
 
 def slug(value):
@@ -462,17 +457,14 @@ def reference_point(exp, pts, ncpus, nodes, cores=None):
         return None
     if ref == "first":
         return pts[0]
+    def matches(p, k, v):
+        if k != "threads":
+            return p.opts.get(k) == str(v)
+        units = thread_units(p.opts.get("smt", "cores"), ncpus, cores)
+        return point_threads(p.opts) == expand_threads([v], units, nodes)[0]
+
     for p in pts:
-        ok = True
-        for k, v in ref:
-            if k == "threads":
-                units = thread_units(p.opts.get("smt", "cores"), ncpus, cores)
-                want = expand_threads([v], units, nodes)[0]
-                got = point_threads(p.opts)
-                ok = ok and got == want
-            else:
-                ok = ok and p.opts.get(k) == str(v)
-        if ok:
+        if all(matches(p, k, v) for k, v in ref):
             return p
     where = f"{exp.path}:{exp.reference_line}" if exp.reference_line else exp.path
     raise ExpError(f"{where}: reference: no point of this machine's sweep has "
@@ -505,11 +497,10 @@ def points(exp, profile, ncpus, nodes, cores=None):
             continue  # on one node, alternating nodes is filling it: compact's point
         if "threads" in chosen and chosen["threads"] not in by_smt[str(chosen.get("smt", "cores"))]:
             continue
-        if (str(chosen.get("workload", "prodcons")) in SYMMETRIC
-                and str(chosen.get("pace", "free")) != "free"):
+        symmetric = str(chosen.get("workload", "prodcons")) in SYMMETRIC
+        if symmetric and str(chosen.get("pace", "free")) != "free":
             continue  # pairs, mixed: no producer and consumer sides to pace (free's point)
         opts = {}
-        symmetric = str(chosen.get("workload", "prodcons")) in SYMMETRIC
         for (k, _), v in zip(axes, combo):
             if k == "threads" and symmetric:
                 opts["threads"] = str(v)  # every thread enqueues and dequeues

@@ -309,10 +309,7 @@ def _mhz(procs, why, lscpu_text):
             out["cpuinfo_cpu_mhz"] = mhz
         else:
             out["cpuinfo_why_not"] = "/proc/cpuinfo has no \"cpu MHz\" field here"
-    if lscpu_text is None:
-        text, lwhy = _run(["lscpu"])
-    else:
-        text, lwhy = lscpu_text, None
+    text, lwhy = _run(["lscpu"]) if lscpu_text is None else (lscpu_text, None)
     if text is None:
         out["lscpu_why_not"] = lwhy
     else:

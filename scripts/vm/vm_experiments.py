@@ -268,12 +268,8 @@ def main():
     return 1 if failed else 0
 
 
-def on_term(signum, frame):
-    raise KeyboardInterrupt
-
-
 if __name__ == "__main__":
-    signal.signal(signal.SIGTERM, on_term)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # as SIGINT: KeyboardInterrupt
     try:
         sys.exit(main())
     except KeyboardInterrupt:
