@@ -388,8 +388,7 @@ def run_pass(a, bench, topology, exps, profile, ident, hostdir, fp, rounds=None)
             pts, reps, ref = pts[:1], 1, None
             for p in pts:
                 p.opts.pop("ops", None)
-                p.opts["duration"] = "0.05"
-                p.opts["warmup"] = "0"
+                p.opts.update(duration="0.05", warmup="0")
         base = reps
         if rounds and e.name in rounds:
             reps = max(reps, rounds[e.name])

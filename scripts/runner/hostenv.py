@@ -249,13 +249,9 @@ def _cpufreq(sysroot, vm):
             except OSError as e:
                 unreadable[name] = e.strerror or str(e)
                 continue
-            if unit:
-                try:
-                    entry[f"{name}_{unit}"] = int(v)
-                except ValueError:
-                    entry[f"{name}_{unit}"] = v
-            else:
-                entry[name] = v
+            # a frequency as a number where it reads as one
+            entry[f"{name}_{unit}" if unit else name] = (
+                int(v) if unit and re.fullmatch(r"-?[0-9]+", v) else v)
         if unreadable:
             entry["unreadable"] = unreadable
         per[n] = entry

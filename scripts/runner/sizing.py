@@ -9,6 +9,7 @@ or on a host described by --cpus/--cores/--nodes/--smt: what
 `python3 -m scripts.runner.experiments list` prints and `check` sizes the files by.
 """
 
+import contextlib
 import glob
 import os
 import re
@@ -34,13 +35,10 @@ def core_groups(cpus):
     for c in sorted(cpus):
         key = None
         for name in ("core_cpus_list", "thread_siblings_list"):
-            try:
-                with open(f"/sys/devices/system/cpu/cpu{c}/topology/{name}",
-                          encoding="utf-8") as f:
-                    key = f.read().strip()
+            path = f"/sys/devices/system/cpu/cpu{c}/topology/{name}"
+            with contextlib.suppress(OSError), open(path, encoding="utf-8") as f:
+                key = f.read().strip()
                 break
-            except OSError:
-                pass
         groups.setdefault(key or f"cpu{c}", []).append(c)
     return list(groups.values())
 
@@ -52,11 +50,8 @@ def host_shape():
     cpus = os.sched_getaffinity(0)
     nodes = 0
     for path in glob.glob("/sys/devices/system/node/node[0-9]*/cpulist"):
-        try:
-            with open(path, encoding="utf-8") as f:
-                nodes += bool(cpu_set(f.read()) & cpus)
-        except OSError:
-            pass
+        with contextlib.suppress(OSError), open(path, encoding="utf-8") as f:
+            nodes += bool(cpu_set(f.read()) & cpus)
     return len(cpus), len(core_groups(cpus)), max(1, nodes)
 
 

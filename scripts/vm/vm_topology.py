@@ -98,12 +98,8 @@ class Topology:
 def raw_qemu_args(smp, memory, objects, numa):
     """The machine's QEMU arguments from the raw escape hatch (--smp, --memory,
     --object, --numa), as given."""
-    args = ["-smp", smp, "-m", memory]
-    for o in objects:
-        args += ["-object", o]
-    for n in numa:
-        args += ["-numa", n]
-    return args
+    return (["-smp", smp, "-m", memory] + [x for o in objects for x in ("-object", o)]
+            + [x for n in numa for x in ("-numa", n)])
 
 
 def check_topology(js, topo, rseq_expected):
