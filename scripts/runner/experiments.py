@@ -126,8 +126,7 @@ from .sizing import (CALIBRATE_WARMUP_S, LOAD_PROBE_WARMUP_S, RUN_OVERHEAD_S, al
                      emulated_halves, host_shape, list_host, needs_two_nodes, side_seconds,
                      sizing, SIDE_BENCHMARKS, topo_cores, ESTIMATE_BEGIN, ESTIMATE_END,
                      estimate_block, fmt_time)
-# The names the runner's callers (the tests, benchresult.py, claims.py) read
-# as experiments.<name> from the modules they moved to (issue 23): kept here.
+# names the tests read as experiments.<name>, kept since they moved (issue 23)
 from .collect import oversubscribed  # noqa: F401
 from .runorder import PROBE_TAIL_S, probe_opts  # noqa: F401
 from .sizing import BENCH_DEFAULTS, core_groups, points_seconds, run_seconds  # noqa: F401
