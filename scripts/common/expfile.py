@@ -156,42 +156,27 @@ def _bool01(text):
 
 # Sweep keys: checker for each value. "threads" is handled apart. The
 # numbers' bounds are numaring-bench's own (_bounded).
-SWEEP_KEYS = {
+SWEEP_KEYS = {k: _bounded(k) for k in (
+    "producers", "consumers", "recheck", "batch", "capacity", "rate", "duration", "ops",
+    "warmup", "drain-timeout", "sample", "calibrate", "load-probe", "linger",
+    "producer-work", "consumer-work", "pause-spin", "exp-cap", "enqueue-share")}
+SWEEP_KEYS.update({
     "queue": _choice(QUEUES),
-    "producers": _bounded("producers"),
-    "consumers": _bounded("consumers"),
     "lookup": _choice(LOOKUPS),
-    "recheck": _bounded("recheck"),
     "gate": _choice(GATES),
     "backoff": _choice(BACKOFFS),
-    "batch": _bounded("batch"),
-    "capacity": _bounded("capacity"),
     "capacity-per-node": _bounded("capacity"),
     "pin": _choice(PINS),
     "smt": _choice(SMTS),
-    "bursts": _bool01,
-    "rate": _bounded("rate"),
-    "duration": _bounded("duration"),
-    "ops": _bounded("ops"),
-    "warmup": _bounded("warmup"),
-    "drain-timeout": _bounded("drain-timeout"),
     "item": _choice(manifest.items()),
-    "sample": _bounded("sample"),
-    "calibrate": _bounded("calibrate"),
-    "load": lambda t, _load=_bounded("load"): t if t == "closed" else _load(t),
     "pace": _choice(PACES),
-    "pace-work": lambda t: _int(t, 1, 1000000),
-    "load-probe": _bounded("load-probe"),
-    "linger": _bounded("linger"),
-    "counters": _bool01,
     "workload": _choice(WORKLOADS),
     "work": _work,
-    "producer-work": _bounded("producer-work"),
-    "consumer-work": _bounded("consumer-work"),
-    "pause-spin": _bounded("pause-spin"),
-    "exp-cap": _bounded("exp-cap"),
-    "enqueue-share": _bounded("enqueue-share"),
-}
+    "bursts": _bool01,
+    "counters": _bool01,
+    "load": lambda t, _load=_bounded("load"): t if t == "closed" else _load(t),
+    "pace-work": lambda t: _int(t, 1, 1000000),
+})
 #: Keys passed to numaring-bench as a bare flag when 1 (--bursts), left out when 0.
 FLAG_KEYS = ("bursts", "counters")
 PROFILE_ONLY = {"reps": lambda t: _int(t, 1, 1000)}
@@ -362,10 +347,7 @@ def parse(path, text=None):
     sweep = seen["sweep"]
     if not sweep:
         raise ExpError(f"{path}: [sweep] is missing or empty")
-    if "threads" in sweep and ("producers" in sweep or "consumers" in sweep):
-        raise ExpError(f"{path}:{lines_of[('sweep', 'threads')]}: threads and "
-                       "producers/consumers are alternatives")
-    for prof in PROFILES:
+    for prof in ("sweep",) + PROFILES:
         over = seen[prof]
         if "threads" in over and ("producers" in over or "consumers" in over):
             raise ExpError(f"{path}:{lines_of[(prof, 'threads')]}: threads and "
@@ -435,9 +417,7 @@ def expand_threads(tokens, units, nodes):
 def thread_units(smt, ncpus, cores=None):
     """What a thread count counts for a point of policy ``smt``: the cores
     (``cores``, default: ncpus, a host without SMT), or every CPU."""
-    if smt == "siblings" or cores is None:
-        return ncpus
-    return cores
+    return ncpus if smt == "siblings" or cores is None else cores
 
 
 def slug(value):
@@ -500,17 +480,14 @@ def reference_point(exp, pts, ncpus, nodes, cores=None):
         return None
     if ref == "first":
         return pts[0]
+    def matches(p, k, v):
+        if k != "threads":
+            return p.opts.get(k) == str(v)
+        units = thread_units(p.opts.get("smt", "cores"), ncpus, cores)
+        return point_threads(p.opts) == expand_threads([v], units, nodes)[0]
+
     for p in pts:
-        ok = True
-        for k, v in ref:
-            if k == "threads":
-                units = thread_units(p.opts.get("smt", "cores"), ncpus, cores)
-                want = expand_threads([v], units, nodes)[0]
-                got = point_threads(p.opts)
-                ok = ok and got == want
-            else:
-                ok = ok and p.opts.get(k) == str(v)
-        if ok:
+        if all(matches(p, k, v) for k, v in ref):
             return p
     where = f"{exp.path}:{exp.reference_line}" if exp.reference_line else exp.path
     raise ExpError(f"{where}: reference: no point of this machine's sweep has "
@@ -544,11 +521,10 @@ def points(exp, profile, ncpus, nodes, cores=None):
             continue  # on one node, alternating nodes is filling it: compact's point
         if "threads" in chosen and chosen["threads"] not in by_smt[str(chosen.get("smt", "cores"))]:
             continue
-        if (str(chosen.get("workload", "prodcons")) in SYMMETRIC
-                and str(chosen.get("pace", "free")) != "free" and "free" in paces):
+        symmetric = str(chosen.get("workload", "prodcons")) in SYMMETRIC
+        if symmetric and str(chosen.get("pace", "free")) != "free" and "free" in paces:
             continue  # pairs, mixed: no producer and consumer sides to pace (free's point)
         opts = {}
-        symmetric = str(chosen.get("workload", "prodcons")) in SYMMETRIC
         for (k, _), v in zip(axes, combo):
             if k == "threads" and symmetric:
                 opts["threads"] = str(v)  # every thread enqueues and dequeues

@@ -66,68 +66,28 @@ def queue(name):
     raise KeyError(f"no queue {name!r} in {PATH}")
 
 
-def _names(key):
-    return tuple(data()[key])
+def _names(key, doc):
+    """The reader of the manifest's list ``key``: a function returning it as a tuple."""
+    def names():
+        return tuple(data()[key])
+    names.__name__ = names.__qualname__ = key
+    names.__doc__ = doc
+    return names
 
 
-def lookups():
-    """--lookup's values: numaring's node look-ups."""
-    return _names("lookups")
-
-
-def gates():
-    """--gate's values: numaring's cross-node transfer gates."""
-    return _names("gates")
-
-
-def backoffs():
-    """--backoff's values."""
-    return _names("backoffs")
-
-
-def workloads():
-    """--workload's values."""
-    return _names("workloads")
-
-
-def symmetric_workloads():
-    """The workloads whose every thread enqueues and dequeues (not prodcons)."""
-    return _names("symmetric_workloads")
-
-
-def pins():
-    """--pin's named placements (a cpulist is the other kind of value)."""
-    return _names("pins")
-
-
-def smts():
-    """--smt's values."""
-    return _names("smts")
-
-
-def items():
-    """--item's values."""
-    return _names("items")
-
-
-def accountings():
-    """--accounting's values."""
-    return _names("accountings")
-
-
-def queue_counters():
-    """The queue counters, in summary.csv's order."""
-    return _names("queue_counters")
-
-
-def probe_kinds():
-    """The kinds of probe.csv's rows (numaring-bench --probe)."""
-    return _names("probe_kinds")
-
-
-def probe_meta():
-    """The facts of probe.csv's meta rows (their method field)."""
-    return _names("probe_meta")
+lookups = _names("lookups", "--lookup's values: numaring's node look-ups.")
+gates = _names("gates", "--gate's values: numaring's cross-node transfer gates.")
+backoffs = _names("backoffs", "--backoff's values.")
+workloads = _names("workloads", "--workload's values.")
+symmetric_workloads = _names("symmetric_workloads", "The workloads whose every thread "
+                             "enqueues and dequeues (not prodcons).")
+pins = _names("pins", "--pin's named placements (a cpulist is the other kind of value).")
+smts = _names("smts", "--smt's values.")
+items = _names("items", "--item's values.")
+accountings = _names("accountings", "--accounting's values.")
+queue_counters = _names("queue_counters", "The queue counters, in summary.csv's order.")
+probe_kinds = _names("probe_kinds", "The kinds of probe.csv's rows (numaring-bench --probe).")
+probe_meta = _names("probe_meta", "The facts of probe.csv's meta rows (their method field).")
 
 
 def limits():

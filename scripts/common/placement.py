@@ -28,17 +28,19 @@ RERUN_CAP = 2
 RERUN_SHARE = 0.25
 
 
+def _positive(text):
+    """The number in text where it is one above 0, else None."""
+    try:
+        v = float(text or "")
+    except ValueError:
+        return None
+    return v if v > 0 else None
+
+
 def ends(row):
     """The run's two timed trips (ns), those that were timed: a list of 0 to 2."""
-    out = []
-    for k in ("c2c_one_way_before_ns", "c2c_one_way_after_ns"):
-        try:
-            v = float(row.get(k) or "")
-        except ValueError:
-            continue
-        if v > 0:
-            out.append(v)
-    return out
+    trips = (_positive(row.get(k)) for k in ("c2c_one_way_before_ns", "c2c_one_way_after_ns"))
+    return [v for v in trips if v]
 
 
 def far(row, t_c):
@@ -54,11 +56,5 @@ def probe_trip(probe_csv):
             vals = {r.get("kind"): r.get("value") for r in csv.DictReader(f)}
     except OSError:
         return None
-    for k in ("c2c_one_way_same_node", "c2c_one_way_other_node"):
-        try:
-            v = float(vals.get(k) or "")
-        except ValueError:
-            continue
-        if v > 0:
-            return v
-    return None
+    trips = (_positive(vals.get(k)) for k in ("c2c_one_way_same_node", "c2c_one_way_other_node"))
+    return next((v for v in trips if v), None)

@@ -41,8 +41,7 @@ FULL_OCCUPANCY = 0.5
 COLUMNS = ("occupancy", "full_retries_per_item", "empty_polls_per_item", "regime")
 
 
-def _n(row, key):
-    return tidy.num(row, key)
+_n = tidy.num
 
 
 def slots(row):

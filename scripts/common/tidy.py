@@ -134,23 +134,22 @@ def is_reference(row):
     return row.get("point", "") in REFERENCE_POINTS
 
 
+def _flag(row, column):
+    v = (row.get(column) or "").strip()
+    return None if v == "" else v == "1"
+
+
 def oversubscribed(row):
     """True where the run's threads outnumbered the CPUs they ran on, False
     where not, None where the table does not say (older tables)."""
-    v = (row.get("oversubscribed") or "").strip()
-    if v == "":
-        return None
-    return v == "1"
+    return _flag(row, "oversubscribed")
 
 
 def stolen(row):
     """True where the hypervisor took more than 3% of the CPUs' time over the
     run (the tidy CSV's stolen, from its steal_pct), False where not, None
     where the table does not say (older tables, no /proc/stat)."""
-    v = (row.get("stolen") or "").strip()
-    if v == "":
-        return None
-    return v == "1"
+    return _flag(row, "stolen")
 
 
 def shares_core(row):

@@ -7,6 +7,7 @@ half a file where a reader (a resumed sweep, the golden test) would take it
 for a whole one.
 """
 
+import contextlib
 import os
 
 
@@ -20,10 +21,8 @@ def write_whole(path, text):
             os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException as e:
-        try:
+        with contextlib.suppress(OSError):
             os.remove(tmp)
-        except OSError:
-            pass
         if isinstance(e, OSError) and e.filename is None:  # a failed write or flush
             raise OSError(e.errno, e.strerror, path) from None
         raise

@@ -41,6 +41,7 @@ key, or <key>-r2 where that folder holds results this tree did not start
 
 import argparse
 import csv
+import io
 import math
 import os
 import statistics
@@ -50,6 +51,7 @@ import tempfile
 import time
 
 from . import benchresult
+from .runio import write_whole
 from ..common import looks, manifest
 
 #: the queues the bare loop builds (harness/fidelity/bare_loop.c)
@@ -57,6 +59,7 @@ QUEUES = ("flat", "numaring", "rte")
 #: the bare loop, then numaring-bench with each --item
 KINDS = ("bare",) + manifest.items()
 TARGET = 0.8
+PROG = "bench-fidelity"
 SINGLE_BATCH = 32  # numaring-bench's default --batch, used with single operations
 
 
@@ -116,38 +119,23 @@ def run_harness(a, queue, burst, item, outdir):
 
 
 def write_csv(path, rows):
-    """The raw numbers, written whole (temp file + rename)."""
-    d = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".bench_fidelity.", suffix=".csv", dir=d)
-    try:
-        with os.fdopen(fd, "w", newline="") as f:
-            w = csv.writer(f)
-            w.writerow(["round", "queue", "mode", "kind", "items_per_s"])
-            w.writerows(rows)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+    """The raw numbers, written whole (write_whole)."""
+    buf = io.StringIO()
+    csv.writer(buf).writerows([["round", "queue", "mode", "kind", "items_per_s"]] + rows)
+    write_whole(path, buf.getvalue())
 
 
-def positive_float(s):
-    try:
-        v = float(s)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{s!r} is not a number")
-    if not math.isfinite(v) or v <= 0:
-        raise argparse.ArgumentTypeError(f"{s!r} is not a positive number")
-    return v
-
-
-def nonnegative_float(s):
-    try:
-        v = float(s)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{s!r} is not a number")
-    if not math.isfinite(v) or v < 0:
-        raise argparse.ArgumentTypeError(f"{s!r} is not a number >= 0")
-    return v
+def real(ok, what):
+    """argparse's type of a finite number for which ok(number) holds (else: not `what`)."""
+    def parse(s):
+        try:
+            v = float(s)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{s!r} is not a number")
+        if not math.isfinite(v) or not ok(v):
+            raise argparse.ArgumentTypeError(f"{s!r} is not {what}")
+        return v
+    return parse
 
 
 def int_in(lo, hi):
@@ -174,9 +162,9 @@ def main():
     ap.add_argument("--reps", type=int_in(1, 1000), default=looks.LOOKS[0],
                     help=f"interleaved rounds (default {looks.LOOKS[0]}: the fewest pairs a "
                     "claim decides on)")
-    ap.add_argument("--duration", type=positive_float, default=1.0,
+    ap.add_argument("--duration", type=real(lambda v: v > 0, "a positive number"), default=1.0,
                     help="measured seconds per run (default 1)")
-    ap.add_argument("--warmup", type=nonnegative_float, default=0.3,
+    ap.add_argument("--warmup", type=real(lambda v: v >= 0, "a number >= 0"), default=0.3,
                     help="warm-up seconds per run (default 0.3)")
     ap.add_argument("--burst", type=int_in(2, 1024), default=32,
                     help="burst size of the burst mode (default 32); single operations "
@@ -187,14 +175,11 @@ def main():
     a = ap.parse_args()
     for exe, what in ((a.bench, "make bench"), (a.bare, "make build/bench/bare_loop")):
         if not os.access(exe, os.X_OK):
-            print(f"bench-fidelity: {exe} is not built ({what})", file=sys.stderr)
-            sys.exit(2)
+            benchresult.fail(PROG, f"{exe} is not built ({what})")
     if a.csv:
         d = os.path.dirname(os.path.abspath(a.csv))
         if not os.path.isdir(d) or not os.access(d, os.W_OK):
-            print(f"bench-fidelity: --csv {a.csv}: folder {d} does not exist or is not writable",
-                  file=sys.stderr)
-            sys.exit(2)
+            benchresult.fail(PROG, f"--csv {a.csv}: folder {d} does not exist or is not writable")
     if a.reps < 5:
         print(f"bench-fidelity: note: --reps {a.reps}; at least 5 are recommended on a noisy "
               f"machine", file=sys.stderr)
@@ -231,18 +216,15 @@ def main():
                       + (f", about {left:.0f} s left)" if rnd < a.reps else ")"),
                       file=sys.stderr, flush=True)
     except RunFailed as e:
-        print(f"bench-fidelity: a run failed:\n  {e}", file=sys.stderr)
-        sys.exit(1)
+        benchresult.fail(PROG, f"a run failed:\n  {e}", 1)
     except KeyboardInterrupt:
-        print("bench-fidelity: interrupted", file=sys.stderr)
-        sys.exit(130)
+        benchresult.fail(PROG, "interrupted", 130)
 
     if a.csv:
         try:
             write_csv(a.csv, rows)
         except OSError as e:
-            print(f"bench-fidelity: cannot write {a.csv}: {e}", file=sys.stderr)
-            sys.exit(1)
+            benchresult.fail(PROG, f"cannot write {a.csv}: {e}", 1)
     if result:
         result.save(results)
 

@@ -66,11 +66,16 @@ import sys
 import tempfile
 
 from . import bench_fidelity
+from .bench_fidelity import fmt_cell
 from . import benchresult
 from ..common import looks, manifest
 
 #: every queue of numaring-bench but the null queue (the harness alone)
 QUEUES = manifest.queues(fabricates=False)
+
+
+def fail(msg, code=2):
+    benchresult.fail("bench-peers", msg, code)
 
 
 def run(bench, queue, shape, bursts, burst, item, duration, outdir, accounting="auto"):
@@ -83,8 +88,7 @@ def run(bench, queue, shape, bursts, burst, item, duration, outdir, accounting="
     cmd += ["--bursts"] if bursts else []
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
-        print(f"bench-peers: {' '.join(cmd)} failed: {r.stderr.strip()}", file=sys.stderr)
-        sys.exit(1)
+        fail(f"{' '.join(cmd)} failed: {r.stderr.strip()}", 1)
     with open(os.path.join(outdir, "summary.csv"), newline="") as f:
         row = next(csv.DictReader(f))
     ops = float(row["enqueued"]) / (burst if bursts else 1)
@@ -97,19 +101,9 @@ BARE_QUEUES = bench_fidelity.QUEUES
 
 def run_bare(bare, queue, bursts, burst, duration):
     """items/s of `queue` at 1P1C in the bare loop (single operations or bursts)."""
-    cmd = [bare, "--queue", queue, "--burst", str(burst if bursts else 1),
-           "--duration", str(duration), "--warmup", "0.3"]
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode != 0:
-        print(f"bench-peers: {' '.join(cmd)} failed: {r.stderr.strip()}", file=sys.stderr)
-        sys.exit(1)
-    try:
-        q, b, v = r.stdout.strip().splitlines()[-1].split(",")
-        return float(v)
-    except (ValueError, IndexError):
-        print(f"bench-peers: {' '.join(cmd)} printed {r.stdout.strip()!r}, not queue,burst,items_per_s",
-              file=sys.stderr)
-        sys.exit(1)
+    return benchresult.bare_rate("bench-peers", [bare, "--queue", queue, "--burst",
+                                                 str(burst if bursts else 1), "--duration",
+                                                 str(duration), "--warmup", "0.3"])
 
 
 def parse_shapes(text):
@@ -118,19 +112,11 @@ def parse_shapes(text):
         try:
             p, c = (int(x) for x in part.strip().split("x"))
         except ValueError:
-            print(f"bench-peers: --shapes: {part!r} is not PxC (for example 1x1,2x2)",
-                  file=sys.stderr)
-            sys.exit(2)
+            fail(f"--shapes: {part!r} is not PxC (for example 1x1,2x2)")
         if not (1 <= p <= 64 and 1 <= c <= 64):
-            print(f"bench-peers: --shapes: {part!r}: 1 to 64 producers and consumers",
-                  file=sys.stderr)
-            sys.exit(2)
+            fail(f"--shapes: {part!r}: 1 to 64 producers and consumers")
         out.append((p, c))
     return out
-
-
-def fmt(v):
-    return f"{statistics.median(v) / 1e6:8.2f} [{min(v) / 1e6:6.2f}..{max(v) / 1e6:6.2f}]"
 
 
 def main():
@@ -151,14 +137,11 @@ def main():
     benchresult.add_arguments(ap, "bench-peers")
     a = ap.parse_args()
     if not os.access(a.bench, os.X_OK):
-        print(f"bench-peers: {a.bench} is not built (make bench)", file=sys.stderr)
-        sys.exit(2)
+        fail(f"{a.bench} is not built (make bench)")
     if a.reps < 1 or a.duration <= 0 or a.burst < 1:
-        print("bench-peers: --reps, --duration and --burst must be positive", file=sys.stderr)
-        sys.exit(2)
+        fail("--reps, --duration and --burst must be positive")
     if a.bare is not None and not os.access(a.bare, os.X_OK):
-        print(f"bench-peers: --bare {a.bare} is not built (make {a.bare})", file=sys.stderr)
-        sys.exit(2)
+        fail(f"--bare {a.bare} is not built (make {a.bare})")
     shapes = parse_shapes(a.shapes)
     result = benchresult.start("bench-peers", "bench-peers", a, a.bench)
     rows = []
@@ -201,7 +184,7 @@ def main():
         print(f"\n{p}P{c}C{over}")
         print(f"{'queue':12} {'single operations':>28} {'bursts of ' + str(a.burst):>28}")
         for q in QUEUES:
-            print(f"{q:12} {fmt(res[(s, q, 0)]):>28} {fmt(res[(s, q, 1)]):>28}")
+            print(f"{q:12} {fmt_cell(res[(s, q, 0)]):>28} {fmt_cell(res[(s, q, 1)]):>28}")
     print()
     for s in shapes:
         p, c = s
@@ -232,7 +215,7 @@ def main():
         print(f"\nThe queues alone at 1P1C (bare loop: {a.bare}, no harness code), same rounds")
         print(f"{'queue':12} {'single operations':>28} {'bursts of ' + str(a.burst):>28}")
         for q in BARE_QUEUES:
-            print(f"{q:12} {fmt(bare[(q, 0)]):>28} {fmt(bare[(q, 1)]):>28}")
+            print(f"{q:12} {fmt_cell(bare[(q, 0)]):>28} {fmt_cell(bare[(q, 1)]):>28}")
         for (num, den, b, target) in (("numaring", "rte", 1, 1.2), ("numaring", "flat", 0, 1.0)):
             ratios = [x / y for x, y in zip(bare[(num, b)], bare[(den, b)]) if y > 0]
             what = f"bursts of {a.burst}" if b else "single operations"

@@ -40,7 +40,6 @@ holds results this tree did not start (scripts/runner/hostid.py).
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 
 from . import benchresult
@@ -66,18 +65,9 @@ def parse_cells_at(text):
 
 
 def run(bare, cells_at, burst, duration, warmup):
-    cmd = [bare, "--queue", "flat", "--burst", str(burst), "--cells-at", str(cells_at),
-           "--duration", str(duration), "--warmup", str(warmup)]
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode != 0:
-        print(f"bench-placement: {' '.join(cmd)} failed: {r.stderr.strip()}", file=sys.stderr)
-        sys.exit(1)
-    try:
-        return float(r.stdout.strip().splitlines()[-1].split(",")[2])
-    except (IndexError, ValueError):
-        print(f"bench-placement: {' '.join(cmd)} printed {r.stdout.strip()!r}, "
-              f"not queue,burst,items_per_s", file=sys.stderr)
-        sys.exit(1)
+    return benchresult.bare_rate("bench-placement", [
+        bare, "--queue", "flat", "--burst", str(burst), "--cells-at", str(cells_at),
+        "--duration", str(duration), "--warmup", str(warmup)])
 
 
 def main():
@@ -95,12 +85,10 @@ def main():
     benchresult.add_arguments(ap, "bench-placement")
     a = ap.parse_args()
     if not os.access(a.bare, os.X_OK):
-        print(f"bench-placement: {a.bare} is not built (make {a.bare})", file=sys.stderr)
-        sys.exit(2)
+        benchresult.fail("bench-placement", f"{a.bare} is not built (make {a.bare})")
     if a.reps < 1 or a.duration <= 0 or a.warmup < 0 or not 1 <= a.burst <= 4096:
-        print("bench-placement: --reps and --duration must be positive, --warmup not "
-              "negative, --burst in 1..4096", file=sys.stderr)
-        sys.exit(2)
+        benchresult.fail("bench-placement", "--reps and --duration must be positive, --warmup "
+                         "not negative, --burst in 1..4096")
     places = parse_cells_at(a.cells_at)
     result = benchresult.start("bench-placement", "bench-placement", a, a.bench)
     res = {p: [] for p in places}

@@ -59,7 +59,7 @@ as dicts with typed values (checking the header against COLUMNS),
 files, and ``paired_ratios(rows, value, num, den)`` gives the per-round ratios
 of two configurations.
 
-Writes go through a temporary file + os.replace: a file is whole or absent.
+Writes go through write_whole (a temporary file + os.replace): a file is whole or absent.
 
 As a program it wraps bench_oversub (a C program):
 
@@ -82,7 +82,8 @@ import subprocess
 import sys
 import tempfile
 
-from . import hostid
+from . import hostenv, hostid
+from .runio import write_whole
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEFAULT_RESULTS = os.path.join(ROOT, "results")
@@ -120,6 +121,20 @@ def utc_now():
 def fail(prog, msg, code=2):
     print(f"{prog}: {msg}", file=sys.stderr)
     sys.exit(code)
+
+
+def bare_rate(prog, cmd):
+    """items/s of one run of the bare loop (harness/fidelity/bare_loop.c: its
+    last line is queue,burst,items_per_s); exit 1 with one message where it
+    failed or printed anything else."""
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        fail(prog, f"{' '.join(cmd)} failed: {r.stderr.strip()}", 1)
+    try:
+        _queue, _burst, v = r.stdout.strip().splitlines()[-1].split(",")
+        return float(v)
+    except (ValueError, IndexError):
+        fail(prog, f"{' '.join(cmd)} printed {r.stdout.strip()!r}, not queue,burst,items_per_s", 1)
 
 
 # ---- paths and loading (for a claims module) --------------------------------
@@ -195,23 +210,6 @@ def paired_ratios(rows, value, num, den):
 
 
 # ---- writing ---------------------------------------------------------------
-
-def write_whole(path, text):
-    """Write text through a temporary in the same folder + os.replace."""
-    tmp = os.path.join(os.path.dirname(path) or ".", f".{os.path.basename(path)}.tmp.{os.getpid()}")
-    try:
-        with open(tmp, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.remove(tmp)
-        except OSError:
-            pass
-        raise
-
 
 def _cell(v):
     if v is None:
@@ -349,9 +347,8 @@ def start(name, prog, a, bench):
             print(f"{prog}: note: environment not captured ({why}); a later run "
                   "captures it", file=sys.stderr)
         else:
-            from . import experiments  # late: only where something is saved
             try:
-                experiments.capture_env(envdir, bench, None, show_json, False, ident)
+                hostenv.capture_env(envdir, bench, None, show_json, False, ident)
             except OSError as e:
                 fail(prog, f"cannot write {e.filename or envdir}: {e.strerror or e}", 1)
     try:

@@ -11,6 +11,7 @@ single-thread micro-benchmark (bench-ring.csv). A harness that could not
 write its results raises runio.CannotWrite, which stops the sweep.
 """
 
+import contextlib
 import json
 import os
 import shutil
@@ -117,10 +118,8 @@ def run_rep(bench, args, out, timeout, likwid=None, meta=None):
         rc = None
         err = (err or "") + f"\n(killed after the per-point timeout of {timeout:.0f} s)"
     except BaseException:
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
         proc.wait()
         if os.path.exists(tmp):
             shutil.rmtree(tmp, ignore_errors=True)

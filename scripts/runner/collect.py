@@ -21,6 +21,7 @@ import sys
 
 from . import hostenv
 from ..common import regime
+from ..common.cpulist import cpu_set
 from .runio import write_whole
 from .runorder import REFERENCE_POINTS
 
@@ -32,21 +33,6 @@ def read_summary(path):
     if len(rows) != 1:
         raise ValueError(f"{path}: expected one row, found {len(rows)}")
     return rows[0]
-
-
-def _cpu_count(cpulist):
-    """The number of CPUs in a cpulist string ("0-3,8"), or None."""
-    n = 0
-    try:
-        for part in str(cpulist).split(","):
-            part = part.strip()
-            if not part:
-                continue
-            a, _, b = part.partition("-")
-            n += (int(b) - int(a) + 1) if b else 1
-    except ValueError:
-        return None
-    return n or None
 
 
 def oversubscribed(meta):
@@ -76,7 +62,7 @@ def oversubscribed(meta):
         return 1
     if len(pinned) == len(cpus):
         return 0
-    allowed = _cpu_count(meta["allowed_cpus"]) if meta.get("allowed_cpus") else None
+    allowed = (len(cpu_set(meta["allowed_cpus"])) or None) if meta.get("allowed_cpus") else None
     if allowed is None and isinstance(meta.get("nodes"), list):
         allowed = sum(n.get("ncpus", 0) for n in meta["nodes"] if isinstance(n, dict)) or None
     if allowed is None and isinstance(meta.get("cpus_online"), int):

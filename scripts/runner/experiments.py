@@ -108,7 +108,6 @@ import glob
 import json
 import os
 import random
-import shutil
 import signal
 import subprocess
 import sys
@@ -119,7 +118,6 @@ from . import hostid
 from . import nrlikwid
 from .benchrun import group_capacity, rerun_far, run_bench_ring, run_probe, run_rep
 from .collect import collect, read_summary
-from . import hostenv
 from .hostenv import capture_env
 from .runio import WRITE_ERRNOS, CannotWrite, die, write_whole
 from .runorder import (CAPACITY_DIR, ORDER_TXT, REFERENCE_POINTS, capacity_groups, groups_text,
@@ -128,8 +126,7 @@ from .sizing import (CALIBRATE_WARMUP_S, LOAD_PROBE_WARMUP_S, RUN_OVERHEAD_S, al
                      emulated_halves, host_shape, list_host, needs_two_nodes, side_seconds,
                      sizing, SIDE_BENCHMARKS, topo_cores, ESTIMATE_BEGIN, ESTIMATE_END,
                      estimate_block, fmt_time)
-# The names the runner's callers (the tests, benchresult.py, claims.py) read
-# as experiments.<name> from the modules they moved to (issue 23): kept here.
+# names the tests read as experiments.<name>, kept since they moved (issue 23)
 from .collect import oversubscribed  # noqa: F401
 from .runorder import PROBE_TAIL_S, probe_opts  # noqa: F401
 from .sizing import BENCH_DEFAULTS, core_groups, points_seconds, run_seconds  # noqa: F401
@@ -143,10 +140,6 @@ class Interrupted(BaseException):
 
 
 # ---- the machine -----------------------------------------------------------
-
-def cpu_model():
-    return hostid.cpu_signature()["model_name"] or "unknown-cpu"
-
 
 def show_topology(bench, topology, source="--topology"):
     """The harness's view of the nodes (JSON text, parsed). A bad topology
@@ -168,22 +161,7 @@ def show_topology(bench, topology, source="--topology"):
         die(f"numaring-bench --show-topology printed invalid JSON: {e}", 1)
 
 
-def host_id(topo, topology):
-    """The host key of a pass (scripts/runner/hostid.py): the machine's own, with
-    '-emulated-<K>node-<spec>' where the pass runs on emulated nodes."""
-    return hostid.host_key(emulated=(len(topo["nodes"]), topology) if topology else None)
-
-
 # ---- whose results a folder holds (scripts/runner/hostid.py) --------------------------
-
-def machine_identity():
-    """hostid.machine_identity(), exiting 2 with one message on a bad
-    NUMARING_MACHINE_ID."""
-    try:
-        return hostid.machine_identity()
-    except hostid.IdentityError as e:
-        die(str(e))
-
 
 def claim_folders(results, keys, fp):
     """{key: folder} this sweep writes into (hostid.claim, nothing written yet),
@@ -247,7 +225,10 @@ def cmd_run(a):
 
 
 def run_all(a):
-    ident = machine_identity()
+    try:
+        ident = hostid.machine_identity()
+    except hostid.IdentityError as e:  # a bad NUMARING_MACHINE_ID
+        die(str(e))
     bench = os.path.abspath(a.bench)
     if not os.access(bench, os.X_OK):
         die(f"{a.bench} is not built (run make bench)")
@@ -286,12 +267,12 @@ def run_all(a):
                   "and are left out here", file=sys.stderr)
     # this sweep's folders, chosen once for every pass before anything is
     # written (scripts/runner/hostid.py): the machine's own key first, so that an
-    # emulated sibling always carries the real folder's name
+    # emulated sibling always carries the real folder's name ('-emulated-<K>node-<spec>')
     keys = [hostid.host_key()]
     for topo_spec, pass_exps in passes:
         if pass_exps and topo_spec:
             _, t = show_topology(bench, topo_spec)
-            keys.append(host_id(t, topo_spec))
+            keys.append(hostid.host_key(emulated=(len(t["nodes"]), topo_spec)))
     fp = hostid.fingerprint(ident[0])
     dirs = claim_folders(os.path.abspath(a.results), keys, fp)
     failures = []
@@ -351,8 +332,7 @@ def add_rounds(a, bench, planned, profile, ident, fp, hostdir):
         last = [ln.split("\t") for ln in out.splitlines() if ln.count("\t") == 3]
         grow = {}
         for exp, folder, _claim, _n in last:
-            key = (os.path.abspath(folder), exp)
-            key = next((k for k in rounds if os.path.abspath(k[0]) == key[0]
+            key = next((k for k in rounds if os.path.abspath(k[0]) == os.path.abspath(folder)
                         and k[1] == exp), None)
             if key is None:
                 continue
@@ -407,8 +387,7 @@ def run_pass(a, bench, topology, exps, profile, ident, hostdir, fp, rounds=None)
             pts, reps, ref = pts[:1], 1, None
             for p in pts:
                 p.opts.pop("ops", None)
-                p.opts["duration"] = "0.05"
-                p.opts["warmup"] = "0"
+                p.opts.update(duration="0.05", warmup="0")
         base = reps
         if rounds and e.name in rounds:
             reps = max(reps, rounds[e.name])
@@ -471,10 +450,8 @@ def run_pass(a, bench, topology, exps, profile, ident, hostdir, fp, rounds=None)
                 os.makedirs(pdir, exist_ok=True)
                 done += 1
                 out = os.path.join(pdir, f"rep-{k}")
-                if rid in REFERENCE_POINTS:
-                    what = f"{rid} ({p.label})"
-                else:
-                    what = f"{p.label} rep {k}/{reps}"
+                what = (f"{rid} ({p.label})" if rid in REFERENCE_POINTS
+                        else f"{p.label} rep {k}/{reps}")
                 tag = f"[{done:>{len(str(total))}}/{total}] {e.name} {what}"
                 if os.path.exists(os.path.join(out, "summary.csv")) and not force:
                     print(f"{tag}: done before, kept", flush=True)
@@ -567,19 +544,19 @@ def drift_note(hostdir, name):
     return out.strip() if ok else ""
 
 
-def write_report(hostdir):
+def write_report(hostdir, show=True):
     """results/<host>/claims.csv and the README's report for this sweep's real
-    folder (scripts/analysis/report.py), with one line of counts and each claim
-    that does not hold (points above the ceiling model among them). The report
-    is a convenience of the run: it never loses a run nor fails one."""
+    folder (scripts/analysis/report.py), with (``show``) one line of counts and
+    each claim that does not hold (points above the ceiling model among them).
+    The report is a convenience of the run: it never loses a run nor fails one."""
     if not os.path.isdir(hostdir):
         return
     ok, out, why = analysis("write", hostdir)
     if not ok:
         print(f"experiments: the reproduction report could not be written: {why}",
               file=sys.stderr)
-        return
-    print(out, end="", flush=True)
+    elif show:
+        print(out, end="", flush=True)
 
 
 def write_host_readme(hostdir, host, topo, topology, profile, ncpus):
@@ -591,7 +568,8 @@ def write_host_readme(hostdir, host, topo, topology, profile, ncpus):
     nodes = len(topo["nodes"])
     kind = (f"EMULATED nodes ({topology}): memory placement is not real, and nothing here "
             "is a two-socket result" if topology else f"{nodes} real NUMA node(s)")
-    text = (f"# Results of {host}\n\n{cpu_model()}, {ncpus} CPUs usable, {kind}; "
+    model = hostid.cpu_signature()["model_name"] or "unknown-cpu"
+    text = (f"# Results of {host}\n\n{model}, {ncpus} CPUs usable, {kind}; "
             f"profile {profile}.\n\n(summary not generated: {why})\n")
     write_whole(os.path.join(hostdir, "README.md"), text)
 
@@ -684,11 +662,7 @@ def cmd_report(a):
     if hostid.owner(d, fp) != "ours":
         die(f"no results of this working tree under {a.results} ({os.path.basename(d)} would "
             "be its folder): run make experiments first")
-    # claims.csv and the README again: the side benchmarks ran after the sweep
-    ok, _out, why = analysis("write", d)
-    if not ok:
-        print(f"experiments: the reproduction report could not be written: {why}",
-              file=sys.stderr)
+    write_report(d, show=False)  # again: the side benchmarks ran after the sweep
     rc = subprocess.call([sys.executable, "-m", "scripts.analysis.claims", "report",
                           "--results", a.results, os.path.basename(d)], cwd=ROOT)
     sys.exit(rc)
@@ -768,15 +742,8 @@ def main():
             die("--point-timeout must be above 0")
         if a.seed is not None and not 0 <= a.seed < 1 << 63:
             die("--seed must be between 0 and 2^63-1")
-        cmd_run(a)
-    elif a.cmd == "check":
-        cmd_check(a)
-    elif a.cmd == "report":
-        cmd_report(a)
-    elif a.cmd == "readme":
-        cmd_readme(a)
-    else:
-        cmd_list(a)
+    {"run": cmd_run, "check": cmd_check, "report": cmd_report, "readme": cmd_readme,
+     "list": cmd_list}[a.cmd](a)
 
 
 if __name__ == "__main__":

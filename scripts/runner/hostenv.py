@@ -40,6 +40,7 @@ import re
 import subprocess
 import sys
 
+from ..common.cpulist import cpulist
 from ..common.tidy import STEAL_FLAG_PCT
 from .runio import write_whole
 
@@ -201,19 +202,6 @@ def _cpuinfo(sysroot):
     return procs, None
 
 
-def _cpu_ranges(cpus):
-    """[0, 1, 2, 5] -> "0-2,5"."""
-    out, cpus = [], sorted(cpus)
-    i = 0
-    while i < len(cpus):
-        j = i
-        while j + 1 < len(cpus) and cpus[j + 1] == cpus[j] + 1:
-            j += 1
-        out.append(str(cpus[i]) if i == j else f"{cpus[i]}-{cpus[j]}")
-        i = j + 1
-    return ",".join(out)
-
-
 def _is_vm(procs):
     return any("hypervisor" in p.get("flags", "").split() for p in procs or [])
 
@@ -228,7 +216,7 @@ def _microcode(procs, why):
     if not by:
         return {"why_not": "/proc/cpuinfo has no microcode field here (not an x86 CPU, or a "
                 "kernel or hypervisor that does not say)"}
-    return {"revision": {v: _cpu_ranges(c) for v, c in by.items()},
+    return {"revision": {v: cpulist(c) for v, c in by.items()},
             "source": "/proc/cpuinfo microcode (revision: the CPUs that report it)"}
 
 
@@ -261,13 +249,9 @@ def _cpufreq(sysroot, vm):
             except OSError as e:
                 unreadable[name] = e.strerror or str(e)
                 continue
-            if unit:
-                try:
-                    entry[f"{name}_{unit}"] = int(v)
-                except ValueError:
-                    entry[f"{name}_{unit}"] = v
-            else:
-                entry[name] = v
+            # a frequency as a number where it reads as one
+            entry[f"{name}_{unit}" if unit else name] = (
+                int(v) if unit and re.fullmatch(r"-?[0-9]+", v) else v)
         if unreadable:
             entry["unreadable"] = unreadable
         per[n] = entry
@@ -276,7 +260,7 @@ def _cpufreq(sysroot, vm):
         out["cpus"] = per
         out["source"] = "/sys/devices/system/cpu/cpuN/cpufreq/ (frequencies in kHz)"
     if missing:
-        why = ("no cpufreq folder for CPU(s) " + _cpu_ranges(missing) + ": the kernel has no "
+        why = ("no cpufreq folder for CPU(s) " + cpulist(missing) + ": the kernel has no "
                "frequency driver for them")
         if vm:
             why += " (a virtual machine: the hypervisor sets the frequency, the guest cannot)"
@@ -321,10 +305,7 @@ def _mhz(procs, why, lscpu_text):
             out["cpuinfo_cpu_mhz"] = mhz
         else:
             out["cpuinfo_why_not"] = "/proc/cpuinfo has no \"cpu MHz\" field here"
-    if lscpu_text is None:
-        text, lwhy = _run(["lscpu"])
-    else:
-        text, lwhy = lscpu_text, None
+    text, lwhy = _run(["lscpu"]) if lscpu_text is None else (lscpu_text, None)
     if text is None:
         out["lscpu_why_not"] = lwhy
     else:
@@ -513,9 +494,9 @@ def host_load(before, after):
 def add_to_meta(path, entries):
     """Add ``entries`` (a dict) to the JSON object in ``path`` (a run's
     meta.json), keeping every other key and their order (an entry of the
-    same name is replaced), through a temporary file and os.replace: never
-    half a file. Returns False (and changes nothing) where the file is not
-    a JSON object; OSError of the write propagates."""
+    same name is replaced), written whole (write_whole). Returns False (and
+    changes nothing) where the file is not a JSON object; OSError of the
+    write propagates."""
     try:
         with open(path, encoding="utf-8") as f:
             meta = json.load(f)
@@ -524,21 +505,7 @@ def add_to_meta(path, entries):
     if not isinstance(meta, dict):
         return False
     meta.update(entries)
-    tmp = os.path.join(os.path.dirname(path) or ".",
-                       f".{os.path.basename(path)}.tmp.{os.getpid()}")
-    try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            json.dump(meta, f, indent=2)
-            f.write("\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.remove(tmp)
-        except OSError:
-            pass
-        raise
+    write_whole(path, json.dumps(meta, indent=2) + "\n")
     return True
 
 

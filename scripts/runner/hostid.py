@@ -33,6 +33,8 @@ import os
 import re
 import socket
 
+from ..common.wholefile import write_whole
+
 MACHINE_ID_FILES = ("/etc/machine-id", "/var/lib/dbus/machine-id")
 BOOT_ID_FILE = "/proc/sys/kernel/random/boot_id"
 MACHINE_ID_ENV = "NUMARING_MACHINE_ID"
@@ -238,21 +240,11 @@ def claim(results, keys, fp, write=True):
 
 
 def write_marker(hostdir, fp):
-    """The marker that makes hostdir this working tree's (through a temporary + rename)."""
+    """The marker that makes hostdir this working tree's (written whole)."""
     text = json.dumps({"fingerprint": fp,
                        "started": datetime.datetime.now(datetime.timezone.utc)
                        .strftime("%Y-%m-%dT%H:%M:%SZ"),
                        "why": "written by the sweep that started this folder in this working "
                        "tree; git-ignored, so a clone never resumes these results "
                        "(scripts/runner/hostid.py)"}, indent=1) + "\n"
-    tmp = os.path.join(hostdir, f".{MARKER}.tmp.{os.getpid()}")
-    try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, os.path.join(hostdir, MARKER))
-    except BaseException:  # a full disk, a file size limit: no half-written marker left
-        try:
-            os.remove(tmp)
-        except OSError:
-            pass
-        raise
+    write_whole(os.path.join(hostdir, MARKER), text)

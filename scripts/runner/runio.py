@@ -9,7 +9,6 @@ line. Standard library only.
 """
 
 import errno
-import os
 import signal
 import sys
 

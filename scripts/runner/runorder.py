@@ -12,6 +12,7 @@ the median: scripts/runner/benchrun.py). Standard library only; nothing here run
 writes anything.
 """
 
+import contextlib
 import random
 
 
@@ -24,13 +25,10 @@ ORDER_TXT = "order.txt"
 
 def saved_seed(path):
     """The seed recorded in an order.txt, or None."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("seed "):
-                    return int(line.split()[1])
-    except (OSError, ValueError, IndexError):
-        pass
+    with contextlib.suppress(OSError, ValueError, IndexError), open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("seed "):
+                return int(line.split()[1])
     return None
 
 

@@ -9,12 +9,14 @@ or on a host described by --cpus/--cores/--nodes/--smt: what
 `python3 -m scripts.runner.experiments list` prints and `check` sizes the files by.
 """
 
+import contextlib
 import glob
 import os
 import re
 
 from ..common import expfile, looks, placement
 from ..common import manifest
+from ..common.cpulist import cpu_set
 from .runio import die
 from .runorder import REFERENCE_POINTS, capacity_groups, probe_opts
 
@@ -25,20 +27,6 @@ def allowed_cpus():
     return len(os.sched_getaffinity(0))
 
 
-def _cpu_set(cpulist):
-    """The CPUs of a cpulist string ("0-3,8") as a set; empty if malformed."""
-    out = set()
-    try:
-        for part in str(cpulist).split(","):
-            part = part.strip()
-            if part:
-                a, _, b = part.partition("-")
-                out.update(range(int(a), int(b or a) + 1))
-    except ValueError:
-        return set()
-    return out
-
-
 def core_groups(cpus):
     """The CPUs grouped by core, as the kernel says (the core's sibling
     list in sysfs), cores in the order of their first CPU; a CPU the kernel
@@ -47,13 +35,10 @@ def core_groups(cpus):
     for c in sorted(cpus):
         key = None
         for name in ("core_cpus_list", "thread_siblings_list"):
-            try:
-                with open(f"/sys/devices/system/cpu/cpu{c}/topology/{name}",
-                          encoding="utf-8") as f:
-                    key = f.read().strip()
+            path = f"/sys/devices/system/cpu/cpu{c}/topology/{name}"
+            with contextlib.suppress(OSError), open(path, encoding="utf-8") as f:
+                key = f.read().strip()
                 break
-            except OSError:
-                pass
         groups.setdefault(key or f"cpu{c}", []).append(c)
     return list(groups.values())
 
@@ -65,11 +50,8 @@ def host_shape():
     cpus = os.sched_getaffinity(0)
     nodes = 0
     for path in glob.glob("/sys/devices/system/node/node[0-9]*/cpulist"):
-        try:
-            with open(path, encoding="utf-8") as f:
-                nodes += bool(_cpu_set(f.read()) & cpus)
-        except OSError:
-            pass
+        with contextlib.suppress(OSError), open(path, encoding="utf-8") as f:
+            nodes += bool(cpu_set(f.read()) & cpus)
     return len(cpus), len(core_groups(cpus)), max(1, nodes)
 
 

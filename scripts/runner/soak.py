@@ -14,6 +14,7 @@ to reproduce it. At the end: runs, items moved, and the largest RSS growth.
 """
 
 import argparse
+import contextlib
 import csv
 import os
 import random
@@ -43,13 +44,10 @@ def seconds(text):
 
 
 def rss_kib(pid):
-    try:
-        with open(f"/proc/{pid}/status") as f:
-            for line in f:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1])
-    except OSError:
-        pass
+    with contextlib.suppress(OSError), open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
     return None
 
 

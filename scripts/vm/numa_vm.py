@@ -190,30 +190,25 @@ def guest_files(a, command):
     the --file files (which must exist), --python's, the --check-topology
     binary, and every word of the command that is a relative path to a file
     here."""
-    files, seen = [], set()
+    files = {}  # guest path: the host path first named for it
 
     def add_file(path, explicit):
         if not os.path.isfile(path):
             if explicit:
                 usage(f"--file {path}: no such file (build it first?)")
             return
-        g = guest_path(path)
-        if g not in seen:
-            seen.add(g)
-            files.append((path, g))
+        files.setdefault(guest_path(path), path)
 
     for f in a.file:
         add_file(f, True)
     for host_path, g in python_files(a.python) if a.python else []:
-        if g not in seen:
-            seen.add(g)
-            files.append((host_path, g))
+        files.setdefault(g, host_path)
     if a.check_topology:
         add_file(a.check_topology, True)
     for word in re.split(r"[\s;|&()<>=]+", command):
         if word and "/" in word and not word.startswith(("/", "-")):
             add_file(word, False)
-    return files
+    return [(h, g) for g, h in files.items()]
 
 
 def main(argv):
@@ -223,9 +218,8 @@ def main(argv):
         return 0
     command = a.command[0] if len(a.command) == 1 else shlex.join(a.command)
 
-    for tool in (a.qemu,):
-        if not shutil.which(tool):
-            die(f"{tool} not found: install qemu-system-x86 (scripts/deps.sh vm)")
+    if not shutil.which(a.qemu):
+        die(f"{a.qemu} not found: install qemu-system-x86 (scripts/deps.sh vm)")
 
     topo = None if a.numa else Topology(a)
     files = guest_files(a, command)
@@ -339,12 +333,9 @@ def main(argv):
     return status
 
 
-def on_term(signum, frame):
-    raise KeyboardInterrupt  # run_guest's cleanup stops QEMU (its own session)
-
-
 if __name__ == "__main__":
-    signal.signal(signal.SIGTERM, on_term)
+    # SIGTERM raises KeyboardInterrupt: run_guest's cleanup stops QEMU (its own session)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         sys.exit(main(sys.argv[1:]))
     except KeyboardInterrupt:

@@ -41,6 +41,7 @@ import sys
 import time
 
 from ..common import expfile
+from ..common.wholefile import write_whole
 from ..analysis import nrdata
 from ..analysis import summarize
 
@@ -180,10 +181,7 @@ def write_readme(out, host, steps, total, failed):
         lines.append(f"| {name} | {secs:.0f} | {'FAILED: ' + why if why else 'ok'} |")
     lines += ["", f"Wall time of the steps: {total:.0f} s"
               + (f"; failed: {', '.join(failed)}" if failed else "") + "."]
-    tmp = os.path.join(out, ".README.md.tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write("\n".join(lines) + "\n")
-    os.replace(tmp, os.path.join(out, "README.md"))
+    write_whole(os.path.join(out, "README.md"), "\n".join(lines) + "\n")
 
 
 def main():
@@ -233,9 +231,7 @@ def main():
     def readmes():
         for h in nrdata.list_hosts(results):
             hd = os.path.join(results, h)
-            with open(os.path.join(hd, ".README.md.tmp"), "w", encoding="utf-8") as f:
-                f.write(summarize.host_readme(hd))
-            os.replace(os.path.join(hd, ".README.md.tmp"), os.path.join(hd, "README.md"))
+            write_whole(os.path.join(hd, "README.md"), summarize.host_readme(hd))
         return None
 
     def draw():
@@ -272,12 +268,8 @@ def main():
     return 1 if failed else 0
 
 
-def on_term(signum, frame):
-    raise KeyboardInterrupt
-
-
 if __name__ == "__main__":
-    signal.signal(signal.SIGTERM, on_term)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # as SIGINT: KeyboardInterrupt
     try:
         sys.exit(main())
     except KeyboardInterrupt:

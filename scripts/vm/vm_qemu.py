@@ -5,6 +5,7 @@ run that watches it: the console streamed and logged, the marker lines the
 guest's init prints, a panic, a timeout or QEMU's death told apart, and QEMU
 stopped whatever happens."""
 
+import contextlib
 import os
 import re
 import select
@@ -144,10 +145,8 @@ def run_guest(qemu_cmd, token, timeout, log_path, out_path, echo, on_topology):
                 os.killpg(proc.pid, signal.SIGTERM)
                 proc.wait(5)
             except (subprocess.TimeoutExpired, ProcessLookupError):
-                try:
+                with contextlib.suppress(ProcessLookupError):
                     os.killpg(proc.pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
                 proc.wait()
         logf.close()
         if outf:

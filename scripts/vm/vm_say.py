@@ -20,8 +20,7 @@ def die(msg, status=1):
 
 
 def usage(msg):
-    print(f"{PROG}: {msg}", file=sys.stderr)
-    sys.exit(2)
+    die(msg, 2)
 
 
 def run_quiet(cmd, cwd=None):

@@ -6,6 +6,7 @@ against it."""
 
 import json
 
+from ..common.cpulist import cpulist
 from .vm_say import usage
 
 
@@ -97,24 +98,8 @@ class Topology:
 def raw_qemu_args(smp, memory, objects, numa):
     """The machine's QEMU arguments from the raw escape hatch (--smp, --memory,
     --object, --numa), as given."""
-    args = ["-smp", smp, "-m", memory]
-    for o in objects:
-        args += ["-object", o]
-    for n in numa:
-        args += ["-numa", n]
-    return args
-
-
-def cpulist(cpus):
-    out, cpus = [], sorted(cpus)
-    i = 0
-    while i < len(cpus):
-        j = i
-        while j + 1 < len(cpus) and cpus[j + 1] == cpus[j] + 1:
-            j += 1
-        out.append(str(cpus[i]) if i == j else f"{cpus[i]}-{cpus[j]}")
-        i = j + 1
-    return ",".join(out)
+    return (["-smp", smp, "-m", memory] + [x for o in objects for x in ("-object", o)]
+            + [x for n in numa for x in ("-numa", n)])
 
 
 def check_topology(js, topo, rseq_expected):
