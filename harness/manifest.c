@@ -131,6 +131,11 @@ static void queue(FILE *f, const struct hq_ops *o)
 		yes(o->test_only), yes(o->bounded), yes(o->moves_data), yes(o->fabricates),
 		yes(o->enqueue_burst && o->dequeue_burst), yes(o->enqueue_burst != NULL),
 		yes(o->dequeue_burst != NULL));
+	fputs("\n     \"ordering\": ", f);
+	hb_json_str(f, o->ordering);
+	fputs(", \"capacity_kind\": ", f);
+	hb_json_str(f, o->capacity_kind);
+	fputc(',', f);
 	/* The item kinds a run of it carries: a queue that neither moves nor
 	 * makes up items runs with inline ones whatever --item says (bench.c,
 	 * the run's item). */

@@ -79,6 +79,19 @@ struct hq_ops {
 	int moves_data;          /* 0: no item travels from producers to consumers (faa, null) */
 	int fabricates;          /* 1: dequeue returns made-up items of `item` kind (null) */
 	int test_only;           /* 1: a fault adapter for the harness's own tests */
+	/* What order items leave in, as the queue's authors state it:
+	 *   "fifo"          one order for every item (a linearizable FIFO queue)
+	 *   "per-producer"  one producer's items in the order it enqueued them
+	 *   "per-node"      FIFO within each node's ring, none across nodes
+	 *   "n/a"           nothing travels (faa, null) */
+	const char *ordering;
+	/* What --capacity makes of it (queue_slots in summary.csv says what it held):
+	 *   "exact"      holds the capacity
+	 *   "one-less"   holds the capacity - 1 (one slot kept empty)
+	 *   "split"      one ring per node, each the capacity / nodes rounded down
+	 *                to a power of two (or the capacity, --capacity-per-node)
+	 *   "unbounded"  grows as it is filled; the harness bounds what is in flight */
+	const char *capacity_kind;
 	const char *const *settings; /* names of the settings it takes, NULL-terminated; NULL: none */
 	unsigned stats_mask;     /* HQ_STAT_BIT()s of the counters thread_stats fills */
 

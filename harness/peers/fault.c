@@ -144,6 +144,8 @@ static unsigned fault_dequeue_burst(void *h, void **items, unsigned n)
 		.description = "test only: the flat ring that " what " one item in a million", \
 		.bounded = 1,                                                                  \
 		.moves_data = 1,                                                               \
+		.ordering = "fifo",                                                            \
+		.capacity_kind = "exact",                                                      \
 		.test_only = 1,                                                                \
 		.create = fault_create_##suffix,                                               \
 		.destroy = fault_destroy,                                                      \

@@ -234,6 +234,8 @@ const struct hq_ops hq_sharded = {
 		       "sharding; relaxed: FIFO within a ring only)",
 	.bounded = 1,
 	.moves_data = 1,
+	.ordering = "per-node",
+	.capacity_kind = "split",
 	.settings = sharded_settings,
 	.stats_mask = HQ_STAT_BIT(failed_attempts),
 	.create = sharded_create,

@@ -178,6 +178,20 @@ static void test_registry(void **state)
 			assert_true(!hq_all[i]->enqueue_burst == !hq_all[i]->dequeue_burst);
 		/* counters a queue does not report are not claimed */
 		assert_true(!hq_all[i]->stats_mask || hq_all[i]->thread_stats);
+		/* the stated order and capacity come from queue.h's words, and agree
+		 * with what the queue is: only queues that move nothing have no
+		 * order; only unbounded ones say unbounded */
+		const struct hq_ops *o = hq_all[i];
+		assert_non_null(o->ordering);
+		assert_non_null(o->capacity_kind);
+		assert_true(strcmp(o->ordering, "fifo") == 0 || strcmp(o->ordering, "per-producer") == 0 ||
+			    strcmp(o->ordering, "per-node") == 0 || strcmp(o->ordering, "n/a") == 0);
+		assert_int_equal(strcmp(o->ordering, "n/a") == 0, !o->moves_data);
+		assert_true(strcmp(o->capacity_kind, "exact") == 0 ||
+			    strcmp(o->capacity_kind, "one-less") == 0 ||
+			    strcmp(o->capacity_kind, "split") == 0 ||
+			    strcmp(o->capacity_kind, "unbounded") == 0);
+		assert_int_equal(strcmp(o->capacity_kind, "unbounded") == 0, !o->bounded);
 	}
 	assert_null(hq_all[n]);
 	assert_null(hq_find("nosuchqueue"));
