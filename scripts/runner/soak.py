@@ -4,18 +4,22 @@
     python3 -m scripts.runner.soak --duration 3h [--bench build/numaring-bench] [--segment 60] [--log FILE]
 
 Runs numaring-bench again and again, each run a random configuration (queue,
-producers, consumers, lookup, gate, backoff, batch, capacity, bursts, open or
-closed loop, the machine's nodes or two emulated ones) for --segment seconds,
-always with --verify. While a run goes, its resident memory is sampled every
+workload: prodcons, pairs or mixed; threads up to 4x the CPUs, so that many
+runs are oversubscribed, as numaring-bench flags them; lookup, gate, backoff,
+batch, tiny to large capacity, bursts, local work with a floor, open or closed
+loop, the machine's nodes or two emulated ones for every queue) for --segment
+seconds, always with --verify. While a run goes, its resident memory is sampled every
 second; after the first quarter of the run it must not grow by more than 10%
 (the harness and the queue allocate nothing per item). Any failed run, lost or
 duplicated item, or growing memory ends the soak with exit 1 and the command
-to reproduce it. At the end: runs, items moved, and the largest RSS growth.
+to reproduce it. At the end: runs, items moved, the runs of each workload, the oversubscribed
+runs, and the largest RSS growth.
 """
 
 import argparse
 import contextlib
 import csv
+import json
 import os
 import random
 import re
@@ -25,12 +29,18 @@ import tempfile
 import time
 
 from ..common import manifest
+from . import collect
 
 #: the queues a soak draws from: every queue whose items travel (the others
 #: have nothing to verify), numaring weighted 5 to 1
 SOAK_QUEUES = ["numaring"] * 4 + list(manifest.queues(moves_data=True))
-#: the placements of a two-node run (none would leave it to the scheduler)
+#: the placements of a two-node run (none would leave it to the scheduler);
+#: split has no sides in a symmetric workload
 SOAK_PINS = [p for p in manifest.pins() if p != "none"]
+SOAK_SYMMETRIC_PINS = [p for p in SOAK_PINS if p != "split"]
+#: threads drawn up to this many times the CPUs (the rings broke before when
+#: threads outnumbered CPUs)
+OVERSUBSCRIBE = 4
 
 
 def seconds(text):
@@ -51,25 +61,51 @@ def rss_kib(pid):
     return None
 
 
-def random_config(rng, ncpus):
+def machine_nodes():
+    """The machine's nodes with CPUs (1 where sysfs does not say)."""
+    n = 0
+    with contextlib.suppress(OSError):
+        for d in os.listdir("/sys/devices/system/node"):
+            if re.fullmatch(r"node[0-9]+", d):
+                with open(f"/sys/devices/system/node/{d}/cpulist") as f:
+                    n += bool(f.read().strip())
+    return max(n, 1)
+
+
+def random_config(rng, ncpus, real_nodes=1):
     queue = rng.choice(SOAK_QUEUES)
-    threads = ncpus if ncpus >= 2 else 2
-    args = ["--queue", queue, "--producers", str(rng.randint(1, max(1, threads // 2))),
-            "--consumers", str(rng.randint(1, max(1, threads // 2))),
-            "--capacity", str(rng.choice([2, 8, 64, 1024])), "--warmup", "0"]
-    cap = int(args[args.index("--capacity") + 1])
-    args += ["--batch", str(rng.choice([b for b in (1, 2, 8, 32) if b <= cap]))]
+    workload = rng.choice(manifest.workloads())
+    most = OVERSUBSCRIBE * max(ncpus, 1)
+    args = ["--queue", queue, "--workload", workload]
+    if workload in manifest.symmetric_workloads():
+        args += ["--threads", str(rng.randint(2, most))]
+    else:
+        args += ["--producers", str(rng.randint(1, most // 2)),
+                 "--consumers", str(rng.randint(1, most // 2))]
+    cap = rng.choice([2, 8, 64, 1024])
+    batch = rng.choice([b for b in (1, 2, 8, 32) if b <= cap])
+    nodes = real_nodes
+    if ncpus >= 2 and rng.random() < 0.5:
+        cpus = sorted(os.sched_getaffinity(0))
+        half = len(cpus) // 2
+        nodes = 2
+        pins = SOAK_SYMMETRIC_PINS if workload in manifest.symmetric_workloads() else SOAK_PINS
+        args += ["--topology", ",".join(map(str, cpus[:half])) + ";" +
+                 ",".join(map(str, cpus[half:])), "--pin", rng.choice(pins)]
+    # a queue of per-node rings splits --capacity among them: where the share
+    # would be below the batch, each ring gets the capacity instead
+    per_node = (manifest.queue(queue).get("capacity_kind") == "split"
+                and cap // nodes < max(2, batch))
+    args += ["--capacity-per-node" if per_node else "--capacity", str(cap),
+             "--batch", str(batch), "--warmup", "0"]
     if queue == "numaring":
         args += ["--lookup", rng.choice(manifest.lookups()),
                  "--gate", rng.choice(manifest.gates()),
                  "--backoff", rng.choice(manifest.backoffs())]
-        if ncpus >= 2 and rng.random() < 0.5:
-            cpus = sorted(os.sched_getaffinity(0))
-            half = len(cpus) // 2
-            args += ["--topology", ",".join(map(str, cpus[:half])) + ";" +
-                     ",".join(map(str, cpus[half:])), "--pin", rng.choice(SOAK_PINS)]
     if rng.random() < 0.3:
         args += ["--bursts"]
+    if rng.random() < 0.2:
+        args += ["--work", rng.choice(["0-100", "50-150", "200"])]
     if rng.random() < 0.3:
         args += ["--rate", str(rng.choice([100000, 1000000, 5000000]))]
     return args
@@ -90,6 +126,8 @@ def main():
     seed = a.seed if a.seed is not None else int(time.time())
     rng = random.Random(seed)
     ncpus = len(os.sched_getaffinity(0))
+    real_nodes = machine_nodes()
+    by_workload, oversubscribed = {}, 0
     end = time.monotonic() + a.duration
     runs = items = 0
     worst = 0.0
@@ -98,7 +136,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         while time.monotonic() < end:
             seg = min(a.segment, max(1.0, end - time.monotonic()))
-            args = random_config(rng, ncpus) + ["--duration", f"{seg:.1f}", "--verify",
+            args = random_config(rng, ncpus, real_nodes) + ["--duration", f"{seg:.1f}", "--verify",
                                                 "--out", os.path.join(tmp, "r"), "--quiet"]
             cmd = [a.bench] + args
             p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -118,10 +156,17 @@ def main():
             with open(os.path.join(tmp, "r", "summary.csv"), newline="") as f:
                 row = next(csv.DictReader(f))
             items += int(row["dequeued"])
+            by_workload[row["workload"]] = by_workload.get(row["workload"], 0) + 1
+            with open(os.path.join(tmp, "r", "meta.json")) as f:
+                over = collect.oversubscribed(json.load(f)) == 1
+            oversubscribed += over
             steady = [r for t, r in samples if t >= seg / 4]
             growth = (max(steady) / min(steady) - 1) if len(steady) >= 3 else 0.0
             worst = max(worst, growth)
-            line = (f"run {runs}: {row['queue']} {row['producers']}P{row['consumers']}C "
+            shape = (f"{row['threads']}T" if row["workload"] in manifest.symmetric_workloads()
+                     else f"{row['producers']}P{row['consumers']}C")
+            line = (f"run {runs}: {row['queue']} {row['workload']} {shape}"
+                    f"{' oversubscribed' if over else ''} "
                     f"verify {row['verify']}, {int(row['dequeued'])} items, RSS growth "
                     f"{growth * 100:.1f}%  ({' '.join(args[:-6])})")
             print(line, flush=True)
@@ -132,8 +177,10 @@ def main():
                 print(f"soak: memory grew {growth * 100:.1f}% during run {runs}\n"
                       f"  reproduce: {' '.join(cmd)}", file=sys.stderr)
                 sys.exit(1)
-    print(f"soak: {runs} runs, {items} items delivered exactly once, largest RSS growth "
-          f"{worst * 100:.1f}%")
+    print(f"soak: {runs} runs ("
+          + ", ".join(f"{w} {by_workload.get(w, 0)}" for w in manifest.workloads())
+          + f"; {oversubscribed} oversubscribed), {items} items delivered exactly once, "
+          f"largest RSS growth {worst * 100:.1f}%")
 
 
 if __name__ == "__main__":

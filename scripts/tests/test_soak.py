@@ -1,0 +1,44 @@
+"""make soak's draws (scripts/runner/soak.py): every workload, thread counts up
+to 4x the CPUs (oversubscribed runs), every data-moving queue, emulated nodes
+for every queue, and no configuration numaring-bench would refuse by design
+(split for a symmetric workload, a per-ring share below the batch)."""
+import random
+import unittest
+
+from scripts.common import manifest
+from scripts.runner import soak
+
+
+def opt(args, flag):
+    return args[args.index(flag) + 1] if flag in args else None
+
+
+class SoakDrawsTest(unittest.TestCase):
+    def test_draws_cover_what_broke_before(self):
+        rng = random.Random(1)
+        draws = [soak.random_config(rng, 2) for _ in range(2000)]
+        self.assertEqual({opt(a, "--workload") for a in draws}, set(manifest.workloads()))
+        self.assertEqual({opt(a, "--queue") for a in draws},
+                         set(manifest.queues(moves_data=True)))
+        threads = [int(opt(a, "--threads")) if "--threads" in a
+                   else int(opt(a, "--producers")) + int(opt(a, "--consumers")) for a in draws]
+        self.assertEqual(max(threads), soak.OVERSUBSCRIBE * 2)
+        self.assertGreater(sum(t > 2 for t in threads), len(draws) // 2)
+        self.assertTrue({opt(a, "--queue") for a in draws if "--topology" in a}
+                        >= {"rte", "ck", "boost", "sharded", "numaring"})
+        for a in draws:
+            symmetric = opt(a, "--workload") in manifest.symmetric_workloads()
+            self.assertEqual("--threads" in a, symmetric, a)
+            if symmetric:
+                self.assertNotEqual(opt(a, "--pin"), "split", a)
+            cap = int(opt(a, "--capacity") or opt(a, "--capacity-per-node"))
+            batch = int(opt(a, "--batch"))
+            self.assertLessEqual(batch, cap, a)
+            if (manifest.queue(opt(a, "--queue"))["capacity_kind"] == "split"
+                    and "--capacity" in a):
+                rings = 2 if "--topology" in a else 1
+                self.assertGreaterEqual(cap // rings, max(2, batch), a)
+
+
+if __name__ == "__main__":
+    unittest.main()
