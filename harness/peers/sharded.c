@@ -47,16 +47,21 @@ struct shard_thread {
  * (numaring_flat_create), so the binding places every page. */
 static struct numaring_flat *ring_on(size_t slots, int mem_node)
 {
-	unsigned long mask[NUMARING_MAX_NODES / (8 * sizeof(unsigned long)) + 1] = {0};
-	int bound = 0;
-	if (mem_node >= 0 && mem_node < NUMARING_MAX_NODES) {
+	enum { WORDS = NUMARING_MAX_NODES / (8 * sizeof(unsigned long)) + 1 };
+	unsigned long mask[WORDS] = {0}, old_mask[WORDS] = {0};
+	int old_mode = MPOL_DEFAULT, bound = 0;
+	if (mem_node >= 0 && mem_node < NUMARING_MAX_NODES &&
+	    get_mempolicy(&old_mode, old_mask, 8 * sizeof old_mask, NULL, 0) == 0) {
 		mask[mem_node / (8 * sizeof(unsigned long))] |=
 		    1ul << (mem_node % (8 * sizeof(unsigned long)));
-		bound = set_mempolicy(MPOL_BIND, mask, NUMARING_MAX_NODES + 1) == 0;
+		bound = set_mempolicy(MPOL_BIND, mask, 8 * sizeof mask) == 0;
 	}
 	struct numaring_flat *f = numaring_flat_create(slots);
+	/* give the creating thread its policy back (a numactl --membind or
+	 * --interleave the user gave the process included) */
 	if (bound)
-		(void)set_mempolicy(MPOL_DEFAULT, NULL, 0);
+		(void)set_mempolicy(old_mode, old_mode == MPOL_DEFAULT ? NULL : old_mask,
+				    old_mode == MPOL_DEFAULT ? 0 : 8 * sizeof old_mask);
 	return f;
 }
 
