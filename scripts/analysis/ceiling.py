@@ -225,6 +225,12 @@ class Probe:
 load_probe = Probe
 
 
+def host_probe(hostdir):
+    """The Probe of results/<host>/probe/probe.csv, None where there is none."""
+    path = os.path.join(hostdir, "probe", "probe.csv")
+    return load_probe(path) if os.path.exists(path) else None
+
+
 def _first(probe, *kinds):
     return next((v for v in map(probe.get, kinds) if v), None)
 
@@ -474,11 +480,10 @@ def _smallest(t):
     return k, vals.get(k)
 
 
-def ceiling_ops_per_s(probe, row, item_bytes=None):
+def ceiling_ops_per_s(probe, row):
     """The model's highest throughput for one tidy-CSV row (dict of strings),
     or None if the row lacks what the model needs (or is no queue the model
-    knows: null). item_bytes is kept for older callers and ignored: lines per
-    item come from the queue's protocol and the row's item kind."""
+    knows: null)."""
     return _smallest(terms(probe, row))[1]
 
 
@@ -548,10 +553,9 @@ def check_rows(probe, rows, tolerance=0.0):
 def check_host(hostdir, tolerance=0.0):
     """check_rows over every tidy CSV of results/<host>/ with its probe: a list
     of (csv name, violation); [] also where there is no probe."""
-    ppath = os.path.join(hostdir, "probe", "probe.csv")
-    if not os.path.exists(ppath):
+    probe = host_probe(hostdir)
+    if not probe:
         return []
-    probe = load_probe(ppath)
     out = []
     for name in sorted(n for n in os.listdir(hostdir) if n.endswith(".csv")):
         with open(os.path.join(hostdir, name), newline="", encoding="utf-8") as f:

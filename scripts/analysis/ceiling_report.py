@@ -25,11 +25,10 @@ def tightness(hostdir, name="peers"):
     rows the model speaks of); None without a probe."""
     from . import ceiling
     from . import findings
-    ppath = os.path.join(hostdir, "probe", "probe.csv")
     rows = findings.load(os.path.join(hostdir, f"{name}.csv"))
-    if not rows or not os.path.exists(ppath):
+    probe = ceiling.host_probe(hostdir) if rows else None
+    if not probe:
         return None
-    probe = ceiling.load_probe(ppath)
     groups = {}
     for r in rows:
         if ceiling.modelled(r) and regime.closed_loop(r):
@@ -53,10 +52,9 @@ def instrument(hostdir):
     (handover_stamped_ns) and its one-way line transfer (ns); t_h None where
     the probe predates the row, (None, None) without a probe."""
     from . import ceiling
-    ppath = os.path.join(hostdir, "probe", "probe.csv")
-    if not os.path.exists(ppath):
+    probe = ceiling.host_probe(hostdir)
+    if not probe:
         return None, None
-    probe = ceiling.load_probe(ppath)
     return probe.get("handover_stamped_ns"), ceiling.params(probe)["t_c"]
 
 

@@ -104,13 +104,9 @@ class Host:
         self.real_nodes = hostfacts.real_nodes(self.topo)
         self.cores = self.machine.get("cores") or sum(
             n.get("ncpus", 0) for n in self.topo.get("nodes", [])) or 0
-        self.cross_topo = hostfacts.describe_host(self.cross) or {} if self.cross else {}
         self.virt = self.machine.get("hypervisor") or self.topo.get("virtualization") or ""
         # a QEMU TCG guest (make vm-experiments): its timings test nothing
         self.guest = nrdata.guest_note(self.topo.get("virtualization"))
-
-    def rel(self, *parts):
-        return os.path.join(*parts)
 
 
 # ---- testability ----------------------------------------------------------------
@@ -162,11 +158,10 @@ def m_f2(ctx):
     r = findings.f2(ctx.dir)
     if not r:
         return None
-    m = _ratio(r, "cached_over_libnuma", "f2-node-cache.csv",
-               f"throughput cached / libnuma at {r['threads']} threads"
-               + (" (oversubscribed)" if r.get("oversubscribed") else "")
-               + f", {regime_says(r)}")
-    return m
+    return _ratio(r, "cached_over_libnuma", "f2-node-cache.csv",
+                  f"throughput cached / libnuma at {r['threads']} threads"
+                  + (" (oversubscribed)" if r.get("oversubscribed") else "")
+                  + f", {regime_says(r)}")
 
 
 def m_f3(ctx, exercised=False):
@@ -327,17 +322,14 @@ def m_bench_peers(bursts, peer, where="harness"):
                 if r.get("shape") == "1x1" and str(r.get("bursts")) == bursts
                 and (r.get("where") or "harness") == where
                 and (r.get("item") or "inline") == "inline"]
-        a, b = findings.by(rows, queue="numaring"), findings.by(rows, queue=peer)
-        pr = findings.paired(a, b)
+        pr = findings.paired(findings.by(rows, queue="numaring"), findings.by(rows, queue=peer))
         if not pr:
             return None
-        return Measured(pr[0], pr[1], pr[2], pr[3], "bench/bench-peers.csv", coverage=pr[4],
-                        values=pr.values,
-                        detail=
-                        f"numaring / {'rte_ring' if peer == 'rte' else peer}, 1P1C, "
-                        f"{'bursts' if bursts == '1' else 'single operations'}, inline items, "
-                        f"{'numaring-bench' if where == 'harness' else 'bare loop'}, paired "
-                        "by round")
+        return Measured(
+            *pr[:4], "bench/bench-peers.csv", coverage=pr[4], values=pr.values,
+            detail=f"numaring / {'rte_ring' if peer == 'rte' else peer}, 1P1C, "
+            f"{'bursts' if bursts == '1' else 'single operations'}, inline items, "
+            f"{'numaring-bench' if where == 'harness' else 'bare loop'}, paired by round")
     return measure
 
 
@@ -369,7 +361,7 @@ def m_bench_fidelity(ctx):
         return None
     label, pr = min(parts, key=lambda p: p[1][0])
     left = (f"; left out, no bare partner: {', '.join(unpaired)}" if unpaired else "")
-    return Measured(pr[0], pr[1], pr[2], pr[3], "bench/bench-fidelity.csv", coverage=pr[4],
+    return Measured(*pr[:4], "bench/bench-fidelity.csv", coverage=pr[4],
                     values=pr.values, parts=tuple((lb, p.values) for lb, p in parts),
                     detail=f"harness / bare loop, {len(parts)} configurations paired by round, "
                     f"the lowest: {label}{left}")
@@ -401,28 +393,32 @@ BOUND_WORST_POINT = ("bound: every point's median over its repetitions against t
                      "(the worst point decides); no interval, no pairs")
 
 ANY = "any host"
+
+
+def _paced(exp, what):
+    """What a claim on the producer-paced runs of an experiment reads."""
+    return (f"{exp}.csv: throughput_ops_per_s, {what}; the producer-paced runs (near-empty "
+            f"by design: experiments/{exp}.exp pace)")
+
+
 CLAIMS = [
     Claim("F1.lookup-dominates", "F1",
           "Finding the node with libnuma on every operation costs more than moving the item.",
-          "f1-lookup-cost.csv: throughput_ops_per_s, lookup libnuma vs none, 1P1C; the "
-          "producer-paced runs (near-empty by design: experiments/f1-lookup-cost.exp pace)",
+          _paced("f1-lookup-cost", "lookup libnuma vs none, 1P1C"),
           "paired median ratio", ">", 1.0, "x", "", ANY, m_f1),
     Claim("F1.study-11x", "F1",
           "The per-operation look-up costs more than 11x the data movement (the study's F1).",
-          "f1-lookup-cost.csv: throughput_ops_per_s, lookup libnuma vs none, 1P1C; the "
-          "producer-paced runs (near-empty by design: experiments/f1-lookup-cost.exp pace)",
+          _paced("f1-lookup-cost", "lookup libnuma vs none, 1P1C"),
           "paired median ratio", ">", 11.0, "x", "more than 11x", ANY, m_f1),
     Claim("F2.cache-faster", "F2",
           "Remembering the node raises throughput against looking it up every operation.",
-          "f2-node-cache.csv: throughput_ops_per_s, lookup cached vs libnuma; the "
-          "producer-paced runs (near-empty by design: experiments/f2-node-cache.exp pace)",
+          _paced("f2-node-cache", "lookup cached vs libnuma"),
           "paired median ratio", ">", 1.0, "x", "", "any host with >= 2 cores", m_f2,
           needs_cores(2)),
     Claim("F2.study-6x", "F2",
           "Remembering the node raises throughput 6-7x (the study's F2): the ratio lies "
           "within the study's range, neither above nor below it.",
-          "f2-node-cache.csv: throughput_ops_per_s, lookup cached vs libnuma; the "
-          "producer-paced runs (near-empty by design: experiments/f2-node-cache.exp pace)",
+          _paced("f2-node-cache", "lookup cached vs libnuma"),
           "paired median ratio", "in", (6.0, 7.0), "x", "6-7x", "any host with >= 2 cores",
           m_f2, needs_cores(2)),
     Claim("F3.shared-gate-costs", "F3",
@@ -536,19 +532,14 @@ def decide(op, t, lo, hi):
     """holds / does not hold / inconclusive for an interval [lo, hi] against
     'value op t' (op 'in': t is a closed range (low, high))."""
     lo, hi = min(lo, hi), max(lo, hi)
-    if op == ">":
-        return "holds" if lo > t else "does not hold" if hi <= t else "inconclusive"
-    if op == ">=":
-        return "holds" if lo >= t else "does not hold" if hi < t else "inconclusive"
-    if op == "<":
-        return "holds" if hi < t else "does not hold" if lo >= t else "inconclusive"
-    if op == "<=":
-        return "holds" if hi <= t else "does not hold" if lo > t else "inconclusive"
-    if op == "in":
-        a, b = t
-        return ("holds" if a <= lo and hi <= b else
-                "does not hold" if lo > b or hi < a else "inconclusive")
-    raise ValueError(f"unknown operator {op!r}")
+    a, b = t if op == "in" else (t, t)
+    # op: (whether the whole interval is on the claimed side, on the other side)
+    sides = {">": (lo > a, hi <= a), ">=": (lo >= a, hi < a), "<": (hi < a, lo >= a),
+             "<=": (hi <= a, lo > a), "in": (a <= lo and hi <= b, lo > b or hi < a)}
+    if op not in sides:
+        raise ValueError(f"unknown operator {op!r}")
+    holds, fails = sides[op]
+    return "holds" if holds else "does not hold" if fails else "inconclusive"
 
 
 def side(op, t, lo, hi):
@@ -623,12 +614,11 @@ def _paired_verdict(claim, m, row):
 
 def evaluate(claim, ctx):
     """One row of the report: a dict with every COLUMNS field."""
-    row = {"host": ctx.name, "claim": claim.id, "finding": claim.finding, "op": claim.op,
-           "threshold": threshold_text(claim), "unit": claim.unit, "study": claim.study,
-           "estimator": claim.estimator, "reads": claim.reads, "when": claim.when,
-           "sentence": claim.sentence, "value": "", "lo": "", "hi": "", "n": "",
-           "coverage": "", "rule": claim.rule,
-           "source": "", "detail": "", "why": ""}
+    row = dict.fromkeys(COLUMNS, "")
+    row.update(host=ctx.name, claim=claim.id, finding=claim.finding, op=claim.op,
+               threshold=threshold_text(claim), unit=claim.unit, study=claim.study,
+               estimator=claim.estimator, reads=claim.reads, when=claim.when,
+               sentence=claim.sentence, rule=claim.rule)
     try:
         m = claim.measure(ctx)
     except (OSError, ValueError, KeyError, ZeroDivisionError) as e:
@@ -657,8 +647,7 @@ def evaluate(claim, ctx):
 
 
 COLUMNS = ["host", "claim", "finding", "status", "value", "lo", "hi", "n", "coverage", "unit",
-           "op",
-           "threshold", "study", "estimator", "rule", "source", "detail", "why", "when",
+           "op", "threshold", "study", "estimator", "rule", "source", "detail", "why", "when",
            "reads", "sentence"]
 
 

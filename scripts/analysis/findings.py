@@ -54,11 +54,10 @@ def load_refs(path):
 
 # ---- paired ratios ------------------------------------------------------------
 
-def paired(a_rows, b_rows, key="throughput_ops_per_s", fn=None):
-    """stats.Interval (estimate, low, high, n, coverage) of a paired ratio:
-    fn(a_k, b_k) (default a_k / b_k) for every repetition k both groups ran,
-    its median and order-statistic interval; None where no repetition pairs up."""
-    return stats.paired(a_rows, b_rows, key, fn)
+#: stats.Interval (estimate, low, high, n, coverage) of a paired ratio: fn(a_k,
+#: b_k) (default a_k / b_k) for every repetition k both groups ran; None where
+#: no repetition pairs up
+paired = stats.paired
 
 
 def put_ratio(out, name, pr, scale=1.0):
@@ -119,15 +118,8 @@ def med(rows, key):
     return statistics.median(vals) if vals else None
 
 
-def spread(rows, key):
-    vals = [float(r[key]) for r in rows if r.get(key) not in ("", None)]
-    return (min(vals), max(vals)) if vals else (None, None)
-
-
-def threads(r):
-    """The row's threads (nrdata.threads: a symmetric workload's --threads, else
-    producers + consumers)."""
-    return nrdata.threads(r)
+#: the row's threads: a symmetric workload's --threads, else producers + consumers
+threads = nrdata.threads
 
 
 def item_of(r):
@@ -210,14 +202,10 @@ def quoted_threads(hostdir, rows, usable=None):
     return nrdata.quoted_threads(rows, m["cores"], m["threads_per_core"], usable)
 
 
-def at_quoted_threads(hostdir, rows):
-    """The rows at the quoted thread count (the largest, one per core on SMT)."""
-    m = quoted_threads(hostdir, rows)
-    return [r for r in rows if threads(r) == m], m
-
-
 def f2(hostdir):
-    rows, m = at_quoted_threads(hostdir, load(os.path.join(hostdir, "f2-node-cache.csv")))
+    rows = load(os.path.join(hostdir, "f2-node-cache.csv"))
+    m = quoted_threads(hostdir, rows)   # the largest, one per core on SMT
+    rows = [r for r in rows if threads(r) == m]
     if not rows:
         return None
     h = harness_alone(rows)
@@ -466,11 +454,10 @@ def ceiling_ratios(hostdir, name):
     of each run's ratio to its own ceiling (ceiling.group_ratio); measured and
     ceiling are the medians of the runs'."""
     from . import ceiling
-    ppath = os.path.join(hostdir, "probe", "probe.csv")
     rows = load(os.path.join(hostdir, f"{name}.csv"))
-    if not rows or not os.path.exists(ppath):
+    probe = ceiling.host_probe(hostdir) if rows else None
+    if not probe:
         return None
-    probe = ceiling.load_probe(ppath)
     host = hostfacts.machine(hostdir)
     points = {}
     for r in rows:
@@ -536,10 +523,9 @@ def f5_closed(hostdir):
     from . import ceiling
     rows = [r for r in load(os.path.join(hostdir, "f5-ceiling.csv"))
             if not load_of(r) and regime.closed_loop(r)]
-    ppath = os.path.join(hostdir, "probe", "probe.csv")
-    if not rows or not os.path.exists(ppath):
+    probe = ceiling.host_probe(hostdir) if rows else None
+    if not probe:
         return None
-    probe = ceiling.load_probe(ppath)
     points = {}
     for r in rows:
         points.setdefault((threads(r), int(float(r["batch"]))), []).append(r)
@@ -605,20 +591,23 @@ def peers(hostdir, item="inline"):
     return out
 
 
+def per_queue(rs):
+    """(queue, its rows, median throughput) of each queue of PEER_QUEUES that rs ran."""
+    for q in PEER_QUEUES:
+        qr = by(rs, queue=q)
+        v = med(qr, "throughput_ops_per_s")
+        if v:
+            yield q, qr, v
+
+
 def peer_group(rs):
     """Within one regime group's rows: each queue's median throughput
     (Mitems/s) and runs, and numaring's paired ratio against each other queue
     (stats.Interval, None where no repetition pairs up)."""
     ring = by(rs, queue="numaring")
-    out = {}
-    for q in PEER_QUEUES:
-        qr = by(rs, queue=q)
-        v = med(qr, "throughput_ops_per_s")
-        if not v:
-            continue
-        out[q] = {"mops": v / 1e6, "runs": len(qr),
-                  "ring_over": paired(ring, qr) if q != "numaring" and ring else None}
-    return out
+    return {q: {"mops": v / 1e6, "runs": len(qr),
+                "ring_over": paired(ring, qr) if q != "numaring" and ring else None}
+            for q, qr, v in per_queue(rs)}
 
 
 def peers_pairs(hostdir, item="inline"):
@@ -635,15 +624,10 @@ def peers_pairs(hostdir, item="inline"):
         d = {"threads": t, "oversubscribed": any_oversubscribed(rs), "queues": {},
              "stolen": stolen_runs(rs)}
         ring = by(rs, queue="numaring")
-        for q in PEER_QUEUES:
-            qr = by(rs, queue=q)
-            v = med(qr, "throughput_ops_per_s")
-            if not v:
-                continue
-            e = {"mops": v / 1e6, "lost": med_failed(qr)}
+        for q, qr, v in per_queue(rs):
+            e = d["queues"][q] = {"mops": v / 1e6, "lost": med_failed(qr)}
             if q != "numaring" and ring:
                 put_ratio(e, "ring_over", paired(ring, qr))
-            d["queues"][q] = e
         out.append(d)
     return out
 

@@ -467,12 +467,10 @@ def main():
         n.put(prefix + "HarnessBound", len(bound) if measured else None, "{:d}")
 
     # predictions for published two-socket machines (marked as such in the text)
-    ppath = os.path.join(real, "probe", "probe.csv")
-    probe = ceiling.load_probe(ppath) if os.path.exists(ppath) else None
+    probe = ceiling.host_probe(real)
     model_macros(n, probe)
-    ep = os.path.join(emu, "probe", "probe.csv") if emu else None
-    n.put("CrossOtherNodeNs", ceiling.load_probe(ep).get("c2c_one_way_other_node")
-          if ep and os.path.exists(ep) else None, "{:.0f}")
+    eprobe = ceiling.host_probe(emu) if emu else None
+    n.put("CrossOtherNodeNs", eprobe and eprobe.get("c2c_one_way_other_node"), "{:.0f}")
     host_kind(n, real, emu, summarize.f4(real) or {})
     # what was tested (the claims report), intervals, expectations, constants
     paper_text.put(n, real, emu, probe)
