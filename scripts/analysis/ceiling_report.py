@@ -13,6 +13,7 @@ import os
 import statistics
 
 from ..common import regime
+from . import ceiling, findings
 
 #: the share of its ceiling a queue's best near-empty point should reach
 TIGHT = 0.5
@@ -23,8 +24,6 @@ def tightness(hostdir, name="peers"):
     per queue and regime the point with the highest median measured /
     ceiling, each run against its own ceiling (ceiling.group_ratio; prodcons
     rows the model speaks of); None without a probe."""
-    from . import ceiling
-    from . import findings
     rows = findings.load(os.path.join(hostdir, f"{name}.csv"))
     probe = ceiling.host_probe(hostdir) if rows else None
     if not probe:
@@ -51,7 +50,6 @@ def instrument(hostdir):
     """(t_h, t_c): the probe's hand-over timed as the harness times an item
     (handover_stamped_ns) and its one-way line transfer (ns); t_h None where
     the probe predates the row, (None, None) without a probe."""
-    from . import ceiling
     probe = ceiling.host_probe(hostdir)
     if not probe:
         return None, None

@@ -76,8 +76,6 @@ def csv_text(rows):
     return buf.getvalue()
 
 
-
-
 def write_claims(hostdir):
     """results/<host>/claims.csv (whole or not at all); returns the rows."""
     rows = report(hostdir)
@@ -127,10 +125,9 @@ def status_word(row):
 
 def status_text(row):
     s = row["status"]
-    return f"{s} ({row['why']})" if row.get("why") and s in ("not testable here",
-                                                             "not exercised",
-                                                             "inconclusive") else \
-        status_word(row)
+    if row.get("why") and s in ("not testable here", "not exercised", "inconclusive"):
+        return f"{s} ({row['why']})"
+    return status_word(row)
 
 
 def host_lines(rows):

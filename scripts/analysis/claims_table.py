@@ -15,7 +15,7 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from . import findings
+from . import ceiling, ceiling_report, findings
 from . import hostfacts
 from . import nrdata
 from .regime_report import regime_says
@@ -224,12 +224,9 @@ def m_f4(backoff, workload="prodcons", work=0):
 
 def _ceiling_points(ctx):
     """[(folder, csv, violation-like dict)] of every row with a ceiling, real and cross."""
-    from . import ceiling
-    out = []
-    for d in dict.fromkeys([ctx.dir] + ([ctx.cross] if ctx.cross else [])):
-        for name, v in ceiling.check_host(d, tolerance=-1.0):
-            out.append((os.path.basename(d), name, v))
-    return out
+    return [(os.path.basename(d), name, v)
+            for d in dict.fromkeys([ctx.dir] + ([ctx.cross] if ctx.cross else []))
+            for name, v in ceiling.check_host(d, tolerance=-1.0)]
 
 
 def m_f5_model(ctx):
@@ -265,7 +262,6 @@ def placement_stable(ctx):
 
 
 def m_f5_tight(ctx):
-    from . import ceiling_report
     t = [d for d in (ceiling_report.tightness(ctx.dir) or []) if d["regime"] == "near-empty"]
     if not t:
         return None

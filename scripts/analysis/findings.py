@@ -16,6 +16,7 @@ reports them on their own.
 import os
 import statistics
 
+from . import ceiling
 from ..common import expfile
 from . import hostfacts
 from ..common import manifest
@@ -319,16 +320,9 @@ def placement_counts(hostdir):
     """(runs that timed their CPUs' line trip, runs with an end more than
     placement.FAR x the probe's trip) over the host's experiments; (0, 0)
     without a probe (handover.py reports the same per experiment)."""
-    t_c = placement.probe_trip(os.path.join(hostdir, "probe", "probe.csv"))
-    runs = far = 0
-    for exp in EXPERIMENTS:
-        path = os.path.join(hostdir, f"{exp}.csv")
-        if not t_c or not os.path.exists(path):
-            continue
-        timed = [r for r in load(path) if placement.ends(r)]
-        runs += len(timed)
-        far += sum(1 for r in timed if placement.far(r, t_c))
-    return runs, far
+    from . import handover
+    s = [d for d in handover.summary(hostdir) if d["far"] is not None]
+    return sum(d["runs"] for d in s), sum(d["far"] for d in s)
 
 
 def workload_of(r):
@@ -453,7 +447,6 @@ def ceiling_ratios(hostdir, name):
     """measured/ceiling per point for one experiment: the median over its reps
     of each run's ratio to its own ceiling (ceiling.group_ratio); measured and
     ceiling are the medians of the runs'."""
-    from . import ceiling
     rows = load(os.path.join(hostdir, f"{name}.csv"))
     probe = ceiling.host_probe(hostdir) if rows else None
     if not probe:
@@ -520,7 +513,6 @@ def f5_closed(hostdir):
     bind): [{threads, batch, measured (Mitems/s, median), ceiling (Mitems/s),
     ratio, bound (the binding term)}] sorted by threads and batch; None where
     f5-ceiling.csv has no closed-loop rows or no probe."""
-    from . import ceiling
     rows = [r for r in load(os.path.join(hostdir, "f5-ceiling.csv"))
             if not load_of(r) and regime.closed_loop(r)]
     probe = ceiling.host_probe(hostdir) if rows else None
@@ -670,12 +662,8 @@ def harness_ceiling(hostdir):
     for exp in EXPERIMENTS:
         rows = [r for r in load(os.path.join(hostdir, f"{exp}.csv"))
                 if int(r["producers"]) == 1 and int(r["consumers"]) == 1]
-        d = {}
-        for item in manifest.items():
-            for b in ("0", "1"):
-                h = harness_alone(by(by_item(rows, item), bursts=b))
-                if h:
-                    d[(item, b)] = h
+        d = {(item, b): h for item in manifest.items() for b in ("0", "1")
+             for h in [harness_alone(by(by_item(rows, item), bursts=b))] if h}
         if d:
             out[exp] = d
     return out

@@ -78,23 +78,24 @@ def sockets_crossed(m, nodes):
     return f"crosses the interconnect between the {s} sockets"
 
 
+def _env_text(hostdir, name):
+    """The text of the host's env/<name>, '' where unreadable."""
+    try:
+        with open(os.path.join(hostdir, "env", name), encoding="utf-8") as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
 def captured(hostdir):
     """When the host's sweep captured its environment (env/captured.txt, UTC
     ISO 8601), '' where unknown."""
-    try:
-        with open(os.path.join(hostdir, "env", "captured.txt"), encoding="utf-8") as f:
-            return f.read().strip()
-    except OSError:
-        return ""
+    return _env_text(hostdir, "captured.txt").strip()
 
 
 def commit(hostdir):
     """The commit the host's sweep ran (env/git.txt's first line), '' where unknown."""
-    try:
-        with open(os.path.join(hostdir, "env", "git.txt"), encoding="utf-8") as f:
-            return (f.readline().strip() or "")
-    except OSError:
-        return ""
+    return _env_text(hostdir, "git.txt").partition("\n")[0].strip()
 
 
 def canonical_host(results):

@@ -38,14 +38,6 @@ from ..common.tidy import (  # noqa: F401 - the table's definition, read through
     SCHEMA_PATH, SUMMARY_COLUMNS, TIDY_COLUMNS, backoff_exercised, failed_per_item,
     is_reference, ns_per_op, num, oversubscribed, shares_core, stolen, threads)
 
-__all__ = [
-    "DataError", "SUMMARY_COLUMNS", "TIDY_COLUMNS", "RUNNER_COLUMNS", "TidyRows",
-    "load_tidy", "load_latency", "read_rows", "aggregate", "groups",
-    "by_rep", "num", "threads", "ns_per_op", "host_info", "list_hosts", "latency_path",
-    "run_dir", "is_reference", "oversubscribed", "failed_per_item", "backoff_exercised",
-    "paired_ratios", "REFERENCE_POINTS", "BACKOFF_EXERCISED",
-    "shares_core", "one_per_core", "quoted_threads",
-]
 
 class DataError(Exception):
     """A result file that cannot be used: names the file, line and column."""

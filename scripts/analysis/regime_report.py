@@ -8,6 +8,7 @@ summarize's functions (the one estimator, scripts/analysis/stats.py's interval).
 """
 
 from ..common import regime
+from . import findings
 from . import stats
 
 
@@ -38,7 +39,6 @@ def _fmt(iv, unit="x"):
 
 
 def lines(hostdir):
-    from . import findings
     out = ["", "## Regimes", "",
            "A closed-loop run settles near empty (the consumer waits for the producer) or "
            "full (the producer waits for the consumer); with nothing pacing either side a "

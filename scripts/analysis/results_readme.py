@@ -12,9 +12,7 @@ elsewhere. python3 -m scripts.analysis.summarize --readme HOST writes the file.
 
 import os
 
-from . import drift
-from . import findings
-from . import hostfacts
+from . import ceiling_report, claims, drift, findings, handover, hostfacts, regime_report
 from ..common import manifest, regime
 from . import nrdata
 from . import stats
@@ -334,14 +332,11 @@ def archive_note(hostdir):
 def host_readme(hostdir):
     host = os.path.basename(os.path.normpath(hostdir))
     t = hostfacts.describe_host(hostdir) or {}
-    machine_nodes = 1
     try:
-        with open(os.path.join(hostdir, "env", "lscpu.txt"), encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("NUMA node(s):"):
-                    machine_nodes = int(line.split(":")[1])
-    except (OSError, ValueError):
-        pass
+        machine_nodes = int(nrdata._read_lscpu(os.path.join(hostdir, "env", "lscpu.txt"))
+                            .get("NUMA node(s)", 1))
+    except ValueError:
+        machine_nodes = 1
     nodes = t.get("nodes", [])
     cpus = sum(n.get("ncpus", 0) for n in nodes)
     emulated = t.get("topology") == "emulated"
@@ -479,18 +474,14 @@ def host_readme(hostdir):
     lines.append(kind_paragraph(hostdir, t, m))
     if not emulated and not guest:
         # the reproduction report: every claim checked here (scripts/analysis/claims.py)
-        from . import claims
         lines += claims.md_section(claims.report(hostdir))
     elif emulated:
         lines += ["", "The reproduction report of these runs is the real host folder's "
                   "(`claims.csv` and README there)."]
     lines += f4_section(hostdir)
     lines += peers_pairs_section(hostdir)
-    from . import regime_report
     lines += regime_report.lines(hostdir)
-    from . import ceiling_report
     lines += ceiling_report.lines(hostdir)
-    from . import handover
     lines += handover.lines(hostdir)
     lines += drift_section(hostdir)
     lines += harness_section(hostdir)

@@ -30,10 +30,6 @@ from scipy.special import bdtr
 from ..common import regime
 from ..common.looks import LOOKS, look_alpha
 
-__all__ = ["Interval", "coverage", "order_rank", "interval", "paired", "label", "fmt",
-           "LEVEL", "MIN_DECISIVE", "LOOKS", "look_alpha", "decision_rank",
-           "decision_interval", "sequential_verdict"]
-
 #: the coverage asked of every interval
 LEVEL = 0.95
 

@@ -33,7 +33,7 @@ import re
 import statistics
 import sys
 
-from ..analysis import ceiling, hostfacts
+from ..analysis import ceiling, claims, handover, hostfacts
 from . import model_facts
 from ..analysis import nrdata
 from . import paper_text
@@ -457,7 +457,6 @@ def main():
               if flagged else "none")
 
     # how far apart the runs found their CPUs (scripts/analysis/handover.py)
-    from ..analysis import handover
     n.put_raw("HandOverText", handover.paper_sentence(real))
 
     # the harness's own ceiling (the null queue): points within 20% of it
@@ -485,7 +484,6 @@ def main():
               f"\\newcommand{{\\CrossPlots}}{{{a.plots}/"
               f"{os.path.basename(emu) if emu else a.real}}}\n")
     if a.claims:
-        from ..analysis import claims
         write(a.claims, claims.latex_table(claims.report(real)))
     if n.missing:
         print(f"paper_numbers: not computable here: {', '.join(n.missing)}", file=sys.stderr)

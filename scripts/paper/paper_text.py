@@ -26,15 +26,10 @@ import os
 import re
 from collections import Counter
 
-from ..analysis import stats
+from ..analysis import ceiling, claims, stats, summarize
+from ..analysis.claims import tex  # text for LaTeX: claims.tex's escaping (%, _, <, >, ...)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def tex(s):
-    """Text for LaTeX (claims.tex's escaping: %, _, <, >, ...)."""
-    from ..analysis import claims
-    return claims.tex(s)
 
 
 def cov_tex(cov):
@@ -97,14 +92,12 @@ def _join(parts):
 
 
 def _value(r):
-    from ..analysis import claims
     v = claims.fmt_value(r)
     return "" if v == "—" else tex(v)
 
 
 def title_host(real):
     """'One Node and 2 CPUs': what the host is, for the title."""
-    from ..analysis import summarize
     t = summarize.describe_host(real) or {}
     m = summarize.machine(real)
     nodes = summarize.real_nodes(t)
@@ -212,7 +205,6 @@ def _symmetric_long(sym):
 def _scaled_bounds(probe, within, across, b, gate):
     """ceiling.predict_two_socket's configuration (2x16 split, inline items,
     single operations, realized batch b), for a given gate: (ceiling, term, terms)."""
-    from ..analysis import ceiling
     return ceiling.predict_two_socket(probe, within, across, batches=(b,), terms=True,
                                       gate=gate)[b]
 
@@ -221,7 +213,6 @@ def predictions(probe, f3_batch):
     """The model's predictions for the study's untestable findings, as TeX
     text keyed by finding (empty without a probe that has the contended-line
     time). Machine: the first of ceiling.PUBLISHED."""
-    from ..analysis import ceiling
     if not probe or not ceiling.model_numbers(probe).get("t_s_ns"):
         return {}
     mname, (within, across) = next(iter(ceiling.PUBLISHED.items()))
@@ -276,13 +267,11 @@ def put_untested(n, rows, probe, f3_batch):
               "Every finding of the study with a value was testable on this host.")
 
 
-
 # ---- the artifact appendix -----------------------------------------------------------------
 
 def put_expected(n):
     """ArtifactExpected: per finding, each claim's id and predicate (claims.CLAIMS),
     and where it needs more than any host, when it is testable."""
-    from ..analysis import claims
     # finding -> when -> predicate -> [ids], in the table's order
     groups = {}
     for c in claims.CLAIMS:
@@ -328,7 +317,6 @@ def put_constants(n):
 
 def f3_batch(cross):
     """F3's configured batch (its runs' batch column), None where unknown."""
-    from ..analysis import summarize
     if not cross:
         return None
     vals = {r.get("batch") for r in summarize.load(os.path.join(cross, "f3-gate.csv"))} - {None, ""}
@@ -337,7 +325,6 @@ def f3_batch(cross):
 
 def put(n, real, cross, probe):
     """Every macro of this module (module docstring), into paper_numbers' Numbers."""
-    from ..analysis import claims
     rows = claims.report(real)
     put_intervals(n)
     put_claims(n, rows, real)
