@@ -74,16 +74,6 @@ def put_ratio(out, name, pr, scale=1.0):
             out[name + "_near"] = [v * scale for v in pr.near]
 
 
-def interval_of(d, name):
-    """The stats.Interval put_ratio stored under name in d; None if absent."""
-    if d.get(name) is None:
-        return None
-    if d.get(name + "_lo") is None:
-        return stats.Interval(d[name], d[name], d[name], 1, None)
-    return stats.Interval(d[name], d[name + "_lo"], d[name + "_hi"], d.get(name + "_n") or 0,
-                          d.get(name + "_cov"))
-
-
 def within_regime(out, a_rows, b_rows, key="throughput_ops_per_s", fn=None):
     """Pick the regime a comparison of a_rows against b_rows is quoted in
     (regime.headline of the groups in which a repetition's two runs both ran)

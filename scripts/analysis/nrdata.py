@@ -44,11 +44,8 @@ class DataError(Exception):
 
     def __init__(self, path, line, column, problem):
         self.path, self.line, self.column, self.problem = path, line, column, problem
-        where = str(path)
-        if line is not None:
-            where += ", line %d" % line
-        if column is not None:
-            where += ", column %s" % column
+        where = (str(path) + ("" if line is None else ", line %d" % line)
+                 + ("" if column is None else ", column %s" % column))
         super().__init__("%s: %s" % (where, problem))
 
 

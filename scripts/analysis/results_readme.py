@@ -31,14 +31,14 @@ STUDY = {
 
 
 def fmt_ci(d, name, fmt="{:.2f}"):
-    """'X.XX [lo..hi, 93.7%]' for d[name], its interval and the interval's
-    coverage ("n/a" if absent; stats.fmt)."""
-    iv = findings.interval_of(d, name)
-    if iv is None:
+    """'X.XX [lo..hi, 93.7%]' for d[name], the interval findings.put_ratio
+    stored beside it and its coverage ("n/a" if absent; stats.fmt)."""
+    if d.get(name) is None:
         return "n/a"
-    if iv.coverage is None and d.get(name + "_lo") is None:
-        return fmt.format(iv.est)
-    return stats.fmt(iv, fmt)
+    if d.get(name + "_lo") is None:
+        return fmt.format(d[name])
+    return stats.fmt(stats.Interval(d[name], d[name + "_lo"], d[name + "_hi"],
+                                    d.get(name + "_n") or 0, d.get(name + "_cov")), fmt)
 
 
 def per_k(rate):
@@ -48,12 +48,6 @@ def per_k(rate):
 
 def ns1(ns):
     return "n/a" if ns is None else f"{ns:.1f}"
-
-
-def smt_note(hostdir):
-    """' (one per core)' after a quoted thread count where the host has SMT
-    (quoted_threads then stops at its cores); '' elsewhere."""
-    return " (one per core)" if hostfacts.has_smt(hostfacts.machine(hostdir)) else ""
 
 
 F4_WORKLOAD_WORDS = {"prodcons": "producers and consumers apart",
@@ -341,7 +335,9 @@ def host_readme(hostdir):
     cpus = sum(n.get("ncpus", 0) for n in nodes)
     emulated = t.get("topology") == "emulated"
     m = hostfacts.machine(hostdir)
-    smt = smt_note(hostdir)
+    # after a quoted thread count where the host has SMT (quoted_threads then
+    # stops at its cores)
+    smt = " (one per core)" if hostfacts.has_smt(m) else ""
     # the machine's cores and sockets where they add to "N CPUs, M nodes": SMT
     # (CPUs are not cores) and several sockets
     cores = (f" ({m['cores']} cores x {m['threads_per_core']} hardware threads)"
