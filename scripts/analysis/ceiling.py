@@ -217,10 +217,6 @@ class Probe:
     def get(self, kind):
         return self.values.get(kind)
 
-    @property
-    def emulated(self):
-        return self.values.get("meta:topology") == "emulated"
-
 
 load_probe = Probe
 

@@ -159,19 +159,13 @@ def side_by_side(reports):
     out = [f"{'claim':<{w}}  " + "  ".join(f"{h:<{cw}}" for h in hosts)]
     differ = 0
     for c in CLAIMS:
-        cells = []
-        sts = set()
-        for h in hosts:
-            r = by[h].get(c.id)
-            if r is None:
-                cells.append("—")
-                continue
-            sts.add(status_word(r))
-            cells.append(f"{status_word(r)} {fmt_value(r, intervals=False)}")
-        mark = ""
-        if len(sts) > 1:
-            mark, differ = "  <- differs", differ + 1
-        out.append(f"{c.id:<{w}}  " + "  ".join(f"{x:<{cw}}" for x in cells) + mark)
+        rs = [by[h].get(c.id) for h in hosts]
+        cells = ["—" if r is None else f"{status_word(r)} {fmt_value(r, intervals=False)}"
+                 for r in rs]
+        differs = len({status_word(r) for r in rs if r is not None}) > 1
+        differ += differs
+        out.append(f"{c.id:<{w}}  " + "  ".join(f"{x:<{cw}}" for x in cells)
+                   + ("  <- differs" if differs else ""))
     out.append(f"{differ} claim(s) differ between the hosts" if len(hosts) > 1 else "")
     return out
 

@@ -339,16 +339,14 @@ def m_bench_fidelity(ctx):
 
     def key(r):
         return (r.get("queue"), str(r.get("bursts")), r.get("item") or "inline")
-    bare = {}
-    for r in rows:
-        if r.get("where") == "bare":
-            bare.setdefault(key(r), []).append(r)
+
+    def runs(k, where):
+        return [r for r in rows if r.get("where") == where and key(r) == k]
     parts, unpaired = [], []
     for k in sorted({key(r) for r in rows if r.get("where") == "harness"}):
         q, b, item = k
         label = f"{q} {'bursts' if b == '1' else 'single'} {item}"
-        pr = findings.paired([r for r in rows if r.get("where") == "harness" and key(r) == k],
-                             bare.get(k, []))
+        pr = findings.paired(runs(k, "harness"), runs(k, "bare"))
         if pr:
             parts.append((label, pr))
         else:

@@ -173,8 +173,7 @@ def bench_ring(hostdir):
     """F1 on one thread (make bench-ring): libnuma's look-up against the data
     movement of an uncontended operation (half an enqueue+dequeue pair)."""
     rows = load_all(os.path.join(hostdir, "bench-ring.csv"))
-    none = [r for r in rows if r["lookup"] == "none"]
-    lib = [r for r in rows if r["lookup"] == "libnuma"]
+    none, lib = by(rows, lookup="none"), by(rows, lookup="libnuma")
     if not none or not lib:
         return None
     move = float(none[0]["pair_ns_median"]) / 2
@@ -310,9 +309,10 @@ def placement_counts(hostdir):
     """(runs that timed their CPUs' line trip, runs with an end more than
     placement.FAR x the probe's trip) over the host's experiments; (0, 0)
     without a probe (handover.py reports the same per experiment)."""
-    from . import handover
-    s = [d for d in handover.summary(hostdir) if d["far"] is not None]
-    return sum(d["runs"] for d in s), sum(d["far"] for d in s)
+    t_c = placement.probe_trip(os.path.join(hostdir, "probe", "probe.csv"))
+    timed = [r for exp in EXPERIMENTS if t_c for r in load(os.path.join(hostdir, f"{exp}.csv"))
+             if placement.ends(r)]
+    return len(timed), sum(1 for r in timed if placement.far(r, t_c))
 
 
 def workload_of(r):

@@ -52,16 +52,11 @@ def lines(hostdir):
            "| comparison | group | paired ratio [interval, coverage] | runs of the comparison |",
            "|---|---|---|---|"]
     n0 = len(out)
-    r = findings.f1(hostdir)
-    if r:
-        for label, iv in r.get("regimes", {}).items():
-            out.append(f"| F1: look-up / data movement (libnuma vs none) | {label} | "
-                       f"{_fmt(iv)} | {r.get('regime_mix') or 'one group'} |")
-    r = findings.f2(hostdir)
-    if r:
-        for label, iv in r.get("regimes", {}).items():
-            out.append(f"| F2: cached / libnuma at {r['threads']} threads | {label} | "
-                       f"{_fmt(iv)} | {r.get('regime_mix') or 'one group'} |")
+    for r, what in ((findings.f1(hostdir), "F1: look-up / data movement (libnuma vs none)"),
+                    (findings.f2(hostdir), "F2: cached / libnuma at {threads} threads")):
+        for label, iv in (r or {}).get("regimes", {}).items():
+            out.append(f"| {what.format(**r)} | {label} | {_fmt(iv)} | "
+                       f"{r.get('regime_mix') or 'one group'} |")
     for item in ("inline", "message"):
         r = findings.peers(hostdir, item)
         if not r:
