@@ -617,10 +617,9 @@ def main(argv=None):
             print(f"{hostdir}/{name}: point {v['point'] or v['index']} ({v['queue']}) "
                   f"measured {v['measured'] / 1e6:.2f} M/s above its ceiling "
                   f"{v['ceiling'] / 1e6:.2f} M/s ({v['bound']}): the model fails")
-        if bad:
-            rc = 1
-        else:
+        if not bad:
             print(f"{hostdir}: no point above its ceiling")
+        rc = 1 if bad else rc
     if a.terms:
         probe = load_probe(a.terms[0])
         with open(a.terms[1], newline="", encoding="utf-8") as f:

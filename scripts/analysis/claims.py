@@ -338,12 +338,10 @@ def main(argv=None):
             new = replace_block(text, readme_block(a.results))
         except ValueError as e:
             die(f"{a.file}: {e}")
-        if a.check:
-            if new != text:
-                print(f"claims: {a.file}: the generated block is stale (run "
-                      f"python3 -m scripts.analysis.claims readme {a.file})", file=sys.stderr)
-                return 1
-            return 0
+        if new != text and a.check:
+            print(f"claims: {a.file}: the generated block is stale (run "
+                  f"python3 -m scripts.analysis.claims readme {a.file})", file=sys.stderr)
+            return 1
         if new != text:
             write_whole(a.file, new)
         return 0

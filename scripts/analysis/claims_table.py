@@ -288,15 +288,14 @@ def m_f5_realized(ctx):
 def m_peers(item, bursts, peer):
     def measure(ctx):
         r = findings.peers(ctx.dir, item)
-        key = f"b{bursts}_over_{peer}"
         if not r:
             return None
-        return _ratio(r, key, "peers.csv",
-                      f"numaring / {'rte_ring' if peer == 'rte' else peer} throughput, "
-                      f"{'bursts' if bursts == '1' else 'single operations'}, {item} items, "
-                      f"{r['threads']} threads" + (" (oversubscribed)"
-                                                   if r.get("oversubscribed") else "")
-                      + f", {regime_says(r, f'b{bursts}_')}")
+        return _ratio(
+            r, f"b{bursts}_over_{peer}", "peers.csv",
+            f"numaring / {'rte_ring' if peer == 'rte' else peer} throughput, "
+            f"{'bursts' if bursts == '1' else 'single operations'}, {item} items, "
+            f"{r['threads']} threads" + (" (oversubscribed)" if r.get("oversubscribed") else "")
+            + f", {regime_says(r, f'b{bursts}_')}")
     return measure
 
 
@@ -536,14 +535,6 @@ def decide(op, t, lo, hi):
     return "holds" if holds else "does not hold" if fails else "inconclusive"
 
 
-def side(op, t, lo, hi):
-    """Where an interval that does not hold a range claim lies: 'larger' (above
-    the range), 'smaller' (below it); '' for a one-sided claim."""
-    if op != "in":
-        return ""
-    return "larger" if min(lo, hi) > t[1] else "smaller" if max(lo, hi) < t[0] else ""
-
-
 def threshold_text(claim):
     """The threshold as claims.csv writes it: '6' or, for a range, '6..7'."""
     t = claim.threshold
@@ -586,7 +577,6 @@ def _paired_verdict(claim, m, row):
         return "inconclusive"
     row.update(lo=f"{iv.lo:.6g}", hi=f"{iv.hi:.6g}", coverage=f"{iv.coverage:.4f}")
     status = decide(claim.op, claim.threshold, iv.lo, iv.hi)
-    where = side(claim.op, claim.threshold, iv.lo, iv.hi)
     if m.near is not None and status != "inconclusive":
         # runs whose CPUs stayed further apart than the probe found them after
         # the runner's re-runs: the verdict must not rest on them
@@ -599,9 +589,11 @@ def _paired_verdict(claim, m, row):
                           f"after the runner's re-runs; without them it "
                           f"{'is ' if without == 'inconclusive' else ''}{without}")
             return "inconclusive"
-    if status == "does not hold" and where:
-        row["why"] = (f"{where}: the whole interval lies "
-                      f"{'above' if where == 'larger' else 'below'} the range "
+    if status == "does not hold" and claim.op == "in":
+        # where the interval lies: above the range (larger) or below it (smaller)
+        above = iv.lo > claim.threshold[1]
+        row["why"] = (f"{'larger' if above else 'smaller'}: the whole interval lies "
+                      f"{'above' if above else 'below'} the range "
                       f"[{claim.threshold[0]:g}, {claim.threshold[1]:g}]{claim.unit}")
     return status
 

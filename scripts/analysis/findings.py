@@ -387,13 +387,11 @@ def f4(hostdir, workload="prodcons", work=0.0, rows=None):
             g = within_regime(reg, brows, none_rows, fn=change)
             pr = reg["regimes"].get(regime.group_label(g)) if g else None
             out.update({f"{b}_{k}": reg[k] for k in ("regime", "regime_mix", "pooled",
-                                                      "pairs_used", "pairs_measured",
-                                                      "by_design")})
+                                                      "pairs_used", "pairs_measured", "by_design")})
         else:
             pr = paired(brows, none_rows, fn=change)
         put_ratio(out, f"{b}_change_pct", pr, 100.0)
-        rate = med_failed(brows)
-        out[f"{b}_failed_per_item"] = rate
+        out[f"{b}_failed_per_item"] = med_failed(brows)
         # whether a backoff had anything to do is judged on retrying at once: a
         # backoff that runs loses fewer races itself
         out[f"{b}_exercised"] = nrdata.backoff_exercised(out["none_failed_per_item"])

@@ -264,10 +264,8 @@ def quoted_threads(rows, cores=None, threads_per_core=None, usable=None):
         return None
     ts = sorted(by_t)
     per_core = [t for t in ts if one_per_core(by_t[t], cores, threads_per_core)]
-    for cands in ([t for t in per_core if usable is None or usable(by_t[t])], per_core, ts):
-        if cands:
-            return cands[-1]
-    return ts[-1]
+    return next(cands[-1] for cands in (
+        [t for t in per_core if usable is None or usable(by_t[t])], per_core, ts) if cands)
 
 
 def by_rep(rows, value="throughput_ops_per_s"):
@@ -324,14 +322,11 @@ def load_latency(path):
         vals = []
         for c, v in zip(LATENCY_COLUMNS, fields):
             v = v.strip()
-            if c == "one_over_one_minus_percentile" and v == "inf":
-                vals.append(math.inf)
-                continue
             try:
                 x = float(v)
             except ValueError:
                 raise DataError(path, line, c, "%r is not a number" % v) from None
-            if not math.isfinite(x):
+            if not math.isfinite(x) and (c, v) != ("one_over_one_minus_percentile", "inf"):
                 raise DataError(path, line, c, "%r is not a finite number" % v)
             vals.append(x)
         if not 0.0 <= vals[1] <= 1.0:
@@ -456,16 +451,11 @@ def _read_json(path):
 
 def _read_lscpu(path):
     """{field: value} of an lscpu listing ("Thread(s) per core:   2"); {} if unreadable."""
-    out = {}
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
-            for line in f:
-                k, sep, v = line.partition(":")
-                if sep:
-                    out[k.strip()] = v.strip()
+            return {k.strip(): v.strip() for k, sep, v in (ln.partition(":") for ln in f) if sep}
     except OSError:
-        pass
-    return out
+        return {}
 
 
 def _positive_int(v):

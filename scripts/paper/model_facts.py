@@ -136,13 +136,9 @@ def _int(s):
         return None
 
 
-def flags_of(row):
-    return dict(re.findall(r"-D(\w+)=(\w+)", row["flags"]))
-
-
 def bounds_of(row, defaults):
     """(workers, capacity, batch, items) of one configuration."""
-    d = {**defaults, **flags_of(row)}
+    d = {**defaults, **dict(re.findall(r"-D(\w+)=(\w+)", row["flags"]))}
 
     def v(k):
         x = d.get(k, "0")
@@ -166,7 +162,6 @@ def facts(meta, rows, defaults=None):
     mutants = [r for r, k in zip(rows, kind) if k == "mutant"]
     sized = [r for r in rows if _int(r["states"]) is not None]
     big = max(sized, key=lambda r: _int(r["states"])) if sized else None
-    mem = [float(r["memory_mb"]) for r in rows if r["memory_mb"]]
     # the bounds of the exhaustive searches that passed
     b = list(zip(*[bounds_of(r, defaults) for r in rows
                    if r["kind"] in ("safety", "np") and r["verdict"] == "PASS"])) or [()] * 4
@@ -178,7 +173,8 @@ def facts(meta, rows, defaults=None):
         "states_max": _int(big["states"]) if big else None,
         "states_max_config": big["configuration"] if big else None,
         "states_total": sum(_int(r["states"]) for r in sized),
-        "memory_max_mb": max(mem) if mem else None,
+        "memory_max_mb": max((float(r["memory_mb"]) for r in rows if r["memory_mb"]),
+                             default=None),
         **dict(zip(("workers", "capacity", "batch", "items"), map(span, b))),
         **{k: meta.get(k) or "unknown" for k in ("spin", "gcc", "os")},
         **{k: meta.get(k) or "?" for k in ("cpus", "memory_gb", "jobs", "wall_s")},
