@@ -128,12 +128,11 @@ def lacks(hostdir):
         return (set(rows[0]) if rows else set()), rows
     out = []
     cols, _ = table(os.path.join(hostdir, "f1-lookup-cost.csv"))
-    if cols and "regime" not in cols:
-        out.append("each run's regime (near-empty or full)")
-    if cols and "c2c_one_way_before_ns" not in cols:
-        out.append("each run's own hand-over distance (c2c_one_way_*_ns)")
-    if cols and "placement_far" not in cols:
-        out.append("the placement re-runs and the stopping rule's rounds")
+    out += [what for col, what in (
+        ("regime", "each run's regime (near-empty or full)"),
+        ("c2c_one_way_before_ns", "each run's own hand-over distance (c2c_one_way_*_ns)"),
+        ("placement_far", "the placement re-runs and the stopping rule's rounds"))
+        if cols and col not in cols]
     cols, rows = table(os.path.join(hostdir, "f4-backoff.csv"))
     if cols and not {r.get("workload") for r in rows} & set(expfile.SYMMETRIC):
         out.append("F4's pairs and mixed workloads")

@@ -80,15 +80,11 @@ def f4_section(hostdir):
         if not r:
             continue
         none = r.get("none_failed_per_item")
-        cells = []
-        for b in findings.F4_BACKOFFS:
-            if f"{b}_change_pct" not in r:
-                cells.append("—")
-                continue
-            extra = (f" ({per_k(r.get(f'{b}_failed_per_item'))}; "
-                     f"{ns1(r.get(f'{b}_backoff_ns_per_op'))})")
-            cells.append(("not exercised" if r.get(f"{b}_exercised") is False
-                          else f"{fmt_ci(r, f'{b}_change_pct', '{:+.1f}')}%") + extra)
+        cells = ["—" if f"{b}_change_pct" not in r else
+                 ("not exercised" if r.get(f"{b}_exercised") is False
+                  else f"{fmt_ci(r, f'{b}_change_pct', '{:+.1f}')}%")
+                 + f" ({per_k(r.get(f'{b}_failed_per_item'))}; "
+                 f"{ns1(r.get(f'{b}_backoff_ns_per_op'))})" for b in findings.F4_BACKOFFS]
         lines.append(f"| {w} | {work:g} | {r['threads']}{over_note(r)} | {per_k(none)} | "
                      + " | ".join(cells) + " |")
         if w != "prodcons" and work == 0 and none is not None and r.get("exp_exercised"):
@@ -503,14 +499,12 @@ def kind_paragraph(hostdir, t, m):
             text += " F3 and F5 are not in these results" + (
                 "; they come from the emulated-node runs in the sibling `-emulated-` folder."
                 if hostfacts.emulated_siblings(hostdir) else ".")
-    elif hostfacts.emulated_siblings(hostdir):
-        text = ("With one real node, items never cross an interconnect here: F2 and F4 "
-                "measure the look-up and backoff costs on one socket; F3 and F5 come from "
-                "the emulated-node runs in the sibling `-emulated-` folder.")
     else:
         text = ("With one real node, items never cross an interconnect here: F2 and F4 "
-                "measure the look-up and backoff costs on one socket; F3 and F5 need two "
-                "nodes and are not in these results (no emulated-node runs beside them).")
+                "measure the look-up and backoff costs on one socket; F3 and F5 "
+                + ("come from the emulated-node runs in the sibling `-emulated-` folder."
+                   if hostfacts.emulated_siblings(hostdir) else "need two nodes and are not "
+                   "in these results (no emulated-node runs beside them)."))
     if hostfacts.has_smt(m) and m["cores"]:
         text += (f" The host has {m['cores']} cores with {m['threads_per_core']} hardware "
                  "threads each: F2, F3, F4 and the best measured/ceiling are quoted at the "

@@ -58,15 +58,13 @@ def main(argv=None):
         if not os.path.isdir(os.path.join(results, host)):
             ap.error(f"no results for host {host!r}: {os.path.join(results, host)} "
                      "is not a folder")
-    if readme:
-        for host in args:
-            hostdir = os.path.join(results, host)
+    for host in args or sorted(d for d in os.listdir(results)
+                               if os.path.isdir(os.path.join(results, d))):
+        hostdir = os.path.join(results, host)
+        if readme:
             write_whole(os.path.join(hostdir, "README.md"), results_readme.host_readme(hostdir))
-        return
-    hosts = args or sorted(d for d in os.listdir(results)
-                           if os.path.isdir(os.path.join(results, d)))
-    for host in hosts:
-        print(results_readme.host_readme(os.path.join(results, host)))
+        else:
+            print(results_readme.host_readme(hostdir))
 
 
 if __name__ == "__main__":

@@ -204,14 +204,11 @@ def f3_regime(n, r, hostdir):
     n.put("FThreeInflightPerworker", r.get("inflight_perworker"), "{:.1f}")
     n.put("FThreeSharedMops", r.get("mops_shared") or None, "{:.2f}")
     n.put("FThreePerworkerMops", r.get("mops_perworker") or None, "{:.2f}")
-    if not r:
-        n.put_raw("FThreeRegime", None)
-    else:
-        loop = ("open loop at %.0f\\%% of the per-worker gate's capacity" % (float(ld) * 100)
-                if ld else "closed loop")
-        cpus = {False: "a CPU per thread", True: "threads sharing CPUs"}.get(
-            r.get("oversubscribed"), "CPU sharing not recorded")
-        n.put_raw("FThreeRegime", f"{loop}, {cpus}")
+    loop = ("open loop at %.0f\\%% of the per-worker gate's capacity" % (float(ld) * 100)
+            if ld else "closed loop")
+    cpus = {False: "a CPU per thread", True: "threads sharing CPUs"}.get(
+        r.get("oversubscribed"), "CPU sharing not recorded")
+    n.put_raw("FThreeRegime", f"{loop}, {cpus}" if r else None)
     # thread counts with oversubscribed runs: "none" where every run says it was
     # not, n/a where the table does not say (older tables)
     rows = summarize.load(os.path.join(hostdir, "f3-gate.csv")) if hostdir else []
@@ -409,9 +406,8 @@ def main():
                 n.put(prefix + k, None)
             continue
         best = summarize.quoted_best(cr)
-        n.put(prefix + "Best", best["ratio"], "{:.2f}")
-        n.put(prefix + "BestQueue", best["queue"])
-        n.put(prefix + "BestBound", best["bound"])
+        n.put_all(best, ((prefix + "Best", "ratio", "{:.2f}"), (prefix + "BestQueue", "queue"),
+                         (prefix + "BestBound", "bound")))
         n.put(prefix + "Above", sum(1 for x in cr if x["ratio"] > 1), "{:d}")
         n.put(prefix + "Points", len(cr), "{:d}")
         ring = [x for x in cr if x["queue"] == "numaring"]
