@@ -221,11 +221,9 @@ def readme_block(results):
             + " |")
     lines += [head, "|" + "---|" * (3 + len(hosts))]
     for c in CLAIMS:
-        cells = []
-        for h in hosts:
-            r = by[h][c.id]
-            v = fmt_value(r)
-            cells.append(status_word(r) + ("" if v == "—" else f": {v}"))
+        # fmt_value's "—" (no value) is left out
+        cells = [status_word(r) + (f": {fmt_value(r)}" if r.get("value") else "")
+                 for r in (by[h][c.id] for h in hosts)]
         pred = predicate(next(iter(by.values()))[c.id]) if by else \
             f"{c.op} {threshold_text(c)}"
         lines.append(f"| {c.sentence} (`{c.id}`) | {pred} | {c.study or '—'} | "
@@ -293,14 +291,11 @@ def die(msg, code=2):
 def host_dirs(results, hosts):
     if not os.path.isdir(results):
         die(f"{results!r} is not a folder of results")
-    out = []
     for h in hosts:
-        d = os.path.join(results, h)
-        if not os.path.isdir(d):
+        if not os.path.isdir(os.path.join(results, h)):
             known = ", ".join(real_hosts(results)) or "none"
             die(f"no results for host {h!r} under {results} (hosts there: {known})")
-        out.append(d)
-    return out
+    return [os.path.join(results, h) for h in hosts]
 
 
 def main(argv=None):

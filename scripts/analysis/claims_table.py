@@ -165,9 +165,7 @@ def m_f2(ctx):
 
 
 def m_f3(ctx, exercised=False):
-    if not ctx.cross:
-        return None
-    r = findings.f3(ctx.cross)
+    r = findings.f3(ctx.cross) if ctx.cross else None
     if not r:
         return None
     how = (f"open loop at {float(r['load']) * 100:.0f}% of capacity" if r.get("load")
@@ -273,9 +271,7 @@ def m_f5_tight(ctx):
 
 
 def m_f5_realized(ctx):
-    if not ctx.cross:
-        return None
-    rz = findings.f5_realized(ctx.cross)
+    rz = findings.f5_realized(ctx.cross) if ctx.cross else None
     if not rz:
         return None
     worst = min(rz, key=lambda x: x["ratio"])

@@ -64,8 +64,7 @@ def lines(hostdir):
         for b, what in (("0", "single operations"), ("1", "bursts")):
             for label, qs in r.get(f"b{b}_groups", {}).items():
                 for q, e in qs.items():
-                    if q not in QUOTED:
-                        continue
-                    out.append(f"| peers ({item}, {what}): numaring / {q} | {label} | "
-                               f"{_fmt(e['ring_over'])} | {e['runs']} runs of {q} in it |")
+                    if q in QUOTED:
+                        out.append(f"| peers ({item}, {what}): numaring / {q} | {label} | "
+                                   f"{_fmt(e['ring_over'])} | {e['runs']} runs of {q} in it |")
     return out if len(out) > n0 else []

@@ -267,8 +267,7 @@ def harness_section(hostdir):
             lines.append(f"| {b['experiment']} | {b['point']} | {b['queue']} | {b['item']}"
                          f"{', bursts' if str(b['bursts']) == '1' else ''} | {b['threads']} | "
                          f"{mops(b['measured'])} | {mops(b['harness'])} | {b['ratio']:.2f} |")
-        lines.append("")
-        lines.append(f"{len(bound)} of {measured} points with the harness's ceiling measured.")
+        lines += ["", f"{len(bound)} of {measured} points with the harness's ceiling measured."]
     return lines
 
 
@@ -462,8 +461,7 @@ def host_readme(hostdir):
                              f"{over_note(r)}, {label}: {fmt_ci(r, f'b{b}_over_best')}x the best "
                              f"single-ring peer ({r[f'b{b}_best_peer']}){extra} "
                              f"({regime_says(r, f'b{b}_')}) | — |")
-    lines.append("")
-    lines.append(kind_paragraph(hostdir, t, m))
+    lines += ["", kind_paragraph(hostdir, t, m)]
     if not emulated and not guest:
         # the reproduction report: every claim checked here (scripts/analysis/claims.py)
         lines += claims.md_section(claims.report(hostdir))

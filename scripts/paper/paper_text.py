@@ -256,12 +256,9 @@ def put_untested(n, rows, probe, f3_batch):
     (the claim's own reason) and the model's prediction."""
     pred = predictions(probe, f3_batch)
     study = [r for r in rows if r["study"] and r["status"] == "not testable here"]
-    paras = []
-    for r in study:
-        p = pred.get(r["finding"], "")
-        paras.append(f"\\emph{{{r['finding']}}} (\\texttt{{{tex(r['claim'])}}}; study: "
-                     f"{tex(r['study'])}): not testable here: {tex(r['why'])}."
-                     + (f" {p}" if p else ""))
+    paras = [f"\\emph{{{r['finding']}}} (\\texttt{{{tex(r['claim'])}}}; study: "
+             f"{tex(r['study'])}): not testable here: {tex(r['why'])}."
+             + (f" {pred[r['finding']]}" if pred.get(r["finding"]) else "") for r in study]
     # one line per macro: paragraphs are separated by \par, not a blank line
     n.put_raw("UntestedStudy", " \\par ".join(paras) if paras else
               "Every finding of the study with a value was testable on this host.")
@@ -280,10 +277,9 @@ def put_expected(n):
             tex(claims.predicate(row)), []).append(f"\\texttt{{{tex(c.id)}}}")
     out = []
     for f, whens in groups.items():
-        parts = []
-        for when, preds in whens.items():
-            parts.append(", ".join(f"{', '.join(ids)} {p}" for p, ids in preds.items())
-                         + ("" if when == claims.ANY else f" ({tex(when)})"))
+        parts = [", ".join(f"{', '.join(ids)} {p}" for p, ids in preds.items())
+                 + ("" if when == claims.ANY else f" ({tex(when)})")
+                 for when, preds in whens.items()]
         name = {"ring": "Ring and peers", "harness": "Harness"}.get(f, f)
         out.append(f"{name}: " + "; ".join(parts) + ".")
     n.put_raw("ArtifactExpected", " ".join(out))
