@@ -147,8 +147,7 @@ def f1(hostdir):
                       fn=lambda n, b: n / b - 1)
     rows = regime_rows(rows, g)   # every number below: runs of one regime
     none_rows, lib_rows = by(rows, lookup="none"), by(rows, lookup="libnuma")
-    none = med(none_rows, "throughput_ops_per_s")
-    lib = med(lib_rows, "throughput_ops_per_s")
+    none, lib = (med(rs, "throughput_ops_per_s") for rs in (none_rows, lib_rows))
     if not none or not lib:
         return None
     move_ns = 1e9 / none
@@ -176,12 +175,10 @@ def bench_ring(hostdir):
     none, lib = by(rows, lookup="none"), by(rows, lookup="libnuma")
     if not none or not lib:
         return None
-    move = float(none[0]["pair_ns_median"]) / 2
-    look = float(lib[0]["lookup_ns_median"])
-    out = {"move_ns": move, "lookup_ns": look, "ratio": look / move}
-    for r in rows:
-        out[f"{r['lookup']}_pair_over_none"] = float(r["pair_ns_median"]) / float(none[0]["pair_ns_median"])
-    return out
+    pair, look = float(none[0]["pair_ns_median"]), float(lib[0]["lookup_ns_median"])
+    return {"move_ns": pair / 2, "lookup_ns": look, "ratio": look / (pair / 2),
+            **{f"{r['lookup']}_pair_over_none": float(r["pair_ns_median"]) / pair
+               for r in rows}}
 
 
 def quoted_threads(hostdir, rows, usable=None):
@@ -203,8 +200,7 @@ def f2(hostdir):
     g = within_regime(reg, by(rows, lookup="cached"), by(rows, lookup="libnuma"))
     rows = regime_rows(rows, g)   # every number below: runs of one regime
     lib_rows, cached_rows = by(rows, lookup="libnuma"), by(rows, lookup="cached")
-    lib = med(lib_rows, "throughput_ops_per_s")
-    cached = med(cached_rows, "throughput_ops_per_s")
+    lib, cached = (med(rs, "throughput_ops_per_s") for rs in (lib_rows, cached_rows))
     if not lib or not cached:
         return None
     out = {"threads": m, "cached_mops": cached / 1e6, "libnuma_mops": lib / 1e6,

@@ -492,15 +492,13 @@ def _machine(info, d, topo, meta):
         virt = src.get("virtualization")
         if info["hypervisor"] is None and isinstance(virt, dict):
             info["hypervisor"] = VIRT_NAMES.get(virt.get("kind"))
-    sockets = _positive_int(ls.get("Socket(s)"))
-    per_socket = _positive_int(ls.get("Core(s) per socket"))
-    if info["threads_per_core"] is None:
-        info["threads_per_core"] = _positive_int(ls.get("Thread(s) per core"))
+    sockets, per_socket = (_positive_int(ls.get(k)) for k in ("Socket(s)", "Core(s) per socket"))
+    for k, field in (("threads_per_core", "Thread(s) per core"), ("ncpus", "CPU(s)")):
+        if info[k] is None:
+            info[k] = _positive_int(ls.get(field))
     if info["cores"] is None and per_socket and sockets:
         info["cores"] = per_socket * sockets
     info["sockets"] = sockets
-    if info["ncpus"] is None:
-        info["ncpus"] = _positive_int(ls.get("CPU(s)"))
     info["hypervisor"] = info["hypervisor"] or ls.get("Hypervisor vendor") or None
     if ls:
         info["sources"].append(os.path.join(d, "env", "lscpu.txt"))

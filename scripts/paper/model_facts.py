@@ -340,13 +340,9 @@ def write_all(meta, rows, root=None):
 
 def macros_of(path):
     """{name: text} of a generated .tex file's one-line \\newcommand macros."""
-    out = {}
     with open(path, encoding="utf-8") as f:
-        for line in f:
-            m = re.match(r"\\newcommand\{\\([A-Za-z]+)\}\{(.*)\}$", line.strip())
-            if m:
-                out[m.group(1)] = m.group(2)
-    return out
+        return dict(m.groups() for m in (
+            re.match(r"\\newcommand\{\\([A-Za-z]+)\}\{(.*)\}$", line.strip()) for line in f) if m)
 
 
 def write_tex(out, results=None):
