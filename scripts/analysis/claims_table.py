@@ -220,15 +220,11 @@ def m_f4(backoff, workload="prodcons", work=0):
     return measure
 
 
-def _ceiling_points(ctx):
-    """[(folder, csv, violation-like dict)] of every row with a ceiling, real and cross."""
-    return [(os.path.basename(d), name, v)
-            for d in dict.fromkeys([ctx.dir] + ([ctx.cross] if ctx.cross else []))
-            for name, v in ceiling.check_host(d, tolerance=-1.0)]
-
-
 def m_f5_model(ctx):
-    pts = _ceiling_points(ctx)
+    # (folder, csv, violation-like dict) of every row with a ceiling, real and cross
+    pts = [(os.path.basename(d), name, v)
+           for d in dict.fromkeys([ctx.dir] + ([ctx.cross] if ctx.cross else []))
+           for name, v in ceiling.check_host(d, tolerance=-1.0)]
     if not pts:
         return None
     folder, name, v = max(pts, key=lambda p: p[2]["ratio"])

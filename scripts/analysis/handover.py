@@ -46,10 +46,7 @@ def summary(hostdir):
     t_c = _probe_t_c(hostdir)
     out = []
     for exp in findings.EXPERIMENTS:
-        path = os.path.join(hostdir, f"{exp}.csv")
-        if not os.path.exists(path):
-            continue
-        rows = [r for r in findings.load(path) if ends(r)]
+        rows = [r for r in findings.load(os.path.join(hostdir, f"{exp}.csv")) if ends(r)]
         if not rows:
             continue
         vals = sorted(v for r in rows for v in ends(r))

@@ -126,9 +126,8 @@ def lacks(hostdir):
             return set(), []
         rows = nrdata.read_rows(path)
         return (set(rows[0]) if rows else set()), rows
-    out = []
     cols, _ = table(os.path.join(hostdir, "f1-lookup-cost.csv"))
-    out += [what for col, what in (
+    out = [what for col, what in (
         ("regime", "each run's regime (near-empty or full)"),
         ("c2c_one_way_before_ns", "each run's own hand-over distance (c2c_one_way_*_ns)"),
         ("placement_far", "the placement re-runs and the stopping rule's rounds"))
