@@ -540,13 +540,11 @@ def peers(hostdir, item="inline"):
         h = harness_alone(rs)
         g = within_regime(reg, by(rs, queue="numaring"), by(rs, queue=peer))
         out.update({f"b{bursts}_{k}": v for k, v in reg.items()})
-        out[f"b{bursts}_groups"] = {}
-        for grp, grs in regime.split(rs).items():
-            out[f"b{bursts}_groups"][regime.group_label(grp)] = peer_group(grs)
+        out[f"b{bursts}_groups"] = {regime.group_label(grp): peer_group(grs)
+                                    for grp, grs in regime.split(rs).items()}
         rs = regime_rows(rs, g)
-        qrows = {q: by(rs, queue=q) for q in PEER_QUEUES}
-        qs = {q: med(qrows[q], "throughput_ops_per_s") for q in PEER_QUEUES}
-        qs = {q: v for q, v in qs.items() if v}
+        got = list(per_queue(rs))
+        qrows, qs = {q: qr for q, qr, _ in got}, {q: v for q, _, v in got}
         if h:
             out[f"b{bursts}_harness_mops"] = h / 1e6
         if "numaring" not in qs:
@@ -626,8 +624,7 @@ def harness_bound(hostdir, share=HARNESS_BOUND):
     bound, measured = [], 0
     for exp in EXPERIMENTS:
         for (_prof, pid), rs in points(load(os.path.join(hostdir, f"{exp}.csv"))).items():
-            t = med(rs, "throughput_ops_per_s")
-            h = med(rs, "harness_ops_per_s")
+            t, h = (med(rs, k) for k in ("throughput_ops_per_s", "harness_ops_per_s"))
             if not t or not h:
                 continue
             measured += 1
