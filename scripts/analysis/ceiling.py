@@ -191,13 +191,10 @@ class Probe:
                 if kind not in PROBE_KINDS:
                     raise ValueError(f"{path}:{line}: kind {kind!r} is not one numaring-bench "
                                      "--probe writes (scripts/manifest.json)")
-                if kind == "meta":
-                    self.values[f"meta:{row['method']}"] = row["value"]
-                    continue
-                # the model reads none of the rows kept per pair (c2c_rtt) or per
-                # look-up mode (lookup_ns): they are kept like the others, the
-                # first of each
-                if row["value"] in ("", None):
+                # meta rows say how the probe ran, no number; the model reads none
+                # of the rows kept per pair (c2c_rtt) or per look-up mode
+                # (lookup_ns): they are kept like the others, the first of each
+                if kind == "meta" or row["value"] in ("", None):
                     continue
                 try:
                     v = float(row["value"])

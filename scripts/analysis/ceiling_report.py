@@ -76,8 +76,7 @@ def lines(hostdir):
     t = tightness(hostdir)
     if not t:
         return []
-    near = [d for d in t if d["regime"] == "near-empty"]
-    loose = [d["queue"] for d in near if d["ratio"] < TIGHT]
+    loose = [d["queue"] for d in t if d["regime"] == "near-empty" and d["ratio"] < TIGHT]
     out = ["", "## How tight the ceiling model is", "",
            "Per queue of the peers sweep and regime, the best point (the median over its runs "
            "in that regime of each run's measured / ceiling; the columns M items/s and ceiling "

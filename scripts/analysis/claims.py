@@ -239,9 +239,7 @@ def readme_block(results):
 def replace_block(text, block):
     if text.count(BEGIN) != 1 or text.count(END) != 1 or text.index(BEGIN) > text.index(END):
         raise ValueError(f"expected one '{BEGIN}' line followed by one '{END}' line")
-    a = text.index(BEGIN)
-    b = text.index(END) + len(END)
-    return text[:a] + "\n".join(block) + text[b:]
+    return text[:text.index(BEGIN)] + "\n".join(block) + text[text.index(END) + len(END):]
 
 
 # ---- LaTeX: the paper's reproduction report -----------------------------------------------

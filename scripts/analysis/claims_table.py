@@ -296,11 +296,8 @@ def m_peers(item, bursts, peer):
 def bench_rows(ctx, name):
     """The rows of results/<host>/bench/<name>.csv, each with 'rep' = its round
     (so that findings.paired pairs runs of one round); [] where absent."""
-    path = os.path.join(ctx.dir, "bench", f"{name}.csv")
-    rows = findings.load_all(path)
-    for r in rows:
-        r["rep"] = r.get("round") or "1"
-    return rows
+    return [{**r, "rep": r.get("round") or "1"}
+            for r in findings.load_all(os.path.join(ctx.dir, "bench", f"{name}.csv"))]
 
 
 def m_bench_peers(bursts, peer, where="harness"):
@@ -354,8 +351,7 @@ def m_bench_fidelity(ctx):
 
 def m_bench_oversub(ctx):
     rows = bench_rows(ctx, "bench-oversub")
-    vals = [(nrdata.num(r, "ratio_to_perworker"), r) for r in rows]
-    vals = [(v, r) for v, r in vals if v is not None]
+    vals = [(v, r) for r in rows for v in [nrdata.num(r, "ratio_to_perworker")] if v is not None]
     if not vals:
         return None
     v, r = min(vals, key=lambda x: x[0])

@@ -274,9 +274,8 @@ def tex_text(meta, rows, f):
 def replace_block(text, begin, end, lines, where):
     if text.count(begin) != 1 or text.count(end) != 1 or text.index(begin) > text.index(end):
         raise FactsError(f"{where}: expected one line '{begin}' followed by one '{end}'")
-    a = text.index(begin) + len(begin)
-    b = text.index(end)
-    return text[:a] + "\n" + "\n".join(lines) + "\n" + text[b:]
+    return (text[:text.index(begin) + len(begin)] + "\n" + "\n".join(lines) + "\n"
+            + text[text.index(end):])
 
 
 def outputs(meta, rows, root=None):

@@ -104,11 +104,9 @@ def title_host(real):
     cpus = sum(x.get("ncpus", 0) for x in t.get("nodes", [])) or m.get("ncpus") or 0
     sockets = m.get("sockets") or 0
     words = {1: "One", 2: "Two", 3: "Three", 4: "Four"}
-    if sockets > 1:
-        head = f"{words.get(sockets, sockets)} Sockets"
-    else:
-        k = nodes or 1
-        head = f"{words.get(k, k)} Node" + ("s" if k > 1 else "")
+    k = nodes or 1
+    head = (f"{words.get(sockets, sockets)} Sockets" if sockets > 1
+            else f"{words.get(k, k)} Node" + ("s" if k > 1 else ""))
     return f"{head} and {cpus} CPU" + ("s" if cpus != 1 else "")
 
 
