@@ -151,8 +151,7 @@ def f1(hostdir):
     if not none or not lib:
         return None
     move_ns = 1e9 / none
-    out = {"move_ns": move_ns, "libnuma_op_ns": 1e9 / lib, "reps": len(lib_rows)}
-    out.update(reg)
+    out = {"move_ns": move_ns, "libnuma_op_ns": 1e9 / lib, "reps": len(lib_rows), **reg}
     # look-up / data movement, per repetition: (1/lib_k - 1/none_k) / (1/none_k)
     put_ratio(out, "ratio", paired(none_rows, lib_rows, fn=lambda n, b: n / b - 1))
     if "ratio" not in out:   # no repetition pairs up: the ratio of the medians, no CI
@@ -206,8 +205,7 @@ def f2(hostdir):
     out = {"threads": m, "cached_mops": cached / 1e6, "libnuma_mops": lib / 1e6,
            "harness_mops": h / 1e6 if h else None,
            "cached_over_harness": cached / h if h else None, "rseq_over_libnuma": None,
-           "oversubscribed": any_oversubscribed(rows), "stolen": stolen_runs(rows)}
-    out.update(reg)
+           "oversubscribed": any_oversubscribed(rows), "stolen": stolen_runs(rows), **reg}
     put_ratio(out, "cached_over_libnuma", paired(cached_rows, lib_rows))
     put_ratio(out, "rseq_over_libnuma", paired(by(rows, lookup="rseq"), lib_rows))
     return out
@@ -293,12 +291,9 @@ def f3(hostdir):
         per_load.append(d)
     if not per_load:
         return None
-    out = dict(per_load[-1])
-    out.update({"threads": m, "oversubscribed": over, "loads": per_load,
-                "stolen": stolen_runs(at),
-                "saturated_runs": sum(d["saturated"] for d in per_load),
-                "thread_counts": sorted({threads(r) for r in allrows})})
-    return out
+    return {**per_load[-1], "threads": m, "oversubscribed": over, "loads": per_load,
+            "stolen": stolen_runs(at), "saturated_runs": sum(d["saturated"] for d in per_load),
+            "thread_counts": sorted({threads(r) for r in allrows})}
 
 
 def placement_counts(hostdir):

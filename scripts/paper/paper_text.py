@@ -183,12 +183,10 @@ def _symmetric_long(sym):
     for w, word in (("pairs", "enqueue-dequeue pairs"), ("mixed", "the random mix")):
         rs = [r for r in sym if r["claim"].startswith(f"F4.{w}-")]
         for work in dict.fromkeys(_work_of(r) for r in rs):
-            parts = []
-            for r in (r for r in rs if _work_of(r) == work):
-                b = r["claim"].split("-")[1]
-                v = _value(r)
-                parts.append(f"{BACKOFF_WORDS.get(b, tex(b))} {v + ', ' if v else ''}"
-                             f"{tex(r['status'])}")
+            # each backoff's words, value and status
+            parts = [f"{BACKOFF_WORDS.get(b, tex(b))} {v + ', ' if v else ''}{tex(r['status'])}"
+                     for r in rs if _work_of(r) == work
+                     for b, v in [(r["claim"].split("-")[1], _value(r))]]
             out.append(f"with {word}"
                        + (f" and up to {work}~ns of local work" if work else "")
                        + ": " + "; ".join(parts))
