@@ -129,11 +129,8 @@ def needs_study_scale(ctx):
 
 
 def needs_cores(k):
-    def check(ctx):
-        if ctx.cores and ctx.cores < k:
-            return f"needs >= {k} cores; this host has {ctx.cores}"
-        return None
-    return check
+    return lambda ctx: (f"needs >= {k} cores; this host has {ctx.cores}"
+                        if ctx.cores and ctx.cores < k else None)
 
 
 # ---- measurements: each reads findings.py's functions (the one estimator) ---------------

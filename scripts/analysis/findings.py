@@ -67,8 +67,7 @@ def put_ratio(out, name, pr, scale=1.0):
     what a claim decides on, stats.decision_interval)."""
     if pr:
         out[name], out[name + "_lo"], out[name + "_hi"] = (v * scale for v in pr[:3])
-        out[name + "_n"] = pr[3]
-        out[name + "_cov"] = pr[4]
+        out[name + "_n"], out[name + "_cov"] = pr[3], pr[4]
         out[name + "_vals"] = [v * scale for v in pr.values]
         if getattr(pr, "near", None) is not None:
             out[name + "_near"] = [v * scale for v in pr.near]
@@ -92,10 +91,8 @@ def within_regime(out, a_rows, b_rows, key="throughput_ops_per_s", fn=None):
     # group among several after the fact
     same_pace = (lambda rs: [r for r in rs if regime.pace_of(r) == g[0]]) if g else list
     pooled = stats.paired(same_pace(a_rows), same_pace(b_rows), key, fn)
-    out["pooled"] = pooled
-    out["pairs_measured"] = pooled.n if pooled else 0
-    out["pairs_used"] = groups[g].n if g else 0
-    out["by_design"] = bool(g) and g[0] != "free"
+    out.update(pooled=pooled, pairs_measured=pooled.n if pooled else 0,
+               pairs_used=groups[g].n if g else 0, by_design=bool(g) and g[0] != "free")
     return g
 
 

@@ -84,8 +84,7 @@ def main(argv=None):
                        ("write", "HOSTDIR/claims.csv and README.md, and the report's lines"),
                        ("undecided", "the inconclusive paired claims and the experiments "
                         "they read")):
-        p = sub.add_parser(name, help=what)
-        p.add_argument("hostdir")
+        sub.add_parser(name, help=what).add_argument("hostdir")
     a = ap.parse_args(argv)
     if not os.path.isdir(a.hostdir):
         ap.error(f"{a.hostdir!r} is not a folder of results")
