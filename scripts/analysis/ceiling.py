@@ -499,8 +499,6 @@ def sojourn_in_transfers(probe, row):
     transfers t_c of its placement: 1 / (measured / latency term). None where
     the run recorded no latency or the probe has no t_c."""
     L, m = inflight_of(row), _val(row, "throughput_ops_per_s")
-    if m is None:
-        return None
     t_c = params_of(probe, row)["t_c"]
     return L / m * 1e9 / t_c if L and m and t_c else None
 

@@ -122,9 +122,7 @@ def lacks(hostdir):
     capacity for every gate, F4's symmetric workloads, the placement re-runs."""
     def table(path):
         """(columns, rows as dicts) of a CSV; (set(), []) where absent."""
-        if not os.path.exists(path):
-            return set(), []
-        rows = nrdata.read_rows(path)
+        rows = nrdata.read_rows(path) if os.path.exists(path) else []
         return (set(rows[0]) if rows else set()), rows
     cols, _ = table(os.path.join(hostdir, "f1-lookup-cost.csv"))
     out = [what for col, what in (
