@@ -191,13 +191,10 @@ class Probe:
                 if kind not in PROBE_KINDS:
                     raise ValueError(f"{path}:{line}: kind {kind!r} is not one numaring-bench "
                                      "--probe writes (scripts/manifest.json)")
-                if kind == "meta":
-                    self.values[f"meta:{row['method']}"] = row["value"]
-                    continue
-                # the model reads none of the rows kept per pair (c2c_rtt) or per
-                # look-up mode (lookup_ns): they are kept like the others, the
-                # first of each
-                if row["value"] in ("", None):
+                # meta rows say how the probe ran, no number; the model reads none
+                # of the rows kept per pair (c2c_rtt) or per look-up mode
+                # (lookup_ns): they are kept like the others, the first of each
+                if kind == "meta" or row["value"] in ("", None):
                     continue
                 try:
                     v = float(row["value"])
@@ -217,12 +214,14 @@ class Probe:
     def get(self, kind):
         return self.values.get(kind)
 
-    @property
-    def emulated(self):
-        return self.values.get("meta:topology") == "emulated"
-
 
 load_probe = Probe
+
+
+def host_probe(hostdir):
+    """The Probe of results/<host>/probe/probe.csv, None where there is none."""
+    path = os.path.join(hostdir, "probe", "probe.csv")
+    return load_probe(path) if os.path.exists(path) else None
 
 
 def _first(probe, *kinds):
@@ -474,11 +473,10 @@ def _smallest(t):
     return k, vals.get(k)
 
 
-def ceiling_ops_per_s(probe, row, item_bytes=None):
+def ceiling_ops_per_s(probe, row):
     """The model's highest throughput for one tidy-CSV row (dict of strings),
     or None if the row lacks what the model needs (or is no queue the model
-    knows: null). item_bytes is kept for older callers and ignored: lines per
-    item come from the queue's protocol and the row's item kind."""
+    knows: null)."""
     return _smallest(terms(probe, row))[1]
 
 
@@ -501,8 +499,6 @@ def sojourn_in_transfers(probe, row):
     transfers t_c of its placement: 1 / (measured / latency term). None where
     the run recorded no latency or the probe has no t_c."""
     L, m = inflight_of(row), _val(row, "throughput_ops_per_s")
-    if m is None:
-        return None
     t_c = params_of(probe, row)["t_c"]
     return L / m * 1e9 / t_c if L and m and t_c else None
 
@@ -548,10 +544,9 @@ def check_rows(probe, rows, tolerance=0.0):
 def check_host(hostdir, tolerance=0.0):
     """check_rows over every tidy CSV of results/<host>/ with its probe: a list
     of (csv name, violation); [] also where there is no probe."""
-    ppath = os.path.join(hostdir, "probe", "probe.csv")
-    if not os.path.exists(ppath):
+    probe = host_probe(hostdir)
+    if not probe:
         return []
-    probe = load_probe(ppath)
     out = []
     for name in sorted(n for n in os.listdir(hostdir) if n.endswith(".csv")):
         with open(os.path.join(hostdir, name), newline="", encoding="utf-8") as f:
@@ -617,10 +612,9 @@ def main(argv=None):
             print(f"{hostdir}/{name}: point {v['point'] or v['index']} ({v['queue']}) "
                   f"measured {v['measured'] / 1e6:.2f} M/s above its ceiling "
                   f"{v['ceiling'] / 1e6:.2f} M/s ({v['bound']}): the model fails")
-        if bad:
-            rc = 1
-        else:
+        if not bad:
             print(f"{hostdir}: no point above its ceiling")
+        rc = 1 if bad else rc
     if a.terms:
         probe = load_probe(a.terms[0])
         with open(a.terms[1], newline="", encoding="utf-8") as f:

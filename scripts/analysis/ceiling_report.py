@@ -13,6 +13,7 @@ import os
 import statistics
 
 from ..common import regime
+from . import ceiling, findings
 
 #: the share of its ceiling a queue's best near-empty point should reach
 TIGHT = 0.5
@@ -23,13 +24,10 @@ def tightness(hostdir, name="peers"):
     per queue and regime the point with the highest median measured /
     ceiling, each run against its own ceiling (ceiling.group_ratio; prodcons
     rows the model speaks of); None without a probe."""
-    from . import ceiling
-    from . import findings
-    ppath = os.path.join(hostdir, "probe", "probe.csv")
     rows = findings.load(os.path.join(hostdir, f"{name}.csv"))
-    if not rows or not os.path.exists(ppath):
+    probe = ceiling.host_probe(hostdir) if rows else None
+    if not probe:
         return None
-    probe = ceiling.load_probe(ppath)
     groups = {}
     for r in rows:
         if ceiling.modelled(r) and regime.closed_loop(r):
@@ -52,11 +50,9 @@ def instrument(hostdir):
     """(t_h, t_c): the probe's hand-over timed as the harness times an item
     (handover_stamped_ns) and its one-way line transfer (ns); t_h None where
     the probe predates the row, (None, None) without a probe."""
-    from . import ceiling
-    ppath = os.path.join(hostdir, "probe", "probe.csv")
-    if not os.path.exists(ppath):
+    probe = ceiling.host_probe(hostdir)
+    if not probe:
         return None, None
-    probe = ceiling.load_probe(ppath)
     return probe.get("handover_stamped_ns"), ceiling.params(probe)["t_c"]
 
 
@@ -80,8 +76,7 @@ def lines(hostdir):
     t = tightness(hostdir)
     if not t:
         return []
-    near = [d for d in t if d["regime"] == "near-empty"]
-    loose = [d["queue"] for d in near if d["ratio"] < TIGHT]
+    loose = [d["queue"] for d in t if d["regime"] == "near-empty" and d["ratio"] < TIGHT]
     out = ["", "## How tight the ceiling model is", "",
            "Per queue of the peers sweep and regime, the best point (the median over its runs "
            "in that regime of each run's measured / ceiling; the columns M items/s and ceiling "

@@ -76,8 +76,6 @@ def csv_text(rows):
     return buf.getvalue()
 
 
-
-
 def write_claims(hostdir):
     """results/<host>/claims.csv (whole or not at all); returns the rows."""
     rows = report(hostdir)
@@ -127,10 +125,9 @@ def status_word(row):
 
 def status_text(row):
     s = row["status"]
-    return f"{s} ({row['why']})" if row.get("why") and s in ("not testable here",
-                                                             "not exercised",
-                                                             "inconclusive") else \
-        status_word(row)
+    if row.get("why") and s in ("not testable here", "not exercised", "inconclusive"):
+        return f"{s} ({row['why']})"
+    return status_word(row)
 
 
 def host_lines(rows):
@@ -162,19 +159,13 @@ def side_by_side(reports):
     out = [f"{'claim':<{w}}  " + "  ".join(f"{h:<{cw}}" for h in hosts)]
     differ = 0
     for c in CLAIMS:
-        cells = []
-        sts = set()
-        for h in hosts:
-            r = by[h].get(c.id)
-            if r is None:
-                cells.append("—")
-                continue
-            sts.add(status_word(r))
-            cells.append(f"{status_word(r)} {fmt_value(r, intervals=False)}")
-        mark = ""
-        if len(sts) > 1:
-            mark, differ = "  <- differs", differ + 1
-        out.append(f"{c.id:<{w}}  " + "  ".join(f"{x:<{cw}}" for x in cells) + mark)
+        rs = [by[h].get(c.id) for h in hosts]
+        cells = ["—" if r is None else f"{status_word(r)} {fmt_value(r, intervals=False)}"
+                 for r in rs]
+        differs = len({status_word(r) for r in rs if r is not None}) > 1
+        differ += differs
+        out.append(f"{c.id:<{w}}  " + "  ".join(f"{x:<{cw}}" for x in cells)
+                   + ("  <- differs" if differs else ""))
     out.append(f"{differ} claim(s) differ between the hosts" if len(hosts) > 1 else "")
     return out
 
@@ -230,11 +221,9 @@ def readme_block(results):
             + " |")
     lines += [head, "|" + "---|" * (3 + len(hosts))]
     for c in CLAIMS:
-        cells = []
-        for h in hosts:
-            r = by[h][c.id]
-            v = fmt_value(r)
-            cells.append(status_word(r) + ("" if v == "—" else f": {v}"))
+        # fmt_value's "—" (no value) is left out
+        cells = [status_word(r) + (f": {fmt_value(r)}" if r.get("value") else "")
+                 for r in (by[h][c.id] for h in hosts)]
         pred = predicate(next(iter(by.values()))[c.id]) if by else \
             f"{c.op} {threshold_text(c)}"
         lines.append(f"| {c.sentence} (`{c.id}`) | {pred} | {c.study or '—'} | "
@@ -250,9 +239,7 @@ def readme_block(results):
 def replace_block(text, block):
     if text.count(BEGIN) != 1 or text.count(END) != 1 or text.index(BEGIN) > text.index(END):
         raise ValueError(f"expected one '{BEGIN}' line followed by one '{END}' line")
-    a = text.index(BEGIN)
-    b = text.index(END) + len(END)
-    return text[:a] + "\n".join(block) + text[b:]
+    return text[:text.index(BEGIN)] + "\n".join(block) + text[text.index(END) + len(END):]
 
 
 # ---- LaTeX: the paper's reproduction report -----------------------------------------------
@@ -302,14 +289,11 @@ def die(msg, code=2):
 def host_dirs(results, hosts):
     if not os.path.isdir(results):
         die(f"{results!r} is not a folder of results")
-    out = []
     for h in hosts:
-        d = os.path.join(results, h)
-        if not os.path.isdir(d):
+        if not os.path.isdir(os.path.join(results, h)):
             known = ", ".join(real_hosts(results)) or "none"
             die(f"no results for host {h!r} under {results} (hosts there: {known})")
-        out.append(d)
-    return out
+    return [os.path.join(results, h) for h in hosts]
 
 
 def main(argv=None):
@@ -347,12 +331,10 @@ def main(argv=None):
             new = replace_block(text, readme_block(a.results))
         except ValueError as e:
             die(f"{a.file}: {e}")
-        if a.check:
-            if new != text:
-                print(f"claims: {a.file}: the generated block is stale (run "
-                      f"python3 -m scripts.analysis.claims readme {a.file})", file=sys.stderr)
-                return 1
-            return 0
+        if new != text and a.check:
+            print(f"claims: {a.file}: the generated block is stale (run "
+                  f"python3 -m scripts.analysis.claims readme {a.file})", file=sys.stderr)
+            return 1
         if new != text:
             write_whole(a.file, new)
         return 0

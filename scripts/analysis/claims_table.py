@@ -15,7 +15,7 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from . import findings
+from . import ceiling, ceiling_report, findings
 from . import hostfacts
 from . import nrdata
 from .regime_report import regime_says
@@ -104,13 +104,9 @@ class Host:
         self.real_nodes = hostfacts.real_nodes(self.topo)
         self.cores = self.machine.get("cores") or sum(
             n.get("ncpus", 0) for n in self.topo.get("nodes", [])) or 0
-        self.cross_topo = hostfacts.describe_host(self.cross) or {} if self.cross else {}
         self.virt = self.machine.get("hypervisor") or self.topo.get("virtualization") or ""
         # a QEMU TCG guest (make vm-experiments): its timings test nothing
         self.guest = nrdata.guest_note(self.topo.get("virtualization"))
-
-    def rel(self, *parts):
-        return os.path.join(*parts)
 
 
 # ---- testability ----------------------------------------------------------------
@@ -133,11 +129,8 @@ def needs_study_scale(ctx):
 
 
 def needs_cores(k):
-    def check(ctx):
-        if ctx.cores and ctx.cores < k:
-            return f"needs >= {k} cores; this host has {ctx.cores}"
-        return None
-    return check
+    return lambda ctx: (f"needs >= {k} cores; this host has {ctx.cores}"
+                        if ctx.cores and ctx.cores < k else None)
 
 
 # ---- measurements: each reads findings.py's functions (the one estimator) ---------------
@@ -162,17 +155,14 @@ def m_f2(ctx):
     r = findings.f2(ctx.dir)
     if not r:
         return None
-    m = _ratio(r, "cached_over_libnuma", "f2-node-cache.csv",
-               f"throughput cached / libnuma at {r['threads']} threads"
-               + (" (oversubscribed)" if r.get("oversubscribed") else "")
-               + f", {regime_says(r)}")
-    return m
+    return _ratio(r, "cached_over_libnuma", "f2-node-cache.csv",
+                  f"throughput cached / libnuma at {r['threads']} threads"
+                  + (" (oversubscribed)" if r.get("oversubscribed") else "")
+                  + f", {regime_says(r)}")
 
 
 def m_f3(ctx, exercised=False):
-    if not ctx.cross:
-        return None
-    r = findings.f3(ctx.cross)
+    r = findings.f3(ctx.cross) if ctx.cross else None
     if not r:
         return None
     how = (f"open loop at {float(r['load']) * 100:.0f}% of capacity" if r.get("load")
@@ -227,18 +217,11 @@ def m_f4(backoff, workload="prodcons", work=0):
     return measure
 
 
-def _ceiling_points(ctx):
-    """[(folder, csv, violation-like dict)] of every row with a ceiling, real and cross."""
-    from . import ceiling
-    out = []
-    for d in dict.fromkeys([ctx.dir] + ([ctx.cross] if ctx.cross else [])):
-        for name, v in ceiling.check_host(d, tolerance=-1.0):
-            out.append((os.path.basename(d), name, v))
-    return out
-
-
 def m_f5_model(ctx):
-    pts = _ceiling_points(ctx)
+    # (folder, csv, violation-like dict) of every row with a ceiling, real and cross
+    pts = [(os.path.basename(d), name, v)
+           for d in dict.fromkeys([ctx.dir] + ([ctx.cross] if ctx.cross else []))
+           for name, v in ceiling.check_host(d, tolerance=-1.0)]
     if not pts:
         return None
     folder, name, v = max(pts, key=lambda p: p[2]["ratio"])
@@ -270,7 +253,6 @@ def placement_stable(ctx):
 
 
 def m_f5_tight(ctx):
-    from . import ceiling_report
     t = [d for d in (ceiling_report.tightness(ctx.dir) or []) if d["regime"] == "near-empty"]
     if not t:
         return None
@@ -282,9 +264,7 @@ def m_f5_tight(ctx):
 
 
 def m_f5_realized(ctx):
-    if not ctx.cross:
-        return None
-    rz = findings.f5_realized(ctx.cross)
+    rz = findings.f5_realized(ctx.cross) if ctx.cross else None
     if not rz:
         return None
     worst = min(rz, key=lambda x: x["ratio"])
@@ -297,15 +277,14 @@ def m_f5_realized(ctx):
 def m_peers(item, bursts, peer):
     def measure(ctx):
         r = findings.peers(ctx.dir, item)
-        key = f"b{bursts}_over_{peer}"
         if not r:
             return None
-        return _ratio(r, key, "peers.csv",
-                      f"numaring / {'rte_ring' if peer == 'rte' else peer} throughput, "
-                      f"{'bursts' if bursts == '1' else 'single operations'}, {item} items, "
-                      f"{r['threads']} threads" + (" (oversubscribed)"
-                                                   if r.get("oversubscribed") else "")
-                      + f", {regime_says(r, f'b{bursts}_')}")
+        return _ratio(
+            r, f"b{bursts}_over_{peer}", "peers.csv",
+            f"numaring / {'rte_ring' if peer == 'rte' else peer} throughput, "
+            f"{'bursts' if bursts == '1' else 'single operations'}, {item} items, "
+            f"{r['threads']} threads" + (" (oversubscribed)" if r.get("oversubscribed") else "")
+            + f", {regime_says(r, f'b{bursts}_')}")
     return measure
 
 
@@ -314,11 +293,8 @@ def m_peers(item, bursts, peer):
 def bench_rows(ctx, name):
     """The rows of results/<host>/bench/<name>.csv, each with 'rep' = its round
     (so that findings.paired pairs runs of one round); [] where absent."""
-    path = os.path.join(ctx.dir, "bench", f"{name}.csv")
-    rows = findings.load_all(path)
-    for r in rows:
-        r["rep"] = r.get("round") or "1"
-    return rows
+    return [{**r, "rep": r.get("round") or "1"}
+            for r in findings.load_all(os.path.join(ctx.dir, "bench", f"{name}.csv"))]
 
 
 def m_bench_peers(bursts, peer, where="harness"):
@@ -327,17 +303,14 @@ def m_bench_peers(bursts, peer, where="harness"):
                 if r.get("shape") == "1x1" and str(r.get("bursts")) == bursts
                 and (r.get("where") or "harness") == where
                 and (r.get("item") or "inline") == "inline"]
-        a, b = findings.by(rows, queue="numaring"), findings.by(rows, queue=peer)
-        pr = findings.paired(a, b)
+        pr = findings.paired(findings.by(rows, queue="numaring"), findings.by(rows, queue=peer))
         if not pr:
             return None
-        return Measured(pr[0], pr[1], pr[2], pr[3], "bench/bench-peers.csv", coverage=pr[4],
-                        values=pr.values,
-                        detail=
-                        f"numaring / {'rte_ring' if peer == 'rte' else peer}, 1P1C, "
-                        f"{'bursts' if bursts == '1' else 'single operations'}, inline items, "
-                        f"{'numaring-bench' if where == 'harness' else 'bare loop'}, paired "
-                        "by round")
+        return Measured(
+            *pr[:4], "bench/bench-peers.csv", coverage=pr[4], values=pr.values,
+            detail=f"numaring / {'rte_ring' if peer == 'rte' else peer}, 1P1C, "
+            f"{'bursts' if bursts == '1' else 'single operations'}, inline items, "
+            f"{'numaring-bench' if where == 'harness' else 'bare loop'}, paired by round")
     return measure
 
 
@@ -351,16 +324,14 @@ def m_bench_fidelity(ctx):
 
     def key(r):
         return (r.get("queue"), str(r.get("bursts")), r.get("item") or "inline")
-    bare = {}
-    for r in rows:
-        if r.get("where") == "bare":
-            bare.setdefault(key(r), []).append(r)
+
+    def runs(k, where):
+        return [r for r in rows if r.get("where") == where and key(r) == k]
     parts, unpaired = [], []
     for k in sorted({key(r) for r in rows if r.get("where") == "harness"}):
         q, b, item = k
         label = f"{q} {'bursts' if b == '1' else 'single'} {item}"
-        pr = findings.paired([r for r in rows if r.get("where") == "harness" and key(r) == k],
-                             bare.get(k, []))
+        pr = findings.paired(runs(k, "harness"), runs(k, "bare"))
         if pr:
             parts.append((label, pr))
         else:
@@ -369,7 +340,7 @@ def m_bench_fidelity(ctx):
         return None
     label, pr = min(parts, key=lambda p: p[1][0])
     left = (f"; left out, no bare partner: {', '.join(unpaired)}" if unpaired else "")
-    return Measured(pr[0], pr[1], pr[2], pr[3], "bench/bench-fidelity.csv", coverage=pr[4],
+    return Measured(*pr[:4], "bench/bench-fidelity.csv", coverage=pr[4],
                     values=pr.values, parts=tuple((lb, p.values) for lb, p in parts),
                     detail=f"harness / bare loop, {len(parts)} configurations paired by round, "
                     f"the lowest: {label}{left}")
@@ -377,8 +348,7 @@ def m_bench_fidelity(ctx):
 
 def m_bench_oversub(ctx):
     rows = bench_rows(ctx, "bench-oversub")
-    vals = [(nrdata.num(r, "ratio_to_perworker"), r) for r in rows]
-    vals = [(v, r) for v, r in vals if v is not None]
+    vals = [(v, r) for r in rows for v in [nrdata.num(r, "ratio_to_perworker")] if v is not None]
     if not vals:
         return None
     v, r = min(vals, key=lambda x: x[0])
@@ -401,28 +371,32 @@ BOUND_WORST_POINT = ("bound: every point's median over its repetitions against t
                      "(the worst point decides); no interval, no pairs")
 
 ANY = "any host"
+
+
+def _paced(exp, what):
+    """What a claim on the producer-paced runs of an experiment reads."""
+    return (f"{exp}.csv: throughput_ops_per_s, {what}; the producer-paced runs (near-empty "
+            f"by design: experiments/{exp}.exp pace)")
+
+
 CLAIMS = [
     Claim("F1.lookup-dominates", "F1",
           "Finding the node with libnuma on every operation costs more than moving the item.",
-          "f1-lookup-cost.csv: throughput_ops_per_s, lookup libnuma vs none, 1P1C; the "
-          "producer-paced runs (near-empty by design: experiments/f1-lookup-cost.exp pace)",
+          _paced("f1-lookup-cost", "lookup libnuma vs none, 1P1C"),
           "paired median ratio", ">", 1.0, "x", "", ANY, m_f1),
     Claim("F1.study-11x", "F1",
           "The per-operation look-up costs more than 11x the data movement (the study's F1).",
-          "f1-lookup-cost.csv: throughput_ops_per_s, lookup libnuma vs none, 1P1C; the "
-          "producer-paced runs (near-empty by design: experiments/f1-lookup-cost.exp pace)",
+          _paced("f1-lookup-cost", "lookup libnuma vs none, 1P1C"),
           "paired median ratio", ">", 11.0, "x", "more than 11x", ANY, m_f1),
     Claim("F2.cache-faster", "F2",
           "Remembering the node raises throughput against looking it up every operation.",
-          "f2-node-cache.csv: throughput_ops_per_s, lookup cached vs libnuma; the "
-          "producer-paced runs (near-empty by design: experiments/f2-node-cache.exp pace)",
+          _paced("f2-node-cache", "lookup cached vs libnuma"),
           "paired median ratio", ">", 1.0, "x", "", "any host with >= 2 cores", m_f2,
           needs_cores(2)),
     Claim("F2.study-6x", "F2",
           "Remembering the node raises throughput 6-7x (the study's F2): the ratio lies "
           "within the study's range, neither above nor below it.",
-          "f2-node-cache.csv: throughput_ops_per_s, lookup cached vs libnuma; the "
-          "producer-paced runs (near-empty by design: experiments/f2-node-cache.exp pace)",
+          _paced("f2-node-cache", "lookup cached vs libnuma"),
           "paired median ratio", "in", (6.0, 7.0), "x", "6-7x", "any host with >= 2 cores",
           m_f2, needs_cores(2)),
     Claim("F3.shared-gate-costs", "F3",
@@ -536,27 +510,14 @@ def decide(op, t, lo, hi):
     """holds / does not hold / inconclusive for an interval [lo, hi] against
     'value op t' (op 'in': t is a closed range (low, high))."""
     lo, hi = min(lo, hi), max(lo, hi)
-    if op == ">":
-        return "holds" if lo > t else "does not hold" if hi <= t else "inconclusive"
-    if op == ">=":
-        return "holds" if lo >= t else "does not hold" if hi < t else "inconclusive"
-    if op == "<":
-        return "holds" if hi < t else "does not hold" if lo >= t else "inconclusive"
-    if op == "<=":
-        return "holds" if hi <= t else "does not hold" if lo > t else "inconclusive"
-    if op == "in":
-        a, b = t
-        return ("holds" if a <= lo and hi <= b else
-                "does not hold" if lo > b or hi < a else "inconclusive")
-    raise ValueError(f"unknown operator {op!r}")
-
-
-def side(op, t, lo, hi):
-    """Where an interval that does not hold a range claim lies: 'larger' (above
-    the range), 'smaller' (below it); '' for a one-sided claim."""
-    if op != "in":
-        return ""
-    return "larger" if min(lo, hi) > t[1] else "smaller" if max(lo, hi) < t[0] else ""
+    a, b = t if op == "in" else (t, t)
+    # op: (whether the whole interval is on the claimed side, on the other side)
+    sides = {">": (lo > a, hi <= a), ">=": (lo >= a, hi < a), "<": (hi < a, lo >= a),
+             "<=": (hi <= a, lo > a), "in": (a <= lo and hi <= b, lo > b or hi < a)}
+    if op not in sides:
+        raise ValueError(f"unknown operator {op!r}")
+    holds, fails = sides[op]
+    return "holds" if holds else "does not hold" if fails else "inconclusive"
 
 
 def threshold_text(claim):
@@ -601,7 +562,6 @@ def _paired_verdict(claim, m, row):
         return "inconclusive"
     row.update(lo=f"{iv.lo:.6g}", hi=f"{iv.hi:.6g}", coverage=f"{iv.coverage:.4f}")
     status = decide(claim.op, claim.threshold, iv.lo, iv.hi)
-    where = side(claim.op, claim.threshold, iv.lo, iv.hi)
     if m.near is not None and status != "inconclusive":
         # runs whose CPUs stayed further apart than the probe found them after
         # the runner's re-runs: the verdict must not rest on them
@@ -614,21 +574,22 @@ def _paired_verdict(claim, m, row):
                           f"after the runner's re-runs; without them it "
                           f"{'is ' if without == 'inconclusive' else ''}{without}")
             return "inconclusive"
-    if status == "does not hold" and where:
-        row["why"] = (f"{where}: the whole interval lies "
-                      f"{'above' if where == 'larger' else 'below'} the range "
+    if status == "does not hold" and claim.op == "in":
+        # where the interval lies: above the range (larger) or below it (smaller)
+        above = iv.lo > claim.threshold[1]
+        row["why"] = (f"{'larger' if above else 'smaller'}: the whole interval lies "
+                      f"{'above' if above else 'below'} the range "
                       f"[{claim.threshold[0]:g}, {claim.threshold[1]:g}]{claim.unit}")
     return status
 
 
 def evaluate(claim, ctx):
     """One row of the report: a dict with every COLUMNS field."""
-    row = {"host": ctx.name, "claim": claim.id, "finding": claim.finding, "op": claim.op,
-           "threshold": threshold_text(claim), "unit": claim.unit, "study": claim.study,
-           "estimator": claim.estimator, "reads": claim.reads, "when": claim.when,
-           "sentence": claim.sentence, "value": "", "lo": "", "hi": "", "n": "",
-           "coverage": "", "rule": claim.rule,
-           "source": "", "detail": "", "why": ""}
+    row = dict.fromkeys(COLUMNS, "")
+    row.update(host=ctx.name, claim=claim.id, finding=claim.finding, op=claim.op,
+               threshold=threshold_text(claim), unit=claim.unit, study=claim.study,
+               estimator=claim.estimator, reads=claim.reads, when=claim.when,
+               sentence=claim.sentence, rule=claim.rule)
     try:
         m = claim.measure(ctx)
     except (OSError, ValueError, KeyError, ZeroDivisionError) as e:
@@ -657,8 +618,7 @@ def evaluate(claim, ctx):
 
 
 COLUMNS = ["host", "claim", "finding", "status", "value", "lo", "hi", "n", "coverage", "unit",
-           "op",
-           "threshold", "study", "estimator", "rule", "source", "detail", "why", "when",
+           "op", "threshold", "study", "estimator", "rule", "source", "detail", "why", "when",
            "reads", "sentence"]
 
 

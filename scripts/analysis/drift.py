@@ -27,35 +27,32 @@ def stated_effects(hostdir, exp):
     F1's look-up / data movement is itself the excess). F4's changes count only
     where the backoff ran."""
     out = []
+
+    def add(d, key, what, excess=lambda v: abs(v - 1)):
+        if d.get(key) is not None:
+            out.append((what, excess(d[key])))
     if exp == "f1-lookup-cost":
         r = findings.f1(hostdir) or {}
-        if r.get("ratio") is not None:
-            out.append(("look-up / data movement", abs(r["ratio"])))
+        add(r, "ratio", "look-up / data movement", abs)
         for m in findings.F1_VS_NONE:
-            if r.get(f"{m}_vs_none") is not None:
-                out.append((f"{m} vs none", abs(r[f"{m}_vs_none"] - 1)))
+            add(r, f"{m}_vs_none", f"{m} vs none")
     elif exp == "f2-node-cache":
         r = findings.f2(hostdir) or {}
-        for k, what in (("cached_over_libnuma", "cached / libnuma"),
-                        ("rseq_over_libnuma", "rseq / libnuma")):
-            if r.get(k) is not None:
-                out.append((what, abs(r[k] - 1)))
+        add(r, "cached_over_libnuma", "cached / libnuma")
+        add(r, "rseq_over_libnuma", "rseq / libnuma")
     elif exp == "f3-gate":
-        r = findings.f3(hostdir) or {}
-        for d in r.get("loads", []):
+        for d in (findings.f3(hostdir) or {}).get("loads", []):
             at = f" (load {d['load']})" if d["load"] else ""
-            for k, what in (("shared_over_perworker", "p50 shared / per-worker"),
-                            ("p99_shared_over_perworker", "p99 shared / per-worker")):
-                if d.get(k) is not None:
-                    out.append((what + at, abs(d[k] - 1)))
+            add(d, "shared_over_perworker", "p50 shared / per-worker" + at)
+            add(d, "p99_shared_over_perworker", "p99 shared / per-worker" + at)
     elif exp == "f4-backoff":
         keys = findings.f4_workloads(hostdir)
         for wl, work in keys:
             r = findings.f4(hostdir, wl, work) or {}
             at = "" if len(keys) == 1 else f" ({wl}{f', work {work:g} ns' if work else ''})"
             for b in findings.F4_BACKOFFS:
-                if r.get(f"{b}_change_pct") is not None and r.get(f"{b}_exercised") is not False:
-                    out.append((f"{b} vs none{at}", abs(r[f"{b}_change_pct"]) / 100))
+                if r.get(f"{b}_exercised") is not False:
+                    add(r, f"{b}_change_pct", f"{b} vs none{at}", lambda v: abs(v) / 100)
     elif exp == "f5-ceiling":
         try:
             cr = findings.ceiling_ratios(hostdir, exp)
@@ -71,10 +68,8 @@ def stated_effects(hostdir, exp):
             r = findings.peers(hostdir, item) or {}
             for b, label in (("0", "single"), ("1", "bursts")):
                 for q in ("best", "flat", "rte"):
-                    k = f"b{b}_over_{q}"
-                    if r.get(k) is not None:
-                        peer = r.get(f"b{b}_best_peer") if q == "best" else q
-                        out.append((f"numaring / {peer}, {item}, {label}", abs(r[k] - 1)))
+                    peer = r.get(f"b{b}_best_peer") if q == "best" else q
+                    add(r, f"b{b}_over_{q}", f"numaring / {peer}, {item}, {label}")
     return out
 
 

@@ -16,6 +16,7 @@ reports them on their own.
 import os
 import statistics
 
+from . import ceiling
 from ..common import expfile
 from . import hostfacts
 from ..common import manifest
@@ -54,11 +55,10 @@ def load_refs(path):
 
 # ---- paired ratios ------------------------------------------------------------
 
-def paired(a_rows, b_rows, key="throughput_ops_per_s", fn=None):
-    """stats.Interval (estimate, low, high, n, coverage) of a paired ratio:
-    fn(a_k, b_k) (default a_k / b_k) for every repetition k both groups ran,
-    its median and order-statistic interval; None where no repetition pairs up."""
-    return stats.paired(a_rows, b_rows, key, fn)
+#: stats.Interval (estimate, low, high, n, coverage) of a paired ratio: fn(a_k,
+#: b_k) (default a_k / b_k) for every repetition k both groups ran; None where
+#: no repetition pairs up
+paired = stats.paired
 
 
 def put_ratio(out, name, pr, scale=1.0):
@@ -67,21 +67,10 @@ def put_ratio(out, name, pr, scale=1.0):
     what a claim decides on, stats.decision_interval)."""
     if pr:
         out[name], out[name + "_lo"], out[name + "_hi"] = (v * scale for v in pr[:3])
-        out[name + "_n"] = pr[3]
-        out[name + "_cov"] = pr[4]
+        out[name + "_n"], out[name + "_cov"] = pr[3], pr[4]
         out[name + "_vals"] = [v * scale for v in pr.values]
         if getattr(pr, "near", None) is not None:
             out[name + "_near"] = [v * scale for v in pr.near]
-
-
-def interval_of(d, name):
-    """The stats.Interval put_ratio stored under name in d; None if absent."""
-    if d.get(name) is None:
-        return None
-    if d.get(name + "_lo") is None:
-        return stats.Interval(d[name], d[name], d[name], 1, None)
-    return stats.Interval(d[name], d[name + "_lo"], d[name + "_hi"], d.get(name + "_n") or 0,
-                          d.get(name + "_cov"))
 
 
 def within_regime(out, a_rows, b_rows, key="throughput_ops_per_s", fn=None):
@@ -102,10 +91,8 @@ def within_regime(out, a_rows, b_rows, key="throughput_ops_per_s", fn=None):
     # group among several after the fact
     same_pace = (lambda rs: [r for r in rs if regime.pace_of(r) == g[0]]) if g else list
     pooled = stats.paired(same_pace(a_rows), same_pace(b_rows), key, fn)
-    out["pooled"] = pooled
-    out["pairs_measured"] = pooled.n if pooled else 0
-    out["pairs_used"] = groups[g].n if g else 0
-    out["by_design"] = bool(g) and g[0] != "free"
+    out.update(pooled=pooled, pairs_measured=pooled.n if pooled else 0,
+               pairs_used=groups[g].n if g else 0, by_design=bool(g) and g[0] != "free")
     return g
 
 
@@ -119,15 +106,8 @@ def med(rows, key):
     return statistics.median(vals) if vals else None
 
 
-def spread(rows, key):
-    vals = [float(r[key]) for r in rows if r.get(key) not in ("", None)]
-    return (min(vals), max(vals)) if vals else (None, None)
-
-
-def threads(r):
-    """The row's threads (nrdata.threads: a symmetric workload's --threads, else
-    producers + consumers)."""
-    return nrdata.threads(r)
+#: the row's threads: a symmetric workload's --threads, else producers + consumers
+threads = nrdata.threads
 
 
 def item_of(r):
@@ -164,13 +144,11 @@ def f1(hostdir):
                       fn=lambda n, b: n / b - 1)
     rows = regime_rows(rows, g)   # every number below: runs of one regime
     none_rows, lib_rows = by(rows, lookup="none"), by(rows, lookup="libnuma")
-    none = med(none_rows, "throughput_ops_per_s")
-    lib = med(lib_rows, "throughput_ops_per_s")
+    none, lib = (med(rs, "throughput_ops_per_s") for rs in (none_rows, lib_rows))
     if not none or not lib:
         return None
     move_ns = 1e9 / none
-    out = {"move_ns": move_ns, "libnuma_op_ns": 1e9 / lib, "reps": len(lib_rows)}
-    out.update(reg)
+    out = {"move_ns": move_ns, "libnuma_op_ns": 1e9 / lib, "reps": len(lib_rows), **reg}
     # look-up / data movement, per repetition: (1/lib_k - 1/none_k) / (1/none_k)
     put_ratio(out, "ratio", paired(none_rows, lib_rows, fn=lambda n, b: n / b - 1))
     if "ratio" not in out:   # no repetition pairs up: the ratio of the medians, no CI
@@ -190,16 +168,13 @@ def bench_ring(hostdir):
     """F1 on one thread (make bench-ring): libnuma's look-up against the data
     movement of an uncontended operation (half an enqueue+dequeue pair)."""
     rows = load_all(os.path.join(hostdir, "bench-ring.csv"))
-    none = [r for r in rows if r["lookup"] == "none"]
-    lib = [r for r in rows if r["lookup"] == "libnuma"]
+    none, lib = by(rows, lookup="none"), by(rows, lookup="libnuma")
     if not none or not lib:
         return None
-    move = float(none[0]["pair_ns_median"]) / 2
-    look = float(lib[0]["lookup_ns_median"])
-    out = {"move_ns": move, "lookup_ns": look, "ratio": look / move}
-    for r in rows:
-        out[f"{r['lookup']}_pair_over_none"] = float(r["pair_ns_median"]) / float(none[0]["pair_ns_median"])
-    return out
+    pair, look = float(none[0]["pair_ns_median"]), float(lib[0]["lookup_ns_median"])
+    return {"move_ns": pair / 2, "lookup_ns": look, "ratio": look / (pair / 2),
+            **{f"{r['lookup']}_pair_over_none": float(r["pair_ns_median"]) / pair
+               for r in rows}}
 
 
 def quoted_threads(hostdir, rows, usable=None):
@@ -210,14 +185,10 @@ def quoted_threads(hostdir, rows, usable=None):
     return nrdata.quoted_threads(rows, m["cores"], m["threads_per_core"], usable)
 
 
-def at_quoted_threads(hostdir, rows):
-    """The rows at the quoted thread count (the largest, one per core on SMT)."""
-    m = quoted_threads(hostdir, rows)
-    return [r for r in rows if threads(r) == m], m
-
-
 def f2(hostdir):
-    rows, m = at_quoted_threads(hostdir, load(os.path.join(hostdir, "f2-node-cache.csv")))
+    rows = load(os.path.join(hostdir, "f2-node-cache.csv"))
+    m = quoted_threads(hostdir, rows)   # the largest, one per core on SMT
+    rows = [r for r in rows if threads(r) == m]
     if not rows:
         return None
     h = harness_alone(rows)
@@ -225,15 +196,13 @@ def f2(hostdir):
     g = within_regime(reg, by(rows, lookup="cached"), by(rows, lookup="libnuma"))
     rows = regime_rows(rows, g)   # every number below: runs of one regime
     lib_rows, cached_rows = by(rows, lookup="libnuma"), by(rows, lookup="cached")
-    lib = med(lib_rows, "throughput_ops_per_s")
-    cached = med(cached_rows, "throughput_ops_per_s")
+    lib, cached = (med(rs, "throughput_ops_per_s") for rs in (lib_rows, cached_rows))
     if not lib or not cached:
         return None
     out = {"threads": m, "cached_mops": cached / 1e6, "libnuma_mops": lib / 1e6,
            "harness_mops": h / 1e6 if h else None,
            "cached_over_harness": cached / h if h else None, "rseq_over_libnuma": None,
-           "oversubscribed": any_oversubscribed(rows), "stolen": stolen_runs(rows)}
-    out.update(reg)
+           "oversubscribed": any_oversubscribed(rows), "stolen": stolen_runs(rows), **reg}
     put_ratio(out, "cached_over_libnuma", paired(cached_rows, lib_rows))
     put_ratio(out, "rseq_over_libnuma", paired(by(rows, lookup="rseq"), lib_rows))
     return out
@@ -319,12 +288,9 @@ def f3(hostdir):
         per_load.append(d)
     if not per_load:
         return None
-    out = dict(per_load[-1])
-    out.update({"threads": m, "oversubscribed": over, "loads": per_load,
-                "stolen": stolen_runs(at),
-                "saturated_runs": sum(d["saturated"] for d in per_load),
-                "thread_counts": sorted({threads(r) for r in allrows})})
-    return out
+    return {**per_load[-1], "threads": m, "oversubscribed": over, "loads": per_load,
+            "stolen": stolen_runs(at), "saturated_runs": sum(d["saturated"] for d in per_load),
+            "thread_counts": sorted({threads(r) for r in allrows})}
 
 
 def placement_counts(hostdir):
@@ -332,15 +298,9 @@ def placement_counts(hostdir):
     placement.FAR x the probe's trip) over the host's experiments; (0, 0)
     without a probe (handover.py reports the same per experiment)."""
     t_c = placement.probe_trip(os.path.join(hostdir, "probe", "probe.csv"))
-    runs = far = 0
-    for exp in EXPERIMENTS:
-        path = os.path.join(hostdir, f"{exp}.csv")
-        if not t_c or not os.path.exists(path):
-            continue
-        timed = [r for r in load(path) if placement.ends(r)]
-        runs += len(timed)
-        far += sum(1 for r in timed if placement.far(r, t_c))
-    return runs, far
+    timed = [r for exp in EXPERIMENTS if t_c for r in load(os.path.join(hostdir, f"{exp}.csv"))
+             if placement.ends(r)]
+    return len(timed), sum(1 for r in timed if placement.far(r, t_c))
 
 
 def workload_of(r):
@@ -415,13 +375,11 @@ def f4(hostdir, workload="prodcons", work=0.0, rows=None):
             g = within_regime(reg, brows, none_rows, fn=change)
             pr = reg["regimes"].get(regime.group_label(g)) if g else None
             out.update({f"{b}_{k}": reg[k] for k in ("regime", "regime_mix", "pooled",
-                                                      "pairs_used", "pairs_measured",
-                                                      "by_design")})
+                                                      "pairs_used", "pairs_measured", "by_design")})
         else:
             pr = paired(brows, none_rows, fn=change)
         put_ratio(out, f"{b}_change_pct", pr, 100.0)
-        rate = med_failed(brows)
-        out[f"{b}_failed_per_item"] = rate
+        out[f"{b}_failed_per_item"] = med_failed(brows)
         # whether a backoff had anything to do is judged on retrying at once: a
         # backoff that runs loses fewer races itself
         out[f"{b}_exercised"] = nrdata.backoff_exercised(out["none_failed_per_item"])
@@ -465,12 +423,10 @@ def ceiling_ratios(hostdir, name):
     """measured/ceiling per point for one experiment: the median over its reps
     of each run's ratio to its own ceiling (ceiling.group_ratio); measured and
     ceiling are the medians of the runs'."""
-    from . import ceiling
-    ppath = os.path.join(hostdir, "probe", "probe.csv")
     rows = load(os.path.join(hostdir, f"{name}.csv"))
-    if not rows or not os.path.exists(ppath):
+    probe = ceiling.host_probe(hostdir) if rows else None
+    if not probe:
         return None
-    probe = ceiling.load_probe(ppath)
     host = hostfacts.machine(hostdir)
     points = {}
     for r in rows:
@@ -533,13 +489,11 @@ def f5_closed(hostdir):
     bind): [{threads, batch, measured (Mitems/s, median), ceiling (Mitems/s),
     ratio, bound (the binding term)}] sorted by threads and batch; None where
     f5-ceiling.csv has no closed-loop rows or no probe."""
-    from . import ceiling
     rows = [r for r in load(os.path.join(hostdir, "f5-ceiling.csv"))
             if not load_of(r) and regime.closed_loop(r)]
-    ppath = os.path.join(hostdir, "probe", "probe.csv")
-    if not rows or not os.path.exists(ppath):
+    probe = ceiling.host_probe(hostdir) if rows else None
+    if not probe:
         return None
-    probe = ceiling.load_probe(ppath)
     points = {}
     for r in rows:
         points.setdefault((threads(r), int(float(r["batch"]))), []).append(r)
@@ -578,13 +532,11 @@ def peers(hostdir, item="inline"):
         h = harness_alone(rs)
         g = within_regime(reg, by(rs, queue="numaring"), by(rs, queue=peer))
         out.update({f"b{bursts}_{k}": v for k, v in reg.items()})
-        out[f"b{bursts}_groups"] = {}
-        for grp, grs in regime.split(rs).items():
-            out[f"b{bursts}_groups"][regime.group_label(grp)] = peer_group(grs)
+        out[f"b{bursts}_groups"] = {regime.group_label(grp): peer_group(grs)
+                                    for grp, grs in regime.split(rs).items()}
         rs = regime_rows(rs, g)
-        qrows = {q: by(rs, queue=q) for q in PEER_QUEUES}
-        qs = {q: med(qrows[q], "throughput_ops_per_s") for q in PEER_QUEUES}
-        qs = {q: v for q, v in qs.items() if v}
+        got = list(per_queue(rs))
+        qrows, qs = {q: qr for q, qr, _ in got}, {q: v for q, _, v in got}
         if h:
             out[f"b{bursts}_harness_mops"] = h / 1e6
         if "numaring" not in qs:
@@ -605,20 +557,23 @@ def peers(hostdir, item="inline"):
     return out
 
 
+def per_queue(rs):
+    """(queue, its rows, median throughput) of each queue of PEER_QUEUES that rs ran."""
+    for q in PEER_QUEUES:
+        qr = by(rs, queue=q)
+        v = med(qr, "throughput_ops_per_s")
+        if v:
+            yield q, qr, v
+
+
 def peer_group(rs):
     """Within one regime group's rows: each queue's median throughput
     (Mitems/s) and runs, and numaring's paired ratio against each other queue
     (stats.Interval, None where no repetition pairs up)."""
     ring = by(rs, queue="numaring")
-    out = {}
-    for q in PEER_QUEUES:
-        qr = by(rs, queue=q)
-        v = med(qr, "throughput_ops_per_s")
-        if not v:
-            continue
-        out[q] = {"mops": v / 1e6, "runs": len(qr),
-                  "ring_over": paired(ring, qr) if q != "numaring" and ring else None}
-    return out
+    return {q: {"mops": v / 1e6, "runs": len(qr),
+                "ring_over": paired(ring, qr) if q != "numaring" and ring else None}
+            for q, qr, v in per_queue(rs)}
 
 
 def peers_pairs(hostdir, item="inline"):
@@ -635,15 +590,10 @@ def peers_pairs(hostdir, item="inline"):
         d = {"threads": t, "oversubscribed": any_oversubscribed(rs), "queues": {},
              "stolen": stolen_runs(rs)}
         ring = by(rs, queue="numaring")
-        for q in PEER_QUEUES:
-            qr = by(rs, queue=q)
-            v = med(qr, "throughput_ops_per_s")
-            if not v:
-                continue
-            e = {"mops": v / 1e6, "lost": med_failed(qr)}
+        for q, qr, v in per_queue(rs):
+            e = d["queues"][q] = {"mops": v / 1e6, "lost": med_failed(qr)}
             if q != "numaring" and ring:
                 put_ratio(e, "ring_over", paired(ring, qr))
-            d["queues"][q] = e
         out.append(d)
     return out
 
@@ -666,8 +616,7 @@ def harness_bound(hostdir, share=HARNESS_BOUND):
     bound, measured = [], 0
     for exp in EXPERIMENTS:
         for (_prof, pid), rs in points(load(os.path.join(hostdir, f"{exp}.csv"))).items():
-            t = med(rs, "throughput_ops_per_s")
-            h = med(rs, "harness_ops_per_s")
+            t, h = (med(rs, k) for k in ("throughput_ops_per_s", "harness_ops_per_s"))
             if not t or not h:
                 continue
             measured += 1
@@ -686,12 +635,8 @@ def harness_ceiling(hostdir):
     for exp in EXPERIMENTS:
         rows = [r for r in load(os.path.join(hostdir, f"{exp}.csv"))
                 if int(r["producers"]) == 1 and int(r["consumers"]) == 1]
-        d = {}
-        for item in manifest.items():
-            for b in ("0", "1"):
-                h = harness_alone(by(by_item(rows, item), bursts=b))
-                if h:
-                    d[(item, b)] = h
+        d = {(item, b): h for item in manifest.items() for b in ("0", "1")
+             for h in [harness_alone(by(by_item(rows, item), bursts=b))] if h}
         if d:
             out[exp] = d
     return out

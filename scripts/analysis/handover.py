@@ -28,10 +28,8 @@ import pandas as pd
 
 from ..common import placement
 from ..common.placement import FAR, ends, far  # noqa: F401 (handover.FAR, .ends, .far)
-from . import findings, hostfacts
+from . import claims, claims_table, findings, hostfacts
 
-__all__ = ["FAR", "ends", "far", "summary", "near_mirror", "robustness", "lines",
-           "paper_sentence"]
 
 def _probe_t_c(hostdir):
     """The probe's one-way trip (ns; the runner's re-runs hold runs against the
@@ -48,10 +46,7 @@ def summary(hostdir):
     t_c = _probe_t_c(hostdir)
     out = []
     for exp in findings.EXPERIMENTS:
-        path = os.path.join(hostdir, f"{exp}.csv")
-        if not os.path.exists(path):
-            continue
-        rows = [r for r in findings.load(path) if ends(r)]
+        rows = [r for r in findings.load(os.path.join(hostdir, f"{exp}.csv")) if ends(r)]
         if not rows:
             continue
         vals = sorted(v for r in rows for v in ends(r))
@@ -119,7 +114,6 @@ def robustness(hostdir):
     runs near only (near_mirror): (left out, [(claim id, row of all runs, row
     of near runs)] for the claims whose status or value differ). None where no
     run of the host was timed or none was far."""
-    from . import claims_table
     if not any(d["far"] for d in summary(hostdir)):
         return None
     tmp = tempfile.mkdtemp(prefix="numaring-near-")
@@ -166,7 +160,6 @@ def lines(hostdir):
     rob = robustness(hostdir)
     if rob is None:
         return out
-    from . import claims
     left, diff = rob
     out += ["", f"The reproduction report again without the {left} runs (drift references "
             "included) that had an end above "

@@ -78,23 +78,24 @@ def sockets_crossed(m, nodes):
     return f"crosses the interconnect between the {s} sockets"
 
 
+def _env_text(hostdir, name):
+    """The text of the host's env/<name>, '' where unreadable."""
+    try:
+        with open(os.path.join(hostdir, "env", name), encoding="utf-8") as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
 def captured(hostdir):
     """When the host's sweep captured its environment (env/captured.txt, UTC
     ISO 8601), '' where unknown."""
-    try:
-        with open(os.path.join(hostdir, "env", "captured.txt"), encoding="utf-8") as f:
-            return f.read().strip()
-    except OSError:
-        return ""
+    return _env_text(hostdir, "captured.txt").strip()
 
 
 def commit(hostdir):
     """The commit the host's sweep ran (env/git.txt's first line), '' where unknown."""
-    try:
-        with open(os.path.join(hostdir, "env", "git.txt"), encoding="utf-8") as f:
-            return (f.readline().strip() or "")
-    except OSError:
-        return ""
+    return _env_text(hostdir, "git.txt").partition("\n")[0].strip()
 
 
 def canonical_host(results):
@@ -121,18 +122,14 @@ def lacks(hostdir):
     capacity for every gate, F4's symmetric workloads, the placement re-runs."""
     def table(path):
         """(columns, rows as dicts) of a CSV; (set(), []) where absent."""
-        if not os.path.exists(path):
-            return set(), []
-        rows = nrdata.read_rows(path)
+        rows = nrdata.read_rows(path) if os.path.exists(path) else []
         return (set(rows[0]) if rows else set()), rows
-    out = []
     cols, _ = table(os.path.join(hostdir, "f1-lookup-cost.csv"))
-    if cols and "regime" not in cols:
-        out.append("each run's regime (near-empty or full)")
-    if cols and "c2c_one_way_before_ns" not in cols:
-        out.append("each run's own hand-over distance (c2c_one_way_*_ns)")
-    if cols and "placement_far" not in cols:
-        out.append("the placement re-runs and the stopping rule's rounds")
+    out = [what for col, what in (
+        ("regime", "each run's regime (near-empty or full)"),
+        ("c2c_one_way_before_ns", "each run's own hand-over distance (c2c_one_way_*_ns)"),
+        ("placement_far", "the placement re-runs and the stopping rule's rounds"))
+        if cols and col not in cols]
     cols, rows = table(os.path.join(hostdir, "f4-backoff.csv"))
     if cols and not {r.get("workload") for r in rows} & set(expfile.SYMMETRIC):
         out.append("F4's pairs and mixed workloads")

@@ -38,25 +38,14 @@ from ..common.tidy import (  # noqa: F401 - the table's definition, read through
     SCHEMA_PATH, SUMMARY_COLUMNS, TIDY_COLUMNS, backoff_exercised, failed_per_item,
     is_reference, ns_per_op, num, oversubscribed, shares_core, stolen, threads)
 
-__all__ = [
-    "DataError", "SUMMARY_COLUMNS", "TIDY_COLUMNS", "RUNNER_COLUMNS", "TidyRows",
-    "load_tidy", "load_latency", "read_rows", "aggregate", "groups",
-    "by_rep", "num", "threads", "ns_per_op", "host_info", "list_hosts", "latency_path",
-    "run_dir", "is_reference", "oversubscribed", "failed_per_item", "backoff_exercised",
-    "paired_ratios", "REFERENCE_POINTS", "BACKOFF_EXERCISED",
-    "shares_core", "one_per_core", "quoted_threads",
-]
 
 class DataError(Exception):
     """A result file that cannot be used: names the file, line and column."""
 
     def __init__(self, path, line, column, problem):
         self.path, self.line, self.column, self.problem = path, line, column, problem
-        where = str(path)
-        if line is not None:
-            where += ", line %d" % line
-        if column is not None:
-            where += ", column %s" % column
+        where = (str(path) + ("" if line is None else ", line %d" % line)
+                 + ("" if column is None else ", column %s" % column))
         super().__init__("%s: %s" % (where, problem))
 
 
@@ -275,10 +264,8 @@ def quoted_threads(rows, cores=None, threads_per_core=None, usable=None):
         return None
     ts = sorted(by_t)
     per_core = [t for t in ts if one_per_core(by_t[t], cores, threads_per_core)]
-    for cands in ([t for t in per_core if usable is None or usable(by_t[t])], per_core, ts):
-        if cands:
-            return cands[-1]
-    return ts[-1]
+    return next(cands[-1] for cands in (
+        [t for t in per_core if usable is None or usable(by_t[t])], per_core, ts) if cands)
 
 
 def by_rep(rows, value="throughput_ops_per_s"):
@@ -335,14 +322,11 @@ def load_latency(path):
         vals = []
         for c, v in zip(LATENCY_COLUMNS, fields):
             v = v.strip()
-            if c == "one_over_one_minus_percentile" and v == "inf":
-                vals.append(math.inf)
-                continue
             try:
                 x = float(v)
             except ValueError:
                 raise DataError(path, line, c, "%r is not a number" % v) from None
-            if not math.isfinite(x):
+            if not math.isfinite(x) and (c, v) != ("one_over_one_minus_percentile", "inf"):
                 raise DataError(path, line, c, "%r is not a finite number" % v)
             vals.append(x)
         if not 0.0 <= vals[1] <= 1.0:
@@ -467,16 +451,11 @@ def _read_json(path):
 
 def _read_lscpu(path):
     """{field: value} of an lscpu listing ("Thread(s) per core:   2"); {} if unreadable."""
-    out = {}
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
-            for line in f:
-                k, sep, v = line.partition(":")
-                if sep:
-                    out[k.strip()] = v.strip()
+            return {k.strip(): v.strip() for k, sep, v in (ln.partition(":") for ln in f) if sep}
     except OSError:
-        pass
-    return out
+        return {}
 
 
 def _positive_int(v):
@@ -513,15 +492,13 @@ def _machine(info, d, topo, meta):
         virt = src.get("virtualization")
         if info["hypervisor"] is None and isinstance(virt, dict):
             info["hypervisor"] = VIRT_NAMES.get(virt.get("kind"))
-    sockets = _positive_int(ls.get("Socket(s)"))
-    per_socket = _positive_int(ls.get("Core(s) per socket"))
-    if info["threads_per_core"] is None:
-        info["threads_per_core"] = _positive_int(ls.get("Thread(s) per core"))
+    sockets, per_socket = (_positive_int(ls.get(k)) for k in ("Socket(s)", "Core(s) per socket"))
+    for k, field in (("threads_per_core", "Thread(s) per core"), ("ncpus", "CPU(s)")):
+        if info[k] is None:
+            info[k] = _positive_int(ls.get(field))
     if info["cores"] is None and per_socket and sockets:
         info["cores"] = per_socket * sockets
     info["sockets"] = sockets
-    if info["ncpus"] is None:
-        info["ncpus"] = _positive_int(ls.get("CPU(s)"))
     info["hypervisor"] = info["hypervisor"] or ls.get("Hypervisor vendor") or None
     if ls:
         info["sources"].append(os.path.join(d, "env", "lscpu.txt"))

@@ -8,6 +8,7 @@ summarize's functions (the one estimator, scripts/analysis/stats.py's interval).
 """
 
 from ..common import regime
+from . import findings
 from . import stats
 
 
@@ -38,7 +39,6 @@ def _fmt(iv, unit="x"):
 
 
 def lines(hostdir):
-    from . import findings
     out = ["", "## Regimes", "",
            "A closed-loop run settles near empty (the consumer waits for the producer) or "
            "full (the producer waits for the consumer); with nothing pacing either side a "
@@ -52,16 +52,11 @@ def lines(hostdir):
            "| comparison | group | paired ratio [interval, coverage] | runs of the comparison |",
            "|---|---|---|---|"]
     n0 = len(out)
-    r = findings.f1(hostdir)
-    if r:
-        for label, iv in r.get("regimes", {}).items():
-            out.append(f"| F1: look-up / data movement (libnuma vs none) | {label} | "
-                       f"{_fmt(iv)} | {r.get('regime_mix') or 'one group'} |")
-    r = findings.f2(hostdir)
-    if r:
-        for label, iv in r.get("regimes", {}).items():
-            out.append(f"| F2: cached / libnuma at {r['threads']} threads | {label} | "
-                       f"{_fmt(iv)} | {r.get('regime_mix') or 'one group'} |")
+    for r, what in ((findings.f1(hostdir), "F1: look-up / data movement (libnuma vs none)"),
+                    (findings.f2(hostdir), "F2: cached / libnuma at {threads} threads")):
+        for label, iv in (r or {}).get("regimes", {}).items():
+            out.append(f"| {what.format(**r)} | {label} | {_fmt(iv)} | "
+                       f"{r.get('regime_mix') or 'one group'} |")
     for item in ("inline", "message"):
         r = findings.peers(hostdir, item)
         if not r:
@@ -69,8 +64,7 @@ def lines(hostdir):
         for b, what in (("0", "single operations"), ("1", "bursts")):
             for label, qs in r.get(f"b{b}_groups", {}).items():
                 for q, e in qs.items():
-                    if q not in QUOTED:
-                        continue
-                    out.append(f"| peers ({item}, {what}): numaring / {q} | {label} | "
-                               f"{_fmt(e['ring_over'])} | {e['runs']} runs of {q} in it |")
+                    if q in QUOTED:
+                        out.append(f"| peers ({item}, {what}): numaring / {q} | {label} | "
+                                   f"{_fmt(e['ring_over'])} | {e['runs']} runs of {q} in it |")
     return out if len(out) > n0 else []

@@ -47,12 +47,10 @@ def write_report(hostdir):
     counts = {s: sum(1 for r in rows if r["status"] == s) for s in claims.STATUSES}
     out = [f"experiments: reproduction report {os.path.relpath(os.path.join(hostdir, 'claims.csv'))}: "
            + ", ".join(f"{n} {s}" for s, n in counts.items() if n)]
-    for r in rows:
-        if r["status"] == "does not hold":
-            out.append(f"experiments: does not hold on {r['host']}: {r['claim']}: "
-                       f"{claims.fmt_value(r)}, claim {claims.predicate(r)}"
-                       + (f" ({r['detail']})" if r["detail"] else ""))
-    return out
+    return out + [f"experiments: does not hold on {r['host']}: {r['claim']}: "
+                  f"{claims.fmt_value(r)}, claim {claims.predicate(r)}"
+                  + (f" ({r['detail']})" if r["detail"] else "")
+                  for r in rows if r["status"] == "does not hold"]
 
 
 def undecided(hostdir):
@@ -86,8 +84,7 @@ def main(argv=None):
                        ("write", "HOSTDIR/claims.csv and README.md, and the report's lines"),
                        ("undecided", "the inconclusive paired claims and the experiments "
                         "they read")):
-        p = sub.add_parser(name, help=what)
-        p.add_argument("hostdir")
+        sub.add_parser(name, help=what).add_argument("hostdir")
     a = ap.parse_args(argv)
     if not os.path.isdir(a.hostdir):
         ap.error(f"{a.hostdir!r} is not a folder of results")

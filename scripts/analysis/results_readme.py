@@ -12,9 +12,7 @@ elsewhere. python3 -m scripts.analysis.summarize --readme HOST writes the file.
 
 import os
 
-from . import drift
-from . import findings
-from . import hostfacts
+from . import ceiling_report, claims, drift, findings, handover, hostfacts, regime_report
 from ..common import manifest, regime
 from . import nrdata
 from . import stats
@@ -33,14 +31,14 @@ STUDY = {
 
 
 def fmt_ci(d, name, fmt="{:.2f}"):
-    """'X.XX [lo..hi, 93.7%]' for d[name], its interval and the interval's
-    coverage ("n/a" if absent; stats.fmt)."""
-    iv = findings.interval_of(d, name)
-    if iv is None:
+    """'X.XX [lo..hi, 93.7%]' for d[name], the interval findings.put_ratio
+    stored beside it and its coverage ("n/a" if absent; stats.fmt)."""
+    if d.get(name) is None:
         return "n/a"
-    if iv.coverage is None and d.get(name + "_lo") is None:
-        return fmt.format(iv.est)
-    return stats.fmt(iv, fmt)
+    if d.get(name + "_lo") is None:
+        return fmt.format(d[name])
+    return stats.fmt(stats.Interval(d[name], d[name + "_lo"], d[name + "_hi"],
+                                    d.get(name + "_n") or 0, d.get(name + "_cov")), fmt)
 
 
 def per_k(rate):
@@ -50,12 +48,6 @@ def per_k(rate):
 
 def ns1(ns):
     return "n/a" if ns is None else f"{ns:.1f}"
-
-
-def smt_note(hostdir):
-    """' (one per core)' after a quoted thread count where the host has SMT
-    (quoted_threads then stops at its cores); '' elsewhere."""
-    return " (one per core)" if hostfacts.has_smt(hostfacts.machine(hostdir)) else ""
 
 
 F4_WORKLOAD_WORDS = {"prodcons": "producers and consumers apart",
@@ -88,15 +80,11 @@ def f4_section(hostdir):
         if not r:
             continue
         none = r.get("none_failed_per_item")
-        cells = []
-        for b in findings.F4_BACKOFFS:
-            if f"{b}_change_pct" not in r:
-                cells.append("—")
-                continue
-            extra = (f" ({per_k(r.get(f'{b}_failed_per_item'))}; "
-                     f"{ns1(r.get(f'{b}_backoff_ns_per_op'))})")
-            cells.append(("not exercised" if r.get(f"{b}_exercised") is False
-                          else f"{fmt_ci(r, f'{b}_change_pct', '{:+.1f}')}%") + extra)
+        cells = ["—" if f"{b}_change_pct" not in r else
+                 ("not exercised" if r.get(f"{b}_exercised") is False
+                  else f"{fmt_ci(r, f'{b}_change_pct', '{:+.1f}')}%")
+                 + f" ({per_k(r.get(f'{b}_failed_per_item'))}; "
+                 f"{ns1(r.get(f'{b}_backoff_ns_per_op'))})" for b in findings.F4_BACKOFFS]
         lines.append(f"| {w} | {work:g} | {r['threads']}{over_note(r)} | {per_k(none)} | "
                      + " | ".join(cells) + " |")
         if w != "prodcons" and work == 0 and none is not None and r.get("exp_exercised"):
@@ -279,8 +267,7 @@ def harness_section(hostdir):
             lines.append(f"| {b['experiment']} | {b['point']} | {b['queue']} | {b['item']}"
                          f"{', bursts' if str(b['bursts']) == '1' else ''} | {b['threads']} | "
                          f"{mops(b['measured'])} | {mops(b['harness'])} | {b['ratio']:.2f} |")
-        lines.append("")
-        lines.append(f"{len(bound)} of {measured} points with the harness's ceiling measured.")
+        lines += ["", f"{len(bound)} of {measured} points with the harness's ceiling measured."]
     return lines
 
 
@@ -334,19 +321,18 @@ def archive_note(hostdir):
 def host_readme(hostdir):
     host = os.path.basename(os.path.normpath(hostdir))
     t = hostfacts.describe_host(hostdir) or {}
-    machine_nodes = 1
     try:
-        with open(os.path.join(hostdir, "env", "lscpu.txt"), encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("NUMA node(s):"):
-                    machine_nodes = int(line.split(":")[1])
-    except (OSError, ValueError):
-        pass
+        machine_nodes = int(nrdata._read_lscpu(os.path.join(hostdir, "env", "lscpu.txt"))
+                            .get("NUMA node(s)", 1))
+    except ValueError:
+        machine_nodes = 1
     nodes = t.get("nodes", [])
     cpus = sum(n.get("ncpus", 0) for n in nodes)
     emulated = t.get("topology") == "emulated"
     m = hostfacts.machine(hostdir)
-    smt = smt_note(hostdir)
+    # after a quoted thread count where the host has SMT (quoted_threads then
+    # stops at its cores)
+    smt = " (one per core)" if hostfacts.has_smt(m) else ""
     # the machine's cores and sockets where they add to "N CPUs, M nodes": SMT
     # (CPUs are not cores) and several sockets
     cores = (f" ({m['cores']} cores x {m['threads_per_core']} hardware threads)"
@@ -475,22 +461,17 @@ def host_readme(hostdir):
                              f"{over_note(r)}, {label}: {fmt_ci(r, f'b{b}_over_best')}x the best "
                              f"single-ring peer ({r[f'b{b}_best_peer']}){extra} "
                              f"({regime_says(r, f'b{b}_')}) | — |")
-    lines.append("")
-    lines.append(kind_paragraph(hostdir, t, m))
+    lines += ["", kind_paragraph(hostdir, t, m)]
     if not emulated and not guest:
         # the reproduction report: every claim checked here (scripts/analysis/claims.py)
-        from . import claims
         lines += claims.md_section(claims.report(hostdir))
     elif emulated:
         lines += ["", "The reproduction report of these runs is the real host folder's "
                   "(`claims.csv` and README there)."]
     lines += f4_section(hostdir)
     lines += peers_pairs_section(hostdir)
-    from . import regime_report
     lines += regime_report.lines(hostdir)
-    from . import ceiling_report
     lines += ceiling_report.lines(hostdir)
-    from . import handover
     lines += handover.lines(hostdir)
     lines += drift_section(hostdir)
     lines += harness_section(hostdir)
@@ -516,14 +497,12 @@ def kind_paragraph(hostdir, t, m):
             text += " F3 and F5 are not in these results" + (
                 "; they come from the emulated-node runs in the sibling `-emulated-` folder."
                 if hostfacts.emulated_siblings(hostdir) else ".")
-    elif hostfacts.emulated_siblings(hostdir):
-        text = ("With one real node, items never cross an interconnect here: F2 and F4 "
-                "measure the look-up and backoff costs on one socket; F3 and F5 come from "
-                "the emulated-node runs in the sibling `-emulated-` folder.")
     else:
         text = ("With one real node, items never cross an interconnect here: F2 and F4 "
-                "measure the look-up and backoff costs on one socket; F3 and F5 need two "
-                "nodes and are not in these results (no emulated-node runs beside them).")
+                "measure the look-up and backoff costs on one socket; F3 and F5 "
+                + ("come from the emulated-node runs in the sibling `-emulated-` folder."
+                   if hostfacts.emulated_siblings(hostdir) else "need two nodes and are not "
+                   "in these results (no emulated-node runs beside them)."))
     if hostfacts.has_smt(m) and m["cores"]:
         text += (f" The host has {m['cores']} cores with {m['threads_per_core']} hardware "
                  "threads each: F2, F3, F4 and the best measured/ceiling are quoted at the "

@@ -30,10 +30,6 @@ from scipy.special import bdtr
 from ..common import regime
 from ..common.looks import LOOKS, look_alpha
 
-__all__ = ["Interval", "coverage", "order_rank", "interval", "paired", "label", "fmt",
-           "LEVEL", "MIN_DECISIVE", "LOOKS", "look_alpha", "decision_rank",
-           "decision_interval", "sequential_verdict"]
-
 #: the coverage asked of every interval
 LEVEL = 0.95
 
@@ -62,11 +58,6 @@ class Interval(tuple):
     n = property(lambda s: s[3])
     coverage = property(lambda s: s[4])
 
-    def scaled(self, k):
-        """The same interval with estimate and bounds times k (k > 0)."""
-        return Interval(self[0] * k, self[1] * k, self[2] * k, self[3], self[4],
-                        [v * k for v in self.values])
-
 
 def coverage(n, j):
     """The probability that [x(j), x(n+1-j)] of n independent draws of a
@@ -90,8 +81,7 @@ def order_rank(n, level=LEVEL):
     if n < 2:
         return None
     j = 1
-    while j < n // 2 and (Fraction(2 ** n - 2 * sum(math.comb(n, i) for i in range(j + 1)),
-                                   2 ** n) >= Fraction(str(level))):
+    while j < n // 2 and 1 - _tail2(n, j + 1) >= Fraction(str(level)):
         j += 1
     return j, coverage(n, j)
 
@@ -100,14 +90,17 @@ def interval(values, level=LEVEL):
     """Interval of the median of ``values`` (numbers); None for none.  One value
     gives (v, v, v, 1, None): an estimate without an interval."""
     vals = sorted(float(v) for v in values)
-    n = len(vals)
-    if n == 0:
+    if not vals:
         return None
-    est = statistics.median(vals)
-    if n == 1:
-        return Interval(est, est, est, 1, None, vals)
-    j, cov = order_rank(n, level)
-    return Interval(est, vals[j - 1], vals[n - j], n, cov, vals)
+    if len(vals) == 1:
+        return Interval(vals[0], vals[0], vals[0], 1, None, vals)
+    return _around_median(vals, *order_rank(len(vals), level))
+
+
+def _around_median(vals, j, cov):
+    """The Interval [x(j), x(n+1-j)] of sorted vals, of coverage cov."""
+    n = len(vals)
+    return Interval(statistics.median(vals), vals[j - 1], vals[n - j], n, cov, vals)
 
 
 # ---- the decision rule and the stopping rule ------------------------------------------
@@ -137,11 +130,7 @@ def decision_interval(values):
     MIN_DECISIVE coverage); None for fewer pairs than the first look."""
     vals = sorted(float(v) for v in values)
     r = decision_rank(len(vals))
-    if r is None:
-        return None
-    j, cov = r
-    n = len(vals)
-    return Interval(statistics.median(vals), vals[j - 1], vals[n - j], n, cov, vals)
+    return None if r is None else _around_median(vals, *r)
 
 
 def sequential_verdict(values, decide, budget):
@@ -232,10 +221,5 @@ def paired_by_regime(a_rows, b_rows, key="throughput_ops_per_s", fn=None):
     repetitions k whose two runs (a_k and b_k) both ran in that group
     (regime.split); groups with no such pair are left out."""
     a, b = regime.split(a_rows), regime.split(b_rows)
-    out = {}
-    for g in a:
-        if g in b:
-            iv = paired(a[g], b[g], key, fn)
-            if iv is not None:
-                out[g] = iv
-    return out
+    ivs = {g: paired(a[g], b[g], key, fn) for g in a if g in b}
+    return {g: iv for g, iv in ivs.items() if iv is not None}

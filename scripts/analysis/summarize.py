@@ -30,14 +30,11 @@ from ..common.wholefile import write_whole
 # and tests read through this module stay importable from it.
 from .drift import drift, stated_effects  # noqa: F401
 from .findings import (  # noqa: F401
-    EXPERIMENTS, any_oversubscribed, bench_ring, by, ceiling_ratios, f1, f2, f3, f4,
-    f4_workloads, f5_realized, harness_bound, harness_ceiling, load, load_all, load_refs,
-    pace, paired, peers, peers_pairs, put_ratio, quoted_best, sample_of, threads,
-    within_regime, workload_of)
+    EXPERIMENTS, any_oversubscribed, bench_ring, ceiling_ratios, f1, f2, f3, f4, f4_workloads,
+    f5_realized, harness_bound, harness_ceiling, load, load_refs, pace, paired, peers,
+    peers_pairs, put_ratio, quoted_best, sample_of, threads, workload_of)
 from .hostfacts import (  # noqa: F401
-    CROSS_NODE, cross_node_dir, describe_host, has_smt, machine, real_nodes,
-    sockets_crossed)
-from .regime_report import regime_says  # noqa: F401
+    CROSS_NODE, cross_node_dir, describe_host, has_smt, machine, real_nodes, sockets_crossed)
 from .results_readme import host_readme, pace_section  # noqa: F401
 
 
@@ -61,15 +58,13 @@ def main(argv=None):
         if not os.path.isdir(os.path.join(results, host)):
             ap.error(f"no results for host {host!r}: {os.path.join(results, host)} "
                      "is not a folder")
-    if readme:
-        for host in args:
-            hostdir = os.path.join(results, host)
+    for host in args or sorted(d for d in os.listdir(results)
+                               if os.path.isdir(os.path.join(results, d))):
+        hostdir = os.path.join(results, host)
+        if readme:
             write_whole(os.path.join(hostdir, "README.md"), results_readme.host_readme(hostdir))
-        return
-    hosts = args or sorted(d for d in os.listdir(results)
-                           if os.path.isdir(os.path.join(results, d)))
-    for host in hosts:
-        print(results_readme.host_readme(os.path.join(results, host)))
+        else:
+            print(results_readme.host_readme(hostdir))
 
 
 if __name__ == "__main__":

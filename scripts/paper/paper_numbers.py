@@ -33,7 +33,7 @@ import re
 import statistics
 import sys
 
-from ..analysis import ceiling, hostfacts
+from ..analysis import ceiling, claims, handover, hostfacts
 from . import model_facts
 from ..analysis import nrdata
 from . import paper_text
@@ -204,14 +204,11 @@ def f3_regime(n, r, hostdir):
     n.put("FThreeInflightPerworker", r.get("inflight_perworker"), "{:.1f}")
     n.put("FThreeSharedMops", r.get("mops_shared") or None, "{:.2f}")
     n.put("FThreePerworkerMops", r.get("mops_perworker") or None, "{:.2f}")
-    if not r:
-        n.put_raw("FThreeRegime", None)
-    else:
-        loop = ("open loop at %.0f\\%% of the per-worker gate's capacity" % (float(ld) * 100)
-                if ld else "closed loop")
-        cpus = {False: "a CPU per thread", True: "threads sharing CPUs"}.get(
-            r.get("oversubscribed"), "CPU sharing not recorded")
-        n.put_raw("FThreeRegime", f"{loop}, {cpus}")
+    loop = ("open loop at %.0f\\%% of the per-worker gate's capacity" % (float(ld) * 100)
+            if ld else "closed loop")
+    cpus = {False: "a CPU per thread", True: "threads sharing CPUs"}.get(
+        r.get("oversubscribed"), "CPU sharing not recorded")
+    n.put_raw("FThreeRegime", f"{loop}, {cpus}" if r else None)
     # thread counts with oversubscribed runs: "none" where every run says it was
     # not, n/a where the table does not say (older tables)
     rows = summarize.load(os.path.join(hostdir, "f3-gate.csv")) if hostdir else []
@@ -282,11 +279,11 @@ def fail(msg):
     sys.exit(2)
 
 
-def default_real(results, hosts):
+def default_real(results):
     """The canonical host (hostfacts.canonical_host: the newest sweep), which
     README.md and docs/ quote too."""
     h = hostfacts.canonical_host(results)
-    if h is None or h not in hosts:
+    if h is None:
         fail(f"no host with real nodes under {results}")
     return h
 
@@ -352,8 +349,7 @@ def main():
     a = ap.parse_args()
     if not os.path.isdir(a.results):
         fail(f"no results folder {a.results}")
-    hosts = sorted(d for d in os.listdir(a.results) if os.path.isdir(os.path.join(a.results, d)))
-    a.real = a.real or default_real(a.results, hosts)
+    a.real = a.real or default_real(a.results)
     real = os.path.join(a.results, a.real)
     if not os.path.isdir(real):
         fail(f"no results folder {real}")
@@ -409,9 +405,8 @@ def main():
                 n.put(prefix + k, None)
             continue
         best = summarize.quoted_best(cr)
-        n.put(prefix + "Best", best["ratio"], "{:.2f}")
-        n.put(prefix + "BestQueue", best["queue"])
-        n.put(prefix + "BestBound", best["bound"])
+        n.put_all(best, ((prefix + "Best", "ratio", "{:.2f}"), (prefix + "BestQueue", "queue"),
+                         (prefix + "BestBound", "bound")))
         n.put(prefix + "Above", sum(1 for x in cr if x["ratio"] > 1), "{:d}")
         n.put(prefix + "Points", len(cr), "{:d}")
         ring = [x for x in cr if x["queue"] == "numaring"]
@@ -457,7 +452,6 @@ def main():
               if flagged else "none")
 
     # how far apart the runs found their CPUs (scripts/analysis/handover.py)
-    from ..analysis import handover
     n.put_raw("HandOverText", handover.paper_sentence(real))
 
     # the harness's own ceiling (the null queue): points within 20% of it
@@ -467,12 +461,10 @@ def main():
         n.put(prefix + "HarnessBound", len(bound) if measured else None, "{:d}")
 
     # predictions for published two-socket machines (marked as such in the text)
-    ppath = os.path.join(real, "probe", "probe.csv")
-    probe = ceiling.load_probe(ppath) if os.path.exists(ppath) else None
+    probe = ceiling.host_probe(real)
     model_macros(n, probe)
-    ep = os.path.join(emu, "probe", "probe.csv") if emu else None
-    n.put("CrossOtherNodeNs", ceiling.load_probe(ep).get("c2c_one_way_other_node")
-          if ep and os.path.exists(ep) else None, "{:.0f}")
+    eprobe = ceiling.host_probe(emu) if emu else None
+    n.put("CrossOtherNodeNs", eprobe and eprobe.get("c2c_one_way_other_node"), "{:.0f}")
     host_kind(n, real, emu, summarize.f4(real) or {})
     # what was tested (the claims report), intervals, expectations, constants
     paper_text.put(n, real, emu, probe)
@@ -487,7 +479,6 @@ def main():
               f"\\newcommand{{\\CrossPlots}}{{{a.plots}/"
               f"{os.path.basename(emu) if emu else a.real}}}\n")
     if a.claims:
-        from ..analysis import claims
         write(a.claims, claims.latex_table(claims.report(real)))
     if n.missing:
         print(f"paper_numbers: not computable here: {', '.join(n.missing)}", file=sys.stderr)

@@ -26,15 +26,10 @@ import os
 import re
 from collections import Counter
 
-from ..analysis import stats
+from ..analysis import ceiling, claims, stats, summarize
+from ..analysis.claims import tex  # text for LaTeX: claims.tex's escaping (%, _, <, >, ...)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def tex(s):
-    """Text for LaTeX (claims.tex's escaping: %, _, <, >, ...)."""
-    from ..analysis import claims
-    return claims.tex(s)
 
 
 def cov_tex(cov):
@@ -97,25 +92,21 @@ def _join(parts):
 
 
 def _value(r):
-    from ..analysis import claims
     v = claims.fmt_value(r)
     return "" if v == "—" else tex(v)
 
 
 def title_host(real):
     """'One Node and 2 CPUs': what the host is, for the title."""
-    from ..analysis import summarize
     t = summarize.describe_host(real) or {}
     m = summarize.machine(real)
     nodes = summarize.real_nodes(t)
     cpus = sum(x.get("ncpus", 0) for x in t.get("nodes", [])) or m.get("ncpus") or 0
     sockets = m.get("sockets") or 0
     words = {1: "One", 2: "Two", 3: "Three", 4: "Four"}
-    if sockets > 1:
-        head = f"{words.get(sockets, sockets)} Sockets"
-    else:
-        k = nodes or 1
-        head = f"{words.get(k, k)} Node" + ("s" if k > 1 else "")
+    k = nodes or 1
+    head = (f"{words.get(sockets, sockets)} Sockets" if sockets > 1
+            else f"{words.get(k, k)} Node" + ("s" if k > 1 else ""))
     return f"{head} and {cpus} CPU" + ("s" if cpus != 1 else "")
 
 
@@ -192,12 +183,10 @@ def _symmetric_long(sym):
     for w, word in (("pairs", "enqueue-dequeue pairs"), ("mixed", "the random mix")):
         rs = [r for r in sym if r["claim"].startswith(f"F4.{w}-")]
         for work in dict.fromkeys(_work_of(r) for r in rs):
-            parts = []
-            for r in (r for r in rs if _work_of(r) == work):
-                b = r["claim"].split("-")[1]
-                v = _value(r)
-                parts.append(f"{BACKOFF_WORDS.get(b, tex(b))} {v + ', ' if v else ''}"
-                             f"{tex(r['status'])}")
+            # each backoff's words, value and status
+            parts = [f"{BACKOFF_WORDS.get(b, tex(b))} {v + ', ' if v else ''}{tex(r['status'])}"
+                     for r in rs if _work_of(r) == work
+                     for b, v in [(r["claim"].split("-")[1], _value(r))]]
             out.append(f"with {word}"
                        + (f" and up to {work}~ns of local work" if work else "")
                        + ": " + "; ".join(parts))
@@ -212,7 +201,6 @@ def _symmetric_long(sym):
 def _scaled_bounds(probe, within, across, b, gate):
     """ceiling.predict_two_socket's configuration (2x16 split, inline items,
     single operations, realized batch b), for a given gate: (ceiling, term, terms)."""
-    from ..analysis import ceiling
     return ceiling.predict_two_socket(probe, within, across, batches=(b,), terms=True,
                                       gate=gate)[b]
 
@@ -221,7 +209,6 @@ def predictions(probe, f3_batch):
     """The model's predictions for the study's untestable findings, as TeX
     text keyed by finding (empty without a probe that has the contended-line
     time). Machine: the first of ceiling.PUBLISHED."""
-    from ..analysis import ceiling
     if not probe or not ceiling.model_numbers(probe).get("t_s_ns"):
         return {}
     mname, (within, across) = next(iter(ceiling.PUBLISHED.items()))
@@ -265,16 +252,12 @@ def put_untested(n, rows, probe, f3_batch):
     (the claim's own reason) and the model's prediction."""
     pred = predictions(probe, f3_batch)
     study = [r for r in rows if r["study"] and r["status"] == "not testable here"]
-    paras = []
-    for r in study:
-        p = pred.get(r["finding"], "")
-        paras.append(f"\\emph{{{r['finding']}}} (\\texttt{{{tex(r['claim'])}}}; study: "
-                     f"{tex(r['study'])}): not testable here: {tex(r['why'])}."
-                     + (f" {p}" if p else ""))
+    paras = [f"\\emph{{{r['finding']}}} (\\texttt{{{tex(r['claim'])}}}; study: "
+             f"{tex(r['study'])}): not testable here: {tex(r['why'])}."
+             + (f" {pred[r['finding']]}" if pred.get(r["finding"]) else "") for r in study]
     # one line per macro: paragraphs are separated by \par, not a blank line
     n.put_raw("UntestedStudy", " \\par ".join(paras) if paras else
               "Every finding of the study with a value was testable on this host.")
-
 
 
 # ---- the artifact appendix -----------------------------------------------------------------
@@ -282,7 +265,6 @@ def put_untested(n, rows, probe, f3_batch):
 def put_expected(n):
     """ArtifactExpected: per finding, each claim's id and predicate (claims.CLAIMS),
     and where it needs more than any host, when it is testable."""
-    from ..analysis import claims
     # finding -> when -> predicate -> [ids], in the table's order
     groups = {}
     for c in claims.CLAIMS:
@@ -291,10 +273,9 @@ def put_expected(n):
             tex(claims.predicate(row)), []).append(f"\\texttt{{{tex(c.id)}}}")
     out = []
     for f, whens in groups.items():
-        parts = []
-        for when, preds in whens.items():
-            parts.append(", ".join(f"{', '.join(ids)} {p}" for p, ids in preds.items())
-                         + ("" if when == claims.ANY else f" ({tex(when)})"))
+        parts = [", ".join(f"{', '.join(ids)} {p}" for p, ids in preds.items())
+                 + ("" if when == claims.ANY else f" ({tex(when)})")
+                 for when, preds in whens.items()]
         name = {"ring": "Ring and peers", "harness": "Harness"}.get(f, f)
         out.append(f"{name}: " + "; ".join(parts) + ".")
     n.put_raw("ArtifactExpected", " ".join(out))
@@ -328,7 +309,6 @@ def put_constants(n):
 
 def f3_batch(cross):
     """F3's configured batch (its runs' batch column), None where unknown."""
-    from ..analysis import summarize
     if not cross:
         return None
     vals = {r.get("batch") for r in summarize.load(os.path.join(cross, "f3-gate.csv"))} - {None, ""}
@@ -337,7 +317,6 @@ def f3_batch(cross):
 
 def put(n, real, cross, probe):
     """Every macro of this module (module docstring), into paper_numbers' Numbers."""
-    from ..analysis import claims
     rows = claims.report(real)
     put_intervals(n)
     put_claims(n, rows, real)
