@@ -172,8 +172,7 @@ def draw_series(ax, series, order, family, labels=None, scale=1e-6, ceiling=None
     """``styles``: {variant: (linestyle, marker)} where not the family's own;
     ``mark_over`` False: no black x (a panel that is all oversubscribed, said in
     its title); ``hollow``: variants drawn with hollow markers."""
-    allv = []
-    xs = []
+    allv, xs = [], []
     dodge = dodger(sorted({p[0] for v in order for p in series[v]}), len(order))
     for i, v in enumerate(order):
         pts = series[v]

@@ -252,8 +252,7 @@ def prep_f3_dist(host, rows):
     percentiles."""
     t, over, at, gates = f3_at(host, rows)
     loads = loads_in(at)
-    curves = []
-    extra = []
+    curves, extra = [], []
     for g in gates:
         for ld in loads:
             grs = [r for r in at if r.get("gate", "") == g and load_of(r) == ld]

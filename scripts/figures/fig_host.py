@@ -436,8 +436,7 @@ def item_text(rows):
 def harness_of(rows, keyfn):
     """{key: (median, min, max, n)} of harness_ops_per_s over rows grouped by keyfn,
     leaving out rows where the harness's ceiling was not measured."""
-    agg = nrdata.aggregate(rows, (keyfn,), "harness_ops_per_s")
-    return {k[0]: v for k, v in agg.items()}
+    return {k[0]: v for k, v in nrdata.aggregate(rows, (keyfn,), "harness_ops_per_s").items()}
 
 
 def harness_status(rows, bound=None, drawn="grey dash-dot", value=None, mark="ringed"):
