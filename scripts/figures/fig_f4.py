@@ -111,15 +111,6 @@ def show_n(g):
     return g.get("rn", 1) > 1
 
 
-def drawn_words(p):
-    """The caption's words for the regimes (or '')."""
-    if not split_any(p):
-        return ""
-    return ("prodcons: each regime apart (shape%s); its change vs none over all its runs "
-            "(summarize.f4: regimes pooled)" % (
-                "; n beside a dot where the runs split" if p.get("categorical") else ""))
-
-
 def legend_handles(p):
     """The regime shapes of the legend (matplotlib), [] where nothing was split."""
     if not split_any(p):
@@ -339,7 +330,10 @@ def prep_f4(host):
         over = ("black x: %d oversubscribed point%s (the run's threads outnumber their CPUs)"
                 % (n, "" if n == 1 else "s")) if n else "no point oversubscribed"
     bound = sum(bound_count(g["tput"]) for pn in panels for g in pn["groups"])
-    regimes = drawn_words({"columns": panels, "categorical": len(ts) == 1})
+    regimes = ("prodcons: each regime apart (shape%s); its change vs none over all its runs "
+               "(summarize.f4: regimes pooled)" % (
+                   "; n beside a dot where the runs split" if len(ts) == 1 else "")
+               if split_any({"columns": panels}) else "")
     if not any(nrdata.num(r, "harness_ops_per_s") for r in rows):
         harness = "harness ceiling not measured"
     else:
