@@ -238,7 +238,10 @@ def prep_f3_load(host, allrows):
             "over_p50": over_p50, "over_threads": sorted(over_p50),
             "grid": (2, max(3, len(gates))), "widths": None, "subtitle": subtitle,
             "figsize": (6.0 * max(3, len(gates)), 10.5),
-            "drawn": drawn_line({"over_p50": over_p50}),
+            "drawn": "per gate, p50 (solid) and p99 (dashed) against the offered load: the "
+                     "median over the reps, band min\u2013max (p90, p99.9 in the data file); "
+                     "items in flight, throughput against the offered rate (black dashed)%s"
+                     % ("; oversubscribed thread counts apart, tinted" if over_p50 else ""),
             "title": "F3: latency, items in flight and throughput vs offered load by gate "
                      "at %s (open loop)" % subtitle,
             "annotation": ann, "caption": caption_lines(host, at, extra)}, said)
@@ -307,13 +310,6 @@ def prep_f3_dist(host, rows):
     p["annotation"] = ("%s%s (%s)" % (r50[0], ", " + load_label(r50[1]) if r50[1] else "",
                                       STUDY["f3"])) if r50 else None
     return add_paired_words(p, said)
-
-
-def drawn_line(p):
-    return ("per gate, p50 (solid) and p99 (dashed) against the offered load: the median "
-            "over the reps, band min\u2013max (p90, p99.9 in the data file); items in "
-            "flight, throughput against the offered rate (black dashed)%s" % (
-                "; oversubscribed thread counts apart, tinted" if p.get("over_p50") else ""))
 
 
 # --------------------------------------------------------------------------

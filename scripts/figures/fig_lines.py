@@ -95,11 +95,6 @@ def prep(host, exp, family, title, annotate=None):
     return p
 
 
-def split_somewhere(p):
-    """Whether some variant's runs split into more than one group (n is then drawn)."""
-    return any(len([g for g in p["groups"] if (v, g) in p["series"]]) > 1 for v in p["order"])
-
-
 def categorize(p):
     """Mark a "lines" figure with one thread count categorical; its variants'
     slots: [{variant, label, points: [(group, point)], point (the first),
@@ -107,7 +102,9 @@ def categorize(p):
     xs = sorted({q[0] for pts in p["series"].values() for q in pts})
     p["categorical"] = len(xs) == 1
     p["threads"] = xs
-    p["split"] = split_somewhere(p)
+    # some variant's runs split into more than one group: n is then drawn
+    p["split"] = any(len([g for g in p["groups"] if (v, g) in p["series"]]) > 1
+                     for v in p["order"])
     p["slots"] = []
     if not p["categorical"]:
         return p
