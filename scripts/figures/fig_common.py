@@ -24,11 +24,7 @@ import re
 from ..analysis import nrdata
 from ..analysis import stats
 from ..common import manifest
-
-try:
-    from ..common import regime
-except ImportError:  # pragma: no cover - a stripped copy of scripts/
-    regime = None
+from ..common import regime
 
 # --------------------------------------------------------------------------
 # Queues and their modes
@@ -41,10 +37,14 @@ NO_MESSAGE = manifest.queues(moves_data=False)
 NO_BURSTS = manifest.queues(bursts=False)
 
 
+def cell(row, column):
+    """A row's cell, stripped ('' where empty or not text)."""
+    v = row.get(column, "")
+    return v.strip() if isinstance(v, str) else ""
+
+
 def item_of(row):
-    v = row.get("item", "")
-    v = v.strip() if isinstance(v, str) else ""
-    return v or "inline"
+    return cell(row, "item") or "inline"
 
 
 def bursts_of(row):
@@ -105,12 +105,6 @@ def whisker_words(ns):
     return s
 
 
-def coverage_text(cov):
-    """', 93.75%' for a bracket, '' where there is no interval."""
-    t = stats.cov_text(cov)
-    return ", " + t if t else ""
-
-
 # --------------------------------------------------------------------------
 # Regimes: (pace, regime) groups, each drawn apart
 
@@ -127,31 +121,21 @@ PACE_DASH = {"free": "-", "producer-paced": "--", "consumer-paced": ":"}
 PACE_GP_DT = {"free": 1, "producer-paced": 2, "consumer-paced": 3}
 
 
-def group_of(row):
-    """(pace, regime) of a run; ('free', '') without scripts/common/regime.py."""
-    if regime is None:
-        return ("free", "")
-    return regime.group_of(row)
-
-
-def split(rows):
-    """{(pace, regime): rows}, in regime.split's order."""
-    if regime is None:
-        return {("free", ""): list(rows)} if rows else {}
-    return regime.split(rows)
+#: (pace, regime) of a run
+group_of = regime.group_of
+#: {(pace, regime): rows}, in regime.split's order
+split = regime.split
 
 
 def group_label(g):
-    if regime is None:
-        return g[1] or "all runs"
     return regime.group_label(g) or "regime unknown"
 
 
 def group_order(groups):
     """Groups in a stable order: regime (near-empty, full, open loop), then pace
     (free first): side by side, a regime's free and pinned runs compare."""
-    paces = {p: i for i, p in enumerate(getattr(regime, "PACES", ("free",)))}
-    regs = {r: i for i, r in enumerate(getattr(regime, "REGIMES", ()))}
+    paces = {p: i for i, p in enumerate(regime.PACES)}
+    regs = {r: i for i, r in enumerate(regime.REGIMES)}
     return sorted(set(groups), key=lambda g: (regs.get(g[1], 9), paces.get(g[0], 9), g))
 
 
@@ -181,15 +165,6 @@ def regime_words(r):
     if label == "mixed":
         return "regimes mixed"
     return "%s regime" % label
-
-
-def dot_style(g, color, known, marker):
-    """matplotlib marker keywords of a group's dot: shape per regime and fill
-    per pace (group_style) where regimes are known, else the variant's own
-    marker, filled."""
-    if known:
-        return group_style(g, color)
-    return dict(marker=marker, color=color)
 
 
 def n_beside(ax, x, y, n, gid=None):

@@ -13,7 +13,7 @@ fig_<figure>.py draws its panels with these from its one preparation.
 import os
 
 from .fig_host import (
-    color_of, finite_pos, GUEST_TITLE, HARNESS_BOUND, HARNESS_LABEL, is_over, marker_of,
+    color_of, finite_pos, GUEST_TITLE, HARNESS_LABEL, is_bound, is_over, marker_of,
     OVERSUB_LABEL, THREAD_COLORS, wrap_note)
 
 
@@ -31,11 +31,6 @@ def fmt_plain(v, _pos=None):
     if v == 0:
         return "0"
     return "%g" % float("%.3g" % v)
-
-
-def spans_decades(values, ratio=20.0):
-    vs = [v for v in values if v is not None and v > 0]
-    return bool(vs) and max(vs) / min(vs) >= ratio
 
 
 CEILING_STYLE = dict(color="black", linestyle="--", linewidth=1.6)
@@ -96,8 +91,8 @@ def threads_axis(ax, xs, label="threads (producers + consumers)"):
 def value_axis(ax, values, formatter=fmt_plain, log=None):
     """Linear from 0, or log where the values span decades; limits from the values."""
     vals = [v for v in values if finite_pos(v)]
-    if log is None:
-        log = spans_decades(vals)
+    if log is None:   # the values span decades
+        log = bool(vals) and max(vals) / min(vals) >= 20.0
     if log:
         ax.set_yscale("log")
         ax.yaxis.set_major_formatter(ticker.FuncFormatter(formatter))
@@ -164,8 +159,7 @@ def mark_oversub(ax, x, pts, scale, label=True):
 
 def ring_bound(ax, x, pts, scale):
     """Ring the points at >= HARNESS_BOUND x their own harness ceiling."""
-    hit = [(xx, q[1] * scale) for xx, q in zip(x, pts)
-           if len(q) > 6 and q[6] and q[1] >= HARNESS_BOUND * q[6]]
+    hit = [(xx, q[1] * scale) for xx, q in zip(x, pts) if is_bound(q)]
     if hit:
         ax.plot([h[0] for h in hit], [h[1] for h in hit], linestyle="none", marker="o",
                 markersize=13, markerfacecolor="none", markeredgecolor="0.35",
@@ -178,8 +172,7 @@ def draw_series(ax, series, order, family, labels=None, scale=1e-6, ceiling=None
     """``styles``: {variant: (linestyle, marker)} where not the family's own;
     ``mark_over`` False: no black x (a panel that is all oversubscribed, said in
     its title); ``hollow``: variants drawn with hollow markers."""
-    allv = []
-    xs = []
+    allv, xs = [], []
     dodge = dodger(sorted({p[0] for v in order for p in series[v]}), len(order))
     for i, v in enumerate(order):
         pts = series[v]
@@ -250,18 +243,22 @@ def dodger(xs, n, width=0.22):
     return lambda x, i: x + gap * width * (i / (n - 1) - 0.5)
 
 
-def legend(ax, outside=False, **kw):
+def drawn_handles(ax):
+    """The axes' (handle, label) pairs, the ceilings and then the harness last."""
     handles, labels = ax.get_legend_handles_labels()
-    if not handles:
+    return sorted(zip(handles, labels),
+                  key=lambda hl: ("ceiling" in hl[1]) + 2 * (hl[1] == HARNESS_LABEL))
+
+
+def legend(ax, outside=False, **kw):
+    pairs = drawn_handles(ax)
+    if not pairs:
         return
-    pairs = sorted(zip(handles, labels),
-                   key=lambda hl: ("ceiling" in hl[1]) + 2 * (hl[1] == HARNESS_LABEL))
-    kw.setdefault("handles", [h for h, _l in pairs])
     kw.setdefault("labels", [lab for _h, lab in pairs])
     if outside:
-        ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False,
-                  borderaxespad=0.0, **kw)
+        legend_outside(ax, kw.pop("handles", [h for h, _l in pairs]), **kw)
     else:
+        kw.setdefault("handles", [h for h, _l in pairs])
         ax.legend(loc="best", framealpha=0.85, **kw)
 
 

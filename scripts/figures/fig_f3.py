@@ -26,7 +26,7 @@ import statistics
 from ..analysis import nrdata
 from ..common import regime
 from . import fig_draw
-from .fig_common import condensed
+from .fig_common import condensed, spread
 from .fig_draw import annotate_title, fmt_ns, no_data, value_axis
 from .fig_gnuplot import dat_header, g, g3, ov_col
 from .fig_host import (
@@ -47,20 +47,15 @@ F3_OVER_TITLE = "oversubscribed: threads share CPUs; scheduler, not queue"
 KEPT_UP = 0.95
 
 
-def f3_threads(host, rows):
-    """The thread count of F3's percentile figure: the largest whose runs are
-    not oversubscribed (every thread has a CPU) and, with SMT, had a core per
-    thread (quoted_threads), else the largest; and whether it is
-    oversubscribed (1/0/None)."""
-    ov = oversub_of(rows, nrdata.threads)
-    t = quoted_threads(host, rows, lambda rs: ov.get(nrdata.threads(rs[0])) == 0)
-    return t, ov.get(t)
-
-
 def f3_at(host, rows):
-    """(F3's thread count, whether oversubscribed, its rows, their gates):
-    f3_threads of the rows that record latency (else of all)."""
-    t, over = f3_threads(host, [r for r in rows if r.get("p50_ns", "").strip()] or rows)
+    """(F3's thread count, whether oversubscribed (1/0/None), its rows, their
+    gates). The thread count, of the rows that record latency (else of all):
+    the largest whose runs are not oversubscribed (every thread has a CPU)
+    and, with SMT, had a core per thread (quoted_threads), else the largest."""
+    lat = [r for r in rows if r.get("p50_ns", "").strip()] or rows
+    ov = oversub_of(lat, nrdata.threads)
+    t = quoted_threads(host, lat, lambda rs: ov.get(nrdata.threads(rs[0])) == 0)
+    over = ov.get(t)
     at = [r for r in rows if nrdata.threads(r) == t]
     return t, over, at, order_of("gate", {r.get("gate", "") for r in at})
 
@@ -243,7 +238,10 @@ def prep_f3_load(host, allrows):
             "over_p50": over_p50, "over_threads": sorted(over_p50),
             "grid": (2, max(3, len(gates))), "widths": None, "subtitle": subtitle,
             "figsize": (6.0 * max(3, len(gates)), 10.5),
-            "drawn": drawn_line({"over_p50": over_p50}),
+            "drawn": "per gate, p50 (solid) and p99 (dashed) against the offered load: the "
+                     "median over the reps, band min\u2013max (p90, p99.9 in the data file); "
+                     "items in flight, throughput against the offered rate (black dashed)%s"
+                     % ("; oversubscribed thread counts apart, tinted" if over_p50 else ""),
             "title": "F3: latency, items in flight and throughput vs offered load by gate "
                      "at %s (open loop)" % subtitle,
             "annotation": ann, "caption": caption_lines(host, at, extra)}, said)
@@ -257,8 +255,7 @@ def prep_f3_dist(host, rows):
     percentiles."""
     t, over, at, gates = f3_at(host, rows)
     loads = loads_in(at)
-    curves = []
-    extra = []
+    curves, extra = [], []
     for g in gates:
         for ld in loads:
             grs = [r for r in at if r.get("gate", "") == g and load_of(r) == ld]
@@ -313,13 +310,6 @@ def prep_f3_dist(host, rows):
     p["annotation"] = ("%s%s (%s)" % (r50[0], ", " + load_label(r50[1]) if r50[1] else "",
                                       STUDY["f3"])) if r50 else None
     return add_paired_words(p, said)
-
-
-def drawn_line(p):
-    return ("per gate, p50 (solid) and p99 (dashed) against the offered load: the median "
-            "over the reps, band min\u2013max (p90, p99.9 in the data file); items in "
-            "flight, throughput against the offered rate (black dashed)%s" % (
-                "; oversubscribed thread counts apart, tinted" if p.get("over_p50") else ""))
 
 
 # --------------------------------------------------------------------------
@@ -390,7 +380,8 @@ def draw_f3_load(axes, p, show_legend=True):
     if len(rest) < 2:
         return
     ax1, ax2 = rest[0], rest[1]
-    dodge = load_dodge(len(order))
+    # gate i of n shifted by a few % of load so that whiskers do not overlap
+    dodge = (lambda x, i: x + spread(i, len(order), 3.0))
     # items in flight (Little): log where the whiskers span decades
     v1 = draw_by_load(ax1, p["inflight"], order, dodge)
     load_axis(ax1, p["loads"])
@@ -519,13 +510,6 @@ def load_axis(ax, xs):
     ax.xaxis.set_minor_locator(fig_draw.ticker.NullLocator())
 
 
-def load_dodge(n, width=3.0):
-    """Shift gate i of n by a few % of load so that whiskers do not overlap."""
-    if n <= 1:
-        return lambda x, i: x
-    return lambda x, i: x + width * (i / (n - 1) - 0.5)
-
-
 def draw_by_load(ax, series, order, dodge, scale=1.0, linestyle="-", linewidth=1.8,
                  label=True):
     """{gate: [(load, med, min, max, n)]} as lines (points where one load), whiskers
@@ -577,6 +561,7 @@ def draw_f3_over_load(ax, p, dodge, show_legend=True):
 
 
 def dat_f3a(name, p):
+    import numpy as np
     cols = ["one_over_one_minus_p", "value_ns", "band_lo_ns", "band_hi_ns", "color_rgb",
             "dash"]
     out = dat_header(name, p, "latency percentile distribution by gate at %d threads; one "
@@ -595,11 +580,8 @@ def dat_f3a(name, p):
         band = c["band"]
         for x, v in c["points"]:
             lo = hi = None
-            if band:
-                import numpy as np
-                if x <= band[0][-1]:
-                    lo = float(np.interp(math.log10(x), np.log10(band[0]), band[1]))
-                    hi = float(np.interp(math.log10(x), np.log10(band[0]), band[2]))
+            if band and x <= band[0][-1]:
+                lo, hi = (float(np.interp(math.log10(x), np.log10(band[0]), b)) for b in band[1:])
             out.append(" ".join([g(x), g(v), g(lo), g(hi), col, dash]))
     return out
 

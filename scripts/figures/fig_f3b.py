@@ -10,10 +10,10 @@ of scripts/gnuplot/f3-gate-vs-threads.gp) render that preparation.
 
 from . import fig_common
 from ..analysis import nrdata
-from .fig_common import condensed
-from .fig_draw import annotate_title, draw_series, fmt_ns, legend, no_data
+from .fig_common import block, condensed
+from .fig_draw import annotate_title, draw_series, fmt_ns, legend, legend_outside, no_data
 from .fig_f3 import f3_claim, F3_OVER_TITLE, over_panel
-from .fig_gnuplot import dat_header, g, ov_col
+from .fig_gnuplot import dat_header, g, g3, ov_col
 from .fig_host import (
     add_paired_words, caption_lines, color_of, load_of, load_pct, marker_of, order_of,
     oversub_of, oversub_status, pct_label, pooled_note, rgb_int, Said, series_by,
@@ -120,8 +120,7 @@ def draw_f3_over(ax, p, show_legend=True):
                     ylabel="latency (p50 solid, p99 dashed)", formatter=fmt_ns, log=True,
                     colors=colors, styles=styles, mark_over=False)
         if show_legend:
-            ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False,
-                      borderaxespad=0.0, fontsize=8.5)
+            legend_outside(ax, None, fontsize=8.5)
 
 
 def dat_f3b(name, p):
@@ -137,13 +136,10 @@ def dat_f3b(name, p):
                                (p.get("over_p50", {}), p.get("over_p99", {}), 1)):
             p99 = {q[0]: q for q in s99.get(v, [])}
             for q in s50.get(v, []):
-                r = p99.get(q[0], (None,) * 6)
                 ov = over if over else (q[7] if len(q) > 7 else None)
-                out.append(" ".join([g(q[0]), g(q[1]), g(q[2]), g(q[3]), "%d" % q[4],
-                                     "%d" % rgb_int(color_of("gate", v)),
-                                     g(r[1]), g(r[2]), g(r[3]), ov_col(ov),
-                                     "1" if over else "0"]))
+                out.append(" ".join([g(q[0])] + g3(q) + [
+                    "%d" % q[4], "%d" % rgb_int(color_of("gate", v))] + g3(p99.get(q[0])) +
+                    [ov_col(ov), "1" if over else "0"]))
     if not any(x and x[0].isdigit() for x in out):
-        out += ["", "", '"no latency"', "# columns: " + " ".join(cols),
-                "1 NaN NaN NaN 0 0 NaN NaN NaN NaN 0"]
+        out += block("no latency", cols, ["1 NaN NaN NaN 0 0 NaN NaN NaN NaN 0"])
     return out

@@ -33,7 +33,7 @@ from .fig_gnuplot import g, g3, is_bound, ov_col
 from .fig_host import (
     bound_count, caption_lines, color_of, failed_per_1000, HARNESS_LABEL, harness_line,
     order_of, oversub_of, quoted_threads, rgb_int, Said, series_by, summarize,
-    summary_status, workload_of)
+    summary_of, summary_status, workload_of)
 
 
 #: the spread of a (backoff, amount of work)'s regime groups in its slot: with
@@ -91,15 +91,6 @@ def slot_harness(pn, backoffs):
     return out
 
 
-def place(panels, works):
-    """Each regime group's x offset in its slot (dx), once the amounts of work
-    are known."""
-    spread = REGIME_SPREAD[len(works) > 1]
-    for pn in panels:
-        for g in pn["groups"]:
-            g["dx"] = FC.spread(g.get("rk", 0), g.get("rn", 1), spread)
-
-
 def split_any(p):
     """Whether some panel's runs are split by regime."""
     return any(g.get("regime") for pn in p["columns"] for g in pn["groups"])
@@ -118,15 +109,6 @@ def point_type(g):
 
 def show_n(g):
     return g.get("rn", 1) > 1
-
-
-def drawn_words(p):
-    """The caption's words for the regimes (or '')."""
-    if not split_any(p):
-        return ""
-    return ("prodcons: each regime apart (shape%s); its change vs none over all its runs "
-            "(summarize.f4: regimes pooled)" % (
-                "; n beside a dot where the runs split" if p.get("categorical") else ""))
 
 
 def legend_handles(p):
@@ -166,11 +148,6 @@ F4_FAIR_LINE = "every thread did the same"
 F4_SLOT_SPREAD = 0.34
 
 
-#: the row's workload: prodcons where the cell is empty (tables from before
-#: workloads), else the cell
-f4_workload = workload_of
-
-
 def f4_work(row):
     """The row's local work between operations, ns (0 where not recorded)."""
     try:
@@ -201,7 +178,7 @@ def f4_groups(host, rows):
     fn = getattr(summarize, "f4_workloads", None) if summarize is not None else None
     if fn is not None:
         return [(w, float(k)) for w, k in fn(os.path.join(host.results, host.name))]
-    keys = {(f4_workload(r), f4_work(r)) for r in rows}
+    keys = {(workload_of(r), f4_work(r)) for r in rows}
     return sorted(keys, key=lambda k: (F4_WORKLOADS.index(k[0]) if k[0] in F4_WORKLOADS
                                        else len(F4_WORKLOADS), k[0], k[1]))
 
@@ -210,19 +187,10 @@ def f4_summary(host, workload, work):
     """summarize.f4(results/<host>, workload, work), once per host; {} where it
     has no value or summarize.py did not load (a summarize.py from before
     workloads: its one comparison, prodcons without work)."""
-    cache = host.__dict__.setdefault("_summary", {})
-    key = ("f4", workload, work)
-    if key not in cache:
-        fn = getattr(summarize, "f4", None) if summarize is not None else None
-        hostdir = os.path.join(host.results, host.name)
-        d = None
-        if fn is not None:
-            try:
-                d = fn(hostdir, workload, work)
-            except TypeError:
-                d = fn(hostdir) if (workload, work) == ("prodcons", 0.0) else None
-        cache[key] = d or {}
-    return cache[key]
+    try:
+        return summary_of(host, "f4", workload, work)
+    except TypeError:
+        return summary_of(host, "f4") if (workload, work) == ("prodcons", 0.0) else {}
 
 
 def backoff_ns_per_op(row):
@@ -332,7 +300,7 @@ def prep_f4(host):
     said = Said()
     panels = []
     for w, work in f4_groups(host, rows):
-        grows = [r for r in rows if f4_workload(r) == w and f4_work(r) == work]
+        grows = [r for r in rows if workload_of(r) == w and f4_work(r) == work]
         if not grows:
             continue
         if not panels or panels[-1]["workload"] != w:
@@ -343,8 +311,9 @@ def prep_f4(host):
         pn["groups"] = split_regimes(pn["groups"])   # prodcons: regimes apart
         for g in pn["groups"]:
             g["j"] = works.index(g["work"])
+            # the regime group's x offset in its slot
+            g["dx"] = FC.spread(g.get("rk", 0), g.get("rn", 1), REGIME_SPREAD[len(works) > 1])
         pn["threads"] = sorted({g["threads"] for g in pn["groups"]})
-    place(panels, works)
     ts = sorted({nrdata.threads(r) for r in rows})
     backoffs = order_of("backoff", {r.get("backoff", "") for r in rows})
     rel = [e for pn in panels for g in pn["groups"] for e in g["change"]]
@@ -352,7 +321,7 @@ def prep_f4(host):
     base = caption_lines(host, rows)
     caption = [base[0]] + [ln for ln in base[1:] if ln[1] == "warn"]
     reps = sorted({int(r["rep"]) for r in rows})
-    key = (lambda r: (f4_workload(r), f4_work(r), r.get("backoff"), nrdata.threads(r)))
+    key = (lambda r: (workload_of(r), f4_work(r), r.get("backoff"), nrdata.threads(r)))
     flags = oversub_of(rows, key)
     if all(v is None for v in flags.values()):
         over = "oversubscription not recorded"
@@ -361,7 +330,10 @@ def prep_f4(host):
         over = ("black x: %d oversubscribed point%s (the run's threads outnumber their CPUs)"
                 % (n, "" if n == 1 else "s")) if n else "no point oversubscribed"
     bound = sum(bound_count(g["tput"]) for pn in panels for g in pn["groups"])
-    regimes = drawn_words({"columns": panels, "categorical": len(ts) == 1})
+    regimes = ("prodcons: each regime apart (shape%s); its change vs none over all its runs "
+               "(summarize.f4: regimes pooled)" % (
+                   "; n beside a dot where the runs split" if len(ts) == 1 else "")
+               if split_any({"columns": panels}) else "")
     if not any(nrdata.num(r, "harness_ops_per_s") for r in rows):
         harness = "harness ceiling not measured"
     else:
@@ -397,15 +369,12 @@ def prep_f4(host):
     # the first workload's lost races at its least work, by backoff vs threads
     first = panels[0]["groups"][0] if panels else None
     p["failed"] = first["failed"] if first else {}
-    p["failed_order"] = order_of("backoff", p["failed"])
     return p
 
 
 def f4_slot_x(p, b, j):
     """The x of backoff b at the j-th amount of local work on a category axis."""
-    n = len(p["works"])
-    off = 0.0 if n == 1 else F4_SLOT_SPREAD * (j / (n - 1) - 0.5)
-    return p["backoffs"].index(b) + off
+    return p["backoffs"].index(b) + FC.spread(j, len(p["works"]), F4_SLOT_SPREAD)
 
 
 # --------------------------------------------------------------------------
@@ -480,8 +449,7 @@ def dat_f4(name, p):
                     tp = by["tput"].get(t)
                     row = [str(c), str(j), str(bi), str(t),
                            "%.6g" % f4_dat_x(p, b, j, t, grp.get("dx", 0.0))]
-                    row += [g(tp[1]), g(tp[2]), g(tp[3]), "%d" % tp[4]] if tp else \
-                        ["NaN", "NaN", "NaN", "0"]
+                    row += g3(tp) + ["%d" % tp[4] if tp else "0"]
                     row.append("%d" % rgb_int(color_of("backoff", b)))
                     q = tp or next((by[k][t] for k in by if t in by[k]), None)
                     row.append(ov_col(q[7] if q else None))

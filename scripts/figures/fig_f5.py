@@ -192,11 +192,8 @@ def is_closed(row):
 def split(rows):
     """(rows of the first panel: the open-loop runs, or every run where there
     are none; the closed-loop runs where open-loop runs exist too, else [])."""
-    opened = [r for r in rows if not is_closed(r)]
     closed = [r for r in rows if is_closed(r)]
-    if not opened:
-        return closed, closed
-    return opened, closed
+    return [r for r in rows if not is_closed(r)] or closed, closed
 
 
 def binding_of(host, row):
@@ -313,13 +310,11 @@ def draw_f5(axes, p, show_legend=True, tcolors=None):
     """F5's open loop (draw places it): throughput against the realized
     batch in axes[0], its share of the ceiling in axes[1] (None: not drawn)."""
     ax, ax2 = axes[:2]
-    if ax2 is None:
+    skip2 = ax2 is None
+    if skip2:   # no share panel: a stand-in that draws nothing
         import types
-        ax2 = types.SimpleNamespace(**{k: (lambda *a, **kw: None) for k in (
-            "errorbar", "plot", "axhline", "annotate")})
-        skip2 = True
-    else:
-        skip2 = False
+        ax2 = types.SimpleNamespace(**dict.fromkeys(
+            ("errorbar", "plot", "axhline", "annotate"), lambda *a, **kw: None))
     tcolors = tcolors or thread_colors(p["threads"])
     realized = p.get("realized", False)
     xlabel = ("items per cross-node transfer, realized (b=N: configured batch)" if realized
@@ -362,12 +357,10 @@ def draw_f5(axes, p, show_legend=True, tcolors=None):
     annotate_title(ax, "measured (solid), ceiling (dashed)" +
                    (", harness alone (dash-dot)" if p.get("has_harness") else ""),
                    p.get("realized_note"))
-    if skip2:
-        pass
-    elif p["has_ceiling"]:
+    if not skip2 and p["has_ceiling"]:
         share_axis(ax2, xs, xlabel, "measured / ceiling (%)", "share of the ceiling reached",
                    p["annotation"])
-    else:
+    elif not skip2:
         no_data(ax2, "measured / ceiling:\nceiling not available")
     if show_legend:
         h = ax.get_legend_handles_labels()[0] + key_handles(p, "ceiling (model),\nsame colour",

@@ -12,7 +12,7 @@ import os
 import subprocess
 import tempfile
 
-from .fig_host import guest, GUEST_TITLE, HARNESS_BOUND, SCRIPT_DIR, wrap_note
+from .fig_host import guest, GUEST_TITLE, is_bound, SCRIPT_DIR, wrap_note  # noqa: F401
 
 
 def g(v):
@@ -39,11 +39,6 @@ def dat_header(name, p, what, columns):
         out.append("# " + p["annotation"])
     out.append("# columns: " + " ".join(columns))
     return out
-
-
-def is_bound(q):
-    """1 where a point (x, med, .., harness) is at >= HARNESS_BOUND x its harness."""
-    return int(bool(len(q) > 6 and q[6] and q[1] >= HARNESS_BOUND * q[6]))
 
 
 def gp_str(s):

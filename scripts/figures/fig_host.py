@@ -21,6 +21,7 @@ import sys
 import zlib
 
 from ..analysis import nrdata
+from ..analysis import stats
 from ..common import expfile
 from ..common import manifest
 from . import fig_common
@@ -155,8 +156,7 @@ def compared(claim):
     """(numerator, denominator): the two values a ratio claim compares, as
     summarize's key for it (CLAIMS) names them: F2's two look-ups for
     "f2.cached_over_libnuma", cached first."""
-    num, den = CLAIMS[claim][1].split("_over_")
-    return num, den
+    return tuple(CLAIMS[claim][1].split("_over_"))
 
 
 #: what the figures' captions say of the ratios they print
@@ -208,19 +208,20 @@ class Said:
         if lo is None or hi is None or fmt_claim(claim, lo) == fmt_claim(claim, hi):
             return ""
         self.values[claim + "_lo"], self.values[claim + "_hi"] = lo, hi
+        cov = stats.cov_text((d or {}).get(key + "_cov"))
         return " [%s\u2013%s%s]" % (fmt_claim(claim, lo, unit=False),
-                                     fmt_claim(claim, hi, unit=False),
-                                     fig_common.coverage_text((d or {}).get(key + "_cov")))
+                                     fmt_claim(claim, hi, unit=False), ", " + cov if cov else "")
 
 
-def summary_of(host, what):
-    """summarize.<what>(results/<host>) ('f1', 'f2', 'f3', 'f4'), once per host;
-    {} where it has no value or summarize.py did not load."""
+def summary_of(host, what, *args):
+    """summarize.<what>(results/<host>, *args) ('f1', 'f2', 'f3', 'f4'), once per
+    host and args; {} where it has no value or summarize.py did not load."""
     cache = host.__dict__.setdefault("_summary", {})
-    if what not in cache:
+    key = (what,) + args
+    if key not in cache:
         fn = getattr(summarize, what, None) if summarize is not None else None
-        cache[what] = (fn(os.path.join(host.results, host.name)) if fn else None) or {}
-    return cache[what]
+        cache[key] = (fn(os.path.join(host.results, host.name), *args) if fn else None) or {}
+    return cache[key]
 
 
 def summary_status():
@@ -373,14 +374,12 @@ class Host:
     def load(self):
         for exp in self.experiments:
             path = os.path.join(self.results, self.name, exp + ".csv")
-            if not os.path.exists(path):
-                self.missing[exp] = "no %s.csv" % exp
-                continue
-            rows = nrdata.load_tidy(path, experiment=exp)
-            if not rows:
-                self.missing[exp] = "%s.csv has a header but no rows" % exp
-                continue
-            self.data[exp] = rows
+            rows = nrdata.load_tidy(path, experiment=exp) if os.path.exists(path) else None
+            if rows:
+                self.data[exp] = rows
+            else:
+                self.missing[exp] = ("no %s.csv" if rows is None else
+                                     "%s.csv has a header but no rows") % exp
 
 
 def pooled_note(rows, keyfn):
@@ -437,8 +436,7 @@ def item_text(rows):
 def harness_of(rows, keyfn):
     """{key: (median, min, max, n)} of harness_ops_per_s over rows grouped by keyfn,
     leaving out rows where the harness's ceiling was not measured."""
-    agg = nrdata.aggregate(rows, (keyfn,), "harness_ops_per_s")
-    return {k[0]: v for k, v in agg.items()}
+    return {k[0]: v for k, v in nrdata.aggregate(rows, (keyfn,), "harness_ops_per_s").items()}
 
 
 def harness_status(rows, bound=None, drawn="grey dash-dot", value=None, mark="ringed"):
@@ -498,10 +496,14 @@ def harness_line(rows, xfn):
     return sorted((x,) + v for x, v in harness_of(rows, xfn).items())
 
 
+def is_bound(q):
+    """1 where a point (x, med, .., harness) is at >= HARNESS_BOUND x its harness."""
+    return int(bool(len(q) > 6 and q[6] and q[1] >= HARNESS_BOUND * q[6]))
+
+
 def bound_count(series):
     """Points of {variant: [(x, med, .., harness)]} at >= HARNESS_BOUND x their harness."""
-    return sum(1 for pts in series.values() for q in pts
-               if len(q) > 6 and q[6] and q[1] >= HARNESS_BOUND * q[6])
+    return sum(is_bound(q) for pts in series.values() for q in pts)
 
 
 def caption_lines(host, rows, extra=()):
@@ -625,14 +627,12 @@ def quoted_threads(host, rows, usable=None):
 def workload_of(row):
     """The row's workload: prodcons where the cell is empty (tables from before
     workloads), else the cell (summarize.workload_of's rule)."""
-    v = row.get("workload", "")
-    return (v.strip() if isinstance(v, str) else "") or "prodcons"
+    return fig_common.cell(row, "workload") or "prodcons"
 
 
 def load_of(row):
     """The offered load of an open-loop row (a fraction of capacity); '' if closed loop."""
-    v = row.get("load", "")
-    return v.strip() if isinstance(v, str) else ""
+    return fig_common.cell(row, "load")
 
 
 def load_label(ld):
@@ -672,7 +672,6 @@ def wrap_note(text, chars):
     import textwrap
     lines = []
     for ln in text.splitlines():
-        # whole workloads on a line where they fit ("; " between them)
         cur = ""
         for part in ln.split("; "):
             part = part if not cur else "; " + part

@@ -95,11 +95,6 @@ def prep(host, exp, family, title, annotate=None):
     return p
 
 
-def split_somewhere(p):
-    """Whether some variant's runs split into more than one group (n is then drawn)."""
-    return any(len([g for g in p["groups"] if (v, g) in p["series"]]) > 1 for v in p["order"])
-
-
 def categorize(p):
     """Mark a "lines" figure with one thread count categorical; its variants'
     slots: [{variant, label, points: [(group, point)], point (the first),
@@ -107,7 +102,9 @@ def categorize(p):
     xs = sorted({q[0] for pts in p["series"].values() for q in pts})
     p["categorical"] = len(xs) == 1
     p["threads"] = xs
-    p["split"] = split_somewhere(p)
+    # some variant's runs split into more than one group: n is then drawn
+    p["split"] = any(len([g for g in p["groups"] if (v, g) in p["series"]]) > 1
+                     for v in p["order"])
     p["slots"] = []
     if not p["categorical"]:
         return p
@@ -168,7 +165,9 @@ def draw_categories(ax, p, show_legend=True):
             vals += slot_dot(ax, slot_x(i, k, len(s["points"])), q, scale, (9, 4, 1.3),
                              "slot-%s" % s["variant"], "slot-n" if p["split"] else None,
                              p["known"] and g[0] == "consumer-paced",
-                             **FC.dot_style(g, color, p["known"], marker_of(fam, s["variant"])))
+                             # shape per regime, fill per pace; else the variant's own
+                             **(FC.group_style(g, color) if p["known"] else
+                                dict(marker=marker_of(fam, s["variant"]), color=color)))
         if s["ceiling"]:
             FC.level_mark(ax, i, s["ceiling"] * scale, color="black", linewidth=2.4, zorder=3,
                           gid="slot-ceiling")
@@ -221,10 +220,6 @@ def slot_dot(ax, x, q, scale, size, gid, ngid, inside, **style):
     return [q[2] * scale, q[3] * scale]
 
 
-def series_key(v, g):
-    return "%s|%s|%s" % (v, g[0], g[1])
-
-
 def line_series(p):
     """(series, order, colors, styles, labels, hollow) for draw_series: a line
     per variant and group, line style per pace, marker per regime (the
@@ -236,7 +231,7 @@ def line_series(p):
             pts = p["series"].get((v, g))
             if not pts:
                 continue
-            k = series_key(v, g)
+            k = "%s|%s|%s" % (v, g[0], g[1])
             series[k], colors[k] = pts, color_of(fam, v)
             if p["known"]:
                 styles[k] = (FC.PACE_DASH.get(g[0], "-"), FC.REGIME_MARKER.get(g[1], "D"))
@@ -262,13 +257,10 @@ def draw_threads(ax, p, show_legend=True, outside=None):
     if not p["known"]:
         legend(ax, outside=out)
         return
-    handles, names = ax.get_legend_handles_labels()
-    pairs = sorted(zip(handles, names), key=lambda hl: ("ceiling" in hl[1]) +
-                   2 * (hl[1] == HARNESS_LABEL))
     h = [fig_draw.handle(color=color_of(p["family"], v), linewidth=2,
                          label=p["labels"].get(v, v)) for v in p["order"]]
     h += FC.regime_legend(p["groups"], line=True)
-    h += [hh for hh, _n in pairs]
+    h += [hh for hh, _n in fig_draw.drawn_handles(ax)]
     legend(ax, outside=True, handles=h, labels=[x.get_label() for x in h])
 
 
@@ -291,13 +283,6 @@ LINES_BLOCKS = (
 
 def group_key(g):
     return "%s/%s" % (g[0], g[1] or "unknown")
-
-
-def point_type(p, g):
-    """gnuplot's point type of a group's dot and whether a dot goes inside:
-    shape per regime (FC.group_pt) where regimes are known, else a
-    filled circle."""
-    return FC.group_pt(g) if p.get("known") else (7, 0)
 
 
 def dat_lines(name, p):
@@ -327,7 +312,8 @@ def dat_lines(name, p):
         label = p["labels"].get(v, v).replace("\n", " ").replace(" ", "_")
         gs = [gr for gr in p["groups"] if (v, gr) in p["series"]]
         for k, gr in enumerate(gs):
-            pt, dot = point_type(p, gr)
+            # shape per regime where regimes are known, else a filled circle
+            pt, dot = FC.group_pt(gr) if p.get("known") else (7, 0)
             si, slot = slot_of.get(v, (i, None))
             for q in p["series"][(v, gr)]:
                 x = slot_x(si, k, len(gs)) if cat else dodge(q[0], keys.index((v, gr)))

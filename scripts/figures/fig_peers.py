@@ -27,7 +27,6 @@ preparation. The latency figure, peers-latency, is fig_peers_latency.py's.
 """
 
 from ..analysis import nrdata
-from ..common import manifest
 from . import fig_common as FC
 from . import fig_draw
 from . import fig_lines
@@ -42,9 +41,6 @@ from .fig_host import (
     oversub_status, rgb_int, series_by, workload_of)
 
 
-#: the queues that move no data (measured only; the manifest's moves_data: faa,
-#: null): left out of the peers under pairs
-MEASURED_ONLY = manifest.queues(moves_data=False)
 #: the peers under pairs: the title of the row, the x offset of each item mode
 #: at its queue's slot (one thread count), the y label
 PAIRS_WORDS = "pairs: every thread enqueues, then dequeues"
@@ -126,13 +122,12 @@ def prep_peers(host):
         drawn += "; " + FC.left_out_words(left)
     if pairs:
         drawn += "; last row: pairs, lost races per 1,000 operations"
-    p = {"kind": "peers", "panels": panels, "rows": rows, "ylabel":
-         "throughput (million items/s)", "scale": 1e-6, "family": "queue",
-         "grid": (max(1, len(items)) + (1 if pairs else 0), 2), "items": items,
-         "threads": threads, "categorical": cat, "groups": groups, "left_out": left,
-         "pairs": pairs, "pairs_threads": pthreads, "pairs_categorical": len(pthreads) == 1,
-         "title": title, "annotation": None, "caption": caption, "drawn": drawn}
-    return p
+    return {"kind": "peers", "panels": panels, "rows": rows, "ylabel":
+            "throughput (million items/s)", "scale": 1e-6, "family": "queue",
+            "grid": (max(1, len(items)) + (1 if pairs else 0), 2), "items": items,
+            "threads": threads, "categorical": cat, "groups": groups, "left_out": left,
+            "pairs": pairs, "pairs_threads": pthreads, "pairs_categorical": len(pthreads) == 1,
+            "title": title, "annotation": None, "caption": caption, "drawn": drawn}
 
 
 def peers_legend_handles(p):
@@ -251,7 +246,8 @@ def prep_peers_pairs(host, rows):
     queue's operations/s per item mode and thread count (median, min, max),
     its lost races per 1,000 operations where it counts them (None where it
     does not), the harness alone per item mode; ck left out of bursts."""
-    rows = [r for r in rows if r["queue"] not in MEASURED_ONLY]
+    # the queues that move no data (FC.NO_MESSAGE: measured only) are left out
+    rows = [r for r in rows if r["queue"] not in FC.NO_MESSAGE]
     panels = []
     for b, name in ((0, "single operations"), (1, "bursts (burst = batch items)")):
         rs = [r for r in rows if FC.bursts_of(r) == b
@@ -279,7 +275,7 @@ def pairs_caption(rows, panels):
     items = items_in([r for pn in panels for r in pn["rows"]])
     counted = order_of("queue", {q for pn in panels for (q, _i), pts in pn["series"].items()
                                  if any(x[8] is not None for x in pts)})
-    left = sorted({r["queue"] for r in rows if r["queue"] in MEASURED_ONLY})
+    left = sorted({r["queue"] for r in rows if r["queue"] in FC.NO_MESSAGE})
     nob = sorted({r["queue"] for r in rows if r["queue"] in FC.NO_BURSTS})
     return ("pairs (every thread enqueues, then dequeues: threads of one role race): "
             "successful operations/s (enqueues + dequeues), median of %d rep%s, whiskers "
@@ -416,10 +412,6 @@ def pairs_legend(ax, p):
 
 
 # --------------------------------------------------------------------------
-# peers-latency: closed-loop latency by queue and regime
-
-
-# --------------------------------------------------------------------------
 # Data files
 
 #: peers-throughput.dat's blocks; scripts/gnuplot/peers-throughput.gp names the
@@ -508,16 +500,7 @@ def dat_peers_pairs(p):
     """The pairs block of peers-throughput.dat: its name, its columns, its rows
     (one NaN row with has_pairs 0 where the host ran no pairs)."""
     g = FC.g
-    out = ["", "", '"%s"' % PEERS_PAIRS_BLOCK,
-           "# the peers under pairs: panel 0 single operations, 1 bursts; message 0 inline "
-           "items, 1 message items; x: the queue's slot qidx (+-%g per item mode) with "
-           "one thread count (categorical 1), else the threads shifted sideways; "
-           "lost_per_1000: lost races per 1,000 operations, NaN where the queue does not "
-           "count them; harness_ops_per_s: the harness alone at the panel, item mode and "
-           "threads (harness_row 1: the rows to draw it from)"
-           % PAIRS_ITEM_OFFSET["message"],
-           "# columns: " + " ".join(PEERS_PAIRS_COLUMNS)]
-    n = len(out)
+    rows = []
     for pn in p.get("pairs") or []:
         for qi, q in enumerate(pn["queues"]):
             for item in pn["items"]:
@@ -525,15 +508,20 @@ def dat_peers_pairs(p):
                 first = q == next(x for x in pn["queues"] if (x, item) in pn["series"])
                 hs = {h[0]: h[1] for h in pn["harness"].get(item) or []}
                 for pt in pts:
-                    out.append(" ".join([
+                    rows.append([
                         "%d" % pn["bursts"], q, "%d" % qi, "%d" % (item == "message"),
                         "%d" % pt[0], "%.6g" % pairs_x(p, pn, q, item, pt[0]),
                         g(pt[1]), g(pt[2]), g(pt[3]), "%d" % pt[4],
                         "%d" % rgb_int(color_of("queue", q)), g(pt[8]), ov_col(pt[7]),
                         g(hs.get(pt[0])), "%d" % first, "%d" % p["pairs_categorical"],
-                        "%d" % len(pn["queues"]), "1"]))
-    if len(out) == n:
-        out.append("0 none 0 0 1 0 NaN NaN NaN 0 0 NaN NaN NaN 0 1 1 0")
-    return out
+                        "%d" % len(pn["queues"]), "1"])
+    return FC.block(PEERS_PAIRS_BLOCK, PEERS_PAIRS_COLUMNS, rows, empty=[
+        "0 none 0 0 1 0 NaN NaN NaN 0 0 NaN NaN NaN 0 1 1 0"],
+        note="the peers under pairs: panel 0 single operations, 1 bursts; message 0 inline "
+        "items, 1 message items; x: the queue's slot qidx (+-%g per item mode) with "
+        "one thread count (categorical 1), else the threads shifted sideways; "
+        "lost_per_1000: lost races per 1,000 operations, NaN where the queue does not "
+        "count them; harness_ops_per_s: the harness alone at the panel, item mode and "
+        "threads (harness_row 1: the rows to draw it from)" % PAIRS_ITEM_OFFSET["message"])
 
 

@@ -8,33 +8,15 @@ For every host under results/ (or the named ones) and every experiment whose
 tidy CSV results/<host>/<experiment>.csv exists, writes
 plots/<host>/<figure>.png and .pdf:
 
-  f1-lookup-cost       per-operation cost: data movement + node look-up, by lookup mode
-  f2-node-cache        throughput by look-up mode against threads (one thread count:
-                       the modes on x, each with its ceiling and harness as short
-                       bars; fig_lines.py), physical ceiling
-  f3-gate-percentiles  open loop: a latency panel per gate (p50, p99 vs offered load),
-                       items in flight (Little) and throughput vs offered load, at the
-                       largest thread count whose threads each have a CPU (fig_f3.py;
-                       closed loop, older results: the percentile distribution by gate)
-  f3-gate-vs-threads   p50 and p99 latency vs threads by gate; oversubscribed
-                       thread counts in a separate, labelled third panel
-  f4-backoff           per workload (prodcons, pairs, mixed) and local work: throughput
-                       by backoff, paired change against none ("not exercised" where
-                       none lost < 1 race per 1,000 operations; the study's band only
-                       behind changes measured), lost races and time in backoff per
-                       operation, fairness, p99 latency
-  f5-ceiling           open loop: throughput vs the realized batch (items per
-                       cross-node transfer; the configured batch labels each point)
-                       against the ceiling; closed loop: the capacity per batch against
-                       its ceiling, the binding term named, and its share (fig_f5.py)
-  peers-throughput     throughput by queue (one thread count: the queues on x; several:
-                       vs threads), each (pace, regime) group apart (scripts/common/regime.py):
-                       single operations, bursts; a row for inline items, one for
-                       message items where measured (faa has no message items, ck no
-                       bursts); under pairs a last row (fig_peers.py)
-  peers-latency        closed-loop latency (set by the queue's occupancy, not its
-                       hand-over): p50/p99 by queue and regime at the largest thread
-                       count, same panels
+  f1-lookup-cost       per-item cost: data movement + node look-up, by mode (fig_f1.py)
+  f2-node-cache        throughput by look-up mode (fig_f2.py, fig_lines.py)
+  f3-gate-percentiles  latency, items in flight and throughput vs offered load by
+                       gate (closed loop, older results: percentiles; fig_f3.py)
+  f3-gate-vs-threads   p50 and p99 latency vs threads by gate (fig_f3b.py)
+  f4-backoff           per workload and local work: backoff against spinning (fig_f4.py)
+  f5-ceiling           throughput vs the realized batch against the ceiling (fig_f5.py)
+  peers-throughput     throughput by queue, each regime apart (fig_peers.py)
+  peers-latency        closed-loop latency by queue and regime (fig_peers_latency.py)
 
 --compare A B draws each figure with host A and host B side by side into
 plots/compare-A-vs-B/.  --gnuplot also writes plots/<host>/data/<figure>.dat
@@ -62,6 +44,7 @@ a .dat names its columns in a '# columns:' line.
 """
 
 import argparse
+import functools
 import os
 import shutil
 import sys
@@ -82,6 +65,7 @@ from . import fig_peers_latency
 from .fig_draw import (
     add_caption, figure_size, headline, init_matplotlib, no_data, save, suptitle,
     thread_colors, unify_row)
+from .fig_f1 import prep as prep_f1
 from .fig_f2 import prep_f2
 from .fig_f3 import draw_f3a, prep_f3a
 from .fig_f3b import draw_f3b, prep_f3b
@@ -116,9 +100,6 @@ def note(msg):
 # can fail on input happens there), drawn from that one preparation by
 # matplotlib (DRAW) and written for gnuplot (dat_text)
 
-#: F1: time per item by look-up mode, each regime apart (fig_f1.prep)
-prep_f1 = fig_f1.prep
-
 # name, experiment, prepare, panels (single host)
 FIGURES = [
     ("f1-lookup-cost", "f1-lookup-cost", prep_f1, 1),
@@ -146,17 +127,12 @@ COMPARE_TITLES = {
 }
 
 
-class Host(fig_host.Host):
-    """One host's results as the figures read them: fig_host.Host loading the
-    experiments the figures draw (EXPERIMENTS)."""
+#: one host's results as the figures read them: the experiments they draw
+Host = functools.partial(fig_host.Host, experiments=EXPERIMENTS)
 
-    def __init__(self, results, host, experiments=EXPERIMENTS):
-        super().__init__(results, host, experiments)
+draw_lines = fig_lines.draw
 
-
-draw_f1, draw_lines = fig_f1.draw, fig_lines.draw
-
-DRAW = {"f1": draw_f1, "lines": draw_lines, "f4": draw_f4, "f3a": draw_f3a, "f3b": draw_f3b,
+DRAW = {"f1": fig_f1.draw, "lines": draw_lines, "f4": draw_f4, "f3a": draw_f3a, "f3b": draw_f3b,
         "f3load": fig_f3.draw_f3_load, "f5": fig_f5.draw, "peers": draw_peers,
         "peers-latency": draw_peers_latency}
 
@@ -166,7 +142,7 @@ def grid_of(name, p):
     row per item mode), else one row of the figure's panels."""
     if p and p.get("grid"):
         return max(1, p["grid"][0]), p["grid"][1]
-    return 1, dict((f[0], f[3]) for f in FIGURES)[name]
+    return 1, next(f[3] for f in FIGURES if f[0] == name)
 
 
 def draw_one(name, p, outdir):
@@ -194,13 +170,11 @@ def host_head(h, p, subtitle=""):
         emulated(p) or guest(p)
 
 
-def save_compare(fig, name, hosts, blocks, outdir):
+def save_compare(fig, name, hosts, preps, outdir):
     fig.suptitle("%s: %s vs %s" % (COMPARE_TITLES[name], hosts[0].name, hosts[1].name))
-    add_caption(fig, blocks)
+    add_caption(fig, [("host %s" % h.name, p["caption"] if p else
+                       [("no data for this figure", None)]) for p, h in zip(preps, hosts)])
     return save(fig, outdir, name)
-
-
-NO_DATA_BLOCK = [("no data for this figure", None)]
 
 
 def draw_compare_grids(name, preps, hosts, outdir):
@@ -212,9 +186,7 @@ def draw_compare_grids(name, preps, hosts, outdir):
     hgt = max(p["figsize"][1] if p and p.get("figsize") else 5.0 * nrows for p in preps if p)
     fig = fig_draw.plt.figure(figsize=(w, hgt + 1.2), layout="constrained")
     subs = fig.subfigures(1, 2, width_ratios=[max(1, c) for c in ncols])
-    blocks = []
     for i, (sub, p, h) in enumerate(zip(subs, preps, hosts)):
-        blocks.append(("host %s" % h.name, p["caption"] if p else NO_DATA_BLOCK))
         if p is None:
             no_data(sub.subplots(1, 1), "host %s: no data" % h.name)
             continue
@@ -223,7 +195,7 @@ def draw_compare_grids(name, preps, hosts, outdir):
         head, bad = host_head(h, p)
         sub.suptitle(headline(dict(p, title=head), fig.get_figwidth() / 2),
                      fontsize=11.5, color="#b00000" if bad else "black")
-    return save_compare(fig, name, hosts, blocks, outdir)
+    return save_compare(fig, name, hosts, preps, outdir)
 
 
 def draw_compare(name, preps, hosts, outdir):
@@ -237,10 +209,8 @@ def draw_compare(name, preps, hosts, outdir):
     f5 = [p for p in preps if p and p["kind"] == "f5"]
     if f5:
         kwargs["tcolors"] = thread_colors(set().union(*[set(p["threads"]) for p in f5]))
-    blocks = []
     for col, (p, h) in enumerate(zip(preps, hosts)):
         col_axes = [axes[r][col] for r in range(panels)]
-        blocks.append(("host %s" % h.name, p["caption"] if p else NO_DATA_BLOCK))
         if p is None:
             for a in col_axes:
                 no_data(a, "host %s: no data" % h.name)
@@ -252,7 +222,7 @@ def draw_compare(name, preps, hosts, outdir):
                               color="#b00000" if bad else "black")
     for r in range(panels):
         unify_row(list(axes[r]))
-    return save_compare(fig, name, hosts, blocks, outdir)
+    return save_compare(fig, name, hosts, preps, outdir)
 
 
 def __getattr__(name):
@@ -278,11 +248,8 @@ def dat_text(name, p):
 
 def prepare(host):
     """{figure: prepared data} for the figures this host has data for."""
-    out = {}
-    for name, exp, prep, _panels in FIGURES:
-        if exp in host.data:
-            out[name] = fig_common.condense(prep(host))
-    return out
+    return {name: fig_common.condense(prep(host)) for name, exp, prep, _n in FIGURES
+            if exp in host.data}
 
 
 def figure_ratios(results, host, by_figure=False):
@@ -367,14 +334,11 @@ def main(argv=None):
     status = 0
     if args.compare:
         outdir = os.path.join(args.plots, "compare-%s-vs-%s" % tuple(names))
-        n = 0
-        for name in FIGURE_NAMES:
-            pair = [preps[0].get(name), preps[1].get(name)]
-            if pair == [None, None]:
-                continue
+        pairs = [(n, [preps[0].get(n), preps[1].get(n)]) for n in FIGURE_NAMES]
+        pairs = [(n, pair) for n, pair in pairs if pair != [None, None]]
+        for name, pair in pairs:
             draw_compare(name, pair, hosts, outdir)
-            n += 1
-        note("wrote %d figures (png, pdf) to %s" % (n, outdir))
+        note("wrote %d figures (png, pdf) to %s" % (len(pairs), outdir))
         if args.gnuplot:
             note("--gnuplot draws single hosts only: no gnuplot figures for --compare")
         return status
@@ -385,16 +349,14 @@ def main(argv=None):
         status = 1
     for host, prep in zip(hosts, preps):
         outdir = os.path.join(args.plots, host.name)
-        for name in FIGURE_NAMES:
-            if name in prep:
-                draw_one(name, prep[name], outdir)
+        drawn = [name for name in FIGURE_NAMES if name in prep]
+        for name in drawn:
+            draw_one(name, prep[name], outdir)
         if prep:
             note("%s: wrote %d figures (png, pdf) to %s" % (host.name, len(prep), outdir))
         if gnuplot:
             ok = 0
-            for name in FIGURE_NAMES:
-                if name not in prep:
-                    continue
+            for name in drawn:
                 # data/<name>.dat and gnuplot/<name>.png
                 err = fig_gnuplot.run_gnuplot(gnuplot, name, prep[name], outdir,
                                               dat_text(name, prep[name]))
