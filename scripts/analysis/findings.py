@@ -16,7 +16,6 @@ reports them on their own.
 import os
 import statistics
 
-from . import ceiling
 from ..common import expfile
 from . import hostfacts
 from ..common import manifest
@@ -424,6 +423,7 @@ def ceiling_ratios(hostdir, name):
     of each run's ratio to its own ceiling (ceiling.group_ratio); measured and
     ceiling are the medians of the runs'."""
     rows = load(os.path.join(hostdir, f"{name}.csv"))
+    from . import ceiling  # here, not above: figures draw without the model (test_plots.Ceiling)
     probe = ceiling.host_probe(hostdir) if rows else None
     if not probe:
         return None
@@ -491,6 +491,7 @@ def f5_closed(hostdir):
     f5-ceiling.csv has no closed-loop rows or no probe."""
     rows = [r for r in load(os.path.join(hostdir, "f5-ceiling.csv"))
             if not load_of(r) and regime.closed_loop(r)]
+    from . import ceiling  # here, not above: figures draw without the model (test_plots.Ceiling)
     probe = ceiling.host_probe(hostdir) if rows else None
     if not probe:
         return None
