@@ -175,6 +175,7 @@ class F4Figure(unittest.TestCase):
                          ["none", "pause", "exp", "yield"])
         self.assertEqual({e["threads"] for e in p["relative"]}, {4})
 
+    @slow
     def test_oversubscribed_points_are_marked(self):
         p, ax, _fig = self.drawn("many")
         for w in WORKLOADS:
@@ -243,6 +244,7 @@ class F4Figure(unittest.TestCase):
                         self.assertGreater(q[2], 0.0)
         self.assertNotIn("not recorded", " ".join(t for t, _e in p["caption"]))
 
+    @slow
     def test_fairness_lines_against_threads(self):
         p, ax, _fig = self.drawn("many")
         a = ax[("fair", "pairs")]
@@ -340,6 +342,7 @@ class F4Figure(unittest.TestCase):
             seen += e["lo"] <= 0 <= e["hi"]
         self.assertGreater(seen, 0)   # the model's pairs yield: no change
 
+    @slow
     def test_the_study_band_only_behind_exercised_changes(self):
         """The band is drawn behind each change measured here, never where none
         lost no races: "not exercised" cannot read as inside it."""

@@ -38,7 +38,7 @@ from scripts.tests import fakeresults
 from scripts.analysis import nrdata
 from scripts.figures import plot
 from scripts.analysis import summarize
-from scripts.tests import module
+from scripts.tests import module, slow
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(TESTS)
@@ -326,6 +326,7 @@ def paper_numbers(results, out, *args):
     return out
 
 
+@slow
 class Committed(Checks, unittest.TestCase):
     """The committed results: each figure ratio is summarize's, and the paper's."""
 
