@@ -14,6 +14,7 @@
 
 #include "numaring.h"
 #include "numaring_lab.h"
+#include "numaring_topology.h"
 #include "peers.h"
 
 static const char *const nrq_settings[] = {"lookup",   "recheck", "gate",	   "backoff",
@@ -66,21 +67,22 @@ struct nrq {
 
 /*
  * The queue's rings for this config: one per node with CPUs this process may
- * use, plus one per memory-only node (numaring_create). Found by making the
- * queue once with the smallest rings, so that the count is the library's
- * own, not a second reading of the topology. 0 with a sentence in err.
+ * use, plus one per memory-only node, as numaring_create makes them: the
+ * nodes of the topology it reads (numaring_topology.h). 0 with a sentence in
+ * err.
  */
-static unsigned nrq_rings(const struct numaring_config *cfg, const struct numaring_lab *lab,
-			  char *err, size_t errlen)
+static unsigned nrq_rings(const struct numaring_config *cfg, char *err, size_t errlen)
 {
-	struct numaring_config small = *cfg;
-	small.capacity = 2;
-	small.batch = 1;
-	struct numaring *q = numaring_lab_create(&small, lab);
-	if (!q)
-		return hb_err(err, errlen, "numaring_create: %s", numaring_last_error()), 0;
-	unsigned n = numaring_node_count(q);
-	numaring_destroy(q);
+	struct numaring_topology *t = calloc(1, sizeof *t);
+	char terr[NUMARING_ERRLEN];
+	unsigned n = 0;
+	if (!t)
+		hb_err(err, errlen, "numaring: out of memory");
+	else if (numaring_topology_get_sized(cfg->topology, t, sizeof *t, terr, sizeof terr) < 0)
+		hb_err(err, errlen, "numaring_create: %s", terr);
+	else
+		n = t->nnodes;
+	free(t);
 	return n;
 }
 
@@ -92,11 +94,11 @@ static unsigned nrq_rings(const struct numaring_config *cfg, const struct numari
  * next to the capacity asked. 0 with a sentence in err.
  */
 static size_t nrq_ring_slots(const struct hq_params *p, const struct numaring_config *cfg,
-			     const struct numaring_lab *lab, char *err, size_t errlen)
+			     char *err, size_t errlen)
 {
 	if (p->capacity_per_node)
 		return p->capacity;
-	unsigned n = nrq_rings(cfg, lab, err, errlen);
+	unsigned n = nrq_rings(cfg, err, errlen);
 	if (!n)
 		return 0;
 	size_t share = p->capacity / n, slots = 1;
@@ -127,7 +129,7 @@ static void *nrq_create(const struct hq_params *p, char *err, size_t errlen)
 	cfg.batch = p->batch;
 	if (nrq_configure(p, &cfg, &lab, err, errlen) < 0)
 		return NULL;
-	if (!(cfg.capacity = nrq_ring_slots(p, &cfg, &lab, err, errlen)))
+	if (!(cfg.capacity = nrq_ring_slots(p, &cfg, err, errlen)))
 		return NULL;
 	if (!(a = calloc(1, sizeof *a))) {
 		hb_err(err, errlen, "numaring: out of memory");
