@@ -3,7 +3,7 @@
 host, proven in a QEMU guest with two real NUMA nodes of 8 CPUs each.
 
     python3 -m scripts.vm.vm_experiments [--out build/vm-experiments] [--workdir build/vm]
-                                      [--timeout 1200] [--bench build/numaring-bench]
+                                      [--timeout 1800] [--bench build/numaring-bench]
 
 What it does, in steps (each one's time is printed and written to
 OUT/README.md):
@@ -193,8 +193,8 @@ def main():
                     help="output folder, replaced whole (default build/vm-experiments)")
     ap.add_argument("--workdir", default="build/vm",
                     help="numa_vm.py's kernel cache, initramfs and console log (default build/vm)")
-    ap.add_argument("--timeout", type=int, default=1200,
-                    help="seconds before the guest is stopped (default 1200)")
+    ap.add_argument("--timeout", type=int, default=1800,
+                    help="seconds before the guest is stopped (default 1800)")
     ap.add_argument("--bench", default="build/numaring-bench",
                     help="numaring-bench; bench/bench_ring beside it (default build/numaring-bench)")
     a = ap.parse_args()
