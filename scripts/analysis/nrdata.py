@@ -174,7 +174,8 @@ def _parse_tidy(path, text, experiment, role):
     fields = body.notna().sum(axis=1)
     blank = (fields == 0) | ((fields == 1) & (body[header[0]].str.strip() == ""))
     body, fields = body[~blank], fields[~blank]
-    missing_later = [c for c in LATER_COLUMNS if c in TIDY_COLUMNS and c not in header]
+    # in the tidy table's order (LATER_COLUMNS is a set: its order is the hash seed's)
+    missing_later = [c for c in TIDY_COLUMNS if c in LATER_COLUMNS and c not in header]
     df = body.fillna("").assign(**{c: "" for c in missing_later})   # older harness: empty
     st = df.applymap(str.strip)
     numeric = [c for c in df.columns if c in NUMERIC_COLUMNS]
