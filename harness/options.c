@@ -208,6 +208,15 @@ void hb_usage(FILE *out)
 		"                      avx2 (4; CPUs with AVX2), auto: avx2 where the CPU has it, else\n"
 		"                      vector (default). The same checksums at every width; a narrower\n"
 		"                      one makes the consumer slower (make bench-fidelity)\n"
+		"  --strip LIST        a diagnostic of the harness's own cost (make bench-fidelity's\n"
+		"                      table of where the time goes), not a measurement of a queue:\n"
+		"                      removes, comma-separated: publish (a producer's count stored\n"
+		"                      per operation: once at its end), window (a producer's phase,\n"
+		"                      quota and window checks per operation: the phase read every\n"
+		"                      64), accounting (a consumer's tallies and checksums: items\n"
+		"                      counted, the run verifies totals, verify \"count\"). Closed-loop\n"
+		"                      prodcons of inline items through a bounded queue, no work,\n"
+		"                      no --ops; meta.json records it\n"
 		"\n"
 		"queue shape\n"
 		"  --capacity N        slots of the whole queue, a power of two >= 2, for every queue\n"
@@ -301,6 +310,7 @@ enum {
 	OPT_CALIBRATE, OPT_SCHEMA, OPT_LOAD, OPT_LOAD_PROBE, OPT_LINGER, OPT_COUNTERS, OPT_SMT,
 	OPT_ACCOUNTING, OPT_WORKLOAD, OPT_THREADS, OPT_ENQUEUE_SHARE, OPT_WORK, OPT_PRODUCER_WORK,
 	OPT_CONSUMER_WORK, OPT_SEED, OPT_PAUSE_SPIN, OPT_EXP_CAP, OPT_CAPACITY_OPS, OPT_MANIFEST,
+	OPT_STRIP,
 };
 
 static const struct option long_opts[] = {
@@ -345,6 +355,7 @@ static const struct option long_opts[] = {
 	{"counters", no_argument, NULL, OPT_COUNTERS},
 	{"smt", required_argument, NULL, OPT_SMT},
 	{"accounting", required_argument, NULL, OPT_ACCOUNTING},
+	{"strip", required_argument, NULL, OPT_STRIP},
 	{"workload", required_argument, NULL, OPT_WORKLOAD},
 	{"threads", required_argument, NULL, OPT_THREADS},
 	{"enqueue-share", required_argument, NULL, OPT_ENQUEUE_SHARE},
@@ -354,6 +365,39 @@ static const struct option long_opts[] = {
 	{"seed", required_argument, NULL, OPT_SEED},
 	{NULL, 0, NULL, 0},
 };
+
+static const char *const strip_names[] = {"publish", "window", "accounting"};
+
+int hb_strip_parse(const char *s, unsigned *out, const char **bad)
+{
+	unsigned bits = 0;
+	for (const char *w = s;; w++) {
+		size_t n = strcspn(w, ",");
+		unsigned i = 0;
+		while (i < 3 && !(strlen(strip_names[i]) == n && !strncmp(w, strip_names[i], n)))
+			i++;
+		if (i == 3) {
+			*bad = w;
+			return -1;
+		}
+		bits |= 1u << i;
+		w += n;
+		if (!*w)
+			break;
+	}
+	*out = bits;
+	return 0;
+}
+
+void hb_strip_names(unsigned strip, char *buf, size_t len)
+{
+	size_t at = 0;
+	buf[0] = 0;
+	for (unsigned i = 0; i < 3; i++)
+		if (strip & (1u << i) && at < len)
+			at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? "," : "",
+					       strip_names[i]);
+}
 
 int hb_parse(int argc, char **argv, struct hb_options *o)
 {
@@ -520,6 +564,14 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 						      "AVX2; use vector or auto",
 						      optarg);
 			break;
+		case OPT_STRIP: {
+			const char *bad = NULL;
+			if (hb_strip_parse(optarg, &o->strip, &bad) < 0)
+				return hb_usage_error("--strip %s: unknown \"%.*s\" (publish, window, "
+						      "accounting, comma-separated)",
+						      optarg, (int)strcspn(bad, ","), bad);
+			break;
+		}
 		case OPT_SAMPLE:
 			if ((rc = parse_count("--sample", optarg, HB_LIM(sample), &v)))
 				return rc;
@@ -751,6 +803,18 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 		    "fraction of");
 	if ((o->rate > 0 || o->load > 0) && !sample_given)
 		o->sample = 1; /* below saturation the clock costs little: time every item */
+	if (o->strip) {
+		const char *why = hb_symmetric(o)			? "--workload prodcons"
+				  : o->item != HB_ITEM_INLINE		? "--item inline"
+				  : !o->queue->bounded || !o->queue->moves_data ? "a bounded queue that moves items"
+				  : o->rate > 0 || o->load > 0		? "a closed loop (no --rate, --load)"
+				  : o->producer_work_ns || o->consumer_work_ns ? "no work"
+				  : ops_given				? "--duration, not --ops"
+									: NULL;
+		if (why)
+			return hb_usage_error("--strip is a diagnostic of the plain run and needs %s",
+					      why);
+	}
 	if (o->batch > o->capacity)
 		return hb_usage_error("--batch %u is larger than %s %zu", o->batch,
 				      o->capacity_per_node ? "--capacity-per-node" : "--capacity",

@@ -50,6 +50,26 @@ enum hb_workload {
 	HB_WORKLOAD_COUNT_
 };
 
+/* --strip: the harness's own per-item costs a fidelity diagnostic removes,
+ * one at a time (make bench-fidelity's table of where the time goes). Only
+ * for a closed-loop prodcons run of inline items through a bounded queue
+ * with no work and no --ops: the steps these remove are then not needed to
+ * stop, time or verify the run (options.c refuses the rest). */
+enum hb_strip {
+	HB_STRIP_PUBLISH = 1,    /* a producer's count, stored after each operation for the
+				  * main thread's window: stored once, at its end */
+	HB_STRIP_WINDOW = 2,     /* a producer's phase, quota and window checks per operation:
+				  * the phase read once every 64 operations */
+	HB_STRIP_ACCOUNTING = 4, /* a consumer's tallies and checksums: items only counted;
+				  * the run verifies totals (verify "count") */
+};
+
+/* "publish,window,accounting" <-> enum hb_strip bits. Parse returns 0, or
+ * -1 naming nothing it knows (*bad: the first unknown word's start). */
+int hb_strip_parse(const char *s, unsigned *out, const char **bad);
+/* The bits' names, comma-separated, into buf ("" for 0). */
+void hb_strip_names(unsigned strip, char *buf, size_t len);
+
 enum hb_mode { HB_RUN, HB_SHOW_TOPOLOGY, HB_PROBE, HB_SCHEMA, HB_MANIFEST, HB_HELP, HB_VERSION };
 
 struct hb_options {
@@ -76,6 +96,7 @@ struct hb_options {
 	enum hb_item_kind item; /* inline values or pointers to messages (item.h) */
 	unsigned sample;   /* every sample-th item is timed; a power of two */
 	enum hb_accounting accounting; /* a consumer's width for a burst (item_sum.h) */
+	unsigned strip;    /* enum hb_strip bits: a fidelity diagnostic's removed costs */
 	double calibrate_s; /* the null queue's run before the measured one; 0: none */
 	enum numaring_lookup lookup;
 	unsigned recheck;

@@ -656,6 +656,14 @@ static void write_meta(FILE *f, const struct hb_report *r)
 	fprintf(f, "],\n  \"start_time_utc\": \"%s\",\n", r->start_time);
 	fprintf(f, "  \"clock\": {\"source\": \"%s\", \"ticks_per_ns\": %.6f, \"overhead_ns\": %.2f},\n",
 		hc.source, hc.ticks_per_ns, hc.overhead_ns);
+	if (o->strip) { /* a diagnostic's run says so first (absent otherwise) */
+		char names[64];
+		hb_strip_names(o->strip, names, sizeof names);
+		fprintf(f, "  \"stripped\": {\"costs\": \"%s\", \"why\": \"--strip: a diagnostic "
+			   "of the harness's own cost (make bench-fidelity), not a measurement "
+			   "of a queue\"},\n",
+			names);
+	}
 	fprintf(f, "  \"items\": {\"kind\": \"%s\", \"sample\": %llu, \"accounting\": \"%s\", "
 		   "\"timed\": \"%s\"},\n",
 		hb_item_name(o->item), (unsigned long long)r->run->sample_mask + 1,

@@ -348,6 +348,21 @@ void hb_run_verify(const struct hb_run *run, struct hb_measure *m, int say)
 		       (unsigned long long)m->bad);
 }
 
+/* --strip accounting: no tallies, only counts; what arrived in all against
+ * what was sent in all (a lost item and a duplicate would cancel out: the
+ * diagnostic says "count", never "ok"). */
+void hb_run_verify_totals(const struct hb_run *run, struct hb_measure *m, int say)
+{
+	uint64_t sent = total_sent(run), got = total_received(run);
+	if (got < sent)
+		m->lost += sent - got;
+	else
+		m->dup += got - sent;
+	if (say && got != sent)
+		hb_say("verify failed: the producers sent %llu items, the consumers received %llu",
+		       (unsigned long long)sent, (unsigned long long)got);
+}
+
 /* numaring-bench runs at most this many threads of one role (options.c) */
 #define HB_MAX_THREADS_FAIR 1024u
 
@@ -438,6 +453,7 @@ int hb_run_setup(struct hb_run *run, const struct hb_options *o, const struct hb
 	run->item = pl->queue->moves_data || pl->queue->fabricates ? o->item : HB_ITEM_INLINE;
 	run->sample_mask = o->sample - 1;
 	run->item_sum = hb_item_sum_select(o->accounting); /* checked by hb_parse */
+	run->strip = o->strip;
 	run->burst_enq = o->bursts && pl->queue->enqueue_burst ? o->batch : 1;
 	run->burst_deq = o->bursts && pl->queue->dequeue_burst ? o->batch : 1;
 	run->quota_total = pl->items;

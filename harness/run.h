@@ -104,6 +104,7 @@ struct hb_run {
 	uint64_t work_min_loops;     /* every working side's least work (--work MIN-MAX) */
 	uint64_t sample_mask;        /* sample - 1 */
 	hb_item_sum_fn *item_sum;    /* a consumer's account of a burst (--accounting) */
+	unsigned strip;              /* --strip: enum hb_strip bits (options.h) */
 	unsigned burst_enq, burst_deq; /* 1: single operations */
 	uint64_t interval;           /* open loop: ticks between a producer's sends; 0 closed */
 	uint64_t window;             /* message pool per producer; in-flight bound of unbounded queues */
@@ -200,6 +201,8 @@ struct hb_plan {
  *                   consumers tallied in its name (item.h); fills m's
  *                   lost/dup/corrupt/bad; one line per producer that fails
  *                   on stderr when say
+ *   hb_run_verify_totals  --strip accounting's check: all received against
+ *                   all sent (lost/dup only; verify "count")
  *   hb_run_free     stop and join every thread still running, destroy the
  *                   queue, free everything; run is zeroed. Always, after
  *                   hb_run_setup, whatever it returned (a zeroed run: nothing)
@@ -209,6 +212,7 @@ int hb_run_start(struct hb_run *run);
 void hb_run_measure(struct hb_run *run, const struct hb_plan *pl, struct hb_measure *m);
 void hb_run_collect(const struct hb_run *run, struct hb_measure *m, struct hdr_hist *hist);
 void hb_run_verify(const struct hb_run *run, struct hb_measure *m, int say);
+void hb_run_verify_totals(const struct hb_run *run, struct hb_measure *m, int say);
 void hb_run_free(struct hb_run *run);
 
 /* ---- workers.c ---- */

@@ -65,8 +65,11 @@ uint64_t hb_wait_until(struct hb_run *run, uint64_t when)
 	return now;
 }
 
+/* strip: enum hb_strip bits, a constant of each variant (--strip, a
+ * fidelity diagnostic: hb_parse allows it only where the steps it removes
+ * are not needed, so that the plain variants carry no test of it). */
 static ALWAYS_INLINE void produce(struct hb_producer *p, void *h, enum hb_item_kind kind,
-				  int bursts, int work)
+				  int bursts, int work, unsigned strip)
 {
 	struct hb_run *run = p->run;
 	const struct hq_ops *ops = run->ops;
@@ -79,18 +82,23 @@ static ALWAYS_INLINE void produce(struct hb_producer *p, void *h, enum hb_item_k
 	void *items[HB_MAX_BURST];
 	uint64_t vals[HB_MAX_BURST];
 
-	for (;;) {
-		int ph = hb_phase(run);
-		if (ph >= PH_STOP_PRODUCERS)
-			break;
+	for (uint64_t iter = 0;; iter++) {
+		int ph = PH_MEASURE; /* stripped window: no count of what the window held */
+		if (!(strip & HB_STRIP_WINDOW) || (iter & 63) == 0) {
+			ph = hb_phase(run);
+			if (ph >= PH_STOP_PRODUCERS)
+				break;
+		}
 		unsigned n = burst;
-		if (counted && ph == PH_MEASURE) {
+		if (strip & HB_STRIP_WINDOW)
+			; /* bounded, closed loop, no --ops: nothing to check */
+		else if (counted && ph == PH_MEASURE) {
 			if (p->sent_measured >= p->quota)
 				break;
 			if (p->quota - p->sent_measured < n)
 				n = (unsigned)(p->quota - p->sent_measured);
 		}
-		if (seq + n > limit) {
+		if (!(strip & HB_STRIP_WINDOW) && seq + n > limit) {
 			uint64_t room = hb_inflight_room(run);
 			if (room < n) {
 				uint32_t polls = 0;
@@ -130,35 +138,52 @@ static ALWAYS_INLINE void produce(struct hb_producer *p, void *h, enum hb_item_k
 		seq += done;
 		if (interval)
 			next_send += done * interval;
-		if (ph == PH_MEASURE)
+		if (!(strip & HB_STRIP_WINDOW) && ph == PH_MEASURE)
 			p->sent_measured += done;
 		/* Relaxed: a count for the main thread's window and for
 		 * hb_inflight_room; the final value is read after pthread_join. */
-		atomic_store_explicit(&p->sent, seq, memory_order_relaxed);
+		if (!(strip & HB_STRIP_PUBLISH))
+			atomic_store_explicit(&p->sent, seq, memory_order_relaxed);
 		if (stopped)
 			break;
 		if (work)
 			hb_work(&rng, work_min, work_max);
 	}
+	/* Relaxed: read after pthread_join (stripped publish: its only store) */
+	atomic_store_explicit(&p->sent, seq, memory_order_relaxed);
 	p->timed_sum = timed_sum;
 }
 
 /* One function per variant (item mode, bursts, work), each with its own
  * loop: hb_producer_main calls the run's. */
-#define PRODUCER(name, kind, b, w)                                              \
+#define PRODUCER(name, kind, b, w, s)                                           \
 	static __attribute__((noinline)) void name(struct hb_producer *p, void *h) \
 	{                                                                       \
-		produce(p, h, kind, b, w);                                      \
+		produce(p, h, kind, b, w, s);                                   \
 	}
-PRODUCER(produce_inline, HB_ITEM_INLINE, 0, 0)
-PRODUCER(produce_inline_bursts, HB_ITEM_INLINE, 1, 0)
-PRODUCER(produce_message, HB_ITEM_MESSAGE, 0, 0)
-PRODUCER(produce_message_bursts, HB_ITEM_MESSAGE, 1, 0)
-PRODUCER(produce_inline_work, HB_ITEM_INLINE, 0, 1)
-PRODUCER(produce_inline_bursts_work, HB_ITEM_INLINE, 1, 1)
-PRODUCER(produce_message_work, HB_ITEM_MESSAGE, 0, 1)
-PRODUCER(produce_message_bursts_work, HB_ITEM_MESSAGE, 1, 1)
+PRODUCER(produce_inline, HB_ITEM_INLINE, 0, 0, 0)
+PRODUCER(produce_inline_bursts, HB_ITEM_INLINE, 1, 0, 0)
+PRODUCER(produce_message, HB_ITEM_MESSAGE, 0, 0, 0)
+PRODUCER(produce_message_bursts, HB_ITEM_MESSAGE, 1, 0, 0)
+PRODUCER(produce_inline_work, HB_ITEM_INLINE, 0, 1, 0)
+PRODUCER(produce_inline_bursts_work, HB_ITEM_INLINE, 1, 1, 0)
+PRODUCER(produce_message_work, HB_ITEM_MESSAGE, 0, 1, 0)
+PRODUCER(produce_message_bursts_work, HB_ITEM_MESSAGE, 1, 1, 0)
+/* --strip's variants: inline items, no work (hb_parse) */
+PRODUCER(produce_strip_p, HB_ITEM_INLINE, 0, 0, HB_STRIP_PUBLISH)
+PRODUCER(produce_strip_p_bursts, HB_ITEM_INLINE, 1, 0, HB_STRIP_PUBLISH)
+PRODUCER(produce_strip_w, HB_ITEM_INLINE, 0, 0, HB_STRIP_WINDOW)
+PRODUCER(produce_strip_w_bursts, HB_ITEM_INLINE, 1, 0, HB_STRIP_WINDOW)
+PRODUCER(produce_strip_pw, HB_ITEM_INLINE, 0, 0, HB_STRIP_PUBLISH | HB_STRIP_WINDOW)
+PRODUCER(produce_strip_pw_bursts, HB_ITEM_INLINE, 1, 0, HB_STRIP_PUBLISH | HB_STRIP_WINDOW)
 #undef PRODUCER
+
+/* [strip's publish and window bits - 1][bursts] */
+static void (*const stripped_producers[3][2])(struct hb_producer *, void *) = {
+	{produce_strip_p, produce_strip_p_bursts},
+	{produce_strip_w, produce_strip_w_bursts},
+	{produce_strip_pw, produce_strip_pw_bursts},
+};
 
 /* [work][message][bursts] */
 static void (*const producers[2][2][2])(struct hb_producer *, void *) = {
@@ -191,7 +216,12 @@ void *hb_producer_main(void *arg)
 		return NULL;
 	while (hb_phase(run) == PH_START)
 		hb_cpu_relax();
-	producers[run->producer_work_loops > 0][run->item == HB_ITEM_MESSAGE][run->burst_enq > 1](p, h);
+	unsigned ps = run->strip & (HB_STRIP_PUBLISH | HB_STRIP_WINDOW);
+	if (ps)
+		stripped_producers[ps - 1][run->burst_enq > 1](p, h);
+	else
+		producers[run->producer_work_loops > 0][run->item == HB_ITEM_MESSAGE]
+			 [run->burst_enq > 1](p, h);
 	if (run->ops->thread_stats) {
 		run->ops->thread_stats(h, &p->st);
 		p->have_stats = 1;
@@ -301,7 +331,8 @@ void *hb_consumer_main(void *arg)
 	if (!h)
 		return NULL;
 	/* faa's items are no items: count them, account for nothing */
-	int account = run->ops->moves_data || run->ops->fabricates;
+	int account = (run->ops->moves_data || run->ops->fabricates) &&
+		      !(run->strip & HB_STRIP_ACCOUNTING); /* stripped: only counted */
 	int mode = !account ? 2 : run->item == HB_ITEM_MESSAGE;
 	consumers[run->consumer_work_loops > 0][mode][run->burst_deq > 1](c, h);
 	if (run->ops->thread_stats) {

@@ -298,6 +298,14 @@ static void bad_input_exits_2_with_one_message_and_no_file(void **state)
 		{"NUMARING_CLOCK=sundial", {"--ops", "10"}, "NUMARING_CLOCK"},
 		{NULL, {"--item", "pointer"}, "unknown --item \"pointer\""},
 		{NULL, {"--accounting", "wide"}, "unknown --accounting \"wide\""},
+		{NULL, {"--strip", "clock"}, "--strip clock: unknown \"clock\""},
+		{NULL, {"--strip", "publish,"}, "--strip publish,: unknown \"\""},
+		{NULL, {"--strip", "window", "--workload", "pairs"}, "needs --workload prodcons"},
+		{NULL, {"--strip", "window", "--item", "message"}, "needs --item inline"},
+		{NULL, {"--strip", "accounting", "--queue", "moodycamel"}, "needs a bounded queue"},
+		{NULL, {"--strip", "publish", "--rate", "1000"}, "needs a closed loop"},
+		{NULL, {"--strip", "publish", "--producer-work", "50"}, "needs no work"},
+		{NULL, {"--strip", "publish", "--ops", "1000"}, "needs --duration, not --ops"},
 		{NULL, {"--sample", "3"}, "--sample 3 is not a power of two"},
 		{NULL, {"--sample", "0"}, "--sample needs a whole number"},
 		{NULL, {"--sample", "2097152"}, "--sample needs a whole number"},
@@ -930,6 +938,62 @@ static void faults_are_caught(void **state)
 		fail_msg("fault-corrupt below its period, mixed: exit %d: %s", r.status, r.err);
 }
 
+/* --strip (make bench-fidelity's table of where the time goes): each set of
+ * removed costs runs, in single operations and bursts, says so in meta.json
+ * and still verifies (totals where the tallies are stripped: verify
+ * "count"), and a lost item is still caught with the tallies gone. */
+static void stripped_runs_say_so_and_still_verify(void **state)
+{
+	(void)state;
+	static struct outcome r;
+	const char *sets[] = {"publish", "window", "accounting", "publish,window,accounting"};
+	for (int i = 0; i < 4; i++)
+		for (int b = 0; b < 2; b++) {
+			char dir[400], tag[64], meta[480], want[96];
+			snprintf(tag, sizeof tag, "strip-%d-%d", i, b);
+			fresh_dir(dir, sizeof dir, tag);
+			const char *args[] = {"--queue", "flat", "--strip", sets[i], "--duration",
+					      "0.1", "--warmup", "0", "--out", dir, "--quiet",
+					      b ? "--bursts" : NULL, NULL};
+			run_bench(&r, NULL, args);
+			if (r.status != 0)
+				fail_msg("--strip %s%s: exit %d: %s", sets[i], b ? " --bursts" : "",
+					 r.status, r.err);
+			struct summary s;
+			read_summary(dir, &s);
+			assert_string_equal(field(&s, "verify"), i >= 2 ? "count" : "ok");
+			assert_true(num(&s, "throughput_ops_per_s") > 0);
+			free(s.text);
+			snprintf(meta, sizeof meta, "%s/meta.json", dir);
+			char *text = slurp(meta, NULL);
+			assert_non_null(text);
+			snprintf(want, sizeof want, "\"stripped\": {\"costs\": \"%s\"", sets[i]);
+			if (!strstr(text, want))
+				fail_msg("%s lacks %s", meta, want);
+			free(text);
+		}
+	/* a plain run's meta.json has no "stripped" at all */
+	char dir[400], meta[480];
+	fresh_dir(dir, sizeof dir, "strip-none");
+	const char *plain[] = {"--queue", "flat", "--duration", "0.1", "--warmup", "0",
+			       "--out", dir, "--quiet", NULL};
+	run_bench(&r, NULL, plain);
+	assert_int_equal(r.status, 0);
+	snprintf(meta, sizeof meta, "%s/meta.json", dir);
+	char *text = slurp(meta, NULL);
+	assert_non_null(text);
+	assert_null(strstr(text, "\"stripped\""));
+	free(text);
+	/* fault-drop loses items at the millionth: counted totals catch it */
+	fresh_dir(dir, sizeof dir, "strip-drop");
+	const char *drop[] = {"--queue", "fault-drop", "--strip", "accounting", "--duration",
+			      "0.5", "--warmup", "0", "--drain-timeout", "1", "--out", dir,
+			      "--quiet", NULL};
+	run_bench(&r, NULL, drop);
+	if (r.status != 1 || !strstr(r.err, "verify failed: the producers sent"))
+		fail_msg("fault-drop --strip accounting: exit %d, expected 1: %s", r.status, r.err);
+}
+
 /* --manifest names every queue, and summary.csv's columns as --schema does,
  * in its order (scripts/tests/test_manifest.py reads the rest). */
 static void manifest_names_the_queues_and_the_schema(void **state)
@@ -1405,6 +1469,7 @@ int main(void)
 		cmocka_unit_test(crowded_pinning_is_announced),
 		cmocka_unit_test(show_topology_is_right),
 		cmocka_unit_test(faults_are_caught),
+		cmocka_unit_test(stripped_runs_say_so_and_still_verify),
 		cmocka_unit_test(sampling_schema_and_calibration),
 		cmocka_unit_test(manifest_names_the_queues_and_the_schema),
 		cmocka_unit_test(counters_over_the_window),
