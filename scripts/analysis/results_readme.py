@@ -5,8 +5,9 @@ host_readme() writes the whole README: the machine, the findings table (each
 finding's numbers from findings.py against the study's), the kind of host,
 the claims block (claims.py), then one section each on F4 by workload, the
 peers under pairs, regimes (regime_report.py), the ceiling model
-(ceiling_report.py), drift (drift.py), the harness's own ceiling and which
-side set the pace. Only wording lives here; every number is computed
+(ceiling_report.py), drift (drift.py), the harness's own ceiling, where the
+harness's time goes (make bench-fidelity's stripped runs) and which side set
+the pace. Only wording lives here; every number is computed
 elsewhere. python3 -m scripts.analysis.summarize --readme HOST writes the file.
 """
 
@@ -271,6 +272,53 @@ def harness_section(hostdir):
     return lines
 
 
+#: make bench-fidelity's diagnostic runs (scripts/runner/bench_fidelity.py STRIPS),
+#: in its order, with what each removed
+STRIPPED = (("sampling", "sampling (one item in 2^20 timed)"),
+            ("publish", "publish (a producer's count per operation)"),
+            ("window", "window (a producer's checks per operation)"),
+            ("accounting", "accounting (a consumer's tallies)"),
+            ("all", "all four"))
+
+
+def fidelity_section(hostdir):
+    """Where the harness's time goes (make bench-fidelity's stripped runs): for
+    each queue and mode, harness / bare loop, each cost removed alone over the
+    plain harness, and all removed over the bare loop; paired by round. None
+    where the host's bench-fidelity.csv has no stripped runs."""
+    rows = [{**r, "rep": r.get("round") or "1"} for r in findings.load_all(
+        os.path.join(hostdir, "bench", "bench-fidelity.csv"))]
+    if not any(r.get("stripped") for r in rows):
+        return []
+
+    def runs(q, b, where="harness", stripped=None):
+        return [r for r in rows if r.get("queue") == q and str(r.get("bursts")) == b
+                and r.get("where") == where and (r.get("item") or "inline") == "inline"
+                and (r.get("stripped") or None) == stripped]
+
+    def cell(a, b):
+        return stats.fmt(stats.paired(a, b)) if a and b else "—"
+    lines = ["", "## Where the harness's time goes (make bench-fidelity)", "",
+             "Inline items, 1 producer + 1 consumer. The harness run again with one of its "
+             "own per-item costs removed at a time (`numaring-bench --strip`, a diagnostic "
+             "that measures no queue; `--sample 1048576` for sampling): each column is that "
+             "run's speed over the plain harness's in the same round (above 1: what the cost "
+             "took), the last all four removed over the bare loop (below 1: what is left, "
+             "the adapter's indirect call and the idle poll). Medians of the rounds' paired "
+             "ratios [interval, its exact coverage]:", "",
+             "| queue | mode | harness / bare | " + " | ".join(w for _, w in STRIPPED) +
+             " | all removed / bare |", "|---" * (4 + len(STRIPPED)) + "|"]
+    for q in sorted({r.get("queue") for r in rows if r.get("stripped")}):
+        for b, mode in (("0", "single"), ("1", "bursts")):
+            plain, bare = runs(q, b), runs(q, b, "bare")
+            if not plain:
+                continue
+            lines.append(f"| {q} | {mode} | {cell(plain, bare)} | "
+                         + " | ".join(cell(runs(q, b, stripped=n), plain) for n, _ in STRIPPED)
+                         + f" | {cell(runs(q, b, stripped='all'), bare)} |")
+    return lines
+
+
 def pace_section(hostdir):
     """The README's lines on which side set the pace of the peers' burst runs."""
     rows = findings.pace(hostdir)
@@ -478,6 +526,7 @@ def host_readme(hostdir):
     lines += handover.lines(hostdir)
     lines += drift_section(hostdir)
     lines += harness_section(hostdir)
+    lines += fidelity_section(hostdir)
     lines += pace_section(hostdir)
     return "\n".join(lines) + "\n"
 

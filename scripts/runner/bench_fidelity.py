@@ -15,6 +15,17 @@ allowed CPU, C0 on the second), three runs:
     message  numaring-bench --item message: the harness with a message per item
              (send time, latency histogram, duplicate check)
 
+and, where the harness's time goes, the inline run again with one of its own
+per-item costs removed at a time (STRIPS; numaring-bench --strip, a diagnostic,
+never a measurement of a queue): sampling (--sample 1048576: one item in 2^20
+timed, so no clock read or histogram), publish (a producer's count stored once,
+not per operation), window (a producer's phase, quota and window checks per
+operation), accounting (a consumer's tallies and checksums: items only counted),
+and all four at once. Each stripped run's speed over the plain run's of the
+same round says what that cost takes; all four removed over the bare loop says
+what is left (the adapter's indirect call, the harness's idle poll). --no-strip
+leaves these runs out.
+
 Rounds are interleaved (every case once per round, the rounds repeated) so the
 machine's drift falls on all alike; each figure is the median of the rounds with
 its min..max. Target (issue 11): harness (inline) / bare >= 0.8 for every queue
@@ -26,13 +37,13 @@ Results (scripts/runner/benchresult.py): besides the table, every run is written
 results/<host>/bench/bench-fidelity.csv (--results DIR replaces results/;
 --no-save prints only), one row per run:
 
-    bench,round,queue,bursts,item,where,throughput_ops_per_s
+    bench,round,queue,bursts,item,where,stripped,throughput_ops_per_s
 
 bench is bench-fidelity; round 1..--reps (the runs of one round ran seconds
 apart: ratios within a round are paired); queue flat|numaring|rte; bursts 0
 (single operations) or 1 (bursts of --burst); item inline|message for the
-harness, empty for the bare loop; where harness|bare; throughput_ops_per_s
-items/s. Beside it bench-fidelity.meta.json (commit, command line, times,
+harness, empty for the bare loop; where harness|bare; stripped empty, or the
+STRIPS name of a diagnostic run; throughput_ops_per_s items/s. Beside it bench-fidelity.meta.json (commit, command line, times,
 options, CPU) and, once, results/<host>/env/. <host> is this machine's host
 key, or <key>-r2 where that folder holds results this tree did not start
 (scripts/runner/hostid.py). --csv PATH writes the older raw form
@@ -59,6 +70,12 @@ QUEUES = ("flat", "numaring", "rte")
 #: the bare loop, then numaring-bench with each --item
 KINDS = ("bare",) + manifest.items()
 TARGET = 0.8
+#: the diagnostic runs of where the time goes: (name, numaring-bench's options)
+#: with inline items; each removes one of the harness's own per-item costs
+SAMPLE_NONE = ["--sample", "1048576"]
+STRIPS = (("sampling", SAMPLE_NONE), ("publish", ["--strip", "publish"]),
+          ("window", ["--strip", "window"]), ("accounting", ["--strip", "accounting"]),
+          ("all", SAMPLE_NONE + ["--strip", "publish,window,accounting"]))
 PROG = "bench-fidelity"
 SINGLE_BATCH = 32  # numaring-bench's default --batch, used with single operations
 
@@ -98,14 +115,15 @@ def run_bare(a, queue, burst):
     return v
 
 
-def run_harness(a, queue, burst, item, outdir):
+def run_harness(a, queue, burst, item, outdir, extra=()):
     bursts = burst > 1
     # --batch: the burst size, and numaring's transfer batch; single operations
     # keep the harness's default 32, as the bare loop does.
     cmd = [a.bench, "--queue", queue, "--producers", "1", "--consumers", "1",
            "--item", item] + (["--bursts"] if bursts else []) + \
           ["--batch", str(burst if bursts else SINGLE_BATCH), "--capacity", "1024",
-           "--duration", str(a.duration), "--warmup", str(a.warmup), "--out", outdir, "--quiet"]
+           "--duration", str(a.duration), "--warmup", str(a.warmup), "--out", outdir,
+           "--quiet"] + list(extra)
     run_cmd(cmd, a.timeout)
     path = os.path.join(outdir, "summary.csv")
     try:
@@ -171,6 +189,8 @@ def main():
                          "run with --batch 32")
     ap.add_argument("--csv", metavar="PATH", help="also write the raw numbers here "
                     "(round,queue,mode,kind,items_per_s)")
+    ap.add_argument("--no-strip", action="store_true",
+                    help="leave out the diagnostic runs of where the time goes (STRIPS)")
     benchresult.add_arguments(ap, "bench-fidelity")
     a = ap.parse_args()
     for exe, what in ((a.bench, "make bench"), (a.bare, "make build/bench/bare_loop")):
@@ -187,7 +207,9 @@ def main():
     a.timeout = a.warmup + a.duration + 60
 
     modes = (("single", 1), (f"burst{a.burst}", a.burst))
-    res = {(q, m, k): [] for q in QUEUES for m, _ in modes for k in KINDS}
+    strips = () if a.no_strip else STRIPS
+    res = {(q, m, k): [] for q in QUEUES for m, _ in modes
+           for k in KINDS + tuple(n for n, _ in strips)}
     rows = []
     results = []
     t_begin = time.monotonic()
@@ -208,8 +230,16 @@ def main():
                             results.append(dict(
                                 bench="bench-fidelity", round=rnd, queue=q,
                                 bursts=int(burst > 1), item=None if k == "bare" else k,
-                                where="bare" if k == "bare" else "harness",
+                                where="bare" if k == "bare" else "harness", stripped=None,
                                 throughput_ops_per_s=v))
+                        for name, extra in strips:
+                            v = run_harness(a, q, burst, "inline",
+                                            os.path.join(tmp, f"{q}-{m}-{name}-{rnd}"), extra)
+                            res[(q, m, name)].append(v)
+                            results.append(dict(
+                                bench="bench-fidelity", round=rnd, queue=q,
+                                bursts=int(burst > 1), item="inline", where="harness",
+                                stripped=name, throughput_ops_per_s=v))
                 took = time.monotonic() - t0
                 left = took * (a.reps - rnd)
                 print(f"bench-fidelity: round {rnd}/{a.reps} done ({took:.0f} s"
@@ -246,6 +276,20 @@ def main():
             r = med[(q, m, "inline")] / med[(q, m, "bare")]
             print(f"  {q:9} {m:9} harness/bare = {r:.2f} (target >= {TARGET})  "
                   f"{'met' if r >= TARGET else 'MISSED'}")
+    if strips:
+        print(f"\nwhere the time goes (inline): each cost removed alone, the stripped run over "
+              f"the plain one, median of the rounds' paired ratios; 'all' over the bare loop "
+              f"is what is left")
+        print(f"{'queue':9} {'mode':9} {'in/bare':>7} "
+              + " ".join(f"{n:>10}" for n, _ in strips) + f" {'all/bare':>8}")
+        for q in QUEUES:
+            for m, _ in modes:
+                def paired(num, den):
+                    return statistics.median(x / y for x, y in zip(res[(q, m, num)],
+                                                                    res[(q, m, den)]))
+                print(f"{q:9} {m:9} {paired('inline', 'bare'):7.2f} "
+                      + " ".join(f"{paired(n, 'inline'):10.2f}" for n, _ in strips)
+                      + f" {paired('all', 'bare'):8.2f}")
     if a.csv:
         print(f"\nraw numbers: {a.csv}")
     if result:

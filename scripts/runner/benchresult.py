@@ -34,9 +34,13 @@ then the measured values (COLUMNS below, in order):
         full_retries_per_burst  producers' retries on a full queue per enqueue
                  operation (per burst with bursts=1, per item with bursts=0);
                  empty where=bare (not counted there)
-    bench-fidelity   bench,round,queue,bursts,item,where,throughput_ops_per_s
+    bench-fidelity   bench,round,queue,bursts,item,where,stripped,throughput_ops_per_s
         queue flat numaring rte; bursts 0/1 (size: options.burst); item
-        inline | message (empty where=bare); where harness | bare
+        inline | message (empty where=bare); where harness | bare; stripped
+        empty for the plain harness and the bare loop, else the harness's
+        cost a diagnostic run removed (bench_fidelity.STRIPS: sampling,
+        publish, window, accounting, all); a file written before the column
+        existed loads with stripped None
     bench-placement  bench,round,cells_at,throughput_ops_per_s
         cells_at: bytes past a page boundary where the flat ring's cells start
     bench-oversub    bench,round,lookup,gate,backoff,items_per_s,finished,
@@ -95,7 +99,8 @@ COLUMNS = {
                     ("duration_s", float), ("throughput_ops_per_s", float),
                     ("full_retries_per_burst", float)),
     "bench-fidelity": (("bench", str), ("round", int), ("queue", str), ("bursts", int),
-                       ("item", str), ("where", str), ("throughput_ops_per_s", float)),
+                       ("item", str), ("where", str), ("stripped", str),
+                       ("throughput_ops_per_s", float)),
     "bench-placement": (("bench", str), ("round", int), ("cells_at", int),
                         ("throughput_ops_per_s", float)),
     "bench-oversub": (("bench", str), ("round", int), ("lookup", str), ("gate", str),
@@ -103,6 +108,9 @@ COLUMNS = {
                       ("ratio_to_perworker", float)),
 }
 HEADERS = {name: [c for c, _ in cols] for name, cols in COLUMNS.items()}
+#: columns added after files were committed: an older file without them loads
+#: with them None
+LATER = {"bench-fidelity": ("stripped",)}
 
 #: what bench_oversub --csv writes (the CSV's columns after bench,round)
 OVERSUB_C_HEADER = HEADERS["bench-oversub"][2:]
@@ -180,14 +188,17 @@ def load(path):
     name = names.pop() if names else os.path.basename(path).removesuffix(".csv")
     if name not in COLUMNS:
         raise BadResult(f"{path}: unknown bench {name!r} (known: {', '.join(COLUMNS)})")
-    if header != HEADERS[name]:
+    older = [c for c in HEADERS[name] if c not in LATER.get(name, ())]
+    if header not in (HEADERS[name], older):
         raise BadResult(f"{path}: header {','.join(header)} is not {name}'s "
                         f"({','.join(HEADERS[name])})")
+    cols = [(c, conv) for c, conv in COLUMNS[name] if c in header]
     out = []
     for i, row in enumerate(rows, start=2):
         if len(row) != len(header):
             raise BadResult(f"{path}:{i}: {len(row)} cells, {len(header)} columns")
-        out.append({c: _typed(conv, v, path, i, c) for (c, conv), v in zip(COLUMNS[name], row)})
+        typed = {c: _typed(conv, v, path, i, c) for (c, conv), v in zip(cols, row)}
+        out.append({c: typed.get(c) for c in HEADERS[name]})
     return out
 
 

@@ -437,6 +437,43 @@ class DecisionRuleTest(unittest.TestCase):
                 self.assertEqual(claims_table._paired_verdict(claim, m, row), want)
                 self.assertRegex(row["why"], r"^a 0\.9\d \[")
 
+    def test_fidelity_leaves_the_stripped_runs_to_its_table(self):
+        # flat single: the harness at 0.6 of the bare loop in 6 rounds; the
+        # diagnostic runs (each cost removed alone) are no configuration of
+        # the claim and fill the results README's table of where the time goes
+        from scripts.analysis import results_readme
+        with tempfile.TemporaryDirectory() as tmp:
+            b = os.path.join(tmp, "bench")
+            os.makedirs(b)
+            rows = []
+            for rnd in range(1, 7):
+                def row(where, stripped, v):
+                    rows.append({"bench": "bench-fidelity", "round": rnd, "queue": "flat",
+                                 "bursts": "0", "item": "" if where == "bare" else "inline",
+                                 "where": where, "stripped": stripped,
+                                 "throughput_ops_per_s": f"{v * (1 + rnd / 1000):.6g}"})
+                row("bare", "", 100e6)
+                row("harness", "", 60e6)
+                for name, gain in (("sampling", 1.0), ("publish", 1.0), ("window", 1.0),
+                                   ("accounting", 1.5), ("all", 1.6)):
+                    row("harness", name, 60e6 * gain)
+            write(os.path.join(b, "bench-fidelity.csv"), list(rows[0]), rows)
+            ctx = type("Ctx", (), {"dir": tmp, "name": "h", "guest": None})()
+            m = claims_table.m_bench_fidelity(ctx)
+            self.assertEqual([p[0] for p in m.parts], ["flat single inline"])
+            self.assertAlmostEqual(m.value, 0.6, places=6)
+            self.assertIn("where the time goes", m.detail)
+            text = "\n".join(results_readme.fidelity_section(tmp))
+            self.assertIn("## Where the harness's time goes", text)
+            self.assertRegex(text, r"\| flat \| single \| 0\.60 \[[^|]*\| 1\.00 \[[^|]*\| "
+                                   r"1\.00 \[[^|]*\| 1\.00 \[[^|]*\| 1\.50 \[[^|]*\| "
+                                   r"1\.60 \[[^|]*\| 0\.96 \[")
+            # without stripped runs: no section, and the claim's detail says nothing of it
+            write(os.path.join(b, "bench-fidelity.csv"), list(rows[0]),
+                  [r for r in rows if not r["stripped"]])
+            self.assertEqual(results_readme.fidelity_section(tmp), [])
+            self.assertNotIn("where the time goes", claims_table.m_bench_fidelity(ctx).detail)
+
     def test_bounds_state_their_rule(self):
         for cid in ("F5.model-bounds", "F5.realized-batch", "ring.oversub-no-collapse",
                     "F5.study-interconnect"):
