@@ -58,6 +58,34 @@
 _Static_assert(HB_MAX_BURST == 4096, "--help says 4096 is the most --bursts takes (options.c)");
 
 /* The harness's own ceiling: the null queue, same threads and items. */
+/* The order check's verdict (item.h): checked where items travelled and
+ * every consumer accounted for them; enforced where the queue's stated
+ * guarantee keeps each producer's order: "fifo" and "per-producer" always,
+ * "per-node" where the run's topology has one node with CPUs (every item
+ * goes through that node's ring, which is FIFO; with more, batches move
+ * between rings and held items come back newest first: counted only). An
+ * inversion in an enforced run fails it, as a lost item does. */
+static void order_verdict(const struct hb_options *o, const struct numaring_topology *t,
+			  struct hb_measure *m)
+{
+	const char *g = o->queue->ordering;
+	unsigned cpu_nodes = 0;
+	for (unsigned i = 0; i < t->nnodes; i++)
+		cpu_nodes += numaring_cpuset_count(&t->cpus[i]) > 0;
+	m->ordering_checked = o->queue->moves_data && !(o->strip & HB_STRIP_ACCOUNTING);
+	m->ordering_enforced = m->ordering_checked &&
+			       (!strcmp(g, "fifo") || !strcmp(g, "per-producer") ||
+				(!strcmp(g, "per-node") && cpu_nodes == 1));
+	m->ordering_failed = m->ordering_enforced && m->inversions > 0;
+	if (m->ordering_failed)
+		hb_say("verify failed: %llu item%s arrived after a later item of %s producer "
+		       "(the largest step back: %llu sequence numbers), which %s's stated order "
+		       "(%s) rules out",
+		       (unsigned long long)m->inversions, m->inversions == 1 ? "" : "s",
+		       m->inversions == 1 ? "its" : "their", (unsigned long long)m->max_step,
+		       o->queue->name, g);
+}
+
 static int calibrate(const struct hb_options *o, const struct hq_params *params,
 		     const struct hb_placement *place, const struct hb_work_calibration *work,
 		     struct hb_calibration *cal)
@@ -356,7 +384,9 @@ static int do_run(const struct hb_options *o)
 		hb_run_verify_totals(&run, &m, 1);
 	else if (checked)
 		hb_run_verify(&run, &m, 1);
-	int failed = o->queue->moves_data && (m.lost || m.dup || m.corrupt || m.bad);
+	order_verdict(o, t, &m);
+	int failed = o->queue->moves_data &&
+		     (m.lost || m.dup || m.corrupt || m.bad || m.ordering_failed);
 	m.verify = !o->queue->moves_data ? "n/a"
 		   : !o->verify		 ? "off"
 		   : failed		 ? "failed"

@@ -9,20 +9,25 @@
  *            consumer needs, so no memory is touched per item beyond the
  *            queue's own lines:
  *
- *              bit 63      timed: bits 0..47 hold a send time, not a sequence
+ *              bit 63      timed: the item's send time is kept (see below)
  *              bits 48..62 the producer (0..32767)
- *              bits 0..47  untimed: the producer's sequence number (mod 2^48)
- *                          timed:   the send time in clock ticks (mod 2^48;
- *                                   the TSC wraps that field after a day)
+ *              bits 0..47  the producer's sequence number (mod 2^48), on
+ *                          every item, timed or not: the consumer checks the
+ *                          order of each producer's items on every item
  *
  *            Every `sample`-th item of a producer (sequence % sample == 0) is
- *            timed: the producer reads the clock once for the operation that
- *            carries it (closed loop) or puts the item's intended send time
- *            there (open loop), and the consumer reads the clock once per
- *            dequeue that returned a timed item. The other items are never
- *            timed, so the clock (a read can cost as much as a whole
- *            hand-over: the probe's clock row measures it) stays off most
- *            items.
+ *            timed. Its send time travels beside it, not in it: in open loop
+ *            it is the item's intended send time, t0 + sequence x interval
+ *            (the producer's t0, published before its first item); in closed
+ *            loop the producer reads the clock once for the operation that
+ *            carries it and stores it in its stamp ring (struct hb_producer:
+ *            slot sequence / sample mod the ring's size, tagged with the
+ *            lap, so that a slot overwritten before the consumer read it is
+ *            recognised and the sample dropped, never misread); the
+ *            consumer reads the clock once per dequeue that returned a timed
+ *            item. The other items are never timed, so the clock (a read
+ *            can cost as much as a whole hand-over: the probe's clock row
+ *            measures it) stays off most items.
  *
  *   message  the item is a pointer to a struct hb_msg of the producer's pool
  *            (the realistic payload case): the message holds the same value
@@ -30,9 +35,18 @@
  *            exchanges, which catches every duplicate delivery exactly. The
  *            message's line travels to the consumer and back per item.
  *
+ * Order (both modes): each consumer keeps, per producer, the next sequence
+ * it expects (one past the highest it has seen); an item below it is an
+ * inversion (counted, with the step back from the highest seen). A queue
+ * that keeps each producer's order (every "fifo" and "per-producer" queue
+ * of queue.h: one consumer's successive dequeues see one producer's items
+ * in the order they went in) never shows one; the run fails where the
+ * queue's stated guarantee says it should not (bench.c).
+ *
  * Verification (both modes): each producer publishes how many items it
- * sent and keeps the checksum of its timed values (the untimed ones are
- * sequences 0..sent-1, so the main thread sums them after the run); each
+ * sent (its values are a function of the count: sequences 0..sent-1, the
+ * multiples of the sample timed, so the main thread sums them after the
+ * run); each
  * consumer keeps, per producer named in the value, a count and a checksum
  * of what it received. After the run, for every producer, the counts and
  * checksums summed over the consumers must equal the producer's. The checksum is a 64-bit sum of hb_item_mix(value);
@@ -64,10 +78,17 @@ static inline uint64_t hb_item_untimed(uint64_t p, uint64_t seq)
 	return (p << HB_ITEM_PRODUCER_SHIFT) | (seq & HB_ITEM_LOW_MASK);
 }
 
-/* A timed value: producer p, sent at `ticks`. */
-static inline uint64_t hb_item_timed(uint64_t p, uint64_t ticks)
+/* A timed value: producer p, sequence seq (its send time is kept beside it). */
+static inline uint64_t hb_item_timed(uint64_t p, uint64_t seq)
 {
-	return HB_ITEM_TIMED | (p << HB_ITEM_PRODUCER_SHIFT) | (ticks & HB_ITEM_LOW_MASK);
+	return HB_ITEM_TIMED | hb_item_untimed(p, seq);
+}
+
+/* Producer p's value of sequence seq in a run that times one item in
+ * sample_mask + 1: what it sends, and what the main thread sums. */
+static inline uint64_t hb_item_value(uint64_t p, uint64_t seq, uint64_t sample_mask)
+{
+	return (seq & sample_mask) == 0 ? hb_item_timed(p, seq) : hb_item_untimed(p, seq);
 }
 
 static inline unsigned hb_item_producer(uint64_t v)
@@ -75,8 +96,26 @@ static inline unsigned hb_item_producer(uint64_t v)
 	return (unsigned)((v >> HB_ITEM_PRODUCER_SHIFT) & HB_ITEM_PRODUCER_MASK);
 }
 
-/* The full send time of a timed value received at `now` (ticks): the field
- * holds the low 48 bits, and the item was sent less than 2^48 ticks ago. */
+static inline uint64_t hb_item_seq(uint64_t v)
+{
+	return v & HB_ITEM_LOW_MASK;
+}
+
+/* A stamp ring's slot (closed loop): the lap's tag in the top 16 bits, the
+ * send time's low 48 bits below. */
+static inline uint64_t hb_stamp(uint64_t tag, uint64_t ticks)
+{
+	return (tag << 48) | (ticks & HB_ITEM_LOW_MASK);
+}
+
+static inline unsigned hb_stamp_tag(uint64_t stamp)
+{
+	return (unsigned)(stamp >> 48);
+}
+
+/* The full time of a stamp (or of any value whose low 48 bits are a time)
+ * read at `now` (ticks): the field holds the low 48 bits, and it was taken
+ * less than 2^48 ticks ago. */
 static inline uint64_t hb_item_send_time(uint64_t v, uint64_t now)
 {
 	return now - ((now - v) & HB_ITEM_LOW_MASK);
@@ -117,7 +156,8 @@ struct hb_msg {
 /* What a consumer counted for one producer. */
 struct hb_tally {
 	uint64_t count;
-	uint64_t sum; /* of hb_item_mix(value), mod 2^64 */
+	uint64_t sum;  /* of hb_item_mix(value), mod 2^64 */
+	uint64_t next; /* one past the highest sequence seen: the order check */
 };
 
 /* Names of enum hb_item_kind, parsed and printed through one table. */

@@ -200,7 +200,7 @@ void hb_usage(FILE *out)
 		"                      number (or a send time), so nothing but the queue's own lines moves\n"
 		"                      (default); message: a pointer to a message of the producer's pool,\n"
 		"                      whose line travels to the consumer and back (the payload case)\n"
-		"  --sample N          every N-th item of a producer carries a send time and is timed;\n"
+		"  --sample N          every N-th item of a producer is timed (its send time kept);\n"
 		"                      the clock stays off the others. A power of two, 1..1048576\n"
 		"                      (default 256; 1 with --rate or --load)\n"
 		"  --accounting W      how wide a consumer accounts for a burst of inline items\n"

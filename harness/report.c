@@ -447,6 +447,17 @@ static void fill_summary(struct row *row, const struct hb_report *r)
 			    (double)m->ctr.c[c].total / (double)m->ops);
 	set(row, HB_COL_pin_failures, "%u", m->pin_failures);
 	set(row, HB_COL_verify, "%s", m->verify);
+	set(row, HB_COL_ordering, "%s", q->ordering);
+	if (m->ordering_checked) {
+		set(row, HB_COL_ordering_enforced, "%d", m->ordering_enforced);
+		set(row, HB_COL_inversions_per_million, "%.6g",
+		    m->dequeued ? 1e6 * (double)m->inversions / (double)m->dequeued : 0.0);
+		set_u64(row, HB_COL_max_backward_step, m->max_step);
+	}
+	if (m->max_age_ns > 0)
+		set(row, HB_COL_max_item_age_ns, "%.0f", m->max_age_ns);
+	if (q->moves_data)
+		set_u64(row, HB_COL_stamps_lost, m->stamps_lost);
 	set(row, HB_COL_host, "%s", r->host);
 	set(row, HB_COL_clock, "%s", hc.source);
 }
@@ -669,7 +680,7 @@ static void write_meta(FILE *f, const struct hb_report *r)
 		hb_item_name(o->item), (unsigned long long)r->run->sample_mask + 1,
 		hb_accounting_name(hb_accounting_resolve(o->accounting)),
 		o->queue->moves_data || o->queue->fabricates
-			? "one item in `sample` of a producer carries its send time"
+			? "one item in `sample` of a producer is timed (its send time kept beside it)"
 			: "none: this queue moves no items (values are made but not accounted)");
 	write_workload(f, r);
 	fprintf(f, "  \"harness\": {");

@@ -123,6 +123,7 @@ void hb_run_free(struct hb_run *run)
 		if (run->prod[i].started)
 			pthread_join(run->prod[i].th, NULL);
 		hb_local_free(run->prod[i].pool, run->window * sizeof *run->prod[i].pool);
+		hb_local_free((void *)run->prod[i].stamps, hb_stamp_bytes(run));
 	}
 	for (unsigned i = 0; run->cons && i < run->nc; i++) {
 		if (run->cons[i].started)
@@ -284,15 +285,13 @@ void hb_run_measure(struct hb_run *run, const struct hb_plan *pl, struct hb_meas
 	}
 }
 
-/* The checksum of what producer pid sent: its timed values' (which it
- * summed itself) and the untimed ones, a function of the count: sequences
- * 0..sent-1 but those that are multiples of the sample. */
+/* The checksum of what producer p sent: its values are a function of the
+ * count (item.h: sequences 0..sent-1, the multiples of the sample timed). */
 static uint64_t expected_sum(const struct hb_run *run, const struct hb_producer *p, uint64_t sent)
 {
-	uint64_t sum = p->timed_sum;
+	uint64_t sum = 0;
 	for (uint64_t s = 0; s < sent; s++)
-		if (s & run->sample_mask)
-			sum += hb_item_mix(hb_item_untimed(p->id, s));
+		sum += hb_item_mix(hb_item_value(p->id, s, run->sample_mask));
 	return sum;
 }
 
@@ -413,6 +412,11 @@ void hb_run_collect(const struct hb_run *run, struct hb_measure *m, struct hdr_h
 			hdr_add(hist, c->hist);
 		m->dequeued += atomic_load_explicit(&c->received, memory_order_relaxed);
 		m->empty_polls += c->empty_polls;
+		m->inversions += c->inversions;
+		m->max_step = c->max_step > m->max_step ? c->max_step : m->max_step;
+		m->stamps_lost += c->stamps_lost;
+		double age = hc_to_ns(c->max_age);
+		m->max_age_ns = age > m->max_age_ns ? age : m->max_age_ns;
 		for (int s = 0; c->have_stats && s < HQ_STAT_COUNT_; s++)
 			m->st.v[s] += c->st.v[s];
 		/* a symmetric thread pinned itself as producer i */
@@ -477,5 +481,16 @@ int hb_run_setup(struct hb_run *run, const struct hb_options *o, const struct hb
 	 * bound of an unbounded queue (the window, run_alloc's) */
 	if (o->workload == HB_WORKLOAD_MIXED)
 		run->prefill = (holds ? holds : run->window) / 2;
+	/* A producer's stamp ring (item.h) holds the send times of twice the
+	 * timed items that can be in flight (what the queue holds, the window,
+	 * a batch in each worker's hands), so that a slot is overwritten only
+	 * when its consumer was held off for that long: then the tag tells it,
+	 * and the sample is dropped (stamps_lost). 64 to 2^20 slots. */
+	uint64_t in_flight = holds + run->window + (uint64_t)o->batch * run->nthreads;
+	run->sample_shift = (unsigned)__builtin_ctzll(o->sample);
+	run->stamp_bits = 6;
+	while (run->stamp_bits < 20 && (UINT64_C(1) << run->stamp_bits) < 2 * in_flight / o->sample)
+		run->stamp_bits++;
+	run->stamp_mask = (UINT64_C(1) << run->stamp_bits) - 1;
 	return rc;
 }

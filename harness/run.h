@@ -50,7 +50,13 @@ struct hb_producer {
 	int mem_node;          /* OS node of its pool's first page (-1: no pool, unknown) */
 	struct hb_msg *pool;   /* message mode: `window` messages, reused in turn */
 	uint64_t quota;        /* --ops: measured items to send */
-	uint64_t timed_sum;    /* checksum of the timed values sent (item.h) */
+	/* closed loop: the send times of its timed items, slot (seq / sample)
+	 * mod run->stamp_mask + 1, each tagged with its lap (item.h); written
+	 * by it before the item goes, read by whoever dequeues the item */
+	_Atomic uint64_t *stamps;
+	/* open loop: the intended send time of its sequence 0 (item.h), stored
+	 * before its first item goes */
+	_Atomic uint64_t t0;
 	uint64_t sent_measured;
 	uint64_t full_retries, window_waits;
 	uint64_t prefilled;    /* mixed: items it enqueued before the start */
@@ -76,6 +82,11 @@ struct hb_consumer {
 	uint64_t *dups;         /* message mode, per producer: messages not in flight
 				 * (in the tallies' mapping, after them) */
 	uint64_t bad;           /* values naming no producer */
+	/* the order check (item.h): items that came below their producer's
+	 * highest sequence seen, the largest step back; the oldest timed item
+	 * (ticks from its send time); timed items whose stamp had been
+	 * overwritten before it was read (no latency sample) */
+	uint64_t inversions, max_step, max_age, stamps_lost;
 	uint64_t empty_polls;
 	uint64_t rng;           /* prodcons: its generator (work.h) */
 	struct hq_stats st;
@@ -103,6 +114,9 @@ struct hb_run {
 	uint64_t work_loops, producer_work_loops, consumer_work_loops;
 	uint64_t work_min_loops;     /* every working side's least work (--work MIN-MAX) */
 	uint64_t sample_mask;        /* sample - 1 */
+	unsigned sample_shift;       /* log2(sample) */
+	unsigned stamp_bits;         /* log2(slots of a producer's stamp ring) */
+	uint64_t stamp_mask;         /* its slots - 1 */
 	hb_item_sum_fn *item_sum;    /* a consumer's account of a burst (--accounting) */
 	unsigned strip;              /* --strip: enum hb_strip bits (options.h) */
 	unsigned burst_enq, burst_deq; /* 1: single operations */
@@ -132,6 +146,13 @@ struct hb_measure {
 	double mean;
 	int64_t latency_count;
 	uint64_t prefilled; /* mixed: items enqueued before the start */
+	/* the order check over the whole run (item.h): inversions, the largest
+	 * step back, the oldest timed item; stamps overwritten before read;
+	 * whether the order was checked (items travelled and were accounted)
+	 * and enforced (bench.c), and whether the check failed */
+	uint64_t inversions, max_step, stamps_lost;
+	double max_age_ns;
+	int ordering_checked, ordering_enforced, ordering_failed;
 	struct hq_stats st;
 	uint64_t full_retries, empty_polls, window_waits;
 	/* fewest / most successful operations of one thread over the whole run
@@ -319,6 +340,11 @@ void hb_pin_self(int cpu, int *pin_errno);
  * Returns NULL when out of memory. Free with hb_local_free(p, size).
  */
 void *hb_local_alloc(size_t size, int *node);
+/* The bytes of a producer's stamp ring (hb_run_setup sizes it). */
+static inline size_t hb_stamp_bytes(const struct hb_run *run)
+{
+	return (size_t)(run->stamp_mask + 1) * sizeof(uint64_t);
+}
 void hb_local_free(void *p, size_t size);
 
 /* ---- report.c ---- */

@@ -14,7 +14,7 @@
 #define HB_SUMMARY_COLUMNS(X)                                                                    \
 	X(queue, str, "the queue under test (--queue)")                                            \
 	X(item, str, "inline: the item is a value; message: a pointer to a message (--item)")     \
-	X(sample, int, "every sample-th item of a producer carries a send time (--sample)")       \
+	X(sample, int, "every sample-th item of a producer is timed (--sample)")                 \
 	X(workload, str, "prodcons: producer threads enqueue, consumer threads dequeue; pairs: every thread enqueues then dequeues; mixed: every thread enqueues or dequeues at random (--workload)") \
 	X(threads, int, "threads of the run: producers + consumers (prodcons), --threads (pairs, mixed)") \
 	X(producers, int, "producer threads (pairs, mixed: every thread is a producer, so threads)") \
@@ -95,7 +95,13 @@
 	X(instructions, float, "--counters: user-space instructions of those threads in the window, per item of ops") \
 	X(llc_misses, float, "--counters: user-space cache misses (PERF_COUNT_HW_CACHE_MISSES, the last level's on Intel) of those threads in the window, per item of ops") \
 	X(pin_failures, int, "threads that could not be pinned")                                    \
-	X(verify, str, "ok, failed, off, or n/a when nothing travels")                             \
+	X(verify, str, "ok, failed (lost, duplicated or corrupted items, or an order the queue's guarantee rules out), off, count (--strip accounting: totals only), or n/a when nothing travels") \
+	X(ordering, str, "the queue's stated order (fifo, per-producer, per-node, n/a: the manifest's), which the consumers check on every item") \
+	X(ordering_enforced, int, "1: an inversion fails the run (fifo, per-producer; per-node where the run has one node with CPUs, so every item goes through one ring); 0: counted only; empty when nothing travels") \
+	X(inversions_per_million, float, "items that arrived below the highest sequence their consumer had seen from their producer, per million items received (whole run); empty when not checked") \
+	X(max_backward_step, int, "the largest such step back, in the producer's sequence numbers (0: none)") \
+	X(max_item_age_ns, float, "the oldest timed item's time from its send to its dequeue, whole run, warm-up and drain included") \
+	X(stamps_lost, int, "closed loop: timed items whose send time had been overwritten in their producer's stamp ring before their consumer read it (no latency sample)") \
 	X(host, str, "host name")                                                                   \
 	X(clock, str, "tsc or clock_gettime")
 

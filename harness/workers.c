@@ -77,11 +77,12 @@ static ALWAYS_INLINE void produce(struct hb_producer *p, void *h, enum hb_item_k
 	const uint64_t work_min = run->work_min_loops;
 	const unsigned burst = bursts ? run->burst_enq : 1;
 	const int counted = run->quota_total != 0;
-	uint64_t seq = 0, timed_sum = 0, limit = ops->bounded || kind == HB_ITEM_MESSAGE ? UINT64_MAX : 0;
+	uint64_t seq = 0, limit = ops->bounded || kind == HB_ITEM_MESSAGE ? UINT64_MAX : 0;
 	uint64_t next_send = hc_now(), rng = p->rng;
 	void *items[HB_MAX_BURST];
-	uint64_t vals[HB_MAX_BURST];
 
+	if (interval)
+		publish_t0(p, seq, next_send);
 	for (uint64_t iter = 0;; iter++) {
 		int ph = PH_MEASURE; /* stripped window: no count of what the window held */
 		if (!(strip & HB_STRIP_WINDOW) || (iter & 63) == 0) {
@@ -114,7 +115,7 @@ static ALWAYS_INLINE void produce(struct hb_producer *p, void *h, enum hb_item_k
 				break;
 		}
 
-		unsigned made = make_items(p, seq, n, kind, 1, interval, next_send, &now, items, vals);
+		unsigned made = make_items(p, seq, n, kind, 1, interval, &now, items);
 
 		/* enqueue them */
 		unsigned done = 0;
@@ -134,7 +135,7 @@ static ALWAYS_INLINE void produce(struct hb_producer *p, void *h, enum hb_item_k
 				hb_idle_poll(&polls);
 			}
 		}
-		timed_sum += sent_sum(run, seq, done, made, kind, items, vals);
+		unsent_free(done, made, kind, items);
 		seq += done;
 		if (interval)
 			next_send += done * interval;
@@ -151,7 +152,6 @@ static ALWAYS_INLINE void produce(struct hb_producer *p, void *h, enum hb_item_k
 	}
 	/* Relaxed: read after pthread_join (stripped publish: its only store) */
 	atomic_store_explicit(&p->sent, seq, memory_order_relaxed);
-	p->timed_sum = timed_sum;
 }
 
 /* One function per variant (item mode, bursts, work), each with its own
@@ -199,10 +199,15 @@ void *hb_producer_main(void *arg)
 	void *h;
 
 	hb_pin_self(p->cpu, &p->pin_errno);
-	/* pinned first: the pool is placed by this thread's first touch */
+	/* pinned first: the pool and the stamps are placed by this thread's
+	 * first touch */
+	int stamps_node;
 	if (run->item == HB_ITEM_MESSAGE &&
 	    !(p->pool = hb_local_alloc(run->window * sizeof *p->pool, &p->mem_node))) {
 		snprintf(p->err, sizeof p->err, "out of memory for its message pool");
+		h = NULL;
+	} else if (!(p->stamps = hb_local_alloc(hb_stamp_bytes(run), &stamps_node))) {
+		snprintf(p->err, sizeof p->err, "out of memory for its stamp ring");
 		h = NULL;
 	} else {
 		h = run->ops->thread_init(run->q, p->err, sizeof p->err);

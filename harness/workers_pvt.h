@@ -56,28 +56,47 @@ static ALWAYS_INLINE struct hb_msg *next_msg(struct hb_producer *p, uint64_t seq
 	return m;
 }
 
+/* Open loop: publish that producer p's sequence seq is due at next_send, so
+ * that a consumer computes any of its items' send time (item.h). Before the
+ * first item of the loop goes. */
+static ALWAYS_INLINE void publish_t0(struct hb_producer *p, uint64_t seq, uint64_t next_send)
+{
+	/* Relaxed: the queue's own release/acquire of the first item carries it
+	 * to whoever dequeues that item or a later one. */
+	atomic_store_explicit(&p->t0, next_send - seq * p->run->interval, memory_order_relaxed);
+}
+
 /*
- * Make the items of sequences seq..seq+n-1 of producer p into items[] (and
- * their values into vals[] in message mode). A timed one (sequence % sample
- * == 0) carries its intended send time in open loop (next_send, one interval
- * apart), else the clock read once for the operation (*now, read here if 0).
- * Returns how many were made: fewer than n when a message was not free
- * (next_msg).
+ * Make the items of sequences seq..seq+n-1 of producer p into items[]
+ * (values, or messages holding them in message mode). Each carries its producer and
+ * sequence; a timed one (sequence % sample == 0) is marked, and in closed
+ * loop (interval 0) the clock read once for the operation (*now, read here
+ * if 0) goes to the producer's stamp ring (in open loop its send time
+ * follows from its sequence: publish_t0). Returns how many were made: fewer
+ * than n when a message was not free (next_msg).
  */
 static ALWAYS_INLINE unsigned make_items(struct hb_producer *p, uint64_t seq, unsigned n,
 					 enum hb_item_kind kind, int wait, uint64_t interval,
-					 uint64_t next_send, uint64_t *now, void **items,
-					 uint64_t *vals)
+					 uint64_t *now, void **items)
 {
-	const uint64_t smask = p->run->sample_mask, pid = p->id;
+	const struct hb_run *run = p->run;
+	const uint64_t smask = run->sample_mask, pid = p->id;
 	unsigned made = 0;
 	for (; made < n; made++) {
 		uint64_t s = seq + made, v;
 		if ((s & smask) == 0) {
-			if (interval)
-				v = hb_item_timed(pid, next_send + made * interval);
-			else
-				v = hb_item_timed(pid, *now ? *now : (*now = hc_now()));
+			v = hb_item_timed(pid, s);
+			if (!interval) {
+				uint64_t lap = s >> run->sample_shift;
+				uint64_t t = *now ? *now : (*now = hc_now());
+				/* Relaxed: the queue's release/acquire of this item
+				 * (enqueued after this store) carries it to its
+				 * consumer; a later lap's store over it is told by
+				 * the tag (record_timed). */
+				atomic_store_explicit(&p->stamps[lap & run->stamp_mask],
+						      hb_stamp(lap >> run->stamp_bits, t),
+						      memory_order_relaxed);
+			}
 		} else {
 			v = hb_item_untimed(pid, s);
 		}
@@ -90,7 +109,6 @@ static ALWAYS_INLINE unsigned make_items(struct hb_producer *p, uint64_t seq, un
 			 * message over together with its value. */
 			atomic_store_explicit(&m->state, 1, memory_order_relaxed);
 			items[made] = m;
-			vals[made] = v;
 		} else {
 			items[made] = (void *)(uintptr_t)v;
 		}
@@ -98,49 +116,79 @@ static ALWAYS_INLINE unsigned make_items(struct hb_producer *p, uint64_t seq, un
 	return made;
 }
 
-/*
- * After an enqueue of items[0..made) of sequences seq.. that took the first
- * `done`: the sum of hb_item_mix over the timed ones that went (their values
- * are known only here; the untimed ones follow from the count, and
- * run_verify adds them up after the run), and the messages that did not go
- * freed again.
- */
-static ALWAYS_INLINE uint64_t sent_sum(const struct hb_run *run, uint64_t seq, unsigned done,
-				       unsigned made, enum hb_item_kind kind, void *const *items,
-				       const uint64_t *vals)
+/* After an enqueue of the messages items[0..made) that took the first
+ * `done`: those that did not go, freed again (inline items: nothing). */
+static ALWAYS_INLINE void unsent_free(unsigned done, unsigned made, enum hb_item_kind kind,
+				      void *const *items)
 {
-	const uint64_t smask = run->sample_mask;
-	uint64_t sum = 0;
-	for (uint64_t s = (seq + smask) & ~smask; s < seq + done; s += smask + 1)
-		sum += hb_item_mix(kind == HB_ITEM_MESSAGE ? vals[s - seq]
-							   : (uintptr_t)items[s - seq]);
 	if (kind == HB_ITEM_MESSAGE) /* never sent: free again */
 		for (unsigned i = done; i < made; i++)
 			atomic_store_explicit(&((struct hb_msg *)items[i])->state, 0,
 					      memory_order_relaxed);
-	return sum;
 }
 
-/* The timed items among items[0..got): latency from their send time, if
- * that fell inside the measured window. One clock read for all of them.
- * Out of line: one dequeue in `sample` comes here, and the others' loop
- * stays small. */
+/* The timed items among items[0..got): latency from their send time (item.h:
+ * t0 + seq x interval in open loop, the producer's stamp in closed loop), if
+ * that fell inside the measured window; the oldest item's age over the whole
+ * run. One clock read for all of them. Out of line: one dequeue in `sample`
+ * comes here, and the others' loop stays small. */
 static __attribute__((noinline, unused)) void record_timed(struct hb_consumer *c, void **items,
 							   unsigned got)
 {
 	struct hb_run *run = c->run;
 	uint64_t now = hc_now();
+	if (run->ops->fabricates) /* made-up items (null): no producer sent them */
+		return;
 	/* Relaxed: published by the phase acquire before these items could be
 	 * sent, or still UINT64_MAX. */
 	uint64_t t0 = atomic_load_explicit(&run->t_start, memory_order_relaxed);
 	uint64_t t1 = atomic_load_explicit(&run->t_end, memory_order_relaxed);
 	for (unsigned i = 0; i < got; i++) {
-		uint64_t v = (uint64_t)(uintptr_t)items[i];
+		uint64_t v = (uint64_t)(uintptr_t)items[i], t;
 		if (!(v & HB_ITEM_TIMED))
 			continue;
-		uint64_t t = hb_item_send_time(v, now);
+		struct hb_producer *p = &run->prod[hb_item_producer(v)]; /* checked by take */
+		uint64_t s = hb_item_seq(v);
+		if (run->interval && s >= p->prefilled) {
+			/* Relaxed: see publish_t0 */
+			t = atomic_load_explicit(&p->t0, memory_order_relaxed) + s * run->interval;
+		} else {
+			uint64_t lap = s >> run->sample_shift;
+			/* Relaxed: see make_items; a later lap's stamp has another tag */
+			uint64_t st = atomic_load_explicit(&p->stamps[lap & run->stamp_mask],
+							   memory_order_relaxed);
+			if (hb_stamp_tag(st) != ((lap >> run->stamp_bits) & 0xffff)) {
+				c->stamps_lost++;
+				continue;
+			}
+			t = hb_item_send_time(st, now);
+		}
+		if (now > t && now - t > c->max_age)
+			c->max_age = now - t;
 		if (t >= t0 && t <= t1)
-			hdr_record(c->hist, (int64_t)hc_to_ns(now - t));
+			hdr_record(c->hist, (int64_t)hc_to_ns(now > t ? now - t : 0));
+	}
+}
+
+/* The order check of items[0..got) one at a time (item.h): an item below
+ * its producer's next expected sequence is an inversion. Producers already
+ * checked (< np); items[i] NULL: skipped (a duplicate message). */
+static __attribute__((noinline, unused)) void order_check(struct hb_consumer *c, void *const *items,
+							  unsigned got)
+{
+	for (unsigned i = 0; i < got; i++) {
+		if (!items[i]) /* a valid value is never 0: sequence 0 is timed */
+			continue;
+		uint64_t v = (uint64_t)(uintptr_t)items[i];
+		struct hb_tally *t = &c->tally[hb_item_producer(v)];
+		uint64_t s = hb_item_seq(v);
+		if (s < t->next) {
+			c->inversions++;
+			if (t->next - 1 - s > c->max_step)
+				c->max_step = t->next - 1 - s;
+		} else {
+			t->next = s + 1;
+		}
 	}
 }
 
@@ -168,8 +216,24 @@ static ALWAYS_INLINE void take(struct hb_consumer *c, void **items, unsigned got
 		item_sum(items, got, &s);
 		unsigned pr = hb_item_producer(s.any);
 		if (((s.any ^ s.all) & producer_field) == 0 && pr < np) {
-			c->tally[pr].count += got;
-			c->tally[pr].sum += hb_item_mix_sum(s.premix);
+			struct hb_tally *t = &c->tally[pr];
+			t->count += got;
+			t->sum += hb_item_mix_sum(s.premix);
+			/* the order: one producer's values rise with their
+			 * sequence once the timed bit is shifted out; no branch
+			 * per item, the item by item check only for a burst
+			 * that is not in order */
+			uint64_t prev = (uint64_t)(uintptr_t)items[0];
+			int in_order = hb_item_seq(prev) >= t->next;
+			for (unsigned i = 1; i < got; i++) {
+				uint64_t v = (uint64_t)(uintptr_t)items[i];
+				in_order &= (v << 1) > (prev << 1);
+				prev = v;
+			}
+			if (in_order)
+				t->next = hb_item_seq(prev) + 1;
+			else
+				order_check(c, items, got);
 			if (s.any & HB_ITEM_TIMED)
 				record_timed(c, items, got);
 			return;
@@ -221,6 +285,7 @@ static ALWAYS_INLINE void take(struct hb_consumer *c, void **items, unsigned got
 		c->tally[cur].count += count;
 		c->tally[cur].sum += hb_item_mix_sum(sum);
 	}
+	order_check(c, items, got);
 	if (timed & HB_ITEM_TIMED)
 		record_timed(c, items, got);
 }

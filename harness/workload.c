@@ -66,21 +66,20 @@ static void prefill(struct hb_producer *p, void *h)
 	struct hb_run *run = p->run;
 	const enum hb_item_kind kind = run->item;
 	uint64_t share = run->prefill / run->nthreads + (p->id < run->prefill % run->nthreads);
-	uint64_t seq = 0, sum = 0;
+	uint64_t seq = 0;
 	void *item[1];
-	uint64_t val[1];
 	while (seq < share) {
 		uint64_t now = 0;
-		if (make_items(p, seq, 1, kind, 0, 0, 0, &now, item, val) == 0)
+		/* closed loop, stamped, whatever the run's loop (record_timed) */
+		if (make_items(p, seq, 1, kind, 0, 0, &now, item) == 0)
 			break;
 		unsigned done = run->ops->enqueue(h, item[0]) == 0;
-		sum += sent_sum(run, seq, done, 1, kind, item, val);
+		unsent_free(done, 1, kind, item);
 		if (!done)
 			break;
 		seq++;
 	}
 	p->prefilled = seq;
-	p->timed_sum = sum;
 	/* Relaxed: read by the main thread after the barrier (which orders it) */
 	atomic_store_explicit(&p->sent, seq, memory_order_relaxed);
 }
@@ -103,13 +102,15 @@ static ALWAYS_INLINE void symmetric(struct hb_producer *p, void *h, enum sym_mod
 	const int stop_early = !ops->moves_data;
 	hb_item_sum_fn *const item_sum = run->item_sum;
 	/* the prefill's items are sequences 0..prefilled-1: go on from there */
-	uint64_t seq = p->prefilled, timed_sum = p->timed_sum, total = 0, rng = p->rng;
+	uint64_t seq = p->prefilled, total = 0, rng = p->rng;
 	/* unbounded queues: the in-flight bound (hb_inflight_room); in message
 	 * mode the pool bounds it, as for a producer */
 	uint64_t limit = ops->bounded || kind == HB_ITEM_MESSAGE ? UINT64_MAX : 0;
 	uint64_t next_send = hc_now();
 	void *items[HB_MAX_BURST];
-	uint64_t vals[HB_MAX_BURST];
+
+	if (interval)
+		publish_t0(p, seq, next_send);
 
 	for (;;) {
 		int ph = hb_phase(run);
@@ -136,8 +137,8 @@ static ALWAYS_INLINE void symmetric(struct hb_producer *p, void *h, enum sym_mod
 				uint64_t now = 0;
 				if (interval && !(now = hb_wait_until(run, next_send)))
 					break;
-				unsigned made = make_items(p, seq, n, kind, 0, interval, next_send,
-							   &now, items, vals);
+				unsigned made = make_items(p, seq, n, kind, 0, interval, &now,
+							   items);
 				unsigned done = 0;
 				if (made) {
 					if (burst_enqueues)
@@ -147,7 +148,7 @@ static ALWAYS_INLINE void symmetric(struct hb_producer *p, void *h, enum sym_mod
 					if (done < made)
 						p->full_retries++;
 				}
-				timed_sum += sent_sum(run, seq, done, made, kind, items, vals);
+				unsent_free(done, made, kind, items);
 				seq += done;
 				if (interval)
 					next_send += done * interval;
@@ -181,7 +182,6 @@ static ALWAYS_INLINE void symmetric(struct hb_producer *p, void *h, enum sym_mod
 		}
 	}
 
-	p->timed_sum = timed_sum;
 	/* Release: the main thread that sees done also sees the final sent. */
 	atomic_store_explicit(&p->done, 1, memory_order_release);
 
@@ -243,9 +243,12 @@ void *hb_symmetric_main(void *arg)
 	hb_pin_self(p->cpu, &p->pin_errno);
 	/* pinned first: the pool, the tallies and the histogram are placed by
 	 * this thread's first touch (bench.c's mallopt: fresh mappings) */
+	int stamps_node;
 	if (run->item == HB_ITEM_MESSAGE &&
 	    !(p->pool = hb_local_alloc(run->window * sizeof *p->pool, &p->mem_node)))
 		snprintf(p->err, sizeof p->err, "out of memory for its message pool");
+	else if (!(p->stamps = hb_local_alloc(hb_stamp_bytes(run), &stamps_node)))
+		snprintf(p->err, sizeof p->err, "out of memory for its stamp ring");
 	else if (!(c->tally = hb_local_alloc(hb_tally_bytes(run), &c->mem_node)) ||
 		 hdr_init(1, HB_HIST_MAX, HB_HIST_DIGITS, &c->hist) != 0)
 		snprintf(p->err, sizeof p->err, "out of memory for its tallies and histogram");

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * fault.c - three broken queues for the harness's own tests: each is the
+ * fault.c - four broken queues for the harness's own tests: each is the
  * flat ring (flat.c) with one fault injected into every FAULT_PERIOD-th
  * item a producer thread enqueues (one in a million):
  *
@@ -8,7 +8,10 @@
  *   fault-dup      the item is stored twice (a duplicate);
  *   fault-corrupt  one bit of the item's value is flipped on the way (in
  *                  message mode the bit of the message's value: a pointer
- *                  that no longer points at a message would crash, not test).
+ *                  that no longer points at a message would crash, not test);
+ *   fault-reorder  the item is held back and stored after the producer's
+ *                  next one (an inversion that loses nothing: the online
+ *                  order check, not the counts, must catch it).
  *
  * numaring-bench's verification must catch each of them, in both item modes
  * (harness/tests/test_bench.c). They have no burst enqueue, so the harness
@@ -22,7 +25,7 @@
 
 #define FAULT_PERIOD 1000000u
 
-enum fault { FAULT_DROP, FAULT_DUP, FAULT_CORRUPT };
+enum fault { FAULT_DROP, FAULT_DUP, FAULT_CORRUPT, FAULT_REORDER };
 
 struct faultq {
 	enum fault fault;
@@ -34,6 +37,7 @@ struct fault_thread {
 	struct faultq *q;
 	uint64_t n; /* items enqueued through this handle */
 	struct numaring_flat_handle *h;
+	void *held; /* fault-reorder: the item held back until the next one is in */
 };
 
 static void *fault_create(const struct hq_params *p, enum fault f, char *err, size_t errlen)
@@ -67,6 +71,22 @@ static void *fault_create_corrupt(const struct hq_params *p, char *err, size_t e
 	return fault_create(p, FAULT_CORRUPT, err, errlen);
 }
 
+static void *fault_create_reorder(const struct hq_params *p, char *err, size_t errlen)
+{
+	return fault_create(p, FAULT_REORDER, err, errlen);
+}
+
+/* Store the item held back (fault-reorder), waiting for room: consumers run
+ * until every producer has stopped. */
+static void fault_release_held(struct fault_thread *t)
+{
+	if (!t->held)
+		return;
+	while (numaring_flat_enqueue(t->h, t->held) != 0)
+		sched_yield();
+	t->held = NULL;
+}
+
 static void fault_destroy(void *qv)
 {
 	struct faultq *q = qv;
@@ -90,6 +110,7 @@ static void *fault_thread_init(void *q, char *err, size_t errlen)
 static void fault_thread_fini(void *q, void *h)
 {
 	(void)q;
+	fault_release_held(h); /* its producer stopped right after the fault */
 	numaring_flat_detach(((struct fault_thread *)h)->h);
 	free(h);
 }
@@ -101,6 +122,7 @@ static int fault_enqueue(void *h, void *item)
 		if (numaring_flat_enqueue(t->h, item) != 0)
 			return 1; /* full: a retry is not another item */
 		t->n++;
+		fault_release_held(t); /* after the item that follows it */
 		return 0;
 	}
 	t->n++;
@@ -111,6 +133,9 @@ static int fault_enqueue(void *h, void *item)
 		while (numaring_flat_enqueue(t->h, item) != 0)
 			sched_yield(); /* consumers run until every producer has stopped */
 		break;
+	case FAULT_REORDER:
+		t->held = item;
+		return 0; /* "done": stored after the next one */
 	case FAULT_CORRUPT:
 		if (t->q->kind == HB_ITEM_MESSAGE)
 			((struct hb_msg *)item)->value ^= 1;
@@ -159,3 +184,4 @@ static unsigned fault_dequeue_burst(void *h, void **items, unsigned n)
 FAULT_OPS(drop, "drops");
 FAULT_OPS(dup, "duplicates");
 FAULT_OPS(corrupt, "corrupts");
+FAULT_OPS(reorder, "reorders");

@@ -53,7 +53,7 @@
 
 static const char *const expected_order[] = {
 	"numaring", "flat", "ck", "rte", "moodycamel", "boost", "tbb", "sharded", "urcu", "mutex", "faa", "null",
-	"fault-drop", "fault-dup", "fault-corrupt"};
+	"fault-drop", "fault-dup", "fault-corrupt", "fault-reorder"};
 
 /* How many items the adapter holds when created with capacity cap. */
 static size_t holds(const struct hq_ops *o, void *q, size_t cap)

@@ -105,7 +105,11 @@ LATER_COLUMNS = frozenset(["load", "capacity_ops_per_s", "inflight", "linger_us"
                            # it, capacity was each of numaring's node rings
                            "capacity_scope", "queue_slots",
                            # --work MIN-MAX (issue 31): before it, draws started at 0
-                           "work_min_ns"])
+                           "work_min_ns",
+                           # the order checked on every item (issue 31): before
+                           # it, no run checked or reported it
+                           "ordering", "ordering_enforced", "inversions_per_million",
+                           "max_backward_step", "max_item_age_ns", "stamps_lost"])
 
 #: Columns every row must fill: the plots cannot place a row without them.
 REQUIRED_VALUES = ("experiment", "point", "rep", "queue", "producers", "consumers",

@@ -104,7 +104,7 @@ def host_facts(n, prefix, hostdir):
     t = summarize.describe_host(hostdir) or {}
     rows = [r for e in summarize.EXPERIMENTS
             for r in summarize.load(os.path.join(hostdir, f"{e}.csv"))]
-    # the item mode: 1 in ItemSample items of a producer carries its send time
+    # the item mode: 1 in ItemSample items of a producer is timed
     n.put(prefix + "ItemSample", summarize.sample_of(rows))
     nodes = t.get("nodes", [])
     n.put(prefix + "Host", os.path.basename(os.path.normpath(hostdir)))
