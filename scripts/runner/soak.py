@@ -11,9 +11,14 @@ loop, the machine's nodes or two emulated ones for every queue) for --segment
 seconds, always with --verify. While a run goes, its resident memory is sampled every
 second; after the first quarter of the run it must not grow by more than 10%
 (the harness and the queue allocate nothing per item). Any failed run, lost or
-duplicated item, or growing memory ends the soak with exit 1 and the command
-to reproduce it. At the end: runs, items moved, the runs of each workload, the oversubscribed
-runs, and the largest RSS growth.
+duplicated item, an item out of the order its queue states (numaring-bench's
+order check on every item: harness/item.h), or growing memory ends the soak with
+exit 1 and the command to reproduce it. Each run's line says its order check:
+enforced (the queue keeps each producer's order there) or counted (numaring and
+the sharded queue across nodes), with its inversions per million items. At the
+end: runs, items moved, the runs of each workload, the oversubscribed runs, the
+runs whose order was enforced and counted (the most inversions counted), and
+the largest RSS growth.
 """
 
 import argparse
@@ -128,6 +133,8 @@ def main():
     ncpus = len(os.sched_getaffinity(0))
     real_nodes = machine_nodes()
     by_workload, oversubscribed = {}, 0
+    enforced = counted = 0
+    most_inversions = 0.0
     end = time.monotonic() + a.duration
     runs = items = 0
     worst = 0.0
@@ -165,9 +172,22 @@ def main():
             worst = max(worst, growth)
             shape = (f"{row['threads']}T" if row["workload"] in manifest.symmetric_workloads()
                      else f"{row['producers']}P{row['consumers']}C")
+            inv = float(row.get("inversions_per_million") or 0)
+            if row.get("ordering_enforced") == "1":
+                enforced += 1
+                order = f"order {row['ordering']} enforced"
+                if inv > 0:  # numaring-bench fails such a run itself: never here
+                    print(f"soak: run {runs} broke its queue's order ({inv:g} inversions per "
+                          f"million) and still passed\n  reproduce: {' '.join(cmd)}",
+                          file=sys.stderr)
+                    sys.exit(1)
+            else:
+                counted += 1
+                most_inversions = max(most_inversions, inv)
+                order = f"order {row['ordering']} counted: {inv:g} inversions per million"
             line = (f"run {runs}: {row['queue']} {row['workload']} {shape}"
                     f"{' oversubscribed' if over else ''} "
-                    f"verify {row['verify']}, {int(row['dequeued'])} items, RSS growth "
+                    f"verify {row['verify']}, {int(row['dequeued'])} items, {order}, RSS growth "
                     f"{growth * 100:.1f}%  ({' '.join(args[:-6])})")
             print(line, flush=True)
             if log:
@@ -180,6 +200,8 @@ def main():
     print(f"soak: {runs} runs ("
           + ", ".join(f"{w} {by_workload.get(w, 0)}" for w in manifest.workloads())
           + f"; {oversubscribed} oversubscribed), {items} items delivered exactly once, "
+          f"the order enforced in {enforced} runs with no inversion and counted in {counted} "
+          f"(at most {most_inversions:g} inversions per million), "
           f"largest RSS growth {worst * 100:.1f}%")
 
 

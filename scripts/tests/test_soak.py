@@ -2,11 +2,16 @@
 to 4x the CPUs (oversubscribed runs), every data-moving queue, emulated nodes
 for every queue, and no configuration numaring-bench would refuse by design
 (split for a symmetric workload, a per-ring share below the batch)."""
+import os
 import random
+import subprocess
 import unittest
 
 from scripts.common import manifest
 from scripts.runner import soak
+from scripts.tests import ROOT, module, slow
+
+BENCH = os.environ.get("NUMARING_BENCH", os.path.join(ROOT, "build", "numaring-bench"))
 
 
 def opt(args, flag):
@@ -38,6 +43,24 @@ class SoakDrawsTest(unittest.TestCase):
                     and "--capacity" in a):
                 rings = 2 if "--topology" in a else 1
                 self.assertGreaterEqual(cap // rings, max(2, batch), a)
+
+
+@unittest.skipUnless(os.access(BENCH, os.X_OK), "numaring-bench not built (make bench)")
+class SoakRunTest(unittest.TestCase):
+    @slow
+    def test_each_run_says_its_order_check_and_the_end_counts_them(self):
+        r = subprocess.run(module("runner.soak") + ["--duration", "6", "--segment", "1.5",
+                                                     "--bench", BENCH, "--seed", "7"],
+                           capture_output=True, text=True, timeout=180, cwd=ROOT)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        runs = [ln for ln in r.stdout.splitlines() if ln.startswith("run ")]
+        self.assertGreaterEqual(len(runs), 2, r.stdout)
+        for ln in runs:
+            self.assertRegex(ln, r"verify ok, \d+ items, order [a-z/-]+ "
+                                 r"(enforced|counted: [\d.e+]+ inversions per million)")
+        last = r.stdout.splitlines()[-1]
+        self.assertRegex(last, r"items delivered exactly once, the order enforced in \d+ runs "
+                               r"with no inversion and counted in \d+")
 
 
 if __name__ == "__main__":
