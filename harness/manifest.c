@@ -69,11 +69,11 @@ static const char *symmetric_at(unsigned i)
 	return hb_symmetric(&o) ? hb_workload_name(o.workload) : NULL;
 }
 
-/* The placements --pin takes by name (a cpulist is the other kind of value:
- * HB_PIN_LIST, which no name selects). */
+/* The placements --pin takes by name (a cpulist and nodes:P/C are the other
+ * kinds of value: HB_PIN_LIST and HB_PIN_NODES, which no name alone selects). */
 static const char *pin_at(unsigned i)
 {
-	return i == HB_PIN_LIST ? NULL : hb_pin_name((enum hb_pin)i);
+	return i == HB_PIN_LIST || i == HB_PIN_NODES ? NULL : hb_pin_name((enum hb_pin)i);
 }
 
 static const char *smt_at(unsigned i)

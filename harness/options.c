@@ -39,7 +39,7 @@ int hb_workload_parse(const char *s, enum hb_workload *out)
 
 static const char *const pin_names[HB_PIN_COUNT_] = {
 	[HB_PIN_COMPACT] = "compact", [HB_PIN_SCATTER] = "scatter", [HB_PIN_SPLIT] = "split",
-	[HB_PIN_NONE] = "none",       [HB_PIN_LIST] = "list",
+	[HB_PIN_NONE] = "none",       [HB_PIN_LIST] = "list", [HB_PIN_NODES] = "nodes",
 };
 
 const char *hb_pin_name(enum hb_pin p)
@@ -250,10 +250,13 @@ void hb_usage(FILE *out)
 		"                      scatter (producers and consumers each round-robin over nodes:\n"
 		"                      Pi and Ci share a node),\n"
 		"                      split (producers on the first node, consumers on the last),\n"
+		"                      nodes:P/C (producers on node P, consumers on node C, each a\n"
+		"                      core in turn; P = C: P0,C0,P1,C1.. on that node's cores),\n"
 		"                      none, or a cpulist given to P0..Pn, C0..Cm in order (default compact).\n"
 		"                      pairs, mixed: compact fills a node's cores with threads T0, T1, ..\n"
 		"                      before the next node's, scatter gives thread i node i mod nodes,\n"
-		"                      a cpulist goes to T0..Tn in order; split is refused (no sides)\n"
+		"                      a cpulist goes to T0..Tn in order; split and nodes:P/C are\n"
+		"                      refused (no sides)\n"
 		"  --smt MODE          which hardware threads of a core the pin modes use (cores from\n"
 		"                      hwloc, also for an emulated topology's CPUs): cores (default):\n"
 		"                      one thread per core, on the core's first CPU, cores in node\n"
@@ -653,15 +656,32 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 		case OPT_PIN: {
 			int found = 0;
 			for (int p = 0; p < HB_PIN_COUNT_; p++)
-				if (p != HB_PIN_LIST && strcmp(optarg, pin_names[p]) == 0) {
+				if (p != HB_PIN_LIST && p != HB_PIN_NODES &&
+				    strcmp(optarg, pin_names[p]) == 0) {
 					o->pin = (enum hb_pin)p;
 					found = 1;
 				}
+			if (!found && !strncmp(optarg, "nodes:", 6)) {
+				unsigned a, b;
+				int used = 0;
+				if (sscanf(optarg + 6, "%u/%u%n", &a, &b, &used) != 2 ||
+				    optarg[6 + used] || !strchr("0123456789", optarg[6]) ||
+				    a >= NUMARING_MAX_NODES || b >= NUMARING_MAX_NODES)
+					return hb_usage_error(
+					    "--pin %s: expected nodes:P/C, the producers' and the "
+					    "consumers' node numbers (0..%d), e.g. nodes:0/1",
+					    optarg, NUMARING_MAX_NODES - 1);
+				o->pin = HB_PIN_NODES;
+				o->pin_nodes[0] = a;
+				o->pin_nodes[1] = b;
+				o->pin_list = optarg;
+				found = 1;
+			}
 			if (!found) {
 				if (!optarg[0] || !strchr("0123456789", optarg[0]))
 					return hb_usage_error(
 					    "unknown --pin \"%s\" (compact, scatter, split, none, "
-					    "or a cpulist such as 0-3,8)",
+					    "nodes:P/C, or a cpulist such as 0-3,8)",
 					    optarg);
 				if (numaring_cpulist_parse(optarg, strlen(optarg), &o->pin_cpus, err,
 						     sizeof err) < 0)
@@ -749,11 +769,11 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 			return hb_usage_error(
 			    "--%s-work goes with --workload prodcons; %s takes --work",
 			    pwork_given ? "producer" : "consumer", wl);
-		if (o->pin == HB_PIN_SPLIT)
+		if (o->pin == HB_PIN_SPLIT || o->pin == HB_PIN_NODES)
 			return hb_usage_error(
-			    "--pin split puts producers and consumers on different nodes; %s "
+			    "--pin %s puts producers and consumers on nodes of their own; %s "
 			    "has no sides: use compact or scatter",
-			    wl);
+			    o->pin == HB_PIN_SPLIT ? "split" : o->pin_list, wl);
 		if (o->load > 0)
 			return hb_usage_error(
 			    "--load goes with --workload prodcons; give %s an enqueue rate "

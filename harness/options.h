@@ -29,6 +29,7 @@ enum hb_pin {
 	HB_PIN_SPLIT,   /* producers on the first node, consumers on the last */
 	HB_PIN_NONE,    /* leave the scheduler alone */
 	HB_PIN_LIST,    /* an explicit cpulist, threads in order P0.., C0.. */
+	HB_PIN_NODES,   /* nodes:P/C: producers on node P, consumers on node C */
 	HB_PIN_COUNT_
 };
 
@@ -109,6 +110,7 @@ struct hb_options {
 	enum hb_pin pin;
 	const char *pin_list; /* HB_PIN_LIST: the cpulist as given */
 	cpu_set_t pin_cpus;   /* HB_PIN_LIST: parsed */
+	unsigned pin_nodes[2]; /* HB_PIN_NODES: the producers' and the consumers' node */
 	enum hb_smt smt;      /* --smt: cores (default) or siblings */
 	double rate;          /* open loop: items per second over all producers; 0 = closed loop */
 	double load;          /* open loop at this fraction of the measured capacity; 0 = none */

@@ -125,7 +125,8 @@ static struct hb_cpu *sorted_copy(const struct hb_cpumap *m)
 }
 
 int hb_place(enum hb_pin pin, enum hb_smt smt, unsigned np, unsigned nc, const cpu_set_t *list,
-	     const struct hb_cpumap *m, struct hb_placement *p, char *err, size_t errlen)
+	     const unsigned *nodes, const struct hb_cpumap *m, struct hb_placement *p, char *err,
+	     size_t errlen)
 {
 	unsigned n = np + nc;
 	for (unsigned i = 0; i < n; i++)
@@ -141,6 +142,7 @@ int hb_place(enum hb_pin pin, enum hb_smt smt, unsigned np, unsigned nc, const c
 	/* the CPUs the threads take, node by node: slot[first[k] .. first[k] + count[k]) */
 	int *slot = malloc(m->n * sizeof *slot), *tcore = malloc((n ? n : 1) * sizeof *tcore);
 	unsigned first[NUMARING_MAX_NODES], count[NUMARING_MAX_NODES], nn = 0, ns = 0;
+	int gnode[NUMARING_MAX_NODES]; /* the run's node of each group of slots */
 	int rc = 0;
 	if (!s || !slot || !tcore) {
 		hb_err(err, errlen, "out of memory for the placement");
@@ -152,6 +154,7 @@ int hb_place(enum hb_pin pin, enum hb_smt smt, unsigned np, unsigned nc, const c
 		int new_core = new_node || s[i].core != s[i - 1].core;
 		if (new_node && nn < NUMARING_MAX_NODES) {
 			first[nn] = ns;
+			gnode[nn] = s[i].node;
 			count[nn++] = 0;
 		}
 		/* --smt cores: the core's first CPU only (its siblings stay idle) */
@@ -213,6 +216,29 @@ int hb_place(enum hb_pin pin, enum hb_smt smt, unsigned np, unsigned nc, const c
 			p->cpu[i] = slot[first[k] + rank % count[k]];
 		}
 		break;
+	case HB_PIN_NODES: {
+		/* the groups of the two nodes; on one node, P0, C0, P1, C1.. in
+		 * turn over its cores, as compact does */
+		unsigned k[2] = {nn, nn};
+		for (unsigned g = 0; g < nn; g++)
+			for (int side = 0; side < 2; side++)
+				if (gnode[g] == (int)nodes[side])
+					k[side] = g;
+		for (int side = 0; side < 2; side++)
+			if (k[side] == nn) {
+				hb_err(err, errlen, "node %u has no CPU in this run", nodes[side]);
+				rc = -1;
+				goto out;
+			}
+		int same = k[0] == k[1];
+		for (unsigned i = 0; i < n; i++) {
+			int side = i >= np;
+			unsigned rank = side ? i - np : i, g = k[side];
+			unsigned at = same ? 2 * rank + (unsigned)side : rank;
+			p->cpu[i] = slot[first[g] + at % count[g]];
+		}
+		break;
+	}
 	default:
 		break;
 	}
@@ -287,10 +313,12 @@ int hb_plan_cpus(const struct hb_options *o, const struct hb_cpumap *m, struct h
 	 * fills a node's cores first, scatter alternates the nodes */
 	unsigned np = hb_symmetric(o) ? o->threads : o->producers;
 	unsigned nc = hb_symmetric(o) ? 0 : o->consumers;
-	if (hb_place(o->pin, o->smt, np, nc, &o->pin_cpus, m, p, err, sizeof err) == 0)
+	if (hb_place(o->pin, o->smt, np, nc, &o->pin_cpus, o->pin_nodes, m, p, err, sizeof err) == 0)
 		return 0;
 	if (o->pin == HB_PIN_LIST)
 		hb_say("--pin %s %s (see --show-topology)", o->pin_list, err);
+	else if (o->pin == HB_PIN_NODES)
+		hb_say("--pin %s: %s (see --show-topology)", o->pin_list, err);
 	else if (o->pin == HB_PIN_SPLIT)
 		hb_say("--pin %s (use --topology to emulate two)", err);
 	else

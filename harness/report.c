@@ -381,7 +381,8 @@ static void fill_summary(struct row *row, const struct hb_report *r)
 	set(row, HB_COL_capacity, "%zu", o->capacity);
 	set(row, HB_COL_capacity_scope, "%s", o->capacity_per_node ? "node" : "queue");
 	set(row, HB_COL_queue_slots, "%zu", r->run->holds);
-	set(row, HB_COL_pin, "%s", o->pin == HB_PIN_LIST ? o->pin_list : hb_pin_name(o->pin));
+	set(row, HB_COL_pin, "%s",
+	    o->pin == HB_PIN_LIST || o->pin == HB_PIN_NODES ? o->pin_list : hb_pin_name(o->pin));
 	set(row, HB_COL_smt, "%s", hb_smt_name(o->smt));
 	if (r->sharing.known) {
 		set(row, HB_COL_threads_per_core, "%u", r->sharing.threads_per_core);

@@ -319,7 +319,8 @@ void hb_cpumap_count(const struct hb_cpumap *m, unsigned *cpus, unsigned *cores,
  * list CPU outside m).
  */
 int hb_place(enum hb_pin pin, enum hb_smt smt, unsigned np, unsigned nc, const cpu_set_t *list,
-	     const struct hb_cpumap *m, struct hb_placement *p, char *err, size_t errlen);
+	     const unsigned *nodes, const struct hb_cpumap *m, struct hb_placement *p, char *err,
+	     size_t errlen);
 /* How the threads of cpu[0..n) share the cores of m (a pure function). */
 void hb_sharing_of(const struct hb_cpumap *m, const int *cpu, unsigned n, struct hb_sharing *s);
 

@@ -352,7 +352,13 @@ static void bad_input_exits_2_with_one_message_and_no_file(void **state)
 		{NULL, {"--workload", "mixed", "--enqueue-share", "half"}, "--enqueue-share needs a number"},
 		{NULL, {"--workload", "pairs", "--enqueue-share", "0.3"}, "--enqueue-share goes with --workload mixed"},
 		{NULL, {"--enqueue-share", "0.3"}, "--enqueue-share goes with --workload mixed"},
-		{NULL, {"--workload", "pairs", "--pin", "split"}, "--pin split puts producers and consumers on different nodes"},
+		{NULL, {"--workload", "pairs", "--pin", "split"}, "--pin split puts producers and consumers on nodes of their own"},
+		{NULL, {"--workload", "mixed", "--pin", "nodes:0/1"}, "--pin nodes:0/1 puts producers and consumers on nodes of their own"},
+		{NULL, {"--pin", "nodes:0"}, "--pin nodes:0: expected nodes:P/C"},
+		{NULL, {"--pin", "nodes:0/1x"}, "--pin nodes:0/1x: expected nodes:P/C"},
+		{NULL, {"--pin", "nodes:-1/0"}, "--pin nodes:-1/0: expected nodes:P/C"},
+		{NULL, {"--pin", "nodes:0/999"}, "--pin nodes:0/999: expected nodes:P/C"},
+		{NULL, {"--topology", "0;1", "--pin", "nodes:0/2"}, "node 2 has no CPU in this run"},
 		{NULL, {"--pin", "split", "--workload", "mixed"}, "mixed has no sides"},
 		{NULL, {"--workload", "mixed", "--load", "0.5"}, "--load goes with --workload prodcons"},
 		{NULL, {"--workload", "pairs", "--threads", "3", "--pin", "0-1"}, "names 2 CPUs for 3 threads"},
@@ -854,6 +860,19 @@ static void crowded_pinning_is_announced(void **state)
 /* A queue that loses, duplicates or corrupts one item in a million is
  * caught in both item modes: exit 1, a message naming the producer, and no
  * result written. */
+/* A broken queue's run, again (up to three runs in all) while it exits 0:
+ * on a machine loaded enough to stall its threads past --drain-timeout the
+ * run ends before the millionth item, where the fault strikes; a check that
+ * misses the fault exits 0 every time and still fails the test. */
+static void run_faulty(struct outcome *r, const char *const *args)
+{
+	for (int attempt = 0; attempt < 3; attempt++) {
+		run_bench(r, NULL, args);
+		if (r->status != 0)
+			return;
+	}
+}
+
 static void faults_are_caught(void **state)
 {
 	(void)state;
@@ -872,7 +891,7 @@ static void faults_are_caught(void **state)
 			const char *args[] = {"--queue", faults[f][0], "--item", items[i], "--ops",
 					      "1500000", "--warmup", "0", "--calibrate", "0",
 					      "--drain-timeout", "1", "--out", dir, "--quiet", NULL};
-			run_bench(&r, NULL, args);
+			run_faulty(&r, args);
 			if (r.status != 1)
 				fail_msg("%s: exit %d, expected 1; stderr: %s", tag, r.status, r.err);
 			/* fault-reorder loses nothing: the order check names it */
@@ -897,7 +916,7 @@ static void faults_are_caught(void **state)
 		const char *args[] = {"--queue", "fault-corrupt", "--bursts", "--accounting",
 				      widths[w], "--ops", "1500000", "--warmup", "0", "--calibrate",
 				      "0", "--drain-timeout", "1", "--out", dir, "--quiet", NULL};
-		run_bench(&r, NULL, args);
+		run_faulty(&r, args);
 		if (r.status != 1 || !strstr(r.err, "checksum differs"))
 			fail_msg("%s: exit %d, expected 1 and \"checksum differs\": %s", tag, r.status,
 				 r.err);
@@ -915,7 +934,7 @@ static void faults_are_caught(void **state)
 						      "--threads", "2", "--item", items[i], "--ops",
 						      "2500000", "--warmup", "0", "--calibrate", "0",
 						      "--drain-timeout", "1", "--out", dir, "--quiet", NULL};
-				run_bench(&r, NULL, args);
+				run_faulty(&r, args);
 				const char *what = f == 1 && i == 0 ? "duplicated"
 						   : f == 3	   ? "arrived after a later item"
 								   : faults[f][1];
@@ -1076,9 +1095,9 @@ static void stripped_runs_say_so_and_still_verify(void **state)
 	/* fault-drop loses items at the millionth: counted totals catch it */
 	fresh_dir(dir, sizeof dir, "strip-drop");
 	const char *drop[] = {"--queue", "fault-drop", "--strip", "accounting", "--duration",
-			      "0.5", "--warmup", "0", "--drain-timeout", "1", "--out", dir,
+			      "1", "--warmup", "0", "--drain-timeout", "1", "--out", dir,
 			      "--quiet", NULL};
-	run_bench(&r, NULL, drop);
+	run_faulty(&r, drop);
 	if (r.status != 1 || !strstr(r.err, "verify failed: the producers sent"))
 		fail_msg("fault-drop --strip accounting: exit %d, expected 1: %s", r.status, r.err);
 }

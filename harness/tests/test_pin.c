@@ -48,6 +48,7 @@ static struct hb_cpumap *two_sockets(int intel)
 }
 
 struct plan {
+	unsigned nodes[2]; /* HB_PIN_NODES: set before place() */
 	int cpu[256];
 	struct hb_placement p;
 	struct hb_sharing sh;
@@ -64,9 +65,11 @@ static void place(struct plan *pl, const struct hb_cpumap *m, enum hb_pin pin, e
 		char err[NUMARING_ERRLEN];
 		assert_int_equal(numaring_cpulist_parse(list, strlen(list), &set, err, sizeof err), 0);
 	}
+	unsigned nodes[2] = {pl->nodes[0], pl->nodes[1]};
 	memset(pl, 0, sizeof *pl);
+	memcpy(pl->nodes, nodes, sizeof nodes);
 	pl->p.cpu = pl->cpu;
-	pl->rc = hb_place(pin, smt, np, nc, &set, m, &pl->p, pl->err, sizeof pl->err);
+	pl->rc = hb_place(pin, smt, np, nc, &set, pl->nodes, m, &pl->p, pl->err, sizeof pl->err);
 	if (pl->rc == 0)
 		hb_sharing_of(m, pl->cpu, np + nc, &pl->sh);
 }
@@ -233,6 +236,32 @@ static void split_by_cores_and_by_siblings(void **state)
 	assert_int_equal(pl.sh.smt_shared, 1);
 	assert_int_equal(pl.sh.cores, 16);
 	assert_int_equal(pl.p.main_cpu, 8); /* node 0's first free core */
+	free(m);
+}
+
+/* nodes:P/C: producers on node P's cores, consumers on node C's, each a
+ * core in turn; on one node P0, C0, P1, C1.. as compact; a node without
+ * CPUs is refused by name */
+static void nodes_put_each_side_where_asked(void **state)
+{
+	(void)state;
+	struct plan pl = {.nodes = {1, 0}};
+	struct hb_cpumap *m = two_sockets(1);
+	place(&pl, m, HB_PIN_NODES, HB_SMT_CORES, 2, 3, NULL);
+	assert_int_equal(pl.rc, 0);
+	const int want[] = {16, 17, 0, 1, 2};
+	expect_cpus(&pl, 5, want);
+	pl.nodes[0] = pl.nodes[1] = 1;
+	place(&pl, m, HB_PIN_NODES, HB_SMT_CORES, 2, 2, NULL);
+	assert_int_equal(pl.rc, 0);
+	const int same[] = {16, 18, 17, 19}; /* P0 16, P1 18; C0 17, C1 19 */
+	expect_cpus(&pl, 4, same);
+	assert_int_equal(pl.sh.threads_per_core, 1);
+	pl.nodes[0] = 0;
+	pl.nodes[1] = 2;
+	place(&pl, m, HB_PIN_NODES, HB_SMT_CORES, 1, 1, NULL);
+	assert_int_equal(pl.rc, -1);
+	assert_non_null(strstr(pl.err, "node 2 has no CPU in this run"));
 	free(m);
 }
 
@@ -421,6 +450,7 @@ int main(void)
 		cmocka_unit_test(more_threads_than_cores_share_cpus),
 		cmocka_unit_test(split_by_cores_and_by_siblings),
 		cmocka_unit_test(scatter_round_robins_over_nodes),
+		cmocka_unit_test(nodes_put_each_side_where_asked),
 		cmocka_unit_test(a_list_is_taken_as_given),
 		cmocka_unit_test(what_cannot_be_placed_is_refused),
 		cmocka_unit_test(none_pins_nothing),

@@ -105,6 +105,16 @@ def _real(text, lo, hi, zero_ok=False, hi_ok=True):
     return v
 
 
+def _pin(text):
+    """pin: a placement's name, or nodes:P/C (producers on node P, consumers
+    on node C: numaring-bench --pin nodes:P/C)."""
+    if re.fullmatch(r"nodes:\d{1,2}/\d{1,2}", text):
+        return text
+    if text not in PINS:
+        raise ValueError(f"unknown value {text!r} (one of: {', '.join(PINS)}, nodes:P/C)")
+    return text
+
+
 def _choice(names):
     def check(text):
         if text not in names:
@@ -166,7 +176,7 @@ SWEEP_KEYS.update({
     "gate": _choice(GATES),
     "backoff": _choice(BACKOFFS),
     "capacity-per-node": _bounded("capacity"),
-    "pin": _choice(PINS),
+    "pin": _pin,
     "smt": _choice(SMTS),
     "item": _choice(manifest.items()),
     "pace": _choice(PACES),
@@ -536,10 +546,10 @@ def points(exp, profile, ncpus, nodes, cores=None):
         if symmetric and ("producers" in opts or "consumers" in opts):
             raise ExpError(f"{exp.path}: workload {chosen['workload']} counts its threads "
                            "with threads =, not producers/consumers")
-        if symmetric and opts.get("pin") == "split":
-            raise ExpError(f"{exp.path}: pin split puts producers and consumers on different "
-                           f"nodes; workload {chosen['workload']} has no such sides (compact "
-                           "or scatter)")
+        if symmetric and (opts.get("pin") == "split" or opts.get("pin", "").startswith("nodes:")):
+            raise ExpError(f"{exp.path}: pin {opts['pin']} puts producers and consumers on "
+                           f"nodes of their own; workload {chosen['workload']} has no such "
+                           "sides (compact or scatter)")
         if opts.get("workload") != "mixed" and "enqueue-share" in opts:
             raise ExpError(f"{exp.path}: enqueue-share is for workload mixed")
         if opts.get("pace", "free") != "free" and not symmetric and ("producer-work" in opts

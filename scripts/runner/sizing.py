@@ -65,8 +65,11 @@ def topo_cores(topo, ncpus):
 
 
 def needs_two_nodes(exp, profile):
+    """An experiment that places producers and consumers on nodes of their own
+    (pin split, or nodes:P/C)."""
     settings, _ = exp.settings(profile)
-    return "split" in [str(v) for v in settings.get("pin", [])]
+    return any(str(v) == "split" or str(v).startswith("nodes:")
+               for v in settings.get("pin", []))
 
 
 def emulated_halves():

@@ -105,6 +105,21 @@ class ParserTest(unittest.TestCase):
             expfile.points(parse_text(GOOD.replace("threads = 2", "threads = 2\nworkload = mixed"
                                                    "\npin = split")), "quick", 2, 2)
         self.assertIn("pin split", str(cm.exception))
+        # nodes:P/C: producers on node P, consumers on node C; no sides in mixed
+        e = parse_text(GOOD.replace("threads = 2", "threads = 2\npin = nodes:0/1, nodes:1/1"))
+        pts, _ = expfile.points(e, "quick", 2, 2)
+        self.assertEqual({p.opts["pin"] for p in pts}, {"nodes:0/1", "nodes:1/1"})
+        self.assertTrue(any("nodes:0/1" in p.args() for p in pts))
+        from scripts.runner import sizing
+        self.assertTrue(sizing.needs_two_nodes(e, "quick"))
+        with self.assertRaises(expfile.ExpError) as cm:
+            expfile.points(parse_text(GOOD.replace("threads = 2", "threads = 2\nworkload = mixed"
+                                                   "\npin = nodes:0/1")), "quick", 2, 2)
+        self.assertIn("pin nodes:0/1 puts producers and consumers", str(cm.exception))
+        for bad in ("nodes:0", "nodes:a/1", "nodes:0/1/2"):
+            with self.assertRaises(expfile.ExpError) as cm:
+                parse_text(GOOD.replace("threads = 2", f"threads = 2\npin = {bad}"))
+            self.assertIn("nodes:P/C", str(cm.exception))
         with self.assertRaises(expfile.ExpError) as cm:
             parse_text(GOOD.replace("threads = 2", "threads = 2\nworkload = triples"))
         self.assertIn("unknown value 'triples'", str(cm.exception))
