@@ -232,7 +232,8 @@ void hb_usage(FILE *out)
 		"  --lookup MODE       libnuma | syscall | table | cached | rseq | rdpid | none (default cached)\n"
 		"  --recheck N         cached: re-check the node every N operations (default 256)\n"
 		"  --gate MODE         shared | pernode | perworker (default perworker)\n"
-		"  --backoff MODE      none | pause | exp | yield (default none)\n"
+		"  --backoff MODE      none | pause | exp | yield (default exp, the library's\n"
+		"                      production default: ring/numaring.h says why)\n"
 		"  --linger US         a consumer whose ring is empty takes only a full batch from\n"
 		"                      another node until it has found nothing for US microseconds\n"
 		"                      (0..1000000; default 0: whatever there is)\n"
@@ -425,7 +426,7 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 	o->lookup = NUMARING_LOOKUP_CACHED;
 	o->recheck = 256;
 	o->gate = NUMARING_GATE_PERWORKER;
-	o->backoff = NUMARING_BACKOFF_NONE;
+	o->backoff = NUMARING_BACKOFF_DEFAULT;
 	o->pin = HB_PIN_COMPACT;
 	o->smt = HB_SMT_CORES;
 	o->verify = 1;

@@ -76,17 +76,31 @@ extern "C" {
 #define NUMARING_VERSION_MINOR 3
 
 /* What a worker does after losing a race for a slot (another worker's CAS
- * won). NONE suits most programs: a lost race means the other worker made
- * progress. PAUSE and EXP calm a line that many workers of one node hammer;
- * YIELD gives the CPU away (a system call) when workers outnumber CPUs. */
+ * won). NONE retries at once. PAUSE and EXP calm a line that workers of one
+ * node hammer; YIELD gives the CPU away (a system call) when workers
+ * outnumber CPUs.
+ *
+ * The default is EXP (NUMARING_BACKOFF_DEFAULT), from the evidence of the
+ * committed F4 sweep (results/<host>/README.md, "F4 by workload"): a backoff
+ * runs only after a lost race, so it costs nothing where races are not lost
+ * (prodcons at 1P1C lost none: every backoff "not exercised"); where they
+ * are (enqueue-dequeue pairs and mixed operations, hundreds of lost races
+ * per 1,000 operations without work) every backoff multiplied throughput,
+ * and with local work between operations, fewer races lost, EXP was the one
+ * that did not lose (its first backoffs are a PAUSE or two, where PAUSE's
+ * fixed spin and YIELD's system call cost a whole backoff each time).
+ * NONE stays for programs whose workers never share a slot's line. */
 enum numaring_backoff {
-	NUMARING_BACKOFF_NONE,  /* retry at once (default) */
+	NUMARING_BACKOFF_NONE,  /* retry at once */
 	NUMARING_BACKOFF_PAUSE, /* a fixed spin of NUMARING_PAUSE_SPIN PAUSE instructions */
 	NUMARING_BACKOFF_EXP,   /* PAUSE spin doubling per lost race, 1 to NUMARING_EXP_MAX_SPIN
-	                           (the lab may set both lengths: numaring_lab.h) */
+	                           (the lab may set both lengths: numaring_lab.h); the default */
 	NUMARING_BACKOFF_YIELD, /* sched_yield() */
 	NUMARING_BACKOFF_COUNT_
 };
+
+/* The production default of numaring_config_init (above: why). */
+#define NUMARING_BACKOFF_DEFAULT NUMARING_BACKOFF_EXP
 
 #define NUMARING_PAUSE_SPIN 32u
 #define NUMARING_EXP_MAX_SPIN 1024u
@@ -150,7 +164,7 @@ struct numaring_worker;
 
 /*
  * numaring_config_init - fill *cfg with the defaults: size, capacity 1024,
- * batch 32, backoff NONE, topology NULL. With no other change
+ * batch 32, backoff NUMARING_BACKOFF_DEFAULT (EXP), topology NULL. With no other change
  * numaring_create() works on any Linux machine. Always start from it: a
  * config whose size is not set is refused.
  */

@@ -96,8 +96,8 @@ struct numaring_flat_handle *numaring_flat_attach(struct numaring_flat *f)
 		return NULL;
 	}
 	h->r = f->r;
-	/* backoff NONE, NumaRing's default: flat measures the ring alone */
-	nr_backoff_init(&h->bo, NUMARING_BACKOFF_NONE, NUMARING_PAUSE_SPIN, NUMARING_EXP_MAX_SPIN,
+	/* NumaRing's default backoff: flat measures its ring alone */
+	nr_backoff_init(&h->bo, NUMARING_BACKOFF_DEFAULT, NUMARING_PAUSE_SPIN, NUMARING_EXP_MAX_SPIN,
 			0, (uint32_t)(uintptr_t)h);
 	return h;
 }

@@ -25,7 +25,7 @@ void numaring_config_init(struct numaring_config *cfg)
 	cfg->size = sizeof *cfg;
 	cfg->capacity = 1024;
 	cfg->batch = 32;
-	cfg->backoff = NUMARING_BACKOFF_NONE;
+	cfg->backoff = NUMARING_BACKOFF_DEFAULT; /* numaring.h: why */
 	cfg->topology = NULL;
 }
 

@@ -34,7 +34,7 @@ static void defaults_create_anywhere(void **state)
 	assert_int_equal(lab.recheck, 256);
 	assert_int_equal(lab.gate, NUMARING_GATE_PERWORKER);
 	assert_int_equal(lab.linger_us, 0);
-	assert_int_equal(cfg.backoff, NUMARING_BACKOFF_NONE);
+	assert_int_equal(cfg.backoff, NUMARING_BACKOFF_EXP); /* NUMARING_BACKOFF_DEFAULT */
 	assert_null(cfg.topology);
 	unsetenv("NUMARING_TOPOLOGY");
 	nr_test_unpin();
