@@ -274,6 +274,37 @@ def m_f5_realized(ctx):
                             "per transfer"))
 
 
+def m_order_kept(ctx):
+    """The order check of every run (numaring-bench, harness/item.h): the most
+    inversions per million items over the runs whose queue's stated order
+    rules them out (ordering_enforced 1), in every experiment of the host and
+    of its cross-node folder; the runs where they are only counted (numaring
+    and the sharded queue across nodes) named in the detail. None where no run
+    reported the check (results from before it)."""
+    dirs = [ctx.dir] + ([ctx.cross] if ctx.cross and ctx.cross != ctx.dir else [])
+    rows = [r for d in dirs for exp in findings.EXPERIMENTS
+            for r in findings.load(os.path.join(d, f"{exp}.csv"))
+            if str(r.get("ordering_enforced") or "") in ("0", "1")]
+    enforced = [r for r in rows if str(r["ordering_enforced"]) == "1"]
+    if not enforced:
+        return None
+    inv = [(nrdata.num(r, "inversions_per_million") or 0.0, r) for r in enforced]
+    worst, wr = max(inv, key=lambda x: x[0])
+    counted = [(nrdata.num(r, "inversions_per_million") or 0.0, r) for r in rows
+               if str(r["ordering_enforced"]) == "0"]
+    queues = sorted({r.get("queue") for r in enforced})
+    detail = (f"{len(enforced)} runs of {len(queues)} queues with their stated order enforced"
+              + (f"; the most: {worst:g} per million, {wr.get('queue')} "
+                 f"{wr.get('experiment')} {wr.get('point')}" if worst > 0 else
+                 ", none with an inversion"))
+    if counted:
+        cv, cr = max(counted, key=lambda x: x[0])
+        detail += (f"; counted, not enforced, in {len(counted)} runs (order per node across "
+                   f"nodes): at most {cv:g} per million ({cr.get('queue')} "
+                   f"{cr.get('experiment')})")
+    return Measured(worst, source="<experiment>.csv (every experiment)", detail=detail)
+
+
 def m_peers(item, bursts, peer):
     def measure(ctx):
         r = findings.peers(ctx.dir, item)
@@ -499,6 +530,13 @@ CLAIMS = [
           "bench/bench-fidelity.csv: throughput_ops_per_s, where harness vs bare",
           "paired median ratio, every configuration", ">=", 0.8, "x", "", ANY,
           m_bench_fidelity, rule=EVERY_PART),
+    Claim("ring.order-kept", "ring",
+          "No queue breaks the order it states: every run of a queue that keeps each "
+          "producer's order (fifo, per-producer; numaring and the sharded queue on one node) "
+          "shows no inversion, checked on every item.",
+          "<experiment>.csv: inversions_per_million where ordering_enforced = 1",
+          "most inversions per million over those runs", "<=", 0.0, "", "", ANY,
+          m_order_kept, rule=BOUND_EVERY_RUN),
     Claim("ring.oversub-no-collapse", "ring",
           "With 3 producers and 3 consumers on 2 CPUs, no look-up x gate x backoff collapses "
           "below 0.1 of the per-worker gate (make bench-oversub).",

@@ -35,7 +35,9 @@ def _base_row(kind, nodes, host):
                batch="32", bursts="0", capacity="1024", pin="compact", topology_kind=kind,
                topology=(";".join(str(i) for i in range(nodes)) if kind == "emulated"
                          else "real"), nodes=str(nodes), rate="0",
-               warmup_s="0", ops="5000", verify="ok", host=host, clock="tsc")
+               warmup_s="0", ops="5000", verify="ok", host=host, clock="tsc",
+               ordering="per-node", ordering_enforced="1", inversions_per_million="0",
+               max_backward_step="0")
     return row
 
 

@@ -196,6 +196,10 @@ def mutations(h):
               {"queue": "flat", "bursts": "1", "where": "bare"}, "throughput_ops_per_s",
               ratio_to(v))
 
+    def order(v):
+        set_all(c("peers.csv"), {"queue": "numaring"}, "ordering_enforced", "1")
+        set_all(c("peers.csv"), {"queue": "numaring"}, "inversions_per_million", f"{v:g}")
+
     def oversub(v):
         set_all(c("bench", "bench-oversub.csv"), {"lookup": "libnuma", "gate": "shared"},
                 "ratio_to_perworker", f"{v:g}")
@@ -223,6 +227,7 @@ def mutations(h):
         "ring.bench-single-flat": (bench("0", "flat"), 1.2, 0.8),
         "harness.fidelity": (fidelity, 0.95, 0.5),
         "ring.oversub-no-collapse": (oversub, 0.5, 0.05),
+        "ring.order-kept": (order, 0.0, 3.0),
     }
 
 
