@@ -357,6 +357,11 @@ const struct hb_qmem *hb_qmem_in_use(void)
 	return &g.plan;
 }
 
+const char *hb_qmem_mode_name(const struct hb_qmem *qm)
+{
+	return !qm->placing ? NULL : qm->mode == MPOL_INTERLEAVE ? "interleave" : "bind";
+}
+
 unsigned hb_qmem_refused(void)
 {
 	return atomic_load(&g.refused);
@@ -469,6 +474,7 @@ int hb_qmem_plan(const struct hb_options *o, const struct numaring_topology *t, 
 	memset(qm, 0, sizeof *qm);
 	qm->policy = o->queue_mem;
 	qm->node = -1;
+	qm->emulated = t->emulated;
 	int rc = plan_check(o);
 	if (rc)
 		return rc;
@@ -561,12 +567,12 @@ static int look_up(uintptr_t *page, size_t n, struct hb_qmem_pages *pg)
 	return 0;
 }
 
-void hb_qmem_count(const struct hq_ops *ops, void *q, int emulated, struct hb_qmem_pages *pg)
+void hb_qmem_count(const struct hq_ops *ops, void *q, struct hb_qmem_pages *pg)
 {
 	enum { MAX_REGIONS = 2 * NUMARING_MAX_NODES };
 	struct hq_region reg[MAX_REGIONS];
 	memset(pg, 0, sizeof *pg);
-	if (emulated) {
+	if (g.plan.emulated) {
 		pg->why_not = "emulated nodes: nothing is placed, no page is counted";
 		return;
 	}

@@ -38,6 +38,7 @@ struct hb_qmem {
 	enum hb_qmem_policy policy;
 	int node;        /* node:N's N, or the producers' / consumers' node; -1: none */
 	int placing;     /* 1: the allocator and the threads' policies place it */
+	int emulated;    /* 1: the run's nodes are emulated: nothing placed, no page counted */
 	int mode;        /* placing: MPOL_BIND (one node) or MPOL_INTERLEAVE */
 	unsigned long mask[HB_QMEM_MASK_WORDS]; /* placing: the nodes */
 	char nodes[128]; /* placing: the nodes, "1" or "0,1"; else "" */
@@ -66,6 +67,10 @@ void hb_qmem_use(const struct hb_qmem *qm);
 /* The plan in use (first-touch, not placing, before any hb_qmem_use). */
 const struct hb_qmem *hb_qmem_in_use(void);
 
+/* "bind" or "interleave": the kernel's mode of a placing plan; NULL when
+ * it does not place. */
+const char *hb_qmem_mode_name(const struct hb_qmem *qm);
+
 /* Bindings and policies the kernel refused so far (their pages went where
  * first touch put them). */
 unsigned hb_qmem_refused(void);
@@ -89,7 +94,7 @@ void hb_qmem_leave(struct hb_qmem_thread *s);
 /* Where the pages of queue q (of ops) are: the allocator's spans and the
  * adapter's regions, every page once. Not on emulated nodes (nothing is
  * placed there: pages->counted 0). */
-void hb_qmem_count(const struct hq_ops *ops, void *q, int emulated, struct hb_qmem_pages *pages);
+void hb_qmem_count(const struct hq_ops *ops, void *q, struct hb_qmem_pages *pages);
 
 /* "0:12;1:0": the pages on each node of the machine that has memory (and on
  * any other node a page was found on), into buf; "not placed" on emulated

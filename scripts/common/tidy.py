@@ -105,7 +105,10 @@ LATER_COLUMNS = frozenset(["load", "capacity_ops_per_s", "inflight", "linger_us"
                            # it, capacity was each of numaring's node rings
                            "capacity_scope", "queue_slots",
                            # --work MIN-MAX (issue 31): before it, draws started at 0
-                           "work_min_ns"])
+                           "work_min_ns",
+                           # --queue-mem (issue 31): before it, every queue's memory
+                           # went where first touch put it, and no page was counted
+                           "queue_mem", "queue_pages"])
 
 #: Columns every row must fill: the plots cannot place a row without them.
 REQUIRED_VALUES = ("experiment", "point", "rep", "queue", "producers", "consumers",
