@@ -15,7 +15,7 @@ HARNESS_SRCS := harness/bench.c harness/run.c harness/workers.c harness/workload
 	harness/options.c harness/output.c harness/clock.c harness/hdr.c $(PROBE_SRCS) \
 	harness/counters.c harness/item_sum.c harness/manifest.c harness/errors.c harness/qmem.c \
 	$(PEER_C_SRCS)
-HARNESS_HDRS := $(wildcard harness/*.h harness/peers/*.h) $(wildcard ring/*.h) $(B)/version.h
+HARNESS_HDRS := $(wildcard harness/*.h harness/peers/*.h harness/peers/*.hpp) $(wildcard ring/*.h) $(B)/version.h
 HARNESS_OBJS := $(HARNESS_SRCS:%.c=$(B)/obj/%.o) $(PEER_CXX_SRCS:%.cpp=$(B)/obj/%.cpp.o)
 HARNESS_CFLAGS := -Iharness -Iharness/peers -I$(B) $(PEER_CFLAGS)
 

@@ -135,10 +135,10 @@ void hb_run_free(struct hb_run *run)
 	hb_counters_release(run);
 	if (run->barrier_ready)
 		pthread_barrier_destroy(&run->barrier);
-	if (run->q) {
+	if (run->q)
 		run->ops->destroy(run->q);
+	if (run->ops) /* the allocator's chunks of it: a failed create's too */
 		hb_qmem_release();
-	}
 	free(run->prod);
 	free(run->cons);
 	memset(run, 0, sizeof *run);
