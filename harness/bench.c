@@ -231,6 +231,7 @@ static int do_run(const struct hb_options *o)
 	struct hb_calibration cal;
 	struct hb_work_calibration work;
 	struct hb_report rep;
+	struct hb_qmem qmem;
 	char err[NUMARING_ERRLEN], recheck[32], linger[32], pause_spin[16], exp_cap[16];
 	int rc = 0;
 
@@ -261,6 +262,11 @@ static int do_run(const struct hb_options *o)
 	}
 	if ((rc = hb_plan_cpus(o, cpumap, &place)) != 0)
 		goto out;
+	/* where the queues' memory goes (--queue-mem), for every run of this
+	 * invocation: the calibration's and the capacity run's queues too */
+	if ((rc = hb_qmem_plan(o, t, cpus, &qmem)) != 0)
+		goto out;
+	hb_qmem_use(&qmem);
 	if (!o->quiet)
 		hb_warn_crowding(o, t, cpus);
 	if (o->out && (rc = hb_dir_writable(o->out)) < 0) {
@@ -422,6 +428,7 @@ static int do_run(const struct hb_options *o)
 	rep.m = &m;
 	rep.cal = &cal;
 	rep.work = &work;
+	rep.qmem = hb_qmem_in_use();
 	if (!o->quiet)
 		print_line(o, &rep, &m);
 	if (checked && failed)

@@ -13,8 +13,9 @@ PROBE_OBJS = $(PROBE_SRCS:%.c=$(B)/obj/%.o)
 
 HARNESS_SRCS := harness/bench.c harness/run.c harness/workers.c harness/workload.c harness/placement.c harness/report.c \
 	harness/options.c harness/output.c harness/clock.c harness/hdr.c $(PROBE_SRCS) \
-	harness/counters.c harness/item_sum.c harness/manifest.c harness/errors.c $(PEER_C_SRCS)
-HARNESS_HDRS := $(wildcard harness/*.h harness/peers/*.h) $(wildcard ring/*.h) $(B)/version.h
+	harness/counters.c harness/item_sum.c harness/manifest.c harness/errors.c harness/qmem.c \
+	$(PEER_C_SRCS)
+HARNESS_HDRS := $(wildcard harness/*.h harness/peers/*.h harness/peers/*.hpp) $(wildcard ring/*.h) $(B)/version.h
 HARNESS_OBJS := $(HARNESS_SRCS:%.c=$(B)/obj/%.o) $(PEER_CXX_SRCS:%.cpp=$(B)/obj/%.cpp.o)
 HARNESS_CFLAGS := -Iharness -Iharness/peers -I$(B) $(PEER_CFLAGS)
 
@@ -75,9 +76,10 @@ $(B)/tests/test_probe: harness/tests/test_probe.c $(PROBE_OBJS) $(B)/obj/harness
 		$(B)/obj/harness/errors.o -o $@ \
 		$(HARNESS_LINK_RING) -Wl,-rpath,'$$ORIGIN/..' $(LDFLAGS_) -lnuma -lcmocka -lm
 
-# The adapters word their errors with errors.c: it travels with them.
+# The adapters word their errors with errors.c and take their memory from
+# qmem.c (peers/hq_mem.h): both travel with them.
 PEER_OBJS := $(PEER_C_SRCS:%.c=$(B)/obj/%.o) $(PEER_CXX_SRCS:%.cpp=$(B)/obj/%.cpp.o) \
-	$(B)/obj/harness/errors.o
+	$(B)/obj/harness/errors.o $(B)/obj/harness/qmem.o
 $(B)/tests/test_peers: harness/tests/test_peers.c $(PEER_OBJS) $(B)/obj/harness/clock.o \
 		$(B)/obj/harness/item_sum.o $(NUMARING_LAB_SO)
 	@mkdir -p $(dir $@)

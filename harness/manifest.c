@@ -17,6 +17,7 @@
 #include "options.h"
 #include "output.h"
 #include "probe_rows.h"
+#include "qmem.h"
 #include "queue.h"
 #include "schema.h"
 
@@ -91,6 +92,12 @@ static const char *accounting_at(unsigned i)
 	return hb_accounting_name((enum hb_accounting)i);
 }
 
+/* --queue-mem's values as it takes them: node:N for the node policy. */
+static const char *queue_mem_at(unsigned i)
+{
+	return i == HB_QMEM_NODE ? "node:N" : hb_qmem_policy_name((enum hb_qmem_policy)i);
+}
+
 static const char *stat_at(unsigned i)
 {
 	return hq_stat_name((enum hq_stat)i);
@@ -135,6 +142,15 @@ static void queue(FILE *f, const struct hq_ops *o)
 	hb_json_str(f, o->ordering);
 	fputs(", \"capacity_kind\": ", f);
 	hb_json_str(f, o->capacity_kind);
+	/* how --queue-mem reaches its memory, and what a count of its pages
+	 * leaves out (queue.h) */
+	fputs(",\n     \"memory\": ", f);
+	hb_json_str(f, o->memory);
+	fputs(", \"memory_left_out\": ", f);
+	if (o->uncounted)
+		hb_json_str(f, o->uncounted);
+	else
+		fputs("null", f);
 	fputc(',', f);
 	/* The item kinds a run of it carries: a queue that neither moves nor
 	 * makes up items runs with inline ones whatever --item says (bench.c,
@@ -205,6 +221,8 @@ void hb_print_manifest(FILE *f)
 	names(f, HB_PIN_COUNT_, pin_at);
 	fputs(",\n  \"smts\": ", f);
 	names(f, HB_SMT_COUNT_, smt_at);
+	fputs(",\n  \"queue_mems\": ", f);
+	names(f, HB_QMEM_COUNT_, queue_mem_at);
 	fputs(",\n  \"items\": ", f);
 	names(f, HB_ITEM_COUNT_, item_at);
 	fputs(",\n  \"accountings\": ", f);

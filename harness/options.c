@@ -15,6 +15,7 @@
 #include "bounds.h"
 #include "errors.h"
 #include "numaring_topology.h"
+#include "qmem.h"
 
 static const char *const workload_names[HB_WORKLOAD_COUNT_] = {
 	[HB_WORKLOAD_PRODCONS] = "prodcons",
@@ -267,6 +268,24 @@ void hb_usage(FILE *out)
 		"                      A CPU no thread uses, if any, runs the main thread.\n"
 		"                      summary.csv's threads_per_core and smt_shared and meta.json's\n"
 		"                      threads (cpu, core, node) say where the threads ran\n"
+		"  --queue-mem POLICY  where the queue's memory goes (default first-touch):\n"
+		"                        first-touch  where the creating thread's first touch puts it,\n"
+		"                                     and what the queue allocates as it runs where\n"
+		"                                     the working thread's does (as without the option)\n"
+		"                        producers    the node of the first producer's CPU\n"
+		"                        consumers    the node of the first consumer's CPU (pairs,\n"
+		"                                     mixed: both are thread 0's)\n"
+		"                        interleave   page by page over the run's nodes\n"
+		"                        node:N       OS node N, which must have memory\n"
+		"                      What a queue makes at creation comes from the harness's allocator,\n"
+		"                      bound to the nodes (mbind), or from a library's fresh mapping made\n"
+		"                      under the creating thread's memory policy; what it allocates as it\n"
+		"                      runs follows each worker's memory policy (set_mempolicy) and, where\n"
+		"                      its adapter routes it, the allocator. numaring and sharded place a\n"
+		"                      ring per node themselves and keep it. Emulated nodes place nothing.\n"
+		"                      summary.csv's queue_pages counts the queue's pages per node at the\n"
+		"                      end of the measured window (\"0:12;1:0\"; \"not placed\" on emulated\n"
+		"                      nodes); meta.json's queue_memory says what is counted and what not\n"
 		"\n"
 		"the harness's own ceiling\n"
 		"  --calibrate SEC     before the measured run, run the null queue (operations that share\n"
@@ -314,7 +333,7 @@ enum {
 	OPT_CALIBRATE, OPT_SCHEMA, OPT_LOAD, OPT_LOAD_PROBE, OPT_LINGER, OPT_COUNTERS, OPT_SMT,
 	OPT_ACCOUNTING, OPT_WORKLOAD, OPT_THREADS, OPT_ENQUEUE_SHARE, OPT_WORK, OPT_PRODUCER_WORK,
 	OPT_CONSUMER_WORK, OPT_SEED, OPT_PAUSE_SPIN, OPT_EXP_CAP, OPT_CAPACITY_OPS, OPT_MANIFEST,
-	OPT_STRIP,
+	OPT_STRIP, OPT_QUEUE_MEM,
 };
 
 static const struct option long_opts[] = {
@@ -358,6 +377,7 @@ static const struct option long_opts[] = {
 	{"exp-cap", required_argument, NULL, OPT_EXP_CAP},
 	{"counters", no_argument, NULL, OPT_COUNTERS},
 	{"smt", required_argument, NULL, OPT_SMT},
+	{"queue-mem", required_argument, NULL, OPT_QUEUE_MEM},
 	{"accounting", required_argument, NULL, OPT_ACCOUNTING},
 	{"strip", required_argument, NULL, OPT_STRIP},
 	{"workload", required_argument, NULL, OPT_WORKLOAD},
@@ -403,6 +423,29 @@ void hb_strip_names(unsigned strip, char *buf, size_t len)
 					       strip_names[i]);
 }
 
+/* --queue-mem's value into o (first-touch, producers, consumers,
+ * interleave, node:N). 0, or 2 after one message. Whether node N exists and
+ * has memory is the run's to check (hb_qmem_plan): the parser has no machine. */
+static int parse_queue_mem(const char *s, struct hb_options *o)
+{
+	uint64_t v;
+	for (int p = 0; p < HB_QMEM_COUNT_; p++)
+		if (p != HB_QMEM_NODE && strcmp(s, hb_qmem_policy_name((enum hb_qmem_policy)p)) == 0) {
+			o->queue_mem = (enum hb_qmem_policy)p;
+			return 0;
+		}
+	if (strncmp(s, "node:", 5) != 0)
+		return hb_usage_error("unknown --queue-mem \"%s\" (first-touch, producers, consumers, "
+				      "interleave, node:N)",
+				      s);
+	int rc = parse_count("--queue-mem node:N", s + 5, 0, HB_QMEM_MAX_NODES - 1, &v);
+	if (rc)
+		return rc;
+	o->queue_mem = HB_QMEM_NODE;
+	o->queue_mem_node = (int)v;
+	return 0;
+}
+
 int hb_parse(int argc, char **argv, struct hb_options *o)
 {
 	uint64_t v;
@@ -429,6 +472,7 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 	o->backoff = NUMARING_BACKOFF_DEFAULT;
 	o->pin = HB_PIN_COMPACT;
 	o->smt = HB_SMT_CORES;
+	o->queue_mem = HB_QMEM_FIRST_TOUCH;
 	o->verify = 1;
 	o->drain_timeout_s = 10.0;
 	o->item = HB_ITEM_INLINE;
@@ -704,6 +748,10 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 						      optarg);
 			break;
 		}
+		case OPT_QUEUE_MEM:
+			if ((rc = parse_queue_mem(optarg, o)))
+				return rc;
+			break;
 		case OPT_RATE:
 			if ((rc = parse_real("--rate", optarg, HB_RLIM(rate), &o->rate)))
 				return rc;

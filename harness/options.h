@@ -40,6 +40,21 @@ enum hb_smt {
 	HB_SMT_COUNT_
 };
 
+/* Where the queue's memory goes (--queue-mem; harness/qmem.c places it).
+ * first-touch: where the creating thread's first touch puts it (the queue's
+ * own allocations as it runs: the working threads'), as before the option;
+ * producers, consumers: the node of the first producer's, the first
+ * consumer's CPU (pairs, mixed: thread 0's, for both); interleave: page by
+ * page over the run's nodes; node: the OS node queue_mem_node. */
+enum hb_qmem_policy {
+	HB_QMEM_FIRST_TOUCH,
+	HB_QMEM_PRODUCERS,
+	HB_QMEM_CONSUMERS,
+	HB_QMEM_INTERLEAVE,
+	HB_QMEM_NODE,
+	HB_QMEM_COUNT_
+};
+
 /* What the threads do (--workload). prodcons: producer threads enqueue and
  * consumer threads dequeue; the symmetric workloads give every thread both
  * roles: pairs enqueues then dequeues (Michael and Scott's enqueue-dequeue
@@ -112,6 +127,8 @@ struct hb_options {
 	cpu_set_t pin_cpus;   /* HB_PIN_LIST: parsed */
 	unsigned pin_nodes[2]; /* HB_PIN_NODES: the producers' and the consumers' node */
 	enum hb_smt smt;      /* --smt: cores (default) or siblings */
+	enum hb_qmem_policy queue_mem; /* --queue-mem: where the queue's memory goes */
+	int queue_mem_node;   /* HB_QMEM_NODE: the OS node N of node:N */
 	double rate;          /* open loop: items per second over all producers; 0 = closed loop */
 	double load;          /* open loop at this fraction of the measured capacity; 0 = none */
 	double load_probe_s;  /* --load: seconds of the capacity run */
@@ -149,6 +166,10 @@ static inline int hb_draws(const struct hb_options *o)
 const char *hb_pin_name(enum hb_pin p);
 /* Names of enum hb_smt ("cores", "siblings"), the same way. */
 const char *hb_smt_name(enum hb_smt s);
+/* Names of enum hb_qmem_policy ("first-touch", ..., "node": node:N's word). */
+const char *hb_qmem_policy_name(enum hb_qmem_policy p);
+/* --queue-mem's value as given: "first-touch", ..., "node:N", into buf. */
+void hb_qmem_policy_format(enum hb_qmem_policy p, int node, char *buf, size_t len);
 
 /*
  * hb_parse - parse argv into *o. Returns 0, or 2 after printing one message

@@ -21,6 +21,8 @@
 
 #include "item.h"
 
+struct hq_region; /* a span of a queue's memory (peers/hq_mem.h) */
+
 /* A queue-specific setting, e.g. {"lookup", "cached"}. */
 struct hq_setting {
 	const char *name;
@@ -92,6 +94,24 @@ struct hq_ops {
 	 *                to a power of two (or the capacity, --capacity-per-node)
 	 *   "unbounded"  grows as it is filled; the harness bounds what is in flight */
 	const char *capacity_kind;
+	/* Where its memory comes from, which says how --queue-mem reaches it
+	 * (harness/qmem.c):
+	 *   "creation"  made once, when the queue is created: by the adapter
+	 *               through the harness's allocator (hq_alloc), which places
+	 *               it, or in a fresh mapping of a library's, made under the
+	 *               creating thread's memory policy (flat)
+	 *   "running"   allocated by the queue's own code, at creation and as it
+	 *               runs (blocks, nodes, pages): placed through the creating
+	 *               and the working threads' memory policy, and through the
+	 *               harness's allocator where the adapter routes the queue's
+	 *               allocations to it (hq_node_alloc)
+	 *   "per-node"  one ring per node, each placed on its own node by the
+	 *               queue itself (numaring's library, sharded's adapter):
+	 *               --queue-mem is not applied, the pages are still counted */
+	const char *memory;
+	/* What of its memory the run's count of pages leaves out, one phrase;
+	 * NULL: none (every page the queue has is counted). */
+	const char *uncounted;
 	const char *const *settings; /* names of the settings it takes, NULL-terminated; NULL: none */
 	unsigned stats_mask;     /* HQ_STAT_BIT()s of the counters thread_stats fills */
 
@@ -117,6 +137,12 @@ struct hq_ops {
 	/* Optional: add this thread's counters to *out (stats_mask says which).
 	 * Called by the thread itself before thread_fini. */
 	void (*thread_stats)(void *h, struct hq_stats *out);
+
+	/* Optional: the spans of its memory that the harness's allocator did not
+	 * make (a library's own mappings), for the count of pages: up to max of
+	 * them into out; returns how many it has (more than max: the first max
+	 * were written). Called by the main thread while the workers run. */
+	unsigned (*regions)(void *q, struct hq_region *out, unsigned max);
 
 	/* Optional: the value in force of setting `name` after create, when it
 	 * can differ from the one asked for (numaring's lookup falls back where

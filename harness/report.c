@@ -388,6 +388,12 @@ static void fill_summary(struct row *row, const struct hb_report *r)
 		set(row, HB_COL_threads_per_core, "%u", r->sharing.threads_per_core);
 		set(row, HB_COL_smt_shared, "%d", r->sharing.smt_shared);
 	}
+	char asked[32], pages[1024];
+	hb_qmem_policy_format(o->queue_mem, o->queue_mem_node, asked, sizeof asked);
+	set(row, HB_COL_queue_mem, "%s", asked);
+	hb_qmem_pages_format(&m->qpages, r->t, pages, sizeof pages);
+	if (*pages)
+		set(row, HB_COL_queue_pages, "%s", pages);
 	set(row, HB_COL_topology_kind, "%s", r->t->emulated ? "emulated" : "real");
 	set(row, HB_COL_topology, "%s", r->topo_spec);
 	set(row, HB_COL_nodes, "%u", r->t->nnodes);
@@ -627,6 +633,82 @@ static void json_placement(FILE *f, const struct hb_report *r)
 	fprintf(f, ",\n");
 }
 
+/* How --queue-mem reached the queue: its kind (queue.h, memory), and what
+ * the plan did with it or why it did nothing. */
+static const char *qmem_how(const struct hb_report *r)
+{
+	const struct hq_ops *q = r->o->queue;
+	if (hb_qmem_own_placement(q))
+		return "the queue places one ring per node itself (numaring's library, sharded's "
+		       "adapter) and keeps that placement: --queue-mem is not applied to it";
+	if (!r->qmem->placing)
+		return r->qmem->why_not;
+	if (hb_qmem_by_threads(q))
+		return "what the adapter routes to the harness's allocator (hq_node_alloc) comes from "
+		       "chunks bound to the nodes (mbind); the rest, which the queue's own code "
+		       "allocates, under the memory policy (set_mempolicy) of the creating thread "
+		       "during create and of each worker from before its thread_init to after its "
+		       "thread_fini";
+	return "made at creation: the harness's allocator's memory bound to the nodes (mbind), a "
+	       "library's own fresh mapping under the creating thread's memory policy "
+	       "(set_mempolicy) during create";
+}
+
+/* meta.json's "queue_memory": the policy asked and how it reached the
+ * queue, and where the queue's pages were at the end of the window. */
+static void write_queue_memory(FILE *f, const struct hb_report *r)
+{
+	const struct hb_qmem *qm = r->qmem;
+	const struct hb_qmem_pages *pg = &r->m->qpages;
+	const struct hq_ops *q = r->o->queue;
+	char asked[32];
+	hb_qmem_policy_format(r->o->queue_mem, r->o->queue_mem_node, asked, sizeof asked);
+	fprintf(f, "  \"queue_memory\": {\"policy\": ");
+	hb_json_str(f, asked);
+	fprintf(f, ", \"kind\": ");
+	hb_json_str(f, q->memory ? q->memory : "");
+	int placed = qm->placing && !hb_qmem_own_placement(q);
+	fprintf(f, ", \"placed\": %s, \"mode\": ", placed ? "true" : "false");
+	if (placed)
+		hb_json_str(f, hb_qmem_mode_name(qm));
+	else
+		fputs("null", f);
+	fputs(", \"nodes\": ", f);
+	if (placed)
+		fprintf(f, "[%s]", qm->nodes);
+	else
+		fputs("null", f);
+	fputs(",\n    \"how\": ", f);
+	hb_json_str(f, qmem_how(r));
+	fprintf(f, ", \"refused\": %u", hb_qmem_refused());
+	fputs(",\n    \"pages\": ", f);
+	if (pg->counted) {
+		int first = 1;
+		fputc('{', f);
+		for (int n = 0; n < HB_QMEM_MAX_NODES; n++)
+			if (pg->on[n]) {
+				fprintf(f, "%s\"%d\": %llu", first ? "" : ", ", n, pg->on[n]);
+				first = 0;
+			}
+		fprintf(f, "}, \"pages_looked_up\": %llu, \"pages_absent\": %llu, \"spans\": %u",
+			pg->pages, pg->absent, pg->regions);
+	} else {
+		fputs("null, \"not_counted\": ", f);
+		hb_json_str(f, pg->why_not ? pg->why_not : "not sampled");
+	}
+	fputs(",\n    \"counted\": ", f);
+	hb_json_str(f, "at the end of the measured window, the workers still running: every page "
+		       "of the spans the harness's allocator handed out for the queue and of the "
+		       "queue's own rings, each once, where the kernel says it is (move_pages); "
+		       "pages never touched are absent");
+	fputs(", \"left_out\": ", f);
+	if (q->uncounted)
+		hb_json_str(f, q->uncounted);
+	else
+		fputs("null", f);
+	fputs("},\n", f);
+}
+
 static void write_meta(FILE *f, const struct hb_report *r)
 {
 	const struct hb_options *o = r->o;
@@ -741,6 +823,7 @@ static void write_meta(FILE *f, const struct hb_report *r)
 	}
 	fprintf(f, "\n  ],\n");
 	json_placement(f, r);
+	write_queue_memory(f, r);
 	fprintf(f, "  \"verify\": \"%s\",\n  \"lost_items\": %llu,\n  \"duplicated_items\": %llu,\n"
 		   "  \"corrupted_producers\": %llu,\n  \"bad_items\": %llu\n}\n",
 		r->m->verify, (unsigned long long)r->m->lost, (unsigned long long)r->m->dup,

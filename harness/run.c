@@ -138,6 +138,8 @@ void hb_run_free(struct hb_run *run)
 		pthread_barrier_destroy(&run->barrier);
 	if (run->q)
 		run->ops->destroy(run->q);
+	if (run->ops) /* the allocator's chunks of it: a failed create's too */
+		hb_qmem_release();
 	free(run->prod);
 	free(run->cons);
 	memset(run, 0, sizeof *run);
@@ -239,6 +241,11 @@ void hb_run_measure(struct hb_run *run, const struct hb_plan *pl, struct hb_meas
 		hb_window_close(run);
 	run->main_ran_on = sched_getcpu();
 	atomic_store_explicit(&run->t_end, t_end, memory_order_relaxed);
+	/* where the queue's pages are, with everything it allocated as it ran
+	 * still in it: after the window (the look-up takes the allocator's
+	 * lock) and before the stop (the threads' handles still attached) */
+	if (run->measured)
+		hb_qmem_count(run->ops, run->q, &m->qpages);
 	hb_set_phase(run, PH_STOP_PRODUCERS);
 	if (!symmetric) {
 		for (unsigned i = 0; i < run->np; i++) {
@@ -468,7 +475,19 @@ int hb_run_setup(struct hb_run *run, const struct hb_options *o, const struct hb
 	}
 	struct hq_params params = *pl->params;
 	params.item = run->item;
-	if (!(run->q = pl->queue->create(&params, err, sizeof err))) {
+	/* the creating thread under --queue-mem's policy: what a library makes
+	 * at creation in memory of its own (flat's ring, the C++ queues'
+	 * insides) is placed too; a queue that places its rings per node
+	 * itself is left alone */
+	struct hb_qmem_thread qt = {0};
+	int own = hb_qmem_own_placement(pl->queue);
+	if (!own)
+		hb_qmem_enter(&qt);
+	run->q = pl->queue->create(&params, err, sizeof err);
+	if (!own)
+		hb_qmem_leave(&qt);
+	run->qmem_threads = hb_qmem_in_use()->placing && hb_qmem_by_threads(pl->queue);
+	if (!run->q) {
 		hb_say("cannot create queue %s: %s", pl->queue->name, err);
 		return 2;
 	}

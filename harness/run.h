@@ -29,6 +29,7 @@
 #include "item_sum.h"
 #include "numaring_topology.h"
 #include "options.h"
+#include "qmem.h"
 #include "queue.h"
 #include "work.h"
 
@@ -124,6 +125,10 @@ struct hb_run {
 	uint64_t window;             /* message pool per producer; in-flight bound of unbounded queues */
 	uint64_t quota_total;        /* --ops (0: timed) */
 	int measured;                /* the measured run: --counters and likwid markers cover its window */
+	/* --queue-mem reaches the queue through its workers' memory policy (a
+	 * queue that allocates as it runs, a plan that places): each worker
+	 * sets it after its own memory, before thread_init, until thread_fini */
+	int qmem_threads;
 	struct hb_producer *prod;
 	struct hb_consumer *cons;
 	pthread_barrier_t barrier;
@@ -169,6 +174,9 @@ struct hb_measure {
 	 * one CPU for both, the trip timed out) */
 	int c2c_cpu[2];
 	double c2c_before_ns, c2c_after_ns;
+	/* the measured run's queue pages by node, at the end of its window
+	 * (qmem.h; --queue-mem) */
+	struct hb_qmem_pages qpages;
 };
 
 /* The harness's own ceiling (the null queue's run, --calibrate). */
@@ -204,9 +212,10 @@ struct hb_plan {
  * The steps of one run, in this order, all on the main thread:
  *
  *   hb_run_setup    zero run, create the queue pl->queue (its adapter's
- *                   create, with pl->params and the run's item kind),
- *                   allocate the threads' state. 0, or 1/2 after a message
- *                   (2: the queue refused its parameters)
+ *                   create, with pl->params and the run's item kind, under
+ *                   --queue-mem's policy: qmem.h), allocate the threads'
+ *                   state. 0, or 1/2 after a message (2: the queue refused
+ *                   its parameters)
  *   hb_run_start    start the threads; they and the main thread meet at a
  *                   barrier (the main thread pinned to the plan's CPU
  *                   after). 0, or 1 after a message (a thread could not set
@@ -214,8 +223,9 @@ struct hb_plan {
  *                   process with status 1: the others wait at the barrier
  *   hb_run_measure  warm-up, the measured window (pl's duration, or until
  *                   pl->items went through; --drain-timeout without
- *                   progress ends it), stop the producers, drain, join;
- *                   fills m's duration, rates and ops
+ *                   progress ends it), the queue's pages counted (the
+ *                   measured run), stop the producers, drain, join;
+ *                   fills m's duration, rates, ops and qpages
  *   hb_run_collect  merge the threads' counts into m (and their histograms
  *                   into hist, unless NULL), fairness included
  *   hb_run_verify   every producer's count and checksum against what the
@@ -225,7 +235,8 @@ struct hb_plan {
  *   hb_run_verify_totals  --strip accounting's check: all received against
  *                   all sent (lost/dup only; verify "count")
  *   hb_run_free     stop and join every thread still running, destroy the
- *                   queue, free everything; run is zeroed. Always, after
+ *                   queue (and the allocator's chunks of it), free
+ *                   everything; run is zeroed. Always, after
  *                   hb_run_setup, whatever it returned (a zeroed run: nothing)
  */
 int hb_run_setup(struct hb_run *run, const struct hb_options *o, const struct hb_plan *pl);
@@ -360,6 +371,7 @@ struct hb_report {
 	const struct hb_measure *m;
 	const struct hb_calibration *cal;
 	const struct hb_work_calibration *work;
+	const struct hb_qmem *qmem;      /* where the queue's memory was to go */
 	const char *lookup_in_force; /* "" when the queue has no look-up */
 	/* numaring: the backoffs' spin lengths in force (PAUSEs), "" for other queues */
 	char pause_spin_in_force[16];

@@ -44,6 +44,8 @@
 	X(smt, str, "which hardware threads of a core the placement used (--smt: cores, siblings)") \
 	X(threads_per_core, int, "most threads pinned to the CPUs of one core (1: a core each); empty if a thread was not pinned") \
 	X(smt_shared, int, "1: two threads ran on two hyperthreads of one core; empty if a thread was not pinned") \
+	X(queue_mem, str, "where the queue's memory was to go (--queue-mem): first-touch, producers, consumers, interleave or node:N; numaring and sharded place a ring per node themselves (meta.json's queue_memory)") \
+	X(queue_pages, str, "the queue's pages per OS node at the end of the measured window, node:pages;... for every node with memory (0:12;1:0): the pages the harness's allocator handed out and the queue's own rings; not placed on emulated nodes; empty where not counted. meta.json's queue_memory says what is left out") \
 	X(topology_kind, str, "real or emulated nodes")                                             \
 	X(topology, str, "the emulated topology string, or real")                                  \
 	X(nodes, int, "nodes of the run's topology")                                                \

@@ -196,6 +196,7 @@ void *hb_producer_main(void *arg)
 {
 	struct hb_producer *p = arg;
 	struct hb_run *run = p->run;
+	struct hb_qmem_thread qt = {0};
 	void *h;
 
 	hb_pin_self(p->cpu, &p->pin_errno);
@@ -210,6 +211,7 @@ void *hb_producer_main(void *arg)
 		snprintf(p->err, sizeof p->err, "out of memory for its stamp ring");
 		h = NULL;
 	} else {
+		hb_qmem_worker_enter(run, NULL, &qt);
 		h = run->ops->thread_init(run->q, p->err, sizeof p->err);
 	}
 	if (!h)
@@ -232,6 +234,7 @@ void *hb_producer_main(void *arg)
 		p->have_stats = 1;
 	}
 	run->ops->thread_fini(run->q, h);
+	hb_qmem_leave(&qt);
 	/* Release: the main thread that sees done also sees sent. */
 	atomic_store_explicit(&p->done, 1, memory_order_release);
 	return NULL;
@@ -315,6 +318,7 @@ void *hb_consumer_main(void *arg)
 {
 	struct hb_consumer *c = arg;
 	struct hb_run *run = c->run;
+	struct hb_qmem_thread qt = {0};
 	void *h;
 
 	hb_pin_self(c->cpu, &c->pin_errno);
@@ -326,6 +330,7 @@ void *hb_consumer_main(void *arg)
 		h = NULL;
 	} else {
 		c->dups = (uint64_t *)(c->tally + run->np);
+		hb_qmem_worker_enter(run, c->hist, &qt);
 		h = run->ops->thread_init(run->q, c->err, sizeof c->err);
 	}
 	if (!h)
@@ -345,5 +350,6 @@ void *hb_consumer_main(void *arg)
 		c->have_stats = 1;
 	}
 	run->ops->thread_fini(run->q, h);
+	hb_qmem_leave(&qt);
 	return NULL;
 }

@@ -33,6 +33,21 @@
  * again (workers.c). */
 uint64_t hb_inflight_room(struct hb_run *run);
 
+/* A worker of a queue that allocates as it runs takes --queue-mem's policy
+ * (run->qmem_threads), once its own memory is in place: its pool and
+ * tallies were touched when allocated, and its histogram's counts (hist, or
+ * NULL), which calloc left untouched, are touched here, so that they stay
+ * on its own node. hb_qmem_leave(s) after thread_fini gives the policy
+ * back; a worker without it leaves s unset. */
+static inline void hb_qmem_worker_enter(struct hb_run *run, struct hdr_hist *hist,
+					struct hb_qmem_thread *s)
+{
+	if (!run->qmem_threads)
+		return;
+	hdr_reset(hist);
+	hb_qmem_enter(s);
+}
+
 /* Open loop: wait until the clock reaches `when`. Returns the time, or 0 if
  * the producers were stopped first (workers.c). */
 uint64_t hb_wait_until(struct hb_run *run, uint64_t when);

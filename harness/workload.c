@@ -238,6 +238,7 @@ void *hb_symmetric_main(void *arg)
 	struct hb_producer *p = arg;
 	struct hb_run *run = p->run;
 	struct hb_consumer *c = &run->cons[p->id];
+	struct hb_qmem_thread qt = {0};
 	void *h = NULL;
 
 	hb_pin_self(p->cpu, &p->pin_errno);
@@ -254,6 +255,7 @@ void *hb_symmetric_main(void *arg)
 		snprintf(p->err, sizeof p->err, "out of memory for its tallies and histogram");
 	else {
 		c->dups = (uint64_t *)(c->tally + run->np);
+		hb_qmem_worker_enter(run, c->hist, &qt);
 		h = run->ops->thread_init(run->q, p->err, sizeof p->err);
 	}
 	if (h && run->prefill)
@@ -278,6 +280,7 @@ void *hb_symmetric_main(void *arg)
 		p->have_stats = 1;
 	}
 	run->ops->thread_fini(run->q, h);
+	hb_qmem_leave(&qt);
 	return NULL;
 }
 

@@ -156,6 +156,10 @@ struct numaring_flat *numaring_flat_create(size_t capacity);
  * (bad capacity or cells_at) or ENOMEM. */
 struct numaring_flat *numaring_flat_create_placed(size_t capacity, size_t cells_at);
 void numaring_flat_destroy(struct numaring_flat *f);
+/* Address and length of the mapping that holds f's ring (whole pages), as
+ * numaring_node_ring says a node's: for a caller that asks where its pages
+ * lie (numaring-bench --queue-mem counts them). Since NUMARING_LAB_0.3. */
+const void *numaring_flat_ring(const struct numaring_flat *f, size_t *len);
 /* NULL + errno ENOMEM. */
 struct numaring_flat_handle *numaring_flat_attach(struct numaring_flat *f);
 void numaring_flat_detach(struct numaring_flat_handle *h);

@@ -8,6 +8,9 @@
 #   make vm-2x2            one case: 2 nodes x 2 CPUs, distance 21
 #   make vm-asym4          3 nodes x 2 CPUs, asymmetric distances, + 1 memory-only node
 #   make vm-memless        2 nodes x 2 CPUs + 1 node with 2 CPUs and no memory
+#   make vm-qmem           2 nodes x 2 CPUs: numaring-bench --queue-mem, every queue under
+#                          every policy, its pages where the policy says
+#                          (scripts/vm-guest-qmem.sh)
 #   make vm-negative       a deliberately wrong expectation: passes only if the guest run FAILS
 #   make vm-run VM_ARGS='--nodes 4 --cpus-per-node 1' [VM_CMD='...']   any topology, by hand
 #   make vm-kernel         download and cache Debian's kernel only
@@ -20,13 +23,15 @@
 # vm-test must then fail), VM_DIR (kernel cache, initramfs, console logs;
 # default $(B)/vm), VM_PYTHON (default /usr/bin/python3), VMX_DIR (make
 # vm-experiments' output, replaced whole; default $(B)/vm-experiments),
-# VMX_TIMEOUT (s for its guest, default 1200).
+# VMX_TIMEOUT (s for its guest, default 1200), VM_QMEM_TIMEOUT (s for
+# vm-qmem's guest, which runs numaring-bench some 70 times: default 900).
 #
 # Each case boots a guest, checks that `numaring-bench --show-topology`
 # reports the topology asked for (real, nodes, CPUs, distances, memory nodes,
 # rseq node_id), then runs scripts/vm-guest-tests.sh there: test_ring,
-# test_placement, test_stress and test_vm_routing. Timings inside the guest
-# mean nothing and are never reported.
+# test_placement, test_stress and test_vm_routing; vm-qmem runs
+# scripts/vm-guest-qmem.sh instead. Timings inside the guest mean nothing
+# and are never reported.
 
 ifndef NUMARING_VM_MK
 NUMARING_VM_MK := 1
@@ -35,6 +40,7 @@ VM_PYTHON       ?= /usr/bin/python3
 VM_DIR          ?= $(B)/vm
 VM_TIMEOUT      ?= 300
 VM_STRESS_SCALE ?= 0.05
+VM_QMEM_TIMEOUT ?= 900
 VM_WRONG        ?=
 VM_ARGS         ?=
 VM_CMD          ?= sh scripts/vm-guest-tests.sh --bin $(B)
@@ -64,6 +70,9 @@ VM_RUN_asym4   = $(VM_GUEST) --name asym4 $(VM_TOPO_asym4) -- \
 	$(VM_TESTS) --require steals_from_the_nearest_node
 VM_RUN_memless = $(VM_GUEST) --name memless $(VM_TOPO_memless) -- \
 	$(VM_TESTS) --require steals_from_the_nearest_node
+# --queue-mem on real nodes: its own guest, the last --timeout the one it takes
+VM_RUN_qmem    = $(VM_GUEST) --name qmem --timeout $(VM_QMEM_TIMEOUT) $(VM_TOPO_2x2) -- \
+	sh scripts/vm-guest-qmem.sh --bin $(B)
 # The guest path must be able to fail: NUMARING_VM_WRONG=1 makes test_vm_routing
 # expect ring 0 for a CPU of node 1. Passes only if the test ran to its end in
 # the guest, failed, and failed for that reason.
@@ -75,7 +84,7 @@ VM_RUN_negative = ( $(NUMA_VM) --name negative --quiet --expect-fail \
 	{ echo "vm-negative: the deliberately wrong expectation did not fail the guest run as it must" \
 	  "(output: $(VM_DIR)/negative.out)"; exit 1; } )
 
-VM_CASES := 2x2 asym4 memless negative
+VM_CASES := 2x2 asym4 memless qmem negative
 
 VMX_DIR     ?= $(B)/vm-experiments
 # the guest's smoke sweep under TCG: about 15 min on an idle 2-CPU host, and
@@ -103,6 +112,7 @@ vm-test: vm-deps
 	echo "== vm-2x2"; $(VM_RUN_2x2) || failed="$$failed vm-2x2"; \
 	echo "== vm-asym4"; $(VM_RUN_asym4) || failed="$$failed vm-asym4"; \
 	echo "== vm-memless"; $(VM_RUN_memless) || failed="$$failed vm-memless"; \
+	echo "== vm-qmem"; $(VM_RUN_qmem) || failed="$$failed vm-qmem"; \
 	echo "== vm-negative"; $(VM_RUN_negative) || failed="$$failed vm-negative"; \
 	took=$$(( $$(date +%s) - start )); \
 	if [ -n "$$failed" ]; then \

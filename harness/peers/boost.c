@@ -48,6 +48,7 @@ const struct hq_ops hq_boost = {
 	.moves_data = 1,
 	.ordering = "fifo",
 	.capacity_kind = "exact",
+	.memory = "running",
 	.create = blq_create,
 	.destroy = bl_destroy,
 	.thread_init = blq_thread_init,

@@ -11,26 +11,27 @@
  * the queue holds exactly `capacity` items and never allocates after
  * creation (push would allocate a node when the list is empty). Nothing may
  * throw through the C callers: the constructor's allocation is caught.
+ *
+ * The queue object and its nodes come from the harness's allocator
+ * (hq_mem.hpp: the node allocator), which --queue-mem places and the run
+ * counts.
  */
 #include <boost/lockfree/queue.hpp>
 #include <new>
 
 #include "boost_shim.h"
+#include "hq_mem.hpp"
 
-using queue_t = boost::lockfree::queue<void *>;
+using queue_t = boost::lockfree::queue<void *, boost::lockfree::allocator<hq_node_allocator<void>>>;
 
 extern "C" void *bl_create(size_t capacity)
 {
-	try {
-		return new queue_t(capacity);
-	} catch (...) {
-		return nullptr;
-	}
+	return hq_make<queue_t>(capacity);
 }
 
 extern "C" void bl_destroy(void *q)
 {
-	delete static_cast<queue_t *>(q);
+	hq_unmake(static_cast<queue_t *>(q));
 }
 
 extern "C" int bl_lock_free(void *q)

@@ -43,7 +43,7 @@ static void *ckq_create(const struct hq_params *p, char *err, size_t errlen)
 
 static void ckq_destroy(void *q)
 {
-	free(q);
+	hq_free(q);
 }
 
 /* ck_ring keeps one slot empty. */
@@ -75,6 +75,7 @@ const struct hq_ops hq_ck = {
 	.moves_data = 1,
 	.ordering = "fifo",
 	.capacity_kind = "one-less",
+	.memory = "creation",
 	.create = ckq_create,
 	.destroy = ckq_destroy,
 	.holds = ckq_holds,

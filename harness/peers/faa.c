@@ -31,7 +31,7 @@ static void *faa_create(const struct hq_params *p, char *err, size_t errlen)
 
 static void faa_destroy(void *q)
 {
-	free(q);
+	hq_free(q);
 }
 
 static int faa_enqueue(void *h, void *item)
@@ -73,6 +73,7 @@ const struct hq_ops hq_faa = {
 	.moves_data = 0,
 	.ordering = "n/a",
 	.capacity_kind = "unbounded",
+	.memory = "creation",
 	.create = faa_create,
 	.destroy = faa_destroy,
 	.thread_init = hq_shared_thread_init,

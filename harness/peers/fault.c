@@ -48,7 +48,7 @@ static void *fault_create(const struct hq_params *p, enum fault f, char *err, si
 			      p->capacity),
 		       NULL;
 	if (!(q = hq_alloc(sizeof *q)) || !(q->r = numaring_flat_create(p->capacity))) {
-		free(q);
+		hq_free(q);
 		return hb_err(err, errlen, "fault: out of memory"), NULL;
 	}
 	q->fault = f;
@@ -87,16 +87,25 @@ static void fault_release_held(struct fault_thread *t)
 	t->held = NULL;
 }
 
+/* Its ring: the flat ring's own mapping. */
+static unsigned fault_regions(void *qv, struct hq_region *out, unsigned max)
+{
+	struct faultq *q = qv;
+	if (max)
+		out[0].addr = numaring_flat_ring(q->r, &out[0].len);
+	return 1;
+}
+
 static void fault_destroy(void *qv)
 {
 	struct faultq *q = qv;
 	numaring_flat_destroy(q->r);
-	free(q);
+	hq_free(q);
 }
 
 static void *fault_thread_init(void *q, char *err, size_t errlen)
 {
-	struct fault_thread *t = hq_alloc(sizeof *t);
+	struct fault_thread *t = hq_thread_alloc(sizeof *t);
 	if (!t)
 		return hb_err(err, errlen, "fault: out of memory for a thread handle"), NULL;
 	t->q = q;
@@ -171,6 +180,8 @@ static unsigned fault_dequeue_burst(void *h, void **items, unsigned n)
 		.moves_data = 1,                                                               \
 		.ordering = "fifo",                                                            \
 		.capacity_kind = "exact",                                                      \
+		.memory = "creation",                                                          \
+		.regions = fault_regions,                                                      \
 		.test_only = 1,                                                                \
 		.create = fault_create_##suffix,                                               \
 		.destroy = fault_destroy,                                                      \

@@ -34,6 +34,15 @@ static void flat_destroy(void *q)
 	numaring_flat_destroy(q);
 }
 
+/* The ring's own mapping (the library's, made at create under the creating
+ * thread's memory policy): what the run's count of pages looks up. */
+static unsigned flat_regions(void *q, struct hq_region *out, unsigned max)
+{
+	if (max)
+		out[0].addr = numaring_flat_ring(q, &out[0].len);
+	return 1;
+}
+
 static void *flat_thread_init(void *q, char *err, size_t errlen)
 {
 	struct numaring_flat_handle *h = numaring_flat_attach(q);
@@ -81,6 +90,9 @@ const struct hq_ops hq_flat = {
 	.moves_data = 1,
 	.ordering = "fifo",
 	.capacity_kind = "exact",
+	.memory = "creation",
+	.uncounted = "the library's small descriptor of the ring, read only when a thread attaches",
+	.regions = flat_regions,
 	.stats_mask = HQ_STAT_BIT(failed_attempts),
 	.create = flat_create,
 	.destroy = flat_destroy,

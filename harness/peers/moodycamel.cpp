@@ -10,10 +10,15 @@
  * with the token, which allocates a new block when the producer's blocks are
  * full (try_enqueue() would never allocate, and fail instead): the queue is
  * unbounded and enqueue fails only when allocation fails.
+ *
+ * The queue object, its blocks and its producers come from the harness's
+ * allocator (hq_mem.hpp: mc_traits' malloc and free), which --queue-mem
+ * places and the run counts; the tokens are the threads' own (operator new).
  */
 #include <concurrentqueue/concurrentqueue.h>
 #include <new>
 
+#include "hq_mem.hpp"
 #include "moodycamel_shim.h"
 
 /* TSan does not model the std::atomic_thread_fence the queue relies on: tell
@@ -27,7 +32,19 @@
 #define mc_tsan_acquire(addr) ((void)(addr))
 #endif
 
-using queue_t = moodycamel::ConcurrentQueue<void *>;
+/* The default traits but for where the memory comes from. */
+struct mc_traits : moodycamel::ConcurrentQueueDefaultTraits {
+	static inline void *malloc(size_t size)
+	{
+		return hq_node_alloc(size, 0);
+	}
+	static inline void free(void *ptr)
+	{
+		hq_node_free(ptr);
+	}
+};
+
+using queue_t = moodycamel::ConcurrentQueue<void *, mc_traits>;
 
 struct mc_thread {
 	queue_t *q;
@@ -39,12 +56,12 @@ extern "C" void *mc_create(size_t capacity, unsigned threads)
 {
 	/* Pre-allocates blocks for `capacity` items per explicit producer (up to
 	 * `threads` of them) and no implicit producer: a warm start only. */
-	return new (std::nothrow) queue_t(capacity, threads, 0);
+	return hq_make<queue_t>(capacity, threads, 0u);
 }
 
 extern "C" void mc_destroy(void *q)
 {
-	delete static_cast<queue_t *>(q);
+	hq_unmake(static_cast<queue_t *>(q));
 }
 
 extern "C" void *mc_thread_init(void *q)

@@ -29,7 +29,7 @@ static void *mq_create(const struct hq_params *p, char *err, size_t errlen)
 	if (q)
 		q->slots = hq_alloc(p->capacity * sizeof(void *));
 	if (!q || !q->slots) {
-		free(q);
+		hq_free(q);
 		hb_err(err, errlen, "mutex: out of memory for %zu slots", p->capacity);
 		return NULL;
 	}
@@ -42,8 +42,8 @@ static void mq_destroy(void *qv)
 {
 	struct mq *q = qv;
 	pthread_mutex_destroy(&q->lock);
-	free(q->slots);
-	free(q);
+	hq_free(q->slots);
+	hq_free(q);
 }
 
 static unsigned mq_enqueue_burst(void *h, void *const *items, unsigned n)
@@ -85,6 +85,7 @@ const struct hq_ops hq_mutex = {
 	.moves_data = 1,
 	.ordering = "fifo",
 	.capacity_kind = "exact",
+	.memory = "creation",
 	.create = mq_create,
 	.destroy = mq_destroy,
 	.thread_init = hq_shared_thread_init,

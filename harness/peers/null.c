@@ -42,7 +42,7 @@ static void *null_create(const struct hq_params *p, char *err, size_t errlen)
 	if (!q)
 		return hb_err(err, errlen, "null: out of memory"), NULL;
 	if (p->sample == 0 || (p->sample & (p->sample - 1))) {
-		free(q);
+		hq_free(q);
 		return hb_err(err, errlen, "null: sample %u is not a power of two", p->sample),
 		       NULL;
 	}
@@ -54,13 +54,13 @@ static void *null_create(const struct hq_params *p, char *err, size_t errlen)
 
 static void null_destroy(void *q)
 {
-	free(q);
+	hq_free(q);
 }
 
 static void *null_thread_init(void *qv, char *err, size_t errlen)
 {
 	struct nullq *q = qv;
-	struct null_thread *t = hq_alloc(sizeof *t);
+	struct null_thread *t = hq_thread_alloc(sizeof *t);
 	uint64_t n = 64;
 	if (!t)
 		return hb_err(err, errlen, "null: out of memory for a thread handle"), NULL;
@@ -69,7 +69,7 @@ static void *null_thread_init(void *qv, char *err, size_t errlen)
 	t->kind = q->kind;
 	t->sample_mask = q->sample - 1;
 	t->msg_mask = n - 1;
-	if (q->kind == HB_ITEM_MESSAGE && !(t->msgs = hq_alloc(n * sizeof *t->msgs))) {
+	if (q->kind == HB_ITEM_MESSAGE && !(t->msgs = hq_thread_alloc(n * sizeof *t->msgs))) {
 		free(t);
 		return hb_err(err, errlen, "null: out of memory for %llu messages",
 			      (unsigned long long)n),
@@ -143,6 +143,8 @@ const struct hq_ops hq_null = {
 	.moves_data = 0,
 	.ordering = "n/a",
 	.capacity_kind = "unbounded",
+	.memory = "creation",
+	.uncounted = "each thread's own made-up messages (message items), placed by its first touch",
 	.fabricates = 1,
 	.create = null_create,
 	.destroy = null_destroy,

@@ -151,6 +151,16 @@ static size_t nrq_holds(void *q)
 	return a->ring_slots * numaring_node_count(a->q);
 }
 
+/* Each node's ring, as the library placed it (on its node's memory). */
+static unsigned nrq_regions(void *q, struct hq_region *out, unsigned max)
+{
+	struct nrq *a = q;
+	unsigned n = numaring_node_count(a->q);
+	for (unsigned i = 0; i < n && i < max; i++)
+		out[i].addr = numaring_node_ring(a->q, i, &out[i].len);
+	return n;
+}
+
 static void nrq_destroy(void *q)
 {
 	struct nrq *a = q;
@@ -232,6 +242,9 @@ const struct hq_ops hq_numaring = {
 	.moves_data = 1,
 	.ordering = "per-node",
 	.capacity_kind = "split",
+	.memory = "per-node",
+	.uncounted = "the queue's header and its workers' state, which the library allocates itself",
+	.regions = nrq_regions,
 	.settings = nrq_settings,
 	.stats_mask = HQ_STATS_ALL,
 	.create = nrq_create,

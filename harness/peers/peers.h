@@ -3,9 +3,10 @@
  * peers.h - the few helpers every adapter in harness/peers/ shares.
  *
  * Each adapter is one small file that maps struct hq_ops (harness/queue.h)
- * onto one queue's own API. What they have in common lives here:
- * cache-line-pair allocation, the per-thread handle of queues that
- * need no per-thread state, and the ThreadSanitizer annotations for queues
+ * onto one queue's own API. What they have in common lives here: the
+ * harness's allocator of queue memory (hq_mem.h: --queue-mem places what
+ * it hands out), the per-thread handle of queues that need no per-thread
+ * state, and the ThreadSanitizer annotations for queues
  * whose synchronisation TSan cannot see (inline asm atomics, uninstrumented
  * libraries).
  */
@@ -17,6 +18,7 @@
 #include <string.h>
 
 #include "errors.h"
+#include "hq_mem.h"
 #include "queue.h"
 
 /* Fields written by different threads are kept this far apart: x86's
@@ -27,18 +29,6 @@
 extern const struct hq_ops hq_numaring, hq_flat, hq_ck, hq_rte, hq_moodycamel, hq_boost, hq_tbb, hq_sharded, hq_urcu,
 	hq_mutex, hq_faa, hq_null, hq_fault_drop, hq_fault_dup, hq_fault_corrupt,
 	hq_fault_reorder;
-
-
-/* Zeroed memory of len bytes aligned to HQ_LINE, or NULL; free() it. */
-static inline void *hq_alloc(size_t len)
-{
-	void *p;
-	len = (len + HQ_LINE - 1) / HQ_LINE * HQ_LINE;
-	if (posix_memalign(&p, HQ_LINE, len) != 0)
-		return NULL;
-	memset(p, 0, len);
-	return p;
-}
 
 /* 1 if n is a power of two >= 2. */
 static inline int hq_pow2(size_t n)

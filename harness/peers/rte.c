@@ -43,7 +43,7 @@ static void *rteq_create(const struct hq_params *p, char *err, size_t errlen)
 	rc = rte_ring_init(r, "hq_rte", (unsigned)p->capacity, RING_F_EXACT_SZ);
 	if (rc < 0) {
 		hb_err(err, errlen, "rte: rte_ring_init failed: %s", strerror(-rc));
-		free(r);
+		hq_free(r);
 		return NULL;
 	}
 	return r;
@@ -51,7 +51,7 @@ static void *rteq_create(const struct hq_params *p, char *err, size_t errlen)
 
 static void rteq_destroy(void *q)
 {
-	free(q);
+	hq_free(q);
 }
 
 static int rteq_enqueue(void *h, void *item)
@@ -89,6 +89,7 @@ const struct hq_ops hq_rte = {
 	.moves_data = 1,
 	.ordering = "fifo",
 	.capacity_kind = "exact",
+	.memory = "creation",
 	.create = rteq_create,
 	.destroy = rteq_destroy,
 	.thread_init = hq_shared_thread_init,

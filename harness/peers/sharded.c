@@ -128,6 +128,15 @@ static size_t sharded_holds(void *qv)
 	return q->ring_slots * q->nrings;
 }
 
+/* Each node's ring, placed on its node by ring_on. */
+static unsigned sharded_regions(void *qv, struct hq_region *out, unsigned max)
+{
+	struct shard_queue *q = qv;
+	for (unsigned i = 0; i < q->nrings && i < max; i++)
+		out[i].addr = numaring_flat_ring(q->ring[i], &out[i].len);
+	return q->nrings;
+}
+
 static void sharded_thread_fini(void *qv, void *hv)
 {
 	struct shard_thread *th = hv;
@@ -241,6 +250,9 @@ const struct hq_ops hq_sharded = {
 	.moves_data = 1,
 	.ordering = "per-node",
 	.capacity_kind = "split",
+	.memory = "per-node",
+	.uncounted = "the queue's descriptor and each thread's handle (the rings' addresses)",
+	.regions = sharded_regions,
 	.settings = sharded_settings,
 	.stats_mask = HQ_STAT_BIT(failed_attempts),
 	.create = sharded_create,

@@ -65,8 +65,8 @@ static struct unode *node_get(struct uthread *t)
 		if (n)
 			t->q->pool = n->next_batch;
 		pthread_mutex_unlock(&t->q->pool_lock);
-		if (!n)
-			return malloc(sizeof *n);
+		if (!n) /* the harness's allocator: --queue-mem places it, the run counts it */
+			return hq_node_alloc(sizeof *n, 0);
 		t->nfree = URCU_BATCH;
 	}
 	t->free = next_free(n);
@@ -97,7 +97,7 @@ static void free_list(struct unode *n)
 {
 	while (n) {
 		struct unode *next = next_free(n);
-		free(n);
+		hq_node_free(n);
 		n = next;
 	}
 }
@@ -120,7 +120,7 @@ static void uq_destroy(void *qv)
 	struct uq *q = qv;
 	struct cds_wfcq_node *n;
 	while ((n = __cds_wfcq_dequeue_blocking(&q->head, &q->tail)) != NULL)
-		free(n); /* alone now: blocking cannot wait */
+		hq_node_free(n); /* alone now: blocking cannot wait */
 	while (q->pool) {
 		struct unode *batch = q->pool;
 		q->pool = batch->next_batch;
@@ -128,12 +128,12 @@ static void uq_destroy(void *qv)
 	}
 	cds_wfcq_destroy(&q->head, &q->tail);
 	pthread_mutex_destroy(&q->pool_lock);
-	free(q);
+	hq_free(q);
 }
 
 static void *uq_thread_init(void *q, char *err, size_t errlen)
 {
-	struct uthread *t = hq_alloc(sizeof *t);
+	struct uthread *t = hq_thread_alloc(sizeof *t);
 	if (!t) {
 		hb_err(err, errlen, "urcu: out of memory for a thread handle");
 		return NULL;
@@ -236,6 +236,8 @@ const struct hq_ops hq_urcu = {
 	.moves_data = 1,
 	.ordering = "fifo",
 	.capacity_kind = "unbounded",
+	.memory = "running",
+	.uncounted = "each thread's handle (the head of its list of free nodes)",
 	.create = uq_create,
 	.destroy = uq_destroy,
 	.thread_init = uq_thread_init,

@@ -5,8 +5,8 @@
  * the promised form, the .hgrm parses back into the summary's percentiles,
  * emulated cross-node runs move batches, broken queues are caught in every
  * workload, the symmetric workloads count and move on, --show-topology
- * tells the truth, and every bad input is one message, exit status 2 and no
- * file.
+ * tells the truth, --queue-mem places and counts the queue's pages, and
+ * every bad input is one message, exit status 2 and no file.
  *
  * The binary is NUMARING_BENCH (default build/numaring-bench).
  */
@@ -233,7 +233,8 @@ static void help_lists_every_option_and_queue(void **state)
 			      "siblings", "--accounting", "avx2", "scalar", "--workload", "prodcons",
 			      "pairs", "mixed", "--threads", "--enqueue-share", "--work",
 			      "--producer-work", "--consumer-work", "--seed", "ops_kind",
-			      "--pause-spin", "--exp-cap", "--manifest"};
+			      "--pause-spin", "--exp-cap", "--manifest", "--queue-mem", "first-touch",
+			      "producers", "consumers", "interleave", "node:N", "queue_pages"};
 	for (size_t i = 0; i < sizeof must / sizeof must[0]; i++)
 		if (!strstr(r.out, must[i]))
 			fail_msg("--help does not mention %s", must[i]);
@@ -367,6 +368,15 @@ static void bad_input_exits_2_with_one_message_and_no_file(void **state)
 		{NULL, {"--pause-spin", "65537"}, "--pause-spin needs a whole number from 1 to 65536"},
 		{NULL, {"--exp-cap", "100"}, "--exp-cap 100: not a power of two"},
 		{NULL, {"--exp-cap", "131072"}, "--exp-cap needs a whole number from 1 to 65536"},
+		{NULL, {"--queue-mem", "nearest"}, "unknown --queue-mem \"nearest\" (first-touch, producers"},
+		{NULL, {"--queue-mem"}, "--queue-mem needs a value"},
+		{NULL, {"--queue-mem", "node:"}, "--queue-mem node:N needs a whole number from 0 to 255"},
+		{NULL, {"--queue-mem", "node:x"}, "--queue-mem node:N needs a whole number from 0 to 255"},
+		{NULL, {"--queue-mem", "node:256"}, "--queue-mem node:N needs a whole number from 0 to 255"},
+		{NULL, {"--queue-mem", "node:-1"}, "--queue-mem node:N needs a whole number"},
+		{NULL, {"--queue-mem", "node:200"}, "this machine has no node 200 with memory"},
+		{NULL, {"--queue-mem", "producers", "--pin", "none"}, "which --pin none leaves to the scheduler"},
+		{NULL, {"--pin", "none", "--queue-mem", "consumers"}, "--queue-mem consumers puts the queue on the node of the consumers' CPUs"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		const char *args[20];
@@ -1422,6 +1432,108 @@ static void hand_over_distance_is_recorded(void **state)
  * (HWLOC_SYNTHETIC), over the same CPUs: --smt cores keeps threads off a
  * sibling while there is a core, --smt siblings uses them, and emulated
  * nodes over one core's hyperthreads are recorded as sharing it. */
+/* meta.json of dir (the caller frees it). */
+static char *read_meta(const char *dir)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/meta.json", dir);
+	char *meta = slurp(path, NULL);
+	assert_non_null(meta);
+	return meta;
+}
+
+/* One short run of queue q with --queue-mem policy, more args after it
+ * (NULL-terminated, at most 6); its summary into s (free s->text). */
+static void queue_mem_run(const char *q, const char *policy, const char *const *more,
+			  const char *tag, char *dir, size_t dirlen, struct summary *s)
+{
+	static struct outcome r;
+	fresh_dir(dir, dirlen, tag);
+	const char *args[24] = {"--queue", q, "--queue-mem", policy, "--duration", "0.02",
+				"--warmup", "0", "--calibrate", "0", "--capacity", "64",
+				"--batch", "8", "--out", dir, "--quiet"};
+	int n = 17;
+	for (int i = 0; more && more[i] && n < 23; i++)
+		args[n++] = more[i];
+	args[n] = NULL;
+	run_bench(&r, NULL, args);
+	if (r.status != 0)
+		fail_msg("%s --queue-mem %s: exit %d: %s", q, policy, r.status, r.err);
+	read_summary(dir, s);
+	assert_string_equal(field(s, "queue_mem"), policy);
+}
+
+/* "0:12;1:0" into pages per node; returns how many nodes it names. */
+static int parse_queue_pages(const char *v, long long *on, int max)
+{
+	int n = 0;
+	memset(on, 0, (size_t)max * sizeof *on);
+	for (const char *p = v; *p;) {
+		char *end;
+		long node = strtol(p, &end, 10);
+		if (end == p || *end != ':' || node < 0 || node >= max)
+			fail_msg("queue_pages \"%s\" is not node:pages;...", v);
+		on[node] = strtoll(end + 1, &end, 10);
+		n++;
+		if (*end == ';')
+			end++;
+		else if (*end)
+			fail_msg("queue_pages \"%s\" is not node:pages;...", v);
+		p = end;
+	}
+	return n;
+}
+
+/* --queue-mem: every queue runs under every policy on emulated nodes, where
+ * nothing is placed and the record says so; on this machine's real nodes,
+ * node:0 puts every page the run counts of a queue the policy reaches on
+ * node 0 (numaring and sharded keep their rings per node: on a one-node
+ * machine node 0 too). */
+static void queue_memory_is_placed_and_counted(void **state)
+{
+	(void)state;
+	const char *policies[] = {"first-touch", "producers", "consumers", "interleave", "node:0"};
+	char dir[400], tag[96];
+	struct summary s;
+	for (int q = 0; hq_all[q]; q++) {
+		if (hq_all[q]->test_only)
+			continue;
+		for (size_t p = 0; p < sizeof policies / sizeof policies[0]; p++) {
+			const char *emulated[] = {"--topology", topo2, NULL};
+			snprintf(tag, sizeof tag, "qmem-emu-%s-%zu", hq_all[q]->name, p);
+			queue_mem_run(hq_all[q]->name, policies[p], emulated, tag, dir, sizeof dir, &s);
+			assert_string_equal(field(&s, "queue_pages"), "not placed");
+			char *meta = read_meta(dir);
+			const char *qm = strstr(meta, "\"queue_memory\"");
+			assert_non_null(qm);
+			assert_non_null(strstr(qm, "\"placed\": false"));
+			assert_non_null(strstr(qm, "\"pages\": null"));
+			free(meta);
+			free(s.text);
+		}
+		/* real nodes: the machine's own */
+		long long on[256];
+		snprintf(tag, sizeof tag, "qmem-real-%s", hq_all[q]->name);
+		queue_mem_run(hq_all[q]->name, "node:0", NULL, tag, dir, sizeof dir, &s);
+		const char *pages = field(&s, "queue_pages");
+		int named = parse_queue_pages(pages, on, 256);
+		int own = strcmp(hq_all[q]->memory, "per-node") == 0;
+		if (on[0] <= 0)
+			fail_msg("%s --queue-mem node:0: no page counted on node 0 (\"%s\")",
+				 hq_all[q]->name, pages);
+		for (int n = 1; n < 256 && (!own || named == 1); n++)
+			if (on[n])
+				fail_msg("%s --queue-mem node:0: %lld pages on node %d (\"%s\")",
+					 hq_all[q]->name, on[n], n, pages);
+		char *meta = read_meta(dir);
+		const char *qm = strstr(meta, "\"queue_memory\"");
+		assert_non_null(qm);
+		assert_non_null(strstr(qm, own ? "\"placed\": false" : "\"placed\": true, \"mode\": \"bind\", \"nodes\": [0]"));
+		free(meta);
+		free(s.text);
+	}
+}
+
 static void placement_is_recorded(void **state)
 {
 	(void)state;
@@ -1587,6 +1699,7 @@ int main(void)
 		cmocka_unit_test(manifest_names_the_queues_and_the_schema),
 		cmocka_unit_test(counters_over_the_window),
 		cmocka_unit_test(placement_is_recorded),
+		cmocka_unit_test(queue_memory_is_placed_and_counted),
 		cmocka_unit_test(hand_over_distance_is_recorded),
 	};
 	int rc = cmocka_run_group_tests_name("numaring-bench", tests, NULL, NULL);

@@ -88,6 +88,13 @@ void numaring_flat_destroy(struct numaring_flat *f)
 	free(f);
 }
 
+const void *numaring_flat_ring(const struct numaring_flat *f, size_t *len)
+{
+	if (len)
+		*len = f->bytes;
+	return f->map;
+}
+
 struct numaring_flat_handle *numaring_flat_attach(struct numaring_flat *f)
 {
 	struct numaring_flat_handle *h = aligned(sizeof *h);

@@ -109,7 +109,10 @@ LATER_COLUMNS = frozenset(["load", "capacity_ops_per_s", "inflight", "linger_us"
                            # the order checked on every item (issue 31): before
                            # it, no run checked or reported it
                            "ordering", "ordering_enforced", "inversions_per_million",
-                           "max_backward_step", "max_item_age_ns", "stamps_lost"])
+                           "max_backward_step", "max_item_age_ns", "stamps_lost",
+                           # --queue-mem (issue 31): before it, every queue's memory
+                           # went where first touch put it, and no page was counted
+                           "queue_mem", "queue_pages"])
 
 #: Columns every row must fill: the plots cannot place a row without them.
 REQUIRED_VALUES = ("experiment", "point", "rep", "queue", "producers", "consumers",
