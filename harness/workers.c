@@ -17,15 +17,17 @@
  * `sample`), once per operation that carries one. A consumer: dequeues,
  * tallies each value under the producer it names (count and checksum),
  * reads the clock once per dequeue that brought a timed item and records
- * those, and publishes its count. The main thread measures throughput from
- * those counts at the start and end of the window: no worker reads the
- * clock to decide whether an item is in the window. With work, a producer
+ * those (by path too, for a queue that says which path each came by:
+ * record_timed), and publishes its count. The main thread measures
+ * throughput from those counts at the start and end of the window: no
+ * worker reads the clock to decide whether an item is in the window. With work, a producer
  * does a drawn length of it after each enqueue operation, a consumer after
  * each dequeue that brought items (work.h).
  */
 #define _GNU_SOURCE
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "clock.h"
@@ -234,6 +236,56 @@ void *hb_producer_main(void *arg)
 
 /* ---- consumers ---------------------------------------------------------- */
 
+int hb_consumer_hists(struct hb_run *run, struct hb_consumer *c)
+{
+	if (hdr_init(1, HB_HIST_MAX, HB_HIST_DIGITS, &c->hist) != 0)
+		return -1;
+	if (!run->ops->dequeue_paths)
+		return 0;
+	/* freed by hb_run_free, whatever was made of them */
+	if (!(c->path_hist = calloc(HQ_PATH_COUNT_, sizeof *c->path_hist)))
+		return -1;
+	for (int p = 0; p < HQ_PATH_COUNT_; p++)
+		if (hdr_init(1, HB_HIST_MAX, HB_HIST_DIGITS, &c->path_hist[p]) != 0)
+			return -1;
+	return 0;
+}
+
+/* The path of item i of a dequeue whose paths are ps (queue.h);
+ * HQ_PATH_COUNT_ if none says so. */
+static enum hq_path path_of(const struct hq_paths *ps, unsigned i)
+{
+	for (int p = 0; p < HQ_PATH_COUNT_; p++)
+		if (i - ps->first[p] < ps->count[p]) /* unsigned: below first wraps */
+			return (enum hq_path)p;
+	return HQ_PATH_COUNT_;
+}
+
+/* record_timed's, for a queue with paths: the queue says which path each
+ * item of the handle's last dequeue came by (asked after the clock read, so
+ * that asking is no part of the latency), and each timed item in the window
+ * goes into the overall histogram and its path's. If the queue cannot tell,
+ * into the overall one only. */
+void hb_record_timed_paths(struct hb_consumer *c, void **items, unsigned got, uint64_t now,
+			   uint64_t t0, uint64_t t1)
+{
+	struct hq_paths ps;
+	int known = c->run->ops->dequeue_paths(c->handle, got, &ps) == 0;
+	for (unsigned i = 0; i < got; i++) {
+		uint64_t v = (uint64_t)(uintptr_t)items[i];
+		if (!(v & HB_ITEM_TIMED))
+			continue;
+		uint64_t t = hb_item_send_time(v, now);
+		if (t < t0 || t > t1)
+			continue;
+		int64_t ns = (int64_t)hc_to_ns(now - t);
+		hdr_record(c->hist, ns);
+		enum hq_path p = known ? path_of(&ps, i) : HQ_PATH_COUNT_;
+		if (p < HQ_PATH_COUNT_)
+			hdr_record(c->path_hist[p], ns);
+	}
+}
+
 static ALWAYS_INLINE void consume(struct hb_consumer *c, void *h, enum hb_item_kind kind,
 				  int bursts, int account, int work)
 {
@@ -316,13 +368,14 @@ void *hb_consumer_main(void *arg)
 	/* pinned first: tallies and histogram are placed by this thread's
 	 * first touch (the histogram is a fresh mapping: bench.c's mallopt) */
 	if (!(c->tally = hb_local_alloc(hb_tally_bytes(run), &c->mem_node)) ||
-	    hdr_init(1, HB_HIST_MAX, HB_HIST_DIGITS, &c->hist) != 0) {
-		snprintf(c->err, sizeof c->err, "out of memory for its tallies and histogram");
+	    hb_consumer_hists(run, c) != 0) {
+		snprintf(c->err, sizeof c->err, "out of memory for its tallies and histograms");
 		h = NULL;
 	} else {
 		c->dups = (uint64_t *)(c->tally + run->np);
 		h = run->ops->thread_init(run->q, c->err, sizeof c->err);
 	}
+	c->handle = h; /* for the queue's paths (record_timed) */
 	if (!h)
 		hb_set_phase(run, PH_ABORT);
 	if (run->measured && run->o->counters) /* on itself, disabled: main enables them */

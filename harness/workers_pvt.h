@@ -15,8 +15,9 @@
  *                 went (the untimed ones follow from the count), and the
  *                 messages that did not go freed again
  *   take          a consumer's account of what it dequeued: tallies per
- *                 producer, the histogram of the timed items, the counters
- *                 of what should not have arrived
+ *                 producer, the histogram of the timed items (and by path,
+ *                 for a queue that has paths), the counters of what should
+ *                 not have arrived
  */
 #ifndef HB_WORKERS_PVT_H
 #define HB_WORKERS_PVT_H
@@ -36,6 +37,17 @@ uint64_t hb_inflight_room(struct hb_run *run);
 /* Open loop: wait until the clock reaches `when`. Returns the time, or 0 if
  * the producers were stopped first (workers.c). */
 uint64_t hb_wait_until(struct hb_run *run, uint64_t when);
+
+/* The calling thread's histograms, consumer c's (placed by its first touch:
+ * call it pinned): the overall one, and one per path where the queue has
+ * paths (hq_ops.dequeue_paths; c->handle must then be set before the
+ * loop). 0, or -1 when out of memory (workers.c). */
+int hb_consumer_hists(struct hb_run *run, struct hb_consumer *c);
+
+/* record_timed's by-path part (workers.c): the timed items of a dequeue of
+ * got items, at `now`, of those sent in [t0, t1], into c's histograms. */
+void hb_record_timed_paths(struct hb_consumer *c, void **items, unsigned got, uint64_t now,
+			   uint64_t t0, uint64_t t1);
 
 /* The next free message of the pool for sequence seq. wait: until it is
  * free (NULL if the run stopped first); else NULL at once when its consumer
@@ -124,7 +136,9 @@ static ALWAYS_INLINE uint64_t sent_sum(const struct hb_run *run, uint64_t seq, u
 /* The timed items among items[0..got): latency from their send time, if
  * that fell inside the measured window. One clock read for all of them.
  * Out of line: one dequeue in `sample` comes here, and the others' loop
- * stays small. */
+ * stays small. A queue with paths (numaring) records them by path too,
+ * in hb_record_timed_paths: the test for it is here, once per call, so
+ * that no loop of any queue carries it (nor changes its code for it). */
 static __attribute__((noinline, unused)) void record_timed(struct hb_consumer *c, void **items,
 							   unsigned got)
 {
@@ -134,6 +148,10 @@ static __attribute__((noinline, unused)) void record_timed(struct hb_consumer *c
 	 * sent, or still UINT64_MAX. */
 	uint64_t t0 = atomic_load_explicit(&run->t_start, memory_order_relaxed);
 	uint64_t t1 = atomic_load_explicit(&run->t_end, memory_order_relaxed);
+	if (__builtin_expect(c->path_hist != NULL, 0)) {
+		hb_record_timed_paths(c, items, got, now, t0, t1);
+		return;
+	}
 	for (unsigned i = 0; i < got; i++) {
 		uint64_t v = (uint64_t)(uintptr_t)items[i];
 		if (!(v & HB_ITEM_TIMED))

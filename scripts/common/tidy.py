@@ -105,7 +105,14 @@ LATER_COLUMNS = frozenset(["load", "capacity_ops_per_s", "inflight", "linger_us"
                            # it, capacity was each of numaring's node rings
                            "capacity_scope", "queue_slots",
                            # --work MIN-MAX (issue 31): before it, draws started at 0
-                           "work_min_ns"])
+                           "work_min_ns",
+                           # latency by path (issue 31): numaring's timed items by
+                           # the path their dequeue served them from
+                           "latency_local_p50_ns", "latency_local_p99_ns",
+                           "latency_local_count", "latency_transfer_p50_ns",
+                           "latency_transfer_p99_ns", "latency_transfer_count",
+                           "latency_held_p50_ns", "latency_held_p99_ns",
+                           "latency_held_count"])
 
 #: Columns every row must fill: the plots cannot place a row without them.
 REQUIRED_VALUES = ("experiment", "point", "rep", "queue", "producers", "consumers",
