@@ -140,8 +140,9 @@ enum numaring_path {
 	NUMARING_PATH_LOCAL,    /* the ring of the worker's node */
 	NUMARING_PATH_TRANSFER, /* a cross-node batch that this very dequeue took from
 	                           another node's ring (the items it handed out at once;
-	                           the rest of the batch went into the local ring, and
-	                           comes out of it as LOCAL) */
+	                           the rest of the batch went into the local ring and
+	                           comes out of it as LOCAL, or, where that filled
+	                           meanwhile, is held and comes out as HELD) */
 	NUMARING_PATH_HELD,     /* held off the rings: by this worker (the rest of one
 	                           of its transfers that found no room, see
 	                           numaring_dequeue), or left with the queue by a
@@ -162,7 +163,8 @@ struct numaring_paths {
  * numaring_dequeue_paths - which paths the worker's last dequeue
  * (numaring_dequeue or numaring_dequeue_burst) served its items from, for
  * latency by path. n: how many items that dequeue returned (1 for a
- * numaring_dequeue that returned 0); ask before the worker's next dequeue.
+ * numaring_dequeue that returned 0); ask before the worker's next dequeue
+ * (its enqueues in between do not matter).
  * Fills *out. Within one dequeue, items come in one of two orders: held
  * items first, then local ones (the worker held items: they come first, see
  * numaring_dequeue); or local, transfer, held (the local ring was empty:
