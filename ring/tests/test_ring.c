@@ -912,6 +912,11 @@ static void dequeue_paths_local_and_held(void **state)
 	assert_ptr_equal(out[0], (void *)10);
 	assert_ptr_equal(out[2], (void *)5);
 	expect_paths(w, 3, 1, 2, 0, 0, 2, 0);
+	/* an enqueue in between changes nothing */
+	assert_int_equal(numaring_enqueue(w, (void *)6), 0);
+	expect_paths(w, 3, 1, 2, 0, 0, 2, 0);
+	assert_int_equal(numaring_dequeue(w, &one), 0);
+	assert_ptr_equal(one, (void *)6);
 	/* n that this dequeue cannot have returned: refused, out untouched */
 	memset(&p, 0xa5, sizeof p);
 	assert_int_equal(numaring_dequeue_paths(w, 5, &p), -EINVAL);
