@@ -19,8 +19,9 @@
  *      must equal what the consumers tallied in its name (--verify; item.h
  *      says what that catches). In pairs and mixed, thread i is producer i
  *      and consumer i: the same check.
- *   5. Histograms are merged; summary.csv, latency.hgrm, latency.csv and
- *      meta.json are written whole into --out (report.c).
+ *   5. Histograms are merged (and by path, for a queue that has paths);
+ *      summary.csv, latency.hgrm, latency.csv, meta.json (and
+ *      latency-path.csv) are written whole into --out (report.c).
  *
  * This file reads the command line and strings the runs together (steps 1,
  * 2, the capacity run of --load, 3-5); one run of one queue, from set-up to
@@ -226,6 +227,9 @@ static int do_run(const struct hb_options *o)
 	struct hb_cpumap *cpumap = calloc(1, sizeof *cpumap);
 	struct hb_placement place = {cpus, -1};
 	struct hdr_hist *hist = NULL;
+	/* latency by path, where the queue has paths (queue.h) */
+	struct hdr_hist *path_hist[HQ_PATH_COUNT_] = {NULL};
+	int paths = o->queue->dequeue_paths != NULL;
 	struct hb_run run;
 	struct hb_measure m;
 	struct hb_calibration cal;
@@ -248,6 +252,12 @@ static int do_run(const struct hb_options *o)
 		rc = 1;
 		goto out;
 	}
+	for (int p = 0; paths && p < HQ_PATH_COUNT_; p++)
+		if (hdr_init(1, HB_HIST_MAX, HB_HIST_DIGITS, &path_hist[p]) != 0) {
+			hb_say("out of memory");
+			rc = 1;
+			goto out;
+		}
 
 	/* 1. inputs, topology, placement */
 	if (numaring_topology_get(o->topology, t, err, sizeof err) < 0) {
@@ -381,7 +391,7 @@ static int do_run(const struct hb_options *o)
 	hb_run_measure(&run, &pl, &m);
 
 	/* 4. verify, 5. report */
-	hb_run_collect(&run, &m, hist);
+	hb_run_collect(&run, &m, hist, paths ? path_hist : NULL);
 	m.c2c_after_ns = hand_over_ns(m.c2c_cpu);
 	hb_counters_collect(&run, o->counters, &m.ctr);
 	int checked = o->queue->moves_data && o->verify;
@@ -406,6 +416,14 @@ static int do_run(const struct hb_options *o)
 		m.p999 = hdr_value_at_percentile(hist, 99.9);
 		m.max = hdr_max(hist);
 		m.mean = hdr_mean(hist);
+	}
+	m.paths = paths;
+	for (int p = 0; paths && p < HQ_PATH_COUNT_; p++) {
+		m.path_count[p] = hdr_total_count(path_hist[p]);
+		if (m.path_count[p] > 0) {
+			m.path_p50[p] = hdr_value_at_percentile(path_hist[p], 50);
+			m.path_p99[p] = hdr_value_at_percentile(path_hist[p], 99);
+		}
 	}
 	for (unsigned i = 0; i < n; i++) {
 		int is_p = i < o->producers; /* every thread of a symmetric workload */
@@ -434,10 +452,12 @@ static int do_run(const struct hb_options *o)
 	if (checked && failed)
 		rc = 1;
 	else if (o->out)
-		rc = hb_write_results(&rep, hist);
+		rc = hb_write_results(&rep, hist, paths ? path_hist : NULL);
 out:
 	hb_run_free(&run);
 	hdr_free(hist);
+	for (int p = 0; p < HQ_PATH_COUNT_; p++)
+		hdr_free(path_hist[p]);
 	free(cpus);
 	free(cpumap);
 	free(t);

@@ -578,7 +578,9 @@ static int write_error(void)
 	return errno > 0 ? -errno : -EIO;
 }
 
-static int write_rows(const struct hdr_hist *h, FILE *out, int ticks, double scale, bool csv)
+/* prefix: the CSV rows' first field (NULL: none); the .hgrm rows have none */
+static int write_rows(const struct hdr_hist *h, FILE *out, int ticks, double scale, bool csv,
+		      const char *prefix)
 {
 	struct pct_iter it;
 	char v[400], p[64], inv[400];
@@ -592,8 +594,9 @@ static int write_rows(const struct hdr_hist *h, FILE *out, int ticks, double sca
 		if (!full)
 			fmt_fixed(inv, sizeof(inv), 1.0 / (1.0 - frac), 2);
 		if (csv) {
-			rc = fprintf(out, "%" PRId64 ",%s,%" PRId64 ",%s\n", it.value, p,
-				     it.cumulative, full ? "inf" : inv);
+			rc = fprintf(out, "%s%s%" PRId64 ",%s,%" PRId64 ",%s\n", prefix ? prefix : "",
+				     prefix ? "," : "", it.value, p, it.cumulative,
+				     full ? "inf" : inv);
 		} else {
 			fmt_fixed(v, sizeof(v), (double)it.value / scale, 3);
 			if (full)
@@ -643,7 +646,7 @@ static int write_common(const struct hdr_hist *h, FILE *out, int ticks, double s
 			    "1/(1-Percentile)");
 	rc = w < 0 ? write_error() : 0;
 	if (!rc)
-		rc = write_rows(h, out, ticks, scale, csv);
+		rc = write_rows(h, out, ticks, scale, csv, NULL);
 	if (!rc && !csv)
 		rc = write_footer(h, out, scale);
 	if (!rc && fflush(out) != 0)
@@ -661,4 +664,23 @@ int hdr_write_hgrm(const struct hdr_hist *h, FILE *out, int ticks_per_half_dista
 int hdr_write_csv(const struct hdr_hist *h, FILE *out, int ticks_per_half_distance)
 {
 	return write_common(h, out, ticks_per_half_distance, 1.0, true);
+}
+
+int hdr_write_csv_rows(const struct hdr_hist *h, FILE *out, int ticks_per_half_distance,
+		       const char *label)
+{
+	if (!h || !out || ticks_per_half_distance < 0 || !label || !*label ||
+	    strpbrk(label, ",\"\r\n"))
+		return -EINVAL;
+	locale_t c, old;
+	int rc = c_locale_enter(&c, &old);
+	if (rc)
+		return rc;
+	errno = 0;
+	rc = write_rows(h, out, ticks_per_half_distance ? ticks_per_half_distance : 5, 1.0, true,
+			label);
+	if (!rc && fflush(out) != 0)
+		rc = write_error();
+	c_locale_leave(c, old);
+	return rc;
 }

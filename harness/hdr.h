@@ -216,4 +216,16 @@ int hdr_write_hgrm(const struct hdr_hist *h, FILE *out, int ticks_per_half_dista
  */
 int hdr_write_csv(const struct hdr_hist *h, FILE *out, int ticks_per_half_distance);
 
+/*
+ * The rows of hdr_write_csv() alone, with no header, each one starting with
+ * the field `label` (a word with no comma, quote or line break), so that the
+ * distributions of several histograms share one file:
+ *     local,37,0.000000000000,1,1.00
+ * The caller writes the header ("label-name,value_ns,percentile,..."). An
+ * empty histogram writes nothing. Same returns as hdr_write_csv(), and
+ * -EINVAL for a NULL, empty or unsafe label.
+ */
+int hdr_write_csv_rows(const struct hdr_hist *h, FILE *out, int ticks_per_half_distance,
+		       const char *label);
+
 #endif /* HDR_HDR_H */

@@ -151,7 +151,8 @@ static void queue(FILE *f, const struct hq_ops *o)
 		hb_json_str(f, o->uncounted);
 	else
 		fputs("null", f);
-	fputc(',', f);
+	/* latency by path: summary.csv's latency_<path>_* and latency-path.csv */
+	fprintf(f, ", \"latency_paths\": %s,", yes(o->dequeue_paths != NULL));
 	/* The item kinds a run of it carries: a queue that neither moves nor
 	 * makes up items runs with inline ones whatever --item says (bench.c,
 	 * the run's item). */

@@ -74,6 +74,35 @@ struct hq_stats {
 /* The name of counter s ("local_ops", ...). */
 const char *hq_stat_name(enum hq_stat s);
 
+/* Latency by path: where a dequeue found an item, for the queues that can
+ * say (hq_ops.dequeue_paths; numaring). The timed items of each path get a
+ * histogram of their own besides the overall one (summary.csv's
+ * latency_<path>_* columns, latency-path.csv). */
+#define HQ_PATHS(X)                                                                   \
+	X(local)    /* the part of the queue the thread works on (numaring: its node's ring) */ \
+	X(transfer) /* a transfer between parts that this dequeue made (numaring: the items \
+	               a cross-node batch handed out at once) */                          \
+	X(held)     /* items held outside the parts (numaring: by the thread's handle, \
+	               or left by a detached one) */
+
+enum hq_path {
+#define HQ_PATH_ENUM(n) HQ_PATH_##n,
+	HQ_PATHS(HQ_PATH_ENUM)
+#undef HQ_PATH_ENUM
+	HQ_PATH_COUNT_
+};
+
+/* The paths of one dequeue's items: items[first[p] .. first[p] + count[p])
+ * came by path p (a path's items are consecutive; first[p] is 0 where
+ * count[p] is); the counts add up to what the dequeue returned. */
+struct hq_paths {
+	unsigned first[HQ_PATH_COUNT_];
+	unsigned count[HQ_PATH_COUNT_];
+};
+
+/* The name of path p ("local", ...). */
+const char *hq_path_name(enum hq_path p);
+
 struct hq_ops {
 	const char *name;        /* "numaring", "flat", ..., "null" */
 	const char *description; /* one line for --help */
@@ -143,6 +172,16 @@ struct hq_ops {
 	 * them into out; returns how many it has (more than max: the first max
 	 * were written). Called by the main thread while the workers run. */
 	unsigned (*regions)(void *q, struct hq_region *out, unsigned max);
+	/* Optional (latency by path): which path each item of this thread's last
+	 * dequeue came by. Called by the thread right after a dequeue (single
+	 * or burst) that returned got > 0 items, before its next operation;
+	 * fills *out. Returns 0, or nonzero when it cannot tell (those items
+	 * count in the overall histogram only). NULL: the queue has no paths;
+	 * its latency_<path>_* cells stay empty and it writes no
+	 * latency-path.csv. Asked only by the out-of-line record of a dequeue
+	 * that brought a timed item (workers_pvt.h, record_timed): no loop of
+	 * any queue tests for it, and another queue's loop is the same code. */
+	int (*dequeue_paths)(void *h, unsigned got, struct hq_paths *out);
 
 	/* Optional: the value in force of setting `name` after create, when it
 	 * can differ from the one asked for (numaring's lookup falls back where

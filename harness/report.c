@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * report.c - what numaring-bench writes: summary.csv (its columns from the
- * one table in schema.h), the latency distribution (.hgrm and CSV),
+ * one table in schema.h), the latency distribution (.hgrm and CSV; by path
+ * in latency-path.csv for a queue that has paths),
  * meta.json (the host, the build, the command, the threads' placement and
  * the harness's own ceiling), --show-topology and --schema.
  */
@@ -428,6 +429,16 @@ static void fill_summary(struct row *row, const struct hb_report *r)
 		set(row, HB_COL_mean_ns, "%.1f", m->mean);
 	}
 	set(row, HB_COL_latency_count, "%lld", (long long)m->latency_count);
+	/* latency by path: each path's count, and its percentiles where it has
+	 * items; empty for a queue without paths */
+	for (int p = 0; m->paths && p < HQ_PATH_COUNT_; p++) {
+		enum hb_column col = (enum hb_column)(HB_COL_latency_local_p50_ns + 3 * p);
+		if (m->path_count[p] > 0) {
+			set(row, col, "%lld", (long long)m->path_p50[p]);
+			set(row, (enum hb_column)(col + 1), "%lld", (long long)m->path_p99[p]);
+		}
+		set(row, (enum hb_column)(col + 2), "%lld", (long long)m->path_count[p]);
+	}
 	if (m->latency_count > 0) /* the timed items are an even sample of all */
 		set(row, HB_COL_inflight, "%.2f", m->throughput * m->mean * 1e-9);
 	set_u64(row, HB_COL_enqueued, m->enqueued);
@@ -468,6 +479,17 @@ static void fill_summary(struct row *row, const struct hb_report *r)
 	set(row, HB_COL_host, "%s", r->host);
 	set(row, HB_COL_clock, "%s", hc.source);
 }
+
+/* Each path's p50, p99 and count follow latency_local_p50_ns in the schema,
+ * in HQ_PATHS order. */
+#define HB_PATH_COLS(n)                                                                    \
+	_Static_assert(HB_COL_latency_##n##_p50_ns ==                                       \
+			       HB_COL_latency_local_p50_ns + 3 * HQ_PATH_##n &&             \
+			   HB_COL_latency_##n##_p99_ns == HB_COL_latency_##n##_p50_ns + 1 && \
+			   HB_COL_latency_##n##_count == HB_COL_latency_##n##_p50_ns + 2,   \
+		       "summary columns latency_" #n "_* out of HQ_PATHS order");
+HQ_PATHS(HB_PATH_COLS)
+#undef HB_PATH_COLS
 
 /* The queue counters follow local_ops in the schema in HQ_STATS order. */
 #define HB_STAT_COL(n) _Static_assert(HB_COL_##n == HB_COL_local_ops + HQ_STAT_##n, \
@@ -830,15 +852,32 @@ static void write_meta(FILE *f, const struct hb_report *r)
 		(unsigned long long)r->m->corrupt, (unsigned long long)r->m->bad);
 }
 
-int hb_write_results(const struct hb_report *r, const struct hdr_hist *hist)
+/* latency-path.csv: latency.csv's rows for each path's histogram, the path
+ * first; a path with no timed item has no row. */
+static int write_path_csv(FILE *f, struct hdr_hist *const *path_hist)
 {
-	struct hb_file files[4];
-	const char *names[4] = {"summary.csv", "latency.hgrm", "latency.csv", "meta.json"};
+	if (fputs("path,value_ns,percentile,total_count,one_over_one_minus_percentile\n", f) < 0)
+		return -EIO;
+	for (int p = 0; p < HQ_PATH_COUNT_; p++) {
+		int rc = hdr_write_csv_rows(path_hist[p], f, 5, hq_path_name((enum hq_path)p));
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+int hb_write_results(const struct hb_report *r, const struct hdr_hist *hist,
+		     struct hdr_hist *const *path_hist)
+{
+	struct hb_file files[5];
+	const char *names[5] = {"summary.csv", "latency.hgrm", "latency.csv", "meta.json",
+				"latency-path.csv"};
+	const int nfiles = path_hist ? 5 : 4; /* latency-path.csv: a queue with paths */
 	const char *dir = r->o->out;
 	struct row row;
 	int rc = 0, opened = 0;
 	memset(&row, 0, sizeof row);
-	for (; opened < 4; opened++)
+	for (; opened < nfiles; opened++)
 		if ((rc = hb_file_open(&files[opened], dir, names[opened])) < 0)
 			goto fail;
 	fill_summary(&row, r);
@@ -849,9 +888,11 @@ int hb_write_results(const struct hb_report *r, const struct hdr_hist *hist)
 	if ((rc = hdr_write_csv(hist, files[2].f, 5)) < 0)
 		goto fail;
 	write_meta(files[3].f, r);
+	if (path_hist && (rc = write_path_csv(files[4].f, path_hist)) < 0)
+		goto fail;
 	/* meta.json and the distributions first, summary.csv last: the
 	 * experiment driver takes a present summary.csv as a finished point. */
-	for (int i = 3; i >= 0; i--) {
+	for (int i = nfiles - 1; i >= 0; i--) {
 		if ((rc = hb_file_commit(&files[i])) < 0) {
 			for (int k = i - 1; k >= 0; k--)
 				hb_file_abort(&files[k]);

@@ -129,6 +129,9 @@ void hb_run_free(struct hb_run *run)
 		if (run->cons[i].started)
 			pthread_join(run->cons[i].th, NULL);
 		hdr_free(run->cons[i].hist);
+		for (int p = 0; run->cons[i].path_hist && p < HQ_PATH_COUNT_; p++)
+			hdr_free(run->cons[i].path_hist[p]);
+		free(run->cons[i].path_hist);
 		hb_local_free(run->cons[i].tally, hb_tally_bytes(run));
 	}
 	if (run->main_pinned) /* back to every CPU: the next run creates its queue */
@@ -409,14 +412,18 @@ static double run_fairness(const struct hb_run *run)
 	return fp < 0 ? fc : fc < 0 ? fp : (fp < fc ? fp : fc);
 }
 
-/* Merge what the threads counted into m and hist. */
-void hb_run_collect(const struct hb_run *run, struct hb_measure *m, struct hdr_hist *hist)
+/* Merge what the threads counted into m, hist and path_hist[]. */
+void hb_run_collect(const struct hb_run *run, struct hb_measure *m, struct hdr_hist *hist,
+		    struct hdr_hist *const *path_hist)
 {
 	m->fairness = run_fairness(run);
 	for (unsigned i = 0; i < run->nc; i++) {
 		const struct hb_consumer *c = &run->cons[i];
 		if (hist)
 			hdr_add(hist, c->hist);
+		/* a consumer has them where the queue has paths */
+		for (int p = 0; path_hist && c->path_hist && p < HQ_PATH_COUNT_; p++)
+			hdr_add(path_hist[p], c->path_hist[p]);
 		m->dequeued += atomic_load_explicit(&c->received, memory_order_relaxed);
 		m->empty_polls += c->empty_polls;
 		m->inversions += c->inversions;

@@ -96,6 +96,13 @@ struct hb_consumer {
 	char err[HB_ERRLEN];
 	pthread_t th;
 	int started;
+	/* latency by path (queue.h), for a queue with hq_ops.dequeue_paths:
+	 * HQ_PATH_COUNT_ histograms besides hist (NULL for the other queues:
+	 * record_timed's one test), and the thread's handle that the queue is
+	 * asked about. Here, in the padding before the line pair below, so that
+	 * every other field keeps its offset and the loops their code. */
+	struct hdr_hist **path_hist;
+	void *handle;
 	/* read by the main thread (and producers of unbounded queues) */
 	alignas(HB_LINE) _Atomic uint64_t received;
 };
@@ -150,6 +157,10 @@ struct hb_measure {
 	int64_t p50, p90, p99, p999, max;
 	double mean;
 	int64_t latency_count;
+	/* latency by path (queue.h), where the queue says (paths = 1): each
+	 * path's timed items, median and 99th percentile */
+	int paths;
+	int64_t path_count[HQ_PATH_COUNT_], path_p50[HQ_PATH_COUNT_], path_p99[HQ_PATH_COUNT_];
 	uint64_t prefilled; /* mixed: items enqueued before the start */
 	/* the order check over the whole run (item.h): inversions, the largest
 	 * step back, the oldest timed item; stamps overwritten before read;
@@ -227,7 +238,8 @@ struct hb_plan {
  *                   measured run), stop the producers, drain, join;
  *                   fills m's duration, rates, ops and qpages
  *   hb_run_collect  merge the threads' counts into m (and their histograms
- *                   into hist, unless NULL), fairness included
+ *                   into hist, unless NULL, and their histograms by path
+ *                   into path_hist[], unless NULL), fairness included
  *   hb_run_verify   every producer's count and checksum against what the
  *                   consumers tallied in its name (item.h); fills m's
  *                   lost/dup/corrupt/bad; one line per producer that fails
@@ -242,7 +254,8 @@ struct hb_plan {
 int hb_run_setup(struct hb_run *run, const struct hb_options *o, const struct hb_plan *pl);
 int hb_run_start(struct hb_run *run);
 void hb_run_measure(struct hb_run *run, const struct hb_plan *pl, struct hb_measure *m);
-void hb_run_collect(const struct hb_run *run, struct hb_measure *m, struct hdr_hist *hist);
+void hb_run_collect(const struct hb_run *run, struct hb_measure *m, struct hdr_hist *hist,
+		    struct hdr_hist *const *path_hist);
 void hb_run_verify(const struct hb_run *run, struct hb_measure *m, int say);
 void hb_run_verify_totals(const struct hb_run *run, struct hb_measure *m, int say);
 void hb_run_free(struct hb_run *run);
@@ -380,9 +393,12 @@ struct hb_report {
 	char host[256];
 	char start_time[64];
 };
-/* summary.csv, latency.hgrm, latency.csv and meta.json, each written whole.
- * Returns 0, or HB_EXIT_CANNOT_WRITE after printing why. */
-int hb_write_results(const struct hb_report *r, const struct hdr_hist *hist);
+/* summary.csv, latency.hgrm, latency.csv and meta.json, each written whole,
+ * and latency-path.csv where path_hist is not NULL (the queue has paths:
+ * one histogram per enum hq_path). Returns 0, or HB_EXIT_CANNOT_WRITE after
+ * printing why. */
+int hb_write_results(const struct hb_report *r, const struct hdr_hist *hist,
+		     struct hdr_hist *const *path_hist);
 /* --schema: column,type,description of summary.csv. */
 void hb_print_schema(FILE *f);
 /* --show-topology. Returns the exit status. */

@@ -70,6 +70,15 @@
 	X(max_ns, float, "")                                                                        \
 	X(mean_ns, float, "")                                                                       \
 	X(latency_count, int, "timed items recorded (sent inside the measured window)")           \
+	X(latency_local_p50_ns, float, "latency by path (numaring; empty for a queue that cannot say which path an item came by): median of the timed items the ring of the consumer's own node served") \
+	X(latency_local_p99_ns, float, "99th percentile of those (local path)")                  \
+	X(latency_local_count, int, "timed items of the local path; the local, transfer and held counts add up to latency_count") \
+	X(latency_transfer_p50_ns, float, "median of the timed items that a cross-node batch handed to the dequeue that took it (the rest of the batch goes into the local ring: local path)") \
+	X(latency_transfer_p99_ns, float, "99th percentile of those (transfer path)")            \
+	X(latency_transfer_count, int, "timed items of the transfer path")                       \
+	X(latency_held_p50_ns, float, "median of the timed items held off the rings: by the dequeuing worker after one of its transfers found no room, or left by a worker that detached when every ring was full") \
+	X(latency_held_p99_ns, float, "99th percentile of those (held path)")                    \
+	X(latency_held_count, int, "timed items of the held path")                               \
 	X(inflight, float, "items in the queue on average (Little: throughput x mean latency)")   \
 	X(enqueued, int, "items sent in the whole run, warm-up (and mixed's prefill) included")    \
 	X(dequeued, int, "items received in the whole run")                                        \

@@ -17,15 +17,17 @@
  * `sample`), once per operation that carries one. A consumer: dequeues,
  * tallies each value under the producer it names (count and checksum),
  * reads the clock once per dequeue that brought a timed item and records
- * those, and publishes its count. The main thread measures throughput from
- * those counts at the start and end of the window: no worker reads the
- * clock to decide whether an item is in the window. With work, a producer
+ * those (by path too, for a queue that says which path each came by:
+ * record_timed), and publishes its count. The main thread measures
+ * throughput from those counts at the start and end of the window: no
+ * worker reads the clock to decide whether an item is in the window. With work, a producer
  * does a drawn length of it after each enqueue operation, a consumer after
  * each dequeue that brought items (work.h).
  */
 #define _GNU_SOURCE
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "clock.h"
@@ -242,6 +244,43 @@ void *hb_producer_main(void *arg)
 
 /* ---- consumers ---------------------------------------------------------- */
 
+int hb_consumer_hists(struct hb_run *run, struct hb_consumer *c)
+{
+	if (hdr_init(1, HB_HIST_MAX, HB_HIST_DIGITS, &c->hist) != 0)
+		return -1;
+	if (!run->ops->dequeue_paths)
+		return 0;
+	/* freed by hb_run_free, whatever was made of them */
+	if (!(c->path_hist = calloc(HQ_PATH_COUNT_, sizeof *c->path_hist)))
+		return -1;
+	for (int p = 0; p < HQ_PATH_COUNT_; p++)
+		if (hdr_init(1, HB_HIST_MAX, HB_HIST_DIGITS, &c->path_hist[p]) != 0)
+			return -1;
+	return 0;
+}
+
+/* The path of item i of a dequeue whose paths are ps (queue.h);
+ * HQ_PATH_COUNT_ if none says so. */
+static enum hq_path path_of(const struct hq_paths *ps, unsigned i)
+{
+	for (int p = 0; p < HQ_PATH_COUNT_; p++)
+		if (i - ps->first[p] < ps->count[p]) /* unsigned: below first wraps */
+			return (enum hq_path)p;
+	return HQ_PATH_COUNT_;
+}
+
+/* record_timed's by-path part: the queue says which path each item of the
+ * handle's last dequeue came by, asked once per dequeue (after the clock
+ * read, so that asking is no part of the latency); where it cannot tell,
+ * the items count in the overall histogram only. */
+enum hq_path hb_timed_path(struct hb_consumer *c, unsigned got, unsigned i, struct hq_paths *ps,
+			   int *known)
+{
+	if (*known < 0)
+		*known = c->run->ops->dequeue_paths(c->handle, got, ps) == 0;
+	return *known ? path_of(ps, i) : HQ_PATH_COUNT_;
+}
+
 static ALWAYS_INLINE void consume(struct hb_consumer *c, void *h, enum hb_item_kind kind,
 				  int bursts, int account, int work)
 {
@@ -325,14 +364,15 @@ void *hb_consumer_main(void *arg)
 	/* pinned first: tallies and histogram are placed by this thread's
 	 * first touch (the histogram is a fresh mapping: bench.c's mallopt) */
 	if (!(c->tally = hb_local_alloc(hb_tally_bytes(run), &c->mem_node)) ||
-	    hdr_init(1, HB_HIST_MAX, HB_HIST_DIGITS, &c->hist) != 0) {
-		snprintf(c->err, sizeof c->err, "out of memory for its tallies and histogram");
+	    hb_consumer_hists(run, c) != 0) {
+		snprintf(c->err, sizeof c->err, "out of memory for its tallies and histograms");
 		h = NULL;
 	} else {
 		c->dups = (uint64_t *)(c->tally + run->np);
 		hb_qmem_worker_enter(run, c->hist, &qt);
 		h = run->ops->thread_init(run->q, c->err, sizeof c->err);
 	}
+	c->handle = h; /* for the queue's paths (record_timed) */
 	if (!h)
 		hb_set_phase(run, PH_ABORT);
 	if (run->measured && run->o->counters) /* on itself, disabled: main enables them */

@@ -15,8 +15,9 @@
  *                 went (the untimed ones follow from the count), and the
  *                 messages that did not go freed again
  *   take          a consumer's account of what it dequeued: tallies per
- *                 producer, the histogram of the timed items, the counters
- *                 of what should not have arrived
+ *                 producer, the histogram of the timed items (and by path,
+ *                 for a queue that has paths), the counters of what should
+ *                 not have arrived
  */
 #ifndef HB_WORKERS_PVT_H
 #define HB_WORKERS_PVT_H
@@ -51,6 +52,19 @@ static inline void hb_qmem_worker_enter(struct hb_run *run, struct hdr_hist *his
 /* Open loop: wait until the clock reaches `when`. Returns the time, or 0 if
  * the producers were stopped first (workers.c). */
 uint64_t hb_wait_until(struct hb_run *run, uint64_t when);
+
+/* The calling thread's histograms, consumer c's (placed by its first touch:
+ * call it pinned): the overall one, and one per path where the queue has
+ * paths (hq_ops.dequeue_paths; c->handle must then be set before the
+ * loop). 0, or -1 when out of memory (workers.c). */
+int hb_consumer_hists(struct hb_run *run, struct hb_consumer *c);
+
+/* record_timed's by-path part (workers.c): which path item i of the
+ * handle's last dequeue of got items came by (queue.h), HQ_PATH_COUNT_
+ * where the queue cannot tell. *ps is filled by the first call of a
+ * dequeue (i == 0 asks the queue) and read by the next ones. */
+enum hq_path hb_timed_path(struct hb_consumer *c, unsigned got, unsigned i, struct hq_paths *ps,
+			   int *known);
 
 /* The next free message of the pool for sequence seq. wait: until it is
  * free (NULL if the run stopped first); else NULL at once when its consumer
@@ -146,7 +160,10 @@ static ALWAYS_INLINE void unsent_free(unsigned done, unsigned made, enum hb_item
  * t0 + seq x interval in open loop, the producer's stamp in closed loop), if
  * that fell inside the measured window; the oldest item's age over the whole
  * run. One clock read for all of them. Out of line: one dequeue in `sample`
- * comes here, and the others' loop stays small. */
+ * comes here, and the others' loop stays small. A queue with paths
+ * (numaring) records them by path too, in hb_record_timed_paths: the test
+ * for it is here, once per call, so that no loop of any queue carries it
+ * (nor changes its code for it). */
 static __attribute__((noinline, unused)) void record_timed(struct hb_consumer *c, void **items,
 							   unsigned got)
 {
@@ -158,6 +175,8 @@ static __attribute__((noinline, unused)) void record_timed(struct hb_consumer *c
 	 * sent, or still UINT64_MAX. */
 	uint64_t t0 = atomic_load_explicit(&run->t_start, memory_order_relaxed);
 	uint64_t t1 = atomic_load_explicit(&run->t_end, memory_order_relaxed);
+	struct hq_paths ps;
+	int known = -1; /* paths: not asked yet (hb_timed_path) */
 	for (unsigned i = 0; i < got; i++) {
 		uint64_t v = (uint64_t)(uintptr_t)items[i], t;
 		if (!(v & HB_ITEM_TIMED))
@@ -180,8 +199,15 @@ static __attribute__((noinline, unused)) void record_timed(struct hb_consumer *c
 		}
 		if (now > t && now - t > c->max_age)
 			c->max_age = now - t;
-		if (t >= t0 && t <= t1)
-			hdr_record(c->hist, (int64_t)hc_to_ns(now > t ? now - t : 0));
+		if (t < t0 || t > t1)
+			continue;
+		int64_t ns = (int64_t)hc_to_ns(now > t ? now - t : 0);
+		hdr_record(c->hist, ns);
+		if (__builtin_expect(c->path_hist != NULL, 0)) { /* numaring: by path too */
+			enum hq_path path = hb_timed_path(c, got, i, &ps, &known);
+			if (path < HQ_PATH_COUNT_)
+				hdr_record(c->path_hist[path], ns);
+		}
 	}
 }
 

@@ -251,13 +251,14 @@ void *hb_symmetric_main(void *arg)
 	else if (!(p->stamps = hb_local_alloc(hb_stamp_bytes(run), &stamps_node)))
 		snprintf(p->err, sizeof p->err, "out of memory for its stamp ring");
 	else if (!(c->tally = hb_local_alloc(hb_tally_bytes(run), &c->mem_node)) ||
-		 hdr_init(1, HB_HIST_MAX, HB_HIST_DIGITS, &c->hist) != 0)
-		snprintf(p->err, sizeof p->err, "out of memory for its tallies and histogram");
+		 hb_consumer_hists(run, c) != 0)
+		snprintf(p->err, sizeof p->err, "out of memory for its tallies and histograms");
 	else {
 		c->dups = (uint64_t *)(c->tally + run->np);
 		hb_qmem_worker_enter(run, c->hist, &qt);
 		h = run->ops->thread_init(run->q, p->err, sizeof p->err);
 	}
+	c->handle = h; /* for the queue's paths (record_timed) */
 	if (h && run->prefill)
 		prefill(p, h);
 	if (!h)

@@ -133,6 +133,62 @@ const char *numaring_gate_name(enum numaring_gate v);     /* "perworker" */
 int numaring_lookup_parse(const char *s, enum numaring_lookup *out);
 int numaring_gate_parse(const char *s, enum numaring_gate *out);
 
+/* ---- the path of a dequeue (latency by path) -------------------------------- */
+
+/* Where a dequeue found an item. */
+enum numaring_path {
+	NUMARING_PATH_LOCAL,    /* the ring of the worker's node */
+	NUMARING_PATH_TRANSFER, /* a cross-node batch that this very dequeue took from
+	                           another node's ring (the items it handed out at once;
+	                           the rest of the batch went into the local ring and
+	                           comes out of it as LOCAL, or, where that filled
+	                           meanwhile, is held and comes out as HELD) */
+	NUMARING_PATH_HELD,     /* held off the rings: by this worker (the rest of one
+	                           of its transfers that found no room, see
+	                           numaring_dequeue), or left with the queue by a
+	                           worker that detached when every ring was full */
+	NUMARING_PATH_COUNT_
+};
+
+/* The paths of one dequeue's items (numaring_dequeue_paths). */
+struct numaring_paths {
+	unsigned count[NUMARING_PATH_COUNT_]; /* its items from each path; they add up to n */
+	unsigned first[NUMARING_PATH_COUNT_]; /* where each path's items start in its
+	                                         items[]: a path's items are consecutive,
+	                                         items[first[p] .. first[p] + count[p]);
+	                                         0 where count[p] is 0 */
+};
+
+/*
+ * numaring_dequeue_paths - which paths the worker's last dequeue
+ * (numaring_dequeue or numaring_dequeue_burst) served its items from, for
+ * latency by path. n: how many items that dequeue returned (1 for a
+ * numaring_dequeue that returned 0); ask before the worker's next dequeue
+ * (its enqueues in between do not matter).
+ * Fills *out. Within one dequeue, items come in one of two orders: held
+ * items first, then local ones (the worker held items: they come first, see
+ * numaring_dequeue); or local, transfer, held (the local ring was empty:
+ * after a re-check of the node, a batch from another node, then what
+ * detached workers left). Single and burst dequeues alike.
+ *
+ * Costs nothing on the fast path: a dequeue served by the local ring alone
+ * stores nothing more than it counts anyway; only the slow paths (held
+ * items handed out, an empty local ring) note their split, a few stores of
+ * the worker's own. So the answer is derived, not stored per dequeue, and n
+ * is how it tells the last dequeue from earlier ones.
+ *
+ * Returns 0, or -EINVAL (out untouched) for n == 0 or an n the worker's
+ * last dequeue cannot have returned; not every wrong n is caught (an n
+ * smaller than a dequeue served locally reads as all local). The owning
+ * thread only, like the worker's operations: nothing here is atomic, and
+ * the worker's own fields need no ordering. Since NUMARING_LAB_0.3.
+ */
+int numaring_dequeue_paths(const struct numaring_worker *w, unsigned n,
+			   struct numaring_paths *out);
+
+/* "local", "transfer", "held"; "?" if unknown. Since NUMARING_LAB_0.3. */
+const char *numaring_path_name(enum numaring_path v);
+
 /* ---- flat: one ring for every thread, no NUMA layer ---------------------- */
 
 /*

@@ -7,7 +7,7 @@
  * through the lab interface (numaring_lab.h) from the settings lookup,
  * recheck, gate, linger; backoff and topology are production settings; one
  * worker attached per thread, the single and burst operations, the
- * worker's stats.
+ * worker's stats, and the lab's path of each dequeue (latency by path).
  */
 #include <errno.h>
 #include <limits.h>
@@ -202,6 +202,24 @@ static unsigned nrq_dequeue_burst(void *h, void **items, unsigned n)
 	return numaring_dequeue_burst(h, items, n);
 }
 
+/* The harness's paths are the ring's, in its order (checked below). */
+static int nrq_dequeue_paths(void *h, unsigned got, struct hq_paths *out)
+{
+	struct numaring_paths p;
+	if (numaring_dequeue_paths(h, got, &p) != 0)
+		return -1;
+	for (int k = 0; k < HQ_PATH_COUNT_; k++) {
+		out->first[k] = p.first[k];
+		out->count[k] = p.count[k];
+	}
+	return 0;
+}
+_Static_assert((int)HQ_PATH_local == (int)NUMARING_PATH_LOCAL &&
+		       (int)HQ_PATH_transfer == (int)NUMARING_PATH_TRANSFER &&
+		       (int)HQ_PATH_held == (int)NUMARING_PATH_HELD &&
+		       (int)HQ_PATH_COUNT_ == (int)NUMARING_PATH_COUNT_,
+	       "the harness's paths are numaring's, in its order");
+
 static void nrq_thread_stats(void *h, struct hq_stats *out)
 {
 	struct numaring_stats s;
@@ -257,5 +275,6 @@ const struct hq_ops hq_numaring = {
 	.enqueue_burst = nrq_enqueue_burst,
 	.dequeue_burst = nrq_dequeue_burst,
 	.thread_stats = nrq_thread_stats,
+	.dequeue_paths = nrq_dequeue_paths,
 	.setting_in_force = nrq_setting_in_force,
 };

@@ -46,3 +46,14 @@ const char *hq_stat_name(enum hq_stat s)
 {
 	return (unsigned)s < HQ_STAT_COUNT_ ? stat_names[s] : "?";
 }
+
+static const char *const path_names[HQ_PATH_COUNT_] = {
+#define HQ_PATH_NAME(n) #n,
+	HQ_PATHS(HQ_PATH_NAME)
+#undef HQ_PATH_NAME
+};
+
+const char *hq_path_name(enum hq_path p)
+{
+	return (unsigned)p < HQ_PATH_COUNT_ ? path_names[p] : "?";
+}

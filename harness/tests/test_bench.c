@@ -3,7 +3,8 @@
  * test_bench.c - numaring-bench from the outside: every queue runs and
  * verifies in every workload (prodcons, pairs, mixed), the result files have
  * the promised form, the .hgrm parses back into the summary's percentiles,
- * emulated cross-node runs move batches, broken queues are caught in every
+ * emulated cross-node runs move batches, numaring's latency by path adds
+ * up and crosses where it should, broken queues are caught in every
  * workload, the symmetric workloads count and move on, --show-topology
  * tells the truth, --queue-mem places and counts the queue's pages, and
  * every bad input is one message, exit status 2 and no file.
@@ -39,7 +40,8 @@
 static const char *bench = "build/numaring-bench";
 static char tmpdir[256];
 static char topo2[256]; /* "0;1" from the allowed CPUs */
-static char topo1[300]; /* NUMARING_TOPOLOGY=: every allowed CPU in one node */
+static char topo1[256]; /* "0,1": one emulated node of every allowed CPU */
+static char topo1_env[300]; /* NUMARING_TOPOLOGY=<topo1> */
 static int ncpus;
 
 struct outcome {
@@ -432,6 +434,71 @@ static void check_percentile_in_rows(const struct hdr_hgrm *g, double p, double 
 			 value, below, at);
 }
 
+static const char *const path_cols[] = {"latency_local_p50_ns",	"latency_local_p99_ns",
+					 "latency_local_count",	"latency_transfer_p50_ns",
+					 "latency_transfer_p99_ns", "latency_transfer_count",
+					 "latency_held_p50_ns",	"latency_held_p99_ns",
+					 "latency_held_count"};
+
+/*
+ * Latency by path in a run's folder: a queue without paths leaves the nine
+ * latency_<path>_* cells empty and writes no latency-path.csv. A queue with
+ * paths: the counts add up to latency_count, a path has percentiles where it
+ * has items (p50 <= p99 <= max), and latency-path.csv holds each path's
+ * rows in queue.h's order, under latency.csv's header with `path` first,
+ * each path's last row (percentile 1) counting its items.
+ */
+static void check_paths(const char *dir, const struct summary *s, const struct hq_ops *o)
+{
+	char path[1024];
+	snprintf(path, sizeof path, "%s/latency-path.csv", dir);
+	if (!o->dequeue_paths) {
+		for (size_t i = 0; i < sizeof path_cols / sizeof path_cols[0]; i++)
+			assert_string_equal(field(s, path_cols[i]), "");
+		assert_int_equal(access(path, F_OK), -1);
+		return;
+	}
+	long long sum = 0, last_total[HQ_PATH_COUNT_] = {0};
+	for (int p = 0; p < HQ_PATH_COUNT_; p++) {
+		const char *count = field(s, path_cols[3 * p + 2]);
+		assert_true(*count != '\0');
+		long long n = atoll(count);
+		sum += n;
+		if (n == 0) {
+			assert_string_equal(field(s, path_cols[3 * p]), "");
+			assert_string_equal(field(s, path_cols[3 * p + 1]), "");
+		} else {
+			double p50 = atof(field(s, path_cols[3 * p]));
+			double p99 = atof(field(s, path_cols[3 * p + 1]));
+			assert_true(p50 >= 0 && p50 <= p99);
+			assert_true(p99 <= atof(field(s, "max_ns")) + 0.5);
+		}
+	}
+	assert_int_equal(sum, atoll(field(s, "latency_count")));
+	char *text = slurp(path, NULL);
+	assert_non_null(text);
+	const char *header = "path,value_ns,percentile,total_count,one_over_one_minus_percentile\n";
+	assert_memory_equal(text, header, strlen(header));
+	int at = 0; /* the path of the rows so far: they come in queue.h's order */
+	for (char *save = NULL, *line = strtok_r(text + strlen(header), "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *f[8];
+		int nf = csv_split(line, f, 8);
+		assert_int_equal(nf, 5);
+		int p = 0;
+		while (p < HQ_PATH_COUNT_ && strcmp(f[0], hq_path_name((enum hq_path)p)))
+			p++;
+		if (p == HQ_PATH_COUNT_)
+			fail_msg("latency-path.csv: unknown path \"%s\"", f[0]);
+		assert_true(p >= at);
+		at = p;
+		last_total[p] = atoll(f[3]);
+	}
+	for (int p = 0; p < HQ_PATH_COUNT_; p++)
+		assert_int_equal(last_total[p], atoll(field(s, path_cols[3 * p + 2])));
+	free(text);
+}
+
 static void check_result_dir(const char *dir, const char *queue)
 {
 	struct summary s;
@@ -490,8 +557,10 @@ static void check_result_dir(const char *dir, const char *queue)
 		if (!strstr(meta, keys[i]))
 			fail_msg("meta.json lacks %s", keys[i]);
 	free(meta);
+	check_paths(dir, &s, o);
 	free(s.text);
-	assert_int_equal(count_entries(dir), strcmp(queue, "faa") ? 4 : 4);
+	/* and latency-path.csv for a queue with paths */
+	assert_int_equal(count_entries(dir), o->dequeue_paths ? 5 : 4);
 }
 
 static void every_queue_runs_and_verifies(void **state)
@@ -818,6 +887,102 @@ static void emulated_split_moves_batches_for_every_gate_and_backoff(void **state
 		}
 }
 
+/* Latency by path (issue 31): numaring's timed items by the path their
+ * dequeue served them from, local ring, cross-node transfer or held, each
+ * path a histogram of its own (check_paths: the counts add up to the
+ * overall count, latency-path.csv agrees with the summary). On two emulated
+ * nodes with producers and consumers apart (--pin split) items cross, and
+ * some come by transfer, in every item mode, single and burst, prodcons
+ * and mixed; on one node with compact pinning all are local; another
+ * queue's columns are empty and it writes no latency-path.csv. */
+static void latency_by_path(void **state)
+{
+	(void)state;
+	static struct outcome r;
+	struct summary s;
+	char dir[400];
+	const struct hq_ops *nr = hq_find("numaring"), *flat = hq_find("flat");
+	assert_non_null(nr);
+	assert_non_null(nr->dequeue_paths);
+	assert_non_null(flat);
+	assert_null(flat->dequeue_paths);
+	if (ncpus >= 2) {
+		/* [item, bursts, workload]: every item timed (--sample 1), so that
+		 * each transfer inside the window shows */
+		const char *runs[][3] = {{"inline", "", "prodcons"},
+					 {"message", "--bursts", "prodcons"},
+					 {"inline", "--bursts", "mixed"}};
+		for (int k = 0; k < 3; k++) {
+			char tag[64];
+			snprintf(tag, sizeof tag, "paths-split-%d", k);
+			fresh_dir(dir, sizeof dir, tag);
+			int mixed = strcmp(runs[k][2], "mixed") == 0;
+			const char *args[32] = {"--queue", "numaring", "--topology", topo2,
+						"--pin", mixed ? "scatter" : "split", "--item",
+						runs[k][0], "--workload", runs[k][2], "--ops", "20000",
+						"--warmup", "0", "--capacity", "64", "--batch", "8",
+						"--sample", "1", "--out", dir, "--quiet"};
+			int n = 23;
+			if (mixed) {
+				args[n++] = "--threads";
+				args[n++] = "2";
+			} else {
+				args[n++] = "--producers";
+				args[n++] = "1";
+				args[n++] = "--consumers";
+				args[n++] = "1";
+			}
+			if (*runs[k][1])
+				args[n++] = runs[k][1];
+			args[n] = NULL;
+			run_bench(&r, NULL, args);
+			if (r.status != 0)
+				fail_msg("%s %s %s: exit %d: %s", runs[k][0], runs[k][1], runs[k][2],
+					 r.status, r.err);
+			read_summary(dir, &s);
+			assert_string_equal(field(&s, "verify"), "ok");
+			assert_true(atoll(field(&s, "latency_count")) > 0);
+			check_paths(dir, &s, nr);
+			/* mixed: each thread dequeues its own node's ring first, and
+			 * may find it full of its own items all run long */
+			if (!mixed && atoll(field(&s, "latency_transfer_count")) == 0)
+				fail_msg("%s %s: no timed item came by transfer on split nodes (%s "
+					 "transfers in)",
+					 runs[k][0], runs[k][1], field(&s, "batches_in"));
+			free(s.text);
+		}
+	}
+	/* one node, compact: nothing crosses, nothing is held */
+	fresh_dir(dir, sizeof dir, "paths-one");
+	const char *one[] = {"--queue", "numaring", "--topology", topo1, "--pin", "compact",
+			     "--producers", "1", "--consumers", "1", "--ops", "20000", "--warmup",
+			     "0", "--capacity", "64", "--batch", "8", "--sample", "1", "--out", dir,
+			     "--quiet", NULL};
+	run_bench(&r, NULL, one);
+	if (r.status != 0)
+		fail_msg("one node: exit %d: %s", r.status, r.err);
+	read_summary(dir, &s);
+	check_paths(dir, &s, nr);
+	assert_true(atoll(field(&s, "latency_count")) > 0);
+	assert_string_equal(field(&s, "latency_local_count"), field(&s, "latency_count"));
+	assert_string_equal(field(&s, "latency_transfer_count"), "0");
+	assert_string_equal(field(&s, "latency_held_count"), "0");
+	assert_string_equal(field(&s, "latency_local_p50_ns"), field(&s, "p50_ns"));
+	free(s.text);
+	/* another queue: empty cells, no file */
+	fresh_dir(dir, sizeof dir, "paths-flat");
+	const char *other[] = {"--queue", "flat", "--producers", "1", "--consumers", "1",
+			       "--ops", "20000", "--warmup", "0", "--capacity", "64", "--sample", "1",
+			       "--out", dir, "--quiet", NULL};
+	run_bench(&r, NULL, other);
+	if (r.status != 0)
+		fail_msg("flat: exit %d: %s", r.status, r.err);
+	read_summary(dir, &s);
+	assert_true(atoll(field(&s, "latency_count")) > 0);
+	check_paths(dir, &s, flat);
+	free(s.text);
+}
+
 /* Results that cannot be written (the disk fills up): exit 3, one message,
  * nothing left behind, for a run and for the probe. */
 static void results_that_cannot_be_written_exit_3(void **state)
@@ -998,7 +1163,7 @@ static void order_is_checked_on_every_item(void **state)
 			int n = 11;
 			for (int k = 0; k < 6 && shapes[sh][k]; k++)
 				args[n++] = shapes[sh][k];
-			run_bench(&r, topo1, args); /* one node: every queue enforces */
+			run_bench(&r, topo1_env, args); /* one node: every queue enforces */
 			if (r.status != 0)
 				fail_msg("%s: exit %d: %s", tag, r.status, r.err);
 			struct summary s;
@@ -1048,7 +1213,7 @@ static void order_is_checked_on_every_item(void **state)
 	fresh_dir(dir, sizeof dir, "order-numaring-one");
 	const char *one[] = {"--queue", "numaring", "--producers", "1", "--consumers", "1",
 			     "--duration", "0.1", "--warmup", "0", "--out", dir, "--quiet", NULL};
-	run_bench(&r, topo1, one);
+	run_bench(&r, topo1_env, one);
 	assert_int_equal(r.status, 0);
 	struct summary s;
 	read_summary(dir, &s);
@@ -1675,10 +1840,11 @@ int main(void)
 	} else {
 		snprintf(topo2, sizeof topo2, "%d", first);
 	}
-	snprintf(topo1, sizeof topo1, "NUMARING_TOPOLOGY=%s", topo2);
-	for (char *c = topo1; *c; c++)
-		if (*c == ';')
-			*c = ',';
+	for (int c = 0, k = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &s))
+			snprintf(topo1 + strlen(topo1), sizeof topo1 - strlen(topo1), "%s%d",
+				 k++ ? "," : "", c);
+	snprintf(topo1_env, sizeof topo1_env, "NUMARING_TOPOLOGY=%s", topo1);
 	snprintf(tmpdir, sizeof tmpdir, "/tmp/numaring-test-bench.%d", (int)getpid());
 	mkdir(tmpdir, 0755);
 	unsetenv("NUMARING_TOPOLOGY");
@@ -1689,6 +1855,7 @@ int main(void)
 		cmocka_unit_test(symmetric_workloads_run_and_verify),
 		cmocka_unit_test(workload_choices_work_and_pace),
 		cmocka_unit_test(emulated_split_moves_batches_for_every_gate_and_backoff),
+		cmocka_unit_test(latency_by_path),
 		cmocka_unit_test(results_that_cannot_be_written_exit_3),
 		cmocka_unit_test(crowded_pinning_is_announced),
 		cmocka_unit_test(show_topology_is_right),

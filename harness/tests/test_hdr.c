@@ -832,6 +832,61 @@ static void test_hgrm_empty_and_bad_arguments(void **state)
 	hdr_free(h);
 }
 
+/* hdr_write_csv_rows: hdr_write_csv's rows, each after the label, no header;
+ * nothing for an empty histogram; a label that would break the CSV refused. */
+static void test_csv_rows_with_a_label(void **state)
+{
+	(void)state;
+	struct hdr_hist *h = mk(1, TEN_S, 3);
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	assert_non_null(f);
+	assert_int_equal(hdr_write_csv_rows(h, f, 5, "held"), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_string_equal(buf, "");
+	free(buf);
+	for (int64_t v = 1; v <= 5000; v += 7)
+		hdr_record(h, v * 13);
+	char *whole = write_to_string(h, 1, 5, 1.0, NULL);
+	const char *rows = strchr(whole, '\n') + 1; /* past the header */
+	buf = NULL;
+	f = open_memstream(&buf, &n);
+	assert_non_null(f);
+	assert_int_equal(hdr_write_csv_rows(h, f, 5, "local"), 0);
+	assert_int_equal(fclose(f), 0);
+	/* line by line: "local," and the same row */
+	const char *a = rows, *b = buf;
+	int lines = 0;
+	while (*a) {
+		const char *ea = strchr(a, '\n');
+		assert_non_null(ea);
+		assert_memory_equal(b, "local,", 6);
+		assert_memory_equal(b + 6, a, (size_t)(ea - a + 1));
+		b += 6 + (ea - a + 1);
+		a = ea + 1;
+		lines++;
+	}
+	assert_string_equal(b, "");
+	assert_true(lines > 10);
+	free(buf);
+	free(whole);
+	f = fopen("/dev/null", "w");
+	assert_non_null(f);
+	const char *bad[] = {NULL, "", "a,b", "a\"b", "a\nb"};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		assert_int_equal(hdr_write_csv_rows(h, f, 5, bad[i]), -EINVAL);
+	assert_int_equal(hdr_write_csv_rows(NULL, f, 5, "x"), -EINVAL);
+	assert_int_equal(hdr_write_csv_rows(h, NULL, 5, "x"), -EINVAL);
+	assert_int_equal(hdr_write_csv_rows(h, f, -1, "x"), -EINVAL);
+	fclose(f);
+	f = fopen("/dev/null", "r"); /* cannot be written: the error comes back */
+	assert_non_null(f);
+	assert_true(hdr_write_csv_rows(h, f, 5, "x") < 0);
+	fclose(f);
+	hdr_free(h);
+}
+
 /* The program's locale must not leak into the file format. */
 static void test_hgrm_ignores_program_locale(void **state)
 {
@@ -1201,6 +1256,7 @@ int main(void)
 	    cmocka_unit_test(test_hgrm_matches_java_byte_for_byte),
 	    cmocka_unit_test(test_hgrm_round_trip),
 	    cmocka_unit_test(test_hgrm_empty_and_bad_arguments),
+	    cmocka_unit_test(test_csv_rows_with_a_label),
 	    cmocka_unit_test(test_hgrm_ignores_program_locale),
 	    cmocka_unit_test(test_parse_accepts_other_writers),
 	    cmocka_unit_test(test_parse_refuses_malformed),

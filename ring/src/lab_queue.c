@@ -201,6 +201,58 @@ const void *numaring_node_ring(const struct numaring *q, unsigned node, size_t *
 	return q->rings[node];
 }
 
+/* ------------------------------------------------------------------ */
+/* the path of a dequeue                                                */
+
+/*
+ * The slow paths note the split of the last dequeue that left the fast
+ * path, with st.dequeued as it stood then (note_paths, transfer.c); the fast
+ * path adds to st.dequeued only what the local ring served. So `since`, what
+ * st.dequeued gained after the note, is local, and:
+ *   since >= n  the last dequeue came after the noted one and took its n
+ *               items from the local ring alone (a dequeue that leaves the
+ *               fast path notes itself);
+ *   since <  n  the noted dequeue is the last one: its split, plus `since`
+ *               local items its burst took after the held ones; then the
+ *               split must add up to n.
+ */
+int numaring_dequeue_paths(const struct numaring_worker *w, unsigned n,
+			   struct numaring_paths *out)
+{
+	/* the orders a dequeue hands its items out in (see the header) */
+	static const enum numaring_path held_first[] = {NUMARING_PATH_HELD, NUMARING_PATH_LOCAL,
+							NUMARING_PATH_TRANSFER};
+	static const enum numaring_path local_first[] = {NUMARING_PATH_LOCAL,
+							 NUMARING_PATH_TRANSFER, NUMARING_PATH_HELD};
+	struct numaring_paths p;
+	uint64_t since = w->st.dequeued - w->path_mark;
+	memset(&p, 0, sizeof p);
+	if (n == 0)
+		return -EINVAL;
+	if (since >= n) {
+		p.count[NUMARING_PATH_LOCAL] = n;
+	} else {
+		uint64_t sum = since;
+		for (unsigned k = 0; k < NUMARING_PATH_COUNT_; k++) {
+			p.count[k] = w->path_count[k];
+			sum += w->path_count[k];
+		}
+		if (sum != n)
+			return -EINVAL;
+		p.count[NUMARING_PATH_LOCAL] += (unsigned)since;
+	}
+	const enum numaring_path *order = w->path_held_first && since < n ? held_first
+									   : local_first;
+	unsigned at = 0;
+	for (unsigned k = 0; k < NUMARING_PATH_COUNT_; k++) {
+		if (p.count[order[k]])
+			p.first[order[k]] = at;
+		at += p.count[order[k]];
+	}
+	*out = p;
+	return 0;
+}
+
 int numaring_rseq_node_supported(void)
 {
 	return nr_rseq_node_ok();

@@ -25,6 +25,12 @@ static const char *const gate_names[NUMARING_GATE_COUNT_] = {
 	[NUMARING_GATE_PERWORKER] = "perworker",
 };
 
+static const char *const path_names[NUMARING_PATH_COUNT_] = {
+	[NUMARING_PATH_LOCAL] = "local",
+	[NUMARING_PATH_TRANSFER] = "transfer",
+	[NUMARING_PATH_HELD] = "held",
+};
+
 #endif
 
 static const char *const backoff_names[NUMARING_BACKOFF_COUNT_] = {
@@ -60,6 +66,11 @@ const char *numaring_lookup_name(enum numaring_lookup v)
 const char *numaring_gate_name(enum numaring_gate v)
 {
 	return name_of(gate_names, NUMARING_GATE_COUNT_, (unsigned)v);
+}
+
+const char *numaring_path_name(enum numaring_path v)
+{
+	return name_of(path_names, NUMARING_PATH_COUNT_, (unsigned)v);
 }
 
 #endif

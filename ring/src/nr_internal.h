@@ -129,6 +129,18 @@ struct numaring_worker {
 	void **pending; /* up to batch items held (see numaring_dequeue) */
 	struct numaring_stats st; /* local_ops is derived at read: see nonlocal */
 	uint64_t nonlocal; /* items enqueued or dequeued elsewhere than the local ring */
+#ifdef NR_LAB
+	/* numaring_dequeue_paths: the last dequeue that left the fast path
+	 * (handed out held items, or found the local ring empty), noted by the
+	 * slow path only (note_paths, transfer.c): st.dequeued once it had
+	 * counted its items, and those items by enum numaring_path. What
+	 * st.dequeued gained since came from the local ring: the fast path
+	 * stores nothing more. Last in the group, after the fast path's fields,
+	 * so that the lab's fast path finds those where production's does. */
+	uint64_t path_mark;
+	uint32_t path_count[NUMARING_PATH_COUNT_];
+	uint8_t path_held_first; /* 1: held items, then local ones; 0: local, transfer, held */
+#endif
 
 	/* ---- the worker's own gate (PERWORKER): its own line pair ---- */
 	struct nr_gate own_gate;

@@ -28,6 +28,7 @@ patterns='^nr_(enqueue|dequeue)(_burst)?_(libnuma|syscall|table|rdpid|none)($|\.
 ^numaring_flat_
 ^numaring_lookup_
 ^numaring_gate_
+^numaring_(dequeue_paths|path_name)$
 linger
 flat'
 

@@ -3,7 +3,8 @@
  * test_ring.c - behaviour of libnumaring, one thread at a time: config
  * checks, names, parsers, FIFO on one ring, full/empty, bursts, NULL items,
  * cross-node batches on emulated topologies, nearest-first order, routing
- * of every lookup mode, held items and orphans, allocation failure.
+ * of every lookup mode, held items and orphans, the path of a dequeue
+ * (numaring_dequeue_paths), allocation failure.
  */
 #include "nr_test.h"
 
@@ -862,6 +863,174 @@ static void held_items_come_back_first(void **state)
 	numaring_destroy(q);
 }
 
+/* ---- the path of a dequeue (numaring_dequeue_paths) ---------------------- */
+
+/* The paths of w's last dequeue, which returned n items: counts and firsts. */
+static void expect_paths(const struct numaring_worker *w, unsigned n, unsigned local,
+			 unsigned local_first, unsigned transfer, unsigned transfer_first,
+			 unsigned held, unsigned held_first)
+{
+	struct numaring_paths p;
+	assert_int_equal(numaring_dequeue_paths(w, n, &p), 0);
+	assert_int_equal(p.count[NUMARING_PATH_LOCAL], local);
+	assert_int_equal(p.count[NUMARING_PATH_TRANSFER], transfer);
+	assert_int_equal(p.count[NUMARING_PATH_HELD], held);
+	assert_int_equal(p.first[NUMARING_PATH_LOCAL], local_first);
+	assert_int_equal(p.first[NUMARING_PATH_TRANSFER], transfer_first);
+	assert_int_equal(p.first[NUMARING_PATH_HELD], held_first);
+}
+
+/* On one node: the local ring, held items (first, then local ones in the
+ * same burst), orphans (held); names; n that cannot be is refused. */
+static void dequeue_paths_local_and_held(void **state)
+{
+	(void)state;
+	char spec[256]; /* one node on any machine: nothing crosses */
+	struct numaring *q = nr_test_create(8, 4, NUMARING_LOOKUP_NONE, NUMARING_GATE_PERWORKER,
+					    NUMARING_BACKOFF_NONE,
+					    nr_test_topology(spec, sizeof spec, 1, 0));
+	struct numaring_worker *w = numaring_worker_attach(q);
+	struct numaring_paths p;
+	void *out[8], *one;
+	assert_string_equal(numaring_path_name(NUMARING_PATH_LOCAL), "local");
+	assert_string_equal(numaring_path_name(NUMARING_PATH_TRANSFER), "transfer");
+	assert_string_equal(numaring_path_name(NUMARING_PATH_HELD), "held");
+	assert_string_equal(numaring_path_name(NUMARING_PATH_COUNT_), "?");
+	assert_int_equal(numaring_dequeue_paths(w, 0, &p), -EINVAL);
+	/* the local ring, single and burst */
+	for (uintptr_t i = 1; i <= 5; i++)
+		assert_int_equal(numaring_enqueue(w, (void *)i), 0);
+	assert_int_equal(numaring_dequeue(w, &one), 0);
+	expect_paths(w, 1, 1, 0, 0, 0, 0, 0);
+	assert_int_equal(numaring_dequeue_burst(w, out, 3), 3);
+	expect_paths(w, 3, 3, 0, 0, 0, 0, 0);
+	/* held items first, then the local ring's, in one burst */
+	w->pending[0] = (void *)9;
+	w->pending[1] = (void *)10;
+	w->npending = 2;
+	assert_int_equal(numaring_dequeue_burst(w, out, 8), 3);
+	assert_ptr_equal(out[0], (void *)10);
+	assert_ptr_equal(out[2], (void *)5);
+	expect_paths(w, 3, 1, 2, 0, 0, 2, 0);
+	/* an enqueue in between changes nothing */
+	assert_int_equal(numaring_enqueue(w, (void *)6), 0);
+	expect_paths(w, 3, 1, 2, 0, 0, 2, 0);
+	assert_int_equal(numaring_dequeue(w, &one), 0);
+	assert_ptr_equal(one, (void *)6);
+	/* n that this dequeue cannot have returned: refused, out untouched */
+	memset(&p, 0xa5, sizeof p);
+	assert_int_equal(numaring_dequeue_paths(w, 5, &p), -EINVAL);
+	assert_int_equal(p.count[NUMARING_PATH_LOCAL], 0xa5a5a5a5u);
+	/* an empty dequeue, then a local one: local */
+	assert_int_equal(numaring_dequeue(w, &one), -ENOENT);
+	assert_int_equal(numaring_enqueue(w, (void *)11), 0);
+	assert_int_equal(numaring_dequeue(w, &one), 0);
+	expect_paths(w, 1, 1, 0, 0, 0, 0, 0);
+	/* a single dequeue of a held item */
+	w->pending[0] = (void *)12;
+	w->npending = 1;
+	assert_int_equal(numaring_enqueue(w, (void *)13), 0); /* held goes back first */
+	w->pending[0] = (void *)14;
+	w->npending = 1;
+	assert_int_equal(numaring_dequeue(w, &one), 0);
+	assert_ptr_equal(one, (void *)14);
+	expect_paths(w, 1, 0, 0, 0, 0, 1, 0);
+	/* ... and the local ones after it, over two dequeues */
+	assert_int_equal(numaring_dequeue(w, &one), 0);
+	expect_paths(w, 1, 1, 0, 0, 0, 0, 0);
+	assert_int_equal(numaring_dequeue_burst(w, out, 8), 1);
+	expect_paths(w, 1, 1, 0, 0, 0, 0, 0);
+	assert_int_equal(numaring_dequeue_burst(w, out, 8), 0);
+
+	/* orphans: left with the queue by a worker that detached when every
+	 * ring was full; they come out as held */
+	struct numaring_worker *a = numaring_worker_attach(q);
+	a->pending[0] = (void *)21;
+	a->pending[1] = (void *)22;
+	a->npending = 2;
+	unsigned filled = 0;
+	while (numaring_enqueue(w, (void *)(uintptr_t)(100 + filled)) == 0)
+		filled++;
+	numaring_worker_detach(a);
+	assert_int_equal(atomic_load(&q->orphan_count), 2);
+	unsigned local = 0, held = 0;
+	for (;;) {
+		unsigned got = numaring_dequeue_burst(w, out, 3);
+		if (got == 0)
+			break;
+		assert_int_equal(numaring_dequeue_paths(w, got, &p), 0);
+		assert_int_equal(p.count[NUMARING_PATH_LOCAL] + p.count[NUMARING_PATH_TRANSFER] +
+					 p.count[NUMARING_PATH_HELD],
+				 got);
+		for (unsigned i = 0; i < p.count[NUMARING_PATH_HELD]; i++) {
+			uintptr_t v = (uintptr_t)out[p.first[NUMARING_PATH_HELD] + i];
+			assert_true(v == 21 || v == 22);
+		}
+		local += p.count[NUMARING_PATH_LOCAL];
+		held += p.count[NUMARING_PATH_HELD];
+	}
+	assert_int_equal(local, filled);
+	assert_int_equal(held, 2);
+	numaring_worker_detach(w);
+	numaring_destroy(q);
+}
+
+/* On two emulated nodes: a dequeue on an empty node takes a batch from the
+ * other (transfer: the items it hands out at once; the rest of the batch
+ * then comes out of the local ring), single and burst; a burst that empties
+ * the other node and then finds orphans: transfer first, then held. */
+static void dequeue_paths_transfer(void **state)
+{
+	(void)state;
+	if (nr_test_ncpus() < 2)
+		skip();
+	struct numaring *q = nr_test_create(8, 4, NUMARING_LOOKUP_TABLE, NUMARING_GATE_PERWORKER,
+					    NUMARING_BACKOFF_NONE, topo2);
+	void *out[16], *one;
+	assert_int_equal(nr_test_pin(nr_test_cpu(0)), 0);
+	struct numaring_worker *prod = numaring_worker_attach(q);
+	for (uintptr_t i = 1; i <= 6; i++)
+		assert_int_equal(numaring_enqueue(prod, (void *)i), 0);
+	assert_int_equal(nr_test_pin(nr_test_cpu(1)), 0);
+	struct numaring_worker *cons = numaring_worker_attach(q);
+	assert_int_equal(numaring_worker_node(cons), 1);
+	/* single: one of the batch of 4 at once, three into the local ring */
+	assert_int_equal(numaring_dequeue(cons, &one), 0);
+	expect_paths(cons, 1, 0, 0, 1, 0, 0, 0);
+	assert_int_equal(numaring_dequeue_burst(cons, out, 8), 3);
+	expect_paths(cons, 3, 3, 0, 0, 0, 0, 0);
+	/* burst: the other node's last two, all handed out */
+	assert_int_equal(numaring_dequeue_burst(cons, out, 8), 2);
+	expect_paths(cons, 2, 0, 0, 2, 0, 0, 0);
+	assert_int_equal(numaring_dequeue_burst(cons, out, 8), 0);
+
+	/* transfer, then orphans, in one burst: fill every ring, leave two
+	 * orphans, empty node 1's ring, and leave node 0 two items */
+	assert_int_equal(nr_test_pin(nr_test_cpu(0)), 0);
+	struct numaring_worker *a = numaring_worker_attach(q);
+	a->pending[0] = (void *)31;
+	a->pending[1] = (void *)32;
+	a->npending = 2;
+	unsigned filled = 0;
+	while (numaring_enqueue(prod, (void *)(uintptr_t)(100 + filled)) == 0)
+		filled++;
+	assert_int_equal(filled, 16);
+	numaring_worker_detach(a);
+	assert_int_equal(atomic_load(&q->orphan_count), 2);
+	assert_int_equal(numaring_dequeue_burst(prod, out, 6), 6); /* node 0: 8 -> 2 */
+	assert_int_equal(nr_test_pin(nr_test_cpu(1)), 0);
+	assert_int_equal(numaring_dequeue_burst(cons, out, 16), 8); /* node 1: all local */
+	expect_paths(cons, 8, 8, 0, 0, 0, 0, 0);
+	assert_int_equal(numaring_dequeue_burst(cons, out, 16), 4);
+	expect_paths(cons, 4, 0, 0, 2, 0, 2, 2);
+	assert_true((uintptr_t)out[0] >= 100 && (uintptr_t)out[1] >= 100);
+	assert_true(((uintptr_t)out[2] == 31 && (uintptr_t)out[3] == 32) ||
+		    ((uintptr_t)out[2] == 32 && (uintptr_t)out[3] == 31));
+	numaring_worker_detach(cons);
+	numaring_worker_detach(prod);
+	numaring_destroy(q);
+}
+
 /* ---- allocation failure ------------------------------------------------ */
 
 static int fail_at, alloc_calls;
@@ -969,6 +1138,8 @@ int main(void)
 		cmocka_unit_test(rseq_and_rdpid_report_what_is_in_force),
 		cmocka_unit_test(held_items_survive_detach_when_all_full),
 		cmocka_unit_test(held_items_come_back_first),
+		cmocka_unit_test(dequeue_paths_local_and_held),
+		cmocka_unit_test(dequeue_paths_transfer),
 		cmocka_unit_test(allocation_failure_returns_enomem),
 		cmocka_unit_test(flat_placements),
 	};

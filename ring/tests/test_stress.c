@@ -4,11 +4,12 @@
  *
  * Producers enqueue the numbers 0..total-1 (0 is NULL), consumers count
  * every number they get; at the end each number must have been seen exactly
- * once and the workers' counters must add up. Runs every lookup x gate x
- * backoff combination, emulated 2- and 3-node topologies, capacities down to
- * 2, batch 1 and batch = capacity, single and burst operations mixed, more
- * threads than CPUs, and a thread that keeps moving the workers between
- * CPUs. NUMARING_STRESS_SCALE multiplies the item counts (default 1).
+ * once, the workers' counters must add up, and so must the paths each
+ * dequeue says its items came by (numaring_dequeue_paths). Runs every
+ * lookup x gate x backoff combination, emulated 2- and 3-node topologies,
+ * capacities down to 2, batch 1 and batch = capacity, single and burst
+ * operations mixed, more threads than CPUs, and a thread that keeps moving
+ * the workers between CPUs. NUMARING_STRESS_SCALE multiplies the item counts (default 1).
  */
 #include "nr_test.h"
 #include "nr_backoff.h" /* nr_fault_yields in the fault-injection build */
@@ -48,6 +49,8 @@ struct run {
 	_Atomic uint8_t *seen;
 	_Atomic uint64_t consumed;
 	_Atomic uint64_t bad;  /* out-of-range or duplicate items */
+	_Atomic uint64_t paths[NUMARING_PATH_COUNT_]; /* consumed items by path */
+	_Atomic uint64_t path_bad; /* dequeues whose paths were refused or did not add up */
 	_Atomic int stop;
 	_Atomic int shrunk;    /* migrate 2: the CPU was taken away */
 	pthread_mutex_t lock;
@@ -147,6 +150,24 @@ static void count_item(struct run *r, void *item)
 	atomic_fetch_add(&r->consumed, 1);
 }
 
+/* The paths of the got items of w's last dequeue (numaring_dequeue_paths),
+ * added up: they must add up to got, and over the run to every item. */
+static void count_paths(struct run *r, struct numaring_worker *w, unsigned got)
+{
+	struct numaring_paths p;
+	unsigned sum = 0;
+	if (numaring_dequeue_paths(w, got, &p) != 0) {
+		atomic_fetch_add(&r->path_bad, 1);
+		return;
+	}
+	for (int k = 0; k < NUMARING_PATH_COUNT_; k++) {
+		sum += p.count[k];
+		atomic_fetch_add(&r->paths[k], p.count[k]);
+	}
+	if (sum != got)
+		atomic_fetch_add(&r->path_bad, 1);
+}
+
 static void *consumer(void *arg)
 {
 	struct run *r = arg;
@@ -173,6 +194,8 @@ static void *consumer(void *arg)
 		if (c->burst && (rnd >> 16) % 3 == 0) {
 			void *items[BURST];
 			unsigned got = numaring_dequeue_burst(w, items, 1 + (rnd >> 8) % BURST);
+			if (got)
+				count_paths(r, w, got);
 			for (unsigned j = 0; j < got; j++)
 				count_item(r, items[j]);
 			mine += got;
@@ -181,6 +204,7 @@ static void *consumer(void *arg)
 		} else {
 			void *item;
 			if (numaring_dequeue(w, &item) == 0) {
+				count_paths(r, w, 1);
 				count_item(r, item);
 				mine++;
 			} else {
@@ -335,6 +359,15 @@ static void stress_stats(const struct stress_cfg *c, struct numaring_stats *sum,
 	/* several rings and rings far smaller than the run: batches must move */
 	if (numaring_node_count(r.q) > 1)
 		assert_true(r.sum.batches_in + r.sum.batches_out > 0);
+	/* every item consumed came by one path; a batch taken in (only consumers
+	 * take one) hands at least one item out at once, at most all of it */
+	assert_int_equal(atomic_load(&r.path_bad), 0);
+	assert_int_equal(atomic_load(&r.paths[NUMARING_PATH_LOCAL]) +
+				 atomic_load(&r.paths[NUMARING_PATH_TRANSFER]) +
+				 atomic_load(&r.paths[NUMARING_PATH_HELD]),
+			 r.total);
+	assert_true(atomic_load(&r.paths[NUMARING_PATH_TRANSFER]) >= r.sum.batches_in);
+	assert_true(atomic_load(&r.paths[NUMARING_PATH_TRANSFER]) <= r.sum.items_in);
 	totals.items += r.total;
 	totals.batches += r.sum.batches_in + r.sum.batches_out;
 	totals.node_changes += r.sum.node_changes;

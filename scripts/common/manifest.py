@@ -57,7 +57,9 @@ def queue(name):
     """What queue `name` is and can do: description, test_only, bounded (capacity
     limits it), moves_data (items travel: 0 for faa and null), fabricates
     (dequeue makes items up: null), bursts (burst operations both ways),
-    enqueue_burst, dequeue_burst, items (the item kinds a run of it carries),
+    enqueue_burst, dequeue_burst, ordering, capacity_kind, latency_paths (it
+    says which path each dequeued item came by: summary.csv's latency_<path>_*
+    columns and latency-path.csv), items (the item kinds a run of it carries),
     workloads, settings (its own knobs), counters (the queue counters it fills).
     KeyError for an unknown name."""
     for q in data()["queues"]:

@@ -112,7 +112,14 @@ LATER_COLUMNS = frozenset(["load", "capacity_ops_per_s", "inflight", "linger_us"
                            "max_backward_step", "max_item_age_ns", "stamps_lost",
                            # --queue-mem (issue 31): before it, every queue's memory
                            # went where first touch put it, and no page was counted
-                           "queue_mem", "queue_pages"])
+                           "queue_mem", "queue_pages",
+                           # latency by path (issue 31): numaring's timed items by
+                           # the path their dequeue served them from
+                           "latency_local_p50_ns", "latency_local_p99_ns",
+                           "latency_local_count", "latency_transfer_p50_ns",
+                           "latency_transfer_p99_ns", "latency_transfer_count",
+                           "latency_held_p50_ns", "latency_held_p99_ns",
+                           "latency_held_count"])
 
 #: Columns every row must fill: the plots cannot place a row without them.
 REQUIRED_VALUES = ("experiment", "point", "rep", "queue", "producers", "consumers",
