@@ -38,9 +38,14 @@ experiments: deps-experiments
 # experiments runs them after the sweeps, into the same host folder; their
 # time is in its estimate: scripts/runner/sizing.py SIDE_BENCHMARKS).
 .PHONY: side-benchmarks
+# Each runs whatever the one before did: a failure is reported at the end,
+# never a reason to leave the others' claims unmeasured.
 side-benchmarks:
-	@$(MAKE) --no-print-directory bench-peers bench-fidelity
-	@$(MAKE) --no-print-directory bench-oversub QUICK=1
+	@rc=0; \
+	 $(MAKE) --no-print-directory bench-peers || rc=1; \
+	 $(MAKE) --no-print-directory bench-fidelity || rc=1; \
+	 $(MAKE) --no-print-directory bench-oversub QUICK=1 || rc=1; \
+	 exit $$rc
 
 # The claims of several hosts side by side (make report HOSTS="a b"; every
 # host with real nodes under results/, or RESULTS=DIR, by default): a claim

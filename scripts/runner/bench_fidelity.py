@@ -100,7 +100,14 @@ def run_cmd(cmd, timeout):
 def run_bare(a, queue, burst):
     cmd = [a.bare, "--queue", queue, "--burst", str(burst), "--capacity", "1024",
            "--duration", str(a.duration), "--warmup", str(a.warmup)]
-    r = run_cmd(cmd, a.timeout)
+    try:
+        r = run_cmd(cmd, a.timeout)
+    except RunFailed as e:
+        if benchresult.STALLED not in str(e):
+            raise
+        print(f"bench-fidelity: {e}; once more (a stalled machine moves nothing either)",
+              file=sys.stderr, flush=True)
+        r = run_cmd(cmd, a.timeout)
     lines = r.stdout.strip().splitlines()
     fields = lines[-1].split(",") if lines else []
     try:

@@ -215,6 +215,29 @@ class Fidelity(unittest.TestCase):
             self.assertEqual(r.stdout, "")
 
 
+class BareRate(unittest.TestCase):
+    def test_a_stalled_window_is_run_once_more_and_twice_fails(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            count = os.path.join(tmp, "n")
+            fake = os.path.join(tmp, "bare")
+            with open(fake, "w") as f:
+                # stalls while the counter file is shorter than $STALLS lines
+                f.write("#!/bin/sh\necho x >> %s\n"
+                        "if [ $(wc -l < %s) -le ${STALLS:-1} ]; then\n"
+                        "  echo 'bare_loop: no item went through flat in the measured window' >&2\n"
+                        "  exit 1\nfi\necho flat,1,12345\n" % (count, count))
+            os.chmod(fake, 0o755)
+            self.assertEqual(benchresult.bare_rate("t", [fake]), 12345.0)
+            os.remove(count)
+            os.environ["STALLS"] = "2"
+            try:
+                with self.assertRaises(SystemExit) as cm:
+                    benchresult.bare_rate("t", [fake])
+                self.assertEqual(cm.exception.code, 1)
+            finally:
+                del os.environ["STALLS"]
+
+
 class Loader(unittest.TestCase):
     ROWS = [dict(bench="bench-placement", round=rnd, cells_at=c, throughput_ops_per_s=v)
             for rnd, c, v in ((1, 0, 100.0), (1, 128, 200.0), (2, 0, 50.0), (2, 128, 150.0),
