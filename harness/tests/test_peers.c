@@ -52,7 +52,7 @@
 #define BATCH 8u
 
 static const char *const expected_order[] = {
-	"numaring", "flat", "ck", "rte", "moodycamel", "boost", "tbb", "sharded", "urcu", "mutex", "faa", "null",
+	"numaring", "flat", "ck", "rte", "moodycamel", "boost", "tbb", "scq", "sharded", "urcu", "mutex", "faa", "null",
 	"fault-drop", "fault-dup", "fault-corrupt", "fault-reorder"};
 
 /* How many items the adapter holds when created with capacity cap. */
