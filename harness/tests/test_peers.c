@@ -22,10 +22,16 @@
  *               an emulated two-node topology (the adapters pass it through).
  *   test_capacity_is_the_whole_queue  --capacity is every queue's total
  *               (numaring's rounding and --capacity-per-node included).
+ *   scq/edges, scq/stress, scq/threshold  SCQ's own (peers/scq.c): the
+ *               full and empty edges, round after round; exactly once and each
+ *               producer's order with capacity 2 and 4 and up to 8 threads;
+ *               the threshold below zero after dequeues of an empty queue
+ *               from 4 threads, Head left alone then, 3n - 1 after an enqueue.
  *
  * Worker threads never call cmocka (it is not thread-safe); they count what
  * went wrong and the main thread asserts after joining them.
- * PEERS_FILTER=<cmocka pattern> runs a subset, e.g. PEERS_FILTER=2p2c/urcu.
+ * PEERS_FILTER=<cmocka pattern> runs a subset, e.g. PEERS_FILTER=2p2c/urcu,
+ * PEERS_FILTER='*scq*' every test of SCQ.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -46,6 +52,7 @@
 #include "item.h"
 #include "item_sum.h"
 #include "queue.h"
+#include "scq.h"
 
 #define N_ITEMS 200000u /* per producer */
 #define CAPACITY 64u
@@ -695,6 +702,313 @@ static void test_capacity_is_the_whole_queue(void **state)
 	assert_non_null(strstr(err, "slots per ring"));
 }
 
+/* ---- SCQ (peers/scq.c): its edges, its threshold, its mutants ----------- */
+
+/*
+ * The adapter holds exactly n = --capacity items: n enqueues succeed and the
+ * next fail, without using up a slot; the n come out in order; a dequeue of
+ * the empty queue fails, again and again past the threshold (3n - 1), and
+ * leaves the queue as it was: the next round fills it to n again. Rounds go
+ * round the rings several laps; partial fills in between move the positions
+ * off the laps' starts. More threads than 2 x capacity are refused by name
+ * (scq.c, "Threads").
+ */
+static void test_scq_edges(void **state)
+{
+	const struct hq_ops *o = hq_find("scq");
+	(void)state;
+	assert_non_null(o);
+	for (size_t cap = 2; cap <= 64; cap *= 2) {
+		struct hq_params p;
+		void *h, *q, *item;
+		uintptr_t next = 1, want = 1;
+		params_init(&p, 2 * (unsigned)cap);
+		p.capacity = cap;
+		q = make(o, &p, &h);
+		struct scq_ring *aq = scq_hooks.ring_of(q, 0);
+		size_t inside = 0;
+		for (int round = 0; round < 12; round++) {
+			if (round % 3 == 2) { /* half + 1 in, half out: one stays, mid-lap */
+				for (size_t i = 0; i < cap / 2 + 1; i++, inside++)
+					assert_int_equal(o->enqueue(h, (void *)next++), 0);
+				for (size_t i = 0; i < cap / 2; i++, inside--) {
+					assert_int_equal(o->dequeue(h, &item), 0);
+					assert_int_equal((uintptr_t)item, want++);
+				}
+				continue;
+			}
+			for (; inside < cap; inside++)
+				assert_int_equal(o->enqueue(h, (void *)next++), 0);
+			/* the full edge: n fit, the n+1-th fails */
+			for (int k = 0; k < 3; k++)
+				assert_int_not_equal(o->enqueue(h, (void *)~(uintptr_t)0), 0);
+			for (; inside > 0; inside--) {
+				assert_int_equal(o->dequeue(h, &item), 0);
+				assert_int_equal((uintptr_t)item, want++);
+			}
+			/* the empty edge, past the threshold */
+			for (size_t k = 0; k < 4 * cap + 3; k++)
+				assert_int_not_equal(o->dequeue(h, &item), 0);
+			assert_true(scq_hooks.threshold(aq) < 0);
+			uint64_t head = scq_hooks.head(aq);
+			assert_int_not_equal(o->dequeue(h, &item), 0);
+			assert_int_equal(scq_hooks.head(aq), head); /* returned at once */
+		}
+		for (; inside > 0; inside--) { /* the last round's one */
+			assert_int_equal(o->dequeue(h, &item), 0);
+			assert_int_equal((uintptr_t)item, want++);
+		}
+		assert_int_equal(want, next);
+		assert_int_not_equal(o->dequeue(h, &item), 0);
+		o->thread_fini(q, h);
+		o->destroy(q);
+
+		char err[256] = "";
+		p.threads = 2 * (unsigned)cap + 1;
+		assert_null(o->create(&p, err, sizeof err));
+		assert_non_null(strstr(err, "threads"));
+	}
+}
+
+/* Stress with a tiny capacity: producers send (producer, sequence) items,
+ * consumers check that each producer's items reach them in the order sent
+ * (FIFO: a linearizable queue keeps it for every consumer) and count each
+ * item; every item must arrive exactly once. Then every slot is free again:
+ * exactly n enqueues succeed (no index lost or doubled in the rings). */
+#ifdef __SANITIZE_THREAD__
+#define SCQ_ITEMS 10000u
+#else
+#define SCQ_ITEMS 30000u
+#endif
+
+struct scq_run {
+	const struct hq_ops *o;
+	void *q;
+	unsigned np;
+	uint64_t total;
+	_Atomic uint32_t *seen; /* [producer * SCQ_ITEMS + seq - 1] */
+	_Atomic uint64_t consumed, bad, out_of_order;
+	_Atomic int timed_out;
+	double deadline;
+	pthread_barrier_t start;
+};
+
+struct scq_worker {
+	struct scq_run *r;
+	unsigned index;
+};
+
+static void scq_wait(struct scq_run *r, unsigned *fails)
+{
+	if (++*fails % 256 == 0 && now_s() > r->deadline)
+		atomic_store(&r->timed_out, 1);
+	sched_yield();
+}
+
+static void *scq_producer(void *arg)
+{
+	struct scq_worker *w = arg;
+	struct scq_run *r = w->r;
+	unsigned fails = 0;
+	pthread_barrier_wait(&r->start);
+	for (uint64_t seq = 1; seq <= SCQ_ITEMS && !atomic_load(&r->timed_out);) {
+		uintptr_t v = (uintptr_t)(((uint64_t)w->index + 1) << 32 | seq);
+		if (r->o->enqueue(r->q, (void *)v) == 0)
+			seq++;
+		else
+			scq_wait(r, &fails);
+	}
+	return NULL;
+}
+
+static void *scq_consumer(void *arg)
+{
+	struct scq_worker *w = arg;
+	struct scq_run *r = w->r;
+	unsigned fails = 0;
+	uint64_t last[8] = {0};
+	pthread_barrier_wait(&r->start);
+	while (atomic_load(&r->consumed) < r->total && !atomic_load(&r->timed_out)) {
+		void *item;
+		if (r->o->dequeue(r->q, &item) != 0) {
+			scq_wait(r, &fails);
+			continue;
+		}
+		uint64_t v = (uintptr_t)item, pr = (v >> 32) - 1, seq = v & 0xffffffffu;
+		if (pr >= r->np || seq < 1 || seq > SCQ_ITEMS) {
+			atomic_fetch_add(&r->bad, 1);
+		} else {
+			if (seq <= last[pr])
+				atomic_fetch_add(&r->out_of_order, 1);
+			last[pr] = seq;
+			atomic_fetch_add_explicit(&r->seen[pr * SCQ_ITEMS + seq - 1], 1,
+						  memory_order_relaxed);
+		}
+		atomic_fetch_add(&r->consumed, 1);
+	}
+	return NULL;
+}
+
+static void scq_stress(size_t cap, unsigned np, unsigned nc)
+{
+	struct scq_run r;
+	struct hq_params p;
+	char err[256] = "";
+	unsigned nt = np + nc;
+	pthread_t tid[nt];
+	struct scq_worker wk[nt];
+	double t0 = now_s();
+
+	assert_true(np <= 8);
+	memset(&r, 0, sizeof r);
+	params_init(&p, nt);
+	p.capacity = cap;
+	r.o = hq_find("scq");
+	r.np = np;
+	r.total = (uint64_t)np * SCQ_ITEMS;
+	r.seen = calloc(r.total, sizeof *r.seen);
+	assert_non_null(r.seen);
+	r.deadline = t0 + DEADLINE_S;
+	r.q = r.o->create(&p, err, sizeof err);
+	if (!r.q)
+		print_error("scq: create failed: %s\n", err);
+	assert_non_null(r.q);
+	pthread_barrier_init(&r.start, NULL, nt);
+	for (unsigned i = 0; i < nt; i++) {
+		wk[i].r = &r;
+		wk[i].index = i < np ? i : i - np;
+		assert_int_equal(pthread_create(&tid[i], NULL, i < np ? scq_producer : scq_consumer,
+						&wk[i]), 0);
+	}
+	for (unsigned i = 0; i < nt; i++)
+		pthread_join(tid[i], NULL);
+	print_message("    scq capacity %zu %uP%uC: %llu items in %.2f s\n", cap, np, nc,
+		      (unsigned long long)atomic_load(&r.consumed), now_s() - t0);
+	assert_false(atomic_load(&r.timed_out));
+	assert_int_equal(atomic_load(&r.bad), 0);
+	assert_int_equal(atomic_load(&r.out_of_order), 0);
+	uint64_t wrong = 0;
+	for (uint64_t v = 0; v < r.total; v++) {
+		uint32_t s = atomic_load_explicit(&r.seen[v], memory_order_relaxed);
+		if (s != 1 && wrong++ < 5)
+			print_error("scq: item %llu of producer %llu seen %u times\n",
+				    (unsigned long long)(v % SCQ_ITEMS + 1),
+				    (unsigned long long)(v / SCQ_ITEMS), s);
+	}
+	assert_int_equal(wrong, 0);
+	/* empty, and every slot free again */
+	void *item;
+	assert_int_not_equal(r.o->dequeue(r.q, &item), 0);
+	for (size_t i = 0; i < cap; i++)
+		assert_int_equal(r.o->enqueue(r.q, (void *)(uintptr_t)i), 0);
+	assert_int_not_equal(r.o->enqueue(r.q, NULL), 0);
+	for (size_t i = 0; i < cap; i++) {
+		assert_int_equal(r.o->dequeue(r.q, &item), 0);
+		assert_int_equal((uintptr_t)item, i);
+	}
+	r.o->destroy(r.q);
+	pthread_barrier_destroy(&r.start);
+	free(r.seen);
+}
+
+static void test_scq_stress(void **state)
+{
+	(void)state;
+	scq_stress(2, 1, 1);
+	scq_stress(2, 2, 2);
+	scq_stress(2, 1, 3);
+	scq_stress(4, 3, 3);
+	scq_stress(4, 4, 4);
+	scq_stress(4, 5, 2);
+}
+
+/* Dequeues hammer an empty queue from several threads. */
+struct scq_drain {
+	const struct hq_ops *o;
+	void *q;
+	_Atomic uint64_t got; /* items taken: must stay 0 */
+	pthread_barrier_t start;
+};
+
+static void *scq_drainer(void *arg)
+{
+	struct scq_drain *d = arg;
+	void *item;
+	pthread_barrier_wait(&d->start);
+	for (int k = 0; k < 2000; k++)
+		if (d->o->dequeue(d->q, &item) == 0)
+			atomic_fetch_add(&d->got, 1);
+	return NULL;
+}
+
+/*
+ * The threshold under contention. A new queue's aq starts below zero: a
+ * dequeue returns at once, Head untouched. An enqueue sets it to 3n - 1.
+ * Then 4 threads make 2000 dequeues each on the empty queue: the threshold
+ * ends below zero, and the dequeuers' FAAs on Head are bounded by it, not by
+ * the 8000 dequeues: each FAA is followed by one decrement; at most 3n - 1
+ * decrements see a positive value and let their dequeuer try again, and only
+ * dequeues that found it at 0 or more (3n of them, plus one in flight per
+ * thread) start at all. A dequeue now returns at once; an enqueue restores
+ * 3n - 1 and its item comes out.
+ */
+static void test_scq_threshold(void **state)
+{
+	const struct hq_ops *o = hq_find("scq");
+	struct hq_params p;
+	void *h, *q, *item;
+	enum { THREADS = 4 };
+	pthread_t tid[THREADS];
+	struct scq_drain d;
+	(void)state;
+
+	params_init(&p, THREADS);
+	p.capacity = 4;
+	q = make(o, &p, &h);
+	struct scq_ring *aq = scq_hooks.ring_of(q, 0);
+	int64_t reset = scq_hooks.threshold_reset(aq);
+	assert_int_equal(reset, 3 * 4 - 1);
+	assert_true(scq_hooks.threshold(aq) < 0);
+	uint64_t head = scq_hooks.head(aq);
+	assert_int_not_equal(o->dequeue(h, &item), 0);
+	assert_int_equal(scq_hooks.head(aq), head);
+
+	assert_int_equal(o->enqueue(h, (void *)1), 0);
+	assert_int_equal(scq_hooks.threshold(aq), reset);
+	assert_int_equal(o->dequeue(h, &item), 0);
+	assert_ptr_equal(item, (void *)1);
+	assert_int_equal(scq_hooks.threshold(aq), reset);
+
+	memset(&d, 0, sizeof d);
+	d.o = o;
+	d.q = q;
+	pthread_barrier_init(&d.start, NULL, THREADS);
+	head = scq_hooks.head(aq);
+	for (int i = 0; i < THREADS; i++)
+		assert_int_equal(pthread_create(&tid[i], NULL, scq_drainer, &d), 0);
+	for (int i = 0; i < THREADS; i++)
+		pthread_join(tid[i], NULL);
+	pthread_barrier_destroy(&d.start);
+	uint64_t faas = scq_hooks.head(aq) - head;
+	print_message("    scq: %d dequeues of an empty queue made %llu FAAs on Head, threshold %lld\n",
+		      THREADS * 2000, (unsigned long long)faas,
+		      (long long)scq_hooks.threshold(aq));
+	assert_int_equal(atomic_load(&d.got), 0);
+	assert_true(scq_hooks.threshold(aq) < 0);
+	assert_true(faas >= (uint64_t)reset && faas <= (uint64_t)(2 * reset + 1 + THREADS));
+
+	head = scq_hooks.head(aq);
+	assert_int_not_equal(o->dequeue(h, &item), 0);
+	assert_int_equal(scq_hooks.head(aq), head); /* at once */
+	assert_int_equal(o->enqueue(h, (void *)2), 0);
+	assert_int_equal(scq_hooks.threshold(aq), reset);
+	assert_int_equal(o->dequeue(h, &item), 0);
+	assert_ptr_equal(item, (void *)2);
+	assert_int_not_equal(o->dequeue(h, &item), 0);
+	o->thread_fini(q, h);
+	o->destroy(q);
+}
+
 /* ---- main: one test per (case, adapter) ----------------------------------- */
 
 int main(void)
@@ -720,6 +1034,9 @@ int main(void)
 		}
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_numaring_2node);
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_capacity_is_the_whole_queue);
+	tests[n++] = (struct CMUnitTest){"scq/edges", test_scq_edges, NULL, NULL, NULL};
+	tests[n++] = (struct CMUnitTest){"scq/stress", test_scq_stress, NULL, NULL, NULL};
+	tests[n++] = (struct CMUnitTest){"scq/threshold", test_scq_threshold, NULL, NULL, NULL};
 	if (getenv("PEERS_FILTER"))
 		cmocka_set_test_filter(getenv("PEERS_FILTER"));
 	return _cmocka_run_group_tests("peers", tests, n, NULL, NULL);
