@@ -27,6 +27,11 @@
  *               producer's order with capacity 2 and 4 and up to 8 threads;
  *               the threshold below zero after dequeues of an empty queue
  *               from 4 threads, Head left alone then, 3n - 1 after an enqueue.
+ *   scq/mutant-threshold, scq/mutant-cycle  SCQ with one bug put in
+ *               (scq.c built with -DSCQ_MUTATION=1, 2; harness/harness.mk):
+ *               a script of steps that real threads can interleave, run on
+ *               SCQ and on the mutant: the mutant reports empty with an
+ *               item inside (1) or loses an item (2); SCQ does neither.
  *
  * Worker threads never call cmocka (it is not thread-safe); they count what
  * went wrong and the main thread asserts after joining them.
@@ -1009,6 +1014,125 @@ static void test_scq_threshold(void **state)
 	o->destroy(q);
 }
 
+/*
+ * A script of steps (scq.h) is an interleaving real threads can produce;
+ * the tests below run one on the real SCQ and on a mutant, on an index ring
+ * of n indices, and the mutant must fail where SCQ does not.
+ *
+ * stale_dequeuers: `stale` dequeuers each pass the threshold check, take a
+ * position with FAA on Head, find the ring empty, catch Tail up, and stop
+ * just before their decrement. An enqueue of index 0 then runs alone and
+ * returns (it finds the threshold already at its reset value). The stale
+ * dequeuers decrement and return empty (they saw an empty ring: right). A
+ * new dequeue follows: index 0 is inside, and no other dequeue is running,
+ * so it must be returned. Returns 0 if it was, 1 if the dequeue reported
+ * empty with index 0 inside (shown: a later enqueue lets it out first).
+ */
+static int stale_dequeuers(const struct scq_hooks *k, size_t n, unsigned stale)
+{
+	struct scq_ring *r = k->ring_create(n);
+	unsigned idx = 99, dummy;
+	int failed = 0;
+	assert_non_null(r);
+	k->enqueue(r, 0); /* the threshold is set, index 0 comes back */
+	assert_int_equal(k->dequeue(r, &idx), 0);
+	assert_int_equal(idx, 0);
+	for (unsigned i = 0; i < stale; i++) {
+		assert_true(k->threshold(r) >= 0); /* each passed the check */
+		assert_int_equal(k->dequeue_at(r, k->faa_head(r), &dummy), SCQ_CAUGHT_UP);
+	}
+	k->enqueue(r, 0);
+	for (unsigned i = 0; i < stale; i++)
+		k->threshold_dec(r);
+	if (k->dequeue(r, &idx) != 0) {
+		failed = 1;
+		k->enqueue(r, 1);
+		assert_int_equal(k->dequeue(r, &idx), 0);
+		assert_int_equal(idx, 0); /* it was there all along */
+		assert_int_equal(k->dequeue(r, &idx), 0);
+		assert_int_equal(idx, 1);
+	} else {
+		assert_int_equal(idx, 0);
+	}
+	assert_int_not_equal(k->dequeue(r, &idx), 0);
+	k->ring_destroy(r);
+	return failed;
+}
+
+/*
+ * late_enqueuer: the ring is in use (the threshold set). An enqueuer takes
+ * position t with FAA on Tail and stops there. A dequeuer takes the same
+ * position t with FAA on Head, finds the entry still of the lap before,
+ * closes it (its cycle set to t's), catches Tail up and returns empty. The
+ * enqueuer goes on at t: it must pass t over (its dequeuer has gone) and
+ * take the next position. Returns 0 if index 0 then comes out, 1 if it is
+ * lost: 4n + 4 dequeues all report empty after its enqueue returned.
+ */
+static int late_enqueuer(const struct scq_hooks *k, size_t n)
+{
+	struct scq_ring *r = k->ring_create(n);
+	unsigned idx = 99;
+	int lost = 1;
+	assert_non_null(r);
+	k->enqueue(r, 1);
+	assert_int_equal(k->dequeue(r, &idx), 0);
+	assert_int_equal(idx, 1);
+	uint64_t t = k->faa_tail(r);
+	assert_int_not_equal(k->dequeue(r, &idx), 0); /* took position t */
+	assert_int_equal(k->head(r), t + 1);
+	if (!k->enqueue_at(r, t, 0))
+		k->enqueue(r, 0); /* passed over: the enqueue goes on */
+	for (size_t i = 0; i < 4 * n + 4 && lost; i++)
+		if (k->dequeue(r, &idx) == 0) {
+			assert_int_equal(idx, 0);
+			lost = 0;
+		}
+	k->ring_destroy(r);
+	return lost;
+}
+
+/*
+ * Mutant 1, "wrong threshold: 2n-1 instead of 3n-1" (scq_hooks_m1). With 2n
+ * stale dequeuers (2n + 1 threads) the real threshold ends at n - 1 and the
+ * new dequeue finds index 0; the mutant's ends at -1 and the dequeue reports
+ * empty with index 0 inside, within 4n + 3 steps. Mutant 2 passes (the
+ * script tests the threshold alone). And the limit: with 3n stale dequeuers
+ * (3n + 1 threads) the real SCQ fails the same way; create admits at most 2n
+ * threads (scq.c, "Threads"), which keeps the paper's 3n - 1 a margin.
+ */
+static void test_scq_mutant_threshold(void **state)
+{
+	(void)state;
+	assert_non_null(scq_hooks_m1.mutation);
+	print_message("    mutant 1: %s\n", scq_hooks_m1.mutation);
+	for (size_t n = 2; n <= 8; n *= 2) {
+		assert_int_equal(stale_dequeuers(&scq_hooks, n, 2 * (unsigned)n), 0);
+		assert_int_equal(stale_dequeuers(&scq_hooks_m2, n, 2 * (unsigned)n), 0);
+		assert_int_equal(stale_dequeuers(&scq_hooks_m1, n, 2 * (unsigned)n), 1);
+		assert_int_equal(stale_dequeuers(&scq_hooks, n, 3 * (unsigned)n), 1);
+	}
+}
+
+/*
+ * Mutant 2, "wrong cycle comparison: enqueue takes Cycle(entry) <= Cycle(T),
+ * not <" (scq_hooks_m2). The comparison the paper's safety rests on: a
+ * dequeuer that found position t empty sets the entry's cycle to t's, and the
+ * strict < is what then keeps the late enqueuer of t out. The mutant fills
+ * t anyway, behind Head: its item is lost (late_enqueuer returns 1). The
+ * real SCQ and mutant 1 deliver it.
+ */
+static void test_scq_mutant_cycle(void **state)
+{
+	(void)state;
+	assert_non_null(scq_hooks_m2.mutation);
+	print_message("    mutant 2: %s\n", scq_hooks_m2.mutation);
+	for (size_t n = 1; n <= 8; n *= 2) {
+		assert_int_equal(late_enqueuer(&scq_hooks, n), 0);
+		assert_int_equal(late_enqueuer(&scq_hooks_m1, n), 0);
+		assert_int_equal(late_enqueuer(&scq_hooks_m2, n), 1);
+	}
+}
+
 /* ---- main: one test per (case, adapter) ----------------------------------- */
 
 int main(void)
@@ -1037,6 +1161,8 @@ int main(void)
 	tests[n++] = (struct CMUnitTest){"scq/edges", test_scq_edges, NULL, NULL, NULL};
 	tests[n++] = (struct CMUnitTest){"scq/stress", test_scq_stress, NULL, NULL, NULL};
 	tests[n++] = (struct CMUnitTest){"scq/threshold", test_scq_threshold, NULL, NULL, NULL};
+	tests[n++] = (struct CMUnitTest){"scq/mutant-threshold", test_scq_mutant_threshold, NULL, NULL, NULL};
+	tests[n++] = (struct CMUnitTest){"scq/mutant-cycle", test_scq_mutant_cycle, NULL, NULL, NULL};
 	if (getenv("PEERS_FILTER"))
 		cmocka_set_test_filter(getenv("PEERS_FILTER"));
 	return _cmocka_run_group_tests("peers", tests, n, NULL, NULL);
