@@ -80,11 +80,23 @@ $(B)/tests/test_probe: harness/tests/test_probe.c $(PROBE_OBJS) $(B)/obj/harness
 # qmem.c (peers/hq_mem.h): both travel with them.
 PEER_OBJS := $(PEER_C_SRCS:%.c=$(B)/obj/%.o) $(PEER_CXX_SRCS:%.cpp=$(B)/obj/%.cpp.o) \
 	$(B)/obj/harness/errors.o $(B)/obj/harness/qmem.o
-$(B)/tests/test_peers: harness/tests/test_peers.c $(PEER_OBJS) $(B)/obj/harness/clock.o \
+
+# SCQ's mutants: harness/peers/scq.c built again with one bug put in
+# (-DSCQ_MUTATION=k, its symbols suffixed _m<k>; scq.c's comment lists them),
+# linked into test_peers only, whose scq/mutant-* tests must see each fail.
+# make test builds and runs them with test_peers (test-harness); never in
+# numaring-bench.
+SCQ_MUTANTS := 1 2
+SCQ_MUTANT_OBJS := $(SCQ_MUTANTS:%=$(B)/obj/harness/peers/scq_m%.o)
+$(B)/obj/harness/peers/scq_m%.o: harness/peers/scq.c $(HARNESS_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_) $(HARNESS_CFLAGS) -DSCQ_MUTATION=$* -c $< -o $@
+
+$(B)/tests/test_peers: harness/tests/test_peers.c $(PEER_OBJS) $(SCQ_MUTANT_OBJS) $(B)/obj/harness/clock.o \
 		$(B)/obj/harness/item_sum.o $(NUMARING_LAB_SO)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_) $(HARNESS_CFLAGS) -c $< -o $@.o
-	$(CXX) -o $@ $@.o $(PEER_OBJS) $(B)/obj/harness/clock.o $(B)/obj/harness/item_sum.o $(HARNESS_LINK_RING) -Wl,-rpath,'$$ORIGIN/..' $(LDFLAGS_) \
+	$(CXX) -o $@ $@.o $(PEER_OBJS) $(SCQ_MUTANT_OBJS) $(B)/obj/harness/clock.o $(B)/obj/harness/item_sum.o $(HARNESS_LINK_RING) -Wl,-rpath,'$$ORIGIN/..' $(LDFLAGS_) \
 		$(PEER_LIBS) -lcmocka -lm
 
 $(B)/tests/test_bench: harness/tests/test_bench.c $(B)/obj/harness/hgrm.o $(B)/obj/harness/clock.o \

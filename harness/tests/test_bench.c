@@ -1148,7 +1148,7 @@ static void order_is_checked_on_every_item(void **state)
 	(void)state;
 	static struct outcome r;
 	const char *queues[] = {"numaring", "flat", "ck", "rte", "moodycamel", "boost", "tbb",
-				"sharded", "urcu", "mutex"};
+				"scq", "sharded", "urcu", "mutex"};
 	const char *shapes[][6] = {{"--producers", "2", "--consumers", "2", NULL, NULL},
 				   {"--workload", "mixed", "--threads", "3", NULL, NULL},
 				   {"--producers", "1", "--consumers", "1", "--rate", "200000"}};

@@ -22,10 +22,21 @@
  *               an emulated two-node topology (the adapters pass it through).
  *   test_capacity_is_the_whole_queue  --capacity is every queue's total
  *               (numaring's rounding and --capacity-per-node included).
+ *   scq/edges, scq/stress, scq/threshold  SCQ's own (peers/scq.c): the
+ *               full and empty edges, round after round; exactly once and each
+ *               producer's order with capacity 2 and 4 and up to 8 threads;
+ *               the threshold below zero after dequeues of an empty queue
+ *               from 4 threads, Head left alone then, 3n - 1 after an enqueue.
+ *   scq/mutant-threshold, scq/mutant-cycle  SCQ with one bug put in
+ *               (scq.c built with -DSCQ_MUTATION=1, 2; harness/harness.mk):
+ *               a script of steps that real threads can interleave, run on
+ *               SCQ and on the mutant: the mutant reports empty with an
+ *               item inside (1) or loses an item (2); SCQ does neither.
  *
  * Worker threads never call cmocka (it is not thread-safe); they count what
  * went wrong and the main thread asserts after joining them.
- * PEERS_FILTER=<cmocka pattern> runs a subset, e.g. PEERS_FILTER=2p2c/urcu.
+ * PEERS_FILTER=<cmocka pattern> runs a subset, e.g. PEERS_FILTER=2p2c/urcu,
+ * PEERS_FILTER='*scq*' every test of SCQ.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -46,13 +57,14 @@
 #include "item.h"
 #include "item_sum.h"
 #include "queue.h"
+#include "scq.h"
 
 #define N_ITEMS 200000u /* per producer */
 #define CAPACITY 64u
 #define BATCH 8u
 
 static const char *const expected_order[] = {
-	"numaring", "flat", "ck", "rte", "moodycamel", "boost", "tbb", "sharded", "urcu", "mutex", "faa", "null",
+	"numaring", "flat", "ck", "rte", "moodycamel", "boost", "tbb", "scq", "sharded", "urcu", "mutex", "faa", "null",
 	"fault-drop", "fault-dup", "fault-corrupt", "fault-reorder"};
 
 /* How many items the adapter holds when created with capacity cap. */
@@ -695,6 +707,432 @@ static void test_capacity_is_the_whole_queue(void **state)
 	assert_non_null(strstr(err, "slots per ring"));
 }
 
+/* ---- SCQ (peers/scq.c): its edges, its threshold, its mutants ----------- */
+
+/*
+ * The adapter holds exactly n = --capacity items: n enqueues succeed and the
+ * next fail, without using up a slot; the n come out in order; a dequeue of
+ * the empty queue fails, again and again past the threshold (3n - 1), and
+ * leaves the queue as it was: the next round fills it to n again. Rounds go
+ * round the rings several laps; partial fills in between move the positions
+ * off the laps' starts. More threads than 2 x capacity are refused by name
+ * (scq.c, "Threads").
+ */
+static void test_scq_edges(void **state)
+{
+	const struct hq_ops *o = hq_find("scq");
+	(void)state;
+	assert_non_null(o);
+	for (size_t cap = 2; cap <= 64; cap *= 2) {
+		struct hq_params p;
+		void *h, *q, *item;
+		uintptr_t next = 1, want = 1;
+		params_init(&p, 2 * (unsigned)cap);
+		p.capacity = cap;
+		q = make(o, &p, &h);
+		struct scq_ring *aq = scq_hooks.ring_of(q, 0);
+		size_t inside = 0;
+		for (int round = 0; round < 12; round++) {
+			if (round % 3 == 2) { /* half + 1 in, half out: one stays, mid-lap */
+				for (size_t i = 0; i < cap / 2 + 1; i++, inside++)
+					assert_int_equal(o->enqueue(h, (void *)next++), 0);
+				for (size_t i = 0; i < cap / 2; i++, inside--) {
+					assert_int_equal(o->dequeue(h, &item), 0);
+					assert_int_equal((uintptr_t)item, want++);
+				}
+				continue;
+			}
+			for (; inside < cap; inside++)
+				assert_int_equal(o->enqueue(h, (void *)next++), 0);
+			/* the full edge: n fit, the n+1-th fails */
+			for (int k = 0; k < 3; k++)
+				assert_int_not_equal(o->enqueue(h, (void *)~(uintptr_t)0), 0);
+			for (; inside > 0; inside--) {
+				assert_int_equal(o->dequeue(h, &item), 0);
+				assert_int_equal((uintptr_t)item, want++);
+			}
+			/* the empty edge, past the threshold */
+			for (size_t k = 0; k < 4 * cap + 3; k++)
+				assert_int_not_equal(o->dequeue(h, &item), 0);
+			assert_true(scq_hooks.threshold(aq) < 0);
+			uint64_t head = scq_hooks.head(aq);
+			assert_int_not_equal(o->dequeue(h, &item), 0);
+			assert_int_equal(scq_hooks.head(aq), head); /* returned at once */
+		}
+		for (; inside > 0; inside--) { /* the last round's one */
+			assert_int_equal(o->dequeue(h, &item), 0);
+			assert_int_equal((uintptr_t)item, want++);
+		}
+		assert_int_equal(want, next);
+		assert_int_not_equal(o->dequeue(h, &item), 0);
+		o->thread_fini(q, h);
+		o->destroy(q);
+
+		char err[256] = "";
+		p.threads = 2 * (unsigned)cap + 1;
+		assert_null(o->create(&p, err, sizeof err));
+		assert_non_null(strstr(err, "threads"));
+	}
+}
+
+/* Stress with a tiny capacity: producers send (producer, sequence) items,
+ * consumers check that each producer's items reach them in the order sent
+ * (FIFO: a linearizable queue keeps it for every consumer) and count each
+ * item; every item must arrive exactly once. Then every slot is free again:
+ * exactly n enqueues succeed (no index lost or doubled in the rings). */
+#ifdef __SANITIZE_THREAD__
+#define SCQ_ITEMS 10000u
+#else
+#define SCQ_ITEMS 30000u
+#endif
+
+struct scq_run {
+	const struct hq_ops *o;
+	void *q;
+	unsigned np;
+	uint64_t total;
+	_Atomic uint32_t *seen; /* [producer * SCQ_ITEMS + seq - 1] */
+	_Atomic uint64_t consumed, bad, out_of_order;
+	_Atomic int timed_out;
+	double deadline;
+	pthread_barrier_t start;
+};
+
+struct scq_worker {
+	struct scq_run *r;
+	unsigned index;
+};
+
+static void scq_wait(struct scq_run *r, unsigned *fails)
+{
+	if (++*fails % 256 == 0 && now_s() > r->deadline)
+		atomic_store(&r->timed_out, 1);
+	sched_yield();
+}
+
+static void *scq_producer(void *arg)
+{
+	struct scq_worker *w = arg;
+	struct scq_run *r = w->r;
+	unsigned fails = 0;
+	pthread_barrier_wait(&r->start);
+	for (uint64_t seq = 1; seq <= SCQ_ITEMS && !atomic_load(&r->timed_out);) {
+		uintptr_t v = (uintptr_t)(((uint64_t)w->index + 1) << 32 | seq);
+		if (r->o->enqueue(r->q, (void *)v) == 0)
+			seq++;
+		else
+			scq_wait(r, &fails);
+	}
+	return NULL;
+}
+
+static void *scq_consumer(void *arg)
+{
+	struct scq_worker *w = arg;
+	struct scq_run *r = w->r;
+	unsigned fails = 0;
+	uint64_t last[8] = {0};
+	pthread_barrier_wait(&r->start);
+	while (atomic_load(&r->consumed) < r->total && !atomic_load(&r->timed_out)) {
+		void *item;
+		if (r->o->dequeue(r->q, &item) != 0) {
+			scq_wait(r, &fails);
+			continue;
+		}
+		uint64_t v = (uintptr_t)item, pr = (v >> 32) - 1, seq = v & 0xffffffffu;
+		if (pr >= r->np || seq < 1 || seq > SCQ_ITEMS) {
+			atomic_fetch_add(&r->bad, 1);
+		} else {
+			if (seq <= last[pr])
+				atomic_fetch_add(&r->out_of_order, 1);
+			last[pr] = seq;
+			atomic_fetch_add_explicit(&r->seen[pr * SCQ_ITEMS + seq - 1], 1,
+						  memory_order_relaxed);
+		}
+		atomic_fetch_add(&r->consumed, 1);
+	}
+	return NULL;
+}
+
+static void scq_stress(size_t cap, unsigned np, unsigned nc)
+{
+	struct scq_run r;
+	struct hq_params p;
+	char err[256] = "";
+	unsigned nt = np + nc;
+	pthread_t tid[nt];
+	struct scq_worker wk[nt];
+	double t0 = now_s();
+
+	assert_true(np <= 8);
+	memset(&r, 0, sizeof r);
+	params_init(&p, nt);
+	p.capacity = cap;
+	r.o = hq_find("scq");
+	r.np = np;
+	r.total = (uint64_t)np * SCQ_ITEMS;
+	r.seen = calloc(r.total, sizeof *r.seen);
+	assert_non_null(r.seen);
+	r.deadline = t0 + DEADLINE_S;
+	r.q = r.o->create(&p, err, sizeof err);
+	if (!r.q)
+		print_error("scq: create failed: %s\n", err);
+	assert_non_null(r.q);
+	pthread_barrier_init(&r.start, NULL, nt);
+	for (unsigned i = 0; i < nt; i++) {
+		wk[i].r = &r;
+		wk[i].index = i < np ? i : i - np;
+		assert_int_equal(pthread_create(&tid[i], NULL, i < np ? scq_producer : scq_consumer,
+						&wk[i]), 0);
+	}
+	for (unsigned i = 0; i < nt; i++)
+		pthread_join(tid[i], NULL);
+	print_message("    scq capacity %zu %uP%uC: %llu items in %.2f s\n", cap, np, nc,
+		      (unsigned long long)atomic_load(&r.consumed), now_s() - t0);
+	assert_false(atomic_load(&r.timed_out));
+	assert_int_equal(atomic_load(&r.bad), 0);
+	assert_int_equal(atomic_load(&r.out_of_order), 0);
+	uint64_t wrong = 0;
+	for (uint64_t v = 0; v < r.total; v++) {
+		uint32_t s = atomic_load_explicit(&r.seen[v], memory_order_relaxed);
+		if (s != 1 && wrong++ < 5)
+			print_error("scq: item %llu of producer %llu seen %u times\n",
+				    (unsigned long long)(v % SCQ_ITEMS + 1),
+				    (unsigned long long)(v / SCQ_ITEMS), s);
+	}
+	assert_int_equal(wrong, 0);
+	/* empty, and every slot free again */
+	void *item;
+	assert_int_not_equal(r.o->dequeue(r.q, &item), 0);
+	for (size_t i = 0; i < cap; i++)
+		assert_int_equal(r.o->enqueue(r.q, (void *)(uintptr_t)i), 0);
+	assert_int_not_equal(r.o->enqueue(r.q, NULL), 0);
+	for (size_t i = 0; i < cap; i++) {
+		assert_int_equal(r.o->dequeue(r.q, &item), 0);
+		assert_int_equal((uintptr_t)item, i);
+	}
+	r.o->destroy(r.q);
+	pthread_barrier_destroy(&r.start);
+	free(r.seen);
+}
+
+static void test_scq_stress(void **state)
+{
+	(void)state;
+	scq_stress(2, 1, 1);
+	scq_stress(2, 2, 2);
+	scq_stress(2, 1, 3);
+	scq_stress(4, 3, 3);
+	scq_stress(4, 4, 4);
+	scq_stress(4, 5, 2);
+}
+
+/* Dequeues hammer an empty queue from several threads. */
+struct scq_drain {
+	const struct hq_ops *o;
+	void *q;
+	_Atomic uint64_t got; /* items taken: must stay 0 */
+	pthread_barrier_t start;
+};
+
+static void *scq_drainer(void *arg)
+{
+	struct scq_drain *d = arg;
+	void *item;
+	pthread_barrier_wait(&d->start);
+	for (int k = 0; k < 2000; k++)
+		if (d->o->dequeue(d->q, &item) == 0)
+			atomic_fetch_add(&d->got, 1);
+	return NULL;
+}
+
+/*
+ * The threshold under contention. A new queue's aq starts below zero: a
+ * dequeue returns at once, Head untouched. An enqueue sets it to 3n - 1.
+ * Then 4 threads make 2000 dequeues each on the empty queue: the threshold
+ * ends below zero, and the dequeuers' FAAs on Head are bounded by it, not by
+ * the 8000 dequeues: each FAA is followed by one decrement; at most 3n - 1
+ * decrements see a positive value and let their dequeuer try again, and only
+ * dequeues that found it at 0 or more (3n of them, plus one in flight per
+ * thread) start at all. A dequeue now returns at once; an enqueue restores
+ * 3n - 1 and its item comes out.
+ */
+static void test_scq_threshold(void **state)
+{
+	const struct hq_ops *o = hq_find("scq");
+	struct hq_params p;
+	void *h, *q, *item;
+	enum { THREADS = 4 };
+	pthread_t tid[THREADS];
+	struct scq_drain d;
+	(void)state;
+
+	params_init(&p, THREADS);
+	p.capacity = 4;
+	q = make(o, &p, &h);
+	struct scq_ring *aq = scq_hooks.ring_of(q, 0);
+	int64_t reset = scq_hooks.threshold_reset(aq);
+	assert_int_equal(reset, 3 * 4 - 1);
+	assert_true(scq_hooks.threshold(aq) < 0);
+	uint64_t head = scq_hooks.head(aq);
+	assert_int_not_equal(o->dequeue(h, &item), 0);
+	assert_int_equal(scq_hooks.head(aq), head);
+
+	assert_int_equal(o->enqueue(h, (void *)1), 0);
+	assert_int_equal(scq_hooks.threshold(aq), reset);
+	assert_int_equal(o->dequeue(h, &item), 0);
+	assert_ptr_equal(item, (void *)1);
+	assert_int_equal(scq_hooks.threshold(aq), reset);
+
+	memset(&d, 0, sizeof d);
+	d.o = o;
+	d.q = q;
+	pthread_barrier_init(&d.start, NULL, THREADS);
+	head = scq_hooks.head(aq);
+	for (int i = 0; i < THREADS; i++)
+		assert_int_equal(pthread_create(&tid[i], NULL, scq_drainer, &d), 0);
+	for (int i = 0; i < THREADS; i++)
+		pthread_join(tid[i], NULL);
+	pthread_barrier_destroy(&d.start);
+	uint64_t faas = scq_hooks.head(aq) - head;
+	print_message("    scq: %d dequeues of an empty queue made %llu FAAs on Head, threshold %lld\n",
+		      THREADS * 2000, (unsigned long long)faas,
+		      (long long)scq_hooks.threshold(aq));
+	assert_int_equal(atomic_load(&d.got), 0);
+	assert_true(scq_hooks.threshold(aq) < 0);
+	assert_true(faas >= (uint64_t)reset && faas <= (uint64_t)(2 * reset + 1 + THREADS));
+
+	head = scq_hooks.head(aq);
+	assert_int_not_equal(o->dequeue(h, &item), 0);
+	assert_int_equal(scq_hooks.head(aq), head); /* at once */
+	assert_int_equal(o->enqueue(h, (void *)2), 0);
+	assert_int_equal(scq_hooks.threshold(aq), reset);
+	assert_int_equal(o->dequeue(h, &item), 0);
+	assert_ptr_equal(item, (void *)2);
+	assert_int_not_equal(o->dequeue(h, &item), 0);
+	o->thread_fini(q, h);
+	o->destroy(q);
+}
+
+/*
+ * A script of steps (scq.h) is an interleaving real threads can produce;
+ * the tests below run one on the real SCQ and on a mutant, on an index ring
+ * of n indices, and the mutant must fail where SCQ does not.
+ *
+ * stale_dequeuers: `stale` dequeuers each pass the threshold check, take a
+ * position with FAA on Head, find the ring empty, catch Tail up, and stop
+ * just before their decrement. An enqueue of index 0 then runs alone and
+ * returns (it finds the threshold already at its reset value). The stale
+ * dequeuers decrement and return empty (they saw an empty ring: right). A
+ * new dequeue follows: index 0 is inside, and no other dequeue is running,
+ * so it must be returned. Returns 0 if it was, 1 if the dequeue reported
+ * empty with index 0 inside (shown: a later enqueue lets it out first).
+ */
+static int stale_dequeuers(const struct scq_hooks *k, size_t n, unsigned stale)
+{
+	struct scq_ring *r = k->ring_create(n);
+	unsigned idx = 99, dummy;
+	int failed = 0;
+	assert_non_null(r);
+	k->enqueue(r, 0); /* the threshold is set, index 0 comes back */
+	assert_int_equal(k->dequeue(r, &idx), 0);
+	assert_int_equal(idx, 0);
+	for (unsigned i = 0; i < stale; i++) {
+		assert_true(k->threshold(r) >= 0); /* each passed the check */
+		assert_int_equal(k->dequeue_at(r, k->faa_head(r), &dummy), SCQ_CAUGHT_UP);
+	}
+	k->enqueue(r, 0);
+	for (unsigned i = 0; i < stale; i++)
+		k->threshold_dec(r);
+	if (k->dequeue(r, &idx) != 0) {
+		failed = 1;
+		k->enqueue(r, 1);
+		assert_int_equal(k->dequeue(r, &idx), 0);
+		assert_int_equal(idx, 0); /* it was there all along */
+		assert_int_equal(k->dequeue(r, &idx), 0);
+		assert_int_equal(idx, 1);
+	} else {
+		assert_int_equal(idx, 0);
+	}
+	assert_int_not_equal(k->dequeue(r, &idx), 0);
+	k->ring_destroy(r);
+	return failed;
+}
+
+/*
+ * late_enqueuer: the ring is in use (the threshold set). An enqueuer takes
+ * position t with FAA on Tail and stops there. A dequeuer takes the same
+ * position t with FAA on Head, finds the entry still of the lap before,
+ * closes it (its cycle set to t's), catches Tail up and returns empty. The
+ * enqueuer goes on at t: it must pass t over (its dequeuer has gone) and
+ * take the next position. Returns 0 if index 0 then comes out, 1 if it is
+ * lost: 4n + 4 dequeues all report empty after its enqueue returned.
+ */
+static int late_enqueuer(const struct scq_hooks *k, size_t n)
+{
+	struct scq_ring *r = k->ring_create(n);
+	unsigned idx = 99;
+	int lost = 1;
+	assert_non_null(r);
+	k->enqueue(r, 1);
+	assert_int_equal(k->dequeue(r, &idx), 0);
+	assert_int_equal(idx, 1);
+	uint64_t t = k->faa_tail(r);
+	assert_int_not_equal(k->dequeue(r, &idx), 0); /* took position t */
+	assert_int_equal(k->head(r), t + 1);
+	if (!k->enqueue_at(r, t, 0))
+		k->enqueue(r, 0); /* passed over: the enqueue goes on */
+	for (size_t i = 0; i < 4 * n + 4 && lost; i++)
+		if (k->dequeue(r, &idx) == 0) {
+			assert_int_equal(idx, 0);
+			lost = 0;
+		}
+	k->ring_destroy(r);
+	return lost;
+}
+
+/*
+ * Mutant 1, "wrong threshold: 2n-1 instead of 3n-1" (scq_hooks_m1). With 2n
+ * stale dequeuers (2n + 1 threads) the real threshold ends at n - 1 and the
+ * new dequeue finds index 0; the mutant's ends at -1 and the dequeue reports
+ * empty with index 0 inside, within 4n + 3 steps. Mutant 2 passes (the
+ * script tests the threshold alone). And the limit: with 3n stale dequeuers
+ * (3n + 1 threads) the real SCQ fails the same way; create admits at most 2n
+ * threads (scq.c, "Threads"), which keeps the paper's 3n - 1 a margin.
+ */
+static void test_scq_mutant_threshold(void **state)
+{
+	(void)state;
+	assert_non_null(scq_hooks_m1.mutation);
+	print_message("    mutant 1: %s\n", scq_hooks_m1.mutation);
+	for (size_t n = 2; n <= 8; n *= 2) {
+		assert_int_equal(stale_dequeuers(&scq_hooks, n, 2 * (unsigned)n), 0);
+		assert_int_equal(stale_dequeuers(&scq_hooks_m2, n, 2 * (unsigned)n), 0);
+		assert_int_equal(stale_dequeuers(&scq_hooks_m1, n, 2 * (unsigned)n), 1);
+		assert_int_equal(stale_dequeuers(&scq_hooks, n, 3 * (unsigned)n), 1);
+	}
+}
+
+/*
+ * Mutant 2, "wrong cycle comparison: enqueue takes Cycle(entry) <= Cycle(T),
+ * not <" (scq_hooks_m2). The comparison the paper's safety rests on: a
+ * dequeuer that found position t empty sets the entry's cycle to t's, and the
+ * strict < is what then keeps the late enqueuer of t out. The mutant fills
+ * t anyway, behind Head: its item is lost (late_enqueuer returns 1). The
+ * real SCQ and mutant 1 deliver it.
+ */
+static void test_scq_mutant_cycle(void **state)
+{
+	(void)state;
+	assert_non_null(scq_hooks_m2.mutation);
+	print_message("    mutant 2: %s\n", scq_hooks_m2.mutation);
+	for (size_t n = 1; n <= 8; n *= 2) {
+		assert_int_equal(late_enqueuer(&scq_hooks, n), 0);
+		assert_int_equal(late_enqueuer(&scq_hooks_m1, n), 0);
+		assert_int_equal(late_enqueuer(&scq_hooks_m2, n), 1);
+	}
+}
+
 /* ---- main: one test per (case, adapter) ----------------------------------- */
 
 int main(void)
@@ -720,6 +1158,11 @@ int main(void)
 		}
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_numaring_2node);
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_capacity_is_the_whole_queue);
+	tests[n++] = (struct CMUnitTest){"scq/edges", test_scq_edges, NULL, NULL, NULL};
+	tests[n++] = (struct CMUnitTest){"scq/stress", test_scq_stress, NULL, NULL, NULL};
+	tests[n++] = (struct CMUnitTest){"scq/threshold", test_scq_threshold, NULL, NULL, NULL};
+	tests[n++] = (struct CMUnitTest){"scq/mutant-threshold", test_scq_mutant_threshold, NULL, NULL, NULL};
+	tests[n++] = (struct CMUnitTest){"scq/mutant-cycle", test_scq_mutant_cycle, NULL, NULL, NULL};
 	if (getenv("PEERS_FILTER"))
 		cmocka_set_test_filter(getenv("PEERS_FILTER"));
 	return _cmocka_run_group_tests("peers", tests, n, NULL, NULL);

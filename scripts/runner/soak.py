@@ -88,6 +88,13 @@ def random_config(rng, ncpus, real_nodes=1):
         args += ["--producers", str(rng.randint(1, most // 2)),
                  "--consumers", str(rng.randint(1, most // 2))]
     cap = rng.choice([2, 8, 64, 1024])
+    if queue == "scq":
+        # SCQ refuses more threads than twice its capacity (its threshold's
+        # bound, harness/peers/scq.c): the capacity is raised to fit
+        threads = int(args[args.index("--threads") + 1]) if "--threads" in args else \
+            int(args[args.index("--producers") + 1]) + int(args[args.index("--consumers") + 1])
+        while 2 * cap < threads:
+            cap *= 2
     batch = rng.choice([b for b in (1, 2, 8, 32) if b <= cap])
     nodes = real_nodes
     if ncpus >= 2 and rng.random() < 0.5:
