@@ -65,8 +65,12 @@ def topo_cores(topo, ncpus):
 
 
 def needs_two_nodes(exp, profile):
+    """Whether exp places threads on two nodes with no one-node point beside
+    them: pin split without compact (with compact, a one-node host runs the
+    compact points alone, as expfile.points leaves split and scatter out)."""
     settings, _ = exp.settings(profile)
-    return "split" in [str(v) for v in settings.get("pin", [])]
+    pins = [str(v) for v in settings.get("pin", [])]
+    return "split" in pins and "compact" not in pins
 
 
 def emulated_halves():

@@ -86,6 +86,29 @@ class ParserTest(unittest.TestCase):
         self.assertEqual({p.opts["pin"] for p in two}, {"compact", "scatter"})
         self.assertEqual(len(two), 2 * len(one))
 
+    def test_each_workload_takes_its_own_cross_node_pin(self):
+        """pin = compact, split, scatter: prodcons at compact and split, pairs
+        and mixed at compact and scatter on two nodes; compact alone on one
+        (no emulated nodes needed); split alone still needs two nodes."""
+        e = parse_text(GOOD.replace("threads = 2", "threads = 2\nworkload = prodcons, pairs, "
+                                    "mixed\npin = compact, split, scatter"))
+        two = {(p.opts["workload"], p.opts["pin"]) for p in expfile.points(e, "quick", 2, 2)[0]}
+        self.assertEqual(two, {("prodcons", "compact"), ("prodcons", "split"),
+                               ("pairs", "compact"), ("pairs", "scatter"),
+                               ("mixed", "compact"), ("mixed", "scatter")})
+        one = {(p.opts["workload"], p.opts["pin"]) for p in expfile.points(e, "quick", 2, 1)[0]}
+        self.assertEqual(one, {("prodcons", "compact"), ("pairs", "compact"),
+                               ("mixed", "compact")})
+        self.assertFalse(sizing.needs_two_nodes(e, "quick"))
+        f3 = expfile.parse(os.path.join(ROOT, "experiments", "f3-gate.exp"))
+        self.assertTrue(sizing.needs_two_nodes(f3, "quick"))
+        # split without scatter beside it: refused for a symmetric workload
+        e = parse_text(GOOD.replace("threads = 2", "threads = 2\nworkload = pairs\n"
+                                    "pin = compact, split"))
+        with self.assertRaises(expfile.ExpError) as cm:
+            expfile.points(e, "quick", 2, 2)
+        self.assertIn("pin split", str(cm.exception))
+
     def test_symmetric_workloads_count_threads(self):
         e = parse_text(GOOD.replace("threads = 2", "threads = 2, 4\nworkload = pairs, prodcons"
                                     "\nwork = 0, 300"))
