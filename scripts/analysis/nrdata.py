@@ -36,7 +36,20 @@ from ..common.tidy import (  # noqa: F401 - the table's definition, read through
     BACKOFF_EXERCISED, CONFIG_COLUMNS, FLOAT_COLUMNS, INT_COLUMNS, LATENCY_COLUMNS,
     LATER_COLUMNS, NUMERIC_COLUMNS, REFERENCE_POINTS, REQUIRED_VALUES, RUNNER_COLUMNS,
     SCHEMA_PATH, SUMMARY_COLUMNS, TIDY_COLUMNS, backoff_exercised, failed_per_item,
-    is_reference, ns_per_op, num, oversubscribed, shares_core, stolen, threads)
+    is_reference, ns_per_op, num, oversubscribed, pin_of, shares_core, stolen, threads,
+    work_label)
+
+
+#: The configuration of the peers sweep that its claims, the results README's
+#: peers rows and the peers figures name (experiments/peers.exp): no local
+#: work on either side (a pace's one-sided work is its own axis) and every
+#: thread on one node. Results from before the field's design hold only it.
+PEERS_WORK, PEERS_PIN = "0", "compact"
+
+
+def peers_named(row):
+    """Whether a peers row is of the sweep's named configuration (PEERS_WORK, PEERS_PIN)."""
+    return work_label(row) == PEERS_WORK and pin_of(row) == PEERS_PIN
 
 
 class DataError(Exception):

@@ -4,7 +4,8 @@
 host_readme() writes the whole README: the machine, the findings table (each
 finding's numbers from findings.py against the study's), the kind of host,
 the claims block (claims.py), then one section each on F4 by workload, the
-peers under pairs, regimes (regime_report.py), the ceiling model
+peers under pairs, the peers' other configurations (peers.exp as the field
+runs it: mixed, work with a floor, across nodes; where measured), regimes (regime_report.py), the ceiling model
 (ceiling_report.py), drift (drift.py), the harness's own ceiling, where the
 harness's time goes (make bench-fidelity's stripped runs) and which side set
 the pace. Only wording lives here; every number is computed
@@ -177,6 +178,56 @@ def peers_pairs_section(hostdir):
             lost = "—" if e["lost"] is None else per_k(e["lost"])
             lines.append(f"| {d['threads']}{over_note(d)} | {q} | {e['mops']:.1f} | {lost} | "
                          + ("—" if q == "numaring" else fmt_ci(e, "ring_over")) + " |")
+    return lines
+
+
+def peers_field_section(hostdir):
+    """The README's lines on the peers' configurations beside the named one
+    (experiments/peers.exp: work 0 on one node, which the lines above quote):
+    producers and consumers apart at another work level or placement, as the
+    finding table quotes the named one, and the symmetric workloads (pairs
+    beside the named one, mixed) as the pairs section does. [] where
+    peers.csv holds only the named configuration (results from before it)."""
+    named = (findings.PEERS_WORK, findings.PEERS_PIN)
+    rest = [c for c in findings.peers_configs(hostdir)
+            if c[1:] != named or c[0] not in ("prodcons", "pairs")]
+    if not rest:
+        return []
+    lines = ["", "## The peers as the field runs them", "",
+             "The configurations of the peers sweep beside the one quoted above (no local "
+             "work, every thread on one node): `work` is the local work between operations "
+             "on every thread (MIN-MAX: a random delay drawn per operation), `pin` the "
+             "placement (split: producers on one node, consumers on the other; scatter: "
+             "threads alternate nodes), inline items. Producers and consumers apart: "
+             "numaring's paired ratio against the best single-ring peer at the lowest thread "
+             "count, within one regime as above; pairs and mixed (every thread enqueues and "
+             "dequeues): single operations, each queue's million operations/s (median), "
+             "lost races per 1,000 operations and numaring's paired ratio against it.", ""]
+    pc = [c for c in rest if c[0] == "prodcons"]
+    if pc:
+        lines += ["| work (ns) | pin | operations | numaring / best peer | numaring / flat | "
+                  "numaring / rte_ring | regime |", "|---|---|---|---|---|---|---|"]
+        for _w, work, pin in pc:
+            r = findings.peers(hostdir, "inline", work, pin)
+            for b, label in (("0", "single"), ("1", "bursts")):
+                if r and f"b{b}_over_best" in r:
+                    lines.append(
+                        f"| {work} | {pin} | {label} at {r['threads']} threads{over_note(r)} | "
+                        f"{fmt_ci(r, f'b{b}_over_best')}x ({r[f'b{b}_best_peer']}) | "
+                        f"{fmt_ci(r, f'b{b}_over_flat')}x | {fmt_ci(r, f'b{b}_over_rte')}x | "
+                        f"{regime_says(r, f'b{b}_')} |")
+        lines.append("")
+    sym = [c for c in rest if c[0] != "prodcons"]
+    if sym:
+        lines += ["| workload | work (ns) | pin | threads | queue | Mops/s | lost races / 1,000 "
+                  "ops | numaring / queue |", "|---|---|---|---|---|---|---|---|"]
+        for wl, work, pin in sym:
+            for d in findings.peers_pairs(hostdir, "inline", wl, work, pin):
+                for q, e in d["queues"].items():
+                    lost = "—" if e["lost"] is None else per_k(e["lost"])
+                    lines.append(f"| {wl} | {work} | {pin} | {d['threads']}{over_note(d)} | "
+                                 f"{q} | {e['mops']:.1f} | {lost} | "
+                                 + ("—" if q == "numaring" else fmt_ci(e, "ring_over")) + " |")
     return lines
 
 
@@ -519,6 +570,7 @@ def host_readme(hostdir):
                   "(`claims.csv` and README there)."]
     lines += f4_section(hostdir)
     lines += peers_pairs_section(hostdir)
+    lines += peers_field_section(hostdir)
     from . import handover, regime_report
     lines += regime_report.lines(hostdir)
     from . import ceiling_report  # here: the README is written without the model too
