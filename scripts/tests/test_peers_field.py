@@ -135,5 +135,53 @@ class PeersField(unittest.TestCase):
         self.assertIn("| mixed | 0 | compact | 2 | flat | %.1f |" % mixed["mops"], section)
 
 
+    def test_figures_draw_the_named_configuration_with_mixed_beside_pairs(self):
+        """peers-throughput: the item panels hold prodcons rows at work 0 and
+        pin compact alone, a row of pairs and one of mixed (its own panels in
+        the .dat's pairs block: 2, 3); the caption counts what it leaves out;
+        peers-latency likewise; both draw (matplotlib) and write their data."""
+        from scripts.figures import plot
+        h = plot.Host(self.results, "field")
+        h.load()
+        prep = plot.prepare(h)
+        p = prep["peers-throughput"]
+        named = [r for r in h.data["peers"] if nrdata.peers_named(r)]
+        other = len(h.data["peers"]) - len(named)
+        self.assertGreater(other, 0)
+        for pn in p["panels"]:
+            self.assertTrue(pn["rows"])
+            self.assertTrue(all(nrdata.peers_named(r) and not r.get("threads")
+                                for r in pn["rows"]))
+        self.assertEqual([(pn["workload"], pn["bursts"]) for pn in p["pairs"]],
+                         [("pairs", 0), ("pairs", 1), ("mixed", 0), ("mixed", 1)])
+        for pn in p["pairs"]:
+            self.assertEqual({r["workload"] for r in pn["rows"]}, {pn["workload"]})
+            self.assertTrue(all(nrdata.peers_named(r) for r in pn["rows"]))
+        self.assertEqual(p["grid"], (2 + 2, 2))
+        self.assertIn("(%d runs at other work or pins" % other, p["drawn"])
+        self.assertIn("under pairs and mixed", p["title"])
+        dat = "\n".join(plot.dat_text("peers-throughput", p))
+        block = dat.split('"pairs (every thread enqueues, then dequeues)"', 1)[1]
+        panels = {ln.split()[0] for ln in block.splitlines() if ln and ln[0].isdigit()}
+        self.assertEqual(panels, {"0", "1", "2", "3"})
+        # the host before the field's points: the same figure, no mixed row
+        b = plot.Host(self.results, "before")
+        b.load()
+        pb = plot.prepare(b)["peers-throughput"]
+        self.assertEqual(pb["grid"], (2 + 1, 2))
+        def runs(prep):
+            return [[(r["point"], r["rep"], r["throughput_ops_per_s"]) for r in pn["rows"]]
+                    for pn in prep["panels"]]
+        self.assertEqual(runs(pb), runs(p))
+        lat = prep["peers-latency"]
+        self.assertTrue(all(nrdata.peers_named(r) for r in lat["rows"]))
+        self.assertIn("under pairs and mixed are in peers-throughput",
+                      " ".join(lat.get("notes") or []))
+        out = os.path.join(self.tmp, "plots")
+        for name in ("peers-throughput", "peers-latency"):
+            plot.draw_one(name, prep[name], out)
+            self.assertTrue(os.path.getsize(os.path.join(out, name + ".png")) > 0)
+
+
 if __name__ == "__main__":
     unittest.main()
