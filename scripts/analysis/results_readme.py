@@ -13,6 +13,8 @@ elsewhere. python3 -m scripts.analysis.summarize --readme HOST writes the file.
 """
 
 import os
+import re
+import statistics
 
 from . import drift, findings, hostfacts
 from ..common import manifest, regime
@@ -229,6 +231,49 @@ def peers_field_section(hostdir):
                                  f"{q} | {e['mops']:.1f} | {lost} | "
                                  + ("—" if q == "numaring" else fmt_ci(e, "ring_over")) + " |")
     return lines
+
+
+def natural(text):
+    """A sort key that orders the numbers in a point's id by value (batch=4 before batch=16)."""
+    return [(0, float(x), "") if re.fullmatch(r"[0-9]+(\.[0-9]+)?", x) else (1, 0.0, x)
+            for x in re.split(r"([0-9]+(?:\.[0-9]+)?)", text) if x]
+
+
+def trip_section(hostdir):
+    """The README's items per line trip of every cross-node point
+    (nrdata.items_per_trip: throughput x the probe's one-way trip between
+    nodes); [] where no run's items crossed nodes."""
+    trip = nrdata.probe_trip_ns(hostdir)
+    table = []
+    for exp in findings.EXPERIMENTS:
+        pts = findings.points([r for r in findings.load(os.path.join(hostdir, f"{exp}.csv"))
+                               if nrdata.crosses_nodes(r)])
+        for (_prof, pid), rs in sorted(pts.items(), key=lambda kv: (
+                findings.threads(kv[1][0]), natural(kv[0][1]))):
+            v = [x for x in (nrdata.items_per_trip(r, trip) for r in rs) if x is not None]
+            table.append(
+                f"| {exp} | {pid} | {findings.threads(rs[0])}"
+                f"{' (oversubscribed)' if findings.any_oversubscribed(rs) else ''} | {len(rs)} | "
+                f"{findings.med(rs, 'throughput_ops_per_s') / 1e6:.2f} | "
+                + (f"{statistics.median(v):#.3g} [{min(v):#.3g}..{max(v):#.3g}]" if v else "—")
+                + " |")
+    if not table:
+        return []
+    lines = ["", "## Items per line trip (cross-node runs)", "",
+             "Each run whose items all cross between nodes (pin split), its throughput "
+             "times the host probe's one-way line trip between nodes (`items_per_trip`, "
+             "scripts/analysis/nrdata.py; the trip: `" + nrdata.TRIP_SOURCE + "`, "
+             + (f"{trip:.1f} ns here" if trip else "**not in this host's probe**: not "
+                "computed") + "): the items a run moved in the time one cache line takes to "
+             "cross once. The trip is the host's own, so the figure compares hosts whose "
+             "interconnects differ where items per second do not"
+             + ("; on emulated nodes the trip is between two CPUs of one socket."
+                if (hostfacts.describe_host(hostdir) or {}).get("topology") == "emulated"
+                else ".")
+             + " Median over the point's runs [min..max].", "",
+             "| experiment | point | threads | runs | M items/s (median) | items per trip |",
+             "|---|---|---|---|---|---|"]
+    return lines + table
 
 
 def over_note(r):
@@ -576,6 +621,7 @@ def host_readme(hostdir):
     from . import ceiling_report  # here: the README is written without the model too
     lines += ceiling_report.lines(hostdir)
     lines += handover.lines(hostdir)
+    lines += trip_section(hostdir)
     lines += drift_section(hostdir)
     lines += harness_section(hostdir)
     lines += fidelity_section(hostdir)

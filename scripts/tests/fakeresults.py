@@ -244,7 +244,7 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
                    nodes=2, machine=None, machine_nodes=None, workloads=None,
                    works=(0, 300), fairness=True, peers_workloads=("prodcons",),
                    peers_paces=None, f5_closed=False, closed_regimes=None,
-                   peers_field=False):
+                   peers_field=False, f5_pin="scatter"):
     """A whole results/<host>/ tree from a model shaped like the study.
 
     ``nodes``: the topology's nodes (real or emulated, ``kind``). ``machine``:
@@ -312,6 +312,8 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
     delay on every thread (work_ns 150, work_min_ns 50: PEERS_FIELD_SLOW of
     the speed); on two nodes or more also prodcons split and pairs and mixed
     scatter at work 0 (PEERS_CROSS_SLOW of the speed).
+    ``f5_pin``: F5's placement (f5-ceiling.exp's is split; the synthetic
+    default scatter keeps the older fixtures' ceilings).
     """
     rnd = random.Random(seed)
     if closed_regimes is not None and not isinstance(closed_regimes, dict):
@@ -522,7 +524,7 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
             for t in threads:
                 for b in (1, 4, 16, 64, 256):
                     ceil = 4e7 * (t ** 0.5) * b / (b + 6)
-                    cfg = {"batch": b, "pin": "scatter", "producers": t // 2,
+                    cfg = {"batch": b, "pin": f5_pin, "producers": t // 2,
                            "consumers": t // 2}
                     realized = None
                     if f5_realized is not None:
@@ -537,7 +539,7 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
                         realized=realized)
                     if f5_closed and f5_realized is not None:
                         # the same point in closed loop: its capacity
-                        ccfg = {"batch": b, "pin": "scatter", "producers": t // 2,
+                        ccfg = {"batch": b, "pin": f5_pin, "producers": t // 2,
                                 "consumers": t // 2, "load": "", "rate": "0"}
                         run(exp, "closed-t%d-b%d" % (t, b), ccfg,
                             ceil * F5_CLOSED_SHARE * (0.5 + 0.5 * b / (b + 30)),
