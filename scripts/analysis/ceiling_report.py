@@ -13,7 +13,7 @@ import os
 import statistics
 
 from ..common import regime
-from . import ceiling, findings
+from . import ceiling, findings, nrdata
 
 #: the share of its ceiling a queue's best near-empty point should reach
 TIGHT = 0.5
@@ -23,8 +23,11 @@ def tightness(hostdir, name="peers"):
     """[{queue, regime, ratio, measured, ceiling (M items/s), bound, point}]:
     per queue and regime the point with the highest median measured /
     ceiling, each run against its own ceiling (ceiling.group_ratio; prodcons
-    rows the model speaks of); None without a probe."""
-    rows = findings.load(os.path.join(hostdir, f"{name}.csv"))
+    rows the model speaks of, of the peers sweep's named configuration: no
+    local work on both sides, every thread on one node, nrdata.peers_named);
+    None without a probe."""
+    rows = [r for r in findings.load(os.path.join(hostdir, f"{name}.csv"))
+            if nrdata.peers_named(r)]
     probe = ceiling.host_probe(hostdir) if rows else None
     if not probe:
         return None

@@ -316,6 +316,32 @@ def work_of(r):
         return 0.0
 
 
+#: the row's work as a file names it ("0", "NS", "MIN-MAX") and its pin (tidy.py)
+work_label, pin_of = nrdata.work_label, nrdata.pin_of
+#: the peers sweep's named configuration: what its claims read (nrdata.peers_named)
+PEERS_WORK, PEERS_PIN = nrdata.PEERS_WORK, nrdata.PEERS_PIN
+
+
+def peers_rows(hostdir, item="inline", workload="prodcons", work=PEERS_WORK, pin=PEERS_PIN):
+    """The points' rows of peers.csv of one item mode (None: both), workload,
+    work and pin."""
+    rows = load(os.path.join(hostdir, "peers.csv"))
+    return [r for r in (by_item(rows, item) if item else rows)
+            if workload_of(r) == workload and work_label(r) == work and pin_of(r) == pin]
+
+
+def peers_configs(hostdir):
+    """[(workload, work, pin)] that peers.csv ran, in the order of
+    experiments/peers.exp's axes (prodcons, pairs, mixed; the work levels by
+    their largest draw; compact first)."""
+    rows = load(os.path.join(hostdir, "peers.csv"))
+    wl = {w: i for i, w in enumerate(manifest.workloads())}
+    pins = {p: i for i, p in enumerate(manifest.pins())}
+    return sorted({(workload_of(r), work_label(r), pin_of(r)) for r in rows},
+                  key=lambda c: (wl.get(c[0], 9), expfile.work_max(c[1]), c[1],
+                                 pins.get(c[2], 9)))
+
+
 def all_work(r):
     """Every local work of a run, ns: the workload's and its pace's."""
     return work_of(r) + sum(nrdata.num(r, k) or 0.0
@@ -513,16 +539,17 @@ def f5_closed(hostdir):
 PEER_QUEUES = manifest.queues(fabricates=False)
 
 
-def peers(hostdir, item="inline"):
+def peers(hostdir, item="inline", work=PEERS_WORK, pin=PEERS_PIN):
     """numaring against its peers at the lowest thread count (1P1C), for one item
-    mode (inline: the item is a value; message: a pointer whose line travels too)."""
-    rows = [r for r in by_item(load(os.path.join(hostdir, "peers.csv")), item)
-            if workload_of(r) == "prodcons"]  # pairs: peers_pairs()
+    mode (inline: the item is a value; message: a pointer whose line travels too),
+    producers and consumers apart, at one work level and placement (by default
+    the sweep's named one: PEERS_WORK, PEERS_PIN)."""
+    rows = peers_rows(hostdir, item, "prodcons", work, pin)  # pairs: peers_pairs()
     if not rows:
         return None
     m = min(threads(r) for r in rows)  # the 1P1C comparison
     rows = [r for r in rows if threads(r) == m]
-    out = {"threads": m, "item": item, "sample": sample_of(rows),
+    out = {"threads": m, "item": item, "work": work, "pin": pin, "sample": sample_of(rows),
            "oversubscribed": any_oversubscribed(rows), "stolen": stolen_runs(rows)}
     for bursts in ("0", "1"):
         rs = by(rows, bursts=bursts)
@@ -577,14 +604,16 @@ def peer_group(rs):
             for q, qr, v in per_queue(rs)}
 
 
-def peers_pairs(hostdir, item="inline"):
+def peers_pairs(hostdir, item="inline", workload="pairs", work=PEERS_WORK, pin=PEERS_PIN):
     """The peers under enqueue-dequeue pairs (every thread enqueues then
-    dequeues, so same-role threads race): per thread count, each queue's median
-    operations/s, lost races per 1,000 operations where the queue counts them,
-    and numaring's paired ratio against each other queue. [] where peers.csv
-    has no pairs rows."""
-    rows = [r for r in by_item(load(os.path.join(hostdir, "peers.csv")), item)
-            if workload_of(r) == "pairs" and str(r.get("bursts", "0")) == "0"]
+    dequeues, so same-role threads race; workload mixed: each operation one
+    or the other at random), single operations, at one work level and
+    placement (by default the sweep's named one): per thread count, each
+    queue's median operations/s, lost races per 1,000 operations where the
+    queue counts them, and numaring's paired ratio against each other queue.
+    [] where peers.csv has no such rows."""
+    rows = [r for r in peers_rows(hostdir, item, workload, work, pin)
+            if str(r.get("bursts", "0")) == "0"]
     out = []
     for t in sorted({threads(r) for r in rows}):
         rs = [r for r in rows if threads(r) == t]
@@ -661,9 +690,9 @@ def pace(hostdir):
     many runs were above FULL_RETRIES_PACE (the queue ran full: the consumer
     set the pace), and the median throughput of those runs and of the others.
     [] where peers.csv is missing or has no burst runs."""
-    rows = [r for r in load(os.path.join(hostdir, "peers.csv"))
+    rows = [r for r in peers_rows(hostdir, item=None)
             if str(r.get("bursts", "0")) == "1" and int(r["producers"]) == 1
-            and int(r["consumers"]) == 1 and workload_of(r) == "prodcons"]
+            and int(r["consumers"]) == 1]
     out = []
     for item in manifest.items():
         for q in ("numaring", "flat", "rte"):

@@ -36,7 +36,71 @@ from ..common.tidy import (  # noqa: F401 - the table's definition, read through
     BACKOFF_EXERCISED, CONFIG_COLUMNS, FLOAT_COLUMNS, INT_COLUMNS, LATENCY_COLUMNS,
     LATER_COLUMNS, NUMERIC_COLUMNS, REFERENCE_POINTS, REQUIRED_VALUES, RUNNER_COLUMNS,
     SCHEMA_PATH, SUMMARY_COLUMNS, TIDY_COLUMNS, backoff_exercised, failed_per_item,
-    is_reference, ns_per_op, num, oversubscribed, shares_core, stolen, threads)
+    is_reference, ns_per_op, num, oversubscribed, pin_of, shares_core, stolen, threads,
+    work_label)
+
+
+#: The configuration of the peers sweep that its claims, the results README's
+#: peers rows and the peers figures name (experiments/peers.exp): no local
+#: work on either side (a pace's one-sided work is its own axis) and every
+#: thread on one node. Results from before the field's design hold only it.
+PEERS_WORK, PEERS_PIN = "0", "compact"
+
+
+def peers_named(row):
+    """Whether a peers row is of the sweep's named configuration (PEERS_WORK, PEERS_PIN)."""
+    return work_label(row) == PEERS_WORK and pin_of(row) == PEERS_PIN
+
+
+# ---- items per line trip: a cross-node result in the host's own unit -----------
+
+#: The probe row whose value is the one-way line trip a cross-node result is
+#: divided by: half the median round trip of one cache line ping-ponged
+#: between a CPU of one node and a CPU of the other (numaring-bench --probe,
+#: probe/probe.csv), measured once per host before its sweep.
+TRIP_KIND = "c2c_one_way_other_node"
+#: where the trip comes from, as the README and the figures name it
+TRIP_SOURCE = "probe/probe.csv " + TRIP_KIND
+
+
+def probe_trip_ns(hostdir):
+    """The host probe's one-way line trip between nodes, ns (TRIP_KIND, the
+    first such row); None where the host has no probe or the probe no such
+    row (one node, an older probe)."""
+    path = os.path.join(hostdir, "probe", "probe.csv")
+    if not os.path.exists(path):
+        return None
+    with open(path, newline="", encoding="utf-8") as f:
+        for r in csv.DictReader(f):
+            if r.get("kind") == TRIP_KIND:
+                try:
+                    v = float(r.get("value") or "")
+                except ValueError:
+                    return None
+                return v if math.isfinite(v) and v > 0 else None
+    return None
+
+
+def crosses_nodes(row):
+    """Whether every item of a run crosses between nodes: producers on one
+    node and consumers on another (pin split, or nodes:P/C with P != C) on two
+    nodes or more."""
+    pin = pin_of(row)
+    apart = pin == "split" or (pin.startswith("nodes:") and len(set(pin[6:].split("/"))) == 2)
+    return apart and (num(row, "nodes") or 1) >= 2
+
+
+def items_per_trip(row, trip_ns):
+    """items_per_trip = throughput_ops_per_s x the one-way line trip (s): the
+    items a cross-node run moved in the time one cache line takes to cross
+    once (trip_ns: probe_trip_ns of the run's host), a figure that two hosts
+    with different interconnects compare by. None where the run's items do
+    not cross nodes (crosses_nodes), it measured no throughput or there is
+    no trip."""
+    t = num(row, "throughput_ops_per_s")
+    if not trip_ns or t is None or not crosses_nodes(row):
+        return None
+    return t * trip_ns * 1e-9
 
 
 class DataError(Exception):

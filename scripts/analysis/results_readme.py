@@ -4,7 +4,8 @@
 host_readme() writes the whole README: the machine, the findings table (each
 finding's numbers from findings.py against the study's), the kind of host,
 the claims block (claims.py), then one section each on F4 by workload, the
-peers under pairs, regimes (regime_report.py), the ceiling model
+peers under pairs, the peers' other configurations (peers.exp as the field
+runs it: mixed, work with a floor, across nodes; where measured), regimes (regime_report.py), the ceiling model
 (ceiling_report.py), drift (drift.py), the harness's own ceiling, where the
 harness's time goes (make bench-fidelity's stripped runs) and which side set
 the pace. Only wording lives here; every number is computed
@@ -12,6 +13,8 @@ elsewhere. python3 -m scripts.analysis.summarize --readme HOST writes the file.
 """
 
 import os
+import re
+import statistics
 
 from . import drift, findings, hostfacts
 from ..common import manifest, regime
@@ -178,6 +181,99 @@ def peers_pairs_section(hostdir):
             lines.append(f"| {d['threads']}{over_note(d)} | {q} | {e['mops']:.1f} | {lost} | "
                          + ("—" if q == "numaring" else fmt_ci(e, "ring_over")) + " |")
     return lines
+
+
+def peers_field_section(hostdir):
+    """The README's lines on the peers' configurations beside the named one
+    (experiments/peers.exp: work 0 on one node, which the lines above quote):
+    producers and consumers apart at another work level or placement, as the
+    finding table quotes the named one, and the symmetric workloads (pairs
+    beside the named one, mixed) as the pairs section does. [] where
+    peers.csv holds only the named configuration (results from before it)."""
+    named = (findings.PEERS_WORK, findings.PEERS_PIN)
+    rest = [c for c in findings.peers_configs(hostdir)
+            if c[1:] != named or c[0] not in ("prodcons", "pairs")]
+    if not rest:
+        return []
+    lines = ["", "## The peers as the field runs them", "",
+             "The configurations of the peers sweep beside the one quoted above (no local "
+             "work, every thread on one node): `work` is the local work between operations "
+             "on every thread (MIN-MAX: a random delay drawn per operation), `pin` the "
+             "placement (split: producers on one node, consumers on the other; scatter: "
+             "threads alternate nodes), inline items. Producers and consumers apart: "
+             "numaring's paired ratio against the best single-ring peer at the lowest thread "
+             "count, within one regime as above; pairs and mixed (every thread enqueues and "
+             "dequeues): single operations, each queue's million operations/s (median), "
+             "lost races per 1,000 operations and numaring's paired ratio against it.", ""]
+    pc = [c for c in rest if c[0] == "prodcons"]
+    if pc:
+        lines += ["| work (ns) | pin | operations | numaring / best peer | numaring / flat | "
+                  "numaring / rte_ring | regime |", "|---|---|---|---|---|---|---|"]
+        for _w, work, pin in pc:
+            r = findings.peers(hostdir, "inline", work, pin)
+            for b, label in (("0", "single"), ("1", "bursts")):
+                if r and f"b{b}_over_best" in r:
+                    lines.append(
+                        f"| {work} | {pin} | {label} at {r['threads']} threads{over_note(r)} | "
+                        f"{fmt_ci(r, f'b{b}_over_best')}x ({r[f'b{b}_best_peer']}) | "
+                        f"{fmt_ci(r, f'b{b}_over_flat')}x | {fmt_ci(r, f'b{b}_over_rte')}x | "
+                        f"{regime_says(r, f'b{b}_')} |")
+        lines.append("")
+    sym = [c for c in rest if c[0] != "prodcons"]
+    if sym:
+        lines += ["| workload | work (ns) | pin | threads | queue | Mops/s | lost races / 1,000 "
+                  "ops | numaring / queue |", "|---|---|---|---|---|---|---|---|"]
+        for wl, work, pin in sym:
+            for d in findings.peers_pairs(hostdir, "inline", wl, work, pin):
+                for q, e in d["queues"].items():
+                    lost = "—" if e["lost"] is None else per_k(e["lost"])
+                    lines.append(f"| {wl} | {work} | {pin} | {d['threads']}{over_note(d)} | "
+                                 f"{q} | {e['mops']:.1f} | {lost} | "
+                                 + ("—" if q == "numaring" else fmt_ci(e, "ring_over")) + " |")
+    return lines
+
+
+def natural(text):
+    """A sort key that orders the numbers in a point's id by value (batch=4 before batch=16)."""
+    return [(0, float(x), "") if re.fullmatch(r"[0-9]+(\.[0-9]+)?", x) else (1, 0.0, x)
+            for x in re.split(r"([0-9]+(?:\.[0-9]+)?)", text) if x]
+
+
+def trip_section(hostdir):
+    """The README's items per line trip of every cross-node point
+    (nrdata.items_per_trip: throughput x the probe's one-way trip between
+    nodes); [] where no run's items crossed nodes."""
+    trip = nrdata.probe_trip_ns(hostdir)
+    table = []
+    for exp in findings.EXPERIMENTS:
+        pts = findings.points([r for r in findings.load(os.path.join(hostdir, f"{exp}.csv"))
+                               if nrdata.crosses_nodes(r)])
+        for (_prof, pid), rs in sorted(pts.items(), key=lambda kv: (
+                findings.threads(kv[1][0]), natural(kv[0][1]))):
+            v = [x for x in (nrdata.items_per_trip(r, trip) for r in rs) if x is not None]
+            table.append(
+                f"| {exp} | {pid} | {findings.threads(rs[0])}"
+                f"{' (oversubscribed)' if findings.any_oversubscribed(rs) else ''} | {len(rs)} | "
+                f"{findings.med(rs, 'throughput_ops_per_s') / 1e6:.2f} | "
+                + (f"{statistics.median(v):#.3g} [{min(v):#.3g}..{max(v):#.3g}]" if v else "—")
+                + " |")
+    if not table:
+        return []
+    lines = ["", "## Items per line trip (cross-node runs)", "",
+             "Each run whose items all cross between nodes (pin split), its throughput "
+             "times the host probe's one-way line trip between nodes (`items_per_trip`, "
+             "scripts/analysis/nrdata.py; the trip: `" + nrdata.TRIP_SOURCE + "`, "
+             + (f"{trip:.1f} ns here" if trip else "**not in this host's probe**: not "
+                "computed") + "): the items a run moved in the time one cache line takes to "
+             "cross once. The trip is the host's own, so the figure compares hosts whose "
+             "interconnects differ where items per second do not"
+             + ("; on emulated nodes the trip is between two CPUs of one socket."
+                if (hostfacts.describe_host(hostdir) or {}).get("topology") == "emulated"
+                else ".")
+             + " Median over the point's runs [min..max].", "",
+             "| experiment | point | threads | runs | M items/s (median) | items per trip |",
+             "|---|---|---|---|---|---|"]
+    return lines + table
 
 
 def over_note(r):
@@ -519,11 +615,13 @@ def host_readme(hostdir):
                   "(`claims.csv` and README there)."]
     lines += f4_section(hostdir)
     lines += peers_pairs_section(hostdir)
+    lines += peers_field_section(hostdir)
     from . import handover, regime_report
     lines += regime_report.lines(hostdir)
     from . import ceiling_report  # here: the README is written without the model too
     lines += ceiling_report.lines(hostdir)
     lines += handover.lines(hostdir)
+    lines += trip_section(hostdir)
     lines += drift_section(hostdir)
     lines += harness_section(hostdir)
     lines += fidelity_section(hostdir)

@@ -74,6 +74,11 @@ PACE_WORK_NS = 200
 #: keys the runner reads itself; not numaring-bench flags
 RUNNER_KEYS = ("pace", "pace-work")
 THREAD_WORDS = ("all", "per-node", "half")
+#: each workload's cross-node placement where a sweep lists both split and
+#: scatter: prodcons splits (producers on one node, consumers on the other:
+#: every item crosses), pairs and mixed scatter (threads alternate nodes:
+#: split is refused for them, they have no sides); the other one is left out
+CROSS_PIN = {"prodcons": "split", "pairs": "scatter", "mixed": "scatter"}
 MAX_POINTS = 10000
 #: the experiment files' folder
 EXP_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "experiments")
@@ -527,11 +532,19 @@ def points(exp, profile, ncpus, nodes, cores=None):
     paces = [str(v) for k, vals in axes if k == "pace" for v in vals]
     for combo in itertools.product(*(v for _, v in axes)):
         chosen = dict(zip((k for k, _ in axes), combo))
-        if nodes < 2 and str(chosen.get("pin")) == "scatter" and "compact" in pins:
-            continue  # on one node, alternating nodes is filling it: compact's point
+        pin = str(chosen.get("pin"))
+        if nodes < 2 and (pin in ("scatter", "split") or pin.startswith("nodes:")) \
+                and "compact" in pins:
+            # on one node, alternating nodes is filling it and there is no
+            # other node to split across: compact's point
+            continue
+        workload = str(chosen.get("workload", "prodcons"))
+        symmetric = workload in SYMMETRIC
+        if {"split", "scatter"} <= set(pins) and pin in ("split", "scatter") \
+                and pin != CROSS_PIN.get(workload, pin):
+            continue  # each workload's own cross-node placement (CROSS_PIN)
         if "threads" in chosen and chosen["threads"] not in by_smt[str(chosen.get("smt", "cores"))]:
             continue
-        symmetric = str(chosen.get("workload", "prodcons")) in SYMMETRIC
         if symmetric and str(chosen.get("pace", "free")) != "free" and "free" in paces:
             continue  # pairs, mixed: no producer and consumer sides to pace (free's point)
         opts = {}

@@ -229,6 +229,19 @@ def threads(row):
     return int(float(row["producers"])) + int(float(row["consumers"]))
 
 
+def work_label(row):
+    """The row's local work as an experiment file names it: "0", "NS" (each
+    operation draws 0..NS ns) or "MIN-MAX" (numaring-bench --work MIN-MAX:
+    work_min_ns to work_ns); "0" for rows from before --work."""
+    hi, lo = num(row, "work_ns") or 0, num(row, "work_min_ns") or 0
+    return f"{lo:g}-{hi:g}" if lo else f"{hi:g}"
+
+
+def pin_of(row):
+    """The row's placement: its pin, compact (numaring-bench's default) where empty."""
+    return (row.get("pin") or "").strip() or "compact"
+
+
 def ns_per_op(row):
     """Nanoseconds per item (1e9 / throughput), or None at zero throughput."""
     t = float(row["throughput_ops_per_s"])

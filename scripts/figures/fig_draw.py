@@ -88,6 +88,23 @@ def threads_axis(ax, xs, label="threads (producers + consumers)"):
         ax.set_xlim(lo - pad, hi + pad)
 
 
+def trip_axis(ax, trip_ns, scale=1e-6):
+    """A secondary y axis on the right of a cross-node throughput panel whose
+    values are drawn x ``scale`` items/s: the same throughput in items per
+    one-way line trip between nodes (nrdata.items_per_trip, the host probe's
+    trip ``trip_ns``), a unit two hosts compare by. Nothing where trip_ns is None."""
+    if not trip_ns:
+        return None
+    k = trip_ns * 1e-9 / scale
+    sec = ax.secondary_yaxis("right", functions=(lambda y: y * k, lambda v: v / k))
+    sec.set_ylabel("items per line trip between nodes\n(\u00d7 the probe's %.1f ns)" % trip_ns,
+                   fontsize=9)
+    sec.set_gid("items-per-trip")
+    sec.yaxis.set_major_formatter(ticker.FuncFormatter(fmt_plain))
+    sec.yaxis.set_minor_formatter(ticker.NullFormatter())
+    return sec
+
+
 def value_axis(ax, values, formatter=fmt_plain, log=None):
     """Linear from 0, or log where the values span decades; limits from the values."""
     vals = [v for v in values if finite_pos(v)]

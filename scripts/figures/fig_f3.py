@@ -235,6 +235,9 @@ def prep_f3_load(host, allrows):
     return add_paired_words({"kind": "f3load", "threads": t, "rows": at, "loads": loads, "order": gates,
             "pct": pct, "inflight": infl, "tput": tput, "offered": offered,
             "capacity": cap, "behind": behind, "oversubscribed": over, "saturated": sat,
+            # every run's items crossed nodes: the throughput in items per line trip too
+            "trip_ns": nrdata.probe_trip_ns(os.path.join(host.results, host.name))
+            if at and all(nrdata.crosses_nodes(r) for r in at) else None,
             "over_p50": over_p50, "over_threads": sorted(over_p50),
             "grid": (2, max(3, len(gates))), "widths": None, "subtitle": subtitle,
             "figsize": (6.0 * max(3, len(gates)), 10.5),
@@ -408,6 +411,7 @@ def draw_f3_load(axes, p, show_legend=True):
     load_axis(ax2, p["loads"])
     ax2.set_ylabel("throughput (million items/s)")
     value_axis(ax2, v2)
+    fig_draw.trip_axis(ax2, p.get("trip_ns"))
     ax2.set_title("achieved throughput vs the offered rate", fontsize=11)
     if show_legend:
         ax2.legend(loc="upper left", framealpha=0.9, fontsize=8.5)

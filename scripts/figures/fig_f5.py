@@ -24,6 +24,7 @@ file of scripts/gnuplot/f5-ceiling.gp) render that preparation.
 """
 
 import math
+import os
 import statistics
 from collections import Counter
 
@@ -33,7 +34,7 @@ from ..analysis import nrdata
 from .fig_common import condensed
 from .fig_draw import (
     annotate_title, fmt_plain, mark_oversub, no_data, OVERSUB_STYLE, ring_bound, thread_colors,
-    value_axis)
+    trip_axis, value_axis)
 from .fig_gnuplot import dat_header, g, is_bound, ov_col
 from .fig_host import (
     bound_count, caption_lines, finite_pos, harness_status, is_over, load_of, MARKERS,
@@ -162,7 +163,11 @@ def prep_f5(host):
         ann = "closed loop, measured / ceiling: %.0f%%\u2013%.0f%%" % (
             100 * min(closed["ratios"]), 100 * max(closed["ratios"])) if closed["ratios"] \
             else None
+    allrows = host.data["f5-ceiling"]
     p = {"kind": "f5", "lines": lines, "threads": sorted(lines),
+         # every run's items crossed nodes: the throughput in items per line trip too
+         "trip_ns": nrdata.probe_trip_ns(os.path.join(host.results, host.name))
+         if allrows and all(nrdata.crosses_nodes(r) for r in allrows) else None,
          "rows": rows + (closed_rows if closed_rows is not rows else []),
          "realized": realized, "realized_points": pts, "realized_below": below,
          "realized_note": short, "closed": closed, "loads": loads, "grid": (1, 3),
@@ -354,6 +359,7 @@ def draw_f5(axes, p, show_legend=True, tcolors=None):
     batch_axis(ax, xs, xlabel)
     ax.set_ylabel("throughput (million items/s)")
     value_axis(ax, allv)
+    trip_axis(ax, p.get("trip_ns"))
     annotate_title(ax, "measured (solid), ceiling (dashed)" +
                    (", harness alone (dash-dot)" if p.get("has_harness") else ""),
                    p.get("realized_note"))
@@ -396,6 +402,7 @@ def draw_closed(ax, p, tcolors):
     batch_axis(ax, xs, "batch size, configured (items per transfer)")
     ax.set_ylabel("throughput (million items/s)")
     value_axis(ax, allv)
+    trip_axis(ax, p.get("trip_ns"))
     ax.set_title("closed loop: capacity (solid) against the ceiling (dashed)\n"
                  "the ceiling's binding term named above it", fontsize=11)
 

@@ -84,6 +84,9 @@ def run_gnuplot(gnuplot, name, p, outroot, text):
     expr = "datafile=%s; outfile=%s; caption=%s; figtitle=%s" % (
         gp_str(dat), gp_str(tmp), gp_lines(lines),
         gp_str(p["title"] + (GUEST_TITLE if guest(p) else "")))
+    if p.get("trip_ns"):
+        # every run's items crossed nodes: a second y axis in items per line trip
+        expr += "; trip_ns=%.6g" % p["trip_ns"]
     if p.get("annotation") and p["kind"] == "f4":
         # gnuplot does not wrap: whole workloads on a line
         expr += "; note=%s" % gp_lines(wrap_note(p["annotation"], 150))

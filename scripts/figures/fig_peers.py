@@ -18,8 +18,15 @@ Producers and consumers apart (workload prodcons), a panel per item mode
 * faa has no message items (it moves no data) and ck no bursts (a loop of
   single operations): left out of those panels.
 
-Under pairs (every thread enqueues, then dequeues), a last row: each
-data-moving queue's operations/s and its lost races (as before).
+Under pairs (every thread enqueues, then dequeues), a row: each
+data-moving queue's operations/s and its lost races (as before); under mixed
+(each operation an enqueue or a dequeue at random), a row of its own, drawn
+the same way.
+
+The figure draws the peers sweep's named configuration (nrdata.peers_named:
+no local work, every thread on one node), what the claims read; its other
+configurations (experiments/peers.exp: work with a floor, split, scatter)
+are counted in the caption and stated in the results README.
 
 prep_peers prepares the figure once; draw_peers (matplotlib) and dat_peers
 (the data file of scripts/gnuplot/peers-throughput.gp) render that
@@ -44,6 +51,9 @@ from .fig_host import (
 #: the peers under pairs: the title of the row, the x offset of each item mode
 #: at its queue's slot (one thread count), the y label
 PAIRS_WORDS = "pairs: every thread enqueues, then dequeues"
+#: the symmetric workloads' rows, in order: each its title (pairs: PAIRS_WORDS)
+SYMMETRIC_WORDS = {"pairs": PAIRS_WORDS,
+                   "mixed": "mixed: each operation an enqueue or a dequeue at random"}
 PAIRS_ITEM_OFFSET = {"inline": -0.15, "message": 0.15}
 PAIRS_YLABEL = "throughput (million operations/s)"
 #: the heights (axes fraction) of the rows of lost races along the bottom of a
@@ -77,12 +87,44 @@ def prodcons_panel(host, item, b, name, rs):
             "harness": harness_line(rs, nrdata.threads)}
 
 
+def named_rows(host):
+    """(the peers rows of the sweep's named configuration, the words on the
+    others for a caption, None where there are none)."""
+    allrows = host.data["peers"]
+    rows = [r for r in allrows if nrdata.peers_named(r)]
+    other = [r for r in allrows if not nrdata.peers_named(r)]
+    if not other:
+        return rows, None
+    works = sorted({nrdata.work_label(r) for r in other} - {nrdata.PEERS_WORK},
+                   key=lambda w: (int(w.rpartition("-")[2]), w))
+    pins = sorted({nrdata.pin_of(r) for r in other} - {nrdata.PEERS_PIN})
+    return rows, ("drawn: no local work, every thread on one node (pin compact); not drawn "
+                  "here: the sweep's %d runs %s (the results README's \u201cpeers as the "
+                  "field runs them\u201d)" % (len(other), " and ".join(
+                      x for x in ("with work %s ns" % ", ".join(works) if works else "",
+                                  "at pin %s" % ", ".join(pins) if pins else "") if x)))
+
+
+def others_short(host):
+    """The caption's drawn line's words on the configurations not drawn."""
+    n = sum(1 for r in host.data["peers"] if not nrdata.peers_named(r))
+    return ("work 0, pin compact only (%d runs at other work or pins: the results README)"
+            % n)
+
+
+def symmetric_rows(rows):
+    """[(workload, its rows)] of the symmetric workloads the rows hold, in order."""
+    return [(wl, rs) for wl in SYMMETRIC_WORDS
+            for rs in [[r for r in rows if workload_of(r) == wl]] if rs]
+
+
 @FC.condensed
 def prep_peers(host):
-    allrows = host.data["peers"]
+    allrows, others = named_rows(host)
     rows = [r for r in allrows if workload_of(r) == "prodcons"]
     left = FC.left_out(rows)
-    pairs = prep_peers_pairs(host, [r for r in allrows if workload_of(r) == "pairs"])
+    pairs = [pn for wl, rs in symmetric_rows(allrows) for pn in prep_peers_pairs(host, rs, wl)]
+    nsym = len({pn["workload"] for pn in pairs})
     panels = [prodcons_panel(host, item, b, name, rs)
               for item, b, name, rs in peer_panels(rows)]
     threads = sorted({nrdata.threads(r) for r in rows})
@@ -100,7 +142,7 @@ def prep_peers(host):
              "runs split by (pace, regime): " + "; ".join(
                  "%s %d" % (FC.group_label(g), sum(1 for pn in panels for r in pn["rows"]
                                                   if FC.group_of(r) == g)) for g in groups),
-             FC.left_out_words(left) or None]
+             FC.left_out_words(left) or None, others]
     caption = caption_lines(host, rows, extra)
     if pairs:
         caption.append((pairs_caption(allrows, pairs), None))
@@ -110,7 +152,9 @@ def prep_peers(host):
     else:
         title = "Peers: throughput vs threads by queue, each regime apart"
     if pairs:
-        title += " (producers and consumers); under pairs: operations/s by queue%s" % (
+        title += " (producers and consumers); under %s: operations/s by queue%s" % (
+            " and ".join(wl for wl in SYMMETRIC_WORDS if any(pn["workload"] == wl
+                                                             for pn in pairs)),
             " at %d threads" % pthreads[0] if len(pthreads) == 1 else " vs threads")
     ns = [q[4] for pn in panels for pts in pn["series"].values() for q in pts]
     drawn = ("%s per queue and regime (shape; fill: pace), median of its runs%s, %s; %s; "
@@ -120,11 +164,16 @@ def prep_peers(host):
                  "black bar: the ceiling model" if cat else "dashed: the ceiling model"))
     if left:
         drawn += "; " + FC.left_out_words(left)
-    if pairs:
+    if others:
+        drawn += "; " + others_short(host)
+    if pairs and nsym == 1 and pairs[0]["workload"] == "pairs":
         drawn += "; last row: pairs, lost races per 1,000 operations"
+    elif pairs:
+        drawn += "; last rows: %s, lost races per 1,000 operations" % ", ".join(
+            dict.fromkeys(pn["workload"] for pn in pairs))
     return {"kind": "peers", "panels": panels, "rows": rows, "ylabel":
             "throughput (million items/s)", "scale": 1e-6, "family": "queue",
-            "grid": (max(1, len(items)) + (1 if pairs else 0), 2), "items": items,
+            "grid": (max(1, len(items)) + nsym, 2), "items": items,
             "threads": threads, "categorical": cat, "groups": groups, "left_out": left,
             "pairs": pairs, "pairs_threads": pthreads, "pairs_categorical": len(pthreads) == 1,
             "title": title, "annotation": None, "caption": caption, "drawn": drawn}
@@ -204,20 +253,22 @@ def draw_peers(axes, p, show_legend=True):
         ax.set_title(pn["name"] + (" (burst = batch items)" if pn["bursts"] else ""),
                      fontsize=11)
     n = len(p["panels"])
-    pairs_axes = axes[n:n + 2] if p.get("pairs") else []
-    for j, ax in enumerate(pairs_axes):
-        pn = next((x for x in p["pairs"] if x["bursts"] == j), None)
-        if pn is None:
-            no_data(ax, "pairs: no %s in these results" % ("bursts" if j else
-                                                           "single operations"))
-            continue
-        draw_peers_pairs(ax, p, pn)
-    for ax in axes[n + len(pairs_axes):]:
+    sym = list(dict.fromkeys(x["workload"] for x in p.get("pairs") or []))
+    for i, wl in enumerate(sym):
+        for j, ax in enumerate(axes[n + 2 * i:n + 2 * i + 2]):
+            pn = next((x for x in p["pairs"] if x["workload"] == wl and x["bursts"] == j),
+                      None)
+            if pn is None:
+                no_data(ax, "%s: no %s in these results" % (wl, "bursts" if j else
+                                                            "single operations"))
+                continue
+            draw_peers_pairs(ax, p, pn)
+    for ax in axes[n + 2 * len(sym):]:
         no_data(ax, "")
     if show_legend:
         fig_draw.legend_outside(legend_axis(axes, p), peers_legend_handles(p))
-        if pairs_axes:
-            pairs_legend(pairs_axes[-1], p)
+        if sym:
+            pairs_legend(axes[min(n + 1, len(axes) - 1)], p)
 
 
 # --------------------------------------------------------------------------
@@ -240,8 +291,9 @@ def pairs_x(p, pn, q, item, t):
     return dodger(p["pairs_threads"], len(k))(t, k.index((q, item)))
 
 
-def prep_peers_pairs(host, rows):
-    """The peers under enqueue-dequeue pairs: a panel per bursts setting
+def prep_peers_pairs(host, rows, workload="pairs"):
+    """The peers under enqueue-dequeue pairs (or ``workload`` mixed, the same
+    way): a panel per bursts setting
     (single operations, bursts) where the rows hold it, each data-moving
     queue's operations/s per item mode and thread count (median, min, max),
     its lost races per 1,000 operations where it counts them (None where it
@@ -259,12 +311,19 @@ def prep_peers_pairs(host, rows):
         series = series_by(rs, key, harness=False, interval=False,
                            more=lambda k: (lost[(k,)][0] if (k,) in lost else None,))
         items = items_in(rs)
-        panels.append({"bursts": b, "name": "%s\n%s" % (PAIRS_WORDS, name), "rows": rs,
+        panels.append({"workload": workload, "bursts": b,
+                       "name": "%s\n%s" % (SYMMETRIC_WORDS[workload], name), "rows": rs,
                        "queues": order_of("queue", {q for q, _i in series}),
                        "items": items, "series": series,
                        "harness": {i: harness_line([r for r in rs if item_of(r) == i],
                                                    nrdata.threads) for i in items}})
     return panels
+
+
+#: the symmetric workloads as the notes' line on their rows names them
+SYMMETRIC_CAPTION = {"pairs": "pairs (every thread enqueues, then dequeues: threads of one "
+                              "role race)",
+                     "mixed": "mixed (each operation an enqueue or a dequeue at random)"}
 
 
 def pairs_caption(rows, panels):
@@ -277,10 +336,12 @@ def pairs_caption(rows, panels):
                                  if any(x[8] is not None for x in pts)})
     left = sorted({r["queue"] for r in rows if r["queue"] in FC.NO_MESSAGE})
     nob = sorted({r["queue"] for r in rows if r["queue"] in FC.NO_BURSTS})
-    return ("pairs (every thread enqueues, then dequeues: threads of one role race): "
+    head = " and ".join(SYMMETRIC_CAPTION[w] for w in dict.fromkeys(
+        pn.get("workload", "pairs") for pn in panels))
+    return ("%s: "
             "successful operations/s (enqueues + dequeues), median of %d rep%s, whiskers "
             "min\u2013max%s; %s: lost races per 1,000 operations (%s)%s%s" % (
-                len(reps), "" if len(reps) == 1 else "s",
+                head, len(reps), "" if len(reps) == 1 else "s",
                 "; filled inline items, hollow message items" if len(items) > 1 else "",
                 "the numbers along the bottom" if len(
                     {nrdata.threads(r) for pn in panels for r in pn["rows"]}) == 1 else
@@ -349,7 +410,9 @@ def draw_peers_pairs(ax, p, pn):
         FC.category_axis(ax, pn["queues"], "queue", rotate=30)
         ax.set_xlim(-0.85, len(pn["queues"]) - 0.15)
     else:
-        threads_axis(ax, p["pairs_threads"], "threads (each enqueues, then dequeues)")
+        threads_axis(ax, p["pairs_threads"], "threads (each enqueues, then dequeues)"
+                     if pn.get("workload", "pairs") == "pairs" else
+                     "threads (each enqueues or dequeues at random)")
     ax.set_ylabel(PAIRS_YLABEL)
     value_axis(ax, vals)
     if strip:
@@ -502,6 +565,8 @@ def dat_peers_pairs(p):
     g = FC.g
     rows = []
     for pn in p.get("pairs") or []:
+        # the panel: bursts, + 2 for each symmetric workload before its own
+        panel = pn["bursts"] + 2 * list(SYMMETRIC_WORDS).index(pn.get("workload", "pairs"))
         for qi, q in enumerate(pn["queues"]):
             for item in pn["items"]:
                 pts = pn["series"].get((q, item), [])
@@ -509,7 +574,7 @@ def dat_peers_pairs(p):
                 hs = {h[0]: h[1] for h in pn["harness"].get(item) or []}
                 for pt in pts:
                     rows.append([
-                        "%d" % pn["bursts"], q, "%d" % qi, "%d" % (item == "message"),
+                        "%d" % panel, q, "%d" % qi, "%d" % (item == "message"),
                         "%d" % pt[0], "%.6g" % pairs_x(p, pn, q, item, pt[0]),
                         g(pt[1]), g(pt[2]), g(pt[3]), "%d" % pt[4],
                         "%d" % rgb_int(color_of("queue", q)), g(pt[8]), ov_col(pt[7]),
@@ -517,11 +582,14 @@ def dat_peers_pairs(p):
                         "%d" % len(pn["queues"]), "1"])
     return FC.block(PEERS_PAIRS_BLOCK, PEERS_PAIRS_COLUMNS, rows, empty=[
         "0 none 0 0 1 0 NaN NaN NaN 0 0 NaN NaN NaN 0 1 1 0"],
-        note="the peers under pairs: panel 0 single operations, 1 bursts; message 0 inline "
+        note="the peers under pairs: panel 0 single operations, 1 bursts%s; message 0 inline "
         "items, 1 message items; x: the queue's slot qidx (+-%g per item mode) with "
         "one thread count (categorical 1), else the threads shifted sideways; "
         "lost_per_1000: lost races per 1,000 operations, NaN where the queue does not "
         "count them; harness_ops_per_s: the harness alone at the panel, item mode and "
-        "threads (harness_row 1: the rows to draw it from)" % PAIRS_ITEM_OFFSET["message"])
+        "threads (harness_row 1: the rows to draw it from)" % (
+            "; under mixed: panel 2 single operations, 3 bursts" if any(
+                pn.get("workload") == "mixed" for pn in p.get("pairs") or []) else "",
+            PAIRS_ITEM_OFFSET["message"]))
 
 

@@ -20,7 +20,7 @@ from .fig_gnuplot import dat_header, ov_col
 from .fig_host import (
     caption_lines, color_of, item_of, items_in, order_of, oversub_of, oversub_status, rgb_int,
     workload_of)
-from .fig_peers import group_key, peer_panels
+from .fig_peers import group_key, named_rows, others_short, peer_panels, symmetric_rows
 
 
 #: peers-latency's words: what closed-loop latency measures
@@ -32,9 +32,10 @@ LATENCY_YLABEL = "closed-loop latency, enqueue to dequeue\n(set by the queue's o
 
 @FC.condensed
 def prep_peers_latency(host):
-    allrows = host.data["peers"]
+    allrows, others = named_rows(host)   # the sweep's named configuration
     rows = [r for r in allrows if workload_of(r) == "prodcons"]
-    npairs = sum(1 for r in allrows if workload_of(r) == "pairs")
+    sym = symmetric_rows(allrows)
+    npairs = sum(len(rs) for _wl, rs in sym)
     left = FC.left_out(rows)
     panels = []
     nolat = set()
@@ -70,6 +71,8 @@ def prep_peers_latency(host):
         drawn += "; %s: no latency recorded" % ", ".join(sorted(nolat))
     if left:
         drawn += "; " + FC.left_out_words({q: w for q, w in left.items() if q not in nolat})
+    if others:
+        drawn += "; " + others_short(host)
     over_rows = [r for pn in peer_panels(rows) for r in pn[3]
                  if nrdata.threads(r) == max(nrdata.threads(x) for x in pn[3])]
     p = {"kind": "peers-latency", "panels": panels, "rows": rows,
@@ -86,8 +89,9 @@ def prep_peers_latency(host):
              "message items: not measured in these results" if "message" not in items
              else None,
              FC.left_out_words(left) or None,
-             "producers and consumers apart only: the %d runs under pairs are in "
-             "peers-throughput" % npairs if npairs else None])}
+             "producers and consumers apart only: the %d runs under %s are in "
+             "peers-throughput" % (npairs, " and ".join(wl for wl, _rs in sym))
+             if npairs else None, others])}
     return p
 
 

@@ -14,6 +14,9 @@
 #
 # Variables (gnuplot -e "datafile='...'; outfile='...'; caption='...'"):
 #   datafile  the data file plot.py --gnuplot writes (plots/<host>/data/f5-ceiling.dat)
+#   trip_ns   optional: the host probe's one-way line trip between nodes (ns), given
+#             where every run's items crossed nodes: the two throughput panels get a
+#             second y axis, items per line trip (nrdata.items_per_trip)
 #   outfile   the PNG to write
 #   caption   lines under the plot: host, CPU, real or EMULATED nodes, reps, ceiling
 #   note      optional: the finding's number for this host, shown under the title
@@ -101,10 +104,16 @@ set bmargin at screen bottom
 set tmargin at screen 0.85
 set logscale x 2
 set xlabel (realized ? 'items per cross-node transfer, realized (b=N: configured batch)' : 'batch size, configured (items per transfer not recorded)')
+has_trip = exists("trip_ns")
+# the throughput in items per line trip between nodes: Mitems/s x ns x 1e-3
+if (has_trip) { k_trip = trip_ns * 1e-3 }
 set lmargin at screen 0.05
-set rmargin at screen 0.30
+set rmargin at screen (has_trip ? 0.27 : 0.30)
+if (has_trip) { set ytics nomirror; set y2tics; set y2label sprintf("items per line trip between nodes (x the probe's %.1f ns)", trip_ns) font ',9' }
 # a run that moved nothing (throughput 0) leaves no log scale
 if (ymin > 0 && ymax / ymin > 20) { set logscale y; eval logtics; set yrange [ymin / 1.4e6 : ymax * 1.4e-6] } else { set yrange [0 : ymax * 1.15e-6] }
+# the second axis spans the first's range times the trip (no link: log axes)
+if (has_trip) { if (ymin > 0 && ymax / ymin > 20) { set logscale y2; set y2range [ymin / 1.4e6 * k_trip : ymax * 1.4e-6 * k_trip] } else { set y2range [0 : ymax * 1.15e-6 * k_trip] } }
 set ylabel 'throughput (million items/s)'
 set title 'measured (solid), ceiling (dashed), harness alone (dash-dot), same colour'
 set key right bottom
@@ -139,12 +148,13 @@ if (has_ceiling) {
 }
 # ---- the closed loop: the capacity against its ceiling ----------------------------
 set lmargin at screen 0.37
-set rmargin at screen 0.62
+set rmargin at screen (has_trip ? 0.58 : 0.62)
 set xlabel 'batch size, configured (items per transfer)'
 set title "closed loop: capacity (solid) against the ceiling (dashed)\nthe ceiling's binding term named above it"
 unset key
 if (closed) {
     if (cmin > 0 && cmax / cmin > 20) { set logscale y; eval logtics; set yrange [cmin / 1.4e6 : cmax * 1.4e-6] } else { unset logscale y; set yrange [0 : cmax * 1.15e-6] }
+    if (has_trip) { if (cmin > 0 && cmax / cmin > 20) { set logscale y2; set y2range [cmin / 1.4e6 * k_trip : cmax * 1.4e-6 * k_trip] } else { unset logscale y2; set y2range [0 : cmax * 1.15e-6 * k_trip] } }
     plot datafile index BC using (column(cl_batch)):(column(cl_median_ops_per_s) / 1e6):(column(cl_lo_ops_per_s) / 1e6):(column(cl_hi_ops_per_s) / 1e6):(column(cl_color_rgb)) \
              with yerrorlines lw 2 pt 7 ps 0.9 lc rgb variable notitle, \
          datafile index BC using (column(cl_batch)):(column(cl_ceiling_ops_per_s) / 1e6):(column(cl_color_rgb)) \
@@ -162,6 +172,7 @@ if (closed) {
 }
 # ---- the share of the ceiling reached: the closed loop's where it ran ---------------
 unset logscale y
+if (has_trip) { unset y2tics; unset y2label; unset logscale y2; set ytics mirror }
 set ytics autofreq
 set lmargin at screen 0.69
 set rmargin at screen 0.97

@@ -14,10 +14,12 @@
 # ceilings as dashed lines. faa has no message items and ck no bursts: not in
 # those panels.
 # Where the host ran the peers under pairs (every thread enqueues, then
-# dequeues), a last row: each data-moving queue's operations/s (one thread
+# dequeues), a row: each data-moving queue's operations/s (one thread
 # count: a dot and its whisker per queue, the queues on x; several: lines
 # against threads), inline items filled, message items hollow, the lost races
-# per 1,000 operations of the queues that count them.
+# per 1,000 operations of the queues that count them; under mixed (each
+# operation an enqueue or a dequeue at random), a row of its own, the same way.
+# Only the peers sweep's named configuration (no local work, pin compact).
 # The gnuplot twin of scripts/figures/plot.py's peers-throughput figure (fig_peers.py).
 #
 # Variables (gnuplot -e "datafile='...'; outfile='...'; caption='...'"):
@@ -33,7 +35,8 @@ if (!exists("note")) note = ''
 if (!exists("figtitle")) figtitle = 'Peers: throughput by queue, each regime apart'
 # Blocks, each with its '# columns:' line (scripts/tests check every xx_<column>
 # = N below against it): 0 prodcons (pc_), 1 the ceiling model (ce_), 2 the
-# harness alone (hn_), 3 the peers under pairs (pp_; has_pairs 0: none ran).
+# harness alone (hn_), 3 the peers under pairs (pp_; panels 0-1; mixed 2-3;
+# has_pairs 0: none ran).
 B_PC = 0
 B_CE = 1
 B_HN = 2
@@ -143,11 +146,16 @@ has_harness = has(0)
 inp(k) = (column(pc_panel) == k)
 Y(k) = inp(k) ? M6(pc_median_ops_per_s) : NaN
 hollow(k) = inp(k) && (int(column(pc_pt)) % 2 == 0)
-# the pairs row: whether it is there, its shape
+# the rows of the symmetric workloads (pairs: panels 0-1, mixed: 2-3): which
+# are there, their shape
 isnum(v) = (v == v)
-undefine STATS_*
-stats datafile index B_PAIRS using (isnum(column(pp_has_pairs)) ? column(pp_has_pairs) : NaN) nooutput
-P = (exists("STATS_records") && STATS_records > 0 && STATS_max == 1) ? 1 : 0
+array hasw[2]
+do for [w = 0:1] {
+    undefine STATS_*
+    stats datafile index B_PAIRS using (isnum(column(pp_has_pairs)) && column(pp_has_pairs) == 1 && int(column(pp_panel)) / 2 == w ? 1 : NaN) nooutput
+    hasw[w + 1] = (exists("STATS_records") && STATS_records > 0) ? 1 : 0
+}
+P = hasw[1] + hasw[2]
 R = M + P
 # (its shape read before any range is set: stats count only the points inside them;
 # the plot styles are macros, set before the blocks that use them)
@@ -160,12 +168,13 @@ stats datafile index B_PAIRS using (isnum(column(pp_message)) ? column(pp_messag
 two = (STATS_max > STATS_min) ? 1 : 0
 stats datafile index B_PAIRS using (isnum(column(pp_threads)) ? column(pp_threads) : NaN) nooutput
 ptmin = STATS_min; ptmax = STATS_max
-# per panel (bursts b): its queues by slot (ck has no bursts: the slots differ)
-array qname[2 * NQ]
-array qcolor[2 * NQ]
-array pnq[2]
-pnq[1] = 0; pnq[2] = 0
-do for [i = 1:2 * NQ] { qname[i] = ''; qcolor[i] = 0 }
+# per panel (bursts b, + 2 under mixed): its queues by slot (ck has no bursts:
+# the slots differ)
+array qname[4 * NQ]
+array qcolor[4 * NQ]
+array pnq[4]
+do for [k = 1:4] { pnq[k] = 0 }
+do for [i = 1:4 * NQ] { qname[i] = ''; qcolor[i] = 0 }
 stats datafile index B_PAIRS using (!isnum(column(pp_qidx)) ? NaN : \
     (qname[int(column(pp_panel)) * NQ + int(column(pp_qidx)) + 1] = strcol(pp_queue), \
      qcolor[int(column(pp_panel)) * NQ + int(column(pp_qidx)) + 1] = column(pp_color_rgb), \
@@ -294,10 +303,14 @@ do for [b = 0:1] {
 }
 }
 
-# ---- the pairs row ----------------------------------------------------------------
-if (P) {
-    m = M
-    do for [b = 0:1] {
+# ---- the rows of pairs and mixed ---------------------------------------------------
+row = 0
+do for [w = 0:1] {
+    if (!hasw[w + 1]) { continue }
+    m = M + row
+    row = row + 1
+    do for [bb = 0:1] {
+        b = 2 * w + bb
         unset logscale
         unset label
         unset arrow
@@ -307,14 +320,14 @@ if (P) {
         set label 99 caption at screen 0.01, screen (ncap * 15.0 + 2) / H left front font ',9'
         set tmargin at screen (top - m * (ph + gap))
         set bmargin at screen (top - m * (ph + gap) - ph)
-        if (b == 0) { set lmargin at screen 0.055; set rmargin at screen 0.37 } else { set lmargin at screen 0.43; set rmargin at screen 0.745 }
-        set title "pairs: every thread enqueues, then dequeues\n" . (b == 0 ? 'single operations' : 'bursts (burst = batch items)') . (cat ? sprintf(' - %g threads', ptmin) : '')
+        if (bb == 0) { set lmargin at screen 0.055; set rmargin at screen 0.37 } else { set lmargin at screen 0.43; set rmargin at screen 0.745 }
+        set title (w == 0 ? "pairs: every thread enqueues, then dequeues\n" : "mixed: each operation an enqueue or a dequeue at random\n") . (bb == 0 ? 'single operations' : 'bursts (burst = batch items)') . (cat ? sprintf(' - %g threads', ptmin) : '')
         set ylabel 'throughput (million operations/s)'
         undefine STATS_*
         stats datafile index B_PAIRS using (isnum(column(pp_panel)) && column(pp_panel) == b ? column(pp_max_ops_per_s) / 1e6 : NaN) nooutput
         have = exists("STATS_records") && STATS_records > 0
         if (!have) {
-            set label 10 sprintf('pairs: no %s in these results', b ? 'bursts' : 'single operations') at graph 0.5, graph 0.5 center font ',12' tc rgb '#666666'
+            set label 10 sprintf('%s: no %s in these results', w ? 'mixed' : 'pairs', bb ? 'bursts' : 'single operations') at graph 0.5, graph 0.5 center font ',12' tc rgb '#666666'
             unset border; unset tics; unset xlabel; unset ylabel
             set xrange [0:1]; set yrange [0:1]
             plot NaN notitle
@@ -366,14 +379,14 @@ if (P) {
             set xtics autofreq
             set xrange [ptmin / 1.25 : ptmax * 1.25]
             if (ptmax / ptmin >= 4) { set logscale x 2 }
-            set xlabel 'threads (each enqueues, then dequeues)'
+            set xlabel (w == 0 ? 'threads (each enqueues, then dequeues)' : 'threads (each enqueues or dequeues at random)')
         }
         if (logy) { set logscale y }
         set yrange [ylo : yhi]
         yat(fr) = logy ? ylo * (yhi / ylo) ** fr : ylo + fr * (yhi - ylo)
         if (hlev[1] == hlev[1] && cat) { set arrow 5 from graph 0, first hlev[1] to graph 1, first hlev[1] nohead dt 4 lw 2.5 lc rgb '#3a3a3a' }
         if (hlev[2] == hlev[2] && cat) { set arrow 6 from graph 0, first hlev[2] to graph 1, first hlev[2] nohead dt 3 lw 2.5 lc rgb '#3a3a3a' }
-        if (b == 1) { set key at screen 0.755, screen (top - m * (ph + gap)) left top Left reverse font ',10' } else { unset key }
+        if (bb == 1 && row == 1) { set key at screen 0.755, screen (top - m * (ph + gap)) left top Left reverse font ',10' } else { unset key }
         plot for [q = 0:NQ - 1] for [k = 0:1] datafile index B_PAIRS \
                  using (column(pp_x)):(sel(b, q, k) ? M6(pp_median_ops_per_s) : NaN):(M6(pp_min_ops_per_s)):(M6(pp_max_ops_per_s)) \
                  with yerrorlines dt 1+k*(1-cat) pt 7-k ps 1.3 lw 2 lc rgb hex(qcolor[b * NQ + q + 1]) notitle, \

@@ -65,11 +65,14 @@ def topo_cores(topo, ncpus):
 
 
 def needs_two_nodes(exp, profile):
-    """An experiment that places producers and consumers on nodes of their own
-    (pin split, or nodes:P/C)."""
+    """Whether exp places producers and consumers on nodes of their own (pin
+    split or nodes:P/C) with no one-node point beside them: not with compact
+    (a one-node host then runs the compact points alone, as expfile.points
+    leaves the two-node pins out)."""
     settings, _ = exp.settings(profile)
-    return any(str(v) == "split" or str(v).startswith("nodes:")
-               for v in settings.get("pin", []))
+    pins = [str(v) for v in settings.get("pin", [])]
+    return (any(p == "split" or p.startswith("nodes:") for p in pins)
+            and "compact" not in pins)
 
 
 def emulated_halves():

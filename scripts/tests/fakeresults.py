@@ -202,6 +202,10 @@ F4_BACKOFF_NS = {"none": 0.0, "pause": 40.0, "exp": 120.0, "yield": 600.0}
 PEERS_PAIRS_SPEED = {"numaring": 1.6, "flat": 1.2, "ck": 0.7, "rte": 0.9, "moodycamel": 1.5,
                      "urcu": 0.8, "mutex": 0.5, "faa": 3.0}
 PEERS_PAIRS_LOST = {"numaring": 0.04, "flat": 0.12}
+#: peers as the field runs it (make_synthetic's peers_field): the share of the
+#: speed kept with the 50-150 ns delay on every thread, and across nodes
+PEERS_FIELD_SLOW = 0.6
+PEERS_CROSS_SLOW = 0.7
 #: F5's closed loop (make_synthetic's f5_closed): its throughput as a share of
 #: the capacity model
 F5_CLOSED_SHARE = 0.8
@@ -241,7 +245,8 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
                    references=None, f3_loads=None, f5_realized=None, f5_realized_in="column",
                    nodes=2, machine=None, machine_nodes=None, workloads=None,
                    works=(0, 300), fairness=True, peers_workloads=("prodcons",),
-                   peers_paces=None, f5_closed=False, closed_regimes=None):
+                   peers_paces=None, f5_closed=False, closed_regimes=None,
+                   peers_field=False, f5_pin="scatter"):
     """A whole results/<host>/ tree from a model shaped like the study.
 
     ``nodes``: the topology's nodes (real or emulated, ``kind``). ``machine``:
@@ -302,6 +307,15 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
     at PEERS_FULL_SPEED on even ones); their rows carry inflight and the
     runner's regime columns (scripts/common/regime.py: occupancy .. regime), as
     experiments.py writes them. None: the older shape (regime unknown).
+    ``peers_field``: peers.exp as the field runs it (issue 31 item 4), after
+    the runs above: every queue also runs mixed (each operation an enqueue or
+    a dequeue at random) at work 0 on one node, inline items, and each
+    workload (prodcons at ``peers_paces``, pairs, mixed) with the 50-150 ns
+    delay on every thread (work_ns 150, work_min_ns 50: PEERS_FIELD_SLOW of
+    the speed); on two nodes or more also prodcons split and pairs and mixed
+    scatter at work 0 (PEERS_CROSS_SLOW of the speed).
+    ``f5_pin``: F5's placement (f5-ceiling.exp's is split; the synthetic
+    default scatter keeps the older fixtures' ceilings).
     """
     rnd = random.Random(seed)
     if closed_regimes is not None and not isinstance(closed_regimes, dict):
@@ -512,7 +526,7 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
             for t in threads:
                 for b in (1, 4, 16, 64, 256):
                     ceil = 4e7 * (t ** 0.5) * b / (b + 6)
-                    cfg = {"batch": b, "pin": "scatter", "producers": t // 2,
+                    cfg = {"batch": b, "pin": f5_pin, "producers": t // 2,
                            "consumers": t // 2}
                     realized = None
                     if f5_realized is not None:
@@ -527,7 +541,7 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
                         realized=realized)
                     if f5_closed and f5_realized is not None:
                         # the same point in closed loop: its capacity
-                        ccfg = {"batch": b, "pin": "scatter", "producers": t // 2,
+                        ccfg = {"batch": b, "pin": f5_pin, "producers": t // 2,
                                 "consumers": t // 2, "load": "", "rate": "0"}
                         run(exp, "closed-t%d-b%d" % (t, b), ccfg,
                             ceil * F5_CLOSED_SHARE * (0.5 + 0.5 * b / (b + 30)),
@@ -583,6 +597,54 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
                                     per_rep = PEERS_PACE_REGIME[pace]
                                 run(exp, name, cfg, tp, lat, lat * 8 if lat else None, rows,
                                     per_rep=per_rep)
+            if peers_field:
+                field = [("mixed", "0", "compact")]
+                field += [(w, "50-150", "compact") for w in ("prodcons", "pairs", "mixed")]
+                if nodes >= 2:
+                    field += [("prodcons", "0", "split"), ("pairs", "0", "scatter"),
+                              ("mixed", "0", "scatter")]
+                for w, work, pin in field:
+                    f = ((PEERS_FIELD_SLOW if work != "0" else 1.0) *
+                         (PEERS_CROSS_SLOW if pin != "compact" else 1.0))
+                    lo, _, hi = work.rpartition("-")
+                    paces = (peers_paces or (None,)) if w == "prodcons" else (None,)
+                    for pace in paces:
+                        for bursts in (0, 1):
+                            for t in threads:
+                                for q, sp in speed.items():
+                                    tp = (1.2e7 * t ** 0.5 * sp * f * (PEERS_PAIRS_SPEED.get(
+                                        q, 1.0) if w != "prodcons" else 1.0) *
+                                          (3.0 if bursts and q != "faa" else 1.0))
+                                    lat = None if q == "faa" else 400 * t / (sp * f)
+                                    side = t if w != "prodcons" else t // 2
+                                    cfg = {"queue": q, "bursts": bursts, "producers": side,
+                                           "consumers": side, "item": "inline", "pin": pin,
+                                           "work_ns": hi, "work_min_ns": lo or "0"}
+                                    if w != "prodcons":
+                                        cfg.update(threads=t, workload=w,
+                                                   ops_kind="operations")
+                                        if w == "mixed":
+                                            cfg["enqueue_share"] = "0.5"
+                                        if q in PEERS_PAIRS_LOST:
+                                            cfg["failed_attempts"] = "%d" % round(
+                                                PEERS_PAIRS_LOST[q] * (t / 2.0) /
+                                                (1 + 2 * bursts) * 10000)
+                                    else:
+                                        cfg.update(workload="prodcons", producer_work_ns=hi,
+                                                   consumer_work_ns=hi)
+                                    if q != "numaring":
+                                        cfg.update(lookup="", lookup_in_force="", recheck="",
+                                                   gate="", backoff="")
+                                    per_rep = None
+                                    name = "%s-w%s-%s-b%d-t%d-%s" % (w, work, pin, bursts, t, q)
+                                    if pace is not None:
+                                        name += "-pace-" + pace
+                                        if pace != "free":
+                                            cfg["%s_work_ns" % pace] = str(
+                                                int(hi) + PEERS_PACE_NS)
+                                        per_rep = PEERS_PACE_REGIME[pace]
+                                    run(exp, name, cfg, tp, lat, lat * 8 if lat else None,
+                                        rows, per_rep=per_rep)
         write_tidy(os.path.join(root, host, exp + ".csv"), rows, profile,
                    (("role", "oversubscribed") if oversub_above is not None or references
                     else ()) + (regime.COLUMNS if exp in closed_regimes else ()))

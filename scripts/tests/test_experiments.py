@@ -86,6 +86,75 @@ class ParserTest(unittest.TestCase):
         self.assertEqual({p.opts["pin"] for p in two}, {"compact", "scatter"})
         self.assertEqual(len(two), 2 * len(one))
 
+    def test_each_workload_takes_its_own_cross_node_pin(self):
+        """pin = compact, split, scatter: prodcons at compact and split, pairs
+        and mixed at compact and scatter on two nodes; compact alone on one
+        (no emulated nodes needed); split alone still needs two nodes."""
+        e = parse_text(GOOD.replace("threads = 2", "threads = 2\nworkload = prodcons, pairs, "
+                                    "mixed\npin = compact, split, scatter"))
+        two = {(p.opts["workload"], p.opts["pin"]) for p in expfile.points(e, "quick", 2, 2)[0]}
+        self.assertEqual(two, {("prodcons", "compact"), ("prodcons", "split"),
+                               ("pairs", "compact"), ("pairs", "scatter"),
+                               ("mixed", "compact"), ("mixed", "scatter")})
+        one = {(p.opts["workload"], p.opts["pin"]) for p in expfile.points(e, "quick", 2, 1)[0]}
+        self.assertEqual(one, {("prodcons", "compact"), ("pairs", "compact"),
+                               ("mixed", "compact")})
+        self.assertFalse(sizing.needs_two_nodes(e, "quick"))
+        f3 = expfile.parse(os.path.join(ROOT, "experiments", "f3-gate.exp"))
+        self.assertTrue(sizing.needs_two_nodes(f3, "quick"))
+        # split without scatter beside it: refused for a symmetric workload
+        e = parse_text(GOOD.replace("threads = 2", "threads = 2\nworkload = pairs\n"
+                                    "pin = compact, split"))
+        with self.assertRaises(expfile.ExpError) as cm:
+            expfile.points(e, "quick", 2, 2)
+        self.assertIn("pin split", str(cm.exception))
+
+    def test_peers_as_the_field_runs_it(self):
+        """peers.exp (issue 31 item 4): prodcons, pairs and mixed, work 0 and
+        the 50-150 ns delay on every thread, one capacity for every queue;
+        prodcons at compact and split, pairs and mixed at compact and scatter
+        on two nodes; compact alone here (inline items in quick), and the
+        runner's schedule runs every point."""
+        e = expfile.parse(os.path.join(ROOT, "experiments", "peers.exp"))
+        self.assertFalse(sizing.needs_two_nodes(e, "quick"))
+        pts, reps = expfile.points(e, "quick", 2, 1)
+        opts = [p.opts for p in pts]
+        self.assertEqual({o["workload"] for o in opts}, {"prodcons", "pairs", "mixed"})
+        self.assertEqual({o["work"] for o in opts}, {"0", "50-150"})
+        self.assertEqual({(o["pin"], o["item"], o["capacity"]) for o in opts},
+                         {("compact", "inline", "1024")})
+        queues = len(e.sweep["queue"])
+        # prodcons: bursts x paces x work; pairs and mixed: bursts x work
+        self.assertEqual(len(pts), queues * (2 * 3 * 2 + 2 * (2 * 2)))
+        mixed = next(p for p in pts if p.opts["workload"] == "mixed"
+                     and p.opts["work"] == "50-150" and p.opts["bursts"] == "0")
+        args = mixed.args()
+        for flag, value in (("--workload", "mixed"), ("--threads", "2"), ("--work", "50-150"),
+                            ("--capacity", "1024")):
+            self.assertEqual(args[args.index(flag) + 1], value, flag)
+        self.assertNotIn("--producer-work", args)
+        paced = next(p for p in pts if p.opts["workload"] == "prodcons"
+                     and p.opts["pace"] == "producer" and p.opts["work"] == "50-150"
+                     and p.opts["bursts"] == "0")
+        args = paced.args()
+        self.assertEqual(args[args.index("--producer-work") + 1],
+                         str(150 + expfile.PACE_WORK_NS))
+        self.assertEqual(args[args.index("--work") + 1], "50-150")
+        runs = experiments.schedule(pts, reps, 7, expfile.reference_point(e, pts, 2, 1))
+        self.assertEqual(len(runs), len(pts) * reps + 3)
+        self.assertEqual({r[2] for r in runs} - set(nrdata.REFERENCE_POINTS),
+                         {p.id for p in pts})
+        # a two-socket host, full: each workload's cross-node pin, both items
+        pts, _ = expfile.points(e, "full", 64, 2, 32)
+        got = {(p.opts["workload"], p.opts["pin"]) for p in pts}
+        self.assertEqual(got, {("prodcons", "compact"), ("prodcons", "split"),
+                               ("pairs", "compact"), ("pairs", "scatter"),
+                               ("mixed", "compact"), ("mixed", "scatter")})
+        self.assertEqual({p.opts["item"] for p in pts}, {"inline", "message"})
+        # 5 thread counts x 2 pins x 2 items x 2 work levels x (prodcons: bursts x paces;
+        # pairs, mixed: bursts)
+        self.assertEqual(len(pts), 5 * queues * 2 * 2 * 2 * (2 * 3 + 2 * 2))
+
     def test_symmetric_workloads_count_threads(self):
         e = parse_text(GOOD.replace("threads = 2", "threads = 2, 4\nworkload = pairs, prodcons"
                                     "\nwork = 0, 300"))
