@@ -163,23 +163,40 @@ def f4_says(r, b):
             f"1,000 operations{reg})")
 
 
+def stated_order(queue):
+    """A queue's stated order (the manifest's), '?' for one it no longer names."""
+    try:
+        return manifest.queue(queue)["ordering"]
+    except KeyError:
+        return "?"
+
+
 def peers_pairs_section(hostdir):
-    """The README's lines on the peers under pairs."""
-    res = findings.peers_pairs(hostdir)
+    """The README's lines on the peers under pairs and mixed, each queue with
+    its stated order (strict FIFO or relaxed), so that numaring's standing
+    against every strict-FIFO peer is read off one table."""
+    res = [(w, findings.peers_pairs(hostdir, workload=w)) for w in ("pairs", "mixed")]
+    res = [(w, r) for w, r in res if r]
     if not res:
         return []
-    lines = ["", "## The peers under enqueue-dequeue pairs", "",
-             "Every thread enqueues then dequeues (single operations, inline items), so "
-             "threads of one role race on every queue: million operations/s (median), lost "
-             "races per 1,000 operations where the queue counts them, and numaring's paired "
-             "ratio against the queue.", "",
-             "| threads | queue | Mops/s | lost races / 1,000 ops | numaring / queue |",
-             "|---|---|---|---|---|"]
-    for d in res:
-        for q, e in d["queues"].items():
-            lost = "—" if e["lost"] is None else per_k(e["lost"])
-            lines.append(f"| {d['threads']}{over_note(d)} | {q} | {e['mops']:.1f} | {lost} | "
-                         + ("—" if q == "numaring" else fmt_ci(e, "ring_over")) + " |")
+    lines = ["", "## The peers under enqueue-dequeue pairs" + (" and mixed operations"
+                                                             if len(res) > 1 else ""), "",
+             "Every thread enqueues then dequeues (pairs) or does one or the other at random "
+             "(mixed), single operations, inline items, so threads of one role race on every "
+             "queue: million operations/s (median), lost races per 1,000 operations where the "
+             "queue counts them, and numaring's paired ratio against the queue. The stated "
+             "order is the queue's own (`fifo`: strict FIFO; `per-producer`, `per-node`: "
+             "relaxed; numaring-bench checks it on every item).", "",
+             "| workload | threads | queue | stated order | Mops/s | lost races / 1,000 ops "
+             "| numaring / queue |",
+             "|---|---|---|---|---|---|---|"]
+    for w, r in res:
+        for d in r:
+            for q, e in d["queues"].items():
+                lost = "—" if e["lost"] is None else per_k(e["lost"])
+                lines.append(f"| {w} | {d['threads']}{over_note(d)} | {q} | {stated_order(q)} | "
+                             f"{e['mops']:.1f} | {lost} | "
+                             + ("—" if q == "numaring" else fmt_ci(e, "ring_over")) + " |")
     return lines
 
 
