@@ -125,9 +125,13 @@ void hb_usage(FILE *out)
 		"\n"
 		"queue under test\n"
 		"  --queue NAME        the queue (default numaring):\n");
+	int width = 10; /* the longest name's */
+	for (int i = 0; hq_all[i]; i++)
+		if (!hq_all[i]->test_only && (int)strlen(hq_all[i]->name) > width)
+			width = (int)strlen(hq_all[i]->name);
 	for (int i = 0; hq_all[i]; i++)
 		if (!hq_all[i]->test_only)
-			fprintf(out, "                        %-10s %s\n", hq_all[i]->name,
+			fprintf(out, "                        %-*s %s\n", width, hq_all[i]->name,
 				hq_all[i]->description);
 	fprintf(out, "                      for the harness's own tests:\n");
 	for (int i = 0; hq_all[i]; i++)
@@ -824,6 +828,9 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 		    "fraction of");
 	if ((o->rate > 0 || o->load > 0) && !sample_given)
 		o->sample = 1; /* below saturation the clock costs little: time every item */
+	if (o->mode == HB_RUN && o->queue->message_only && o->item != HB_ITEM_MESSAGE)
+		return hb_usage_error("--queue %s takes message items only (give --item message): %s",
+				      o->queue->name, o->queue->message_only);
 	if (o->strip) {
 		const char *why = hb_symmetric(o)			? "--workload prodcons"
 				  : o->item != HB_ITEM_INLINE		? "--item inline"
