@@ -13,7 +13,10 @@ machine's drift falls on all alike; each figure is the median of the rounds
 with its min..max, and each ratio is the median of the per-round ratios
 (both queues of a ratio ran in the same round, seconds apart) with its
 min..max. Items are inline values by default (--item), so the figures are
-the queues' and not the harness's (make bench-fidelity says how close).
+the queues' and not the harness's (make bench-fidelity says how close); a
+queue that does not take the kind (the manifest's items: xenium's ramalhete
+and k-FIFO queues take message items only) is left out, and the output says
+so.
 
 Consumers account for each burst as wide as the CPU allows (--accounting,
 numaring-bench's option; harness/item_sum.h): with one value at a time
@@ -72,6 +75,15 @@ from ..common import looks, manifest
 
 #: every queue of numaring-bench but the null queue (the harness alone)
 QUEUES = manifest.queues(fabricates=False)
+
+
+def queues_for(item):
+    """The QUEUES a run of `item` items measures: those that take that kind
+    (the manifest's items: xenium's ramalhete and k-FIFO queues take message
+    items only) and those whose items do not travel (faa: numaring-bench runs
+    it alike whatever --item says)."""
+    return tuple(q for q in QUEUES
+                 if item in manifest.queue(q)["items"] or not manifest.queue(q)["moves_data"])
 
 
 def fail(msg, code=2):
@@ -143,16 +155,17 @@ def main():
     if a.bare is not None and not os.access(a.bare, os.X_OK):
         fail(f"--bare {a.bare} is not built (make {a.bare})")
     shapes = parse_shapes(a.shapes)
+    queues = queues_for(a.item)
     result = benchresult.start("bench-peers", "bench-peers", a, a.bench)
     rows = []
     bare = {(q, b): [] for q in BARE_QUEUES for b in (0, 1)}
-    res = {(s, q, b): [] for s in shapes for q in QUEUES for b in (0, 1)}
-    full = {(s, q, b): [] for s in shapes for q in QUEUES for b in (0, 1)}
+    res = {(s, q, b): [] for s in shapes for q in queues for b in (0, 1)}
+    full = {(s, q, b): [] for s in shapes for q in queues for b in (0, 1)}
     with tempfile.TemporaryDirectory() as tmp:
         for rnd in range(a.reps):
             for s in shapes:
                 for b in (0, 1):
-                    for q in QUEUES:
+                    for q in queues:
                         rate, retries = run(a.bench, q, s, b, a.burst, a.item, a.duration,
                                             os.path.join(tmp, f"{q}-{b}-{rnd}"), a.accounting)
                         res[(s, q, b)].append(rate)
@@ -178,13 +191,18 @@ def main():
     ncpu = len(os.sched_getaffinity(0))
     print(f"{a.item} items (accounting: {a.accounting}), {a.duration:g} s per run, median of "
           f"{a.reps} interleaved rounds [min..max], Mitems/s; {ncpu} CPUs")
+    left = [q for q in QUEUES if q not in queues]
+    if left:
+        theirs = " or ".join(sorted({manifest.queue(q)["items"][0] for q in left}))
+        print(f"left out: {', '.join(left)}: they do not take {a.item} items (the manifest's "
+              f"items); --item {theirs} runs them")
     for s in shapes:
         p, c = s
         over = " (more threads than CPUs: the scheduler is measured too)" if p + c > ncpu else ""
         print(f"\n{p}P{c}C{over}")
-        print(f"{'queue':12} {'single operations':>28} {'bursts of ' + str(a.burst):>28}")
-        for q in QUEUES:
-            print(f"{q:12} {fmt_cell(res[(s, q, 0)]):>28} {fmt_cell(res[(s, q, 1)]):>28}")
+        print(f"{'queue':16} {'single operations':>28} {'bursts of ' + str(a.burst):>28}")
+        for q in queues:
+            print(f"{q:16} {fmt_cell(res[(s, q, 0)]):>28} {fmt_cell(res[(s, q, 1)]):>28}")
     print()
     for s in shapes:
         p, c = s
