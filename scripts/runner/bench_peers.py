@@ -34,7 +34,10 @@ With --bare (make bench-peers passes build/bench/bare_loop), every round also
 runs flat, numaring and rte at 1P1C in the bare loop of make bench-fidelity
 (harness/fidelity/bare_loop.c: the queue alone, items only counted, no
 harness code), and the two target ratios are printed for the queues alone as
-well, with each queue's harness/bare fidelity. Where the harness's own
+well, with each queue's harness/bare fidelity. The same rounds run xenium's
+vyukov_bounded_queue in the bare loop with single operations (xenium-vyukov:
+flat's algorithm in another library, no peer of numaring-bench), and the
+ratio flat / xenium-vyukov checks flat's own speed. Where the harness's own
 per-item cost is of the order of the queue's (harness ceiling of a few ns
 per item), the harness figure understates a fast queue: the fidelity line
 says by how much. The targets are judged on the harness figures, as the
@@ -110,6 +113,10 @@ def run(bench, queue, shape, bursts, burst, item, duration, outdir, accounting="
 #: the queues the bare loop builds (bench_fidelity's)
 BARE_QUEUES = bench_fidelity.QUEUES
 
+#: the bare loop's check of flat's speed: xenium's vyukov_bounded_queue, flat's
+#: algorithm in another library (no numaring-bench peer; single operations only)
+FLAT_CHECK = "xenium-vyukov"
+
 
 def run_bare(bare, queue, bursts, burst, duration):
     """items/s of `queue` at 1P1C in the bare loop (single operations or bursts)."""
@@ -158,7 +165,8 @@ def main():
     queues = queues_for(a.item)
     result = benchresult.start("bench-peers", "bench-peers", a, a.bench)
     rows = []
-    bare = {(q, b): [] for q in BARE_QUEUES for b in (0, 1)}
+    bare = {(q, b): [] for b in (0, 1) for q in BARE_QUEUES}
+    bare[(FLAT_CHECK, 0)] = []
     res = {(s, q, b): [] for s in shapes for q in queues for b in (0, 1)}
     full = {(s, q, b): [] for s in shapes for q in queues for b in (0, 1)}
     with tempfile.TemporaryDirectory() as tmp:
@@ -176,15 +184,14 @@ def main():
                                          duration_s=a.duration, throughput_ops_per_s=rate,
                                          full_retries_per_burst=retries))
             if a.bare:
-                for b in (0, 1):
-                    for q in BARE_QUEUES:
-                        rate = run_bare(a.bare, q, b, a.burst, a.duration)
-                        bare[(q, b)].append(rate)
-                        rows.append(dict(bench="bench-peers", round=rnd + 1, queue=q,
-                                         shape="1x1", bursts=b, item=None, where="bare",
-                                         accounting=None, duration_s=a.duration,
-                                         throughput_ops_per_s=rate,
-                                         full_retries_per_burst=None))
+                for q, b in bare:  # flat's check last: single operations only
+                    rate = run_bare(a.bare, q, b, a.burst, a.duration)
+                    bare[(q, b)].append(rate)
+                    rows.append(dict(bench="bench-peers", round=rnd + 1, queue=q,
+                                     shape="1x1", bursts=b, item=None, where="bare",
+                                     accounting=None, duration_s=a.duration,
+                                     throughput_ops_per_s=rate,
+                                     full_retries_per_burst=None))
             print(f"bench-peers: round {rnd + 1}/{a.reps} done", file=sys.stderr)
     if result:
         result.save(rows)
@@ -231,15 +238,21 @@ def main():
                                for q in ("numaring", "flat", "rte")))
     if a.bare:
         print(f"\nThe queues alone at 1P1C (bare loop: {a.bare}, no harness code), same rounds")
-        print(f"{'queue':12} {'single operations':>28} {'bursts of ' + str(a.burst):>28}")
+        print(f"{'queue':14} {'single operations':>28} {'bursts of ' + str(a.burst):>28}")
         for q in BARE_QUEUES:
-            print(f"{q:12} {fmt_cell(bare[(q, 0)]):>28} {fmt_cell(bare[(q, 1)]):>28}")
+            print(f"{q:14} {fmt_cell(bare[(q, 0)]):>28} {fmt_cell(bare[(q, 1)]):>28}")
+        print(f"{FLAT_CHECK:14} {fmt_cell(bare[(FLAT_CHECK, 0)]):>28} {'(no bursts)':>28}")
         for (num, den, b, target) in (("numaring", "rte", 1, 1.2), ("numaring", "flat", 0, 1.0)):
             ratios = [x / y for x, y in zip(bare[(num, b)], bare[(den, b)]) if y > 0]
             what = f"bursts of {a.burst}" if b else "single operations"
             print(f"bare 1P1C {num} / {den}, {what}: {statistics.median(ratios):.2f}x "
                   f"[{min(ratios):.2f}..{max(ratios):.2f}] (the queues alone; target {target:g} "
                   f"is judged on the harness line above)")
+        check = [x / y for x, y in zip(bare[("flat", 0)], bare[(FLAT_CHECK, 0)]) if y > 0]
+        if check:
+            print(f"bare 1P1C flat / {FLAT_CHECK}, single operations: "
+                  f"{statistics.median(check):.2f}x [{min(check):.2f}..{max(check):.2f}] "
+                  "(the same algorithm in xenium: a check of flat's speed, not a target)")
         one = (1, 1)
         if one in shapes:
             for q in BARE_QUEUES:
