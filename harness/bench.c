@@ -64,7 +64,10 @@ _Static_assert(HB_MAX_BURST == 4096, "--help says 4096 is the most --bursts take
  * guarantee keeps each producer's order: "fifo" and "per-producer" always,
  * "per-node" where the run's topology has one node with CPUs (every item
  * goes through that node's ring, which is FIFO; with more, batches move
- * between rings and held items come back newest first: counted only). An
+ * between rings and held items come back newest first: counted only).
+ * "k-relaxed" never: a k-FIFO queue lets an item out up to k - 1 places
+ * early, one producer's later items before its earlier ones included, so
+ * its inversions are counted only (max_backward_step shows the reach). An
  * inversion in an enforced run fails it, as a lost item does. */
 static void order_verdict(const struct hb_options *o, const struct numaring_topology *t,
 			  struct hb_measure *m)

@@ -130,10 +130,16 @@ test-harness: $(HARNESS_TEST_BINS) $(B)/numaring-bench $(B)/obj/harness/hgrm.o
 
 
 # The reference of bench-fidelity: a bare pinned 1P1C loop, no harness code.
+# xenium's vyukov_bounded_queue (--queue xenium-vyukov, flat's algorithm in
+# another library) comes in through a C++ shim: -lstdc++.
 $(B)/bench/bare_loop: harness/fidelity/bare_loop.c harness/relax.h harness/errors.h \
+		harness/fidelity/xenium_vyukov.h $(B)/obj/harness/fidelity/xenium_vyukov.cpp.o \
 		$(B)/obj/harness/errors.o $(NUMARING_LAB_SO) $(wildcard ring/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_) -Iharness $(PEER_RTE_CFLAGS) $< $(B)/obj/harness/errors.o -o $@ $(HARNESS_LINK_RING) -Wl,-rpath,'$$ORIGIN/..' \
-		$(LDFLAGS_) -lrte_ring -lm
+	$(CC) $(CFLAGS_) -Iharness $(PEER_RTE_CFLAGS) $< $(B)/obj/harness/errors.o \
+		$(B)/obj/harness/fidelity/xenium_vyukov.cpp.o -o $@ $(HARNESS_LINK_RING) -Wl,-rpath,'$$ORIGIN/..' \
+		$(LDFLAGS_) -lrte_ring -lstdc++ -lm
+
+$(B)/obj/harness/fidelity/xenium_vyukov.cpp.o: harness/fidelity/xenium_vyukov.h
 
 # How close numaring-bench comes to a bare loop of the same queue (flat,

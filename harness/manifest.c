@@ -87,6 +87,12 @@ static const char *item_at(unsigned i)
 	return hb_item_name((enum hb_item_kind)i);
 }
 
+/* The item kinds of a queue that takes message items only (queue.h). */
+static const char *message_item_at(unsigned i)
+{
+	return i == HB_ITEM_MESSAGE ? item_at(i) : NULL;
+}
+
 static const char *accounting_at(unsigned i)
 {
 	return hb_accounting_name((enum hb_accounting)i);
@@ -155,9 +161,13 @@ static void queue(FILE *f, const struct hq_ops *o)
 	fprintf(f, ", \"latency_paths\": %s,", yes(o->dequeue_paths != NULL));
 	/* The item kinds a run of it carries: a queue that neither moves nor
 	 * makes up items runs with inline ones whatever --item says (bench.c,
-	 * the run's item). */
+	 * the run's item); one that takes pointers only, message ones (--item
+	 * inline is refused for it: options.c). */
 	fputs("\n     \"items\": ", f);
-	names(f, o->moves_data || o->fabricates ? HB_ITEM_COUNT_ : 1, item_at);
+	if (o->message_only)
+		names(f, HB_ITEM_COUNT_, message_item_at);
+	else
+		names(f, o->moves_data || o->fabricates ? HB_ITEM_COUNT_ : 1, item_at);
 	/* Every adapter runs every workload: the workloads drive the queue
 	 * through queue.h's operations alone (workers.c, workload.c). */
 	fputs(", \"workloads\": ", f);

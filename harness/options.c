@@ -126,9 +126,13 @@ void hb_usage(FILE *out)
 		"\n"
 		"queue under test\n"
 		"  --queue NAME        the queue (default numaring):\n");
+	int width = 10; /* the longest name's */
+	for (int i = 0; hq_all[i]; i++)
+		if (!hq_all[i]->test_only && (int)strlen(hq_all[i]->name) > width)
+			width = (int)strlen(hq_all[i]->name);
 	for (int i = 0; hq_all[i]; i++)
 		if (!hq_all[i]->test_only)
-			fprintf(out, "                        %-10s %s\n", hq_all[i]->name,
+			fprintf(out, "                        %-*s %s\n", width, hq_all[i]->name,
 				hq_all[i]->description);
 	fprintf(out, "                      for the harness's own tests:\n");
 	for (int i = 0; hq_all[i]; i++)
@@ -200,7 +204,9 @@ void hb_usage(FILE *out)
 		"  --item KIND         inline: each item is a value carrying its producer and a sequence\n"
 		"                      number (or a send time), so nothing but the queue's own lines moves\n"
 		"                      (default); message: a pointer to a message of the producer's pool,\n"
-		"                      whose line travels to the consumer and back (the payload case)\n"
+		"                      whose line travels to the consumer and back (the payload case).\n"
+		"                      Queues that take pointers only (xenium-ramalhete, xenium-kfifo:\n"
+		"                      the manifest's items) run with message items alone\n"
 		"  --sample N          every N-th item of a producer is timed (its send time kept);\n"
 		"                      the clock stays off the others. A power of two, 1..1048576\n"
 		"                      (default 256; 1 with --rate or --load)\n"
@@ -872,6 +878,9 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 		    "fraction of");
 	if ((o->rate > 0 || o->load > 0) && !sample_given)
 		o->sample = 1; /* below saturation the clock costs little: time every item */
+	if (o->mode == HB_RUN && o->queue->message_only && o->item != HB_ITEM_MESSAGE)
+		return hb_usage_error("--queue %s takes message items only (give --item message): %s",
+				      o->queue->name, o->queue->message_only);
 	if (o->strip) {
 		const char *why = hb_symmetric(o)			? "--workload prodcons"
 				  : o->item != HB_ITEM_INLINE		? "--item inline"

@@ -7,7 +7,8 @@
  * knobs arrive as name=value settings, its counters as struct hq_stats.
  *
  * Items are pointer-sized opaque values; adapters must pass any value
- * through, NULL included (see item.h for what the harness sends).
+ * through, NULL included (see item.h for what the harness sends), except
+ * those of a queue that says it takes message items only (message_only).
  *
  * Threading: create/destroy run on the main thread, alone. thread_init,
  * thread_fini and the operations run on the worker threads, concurrently.
@@ -110,10 +111,22 @@ struct hq_ops {
 	int moves_data;          /* 0: no item travels from producers to consumers (faa, null) */
 	int fabricates;          /* 1: dequeue returns made-up items of `item` kind (null) */
 	int test_only;           /* 1: a fault adapter for the harness's own tests */
+	/* NULL: the queue passes any value through (the rule above), so it takes
+	 * every item kind of item.h. Otherwise it takes message items only and
+	 * this sentence says why (it keeps tags in a pointer's top bits, refuses
+	 * NULL, ...): numaring-bench refuses --item inline for it with the
+	 * sentence, the manifest lists ["message"] as its items, and its
+	 * enqueue takes only what a message pointer can be: past the first page
+	 * (not NULL), below 2^47 (user-space addresses of x86-64 with 4-level
+	 * page tables); anything else fails as a full queue would. */
+	const char *message_only;
 	/* What order items leave in, as the queue's authors state it:
 	 *   "fifo"          one order for every item (a linearizable FIFO queue)
 	 *   "per-producer"  one producer's items in the order it enqueued them
 	 *   "per-node"      FIFO within each node's ring, none across nodes
+	 *   "k-relaxed"     FIFO up to k - 1 places (a k-FIFO queue: an item may
+	 *                   leave before up to k - 1 older ones), not even one
+	 *                   producer's order kept; the description states k
 	 *   "n/a"           nothing travels (faa, null) */
 	const char *ordering;
 	/* What --capacity makes of it (queue_slots in summary.csv says what it held):

@@ -107,8 +107,8 @@
 	X(llc_misses, float, "--counters: user-space cache misses (PERF_COUNT_HW_CACHE_MISSES, the last level's on Intel) of those threads in the window, per item of ops") \
 	X(pin_failures, int, "threads that could not be pinned")                                    \
 	X(verify, str, "ok, failed (lost, duplicated or corrupted items, or an order the queue's guarantee rules out), off, count (--strip accounting: totals only), or n/a when nothing travels") \
-	X(ordering, str, "the queue's stated order (fifo, per-producer, per-node, n/a: the manifest's), which the consumers check on every item") \
-	X(ordering_enforced, int, "1: an inversion fails the run (fifo, per-producer; per-node where the run has one node with CPUs, so every item goes through one ring); 0: counted only; empty when nothing travels") \
+	X(ordering, str, "the queue's stated order (fifo, per-producer, per-node, k-relaxed, n/a: the manifest's), which the consumers check on every item") \
+	X(ordering_enforced, int, "1: an inversion fails the run (fifo, per-producer; per-node where the run has one node with CPUs, so every item goes through one ring); 0: counted only (k-relaxed always); empty when nothing travels") \
 	X(inversions_per_million, float, "items that arrived below the highest sequence their consumer had seen from their producer, per million items received (whole run); empty when not checked") \
 	X(max_backward_step, int, "the largest such step back, in the producer's sequence numbers (0: none)") \
 	X(max_item_age_ns, float, "the oldest timed item's time from its send to its dequeue, whole run, warm-up and drain included") \

@@ -37,9 +37,13 @@
  *             (32 for single operations: numaring-bench's default --batch)
  *   rte       DPDK rte_ring MP/MC without EAL, RING_F_EXACT_SZ (as
  *             harness/peers/rte.c)
+ *   xenium-vyukov  xenium's vyukov_bounded_queue (xenium_vyukov.cpp): flat's
+ *             algorithm in another library, single operations only; no
+ *             numaring-bench peer, a check of flat's speed (make
+ *             bench-peers prints flat / xenium-vyukov)
  *
- * Usage: bare_loop [--queue flat|numaring|rte] [--burst N] [--capacity N]
- *                  [--duration SEC] [--warmup SEC]
+ * Usage: bare_loop [--queue flat|numaring|rte|xenium-vyukov] [--burst N]
+ *                  [--capacity N] [--duration SEC] [--warmup SEC]
  * Exit status: 0 ok, 1 the run failed, 2 bad input.
  */
 #define _GNU_SOURCE
@@ -63,6 +67,7 @@
 #include "numaring.h"
 #include "numaring_lab.h"
 #include "relax.h"
+#include "xenium_vyukov.h"
 
 /* two lines: what the library keeps apart (x86 prefetches line pairs) */
 #define LINE_PAIR 128
@@ -72,9 +77,9 @@
 #define MAX_SECONDS 3600.0
 #define HARNESS_BATCH 32u /* numaring-bench's default --batch */
 
-enum queue_kind { Q_FLAT, Q_NUMARING, Q_RTE };
+enum queue_kind { Q_FLAT, Q_NUMARING, Q_RTE, Q_XVYUKOV };
 
-static const char *const queue_names[] = {"flat", "numaring", "rte"};
+static const char *const queue_names[] = {"flat", "numaring", "rte", "xenium-vyukov"};
 
 struct options {
 	enum queue_kind queue;
@@ -92,7 +97,8 @@ static struct {
 	alignas(LINE_PAIR) _Atomic uint64_t consumed; /* written by the consumer only */
 	alignas(LINE_PAIR) atomic_int stop;           /* written by the main thread only */
 	alignas(LINE_PAIR) struct options o;
-	void *q;                   /* struct numaring_flat, struct numaring or struct rte_ring */
+	void *q;                   /* struct numaring_flat, struct numaring, struct rte_ring or
+				      xenium's queue */
 	int cpu[2];                /* P0, C0 */
 	pthread_barrier_t barrier; /* producer, consumer, main */
 	char err[2][256];          /* a worker's failure, printed by main */
@@ -128,6 +134,7 @@ static int handle_init(struct handle *h, char *err, size_t len)
 		}
 		return 0;
 	case Q_RTE:
+	case Q_XVYUKOV:
 		return 0;
 	}
 	return 0;
@@ -150,6 +157,8 @@ static inline int enqueue1(struct handle *h, void *item)
 		return numaring_enqueue(h->w, item);
 	case Q_RTE:
 		return rte_ring_mp_enqueue(run.q, item);
+	case Q_XVYUKOV:
+		return xv_enqueue(run.q, item);
 	}
 	return -1;
 }
@@ -163,6 +172,8 @@ static inline int dequeue1(struct handle *h, void **item)
 		return numaring_dequeue(h->w, item);
 	case Q_RTE:
 		return rte_ring_mc_dequeue(run.q, item);
+	case Q_XVYUKOV:
+		return xv_dequeue(run.q, item);
 	}
 	return -1;
 }
@@ -176,6 +187,8 @@ static inline unsigned enqueue_burst(struct handle *h, void *const *items, unsig
 		return numaring_enqueue_burst(h->w, items, n);
 	case Q_RTE:
 		return rte_ring_mp_enqueue_burst(run.q, items, n, NULL);
+	case Q_XVYUKOV: /* refused by parse_args */
+		break;
 	}
 	return 0;
 }
@@ -189,6 +202,8 @@ static inline unsigned dequeue_burst(struct handle *h, void **items, unsigned n)
 		return numaring_dequeue_burst(h->w, items, n);
 	case Q_RTE:
 		return rte_ring_mc_dequeue_burst(run.q, items, n, NULL);
+	case Q_XVYUKOV: /* refused by parse_args */
+		break;
 	}
 	return 0;
 }
@@ -255,6 +270,14 @@ static int queue_create(const struct options *o)
 		run.q = r;
 		return 0;
 	}
+	case Q_XVYUKOV:
+		run.q = xv_create((size_t)o->capacity);
+		if (!run.q) {
+			hb_say("xenium-vyukov: out of memory for %llu slots",
+			       (unsigned long long)o->capacity);
+			return -1;
+		}
+		return 0;
 	}
 	return -1;
 }
@@ -265,6 +288,8 @@ static void queue_destroy(void)
 		numaring_destroy(run.q);
 	else if (run.o.queue == Q_FLAT)
 		numaring_flat_destroy(run.q);
+	else if (run.o.queue == Q_XVYUKOV)
+		xv_destroy(run.q);
 	else
 		free(run.q);
 	run.q = NULL;
@@ -395,7 +420,9 @@ static void usage(FILE *f)
 		"harness code: the reference numaring-bench is compared with (make bench-fidelity).\n"
 		"Prints one CSV line: queue,burst,items_per_s\n"
 		"\n"
-		"  --queue Q       flat, numaring or rte (default flat)\n"
+		"  --queue Q       flat, numaring, rte or xenium-vyukov (xenium's\n"
+		"                  vyukov_bounded_queue, flat's algorithm: single operations\n"
+		"                  only) (default flat)\n"
 		"  --burst N       1 = single operations, else bursts of N items, 1..%u (default 1)\n"
 		"  --capacity N    slots, a power of two >= 2 (default 1024)\n"
 		"  --cells-at B    flat only: its cells start B bytes past a page boundary, a\n"
@@ -473,7 +500,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 					break;
 			if (i == sizeof queue_names / sizeof queue_names[0])
 				return hb_usage_error(
-				    "%s: unknown queue \"%s\" (flat, numaring or rte)", "--queue",
+				    "%s: unknown queue \"%s\" (flat, numaring, rte or xenium-vyukov)",
+				    "--queue",
 				    optarg);
 			o->queue = (enum queue_kind)i;
 			break;
@@ -526,6 +554,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 	if (o->cells_at >= 0 && o->queue != Q_FLAT)
 		return hb_usage_error(
 		    "--cells-at is for --queue flat only (numaring and rte place their own)");
+	if (o->queue == Q_XVYUKOV && o->burst > 1)
+		return hb_usage_error(
+		    "--burst %u: xenium-vyukov has no burst operations (--burst 1)", o->burst);
 	if (o->burst > o->capacity)
 		return hb_usage_error("--burst %u is larger than --capacity %llu", o->burst,
 				      (unsigned long long)o->capacity);

@@ -9,10 +9,17 @@
  *               capacity - 1, see peers/ck.c; numaring: split among its rings), a
  *               further enqueue fails, a burst into the last 3 free slots
  *               takes 3, items come out once each and in FIFO order (when
- *               there is one ring), NULL travels, dequeue on empty returns
+ *               there is one ring; a k-relaxed queue's fewer than k places
+ *               from it), NULL travels, dequeue on empty returns
  *               nonzero. An unbounded queue takes 16 x capacity. faa: every
- *               operation succeeds and dequeue gives NULL.
- *   2p2c/X      producers send N distinct items each (plus NULL once),
+ *               operation succeeds and dequeue gives NULL. A queue that
+ *               takes message items only runs with --item message's
+ *               params and pointer-like values (non-NULL, below 2^47): its
+ *               enqueue refuses NULL and a value with bit 63 or bit 47 set
+ *               as a failed operation (no C++ exception escapes), and its
+ *               create refuses inline items.
+ *   2p2c/X      producers send N distinct items each (plus NULL once, but
+ *               to a queue that takes message items only),
  *   4p4c/X      mixing single and burst operations where the adapter has
  *               bursts; consumers count every item in seen[]; each item sent
  *               must arrive exactly once and no other. 4p4c has more threads
@@ -58,14 +65,16 @@
 #include "item_sum.h"
 #include "queue.h"
 #include "scq.h"
+#include "xenium_shim.h" /* XN_KFIFO_K: the k of the k-relaxed queue */
 
 #define N_ITEMS 200000u /* per producer */
 #define CAPACITY 64u
 #define BATCH 8u
 
 static const char *const expected_order[] = {
-	"numaring", "flat", "ck", "rte", "moodycamel", "boost", "tbb", "scq", "sharded", "urcu", "mutex", "faa", "null",
-	"fault-drop", "fault-dup", "fault-corrupt", "fault-reorder"};
+	"numaring", "flat", "ck", "rte", "moodycamel", "boost", "tbb", "scq", "xenium-ms",
+	"xenium-ramalhete", "xenium-kfifo", "sharded", "urcu", "mutex", "faa", "null", "fault-drop",
+	"fault-dup", "fault-corrupt", "fault-reorder"};
 
 /* How many items the adapter holds when created with capacity cap. */
 static size_t holds(const struct hq_ops *o, void *q, size_t cap)
@@ -76,10 +85,12 @@ static size_t holds(const struct hq_ops *o, void *q, size_t cap)
 	return n;
 }
 
-static void params_init(struct hq_params *p, unsigned threads)
+/* o's params: inline items, or message ones where o takes only those (the
+ * values these tests send, small whole numbers, are pointer-like). */
+static void params_init(struct hq_params *p, const struct hq_ops *o, unsigned threads)
 {
 	memset(p, 0, sizeof *p);
-	p->item = HB_ITEM_INLINE;
+	p->item = o->message_only ? HB_ITEM_MESSAGE : HB_ITEM_INLINE;
 	p->sample = 64;
 	p->capacity = CAPACITY;
 	p->batch = BATCH;
@@ -197,8 +208,14 @@ static void test_registry(void **state)
 		assert_non_null(o->ordering);
 		assert_non_null(o->capacity_kind);
 		assert_true(strcmp(o->ordering, "fifo") == 0 || strcmp(o->ordering, "per-producer") == 0 ||
-			    strcmp(o->ordering, "per-node") == 0 || strcmp(o->ordering, "n/a") == 0);
+			    strcmp(o->ordering, "per-node") == 0 ||
+			    strcmp(o->ordering, "k-relaxed") == 0 || strcmp(o->ordering, "n/a") == 0);
 		assert_int_equal(strcmp(o->ordering, "n/a") == 0, !o->moves_data);
+		/* only a queue that moves items can refuse some, and it says why */
+		if (o->message_only) {
+			assert_true(o->moves_data && !o->fabricates);
+			assert_true(strlen(o->message_only) > 0);
+		}
 		assert_true(strcmp(o->capacity_kind, "exact") == 0 ||
 			    strcmp(o->capacity_kind, "one-less") == 0 ||
 			    strcmp(o->capacity_kind, "split") == 0 ||
@@ -225,13 +242,40 @@ static void *make(const struct hq_ops *o, const struct hq_params *p, void **h)
 	return q;
 }
 
+/* What the tests add to their values 1, 2, ... for a queue that takes
+ * message items only, so that they look like the heap pointers it gets in a
+ * run (xenium's k-FIFO asserts that no value is 0x100; the adapters refuse
+ * the first page); 0 for the others. */
+static uintptr_t item_offset(const struct hq_ops *o)
+{
+	return o->message_only ? (uintptr_t)1 << 32 : 0;
+}
+
+/* How many places a queue's items may be out of FIFO order, plus one: its
+ * k where it is k-relaxed (queue.h), else 1. */
+static size_t relaxed_k(const struct hq_ops *o)
+{
+	if (strcmp(o->ordering, "k-relaxed") != 0)
+		return 1;
+	assert_string_equal(o->name, "xenium-kfifo"); /* the one k-relaxed queue: its k */
+	return XN_KFIFO_K;
+}
+
 static void single(const struct hq_ops *o, const struct hq_params *p)
 {
 	void *h, *q, *item;
-	size_t n, i = 0;
+	size_t n, i = 0, k_places = relaxed_k(o);
+	const uintptr_t off = item_offset(o);
 	int fifo;
 	uint8_t *seen;
 
+	if (o->message_only) { /* inline items are refused by name, nothing made */
+		struct hq_params inl = *p;
+		char err[256] = "";
+		inl.item = HB_ITEM_INLINE;
+		assert_null(o->create(&inl, err, sizeof err));
+		assert_non_null(strstr(err, "takes message items only"));
+	}
 	q = make(o, p, &h);
 	if (!o->moves_data) { /* faa, null: nothing can fail, nothing travels */
 		for (i = 0; i < 4 * CAPACITY; i++) {
@@ -251,19 +295,20 @@ static void single(const struct hq_ops *o, const struct hq_params *p)
 	n = o->bounded ? holds(o, q, p->capacity) : 16 * p->capacity;
 	/* several numaring nodes (an emulated topology): batches move between
 	 * rings, order is per ring */
-	fifo = (strcmp(o->name, "numaring") != 0 && strcmp(o->name, "sharded") != 0) ||
-	       p->nsettings == 0;
+	fifo = ((strcmp(o->name, "numaring") != 0 && strcmp(o->name, "sharded") != 0) ||
+		p->nsettings == 0) &&
+	       k_places == 1;
 	while (i < n) {
 		if (o->enqueue_burst && n - i == 3) {
 			void *b[BATCH];
 			for (unsigned j = 0; j < BATCH; j++)
-				b[j] = (void *)(uintptr_t)(i + j + 1);
+				b[j] = (void *)(off + i + j + 1);
 			unsigned k = o->enqueue_burst(h, b, BATCH);
 			assert_int_equal(k, o->bounded ? 3 : BATCH);
 			i += k;
 			n = i;
 		} else {
-			assert_int_equal(o->enqueue(h, (void *)(uintptr_t)(i + 1)), 0);
+			assert_int_equal(o->enqueue(h, (void *)(off + i + 1)), 0);
 			i++;
 		}
 	}
@@ -288,17 +333,33 @@ static void single(const struct hq_ops *o, const struct hq_params *p)
 			k = 1;
 		}
 		for (unsigned j = 0; j < k; j++, i++) {
-			uintptr_t v = (uintptr_t)b[j];
+			uintptr_t v = (uintptr_t)b[j] - off;
 			assert_true(v >= 1 && v <= n);
 			assert_int_equal(seen[v]++, 0);
 			if (fifo)
 				assert_int_equal(v, i + 1);
+			/* one thread fills a k-FIFO's segments of k in turn and
+			 * empties them in turn, each in any order */
+			if (k_places > 1)
+				assert_true(v > i ? v - (i + 1) < k_places : (i + 1) - v < k_places);
 		}
 	}
 	free(seen);
 	assert_int_not_equal(o->dequeue(h, &item), 0);
 	if (o->dequeue_burst)
 		assert_int_equal(o->dequeue_burst(h, &item, 1), 0);
+	if (o->message_only) {
+		/* what no message pointer is fails, without an exception
+		 * escaping: NULL, the first page, the inline items' timed
+		 * bit, 2^47 */
+		assert_int_not_equal(o->enqueue(h, NULL), 0);
+		assert_int_not_equal(o->enqueue(h, (void *)0x100), 0);
+		assert_int_not_equal(o->enqueue(h, (void *)(uintptr_t)HB_ITEM_TIMED), 0);
+		assert_int_not_equal(o->enqueue(h, (void *)(uintptr_t)hb_item_timed(3, 5)), 0);
+		assert_int_not_equal(o->enqueue(h, (void *)(UINT64_C(1) << 47)), 0);
+		assert_int_not_equal(o->dequeue(h, &item), 0);
+		goto out;
+	}
 	/* NULL is an item like any other */
 	item = &item;
 	assert_int_equal(o->enqueue(h, NULL), 0);
@@ -313,7 +374,7 @@ out:
 static void test_single(void **state)
 {
 	struct hq_params p;
-	params_init(&p, 1);
+	params_init(&p, *state, 1);
 	single(*state, &p);
 }
 
@@ -335,6 +396,13 @@ static void test_single(void **state)
 #endif
 #define DEADLINE_S (SEND_S + 60) /* a run that has not finished by then has lost items */
 
+/* 1 if producer 0 sends NULL once: every queue that moves items and takes
+ * any value (not one that takes message items only). */
+static int sends_null(const struct hq_ops *o)
+{
+	return o->moves_data && !o->message_only;
+}
+
 static int spins_on_peers(const struct hq_ops *o)
 {
 	/* tbb: concurrent_bounded_queue waits for its ticket's turn (not
@@ -346,6 +414,7 @@ static int spins_on_peers(const struct hq_ops *o)
 struct run {
 	const struct hq_ops *o;
 	void *q;
+	uintptr_t offset;            /* item_offset(o): item v travels as offset + v */
 	unsigned producers, consumers;
 	_Atomic uint32_t *seen;      /* seen[v] for item v in 1..P*N; seen[0]: NULL */
 	uint64_t *sent;              /* sent[p]: producer p sent items base+1..base+sent[p] */
@@ -417,7 +486,7 @@ static void *producer(void *arg)
 	unsigned fails = 0, round = 0, iter = 0;
 	void *h = attach(r);
 
-	if (h && o->moves_data && w->index == 0) {
+	if (h && sends_null(o) && w->index == 0) {
 		while (o->enqueue(h, NULL) != 0 && !timed_out(r))
 			wait_more(r, &fails);
 		extra = 1;
@@ -430,10 +499,10 @@ static void *producer(void *arg)
 			void *b[BATCH];
 			want = N_ITEMS - i + 1 < BATCH ? (unsigned)(N_ITEMS - i + 1) : BATCH;
 			for (unsigned j = 0; j < want; j++)
-				b[j] = (void *)(uintptr_t)(base + i + j);
+				b[j] = (void *)(r->offset + base + i + j);
 			k = o->enqueue_burst(h, b, want);
 		} else {
-			k = o->enqueue(h, (void *)(uintptr_t)(base + i)) == 0;
+			k = o->enqueue(h, (void *)(r->offset + base + i)) == 0;
 		}
 		i += k;
 		if (k < want && !o->moves_data) /* faa never fails */
@@ -450,7 +519,7 @@ static void *producer(void *arg)
 
 static void record(struct run *r, void *item)
 {
-	uintptr_t v = (uintptr_t)item;
+	uintptr_t v = (uintptr_t)item - r->offset;
 	if (!r->o->moves_data) {
 		if (r->o->fabricates ? hb_item_producer(v) != 0 : item != NULL)
 			atomic_fetch_add(&r->bad, 1);
@@ -514,12 +583,13 @@ static void run_pc(const struct hq_ops *o, const struct hq_params *p, unsigned n
 	unsigned nt = np + nc;
 	pthread_t tid[nt];
 	struct worker wk[nt];
-	uint64_t missing = 0, dup = 0, full = (uint64_t)np * N_ITEMS + (o->moves_data ? 1 : 0);
+	uint64_t missing = 0, dup = 0, full = (uint64_t)np * N_ITEMS + (uint64_t)sends_null(o);
 	char err[256] = "";
 	double t0 = now_s();
 
 	memset(&r, 0, sizeof r);
 	r.o = o;
+	r.offset = item_offset(o);
 	r.producers = np;
 	r.consumers = nc;
 	r.seen = calloc((size_t)np * N_ITEMS + 1, sizeof *r.seen);
@@ -551,10 +621,12 @@ static void run_pc(const struct hq_ops *o, const struct hq_params *p, unsigned n
 	assert_false(atomic_load(&r.timed_out));
 	assert_int_equal(atomic_load(&r.bad), 0);
 	if (o->moves_data) {
-		/* item v of producer p: once if sent, never otherwise; NULL once */
+		/* item v of producer p: once if sent, never otherwise; NULL once
+		 * where it was sent */
 		for (uint64_t v = 0; v <= (uint64_t)np * N_ITEMS; v++) {
 			uint32_t s = atomic_load_explicit(&r.seen[v], memory_order_relaxed);
-			uint32_t want = v == 0 || (v - 1) % N_ITEMS < r.sent[(v - 1) / N_ITEMS];
+			uint32_t want = v == 0 ? (uint32_t)sends_null(o)
+					       : (v - 1) % N_ITEMS < r.sent[(v - 1) / N_ITEMS];
 			if (s < want)
 				missing++;
 			else if (s > want)
@@ -598,14 +670,14 @@ static void run_pc(const struct hq_ops *o, const struct hq_params *p, unsigned n
 static void test_2p2c(void **state)
 {
 	struct hq_params p;
-	params_init(&p, 4);
+	params_init(&p, *state, 4);
 	run_pc(*state, &p, 2, 2);
 }
 
 static void test_4p4c(void **state)
 {
 	struct hq_params p;
-	params_init(&p, 8);
+	params_init(&p, *state, 8);
 	run_pc(*state, &p, 4, 4);
 }
 
@@ -638,7 +710,7 @@ static void test_numaring_2node(void **state)
 
 	if (two_nodes(topo, "") < 0)
 		skip();
-	params_init(&p, 4);
+	params_init(&p, hq_find("numaring"), 4);
 	struct hq_setting topology = {"topology", topo};
 	p.settings = &topology;
 	p.nsettings = 1;
@@ -673,10 +745,10 @@ static void test_capacity_is_the_whole_queue(void **state)
 	char topo[4096];
 	(void)state;
 
-	params_init(&p, 1);
 	for (const struct hq_ops *const *o = hq_all; *o; o++) {
 		if ((*o)->test_only)
 			continue;
+		params_init(&p, *o, 1);
 		size_t want = !(*o)->bounded ? 0 : strcmp((*o)->name, "ck") == 0 ? CAPACITY - 1
 										   : CAPACITY;
 		print_message("    %s holds %zu of %u\n", (*o)->name, held(*o, &p), CAPACITY);
@@ -685,6 +757,7 @@ static void test_capacity_is_the_whole_queue(void **state)
 	if (two_nodes(topo, "") < 0)
 		skip();
 	const struct hq_ops *nr = hq_find("numaring");
+	params_init(&p, nr, 1);
 	struct hq_setting topology = {"topology", topo};
 	p.settings = &topology;
 	p.nsettings = 1;
@@ -730,7 +803,7 @@ static void test_scq_edges(void **state)
 		struct hq_params p;
 		void *h, *q, *item;
 		uintptr_t next = 1, want = 1;
-		params_init(&p, 2 * (unsigned)cap);
+		params_init(&p, hq_find("scq"), 2 * (unsigned)cap);
 		p.capacity = cap;
 		q = make(o, &p, &h);
 		struct scq_ring *aq = scq_hooks.ring_of(q, 0);
@@ -869,7 +942,7 @@ static void scq_stress(size_t cap, unsigned np, unsigned nc)
 
 	assert_true(np <= 8);
 	memset(&r, 0, sizeof r);
-	params_init(&p, nt);
+	params_init(&p, hq_find("scq"), nt);
 	p.capacity = cap;
 	r.o = hq_find("scq");
 	r.np = np;
@@ -970,7 +1043,7 @@ static void test_scq_threshold(void **state)
 	struct scq_drain d;
 	(void)state;
 
-	params_init(&p, THREADS);
+	params_init(&p, hq_find("scq"), THREADS);
 	p.capacity = 4;
 	q = make(o, &p, &h);
 	struct scq_ring *aq = scq_hooks.ring_of(q, 0);
@@ -1140,7 +1213,7 @@ static void test_scq_mutant_cycle(void **state)
 
 int main(void)
 {
-	static struct CMUnitTest tests[64];
+	static struct CMUnitTest tests[96];
 	static const struct {
 		const char *name;
 		CMUnitTestFunction fn;

@@ -175,7 +175,8 @@ def peers_pairs_section(hostdir):
     """The README's lines on the peers under pairs and mixed, each queue with
     its stated order (strict FIFO or relaxed), so that numaring's standing
     against every strict-FIFO peer is read off one table."""
-    res = [(w, findings.peers_pairs(hostdir, workload=w)) for w in ("pairs", "mixed")]
+    res = [(w, findings.peers_pairs(hostdir, workload=w))
+           for w in manifest.symmetric_workloads()]
     res = [(w, r) for w, r in res if r]
     if not res:
         return []

@@ -530,6 +530,7 @@ def points(exp, profile, ncpus, nodes, cores=None):
     out = []
     pins = [str(v) for k, vals in axes if k == "pin" for v in vals]
     paces = [str(v) for k, vals in axes if k == "pace" for v in vals]
+    items = [str(v) for k, vals in axes if k == "item" for v in vals]
     for combo in itertools.product(*(v for _, v in axes)):
         chosen = dict(zip((k for k, _ in axes), combo))
         pin = str(chosen.get("pin"))
@@ -538,6 +539,16 @@ def points(exp, profile, ncpus, nodes, cores=None):
             # on one node, alternating nodes is filling it and there is no
             # other node to split across: compact's point
             continue
+        # a queue that takes some item kinds only (the manifest's items:
+        # xenium's pointer queues, message) runs with those; numaring-bench
+        # refuses the others (its default is the first kind)
+        q = manifest.queue(str(chosen.get("queue", "numaring")))
+        item = str(chosen.get("item", manifest.items()[0]))
+        if q["moves_data"] and item not in q["items"]:
+            if any(i in q["items"] for i in items):
+                continue  # the point of the kind it takes runs it
+            raise ExpError(f"{exp.path}: queue {q['name']} takes {', '.join(q['items'])} items "
+                           f"only; give item = {q['items'][0]}")
         workload = str(chosen.get("workload", "prodcons"))
         symmetric = workload in SYMMETRIC
         if {"split", "scatter"} <= set(pins) and pin in ("split", "scatter") \

@@ -65,7 +65,8 @@ from . import benchresult
 from .runio import write_whole
 from ..common import looks, manifest
 
-#: the queues the bare loop builds (harness/fidelity/bare_loop.c)
+#: the queues the bare loop builds that numaring-bench runs too (harness/fidelity/bare_loop.c;
+#: its xenium-vyukov, flat's algorithm in another library, has no harness partner)
 QUEUES = ("flat", "numaring", "rte")
 #: the bare loop, then numaring-bench with each --item
 KINDS = ("bare",) + manifest.items()

@@ -13,7 +13,10 @@ machine's drift falls on all alike; each figure is the median of the rounds
 with its min..max, and each ratio is the median of the per-round ratios
 (both queues of a ratio ran in the same round, seconds apart) with its
 min..max. Items are inline values by default (--item), so the figures are
-the queues' and not the harness's (make bench-fidelity says how close).
+the queues' and not the harness's (make bench-fidelity says how close); a
+queue that does not take the kind (the manifest's items: xenium's ramalhete
+and k-FIFO queues take message items only) is left out, and the output says
+so.
 
 Consumers account for each burst as wide as the CPU allows (--accounting,
 numaring-bench's option; harness/item_sum.h): with one value at a time
@@ -31,7 +34,10 @@ With --bare (make bench-peers passes build/bench/bare_loop), every round also
 runs flat, numaring and rte at 1P1C in the bare loop of make bench-fidelity
 (harness/fidelity/bare_loop.c: the queue alone, items only counted, no
 harness code), and the two target ratios are printed for the queues alone as
-well, with each queue's harness/bare fidelity. Where the harness's own
+well, with each queue's harness/bare fidelity. The same rounds run xenium's
+vyukov_bounded_queue in the bare loop with single operations (xenium-vyukov:
+flat's algorithm in another library, no peer of numaring-bench), and the
+ratio flat / xenium-vyukov checks flat's own speed. Where the harness's own
 per-item cost is of the order of the queue's (harness ceiling of a few ns
 per item), the harness figure understates a fast queue: the fidelity line
 says by how much. The targets are judged on the harness figures, as the
@@ -74,6 +80,15 @@ from ..common import looks, manifest
 QUEUES = manifest.queues(fabricates=False)
 
 
+def queues_for(item):
+    """The QUEUES a run of `item` items measures: those that take that kind
+    (the manifest's items: xenium's ramalhete and k-FIFO queues take message
+    items only) and those whose items do not travel (faa: numaring-bench runs
+    it alike whatever --item says)."""
+    return tuple(q for q in QUEUES
+                 if item in manifest.queue(q)["items"] or not manifest.queue(q)["moves_data"])
+
+
 def fail(msg, code=2):
     benchresult.fail("bench-peers", msg, code)
 
@@ -97,6 +112,10 @@ def run(bench, queue, shape, bursts, burst, item, duration, outdir, accounting="
 
 #: the queues the bare loop builds (bench_fidelity's)
 BARE_QUEUES = bench_fidelity.QUEUES
+
+#: the bare loop's check of flat's speed: xenium's vyukov_bounded_queue, flat's
+#: algorithm in another library (no numaring-bench peer; single operations only)
+FLAT_CHECK = "xenium-vyukov"
 
 
 def run_bare(bare, queue, bursts, burst, duration):
@@ -143,16 +162,18 @@ def main():
     if a.bare is not None and not os.access(a.bare, os.X_OK):
         fail(f"--bare {a.bare} is not built (make {a.bare})")
     shapes = parse_shapes(a.shapes)
+    queues = queues_for(a.item)
     result = benchresult.start("bench-peers", "bench-peers", a, a.bench)
     rows = []
-    bare = {(q, b): [] for q in BARE_QUEUES for b in (0, 1)}
-    res = {(s, q, b): [] for s in shapes for q in QUEUES for b in (0, 1)}
-    full = {(s, q, b): [] for s in shapes for q in QUEUES for b in (0, 1)}
+    bare = {(q, b): [] for b in (0, 1) for q in BARE_QUEUES}
+    bare[(FLAT_CHECK, 0)] = []
+    res = {(s, q, b): [] for s in shapes for q in queues for b in (0, 1)}
+    full = {(s, q, b): [] for s in shapes for q in queues for b in (0, 1)}
     with tempfile.TemporaryDirectory() as tmp:
         for rnd in range(a.reps):
             for s in shapes:
                 for b in (0, 1):
-                    for q in QUEUES:
+                    for q in queues:
                         rate, retries = run(a.bench, q, s, b, a.burst, a.item, a.duration,
                                             os.path.join(tmp, f"{q}-{b}-{rnd}"), a.accounting)
                         res[(s, q, b)].append(rate)
@@ -163,28 +184,32 @@ def main():
                                          duration_s=a.duration, throughput_ops_per_s=rate,
                                          full_retries_per_burst=retries))
             if a.bare:
-                for b in (0, 1):
-                    for q in BARE_QUEUES:
-                        rate = run_bare(a.bare, q, b, a.burst, a.duration)
-                        bare[(q, b)].append(rate)
-                        rows.append(dict(bench="bench-peers", round=rnd + 1, queue=q,
-                                         shape="1x1", bursts=b, item=None, where="bare",
-                                         accounting=None, duration_s=a.duration,
-                                         throughput_ops_per_s=rate,
-                                         full_retries_per_burst=None))
+                for q, b in bare:  # flat's check last: single operations only
+                    rate = run_bare(a.bare, q, b, a.burst, a.duration)
+                    bare[(q, b)].append(rate)
+                    rows.append(dict(bench="bench-peers", round=rnd + 1, queue=q,
+                                     shape="1x1", bursts=b, item=None, where="bare",
+                                     accounting=None, duration_s=a.duration,
+                                     throughput_ops_per_s=rate,
+                                     full_retries_per_burst=None))
             print(f"bench-peers: round {rnd + 1}/{a.reps} done", file=sys.stderr)
     if result:
         result.save(rows)
     ncpu = len(os.sched_getaffinity(0))
     print(f"{a.item} items (accounting: {a.accounting}), {a.duration:g} s per run, median of "
           f"{a.reps} interleaved rounds [min..max], Mitems/s; {ncpu} CPUs")
+    left = [q for q in QUEUES if q not in queues]
+    if left:
+        theirs = " or ".join(sorted({manifest.queue(q)["items"][0] for q in left}))
+        print(f"left out: {', '.join(left)}: they do not take {a.item} items (the manifest's "
+              f"items); --item {theirs} runs them")
     for s in shapes:
         p, c = s
         over = " (more threads than CPUs: the scheduler is measured too)" if p + c > ncpu else ""
         print(f"\n{p}P{c}C{over}")
-        print(f"{'queue':12} {'single operations':>28} {'bursts of ' + str(a.burst):>28}")
-        for q in QUEUES:
-            print(f"{q:12} {fmt_cell(res[(s, q, 0)]):>28} {fmt_cell(res[(s, q, 1)]):>28}")
+        print(f"{'queue':16} {'single operations':>28} {'bursts of ' + str(a.burst):>28}")
+        for q in queues:
+            print(f"{q:16} {fmt_cell(res[(s, q, 0)]):>28} {fmt_cell(res[(s, q, 1)]):>28}")
     print()
     for s in shapes:
         p, c = s
@@ -213,15 +238,21 @@ def main():
                                for q in ("numaring", "flat", "rte")))
     if a.bare:
         print(f"\nThe queues alone at 1P1C (bare loop: {a.bare}, no harness code), same rounds")
-        print(f"{'queue':12} {'single operations':>28} {'bursts of ' + str(a.burst):>28}")
+        print(f"{'queue':14} {'single operations':>28} {'bursts of ' + str(a.burst):>28}")
         for q in BARE_QUEUES:
-            print(f"{q:12} {fmt_cell(bare[(q, 0)]):>28} {fmt_cell(bare[(q, 1)]):>28}")
+            print(f"{q:14} {fmt_cell(bare[(q, 0)]):>28} {fmt_cell(bare[(q, 1)]):>28}")
+        print(f"{FLAT_CHECK:14} {fmt_cell(bare[(FLAT_CHECK, 0)]):>28} {'(no bursts)':>28}")
         for (num, den, b, target) in (("numaring", "rte", 1, 1.2), ("numaring", "flat", 0, 1.0)):
             ratios = [x / y for x, y in zip(bare[(num, b)], bare[(den, b)]) if y > 0]
             what = f"bursts of {a.burst}" if b else "single operations"
             print(f"bare 1P1C {num} / {den}, {what}: {statistics.median(ratios):.2f}x "
                   f"[{min(ratios):.2f}..{max(ratios):.2f}] (the queues alone; target {target:g} "
                   f"is judged on the harness line above)")
+        check = [x / y for x, y in zip(bare[("flat", 0)], bare[(FLAT_CHECK, 0)]) if y > 0]
+        if check:
+            print(f"bare 1P1C flat / {FLAT_CHECK}, single operations: "
+                  f"{statistics.median(check):.2f}x [{min(check):.2f}..{max(check):.2f}] "
+                  "(the same algorithm in xenium: a check of flat's speed, not a target)")
         one = (1, 1)
         if one in shapes:
             for q in BARE_QUEUES:

@@ -110,6 +110,11 @@ def random_config(rng, ncpus, real_nodes=1):
                 and cap // nodes < max(2, batch))
     args += ["--capacity-per-node" if per_node else "--capacity", str(cap),
              "--batch", str(batch), "--warmup", "0"]
+    # numaring-bench's default item (the first kind) where the queue takes
+    # it; a queue that takes pointers only runs with the kind it takes
+    items = manifest.queue(queue)["items"]
+    if manifest.items()[0] not in items:
+        args += ["--item", items[0]]
     if queue == "numaring":
         args += ["--lookup", rng.choice(manifest.lookups()),
                  "--gate", rng.choice(manifest.gates()),

@@ -40,7 +40,7 @@ class BenchPeers(unittest.TestCase):
             self.check_result(res, r.stdout)
         out = r.stdout
         self.assertIn("accounting: scalar", out)
-        for q in bench_peers.QUEUES:
+        for q in bench_peers.queues_for("inline"):
             self.assertRegex(out, rf"(?m)^{q}\s+[\d.]+ \[")
         self.assertRegex(out, r"1P1C numaring / rte, bursts of 32: [\d.]+x .*(met|MISSED)")
         self.assertRegex(out, r"1P1C numaring / flat, single operations: [\d.]+x .*(met|MISSED)")
@@ -49,10 +49,13 @@ class BenchPeers(unittest.TestCase):
         for v in retries.groups():
             self.assertGreaterEqual(float(v), 0.0)
         self.assertRegex(out, r"fidelity 1P1C numaring bursts of 32: harness / bare = [\d.]+")
+        self.assertRegex(out, r"bare 1P1C flat / xenium-vyukov, single operations: [\d.]+x "
+                              r"\[[\d.]+\.\.[\d.]+\] \(the same algorithm in xenium")
 
     def check_result(self, res, out):
         """One row per run: every queue whose items are its own (the manifest's)
-        x 2 modes in the harness, 3 x 2 bare."""
+        and that takes inline items x 2 modes in the harness, 3 x 2 bare and
+        xenium's vyukov_bounded_queue (flat's check) with single operations."""
         hostdir = os.path.join(res, hostid.host_key())
         path = benchresult.csv_path(hostdir, "bench-peers")
         with open(path) as f:
@@ -62,11 +65,16 @@ class BenchPeers(unittest.TestCase):
         rows = benchresult.load(path)
         harness = [x for x in rows if x["where"] == "harness"]
         bare = [x for x in rows if x["where"] == "bare"]
-        self.assertGreaterEqual(len(bench_peers.QUEUES), 8)
-        self.assertEqual(len(harness), 2 * len(bench_peers.QUEUES))
-        self.assertEqual(len(bare), 6)
+        queues = bench_peers.queues_for("inline")
+        self.assertGreaterEqual(len(queues), 8)
+        self.assertLess(len(queues), len(bench_peers.QUEUES))  # xenium's pointer queues
+        self.assertEqual(len(harness), 2 * len(queues))
+        self.assertEqual(len(bare), 7)
+        self.assertEqual({(x["queue"], x["bursts"]) for x in bare},
+                         {(q, b) for q in bench_peers.BARE_QUEUES for b in (0, 1)}
+                         | {(bench_peers.FLAT_CHECK, 0)})
         self.assertEqual({(x["queue"], x["bursts"]) for x in harness},
-                         {(q, b) for q in bench_peers.QUEUES for b in (0, 1)})
+                         {(q, b) for q in queues for b in (0, 1)})
         for x in harness:
             self.assertEqual((x["round"], x["shape"], x["item"], x["accounting"],
                               x["duration_s"]), (1, "1x1", "inline", "scalar", 0.05))

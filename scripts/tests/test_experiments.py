@@ -274,6 +274,23 @@ class ParserTest(unittest.TestCase):
             expfile.points(e, "quick", 2, 1)
         self.assertIn("batch 128 is larger than capacity 64", str(cm.exception))
 
+    def test_a_queue_of_pointers_runs_with_message_items(self):
+        """A queue that takes message items only (the manifest's items) has no
+        inline point where the sweep has message items too, and is refused by
+        name where it has none (numaring-bench would refuse each point)."""
+        e = parse_text(GOOD.replace("lookup = cached, none   # two points",
+                                    "item = inline, message")
+                       .replace("queue = numaring", "queue = numaring, xenium-kfifo"))
+        pts, _ = expfile.points(e, "quick", 2, 1)
+        self.assertEqual(sorted((p.opts["queue"], p.opts["item"]) for p in pts),
+                         [("numaring", "inline"), ("numaring", "message"),
+                          ("xenium-kfifo", "message")])
+        e = parse_text(GOOD.replace("queue = numaring", "queue = xenium-ramalhete"))
+        with self.assertRaises(expfile.ExpError) as cm:
+            expfile.points(e, "quick", 2, 1)
+        self.assertIn("queue xenium-ramalhete takes message items only; give item = message",
+                      str(cm.exception))
+
     def test_capacity_per_node_is_the_other_meaning(self):
         """capacity is the whole queue's; capacity-per-node passes numaring-bench
         --capacity-per-node (each numaring ring's); the two in one point are refused."""

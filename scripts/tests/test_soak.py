@@ -1,7 +1,8 @@
 """make soak's draws (scripts/runner/soak.py): every workload, thread counts up
 to 4x the CPUs (oversubscribed runs), every data-moving queue, emulated nodes
 for every queue, and no configuration numaring-bench would refuse by design
-(split for a symmetric workload, a per-ring share below the batch)."""
+(split for a symmetric workload, a per-ring share below the batch, inline
+items for a queue that takes message items only)."""
 import os
 import random
 import subprocess
@@ -36,6 +37,9 @@ class SoakDrawsTest(unittest.TestCase):
             self.assertEqual("--threads" in a, symmetric, a)
             if symmetric:
                 self.assertNotEqual(opt(a, "--pin"), "split", a)
+            # an item the queue takes (a queue of pointers only: message)
+            self.assertIn(opt(a, "--item") or manifest.items()[0],
+                          manifest.queue(opt(a, "--queue"))["items"], a)
             cap = int(opt(a, "--capacity") or opt(a, "--capacity-per-node"))
             batch = int(opt(a, "--batch"))
             self.assertLessEqual(batch, cap, a)
