@@ -41,11 +41,13 @@ if ! echo "$topo" | grep -q '"topology": "real"' ||
 	exit 1
 fi
 
-# "name kind" of each queue: its manifest object's name, then its memory line
+# "name:kind:item" of each queue: its manifest object's name, its memory
+# kind and the first item kind it takes (xenium's pointer queues: message)
 queues=$("$bench" --manifest | awk -F'"' '
 	/^    \{"name": / { name = $4; test = 0 }
 	/"test_only": true/ { test = 1 }
-	/^     "memory": / { if (!test) print name ":" $4 }')
+	/^     "memory": / { kind = $4 }
+	/^     "items": / { if (!test) print name ":" kind ":" $4 }')
 [ -n "$queues" ] || { echo "vm-guest-qmem.sh: no queue in $bench --manifest"; exit 1; }
 
 # column DIR NAME: summary.csv's cell (no cell of these runs holds a comma)
@@ -73,7 +75,9 @@ fail() {
 
 for entry in $queues; do
 	q=${entry%%:*}
-	kind=${entry#*:}
+	rest=${entry#*:}
+	kind=${rest%%:*}
+	item=${rest#*:}
 	for policy in first-touch producers consumers interleave node:0 node:1; do
 		dir=$out/$q-$(echo "$policy" | tr : -)
 		want=
@@ -87,7 +91,7 @@ for entry in $queues; do
 			echo "NUMARING_VM_WRONG=1: expecting node:0's pages on node 1 (deliberately wrong)"
 		fi
 		rc=0
-		"$bench" --queue "$q" --queue-mem "$policy" --pin split --capacity 4096 \
+		"$bench" --queue "$q" --item "$item" --queue-mem "$policy" --pin split --capacity 4096 \
 			--duration 0.05 --warmup 0 --calibrate 0 --quiet --out "$dir" \
 			> "$dir.log" 2>&1 || rc=$?
 		if [ "$rc" != 0 ]; then

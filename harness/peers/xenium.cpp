@@ -53,6 +53,7 @@
 #include <xenium/ramalhete_queue.hpp>
 #include <xenium/reclamation/hazard_pointer.hpp>
 
+#include "hq_mem.hpp"
 #include "xenium_shim.h"
 
 namespace {
@@ -66,13 +67,12 @@ using kf_queue = xenium::kirsch_kfifo_queue<xn_item *, xenium::policy::reclaimer
 
 static_assert(rh_queue::entries_per_node == 512, "xenium.c states 512 entries per node");
 
+/* The queue object from the harness's allocator (hq_mem.hpp: placed by
+ * --queue-mem and counted; its first node with it, where the constructor
+ * makes one); its later nodes come from xenium's operator new. */
 template <class Q, class... Args> void *create(Args... args)
 {
-	try {
-		return new Q(args...);
-	} catch (...) {
-		return nullptr;
-	}
+	return hq_make<Q>(args...); /* nullptr where it threw */
 }
 
 /* 1 if a message-only queue cannot take v (xenium_shim.h). */
@@ -116,7 +116,7 @@ extern "C" void *xn_ms_create(void)
 
 extern "C" void xn_ms_destroy(void *q)
 {
-	delete static_cast<ms_queue *>(q);
+	hq_unmake(static_cast<ms_queue *>(q));
 }
 
 extern "C" int xn_ms_enqueue(void *h, void *item)
@@ -136,7 +136,7 @@ extern "C" void *xn_rh_create(void)
 
 extern "C" void xn_rh_destroy(void *q)
 {
-	delete static_cast<rh_queue *>(q);
+	hq_unmake(static_cast<rh_queue *>(q));
 }
 
 extern "C" int xn_rh_enqueue(void *h, void *item)
@@ -158,7 +158,7 @@ extern "C" void *xn_kf_create(void)
 
 extern "C" void xn_kf_destroy(void *q)
 {
-	delete static_cast<kf_queue *>(q);
+	hq_unmake(static_cast<kf_queue *>(q));
 }
 
 extern "C" int xn_kf_enqueue(void *h, void *item)

@@ -1636,11 +1636,15 @@ static void queue_mem_run(const char *q, const char *policy, const char *const *
 {
 	static struct outcome r;
 	fresh_dir(dir, dirlen, tag);
-	const char *args[24] = {"--queue", q, "--queue-mem", policy, "--duration", "0.02",
+	const char *args[26] = {"--queue", q, "--queue-mem", policy, "--duration", "0.02",
 				"--warmup", "0", "--calibrate", "0", "--capacity", "64",
 				"--batch", "8", "--out", dir, "--quiet"};
 	int n = 17;
-	for (int i = 0; more && more[i] && n < 23; i++)
+	if (hq_find(q)->message_only) { /* the item kind it takes */
+		args[n++] = "--item";
+		args[n++] = "message";
+	}
+	for (int i = 0; more && more[i] && n < 25; i++)
 		args[n++] = more[i];
 	args[n] = NULL;
 	run_bench(&r, NULL, args);
