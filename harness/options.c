@@ -1,6 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * options.c - parse and check numaring-bench's command line.
+ *
+ * Why this file is long: --help's text (a third of it) and one check with one
+ * message per option and per combination it refuses live beside the parser,
+ * so that what the help promises and what the parser enforces are read
+ * together; the name tables (workloads, pins, --strip) are here for the same
+ * reason.
  */
 #define _GNU_SOURCE
 #include "options.h"

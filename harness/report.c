@@ -5,6 +5,11 @@
  * in latency-path.csv for a queue that has paths),
  * meta.json (the host, the build, the command, the threads' placement and
  * the harness's own ceiling), --show-topology and --schema.
+ *
+ * Why this file is long: meta.json records every fact a reader needs to
+ * re-read a run (placement, memory, items, the order check, the harness's
+ * ceiling, counters), each in its own small writer here beside the summary
+ * row that those facts explain; splitting them would split one format.
  */
 #define _GNU_SOURCE
 #include <errno.h>
