@@ -115,6 +115,7 @@ stats datafile index B_PC using (!isnum(column(pc_panel)) ? NaN : \
      pn[int(column(pc_panel)) + 1] = column(pc_nqueues), 0)) nooutput
 # the queues' colours (several thread counts: the key)
 array qc[4 * NQX]
+do for [k = 1:4 * NQX] { qc[k] = 0 }   # (a panel without runs, e.g. no single operations: still a colour)
 stats datafile index B_PC using (!isnum(column(pc_panel)) ? NaN : \
     (qc[int(column(pc_panel)) * NQX + int(column(pc_qidx)) + 1] = column(pc_color_rgb), 0)) nooutput
 # the regimes and paces drawn (the key names only those)
@@ -236,10 +237,12 @@ do for [b = 0:1] {
     undefine STATS_*
     stats datafile index B_PC using (inp(k) && isnum(column(pc_lo_ops_per_s)) ? M6(pc_lo_ops_per_s) : NaN) nooutput
     if (!has(0)) {
-        set label 10 'no runs' at graph 0.5, graph 0.5 center font ',12' tc rgb '#666666'
+        set label 10 sprintf('no %s in these results', b ? 'bursts' : 'single operations') at graph 0.5, graph 0.5 center font ',12' tc rgb '#666666'
+        unset border; unset tics; unset xlabel; unset ylabel
         set xrange [0:1]; set yrange [0:1]
         plot NaN notitle
         unset label 10
+        set border 3; set tics nomirror; set ylabel 'throughput (million items/s)'
         continue
     }
     ylo = STATS_min

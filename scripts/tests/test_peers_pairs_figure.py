@@ -5,7 +5,8 @@
 
 Synthetic hosts (tests/fakeresults.py, peers_workloads=): both workloads at one
 thread count with inline and message items, both at three thread counts with
-inline items only, and prodcons alone (a host from before pairs). Checks that
+inline items only, prodcons alone (a host from before pairs) and bursts alone (the
+smoke profile: panels without runs). Checks that
 the panels by item mode hold producers-and-consumers rows only (peers-throughput
 and peers-latency), that the pairs row holds pairs rows only, each data-moving
 queue's operations/s (queues on x with one thread count, lines against threads
@@ -15,6 +16,7 @@ that scripts/gnuplot/peers-throughput.gp reads the pairs block by its columns'
 names and draws every shape.
 """
 
+import csv
 import importlib
 import os
 import re
@@ -129,6 +131,17 @@ class PeersPairs(unittest.TestCase):
         # producers and consumers only: a host from before pairs
         fakeresults.make_synthetic(cls.results, "plain", "real", (2, 4), reps=2, seed=13,
                                    experiments=["peers"])
+        # bursts only (peers.exp's smoke profile): no single-operation panel anywhere
+        fakeresults.make_synthetic(cls.results, "bursts", "real", (2,), reps=2, seed=14,
+                                   experiments=["peers"], peers_workloads=both,
+                                   items=("inline",))
+        csvp = os.path.join(cls.results, "bursts", "peers.csv")
+        with open(csvp, newline="") as f:
+            rows = list(csv.DictReader(f))
+        with open(csvp, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=list(rows[0]))
+            w.writeheader()
+            w.writerows(r for r in rows if r["bursts"] == "1")
 
     @classmethod
     def tearDownClass(cls):
@@ -411,7 +424,7 @@ class PeersPairs(unittest.TestCase):
                            capture_output=True, text=True, timeout=300, cwd=ROOT)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         sizes = {}
-        for host in ("one", "many", "plain"):
+        for host in ("one", "many", "plain", "bursts"):
             with self.subTest(host=host):
                 png = os.path.join(plots, host, "gnuplot", "peers-throughput.png")
                 self.assertTrue(os.path.isfile(png))
