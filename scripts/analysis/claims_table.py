@@ -319,6 +319,51 @@ def m_peers(item, bursts, peer):
     return measure
 
 
+def _cross_dir(ctx):
+    """The folder whose peers sweep ran across nodes: the host's own where it
+    has two real nodes, else its emulated sibling (none here: peers.exp runs
+    compact only on one node), named by the claim's source."""
+    return ctx.cross or ctx.dir
+
+
+def m_cross_peers(bursts, peer):
+    """numaring against one peer (or the best one: peer "best") across nodes:
+    peers.csv's prodcons runs at pin split (every item crosses), at the
+    largest thread count with a CPU per thread (n producers on one node, n
+    consumers on the other), inline items, the sweep's named work level."""
+    def measure(ctx):
+        d = _cross_dir(ctx)
+        r = findings.peers(d, "inline", pin=findings.PEERS_CROSS_PIN, at="widest")
+        if not r:
+            return None
+        name = (r.get(f"b{bursts}_best_peer") or "the best peer") if peer == "best" else \
+            ("rte_ring" if peer == "rte" else peer)
+        side = r["threads"] // 2
+        return _ratio(
+            r, f"b{bursts}_over_{peer}", f"{os.path.basename(d)}/peers.csv",
+            f"numaring / {name} throughput across nodes (pin split: {side} producer(s) on "
+            f"one node, {r['threads'] - side} consumer(s) on the other), "
+            f"{'bursts' if bursts == '1' else 'single operations'}, inline items"
+            + (" (oversubscribed)" if r.get("oversubscribed") else "")
+            + f", {regime_says(r, f'b{bursts}_')}")
+    return measure
+
+
+def m_cross_p99(ctx):
+    d = _cross_dir(ctx)
+    r = findings.cross_latency(d)
+    if not r:
+        return None
+    iv = r["ratio"]
+    return Measured(iv.est, iv.lo, iv.hi, iv[3], f"{os.path.basename(d)}/peers.csv",
+                    f"numaring's p99 at pin split / at pin compact, {r['threads']} threads, "
+                    f"producer-paced (near empty), single operations, inline items: "
+                    f"{r['across']:.0f} ns across, {r['within']:.0f} ns within"
+                    + (" (oversubscribed)" if r.get("oversubscribed") else ""),
+                    coverage=iv[4], values=tuple(iv.values),
+                    near=None if getattr(iv, "near", None) is None else tuple(iv.near))
+
+
 # ---- the side benchmarks (results/<host>/bench/) --------------------------------------
 
 def bench_rows(ctx, name):
@@ -509,6 +554,36 @@ CLAIMS = [
           "(peers sweep).",
           "peers.csv: throughput_ops_per_s, queue numaring vs flat, single operations",
           "paired median ratio", ">=", 1.0, "x", "", ANY, m_peers("inline", "0", "flat")),
+    # across nodes (issue 31 item 9): what a NUMA-aware queue buys where the
+    # items cross the interconnect, against the queues people use there
+    Claim("ring.cross-rte", "ring",
+          "Across nodes, with bursts, NumaRing moves at least 1.2x rte_ring's items with n "
+          "producers on one node and n consumers on the other (peers sweep, pin split).",
+          "peers.csv: throughput_ops_per_s, queue numaring vs rte, pin split, bursts, "
+          "inline items, the largest thread count with a CPU each",
+          "paired median ratio", ">=", 1.2, "x", "", "needs 2 real nodes",
+          m_cross_peers("1", "rte"), needs_real_nodes),
+    Claim("ring.cross-best-peer", "ring",
+          "Across nodes, with bursts, NumaRing moves at least as many items as the best "
+          "peer that moves data (peers sweep, pin split).",
+          "peers.csv: throughput_ops_per_s, numaring vs the queue with the highest median, "
+          "pin split, bursts, inline items, the largest thread count with a CPU each",
+          "paired median ratio", ">=", 1.0, "x", "", "needs 2 real nodes",
+          m_cross_peers("1", "best"), needs_real_nodes),
+    Claim("ring.cross-scq", "ring",
+          "Across nodes, with single operations, NumaRing moves at least as many items as "
+          "SCQ, its closest bounded rival (peers sweep, pin split).",
+          "peers.csv: throughput_ops_per_s, queue numaring vs scq, pin split, single "
+          "operations, inline items, the largest thread count with a CPU each",
+          "paired median ratio", ">=", 1.0, "x", "", "needs 2 real nodes",
+          m_cross_peers("0", "scq"), needs_real_nodes),
+    Claim("ring.cross-p99", "ring",
+          "Across nodes, NumaRing's p99 latency stays within 2x of its own p99 within a "
+          "node, near empty (peers sweep, pin split against compact).",
+          "peers.csv: p99_ns, queue numaring, pin split vs compact, producer-paced, "
+          "single operations, inline items, 1P1C",
+          "paired median ratio", "<=", 2.0, "x", "", "needs 2 real nodes",
+          m_cross_p99, needs_real_nodes),
     Claim("ring.bench-bursts-rte", "ring",
           "With bursts, NumaRing moves at least 1.2x rte_ring's items at 1P1C "
           "(make bench-peers).",

@@ -539,15 +539,25 @@ def f5_closed(hostdir):
 PEER_QUEUES = manifest.queues(fabricates=False)
 
 
-def peers(hostdir, item="inline", work=PEERS_WORK, pin=PEERS_PIN):
-    """numaring against its peers at the lowest thread count (1P1C), for one item
-    mode (inline: the item is a value; message: a pointer whose line travels too),
+def peers(hostdir, item="inline", work=PEERS_WORK, pin=PEERS_PIN, at="lowest"):
+    """numaring against its peers at one thread count, for one item mode
+    (inline: the item is a value; message: a pointer whose line travels too),
     producers and consumers apart, at one work level and placement (by default
-    the sweep's named one: PEERS_WORK, PEERS_PIN)."""
+    the sweep's named one: PEERS_WORK, PEERS_PIN). at: "lowest", the lowest
+    thread count (1P1C); "widest", the largest whose runs all had a CPU each
+    (n producers and consumers per node across nodes; the lowest where every
+    count was oversubscribed)."""
     rows = peers_rows(hostdir, item, "prodcons", work, pin)  # pairs: peers_pairs()
     if not rows:
         return None
-    m = min(threads(r) for r in rows)  # the 1P1C comparison
+    counts = sorted({threads(r) for r in rows})
+    m = counts[0]  # the 1P1C comparison
+    if at == "widest":
+        own = [t for t in counts
+               if not any_oversubscribed([r for r in rows if threads(r) == t])]
+        m = own[-1] if own else m
+    elif at != "lowest":
+        raise ValueError(f"at: lowest or widest, not {at!r}")
     rows = [r for r in rows if threads(r) == m]
     out = {"threads": m, "item": item, "work": work, "pin": pin, "sample": sample_of(rows),
            "oversubscribed": any_oversubscribed(rows), "stolen": stolen_runs(rows)}
@@ -578,7 +588,7 @@ def peers(hostdir, item="inline", work=PEERS_WORK, pin=PEERS_PIN):
             best = max(single_ring, key=single_ring.get)
             out[f"b{bursts}_best_peer"] = best
             put_ratio(out, f"b{bursts}_over_best", paired(qrows["numaring"], qrows[best]))
-        for q in ("rte", "flat"):
+        for q in ("rte", "flat", "scq"):
             if q in qs:
                 put_ratio(out, f"b{bursts}_over_{q}", paired(qrows["numaring"], qrows[q]))
         out[f"b{bursts}_mops"] = {q: v / 1e6 for q, v in qs.items()}
@@ -602,6 +612,38 @@ def peer_group(rs):
     return {q: {"mops": v / 1e6, "runs": len(qr),
                 "ring_over": paired(ring, qr) if q != "numaring" and ring else None}
             for q, qr, v in per_queue(rs)}
+
+
+#: the pin of the peers sweep whose every item crosses nodes (producers on one
+#: node, consumers on the other: expfile.CROSS_PIN of prodcons)
+PEERS_CROSS_PIN = "split"
+
+
+def cross_latency(hostdir, queue="numaring", key="p99_ns", item="inline", bursts="0"):
+    """One queue's latency across nodes against the same queue within a node:
+    the paired ratio (per repetition) of `key` of its producer-paced prodcons
+    runs at pin split over those at pin compact, at the lowest thread count
+    both ran (1P1C), the sweep's named work level. Producer-paced runs are
+    near empty: an item's latency is its hand-over, not the time it waited
+    behind a full queue (regime.pace_of). None where either side is missing.
+    Returns {"threads", "ratio" (stats.Interval), "across", "within"
+    (medians, ns)}."""
+    def rows(pin):
+        return [r for r in peers_rows(hostdir, item, "prodcons", PEERS_WORK, pin)
+                if r.get("queue") == queue and str(r.get("bursts", "0")) == bursts
+                and regime.pace_of(r) == "producer-paced" and r.get(key) not in ("", None)]
+    across, within = rows(PEERS_CROSS_PIN), rows(PEERS_PIN)
+    common = {threads(r) for r in across} & {threads(r) for r in within}
+    if not common:
+        return None
+    t = min(common)
+    across = [r for r in across if threads(r) == t]
+    within = [r for r in within if threads(r) == t]
+    pr = paired(across, within, key)
+    if not pr:
+        return None
+    return {"threads": t, "ratio": pr, "across": med(across, key), "within": med(within, key),
+            "oversubscribed": any_oversubscribed(across + within)}
 
 
 def peers_pairs(hostdir, item="inline", workload="pairs", work=PEERS_WORK, pin=PEERS_PIN):

@@ -16,6 +16,8 @@ paper/generated/numbers.tex (Numbers.put_raw), nothing is typed in the paper:
   Table of claims (paper/generated/claims.tex) and results/<host>/claims.csv;
   for the study's findings this host cannot test, the ceiling model's
   prediction (scripts/analysis/ceiling.py) beside the claim's reason.
+* The cross-node claims (CrossClaims): each one's sentence, predicate and
+  status on the host, from the same report.
 * The artifact appendix's expectations (ArtifactExpected): each claim's
   predicate and threshold from claims.CLAIMS.
 * The gate's and the backoffs' constants (Gate..., Backoff...), read from the
@@ -260,6 +262,29 @@ def put_untested(n, rows, probe, f3_batch):
               "Every finding of the study with a value was testable on this host.")
 
 
+#: the claims of the section Across nodes: numaring against the peers where
+#: every item crosses nodes (claims_table, issue 31 item 9)
+CROSS_PREFIX = "ring.cross-"
+
+
+def put_cross(n, rows):
+    """CrossClaims: each cross-node claim's sentence, predicate and status on
+    this host (its value beside it; an untestable one's value is labelled as
+    measured where its runs were, never as a result)."""
+    out = []
+    for r in rows:
+        if not r["claim"].startswith(CROSS_PREFIX):
+            continue
+        st = claims.status_word(r)
+        val = claims.fmt_value(r) if r.get("value") else ""
+        said = (f"{st}" + (f", {tex(val)}" if val and st != "not testable here" else "")
+                + (f" (measured on {tex(r['source'].split('/')[0])}: {tex(val)}, not a result)"
+                   if val and st == "not testable here" else ""))
+        out.append(f"\\texttt{{{tex(r['claim'])}}}: {tex(r['sentence'].rstrip('.'))} "
+                   f"({tex(claims.predicate(r))}; {said}).")
+    n.put_raw("CrossClaims", " ".join(out) if out else "No cross-node claim in this report.")
+
+
 # ---- the artifact appendix -----------------------------------------------------------------
 
 def put_expected(n):
@@ -321,5 +346,6 @@ def put(n, real, cross, probe):
     put_intervals(n)
     put_claims(n, rows, real)
     put_untested(n, rows, probe, f3_batch(cross))
+    put_cross(n, rows)
     put_expected(n)
     put_constants(n)

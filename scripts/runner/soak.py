@@ -7,7 +7,8 @@ Runs numaring-bench again and again, each run a random configuration (queue,
 workload: prodcons, pairs or mixed; threads up to 4x the CPUs, so that many
 runs are oversubscribed, as numaring-bench flags them; lookup, gate, backoff,
 batch, tiny to large capacity, bursts, local work with a floor, open or closed
-loop, the machine's nodes or two emulated ones for every queue) for --segment
+loop, the queue's memory under every --queue-mem policy, the machine's nodes or
+two emulated ones for every queue) for --segment
 seconds, always with --verify. While a run goes, its resident memory is sampled every
 second; after the first quarter of the run it must not grow by more than 10%
 (the harness and the queue allocate nothing per item). Any failed run, lost or
@@ -17,6 +18,7 @@ exit 1 and the command to reproduce it. Each run's line says its order check:
 enforced (the queue keeps each producer's order there) or counted (numaring and
 the sharded queue across nodes), with its inversions per million items. At the
 end: runs, items moved, the runs of each workload, the oversubscribed runs, the
+runs of each --queue-mem policy, the
 runs whose order was enforced and counted (the most inversions counted), and
 the largest RSS growth.
 """
@@ -115,6 +117,12 @@ def random_config(rng, ncpus, real_nodes=1):
     items = manifest.queue(queue)["items"]
     if manifest.items()[0] not in items:
         args += ["--item", items[0]]
+    # where the queue's memory goes: every policy, node:N on a node of the
+    # machine (on emulated nodes the run places nothing and says so)
+    mem = rng.choice(manifest.queue_mems())
+    if mem == "node:N":
+        mem = "node:%d" % rng.randrange(real_nodes)
+    args += ["--queue-mem", mem]
     if queue == "numaring":
         args += ["--lookup", rng.choice(manifest.lookups()),
                  "--gate", rng.choice(manifest.gates()),
@@ -144,7 +152,7 @@ def main():
     rng = random.Random(seed)
     ncpus = len(os.sched_getaffinity(0))
     real_nodes = machine_nodes()
-    by_workload, oversubscribed = {}, 0
+    by_workload, by_mem, oversubscribed = {}, {}, 0
     enforced = counted = 0
     most_inversions = 0.0
     end = time.monotonic() + a.duration
@@ -176,6 +184,8 @@ def main():
                 row = next(csv.DictReader(f))
             items += int(row["dequeued"])
             by_workload[row["workload"]] = by_workload.get(row["workload"], 0) + 1
+            mem = args[args.index("--queue-mem") + 1]
+            by_mem[mem] = by_mem.get(mem, 0) + 1
             with open(os.path.join(tmp, "r", "meta.json")) as f:
                 over = collect.oversubscribed(json.load(f)) == 1
             oversubscribed += over
@@ -198,7 +208,8 @@ def main():
                 most_inversions = max(most_inversions, inv)
                 order = f"order {row['ordering']} counted: {inv:g} inversions per million"
             line = (f"run {runs}: {row['queue']} {row['workload']} {shape}"
-                    f"{' oversubscribed' if over else ''} "
+                    f"{' oversubscribed' if over else ''} memory {row.get('queue_mem') or mem} "
+                    f"(pages {row.get('queue_pages') or 'not counted'}) "
                     f"verify {row['verify']}, {int(row['dequeued'])} items, {order}, RSS growth "
                     f"{growth * 100:.1f}%  ({' '.join(args[:-6])})")
             print(line, flush=True)
@@ -211,7 +222,9 @@ def main():
                 sys.exit(1)
     print(f"soak: {runs} runs ("
           + ", ".join(f"{w} {by_workload.get(w, 0)}" for w in manifest.workloads())
-          + f"; {oversubscribed} oversubscribed), {items} items delivered exactly once, "
+          + f"; {oversubscribed} oversubscribed; queue memory "
+          + ", ".join(f"{m} {n}" for m, n in sorted(by_mem.items()))
+          + f"), {items} items delivered exactly once, "
           f"the order enforced in {enforced} runs with no inversion and counted in {counted} "
           f"(at most {most_inversions:g} inversions per million), "
           f"largest RSS growth {worst * 100:.1f}%")

@@ -118,6 +118,24 @@ def add_workloads(hostdir):
     write(path, fields, out)
 
 
+def add_cross(hostdir):
+    """peers.csv's prodcons rows again at pin split (producers on one node,
+    consumers on the other), rte_ring's again as SCQ's (the model has none),
+    and numaring's producer-paced (producer_work_ns above the consumers'):
+    what the cross-node claims read."""
+    path = os.path.join(hostdir, "peers.csv")
+    fields, rows = read(path)
+    fields = fields + [c for c in ("pin", "producer_work_ns", "consumer_work_ns")
+                       if c not in fields]
+    out = list(rows)
+    out += [dict(r, pin="split", point=f"{r['point']}_pin=split") for r in rows]
+    out += [dict(r, queue="scq", point=f"{r['point']}_scq") for r in out if r["queue"] == "rte"]
+    out += [dict(r, producer_work_ns="200", consumer_work_ns="0",
+                 point=f"{r['point']}_pace=producer")
+            for r in out if r["queue"] == "numaring"]
+    write(path, fields, out)
+
+
 def big_host(root):
     """A two-socket host at the study's scale: every claim is testable."""
     fakeresults.make_synthetic(root, "big", kind="real", threads=(2, 32), reps=REPS,
@@ -125,6 +143,7 @@ def big_host(root):
                                f4_failed=0.01)
     write_bench(os.path.join(root, "big"))
     add_workloads(os.path.join(root, "big"))
+    add_cross(os.path.join(root, "big"))
     return os.path.join(root, "big")
 
 
@@ -182,6 +201,26 @@ def mutations(h):
                   {"queue": peer, "bursts": bursts}, "throughput_ops_per_s", ratio_to(v))
         return put
 
+    def cross(bursts, peer):
+        def put(v):
+            force(c("peers.csv"), {"queue": "numaring", "bursts": bursts, "pin": "split"},
+                  {"queue": peer, "bursts": bursts, "pin": "split"}, "throughput_ops_per_s",
+                  ratio_to(v))
+        return put
+
+    def cross_best(v):
+        # every peer at numaring's speed / 1.6, then the best of them (rte) at v
+        for q in ("flat", "ck", "moodycamel", "urcu", "mutex", "scq"):
+            force(c("peers.csv"), {"queue": q, "bursts": "1", "pin": "split"},
+                  {"queue": "numaring", "bursts": "1", "pin": "split"},
+                  "throughput_ops_per_s", ratio_to(1 / 1.6))
+        cross("1", "rte")(v)
+
+    def cross_p99(v):
+        paced = {"queue": "numaring", "producer_work_ns": "200"}
+        force(c("peers.csv"), {**paced, "pin": "split"}, {**paced, "pin": "compact"},
+              "p99_ns", ratio_to(v))
+
     def bench(bursts, peer, where="harness"):
         def put(v):
             force(c("bench", "bench-peers.csv"),
@@ -222,6 +261,10 @@ def mutations(h):
         "F5.study-interconnect": (f5_model, 0.5, 2.0),
         "ring.peers-bursts-rte": (peers("1", "rte"), 1.5, 1.0),
         "ring.peers-single-flat": (peers("0", "flat"), 1.2, 0.8),
+        "ring.cross-rte": (cross("1", "rte"), 1.5, 1.0),
+        "ring.cross-best-peer": (cross_best, 1.3, 0.8),
+        "ring.cross-scq": (cross("0", "scq"), 1.3, 0.8),
+        "ring.cross-p99": (cross_p99, 1.5, 3.0),
         "ring.bench-bursts-rte": (bench("1", "rte"), 1.5, 1.0),
         "ring.bench-bursts-rte-bare": (bench("1", "rte", "bare"), 1.5, 1.0),
         "ring.bench-single-flat": (bench("0", "flat"), 1.2, 0.8),

@@ -32,6 +32,9 @@ class SoakDrawsTest(unittest.TestCase):
         self.assertGreater(sum(t > 2 for t in threads), len(draws) // 2)
         self.assertTrue({opt(a, "--queue") for a in draws if "--topology" in a}
                         >= {"rte", "ck", "boost", "sharded", "numaring"})
+        # every --queue-mem policy, node:N on a node of the machine (here node 0)
+        mems = {opt(a, "--queue-mem") for a in draws}
+        self.assertEqual(mems, {m.replace(":N", ":0") for m in manifest.queue_mems()})
         for a in draws:
             symmetric = opt(a, "--workload") in manifest.symmetric_workloads()
             self.assertEqual("--threads" in a, symmetric, a)
@@ -64,9 +67,11 @@ class SoakRunTest(unittest.TestCase):
         runs = [ln for ln in r.stdout.splitlines() if ln.startswith("run ")]
         self.assertGreaterEqual(len(runs), 2, r.stdout)
         for ln in runs:
+            self.assertRegex(ln, r" memory [a-z:0-9-]+ \(pages [^)]*\) ")
             self.assertRegex(ln, r"verify ok, \d+ items, order [a-z/-]+ "
                                  r"(enforced|counted: [\d.e+]+ inversions per million)")
         last = r.stdout.splitlines()[-1]
+        self.assertRegex(last, r"; queue memory [a-z]")
         self.assertRegex(last, r"items delivered exactly once, the order enforced in \d+ runs "
                                r"with no inversion and counted in \d+")
 
