@@ -4,7 +4,7 @@
     python3 -m scripts.runner.soak --duration 3h [--bench build/numaring-bench] [--segment 60] [--log FILE]
 
 Runs numaring-bench again and again, each run a random configuration (queue,
-workload: prodcons, pairs or mixed; threads up to 4x the CPUs, so that many
+workload: prodcons, pairs or mixed, in turn; threads up to 4x the CPUs, so that many
 runs are oversubscribed, as numaring-bench flags them; lookup, gate, backoff,
 batch, tiny to large capacity, bursts, local work with a floor, open or closed
 loop, the queue's memory under every --queue-mem policy, the machine's nodes or
@@ -79,9 +79,11 @@ def machine_nodes():
     return max(n, 1)
 
 
-def random_config(rng, ncpus, real_nodes=1):
+def random_config(rng, ncpus, real_nodes=1, workload=None):
+    """One run's numaring-bench options, drawn; workload: the one to run (None:
+    drawn too)."""
     queue = rng.choice(SOAK_QUEUES)
-    workload = rng.choice(manifest.workloads())
+    workload = workload or rng.choice(manifest.workloads())
     most = OVERSUBSCRIBE * max(ncpus, 1)
     args = ["--queue", queue, "--workload", workload]
     if workload in manifest.symmetric_workloads():
@@ -153,6 +155,7 @@ def main():
     ncpus = len(os.sched_getaffinity(0))
     real_nodes = machine_nodes()
     by_workload, by_mem, oversubscribed = {}, {}, 0
+    turn = []
     enforced = counted = 0
     most_inversions = 0.0
     end = time.monotonic() + a.duration
@@ -163,7 +166,13 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         while time.monotonic() < end:
             seg = min(a.segment, max(1.0, end - time.monotonic()))
-            args = random_config(rng, ncpus, real_nodes) + ["--duration", f"{seg:.1f}", "--verify",
+            # the workloads in turn (each round of them shuffled): a short soak
+            # of a few segments still runs every one
+            if not turn:
+                turn = list(manifest.workloads())
+                rng.shuffle(turn)
+            args = random_config(rng, ncpus, real_nodes, turn.pop()) + [
+                "--duration", f"{seg:.1f}", "--verify",
                                                 "--out", os.path.join(tmp, "r"), "--quiet"]
             cmd = [a.bench] + args
             p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -72,6 +72,9 @@ class SoakRunTest(unittest.TestCase):
                                  r"(enforced|counted: [\d.e+]+ inversions per million)")
         last = r.stdout.splitlines()[-1]
         self.assertRegex(last, r"; queue memory [a-z]")
+        # the workloads in turn: four runs hold all three
+        for w in manifest.workloads():
+            self.assertRegex(last, r"\b%s [1-9]" % w)
         self.assertRegex(last, r"items delivered exactly once, the order enforced in \d+ runs "
                                r"with no inversion and counted in \d+")
 
