@@ -509,6 +509,38 @@ def reference_point(exp, pts, ncpus, nodes, cores=None):
                    + " ".join(f"{k}={v}" for k, v in ref))
 
 
+def item_left_out(exp, profile):
+    """{queue: reason} for the queues of a profile's sweep that take none of
+    its item kinds (the manifest's items: xenium's pointer queues take
+    message items only). Such a queue has no point in this profile, said with
+    its reason (experiments.py list prints it), when another profile of the
+    experiment runs it with an item it takes: peers.exp's quick and smoke
+    profiles run inline items only, for their budgets, and its full profile
+    runs the xenium queues with message items. Where no profile runs it the
+    queue is a mistake in the file, refused by name (ExpError):
+    numaring-bench would refuse every one of its points."""
+    def kinds(prof):
+        return [str(v) for v in exp.settings(prof)[0].get("item", [manifest.items()[0]])]
+
+    def takes_some(q, prof):
+        return not q["moves_data"] or any(i in q["items"] for i in kinds(prof))
+
+    out = {}
+    for name in exp.settings(profile)[0].get("queue", ["numaring"]):
+        q = manifest.queue(str(name))
+        if takes_some(q, profile):
+            continue
+        runs = [p for p in PROFILES if p != profile and takes_some(q, p)
+                and str(name) in map(str, exp.settings(p)[0].get("queue", ["numaring"]))]
+        if not runs:
+            raise ExpError(f"{exp.path}: queue {q['name']} takes {', '.join(q['items'])} items "
+                           f"only; give item = {q['items'][0]}")
+        out[q["name"]] = (f"takes {', '.join(q['items'])} items only; profile {profile} runs "
+                          f"item = {', '.join(kinds(profile))} (it runs in profile"
+                          f"{'s' if len(runs) > 1 else ''} {', '.join(runs)})")
+    return out
+
+
 def points(exp, profile, ncpus, nodes, cores=None):
     """Expand an experiment into its points for this machine and profile:
     ncpus CPUs (hardware threads), of which ``cores`` cores (None: as many
@@ -531,6 +563,7 @@ def points(exp, profile, ncpus, nodes, cores=None):
     pins = [str(v) for k, vals in axes if k == "pin" for v in vals]
     paces = [str(v) for k, vals in axes if k == "pace" for v in vals]
     items = [str(v) for k, vals in axes if k == "item" for v in vals]
+    left_out = item_left_out(exp, profile)  # raises for a queue no profile runs
     for combo in itertools.product(*(v for _, v in axes)):
         chosen = dict(zip((k for k, _ in axes), combo))
         pin = str(chosen.get("pin"))
@@ -545,10 +578,10 @@ def points(exp, profile, ncpus, nodes, cores=None):
         q = manifest.queue(str(chosen.get("queue", "numaring")))
         item = str(chosen.get("item", manifest.items()[0]))
         if q["moves_data"] and item not in q["items"]:
-            if any(i in q["items"] for i in items):
-                continue  # the point of the kind it takes runs it
-            raise ExpError(f"{exp.path}: queue {q['name']} takes {', '.join(q['items'])} items "
-                           f"only; give item = {q['items'][0]}")
+            # the point of the kind it takes runs it, or (none in this
+            # profile) another profile does: item_left_out says which
+            assert any(i in q["items"] for i in items) or q["name"] in left_out
+            continue
         workload = str(chosen.get("workload", "prodcons"))
         symmetric = workload in SYMMETRIC
         if {"split", "scatter"} <= set(pins) and pin in ("split", "scatter") \

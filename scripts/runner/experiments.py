@@ -610,6 +610,11 @@ def cmd_list(a):
                   + ",".join(map(str, r["threads"]))
                   + (" (2 emulated nodes)" if r["emulated"] else "")
                   + (" (+ the --ops points' run time)" if r["ops"] else ""))
+        # queues a profile leaves out for their item kinds, with the reason,
+        # so that a short list is not read as the whole field (issue 32)
+        for e in exps:
+            for qname, why in expfile.item_left_out(e, prof).items():
+                print(f"  left out of {e.name} {prof}: {qname}: {why}")
         side = side_seconds() if prof != "smoke" else 0.0
         if side:
             print(f"{'side benchmarks':16} {prof:7} {'':6} {'':4} {'':3} {'':5} "

@@ -93,11 +93,12 @@ def random_config(rng, ncpus, real_nodes=1, workload=None):
                  "--consumers", str(rng.randint(1, most // 2))]
     cap = rng.choice([2, 8, 64, 1024])
     if queue == "scq":
-        # SCQ refuses more threads than twice its capacity (its threshold's
-        # bound, harness/peers/scq.c): the capacity is raised to fit
+        # SCQ refuses more threads than its capacity (the paper's k <= n for
+        # its threshold, harness/peers/scq.c "Threads"): the capacity is
+        # raised to fit
         threads = int(args[args.index("--threads") + 1]) if "--threads" in args else \
             int(args[args.index("--producers") + 1]) + int(args[args.index("--consumers") + 1])
-        while 2 * cap < threads:
+        while cap < threads:
             cap *= 2
     batch = rng.choice([b for b in (1, 2, 8, 32) if b <= cap])
     nodes = real_nodes

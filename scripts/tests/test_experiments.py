@@ -124,8 +124,16 @@ class ParserTest(unittest.TestCase):
         self.assertEqual({(o["pin"], o["item"], o["capacity"]) for o in opts},
                          {("compact", "inline", "1024")})
         queues = len(e.sweep["queue"])
+        # the xenium pointer queues take message items only: none in quick,
+        # each left out with its reason; in full, message points only
+        pointers = {"xenium-ramalhete", "xenium-kfifo"}
+        self.assertLessEqual(pointers, set(e.sweep["queue"]))
+        self.assertEqual(set(expfile.item_left_out(e, "quick")), pointers)
+        self.assertEqual(set(expfile.item_left_out(e, "smoke")), pointers)
+        self.assertEqual(expfile.item_left_out(e, "full"), {})
+        self.assertFalse(pointers & {o["queue"] for o in opts})
         # prodcons: bursts x paces x work; pairs and mixed: bursts x work
-        self.assertEqual(len(pts), queues * (2 * 3 * 2 + 2 * (2 * 2)))
+        self.assertEqual(len(pts), (queues - 2) * (2 * 3 * 2 + 2 * (2 * 2)))
         mixed = next(p for p in pts if p.opts["workload"] == "mixed"
                      and p.opts["work"] == "50-150" and p.opts["bursts"] == "0")
         args = mixed.args()
@@ -151,9 +159,11 @@ class ParserTest(unittest.TestCase):
                                ("pairs", "compact"), ("pairs", "scatter"),
                                ("mixed", "compact"), ("mixed", "scatter")})
         self.assertEqual({p.opts["item"] for p in pts}, {"inline", "message"})
-        # 5 thread counts x 2 pins x 2 items x 2 work levels x (prodcons: bursts x paces;
-        # pairs, mixed: bursts)
-        self.assertEqual(len(pts), 5 * queues * 2 * 2 * 2 * (2 * 3 + 2 * 2))
+        self.assertEqual({p.opts["item"] for p in pts if p.opts["queue"] in pointers},
+                         {"message"})
+        # 5 thread counts x 2 pins x items (2, the pointer queues 1) x 2 work levels x
+        # (prodcons: bursts x paces; pairs, mixed: bursts)
+        self.assertEqual(len(pts), 5 * (2 * queues - 2) * 2 * 2 * (2 * 3 + 2 * 2))
 
     def test_symmetric_workloads_count_threads(self):
         e = parse_text(GOOD.replace("threads = 2", "threads = 2, 4\nworkload = pairs, prodcons"
@@ -290,6 +300,37 @@ class ParserTest(unittest.TestCase):
             expfile.points(e, "quick", 2, 1)
         self.assertIn("queue xenium-ramalhete takes message items only; give item = message",
                       str(cm.exception))
+        with self.assertRaises(expfile.ExpError):
+            expfile.item_left_out(e, "full")  # no profile runs it: refused in each
+
+    def test_a_profile_without_the_item_a_queue_takes_leaves_it_out_with_the_reason(self):
+        """peers.exp's way (quick inline only, full both): where another
+        profile runs the queue with an item it takes, a profile without one
+        leaves the queue out, not refused, and says why; the other queues'
+        points are as they were."""
+        text = (GOOD.replace("queue = numaring", "queue = numaring, xenium-ramalhete")
+                .replace("lookup = cached, none   # two points", "item = inline, message")
+                .replace("reps = 2", "reps = 2\nitem = inline"))
+        e = parse_text(text)
+        pts, _ = expfile.points(e, "quick", 2, 1)
+        self.assertEqual([(p.opts["queue"], p.opts["item"]) for p in pts],
+                         [("numaring", "inline")])
+        self.assertEqual(expfile.item_left_out(e, "quick"),
+                         {"xenium-ramalhete": "takes message items only; profile quick runs "
+                          "item = inline (it runs in profiles full, smoke)"})
+        pts, _ = expfile.points(e, "full", 2, 1)
+        self.assertEqual(sorted((p.opts["queue"], p.opts["item"]) for p in pts),
+                         [("numaring", "inline"), ("numaring", "message"),
+                          ("xenium-ramalhete", "message")])
+
+    def test_list_says_which_queues_a_profile_leaves_out_and_why(self):
+        r = run(["list", "--profile", "quick"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        for q in ("xenium-ramalhete", "xenium-kfifo"):
+            self.assertIn(f"  left out of peers quick: {q}: takes message items only; profile "
+                          "quick runs item = inline (it runs in profile full)", r.stdout)
+        r = run(["list", "--profile", "full"])
+        self.assertNotIn("left out of peers", r.stdout)
 
     def test_capacity_per_node_is_the_other_meaning(self):
         """capacity is the whole queue's; capacity-per-node passes numaring-bench

@@ -46,10 +46,10 @@ class SoakDrawsTest(unittest.TestCase):
             cap = int(opt(a, "--capacity") or opt(a, "--capacity-per-node"))
             batch = int(opt(a, "--batch"))
             self.assertLessEqual(batch, cap, a)
-            if opt(a, "--queue") == "scq":  # at most 2 x capacity threads
+            if opt(a, "--queue") == "scq":  # at most capacity threads (k <= n)
                 self.assertLessEqual(int(opt(a, "--threads") or 0) or
                                      int(opt(a, "--producers")) + int(opt(a, "--consumers")),
-                                     2 * cap, a)
+                                     cap, a)
             if (manifest.queue(opt(a, "--queue"))["capacity_kind"] == "split"
                     and "--capacity" in a):
                 rings = 2 if "--topology" in a else 1
