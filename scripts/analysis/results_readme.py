@@ -3,8 +3,8 @@
 
 host_readme() writes the whole README: the machine, the findings table (each
 finding's numbers from findings.py against the study's), the kind of host,
-the claims block (claims.py), then one section each on F4 by workload, the
-peers under pairs, the peers' other configurations (peers.exp as the field
+the claims block (claims.py), the figures beside their claims (gallery.py),
+then one section each on F4 by workload, the peers under pairs, the peers' other configurations (peers.exp as the field
 runs it: mixed, work with a floor, across nodes; where measured), regimes (regime_report.py), the ceiling model
 (ceiling_report.py), drift (drift.py), the harness's own ceiling, where the
 harness's time goes (make bench-fidelity's stripped runs) and which side set
@@ -16,7 +16,7 @@ import os
 import re
 import statistics
 
-from . import drift, findings, hostfacts
+from . import drift, findings, gallery, hostfacts
 from ..common import manifest, regime
 from . import nrdata
 from . import stats
@@ -627,10 +627,14 @@ def host_readme(hostdir):
     if not emulated and not guest:
         # the reproduction report: every claim checked here (scripts/analysis/claims.py)
         from . import claims  # here, as the model below: see test_plots.Ceiling
-        lines += claims.md_section(claims.report(hostdir))
-    elif emulated:
-        lines += ["", "The reproduction report of these runs is the real host folder's "
-                  "(`claims.csv` and README there)."]
+        rows = claims.report(hostdir)
+        lines += claims.md_section(rows)
+        lines += gallery.lines(hostdir, rows)
+    else:
+        if emulated:
+            lines += ["", "The reproduction report of these runs is the real host folder's "
+                      "(`claims.csv` and README there)."]
+        lines += gallery.lines(hostdir, guest=bool(guest))
     lines += f4_section(hostdir)
     lines += peers_pairs_section(hostdir)
     lines += peers_field_section(hostdir)

@@ -50,6 +50,7 @@ import shutil
 import sys
 
 from ..analysis import nrdata
+from ..common import figlist
 from . import fig_common
 from . import fig_draw
 from . import fig_f1
@@ -100,17 +101,20 @@ def note(msg):
 # can fail on input happens there), drawn from that one preparation by
 # matplotlib (DRAW) and written for gnuplot (dat_text)
 
+#: each figure's preparation; the figures themselves (name, experiment,
+#: panels) are scripts/common/figlist.py's, which the results READMEs read too
+PREPARE = {
+    "f1-lookup-cost": prep_f1,
+    "f2-node-cache": prep_f2,
+    "f3-gate-percentiles": prep_f3a,
+    "f3-gate-vs-threads": prep_f3b,
+    "f4-backoff": prep_f4,
+    "f5-ceiling": prep_f5,
+    "peers-throughput": prep_peers,
+    "peers-latency": prep_peers_latency,
+}
 # name, experiment, prepare, panels (single host)
-FIGURES = [
-    ("f1-lookup-cost", "f1-lookup-cost", prep_f1, 1),
-    ("f2-node-cache", "f2-node-cache", prep_f2, 1),
-    ("f3-gate-percentiles", "f3-gate", prep_f3a, 1),
-    ("f3-gate-vs-threads", "f3-gate", prep_f3b, 2),
-    ("f4-backoff", "f4-backoff", prep_f4, 6),
-    ("f5-ceiling", "f5-ceiling", prep_f5, 2),
-    ("peers-throughput", "peers", prep_peers, 2),
-    ("peers-latency", "peers", prep_peers_latency, 2),
-]
+FIGURES = [(name, exp, PREPARE[name], panels) for name, exp, panels in figlist.FIGURES]
 FIGURE_NAMES = [f[0] for f in FIGURES]
 #: the experiments the figures draw, in FIGURES' order: what a Host loads
 EXPERIMENTS = tuple(dict.fromkeys(f[1] for f in FIGURES))

@@ -1,0 +1,31 @@
+# SPDX-License-Identifier: BSD-2-Clause
+"""figlist.py - the study's main figures: the one list of them.
+
+Each figure's name (plots/<host>/<name>.png and .pdf, plots/<host>/data/<name>.dat,
+scripts/gnuplot/<name>.gp), the experiment whose tidy CSV it draws
+(experiments/<experiment>.exp, which names the finding) and its panels on a
+single host, in the order the figures are drawn and listed. Two packages read
+it: scripts/figures/plot.py draws each (its FIGURES: this list with each
+figure's preparation, PREPARE) and scripts/analysis/gallery.py shows each in
+the results README beside the claims of its finding. It lives here, in common,
+because the analysis may not import the figures (scripts/tests/test_layout.py):
+a figure added here is drawn and shown in the README, and plot.py fails on
+import until it has a preparation.
+"""
+
+#: (name, experiment, panels on a single host), in drawing order
+FIGURES = (
+    ("f1-lookup-cost", "f1-lookup-cost", 1),
+    ("f2-node-cache", "f2-node-cache", 1),
+    ("f3-gate-percentiles", "f3-gate", 1),
+    ("f3-gate-vs-threads", "f3-gate", 2),
+    ("f4-backoff", "f4-backoff", 6),
+    ("f5-ceiling", "f5-ceiling", 2),
+    ("peers-throughput", "peers", 2),
+    ("peers-latency", "peers", 2),
+)
+
+
+def figures():
+    """[(name, experiment)] of the main figures, in drawing order."""
+    return [(name, exp) for name, exp, _panels in FIGURES]
