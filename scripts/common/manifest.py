@@ -86,6 +86,7 @@ symmetric_workloads = _names("symmetric_workloads", "The workloads whose every t
 pins = _names("pins", "--pin's named placements (a cpulist is the other kind of value).")
 smts = _names("smts", "--smt's values.")
 items = _names("items", "--item's values.")
+queue_mems = _names("queue_mems", "--queue-mem's values (node:N: any OS node N).")
 accountings = _names("accountings", "--accounting's values.")
 queue_counters = _names("queue_counters", "The queue counters, in summary.csv's order.")
 probe_kinds = _names("probe_kinds", "The kinds of probe.csv's rows (numaring-bench --probe).")
