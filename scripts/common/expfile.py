@@ -58,7 +58,9 @@ PINS = manifest.pins()
 WORKLOADS = manifest.workloads()
 SYMMETRIC = manifest.symmetric_workloads()
 SMTS = manifest.smts()
-FINDINGS = ("F1", "F2", "F3", "F4", "F5", "peers")
+#: placement: the peers under every placement of threads and memory across
+#: nodes (experiments/placement.exp, issue 31 item 3)
+FINDINGS = ("F1", "F2", "F3", "F4", "F5", "peers", "placement")
 #: which side of a prodcons run sets its pace (scripts/common/regime.py): free (closed
 #: loop, nothing added), producer (the producers do pace-work ns of local work
 #: per item they enqueue: the queue runs near empty), consumer (the consumers
