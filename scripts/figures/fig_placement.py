@@ -188,6 +188,7 @@ def draw_placement(axes, p, show_legend=True):
                 if c and c["tput"] is not None and c["tput"].est > 0:
                     grid[i, j] = c["tput"].est
         image = ax.imshow(np.ma.masked_invalid(grid), cmap=cmap, norm=norm, aspect="auto")
+        ax.grid(False)   # the style's grid would cross the cells
         for i, pr in enumerate(pn["rows"]):
             for j, q in enumerate(pn["queues"]):
                 c = pr["cells"].get(q)
