@@ -25,17 +25,13 @@ dat_placement (the data file of scripts/gnuplot/placement.gp) render it.
 
 import math
 
-from ..analysis import nrdata
-from ..analysis import stats
-from ..common import manifest
+from ..analysis import placement_cells as PC
 from . import fig_common as FC
 from . import fig_draw
 from .fig_draw import no_data
 from .fig_gnuplot import dat_header
 from .fig_host import caption_lines, order_of, oversub_status, workload_of
 
-#: the queue numaring is held against the others with
-NUMARING = "numaring"
 #: each workload's panel title
 WORKLOAD_WORDS = {"prodcons": "prodcons: producers and consumers apart",
                   "pairs": "pairs: every thread enqueues, then dequeues",
@@ -43,26 +39,10 @@ WORKLOAD_WORDS = {"prodcons": "prodcons: producers and consumers apart",
 #: the memory policies' short names in a row's label, in the order drawn
 MEM_SHORT = {"producers": "mem P", "consumers": "mem C", "interleave": "mem interleaved",
              "first-touch": "mem first touch"}
-NOT_PLACED = "not placed"
-
-
-def mem_of(row):
-    """The queue's memory a run asked for (queue_mem; first-touch where empty)."""
-    return (row.get("queue_mem") or "first-touch").strip()
-
-
-def placement_key(row):
-    """(threads, pin, memory): one row of a workload's panel."""
-    return (nrdata.threads(row), nrdata.pin_of(row), mem_of(row))
-
-
-def _mem_rank(mem):
-    order = list(MEM_SHORT)
-    return (order.index(mem) if mem in order else len(order), mem)
 
 
 def placement_label(workload, key, row):
-    """A row's label: '1P1C  P0 C1  mem P' (prodcons), '4 threads scatter
+    """A row's label: '1P1C  P0 C1  mem P' (prodcons), '4 threads  scatter
     mem interleaved' (pairs, mixed)."""
     t, pin, mem = key
     if workload == "prodcons":
@@ -73,41 +53,12 @@ def placement_label(workload, key, row):
     return "%s  %s  %s" % (who, where, MEM_SHORT.get(mem, "mem " + mem))
 
 
-def median(rows, column):
-    """The median of a column over rows (None where no row has a value)."""
-    vals = [v for v in (nrdata.num(r, column) for r in rows) if v is not None]
-    iv = stats.interval(vals) if vals else None
-    return iv
-
-
 def panel_of(workload, rows, queues):
-    """One workload's panel: its placement rows (in order: threads, pin,
-    memory), each with its cells per queue and numaring's ratio to the best
-    peer of the row."""
-    keys = sorted({placement_key(r) for r in rows},
-                  key=lambda k: (k[0], k[1], _mem_rank(k[2])))
-    prow = []
-    for key in keys:
-        at = [r for r in rows if placement_key(r) == key]
-        cells = {}
-        for q in queues:
-            rs = [r for r in at if r["queue"] == q]
-            if not rs:
-                continue
-            tput = median(rs, "throughput_ops_per_s")
-            crosses = all(nrdata.crosses_nodes(r) for r in rs)
-            cells[q] = {"tput": tput, "n": len(rs), "rows": rs, "crosses": crosses,
-                        "p50": median(rs, "p50_ns") if crosses else None,
-                        "p99": median(rs, "p99_ns") if crosses else None,
-                        "oversubscribed": int(any(str(r.get("oversubscribed") or "") == "1"
-                                                  for r in rs))}
-        peers = [q for q in cells if q != NUMARING and cells[q]["tput"] is not None]
-        best = max(peers, key=lambda q: cells[q]["tput"].est) if peers else None
-        ratio = None
-        if best and NUMARING in cells:
-            ratio = stats.paired(cells[NUMARING]["rows"], cells[best]["rows"])
-        prow.append({"key": key, "label": placement_label(workload, key, at[0]),
-                     "cells": cells, "best": best, "ratio": ratio})
+    """One workload's panel: its placements (placement_cells.workload_cells),
+    each labelled, and the queues that ran in it."""
+    prow = PC.workload_cells(rows, queues)
+    for pr in prow:
+        pr["label"] = placement_label(workload, pr["key"], pr["row"])
     return {"workload": workload, "name": WORKLOAD_WORDS.get(workload, workload),
             "queues": [q for q in queues if any(q in pr["cells"] for pr in prow)],
             "rows": prow}
@@ -117,10 +68,10 @@ def panel_of(workload, rows, queues):
 def prep_placement(host):
     rows = list(host.data["placement"])
     queues = order_of("queue", {r["queue"] for r in rows})
-    workloads = [w for w in manifest.workloads() if any(workload_of(r) == w for r in rows)]
+    workloads = PC.workloads_in(rows)
     panels = [panel_of(w, [r for r in rows if workload_of(r) == w], queues)
               for w in workloads]
-    not_placed = any((r.get("queue_pages") or "").strip() == NOT_PLACED for r in rows)
+    not_placed = PC.not_placed(rows)
     drawn = ("colour and number: each cell's median throughput (million items/s; pairs, "
              "mixed: operations/s); p50/p99 in the cells whose items all cross nodes; "
              "right of each row: numaring / the best peer of that placement, the paired "
@@ -140,7 +91,7 @@ def prep_placement(host):
              "emulated, not placed: the memory axis is not exercised here"
              if not_placed else None,
              # a cell: one queue at one placement (condense adds this to the drawn line)
-             oversub_status(rows, lambda r: (workload_of(r), placement_key(r), r["queue"]),
+             oversub_status(rows, lambda r: (workload_of(r), PC.placement_key(r), r["queue"]),
                             mark="a red \u00d7 in the cell")])}
     p["ratios"] = {}
     return p

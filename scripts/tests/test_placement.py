@@ -28,6 +28,7 @@ import sys
 import tempfile
 import unittest
 
+from scripts.analysis import results_readme, stats
 from scripts.common import expfile
 from scripts.figures import fig_gnuplot, fig_placement, plot
 from scripts.runner import sizing
@@ -254,6 +255,22 @@ class Figure(unittest.TestCase):
             self.assertAlmostEqual(float(f[3]), pr["ratio"].est, delta=pr["ratio"].est * 1e-5)
             self.assertEqual(f[6], pr["best"])
             self.assertNotIn(" ", f[2])
+
+    def test_the_results_readme_prints_the_figures_ratios(self):
+        hostdir = os.path.join(self.tmp, "results", "fakehost")
+        lines = results_readme.placement_section(hostdir)
+        table = [ln.split(" | ") for ln in lines if ln.startswith("| prodcons")
+                 or ln.startswith("| pairs") or ln.startswith("| mixed")]
+        drawn = [(pn["workload"], pr) for pn in self.p["panels"] for pr in pn["rows"]]
+        self.assertEqual(len(table), len(drawn))
+        for cols, (wl, pr) in zip(table, drawn):
+            self.assertEqual(cols[0], "| " + wl)
+            self.assertEqual(cols[2:4], [pr["key"][1], pr["key"][2]])
+            self.assertEqual(cols[4], pr["best"])
+            self.assertEqual(cols[7], stats.fmt(pr["ratio"]) + "x |")
+        self.assertTrue(any("not placed" in ln for ln in lines))
+        # a host without the sweep has no section
+        self.assertEqual(results_readme.placement_section(os.path.join(self.tmp, "none")), [])
 
     @unittest.skipUnless(GNUPLOT, "gnuplot not installed")
     def test_gnuplot_draws_it(self):
