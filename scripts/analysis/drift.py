@@ -86,6 +86,9 @@ STUDY_EFFECT = {
     "f4-spin": ("the study's 15% backoff cost", 0.15),
     "f5-ceiling": ("a fifth of the ceiling", 0.2),
     "peers": ("a fifth of throughput", 0.2),
+    # the placement sweep states no ratio of the study's: numaring against
+    # the best peer per placement, as the peers
+    "placement": ("a fifth of throughput", 0.2),
 }
 
 

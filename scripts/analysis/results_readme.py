@@ -251,6 +251,43 @@ def peers_field_section(hostdir):
     return lines
 
 
+def placement_section(hostdir):
+    """The README's placement table (experiments/placement.exp, the placement
+    heatmap's numbers: placement_cells): per workload and placement, the best
+    peer's and numaring's median throughput and numaring's paired ratio to
+    it. [] where the host has no placement.csv."""
+    from . import placement_cells as PC
+    rows = PC.load(hostdir)
+    if not rows:
+        return []
+    queues = sorted({r["queue"] for r in rows})
+    lines = ["", "## Placement: numaring against the best peer of each placement", "",
+             "The placement sweep (`experiments/placement.exp`, the figure `placement`): "
+             "producers on node P and consumers on node C (`nodes:P/C`; pairs and mixed: "
+             "threads alternating nodes, `scatter`) with the queue's memory on the "
+             "producers' node, the consumers' or interleaved; each placement's best peer "
+             "(the other queue with the highest median there), million operations/s "
+             "(medians), and numaring's paired ratio to it."]
+    if PC.not_placed(rows):
+        lines += ["", "**Emulated nodes, not placed**: the queue's memory went nowhere in "
+                  "particular (queue_pages \u201cnot placed\u201d), so the memory rows repeat the "
+                  "same runs; nothing here is a two-socket result."]
+    lines += ["", "| workload | threads | pin | memory | best peer | Mops/s | numaring Mops/s | "
+              "numaring / best peer |", "|---|---|---|---|---|---|---|---|"]
+    for wl in PC.workloads_in(rows):
+        for pr in PC.workload_cells([r for r in rows if PC.workload_of(r) == wl], queues):
+            (t, pin, mem), best, cells = pr["key"], pr["best"], pr["cells"]
+            nr = cells.get(PC.NUMARING)
+            over = any(c["oversubscribed"] for c in cells.values())
+            dash = "\u2014"
+            lines.append("| %s | %s%s | %s | %s | %s | %s | %s | %s |" % (
+                wl, t, over_note({"oversubscribed": over}), pin, mem, best or dash,
+                "%.3g" % (cells[best]["tput"].est / 1e6) if best else dash,
+                "%.3g" % (nr["tput"].est / 1e6) if nr else dash,
+                stats.fmt(pr["ratio"]) + "x" if pr["ratio"] else dash))
+    return lines
+
+
 def natural(text):
     """A sort key that orders the numbers in a point's id by value (batch=4 before batch=16)."""
     return [(0, float(x), "") if re.fullmatch(r"[0-9]+(\.[0-9]+)?", x) else (1, 0.0, x)
@@ -638,6 +675,7 @@ def host_readme(hostdir):
     lines += f4_section(hostdir)
     lines += peers_pairs_section(hostdir)
     lines += peers_field_section(hostdir)
+    lines += placement_section(hostdir)
     from . import handover, regime_report
     lines += regime_report.lines(hostdir)
     from . import ceiling_report  # here: the README is written without the model too

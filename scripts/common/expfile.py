@@ -7,7 +7,7 @@ The format, documented in experiments/README.md:
     [experiment]
     name = f2-node-cache          # must equal the file name without .exp
     title = F2: ...               # one line, shown in progress and plots
-    finding = F2                  # F1..F5, or "peers"
+    finding = F2                  # F1..F5, "peers" or "placement"
     reference = lookup=cached     # optional: the drift reference (default: the
                                   # first point; "none": no reference runs)
 
@@ -58,7 +58,9 @@ PINS = manifest.pins()
 WORKLOADS = manifest.workloads()
 SYMMETRIC = manifest.symmetric_workloads()
 SMTS = manifest.smts()
-FINDINGS = ("F1", "F2", "F3", "F4", "F5", "peers")
+#: placement: the peers under every placement of threads and memory across
+#: nodes (experiments/placement.exp, issue 31 item 3)
+FINDINGS = ("F1", "F2", "F3", "F4", "F5", "peers", "placement")
 #: which side of a prodcons run sets its pace (scripts/common/regime.py): free (closed
 #: loop, nothing added), producer (the producers do pace-work ns of local work
 #: per item they enqueue: the queue runs near empty), consumer (the consumers
@@ -118,6 +120,23 @@ def _pin(text):
     if text not in PINS:
         raise ValueError(f"unknown value {text!r} (one of: {', '.join(PINS)}, nodes:P/C)")
     return text
+
+
+def _queue_mem(text):
+    """queue-mem: where the queue's memory goes (numaring-bench --queue-mem):
+    first-touch, producers, consumers, interleave or node:N."""
+    if re.fullmatch(r"node:\d{1,2}", text):
+        return text
+    names = [m for m in manifest.queue_mems() if m != "node:N"]
+    if text not in names:
+        raise ValueError(f"unknown value {text!r} (one of: {', '.join(names)}, node:N)")
+    return text
+
+
+def sides_pin(pin):
+    """Whether a pin puts producers and consumers on nodes of their own
+    (split, nodes:P/C): a prodcons placement, refused for pairs and mixed."""
+    return pin == "split" or pin.startswith("nodes:")
 
 
 def _choice(names):
@@ -182,6 +201,7 @@ SWEEP_KEYS.update({
     "backoff": _choice(BACKOFFS),
     "capacity-per-node": _bounded("capacity"),
     "pin": _pin,
+    "queue-mem": _queue_mem,
     "smt": _choice(SMTS),
     "item": _choice(manifest.items()),
     "pace": _choice(PACES),
@@ -584,9 +604,14 @@ def points(exp, profile, ncpus, nodes, cores=None):
             continue
         workload = str(chosen.get("workload", "prodcons"))
         symmetric = workload in SYMMETRIC
-        if {"split", "scatter"} <= set(pins) and pin in ("split", "scatter") \
-                and pin != CROSS_PIN.get(workload, pin):
-            continue  # each workload's own cross-node placement (CROSS_PIN)
+        if "scatter" in pins and any(sides_pin(x) for x in pins) \
+                and (sides_pin(pin) if symmetric else pin == "scatter"):
+            # each workload its own cross-node placement (CROSS_PIN): prodcons
+            # its sides apart (split, nodes:P/C), pairs and mixed scatter
+            continue
+        if symmetric and str(chosen.get("queue-mem")) == "consumers" and "producers" in [
+                str(v) for k, vals in axes if k == "queue-mem" for v in vals]:
+            continue  # pairs, mixed: consumers' memory is thread 0's, producers' point
         if "threads" in chosen and chosen["threads"] not in by_smt[str(chosen.get("smt", "cores"))]:
             continue
         if symmetric and str(chosen.get("pace", "free")) != "free" and "free" in paces:

@@ -23,6 +23,7 @@ FIGURES = (
     ("f5-ceiling", "f5-ceiling", 2),
     ("peers-throughput", "peers", 2),
     ("peers-latency", "peers", 2),
+    ("placement", "placement", 3),
 )
 
 

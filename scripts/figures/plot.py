@@ -17,6 +17,8 @@ plots/<host>/<figure>.png and .pdf:
   f5-ceiling           throughput vs the realized batch against the ceiling (fig_f5.py)
   peers-throughput     throughput by queue, each regime apart (fig_peers.py)
   peers-latency        closed-loop latency by queue and regime (fig_peers_latency.py)
+  placement            throughput per queue by placement of threads and memory, numaring
+                       / the best peer per placement: a heatmap (fig_placement.py)
 
 --compare A B draws each figure with host A and host B side by side into
 plots/compare-A-vs-B/.  --gnuplot also writes plots/<host>/data/<figure>.dat
@@ -63,6 +65,7 @@ from . import fig_host
 from . import fig_lines
 from . import fig_peers
 from . import fig_peers_latency
+from . import fig_placement
 from .fig_draw import (
     add_caption, figure_size, headline, init_matplotlib, no_data, save, suptitle,
     thread_colors, unify_row)
@@ -76,6 +79,7 @@ from .fig_f5 import prep_f5
 from .fig_host import emulated, guest, SCRIPT_DIR
 from .fig_peers import draw_peers, prep_peers
 from .fig_peers_latency import draw_peers_latency, prep_peers_latency
+from .fig_placement import draw_placement, prep_placement
 from ..analysis.nrdata import DataError
 # the names callers (the tests) know this module by
 from .fig_f3 import envelope, F3_OVER_TITLE, F3_PCT, latency_curve  # noqa: F401
@@ -112,6 +116,7 @@ PREPARE = {
     "f5-ceiling": prep_f5,
     "peers-throughput": prep_peers,
     "peers-latency": prep_peers_latency,
+    "placement": prep_placement,
 }
 # name, experiment, prepare, panels (single host)
 FIGURES = [(name, exp, PREPARE[name], panels) for name, exp, panels in figlist.FIGURES]
@@ -128,6 +133,7 @@ COMPARE_TITLES = {
     "f5-ceiling": "F5: measured throughput against the physical ceiling",
     "peers-throughput": "Peers: throughput by queue and threads",
     "peers-latency": "Peers: latency at the largest thread count",
+    "placement": "Placement: throughput per queue by placement of threads and memory",
 }
 
 
@@ -138,7 +144,7 @@ draw_lines = fig_lines.draw
 
 DRAW = {"f1": fig_f1.draw, "lines": draw_lines, "f4": draw_f4, "f3a": draw_f3a, "f3b": draw_f3b,
         "f3load": fig_f3.draw_f3_load, "f5": fig_f5.draw, "peers": draw_peers,
-        "peers-latency": draw_peers_latency}
+        "peers-latency": draw_peers_latency, "placement": draw_placement}
 
 
 def grid_of(name, p):
@@ -240,7 +246,8 @@ def __getattr__(name):
 DAT = {"f1": fig_f1.dat, "f4": fig_f4.dat_f4, "lines": fig_lines.dat_lines,
        "peers": fig_peers.dat_peers, "f3a": fig_f3.dat_f3a, "f3load": fig_f3.dat_f3load,
        "f3b": fig_f3b.dat_f3b, "f5": fig_f5.dat_f5,
-       "peers-latency": fig_peers_latency.dat_peers_latency}
+       "peers-latency": fig_peers_latency.dat_peers_latency,
+       "placement": fig_placement.dat_placement}
 
 
 def dat_text(name, p):

@@ -206,6 +206,13 @@ PEERS_PAIRS_LOST = {"numaring": 0.04, "flat": 0.12}
 #: speed kept with the 50-150 ns delay on every thread, and across nodes
 PEERS_FIELD_SLOW = 0.6
 PEERS_CROSS_SLOW = 0.7
+#: placement: each queue's speed (of numaring's on one node), the share kept
+#: where every item crosses nodes, and what the queue's memory costs away
+#: from the side that touches it most (numaring: nothing, its rings stay
+#: where it put them)
+PLACEMENT_SPEED = {"numaring": 1.0, "flat": 0.8, "rte": 1.1, "scq": 0.5, "moodycamel": 0.7}
+PLACEMENT_CROSS = {"numaring": 0.8, "flat": 0.4, "rte": 0.45, "scq": 0.35, "moodycamel": 0.5}
+PLACEMENT_MEM = {"producers": 1.0, "consumers": 0.9, "interleave": 0.95}
 #: F5's closed loop (make_synthetic's f5_closed): its throughput as a share of
 #: the capacity model
 F5_CLOSED_SHARE = 0.8
@@ -316,6 +323,13 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
     scatter at work 0 (PEERS_CROSS_SLOW of the speed).
     ``f5_pin``: F5's placement (f5-ceiling.exp's is split; the synthetic
     default scatter keeps the older fixtures' ceilings).
+    Experiment "placement" (experiments/placement.exp, not in the default
+    list): PLACEMENT_SPEED's queues in prodcons at nodes:0/0 and nodes:0/1
+    x memory producers, consumers, interleave, and pairs and mixed at
+    scatter x memory producers, interleave, at each thread count; a crossing
+    run keeps PLACEMENT_CROSS of its speed, every queue but numaring
+    PLACEMENT_MEM's share by memory; queue_pages "not placed" on emulated
+    nodes, else "0:8;1:0".
     """
     rnd = random.Random(seed)
     if closed_regimes is not None and not isinstance(closed_regimes, dict):
@@ -645,6 +659,33 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
                                         per_rep = PEERS_PACE_REGIME[pace]
                                     run(exp, name, cfg, tp, lat, lat * 8 if lat else None,
                                         rows, per_rep=per_rep)
+        elif exp == "placement":
+            for w in ("prodcons", "pairs", "mixed"):
+                pins = ("nodes:0/0", "nodes:0/1") if w == "prodcons" else ("scatter",)
+                mems = ("producers", "consumers", "interleave") if w == "prodcons" else (
+                    "producers", "interleave")
+                for t in threads:
+                    for pin in pins:
+                        for mem in mems:
+                            for q, sp in PLACEMENT_SPEED.items():
+                                cross = pin != "nodes:0/0"
+                                tp = (8e6 * sp * (PLACEMENT_CROSS[q] if cross else 1.0) *
+                                      (1.0 if q == "numaring" else PLACEMENT_MEM[mem]) *
+                                      (t / 2.0) ** 0.3)
+                                side = t if w != "prodcons" else t // 2
+                                cfg = {"queue": q, "workload": w, "pin": pin, "queue_mem": mem,
+                                       "queue_pages": "not placed" if kind == "emulated"
+                                       else "0:8;1:0", "producers": side, "consumers": side,
+                                       "threads": t}
+                                if w != "prodcons":
+                                    cfg["ops_kind"] = "operations"
+                                if q != "numaring":
+                                    cfg.update(lookup="", lookup_in_force="", recheck="",
+                                               gate="", backoff="")
+                                lat = 2000.0 * t / tp * 1e6
+                                run(exp, "%s-t%d-%s-%s-%s" % (w, t, pin.replace("/", "_"),
+                                                              mem, q),
+                                    cfg, tp, lat, lat * 6, rows)
         write_tidy(os.path.join(root, host, exp + ".csv"), rows, profile,
                    (("role", "oversubscribed") if oversub_above is not None or references
                     else ()) + (regime.COLUMNS if exp in closed_regimes else ()))

@@ -93,12 +93,15 @@ class DatColumns(unittest.TestCase):
         cls.tmp = tempfile.mkdtemp(prefix="nr-datcols-")
         cls.results = os.path.join(cls.tmp, "results")
         mk = fakeresults.make_synthetic
-        mk(cls.results, "small", "real", (2,), reps=4, seed=41, oversub_above=2,
+        every = ["f1-lookup-cost", "f2-node-cache", "f3-gate", "f4-backoff", "f5-ceiling",
+                 "peers", "placement"]
+        mk(cls.results, "small", "real", (2,), reps=4, seed=41, oversub_above=2, experiments=every,
            peers_workloads=("prodcons", "pairs"), peers_paces=("free", "producer", "consumer"),
            f5_realized=0.9, f5_closed=True, workloads=("prodcons", "pairs", "mixed"),
            latency_files=False,
            closed_regimes=("f1-lookup-cost", "f2-node-cache", "f4-backoff"))
         mk(cls.results, "big", "emulated", (2, 4, 8), reps=3, seed=42, oversub_above=4,
+           experiments=every,
            f3_loads=(0.25, 0.5, 0.75), f5_realized=0.9, peers_workloads=("prodcons", "pairs"),
            latency_files=False)
         mk(cls.results, "older", "real", (2, 4), reps=2, seed=43,

@@ -683,7 +683,10 @@ class Harness(unittest.TestCase):
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp(prefix="nr-harness-")
         cls.results = os.path.join(cls.tmp, "results")
-        fakeresults.make_synthetic(cls.results, "h", "real", (2, 4), reps=3, seed=7)
+        fakeresults.make_synthetic(cls.results, "h", "real", (2, 4), reps=3, seed=7,
+                                   experiments=["f1-lookup-cost", "f2-node-cache", "f3-gate",
+                                                "f4-backoff", "f5-ceiling", "peers",
+                                                "placement"])
         fakeresults.make_synthetic(cls.results, "none", "real", (2, 4), reps=2, seed=8,
                                    harness=None)
         fakeresults.make_synthetic(cls.results, "tight", "real", (2, 4), reps=3, seed=9,

@@ -193,7 +193,10 @@ class Trees(unittest.TestCase):
         cls.tmp = tempfile.mkdtemp(prefix="nr-stats-")
         cls.results = os.path.join(cls.tmp, "results")
         mk = fakeresults.make_synthetic
+        every = ["f1-lookup-cost", "f2-node-cache", "f3-gate", "f4-backoff", "f5-ceiling",
+                 "peers", "placement"]
         mk(cls.results, "drifty", "real", (2, 4, 8), reps=5, seed=21, profile="quick",
+           experiments=every,
            oversub_above=4, references={"f4-backoff": (1.0, 1.3, 1.05),
                                         "f2-node-cache": (1.0, 0.99, 1.01),
                                         "peers": (1.0, 0.6, 1.0)})
@@ -201,7 +204,7 @@ class Trees(unittest.TestCase):
            oversub_above=4, references={"f4-backoff": (1.0, 1.01, 0.99)})
         mk(cls.results, "idle", "real", (2, 4), reps=4, seed=23, f4_failed=0.0002,
            oversub_above=2, experiments=["f4-backoff"])
-        mk(cls.results, "old", "real", (2, 4), reps=3, seed=24)
+        mk(cls.results, "old", "real", (2, 4), reps=3, seed=24, experiments=every)
         mk(cls.results, "one", "real", (2,), reps=3, seed=25, oversub_above=2,
            experiments=["f2-node-cache", "f4-backoff", "peers"])
         cls.summarize = _summarize()

@@ -45,14 +45,16 @@ ROOT = os.path.dirname(SCRIPTS)
 TCG = {"kind": "qemu-tcg", "cpuid_signature": "TCGTCGTCGTCG", "sys_vendor": "QEMU",
        "timings_meaningful": False}
 KVM = {"kind": "kvm", "cpuid_signature": "KVMKVMKVM", "sys_vendor": "", "timings_meaningful": True}
-EXPERIMENTS = ("f1-lookup-cost", "f2-node-cache", "f3-gate", "f4-backoff", "f5-ceiling", "peers")
+EXPERIMENTS = ("f1-lookup-cost", "f2-node-cache", "f3-gate", "f4-backoff", "f5-ceiling", "peers",
+               "placement")
 TOKEN = "0123456789abcdef"
 
 
 def guest_host(root, host="numavm-guest-qemu-tcg-2node", virt=TCG, ncpus=(8, 8), numa=2):
     """A synthetic results/<host>/ as make vm-experiments brings it back."""
     fakeresults.make_synthetic(root, host=host, kind="real", threads=(2, 16), reps=2,
-                               profile="smoke", references={e: (1.0, 1.01, 0.99) for e in EXPERIMENTS})
+                               profile="smoke", experiments=list(EXPERIMENTS),
+                               references={e: (1.0, 1.01, 0.99) for e in EXPERIMENTS})
     hd = os.path.join(root, host)
     path = os.path.join(hd, "env", "show-topology.json")
     with open(path) as f:
