@@ -902,8 +902,9 @@ class RunnerTest(unittest.TestCase):
                 self.assertIn(rows[0]["oversubscribed"], ("0", "1"))
                 self.assertIn(rows[0]["verify"], ("ok", "n/a"))
                 found.add(rows[0]["experiment"])
-        self.assertEqual(found, {"f1-lookup-cost", "f2-node-cache", "f3-gate", "f4-backoff",
-                                 "f4-spin", "f5-ceiling", "peers"})
+        # every committed experiment file ran its smoke profile
+        self.assertEqual(found, set(expfile.experiment_names()))
+        self.assertGreaterEqual(len(found), 8)
         # the smoke profile too ends with the reproduction report of the real folder
         (real,) = [h for h in hosts if "-emulated-" not in h]
         report = tidy_rows_plain(os.path.join(self.results, real, "claims.csv"))
