@@ -190,8 +190,15 @@ class Trees(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
+        # built once for the four classes below (each took as long to build
+        # as its tests to run); removed by tearDownModule
+        if Trees.__dict__.get("_built"):
+            cls.tmp, cls.results = Trees._built
+            cls.summarize, cls.plot = _summarize(), importlib.import_module("scripts.figures.plot")
+            return
         cls.tmp = tempfile.mkdtemp(prefix="nr-stats-")
         cls.results = os.path.join(cls.tmp, "results")
+        Trees._built = (cls.tmp, cls.results)
         mk = fakeresults.make_synthetic
         every = ["f1-lookup-cost", "f2-node-cache", "f3-gate", "f4-backoff", "f5-ceiling",
                  "peers", "placement"]
@@ -210,10 +217,6 @@ class Trees(unittest.TestCase):
         cls.summarize = _summarize()
         cls.plot = importlib.import_module("scripts.figures.plot")
 
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.tmp, ignore_errors=True)
-
     def hostdir(self, h):
         return os.path.join(self.results, h)
 
@@ -221,6 +224,11 @@ class Trees(unittest.TestCase):
         h = self.plot.Host(self.results, name)
         h.load()
         return h
+
+
+def tearDownModule():
+    if Trees.__dict__.get("_built"):
+        shutil.rmtree(Trees._built[0], ignore_errors=True)
 
 
 class DriftTest(Trees):
