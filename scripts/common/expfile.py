@@ -214,7 +214,17 @@ SWEEP_KEYS.update({
 })
 #: Keys passed to numaring-bench as a bare flag when 1 (--bursts), left out when 0.
 FLAG_KEYS = ("bursts", "counters")
-PROFILE_ONLY = {"reps": lambda t: _int(t, 1, 1000)}
+def _item_kind(t):
+    if t not in manifest.items():
+        raise ValueError(f"{t!r} is not an item kind ({', '.join(manifest.items())})")
+    return t
+
+
+#: keys of a profile alone: its repetitions, and item-otherwise (the item kind
+#: a queue that takes none of the profile's items runs with instead:
+#: peers.exp's quick runs inline items, and xenium's pointer queues with
+#: message items, marked so in every row; points())
+PROFILE_ONLY = {"reps": lambda t: _int(t, 1, 1000), "item-otherwise": _item_kind}
 EXPERIMENT_KEYS = ("name", "title", "finding")
 OPTIONAL_EXPERIMENT_KEYS = ("reference",)
 
@@ -287,10 +297,16 @@ class Experiment:
         s = dict(self.sweep)
         over = self.profiles.get(profile, {})
         for k, v in over.items():
-            if k != "reps":
+            if k not in PROFILE_ONLY:
                 s[k] = v
         reps = over.get("reps", [3])[0]
         return s, reps
+
+    def item_otherwise(self, profile):
+        """The profile's item-otherwise (the item a queue that takes none of
+        the profile's kinds runs with), None where it gives none."""
+        v = self.profiles.get(profile, {}).get("item-otherwise")
+        return v[0] if v else None
 
 
 def parse(path, text=None):
@@ -359,7 +375,7 @@ def parse(path, text=None):
             else:
                 allowed = sorted(SWEEP_KEYS) + ["threads"]
                 if section in PROFILES:
-                    allowed.append("reps")
+                    allowed += sorted(PROFILE_ONLY)
                 raise ValueError(f"unknown key (keys of [{section}]: {', '.join(sorted(allowed))})")
         except ValueError as e:
             raise ExpError(f"{where}: {key}: {e}") from None
@@ -543,7 +559,8 @@ def item_left_out(exp, profile):
         return [str(v) for v in exp.settings(prof)[0].get("item", [manifest.items()[0]])]
 
     def takes_some(q, prof):
-        return not q["moves_data"] or any(i in q["items"] for i in kinds(prof))
+        return (not q["moves_data"] or any(i in q["items"] for i in kinds(prof))
+                or exp.item_otherwise(prof) in q["items"])
 
     out = {}
     for name in exp.settings(profile)[0].get("queue", ["numaring"]):
@@ -597,11 +614,17 @@ def points(exp, profile, ncpus, nodes, cores=None):
         # refuses the others (its default is the first kind)
         q = manifest.queue(str(chosen.get("queue", "numaring")))
         item = str(chosen.get("item", manifest.items()[0]))
+        otherwise = None
         if q["moves_data"] and item not in q["items"]:
             # the point of the kind it takes runs it, or (none in this
-            # profile) another profile does: item_left_out says which
-            assert any(i in q["items"] for i in items) or q["name"] in left_out
-            continue
+            # profile) the profile's item-otherwise does, or another
+            # profile does: item_left_out says which
+            if any(i in q["items"] for i in items) or q["name"] in left_out:
+                continue
+            otherwise = exp.item_otherwise(profile)
+            assert otherwise in q["items"]
+            if item != (items or [manifest.items()[0]])[0]:
+                continue  # one point for the profile's kinds, not one each
         workload = str(chosen.get("workload", "prodcons"))
         symmetric = workload in SYMMETRIC
         if "scatter" in pins and any(sides_pin(x) for x in pins) \
@@ -625,6 +648,8 @@ def points(exp, profile, ncpus, nodes, cores=None):
                 opts["consumers"] = str(v // 2)
             else:
                 opts[k] = str(v)
+        if otherwise:
+            opts["item"] = otherwise  # every row of the point says which kind ran
         if symmetric and ("producers" in opts or "consumers" in opts):
             raise ExpError(f"{exp.path}: workload {chosen['workload']} counts its threads "
                            "with threads =, not producers/consumers")

@@ -121,19 +121,26 @@ class ParserTest(unittest.TestCase):
         opts = [p.opts for p in pts]
         self.assertEqual({o["workload"] for o in opts}, {"prodcons", "pairs", "mixed"})
         self.assertEqual({o["work"] for o in opts}, {"0", "50-150"})
-        self.assertEqual({(o["pin"], o["item"], o["capacity"]) for o in opts},
-                         {("compact", "inline", "1024")})
-        queues = len(e.sweep["queue"])
-        # the xenium pointer queues take message items only: none in quick,
-        # each left out with its reason; in full, message points only
+        # the xenium pointer queues take message items only: in quick they
+        # run with message items (item-otherwise), every row saying so; left
+        # out of smoke with the reason; in full, message points only
         pointers = {"xenium-ramalhete", "xenium-kfifo"}
+        self.assertEqual({(o["pin"], o["item"], o["capacity"]) for o in opts
+                          if o["queue"] not in pointers}, {("compact", "inline", "1024")})
+        self.assertEqual({(o["pin"], o["item"], o["capacity"]) for o in opts
+                          if o["queue"] in pointers}, {("compact", "message", "1024")})
+        queues = len(e.sweep["queue"])
         self.assertLessEqual(pointers, set(e.sweep["queue"]))
-        self.assertEqual(set(expfile.item_left_out(e, "quick")), pointers)
+        self.assertEqual(expfile.item_left_out(e, "quick"), {})
         self.assertEqual(set(expfile.item_left_out(e, "smoke")), pointers)
         self.assertEqual(expfile.item_left_out(e, "full"), {})
-        self.assertFalse(pointers & {o["queue"] for o in opts})
-        # prodcons: bursts x paces x work; pairs and mixed: bursts x work
-        self.assertEqual(len(pts), (queues - 2) * (2 * 3 * 2 + 2 * (2 * 2)))
+        # prodcons: bursts x paces x work; pairs and mixed: bursts x work;
+        # the pointer queues have no bursts (the manifest: none)
+        self.assertEqual(len(pts), (queues - 2) * (2 * 3 * 2 + 2 * (2 * 2))
+                         + sum(1 for o in opts if o["queue"] in pointers))
+        self.assertEqual(sum(1 for o in opts if o["queue"] in pointers),
+                         2 * (3 * 2 + 2 * 2) * len({o["bursts"] for o in opts
+                                                    if o["queue"] in pointers}))
         mixed = next(p for p in pts if p.opts["workload"] == "mixed"
                      and p.opts["work"] == "50-150" and p.opts["bursts"] == "0")
         args = mixed.args()
@@ -323,12 +330,39 @@ class ParserTest(unittest.TestCase):
                          [("numaring", "inline"), ("numaring", "message"),
                           ("xenium-ramalhete", "message")])
 
+    def test_item_otherwise_runs_a_queue_with_the_kind_it_takes(self):
+        """A profile's item-otherwise: a queue that takes none of the
+        profile's item kinds runs one point per combination with that kind,
+        marked in its options (so in every row), the others as they were;
+        without an item axis too; a kind that is not one is refused."""
+        base = (GOOD.replace("queue = numaring", "queue = numaring, xenium-ramalhete")
+                .replace("lookup = cached, none   # two points", "item = inline, message"))
+        e = parse_text(base.replace("reps = 2", "reps = 2\nitem = inline\nitem-otherwise = message"))
+        pts, _ = expfile.points(e, "quick", 2, 1)
+        self.assertEqual([(p.opts["queue"], p.opts["item"]) for p in pts],
+                         [("numaring", "inline"), ("xenium-ramalhete", "message")])
+        self.assertIn(["--item", "message"], [p.args()[i:i + 2] for p in pts
+                                              for i in range(len(p.args()))])
+        self.assertEqual(expfile.item_left_out(e, "quick"), {})
+        e = parse_text(GOOD.replace("queue = numaring", "queue = numaring, xenium-ramalhete")
+                       .replace("lookup = cached, none   # two points", "")
+                       .replace("reps = 2", "reps = 2\nitem-otherwise = message"))
+        pts, _ = expfile.points(e, "quick", 2, 1)
+        self.assertEqual([(p.opts["queue"], p.opts.get("item")) for p in pts],
+                         [("numaring", None), ("xenium-ramalhete", "message")])
+        with self.assertRaises(expfile.ExpError) as cm:
+            parse_text(base.replace("reps = 2", "reps = 2\nitem-otherwise = payload"))
+        self.assertIn("item-otherwise: 'payload' is not an item kind", str(cm.exception))
+
     def test_list_says_which_queues_a_profile_leaves_out_and_why(self):
         r = run(["list", "--profile", "quick"])
         self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertNotIn("left out of peers quick", r.stdout)  # item-otherwise runs them
+        r = run(["list", "--profile", "smoke"])
+        self.assertEqual(r.returncode, 0, r.stderr)
         for q in ("xenium-ramalhete", "xenium-kfifo"):
-            self.assertIn(f"  left out of peers quick: {q}: takes message items only; profile "
-                          "quick runs item = inline (it runs in profile full)", r.stdout)
+            self.assertIn(f"  left out of peers smoke: {q}: takes message items only; profile "
+                          "smoke runs item = inline (it runs in profiles quick, full)", r.stdout)
         r = run(["list", "--profile", "full"])
         self.assertNotIn("left out of peers", r.stdout)
 
