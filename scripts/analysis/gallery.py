@@ -153,6 +153,26 @@ def claim_table(rows):
     return out
 
 
+def supplement_lines(hostdir):
+    """The README's list of the supplement (figlist.SUPPLEMENT: the
+    diagnostics, plots/<host>/supplement/), a link per figure drawn for this
+    host or its cross-node sibling with what it shows; [] where none is."""
+    items = []
+    for fig, exp_name in figlist.supplement():
+        d, p = where(hostdir, exp_name, f"{figlist.SUPPLEMENT_DIR}/{fig}")
+        if d is None:
+            continue
+        png = os.path.join(p, figlist.SUPPLEMENT_DIR, f"{fig}.png")
+        what = figlist.SUPPLEMENT_WHAT.get(fig, exp_name)
+        items.append(f"* {link(png, hostdir, fig) if os.path.exists(png) else f'`{fig}` (not drawn: `make plots`)'}"
+                     f" ({exp_name}): {what}")
+    if not items:
+        return []
+    return ["", "### Supplement: the diagnostics", "",
+            "The diagnostics behind the main figures, drawn by the same script into "
+            "plots/<host>/supplement/ (not shown here):", ""] + items
+
+
 def lines(hostdir, rows=None, guest=False):
     """The README's section "Figures and their claims" (markdown lines).
     ``rows``: the host's claim rows (claims.report, as claims.csv holds them);
@@ -210,6 +230,7 @@ def lines(hostdir, rows=None, guest=False):
             else:
                 out.append("Claims: none of this figure's finding.")
         out += ["", renderers_line(hostdir, p, fig)]
+    out += supplement_lines(hostdir)
     if absent:
         out += ["", "Not drawn for this host (their experiments did not run here): "
                 + "; ".join(absent) + "."

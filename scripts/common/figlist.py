@@ -13,20 +13,57 @@ a figure added here is drawn and shown in the README, and plot.py fails on
 import until it has a preparation.
 """
 
+#: the most panels a main figure may have (issue 33: one message per figure);
+#: the diagnostics go to the supplement
+MAX_PANELS = 4
+
 #: (name, experiment, panels on a single host), in drawing order
 FIGURES = (
     ("f1-lookup-cost", "f1-lookup-cost", 1),
     ("f2-node-cache", "f2-node-cache", 1),
     ("f3-gate-percentiles", "f3-gate", 1),
-    ("f3-gate-vs-threads", "f3-gate", 2),
     ("f4-backoff", "f4-backoff", 6),
     ("f5-ceiling", "f5-ceiling", 2),
     ("peers-throughput", "peers", 2),
-    ("peers-latency", "peers", 2),
     ("placement", "placement", 3),
 )
+
+#: the supplement: the diagnostics behind the main figures (regimes, fairness,
+#: p99, time in backoff, lost races, hand-over distances, oversubscribed
+#: points, occupancy), drawn into plots/<host>/supplement/<name>.png (and
+#: .pdf, its .dat in supplement/data/) and listed, not shown, in the results
+#: README; (name, experiment, panels on a single host) as FIGURES
+SUPPLEMENT = (
+    ("f3-gate-vs-threads", "f3-gate", 2),
+    ("peers-latency", "peers", 2),
+)
+
+#: what each supplement figure shows, one line (the results README lists it)
+SUPPLEMENT_WHAT = {
+    "f3-gate-vs-threads": "F3's p50 and p99 latency against threads, by gate",
+    "peers-latency": "the peers' closed-loop latency by queue and regime (queue "
+                     "occupancy, not hand-over)",
+}
+
+#: the folder of plots/<host>/ that holds the supplement
+SUPPLEMENT_DIR = "supplement"
 
 
 def figures():
     """[(name, experiment)] of the main figures, in drawing order."""
     return [(name, exp) for name, exp, _panels in FIGURES]
+
+
+def supplement():
+    """[(name, experiment)] of the supplement's figures, in drawing order."""
+    return [(name, exp) for name, exp, _panels in SUPPLEMENT]
+
+
+def every_figure():
+    """[(name, experiment)] of the main figures, then the supplement's."""
+    return figures() + supplement()
+
+
+def in_supplement(name):
+    """Whether figure ``name`` is the supplement's (plots/<host>/supplement/)."""
+    return name in {n for n, _e, _p in SUPPLEMENT}

@@ -12,13 +12,17 @@ plots/<host>/<figure>.png and .pdf:
   f2-node-cache        throughput by look-up mode (fig_f2.py, fig_lines.py)
   f3-gate-percentiles  latency, items in flight and throughput vs offered load by
                        gate (closed loop, older results: percentiles; fig_f3.py)
-  f3-gate-vs-threads   p50 and p99 latency vs threads by gate (fig_f3b.py)
   f4-backoff           per workload and local work: backoff against spinning (fig_f4.py)
   f5-ceiling           throughput vs the realized batch against the ceiling (fig_f5.py)
   peers-throughput     throughput by queue, each regime apart (fig_peers.py)
-  peers-latency        closed-loop latency by queue and regime (fig_peers_latency.py)
   placement            throughput per queue by placement of threads and memory, numaring
                        / the best peer per placement: a heatmap (fig_placement.py)
+
+and the supplement (scripts/common/figlist.py SUPPLEMENT: the diagnostics) into
+plots/<host>/supplement/:
+
+  f3-gate-vs-threads   p50 and p99 latency vs threads by gate (fig_f3b.py)
+  peers-latency        closed-loop latency by queue and regime (fig_peers_latency.py)
 
 --compare A B draws each figure with host A and host B side by side into
 plots/compare-A-vs-B/.  --gnuplot also writes plots/<host>/data/<figure>.dat
@@ -118,9 +122,19 @@ PREPARE = {
     "peers-latency": prep_peers_latency,
     "placement": prep_placement,
 }
-# name, experiment, prepare, panels (single host)
-FIGURES = [(name, exp, PREPARE[name], panels) for name, exp, panels in figlist.FIGURES]
+# name, experiment, prepare, panels (single host): the main figures, then the
+# supplement's (figlist.SUPPLEMENT, drawn into plots/<host>/supplement/)
+FIGURES = [(name, exp, PREPARE[name], panels)
+           for name, exp, panels in figlist.FIGURES + figlist.SUPPLEMENT]
 FIGURE_NAMES = [f[0] for f in FIGURES]
+MAIN_NAMES = [name for name, _e in figlist.figures()]
+
+
+def figure_dir(outdir, name):
+    """Where figure ``name`` of a host whose plots are in ``outdir`` goes: the
+    folder itself, or its supplement/ for the supplement's figures."""
+    return os.path.join(outdir, figlist.SUPPLEMENT_DIR) if figlist.in_supplement(name) \
+        else outdir
 #: the experiments the figures draw, in FIGURES' order: what a Host loads
 EXPERIMENTS = tuple(dict.fromkeys(f[1] for f in FIGURES))
 COMPARE_TITLES = {
@@ -156,6 +170,13 @@ def grid_of(name, p):
 
 
 def draw_one(name, p, outdir):
+    """Draw one host's figure ``name`` from its preparation into outdir."""
+    return save(render(name, p), outdir, name)
+
+
+def render(name, p):
+    """One host's figure ``name`` drawn from its preparation ``p``, not saved:
+    the matplotlib Figure (the tests count its panels and read its title)."""
     init_matplotlib()
     nrows, ncols = grid_of(name, p)
     w, hgt = figure_size(ncols)
@@ -170,7 +191,7 @@ def draw_one(name, p, outdir):
     if p.get("kind") == "f4":
         t.set_fontsize(12.5)
     add_caption(fig, [(None, p["caption"])])
-    return save(fig, outdir, name)
+    return fig
 
 
 def host_head(h, p, subtitle=""):
@@ -345,7 +366,7 @@ def main(argv=None):
     status = 0
     if args.compare:
         outdir = os.path.join(args.plots, "compare-%s-vs-%s" % tuple(names))
-        pairs = [(n, [preps[0].get(n), preps[1].get(n)]) for n in FIGURE_NAMES]
+        pairs = [(n, [preps[0].get(n), preps[1].get(n)]) for n in MAIN_NAMES]
         pairs = [(n, pair) for n, pair in pairs if pair != [None, None]]
         for name, pair in pairs:
             draw_compare(name, pair, hosts, outdir)
@@ -362,14 +383,26 @@ def main(argv=None):
         outdir = os.path.join(args.plots, host.name)
         drawn = [name for name in FIGURE_NAMES if name in prep]
         for name in drawn:
-            draw_one(name, prep[name], outdir)
+            draw_one(name, prep[name], figure_dir(outdir, name))
+            if figlist.in_supplement(name):
+                # a figure that moved to the supplement leaves no stale copy above it
+                for stale in ("%s.png" % name, "%s.pdf" % name, "data/%s.dat" % name,
+                              "gnuplot/%s.png" % name):
+                    if os.path.exists(os.path.join(outdir, stale)):
+                        os.remove(os.path.join(outdir, stale))
         if prep:
-            note("%s: wrote %d figures (png, pdf) to %s" % (host.name, len(prep), outdir))
+            sup = sum(1 for name in drawn if figlist.in_supplement(name))
+            note("%s: wrote %d figures (png, pdf) to %s%s" % (
+                host.name, len(prep) - sup, outdir,
+                " and %d to its %s/" % (sup, figlist.SUPPLEMENT_DIR) if sup else ""))
         if gnuplot:
             ok = 0
             for name in drawn:
-                # data/<name>.dat and gnuplot/<name>.png
-                err = fig_gnuplot.run_gnuplot(gnuplot, name, prep[name], outdir,
+                if figlist.in_supplement(name) and not os.path.exists(
+                        os.path.join(SCRIPT_DIR, "gnuplot", name + ".gp")):
+                    continue  # a diagnostic matplotlib draws alone
+                # data/<name>.dat and gnuplot/<name>.png (supplement/data, supplement/gnuplot)
+                err = fig_gnuplot.run_gnuplot(gnuplot, name, prep[name], figure_dir(outdir, name),
                                               dat_text(name, prep[name]))
                 if err:
                     note("%s: %s" % (host.name, err))

@@ -97,6 +97,10 @@ class GalleryTest(unittest.TestCase):
             where = SIB if exp in hostfacts.CROSS_NODE else HOST
             fake_png(os.path.join(cls.plots, where, f"{fig}.png"))
             cls.drawn[fig] = where
+        # the supplement's: listed by link, never inline
+        for fig, exp in figlist.supplement():
+            where = SIB if exp in hostfacts.CROSS_NODE else HOST
+            fake_png(os.path.join(cls.plots, where, figlist.SUPPLEMENT_DIR, f"{fig}.png"))
         fake_png(os.path.join(cls.plots, HOST, "gnuplot", f"{GNUPLOT_FIG}.png"))
         fake_png(os.path.join(cls.plots, HOST, "data", f"{GNUPLOT_FIG}.dat"))
         cls.text = "\n".join(gallery.lines(cls.hostdir, cls.rows))
@@ -202,8 +206,31 @@ class GalleryTest(unittest.TestCase):
                          [g[0] for g in table_rows(sections(text)[first])])
 
     def test_plot_draws_figlists_figures(self):
-        self.assertEqual(sorted(plot.PREPARE), sorted(f for f, _e in figlist.figures()))
-        self.assertEqual([f[:2] for f in plot.FIGURES], figlist.figures())
+        self.assertEqual(sorted(plot.PREPARE), sorted(f for f, _e in figlist.every_figure()))
+        self.assertEqual([f[:2] for f in plot.FIGURES], figlist.every_figure())
+        self.assertEqual(plot.MAIN_NAMES, [f for f, _e in figlist.figures()])
+
+    def test_the_supplement_is_listed_by_link_not_shown(self):
+        """Each supplement figure (figlist.SUPPLEMENT) drawn for the host or
+        its sibling is one link under "Supplement", with what it shows; none
+        is inline, and a main figure's name is not in the list."""
+        sup = self.text.split("### Supplement: the diagnostics", 1)
+        self.assertEqual(len(sup), 2, "no supplement section")
+        listed = {alt: rel for alt, rel in LINK.findall(sup[1])}
+        self.assertEqual(sorted(listed), sorted(f for f, _e in figlist.supplement()))
+        for fig, exp in figlist.supplement():
+            with self.subTest(figure=fig):
+                where = SIB if exp in hostfacts.CROSS_NODE else HOST
+                self.assertEqual(self.target(self.hostdir, listed[fig]),
+                                 os.path.join(self.plots, where, figlist.SUPPLEMENT_DIR,
+                                              f"{fig}.png"))
+                self.assertIn(figlist.SUPPLEMENT_WHAT[fig], sup[1])
+        self.assertFalse({alt for alt, _ in IMAGE.findall(self.text)}
+                         & {f for f, _e in figlist.supplement()})
+
+    def test_every_supplement_figure_says_what_it_shows(self):
+        self.assertEqual(sorted(figlist.SUPPLEMENT_WHAT), sorted(f for f, _e in figlist.supplement()))
+        self.assertFalse({f for f, _e in figlist.figures()} & {f for f, _e in figlist.supplement()})
 
 
 if __name__ == "__main__":
