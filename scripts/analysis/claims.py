@@ -216,6 +216,15 @@ def readme_block(results):
              "status says whether the whole interval is on the claimed side. A result is a "
              "property of the machine that measured it, named by its folder.", ""]
     canon = hostfacts.canonical_host(results)
+    if canon:
+        sib = sorted(h for h in os.listdir(results) if h.startswith(canon + "-emulated-"))
+        lines += ["The canonical host, the newest sweep that README.md, docs/ and the paper "
+                  "quote (`hostfacts.canonical_host`): "
+                  f"[results/{canon}](results/{canon}/README.md)"
+                  + "".join(f", with its emulated-node sibling [results/{s}](results/{s}/README.md)"
+                            for s in sib)
+                  + f"; its figures in [plots/{canon}](plots/{canon}/). "
+                  "Every other folder is an archive: its README says so at its top.", ""]
     head = ("| claim | predicate | study | "
             + " | ".join(f"`{h}`" + (" (archive)" if canon and h != canon else "") for h in hosts)
             + " |")

@@ -510,9 +510,14 @@ def archive_note(hostdir):
         return []
     rd = os.path.join(results, real)
     miss = hostfacts.lacks(rd)
+    # the canonical host is this machine's own re-run (hostid: <key>-r2, -r3,
+    # ...) or another machine's sweep, which this one cannot be measured beside
+    again = re.sub(r"-r[0-9]+$", "", canon) == re.sub(r"-r[0-9]+$", "", real)
+    why = ("this machine re-ran the sweep with the current design into that folder"
+           if again else "this machine cannot be re-measured")
     return [f"**Archive.** Measured at commit `{hostfacts.commit(rd)[:12] or '?'}` "
-            f"({hostfacts.captured(rd) or 'date unknown'}), before the newest sweep; this "
-            "machine cannot be re-measured. README.md, docs/ and the paper quote "
+            f"({hostfacts.captured(rd) or 'date unknown'}), before the newest sweep; "
+            f"{why}. README.md, docs/ and the paper quote "
             f"[`{canon}`](../{canon}/README.md) instead"
             + (f". Its tables lack: {'; '.join(miss)}." if miss else "."), ""]
 
