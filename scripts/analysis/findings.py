@@ -438,6 +438,41 @@ def f4_workloads(hostdir):
     return keys
 
 
+#: f4-spin (experiments/f4-spin.exp): each backoff it sweeps and the column
+#: that sets how long it spins (pause: its fixed spin, exp: its cap), in PAUSEs
+F4_SPIN_COLUMNS = (("pause", "pause_spin"), ("exp", "exp_cap"))
+
+
+def f4_spin(hostdir, rows=None):
+    """f4-spin by backoff and spin length: [{backoff, column, spin,
+    change_pct (+ _lo, _hi, _n, ...: put_ratio's), failed_per_item,
+    none_failed_per_item, backoff_ns_per_op}], pause by pause_spin then exp by
+    exp_cap, shortest first. Each backoff's runs at a spin length are paired
+    with the none runs of the same points (the same spin and the same setting
+    of the other column) and rounds; [] without f4-spin.csv."""
+    if rows is None:
+        rows = load(os.path.join(hostdir, "f4-spin.csv"))
+    out = []
+    for b, col in F4_SPIN_COLUMNS:
+        spins = sorted({int(float(r[col])) for r in rows if r.get(col) and
+                        r.get("backoff") == b})
+        other = "exp_cap" if col == "pause_spin" else "pause_spin"
+        for sp in spins:
+            brows = [r for r in rows if r.get("backoff") == b and int(float(r[col])) == sp]
+            # the none runs of the same points' other settings
+            others = {x[other] for x in brows}
+            none_rows = [r for r in rows if r.get("backoff") == "none"
+                         and int(float(r[col])) == sp and r[other] in others]
+            d = {"backoff": b, "column": col, "spin": sp,
+                 "failed_per_item": med_failed(brows),
+                 "none_failed_per_item": med_failed(none_rows),
+                 "backoff_ns_per_op": med_per_op(brows, ("backoff_ns_race", "backoff_ns_gate"))}
+            put_ratio(d, "change_pct", paired(brows, none_rows, fn=lambda x, y: x / y - 1),
+                      100.0)
+            out.append(d)
+    return out
+
+
 def med_failed(rows):
     """The median over rows of failed attempts per operation (failed_attempts / ops)."""
     vals = [v for v in (nrdata.failed_per_item(r) for r in rows) if v is not None]

@@ -131,23 +131,11 @@ def spin_section(hostdir):
                 "spin lengths are in PAUSEs only."), "",
              "| backoff | spin (PAUSEs) | change against none | lost races / 1,000 ops | "
              "ns in backoff / op |", "|---|---|---|---|---|"]
-    for b, col in (("pause", "pause_spin"), ("exp", "exp_cap")):
-        spins = sorted({int(float(r[col])) for r in rows if r.get(col) and
-                        r.get("backoff") == b})
-        for sp in spins:
-            brows = [r for r in rows if r.get("backoff") == b and int(float(r[col])) == sp]
-            # the none runs of the same points' other settings
-            other = "exp_cap" if col == "pause_spin" else "pause_spin"
-            others = {x[other] for x in brows}
-            none_rows = [r for r in rows if r.get("backoff") == "none"
-                         and int(float(r[col])) == sp and r[other] in others]
-            d = {}
-            findings.put_ratio(d, "c", findings.paired(brows, none_rows,
-                                                       fn=lambda x, y: x / y - 1), 100.0)
-            ns = findings.med_per_op(brows, ("backoff_ns_race", "backoff_ns_gate"))
-            lines.append(f"| {b} | {sp}{' (cap)' if b == 'exp' else ''} | "
-                         f"{fmt_ci(d, 'c', '{:+.1f}')}% | {per_k(findings.med_failed(brows))} | "
-                         f"{ns1(ns)} |")
+    for d in findings.f4_spin(hostdir, rows):
+        b = d["backoff"]
+        lines.append(f"| {b} | {d['spin']}{' (cap)' if b == 'exp' else ''} | "
+                     f"{fmt_ci(d, 'change_pct', '{:+.1f}')}% | "
+                     f"{per_k(d['failed_per_item'])} | {ns1(d['backoff_ns_per_op'])} |")
     return lines
 
 

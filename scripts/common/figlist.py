@@ -22,7 +22,8 @@ FIGURES = (
     ("f1-lookup-cost", "f1-lookup-cost", 1),
     ("f2-node-cache", "f2-node-cache", 1),
     ("f3-gate-percentiles", "f3-gate", 1),
-    ("f4-backoff", "f4-backoff", 6),
+    ("f4-backoff", "f4-backoff", 3),
+    ("f4-spin", "f4-spin", 2),
     ("f5-ceiling", "f5-ceiling", 2),
     ("peers-throughput", "peers", 2),
     ("placement", "placement", 3),
@@ -36,6 +37,7 @@ FIGURES = (
 SUPPLEMENT = (
     ("f3-gate-vs-threads", "f3-gate", 2),
     ("peers-latency", "peers", 2),
+    ("f4-backoff-diagnostics", "f4-backoff", 18),
 )
 
 #: what each supplement figure shows, one line (the results README lists it)
@@ -43,6 +45,9 @@ SUPPLEMENT_WHAT = {
     "f3-gate-vs-threads": "F3's p50 and p99 latency against threads, by gate",
     "peers-latency": "the peers' closed-loop latency by queue and regime (queue "
                      "occupancy, not hand-over)",
+    "f4-backoff-diagnostics": "F4 per workload and local work: throughput by backoff, its "
+                              "change against none, lost races, time in backoff, fairness "
+                              "and p99, prodcons' regimes apart",
 }
 
 #: the folder of plots/<host>/ that holds the supplement

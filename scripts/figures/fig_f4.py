@@ -497,3 +497,141 @@ def dat_f4(name, p):
         "%d" % (pn["workload"] == "prodcons"), "%d" % (grp["unit"] == "items"),
         "%d" % p["categorical"], "%d" % len(p["backoffs"]), "%g" % grp["work"],
         pn["workload"]] for c, pn, grp in cg])
+
+
+# --------------------------------------------------------------------------
+# f4-backoff, the main figure: one question, "how much does each backoff
+# change throughput against none, per workload". A panel per workload, the
+# backoffs on x (none the baseline at 0), each one's paired change against
+# none (summarize.f4, the values prep_f4 prints) with its interval, a dot per
+# amount of local work; "not exercised" where none lost < 1 race per 1,000
+# operations; the study's value in a slot of its own beside this host's
+# (prodcons). Everything else prep_f4 draws (throughput, lost races, time in
+# backoff, fairness, p99, the regimes apart) is the supplement's
+# f4-backoff-diagnostics; its words go to this figure's .dat notes.
+
+#: the study's slot on x, after the backoffs (prodcons only), and its colour
+#: (the diagnostics' band's)
+F4_STUDY_SLOT = "study"
+F4_STUDY_COLOR = "#ffd27f"
+#: the supplement figure that draws the rest of F4 (figlist.SUPPLEMENT)
+F4_DIAGNOSTICS = "f4-backoff-diagnostics"
+
+
+def change_groups(pn):
+    """A workload panel's (amount of work) groups that carry its changes: the
+    first of each regime split (the change is over all its runs)."""
+    return [g for g in pn["groups"] if not g.get("sub")]
+
+
+@condensed
+def prep_f4_change(host):
+    """F4's main figure (kind f4-change), from prep_f4's preparation: the
+    panels (workload, its groups' changes), the same claims recorded (ratios,
+    relative, annotation) and one caption line; every other line prep_f4's
+    caption says goes to the notes."""
+    d = prep_f4(host)
+    panels = [{"workload": pn["workload"], "title": F4_WORDS.get(pn["workload"], pn["workload"]),
+               "groups": change_groups(pn), "threads": pn["threads"],
+               "study": pn["workload"] == "prodcons"} for pn in d["columns"]]
+    quoted = sorted({g["threads"] for pn in panels for g in pn["groups"]})
+    reps = sorted({int(r["rep"]) for r in d["rows"]})
+    rel = d["relative"]
+    over = sum(1 for e in rel if e["oversubscribed"] == 1 and e["text"] is not None)
+    drawn = ("dot: the paired median change against none over %d rep%s, whisker its "
+             "interval (summarize.py)%s" % (
+                 len(reps), "" if len(reps) == 1 else "s",
+                 "; " + ", ".join("%s %s" % ("filled" if i == 0 else "hollow", work_words(w))
+                                  for i, w in enumerate(d["works"]))
+                 if len(d["works"]) > 1 else ""))
+    drawn += " \u00b7 " + ("black x: %d oversubscribed point%s (the run's threads outnumber "
+                           "its CPUs)" % (over, "" if over == 1 else "s")
+                           if over else "no point oversubscribed")
+    head = [ln for ln in d["caption"] if ln is d["caption"][0] or ln[1] == "warn"]
+    title = "F4: throughput change of each backoff against none, per workload%s" % (
+        ", at %d threads" % quoted[0] if len(quoted) == 1 else "")
+    nw = max(1, len(panels))
+    return {"kind": "f4-change", "columns": panels, "works": d["works"],
+            "backoffs": d["backoffs"], "threads": d["threads"], "quoted": quoted,
+            "categorical": True, "relative": rel, "rows": d["rows"], "grid": (1, nw),
+            "figsize": (max(8.0, 4.1 * nw + 2.6), 4.8), "title": title,
+            "annotation": d["annotation"], "ratios": d["ratios"], "drawn": drawn,
+            "caption": head + [(drawn, None)],
+            "notes": list(d["notes"]) + ["the rest of F4 (throughput, lost races, time in "
+                                         "backoff, fairness, p99, the regimes apart): the "
+                                         "supplement's %s" % F4_DIAGNOSTICS]}
+
+
+def change_slots(p, pn):
+    """The x slots of a main-figure panel: the backoffs, then the study's
+    (prodcons)."""
+    return list(p["backoffs"]) + ([F4_STUDY_SLOT] if pn["study"] else [])
+
+
+#: the main figure's data file (scripts/gnuplot/f4-backoff.gp reads it by
+#: column name): the changes as the diagnostics' "change vs none" block (its
+#: first columns: backoff threads change_pct, which the tests read), the
+#: panels, the x slots (the backoffs, the study's) and the study's value
+F4_CHANGE_DAT_BLOCKS = (
+    ("change vs none", F4_DAT_BLOCKS[1][1] + ["bidx"]),
+    ("panels", ["panel", "hollow", "threads", "exercised", "none_failed_per_1000", "band",
+                "work_ns", "workload", "nslots"]),
+    ("slots", ["panel", "sidx", "slot", "color_rgb"]),
+    ("study", ["panel", "x", "lo_pct", "hi_pct"]),
+)
+
+
+def dat_f4_change(name, p):
+    blocks = dict(F4_CHANGE_DAT_BLOCKS)
+    out = ["# %s: F4, the throughput change of each backoff against none (retrying at "
+           "once), per workload: four blocks, each its name, its columns and its rows: "
+           "change vs none (each backoff's paired median change against none at the "
+           "panel's quoted thread count, summarize.f4, and its interval; hollow 0: the "
+           "least local work; x: the backoff's slot (bidx) shifted by the amount of "
+           "work; exercised 0: none lost < %g race per 1,000 operations there, no change "
+           "drawn: 'not exercised'; inconclusive 1: the interval holds 0), panels (a "
+           "workload and amount of work each; band 1: the study's slot drawn), slots "
+           "(the x axis of each panel: the backoffs, none the baseline at 0, then "
+           "'study' in the prodcons panel) and study (the study's -15..-30%% at 32 "
+           "workers, 2 nodes, prodcons: its slot)" % (name, nrdata.BACKOFF_EXERCISED * 1000)]
+    out += ["# " + t for t, _e in p["caption"]]
+    out += ["# " + t for t in p.get("notes") or []]
+    out += ["# " + ln for ln in (p.get("annotation") or "").splitlines()]
+    out.append("# columns: see each block's '# columns:' line")
+    rows = []
+    for c, pn in enumerate(p["columns"]):
+        for grp in pn["groups"]:
+            for r in grp["change"]:
+                ex = r["exercised"]
+                if ex is False:
+                    rows.append("# %s: backoff not exercised on this host (%s, %s)" % (
+                        r["backoff"], grp["workload"], work_words(grp["work"])))
+                rows.append([
+                    r["backoff"], "%d" % r["threads"], g(r["pct"]), g(r["lo"]), g(r["hi"]),
+                    "%d" % rgb_int(color_of("backoff", r["backoff"])),
+                    g(None if r["failed"] is None else r["failed"] * 1000),
+                    "NaN" if ex is None else "%d" % ex, ov_col(r["oversubscribed"]),
+                    str(c), str(grp["j"]), "%.6g" % f4_slot_x(p, r["backoff"], grp["j"]),
+                    "%d" % bool(r["inconclusive"]),
+                    g(None if r["none_failed"] is None else r["none_failed"] * 1000),
+                    grp["workload"], "%g" % grp["work"],
+                    "%d" % p["backoffs"].index(r["backoff"])])
+    out += FC.block("change vs none", blocks["change vs none"], rows,
+                    empty=["none 0 NaN NaN NaN 0 NaN NaN NaN 0 0 0 0 NaN none 0 0"])
+    out += FC.block("panels", blocks["panels"], [[
+        str(c), str(grp["j"]), "%d" % grp["threads"],
+        "NaN" if grp["exercised"] is None else "%d" % grp["exercised"],
+        g(None if grp["none_failed"] is None else grp["none_failed"] * 1000),
+        "%d" % pn["study"], "%g" % grp["work"], pn["workload"],
+        "%d" % len(change_slots(p, pn))]
+        for c, pn in enumerate(p["columns"]) for grp in pn["groups"]],
+        empty=["0 0 0 NaN NaN 0 0 none 1"])
+    out += FC.block("slots", blocks["slots"], [[
+        str(c), str(i), s, "%d" % rgb_int(color_of("backoff", s) if s != F4_STUDY_SLOT
+                                           else F4_STUDY_COLOR)]
+        for c, pn in enumerate(p["columns"]) for i, s in enumerate(change_slots(p, pn))],
+        empty=["0 0 none 0"])
+    return out + FC.block("study", blocks["study"], [[
+        str(c), "%d" % len(p["backoffs"]), "%g" % F4_STUDY_BAND[0], "%g" % F4_STUDY_BAND[1]]
+        for c, pn in enumerate(p["columns"]) if pn["study"]], empty=["0 NaN NaN NaN"])
+

@@ -294,3 +294,112 @@ def draw_f4(axes, p, show_legend=True):
                     "/".join(map(str, ts)), ", oversubscribed" if over else ""), fontsize=11)
     if show_legend and panels and nw - 1 < len(axes):
         f4_legend(axes[nw - 1], p)
+
+
+# --------------------------------------------------------------------------
+# f4-backoff, the main figure (fig_f4.prep_f4_change): a panel per workload,
+# the backoffs on x, each one's paired change against none
+
+def draw_f4_main_panel(ax, p, pn, first_col):
+    """One workload: none the baseline at 0, a dot and its interval per
+    backoff and amount of work (its value beside it, "inconclusive" where the
+    interval holds 0), "not exercised" for an amount of work where none lost
+    < 1 race per 1,000 operations, the study's value in a slot of its own
+    (prodcons). Returns whether the study's slot was drawn."""
+    slots = fig_f4.change_slots(p, pn)
+    ax.axhline(0, color="black", linewidth=0.8, zorder=1)
+    vals, idle, labels = [], [], []
+    for g in pn["groups"]:
+        if g["exercised"] is False:
+            idle.append(g)
+            continue
+        j = g["j"]
+        for e in g["change"]:
+            if e["pct"] is None or e["backoff"] not in p["backoffs"]:
+                continue
+            x = f4_slot_x(p, e["backoff"], j)
+            lo = e["lo"] if e["lo"] is not None else e["pct"]
+            hi = e["hi"] if e["hi"] is not None else e["pct"]
+            ax.errorbar([x], [e["pct"]], yerr=[[e["pct"] - lo], [hi - e["pct"]]],
+                        linestyle="none", markersize=7, capsize=3, elinewidth=1.1, zorder=4,
+                        **f4_marker(color_of("backoff", e["backoff"]), j))
+            if e["oversubscribed"] == 1:
+                ax.plot([x], [e["pct"]], **OVERSUB_STYLE)
+            labels.append((x, e["pct"], e["text"] + ("\ninconclusive" if e["inconclusive"]
+                                                     else ""),
+                           j > 0 or len(p["works"]) == 1, e["inconclusive"]))
+            vals += [lo, hi]
+    if "none" in p["backoffs"]:
+        ax.plot([p["backoffs"].index("none")], [0], linestyle="none", marker="_",
+                markersize=16, markeredgewidth=2.4, color="black", zorder=4)
+        ax.text(p["backoffs"].index("none"), 0, "baseline", ha="center", va="bottom",
+                fontsize=8, color="0.35")
+    if pn["study"]:
+        # the study's value beside this host's, in its own slot: never behind a
+        # "not exercised" comparison, which would read as agreement
+        xs = len(p["backoffs"])
+        ax.add_patch(fig_draw.plt.Rectangle(
+            (xs - 0.3, F4_STUDY_BAND[0]), 0.6, F4_STUDY_BAND[1] - F4_STUDY_BAND[0],
+            facecolor=fig_f4.F4_STUDY_COLOR, edgecolor="#7a5200", linewidth=0.8, zorder=2,
+            gid="f4-study-band"))
+        ax.text(xs, F4_STUDY_BAND[0] - 1.5, "32 workers,\n2 nodes", ha="center", va="top",
+                fontsize=8, color="#7a5200", zorder=3)
+        vals += [F4_STUDY_BAND[0] - 9.0, F4_STUDY_BAND[1]]
+    lo = min(vals + [-10.0])
+    hi = max(vals + [10.0])
+    span = hi - lo
+    # room above everything for the "not exercised" boxes
+    ax.set_ylim(lo - 0.08 * span, hi + span * (0.12 + 0.22 * len(idle)))
+    ax.set_xticks(range(len(slots)))
+    ax.set_xticklabels(slots)
+    ax.set_xlim(-0.55, len(slots) - 0.25)
+    ax.xaxis.set_minor_locator(fig_draw.ticker.NullLocator())
+    ax.grid(axis="x", visible=False)
+    ax.set_xlabel("backoff after a lost race")
+    place_labels(ax, labels)
+    for k, g in enumerate(idle):
+        rate = ("%.2g" % (g["none_failed"] * 1000)) if g["none_failed"] is not None else "?"
+        ax.text(0.5, 0.97 - 0.15 * k, "%snot exercised\n(none lost %s races per 1,000 "
+                "operations)" % (work_words(g["work"]) + ": " if len(p["works"]) > 1 else "",
+                                 rate),
+                transform=ax.transAxes, ha="center", va="top", fontsize=8, color="0.15",
+                zorder=5, gid="f4-not-exercised", linespacing=1.1,
+                bbox=dict(boxstyle="round,pad=0.25", fc="white", ec="0.6"))
+    ax.yaxis.set_major_formatter(fig_draw.ticker.FuncFormatter(
+        lambda v, _p: fmt_pct(v) if v else "0"))
+    if first_col:
+        ax.set_ylabel(F4_ROWS[1][1])
+    threads = "" if len(p["quoted"]) == 1 else " (%s threads)" % "/".join(
+        str(g["threads"]) for g in pn["groups"][:1])
+    ax.set_title(pn["title"] + threads, fontsize=10)
+    return pn["study"]
+
+
+def f4_main_legend(ax, p, study):
+    """Only the marks drawn: a dot per amount of local work (one amount: the
+    dot), the whisker, the black x where drawn, the study's slot where drawn."""
+    from matplotlib.patches import Patch
+    handle, h = fig_draw.handle, []
+    for j, w in enumerate(p["works"]):
+        h.append(handle(linestyle="none", label=work_words(w) + (
+            " (random 0\u2013%g ns)" % w if w else ""), **f4_marker("0.3", j)))
+    h.append(fig_draw.whisker_handle("whisker: the change's interval"))
+    h += fig_draw.mark_handles(over=any(e["oversubscribed"] == 1 and e["text"] is not None
+                                        for e in p["relative"]))
+    if study:
+        h.append(Patch(facecolor=fig_f4.F4_STUDY_COLOR, edgecolor="#7a5200",
+                       label="study, prodcons:\n\u221215 to \u221230%"))
+    fig_draw.legend_outside(ax, h, bbox_to_anchor=(1.03, 1.0), borderaxespad=None, fontsize=9)
+
+
+def draw_f4_main(axes, p, show_legend=True):
+    """The main F4 figure: a panel per workload (fig_f4.prep_f4_change); with
+    fewer axes than panels, the first ones."""
+    study = False
+    for c, pn in enumerate(p["columns"][:len(axes)]):
+        study = draw_f4_main_panel(axes[c], p, pn, c == 0) or study
+    if not p["columns"]:
+        no_data(axes[0], "no F4 comparison")
+        return
+    if show_legend:
+        f4_main_legend(axes[min(len(p["columns"]), len(axes)) - 1], p, study)

@@ -12,7 +12,8 @@ plots/<host>/<figure>.png and .pdf:
   f2-node-cache        throughput by look-up mode (fig_f2.py, fig_lines.py)
   f3-gate-percentiles  latency, items in flight and throughput vs offered load by
                        gate (closed loop, older results: percentiles; fig_f3.py)
-  f4-backoff           per workload and local work: backoff against spinning (fig_f4.py)
+  f4-backoff           per workload: each backoff's throughput change against none (fig_f4.py)
+  f4-spin              pause's and exp's change against none by spin length (fig_f4_spin.py)
   f5-ceiling           throughput vs the realized batch against the ceiling (fig_f5.py)
   peers-throughput     throughput by queue, each regime apart (fig_peers.py)
   placement            throughput per queue by placement of threads and memory, numaring
@@ -23,6 +24,8 @@ plots/<host>/supplement/:
 
   f3-gate-vs-threads   p50 and p99 latency vs threads by gate (fig_f3b.py)
   peers-latency        closed-loop latency by queue and regime (fig_peers_latency.py)
+  f4-backoff-diagnostics  F4's throughput, change, lost races, time in backoff, fairness,
+                       p99 per workload and local work (fig_f4.py)
 
 --compare A B draws each figure with host A and host B side by side into
 plots/compare-A-vs-B/.  --gnuplot also writes plots/<host>/data/<figure>.dat
@@ -63,6 +66,7 @@ from . import fig_f1
 from . import fig_f3
 from . import fig_f3b
 from . import fig_f4
+from . import fig_f4_spin
 from . import fig_f5
 from . import fig_gnuplot
 from . import fig_host
@@ -77,8 +81,9 @@ from .fig_f1 import prep as prep_f1
 from .fig_f2 import prep_f2
 from .fig_f3 import draw_f3a, prep_f3a
 from .fig_f3b import draw_f3b, prep_f3b
-from .fig_f4 import prep_f4
-from .fig_f4_draw import draw_f4
+from .fig_f4 import prep_f4, prep_f4_change
+from .fig_f4_draw import draw_f4, draw_f4_main
+from .fig_f4_spin import draw_f4_spin, prep_f4_spin
 from .fig_f5 import prep_f5
 from .fig_host import emulated, guest, SCRIPT_DIR
 from .fig_peers import draw_peers, prep_peers
@@ -116,7 +121,9 @@ PREPARE = {
     "f2-node-cache": prep_f2,
     "f3-gate-percentiles": prep_f3a,
     "f3-gate-vs-threads": prep_f3b,
-    "f4-backoff": prep_f4,
+    "f4-backoff": prep_f4_change,
+    "f4-spin": prep_f4_spin,
+    "f4-backoff-diagnostics": prep_f4,
     "f5-ceiling": prep_f5,
     "peers-throughput": prep_peers,
     "peers-latency": prep_peers_latency,
@@ -143,7 +150,9 @@ COMPARE_TITLES = {
     "f3-gate-percentiles": "F3: latency by gate (open loop: vs offered load), threads "
                            "with a CPU each",
     "f3-gate-vs-threads": "F3: enqueue-to-dequeue latency by gate and threads",
-    "f4-backoff": "F4: backoff against spinning per workload",
+    "f4-backoff": "F4: throughput change of each backoff against none, per workload",
+    "f4-spin": "F4: throughput change against none by spin length",
+    "f4-backoff-diagnostics": "F4: backoff against spinning per workload, diagnostics",
     "f5-ceiling": "F5: measured throughput against the physical ceiling",
     "peers-throughput": "Peers: throughput by queue and threads",
     "peers-latency": "Peers: latency at the largest thread count",
@@ -156,7 +165,8 @@ Host = functools.partial(fig_host.Host, experiments=EXPERIMENTS)
 
 draw_lines = fig_lines.draw
 
-DRAW = {"f1": fig_f1.draw, "lines": draw_lines, "f4": draw_f4, "f3a": draw_f3a, "f3b": draw_f3b,
+DRAW = {"f1": fig_f1.draw, "lines": draw_lines, "f4": draw_f4, "f4-change": draw_f4_main,
+        "f4-spin": draw_f4_spin, "f3a": draw_f3a, "f3b": draw_f3b,
         "f3load": fig_f3.draw_f3_load, "f5": fig_f5.draw, "peers": draw_peers,
         "peers-latency": draw_peers_latency, "placement": draw_placement}
 
@@ -264,7 +274,8 @@ def __getattr__(name):
 
 
 #: a prepared figure's kind -> the function that writes its data file
-DAT = {"f1": fig_f1.dat, "f4": fig_f4.dat_f4, "lines": fig_lines.dat_lines,
+DAT = {"f1": fig_f1.dat, "f4": fig_f4.dat_f4, "f4-change": fig_f4.dat_f4_change,
+       "f4-spin": fig_f4_spin.dat_f4_spin, "lines": fig_lines.dat_lines,
        "peers": fig_peers.dat_peers, "f3a": fig_f3.dat_f3a, "f3load": fig_f3.dat_f3load,
        "f3b": fig_f3b.dat_f3b, "f5": fig_f5.dat_f5,
        "peers-latency": fig_peers_latency.dat_peers_latency,

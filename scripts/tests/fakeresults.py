@@ -195,6 +195,12 @@ F4_WORKLOADS = {
 F4_FAILED_SHARE = {"none": 1.0, "pause": 0.2, "exp": 0.3, "yield": 0.5}
 #: ns in backoff per lost race
 F4_BACKOFF_NS = {"none": 0.0, "pause": 40.0, "exp": 120.0, "yield": 600.0}
+#: f4-spin (experiments/f4-spin.exp: pairs, 2 threads, none at every
+#: combination): the change against none of pause by pause_spin and of exp by
+#: exp_cap (a longer spin gains more, up to a point), the rest as pairs in
+#: F4_WORKLOADS
+F4_SPIN_CHANGE = {("pause", 8): 0.4, ("pause", 32): 0.9, ("pause", 128): 0.7,
+                  ("exp", 64): 0.3, ("exp", 1024): 0.5}
 #: the peers under pairs (make_synthetic's peers_workloads): each queue's
 #: operations/s as a share of its prodcons model, and the lost races per
 #: operation at 2 threads of the queues that count them (in proportion to the
@@ -431,7 +437,7 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
                         (int(row["items_in"]) + int(row["items_out"])) /
                         (batches_in + batches_out))
             row.update(enqueued="5000", dequeued="5000")
-            if exp == "f4-backoff":
+            if exp in ("f4-backoff", "f4-spin"):
                 rate = f4_failed * nthreads / tmax if failed is None else failed
                 # per whole-run operation (nrdata.failed_per_item): enqueued + dequeued
                 row["failed_attempts"] = "%d" % round(rate * 10000)
@@ -529,6 +535,19 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
                                 rows, failed=none_rate * F4_FAILED_SHARE[bo],
                                 per_rep=closed_per_rep(closed_regimes, exp, cfg)
                                 if w == "prodcons" else None)
+        elif exp == "f4-spin":
+            # pairs at 2 threads, none at every combination of the two spins
+            m = F4_WORKLOADS["pairs"]
+            for spin in (8, 32, 128):
+                for cap in (64, 1024):
+                    for bo in ("none", "pause", "exp"):
+                        change = F4_SPIN_CHANGE.get((bo, spin if bo == "pause" else cap), 0.0)
+                        cfg = {"backoff": bo, "workload": "pairs", "threads": 2, "work_ns": 0,
+                               "producers": 2, "consumers": 2, "ops_kind": "operations",
+                               "pause_spin": spin, "exp_cap": cap}
+                        run(exp, "backoff=%s_pause-spin=%d_exp-cap=%d" % (bo, spin, cap), cfg,
+                            m["base"] * (1 + change), 1000, 6000, rows,
+                            failed=m["failed"][0] * F4_FAILED_SHARE[bo])
         elif exp == "f4-backoff":
             for t in threads:
                 for bo, loss in (("none", 0.0), ("pause", 0.16), ("exp", 0.24), ("yield", 0.29)):

@@ -93,8 +93,8 @@ class DatColumns(unittest.TestCase):
         cls.tmp = tempfile.mkdtemp(prefix="nr-datcols-")
         cls.results = os.path.join(cls.tmp, "results")
         mk = fakeresults.make_synthetic
-        every = ["f1-lookup-cost", "f2-node-cache", "f3-gate", "f4-backoff", "f5-ceiling",
-                 "peers", "placement"]
+        every = ["f1-lookup-cost", "f2-node-cache", "f3-gate", "f4-backoff", "f4-spin",
+                 "f5-ceiling", "peers", "placement"]
         mk(cls.results, "small", "real", (2,), reps=4, seed=41, oversub_above=2, experiments=every,
            peers_workloads=("prodcons", "pairs"), peers_paces=("free", "producer", "consumer"),
            f5_realized=0.9, f5_closed=True, workloads=("prodcons", "pairs", "mixed"),

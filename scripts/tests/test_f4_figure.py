@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""F4's figure: backoff against spinning, per workload (issues 21 and 22).
+"""F4's figures: backoff against spinning, per workload (issues 21, 22 and 33).
 
     /usr/bin/python3 -m unittest scripts.tests.test_f4_figure -v
 
@@ -10,8 +10,11 @@ every panel is drawn, that the changes are summarize.f4's and shown only where
 the none run lost races ("not exercised" elsewhere, never inside the study's
 band, which only the prodcons panel has), the category axis with one thread
 count, the marks of oversubscribed points, the caption's two lines, and that
-scripts/gnuplot/f4-backoff.gp reads the columns of the data file plot.py
-writes by their names.
+scripts/gnuplot/f4-backoff-diagnostics.gp reads the columns of the data file
+plot.py writes by their names: the supplement's f4-backoff-diagnostics (the
+full grid). MainFigure checks the main f4-backoff (one panel per workload:
+each backoff's change against none, the study's slot, "not exercised") and
+its f4-backoff.gp; Spin the main f4-spin and its f4-spin.gp.
 """
 
 import importlib
@@ -27,12 +30,15 @@ import unittest
 from scripts.tests import fakeresults
 from scripts.analysis import nrdata
 from scripts.figures import plot
-from scripts.analysis import summarize
+from scripts.analysis import findings, summarize
 from scripts.tests import ROOT, module, slow
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(TESTS)
-GP = os.path.join(SCRIPTS, "gnuplot", "f4-backoff.gp")
+GP = os.path.join(SCRIPTS, "gnuplot", "f4-backoff-diagnostics.gp")
+MAIN_GP = os.path.join(SCRIPTS, "gnuplot", "f4-backoff.gp")
+SPIN_GP = os.path.join(SCRIPTS, "gnuplot", "f4-spin.gp")
+DIAG = "f4-backoff-diagnostics"
 
 
 GNUPLOT = shutil.which("gnuplot")
@@ -112,7 +118,7 @@ class F4Figure(unittest.TestCase):
             self.skipTest("no matplotlib")
         plot.init_matplotlib()
         p = self.prep(name)
-        nrows, ncols = plot.grid_of("f4-backoff", p)
+        nrows, ncols = plot.grid_of(DIAG, p)
         fig, axes = plot.plt.subplots(nrows, ncols, figsize=p["figsize"],
                                       layout="constrained", squeeze=False)
         plot.DRAW[p["kind"]](list(axes.flat), p)
@@ -279,7 +285,7 @@ class F4Figure(unittest.TestCase):
         self.assertTrue({"fairness", "fairness_min", "fairness_max"} <= set(cols["pt"]))
         for host in ("one", "old"):
             found = {name: (c, rows) for name, c, rows
-                     in dat_blocks(plot.dat_text("f4-backoff", self.prep(host)))}
+                     in dat_blocks(plot.dat_text(DIAG, self.prep(host)))}
             header, rows = found["points"]
             ix = {c: i for i, c in enumerate(header)}
             want = self.fairness_medians(host)
@@ -426,7 +432,7 @@ class F4Figure(unittest.TestCase):
         prefix = {"pt": "points", "ch": "change vs none", "hn": "harness alone (null queue)",
                   "pn": "panels"}
         for p_ in ("one", "many"):
-            dat = plot.dat_text("f4-backoff", self.prep(p_))
+            dat = plot.dat_text(DIAG, self.prep(p_))
             found = {name: (c, rows) for name, c, rows in dat_blocks(dat)}
             self.assertEqual(list(found), names)
             for pre, named in cols.items():
@@ -448,7 +454,7 @@ class F4Figure(unittest.TestCase):
 
     def test_the_data_file_says_what_the_figure_shows(self):
         p = self.prep("one")
-        found = {name: (c, rows) for name, c, rows in dat_blocks(plot.dat_text("f4-backoff", p))}
+        found = {name: (c, rows) for name, c, rows in dat_blocks(plot.dat_text(DIAG, p))}
         cols, rows = found["change vs none"]
         ix = {c: i for i, c in enumerate(cols)}
         for e in p["relative"]:
@@ -483,16 +489,255 @@ class F4Figure(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         for host in ("one", "many", "old"):
             with self.subTest(host=host):
-                png = os.path.join(plots, host, "gnuplot", "f4-backoff.png")
-                self.assertTrue(os.path.isfile(png))
-                self.assertGreater(os.path.getsize(png), 50000)
-                # standalone, from the data file alone
-                out = os.path.join(self.tmp, "%s-standalone.png" % host)
-                g = subprocess.run([GNUPLOT, "-e", "datafile='%s'; outfile='%s'" % (
-                    os.path.join(plots, host, "data", "f4-backoff.dat"), out), GP],
-                    capture_output=True, text=True, timeout=120)
-                self.assertEqual(g.returncode, 0, g.stderr)
-                self.assertTrue(os.path.isfile(out))
+                for name, sub, gp in ((DIAG, "supplement", GP), ("f4-backoff", "", MAIN_GP)):
+                    png = os.path.join(plots, host, sub, "gnuplot", name + ".png")
+                    self.assertTrue(os.path.isfile(png))
+                    self.assertGreater(os.path.getsize(png), 30000)
+                    # standalone, from the data file alone
+                    out = os.path.join(self.tmp, "%s-%s-standalone.png" % (host, name))
+                    g = subprocess.run([GNUPLOT, "-e", "datafile='%s'; outfile='%s'" % (
+                        os.path.join(plots, host, sub, "data", name + ".dat"), out), gp],
+                        capture_output=True, text=True, timeout=120)
+                    self.assertEqual(g.returncode, 0, g.stderr)
+                    self.assertTrue(os.path.isfile(out))
+
+
+def gp_named(text, prefixes):
+    """{prefix: {column: number}} and {block: index} of a .gp (B_<NAME> = i)."""
+    blocks = {m.group(1): int(m.group(2))
+              for m in re.finditer(r"^B_(\w+) = (\d+)$", text, re.M)}
+    cols = {}
+    for m in re.finditer(r"^(%s)_(\w+) = (\d+)$" % "|".join(prefixes), text, re.M):
+        cols.setdefault(m.group(1), {})[m.group(2)] = int(m.group(3))
+    return blocks, cols
+
+
+class GpByName:
+    """A .gp reads its data file's blocks and columns by name, each it names used."""
+
+    def check_gp(self, gp_path, block_names, bmap, prefix, dats):
+        """bmap: {B_<NAME>: block}; prefix: {column prefix: block}."""
+        with open(gp_path, encoding="utf-8") as f:
+            gp = f.read()
+        blocks, cols = gp_named(gp, list(prefix))
+        self.assertEqual(blocks, {k: block_names.index(v) for k, v in bmap.items()})
+        for dat in dats:
+            found = {name: (c, rows) for name, c, rows in dat_blocks(dat)}
+            self.assertEqual(list(found), block_names)
+            for pre, named in cols.items():
+                header, rows = found[prefix[pre]]
+                for name, n in named.items():
+                    with self.subTest(block=prefix[pre], column=name):
+                        self.assertEqual(header[n - 1], name)
+                for row in rows:
+                    self.assertEqual(len(row), len(header), row)
+        code = "\n".join(ln for ln in gp.splitlines() if not ln.lstrip().startswith("#"))
+        self.assertNotRegex(code, r"\$\d")
+        self.assertNotRegex(code, r"column\(\d")
+        self.assertNotRegex(code, r"strcol\(\d")
+        for pre, named in cols.items():
+            for name in named:
+                self.assertRegex(code, r"\b%s_%s\b[^=]" % (pre, name))
+
+
+class MainFigure(GpByName, unittest.TestCase):
+    """The main f4-backoff: a panel per workload, the backoffs on x, each one's
+    paired change against none; the rest is the supplement's."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="nr-f4main-")
+        cls.results = os.path.join(cls.tmp, "results")
+        fakeresults.make_synthetic(cls.results, "one", "real", (2,), reps=5, seed=7,
+                                   experiments=["f4-backoff"], workloads=WORKLOADS,
+                                   oversub_above=2, latency_files=False)
+        fakeresults.make_synthetic(cls.results, "many", "real", (2, 4, 8), reps=3, seed=8,
+                                   experiments=["f4-backoff"], workloads=WORKLOADS,
+                                   oversub_above=4, latency_files=False)
+        fakeresults.make_synthetic(
+            cls.results, "half", "real", (2,), reps=5, seed=10, experiments=["f4-backoff"],
+            workloads={"prodcons": dict(fakeresults.F4_WORKLOADS["prodcons"],
+                                        failed={0: 0.05, 300: 0.0002})},
+            oversub_above=2, latency_files=False)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def prepared(self, name):
+        h = plot.Host(self.results, name)
+        h.load()
+        return plot.prepare(h)
+
+    def drawn(self, name):
+        if not have_matplotlib():
+            self.skipTest("no matplotlib")
+        p = self.prepared(name)["f4-backoff"]
+        fig = plot.render("f4-backoff", p)
+        self.addCleanup(plot.plt.close, fig)
+        fig.canvas.draw()
+        axes = [a for a in fig.axes if a.axison]
+        return p, dict(zip([c["workload"] for c in p["columns"]], axes)), fig
+
+    def test_a_panel_per_workload_the_backoffs_on_x(self):
+        p, ax, fig = self.drawn("one")
+        self.assertEqual(p["kind"], "f4-change")
+        self.assertEqual(list(ax), list(WORKLOADS))
+        self.assertEqual(len([a for a in fig.axes if a.axison]), 3)
+        self.assertEqual(fig._suptitle.get_text(), "F4: throughput change of each backoff "
+                         "against none, per workload, at 2 threads")
+        for w, a in ax.items():
+            with self.subTest(workload=w):
+                want = ["none", "pause", "exp", "yield"] + (["study"] if w == "prodcons" else [])
+                self.assertEqual([t.get_text() for t in a.get_xticklabels()], want)
+                self.assertEqual(a.get_ylabel() != "", w == "prodcons")
+        # one caption line under the host's, the rest in the notes
+        self.assertEqual(len(p["caption"]), 2)
+        self.assertIn("filled no local work, hollow 300 ns local work", p["caption"][1][0])
+        self.assertTrue(any("f4-backoff-diagnostics" in t for t in p["notes"]))
+
+    def test_the_changes_are_the_diagnostics_and_summarizes(self):
+        preps = self.prepared("one")
+        main, diag = preps["f4-backoff"], preps[DIAG]
+        self.assertEqual(main["ratios"], diag["ratios"])
+        self.assertEqual(main["relative"], diag["relative"])
+        self.assertEqual(plot.figure_ratios(self.results, "one", by_figure=True)["f4-backoff"],
+                         diag["ratios"])
+        _p, ax, _fig = self.drawn("one")
+        texts = {w: [t.get_text() for t in a.texts if re.search(r"[\u2212+]\d+\.\d%",
+                                                                t.get_text())]
+                 for w, a in ax.items()}
+        self.assertEqual({w: len(v) for w, v in texts.items()},
+                         {"prodcons": 0, "pairs": 3, "mixed": 6})
+        for e in main["relative"]:
+            if e["text"]:
+                self.assertTrue(any(t.startswith(e["text"]) for t in texts[e["workload"]]))
+        # a dot per exercised change, at summarize's value
+        dots = sorted(round(float(ln.get_ydata()[0]), 6) for a in ax.values()
+                      for ln in a.lines if ln.get_marker() == "o")
+        self.assertEqual(dots, sorted(round(e["pct"], 6) for e in main["relative"]
+                                      if e["text"] is not None))
+
+    def test_not_exercised_and_the_study_slot(self):
+        from matplotlib.colors import to_hex
+        for host, idle in (("one", {"prodcons": 2, "pairs": 1, "mixed": 0}),
+                           ("half", {"prodcons": 1})):
+            p, ax, _fig = self.drawn(host)
+            for w, a in ax.items():
+                with self.subTest(host=host, workload=w):
+                    boxes = [t.get_text() for t in a.texts if t.get_gid() == "f4-not-exercised"]
+                    self.assertEqual(len(boxes), idle[w])
+                    band = [pt for pt in a.patches
+                            if to_hex(pt.get_facecolor()) == BAND_COLOR]
+                    self.assertEqual(len(band), 1 if w == "prodcons" else 0)
+                    if band:
+                        # in the study's own slot, beside the backoffs: -30 to -15
+                        b = band[0]
+                        self.assertAlmostEqual(b.get_x() + b.get_width() / 2,
+                                               len(p["backoffs"]))
+                        self.assertEqual((b.get_y(), b.get_y() + b.get_height()),
+                                         (-30.0, -15.0))
+        _p, _ax, fig = self.drawn("one")
+        legend = [t.get_text() for a in fig.axes if a.get_legend()
+                  for t in a.get_legend().get_texts()]
+        self.assertIn("study, prodcons:\n\u221215 to \u221230%", legend)
+        self.assertNotIn("harness alone (null queue)", legend)
+
+    def test_several_thread_counts_quote_one(self):
+        p = self.prepared("many")["f4-backoff"]
+        self.assertEqual(p["quoted"], [4])
+        self.assertIn("at 4 threads", p["title"])
+
+    def test_the_gp_reads_the_columns_by_name(self):
+        names = [b[0] for b in plot.fig_f4.F4_CHANGE_DAT_BLOCKS]
+        self.check_gp(MAIN_GP, names, {"CHANGE": "change vs none", "PANELS": "panels",
+                                       "SLOTS": "slots", "STUDY": "study"},
+                      {"ch": "change vs none", "pn": "panels", "sl": "slots", "st": "study"},
+                      [plot.dat_text("f4-backoff", self.prepared(h)["f4-backoff"])
+                       for h in ("one", "many", "half")])
+
+    @unittest.skipUnless(GNUPLOT, "gnuplot is not installed")
+    def test_gnuplot_draws_it(self):
+        p = self.prepared("one")["f4-backoff"]
+        dat = os.path.join(self.tmp, "f4-backoff.dat")
+        with open(dat, "w", encoding="utf-8") as f:
+            f.write("\n".join(plot.dat_text("f4-backoff", p)) + "\n")
+        out = os.path.join(self.tmp, "f4-backoff.png")
+        g = subprocess.run([GNUPLOT, "-e", "datafile='%s'; outfile='%s'" % (dat, out), MAIN_GP],
+                           capture_output=True, text=True, timeout=120)
+        self.assertEqual(g.returncode, 0, g.stderr)
+        self.assertGreater(os.path.getsize(out), 20000)
+
+
+class Spin(GpByName, unittest.TestCase):
+    """f4-spin: pause by its spin, exp by its cap, each against none."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="nr-f4spin-")
+        cls.results = os.path.join(cls.tmp, "results")
+        fakeresults.make_synthetic(cls.results, "spin", "real", (2,), reps=5, seed=11,
+                                   experiments=["f4-backoff", "f4-spin"], workloads=WORKLOADS,
+                                   latency_files=False)
+        h = plot.Host(cls.results, "spin")
+        h.load()
+        cls.p = plot.prepare(h)["f4-spin"]
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def test_a_panel_per_backoff_its_changes_the_findings(self):
+        p = self.p
+        self.assertEqual([pn["backoff"] for pn in p["panels"]], ["pause", "exp"])
+        self.assertEqual([[d["spin"] for d in pn["points"]] for pn in p["panels"]],
+                         [[8, 32, 128], [64, 1024]])
+        self.assertEqual([pn["default"] for pn in p["panels"]], [32, 1024])
+        want = findings.f4_spin(os.path.join(self.results, "spin"))
+        got = [d for pn in p["panels"] for d in pn["points"]]
+        self.assertEqual([d["change_pct"] for d in got], [d["change_pct"] for d in want])
+        for d in got:
+            model = fakeresults.F4_SPIN_CHANGE[(d["backoff"], d["spin"])] * 100
+            self.assertAlmostEqual(d["change_pct"], model, delta=12)
+            self.assertLessEqual(d["change_pct_lo"], d["change_pct"])
+        self.assertEqual(p["title"], "F4: throughput change against none by spin length "
+                         "(pairs, 2 threads, no local work)")
+        self.assertEqual(len(p["caption"]), 2)
+
+    def test_drawn(self):
+        if not have_matplotlib():
+            self.skipTest("no matplotlib")
+        fig = plot.render("f4-spin", self.p)
+        self.addCleanup(plot.plt.close, fig)
+        axes = [a for a in fig.axes if a.axison]
+        self.assertEqual(len(axes), 2)
+        for a, pn in zip(axes, self.p["panels"]):
+            with self.subTest(backoff=pn["backoff"]):
+                self.assertEqual(a.get_xscale(), "log")
+                self.assertEqual([t.get_text() for t in a.get_xticklabels()],
+                                 [str(d["spin"]) for d in pn["points"]])
+                dots = [round(float(ln.get_ydata()[0]), 6) for ln in a.lines
+                        if ln.get_marker() == "o"]
+                self.assertEqual(dots, [round(d["change_pct"], 6) for d in pn["points"]])
+                self.assertEqual(len([pt for pt in a.patches
+                                      if pt.get_gid() == "f4-study-band"]), 1)
+
+    def test_the_gp_reads_the_columns_by_name(self):
+        names = [b[0] for b in plot.fig_f4_spin.F4_SPIN_DAT_BLOCKS]
+        self.check_gp(SPIN_GP, names, {"SPINS": "spins", "PANELS": "panels"},
+                      {"sp": "spins", "pn": "panels"},
+                      [plot.dat_text("f4-spin", self.p)])
+
+    @unittest.skipUnless(GNUPLOT, "gnuplot is not installed")
+    def test_gnuplot_draws_it(self):
+        dat = os.path.join(self.tmp, "f4-spin.dat")
+        with open(dat, "w", encoding="utf-8") as f:
+            f.write("\n".join(plot.dat_text("f4-spin", self.p)) + "\n")
+        out = os.path.join(self.tmp, "f4-spin.png")
+        g = subprocess.run([GNUPLOT, "-e", "datafile='%s'; outfile='%s'" % (dat, out), SPIN_GP],
+                           capture_output=True, text=True, timeout=120)
+        self.assertEqual(g.returncode, 0, g.stderr)
+        self.assertGreater(os.path.getsize(out), 20000)
 
 
 if __name__ == "__main__":

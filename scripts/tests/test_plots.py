@@ -685,7 +685,7 @@ class Harness(unittest.TestCase):
         cls.results = os.path.join(cls.tmp, "results")
         fakeresults.make_synthetic(cls.results, "h", "real", (2, 4), reps=3, seed=7,
                                    experiments=["f1-lookup-cost", "f2-node-cache", "f3-gate",
-                                                "f4-backoff", "f5-ceiling", "peers",
+                                                "f4-backoff", "f4-spin", "f5-ceiling", "peers",
                                                 "placement"])
         fakeresults.make_synthetic(cls.results, "none", "real", (2, 4), reps=2, seed=8,
                                    harness=None)
@@ -806,7 +806,7 @@ class Harness(unittest.TestCase):
         for name, _exp, prep, _n in self.plot.FIGURES:
             with self.subTest(figure=name):
                 text = " ".join(t for t in said(prep(h)))
-                if name == "f4-backoff":
+                if name.startswith("f4-"):
                     # the host line and one line of what is drawn (F4 runs inline
                     # items only; the results README says so)
                     self.assertEqual(len(prep(h)["caption"]), 2)
