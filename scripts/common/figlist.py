@@ -24,7 +24,7 @@ FIGURES = (
     ("f3-gate-percentiles", "f3-gate", 1),
     ("f4-backoff", "f4-backoff", 6),
     ("f5-ceiling", "f5-ceiling", 2),
-    ("peers-throughput", "peers", 2),
+    ("peers-throughput", "peers", 3),
     ("placement", "placement", 3),
 )
 
@@ -36,6 +36,7 @@ FIGURES = (
 SUPPLEMENT = (
     ("f3-gate-vs-threads", "f3-gate", 2),
     ("peers-latency", "peers", 2),
+    ("peers-regimes", "peers", 2),
 )
 
 #: what each supplement figure shows, one line (the results README lists it)
@@ -43,6 +44,9 @@ SUPPLEMENT_WHAT = {
     "f3-gate-vs-threads": "F3's p50 and p99 latency against threads, by gate",
     "peers-latency": "the peers' closed-loop latency by queue and regime (queue "
                      "occupancy, not hand-over)",
+    "peers-regimes": "the peers' throughput with each (pace, regime) group apart, per item "
+                     "mode and bursts, with the ceiling model; pairs and mixed with their "
+                     "lost races",
 }
 
 #: the folder of plots/<host>/ that holds the supplement
