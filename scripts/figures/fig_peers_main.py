@@ -185,8 +185,9 @@ def prep_peers(host):
     caption = caption_lines(host, rows, extra)
     # (the harness alone pools every queue's runs: its n is no queue's)
     ns = [s["n"] for pn in panels for s in pn["slots"] if s["queue"] != HARNESS_SLOT]
-    drawn = "median per queue (work 0, pin compact, single operations); %s; the rest: " \
-        "supplement peers-regimes" % FC.whisker_words(ns)
+    drawn = "median per queue (work 0, pin compact, single operations); %s%s; the rest: " \
+        "supplement peers-regimes" % (FC.whisker_words(ns), "; hollow: message items"
+                                      if msg else "")
     return {"kind": "peers-main", "panels": panels, "rows": rows or allrows,
             "grid": (1, max(1, len(panels))),
             "figsize": (max(12.8, 6.4 * len(panels) + 3.2), 5.6),
