@@ -25,7 +25,7 @@ FIGURES = (
     ("f4-backoff", "f4-backoff", 3),
     ("f4-spin", "f4-spin", 2),
     ("f5-ceiling", "f5-ceiling", 2),
-    ("peers-throughput", "peers", 2),
+    ("peers-throughput", "peers", 3),
     ("placement", "placement", 3),
 )
 
@@ -38,6 +38,7 @@ SUPPLEMENT = (
     ("f3-gate-vs-threads", "f3-gate", 2),
     ("peers-latency", "peers", 2),
     ("f4-backoff-diagnostics", "f4-backoff", 18),
+    ("peers-regimes", "peers", 2),
 )
 
 #: what each supplement figure shows, one line (the results README lists it)
@@ -48,6 +49,9 @@ SUPPLEMENT_WHAT = {
     "f4-backoff-diagnostics": "F4 per workload and local work: throughput by backoff, its "
                               "change against none, lost races, time in backoff, fairness "
                               "and p99, prodcons' regimes apart",
+    "peers-regimes": "the peers' throughput with each (pace, regime) group apart, per item "
+                     "mode and bursts, with the ceiling model; pairs and mixed with their "
+                     "lost races",
 }
 
 #: the folder of plots/<host>/ that holds the supplement

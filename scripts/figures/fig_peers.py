@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""fig_peers.py - the peers' throughput figure (peers-throughput).
+"""fig_peers.py - the peers' throughput by regime (peers-regimes, a supplement
+figure: the diagnostics behind the main figure peers-throughput, fig_peers_main.py).
 
 Producers and consumers apart (workload prodcons), a panel per item mode
 (inline, message) and bursts setting (single operations, bursts):
@@ -28,8 +29,8 @@ no local work, every thread on one node), what the claims read; its other
 configurations (experiments/peers.exp: work with a floor, split, scatter)
 are counted in the caption and stated in the results README.
 
-prep_peers prepares the figure once; draw_peers (matplotlib) and dat_peers
-(the data file of scripts/gnuplot/peers-throughput.gp) render that
+prep_peers_regimes prepares the figure once; draw_peers (matplotlib) and
+dat_peers (the data file of scripts/gnuplot/peers-regimes.gp) render that
 preparation. The latency figure, peers-latency, is fig_peers_latency.py's.
 """
 
@@ -119,7 +120,7 @@ def symmetric_rows(rows):
 
 
 @FC.condensed
-def prep_peers(host):
+def prep_peers_regimes(host):
     allrows, others = named_rows(host)
     rows = [r for r in allrows if workload_of(r) == "prodcons"]
     left = FC.left_out(rows)
@@ -477,7 +478,7 @@ def pairs_legend(ax, p):
 # --------------------------------------------------------------------------
 # Data files
 
-#: peers-throughput.dat's blocks; scripts/gnuplot/peers-throughput.gp names the
+#: peers-regimes.dat's blocks; scripts/gnuplot/peers-regimes.gp names the
 #: columns it reads (pc_, ce_, hn_, pp_ = N) and the tests check them
 PEERS_BLOCKS = (
     ("prodcons", ["panel", "message", "bursts", "queue", "qidx", "group", "gidx", "threads",
@@ -560,7 +561,7 @@ def dat_peers(name, p):
 
 
 def dat_peers_pairs(p):
-    """The pairs block of peers-throughput.dat: its name, its columns, its rows
+    """The pairs block of peers-regimes.dat: its name, its columns, its rows
     (one NaN row with has_pairs 0 where the host ran no pairs)."""
     g = FC.g
     rows = []

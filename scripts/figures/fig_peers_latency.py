@@ -3,7 +3,7 @@
 
 Closed-loop latency, p50 and p99 per queue and (pace, regime) group at the
 largest thread count, a panel per item mode and bursts setting as in
-peers-throughput (fig_peers.py, whose panels and groups it shares). In a
+peers-regimes (fig_peers.py, whose panels and groups it shares). In a
 closed loop the latency is set by how full the queue runs (Little: items in
 flight / throughput), not by the queue's hand-over: the title and axis say so.
 

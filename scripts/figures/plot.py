@@ -15,7 +15,9 @@ plots/<host>/<figure>.png and .pdf:
   f4-backoff           per workload: each backoff's throughput change against none (fig_f4.py)
   f4-spin              pause's and exp's change against none by spin length (fig_f4_spin.py)
   f5-ceiling           throughput vs the realized batch against the ceiling (fig_f5.py)
-  peers-throughput     throughput by queue, each regime apart (fig_peers.py)
+  peers-throughput     where NumaRing stands against the field's queues: throughput
+                       by queue per workload, grouped strict FIFO | relaxed | floors
+                       (fig_peers_main.py)
   placement            throughput per queue by placement of threads and memory, numaring
                        / the best peer per placement: a heatmap (fig_placement.py)
 
@@ -26,6 +28,8 @@ plots/<host>/supplement/:
   peers-latency        closed-loop latency by queue and regime (fig_peers_latency.py)
   f4-backoff-diagnostics  F4's throughput, change, lost races, time in backoff, fairness,
                        p99 per workload and local work (fig_f4.py)
+  peers-regimes        the peers' throughput with each (pace, regime) group apart, per
+                       item mode and bursts, pairs and mixed with lost races (fig_peers.py)
 
 --compare A B draws each figure with host A and host B side by side into
 plots/compare-A-vs-B/.  --gnuplot also writes plots/<host>/data/<figure>.dat
@@ -73,6 +77,7 @@ from . import fig_host
 from . import fig_lines
 from . import fig_peers
 from . import fig_peers_latency
+from . import fig_peers_main
 from . import fig_placement
 from .fig_draw import (
     add_caption, figure_size, headline, init_matplotlib, no_data, save, suptitle,
@@ -86,7 +91,8 @@ from .fig_f4_draw import draw_f4, draw_f4_main
 from .fig_f4_spin import draw_f4_spin, prep_f4_spin
 from .fig_f5 import prep_f5
 from .fig_host import emulated, guest, SCRIPT_DIR
-from .fig_peers import draw_peers, prep_peers
+from .fig_peers import draw_peers, prep_peers_regimes
+from .fig_peers_main import draw_peers_main, prep_peers
 from .fig_peers_latency import draw_peers_latency, prep_peers_latency
 from .fig_placement import draw_placement, prep_placement
 from ..analysis.nrdata import DataError
@@ -127,6 +133,7 @@ PREPARE = {
     "f5-ceiling": prep_f5,
     "peers-throughput": prep_peers,
     "peers-latency": prep_peers_latency,
+    "peers-regimes": prep_peers_regimes,
     "placement": prep_placement,
 }
 # name, experiment, prepare, panels (single host): the main figures, then the
@@ -154,7 +161,8 @@ COMPARE_TITLES = {
     "f4-spin": "F4: throughput change against none by spin length",
     "f4-backoff-diagnostics": "F4: backoff against spinning per workload, diagnostics",
     "f5-ceiling": "F5: measured throughput against the physical ceiling",
-    "peers-throughput": "Peers: throughput by queue and threads",
+    "peers-throughput": "Peers: where NumaRing stands against the field's queues",
+    "peers-regimes": "Peers: throughput by queue, each regime apart",
     "peers-latency": "Peers: latency at the largest thread count",
     "placement": "Placement: throughput per queue by placement of threads and memory",
 }
@@ -168,7 +176,8 @@ draw_lines = fig_lines.draw
 DRAW = {"f1": fig_f1.draw, "lines": draw_lines, "f4": draw_f4, "f4-change": draw_f4_main,
         "f4-spin": draw_f4_spin, "f3a": draw_f3a, "f3b": draw_f3b,
         "f3load": fig_f3.draw_f3_load, "f5": fig_f5.draw, "peers": draw_peers,
-        "peers-latency": draw_peers_latency, "placement": draw_placement}
+        "peers-latency": draw_peers_latency, "placement": draw_placement,
+        "peers-main": draw_peers_main}
 
 
 def grid_of(name, p):
@@ -279,7 +288,8 @@ DAT = {"f1": fig_f1.dat, "f4": fig_f4.dat_f4, "f4-change": fig_f4.dat_f4_change,
        "peers": fig_peers.dat_peers, "f3a": fig_f3.dat_f3a, "f3load": fig_f3.dat_f3load,
        "f3b": fig_f3b.dat_f3b, "f5": fig_f5.dat_f5,
        "peers-latency": fig_peers_latency.dat_peers_latency,
-       "placement": fig_placement.dat_placement}
+       "placement": fig_placement.dat_placement,
+       "peers-main": fig_peers_main.dat_peers_main}
 
 
 def dat_text(name, p):

@@ -211,6 +211,9 @@ PEERS_PAIRS_LOST = {"numaring": 0.04, "flat": 0.12}
 #: peers as the field runs it (make_synthetic's peers_field): the share of the
 #: speed kept with the 50-150 ns delay on every thread, and across nodes
 PEERS_FIELD_SLOW = 0.6
+#: the speed of a queue that takes message items only (make_synthetic's
+#: peers_message_queues), as the peers' speed model's shares
+PEERS_MESSAGE_SPEED = 0.4
 PEERS_CROSS_SLOW = 0.7
 #: placement: each queue's speed (of numaring's on one node), the share kept
 #: where every item crosses nodes, and what the queue's memory costs away
@@ -259,7 +262,7 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
                    nodes=2, machine=None, machine_nodes=None, workloads=None,
                    works=(0, 300), fairness=True, peers_workloads=("prodcons",),
                    peers_paces=None, f5_closed=False, closed_regimes=None,
-                   peers_field=False, f5_pin="scatter"):
+                   peers_field=False, f5_pin="scatter", peers_message_queues=()):
     """A whole results/<host>/ tree from a model shaped like the study.
 
     ``nodes``: the topology's nodes (real or emulated, ``kind``). ``machine``:
@@ -327,6 +330,11 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
     delay on every thread (work_ns 150, work_min_ns 50: PEERS_FIELD_SLOW of
     the speed); on two nodes or more also prodcons split and pairs and mixed
     scatter at work 0 (PEERS_CROSS_SLOW of the speed).
+    ``peers_message_queues``: peers queues that take message items only
+    (xenium-ramalhete, xenium-kfifo: peers.exp's item-otherwise), added to
+    the peers' queues at PEERS_MESSAGE_SPEED; each runs wherever the others
+    run, once per item loop, with item message (a quick profile's inline
+    sweep writes them so).
     ``f5_pin``: F5's placement (f5-ceiling.exp's is split; the synthetic
     default scatter keeps the older fixtures' ceilings).
     Experiment "placement" (experiments/placement.exp, not in the default
@@ -582,18 +590,27 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
         elif exp == "peers":
             speed = {"numaring": 1.0, "flat": 0.55, "ck": 0.5, "rte": 0.6, "moodycamel": 0.9,
                      "urcu": 0.25, "mutex": 0.08, "faa": 2.5}
+            speed.update({q: PEERS_MESSAGE_SPEED for q in peers_message_queues})
+
+            def item_for(q, item):
+                """The item a queue's run carries; None: it has no run in this loop."""
+                if q not in peers_message_queues:
+                    return item
+                return "message" if item == items[0] else None
             if "pairs" in peers_workloads:
                 for item in items:
                     slow = 1.0 if item == "inline" else 0.6
                     for bursts in (0, 1):
                         for t in threads:
                             for q, sp in speed.items():
+                                if item_for(q, item) is None:
+                                    continue
                                 tp = (PEERS_PAIRS_SPEED.get(q, 1.0) * 1.2e7 * t ** 0.5 * sp *
                                       slow * (3.0 if bursts and q != "faa" else 1.0))
                                 lat = None if q == "faa" else 500 * t / (sp * slow)
                                 cfg = {"queue": q, "bursts": bursts, "producers": t,
                                        "consumers": t, "threads": t, "workload": "pairs",
-                                       "ops_kind": "operations", "item": item}
+                                       "ops_kind": "operations", "item": item_for(q, item)}
                                 if q in PEERS_PAIRS_LOST:
                                     # lost races per operation (enqueued + dequeued: 10,000)
                                     cfg["failed_attempts"] = "%d" % round(
@@ -611,15 +628,17 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
                     for bursts in (0, 1):
                         for t in threads:
                             for q, sp in speed.items():
+                                if item_for(q, item) is None:
+                                    continue
                                 tp = (1.2e7 * t ** 0.5 * sp * slow *
                                       (3.0 if bursts and q != "faa" else 1.0))
                                 lat = None if q == "faa" else 300 * t / (sp * slow)
                                 cfg = {"queue": q, "bursts": bursts, "producers": t // 2,
-                                       "consumers": t // 2, "item": item}
+                                       "consumers": t // 2, "item": item_for(q, item)}
                                 if q != "numaring":
                                     cfg.update(lookup="", lookup_in_force="", recheck="",
                                                gate="", backoff="")
-                                name = "%s-b%d-t%d-%s" % (item, bursts, t, q)
+                                name = "%s-b%d-t%d-%s" % (item_for(q, item), bursts, t, q)
                                 per_rep = None
                                 if pace is not None:
                                     name += "-pace-" + pace
@@ -651,7 +670,9 @@ def make_synthetic(root, host="fakehost", kind="emulated", threads=(2, 4), reps=
                                     lat = None if q == "faa" else 400 * t / (sp * f)
                                     side = t if w != "prodcons" else t // 2
                                     cfg = {"queue": q, "bursts": bursts, "producers": side,
-                                           "consumers": side, "item": "inline", "pin": pin,
+                                           "consumers": side, "item": "message" if q in
+                                           peers_message_queues else "inline",
+                                           "pin": pin,
                                            "work_ns": hi, "work_min_ns": lo or "0"}
                                     if w != "prodcons":
                                         cfg.update(threads=t, workload=w,

@@ -162,7 +162,7 @@ class DatColumns(unittest.TestCase):
 
     def test_a_wrong_column_number_is_caught(self):
         """The check itself: a .gp naming a column at the wrong number fails it."""
-        lines = self.dats[("small", "peers-throughput")]
+        lines = self.dats[("small", "peers-regimes")]
         colsets = [x.split(":", 1)[1].split() for x in lines if x.startswith("# columns:")]
         good = {("pc", "queue"): 4}
         bad = {("pc", "queue"): 5}

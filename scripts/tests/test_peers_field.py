@@ -10,8 +10,11 @@ without the field's points. The claims, the results README's peers rows and
 the figures read the sweep's named configuration (work 0, compact) alone, so
 adding the field's points changes none of them; the README's section on the
 field's points holds each configuration's numbers, recomputed here from the
-rows; the figures draw with mixed present (a row of its own), the other
-configurations counted in the caption.
+rows; the figures draw with mixed present (peers-regimes: a row of its own,
+the other configurations counted in the caption; peers-throughput: a panel of
+its own), and peers-throughput, the main figure, draws a panel per workload of
+the named configuration, its queues grouped by the order they keep, the queues
+that take no inline items from their message runs, marked.
 """
 
 import os
@@ -142,15 +145,16 @@ class PeersField(unittest.TestCase):
 
 
     def test_figures_draw_the_named_configuration_with_mixed_beside_pairs(self):
-        """peers-throughput: the item panels hold prodcons rows at work 0 and
-        pin compact alone, a row of pairs and one of mixed (its own panels in
-        the .dat's pairs block: 2, 3); the caption counts what it leaves out;
-        peers-latency likewise; both draw (matplotlib) and write their data."""
+        """peers-regimes (the supplement's): the item panels hold prodcons rows at
+        work 0 and pin compact alone, a row of pairs and one of mixed (its own
+        panels in the .dat's pairs block: 2, 3); the caption counts what it
+        leaves out; peers-latency likewise; both draw (matplotlib) and write
+        their data."""
         from scripts.figures import plot
         h = plot.Host(self.results, "field")
         h.load()
         prep = plot.prepare(h)
-        p = prep["peers-throughput"]
+        p = prep["peers-regimes"]
         named = [r for r in h.data["peers"] if nrdata.peers_named(r)]
         other = len(h.data["peers"]) - len(named)
         self.assertGreater(other, 0)
@@ -166,14 +170,14 @@ class PeersField(unittest.TestCase):
         self.assertEqual(p["grid"], (2 + 2, 2))
         self.assertIn("(%d runs at other work or pins" % other, p["drawn"])
         self.assertIn("under pairs and mixed", p["title"])
-        dat = "\n".join(plot.dat_text("peers-throughput", p))
+        dat = "\n".join(plot.dat_text("peers-regimes", p))
         block = dat.split('"pairs (every thread enqueues, then dequeues)"', 1)[1]
         panels = {ln.split()[0] for ln in block.splitlines() if ln and ln[0].isdigit()}
         self.assertEqual(panels, {"0", "1", "2", "3"})
         # the host before the field's points: the same figure, no mixed row
         b = plot.Host(self.results, "before")
         b.load()
-        pb = plot.prepare(b)["peers-throughput"]
+        pb = plot.prepare(b)["peers-regimes"]
         self.assertEqual(pb["grid"], (2 + 1, 2))
         def runs(prep):
             return [[(r["point"], r["rep"], r["throughput_ops_per_s"]) for r in pn["rows"]]
@@ -184,9 +188,197 @@ class PeersField(unittest.TestCase):
         self.assertIn("under pairs and mixed are in peers-throughput",
                       " ".join(lat.get("notes") or []))
         out = os.path.join(self.tmp, "plots")
-        for name in ("peers-throughput", "peers-latency"):
+        for name in ("peers-throughput", "peers-regimes", "peers-latency"):
             plot.draw_one(name, prep[name], out)
             self.assertTrue(os.path.getsize(os.path.join(out, name + ".png")) > 0)
+
+
+class PeersMainFigure(unittest.TestCase):
+    """peers-throughput, the main figure: where NumaRing stands against the
+    field's queues, a panel per workload at the named configuration, single
+    operations, prodcons at its free pace; the queues grouped strict FIFO |
+    relaxed | floors by the manifest's ordering, the harness alone a slot of its
+    own; a queue that takes no inline items drawn from its message runs, hollow."""
+
+    MSG = ("xenium-ramalhete", "xenium-kfifo")
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="nr-peersmain-")
+        cls.results = os.path.join(cls.tmp, "results")
+        fakeresults.make_synthetic(
+            cls.results, "quick", "real", (2, 4), reps=3, seed=31, experiments=["peers"],
+            nodes=1, peers_workloads=("prodcons", "pairs"), peers_paces=PACES,
+            oversub_above=2, peers_field=True, items=("inline",),
+            peers_message_queues=cls.MSG, latency_files=False)
+        from scripts.figures import plot
+        cls.plot = plot
+        cls.host = plot.Host(cls.results, "quick")
+        cls.host.load()
+        cls.p = plot.prepare(cls.host)["peers-throughput"]
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def test_a_panel_per_workload_of_the_named_single_free_runs(self):
+        p = self.p
+        self.assertEqual([pn["workload"] for pn in p["panels"]], ["prodcons", "pairs", "mixed"])
+        self.assertEqual(p["grid"], (1, 3))
+        from scripts.common import regime
+        for pn in p["panels"]:
+            with self.subTest(workload=pn["workload"]):
+                # 4 threads oversubscribe (oversub_above=2): the largest with a CPU each
+                self.assertEqual(pn["threads"], 2)
+                self.assertTrue(pn["rows"])
+                for r in pn["rows"]:
+                    self.assertTrue(nrdata.peers_named(r))
+                    self.assertEqual((r["bursts"], regime.pace_of(r), nrdata.threads(r)),
+                                     ("0", "free", 2))
+                    self.assertEqual((r.get("workload") or "prodcons"), pn["workload"])
+                # each queue's median from its rows
+                for s in pn["slots"]:
+                    if s["queue"] == "harness alone":
+                        vals = [float(r["harness_ops_per_s"]) for r in pn["rows"]
+                                if r["item"] == "inline"]
+                    else:
+                        vals = [float(r["throughput_ops_per_s"]) for r in pn["rows"]
+                                if r["queue"] == s["queue"]]
+                    self.assertAlmostEqual(s["median"], statistics.median(vals))
+                    self.assertLessEqual(s["lo"], s["median"])
+                    self.assertLessEqual(s["median"], s["hi"])
+
+    def test_queues_grouped_by_the_order_they_keep(self):
+        from scripts.common import manifest
+        for pn in self.p["panels"]:
+            with self.subTest(workload=pn["workload"]):
+                keys = [s["group"] for s in pn["slots"]]
+                # contiguous groups, in order: strict FIFO, relaxed, floors
+                self.assertEqual(keys, sorted(keys, key=["fifo", "relaxed", "floor"].index))
+                self.assertEqual([g[0] for g in pn["groups"]], ["fifo", "relaxed", "floor"])
+                for s in pn["slots"]:
+                    if s["queue"] == "harness alone":
+                        self.assertEqual(s["group"], "floor")
+                        continue
+                    q = manifest.queue(s["queue"])
+                    want = ("floor" if not q["moves_data"] else
+                            "fifo" if q["ordering"] == "fifo" else "relaxed")
+                    self.assertEqual(s["group"], want, s["queue"])
+                # the harness alone last, once; within a group highest first
+                self.assertEqual([s["queue"] for s in pn["slots"]].count("harness alone"), 1)
+                self.assertEqual(pn["slots"][-1]["queue"], "harness alone")
+                for k in ("fifo", "relaxed"):
+                    meds = [s["median"] for s in pn["slots"] if s["group"] == k]
+                    self.assertEqual(meds, sorted(meds, reverse=True))
+                # the groups apart on x
+                xs = [s["x"] for s in pn["slots"]]
+                self.assertEqual(xs, sorted(xs))
+                self.assertIn("numaring", [s["queue"] for s in pn["slots"]])
+
+    def test_message_only_queues_are_drawn_from_their_message_runs_and_marked(self):
+        p = self.p
+        self.assertEqual(sorted(p["message_queues"]), sorted(self.MSG))
+        for pn in p["panels"]:
+            items = {s["queue"]: s["item"] for s in pn["slots"]}
+            with self.subTest(workload=pn["workload"]):
+                for q in self.MSG:
+                    self.assertEqual(items[q], "message")
+                self.assertEqual({i for q, i in items.items() if q not in self.MSG},
+                                 {"inline"})
+        self.assertIn("xenium-ramalhete, xenium-kfifo: message items",
+                      " ".join(p["notes"]).replace("xenium-kfifo, xenium-ramalhete",
+                                                   "xenium-ramalhete, xenium-kfifo"))
+        self.assertIn("hollow: message items", p["caption"][-1][0])
+
+    def test_drawn_one_panel_per_workload_marks_and_legend(self):
+        plot = self.plot
+        fig = plot.render("peers-throughput", self.p)
+        try:
+            axes = [a for a in fig.axes if a.get_visible() and a.axison]
+            self.assertEqual(len(axes), 3)
+            for ax, pn in zip(axes, self.p["panels"]):
+                with self.subTest(workload=pn["workload"]):
+                    self.assertEqual(ax.get_yscale(), "log")
+                    labels = [t.get_text() for t in ax.get_xticklabels()]
+                    self.assertEqual(labels, [s["queue"] for s in pn["slots"]])
+                    bold = [t.get_text() for t in ax.get_xticklabels()
+                            if t.get_fontweight() == "bold"]
+                    self.assertEqual(bold, ["numaring"])
+                    words = [t.get_text() for t in ax.texts if t.get_gid() == "peers-main-group"]
+                    self.assertEqual(words, ["strict FIFO", "relaxed order", "floors"])
+                    seps = [ln for ln in ax.lines if ln.get_gid() == "peers-main-separator"]
+                    self.assertEqual(len(seps), 2)
+                    for s in pn["slots"]:
+                        gid = ("peers-main-harness" if s["queue"] == "harness alone" else
+                               "peers-main-%s" % s["queue"])
+                        # (the whisker's caps share the gid: small marks)
+                        lines = [ln for ln in ax.lines if ln.get_gid() == gid
+                                 and ln.get_markersize() > 6.5]
+                        self.assertEqual(len(lines), 1, gid)
+                        ln = lines[0]
+                        self.assertAlmostEqual(float(ln.get_ydata()[0]) * 1e6, s["median"])
+                        if s["queue"] != "harness alone":
+                            self.assertEqual(ln.get_markerfacecolor() == "white",
+                                             s["item"] == "message", s["queue"])
+            legend = [t.get_text() for a in axes if a.get_legend()
+                      for t in a.get_legend().get_texts()]
+            for want in ("NumaRing", "the field's queues", "floor: moves no data",
+                         "harness alone (null queue)"):
+                self.assertIn(want, legend)
+            self.assertTrue(any(t.startswith("hollow: message items") for t in legend))
+        finally:
+            plot.fig_draw.plt.close(fig)
+
+    def test_the_data_file_and_gnuplot(self):
+        """The .dat's slots are the preparation's; peers-throughput.gp draws it,
+        and a host whose runs fill no panel (bursts only) too."""
+        import subprocess
+        plot = self.plot
+        text = plot.dat_text("peers-throughput", self.p)
+        body = "\n".join(text).split('"slots"', 1)[1].split("\n\n\n")[0]
+        ls = [x for x in body.splitlines() if x.strip()]
+        cols = ls[0].split(":", 1)[1].split()
+        rows = [dict(zip(cols, x.split())) for x in ls[1:]]
+        self.assertEqual(len(rows), sum(len(pn["slots"]) for pn in self.p["panels"]))
+        for r in rows:
+            s = self.p["panels"][int(r["panel"])]["slots"][int(r["slot"])]
+            self.assertEqual(r["message"], "1" if s["item"] == "message" and
+                             s["queue"] != "harness alone" else "0")
+            self.assertEqual(r["highlight"], "1" if s["queue"] == "numaring" else "0")
+            self.assertAlmostEqual(float(r["median_ops_per_s"]), s["median"],
+                                   delta=s["median"] * 1e-5)
+        gnuplot = shutil.which("gnuplot")
+        if gnuplot is None:
+            self.skipTest("gnuplot is not installed")
+        bursts = os.path.join(self.tmp, "bursts")
+        fakeresults.make_synthetic(bursts, "b", "real", (2,), reps=2, seed=3,
+                                   experiments=["peers"], nodes=1, latency_files=False)
+        path = os.path.join(bursts, "b", "peers.csv")
+        with open(path, encoding="utf-8") as f:
+            head, *lines = f.read().splitlines()
+        bi = head.split(",").index("bursts")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write("\n".join([head] + [x for x in lines if x.split(",")[bi] == "1"]) + "\n")
+        h = plot.Host(bursts, "b")
+        h.load()
+        empty = plot.prepare(h)["peers-throughput"]
+        self.assertEqual([pn["slots"] for pn in empty["panels"]], [[]])
+        for name, p in (("full", self.p), ("empty", empty)):
+            with self.subTest(host=name):
+                dat = os.path.join(self.tmp, name + ".dat")
+                with open(dat, "w", encoding="utf-8") as f:
+                    f.write("\n".join(plot.dat_text("peers-throughput", p)) + "\n")
+                out = os.path.join(self.tmp, name + ".png")
+                g = subprocess.run([gnuplot, "-e", "datafile='%s'; outfile='%s'" % (dat, out),
+                                    os.path.join(os.path.dirname(os.path.dirname(
+                                        os.path.abspath(__file__))), "gnuplot",
+                                        "peers-throughput.gp")],
+                                   capture_output=True, text=True, timeout=120)
+                self.assertEqual(g.returncode, 0, g.stderr)
+                said = [x for x in g.stderr.splitlines() if x.strip()
+                        and "No valid data points" not in x]
+                self.assertEqual(said, [], g.stderr)
+                self.assertGreater(os.path.getsize(out), 10000)
 
 
 if __name__ == "__main__":

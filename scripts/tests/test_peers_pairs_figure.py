@@ -7,12 +7,13 @@ Synthetic hosts (tests/fakeresults.py, peers_workloads=): both workloads at one
 thread count with inline and message items, both at three thread counts with
 inline items only, prodcons alone (a host from before pairs) and bursts alone (the
 smoke profile: panels without runs). Checks that
-the panels by item mode hold producers-and-consumers rows only (peers-throughput
+the panels by item mode hold producers-and-consumers rows only (peers-regimes,
+the supplement's figure of each regime apart,
 and peers-latency), that the pairs row holds pairs rows only, each data-moving
 queue's operations/s (queues on x with one thread count, lines against threads
 with several) and the lost races of the queues that count them, summarize's
 peers_pairs' numbers, that a host without pairs draws the figure as before, and
-that scripts/gnuplot/peers-throughput.gp reads the pairs block by its columns'
+that scripts/gnuplot/peers-regimes.gp reads the pairs block by its columns'
 names and draws every shape.
 """
 
@@ -36,7 +37,7 @@ from scripts.tests import ROOT, module, slow
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(TESTS)
-GP = os.path.join(SCRIPTS, "gnuplot", "peers-throughput.gp")
+GP = os.path.join(SCRIPTS, "gnuplot", "peers-regimes.gp")
 
 
 def said(p):
@@ -106,7 +107,7 @@ def dots(a):
 
 
 def pairs_block(lines):
-    """(columns, rows) of the pairs block of peers-throughput.dat."""
+    """(columns, rows) of the pairs block of peers-regimes.dat."""
     text = "\n".join(lines)
     chunk = text.split('"%s"' % plot.PEERS_PAIRS_BLOCK)[1]
     ls = [x for x in chunk.splitlines() if x.strip()]
@@ -156,12 +157,12 @@ class PeersPairs(unittest.TestCase):
         return nrdata.load_tidy(os.path.join(self.results, name, "peers.csv"))
 
     def drawn(self, name):
-        """(prepared data, axes, figure) of peers-throughput, drawn as draw_one does."""
+        """(prepared data, axes, figure) of peers-regimes, drawn as draw_one does."""
         if not have_matplotlib():
             self.skipTest("no matplotlib")
         plot.init_matplotlib()
-        p = plot.prep_peers(self.host(name))
-        nrows, ncols = plot.grid_of("peers-throughput", p)
+        p = plot.prep_peers_regimes(self.host(name))
+        nrows, ncols = plot.grid_of("peers-regimes", p)
         w, hgt = plot.figure_size(ncols)
         fig, axes = plot.plt.subplots(nrows, ncols, figsize=(w, hgt * nrows ** 0.9),
                                       layout="constrained", squeeze=False)
@@ -194,7 +195,7 @@ class PeersPairs(unittest.TestCase):
             rows = self.rows(name)
             want = medians([r for r in rows if workload(r) == "prodcons" and meaningful(r)],
                            tput, group_key)
-            p = plot.prep_peers(self.host(name))
+            p = plot.prep_peers_regimes(self.host(name))
             with self.subTest(host=name):
                 self.assertEqual({workload(r) for r in p["rows"]}, {"prodcons"})
                 n = 0
@@ -242,7 +243,7 @@ class PeersPairs(unittest.TestCase):
             want = medians([r for r in pr if r["queue"] != "faa" and meaningful(r)], tput,
                            pairs_key)
             lost = medians(pr, lost_1000, pairs_key)
-            p = plot.prep_peers(self.host(name))
+            p = plot.prep_peers_regimes(self.host(name))
             with self.subTest(host=name):
                 self.assertEqual([pn["bursts"] for pn in p["pairs"]], [0, 1])
                 self.assertEqual(p["grid"], (len(items) + 1, 2))
@@ -273,7 +274,7 @@ class PeersPairs(unittest.TestCase):
         """Inline items, single operations: summarize.peers_pairs' medians and lost
         races (the README's table) are the panel's."""
         for name in ("one", "many"):
-            p = plot.prep_peers(self.host(name))
+            p = plot.prep_peers_regimes(self.host(name))
             pn = [x for x in p["pairs"] if x["bursts"] == 0][0]
             res = summarize.peers_pairs(os.path.join(self.results, name))
             self.assertEqual([d["threads"] for d in res], p["pairs_threads"])
@@ -371,7 +372,7 @@ class PeersPairs(unittest.TestCase):
                          [("inline", 0), ("inline", 1), ("message", 0), ("message", 1)])
         self.assertEqual(p["title"], "Peers: throughput vs threads by queue, each regime apart")
         self.assertFalse(any("pairs" in t for t in said(p)))
-        cols, rows = pairs_block(plot.dat_text("peers-throughput", p))
+        cols, rows = pairs_block(plot.dat_text("peers-regimes", p))
         self.assertEqual(len(rows), 1)
         self.assertEqual(rows[0][cols.index("has_pairs")], "0")
 
@@ -389,8 +390,8 @@ class PeersPairs(unittest.TestCase):
         for name in named:
             self.assertRegex(code, r"\bpp_%s\b[^=]" % name)
         for host in ("one", "many", "plain"):
-            p = plot.prep_peers(self.host(host))
-            cols, rows = pairs_block(plot.dat_text("peers-throughput", p))
+            p = plot.prep_peers_regimes(self.host(host))
+            cols, rows = pairs_block(plot.dat_text("peers-regimes", p))
             self.assertEqual(cols, plot.PEERS_PAIRS_COLUMNS)
             for name, n in named.items():
                 with self.subTest(host=host, column=name):
@@ -409,7 +410,7 @@ class PeersPairs(unittest.TestCase):
             for k, v in got.items():
                 self.assertAlmostEqual(v / want[k], 1.0, places=5)
             # the blocks before it: prodcons, its ceiling, its harness
-            text = "\n".join(plot.dat_text("peers-throughput", p))
+            text = "\n".join(plot.dat_text("peers-regimes", p))
             head = text.split('"%s"' % plot.PEERS_PAIRS_BLOCK)[0]
             self.assertEqual(re.findall(r'^"(.*)"$', head, re.M),
                              ["prodcons", "ceiling (model)", "harness alone (null queue)"])
@@ -426,14 +427,14 @@ class PeersPairs(unittest.TestCase):
         sizes = {}
         for host in ("one", "many", "plain", "bursts"):
             with self.subTest(host=host):
-                png = os.path.join(plots, host, "gnuplot", "peers-throughput.png")
+                png = os.path.join(plots, host, "supplement", "gnuplot", "peers-regimes.png")
                 self.assertTrue(os.path.isfile(png))
                 with open(png, "rb") as f:
                     head = f.read(24)
                 sizes[host] = int.from_bytes(head[20:24], "big")   # the PNG's height
                 out = os.path.join(self.tmp, "%s-standalone.png" % host)
                 g = subprocess.run([GNUPLOT, "-e", "datafile='%s'; outfile='%s'" % (
-                    os.path.join(plots, host, "data", "peers-throughput.dat"), out), GP],
+                    os.path.join(plots, host, "supplement", "data", "peers-regimes.dat"), out), GP],
                     capture_output=True, text=True, timeout=120)
                 self.assertEqual(g.returncode, 0, g.stderr)
                 self.assertNotIn("expecting", g.stderr)

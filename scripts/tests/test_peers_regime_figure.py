@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""The peers figures by regime (scripts/common/regime.py), with one thread count and
+"""The peers figures by regime (peers-regimes, the supplement's; peers-latency) (scripts/common/regime.py), with one thread count and
 several, free and paced runs.
 
     /usr/bin/python3 -m unittest scripts.tests.test_peers_regime_figure -v
@@ -77,11 +77,11 @@ class PeersRegimes(unittest.TestCase):
         return [r for r in nrdata.load_tidy(os.path.join(self.results, name, "peers.csv"))
                 if (r.get("workload") or "prodcons") == "prodcons"]
 
-    def drawn(self, name, fig="peers-throughput"):
+    def drawn(self, name, fig="peers-regimes"):
         if not have_matplotlib():
             self.skipTest("no matplotlib")
         plot.init_matplotlib()
-        p = (plot.prep_peers if fig == "peers-throughput" else plot.prep_peers_latency)(
+        p = (plot.prep_peers_regimes if fig == "peers-regimes" else plot.prep_peers_latency)(
             self.host(name))
         nrows, ncols = plot.grid_of(fig, p)
         w, hgt = plot.figure_size(ncols)
@@ -109,7 +109,7 @@ class PeersRegimes(unittest.TestCase):
             want = {}
             for r in rows:
                 want.setdefault(key(r), []).append(float(r["throughput_ops_per_s"]))
-            p = plot.prep_peers(self.host(name))
+            p = plot.prep_peers_regimes(self.host(name))
             with self.subTest(host=name):
                 seen = 0
                 for pn in p["panels"]:
@@ -126,9 +126,9 @@ class PeersRegimes(unittest.TestCase):
 
     def test_faa_has_no_message_panel_and_ck_no_burst_panel(self):
         for name in ("free", "paced"):
-            p = plot.prep_peers(self.host(name))
+            p = plot.prep_peers_regimes(self.host(name))
             lat = plot.prep_peers_latency(self.host(name))
-            dat = plot.dat_text("peers-throughput", p)
+            dat = plot.dat_text("peers-regimes", p)
             with self.subTest(host=name):
                 for pn in p["panels"]:
                     qs = {q for q, _g in pn["series"]}
@@ -229,14 +229,16 @@ class PeersRegimes(unittest.TestCase):
                            capture_output=True, text=True, timeout=600, cwd=ROOT)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         for host in ("free", "paced", "many"):
-            for fig in ("peers-throughput", "peers-latency"):
+            for fig in ("peers-throughput", "peers-regimes", "peers-latency"):
                 with self.subTest(host=host, figure=fig):
-                    png = os.path.join(plots, host, "gnuplot", fig + ".png")
+                    # the supplement's figures are in the host's supplement/
+                    where = plot.figure_dir(os.path.join(plots, host), fig)
+                    png = os.path.join(where, "gnuplot", fig + ".png")
                     self.assertTrue(os.path.isfile(png))
                     self.assertGreater(os.path.getsize(png), 20000)
                     out = os.path.join(self.tmp, "%s-%s.png" % (host, fig))
                     g = subprocess.run([GNUPLOT, "-e", "datafile='%s'; outfile='%s'" % (
-                        os.path.join(plots, host, "data", fig + ".dat"), out),
+                        os.path.join(where, "data", fig + ".dat"), out),
                         os.path.join(SCRIPTS, "gnuplot", fig + ".gp")],
                         capture_output=True, text=True, timeout=120)
                     self.assertEqual(g.returncode, 0, g.stderr)

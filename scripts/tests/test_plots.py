@@ -63,7 +63,15 @@ PY = _python()
 GNUPLOT = shutil.which("gnuplot")
 
 FIGURES = ["f1-lookup-cost", "f2-node-cache", "f3-gate-percentiles", "f3-gate-vs-threads",
-           "f4-backoff", "f5-ceiling", "peers-throughput", "peers-latency"]
+           "f4-backoff", "f5-ceiling", "peers-throughput", "peers-latency", "peers-regimes"]
+
+
+def where(hostdir, fig):
+    """The folder figure ``fig`` of a host's plots (hostdir) goes to: hostdir, or
+    its supplement/ for the supplement's figures (scripts/common/figlist.py)."""
+    from scripts.common import figlist
+    return os.path.join(hostdir, figlist.SUPPLEMENT_DIR) if figlist.in_supplement(fig) \
+        else hostdir
 
 
 def run_plot(*args, root=REPO, timeout=120):
@@ -128,21 +136,23 @@ class Drawn(unittest.TestCase):
         for host in ("alpha", "beta"):
             for fig in FIGURES:
                 with self.subTest(host=host, figure=fig):
-                    check_png(self, os.path.join(self.plots, host, fig + ".png"))
-                    check_pdf(self, os.path.join(self.plots, host, fig + ".pdf"))
+                    check_png(self, os.path.join(where(os.path.join(self.plots, host), fig),
+                                                 fig + ".png"))
+                    check_pdf(self, os.path.join(where(os.path.join(self.plots, host), fig),
+                                                 fig + ".pdf"))
 
     def test_nothing_else_written(self):
         names = {os.path.relpath(p, self.plots) for p in all_files(self.plots)}
         stray = [n for n in names if os.path.basename(n).startswith(".") or "tmp" in n]
         self.assertEqual(stray, [], "temporary files left behind")
         for n in names:
-            self.assertRegex(n, r"^(alpha|beta|compare-alpha-vs-beta)/"
+            self.assertRegex(n, r"^(alpha|beta|compare-alpha-vs-beta)/(supplement/)?"
                              r"((data/[\w-]+\.dat)|(gnuplot/[\w-]+\.png)|([\w-]+\.(png|pdf)))$")
 
     def test_compare_mode(self):
         self.assertEqual(self.cmp.returncode, 0, self.cmp.stdout + self.cmp.stderr)
         d = os.path.join(self.plots, "compare-alpha-vs-beta")
-        for fig in FIGURES:
+        for fig in [f for f in FIGURES if where("", f) == ""]:   # (the main figures)
             with self.subTest(figure=fig):
                 check_png(self, os.path.join(d, fig + ".png"))
                 check_pdf(self, os.path.join(d, fig + ".pdf"))
@@ -159,14 +169,16 @@ class Drawn(unittest.TestCase):
         for host in ("alpha", "beta"):
             for fig in FIGURES:
                 with self.subTest(host=host, figure=fig):
-                    dat = os.path.join(self.plots, host, "data", fig + ".dat")
+                    dat = os.path.join(where(os.path.join(self.plots, host), fig), "data",
+                                       fig + ".dat")
                     self.assertTrue(os.path.isfile(dat), dat)
                     with open(dat, encoding="utf-8") as f:
                         text = f.read()
                     self.assertTrue(text.startswith("# " + fig + ":"), dat)
                     self.assertIn("# columns:", text)
-                    check_png(self, os.path.join(self.plots, host, "gnuplot", fig + ".png"))
-        self.assertIn("gnuplot drew 8 figures", self.result.stdout)
+                    check_png(self, os.path.join(where(os.path.join(self.plots, host), fig),
+                                                 "gnuplot", fig + ".png"))
+        self.assertIn("gnuplot drew %d figures" % len(FIGURES), self.result.stdout)
 
     @unittest.skipUnless(GNUPLOT, "gnuplot is not installed")
     def test_gp_scripts_standalone(self):
@@ -175,7 +187,8 @@ class Drawn(unittest.TestCase):
         os.makedirs(out, exist_ok=True)
         for host, fig in [(h, f) for h in ("alpha", "beta") for f in FIGURES]:
             with self.subTest(host=host, figure=fig):
-                dat = os.path.join(self.plots, host, "data", fig + ".dat")
+                dat = os.path.join(where(os.path.join(self.plots, host), fig), "data",
+                                   fig + ".dat")
                 png = os.path.join(out, "%s-%s.png" % (host, fig))
                 r = subprocess.run(
                     [GNUPLOT, "-e", "datafile='%s'; outfile='%s'; caption='host beta'"
@@ -197,8 +210,8 @@ class Drawn(unittest.TestCase):
             want = statistics.median(float(r["harness_ops_per_s"]) for r in rows
                                      if nrdata.threads(r) == t)
             self.assertAlmostEqual(got[t] / want, 1.0, places=4)
-        cols, pc = dat_block(os.path.join(self.plots, "beta", "data", "peers-throughput.dat"),
-                             "prodcons")
+        cols, pc = dat_block(os.path.join(self.plots, "beta", "supplement", "data",
+                                          "peers-regimes.dat"), "prodcons")
         numaring = [r for r in pc if r[cols.index("queue")] == "numaring"]
         self.assertEqual({r[cols.index("message")] for r in numaring}, {"0", "1"})
         with open(os.path.join(self.plots, "beta", "data", "f1-lookup-cost.dat")) as f:
@@ -334,7 +347,7 @@ class Numbers(unittest.TestCase):
         self.assertIn("not a two-socket result", warn[0])
 
     def test_peers_panels(self):
-        p = self.plot.prep_peers(self.host("real1"))
+        p = self.plot.prep_peers_regimes(self.host("real1"))
         self.assertEqual([pn["bursts"] for pn in p["panels"]], [0, 1, 0, 1])
         self.assertIn("faa", {q for q, _g in p["panels"][0]["series"]})
         # faa has no message items, ck no bursts: not in those panels
@@ -744,7 +757,7 @@ class Harness(unittest.TestCase):
         self.assertTrue(any("the floor: %.1f ns per item" % want in t for t in said(p)))
 
     def test_peers_panels_by_item(self):
-        p = self.plot.prep_peers(self.host("h"))
+        p = self.plot.prep_peers_regimes(self.host("h"))
         self.assertEqual([(pn["item"], pn["bursts"]) for pn in p["panels"]],
                          [("inline", 0), ("inline", 1), ("message", 0), ("message", 1)])
         self.assertEqual(p["grid"], (2, 2))
@@ -772,7 +785,7 @@ class Harness(unittest.TestCase):
         self.assertTrue(all(pn["marks"] for pn in lat["panels"]))
 
     def test_peers_inline_only(self):
-        p = self.plot.prep_peers(self.host("inline"))
+        p = self.plot.prep_peers_regimes(self.host("inline"))
         self.assertEqual(p["grid"], (1, 2))
         self.assertEqual([pn["item"] for pn in p["panels"]], ["inline", "inline"])
         self.assertTrue(any("message items: not measured" in t for t in said(p)))
@@ -791,8 +804,8 @@ class Harness(unittest.TestCase):
             csv.writer(f, lineterminator="\n").writerows(rows)
         h = self.plot.Host(d, "h")
         h.load()
-        blank = self.plot.prep_peers(h)
-        orig = self.plot.prep_peers(self.host("h"))
+        blank = self.plot.prep_peers_regimes(h)
+        orig = self.plot.prep_peers_regimes(self.host("h"))
         self.assertEqual([pn["item"] for pn in blank["panels"]],
                          [pn["item"] for pn in orig["panels"]])
         self.assertEqual(blank["panels"][0]["series"], orig["panels"][0]["series"])
@@ -813,7 +826,11 @@ class Harness(unittest.TestCase):
                     self.assertNotIn("message (", text)
                     continue
                 self.assertIn("items: inline (the item is a value), 1 in 64 timed", text)
-                if name.startswith("peers"):
+                if name == "peers-throughput":
+                    # the main figure: inline items; the other mode is peers-regimes'
+                    self.assertNotIn("message (", text)
+                    self.assertIn("the other item mode", text)
+                elif name.startswith("peers"):
                     self.assertIn("message (a pointer to a message whose cache line travels "
                                   "too), 1 in 64 timed", text)
                 else:
@@ -821,7 +838,7 @@ class Harness(unittest.TestCase):
 
     def test_not_measured(self):
         h = self.host("none")
-        for prep in (self.plot.prep_f2, self.plot.prep_f4, self.plot.prep_peers,
+        for prep in (self.plot.prep_f2, self.plot.prep_f4, self.plot.prep_peers_regimes,
                      self.plot.prep_f5, self.plot.prep_f1):
             with self.subTest(prep=prep.__name__):
                 p = prep(h)
@@ -832,6 +849,12 @@ class Harness(unittest.TestCase):
                 self.assertIsNone(p.get("harness_ns"))
                 for pn in p.get("panels", []):
                     self.assertEqual(pn["harness"], [])
+        # the main peers figure: no harness slot where none was measured
+        p = self.plot.prep_peers(h)
+        self.assertIn("harness ceiling not measured", " ".join(t for t in said(p)))
+        self.assertTrue(p["panels"])
+        for pn in p["panels"]:
+            self.assertNotIn("harness alone", [s["queue"] for s in pn["slots"]])
 
     @slow
     def test_not_measured_still_draws(self):
@@ -843,9 +866,11 @@ class Harness(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         for fig in FIGURES:
             with self.subTest(figure=fig):
-                check_png(self, os.path.join(plots, "none", fig + ".png"))
+                check_png(self, os.path.join(where(os.path.join(plots, "none"), fig),
+                                             fig + ".png"))
                 if GNUPLOT:
-                    check_png(self, os.path.join(plots, "none", "gnuplot", fig + ".png"))
+                    check_png(self, os.path.join(where(os.path.join(plots, "none"), fig),
+                                                 "gnuplot", fig + ".png"))
         if GNUPLOT:
             cols, block = dat_block(os.path.join(plots, "none", "data", "f2-node-cache.dat"),
                                     "harness alone (null queue)")
@@ -866,7 +891,7 @@ class Harness(unittest.TestCase):
         return out
 
     def test_bound_points_are_counted_in_the_caption(self):
-        p = self.plot.prep_peers(self.host("tight"))
+        p = self.plot.prep_peers_regimes(self.host("tight"))
         want = len([pt for exp, pt in self.expected_bound("tight") if exp == "peers"])
         self.assertGreater(want, 0)
         self.assertEqual(sum(self.plot.bound_count(pn["series"]) for pn in p["panels"]), want)
@@ -1177,9 +1202,11 @@ class RealBench(unittest.TestCase):
 
     def test_draws_real_runs(self):
         self.assertEqual(self.result.returncode, 0, self.result.stdout + self.result.stderr)
-        for fig in ("f1-lookup-cost", "peers-throughput", "peers-latency"):
-            check_png(self, os.path.join(self.plots, "benchhost", fig + ".png"))
-            check_pdf(self, os.path.join(self.plots, "benchhost", fig + ".pdf"))
+        for fig in ("f1-lookup-cost", "peers-throughput", "peers-latency", "peers-regimes"):
+            check_png(self, os.path.join(where(os.path.join(self.plots, "benchhost"), fig),
+                                         fig + ".png"))
+            check_pdf(self, os.path.join(where(os.path.join(self.plots, "benchhost"), fig),
+                                         fig + ".pdf"))
         self.assertIn("skipping f3-gate", self.result.stdout)
 
     def test_host_info_from_show_topology(self):

@@ -400,6 +400,9 @@ class OversubscribedTest(Trees):
                 if name == "f3-gate-percentiles":
                     # drawn at 4 threads, the largest where every thread has a CPU
                     self.assertIn("no point oversubscribed", text)
+                elif name == "peers-throughput":
+                    # drawn at 4 threads, the largest where every thread has a CPU
+                    self.assertIn("no point oversubscribed", text)
                 elif name == "f1-lookup-cost":
                     self.assertIn("no point oversubscribed", text)   # one thread count, 2
                 else:
@@ -471,7 +474,7 @@ class FigureTest(Trees):
         h = self.host("one")
         for prep, draw, n in ((self.plot.prep_f2, self.plot.draw_lines, 1),
                               (self.plot.prep_f4, self.plot.draw_f4, 3),
-                              (self.plot.prep_peers, self.plot.draw_peers, 4)):
+                              (self.plot.prep_peers_regimes, self.plot.draw_peers, 4)):
             with self.subTest(figure=prep.__name__):
                 p = prep(h)
                 self.assertTrue(p["categorical"])
@@ -506,8 +509,14 @@ class FigureTest(Trees):
         one, many = self.host("one"), self.host("drifty")
         self.assertIn("throughput by look-up mode at 2 threads", self.plot.prep_f2(one)["title"])
         self.assertIn("throughput vs threads by look-up mode", self.plot.prep_f2(many)["title"])
-        self.assertIn("throughput by queue at 2 threads", self.plot.prep_peers(one)["title"])
-        self.assertIn("throughput vs threads by queue", self.plot.prep_peers(many)["title"])
+        self.assertIn("throughput by queue at 2 threads",
+                      self.plot.prep_peers_regimes(one)["title"])
+        self.assertIn("throughput vs threads by queue",
+                      self.plot.prep_peers_regimes(many)["title"])
+        # the main peers figure: one thread count a panel, the largest with a CPU
+        # each, in its panel's title
+        self.assertEqual({pn["threads"] for pn in self.plot.prep_peers(one)["panels"]}, {2})
+        self.assertEqual({pn["threads"] for pn in self.plot.prep_peers(many)["panels"]}, {4})
         self.assertIn("throughput by backoff at 2 threads", self.plot.prep_f4(one)["title"])
         self.assertIn("latency vs threads by gate", self.plot.prep_f3b(many)["title"])
         self.assertIn("vs batch size", self.plot.prep_f5(many)["title"])
