@@ -10,10 +10,12 @@ plots/<host>/<figure>.png and .pdf:
 
   f1-lookup-cost       per-item cost: data movement + node look-up, by mode (fig_f1.py)
   f2-node-cache        throughput by look-up mode (fig_f2.py, fig_lines.py)
-  f3-gate-percentiles  latency, items in flight and throughput vs offered load by
-                       gate (closed loop, older results: percentiles; fig_f3.py)
+  f3-gate-percentiles  p50 vs offered load, shared against per-worker gate, the paired
+                       ratio per load and the study's 200x (closed loop, older
+                       results: percentiles; fig_f3.py)
   f4-backoff           per workload and local work: backoff against spinning (fig_f4.py)
-  f5-ceiling           throughput vs the realized batch against the ceiling (fig_f5.py)
+  f5-ceiling           closed-loop capacity vs the ceiling model per batch, the binding
+                       term named, the interconnect's term beside it (fig_f5.py)
   peers-throughput     throughput by queue, each regime apart (fig_peers.py)
   placement            throughput per queue by placement of threads and memory, numaring
                        / the best peer per placement: a heatmap (fig_placement.py)
@@ -22,6 +24,9 @@ and the supplement (scripts/common/figlist.py SUPPLEMENT: the diagnostics) into
 plots/<host>/supplement/:
 
   f3-gate-vs-threads   p50 and p99 latency vs threads by gate (fig_f3b.py)
+  f3-gate-load-diagnostics  every gate's p50 and p99, items in flight, throughput vs
+                       offered load, oversubscribed thread counts (fig_f3.py)
+  f5-ceiling-open-loop throughput vs the realized batch, open loop (fig_f5.py)
   peers-latency        closed-loop latency by queue and regime (fig_peers_latency.py)
 
 --compare A B draws each figure with host A and host B side by side into
@@ -116,8 +121,10 @@ PREPARE = {
     "f2-node-cache": prep_f2,
     "f3-gate-percentiles": prep_f3a,
     "f3-gate-vs-threads": prep_f3b,
+    "f3-gate-load-diagnostics": fig_f3.prep_f3_diag,
     "f4-backoff": prep_f4,
     "f5-ceiling": prep_f5,
+    "f5-ceiling-open-loop": fig_f5.prep_f5_open,
     "peers-throughput": prep_peers,
     "peers-latency": prep_peers_latency,
     "placement": prep_placement,
@@ -140,11 +147,14 @@ EXPERIMENTS = tuple(dict.fromkeys(f[1] for f in FIGURES))
 COMPARE_TITLES = {
     "f1-lookup-cost": "F1: cost of finding the node, per operation",
     "f2-node-cache": "F2: remembering the node \u2014 throughput by look-up mode",
-    "f3-gate-percentiles": "F3: latency by gate (open loop: vs offered load), threads "
+    "f3-gate-percentiles": "F3: p50 latency by gate (open loop: vs offered load), threads "
                            "with a CPU each",
+    "f3-gate-load-diagnostics": "F3 diagnostics: latency, items in flight and throughput "
+                                "by gate",
     "f3-gate-vs-threads": "F3: enqueue-to-dequeue latency by gate and threads",
     "f4-backoff": "F4: backoff against spinning per workload",
-    "f5-ceiling": "F5: measured throughput against the physical ceiling",
+    "f5-ceiling": "F5: closed-loop capacity against the physical ceiling",
+    "f5-ceiling-open-loop": "F5: open-loop throughput vs the realized batch",
     "peers-throughput": "Peers: throughput by queue and threads",
     "peers-latency": "Peers: latency at the largest thread count",
     "placement": "Placement: throughput per queue by placement of threads and memory",
@@ -157,7 +167,8 @@ Host = functools.partial(fig_host.Host, experiments=EXPERIMENTS)
 draw_lines = fig_lines.draw
 
 DRAW = {"f1": fig_f1.draw, "lines": draw_lines, "f4": draw_f4, "f3a": draw_f3a, "f3b": draw_f3b,
-        "f3load": fig_f3.draw_f3_load, "f5": fig_f5.draw, "peers": draw_peers,
+        "f3load": fig_f3.draw_f3_load, "f3main": fig_f3.draw_f3_main, "f5": fig_f5.draw,
+        "f5open": fig_f5.draw_open, "peers": draw_peers,
         "peers-latency": draw_peers_latency, "placement": draw_placement}
 
 
@@ -266,7 +277,8 @@ def __getattr__(name):
 #: a prepared figure's kind -> the function that writes its data file
 DAT = {"f1": fig_f1.dat, "f4": fig_f4.dat_f4, "lines": fig_lines.dat_lines,
        "peers": fig_peers.dat_peers, "f3a": fig_f3.dat_f3a, "f3load": fig_f3.dat_f3load,
-       "f3b": fig_f3b.dat_f3b, "f5": fig_f5.dat_f5,
+       "f3main": fig_f3.dat_f3main, "f3b": fig_f3b.dat_f3b, "f5": fig_f5.dat_f5,
+       "f5open": fig_f5.dat_f5_open,
        "peers-latency": fig_peers_latency.dat_peers_latency,
        "placement": fig_placement.dat_placement}
 
