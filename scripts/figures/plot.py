@@ -80,11 +80,11 @@ from .fig_draw import (
     thread_colors, unify_row)
 from .fig_f1 import prep as prep_f1
 from .fig_f2 import prep_f2
-from .fig_f3 import draw_f3a, prep_f3a
+from .fig_f3 import draw_f3a, prep_f3_diag, prep_f3a
 from .fig_f3b import draw_f3b, prep_f3b
 from .fig_f4 import prep_f4
 from .fig_f4_draw import draw_f4
-from .fig_f5 import prep_f5
+from .fig_f5 import prep_f5, prep_f5_open
 from .fig_host import emulated, guest, SCRIPT_DIR
 from .fig_peers import draw_peers, prep_peers
 from .fig_peers_latency import draw_peers_latency, prep_peers_latency
@@ -121,10 +121,10 @@ PREPARE = {
     "f2-node-cache": prep_f2,
     "f3-gate-percentiles": prep_f3a,
     "f3-gate-vs-threads": prep_f3b,
-    "f3-gate-load-diagnostics": fig_f3.prep_f3_diag,
+    "f3-gate-load-diagnostics": prep_f3_diag,
     "f4-backoff": prep_f4,
     "f5-ceiling": prep_f5,
-    "f5-ceiling-open-loop": fig_f5.prep_f5_open,
+    "f5-ceiling-open-loop": prep_f5_open,
     "peers-throughput": prep_peers,
     "peers-latency": prep_peers_latency,
     "placement": prep_placement,
