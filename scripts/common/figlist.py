@@ -36,6 +36,8 @@ FIGURES = (
 #: README; (name, experiment, panels on a single host) as FIGURES
 SUPPLEMENT = (
     ("f3-gate-vs-threads", "f3-gate", 2),
+    ("f3-gate-load-diagnostics", "f3-gate", 6),
+    ("f5-ceiling-open-loop", "f5-ceiling", 2),
     ("peers-latency", "peers", 2),
     ("f4-backoff-diagnostics", "f4-backoff", 18),
     ("peers-regimes", "peers", 2),
@@ -44,6 +46,12 @@ SUPPLEMENT = (
 #: what each supplement figure shows, one line (the results README lists it)
 SUPPLEMENT_WHAT = {
     "f3-gate-vs-threads": "F3's p50 and p99 latency against threads, by gate",
+    "f3-gate-load-diagnostics": "F3 against the offered load, every gate: p50 and p99, items "
+                                "in flight (Little), throughput against the offered rate, "
+                                "the oversubscribed thread counts apart",
+    "f5-ceiling-open-loop": "F5 in open loop (measured = offered by construction): throughput "
+                            "against the realized batch (items per cross-node transfer), "
+                            "the configured batch labelled, and its share of the ceiling",
     "peers-latency": "the peers' closed-loop latency by queue and regime (queue "
                      "occupancy, not hand-over)",
     "f4-backoff-diagnostics": "F4 per workload and local work: throughput by backoff, its "

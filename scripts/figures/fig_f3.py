@@ -1,22 +1,29 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""fig_f3.py - F3's first figure (f3-gate-percentiles) and what F3's two
-figures share. Open loop: latency, items in flight and throughput against
-the offered load, by gate; closed loop (older results): the percentile
-distribution by gate (prep_f3_dist, draw_f3a).
+"""fig_f3.py - F3's first figure (f3-gate-percentiles), its supplement
+(f3-gate-load-diagnostics) and what F3's figures share.
 
-Twelve lines in one panel (three gates x four percentiles, each with a
-whisker over three or four decades) read as noise. So the latency row is
-small multiples, a panel per gate on one shared log axis, each with two
-lines: p50 (solid) and p99 (dashed), each the median over the reps with its
-min..max as a light band; the axis limits come from the medians (a band that
-runs past them is clipped at the edge, not allowed to squash the lines).
-p90 and p99.9 stay in the data file. The second row: items in flight
-(Little; log where they span decades), achieved throughput against the
-offered rate, and the oversubscribed thread counts in their own tinted panel.
+The main figure answers one question: does the per-worker gate cut p50
+latency, as the study says (by more than 200x)? Open loop: one panel, p50
+against the offered load for the two gates the claim compares (shared,
+per-worker), each the median over the reps with its min..max band; a
+saturated run (its backlog grew through its window: queueing, not the gate)
+is a hollow diamond, left out of the line; above each load the paired
+median ratio shared / per-worker (summarize.f3's, per load, recorded as the
+claim f3.load<L>.p50_shared_over_perworker; the highest load's is the
+headline, f3.p50_shared_over_perworker, with its interval in the panel's
+title); the study's value as a dotted line at 200x the per-worker gate's
+p50, where the shared gate would have to be (prep_f3_main, draw_f3_main,
+dat_f3main). Closed loop (older results): the percentile distribution by
+gate, one panel (prep_f3_dist, draw_f3a, dat_f3a).
 
-prep_f3a prepares the figure once; draw_f3_load and draw_f3a
-(matplotlib) and dat_f3load and dat_f3a (the data file of
-scripts/gnuplot/f3-gate-percentiles.gp) render that preparation.
+The supplement (prep_f3_diag) keeps the rest of the open-loop picture: a
+latency panel per gate (every gate), p50 and p99 on one shared log axis
+with their min..max bands (p90, p99.9 in the data file); items in flight
+(Little; log where they span decades); achieved throughput against the
+offered rate; the oversubscribed thread counts in their own tinted panel
+(prep_f3_load, draw_f3_load, dat_f3load). Closed-loop results have no
+offered load to diagnose: there the supplement is the percentile
+distribution, as the main figure.
 """
 
 import math
@@ -26,13 +33,13 @@ import statistics
 from ..analysis import nrdata
 from ..common import regime
 from . import fig_draw
-from .fig_common import condensed, spread
+from .fig_common import block, condensed, spread
 from .fig_draw import annotate_title, fmt_ns, no_data, value_axis
 from .fig_gnuplot import dat_header, g, g3, ov_col
 from .fig_host import (
     add_paired_words, caption_lines, color_of, compared, load_label, load_of, load_pct, loads_in,
     marker_of, order_of, oversub_of, oversub_status, pct_label, pooled_note, quoted_threads,
-    rgb_int, Said, STUDY, summary_of)
+    rgb_int, Said, STUDY, summary_of, summary_status)
 
 
 # --------------------------------------------------------------------------
@@ -140,14 +147,124 @@ def envelope(curves, npts=160):
 
 @condensed
 def prep_f3a(host):
-    """F3's main figure. Open loop (rows with a load): latency percentiles,
-    items in flight and throughput against the offered load, by gate, at the
-    largest thread count whose threads each have a CPU (prep_f3_load). Closed
-    loop (older results): the percentile distribution by gate (prep_f3_dist)."""
+    """F3's main figure. Open loop (rows with a load): p50 against the offered
+    load, shared against per-worker gate, at the largest thread count whose
+    threads each have a CPU (prep_f3_main). Closed loop (older results): the
+    percentile distribution by gate (prep_f3_dist)."""
+    rows = host.data["f3-gate"]
+    if any(load_of(r) for r in rows):
+        return prep_f3_main(host, rows)
+    return prep_f3_dist(host, rows)
+
+
+@condensed
+def prep_f3_diag(host):
+    """F3's supplement (f3-gate-load-diagnostics). Open loop: every gate's p50
+    and p99, items in flight and throughput against the offered load, and the
+    oversubscribed thread counts apart (prep_f3_load). Closed loop: the
+    percentile distribution by gate, as the main figure (no load to diagnose)."""
     rows = host.data["f3-gate"]
     if any(load_of(r) for r in rows):
         return prep_f3_load(host, rows)
     return prep_f3_dist(host, rows)
+
+
+#: the study's F3 value: the shared gate's p50 more than this many times the
+#: per-worker gate's (STUDY["f3"]); the main figure draws where that would be
+STUDY_RATIO = 200.0
+#: the main figure's claim per offered load: summarize.f3's ratio at that load
+LOAD_CLAIM = "f3.load%s.p50_shared_over_perworker"
+
+
+def prep_f3_main(host, allrows):
+    """The open-loop main figure: per gate the claim compares (shared,
+    per-worker), p50 against the offered load (median over the unsaturated
+    reps, min..max), the saturated runs' p50 apart, the paired ratio at each
+    load and the study's 200x of the per-worker gate's p50."""
+    rows = [r for r in allrows if load_of(r)]
+    t, over, at, gates = f3_at(host, rows)
+    pair = [g for g in compared("f3.p50_shared_over_perworker") if g in gates]
+    drawn_rows = [r for r in at if r.get("gate") in pair]
+    loads = sorted({load_pct(r) for r in drawn_rows})
+    kept = [r for r in drawn_rows if regime.saturated(r) != 1]
+    p50 = by_gate_load(kept, "p50_ns")
+    sat, nsat = {}, {}
+    for r in drawn_rows:
+        if regime.saturated(r) == 1 and nrdata.num(r, "p50_ns"):
+            sat.setdefault(r.get("gate"), []).append((load_pct(r), nrdata.num(r, "p50_ns")))
+            k = (r.get("gate"), load_pct(r))
+            nsat[k] = nsat.get(k, 0) + 1
+    for v in sat.values():
+        v.sort()
+    # where the study puts the shared gate: 200x the per-worker gate's p50
+    study = [(q[0], STUDY_RATIO * q[1]) for q in p50.get(pair[-1] if pair else "", [])
+             if q[1] and q[1] > 0] if len(pair) == 2 else []
+    said = Said()
+    r50 = f3_claim(host, said)
+    s = summary_of(host, "f3")
+    # the paired ratio at each load: summarize's, where it quotes this thread count
+    at_load = []
+    if s.get("threads") == t:
+        for d in s.get("loads") or []:
+            if not d.get("load") or d.get("shared_over_perworker") is None:
+                continue
+            text = said.text(LOAD_CLAIM % d["load"], d, "shared_over_perworker")
+            at_load.append((100.0 * float(d["load"]), text))
+    ann = None
+    if r50:
+        ann = r50[0] + (", %s load" % pct_label(100 * float(r50[1])) if r50[1] else "") + \
+            " (%s)" % STUDY["f3"]
+    cap = nrdata.aggregate(at, (lambda r: 0,), "capacity_ops_per_s").get((0,))
+    left = [g for g in gates if g not in pair]
+    extra = ["open loop: each run first measures the capacity (closed loop, per-worker gate), "
+             "then offers %s of it (x axis)%s" % (
+                 ", ".join(pct_label(x) for x in loads),
+                 "; capacity median %.3g M items/s (%.3g\u2013%.3g)" % (
+                     cap[0] / 1e6, cap[1] / 1e6, cap[2] / 1e6) if cap else ""),
+             "every line: the median over the reps of each run's p50 (summary.csv, from its "
+             "HdrHistogram), band min\u2013max; the gates the claim compares: %s" % (
+                 " and ".join(pair) or "none ran"),
+             "above each load: the paired median ratio of p50, shared / per-worker "
+             "(summarize.f3 per load: %s)" % ("; ".join(
+                 "%s %s" % (pct_label(x), v) for x, v in at_load) or "none"),
+             "dotted: %g\u00d7 the per-worker gate's p50, where the study (%s) puts the shared "
+             "gate" % (STUDY_RATIO, STUDY["f3"])]
+    if left:
+        extra.append("the %s gate%s, every gate's p99 (p90, p99.9), items in flight, "
+                     "throughput against the offered rate and the oversubscribed thread "
+                     "counts: the supplement's f3-gate-load-diagnostics"
+                     % (", ".join(left), "" if len(left) == 1 else "s"))
+    if sat:
+        extra.append("%d saturated run(s) (delivered < %d%% of their offered rate: a backlog "
+                     "that grew through the window, latency that is queueing) left out of the "
+                     "lines and the ratios, drawn as hollow diamonds at their p50" % (
+                         sum(len(v) for v in sat.values()), 100 * regime.SATURATED_SHARE))
+    ts = sorted({nrdata.threads(r) for r in rows})
+    if over == 1:
+        extra.append("every thread count is oversubscribed: %d threads drawn, the largest" % t)
+    elif t != ts[-1]:
+        extra.append("%d threads: the largest count whose threads each have a CPU (of %s)"
+                     % (t, ", ".join(map(str, ts))))
+    extra.append(oversub_status(drawn_rows, lambda r: (r.get("gate"), load_of(r)),
+                                mark="'oversubscribed' in the title"))
+    if len(rows) < len(allrows):
+        extra.append("%d closed-loop runs (no load) left out" % (len(allrows) - len(rows)))
+    extra.append(pooled_note(drawn_rows, lambda r: (r.get("gate"), load_of(r))))
+    p = {"kind": "f3main", "threads": t, "rows": drawn_rows, "loads": loads, "order": pair,
+         "p50": p50, "saturated": sat, "saturated_n": nsat, "study": study,
+         "ratio_at": at_load, "oversubscribed": over, "capacity": cap,
+         "subtitle": "%d threads%s" % (t, ", oversubscribed" if over == 1 else ""),
+         "figsize": (10.5, 6.4),
+         "drawn": "p50 per gate against the offered load, the median of the reps "
+                  "(band: min\u2013max)",
+         "title": "F3: p50 latency vs offered load, shared vs per-worker gate, "
+                  "%d threads%s" % (t, ", oversubscribed" if over == 1 else ""),
+         "annotation": ann, "caption": caption_lines(host, drawn_rows, extra)}
+    # the ratios are said in the legend, not in the one caption line
+    p["ratios"] = dict(said.values)
+    if not said.values and summary_status():
+        p["caption"].insert(len(p["caption"]) - 1, summary_status())
+    return p
 
 
 def prep_f3_load(host, allrows):
@@ -245,8 +362,8 @@ def prep_f3_load(host, allrows):
                      "median over the reps, band min\u2013max (p90, p99.9 in the data file); "
                      "items in flight, throughput against the offered rate (black dashed)%s"
                      % ("; oversubscribed thread counts apart, tinted" if over_p50 else ""),
-            "title": "F3: latency, items in flight and throughput vs offered load by gate "
-                     "at %s (open loop)" % subtitle,
+            "title": "F3 diagnostics: latency, items in flight and throughput vs offered "
+                     "load by gate at %s (open loop)" % subtitle,
             "annotation": ann, "caption": caption_lines(host, at, extra)}, said)
 
 
@@ -420,6 +537,80 @@ def draw_f3_load(axes, p, show_legend=True):
         draw_f3_over_load(extra[0], p, dodge, show_legend)
         extra = extra[1:]
     for a in extra:
+        no_data(a, "")
+
+
+#: the main figure's legend: what the number above each load is
+RATIO_WORDS = ("N.N\u00d7 above a load: p50 shared / per-worker, the paired median over "
+               "the reps\n(title: the highest load's, [lo\u2013hi, c%]: its order-statistic "
+               "interval, c% its coverage)")
+
+
+def draw_f3_main(axes, p, show_legend=True):
+    """F3's main figure in axes[0]: p50 against the offered load, shared and
+    per-worker gate, the saturated runs apart, the paired ratio above each
+    load, the study's 200x dotted."""
+    ax = axes[0]
+    hs, meds = [], []
+    for g in p["order"]:
+        col, mk = color_of("gate", g), marker_of("gate", g)
+        pts = [q for q in p["p50"].get(g, []) if q[1] > 0]
+        if pts:
+            xs = [q[0] for q in pts]
+            if len(pts) > 1:
+                ax.fill_between(xs, [max(q[2], 1e-300) for q in pts], [q[3] for q in pts],
+                                color=col, alpha=0.18, linewidth=0, zorder=1)
+            else:
+                ax.errorbar(xs, [pts[0][1]], yerr=[[pts[0][1] - pts[0][2]],
+                                                   [pts[0][3] - pts[0][1]]],
+                            color=col, capsize=3, linestyle="none", alpha=0.6)
+            ax.plot(xs, [q[1] for q in pts], color=col, marker=mk, markersize=7,
+                    linewidth=2.4, zorder=3, gid="f3-%s-p50" % g)
+            hs.append(fig_draw.handle(color=col, marker=mk, linewidth=2.4,
+                                      label="%s gate: p50, median of the reps "
+                                            "(band min\u2013max)" % g))
+            meds += [q[1] for q in pts]
+        sat = p["saturated"].get(g)
+        if sat:
+            ax.plot([q[0] for q in sat], [q[1] for q in sat], linestyle="none", marker="D",
+                    markersize=8, markerfacecolor="none", markeredgecolor=col,
+                    markeredgewidth=1.5, zorder=4, gid="f3-%s-saturated" % g)
+            meds += [q[1] for q in sat]
+    if p["saturated"]:
+        hs.append(fig_draw.handle(linestyle="none", marker="D", markersize=8,
+                                  markerfacecolor="none", markeredgecolor="0.3",
+                                  markeredgewidth=1.5,
+                                  label="saturated run (queueing): left out of the line"))
+    if p["study"]:
+        ax.plot([q[0] for q in p["study"]], [q[1] for q in p["study"]], color="0.3",
+                linestyle=":", linewidth=1.8, marker="_", markersize=14, zorder=2,
+                gid="f3-study")
+        hs.append(fig_draw.handle(color="0.3", linestyle=":", linewidth=1.8,
+                                  label="%g\u00d7 the per-worker gate's p50: where the "
+                                        "study puts the shared gate (%s)"
+                                        % (STUDY_RATIO, STUDY["f3"])))
+        meds += [q[1] for q in p["study"]]
+    for x, text in p["ratio_at"]:
+        ax.annotate(text, (x, 1.0), xycoords=("data", "axes fraction"), xytext=(0, -5),
+                    textcoords="offset points", ha="center", va="top", fontsize=11,
+                    fontweight="bold", color="0.1", gid="f3-ratio")
+    if p["ratio_at"]:
+        hs.append(fig_draw.handle(linestyle="none", label=RATIO_WORDS))
+    load_axis(ax, p["loads"])
+    if meds:
+        # from the medians: a band that runs past is clipped; room above for the ratios
+        lim = (min(meds) / 3.0, max(meds) * 12.0)
+        value_axis(ax, list(lim), fmt_ns, log=True)
+        ax.set_ylim(*lim)
+        ax.set_ylabel("p50 latency, enqueue to dequeue")
+    else:
+        no_data(ax, "no latency recorded")
+    if p.get("annotation"):
+        ax.set_title(p["annotation"], fontsize=11)
+    if show_legend and hs:
+        ax.legend(handles=hs, loc="upper left", bbox_to_anchor=(0.0, -0.13), ncol=1,
+                  frameon=False, fontsize=9)
+    for a in axes[1:]:
         no_data(a, "")
 
 
@@ -629,3 +820,43 @@ def dat_f3load(name, p):
                                     ["%d" % q[4], "%d" % rgb_int(color_of("gate", gte)),
                                      "1", "1", "%d" % (j % 3 + 1)]))
     return out
+
+
+#: the columns of the main figure's blocks (scripts/gnuplot/f3-gate-percentiles.gp
+#: reads them by name: g_, s_, y_, r_)
+F3_MAIN_COLUMNS = ["load_pct", "p50_median_ns", "p50_min_ns", "p50_max_ns", "reps",
+                   "color_rgb", "saturated_runs", "oversubscribed"]
+F3_SAT_COLUMNS = ["load_pct", "p50_ns", "color_rgb"]
+F3_STUDY_COLUMNS = ["load_pct", "study_p50_ns"]
+F3_RATIO_COLUMNS = ["load_pct", "ratio_text"]
+
+
+def dat_f3main(name, p):
+    """The open-loop main figure's data: a block per gate (in the legend's
+    order), then the saturated runs, the study's line and the ratio per load
+    (each a NaN row where there is none)."""
+    out = dat_header(name, p, "open loop at %d threads: p50 per gate (the median over the "
+                     "unsaturated reps of each run's summary.csv p50, min, max) against the "
+                     "offered load (%% of the per-worker gate's capacity), one block per "
+                     "gate; then the block 'saturated' (each saturated run's p50, left out of "
+                     "the lines), the block 'study' (%g x the per-worker gate's p50: where the "
+                     "study puts the shared gate) and the block 'paired ratio' (shared / "
+                     "per-worker p50, paired per rep, summarize.f3 per load)"
+                     % (p["threads"], STUDY_RATIO), F3_MAIN_COLUMNS)
+    for gte in p["order"]:
+        rows = [[g(q[0]), g(q[1]), g(q[2]), g(q[3]), "%d" % q[4],
+                 "%d" % rgb_int(color_of("gate", gte)),
+                 "%d" % p["saturated_n"].get((gte, q[0]), 0), ov_col(p.get("oversubscribed"))]
+                for q in p["p50"].get(gte, [])]
+        out += block(gte, F3_MAIN_COLUMNS, rows, empty=[
+            ["NaN"] * 5 + ["%d" % rgb_int(color_of("gate", gte)), "0", "NaN"]])
+    sat = [[g(x), g(v), "%d" % rgb_int(color_of("gate", gte))]
+           for gte in p["order"] for x, v in p["saturated"].get(gte, [])]
+    out += block("saturated", F3_SAT_COLUMNS, sat, empty=[["NaN", "NaN", "0"]])
+    out += block("study", F3_STUDY_COLUMNS, [[g(x), g(v)] for x, v in p["study"]],
+                 empty=[["NaN", "NaN"]])
+    out += block("paired ratio", F3_RATIO_COLUMNS,
+                 [[g(x), text.replace(" ", "")] for x, text in p["ratio_at"]],
+                 empty=[["NaN", "-"]])
+    return out
+

@@ -1,26 +1,27 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""fig_f5.py - F5's figure (f5-ceiling): measured throughput against the
-physical ceiling, by batch size.
+"""fig_f5.py - F5's figure (f5-ceiling): the closed loop's capacity against
+the physical ceiling, by batch size; and its supplement (f5-ceiling-open-loop).
 
 f5-ceiling.exp sweeps ``load = closed, 0.5``:
 
+* closed loop (rows with an empty load cell, rate 0): the capacity, the one
+  throughput that can meet a ceiling. The main figure draws it per
+  configured batch against its ceiling (scripts/analysis/ceiling.py's
+  ceiling_ops_per_s), a panel per queue where the data has several (at most
+  MAX_QUEUES), and names the term that binds (ceiling.binding: ops,
+  bandwidth, latency, contention, crossing) where it starts and changes; the
+  study's value, that the interconnect set the ceiling, is marked beside it:
+  the crossing term (node-to-node transfers, ceiling.terms) dotted, the
+  ceiling the interconnect alone would set; the last panel the capacity's
+  share of its ceiling (prep_f5, draw, dat_f5).
 * open loop at half the capacity, consumers lingering for a full batch: a
-  transfer moves about ``batch`` items, so the first panel draws the
-  throughput against the realized batch (items per cross-node transfer), the
-  configured batch labelled beside each point, the ceiling of each point
-  dashed (prep_f5 prepares it). Its throughput is the rate offered,
-  not a capacity: it is not set beside the ceiling as a share.
-* closed loop (rows with an empty load cell, rate 0): the capacity. The
-  second panel draws it per configured batch against its ceiling
-  (scripts/analysis/ceiling.py's ceiling_ops_per_s) and names the term that binds
-  there (ceiling.binding: ops, bandwidth, latency, contention, crossing)
-  beside the ceiling; the third its share of the ceiling.
-
-Results from before the closed-loop sweep hold one kind of row: then the
-first panel draws them (as before) and the share is theirs.
-
-prep_f5 prepares the figure once; draw (matplotlib) and dat_f5 (the data
-file of scripts/gnuplot/f5-ceiling.gp) render that preparation.
+  transfer moves about ``batch`` items; its throughput is the rate offered
+  (measured = offered by construction), not a capacity, so it goes to the
+  supplement: throughput against the realized batch (items per cross-node
+  transfer), the configured batch labelled beside each point, the ceiling of
+  each point dashed, and its share of the ceiling (prep_f5_open, draw_open,
+  dat_f5_open). Results from before the closed-loop sweep hold one kind of
+  row: the supplement draws them all.
 """
 
 import math
@@ -38,7 +39,7 @@ from .fig_draw import (
 from .fig_gnuplot import dat_header, g, is_bound, ov_col
 from .fig_host import (
     bound_count, caption_lines, finite_pos, harness_status, is_over, load_of, MARKERS,
-    oversub_status, pct_label, pooled_note, rgb_int, series_by)
+    order_of, oversub_status, pct_label, pooled_note, rgb_int, series_by)
 
 
 # --------------------------------------------------------------------------
@@ -68,14 +69,14 @@ def realized_of(row):
 
 
 @condensed
-def prep_f5(host):
-    """F5: throughput against the realized batch (the median items per cross-node
-    transfer of each point), the configured batch a label beside each point;
-    per point (x, med, min, max, n, ceiling, harness, oversubscribed, batch,
-    realized median or None, realized min, realized max), sorted by batch.
-    Where a point's runs record no transfers its x is the configured batch.
-    The closed-loop runs (the capacity, where the sweep ran both loops) go
-    to their own panels (fig_f5)."""
+def prep_f5_open(host):
+    """F5's supplement: throughput against the realized batch (the median items
+    per cross-node transfer of each point), the configured batch a label
+    beside each point; per point (x, med, min, max, n, ceiling, harness,
+    oversubscribed, batch, realized median or None, realized min, realized
+    max), sorted by batch. Where a point's runs record no transfers its x is
+    the configured batch. The open-loop runs, or every run where there are
+    none (older results); the closed loop is the main figure's (prep_f5)."""
     rows, closed_rows = split(host.data["f5-ceiling"])
     ceil = host.ceiling.drawn(rows, point_of)
     real = nrdata.aggregate(rows, (point_of,), lambda r: realized_of(r)[0])
@@ -154,31 +155,99 @@ def prep_f5(host):
         ann = "measured / ceiling: %.0f%%\u2013%.0f%%" % (100 * min(ratios), 100 * max(ratios))
     caption = caption_lines(host, rows, extra)
     caption[len(caption) - 1:len(caption) - 1] = [xnote, rnote]
-    closed = prep_closed(host, closed_rows if closed_rows is not rows else [])
-    if closed["lines"]:
-        caption.insert(len(caption) - 1, ("closed loop (empty load cell, rate 0): %d runs, "
-                                          "the capacity against the ceiling; binding terms: %s"
-                                          % (len(closed_rows), ", ".join(closed["terms"])
-                                             or "none"), None))
-        ann = "closed loop, measured / ceiling: %.0f%%\u2013%.0f%%" % (
-            100 * min(closed["ratios"]), 100 * max(closed["ratios"])) if closed["ratios"] \
-            else None
-    allrows = host.data["f5-ceiling"]
-    p = {"kind": "f5", "lines": lines, "threads": sorted(lines),
+    if closed_rows and closed_rows is not rows:
+        caption.insert(len(caption) - 1, ("the closed loop (%d runs, the capacity against the "
+                                          "ceiling): the main figure f5-ceiling"
+                                          % len(closed_rows), None))
+    p = {"kind": "f5open", "lines": lines, "threads": sorted(lines),
          # every run's items crossed nodes: the throughput in items per line trip too
          "trip_ns": nrdata.probe_trip_ns(os.path.join(host.results, host.name))
-         if allrows and all(nrdata.crosses_nodes(r) for r in allrows) else None,
-         "rows": rows + (closed_rows if closed_rows is not rows else []),
-         "realized": realized, "realized_points": pts, "realized_below": below,
-         "realized_note": short, "closed": closed, "loads": loads, "grid": (1, 3),
-         "title": "F5: throughput vs batch size %s, against the physical ceiling%s" % (
+         if rows and all(nrdata.crosses_nodes(r) for r in rows) else None,
+         "rows": rows, "realized": realized, "realized_points": pts,
+         "realized_below": below, "realized_note": short, "loads": loads, "grid": (1, 2),
+         "title": "F5 open loop: throughput vs batch size %s, against the physical ceiling" % (
              "as realized (items per transfer)" if realized
-             else "(configured: realized not recorded)",
-             "; the closed loop's capacity" if closed["lines"] else ""),
+             else "(configured: realized not recorded)"),
          "annotation": ann, "has_ceiling": bool(ratios),
          "has_harness": any(q[6] for pl in lines.values() for q in pl),
          "caption": caption}
-    p["drawn"] = drawn_line(p)
+    p["drawn"] = drawn_open(p)
+    return p
+
+
+#: the most queues the main figure draws a capacity panel for (a panel each,
+#: the share of the ceiling the last: figlist.MAX_PANELS in all)
+MAX_QUEUES = 3
+#: the term the study says set the ceiling: node-to-node transfers (the interconnect)
+STUDY_TERM = "crossing"
+#: the study's F5 value as the figure says it
+STUDY_WORDS = "study: the interconnect set the ceiling"
+
+
+@condensed
+def prep_f5(host):
+    """F5's main figure: the closed loop's capacity per configured batch against
+    its ceiling, per queue (prep_closed each, at most MAX_QUEUES), the binding
+    term named and the crossing term (the interconnect: the study's) beside
+    it. Without closed-loop runs (older results) the panels say so and the
+    supplement (prep_f5_open) draws what ran."""
+    allrows = host.data["f5-ceiling"]
+    crows = [r for r in allrows if is_closed(r)]
+    qs = order_of("queue", {(r.get("queue") or "numaring") for r in crows})
+    queues = [(q, prep_closed(host, [r for r in crows if (r.get("queue") or "numaring") == q]))
+              for q in qs[:MAX_QUEUES]]
+    drawn_rows = [r for r in crows if (r.get("queue") or "numaring") in qs[:MAX_QUEUES]]
+    ratios = [x for _q, cl in queues for x in cl["ratios"]]
+    terms = sorted({t for _q, cl in queues for t in cl["terms"]})
+    threads = sorted({t for _q, cl in queues for t in cl["threads"]})
+    where = {}
+    for _q, cl in queues:
+        for t in cl["threads"]:
+            for b, term in binding_labels([q for q in cl["lines"][t] if q[5]]):
+                where.setdefault(term, []).append(b)
+    # the finding: the share reached over the share panel, the binding terms
+    # (and the study's) over the capacity's
+    share = ("measured / ceiling: %.0f%%\u2013%.0f%%" % (100 * min(ratios), 100 * max(ratios))
+             if ratios else None)
+    bind = ("binding: %s (%s)" % (", ".join("%s from b=%s" % (term, "/".join(
+        "%d" % b for b in sorted(set(bs)))) for term, bs in sorted(
+            where.items(), key=lambda kv: min(kv[1]))), STUDY_WORDS) if where else None)
+    ann = "; ".join(x for x in (share, bind) if x) or None
+    crossing = any(cl["crossing"] for _q, cl in queues)
+    extra = [host.ceiling.status(),
+             "closed loop (empty load cell, rate 0): %d runs, the capacity per configured "
+             "batch against the ceiling; binding terms: %s" % (
+                 len(crows), ", ".join(terms) or "none"),
+             "dotted: the crossing term (ceiling.terms: node-to-node transfers, the "
+             "interconnect alone), the ceiling if the study (the interconnect set the "
+             "ceiling) were right; %s" % ("drawn" if crossing else
+                                         "not drawn: the model has no crossing term for "
+                                         "these runs (not split, or not numaring)"),
+             "the open loop (measured = offered by construction) and the realized batch: "
+             "the supplement's f5-ceiling-open-loop"]
+    if len(qs) > MAX_QUEUES:
+        extra.append("queues left out (more than %d): %s" % (MAX_QUEUES,
+                                                            ", ".join(qs[MAX_QUEUES:])))
+    pins = sorted({r.get("pin", "") for r in crows if r.get("pin", "")})
+    extra += ["pin: %s" % ", ".join(pins) if pins else None,
+              oversub_status(drawn_rows, lambda r: (r.get("queue"), nrdata.threads(r),
+                                                    r["batch"])),
+              pooled_note(drawn_rows, lambda r: (r.get("queue"), nrdata.threads(r),
+                                                 r["batch"]))]
+    rows = drawn_rows or allrows
+    p = {"kind": "f5", "queues": queues, "threads": threads, "terms": terms,
+         "ratios_ceiling": ratios, "crossing": crossing,
+         "trip_ns": nrdata.probe_trip_ns(os.path.join(host.results, host.name))
+         if drawn_rows and all(nrdata.crosses_nodes(r) for r in drawn_rows) else None,
+         "rows": rows, "grid": (1, max(1, len(queues)) + 1),
+         "title": "F5: closed-loop capacity against the ceiling model, by batch size",
+         "annotation": ann, "share_note": share, "binding_note": bind,
+         "has_ceiling": bool(ratios), "caption": caption_lines(host, rows, extra),
+         "figsize": (15.0, 5.4),
+         "drawn": ("closed-loop capacity per batch (median, its interval), ceiling dashed "
+                   "(binding term named), crossing term dotted; share of the ceiling"
+                   if queues else
+                   "no closed-loop runs (the capacity) in these results")}
     return p
 
 
@@ -213,11 +282,25 @@ def binding_of(host, row):
         return None
 
 
+def term_of(host, row, name):
+    """One term of the ceiling model for a row (ceiling.terms), or None."""
+    mod = host.ceiling.module() if host.ceiling.fn is not None else None
+    fn = getattr(mod, "terms", None)
+    if fn is None or row is None:
+        return None
+    try:
+        return (fn(host.ceiling.probe, dict(row)) or {}).get(name)
+    except Exception:  # noqa: BLE001 - someone else's module
+        return None
+
+
 def prep_closed(host, rows):
     """{threads: [(batch, median, lo, hi, n, ceiling, binding, oversubscribed,
-    coverage)]} of the closed-loop runs, and the binding terms named."""
+    coverage)]} of the closed-loop runs, the binding terms named, and
+    {threads: [(batch, the crossing term: the median over the point's runs)]}
+    where the model has one (STUDY_TERM, the interconnect alone)."""
     if not rows:
-        return {"lines": {}, "threads": [], "terms": [], "ratios": []}
+        return {"lines": {}, "threads": [], "terms": [], "ratios": [], "crossing": {}}
     ceil = host.ceiling.drawn(rows, point_of)
     bound = {}
     for r in rows:
@@ -231,7 +314,15 @@ def prep_closed(host, rows):
         rows, point_of, ceiling=ceil.get, harness=False).items()}
     terms = sorted({q[6] for pts in lines.values() for q in pts if q[6]})
     ratios = [q[1] / q[5] for pts in lines.values() for q in pts if q[5]]
-    return {"lines": lines, "threads": sorted(lines), "terms": terms, "ratios": ratios}
+    cross = {}
+    for r in rows:
+        v = term_of(host, r, STUDY_TERM)
+        if v:
+            cross.setdefault(point_of(r), []).append(v)
+    crossing = {t: [(b, statistics.median(cross[(t, b)])) for b in [q[0] for q in pts]
+                    if (t, b) in cross] for t, pts in lines.items()}
+    return {"lines": lines, "threads": sorted(lines), "terms": terms, "ratios": ratios,
+            "crossing": {t: v for t, v in crossing.items() if v}}
 
 
 def binding_labels(pts):
@@ -245,20 +336,15 @@ def binding_labels(pts):
     return out
 
 
-def drawn_line(p):
-    """The caption's one line of what is drawn."""
-    cl = p["closed"]
+def drawn_open(p):
+    """The supplement's one line of what is drawn."""
     first = ("open loop at %s load: throughput against the %s batch (b=N labels the "
              "configured), ceiling dashed" % (
                  "/".join(pct_label(100 * float(x)) for x in p["loads"] if x) or "its",
                  "realized" if p["realized"] else "configured")) if p["loads"] and any(
         p["loads"]) else ("throughput against the %s batch, ceiling dashed"
                           % ("realized" if p["realized"] else "configured"))
-    second = ("closed loop: the capacity per batch against its ceiling, the binding term "
-              "named, and its share of the ceiling" if cl["lines"] else
-              "no closed-loop runs (the capacity) in these results")
-    return "%s; %s; median of the runs, whisker min\u2013max (closed loop: the median's " \
-           "interval)" % (first, second)
+    return "%s, and its share of the ceiling; median of the runs, whisker min\u2013max" % first
 
 
 # --------------------------------------------------------------------------
@@ -374,13 +460,11 @@ def draw_f5(axes, p, show_legend=True, tcolors=None):
         fig_draw.legend_outside(ax, h)
 
 
-def draw_closed(ax, p, tcolors):
-    cl = p["closed"]
-    if not cl["lines"]:
-        no_data(ax, "closed loop (the capacity):\nnot in these results\n"
-                      "(f5-ceiling.exp: load = closed)")
-        ax.set_title("closed loop: capacity against the ceiling", fontsize=11)
-        return
+def draw_closed(ax, p, queue, cl, tcolors):
+    """One queue's closed loop: the capacity per batch (solid) against its
+    ceiling (dashed), the binding term named above the ceiling where it starts
+    and changes, the crossing term (the study's: the interconnect) dotted."""
+    several = len(p["queues"]) > 1
     allv, xs = [], []
     for i, t in enumerate(cl["threads"]):
         pts = cl["lines"][t]
@@ -396,39 +480,44 @@ def draw_closed(ax, p, tcolors):
             at = {q[0]: q[5] for q in cp}
             for b, term in binding_labels(cp):
                 ax.annotate(term, (b, at[b] / 1e6), xytext=(0, 5), textcoords="offset points",
-                            ha="center", va="bottom", fontsize=8, color=col, style="italic",
+                            ha="center", va="bottom", fontsize=8.5, color=col, style="italic",
                             gid="f5-binding")
+        xc = cl.get("crossing", {}).get(t)
+        if xc:
+            ax.plot([q[0] for q in xc], [q[1] / 1e6 for q in xc], color=col, linestyle=":",
+                    linewidth=1.8, gid="f5-crossing")
+            allv += [q[1] / 1e6 for q in xc]
         xs += x
     batch_axis(ax, xs, "batch size, configured (items per transfer)")
     ax.set_ylabel("throughput (million items/s)")
     value_axis(ax, allv)
     trip_axis(ax, p.get("trip_ns"))
-    ax.set_title("closed loop: capacity (solid) against the ceiling (dashed)\n"
-                 "the ceiling's binding term named above it", fontsize=11)
+    annotate_title(ax, "%scapacity (solid) against the ceiling (dashed)" % (
+        "%s: " % queue if several else ""), p.get("binding_note"))
 
 
 def draw_share(ax, p, tcolors):
-    """The closed loop's share of its ceiling, per batch."""
-    cl = p["closed"]
+    """The closed loop's share of its ceiling, per batch (marker per queue
+    where there are several)."""
     xs = []
-    for i, t in enumerate(cl["threads"]):
-        cp = [q for q in cl["lines"][t] if q[5]]
-        if not cp:
-            continue
-        ax.errorbar([q[0] for q in cp], [100 * q[1] / q[5] for q in cp],
-                    yerr=[[100 * (q[1] - q[2]) / q[5] for q in cp],
-                          [100 * (q[3] - q[1]) / q[5] for q in cp]],
-                    color=tcolors[t], marker=MARKERS[i % len(MARKERS)], markersize=6,
-                    linewidth=1.8, capsize=3, linestyle="-" if len(cp) > 1 else "none")
-        xs += [q[0] for q in cp]
+    several = len(p["queues"]) > 1
+    for j, (queue, cl) in enumerate(p["queues"]):
+        for i, t in enumerate(cl["threads"]):
+            cp = [q for q in cl["lines"][t] if q[5]]
+            if not cp:
+                continue
+            ax.errorbar([q[0] for q in cp], [100 * q[1] / q[5] for q in cp],
+                        yerr=[[100 * (q[1] - q[2]) / q[5] for q in cp],
+                              [100 * (q[3] - q[1]) / q[5] for q in cp]],
+                        color=tcolors[t], marker=MARKERS[(j if several else i) % len(MARKERS)],
+                        markersize=6, linewidth=1.8, capsize=3,
+                        linestyle="-" if len(cp) > 1 else "none")
+            xs += [q[0] for q in cp]
     if not xs:
         no_data(ax, "measured / ceiling:\nceiling not available")
         return
-    r = cl["ratios"]
     share_axis(ax, xs, "batch size, configured (items per transfer)",
-               "closed-loop throughput / ceiling (%)", "closed loop: share of the ceiling reached",
-               "measured / ceiling: %.0f%%\u2013%.0f%%" % (100 * min(r), 100 * max(r))
-               if r else None)
+               "capacity / ceiling (%)", "share of the ceiling reached", p.get("share_note"))
 
 
 def share_axis(ax, xs, xlabel, ylabel, title, note):
@@ -441,33 +530,60 @@ def share_axis(ax, xs, xlabel, ylabel, title, note):
 
 
 def draw(axes, p, show_legend=True, tcolors=None):
-    """F5: the open loop against the realized batch | the closed loop against
-    its ceiling | the share of the ceiling reached (closed loop where it ran,
-    else the first panel's runs)."""
-    threads = sorted(set(p["threads"]) | set(p["closed"]["threads"]))
-    tcolors = tcolors or thread_colors(threads)
-    closed = bool(p["closed"]["lines"])
-    ax0, ax1, ax2 = axes[0], axes[1], axes[2] if len(axes) > 2 else None
-    # the open loop (or, without a closed-loop sweep, every run) and, without
-    # one, their share of the ceiling in the last panel
-    draw_f5([ax0, ax2 if not closed else None], p, show_legend=False, tcolors=tcolors)
-    draw_closed(ax1, p, tcolors)
-    if closed and ax2 is not None:
-        draw_share(ax2, p, tcolors)
-    for a in axes[3:]:
+    """F5's main figure: a panel per queue of the closed loop's capacity
+    against its ceiling, then its share of the ceiling."""
+    tcolors = tcolors or thread_colors(p["threads"])
+    n = len(p["queues"])
+    if not n:
+        no_data(axes[0], "closed loop (the capacity):\nnot in these results\n"
+                         "(f5-ceiling.exp: load = closed;\nthe open loop: supplement)")
+        axes[0].set_title("closed loop: capacity against the ceiling", fontsize=11)
+        if len(axes) > 1:
+            no_data(axes[1], "measured / ceiling:\nno closed loop")
+        for a in axes[2:]:
+            no_data(a, "")
+        return
+    for ax, (queue, cl) in zip(axes, p["queues"]):
+        draw_closed(ax, p, queue, cl, tcolors)
+    if len(axes) > n:
+        draw_share(axes[n], p, tcolors)
+    for a in axes[n + 1:]:
         no_data(a, "")
     if show_legend:
-        legend_of(axes[2] if ax2 is not None else ax1, p, tcolors, threads)
+        legend_of(axes[min(n, len(axes) - 1)], p, tcolors)
 
 
-def legend_of(ax, p, tcolors, threads):
-    h = [fig_draw.handle(color=tcolors[t], marker=MARKERS[i % len(MARKERS)], linewidth=1.8,
-                         label="%d threads" % t) for i, t in enumerate(threads)]
-    h += key_handles(p, "ceiling (model), same colour",
-                     p["has_ceiling"] or p["closed"]["ratios"], " (null queue),\n")
+def legend_of(ax, p, tcolors):
+    """The main figure's legend: only the marks drawn."""
+    several = len(p["queues"]) > 1
+    h = [fig_draw.handle(color=tcolors[t], marker=MARKERS[0 if several else i % len(MARKERS)],
+                         linewidth=1.8, label="%d threads" % t)
+         for i, t in enumerate(p["threads"])]
+    if several:
+        h += [fig_draw.handle(color="0.3", marker=MARKERS[j % len(MARKERS)], linestyle="none",
+                              label="%s (share panel)" % q)
+              for j, (q, _cl) in enumerate(p["queues"])]
+    if p["has_ceiling"]:
+        h.append(fig_draw.handle(color="0.3", linestyle="--", linewidth=1.4,
+                                 label="ceiling (model), same colour"))
+    if p.get("crossing"):
+        h.append(fig_draw.handle(color="0.3", linestyle=":", linewidth=1.8,
+                                 label="crossing term: the interconnect alone\n(%s)"
+                                       % STUDY_WORDS))
     h += [fig_draw.handle(linestyle="none", label="binding %s" % BINDING_WORDS.get(term, term))
-          for term in p["closed"]["terms"]]
+          for term in p["terms"]]
+    h += fig_draw.mark_handles(over=any(is_over(q) for _q, cl in p["queues"]
+                                        for pts in cl["lines"].values() for q in pts))
     fig_draw.legend_outside(ax, h, fontsize=9)
+
+
+def draw_open(axes, p, show_legend=True, tcolors=None):
+    """F5's supplement: the open loop against the realized batch | its share of
+    the ceiling."""
+    draw_f5([axes[0], axes[1] if len(axes) > 1 else None], p, show_legend=show_legend,
+            tcolors=tcolors)
+    for a in axes[2:]:
+        no_data(a, "")
 
 
 def key_handles(p, ceiling, has_ceiling, harness):
@@ -488,7 +604,8 @@ def key_handles(p, ceiling, has_ceiling, harness):
 # gnuplot: the data file
 
 
-def dat_f5(name, p):
+def dat_f5_open(name, p):
+    """The supplement's data: a block per thread count of the open loop."""
     cols = ["items_per_transfer", "median_ops_per_s", "min_ops_per_s", "max_ops_per_s",
             "reps", "color_rgb", "ceiling_ops_per_s", "ratio_median", "ratio_min",
             "ratio_max", "harness_ops_per_s", "harness_bound", "oversubscribed", "batch",
@@ -499,9 +616,8 @@ def dat_f5(name, p):
                      "count, its name first, rows in the order of the configured batch "
                      "(column batch, the label beside each point); ceiling per point "
                      "(NaN: none); harness_ops_per_s: the harness alone, the null queue, "
-                     "median per point (NaN: not measured); the last block is the closed "
-                     "loop (its own columns)", cols)
-    tcol = thread_colors(sorted(set(p["threads"]) | set(p["closed"]["threads"])))
+                     "median per point (NaN: not measured)", cols)
+    tcol = thread_colors(p["threads"])
     for t in p["threads"]:
         out += ["", "", '"%d threads"' % t, "# columns: " + " ".join(cols)]
         for q in p["lines"][t]:
@@ -513,33 +629,37 @@ def dat_f5(name, p):
                                  "%d" % is_bound(q), ov_col(q[7] if len(q) > 7 else None),
                                  "%d" % q[8], g(q[9] / q[8] if q[9] is not None else None),
                                  "%d" % (q[9] is not None)]))
-    # the last block: the closed loop's capacity against its ceiling
-    return out + dat_closed(p)
+    return out
 
 
 #: the closed-loop block of f5-ceiling.dat (cl_ in scripts/gnuplot/f5-ceiling.gp)
 CLOSED_COLUMNS = ["threads", "batch", "median_ops_per_s", "lo_ops_per_s", "hi_ops_per_s",
                   "n", "color_rgb", "ceiling_ops_per_s", "ratio", "binding", "binding_label",
-                  "oversubscribed", "has_closed"]
+                  "oversubscribed", "has_closed", "crossing_ops_per_s", "queue", "panel"]
 
 
-def dat_closed(p):
+def dat_f5(name, p):
+    """The main figure's data: one block, the closed loop, a series per queue
+    and thread count (a blank line between), panel the queue's (0, 1, ...)."""
     g = FC.g
-    cl = p["closed"]
-    threads = sorted(set(p["threads"]) | set(cl["threads"]))
-    tcol = thread_colors(threads)
+    tcol = thread_colors(p["threads"])
     rows = []
-    for t in cl["threads"]:
-        pts = cl["lines"][t]
-        named = dict(binding_labels([q for q in pts if q[5]]))
-        for q in pts:
-            rows.append([t, q[0], g(q[1]), g(q[2]), g(q[3]), q[4], rgb_int(tcol[t]),
-                         g(q[5]), g(q[1] / q[5] if q[5] else None), q[6] or "none",
-                         named.get(q[0], "-"), ov_col(q[7]), 1])
-        rows.append("")
-    return FC.block("closed loop", CLOSED_COLUMNS, rows, empty=[
-        [1, 1, "NaN", "NaN", "NaN", 0, 0, "NaN", "NaN", "none", "-", "NaN", 0]],
-                    note="the closed loop's capacity per configured batch against its "
-                         "ceiling; binding: the ceiling's binding term (ceiling.binding); "
+    for j, (queue, cl) in enumerate(p["queues"]):
+        for t in cl["threads"]:
+            pts = cl["lines"][t]
+            named = dict(binding_labels([q for q in pts if q[5]]))
+            xc = dict(cl.get("crossing", {}).get(t, []))
+            for q in pts:
+                rows.append([t, q[0], g(q[1]), g(q[2]), g(q[3]), q[4], rgb_int(tcol[t]),
+                             g(q[5]), g(q[1] / q[5] if q[5] else None), q[6] or "none",
+                             named.get(q[0], "-"), ov_col(q[7]), 1, g(xc.get(q[0])), queue, j])
+            rows.append("")
+    out = dat_header(name, p, "the closed loop's capacity per configured batch against its "
+                     "ceiling, a series per queue and thread count", CLOSED_COLUMNS)
+    return out + FC.block("closed loop", CLOSED_COLUMNS, rows, empty=[
+        [1, 1, "NaN", "NaN", "NaN", 0, 0, "NaN", "NaN", "none", "-", "NaN", 0, "NaN", "-", 0]],
+                    note="binding: the ceiling's binding term (ceiling.binding); "
                          "binding_label: the term where it is named (the first point of a "
-                         "line and where it changes), '-' elsewhere; has_closed 0: none ran")
+                         "line and where it changes), '-' elsewhere; has_closed 0: none ran; "
+                         "crossing_ops_per_s: the model's crossing term (the interconnect "
+                         "alone: where the study puts the ceiling), NaN: none")

@@ -10,11 +10,13 @@ plots/<host>/<figure>.png and .pdf:
 
   f1-lookup-cost       per-item cost: data movement + node look-up, by mode (fig_f1.py)
   f2-node-cache        throughput by look-up mode (fig_f2.py, fig_lines.py)
-  f3-gate-percentiles  latency, items in flight and throughput vs offered load by
-                       gate (closed loop, older results: percentiles; fig_f3.py)
+  f3-gate-percentiles  p50 vs offered load, shared against per-worker gate, the paired
+                       ratio per load and the study's 200x (closed loop, older
+                       results: percentiles; fig_f3.py)
   f4-backoff           per workload: each backoff's throughput change against none (fig_f4.py)
   f4-spin              pause's and exp's change against none by spin length (fig_f4_spin.py)
-  f5-ceiling           throughput vs the realized batch against the ceiling (fig_f5.py)
+  f5-ceiling           closed-loop capacity vs the ceiling model per batch, the binding
+                       term named, the interconnect's term beside it (fig_f5.py)
   peers-throughput     where NumaRing stands against the field's queues: throughput
                        by queue per workload, grouped strict FIFO | relaxed | floors
                        (fig_peers_main.py)
@@ -25,6 +27,9 @@ and the supplement (scripts/common/figlist.py SUPPLEMENT: the diagnostics) into
 plots/<host>/supplement/:
 
   f3-gate-vs-threads   p50 and p99 latency vs threads by gate (fig_f3b.py)
+  f3-gate-load-diagnostics  every gate's p50 and p99, items in flight, throughput vs
+                       offered load, oversubscribed thread counts (fig_f3.py)
+  f5-ceiling-open-loop throughput vs the realized batch, open loop (fig_f5.py)
   peers-latency        closed-loop latency by queue and regime (fig_peers_latency.py)
   f4-backoff-diagnostics  F4's throughput, change, lost races, time in backoff, fairness,
                        p99 per workload and local work (fig_f4.py)
@@ -84,12 +89,12 @@ from .fig_draw import (
     thread_colors, unify_row)
 from .fig_f1 import prep as prep_f1
 from .fig_f2 import prep_f2
-from .fig_f3 import draw_f3a, prep_f3a
+from .fig_f3 import draw_f3a, prep_f3_diag, prep_f3a
 from .fig_f3b import draw_f3b, prep_f3b
 from .fig_f4 import prep_f4, prep_f4_change
 from .fig_f4_draw import draw_f4, draw_f4_main
 from .fig_f4_spin import draw_f4_spin, prep_f4_spin
-from .fig_f5 import prep_f5
+from .fig_f5 import prep_f5, prep_f5_open
 from .fig_host import emulated, guest, SCRIPT_DIR
 from .fig_peers import draw_peers, prep_peers_regimes
 from .fig_peers_main import draw_peers_main, prep_peers
@@ -127,10 +132,12 @@ PREPARE = {
     "f2-node-cache": prep_f2,
     "f3-gate-percentiles": prep_f3a,
     "f3-gate-vs-threads": prep_f3b,
+    "f3-gate-load-diagnostics": prep_f3_diag,
     "f4-backoff": prep_f4_change,
     "f4-spin": prep_f4_spin,
     "f4-backoff-diagnostics": prep_f4,
     "f5-ceiling": prep_f5,
+    "f5-ceiling-open-loop": prep_f5_open,
     "peers-throughput": prep_peers,
     "peers-latency": prep_peers_latency,
     "peers-regimes": prep_peers_regimes,
@@ -154,13 +161,16 @@ EXPERIMENTS = tuple(dict.fromkeys(f[1] for f in FIGURES))
 COMPARE_TITLES = {
     "f1-lookup-cost": "F1: cost of finding the node, per operation",
     "f2-node-cache": "F2: remembering the node \u2014 throughput by look-up mode",
-    "f3-gate-percentiles": "F3: latency by gate (open loop: vs offered load), threads "
+    "f3-gate-percentiles": "F3: p50 latency by gate (open loop: vs offered load), threads "
                            "with a CPU each",
+    "f3-gate-load-diagnostics": "F3 diagnostics: latency, items in flight and throughput "
+                                "by gate",
     "f3-gate-vs-threads": "F3: enqueue-to-dequeue latency by gate and threads",
     "f4-backoff": "F4: throughput change of each backoff against none, per workload",
     "f4-spin": "F4: throughput change against none by spin length",
     "f4-backoff-diagnostics": "F4: backoff against spinning per workload, diagnostics",
-    "f5-ceiling": "F5: measured throughput against the physical ceiling",
+    "f5-ceiling": "F5: closed-loop capacity against the physical ceiling",
+    "f5-ceiling-open-loop": "F5: open-loop throughput vs the realized batch",
     "peers-throughput": "Peers: where NumaRing stands against the field's queues",
     "peers-regimes": "Peers: throughput by queue, each regime apart",
     "peers-latency": "Peers: latency at the largest thread count",
@@ -175,7 +185,8 @@ draw_lines = fig_lines.draw
 
 DRAW = {"f1": fig_f1.draw, "lines": draw_lines, "f4": draw_f4, "f4-change": draw_f4_main,
         "f4-spin": draw_f4_spin, "f3a": draw_f3a, "f3b": draw_f3b,
-        "f3load": fig_f3.draw_f3_load, "f5": fig_f5.draw, "peers": draw_peers,
+        "f3load": fig_f3.draw_f3_load, "f3main": fig_f3.draw_f3_main, "f5": fig_f5.draw,
+        "f5open": fig_f5.draw_open, "peers": draw_peers,
         "peers-latency": draw_peers_latency, "placement": draw_placement,
         "peers-main": draw_peers_main}
 
@@ -286,7 +297,8 @@ def __getattr__(name):
 DAT = {"f1": fig_f1.dat, "f4": fig_f4.dat_f4, "f4-change": fig_f4.dat_f4_change,
        "f4-spin": fig_f4_spin.dat_f4_spin, "lines": fig_lines.dat_lines,
        "peers": fig_peers.dat_peers, "f3a": fig_f3.dat_f3a, "f3load": fig_f3.dat_f3load,
-       "f3b": fig_f3b.dat_f3b, "f5": fig_f5.dat_f5,
+       "f3main": fig_f3.dat_f3main, "f3b": fig_f3b.dat_f3b, "f5": fig_f5.dat_f5,
+       "f5open": fig_f5.dat_f5_open,
        "peers-latency": fig_peers_latency.dat_peers_latency,
        "placement": fig_placement.dat_placement,
        "peers-main": fig_peers_main.dat_peers_main}

@@ -1,17 +1,16 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # f3-gate-percentiles.gp - F3, the gnuplot twin of scripts/figures/plot.py's
-# f3-gate-percentiles figure. Two shapes of data, told apart by the data file:
+# f3-gate-percentiles figure: does the per-worker gate cut p50 latency, as the
+# study says (by more than 200x)? Two shapes of data, told apart by the file:
 #
-# * open loop (rows of 25 columns): at the largest thread count whose threads
-#   each have a CPU, against the offered load (% of the per-worker gate's
-#   capacity): a row of latency panels, one per gate (p50 solid, p99 dashed,
-#   each the median over the reps with its min-max band; the axis from the
-#   medians, x4 either side: twelve lines in one panel read as noise, and p90,
-#   p99.9 stay in the data file); then items in flight (Little: throughput x
-#   mean latency; log where the whiskers span decades) and achieved throughput
-#   with the offered rate; where other thread counts are oversubscribed (blocks
-#   with over_panel 1, after the gates' own), a labelled panel of their p50 vs
-#   the offered load (dash per thread count): never mixed into the others;
+# * open loop (gate blocks of 8 columns): one panel at the largest thread
+#   count whose threads each have a CPU: p50 against the offered load (% of
+#   the per-worker gate's capacity) for the shared and the per-worker gate,
+#   each the median over the unsaturated reps with its min-max band; the
+#   saturated runs' p50 as hollow diamonds, left out of the lines; dotted,
+#   200x the per-worker gate's p50 (where the study puts the shared gate);
+#   above each load the paired median ratio shared / per-worker. Every other
+#   gate, p99, items in flight and throughput: f3-gate-load-diagnostics.gp;
 # * closed loop (older results, rows of 6 columns): the latency percentile
 #   distribution per gate, HdrHistogram style (x = 1/(1-p) on a log axis
 #   labelled as percentiles), one line per gate and load, min-max band.
@@ -26,15 +25,13 @@ if (!exists("datafile")) datafile = 'f3-gate-percentiles.dat'
 if (!exists("outfile")) outfile = 'f3-gate-percentiles.png'
 if (!exists("caption")) caption = ''
 if (!exists("note")) note = ''
-if (!exists("figtitle")) figtitle = 'F3: latency by gate'
-# open loop: the rows have a reps column (21); closed loop: 6 columns
+if (!exists("figtitle")) figtitle = 'F3: p50 latency by gate'
+# open loop: the first block (a gate) has a saturated_runs column (7); closed loop: 6 columns
 undefine STATS_*
-stats datafile using 21 nooutput
+stats datafile index 0 using 7 nooutput
 openloop = exists("STATS_records") && STATS_records > 0
-hasover = 0
-if (openloop) { undefine STATS_*; stats datafile using ($24 == 1 ? 1 : NaN) nooutput; hasover = exists("STATS_records") && STATS_records > 0 }
-W = openloop ? 1800 : 1100
-H = openloop ? 1150 : 720
+W = openloop ? 1300 : 1100
+H = openloop ? 860 : 720
 if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
     set terminal pngcairo size W, H font 'DejaVu Sans,11' noenhanced
 } else {
@@ -60,136 +57,77 @@ stats datafile using 1 nooutput
 N = STATS_blocks
 
 if (openloop) {
-    # Blocks: one per gate (first line its name; columns load_pct, then median
-    # min max of p50, p90, p99, p99.9 (ns), items in flight, throughput; then
-    # the offered rate, reps, color_rgb, oversubscribed, over_panel, dash); the
-    # first G blocks are the gates at the drawn thread count, the rest (over_panel
-    # 1) the oversubscribed thread counts' p50.
-    G = 0
-    array D[N]
-    array C[N]
-    do for [i = 0:N - 1] {
-        undefine STATS_*
-        stats datafile index i using 24 nooutput
-        if (exists("STATS_max") && STATS_max == 0) { G = G + 1 }
-        D[i + 1] = 1
-        undefine STATS_*
-        stats datafile index i using 25 nooutput
-        if (exists("STATS_max")) { D[i + 1] = int(STATS_max) }
-        stats datafile index i using 22 nooutput
-        C[i + 1] = int(STATS_max)
-    }
-    # two rows: a latency panel per gate (p50 and p99 only: twelve lines in one
-    # panel read as noise; p90 and p99.9 stay in the data file), then items in
-    # flight, throughput, and the oversubscribed thread counts where there are any
-    NC = (G > 3 ? G : 3)
-    pw = (0.985 - 0.05) / NC
-    mid = bottom + (0.86 - bottom) / 2
+# Blocks: one per gate (g_: its name first), then 'saturated' (s_), 'study'
+# (y_) and 'paired ratio' (r_); each a NaN row where it has none. The columns
+# by name (plot.py's fig_f3.F3_MAIN_COLUMNS and the others):
+g_load_pct = 1
+g_p50_median_ns = 2
+g_p50_min_ns = 3
+g_p50_max_ns = 4
+g_color_rgb = 6
+s_load_pct = 1
+s_p50_ns = 2
+s_color_rgb = 3
+y_load_pct = 1
+y_study_p50_ns = 2
+r_load_pct = 1
+r_ratio_text = 2
+    G = N - 3
+    BS = G
+    BY = G + 1
+    BR = G + 2
+    # filledcurves takes no variable colour: each gate's colour first
+    array C[G]
+    do for [i = 0:G - 1] { undefine STATS_*; stats datafile index i using (column(g_color_rgb)) nooutput; C[i + 1] = int(STATS_max) }
+    # the latency axis from the medians (and the saturated runs, the study's line),
+    # a factor 3 below and 12 above: a band that runs past is clipped at the edge,
+    # and the ratios have room at the top
     undefine STATS_*
-    stats datafile using 1 nooutput
-    xhi = (STATS_max * 1.08 > 100 ? STATS_max * 1.08 : 100)
-    undefine STATS_*
-    stats datafile index 0:(G - 1) using 2 nooutput
+    stats datafile index 0:(G - 1) using (column(g_p50_median_ns)) nooutput
     haslat = exists("STATS_records") && STATS_records > 0
-    # the latency axis from the medians (p50 low, p99 high), x4 either side: a band
-    # that runs past is clipped at the edge
-    ylo = haslat ? STATS_min / 4.0 : 1
+    ylo = haslat ? STATS_min : 1
+    yhi = haslat ? STATS_max : 1000
     undefine STATS_*
-    stats datafile index 0:(G - 1) using 8 nooutput
-    yhi = (exists("STATS_records") && STATS_records > 0) ? STATS_max * 4.0 : ylo * 1000
-    # items in flight: log where the whiskers span decades
+    stats datafile index BS using (column(s_p50_ns)) nooutput
+    hassat = exists("STATS_records") && STATS_records > 0
+    if (hassat) { ylo = (STATS_min < ylo ? STATS_min : ylo); yhi = (STATS_max > yhi ? STATS_max : yhi) }
     undefine STATS_*
-    stats datafile index 0:(G - 1) using 14 nooutput
-    hasflight = exists("STATS_records") && STATS_records > 0
+    stats datafile index BY using (column(y_study_p50_ns)) nooutput
+    hasstudy = exists("STATS_records") && STATS_records > 0
+    if (hasstudy) { yhi = (STATS_max > yhi ? STATS_max : yhi) }
     undefine STATS_*
-    stats datafile index 0:(G - 1) using 15 nooutput
-    flo = (exists("STATS_records") && STATS_records > 0) ? STATS_min : 1
-    undefine STATS_*
-    stats datafile index 0:(G - 1) using 16 nooutput
-    fhi = (exists("STATS_records") && STATS_records > 0) ? STATS_max : 1
-    flog = hasflight && flo > 0 && fhi / flo >= 20
-    set multiplot title fulltitle tc rgb (emulated ? '#b00000' : 'black')
-    set xrange [0 : xhi]
+    stats datafile index BR using (column(r_load_pct)) nooutput
+    hasratio = exists("STATS_records") && STATS_records > 0
+    ytop = yhi * 12.0
+    set title fulltitle tc rgb (emulated ? '#b00000' : 'black')
+    set xrange [0 : 100]
     set xtics format '%g%%'
     set xlabel "offered load (% of the per-worker gate's capacity)"
-    set style fill transparent solid 0.18 noborder
+    set ylabel 'p50 latency, enqueue to dequeue'
     set logscale y
     eval logtics
     set format y '%.0s %cs'
-    set yrange [ylo * 1e-9 : yhi * 1e-9]
-    do for [i = 0:G - 1] {
-        set lmargin at screen (0.05 + i * pw + 0.015); set rmargin at screen (0.05 + (i + 1) * pw - 0.02)
-        set bmargin at screen (mid + 0.06); set tmargin at screen 0.86
-        set ylabel (i == 0 ? 'latency, enqueue to dequeue' : '')
-        set key left top font ',10'
-        set title 'p50 (solid), p99 (dashed)'
-        if (haslat) {
-            plot datafile index i using 1:($3 * 1e-9):($4 * 1e-9) with filledcurves lc rgb (C[i + 1]) notitle, \
-                 datafile index i using 1:($9 * 1e-9):($10 * 1e-9) with filledcurves fs transparent solid 0.09 lc rgb (C[i + 1]) notitle, \
-                 datafile index i using 1:($2 * 1e-9) with linespoints lw 2.5 dt 1 pt 7 ps 1 lc rgb (C[i + 1]) title columnheader(1), \
-                 datafile index i using 1:($8 * 1e-9) with linespoints lw 1.6 dt 2 pt 6 ps 1 lc rgb (C[i + 1]) notitle
-        } else {
-            set label 3 'no latency recorded' at graph 0.5, graph 0.5 center tc rgb '#666666'
-            plot NaN notitle
-            unset label 3
-        }
-    }
-    unset style fill
-    # items in flight (Little)
-    unset logscale y
-    set ytics autofreq
-    set format y '%g'
-    set autoscale y
-    set key left top maxrows 3
-    set lmargin at screen (0.05 + 0.015); set rmargin at screen (0.05 + pw - 0.02)
-    set bmargin at screen bottom; set tmargin at screen (mid - 0.04)
-    if (flog) { set logscale y; eval logtics; set yrange [flo / 1.5 : fhi * 1.5] } else { set yrange [0 : *] }
-    set ylabel 'items in flight (Little)'
-    set title 'items in flight: throughput x mean latency'
-    if (hasflight) {
-        plot for [i = 0:G - 1] datafile index i using 1:14:15:16:22 \
-                 with yerrorbars pt 7 ps 0.8 lc rgb variable notitle, \
-             for [i = 0:G - 1] datafile index i using 1:14:22 \
-                 with lines lw 2 lc rgb variable title columnheader(1)
+    set yrange [ylo / 3.0 * 1e-9 : ytop * 1e-9]
+    set bmargin at screen bottom
+    # the key bottom right, under the ratios and clear of the lowest loads
+    set key right bottom Left reverse font ',10'
+    set style fill transparent solid 0.18 noborder
+    if (haslat) {
+        plot for [i = 0:G - 1] datafile index i using (column(g_load_pct)):(column(g_p50_min_ns) * 1e-9):(column(g_p50_max_ns) * 1e-9) \
+                 with filledcurves lc rgb (C[i + 1]) notitle, \
+             for [i = 0:G - 1] datafile index i using (column(g_load_pct)):(column(g_p50_median_ns) * 1e-9):(column(g_color_rgb)) \
+                 with linespoints lw 2.5 pt 7 ps 1.2 lc rgb variable title columnheader(1), \
+             datafile index BS using (column(s_load_pct)):(column(s_p50_ns) * 1e-9):(column(s_color_rgb)) \
+                 with points pt 12 ps 2 lw 1.5 lc rgb variable notitle, \
+             NaN with points pt 12 ps 2 lw 1.5 lc rgb '#4d4d4d' title (hassat ? 'saturated run (queueing): left out of the line' : ''), \
+             datafile index BY using (column(y_load_pct)):(column(y_study_p50_ns) * 1e-9) \
+                 with lines dt 3 lw 2 lc rgb '#4d4d4d' title (hasstudy ? "200x the per-worker gate's p50: where the study puts the shared gate" : ''), \
+             datafile index BR using (column(r_load_pct)):(ytop / 1.6 * 1e-9):(strcol(r_ratio_text)) \
+                 with labels center font ',12' tc rgb '#1a1a1a' title (hasratio ? 'N.Nx above a load: p50 shared / per-worker, paired median over the reps' : '')
     } else {
         set label 3 'no latency recorded' at graph 0.5, graph 0.5 center tc rgb '#666666'
-        set yrange [0 : 1]
         plot NaN notitle
-        unset label 3
     }
-    # achieved throughput and the offered rate
-    unset logscale y
-    set ytics autofreq
-    set yrange [0 : *]
-    set lmargin at screen (0.05 + pw + 0.015); set rmargin at screen (0.05 + 2 * pw - 0.02)
-    set ylabel 'throughput (million items/s)'
-    set title 'achieved throughput vs the offered rate'
-    set key right bottom maxrows 4
-    plot datafile index 0 using 1:($20 / 1e6) with lines lw 8 lc rgb '#c8c8c8' notitle, \
-         datafile index 0 using 1:($20 / 1e6) with linespoints dt 2 lw 1.5 pt 1 ps 1.5 \
-             lc rgb 'black' title 'offered rate', \
-         for [i = 0:G - 1] datafile index i using 1:($17 / 1e6):($18 / 1e6):($19 / 1e6):22 \
-             with yerrorbars pt 7 ps 0.8 lc rgb variable notitle, \
-         for [i = 0:G - 1] datafile index i using 1:($17 / 1e6):22 \
-             with lines lw 2 lc rgb variable title columnheader(1)
-    if (hasover) {
-        # the oversubscribed thread counts, apart: p50 vs load, dash per thread count
-        set lmargin at screen (0.05 + 2 * pw + 0.015); set rmargin at screen (0.05 + 3 * pw - 0.02)
-        set object 1 rectangle from graph 0, graph 0 to graph 1, graph 1 behind fc rgb '#f6f1e7' fs solid noborder
-        set logscale y
-        eval logtics
-        set format y '%.0s %cs'
-        set autoscale y
-        set ylabel 'p50 latency'
-        set title "oversubscribed: threads share CPUs;\nscheduler, not queue" tc rgb '#7a4b00' font ',12'
-        set key left top maxrows 6 font ',9'
-        plot for [i = G:N - 1] datafile index i using 1:($2 * 1e-9):($3 * 1e-9):($4 * 1e-9):22 \
-                 with yerrorbars pt 7 ps 0.8 lc rgb variable notitle, \
-             for [i = G:N - 1] datafile index i using 1:($2 * 1e-9):22 \
-                 with lines lw 2 dt D[i + 1] lc rgb variable title columnheader(1)
-        unset object 1
-    }
-    unset multiplot
 } else {
     # Blocks: one per gate and offered load (first line its name; columns 1/(1-p)
     # value_ns band_lo_ns band_hi_ns color_rgb dash): every line the median over the

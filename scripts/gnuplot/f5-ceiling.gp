@@ -1,21 +1,19 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# f5-ceiling.gp - F5: measured throughput vs the realized batch (items moved
-# per cross-node transfer, median over the reps of each point), one line per
-# thread count, the configured batch a label beside each point (b=N, red with
-# the realized share where under 0.8 of it), with the physical ceiling of each
-# point dashed in the same colour. Where the sweep ran the closed loop too
-# (f5-ceiling.exp: load = closed, 0.5; the last block), a second panel: the
-# closed loop's capacity per configured batch against its ceiling, the
-# ceiling's binding term (ceiling.binding) named where it starts and changes,
-# and its share of the ceiling in a third; without it, the second panel says
-# so and the third is the first panel's share. Where the results record no
-# transfers, x is the configured batch (said in the axis label).
-# The gnuplot twin of scripts/figures/plot.py's f5-ceiling figure.
+# f5-ceiling.gp - F5, the gnuplot twin of scripts/figures/plot.py's f5-ceiling
+# figure: the closed loop's capacity per configured batch (the one throughput
+# that can meet a ceiling; median over the reps, whisker its interval), one
+# line per thread count (and queue, where the data has several: here in one
+# panel, matplotlib draws a panel per queue), against its ceiling (dashed,
+# same colour), the ceiling's binding term (ceiling.binding) named where it
+# starts and changes, and the crossing term dotted: the interconnect alone,
+# where the study (the interconnect set the ceiling) puts the ceiling; then
+# the capacity's share of its ceiling. The open loop (measured = offered by
+# construction) against the realized batch: f5-ceiling-open-loop.gp.
 #
 # Variables (gnuplot -e "datafile='...'; outfile='...'; caption='...'"):
 #   datafile  the data file plot.py --gnuplot writes (plots/<host>/data/f5-ceiling.dat)
 #   trip_ns   optional: the host probe's one-way line trip between nodes (ns), given
-#             where every run's items crossed nodes: the two throughput panels get a
+#             where every run's items crossed nodes: the capacity panel gets a
 #             second y axis, items per line trip (nrdata.items_per_trip)
 #   outfile   the PNG to write
 #   caption   lines under the plot: host, CPU, real or EMULATED nodes, reps, ceiling
@@ -25,8 +23,8 @@ if (!exists("datafile")) datafile = 'f5-ceiling.dat'
 if (!exists("outfile")) outfile = 'f5-ceiling.png'
 if (!exists("caption")) caption = ''
 if (!exists("note")) note = ''
-if (!exists("figtitle")) figtitle = 'F5: throughput vs batch size against the physical ceiling'
-W = 2100; H = 700
+if (!exists("figtitle")) figtitle = 'F5: closed-loop capacity against the ceiling model, by batch size'
+W = 1700; H = 720
 if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
     set terminal pngcairo size W, H font 'DejaVu Sans,11' noenhanced
 } else {
@@ -46,12 +44,8 @@ set grid lc rgb '#e0e0e0'
 set border 3
 set tics nomirror
 
-# Blocks: one per thread count (first line its name; columns items_per_transfer
-# median min max reps color_rgb ceiling ratio_median ratio_min ratio_max harness
-# harness_bound oversubscribed batch realized_over_configured realized; NaN: no
-# ceiling, harness not measured; harness_bound 1: ringed; oversubscribed 1: a
-# black x; realized 0: column 1 is the configured batch); the last block the
-# closed loop (cl_<column> = N below; has_closed 0: none ran).
+# One block, the closed loop (plot.py's fig_f5.CLOSED_COLUMNS, by name below): a
+# series per queue and thread count, a blank line between; has_closed 0: none ran
 cl_threads = 1
 cl_batch = 2
 cl_median_ops_per_s = 3
@@ -63,95 +57,42 @@ cl_ratio = 9
 cl_binding_label = 11
 cl_oversubscribed = 12
 cl_has_closed = 13
-# the binding term where it is named ('-': not named there; the block's name line: '-')
+cl_crossing_ops_per_s = 14
+# the binding term where it is named ('-': not named there)
 blab(c) = (column(cl_has_closed) == 1 ? strcol(c) : '-')
 undefine STATS_*
 stats datafile using 1 nooutput
-N = STATS_blocks
-BO = N - 2   # the open-loop blocks: 0..BO
-BC = N - 1   # the closed loop
-undefine STATS_*
-stats datafile index 0:BO using 7 nooutput
-has_ceiling = exists("STATS_records") && STATS_records > 0
-undefine STATS_*
-stats datafile index 0:BO using 11 nooutput
-has_harness = exists("STATS_records") && STATS_records > 0
-undefine STATS_*
-stats datafile index 0:BO using ($13 == 1 ? 1 : NaN) nooutput
-otitle = (exists("STATS_records") && STATS_records > 0) ? 'oversubscribed: threads share CPUs' : ''
-undefine STATS_*
-stats datafile index 0:BO using 3 nooutput
-ymin = STATS_min; ymax = STATS_max
-if (has_ceiling) { stats datafile index 0:BO using 7 nooutput; ymax = (STATS_max > ymax ? STATS_max : ymax) }
-if (has_harness) { stats datafile index 0:BO using 11 nooutput; ymax = (STATS_max > ymax ? STATS_max : ymax) }
-htitle = has_harness ? 'harness alone (null queue), dash-dot' : ''
-undefine STATS_*
-stats datafile index 0:BO using 16 nooutput
-realized = exists("STATS_records") && STATS_records > 0 && STATS_max == 1
+BC = STATS_blocks - 1
 undefine STATS_*
 stats datafile index BC using (column(cl_has_closed) == 1 ? column(cl_lo_ops_per_s) : NaN) nooutput
 closed = exists("STATS_records") && STATS_records > 0
 if (closed) { cmin = STATS_min; stats datafile index BC using (column(cl_hi_ops_per_s)) nooutput; cmax = STATS_max; stats datafile index BC using (column(cl_ceiling_ops_per_s)) nooutput; if (exists("STATS_max")) { cmax = (STATS_max > cmax ? STATS_max : cmax) } }
 undefine STATS_*
+stats datafile index BC using (column(cl_crossing_ops_per_s)) nooutput
+has_cross = exists("STATS_records") && STATS_records > 0
+if (closed && has_cross) { cmax = (STATS_max > cmax ? STATS_max : cmax) }
+undefine STATS_*
 stats datafile index BC using (column(cl_ratio)) nooutput
 has_cratio = exists("STATS_records") && STATS_records > 0
 if (has_cratio) { rlo = STATS_min * 100; rhi = STATS_max * 100 }
-# the configured batch beside each point: b=N, with the realized share when < 0.8
-blabel(b, f) = (f < 0.8) ? sprintf('b=%d (%.2fx)', b, f) : sprintf('b=%d', b)
-bcolor(f) = (f < 0.8) ? 0xb00000 : 0x333333
+undefine STATS_*
+stats datafile index BC using (column(cl_oversubscribed) == 1 ? 1 : NaN) nooutput
+otitle = (exists("STATS_records") && STATS_records > 0) ? 'oversubscribed: threads share CPUs' : ''
 set multiplot title figtitle . (emulated ? '   [EMULATED nodes]' : '') . (note ne '' ? "\n" . note : '') tc rgb (emulated ? '#b00000' : 'black')
 set bmargin at screen bottom
-set tmargin at screen 0.85
+set tmargin at screen 0.84
 set logscale x 2
-set xlabel (realized ? 'items per cross-node transfer, realized (b=N: configured batch)' : 'batch size, configured (items per transfer not recorded)')
+set xlabel 'batch size, configured (items per transfer)'
 has_trip = exists("trip_ns")
 # the throughput in items per line trip between nodes: Mitems/s x ns x 1e-3
 if (has_trip) { k_trip = trip_ns * 1e-3 }
-set lmargin at screen 0.05
-set rmargin at screen (has_trip ? 0.27 : 0.30)
+# ---- the closed loop: the capacity against its ceiling -----------------------------
+set lmargin at screen 0.06
+set rmargin at screen (has_trip ? 0.45 : 0.49)
 if (has_trip) { set ytics nomirror; set y2tics; set y2label sprintf("items per line trip between nodes (x the probe's %.1f ns)", trip_ns) font ',9' }
-# a run that moved nothing (throughput 0) leaves no log scale
-if (ymin > 0 && ymax / ymin > 20) { set logscale y; eval logtics; set yrange [ymin / 1.4e6 : ymax * 1.4e-6] } else { set yrange [0 : ymax * 1.15e-6] }
-# the second axis spans the first's range times the trip (no link: log axes)
-if (has_trip) { if (ymin > 0 && ymax / ymin > 20) { set logscale y2; set y2range [ymin / 1.4e6 * k_trip : ymax * 1.4e-6 * k_trip] } else { set y2range [0 : ymax * 1.15e-6 * k_trip] } }
 set ylabel 'throughput (million items/s)'
-set title 'measured (solid), ceiling (dashed), harness alone (dash-dot), same colour'
-set key right bottom
-if (has_ceiling) {
-    plot for [i = 0:BO] datafile index i using 1:($2 / 1e6):($3 / 1e6):($4 / 1e6):6 \
-             with yerrorlines lw 2 pt 7 ps 0.9 lc rgb variable title columnheader(1), \
-         for [i = 0:BO] datafile index i using 1:($7 / 1e6):6 with lines dt 2 lw 1.5 \
-             lc rgb variable notitle, \
-         for [i = 0:BO] datafile index i using 1:($11 / 1e6):6 with lines dt 4 lw 1.5 \
-             lc rgb variable notitle, \
-         for [i = 0:BO] datafile index i using 1:($12 == 1 ? $2 / 1e6 : NaN) \
-             with points pt 6 ps 3 lw 1.5 lc rgb '#3a3a3a' notitle, \
-         for [i = 0:BO] datafile index i using 1:($13 == 1 ? $2 / 1e6 : NaN) \
-             with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' notitle, \
-         NaN with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' title otitle, \
-         NaN with lines dt 4 lw 1.5 lc rgb '#3a3a3a' title htitle, \
-         for [i = 0:BO] datafile index i using 1:($16 == 1 ? $2 / 1e6 : NaN):(blabel($14, $15)):(bcolor($15)) \
-             with labels left offset char 0.6, char 0.6 font ',8' tc rgb variable notitle
-} else {
-    plot for [i = 0:BO] datafile index i using 1:($2 / 1e6):($3 / 1e6):($4 / 1e6):6 \
-             with yerrorlines lw 2 pt 7 ps 0.9 lc rgb variable title columnheader(1), \
-         for [i = 0:BO] datafile index i using 1:($11 / 1e6):6 with lines dt 4 lw 1.5 \
-             lc rgb variable notitle, \
-         for [i = 0:BO] datafile index i using 1:($12 == 1 ? $2 / 1e6 : NaN) \
-             with points pt 6 ps 3 lw 1.5 lc rgb '#3a3a3a' notitle, \
-         for [i = 0:BO] datafile index i using 1:($13 == 1 ? $2 / 1e6 : NaN) \
-             with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' notitle, \
-         NaN with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' title otitle, \
-         NaN with lines dt 4 lw 1.5 lc rgb '#3a3a3a' title htitle, \
-         for [i = 0:BO] datafile index i using 1:($16 == 1 ? $2 / 1e6 : NaN):(blabel($14, $15)):(bcolor($15)) \
-             with labels left offset char 0.6, char 0.6 font ',8' tc rgb variable notitle
-}
-# ---- the closed loop: the capacity against its ceiling ----------------------------
-set lmargin at screen 0.37
-set rmargin at screen (has_trip ? 0.58 : 0.62)
-set xlabel 'batch size, configured (items per transfer)'
-set title "closed loop: capacity (solid) against the ceiling (dashed)\nthe ceiling's binding term named above it"
-unset key
+set title "capacity (solid) against the ceiling (dashed), binding term named;\ndotted: the crossing term, the interconnect alone (the study's ceiling)"
+set key left top font ',9'
 if (closed) {
     if (cmin > 0 && cmax / cmin > 20) { set logscale y; eval logtics; set yrange [cmin / 1.4e6 : cmax * 1.4e-6] } else { unset logscale y; set yrange [0 : cmax * 1.15e-6] }
     if (has_trip) { if (cmin > 0 && cmax / cmin > 20) { set logscale y2; set y2range [cmin / 1.4e6 * k_trip : cmax * 1.4e-6 * k_trip] } else { unset logscale y2; set y2range [0 : cmax * 1.15e-6 * k_trip] } }
@@ -159,44 +100,41 @@ if (closed) {
              with yerrorlines lw 2 pt 7 ps 0.9 lc rgb variable notitle, \
          datafile index BC using (column(cl_batch)):(column(cl_ceiling_ops_per_s) / 1e6):(column(cl_color_rgb)) \
              with lines dt 2 lw 1.5 lc rgb variable notitle, \
+         datafile index BC using (column(cl_batch)):(column(cl_crossing_ops_per_s) / 1e6):(column(cl_color_rgb)) \
+             with lines dt 3 lw 2 lc rgb variable notitle, \
          datafile index BC using (column(cl_batch)):(blab(cl_binding_label) eq '-' ? NaN : column(cl_ceiling_ops_per_s) / 1e6):(blab(cl_binding_label)):(column(cl_color_rgb)) \
              with labels center offset char 0, char 0.8 font ',9' tc rgb variable notitle, \
          datafile index BC using (column(cl_batch)):(column(cl_oversubscribed) == 1 ? column(cl_median_ops_per_s) / 1e6 : NaN) \
-             with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' notitle
+             with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' notitle, \
+         NaN with lines dt 2 lw 1.5 lc rgb '#3a3a3a' title 'ceiling (model), same colour', \
+         NaN with lines dt 3 lw 2 lc rgb '#3a3a3a' title (has_cross ? 'crossing term (study: the interconnect set the ceiling)' : ''), \
+         NaN with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' title otitle
 } else {
     unset logscale y
-    set label 3 "closed loop (the capacity):\nnot in these results\n(f5-ceiling.exp: load = closed)" at graph 0.5, graph 0.5 center font ',12' tc rgb '#666666'
+    set label 3 "closed loop (the capacity):\nnot in these results\n(f5-ceiling.exp: load = closed;\nthe open loop: supplement)" at graph 0.5, graph 0.5 center font ',12' tc rgb '#666666'
     set yrange [0 : 1]
     plot NaN notitle
     unset label 3
 }
-# ---- the share of the ceiling reached: the closed loop's where it ran ---------------
+# ---- the share of the ceiling reached --------------------------------------------
 unset logscale y
 if (has_trip) { unset y2tics; unset y2label; unset logscale y2; set ytics mirror }
 set ytics autofreq
-set lmargin at screen 0.69
+set lmargin at screen 0.60
 set rmargin at screen 0.97
-set ylabel 'measured / ceiling (%)'
-set key left top
+set ylabel 'capacity / ceiling (%)'
+unset key
 if (closed && has_cratio) {
-    set title sprintf("closed loop: share of the ceiling reached\nmeasured / ceiling: %.0f%%-%.0f%%", rlo, rhi)
+    set title sprintf("share of the ceiling reached\nmeasured / ceiling: %.0f%%-%.0f%%", rlo, rhi)
     set yrange [0 : (rhi * 1.1 > 105 ? rhi * 1.1 : 105)]
     set arrow 1 from graph 0, first 100 to graph 1, first 100 nohead dt 2 lc rgb 'black'
     plot datafile index BC using (column(cl_batch)):(column(cl_ratio) * 100):(column(cl_color_rgb)) \
              with linespoints lw 2 pt 7 ps 0.9 lc rgb variable notitle
-} else { if (has_ceiling) {
-    set title 'share of the ceiling reached'
-    set xlabel (realized ? 'items per cross-node transfer, realized (b=N: configured batch)' : 'batch size, configured (items per transfer not recorded)')
-    set yrange [0 : *]
-    set arrow 1 from graph 0, first 100 to graph 1, first 100 nohead dt 2 lc rgb 'black'
-    plot for [i = 0:BO] datafile index i using 1:($8 * 100):($9 * 100):($10 * 100):6 \
-             with yerrorlines lw 2 pt 7 ps 0.9 lc rgb variable title columnheader(1), \
-         for [i = 0:BO] datafile index i using 1:($16 == 1 ? $8 * 100 : NaN):(blabel($14, $15)):(bcolor($15)) \
-             with labels left offset char 0.6, char 0.6 font ',8' tc rgb variable notitle
 } else {
     unset xtics; unset ytics; unset border
+    set title 'share of the ceiling reached'
     set label 2 'ceiling not available' at graph 0.5, graph 0.5 center font ',14' tc rgb '#666666'
     set yrange [0 : 1]; set xrange [1 : 2]
     plot NaN notitle
-} }
+}
 unset multiplot

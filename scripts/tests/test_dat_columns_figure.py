@@ -10,7 +10,8 @@ several thread counts with open-loop F3 and oversubscribed counts, a
 closed-loop F3, F4 per workload. For every
 figure's data file: each block (its name in quotes on its own line) has a
 '# columns:' line and each of its rows has that many fields; for every
-scripts/gnuplot/*.gp: each column it names (<prefix>_<column> = N) is column N
+scripts/gnuplot/*.gp: each column it names (<prefix>_<column> = N; in a script
+that reads two shapes of data file, those of the shape's part) is column N
 of some block of its data file, and each column number it reads ($N,
 column(N), a bare N in a using spec) exists in the widest block.
 """
@@ -59,7 +60,8 @@ def gp_named(text):
 #: scripts that read two shapes of data file, and where the second shape's code
 #: starts: (the marker, the width of the second shape's rows); the shape probe
 #: before both (a stats of a column only the first shape has) is left out
-TWO_SHAPES = {"f3-gate-percentiles": ("# Blocks: one per gate and offered load", 6)}
+TWO_SHAPES = {"f3-gate-percentiles": ("# Blocks: one per gate and offered load", 6),
+              "f3-gate-load-diagnostics": ("# Blocks: one per gate and offered load", 6)}
 
 
 def gp_for_shape(name, text, widest):
@@ -141,7 +143,6 @@ class DatColumns(unittest.TestCase):
         for name in plot.FIGURE_NAMES:
             with open(os.path.join(GPDIR, name + ".gp"), encoding="utf-8") as f:
                 gp = f.read()
-            named = gp_named(gp)
             for (host, fig), lines in self.dats.items():
                 if fig != name:
                     continue
@@ -152,6 +153,7 @@ class DatColumns(unittest.TestCase):
                 widest = max([len(c) for c in colsets] + [len(r) for _b, _c, rs in bs
                                                            for r in rs])
                 numbers = gp_numbers(gp_for_shape(name, gp, widest))
+                named = gp_named(gp_for_shape(name, gp, widest))
                 with self.subTest(host=host, figure=name):
                     for (prefix, col), n in named.items():
                         self.assertTrue(any(len(c) >= n and c[n - 1] == col for c in colsets),

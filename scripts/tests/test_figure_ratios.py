@@ -66,6 +66,7 @@ FIGURE_CLAIMS = {
     "f2-node-cache": ["f2.cached_over_libnuma"],
     "f3-gate-percentiles": ["f3.p50_shared_over_perworker"],
     "f3-gate-vs-threads": ["f3.p50_shared_over_perworker"],
+    "f3-gate-load-diagnostics": ["f3.p50_shared_over_perworker"],
     "f4-backoff": ["f4.pause_change_pct", "f4.exp_change_pct", "f4.yield_change_pct"],
 }
 
@@ -76,6 +77,12 @@ FIGURE_CLAIMS = {
 #: hostdir, workload, work)'s <backoff>_change_pct; no paper macro
 F4_CLAIM_RE = re.compile(r"^f4\.(\w+)\.(?:work(\d+(?:\.\d+)?)\.)?(pause|exp|yield)_change_pct$")
 F4_BACKOFFS = ("pause", "exp", "yield")
+
+
+#: F3 per offered load (the main figure's ratio above each load):
+#: f3.load<L>.p50_shared_over_perworker, summarize.f3's "loads" entry of that
+#: load, its shared_over_perworker; no paper macro (the paper's is the highest load's)
+F3_LOAD_RE = re.compile(r"^f3\.load([0-9.]+)\.p50_shared_over_perworker$")
 
 
 def f4_claim_id(workload, work, backoff):
@@ -91,6 +98,8 @@ def expect(claim):
     its key, the paper's macro or None, the format, summarize's extra arguments)."""
     if claim in EXPECT:
         return EXPECT[claim] + ((),)
+    if F3_LOAD_RE.match(claim):
+        return ("f3", "shared_over_perworker", None, "{:.1f}", ())
     m = F4_CLAIM_RE.match(claim)
     if m is None:
         return None
@@ -110,6 +119,11 @@ def summarized(hostdir, claim):
     """summarize's value for a claim (its interval's bounds for _lo/_hi), or None."""
     base, sfx = split(claim)
     fn, key, _m, _f, args = expect(base)
+    m = F3_LOAD_RE.match(base)
+    if m:
+        d = [d for d in (summarize.f3(hostdir) or {}).get("loads", [])
+             if d.get("load") == m.group(1)]
+        return d[0].get(key + sfx) if d else None
     return (getattr(summarize, fn)(hostdir, *args) or {}).get(key + sfx)
 
 
@@ -269,10 +283,12 @@ class Checks:
                     self.assertEqual(flat[claim], want)
                     self.assertEqual(plot.fmt_claim(split(claim)[0], v, unit=False),
                                      plot.fmt_claim(split(claim)[0], want, unit=False))
-                    # the figure prints it: annotation or F4's bar label
+                    # the figure prints it: annotation, F4's bar label or F3's
+                    # ratio above each load
                     text = "\n".join([preps[name].get("annotation") or ""] +
                                      [r.get("text") or "" for r in
-                                      preps[name].get("relative", [])])
+                                      preps[name].get("relative", [])] +
+                                     [t for _x, t in preps[name].get("ratio_at", [])])
                     self.assertIn(plot.fmt_claim(split(claim)[0], want,
                                                  unit=not split(claim)[1]), text)
         return per
@@ -552,13 +568,25 @@ class Synthetic(Checks, unittest.TestCase):
     def test_open_loop_f3_prints_the_paired_ratio_at_the_highest_load(self):
         preps = plot.prepare(self.load("open"))
         paired, of_medians = self.both("open", "f3-gate", 2, "0.75")
-        self.assertEqual(preps["f3-gate-percentiles"]["kind"], "f3load")
-        for name in ("f3-gate-percentiles", "f3-gate-vs-threads"):
+        self.assertEqual(preps["f3-gate-percentiles"]["kind"], "f3main")
+        self.assertEqual(preps["f3-gate-load-diagnostics"]["kind"], "f3load")
+        for name in ("f3-gate-percentiles", "f3-gate-vs-threads", "f3-gate-load-diagnostics"):
             with self.subTest(figure=name):
                 ann = preps[name]["annotation"]
                 self.assertIn("p50 shared / perworker = %.1f\u00d7" % paired, ann)
                 self.assertNotIn("= %.1f\u00d7" % of_medians, ann)
                 self.assertIn("at 2 threads", ann)
+        # the main figure: above each load that load's paired ratio, summarize's,
+        # recorded as f3.load<L>.p50_shared_over_perworker
+        p = preps["f3-gate-percentiles"]
+        loads = [d for d in summarize.f3(os.path.join(self.results, "open"))["loads"]
+                 if d.get("shared_over_perworker") is not None]
+        self.assertGreaterEqual(len(loads), 2)
+        self.assertEqual(p["ratio_at"], [(100 * float(d["load"]), plot.fmt_claim(
+            "f3.p50_shared_over_perworker", d["shared_over_perworker"])) for d in loads])
+        for d in loads:
+            self.assertEqual(p["ratios"]["f3.load%s.p50_shared_over_perworker" % d["load"]],
+                             d["shared_over_perworker"])
 
     def test_caption_says_what_the_ratio_is(self):
         preps = plot.prepare(self.load("closed"))
@@ -567,6 +595,15 @@ class Synthetic(Checks, unittest.TestCase):
             with self.subTest(figure=name):
                 # in the one line of what is drawn
                 self.assertIn(plot.PAIRED_WORDS, preps[name]["caption"][-1][0])
+        # the open loop's F3: in the legend (its one caption line has no room)
+        fig = plot.render("f3-gate-percentiles", plot.prepare(self.load("open"))[
+            "f3-gate-percentiles"])
+        try:
+            legend = [t.get_text() for ax in fig.axes if ax.get_legend()
+                      for t in ax.get_legend().get_texts()]
+            self.assertIn(plot.fig_f3.RATIO_WORDS, legend)
+        finally:
+            plot.fig_draw.plt.close(fig)
 
     def test_gnuplot_gets_the_same_text(self):
         """The .dat file's header and gnuplot's note are the figure's annotation."""

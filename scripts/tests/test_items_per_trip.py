@@ -96,14 +96,20 @@ class ItemsPerTrip(unittest.TestCase):
         h = plot.Host(self.results, os.path.basename(self.cross))
         h.load()
         prep = plot.prepare(h)
-        p5, p3 = prep["f5-ceiling"], prep["f3-gate-percentiles"]
-        self.assertEqual((p5["trip_ns"], p3["trip_ns"]), (TRIP_NS, TRIP_NS))
-        for draw, p, n in ((fig_f5.draw, p5, 3), (fig_f3.draw_f3_load, p3, 6)):
+        # the throughput panels: F5's closed-loop capacity (main) and open loop
+        # (supplement), F3's throughput against the offered rate (its supplement;
+        # the main F3 draws latency only)
+        p5, p5o, p3 = (prep["f5-ceiling"], prep["f5-ceiling-open-loop"],
+                       prep["f3-gate-load-diagnostics"])
+        self.assertEqual((p5["trip_ns"], p5o["trip_ns"], p3["trip_ns"]),
+                         (TRIP_NS, TRIP_NS, TRIP_NS))
+        for draw, p, n in ((fig_f5.draw, p5, 2), (fig_f5.draw_open, p5o, 2),
+                           (fig_f3.draw_f3_load, p3, 6)):
             fig, axes = fig_draw.plt.subplots(1, n)
             draw(list(axes.flat), p)
             secs = [c for ax in axes.flat for c in ax.child_axes
                     if c.get_gid() == "items-per-trip"]
-            self.assertEqual(len(secs), 2 if draw is fig_f5.draw else 1)
+            self.assertEqual(len(secs), 1)
             for sec in secs:
                 self.assertIn("170.0 ns", sec.get_ylabel())
                 # 10 M items/s on the first axis is 10e6 x 170e-9 = 1.7 items per trip
@@ -113,6 +119,7 @@ class ItemsPerTrip(unittest.TestCase):
         o = plot.Host(self.results, "one")
         o.load()
         self.assertIsNone(plot.prepare(o)["f5-ceiling"]["trip_ns"])
+        self.assertIsNone(plot.prepare(o)["f5-ceiling-open-loop"]["trip_ns"])
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ import unittest
 
 from scripts.tests import fakeresults
 from scripts.analysis import nrdata
+from scripts.common import regime
 from scripts.tests import module, slow
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
@@ -416,8 +417,62 @@ class OpenLoopF3RealizedF5(unittest.TestCase):
 
     # -- F3 -----------------------------------------------------------------
 
-    def test_f3_main_figure_has_the_loads_on_x_at_the_clean_thread_count(self):
+    def test_f3_main_figure_is_p50_of_the_two_gates_against_the_load(self):
         p = self.plot.prep_f3a(self.host("open"))
+        self.assertEqual(p["kind"], "f3main")
+        self.assertEqual(p["threads"], 2)                 # 4 and 8 share CPUs
+        self.assertEqual(p["order"], ["shared", "perworker"])   # the claim's pair
+        self.assertEqual(p["loads"], [25.0, 50.0, 75.0])
+        rows = [r for r in self.rows("open", "f3-gate") if nrdata.threads(r) == 2]
+        for g in ("shared", "perworker"):
+            for q in p["p50"][g]:
+                at = [r for r in rows if r["gate"] == g and 100 * float(r["load"]) == q[0]
+                      and regime.saturated(r) != 1]
+                self.assertAlmostEqual(q[1], _med(at, "p50_ns"))
+        # the study's line: 200x the per-worker gate's p50 at each load
+        self.assertEqual(p["study"], [(q[0], 200.0 * q[1]) for q in p["p50"]["perworker"]])
+        # one panel: a line per gate (its medians), the study dotted, the ratio per load
+        self.assertEqual(self.plot.grid_of("f3-gate-percentiles", p), (1, 1))
+        axes = self.draw(self.plot.DRAW["f3main"], p, 1)
+        lines = {ln.get_gid(): ln for ln in axes[0].lines if ln.get_gid()}
+        self.assertEqual(set(lines) - {"f3-shared-saturated", "f3-perworker-saturated"},
+                         {"f3-shared-p50", "f3-perworker-p50", "f3-study"})
+        for g in ("shared", "perworker"):
+            self.assertEqual([round(y, 6) for y in lines["f3-%s-p50" % g].get_ydata()],
+                             [round(q[1], 6) for q in p["p50"][g]])
+        self.assertEqual(lines["f3-study"].get_linestyle(), ":")
+        texts = [t.get_text() for t in axes[0].texts if t.get_gid() == "f3-ratio"]
+        self.assertEqual(texts, [t for _x, t in p["ratio_at"]])
+        self.assertEqual(axes[0].get_yscale(), "log")
+        self.assertEqual([t.get_text() for t in axes[0].get_xticklabels()],
+                         ["25%", "50%", "75%"])
+        # the legend: only the marks drawn
+        labels = [t.get_text() for t in axes[0].get_legend().get_texts()]
+        self.assertEqual(len(labels), 3 + bool(p["saturated"]) + bool(p["ratio_at"]))
+        self.assertIn("shared / perworker", p["annotation"])
+        self.assertIn("study: > 200", p["annotation"])
+        # what left the figure is said where it went
+        self.assertIn("f3-gate-load-diagnostics", " ".join(p["notes"]))
+
+    def test_f3_main_data_file(self):
+        p = self.plot.prep_f3a(self.host("open"))
+        dat = self.plot.dat_text("f3-gate-percentiles", p)
+        blocks = "\n".join(dat).split("\n\n\n")[1:]
+        self.assertEqual([b.splitlines()[0] for b in blocks],
+                         ['"shared"', '"perworker"', '"saturated"', '"study"',
+                          '"paired ratio"'])
+        for b, g in zip(blocks[:2], ("shared", "perworker")):
+            cols = [x for x in b.splitlines() if x.startswith("# columns:")][0].split()[2:]
+            self.assertEqual(cols, self.plot.fig_f3.F3_MAIN_COLUMNS)
+            rows = [x.split() for x in b.splitlines()[1:] if not x.startswith("#")]
+            self.assertEqual([float(r[0]) for r in rows], [q[0] for q in p["p50"][g]])
+            self.assertEqual([float(r[1]) for r in rows],
+                             [float("%.6g" % q[1]) for q in p["p50"][g]])
+        rows = [x.split() for x in blocks[4].splitlines()[1:] if not x.startswith("#")]
+        self.assertEqual([r[1] for r in rows], [t for _x, t in p["ratio_at"]] or ["-"])
+
+    def test_f3_diagnostics_have_the_loads_on_x_at_the_clean_thread_count(self):
+        p = self.plot.prep_f3_diag(self.host("open"))
         self.assertEqual(p["kind"], "f3load")
         self.assertEqual(p["threads"], 2)                 # 4 and 8 share CPUs
         self.assertEqual(p["loads"], [25.0, 50.0, 75.0])
@@ -457,7 +512,7 @@ class OpenLoopF3RealizedF5(unittest.TestCase):
         self.assertIn("in flight", p["annotation"])
 
     def test_f3_items_in_flight_and_throughput_beside_the_percentiles(self):
-        p = self.plot.prep_f3a(self.host("open"))
+        p = self.plot.prep_f3_diag(self.host("open"))
         rows = [r for r in self.rows("open", "f3-gate") if nrdata.threads(r) == 2]
         for g in ("shared", "perworker"):
             for q in p["inflight"][g]:
@@ -481,8 +536,8 @@ class OpenLoopF3RealizedF5(unittest.TestCase):
         self.assertIn("every gate delivered the offered rate", text)
         self.assertIn(self.plot.F3_OVER_TITLE, text)     # where the others went
 
-    def test_f3_main_figure_keeps_the_oversubscribed_in_a_labelled_panel(self):
-        p = self.plot.prep_f3a(self.host("open"))
+    def test_f3_diagnostics_keep_the_oversubscribed_in_a_labelled_panel(self):
+        p = self.plot.prep_f3_diag(self.host("open"))
         tidy = self.rows("open", "f3-gate")
         self.assertEqual(p["over_threads"], [4, 8])
         for t, ser in p["over_p50"].items():
@@ -504,7 +559,7 @@ class OpenLoopF3RealizedF5(unittest.TestCase):
                 for q in pts}
         self.assertFalse(over & p50)
         self.assertRegex(self.caption(p), r"the tinted panel: 18 oversubscribed points")
-        dat = self.plot.dat_text("f3-gate-percentiles", p)
+        dat = self.plot.dat_text("f3-gate-load-diagnostics", p)
         blocks = "\n".join(dat).split("\n\n\n")[1:]
         self.assertEqual([b.splitlines()[0] for b in blocks][3:],
                          ['"%s, %d threads"' % (g, t) for t in (4, 8)
@@ -540,9 +595,9 @@ class OpenLoopF3RealizedF5(unittest.TestCase):
         self.assertEqual({(r[0], r[10]) for r in rows}, {("2", "0"), ("4", "1"), ("8", "1")})
         self.assertRegex(self.caption(p), r"\d+ oversubscribed points \(the run's threads")
 
-    def test_f3_data_file_of_the_open_loop(self):
-        p = self.plot.prep_f3a(self.host("open"))
-        dat = self.plot.dat_text("f3-gate-percentiles", p)
+    def test_f3_diagnostics_data_file(self):
+        p = self.plot.prep_f3_diag(self.host("open"))
+        dat = self.plot.dat_text("f3-gate-load-diagnostics", p)
         cols = [x for x in dat if x.startswith("# columns:")][0].split()[2:]
         self.assertEqual(cols[0], "load_pct")
         self.assertEqual(len(cols), 25)
@@ -561,6 +616,8 @@ class OpenLoopF3RealizedF5(unittest.TestCase):
         p = self.plot.prep_f3a(h)
         self.assertEqual(p["kind"], "f3a")
         self.assertEqual(p["threads"], 4)                 # not recorded: the largest
+        # no load to diagnose: the supplement is the same distribution
+        self.assertEqual(self.plot.prep_f3_diag(h)["kind"], "f3a")
         self.assertIn("closed loop: the producers keep the queue full", self.caption(p))
         b = self.plot.prep_f3b(h)
         self.assertEqual(b["grid"], (1, 2))
@@ -571,7 +628,7 @@ class OpenLoopF3RealizedF5(unittest.TestCase):
     # -- F5 -----------------------------------------------------------------
 
     def test_f5_x_is_the_realized_batch_and_the_label_the_configured(self):
-        p = self.plot.prep_f5(self.host("open"))
+        p = self.plot.prep_f5_open(self.host("open"))
         self.assertTrue(p["realized"])
         rows = self.rows("open", "f5-ceiling")
         for t, pts in p["lines"].items():
@@ -595,7 +652,7 @@ class OpenLoopF3RealizedF5(unittest.TestCase):
             for q in pts:
                 self.assertIn(("b=%d" % q[8], q[0]), labels)
         self.assertIn("realized", axes[0].get_xlabel())
-        dat = self.plot.dat_text("f5-ceiling", p)
+        dat = self.plot.dat_text("f5-ceiling-open-loop", p)
         rows = [x.split() for x in "\n".join(dat).split('\n"closed loop"\n')[0].splitlines()
                 if x and x[0].isdigit()]
         self.assertTrue(rows)
@@ -603,7 +660,7 @@ class OpenLoopF3RealizedF5(unittest.TestCase):
         self.assertEqual({r[13] for r in rows}, {"1", "4", "16", "64", "256"})
 
     def test_f5_says_where_the_batch_was_not_realized(self):
-        p = self.plot.prep_f5(self.host("low"))
+        p = self.plot.prep_f5_open(self.host("low"))
         self.assertEqual({(t, b) for t, b, _f in p["realized_below"]}, {(2, 256), (4, 256)})
         self.assertIn("does NOT hold at 2 of 10 points", self.caption(p))
         self.assertIn("NO, 2 of 10 below", p["realized_note"])
@@ -614,7 +671,7 @@ class OpenLoopF3RealizedF5(unittest.TestCase):
         self.assertFalse([a for a in axes[0].texts if a.get_text().startswith("b=64 (")])
 
     def test_f5_falls_back_to_the_counters(self):
-        p = self.plot.prep_f5(self.host("counters"))
+        p = self.plot.prep_f5_open(self.host("counters"))
         rows = self.rows("counters", "f5-ceiling")
         self.assertTrue(all(r["items_per_transfer"] == "" for r in rows))
         for q in p["lines"][2]:
@@ -626,7 +683,7 @@ class OpenLoopF3RealizedF5(unittest.TestCase):
         self.assertIn("from the queue counters", self.caption(p))
 
     def test_f5_falls_back_to_the_configured_batch(self):
-        p = self.plot.prep_f5(self.host("closed"))
+        p = self.plot.prep_f5_open(self.host("closed"))
         self.assertFalse(p["realized"])
         for pts in p["lines"].values():
             self.assertEqual([q[0] for q in pts], [1.0, 4.0, 16.0, 64.0, 256.0])
@@ -638,7 +695,7 @@ class OpenLoopF3RealizedF5(unittest.TestCase):
         axes = self.draw(self.plot.draw_f5, p, 2)
         self.assertFalse([a for a in axes[0].texts if a.get_text().startswith("b=")])
         self.assertIn("configured", axes[0].get_xlabel())
-        dat = self.plot.dat_text("f5-ceiling", p)
+        dat = self.plot.dat_text("f5-ceiling-open-loop", p)
         rows = [x.split() for x in "\n".join(dat).split('\n"closed loop"\n')[0].splitlines()
                 if x and x[0].isdigit()]
         self.assertTrue(rows)
@@ -648,7 +705,7 @@ class OpenLoopF3RealizedF5(unittest.TestCase):
         summarize = importlib.import_module("scripts.analysis.summarize")
         for host, ok in (("open", True), ("low", False), ("counters", True)):
             with self.subTest(host=host):
-                p = self.plot.prep_f5(self.host(host))
+                p = self.plot.prep_f5_open(self.host(host))
                 rz = summarize.f5_realized(os.path.join(self.results, host))
                 self.assertEqual([(x["threads"], x["batch"]) for x in rz],
                                  [(t, b) for t, b, _f in p["realized_points"]])
@@ -670,16 +727,16 @@ class OpenLoopF3RealizedF5(unittest.TestCase):
             args.append("--gnuplot")
         r = run_plot(*args)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-        for host, figs in (("open", ("f3-gate-percentiles", "f3-gate-vs-threads",
-                                     "f5-ceiling")),
-                           ("closed", ("f3-gate-percentiles", "f3-gate-vs-threads",
-                                       "f5-ceiling")),
-                           ("low", ("f5-ceiling",)), ("counters", ("f5-ceiling",))):
+        f3 = ("f3-gate-percentiles", "f3-gate-vs-threads", "f3-gate-load-diagnostics")
+        f5 = ("f5-ceiling", "f5-ceiling-open-loop")
+        for host, figs in (("open", f3 + f5), ("closed", f3 + f5), ("low", f5),
+                           ("counters", f5)):
             for fig in figs:
                 with self.subTest(host=host, figure=fig):
-                    check_png(self, os.path.join(plots, host, fig + ".png"))
+                    d = self.plot.figure_dir(os.path.join(plots, host), fig)
+                    check_png(self, os.path.join(d, fig + ".png"))
                     if GNUPLOT:
-                        check_png(self, os.path.join(plots, host, "gnuplot", fig + ".png"))
+                        check_png(self, os.path.join(d, "gnuplot", fig + ".png"))
         # side by side: the open-loop figure's three panels against the closed loop's one
         r = run_plot("--results", self.results, "--plots", plots, "--compare", "open", "closed")
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
@@ -740,7 +797,8 @@ class Harness(unittest.TestCase):
                     self.assertFalse(any("within 20%" in t for t in said(p)))
 
     def test_f5_draws_the_harness_per_point(self):
-        p = self.plot.prep_f5(self.host("h"))
+        # the open loop's figure (the supplement): the closed loop has no harness line
+        p = self.plot.prep_f5_open(self.host("h"))
         rows = self.rows("h", "f5-ceiling")
         self.assertTrue(p["has_harness"])
         for t, pts in p["lines"].items():
@@ -839,7 +897,7 @@ class Harness(unittest.TestCase):
     def test_not_measured(self):
         h = self.host("none")
         for prep in (self.plot.prep_f2, self.plot.prep_f4, self.plot.prep_peers_regimes,
-                     self.plot.prep_f5, self.plot.prep_f1):
+                     self.plot.prep_f5_open, self.plot.prep_f1):
             with self.subTest(prep=prep.__name__):
                 p = prep(h)
                 self.assertIn("harness ceiling not measured",

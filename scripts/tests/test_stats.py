@@ -397,7 +397,7 @@ class OversubscribedTest(Trees):
         for name, _exp, prep, _n in self.plot.FIGURES:
             with self.subTest(figure=name):
                 text = " ".join(t for t, _e in prep(h)["caption"])
-                if name == "f3-gate-percentiles":
+                if name in ("f3-gate-percentiles", "f3-gate-load-diagnostics"):
                     # drawn at 4 threads, the largest where every thread has a CPU
                     self.assertIn("no point oversubscribed", text)
                 elif name == "peers-throughput":
@@ -424,6 +424,8 @@ class OversubscribedTest(Trees):
         self.assertEqual({(r["threads"], r["oversubscribed"]) for r in rows
                           if r["variant"] == "cached"}, {("2", "0"), ("4", "0"), ("8", "1")})
         f5 = self.plot.prep_f5(h)
+        self.assertEqual({q[7] for q in f5["queues"][0][1]["lines"][8]}, {1})
+        f5 = self.plot.prep_f5_open(h)
         self.assertEqual({q[7] for q in f5["lines"][8]}, {1})
         old = self.plot.prep_f2(self.host("old"))
         _cols, rows = self.points_block(self.plot.dat_text("f2-node-cache", old))
@@ -519,7 +521,8 @@ class FigureTest(Trees):
         self.assertEqual({pn["threads"] for pn in self.plot.prep_peers(many)["panels"]}, {4})
         self.assertIn("throughput by backoff at 2 threads", self.plot.prep_f4(one)["title"])
         self.assertIn("latency vs threads by gate", self.plot.prep_f3b(many)["title"])
-        self.assertIn("vs batch size", self.plot.prep_f5(many)["title"])
+        self.assertIn("by batch size", self.plot.prep_f5(many)["title"])
+        self.assertIn("vs batch size", self.plot.prep_f5_open(many)["title"])
 
 
 class PaceTest(unittest.TestCase):
