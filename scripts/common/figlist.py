@@ -34,12 +34,19 @@ FIGURES = (
 #: .pdf, its .dat in supplement/data/) and listed, not shown, in the results
 #: README; (name, experiment, panels on a single host) as FIGURES
 SUPPLEMENT = (
+    ("f1-lookup-cost-regimes", "f1-lookup-cost", 1),
+    ("f2-node-cache-regimes", "f2-node-cache", 1),
     ("f3-gate-vs-threads", "f3-gate", 2),
     ("peers-latency", "peers", 2),
 )
 
 #: what each supplement figure shows, one line (the results README lists it)
 SUPPLEMENT_WHAT = {
+    "f1-lookup-cost-regimes": "F1's time per item by look-up mode, each (pace, regime) group "
+                              "of its runs its own bar, on none's data movement in the same "
+                              "group",
+    "f2-node-cache-regimes": "F2's throughput by look-up mode, each (pace, regime) group of "
+                             "its runs apart, each mode's ceiling and harness alone over it",
     "f3-gate-vs-threads": "F3's p50 and p99 latency against threads, by gate",
     "peers-latency": "the peers' closed-loop latency by queue and regime (queue "
                      "occupancy, not hand-over)",
