@@ -90,10 +90,10 @@ stats datafile index 1 using (column(l_study_ns)) nooutput
 has_study = has(0)
 study_ns = NaN
 if (has_study) { study_ns = STATS_max; ymax = (study_ns > ymax ? study_ns : ymax) }
-study_over = 11
+sover = 11
 undefine STATS_*
 stats datafile index 1 using (column(l_study_over)) nooutput
-if (has(0)) { study_over = STATS_max }
+if (has(0)) { sover = STATS_max }
 set yrange [0 : ymax * 1.15]
 set xrange [-0.6 : nslots - 0.4]
 set xtics ()
@@ -124,6 +124,6 @@ plot datafile index 0 using (column(b_slot)):(column(b_total_median_ns)):(column
      '' index 0 using (column(b_slot)):(column(b_harness_bound) == 1 ? column(b_total_median_ns) / 2 : NaN):('harness-bound') \
          with labels rotate by 90 font ',9' notitle, \
      '' index 1 using (column(l_study_slot)):(column(l_study_ns)):(0.39) with xerrorbars pt 9 ps 1.6 lw 2.5 dt 2 lc rgb '#7a5200' \
-         title (has_study ? sprintf("study: libnuma's look-up > %gx the data movement", study_over) : ''), \
+         title (has_study ? sprintf("study: libnuma's look-up > %gx the data movement", sover) : ''), \
      harness_ns with lines dt 4 lw 2 lc rgb '#3a3a3a' \
          title (has_harness ? sprintf('harness alone (null queue): %.1f ns per item', harness_ns) : '')
