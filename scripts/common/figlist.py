@@ -35,6 +35,8 @@ FIGURES = (
 #: .pdf, its .dat in supplement/data/) and listed, not shown, in the results
 #: README; (name, experiment, panels on a single host) as FIGURES
 SUPPLEMENT = (
+    ("f1-lookup-cost-regimes", "f1-lookup-cost", 1),
+    ("f2-node-cache-regimes", "f2-node-cache", 1),
     ("f3-gate-vs-threads", "f3-gate", 2),
     ("f3-gate-load-diagnostics", "f3-gate", 6),
     ("f5-ceiling-open-loop", "f5-ceiling", 2),
@@ -45,6 +47,11 @@ SUPPLEMENT = (
 
 #: what each supplement figure shows, one line (the results README lists it)
 SUPPLEMENT_WHAT = {
+    "f1-lookup-cost-regimes": "F1's time per item by look-up mode, each (pace, regime) group "
+                              "of its runs its own bar, on none's data movement in the same "
+                              "group",
+    "f2-node-cache-regimes": "F2's throughput by look-up mode, each (pace, regime) group of "
+                             "its runs apart, each mode's ceiling and harness alone over it",
     "f3-gate-vs-threads": "F3's p50 and p99 latency against threads, by gate",
     "f3-gate-load-diagnostics": "F3 against the offered load, every gate: p50 and p99, items "
                                 "in flight (Little), throughput against the offered rate, "

@@ -167,6 +167,20 @@ def regime_words(r):
     return "%s regime" % label
 
 
+def design_group(groups, rows, family, quoted=None):
+    """The one (pace, regime) group a main figure draws (F1, F2: one mark per
+    variant; every group apart goes to the supplement): the group whose label
+    is ``quoted`` (summarize's r["regime"]: on a sweep pinned by its pace, the
+    paced regime the design fixes), else the one the most variants of
+    ``family`` ran in (the first in ``groups``' order on a tie); None where
+    there is no group."""
+    for g in groups:
+        if quoted and regime.group_label(g) == quoted:
+            return g
+    ran = {g: len({r.get(family) for r in rows if group_of(r) == g}) for g in groups}
+    return max(groups, key=lambda g: (ran[g], -groups.index(g))) if groups else None
+
+
 def n_beside(ax, x, y, n, gid=None):
     """The number of runs beside a dot (where a variant's runs split)."""
     ax.annotate("%d" % n, (x, y), xytext=(5, -2), textcoords="offset points", fontsize=7.5,

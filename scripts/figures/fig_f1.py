@@ -1,23 +1,37 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """fig_f1.py - F1's figure (f1-lookup-cost): the time per item of each node
 look-up mode, stacked as the data movement (the time of lookup none) and the
-node look-up (the rest).
+node look-up (the rest), and its supplement figure f1-lookup-cost-regimes.
 
-Each mode's runs split by (pace, regime) (scripts/common/regime.py): a closed-loop
-run lands near empty (the consumer waits) or full (the producer waits), and
-the time per item differs several-fold between the two; a median over both
-would measure the mix. Each group gets its own bar, side by side in the
-mode's slot, a mark on top of it (shape per regime, fill per pace: the peers'
-marks, fig_common) with n beside it where the mode's runs split. A bar's data
-movement is none's median in the same group; where none did not run in that
-group the bar is not split (hatched). An older table (no regime known): one
-bar per mode, as before.
+The main figure answers one question: what does finding the node cost
+against moving the item? One bar per look-up mode, each from the runs of one
+(pace, regime) group (scripts/common/regime.py), the one the design fixes:
+the group summarize.f1 quotes its ratio in (on a sweep pinned by its pace,
+the experiment's paced regime), else the group most modes ran in
+(fig_common.design_group). A closed-loop run lands near empty (the consumer
+waits) or full (the producer waits), several-fold apart: a median over both
+would measure the mix, so the other groups' runs are left to the supplement.
+A bar's data movement is none's median in that group; without a none run
+there the bar is not split. A mode that did not run in that group keeps its
+slot, empty, with the words 'no <regime> run'. Over libnuma's bar, the
+study's value (claims_table's F1.study-11x: the look-up costs more than 11x
+the data movement) as a mark at that height on this host's data movement,
+with a caret (more than); the harness alone's floor a grey dash-dot line.
+
+The supplement (f1-lookup-cost-regimes, prep_regimes / draw_regimes /
+dat_regimes): each mode's runs split by (pace, regime), each group its own
+bar, side by side in the mode's slot, a mark on top of it (shape per regime,
+fill per pace: the peers' marks, fig_common) with n beside it where the
+mode's runs split; a bar's data movement is none's median in the same group,
+hatched where none did not run in that group (not split). An older table
+(no regime known): one bar per mode in both.
 
 The ratio printed above (the look-up against the data movement) is
-summarize.f1's, within the regime it names.
+summarize.f1's, within the regime it names, in both figures.
 
 prep prepares the figure once; draw (matplotlib) and dat (the data file of
-scripts/gnuplot/f1-lookup-cost.gp) render that preparation.
+scripts/gnuplot/f1-lookup-cost.gp, its columns read by name) render that
+preparation; the supplement's likewise (scripts/gnuplot/f1-lookup-cost-regimes.gp).
 """
 
 from ..analysis import findings, nrdata
@@ -25,10 +39,11 @@ from . import fig_common as FC
 from . import fig_draw
 from .fig_draw import annotate_title, HARNESS_STYLE
 from .fig_gnuplot import dat_header, ov_col
+from ..common import regime
 from .fig_host import (
     add_paired_words, caption_lines, color_of, HARNESS_BOUND, HARNESS_LABEL, harness_of,
-    harness_status, order_of, oversub_of, oversub_status, pooled_note, rgb_int, Said, STUDY,
-    summary_of, variant_label)
+    harness_status, order_of, oversub_of, oversub_status, paired_in_notes, pooled_note, rgb_int,
+    Said, STUDY, summary_of, variant_label)
 
 
 #: the width of a mode's slot the bars share
@@ -37,16 +52,253 @@ SLOT_WIDTH = 0.62
 LABEL_STEP = 0.085
 #: the hatch of a bar that is not split (no none run in its group)
 UNSPLIT_HATCH = "///"
+#: the main figure's bar width
+BAR_WIDTH = 0.62
+#: the data movement's grey
+DATA_GREY = "#b8b8b8"
+#: the study's F1: the look-up costs more than this many times the data movement
+#: (claims_table's F1.study-11x threshold, which scripts/tests/test_regimes_apart_figure
+#: holds this to: the figures draw without the analysis' ceiling model, which
+#: claims_table imports)
+STUDY_OVER = 11.0
+#: the study's marks (F4's band's words are this colour too)
+STUDY_COLOR = "#7a5200"
 
 
-@FC.condensed
-def prep(host):
+def first_threads(host):
+    """F1's rows at its first thread count (F1 runs one), the thread counts,
+    and the note where the sweep had more."""
     rows = host.data["f1-lookup-cost"]
     extra = []
     ts = sorted({nrdata.threads(r) for r in rows})
     if len(ts) > 1:
         rows = [r for r in rows if nrdata.threads(r) == ts[0]]
         extra.append("%d threads (of %s)" % (ts[0], ", ".join(map(str, ts))))
+    return rows, ts, extra
+
+
+def annotation_of(r, ratio, said):
+    """The line over the panel: libnuma's look-up against the data movement
+    (summarize.f1's, within the regime it names) beside the study's."""
+    if ratio is None:
+        return None
+    return "libnuma: the look-up adds %s per item = %s%s the data movement (%s)" % (
+        said.text("f1.lookup_ns", r), said.text("f1.lookup_over_move", r),
+        said.interval("f1.lookup_over_move", r), "; ".join(
+            x for x in (said.text("f1.move_ns", r), FC.regime_words(r), STUDY["f1"]) if x))
+
+
+# --------------------------------------------------------------------------
+# The main figure: one bar per look-up mode, in the group the design fixes
+
+@FC.condensed
+def prep(host):
+    allrows, ts, extra = first_threads(host)
+    said = Said()
+    r = summary_of(host, "f1")
+    groups = FC.group_order({FC.group_of(x) for x in allrows})
+    known = FC.regimes_known(groups)
+    group = FC.design_group(groups, allrows, "lookup", r.get("regime"))
+    rows = [x for x in allrows if FC.group_of(x) == group]
+    key = (lambda x: x.get("lookup"))
+    agg = {k[0]: v for k, v in nrdata.aggregate(rows, (key,), "ns_per_op").items()}
+    ov = oversub_of(rows, key)
+    hmode = harness_of(rows, key)
+    tmode = {k[0]: v for k, v in nrdata.aggregate(rows, (key,),
+                                                  "throughput_ops_per_s").items()}
+    modes = order_of("lookup", {x.get("lookup") for x in allrows})
+    data = agg["none"][0] if "none" in agg else None
+    bars, missing = [], []
+    for slot, m in enumerate(modes):
+        if m not in agg:
+            missing.append({"mode": m, "slot": slot,
+                            "label": variant_label("lookup", m, allrows)})
+            continue
+        med, mn, mx, n = agg[m]
+        h, t = hmode.get(m), tmode.get(m)
+        bars.append({
+            "mode": m, "group": group, "label": variant_label("lookup", m, allrows),
+            "total": med, "min": mn, "max": mx, "n": n, "data": data,
+            "lookup": max(0.0, med - data) if data is not None else None,
+            "oversubscribed": ov.get(m),
+            "harness_bound": bool(h and t and t[0] >= HARNESS_BOUND * h[0]), "slot": slot})
+    words = FC.group_label(group) if known else ""
+    ratio = r.get("ratio") if data is not None and "libnuma" in agg else None
+    # the study's value, where this host has both its terms: the height libnuma's
+    # bar would reach at the study's ratio on this host's data movement
+    lib = [b for b in bars if b["mode"] == "libnuma"]
+    study = ({"slot": lib[0]["slot"], "ns": data * (1.0 + STUDY_OVER), "over": STUDY_OVER}
+             if lib and data is not None else None)
+    if known:
+        extra.append("drawn: the %s runs, the group %s; every group apart: the supplement's "
+                     "f1-lookup-cost-regimes" % (words, "summarize.f1 quotes" if
+                                                 r.get("regime") == regime.group_label(group)
+                                                 else "most modes ran in"))
+        extra.append(FC.split_words(allrows) or None)
+    if missing:
+        extra.append("no %s run: %s (an empty slot)" % (
+            words or "drawn", ", ".join(x["mode"] for x in missing)))
+    if data is None:
+        extra.append("no 'none' run%s: the cost is not split into data movement and look-up"
+                     % (" in the %s regime" % words if known else ""))
+    extra.append("ns per item = 1e9 / throughput")
+    if study:
+        extra.append("study (brown dashed mark, caret: more than): libnuma's look-up > %g\u00d7 "
+                     "the data movement, drawn at %.1f ns = this host's data movement "
+                     "\u00d7 %g" % (STUDY_OVER, study["ns"], 1 + STUDY_OVER))
+    else:
+        extra.append("study's value not drawn: no libnuma and none run to scale it by")
+    hall = findings.harness_alone(rows)
+    harness_ns = 1e9 / hall if hall else None
+    bound = sum(b["harness_bound"] for b in bars)
+    if harness_ns is not None:
+        extra.append(harness_status(rows, bound, value="the floor: %.1f ns per item"
+                                    % harness_ns, mark="labelled harness-bound"))
+    else:
+        extra.append(harness_status(rows))
+    extra.append(oversub_status(rows, key, mark="'oversubscribed' on the bar"))
+    extra.append(pooled_note(rows, key))
+    p = {"kind": "f1", "bars": bars, "missing": missing, "ratio": ratio, "rows": rows,
+         "harness_ns": harness_ns, "modes": modes, "group": group, "known": known,
+         "regime_words": words, "study": study,
+         "drawn": "median ns per item%s; min\u2013max" % (
+             ", grey: data movement, colour: look-up" if data is not None else ""),
+         "title": "F1: node look-up cost vs data movement%s" % (
+             " (%d threads)" % ts[0] if ts else ""),
+         "caption": caption_lines(host, rows, extra)}
+    p["annotation"] = annotation_of(r, ratio, said)
+    return paired_in_notes(p, said)
+
+
+def draw(axes, p, show_legend=True):
+    ax = axes[0]
+    bars = p["bars"]
+    study = p.get("study")
+    top = max([b["max"] for b in bars] + [p.get("harness_ns") or 0.0] +
+              [study["ns"] if study else 0.0]) or 1.0
+    split = unsplit = False
+    for b in bars:
+        x, color = b["slot"], color_of("lookup", b["mode"])
+        if b["data"] is not None:
+            ax.bar([x], [b["data"]], width=BAR_WIDTH, color=DATA_GREY, edgecolor="0.3",
+                   linewidth=0.6, gid="f1-data")
+            ax.bar([x], [b["lookup"]], bottom=[b["data"]], width=BAR_WIDTH, color=color,
+                   edgecolor="0.3", linewidth=0.6, gid="f1-lookup")
+            split = True
+        else:
+            ax.bar([x], [b["total"]], width=BAR_WIDTH, color=color, edgecolor="0.3",
+                   linewidth=0.6, gid="f1-total")
+            unsplit = True
+        ax.errorbar([x], [b["total"]], yerr=[[b["total"] - b["min"]], [b["max"] - b["total"]]],
+                    fmt="none", ecolor="black", capsize=4, elinewidth=1.2)
+        if b.get("harness_bound"):
+            ax.text(x, b["total"] / 2, "harness-\nbound", ha="center", va="center",
+                    fontsize=8, color="0.15", rotation=90)
+        if b.get("oversubscribed") == 1:
+            ax.text(x, b["total"] / 4, "oversubscribed", ha="center", va="center",
+                    fontsize=8, color="black", rotation=90, fontweight="bold")
+        ax.text(x, b["max"] + top * 0.015, value_text(dict(b, split=False)), ha="center",
+                va="bottom", fontsize=9, gid="f1-value")
+    for m in p.get("missing") or []:
+        ax.text(m["slot"], top * 0.03, "no %s run" % (p.get("regime_words") or "such"),
+                ha="center", va="bottom", rotation=90, fontsize=8, color="0.35",
+                gid="f1-missing")
+    if p.get("harness_ns"):
+        ax.axhline(p["harness_ns"], zorder=4, **HARNESS_STYLE)
+    if study:
+        FC.level_mark(ax, study["slot"], study["ns"], half=BAR_WIDTH / 2 + 0.08,
+                      color=STUDY_COLOR, linewidth=2.2, linestyle="--", zorder=5,
+                      gid="f1-study")
+        ax.plot([study["slot"]], [study["ns"]], linestyle="none", marker="^", markersize=8,
+                color=STUDY_COLOR, zorder=6, gid="f1-study-caret")
+        ax.text(study["slot"] + BAR_WIDTH / 2 + 0.12, study["ns"], "study: > %g\u00d7" %
+                study["over"], ha="left", va="center", fontsize=8.5, color=STUDY_COLOR,
+                gid="f1-study-label")
+    n = len(p["modes"])
+    labels = {b["slot"]: b["label"] for b in bars + list(p.get("missing") or [])}
+    ax.set_xticks(list(range(n)))
+    ax.set_xticklabels([labels.get(i, "") for i in range(n)], rotation=0 if n <= 8 else 30)
+    ax.set_xlim(-0.6, n - 0.4)
+    ax.set_ylim(0, top * 1.15)
+    ax.set_xlabel("node look-up mode%s" % (" (%s runs)" % p["regime_words"]
+                                           if p.get("regime_words") else ""))
+    ax.set_ylabel("time per item (ns)")
+    ax.grid(axis="x", visible=False)
+    annotate_title(ax, None, p["annotation"])
+    if not show_legend:
+        return
+    from matplotlib.patches import Patch
+    h = []
+    if split:
+        h += [Patch(facecolor=DATA_GREY, edgecolor="0.3", label="data movement (lookup none)"),
+              Patch(facecolor=color_of("lookup", "libnuma"), edgecolor="0.3",
+                    label="node look-up (colour per mode)")]
+    if unsplit:
+        h.append(Patch(facecolor="white", edgecolor="0.3", label="ns per item (not split)"
+                       if split else "ns per item"))
+    h.append(fig_draw.whisker_handle("min\u2013max over reps"))
+    if p.get("harness_ns"):
+        h.append(fig_draw.handle(label="%s: %.1f ns per item" % (
+            HARNESS_LABEL, p["harness_ns"]), **HARNESS_STYLE))
+    if study:
+        h.append(fig_draw.handle(color=STUDY_COLOR, linestyle="--", linewidth=2.2, marker="^",
+                                 markersize=8, label="study: libnuma's look-up > %g\u00d7 "
+                                 "the data movement" % study["over"]))
+    ax.legend(handles=h, loc="upper right", framealpha=0.9)
+
+
+#: the main figure's data file (scripts/gnuplot/f1-lookup-cost.gp reads its
+#: columns by name: b_<column>, l_<column> = N): a bar per look-up mode
+#: (ran 0: an empty slot), then the levels drawn across it
+BAR_COLUMNS = ["mode", "slot", "ran", "data_movement_ns", "lookup_ns", "total_median_ns",
+               "total_min_ns", "total_max_ns", "reps", "color_rgb", "split_data",
+               "oversubscribed", "harness_bound", "nslots"]
+LEVEL_COLUMNS = ["harness_ns", "study_ns", "study_slot", "study_over", "regime"]
+
+
+def dat(name, p):
+    g = FC.g
+    out = dat_header(name, p, "time per item by look-up mode (ns = 1e9 / throughput), the "
+                     "runs of one (pace, regime) group (the levels block's regime): a bar "
+                     "per row at its slot; split_data 1: stacked as the data movement "
+                     "(none's median) and the look-up, 0: not split (no none run; "
+                     "data_movement_ns 0, lookup_ns the total); ran 0: no run of that mode "
+                     "in the group (NaN, an empty slot); then the levels: the harness "
+                     "alone's floor (1e9 / its median throughput; NaN: not measured) and "
+                     "the study's value over study_slot (this host's data movement x "
+                     "(1 + study_over); NaN: not drawn)", ["see each block's '# columns:' "
+                                                           "line"])
+    nslots = len(p.get("modes") or []) or 1
+    rows = []
+    for b in sorted(p["bars"] + [dict(m, missing=True) for m in p.get("missing") or []],
+                    key=lambda b: b["slot"]):
+        mode = b["mode"]
+        if b.get("missing"):
+            rows.append([mode, b["slot"], 0, "NaN", "NaN", "NaN", "NaN", "NaN", 0,
+                         rgb_int(color_of("lookup", mode)), 0, "NaN", 0, nslots])
+            continue
+        rows.append([mode, b["slot"], 1, g(b["data"] if b["data"] is not None else 0.0),
+                     g(b["lookup"] if b["lookup"] is not None else b["total"]), g(b["total"]),
+                     g(b["min"]), g(b["max"]), b["n"], rgb_int(color_of("lookup", mode)),
+                     int(b["data"] is not None), ov_col(b.get("oversubscribed")),
+                     int(bool(b.get("harness_bound"))), nslots])
+    study = p.get("study")
+    out += FC.block("bars", BAR_COLUMNS, rows, empty=[[
+        "none", 0, 0, "NaN", "NaN", "NaN", "NaN", "NaN", 0, 0, 0, "NaN", 0, 1]])
+    out += FC.block("levels", LEVEL_COLUMNS, [[
+        g(p.get("harness_ns")), g(study["ns"] if study else None),
+        study["slot"] if study else 0, g(study["over"] if study else None),
+        (p.get("regime_words") or "unknown").replace(", ", "/").replace(" ", "_")]])
+    return out
+
+
+# --------------------------------------------------------------------------
+# The supplement: every (pace, regime) group apart
+
+
+@FC.condensed
+def prep_regimes(host):
+    rows, ts, extra = first_threads(host)
     key = (lambda r: (r.get("lookup"), FC.group_of(r)))
     agg = {k[0]: v for k, v in nrdata.aggregate(rows, (key,), "ns_per_op").items()}
     ov = oversub_of(rows, key)
@@ -106,21 +358,15 @@ def prep(host):
     extra.append(oversub_status(rows, key, mark="'oversubscribed' on the bar"))
     extra.append(FC.split_words(rows) or None)
     extra.append(pooled_note(rows, key))
-    p = {"kind": "f1", "bars": bars, "ratio": ratio, "rows": rows, "harness_ns": harness_ns,
+    p = {"kind": "f1-regimes", "bars": bars, "ratio": ratio, "rows": rows, "harness_ns": harness_ns,
          "modes": modes, "groups": groups, "known": known,
          "shown_n": any(b["split"] for b in bars),
          "drawn": drawn_line(known, any(b["split"] for b in bars),
                              any(b["data"] is None for b in bars) and bool(none)),
-         "title": "F1: cost of finding the node, per operation, by look-up mode%s" % (
-             " at %d threads" % ts[0] if ts else ""),
+         "title": "F1 by regime: node look-up cost vs data movement%s" % (
+             " (%d threads)" % ts[0] if ts else ""),
          "caption": caption_lines(host, rows, extra)}
-    p["annotation"] = None
-    if ratio is not None:
-        p["annotation"] = "libnuma: the look-up adds %s per item = %s%s the data movement " \
-            "(%s)" % (said.text("f1.lookup_ns", r), said.text("f1.lookup_over_move", r),
-                      said.interval("f1.lookup_over_move", r), "; ".join(
-                          x for x in (said.text("f1.move_ns", r), FC.regime_words(r),
-                                      STUDY["f1"]) if x))
+    p["annotation"] = annotation_of(r, ratio, said)
     return add_paired_words(p, said)
 
 
@@ -143,7 +389,7 @@ def value_text(b):
     return t + ("\nn = %d" % b["n"] if b["split"] else "")
 
 
-def draw(axes, p, show_legend=True):
+def draw_regimes(axes, p, show_legend=True):
     ax = axes[0]
     bars = p["bars"]
     top = max(b["max"] for b in bars) if bars else 1
@@ -216,15 +462,15 @@ def draw(axes, p, show_legend=True):
     ax.legend(handles=h, loc="upper right", framealpha=0.9)
 
 
-#: F1's data file: one block, its columns (scripts/gnuplot/f1-lookup-cost.gp
-#: reads them by number: $N)
-COLUMNS = ["mode", "data_movement_ns", "lookup_ns", "total_median_ns", "total_min_ns",
+#: the regimes figure's data file: one block, its columns
+#: (scripts/gnuplot/f1-lookup-cost-regimes.gp reads them by number: $N)
+REGIME_COLUMNS = ["mode", "data_movement_ns", "lookup_ns", "total_median_ns", "total_min_ns",
            "total_max_ns", "reps", "color_rgb", "harness_ns", "oversubscribed", "group", "x",
            "width", "slot", "pt", "dot", "split_data", "shown_n", "regime_known", "nslots",
            "label_at_ns"]
 
 
-def dat(name, p):
+def dat_regimes(name, p):
     g = FC.g
     out = dat_header(name, p, "time per item by look-up mode and (pace, regime) group "
                      "(ns = 1e9 / throughput): a bar per row at x (its mode's slot, the "
@@ -237,7 +483,7 @@ def dat(name, p):
                      "the value label (the slot's highest whisker, stepped up per bar); "
                      "harness_ns: the harness "
                      "alone (null queue), 1e9 / its median throughput, the same on every "
-                     "row (NaN: not measured)", COLUMNS)
+                     "row (NaN: not measured)", REGIME_COLUMNS)
     out.append("")
     nslots = len(p.get("modes") or []) or 1
     for b in p["bars"]:

@@ -246,6 +246,17 @@ def add_paired_words(p, said):
     return p
 
 
+def paired_in_notes(p, said):
+    """add_paired_words for a main figure whose one caption line has no room
+    for PAIRED_WORDS: the claims recorded the same, the words (or the warning)
+    said in the notes (the .dat header), the line of what is drawn kept."""
+    drawn = p.pop("drawn", None)
+    p = add_paired_words(p, said)
+    if drawn is not None:
+        p["drawn"] = drawn
+    return p
+
+
 def finite_pos(v):
     return v is not None and math.isfinite(v) and v > 0
 

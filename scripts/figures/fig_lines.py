@@ -68,11 +68,12 @@ def series_by_group(host, rows, family):
             ceiling_groups(ceiling, order), ceiling)
 
 
-def prep(host, exp, family, title, annotate=None):
+def prep(host, exp, family, title, annotate=None, rows=None):
     """A throughput figure by ``family`` (F2: lookup), each variant's regimes apart.
     ``title``: a string or fn(series); ``annotate``: fn(series) -> the line
-    under the title or None."""
-    rows = host.data[exp]
+    under the title or None; ``rows``: the runs drawn (default: every run of
+    ``exp``; F2's main figure: those of one group)."""
+    rows = host.data[exp] if rows is None else rows
     series, order, groups, ceiling, _c = series_by_group(host, rows, family)
     if callable(title):
         title = title(series)

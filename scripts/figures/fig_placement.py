@@ -15,7 +15,8 @@ a two-socket host asks, per placement. An oversubscribed cell (threads share
 CPUs: two threads a node on two emulated nodes of one CPU each) is marked.
 
 On emulated nodes nothing is placed (summary.csv's queue_pages says "not
-placed"): the memory rows repeat the runs, and the caption says so; a
+placed"): the memory rows repeat the runs, and the notes (the .dat header)
+say so beside the caption's EMULATED warning; a
 guest's timings mean nothing (its caption and title say so). Neither is a
 two-socket result.
 
@@ -72,24 +73,28 @@ def prep_placement(host):
     panels = [panel_of(w, [r for r in rows if workload_of(r) == w], queues)
               for w in workloads]
     not_placed = PC.not_placed(rows)
-    drawn = ("colour and number: each cell's median throughput (million items/s; pairs, "
-             "mixed: operations/s); p50/p99 in the cells whose items all cross nodes; "
-             "right of each row: numaring / the best peer of that placement, the paired "
-             "median ratio over the reps")
+    # the one line of what is drawn; the rest (units per workload, memory not
+    # placed) to the notes, the .dat header
+    drawn = ("cell: median M ops/s, p50/p99 where items cross nodes; right: numaring / best "
+             "peer")
+    notes = ["colour and number: each cell's median throughput over the reps (million "
+             "items/s; pairs, mixed: operations/s), one logarithmic colour scale for the "
+             "figure; p50/p99 in the cells whose items all cross nodes; right of each row: "
+             "numaring / the best peer of that placement (the peer whose median is highest "
+             "there), the paired median ratio over the reps"]
     if not_placed:
-        drawn += ("; emulated, not placed: the queue's memory was not placed (queue_pages "
-                  "\u2018not placed\u2019), so its rows repeat the same runs")
+        notes.append("emulated, not placed: the queue's memory was not placed (queue_pages "
+                     "\u2018not placed\u2019), so its rows repeat the same runs")
     p = {"kind": "placement", "rows": rows, "panels": panels, "queues": queues,
          "grid": (1, max(1, len(panels))),
          "widths": [max(2, len(pn["queues"])) + 3 for pn in panels] or None,
          "figsize": (max(8.0, sum(len(pn["queues"]) * 0.85 + 3.0 for pn in panels)),
                      2.2 + 0.45 * max([len(pn["rows"]) for pn in panels] or [1])),
-         "title": "Placement: each queue's throughput by where producers, consumers and "
-                  "the queue's memory are, numaring / the best peer per placement",
+         "title": "Placement: each queue's throughput by where its threads and memory are",
          "annotation": None, "drawn": drawn, "not_placed": not_placed,
          "caption": caption_lines(host, rows, [
              "emulated, not placed: the memory axis is not exercised here"
-             if not_placed else None,
+             if not_placed else None] + notes + [
              # a cell: one queue at one placement (condense adds this to the drawn line)
              oversub_status(rows, lambda r: (workload_of(r), PC.placement_key(r), r["queue"]),
                             mark="a red \u00d7 in the cell")])}

@@ -26,6 +26,8 @@ plots/<host>/<figure>.png and .pdf:
 and the supplement (scripts/common/figlist.py SUPPLEMENT: the diagnostics) into
 plots/<host>/supplement/:
 
+  f1-lookup-cost-regimes  F1's bars by (pace, regime) group (fig_f1.py)
+  f2-node-cache-regimes   F2's throughput by look-up mode and regime (fig_f2.py, fig_lines.py)
   f3-gate-vs-threads   p50 and p99 latency vs threads by gate (fig_f3b.py)
   f3-gate-load-diagnostics  every gate's p50 and p99, items in flight, throughput vs
                        offered load, oversubscribed thread counts (fig_f3.py)
@@ -72,6 +74,7 @@ from ..common import figlist
 from . import fig_common
 from . import fig_draw
 from . import fig_f1
+from . import fig_f2
 from . import fig_f3
 from . import fig_f3b
 from . import fig_f4
@@ -129,7 +132,9 @@ def note(msg):
 #: panels) are scripts/common/figlist.py's, which the results READMEs read too
 PREPARE = {
     "f1-lookup-cost": prep_f1,
+    "f1-lookup-cost-regimes": fig_f1.prep_regimes,
     "f2-node-cache": prep_f2,
+    "f2-node-cache-regimes": fig_f2.prep_regimes,
     "f3-gate-percentiles": prep_f3a,
     "f3-gate-vs-threads": prep_f3b,
     "f3-gate-load-diagnostics": prep_f3_diag,
@@ -159,8 +164,10 @@ def figure_dir(outdir, name):
 #: the experiments the figures draw, in FIGURES' order: what a Host loads
 EXPERIMENTS = tuple(dict.fromkeys(f[1] for f in FIGURES))
 COMPARE_TITLES = {
-    "f1-lookup-cost": "F1: cost of finding the node, per operation",
-    "f2-node-cache": "F2: remembering the node \u2014 throughput by look-up mode",
+    "f1-lookup-cost": "F1: node look-up cost vs data movement",
+    "f1-lookup-cost-regimes": "F1 by regime: node look-up cost vs data movement",
+    "f2-node-cache": "F2: throughput by node look-up mode",
+    "f2-node-cache-regimes": "F2 by regime: throughput by look-up mode",
     "f3-gate-percentiles": "F3: p50 latency by gate (open loop: vs offered load), threads "
                            "with a CPU each",
     "f3-gate-load-diagnostics": "F3 diagnostics: latency, items in flight and throughput "
@@ -183,7 +190,8 @@ Host = functools.partial(fig_host.Host, experiments=EXPERIMENTS)
 
 draw_lines = fig_lines.draw
 
-DRAW = {"f1": fig_f1.draw, "lines": draw_lines, "f4": draw_f4, "f4-change": draw_f4_main,
+DRAW = {"f1": fig_f1.draw, "f1-regimes": fig_f1.draw_regimes, "f2": fig_f2.draw,
+        "lines": draw_lines, "f4": draw_f4, "f4-change": draw_f4_main,
         "f4-spin": draw_f4_spin, "f3a": draw_f3a, "f3b": draw_f3b,
         "f3load": fig_f3.draw_f3_load, "f3main": fig_f3.draw_f3_main, "f5": fig_f5.draw,
         "f5open": fig_f5.draw_open, "peers": draw_peers,
@@ -294,7 +302,8 @@ def __getattr__(name):
 
 
 #: a prepared figure's kind -> the function that writes its data file
-DAT = {"f1": fig_f1.dat, "f4": fig_f4.dat_f4, "f4-change": fig_f4.dat_f4_change,
+DAT = {"f1": fig_f1.dat, "f1-regimes": fig_f1.dat_regimes, "f2": fig_f2.dat,
+       "f4": fig_f4.dat_f4, "f4-change": fig_f4.dat_f4_change,
        "f4-spin": fig_f4_spin.dat_f4_spin, "lines": fig_lines.dat_lines,
        "peers": fig_peers.dat_peers, "f3a": fig_f3.dat_f3a, "f3load": fig_f3.dat_f3load,
        "f3main": fig_f3.dat_f3main, "f3b": fig_f3b.dat_f3b, "f5": fig_f5.dat_f5,

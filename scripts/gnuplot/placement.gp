@@ -17,7 +17,7 @@
 if (!exists("datafile")) datafile = 'placement.dat'
 if (!exists("outfile")) outfile = 'placement.png'
 if (!exists("caption")) caption = ''
-if (!exists("figtitle")) figtitle = 'Placement: throughput per queue by placement, numaring / the best peer per placement'
+if (!exists("figtitle")) figtitle = "Placement: each queue's throughput by where its threads and memory are"
 # Blocks (index): 0 cells, 1 rows, 2 queues, 3 panels; their columns named in
 # their '# columns:' lines; pc_, pr_, pq_, pp_<column> = N below (scripts/tests
 # check each against them).

@@ -590,7 +590,7 @@ class Synthetic(Checks, unittest.TestCase):
 
     def test_caption_says_what_the_ratio_is(self):
         preps = plot.prepare(self.load("closed"))
-        for name in ("f1-lookup-cost", "f2-node-cache", "f3-gate-percentiles",
+        for name in ("f1-lookup-cost-regimes", "f2-node-cache-regimes", "f3-gate-percentiles",
                      "f3-gate-vs-threads"):
             with self.subTest(figure=name):
                 # in the one line of what is drawn
@@ -604,6 +604,12 @@ class Synthetic(Checks, unittest.TestCase):
             self.assertIn(plot.fig_f3.RATIO_WORDS, legend)
         finally:
             plot.fig_draw.plt.close(fig)
+        for name in ("f1-lookup-cost", "f2-node-cache"):
+            with self.subTest(figure=name):
+                # a main figure's one line has no room: its notes (the .dat header) say it
+                self.assertNotIn(plot.PAIRED_WORDS, preps[name]["caption"][-1][0])
+                self.assertIn(plot.PAIRED_WORDS, preps[name]["notes"])
+                self.assertIn("# " + plot.PAIRED_WORDS, plot.dat_text(name, preps[name]))
 
     def test_gnuplot_gets_the_same_text(self):
         """The .dat file's header and gnuplot's note are the figure's annotation."""

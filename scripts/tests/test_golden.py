@@ -2,7 +2,8 @@
 """Golden outputs (make test-scripts): every generated file that the
 committed CSVs decide is regenerated here and compared byte for byte with the
 committed copy: the results READMEs and claims.csv and every gnuplot .dat
-under plots/<host>/data/ (paper/generated/numbers.tex and claims.tex:
+under plots/<host>/data/ and plots/<host>/supplement/data/ (the supplement's
+figures; paper/generated/numbers.tex and claims.tex:
 test_paper.py and test_claims.py, the same way).
 A refactoring of the scripts (issue 23: modules moved, names read from the
 manifest) must leave these bytes as they are; a change of what they say
@@ -55,15 +56,21 @@ class GoldenTest(unittest.TestCase):
                                      f.read(), f"results/{h}/claims.csv: claims.py write {h}")
 
     def committed_dat(self):
-        """(host, name, path) of every committed plots/<host>/data/*.dat, by host;
+        """(host, name, path) of every committed plots/<host>/data/*.dat and
+        plots/<host>/supplement/data/*.dat (the supplement's figures), by host;
         and {host: sorted .dat names}."""
         out, names = [], {}
         for h in hosts():
-            want_dir = os.path.join(PLOTS, h, "data")
-            if not os.path.isdir(want_dir):
+            if not os.path.isdir(os.path.join(PLOTS, h, "data")):
                 continue
-            names[h] = sorted(x for x in os.listdir(want_dir) if x.endswith(".dat"))
-            out += [(h, name, os.path.join(want_dir, name)) for name in names[h]]
+            names[h] = []
+            for sub in ("data", os.path.join("supplement", "data")):
+                want_dir = os.path.join(PLOTS, h, sub)
+                here = sorted(x for x in os.listdir(want_dir) if x.endswith(".dat")) \
+                    if os.path.isdir(want_dir) else []
+                names[h] += here
+                out += [(h, name, os.path.join(want_dir, name)) for name in here]
+            names[h].sort()
         return out, names
 
     def test_plot_data_files(self):
@@ -82,10 +89,10 @@ class GoldenTest(unittest.TestCase):
                       for name in plot.FIGURE_NAMES if name in prep}
         for h, name, path in want:
             with self.subTest(file=f"{h}/{name}"):
-                self.assertIn(name, got[h], f"plots/{h}/data/{name} not regenerated")
+                self.assertIn(name, got[h], f"{path} not regenerated")
                 with open(path, encoding="utf-8", newline="") as f:
                     self.assertEqual(got[h][name], f.read(),
-                                     f"plots/{h}/data/{name} differs: make plots")
+                                     f"{path} differs: make plots")
         for h in names:
             self.assertEqual(sorted(got[h]), names[h], h)
         self.assertGreater(len(want), 0)
@@ -104,15 +111,17 @@ class GoldenTest(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr[-2000:])
         want, names = self.committed_dat()
         for h, name, path in want:
-            with self.subTest(file=f"{h}/{name}"):
-                got = os.path.join(tmp, h, "data", name)
-                self.assertTrue(os.path.exists(got), f"plots/{h}/data/{name} not regenerated")
+            rel = os.path.relpath(path, PLOTS)
+            with self.subTest(file=rel):
+                got = os.path.join(tmp, rel)
+                self.assertTrue(os.path.exists(got), f"plots/{rel} not regenerated")
                 self.assertTrue(filecmp.cmp(got, path, shallow=False),
-                                f"plots/{h}/data/{name} differs: make plots")
+                                f"plots/{rel} differs: make plots")
         for h in names:
-            got_dir = os.path.join(tmp, h, "data")
-            self.assertEqual(sorted(x for x in os.listdir(got_dir) if x.endswith(".dat")),
-                             names[h], h)
+            dirs = [os.path.join(tmp, h, sub) for sub in ("data", os.path.join("supplement",
+                                                                                "data"))]
+            self.assertEqual(sorted(x for d in dirs if os.path.isdir(d) for x in os.listdir(d)
+                                    if x.endswith(".dat")), names[h], h)
         self.assertGreater(len(want), 0)
 
 if __name__ == "__main__":

@@ -13,8 +13,8 @@ heatmap (scripts/figures/fig_placement.py, scripts/gnuplot/placement.gp).
   cell's number is the median of its runs in the CSV, the best peer of each
   placement the peer with the highest median there, numaring's ratio the
   median over the reps of numaring / that peer, p50/p99 only where every
-  item crosses nodes; an emulated host's caption says its memory was not
-  placed, a real host's does not; the .dat's cells are the drawn ones and
+  item crosses nodes; an emulated host's notes (the .dat header) say its
+  memory was not placed, a real host's do not; the .dat's cells are the drawn ones and
   gnuplot draws it.
 """
 
@@ -215,7 +215,13 @@ class Figure(unittest.TestCase):
     def test_the_caption_says_emulated_and_not_placed(self):
         text = " ".join(t for t, _e in self.p["caption"])
         self.assertIn("EMULATED nodes", text)
-        self.assertIn("emulated, not placed", text)
+        # the caption's one line of what is drawn; not placed: in the notes (the .dat header)
+        self.assertNotIn("not placed", text)
+        notes = " ".join(self.p["notes"])
+        self.assertIn("emulated, not placed", notes)
+        self.assertIn("so its rows repeat the same runs", notes)
+        self.assertTrue(any(ln.startswith("# ") and "so its rows repeat the same runs" in ln
+                            for ln in plot.dat_text("placement", self.p)))
         # the 4-thread cells (oversub_above=2): 5 queues x (6 prodcons + 2 pairs + 2 mixed)
         self.assertIn("50 oversubscribed points (the run's threads", text)
         self.assertTrue(self.p["not_placed"])
@@ -226,7 +232,7 @@ class Figure(unittest.TestCase):
             p = prepared(tmp)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
-        text = " ".join(t for t, _e in p["caption"])
+        text = " ".join([t for t, _e in p["caption"]] + p["notes"])
         self.assertNotIn("not placed", text)
         self.assertNotIn("EMULATED", text)
         self.assertFalse(p["not_placed"])

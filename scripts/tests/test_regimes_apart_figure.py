@@ -11,12 +11,14 @@ split near-empty / full by rep, every other look-up mode and none full, as
 on the committed 2-CPU host; F4's prodcons runs split by rep, none's all
 full), 'many' (three
 thread counts, every mode split) and 'old' (no regime recorded). Checks that
-no median drawn pools two groups, that each group is drawn apart (marker
+no median drawn pools two groups, that each group is drawn apart in the
+supplement figures f1-lookup-cost-regimes and f2-node-cache-regimes (marker
 shape per regime, n beside a dot where a variant's runs split, side by side
 in its slot), that F1 stacks a bar on none's data movement of the same regime
-only, that the ratio in F1's and F2's titles is summarize's and names its
-regime, that F4 keeps one change against none per amount of work, that an
-older table is drawn as before, that every figure still says whether a point
+only, that the main F1 and F2 draw one mark per mode from the one group the
+design fixes (summarize's) with the study's value beside this host's, that
+the ratio in F1's and F2's titles is summarize's and names its regime,
+that F4 keeps one change against none per amount of work, that an older table is drawn as before, that every figure still says whether a point
 was oversubscribed, and that gnuplot draws them from the same data files.
 """
 
@@ -69,6 +71,14 @@ def f4_committed_like(rep, cfg):
     if cfg.get("backoff") == "none":
         return (0.9, fakeresults.PEERS_FULL_SPEED)
     return fakeresults.CLOSED_REGIME(rep, cfg)
+
+
+def prep_f1_regimes(host):
+    return plot.PREPARE["f1-lookup-cost-regimes"](host)
+
+
+def prep_f2_regimes(host):
+    return plot.PREPARE["f2-node-cache-regimes"](host)
 
 
 def points_block(dat, name="points"):
@@ -142,7 +152,7 @@ class RegimesApart(unittest.TestCase):
 
     def test_f2_no_median_pools_two_regimes(self):
         rows = self.rows("one", "f2-node-cache")
-        p = plot.prep_f2(self.host("one"))
+        p = prep_f2_regimes(self.host("one"))
         self.assertTrue(p["known"])
         self.assertEqual({v for v, _g in p["series"]}, set(MODES))
         for (v, g), pts in p["series"].items():
@@ -156,7 +166,7 @@ class RegimesApart(unittest.TestCase):
         self.assertTrue(p["split"])
 
     def test_f2_one_thread_count_draws_each_group_in_its_slot(self):
-        p, axes = self.drawn("one", plot.prep_f2)
+        p, axes = self.drawn("one", prep_f2_regimes)
         ax = axes[0][0]
         self.assertEqual([t.get_text() for t in ax.get_xticklabels()], MODES)
         for i, m in enumerate(MODES):
@@ -181,7 +191,7 @@ class RegimesApart(unittest.TestCase):
         self.assertIn("a dot per look-up mode and regime", p["caption"][-1][0])
 
     def test_f2_several_thread_counts_draw_a_line_per_mode_and_group(self):
-        p, axes = self.drawn("many", plot.prep_f2)
+        p, axes = self.drawn("many", prep_f2_regimes)
         ax = axes[0][0]
         self.assertIn("threads", ax.get_xlabel())
         lines = [ln for ln in ax.lines if ln.get_linestyle() == "-" and len(ln.get_xdata()) == 3
@@ -203,8 +213,8 @@ class RegimesApart(unittest.TestCase):
                       p["annotation"])
 
     def test_f2_data_file_carries_the_groups(self):
-        p = plot.prep_f2(self.host("one"))
-        rows = points_block(plot.dat_text("f2-node-cache", p))
+        p = prep_f2_regimes(self.host("one"))
+        rows = points_block(plot.dat_text("f2-node-cache-regimes", p))
         lib = [r for r in rows if r["variant"] == "libnuma"]
         self.assertEqual({(r["group"], r["pt"]) for r in lib},
                          {("free/near-empty", "7"), ("free/full", "5")})
@@ -218,7 +228,7 @@ class RegimesApart(unittest.TestCase):
 
     def test_f1_a_bar_per_mode_and_regime_on_the_same_regimes_data_movement(self):
         rows = self.rows("one", "f1-lookup-cost")
-        p = plot.prep_f1(self.host("one"))
+        p = prep_f1_regimes(self.host("one"))
         self.assertEqual([(b["mode"], b["group"]) for b in p["bars"]],
                          [(m, g) for m in MODES for g in ((NE, FULL) if m in SPLIT else (FULL,))])
         none_full = statistics.median(1e9 / float(r["throughput_ops_per_s"]) for r in rows
@@ -238,7 +248,7 @@ class RegimesApart(unittest.TestCase):
         self.assertIn("hatched: no none run in that regime", p["caption"][-1][0])
 
     def test_f1_drawn_apart(self):
-        p, axes = self.drawn("one", plot.prep_f1)
+        p, axes = self.drawn("one", prep_f1_regimes)
         ax = axes[0][0]
         marks = [ln for ln in ax.lines if ln.get_gid() == "f1-regime"]
         self.assertEqual(len(marks), len(p["bars"]))
@@ -257,14 +267,129 @@ class RegimesApart(unittest.TestCase):
         self.assertIn(plot.fmt_claim("f1.lookup_over_move", s["ratio"]), p["annotation"])
 
     def test_f1_data_file(self):
-        p = plot.prep_f1(self.host("one"))
-        dat = plot.dat_text("f1-lookup-cost", p)
+        p = prep_f1_regimes(self.host("one"))
+        dat = plot.dat_text("f1-lookup-cost-regimes", p)
         cols = [x for x in dat if x.startswith("# columns:")][0].split(":", 1)[1].split()
         rows = [dict(zip(cols, x.split())) for x in dat if x.strip() and not x.startswith("#")]
         self.assertEqual(len(rows), len(p["bars"]))
         self.assertTrue(all(len(r) == len(cols) for r in rows))
         self.assertEqual({(r["mode"], r["split_data"]) for r in rows if r["group"] ==
                           "near-empty"}, {(m, "0") for m in SPLIT})
+
+    # ---- F1 and F2's main figures: one group, the study beside --------------------
+
+    def test_f1_main_one_bar_per_mode_in_the_design_group(self):
+        rows = self.rows("one", "f1-lookup-cost")
+        s = summarize.f1(os.path.join(self.results, "one"))
+        p = plot.prep_f1(self.host("one"))
+        self.assertEqual(regime.group_label(p["group"]), s["regime"])
+        self.assertEqual([b["mode"] for b in p["bars"]], MODES)
+        self.assertEqual(p["missing"], [])
+        none = statistics.median(1e9 / float(r["throughput_ops_per_s"]) for r in rows
+                                 if r["lookup"] == "none" and regime.group_of(r) == FULL)
+        for b in p["bars"]:
+            with self.subTest(mode=b["mode"]):
+                vals = [1e9 / float(r["throughput_ops_per_s"]) for r in rows
+                        if r["lookup"] == b["mode"] and regime.group_of(r) == FULL]
+                self.assertAlmostEqual(b["total"], statistics.median(vals))
+                self.assertEqual(b["n"], len(vals))
+                self.assertAlmostEqual(b["data"], none)
+        # the study's value over libnuma: > 11x this host's data movement
+        self.assertEqual(p["study"]["slot"], 0)
+        self.assertAlmostEqual(p["study"]["ns"], none * (1 + 11))
+        self.assertIn("full runs", " ".join(p["notes"]))
+        self.assertIn("f1-lookup-cost-regimes", " ".join(p["notes"]))
+
+    def test_f1_main_drawn(self):
+        p, axes = self.drawn("one", plot.prep_f1)
+        ax = axes[0][0]
+        self.assertEqual(len([b for b in ax.patches if b.get_gid() == "f1-lookup"]), len(MODES))
+        self.assertFalse([b for b in ax.patches if b.get_hatch()])
+        self.assertFalse([ln for ln in ax.lines if ln.get_gid() == "f1-regime"])
+        study = [ln for ln in ax.lines if ln.get_gid() == "f1-study"]
+        self.assertEqual(len(study), 1)
+        self.assertAlmostEqual(study[0].get_ydata()[0], p["study"]["ns"])
+        self.assertIn("study: > 11\u00d7", [t.get_text() for t in ax.texts])
+        self.assertEqual(ax.get_xlabel(), "node look-up mode (full runs)")
+        labels = [t.get_text() for t in ax.get_legend().get_texts()]
+        self.assertFalse([x for x in labels if "near-empty" in x or "not split" in x])
+        self.assertTrue([x for x in labels if x.startswith("study:")])
+
+    def test_f1_main_every_mode_keeps_its_slot(self):
+        p = plot.prep_f1(self.host("many"))
+        got = sorted([(b["slot"], b["mode"]) for b in p["bars"]] +
+                     [(m["slot"], m["mode"]) for m in p["missing"]])
+        self.assertEqual(got, list(enumerate(MODES)))
+        self.assertEqual({b["group"] for b in p["bars"]}, {p["group"]})
+
+    def test_f2_main_one_dot_per_mode_in_the_design_group(self):
+        rows = self.rows("one", "f2-node-cache")
+        s = summarize.f2(os.path.join(self.results, "one"))
+        p = plot.prep_f2(self.host("one"))
+        self.assertEqual(regime.group_label(p["group"]), s["regime"])
+        self.assertEqual(sorted(p["series"]), sorted((m, FULL) for m in MODES))
+        self.assertFalse(p["split"])
+        for (v, g), pts in p["series"].items():
+            vals = [float(r["throughput_ops_per_s"]) for r in rows
+                    if r["lookup"] == v and regime.group_of(r) == g]
+            self.assertAlmostEqual(pts[0][1], statistics.median(vals))
+        lib = statistics.median(float(r["throughput_ops_per_s"]) for r in rows
+                                if r["lookup"] == "libnuma" and regime.group_of(r) == FULL)
+        self.assertEqual(p["study"]["x"], MODES.index("cached"))
+        self.assertAlmostEqual(p["study"]["lo"], 6 * lib)
+        self.assertAlmostEqual(p["study"]["hi"], 7 * lib)
+
+    def test_f2_main_drawn(self):
+        p, axes = self.drawn("one", plot.prep_f2)
+        ax = axes[0][0]
+        for i, m in enumerate(MODES):
+            dots = [ln for ln in ax.lines if ln.get_gid() == "slot-" + m
+                    and ln.get_marker() != "_"]
+            self.assertEqual(len(dots), 1, m)
+            self.assertEqual(list(dots[0].get_xdata()), [i])
+        self.assertEqual(len([ln for ln in ax.lines if ln.get_gid() == "f2-ceiling"]), 1)
+        self.assertEqual(len([ln for ln in ax.lines if ln.get_gid() == "f2-harness"]), 1)
+        study = [ln for ln in ax.lines if ln.get_gid() == "f2-study"]
+        self.assertEqual(len(study), 1)
+        self.assertEqual(list(study[0].get_xdata()), [MODES.index("cached")] * 2)
+        labels = [t.get_text() for t in ax.get_legend().get_texts()]
+        self.assertIn("study: cached 6\u20137\u00d7 libnuma", labels)
+        self.assertFalse([x for x in labels if "near-empty" in x or "n beside" in x])
+        self.assertNotIn("slot-n", [t.get_gid() for t in ax.texts])
+
+    def test_f2_main_several_thread_counts(self):
+        p, axes = self.drawn("many", plot.prep_f2)
+        ax = axes[0][0]
+        self.assertIn("threads", ax.get_xlabel())
+        self.assertEqual(len(p["series"]), len(MODES))
+        self.assertEqual(len({g for _v, g in p["series"]}), 1)
+        self.assertTrue([ln for ln in ax.lines if ln.get_gid() == "f2-study"])
+
+    def test_the_studys_values_are_the_claims(self):
+        from scripts.analysis import claims_table
+        from scripts.figures import fig_f1, fig_f2
+        self.assertEqual(fig_f1.STUDY_OVER, claims_table.BY_ID["F1.study-11x"].threshold)
+        self.assertEqual(fig_f2.STUDY_RANGE,
+                         tuple(claims_table.BY_ID["F2.study-6x"].threshold))
+
+    def test_the_main_data_files(self):
+        f1 = plot.prep_f1(self.host("one"))
+        dat = plot.dat_text("f1-lookup-cost", f1)
+        bars = points_block(dat, "bars")
+        self.assertEqual([r["mode"] for r in bars], MODES)
+        self.assertEqual({r["split_data"] for r in bars}, {"1"})
+        levels = points_block(dat, "levels")
+        self.assertEqual(levels[0]["regime"], "full")
+        self.assertAlmostEqual(float(levels[0]["study_ns"]), f1["study"]["ns"],
+                               delta=f1["study"]["ns"] * 1e-5)
+        f2 = plot.prep_f2(self.host("one"))
+        dat = plot.dat_text("f2-node-cache", f2)
+        self.assertEqual(len(points_block(dat)), len(MODES))
+        study = points_block(dat, "study")
+        self.assertEqual(study[0]["x"], str(MODES.index("cached")))
+        levels = points_block(dat, "levels (one thread count: drawn once across)")
+        self.assertAlmostEqual(float(levels[0]["ceiling_ops_per_s"]), f2["ceiling_once"],
+                               delta=f2["ceiling_once"] * 1e-5)
 
     # ---- F4 -------------------------------------------------------------------------
 
@@ -366,13 +491,16 @@ class RegimesApart(unittest.TestCase):
         self.assertFalse(re.search(r"gnuplot .* failed", r.stdout + r.stderr),
                          r.stdout + r.stderr)
         for host in ("one", "many", "old"):
-            for fig in ("f1-lookup-cost", "f2-node-cache", "f4-backoff"):
+            for fig in ("f1-lookup-cost", "f2-node-cache", "f4-backoff",
+                        "f1-lookup-cost-regimes", "f2-node-cache-regimes"):
                 with self.subTest(host=host, figure=fig):
-                    png = os.path.join(plots, host, "gnuplot", fig + ".png")
+                    root = os.path.join(plots, host, "supplement" if fig.endswith("-regimes")
+                                        else "")
+                    png = os.path.join(root, "gnuplot", fig + ".png")
                     self.assertGreater(os.path.getsize(png), 20000)
                     out = os.path.join(self.tmp, "%s-%s.png" % (host, fig))
                     g = subprocess.run([GNUPLOT, "-e", "datafile='%s'; outfile='%s'" % (
-                        os.path.join(plots, host, "data", fig + ".dat"), out),
+                        os.path.join(root, "data", fig + ".dat"), out),
                         os.path.join(SCRIPTS, "gnuplot", fig + ".gp")],
                         capture_output=True, text=True, timeout=120)
                     self.assertEqual(g.returncode, 0, g.stderr)

@@ -403,7 +403,7 @@ class OversubscribedTest(Trees):
                 elif name == "peers-throughput":
                     # drawn at 4 threads, the largest where every thread has a CPU
                     self.assertIn("no point oversubscribed", text)
-                elif name == "f1-lookup-cost":
+                elif name in ("f1-lookup-cost", "f1-lookup-cost-regimes"):
                     self.assertIn("no point oversubscribed", text)   # one thread count, 2
                 else:
                     self.assertRegex(text, r"\d+ oversubscribed points? \(the run's threads")
@@ -509,8 +509,10 @@ class FigureTest(Trees):
 
     def test_titles_say_what_varies(self):
         one, many = self.host("one"), self.host("drifty")
-        self.assertIn("throughput by look-up mode at 2 threads", self.plot.prep_f2(one)["title"])
-        self.assertIn("throughput vs threads by look-up mode", self.plot.prep_f2(many)["title"])
+        self.assertIn("throughput by node look-up mode at 2 threads",
+                      self.plot.prep_f2(one)["title"])
+        self.assertIn("throughput vs threads by node look-up mode",
+                      self.plot.prep_f2(many)["title"])
         self.assertIn("throughput by queue at 2 threads",
                       self.plot.prep_peers_regimes(one)["title"])
         self.assertIn("throughput vs threads by queue",
