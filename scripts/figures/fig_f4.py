@@ -546,7 +546,9 @@ def prep_f4_change(host):
                  if len(d["works"]) > 1 else ""))
     drawn += " \u00b7 " + ("black x: %d oversubscribed point%s (the run's threads outnumber "
                            "its CPUs)" % (over, "" if over == 1 else "s")
-                           if over else "no point oversubscribed")
+                           if over else "no point oversubscribed"
+                           if any(nrdata.oversubscribed(r) is not None for r in d["rows"])
+                           else "oversubscription not recorded")
     head = [ln for ln in d["caption"] if ln is d["caption"][0] or ln[1] == "warn"]
     title = "F4: throughput change of each backoff against none, per workload%s" % (
         ", at %d threads" % quoted[0] if len(quoted) == 1 else "")
