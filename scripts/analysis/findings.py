@@ -287,7 +287,12 @@ def f3(hostdir):
         per_load.append(d)
     if not per_load:
         return None
-    return {**per_load[-1], "threads": m, "oversubscribed": over, "loads": per_load,
+    # the headline: the largest load whose kept-up runs of the two gates still
+    # pair up (a rep of each); a load where both gates kept up in different
+    # reps has medians but no paired ratio, and is only listed
+    head = next((d for d in reversed(per_load) if d.get("shared_over_perworker") is not None),
+                per_load[-1])
+    return {**head, "threads": m, "oversubscribed": over, "loads": per_load,
             "stolen": stolen_runs(at), "saturated_runs": sum(d["saturated"] for d in per_load),
             "thread_counts": sorted({threads(r) for r in allrows})}
 
