@@ -81,14 +81,18 @@ extern "C" {
  * outnumber CPUs.
  *
  * The default is EXP (NUMARING_BACKOFF_DEFAULT), from the evidence of the
- * committed F4 sweep (results/<host>/README.md, "F4 by workload"): a backoff
- * runs only after a lost race, so it costs nothing where races are not lost
- * (prodcons at 1P1C lost none: every backoff "not exercised"); where they
- * are (enqueue-dequeue pairs and mixed operations, hundreds of lost races
- * per 1,000 operations without work) every backoff multiplied throughput,
- * and with local work between operations, fewer races lost, EXP was the one
- * that did not lose (its first backoffs are a PAUSE or two, where PAUSE's
- * fixed spin and YIELD's system call cost a whole backoff each time).
+ * committed F4 sweeps (results/<host>/README.md, "F4 by workload", on two
+ * CPUs: AMD f26m2 and Intel f6m207): a backoff runs only after a lost race,
+ * so it costs nothing where races are not lost (prodcons at 1P1C lost none:
+ * every backoff "not exercised"); where they are (enqueue-dequeue pairs and
+ * mixed operations, hundreds of lost races per 1,000 operations without
+ * work) a backoff raised throughput on both CPUs (on the AMD every backoff
+ * more than tripled pairs; on the Intel PAUSE raised pairs the most, EXP
+ * mixed by two thirds, its pairs change there within its interval), and
+ * with local work between operations, fewer races lost,
+ * EXP is the one that lost on neither CPU (its first backoffs are a PAUSE
+ * or two, where PAUSE's fixed spin and YIELD's system call cost a whole
+ * backoff each time; YIELD lost outright in pairs on the Intel).
  * NONE stays for programs whose workers never share a slot's line. */
 enum numaring_backoff {
 	NUMARING_BACKOFF_NONE,  /* retry at once */
