@@ -2,6 +2,10 @@
 """fig_f3.py - F3's first figure (f3-gate-percentiles), its supplement
 (f3-gate-load-diagnostics) and what F3's figures share.
 
+Why this file is long: the main figure, its supplement and the older
+closed-loop percentile layout read one per-load preparation (prep_f3a); the
+supplement's drawing and data file could move to a module of their own.
+
 The main figure answers one question: does the per-worker gate cut p50
 latency, as the study says (by more than 200x)? Open loop: one panel, p50
 against the offered load for the two gates the claim compares (shared,
