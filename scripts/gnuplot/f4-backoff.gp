@@ -180,7 +180,7 @@ do for [c = 0:NW - 1] {
              with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' notitle, \
          NaN with points pt 7 ps 1.4 lc rgb '#4d4d4d' title workwords(0), \
          for [h = 1:NH - 1] NaN with points pt 6 ps 1.4 lw 2 lc rgb '#4d4d4d' title workwords(h), \
-         NaN with yerrorbars pt -1 lw 1.5 lc rgb 'black' title "whisker: the change's interval", \
+         NaN with lines lw 1.5 lc rgb 'black' title "whisker: the change's interval", \
          (any_over ? NaN : 1/0) with points pt 2 ps 2 lw 2 lc rgb 'black' title (any_over ? 'oversubscribed: threads share CPUs or cores' : ''), \
          (has_study ? NaN : 1/0) with boxes fs solid 0.8 border lc rgb '#ffd27f' title (has_study ? 'study, prodcons: -15 to -30%' : '')
     unset xzeroaxis

@@ -140,7 +140,7 @@ do for [c = 0:NP - 1] {
          '' index B_SPINS using (column(sp_spin)):(column(sp_panel) == c && column(sp_oversubscribed) == 1 && ex[c + 1] != 0 ? column(sp_change_pct) : NaN) \
              with points pt 2 ps 2.5 lw 2.5 lc rgb 'black' notitle, \
          NaN with points pt 7 ps 1.4 lc rgb '#4d4d4d' title 'change vs none', \
-         NaN with yerrorbars pt -1 lw 1.5 lc rgb 'black' title 'whisker: its interval', \
+         NaN with lines lw 1.5 lc rgb 'black' title 'whisker: its interval', \
          NaN with lines dt 3 lw 1.5 lc rgb '#4d4d4d' title "f4-backoff's setting", \
          (any_over ? NaN : 1/0) with points pt 2 ps 2 lw 2 lc rgb 'black' title (any_over ? 'oversubscribed: threads share CPUs or cores' : ''), \
          NaN with boxes fs solid 0.55 noborder lc rgb '#ffd27f' title "study, prodcons: -15 to -30%\n(32 workers, 2 nodes)"

@@ -286,7 +286,7 @@ class TwoSocketsSMT(HostKind, unittest.TestCase):
         if not PDFTOTEXT:
             self.skipTest("pdftotext not installed")
         text = flat_text(os.path.join(self.plots, self.REAL, "f4-backoff.pdf"))
-        self.assertIn("vs none at 32 threads", text)
+        self.assertIn("against none, per workload, at 32 threads", text)
         self.assertIn("(32 cores \u00d7 2 threads)", text)
         self.assertNotIn("EMULATED", text)
 
