@@ -419,12 +419,15 @@ def read_rows(path, need=()):
             raise DataError(path, None, None, "not CSV: %s" % e) from None
         if len(_READ) >= 512:
             _READ.clear()
-        _READ[key] = frame
-    frame = _READ[key]
+        # The records are kept, not the frame: pandas' to_dict boxes every
+        # value anew on each call, and the summaries read the same files
+        # hundreds of times.  Callers get fresh dicts (they may edit them).
+        _READ[key] = (list(frame.columns), frame.to_dict("records"))
+    columns, records = _READ[key]
     for c in need:
-        if c not in frame.columns:
+        if c not in columns:
             raise DataError(path, 1, c, "wrong header: column missing")
-    return frame.to_dict("records")
+    return [dict(r) for r in records]
 
 
 #: Values computed from a row that aggregate() accepts by name.
