@@ -55,7 +55,7 @@ CFLAGS_  := -std=gnu11 -pthread -fPIC $(OPT) $(WARN) $(SANFLAGS) -Iring $(CFLAGS
 LDFLAGS_ := -pthread $(SANFLAGS) $(LDFLAGS)
 RING_LIBS := -lhwloc -lnuma
 
-.PHONY: all lib bench test test-slow test-ring test-harness test-tsan test-asan test-fault test-leaks bench-ring bench-peers bench-oversub \
+.PHONY: all lib bench test test-slow test-ring test-harness test-harness-slow test-tsan test-asan test-fault test-leaks bench-ring bench-peers bench-oversub \
 	bench-fidelity bench-placement \
 	install uninstall clean deps-build deps-test FORCE
 
@@ -82,10 +82,12 @@ test: deps-test
 	@$(MAKE) --no-print-directory fuzz-regress
 
 # What make test leaves out to stay within minutes (docs/testing.md): the
-# scripts' tests marked @slow. CI runs it right after make test.
+# harness's longest runs (test_bench --slow) and the scripts' tests marked
+# @slow. CI runs it right after make test.
 test-slow: deps-test
 	@scripts/deps.sh experiments
 	@$(MAKE) --no-print-directory lib bench
+	@$(MAKE) --no-print-directory test-harness-slow
 	@$(MAKE) --no-print-directory test-scripts-slow
 
 # The ring's tests, then every peer adapter's (harness/tests/test_peers: the

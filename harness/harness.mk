@@ -128,6 +128,12 @@ test-harness: $(HARNESS_TEST_BINS) $(B)/numaring-bench $(B)/obj/harness/hgrm.o
 	  { echo "test-harness: numaring-bench links the .hgrm reader (harness/hgrm.c); it belongs in the tests and the fuzzer only" >&2; exit 1; }
 	@set -e; for t in $(HARNESS_TEST_BINS); do echo "== $$t"; NUMARING_BENCH=$(B)/numaring-bench $$t; done
 
+# make test-slow's share of the harness tests: test_bench's longest runs (every
+# queue in the oversubscribed shapes, the faults in pairs and mixed).
+test-harness-slow: $(B)/tests/test_bench $(B)/numaring-bench
+	@echo "== $(B)/tests/test_bench --slow"
+	@NUMARING_BENCH=$(B)/numaring-bench $(B)/tests/test_bench --slow
+
 
 # The reference of bench-fidelity: a bare pinned 1P1C loop, no harness code.
 # xenium's vyukov_bounded_queue (--queue xenium-vyukov, flat's algorithm in

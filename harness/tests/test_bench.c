@@ -566,36 +566,45 @@ static void check_result_dir(const char *dir, const char *queue)
 	assert_int_equal(count_entries(dir), o->dequeue_paths ? 5 : 4);
 }
 
-static void every_queue_runs_and_verifies(void **state)
+/* producers, consumers, open-loop rate, duration (NULL: --ops). 2P2C and
+ * 4P4C are more threads than CPUs on a 2-CPU machine: ck and rte can fall
+ * into a convoy when a preempted producer holds a claimed slot (minutes for
+ * 30000 items), so those shapes are timed, not counted, and the small
+ * capacity keeps the drain short. make test runs shapes 0 and 3 (counted
+ * 1P1C, open-loop 2P2C); make test-slow adds 1 and 2 (closed-loop 2P2C in
+ * bursts, 4P4C). */
+static const char *const every_queue_shapes[][4] = {{"1", "1", NULL, NULL},
+						    {"2", "2", NULL, "0.2"},
+						    {"4", "4", NULL, "0.3"},
+						    {"2", "2", "200000", "0.2"}};
+
+/* Every queue of the manifest (but the broken fault-* ones) in the shapes
+ * whose indexes are listed in shapes (n of them): exit 0 and a result folder
+ * that check_result_dir accepts. */
+static void every_queue_in_shapes(const int *shapes, int n_shapes)
 {
-	(void)state;
 	static struct outcome r;
-	/* producers, consumers, open-loop rate, duration (NULL: --ops). 2P2C and
-	 * 4P4C are more threads than CPUs on a 2-CPU machine: ck and rte can fall
-	 * into a convoy when a preempted producer holds a claimed slot (minutes
-	 * for 30000 items), so those shapes are timed, not counted, and the small
-	 * capacity keeps the drain short. */
-	const char *shapes[][4] = {{"1", "1", NULL, NULL}, {"2", "2", NULL, "0.2"},
-				   {"4", "4", NULL, "0.3"}, {"2", "2", "200000", "0.2"}};
 	for (int q = 0; hq_all[q]; q++) {
 		if (hq_all[q]->test_only) /* broken on purpose: see faults_are_caught */
 			continue;
-		for (int k = 0; k < 4; k++) {
+		for (int j = 0; j < n_shapes; j++) {
+			int k = shapes[j];
+			const char *const *shape = every_queue_shapes[k];
 			char dir[400], tag[64];
 			snprintf(tag, sizeof tag, "run-%s-%d", hq_all[q]->name, k);
 			fresh_dir(dir, sizeof dir, tag);
 			const char *args[24] = {"--queue", hq_all[q]->name, "--producers",
-						shapes[k][0], "--consumers", shapes[k][1],
+						shape[0], "--consumers", shape[1],
 						"--warmup", "0.05", "--capacity", "64", "--batch", "8",
 						"--out", dir, "--quiet"};
 			int n = 15;
-			if (shapes[k][2]) { /* open loop */
+			if (shape[2]) { /* open loop */
 				args[n++] = "--rate";
-				args[n++] = shapes[k][2];
+				args[n++] = shape[2];
 			}
-			if (shapes[k][3]) {
+			if (shape[3]) {
 				args[n++] = "--duration";
-				args[n++] = shapes[k][3];
+				args[n++] = shape[3];
 			} else {
 				args[n++] = "--ops";
 				args[n++] = "30000";
@@ -613,6 +622,21 @@ static void every_queue_runs_and_verifies(void **state)
 			check_result_dir(dir, hq_all[q]->name);
 		}
 	}
+}
+
+static void every_queue_runs_and_verifies(void **state)
+{
+	(void)state;
+	const int shapes[] = {0, 3};
+	every_queue_in_shapes(shapes, 2);
+}
+
+/* make test-slow: the closed-loop 2P2C bursts and the 4P4C shape */
+static void every_queue_runs_and_verifies_oversubscribed(void **state)
+{
+	(void)state;
+	const int shapes[] = {1, 2};
+	every_queue_in_shapes(shapes, 2);
 }
 
 /* a field of s as a number (0 for an empty cell) */
@@ -1064,22 +1088,24 @@ static void run_faulty(struct outcome *r, const char *const *args)
 	}
 }
 
+/* The broken queues and what stderr says of each; the item kinds they run with */
+static const char *const fault_queues[][2] = {{"fault-drop", "lost"},
+					      {"fault-dup", "duplicate"},
+					      {"fault-corrupt", "checksum differs"},
+					      {"fault-reorder", "arrived after a later item of its producer"}};
+static const char *const fault_item_kinds[] = {"inline", "message"};
+
 static void faults_are_caught(void **state)
 {
 	(void)state;
 	static struct outcome r;
-	const char *faults[][2] = {{"fault-drop", "lost"},
-				   {"fault-dup", "duplicate"},
-				   {"fault-corrupt", "checksum differs"},
-				   {"fault-reorder", "arrived after a later item of its producer"}};
-	const char *items[] = {"inline", "message"};
 	for (int f = 0; f < 4; f++)
 		for (int i = 0; i < 2; i++) {
 			char dir[400], tag[64];
-			snprintf(tag, sizeof tag, "%s-%s", faults[f][0], items[i]);
+			snprintf(tag, sizeof tag, "%s-%s", fault_queues[f][0], fault_item_kinds[i]);
 			fresh_dir(dir, sizeof dir, tag);
 			/* 1.5 million items: the fault strikes at the millionth */
-			const char *args[] = {"--queue", faults[f][0], "--item", items[i], "--ops",
+			const char *args[] = {"--queue", fault_queues[f][0], "--item", fault_item_kinds[i], "--ops",
 					      "1500000", "--warmup", "0", "--calibrate", "0",
 					      "--drain-timeout", "1", "--out", dir, "--quiet", NULL};
 			run_faulty(&r, args);
@@ -1088,7 +1114,7 @@ static void faults_are_caught(void **state)
 			/* fault-reorder loses nothing: the order check names it */
 			if (f < 3 && !strstr(r.err, "verify failed: producer 0 sent"))
 				fail_msg("%s: the message does not name the producer: %s", tag, r.err);
-			const char *what = faults[f][1];
+			const char *what = fault_queues[f][1];
 			/* a duplicated message is caught by its state, an inline
 			 * duplicate by the count */
 			if (f == 1 && i == 0)
@@ -1112,29 +1138,6 @@ static void faults_are_caught(void **state)
 			fail_msg("%s: exit %d, expected 1 and \"checksum differs\": %s", tag, r.status,
 				 r.err);
 	}
-	/* pairs and mixed: each thread is a producer, and its millionth
-	 * enqueue is broken (2.5 million items: 1.25 million each) */
-	const char *workloads[] = {"pairs", "mixed"};
-	for (int w = 0; w < 2; w++)
-		for (int f = 0; f < 4; f++)
-			for (int i = 0; i < 2; i++) {
-				char dir[400], tag[64];
-				snprintf(tag, sizeof tag, "%s-%s-%s", faults[f][0], workloads[w], items[i]);
-				fresh_dir(dir, sizeof dir, tag);
-				const char *args[] = {"--queue", faults[f][0], "--workload", workloads[w],
-						      "--threads", "2", "--item", items[i], "--ops",
-						      "2500000", "--warmup", "0", "--calibrate", "0",
-						      "--drain-timeout", "1", "--out", dir, "--quiet", NULL};
-				run_faulty(&r, args);
-				const char *what = f == 1 && i == 0 ? "duplicated"
-						   : f == 3	   ? "arrived after a later item"
-								   : faults[f][1];
-				if (r.status != 1 || !strstr(r.err, "verify failed: ") ||
-				    !strstr(r.err, what))
-					fail_msg("%s: exit %d, expected 1 and \"%s\": %s", tag, r.status,
-						 what, r.err);
-				assert_true(count_entries(dir) <= 0);
-			}
 	/* the same queue below a million items is sound: the check itself
 	 * raises no false alarm */
 	char dir[400];
@@ -1151,6 +1154,36 @@ static void faults_are_caught(void **state)
 	run_bench(&r, NULL, ok_mixed);
 	if (r.status != 0)
 		fail_msg("fault-corrupt below its period, mixed: exit %d: %s", r.status, r.err);
+}
+
+/* make test-slow: faults_are_caught's faults in the symmetric workloads */
+static void faults_are_caught_in_pairs_and_mixed(void **state)
+{
+	(void)state;
+	static struct outcome r;
+	/* each thread is a producer, and its millionth enqueue is broken (2.5
+	 * million items: 1.25 million each) */
+	const char *workloads[] = {"pairs", "mixed"};
+	for (int w = 0; w < 2; w++)
+		for (int f = 0; f < 4; f++)
+			for (int i = 0; i < 2; i++) {
+				char dir[400], tag[64];
+				snprintf(tag, sizeof tag, "%s-%s-%s", fault_queues[f][0], workloads[w], fault_item_kinds[i]);
+				fresh_dir(dir, sizeof dir, tag);
+				const char *args[] = {"--queue", fault_queues[f][0], "--workload", workloads[w],
+						      "--threads", "2", "--item", fault_item_kinds[i], "--ops",
+						      "2500000", "--warmup", "0", "--calibrate", "0",
+						      "--drain-timeout", "1", "--out", dir, "--quiet", NULL};
+				run_faulty(&r, args);
+				const char *what = f == 1 && i == 0 ? "duplicated"
+						   : f == 3	   ? "arrived after a later item"
+								   : fault_queues[f][1];
+				if (r.status != 1 || !strstr(r.err, "verify failed: ") ||
+				    !strstr(r.err, what))
+					fail_msg("%s: exit %d, expected 1 and \"%s\": %s", tag, r.status,
+						 what, r.err);
+				assert_true(count_entries(dir) <= 0);
+			}
 }
 
 /* The order check (item.h) on every item: every queue that keeps each
@@ -1847,8 +1880,15 @@ static void show_topology_is_right(void **state)
 	assert_non_null(strstr(r.out, "\"memory_node\": -1"));
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	/* make test runs the first group; make test-slow runs test_bench --slow,
+	 * the runs that take the longest (docs/testing.md) */
+	int slow = argc == 2 && !strcmp(argv[1], "--slow");
+	if (argc > 1 && !slow) {
+		fprintf(stderr, "usage: test_bench [--slow]\n");
+		return 2;
+	}
 	const char *b = getenv("NUMARING_BENCH");
 	if (b && *b)
 		bench = b;
@@ -1906,7 +1946,12 @@ int main(void)
 		cmocka_unit_test(queue_memory_is_placed_and_counted),
 		cmocka_unit_test(hand_over_distance_is_recorded),
 	};
-	int rc = cmocka_run_group_tests_name("numaring-bench", tests, NULL, NULL);
+	const struct CMUnitTest slow_tests[] = {
+		cmocka_unit_test(every_queue_runs_and_verifies_oversubscribed),
+		cmocka_unit_test(faults_are_caught_in_pairs_and_mixed),
+	};
+	int rc = slow ? cmocka_run_group_tests_name("numaring-bench (slow)", slow_tests, NULL, NULL)
+		      : cmocka_run_group_tests_name("numaring-bench", tests, NULL, NULL);
 	char cmd[300];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
 	if (system(cmd) != 0)

@@ -82,6 +82,13 @@ class SplitTest(unittest.TestCase):
         with open(os.path.join(ROOT, "Makefile"), encoding="utf-8") as f:
             mk = f.read()
         self.assertRegex(mk, r"(?m)^test-slow:.*\n(\t.*\n)*\t.*test-scripts-slow$")
+        # the harness's long runs (test_bench --slow) are in the slow set only
+        self.assertRegex(mk, r"(?m)^test-slow:.*\n(\t.*\n)*\t.*test-harness-slow$")
+        self.assertNotRegex(mk, r"(?m)^test:.*\n(\t.*\n)*\t.*test-harness-slow$")
+        with open(os.path.join(ROOT, "harness", "harness.mk"), encoding="utf-8") as f:
+            m = re.search(r"(?m)^test-harness-slow:.*\n((?:\t.*\n)+)", f.read())
+        self.assertIsNotNone(m, "harness/harness.mk: no test-harness-slow target")
+        self.assertIn("tests/test_bench --slow", m.group(1))
         with open(os.path.join(ROOT, "scripts", "experiments.mk"), encoding="utf-8") as f:
             mk = f.read()
         for target, env in (("test-scripts", None), ("test-scripts-slow", "only")):
