@@ -24,7 +24,7 @@ import tempfile
 import unittest
 
 from scripts.analysis import ceiling_report, claims, findings, nrdata, summarize
-from scripts.tests import fakeresults
+from scripts.tests import fakeresults, slow
 
 PACES = ("free", "producer", "consumer")
 
@@ -148,8 +148,8 @@ class PeersField(unittest.TestCase):
         """peers-regimes (the supplement's): the item panels hold prodcons rows at
         work 0 and pin compact alone, a row of pairs and one of mixed (its own
         panels in the .dat's pairs block: 2, 3); the caption counts what it
-        leaves out; peers-latency likewise; both draw (matplotlib) and write
-        their data."""
+        leaves out; peers-latency likewise; their data (the drawing: the next
+        test, in make test-slow)."""
         from scripts.figures import plot
         h = plot.Host(self.results, "field")
         h.load()
@@ -187,6 +187,15 @@ class PeersField(unittest.TestCase):
         self.assertTrue(all(nrdata.peers_named(r) for r in lat["rows"]))
         self.assertIn("under pairs and mixed are in peers-throughput",
                       " ".join(lat.get("notes") or []))
+
+    @slow
+    def test_the_figures_with_mixed_beside_pairs_draw(self):
+        """The three figures of the field's host draw (matplotlib) and write
+        their .png."""
+        from scripts.figures import plot
+        h = plot.Host(self.results, "field")
+        h.load()
+        prep = plot.prepare(h)
         out = os.path.join(self.tmp, "plots")
         for name in ("peers-throughput", "peers-regimes", "peers-latency"):
             plot.draw_one(name, prep[name], out)
