@@ -102,6 +102,29 @@ class IntervalTest(unittest.TestCase):
         self.assertEqual(nrdata.paired_ratios(a, b, "v"), [2.0, 4.0, 3.0])   # rep 4 unpaired
         self.assertEqual(nrdata.paired_ratios(a, b, "v", fn=lambda x, y: x - y), [5, 15, 20])
 
+    def test_paired_ratios_are_by_reps_medians(self):
+        """paired_ratios' per-repetition medians (without frames) are
+        by_rep's (pandas' groupby median) bit for bit: several runs per rep,
+        even counts, reps out of order, empty and NaN values, a rep whose
+        values are all NaN, a zero denominator left out."""
+        rnd = random.Random(7)
+        for trial in range(50):
+            rows = {}
+            for side in ("a", "b"):
+                rows[side] = []
+                for _ in range(rnd.randint(0, 12)):
+                    v = rnd.choice([rnd.uniform(1e3, 1e9), rnd.lognormvariate(0, 4), 0.0,
+                                    "", "nan", rnd.uniform(0.1, 0.3)])
+                    rows[side].append({"rep": str(float(rnd.randint(0, 5))), "v": str(v)})
+            with self.subTest(trial=trial):
+                want_a, want_b = nrdata.by_rep(rows["a"], "v"), nrdata.by_rep(rows["b"], "v")
+                want = [want_a[k] / want_b[k] for k in want_a.index
+                        if k in want_b.index and want_b[k] != 0]
+                got = nrdata.paired_ratios(rows["a"], rows["b"], "v")
+                self.assertEqual(len(got), len(want))
+                for g, w in zip(got, want):
+                    self.assertTrue(g == w or (math.isnan(g) and math.isnan(w)), (g, w))
+
 
 class StoppingRuleTest(unittest.TestCase):
     """The stopping rule (scripts/common/looks.py, stats.sequential_verdict):
