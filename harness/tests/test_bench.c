@@ -1089,10 +1089,11 @@ static void run_faulty(struct outcome *r, const char *const *args)
 }
 
 /* The broken queues and what stderr says of each; the item kinds they run with */
-static const char *const fault_queues[][2] = {{"fault-drop", "lost"},
-					      {"fault-dup", "duplicate"},
-					      {"fault-corrupt", "checksum differs"},
-					      {"fault-reorder", "arrived after a later item of its producer"}};
+static const char *const fault_queues[][2] = {
+	{"fault-drop", "lost"},
+	{"fault-dup", "duplicate"},
+	{"fault-corrupt", "checksum differs"},
+	{"fault-reorder", "arrived after a later item of its producer"}};
 static const char *const fault_item_kinds[] = {"inline", "message"};
 
 static void faults_are_caught(void **state)
@@ -1105,7 +1106,8 @@ static void faults_are_caught(void **state)
 			snprintf(tag, sizeof tag, "%s-%s", fault_queues[f][0], fault_item_kinds[i]);
 			fresh_dir(dir, sizeof dir, tag);
 			/* 1.5 million items: the fault strikes at the millionth */
-			const char *args[] = {"--queue", fault_queues[f][0], "--item", fault_item_kinds[i], "--ops",
+			const char *args[] = {"--queue", fault_queues[f][0], "--item",
+					      fault_item_kinds[i], "--ops",
 					      "1500000", "--warmup", "0", "--calibrate", "0",
 					      "--drain-timeout", "1", "--out", dir, "--quiet", NULL};
 			run_faulty(&r, args);
@@ -1168,10 +1170,12 @@ static void faults_are_caught_in_pairs_and_mixed(void **state)
 		for (int f = 0; f < 4; f++)
 			for (int i = 0; i < 2; i++) {
 				char dir[400], tag[64];
-				snprintf(tag, sizeof tag, "%s-%s-%s", fault_queues[f][0], workloads[w], fault_item_kinds[i]);
+				snprintf(tag, sizeof tag, "%s-%s-%s", fault_queues[f][0], workloads[w],
+					 fault_item_kinds[i]);
 				fresh_dir(dir, sizeof dir, tag);
-				const char *args[] = {"--queue", fault_queues[f][0], "--workload", workloads[w],
-						      "--threads", "2", "--item", fault_item_kinds[i], "--ops",
+				const char *args[] = {"--queue", fault_queues[f][0], "--workload",
+						      workloads[w], "--threads", "2", "--item",
+						      fault_item_kinds[i], "--ops",
 						      "2500000", "--warmup", "0", "--calibrate", "0",
 						      "--drain-timeout", "1", "--out", dir, "--quiet", NULL};
 				run_faulty(&r, args);
