@@ -11,41 +11,55 @@ REPS        ?=
 FORCE       ?=
 TOPOLOGY    ?=
 COMPARE     ?=
+# a wall-clock budget for all of make experiments (90m, 1h, 4:00:00): the
+# planner leaves out exploratory, then figure-only points, never a claim's,
+# and says what (scripts/runner/sizing.py fit_budget). Not the stopping
+# rule's factor (the runner's --budget).
+TIME_BUDGET ?=
 EXP_ARGS = $(if $(EXPERIMENTS),--experiments '$(EXPERIMENTS)') $(if $(PROFILE),--profile $(PROFILE)) \
 	$(if $(REPS),--reps $(REPS)) $(if $(FORCE),--force) $(if $(TOPOLOGY),--topology '$(TOPOLOGY)') \
-	$(if $(LIKWID),--likwid)
+	$(if $(LIKWID),--likwid) $(if $(TIME_BUDGET),--time-budget '$(TIME_BUDGET)') \
+	$(if $(RESULTS),--results $(RESULTS))
 
 .PHONY: experiments plots deps-experiments test-scripts test-scripts-slow
 
 deps-experiments:
 	@scripts/deps.sh build peers experiments
 
-# Every experiment for this host, then the plots, then the reproduction
-# report of this working tree's results (scripts/analysis/claims.py). Runs that failed
-# to run or verify make it end non-zero after the plots are drawn; a claim
-# that does not hold (a point above the ceiling model, say) is in the report,
-# never a failure.
+# The side benchmarks' options (scripts/runner/side.py): those EXPERIMENTS
+# names (all without it; none where it names sweeps only), sized by PROFILE.
+SIDE_ARGS = $(if $(EXPERIMENTS),--experiments '$(EXPERIMENTS)') $(if $(PROFILE),--profile $(PROFILE)) \
+	$(if $(RESULTS),--results $(RESULTS)) --bench $(B)/numaring-bench --bare $(B)/bench/bare_loop \
+	--oversub $(B)/bench/bench_oversub
+SIDE_BINS = $(B)/bench/bare_loop $(B)/bench/bench_oversub
+
+# Every experiment for this host, then the side benchmarks it names, then the
+# plots, then the reproduction report of this working tree's results
+# (scripts/analysis/claims.py). Runs that failed to run or verify make it end
+# non-zero after the plots are drawn; a claim that does not hold (a point
+# above the ceiling model, say) is in the report, never a failure.
 experiments: deps-experiments
-	@$(MAKE) --no-print-directory lib bench $(B)/bench/bench_ring $(if $(LIKWID),bench-likwid)
+	@$(MAKE) --no-print-directory lib bench $(B)/bench/bench_ring $(SIDE_BINS) $(if $(LIKWID),bench-likwid)
 	@rc=0; $(PYTHON) -m scripts.runner.experiments run $(EXP_ARGS) || rc=$$?; \
 	 if [ $$rc -ne 2 ] && [ $$rc -ne 130 ]; then \
-	   $(MAKE) --no-print-directory side-benchmarks || rc=1; \
+	   src=0; $(PYTHON) -m scripts.runner.side run $(SIDE_ARGS) || src=$$?; \
+	   if [ $$src -eq 130 ]; then exit 130; fi; [ $$src -eq 0 ] || rc=1; \
 	   $(MAKE) --no-print-directory plots || rc=1; \
-	   echo; $(PYTHON) -m scripts.runner.experiments report || rc=1; fi; \
+	   echo; $(PYTHON) -m scripts.runner.experiments report $(if $(RESULTS),--results $(RESULTS)) || rc=1; fi; \
 	 exit $$rc
 
-# The side benchmarks whose claims the reproduction report reads (make
-# experiments runs them after the sweeps, into the same host folder; their
-# time is in its estimate: scripts/runner/sizing.py SIDE_BENCHMARKS).
+# The side benchmarks whose claims the reproduction report reads, as make
+# experiments runs them after the sweeps (into the same host folder, sized by
+# PROFILE, those EXPERIMENTS names; their time is in its estimate):
+# scripts/runner/side.py, `python3 -m scripts.runner.side list` for each
+# profile's options and time. Each runs whatever the one before did: a
+# failure is reported at the end, never a reason to leave the others' claims
+# unmeasured. make bench-peers, bench-fidelity, bench-oversub (below) run one
+# at its own full size.
 .PHONY: side-benchmarks
-# Each runs whatever the one before did: a failure is reported at the end,
-# never a reason to leave the others' claims unmeasured.
-side-benchmarks:
-	@rc=0; \
-	 $(MAKE) --no-print-directory bench-peers || rc=1; \
-	 $(MAKE) --no-print-directory bench-fidelity || rc=1; \
-	 $(MAKE) --no-print-directory bench-oversub QUICK=1 || rc=1; \
-	 exit $$rc
+side-benchmarks: deps-build
+	@$(MAKE) --no-print-directory lib bench $(SIDE_BINS)
+	$(PYTHON) -m scripts.runner.side run $(SIDE_ARGS)
 
 # The claims of several hosts side by side (make report HOSTS="a b"; every
 # host with real nodes under results/, or RESULTS=DIR, by default): a claim

@@ -268,10 +268,14 @@ def m_f5_realized(ctx):
     if not rz:
         return None
     worst = min(rz, key=lambda x: x["ratio"])
+    # how the points kept a batch at the source (issue 43 item 4), from their rows
+    hows = list(dict.fromkeys(x["how"] for x in rz if x.get("how")))
+    how = ("; the points: " + hows[0] if len(hows) == 1 else
+           f"; that point: {worst['how']} (the points differ)" if worst.get("how") else "")
     return Measured(worst["ratio"], source=f"{os.path.basename(ctx.cross)}/f5-ceiling.csv",
                     detail=(f"lowest realized / configured batch: batch {worst['batch']} at "
                             f"{worst['threads']} threads moved {worst['realized']:.1f} items "
-                            "per transfer"))
+                            f"per transfer{how}"))
 
 
 def m_order_kept(ctx):

@@ -537,16 +537,54 @@ def realized_of(r):
     return None
 
 
+def f5_how(rows):
+    """How F5's runs kept a batch waiting at the source, from their rows (for
+    F5.realized-batch's detail): open loop at its offered load or closed loop,
+    the pace where a side was paced (regime.pace_of: that side's work, ns,
+    drawn 0..N after each operation), the consumers' linger and the slots of
+    a node ring; each part's values joined with '/' where the runs differ.
+    '' for no rows."""
+    def vals(fn):
+        return "/".join(dict.fromkeys(v for v in map(fn, rows) if v))
+
+    def pace(r):
+        p = regime.pace_of(r)
+        side = {"producer-paced": "producer", "consumer-paced": "consumer"}.get(p)
+        paced = ""
+        if side:
+            w = nrdata.num(r, f"{side}_work_ns")
+            op = {"producer": "enqueue", "consumer": "dequeue"}[side]
+            paced = f"{p} (0..{w:g} ns of work per {op})" if w else p
+        if regime.closed_loop(r):
+            return "closed loop, " + (paced or "no side paced")
+        rate = nrdata.num(r, "rate")
+        return ((f"open loop at {load_of(r)} of the capacity" if load_of(r)
+                 else f"open loop at {rate / 1e6:.3g} M items/s") + (", " + paced if paced else ""))
+
+    def linger(r):
+        us = nrdata.num(r, "linger_us")
+        return (f"consumers lingering up to {us:g} us for a full batch" if us
+                else "no linger" if us is not None else "")
+
+    def ring(r):
+        slots, nodes = nrdata.num(r, "queue_slots"), nrdata.num(r, "nodes")
+        return f"{slots / nodes:g} slots a node ring" if slots and nodes else ""
+
+    return ", ".join(v for v in (vals(pace), vals(linger), vals(ring)) if v)
+
+
 def f5_realized(hostdir):
     """F5's realized batch per open-loop point: [{threads, batch, realized (median
-    over the reps), ratio realized / configured}] sorted by threads and batch; None where
-    no run records its transfers."""
+    over the reps), ratio realized / configured, how (f5_how of its runs)}] sorted
+    by threads and batch; None where no run records its transfers."""
     # the open-loop runs (the figure's realized-batch panel): a closed loop keeps
     # every batch full, so mixing its runs in would hide short transfers
     rows = [r for r in load(os.path.join(hostdir, "f5-ceiling.csv"))
             if load_of(r) or not regime.closed_loop(r)]
-    agg = nrdata.aggregate(rows, (threads, lambda r: int(float(r["batch"]))), realized_of)
-    return [{"threads": t, "batch": b, "realized": m, "ratio": m / b}
+    point = (threads, lambda r: int(float(r["batch"])))
+    agg = nrdata.aggregate(rows, point, realized_of)
+    return [{"threads": t, "batch": b, "realized": m, "ratio": m / b,
+             "how": f5_how([r for r in rows if (threads(r), int(float(r["batch"]))) == (t, b)])}
             for (t, b), (m, _lo, _hi, _n) in agg.items()] or None
 
 

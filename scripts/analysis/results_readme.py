@@ -12,6 +12,7 @@ the pace. Only wording lives here; every number is computed
 elsewhere. python3 -m scripts.analysis.summarize --readme HOST writes the file.
 """
 
+import json
 import os
 import re
 import statistics
@@ -424,10 +425,23 @@ def fidelity_section(hostdir):
     """Where the harness's time goes (make bench-fidelity's stripped runs): for
     each queue and mode, harness / bare loop, each cost removed alone over the
     plain harness, and all removed over the bare loop; paired by round. None
-    where the host's bench-fidelity.csv has no stripped runs."""
+    where the host's bench-fidelity.csv has no stripped runs; one line saying
+    they were not measured where its meta.json says it ran with --no-strip
+    (make experiments' profile quick: scripts/runner/side.py)."""
     rows = [{**r, "rep": r.get("round") or "1"} for r in findings.load_all(
         os.path.join(hostdir, "bench", "bench-fidelity.csv"))]
     if not any(r.get("stripped") for r in rows):
+        try:
+            with open(os.path.join(hostdir, "bench", "bench-fidelity.meta.json"),
+                      encoding="utf-8") as f:
+                opts = json.load(f).get("options") or {}
+        except (OSError, ValueError, AttributeError):
+            opts = {}
+        if rows and isinstance(opts, dict) and opts.get("no_strip"):
+            return ["", "## Where the harness's time goes (make bench-fidelity)", "",
+                    "Not measured in these results: bench-fidelity ran without its diagnostic "
+                    "runs (`--no-strip`, as `make experiments` runs it in profile quick: "
+                    "scripts/runner/side.py); `make bench-fidelity` measures them."]
         return []
 
     def runs(q, b, where="harness", stripped=None):

@@ -47,6 +47,16 @@ from . import manifest
 
 SECTIONS = ("experiment", "sweep", "quick", "full", "smoke")
 PROFILES = ("quick", "full", "smoke")
+#: what a block says it serves (issue 43): the claims (ids of
+#: scripts/analysis/claims_table.py, shell patterns allowed: F4.*) and the figures
+#: (scripts/common/figlist.py's names) that read its points. A block that names
+#: neither is exploratory: the full profile alone runs it, and last.
+READS_KEYS = ("claims", "figures")
+#: the tiers of a point, in the order a sweep runs them and a time budget keeps
+#: them: a claim reads it; only a figure does; nothing does (full profile only)
+TIERS = ("claim", "figure", "exploratory")
+#: a block's name: [block NAME]
+BLOCK_NAME = r"[a-z0-9][a-z0-9-]{0,39}"
 # The values numaring-bench takes, from its own tables (scripts/manifest.json).
 QUEUES = manifest.queues()
 LOOKUPS = manifest.lookups()
@@ -278,28 +288,83 @@ def _check_reference(text):
     return pairs
 
 
+class Block:
+    """One [block NAME] of an experiment file (or its [sweep] alone, in a file
+    without blocks): the sweep keys it sets over [sweep]'s, the keys it sets
+    for one profile only (quick.bursts = 0: over the profile's own section),
+    and the claims and figures that read its points."""
+
+    def __init__(self, name, keys, per_profile, claims, figures, line=None):
+        self.name = name
+        self.keys = keys                # key -> list of values
+        self.per_profile = per_profile  # profile -> {key -> list of values}
+        self.claims = claims            # claim ids or patterns
+        self.figures = figures          # figure names
+        self.line = line
+
+    #: False for the [sweep] of a file that names no claim nor figure at all
+    #: (a file of one's own, a test's): it runs in every profile, as a
+    #: figure-only block (what a time budget may leave out), its readers unsaid
+    declared = True
+
+    @property
+    def tier(self):
+        return (TIERS[0] if self.claims else TIERS[1] if self.figures or not self.declared
+                else TIERS[2])
+
+    profiles = PROFILES   # the profiles that run it (profiles = ...)
+
+    def runs_in(self, profile):
+        """Whether the profile runs the block: those its profiles key names
+        (default: every one); an exploratory block, the full profile alone."""
+        return profile in self.profiles and (self.tier != "exploratory" or profile == "full")
+
+
 class Experiment:
     """One checked experiment file."""
 
     reference = "first"     # the drift reference: "first", "none" or [(key, value)]
     reference_line = None
 
-    def __init__(self, path, name, title, finding, sweep, profiles):
+    def __init__(self, path, name, title, finding, sweep, profiles, blocks=None):
         self.path = path
         self.name = name
         self.title = title
         self.finding = finding
         self.sweep = sweep          # key -> list of values (checked), in file order
         self.profiles = profiles    # profile -> {key -> list of values}
+        # the blocks (a file without [block] sections: [sweep] is its one block)
+        if not blocks:
+            blocks = [Block("sweep", {}, {}, [], [])]
+            blocks[0].declared = False
+        self.blocks = blocks
+
+    def block_settings(self, profile):
+        """[(block, settings)] of the blocks the profile runs: [sweep], then
+        the block's keys, the profile's section, the block's keys for that
+        profile (later wins)."""
+        out = []
+        over = {k: v for k, v in self.profiles.get(profile, {}).items() if k not in PROFILE_ONLY}
+        for b in self.blocks:
+            if not b.runs_in(profile):
+                continue
+            s = dict(self.sweep)
+            s.update(b.keys)
+            s.update(over)
+            s.update(b.per_profile.get(profile, {}))
+            out.append((b, s))
+        return out
 
     def settings(self, profile):
-        """The sweep with the profile's overrides, and the repetitions."""
-        s = dict(self.sweep)
-        over = self.profiles.get(profile, {})
-        for k, v in over.items():
-            if k not in PROFILE_ONLY:
-                s[k] = v
-        reps = over.get("reps", [3])[0]
+        """Every value each key takes in the profile's blocks (their union, in
+        the order first met: for a file without blocks, the sweep with the
+        profile's overrides), and the repetitions."""
+        s = {}
+        for _b, bs in self.block_settings(profile):
+            for k, vals in bs.items():
+                have = s.setdefault(k, [])
+                have += [v for v in vals if v not in have]
+        reps = self.profiles.get(profile, {}).get("reps", [3])[0]
         return s, reps
 
     def item_otherwise(self, profile):
@@ -327,12 +392,24 @@ def parse(path, text=None):
             continue
         if len(raw) > 4000:
             raise ExpError(f"{where}: line longer than 4000 characters")
+        m = re.fullmatch(r"\[block\s+(\S*)\s*\]", line)
+        if m:
+            if not re.fullmatch(BLOCK_NAME, m.group(1)):
+                raise ExpError(f"{where}: block name {m.group(1)!r}: expected lower-case "
+                               "letters, digits and '-' (at most 40)")
+            section = f"block {m.group(1)}"
+            if section in seen:
+                raise ExpError(f"{where}: [{section}] given twice (first at line "
+                               f"{lines_of[(section, '')]})")
+            seen[section] = {}
+            lines_of[(section, "")] = lineno
+            continue
         m = re.fullmatch(r"\[([A-Za-z0-9_-]*)\]", line)
         if m:
             section = m.group(1)
             if section not in SECTIONS:
                 raise ExpError(f"{where}: unknown section [{section}] (sections: "
-                               + ", ".join(f"[{s}]" for s in SECTIONS) + ")")
+                               + ", ".join(f"[{s}]" for s in SECTIONS) + ", [block NAME])")
             continue
         if line.startswith("["):
             raise ExpError(f"{where}: malformed section header {line!r}")
@@ -363,6 +440,31 @@ def parse(path, text=None):
         items = [v.strip() for v in value.split(",")]
         if any(v == "" for v in items):
             raise ExpError(f"{where}: empty item in the list for {key}")
+        in_block = section.startswith("block ")
+        if key == "profiles" and in_block:
+            bad = [v for v in items if v not in PROFILES]
+            if bad or len(set(items)) != len(items):
+                raise ExpError(f"{where}: profiles: expected some of {', '.join(PROFILES)}, "
+                               f"each once, not {value!r}")
+            seen[section][key] = items
+            continue
+        if key in READS_KEYS and (in_block or section == "sweep"):
+            pattern = r"[A-Za-z0-9][A-Za-z0-9.*?_-]*" if key == "claims" else r"[a-z0-9][a-z0-9-]*"
+            bad = [v for v in items if not re.fullmatch(pattern, v)]
+            if bad:
+                raise ExpError(f"{where}: {key}: {bad[0]!r} is not a "
+                               + ("claim id or pattern (F4.*)" if key == "claims" else
+                                  "figure name (scripts/common/figlist.py)"))
+            if len(set(items)) != len(items):
+                raise ExpError(f"{where}: {key}: a value is listed twice")
+            seen[section][key] = items
+            continue
+        sub = None
+        if in_block and "." in key:
+            sub, _, key = key.partition(".")
+            if sub not in PROFILES:
+                raise ExpError(f"{where}: {sub}.{key}: a block's key for one profile is "
+                               f"PROFILE.KEY, PROFILE one of {', '.join(PROFILES)}")
         try:
             if key == "threads":
                 vals = _check_threads(items)
@@ -376,12 +478,22 @@ def parse(path, text=None):
                 allowed = sorted(SWEEP_KEYS) + ["threads"]
                 if section in PROFILES:
                     allowed += sorted(PROFILE_ONLY)
+                if in_block or section == "sweep":
+                    allowed += list(READS_KEYS)
+                if in_block:
+                    allowed += ["PROFILE.KEY", "profiles"]
                 raise ValueError(f"unknown key (keys of [{section}]: {', '.join(sorted(allowed))})")
         except ValueError as e:
             raise ExpError(f"{where}: {key}: {e}") from None
         listed = [str(v) for v in vals if v != "..."]   # "..." may recur
         if len(set(listed)) != len(listed):
             raise ExpError(f"{where}: {key}: a value is listed twice")
+        if sub:
+            per = seen[section].setdefault(("per-profile", sub), {})
+            if key in per:
+                raise ExpError(f"{where}: {sub}.{key} given twice in [{section}]")
+            per[key] = vals
+            continue
         seen[section][key] = vals
 
     exp = seen["experiment"]
@@ -409,8 +521,36 @@ def parse(path, text=None):
             if k == "threads" and ("producers" in sweep or "consumers" in sweep):
                 raise ExpError(f"{path}:{lines_of[(prof, k)]}: threads cannot override "
                                "producers/consumers")
+    sweep = {k: v for k, v in sweep.items() if k not in READS_KEYS}
+    blocks = []
+    for sec in (x for x in seen if x.startswith("block ")):
+        body = seen[sec]
+        keys = {k: v for k, v in body.items()
+                if isinstance(k, str) and k not in READS_KEYS + ("profiles",)}
+        per = {k[1]: v for k, v in body.items() if isinstance(k, tuple)}
+        for k in list(keys) + [k for v in per.values() for k in v]:
+            if (k == "threads" and ("producers" in sweep or "consumers" in sweep)) or (
+                    k in ("producers", "consumers") and "threads" in sweep):
+                raise ExpError(f"{path}:{lines_of[(sec, '')]}: [{sec}]: threads and "
+                               "producers/consumers are alternatives")
+        b = Block(sec.split(" ", 1)[1], keys, per, body.get("claims", []),
+                  body.get("figures", []), lines_of[(sec, "")])
+        b.profiles = tuple(body.get("profiles", PROFILES))
+        if b.tier == "exploratory" and "profiles" in body and body["profiles"] != ["full"]:
+            raise ExpError(f"{path}:{lines_of[(sec, 'profiles')]}: [{sec}] names no claim "
+                           "nor figure: it is exploratory, run by the full profile alone")
+        blocks.append(b)
+    reads = {k: seen["sweep"][k] for k in READS_KEYS if k in seen["sweep"]}
+    if blocks and reads:
+        raise ExpError(f"{path}:{lines_of[('sweep', next(iter(reads)))]}: [sweep]'s "
+                       f"{next(iter(reads))} is for a file without blocks: name them in "
+                       "each [block]")
+    if not blocks:
+        blocks = [Block("sweep", {}, {}, reads.get("claims", []), reads.get("figures", []),
+                        lines_of.get(("sweep", "claims")))]
+        blocks[0].declared = bool(reads)
     e = Experiment(path, exp["name"], exp["title"], exp["finding"], sweep,
-                   {p: seen[p] for p in PROFILES})
+                   {p: seen[p] for p in PROFILES}, blocks)
     e.reference = exp.get("reference", "first")
     e.reference_line = lines_of.get(("experiment", "reference"))
     return e
@@ -476,7 +616,11 @@ def slug(value):
 
 
 class Point:
-    """One configuration: harness options, and a stable id."""
+    """One configuration: harness options, and a stable id. ``blocks``: the
+    blocks of the file that give it; ``claims`` and ``figures``: what reads it
+    (theirs); ``tier``: TIERS' first that applies (claim, figure, exploratory)."""
+
+    blocks, claims, figures, tier = (), (), (), TIERS[0]
 
     def __init__(self, exp, pid, opts, label):
         self.exp = exp
@@ -501,14 +645,19 @@ class Point:
 def pace_args(opts):
     """numaring-bench flags of a point's pace: --producer-work (pace producer)
     or --consumer-work (pace consumer) of the point's work plus pace-work ns
-    per item times the items of one operation (the batch with bursts: the
-    harness works after each operation); [] for free, no pace or a symmetric
-    workload."""
+    per item times the items of one operation (the batch with bursts, for a
+    queue that takes them: the harness works after each operation, and a queue
+    without bursts moves one item an operation); [] for free, no pace or a
+    symmetric workload."""
     pace = str(opts.get("pace", "free"))
     if pace == "free" or str(opts.get("workload", "prodcons")) in SYMMETRIC:
         return []
     per_item = int(opts.get("pace-work", PACE_WORK_NS))
-    items = int(opts.get("batch", 32)) if str(opts.get("bursts", "0")) == "1" else 1
+    # the same work per item for every queue: a burst's worth only where the
+    # queue takes bursts (a queue without them runs single operations, one
+    # item each, whatever --bursts says)
+    takes = manifest.queue(str(opts.get("queue", "numaring")))["bursts"]
+    items = int(opts.get("batch", 32)) if str(opts.get("bursts", "0")) == "1" and takes else 1
     return [f"--{pace}-work", str(work_max(opts.get("work", 0)) + per_item * items)]
 
 
@@ -584,7 +733,53 @@ def points(exp, profile, ncpus, nodes, cores=None):
     as CPUs, no SMT), on ``nodes`` nodes. Thread counts count cores, or
     CPUs for points with smt = siblings. Raises ExpError for combinations
     no point could run (batch > capacity)."""
-    settings, reps = exp.settings(profile)
+    reps = exp.settings(profile)[1]
+    merged, order, skipped = {}, [], []
+    for block, settings in exp.block_settings(profile):
+        for opts, chosen in _block_points(exp, settings, profile, ncpus, nodes, cores, skipped):
+            key = tuple(sorted(opts.items()))
+            if key not in merged:
+                merged[key] = (opts, chosen, [])
+                order.append(key)
+                if len(order) > MAX_POINTS:
+                    raise ExpError(f"{exp.path}: more than {MAX_POINTS} points")
+            merged[key][2].append(block)
+    # a key varies when two points differ in it (or one lacks it): the point's
+    # id and label name those keys, in the order the file first gives them
+    keys = list(dict.fromkeys(k for key in order for k in merged[key][1]))
+    varying = [k for k in keys
+               if len({str(merged[key][1].get(k)) for key in order}) > 1]
+    out = []
+    for key in order:
+        opts, chosen, blocks = merged[key]
+        parts = [f"{k}={slug(chosen[k])}" for k in varying if k in chosen]
+        label = " ".join(f"{k}={chosen[k]}" for k in varying if k in chosen)
+        p = Point(exp, "_".join(parts) if parts else "default", opts, label or "default")
+        p.blocks = [b.name for b in blocks]
+        p.claims = list(dict.fromkeys(c for b in blocks for c in b.claims))
+        p.figures = list(dict.fromkeys(f for b in blocks for f in b.figures))
+        p.tier = min((b.tier for b in blocks), key=TIERS.index)
+        out.append(p)
+    return out, reps
+
+
+def left_out(exp, profile, ncpus, nodes, cores=None):
+    """{(queue, what): reason} of the cells the profile's blocks name that no
+    point runs, because they would mean nothing (a queue without bursts in a
+    bursts cell, a queue that moves no data with message items, a memory
+    policy for a queue that places its memory itself): what `experiments list`
+    prints beside the item kinds' (item_left_out)."""
+    skipped = []
+    for _block, settings in exp.block_settings(profile):
+        for _ in _block_points(exp, settings, profile, ncpus, nodes, cores, skipped):
+            pass
+    return dict(skipped)
+
+
+def _block_points(exp, settings, profile, ncpus, nodes, cores, skipped):
+    """The points of one block's settings: [(options, {key: the value chosen})],
+    in the order of the product of its axes; the cells left out for their
+    meaning are added to ``skipped`` as ((queue, what), reason)."""
     smts = [str(v) for v in settings.get("smt", ["cores"])]
     axes, by_smt = [], {}
     for k, vals in settings.items():
@@ -595,7 +790,6 @@ def points(exp, profile, ncpus, nodes, cores=None):
                       for m in smts}
             vals = sorted(set(v for counts in by_smt.values() for v in counts))
         axes.append((k, vals))
-    varying = [k for k, v in axes if len(v) > 1]
     out = []
     pins = [str(v) for k, vals in axes if k == "pin" for v in vals]
     paces = [str(v) for k, vals in axes if k == "pace" for v in vals]
@@ -625,6 +819,25 @@ def points(exp, profile, ncpus, nodes, cores=None):
             assert otherwise in q["items"]
             if item != (items or [manifest.items()[0]])[0]:
                 continue  # one point for the profile's kinds, not one each
+        bursts = [str(v) for k, vals in axes if k == "bursts" for v in vals]
+        if str(chosen.get("bursts", "0")) == "1" and not q["bursts"] and "0" in bursts:
+            # a queue without bursts runs its single operations once, in the
+            # bursts = 0 cell: its bursts cell would repeat them
+            skipped.append(((q["name"], "bursts = 1"), "takes no bursts: its single "
+                            "operations run once, in the bursts = 0 cell"))
+            continue
+        if not q["moves_data"] and item != (items or [manifest.items()[0]])[0]:
+            # faa and null carry no item: one item kind says all there is
+            skipped.append(((q["name"], f"item = {item}"), "moves no data: the item kind "
+                            "changes nothing; its first item kind's point runs"))
+            continue
+        mems = [str(v) for k, vals in axes if k == "queue-mem" for v in vals]
+        if q.get("memory") == "per-node" and mems and str(chosen.get("queue-mem")) != mems[0]:
+            # numaring and sharded put each node's ring on its node themselves
+            skipped.append(((q["name"], f"queue-mem = {chosen.get('queue-mem')}"),
+                            "places its rings on their nodes itself: the memory policy "
+                            f"changes nothing; queue-mem = {mems[0]}'s point runs"))
+            continue
         workload = str(chosen.get("workload", "prodcons"))
         symmetric = workload in SYMMETRIC
         if "scatter" in pins and any(sides_pin(x) for x in pins) \
@@ -681,10 +894,7 @@ def points(exp, profile, ncpus, nodes, cores=None):
         if "duration" in opts and "ops" in opts:
             raise ExpError(f"{exp.path}: a point has both duration and ops "
                            f"(profile {profile})")
-        parts = [f"{k}={slug(v)}" for (k, _), v in zip(axes, combo) if k in varying]
-        pid = "_".join(parts) if parts else "default"
-        label = " ".join(f"{k}={v}" for (k, _), v in zip(axes, combo) if k in varying)
-        out.append(Point(exp, pid, opts, label or "default"))
+        out.append((opts, chosen))
         if len(out) > MAX_POINTS:
             raise ExpError(f"{exp.path}: more than {MAX_POINTS} points")
-    return out, reps
+    return out

@@ -3,7 +3,7 @@
 
     python3 -m scripts.runner.bench_fidelity [--bench build/numaring-bench]
         [--bare build/bench/bare_loop] [--reps 5] [--duration 1] [--warmup 0.3]
-        [--burst 32] [--csv PATH] [--results DIR] [--no-save]
+        [--burst 32] [--no-message] [--no-strip] [--csv PATH] [--results DIR] [--no-save]
 
 For each queue (flat, numaring, rte) and each mode (single operations, bursts of
 --burst), at 1 producer + 1 consumer with the same pinning (P0 on the first
@@ -24,7 +24,10 @@ operation), accounting (a consumer's tallies and checksums: items only counted),
 and all four at once. Each stripped run's speed over the plain run's of the
 same round says what that cost takes; all four removed over the bare loop says
 what is left (the adapter's indirect call, the harness's idle poll). --no-strip
-leaves these runs out.
+leaves these runs out. --no-message leaves out the message runs, which have no
+bare partner (the harness.fidelity claim pairs the inline runs with the bare
+loop): make experiments' profile quick runs with both (scripts/runner/side.py),
+what the claim reads and nothing more.
 
 Rounds are interleaved (every case once per round, the rounds repeated) so the
 machine's drift falls on all alike; each figure is the median of the rounds with
@@ -199,6 +202,9 @@ def main():
                     "(round,queue,mode,kind,items_per_s)")
     ap.add_argument("--no-strip", action="store_true",
                     help="leave out the diagnostic runs of where the time goes (STRIPS)")
+    ap.add_argument("--no-message", action="store_true",
+                    help="leave out the harness runs with message items (no bare partner: "
+                    "the harness.fidelity claim reads the inline runs)")
     benchresult.add_arguments(ap, "bench-fidelity")
     a = ap.parse_args()
     for exe, what in ((a.bench, "make bench"), (a.bare, "make build/bench/bare_loop")):
@@ -216,6 +222,7 @@ def main():
 
     modes = (("single", 1), (f"burst{a.burst}", a.burst))
     strips = () if a.no_strip else STRIPS
+    kinds = tuple(k for k in KINDS if not (a.no_message and k == "message"))
     res = {(q, m, k): [] for q in QUEUES for m, _ in modes
            for k in KINDS + tuple(n for n, _ in strips)}
     rows = []
@@ -227,7 +234,7 @@ def main():
                 t0 = time.monotonic()
                 for q in QUEUES:
                     for m, burst in modes:
-                        for k in KINDS:
+                        for k in kinds:
                             if k == "bare":
                                 v = run_bare(a, q, burst)
                             else:
@@ -266,7 +273,7 @@ def main():
     if result:
         result.save(results)
 
-    med = {key: statistics.median(v) for key, v in res.items()}
+    med = {key: statistics.median(v) for key, v in res.items() if v}
     print(f"1 producer + 1 consumer, capacity 1024, {a.duration:g} s per run "
           f"after {a.warmup:g} s warm-up, median of {a.reps} interleaved rounds [min..max], "
           f"Mitems/s ({time.monotonic() - t_begin:.0f} s in all)")
@@ -275,9 +282,11 @@ def main():
     for q in QUEUES:
         for m, _ in modes:
             bare = med[(q, m, "bare")]
+            msg = (f"{fmt_cell(res[(q, m, 'message')]):>26} {med[(q, m, 'message')] / bare:8.2f}"
+                   if res[(q, m, "message")] else f"{'(--no-message)':>26} {'—':>8}")
             print(f"{q:9} {m:9} {fmt_cell(res[(q, m, 'bare')]):>26} "
                   f"{fmt_cell(res[(q, m, 'inline')]):>26} {med[(q, m, 'inline')] / bare:7.2f} "
-                  f"{fmt_cell(res[(q, m, 'message')]):>26} {med[(q, m, 'message')] / bare:8.2f}")
+                  + msg)
     print(f"\nharness (--item inline) / bare loop, medians (target >= {TARGET}):")
     for q in QUEUES:
         for m, _ in modes:

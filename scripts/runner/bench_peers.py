@@ -3,10 +3,10 @@
 bursts, at 1 producer + 1 consumer and at 2 + 2, in one invocation
 (make bench-peers).
 
-    python3 -m scripts.runner.bench_peers [--bench build/numaring-bench] [--duration 1] [--reps 5]
-        [--burst 32] [--item inline|message] [--shapes 1x1,2x2]
-        [--accounting auto|scalar|vector|avx2] [--bare build/bench/bare_loop]
-        [--results DIR] [--no-save]
+    python3 -m scripts.runner.bench_peers [--bench build/numaring-bench] [--duration 1] [--reps 6]
+        [--burst 32] [--item inline|message] [--shapes 1x1,2x2] [--queues Q1,Q2,...]
+        [--accounting auto|scalar|vector|avx2] [--bare build/bench/bare_loop
+        [--bare-queues Q1,Q2,...]] [--results DIR] [--no-save]
 
 Rounds are interleaved (every queue and shape once per round) so the
 machine's drift falls on all alike; each figure is the median of the rounds
@@ -16,7 +16,9 @@ min..max. Items are inline values by default (--item), so the figures are
 the queues' and not the harness's (make bench-fidelity says how close); a
 queue that does not take the kind (the manifest's items: xenium's ramalhete
 and k-FIFO queues take message items only) is left out, and the output says
-so.
+so. --queues runs only the queues it names (each must take --item's kind):
+make experiments' profile quick runs TARGET_QUEUES alone, the queues its claims
+compare (scripts/runner/side.py).
 
 Consumers account for each burst as wide as the CPU allows (--accounting,
 numaring-bench's option; harness/item_sum.h): with one value at a time
@@ -42,6 +44,10 @@ per-item cost is of the order of the queue's (harness ceiling of a few ns
 per item), the harness figure understates a fast queue: the fidelity line
 says by how much. The targets are judged on the harness figures, as the
 issue defines them; the bare figures are reported beside them, labelled.
+--bare-queues runs only the bare loop's queues it names (BARE_QUEUES and
+xenium-vyukov; default all): make experiments' profile quick runs TARGET_BARE,
+the bare partners its claim reads (numaring against rte with bursts). A ratio
+or line whose queues did not run says so instead of a number.
 
 Results (scripts/runner/benchresult.py): besides the table, every run is written to
 results/<host>/bench/bench-peers.csv (--results DIR replaces results/;
@@ -78,6 +84,14 @@ from ..common import looks, manifest
 
 #: every queue of numaring-bench but the null queue (the harness alone)
 QUEUES = manifest.queues(fabricates=False)
+
+#: the queues the claims on this benchmark compare (scripts/analysis/claims_table.py
+#: m_bench_peers: numaring against rte with bursts and against flat with single
+#: operations, 1P1C): all that make experiments' profile quick runs (--queues)
+TARGET_QUEUES = ("numaring", "flat", "rte")
+#: the bare loop's queues the claims read (ring.bench-bursts-rte-bare: numaring
+#: against rte with bursts): all that profile quick runs there (--bare-queues)
+TARGET_BARE = ("numaring", "rte")
 
 
 def queues_for(item):
@@ -125,6 +139,33 @@ def run_bare(bare, queue, bursts, burst, duration):
                                                  str(duration), "--warmup", "0.3"])
 
 
+def parse_names(opt, text, known, what):
+    """The names of a comma list, in the order of `known`; one message and
+    exit 2 for an empty or unknown name or one named twice."""
+    names = [n.strip() for n in text.split(",")]
+    for n in names:
+        if not n:
+            fail(f"{opt} {text!r}: an empty name (a comma list, for example "
+                 f"{','.join(known[:2])})")
+        if n not in known:
+            fail(f"{opt}: unknown {what} {n!r} (known: {', '.join(known)})")
+        if names.count(n) > 1:
+            fail(f"{opt}: {n} named twice")
+    return tuple(q for q in known if q in names)
+
+
+def parse_queues(text, item):
+    """--queues: the named queues in QUEUES' order, each taking `item` items."""
+    chosen = parse_names("--queues", text, QUEUES, "queue")
+    takes = queues_for(item)
+    for q in chosen:
+        if q not in takes:
+            fail(f"--queues: {q} does not take {item} items (the manifest's items: "
+                 f"{', '.join(manifest.queue(q)['items'])}); --item "
+                 f"{manifest.queue(q)['items'][0]} runs it")
+    return chosen
+
+
 def parse_shapes(text):
     out = []
     for part in text.split(","):
@@ -148,11 +189,21 @@ def main():
                     "decides on)")
     ap.add_argument("--burst", type=int, default=32)
     ap.add_argument("--item", choices=manifest.items(), default="inline")
-    ap.add_argument("--shapes", default="1x1,2x2")
+    ap.add_argument("--shapes", default="1x1,2x2",
+                    help="producers x consumers, a comma list (default 1x1,2x2; the claims "
+                    "read 1x1)")
+    ap.add_argument("--queues", metavar="Q1,Q2,...",
+                    help="only these queues, each taking --item's kind (default: every queue "
+                    "that takes it); the claims compare " + ",".join(TARGET_QUEUES))
     ap.add_argument("--accounting", choices=manifest.accountings(), default="auto",
                     help="numaring-bench --accounting: how wide consumers account for a burst")
     ap.add_argument("--bare", default=None,
-                    help="bare_loop binary: also measure flat, numaring, rte alone at 1P1C")
+                    help="bare_loop binary: also measure flat, numaring, rte alone at 1P1C, "
+                    f"and {FLAT_CHECK} (flat's check) with single operations")
+    ap.add_argument("--bare-queues", metavar="Q1,Q2,...",
+                    help="with --bare: only these of the bare loop's queues ("
+                    + ", ".join(BARE_QUEUES + (FLAT_CHECK,)) + "; default all); the claims "
+                    "read " + ",".join(TARGET_BARE) + " with bursts")
     benchresult.add_arguments(ap, "bench-peers")
     a = ap.parse_args()
     if not os.access(a.bench, os.X_OK):
@@ -161,12 +212,18 @@ def main():
         fail("--reps, --duration and --burst must be positive")
     if a.bare is not None and not os.access(a.bare, os.X_OK):
         fail(f"--bare {a.bare} is not built (make {a.bare})")
+    if a.bare_queues is not None and a.bare is None:
+        fail("--bare-queues needs --bare (the bare loop to run them in)")
     shapes = parse_shapes(a.shapes)
-    queues = queues_for(a.item)
+    queues = queues_for(a.item) if a.queues is None else parse_queues(a.queues, a.item)
+    bare_queues = (BARE_QUEUES + (FLAT_CHECK,) if a.bare_queues is None else
+                   parse_names("--bare-queues", a.bare_queues, BARE_QUEUES + (FLAT_CHECK,),
+                               "bare loop queue"))
     result = benchresult.start("bench-peers", "bench-peers", a, a.bench)
     rows = []
-    bare = {(q, b): [] for b in (0, 1) for q in BARE_QUEUES}
-    bare[(FLAT_CHECK, 0)] = []
+    bare = {(q, b): [] for b in (0, 1) for q in BARE_QUEUES if q in bare_queues}
+    if FLAT_CHECK in bare_queues:
+        bare[(FLAT_CHECK, 0)] = []
     res = {(s, q, b): [] for s in shapes for q in queues for b in (0, 1)}
     full = {(s, q, b): [] for s in shapes for q in queues for b in (0, 1)}
     with tempfile.TemporaryDirectory() as tmp:
@@ -198,7 +255,10 @@ def main():
     ncpu = len(os.sched_getaffinity(0))
     print(f"{a.item} items (accounting: {a.accounting}), {a.duration:g} s per run, median of "
           f"{a.reps} interleaved rounds [min..max], Mitems/s; {ncpu} CPUs")
-    left = [q for q in QUEUES if q not in queues]
+    left = [q for q in QUEUES if q not in queues_for(a.item)]
+    unasked = [q for q in queues_for(a.item) if q not in queues]
+    if unasked:
+        print(f"not run (--queues): {', '.join(unasked)}")
     if left:
         theirs = " or ".join(sorted({manifest.queue(q)["items"][0] for q in left}))
         print(f"left out: {', '.join(left)}: they do not take {a.item} items (the manifest's "
@@ -214,8 +274,13 @@ def main():
     for s in shapes:
         p, c = s
         for (num, den, b, target) in (("numaring", "rte", 1, 1.2), ("numaring", "flat", 0, 1.0)):
-            ratios = [x / y for x, y in zip(res[(s, num, b)], res[(s, den, b)]) if y > 0]
             what = f"bursts of {a.burst}" if b else "single operations"
+            absent = [q for q in (num, den) if q not in queues]
+            if absent:
+                print(f"{p}P{c}C {num} / {den}, {what}: not measured ({', '.join(absent)} "
+                      "not in --queues)")
+                continue
+            ratios = [x / y for x, y in zip(res[(s, num, b)], res[(s, den, b)]) if y > 0]
             if not ratios:
                 print(f"{p}P{c}C {num} / {den}, {what}: not computed ({den} moved nothing)")
                 continue
@@ -229,26 +294,38 @@ def main():
                             "threads than CPUs; the ratio says nothing of the queues)")
             print(f"{p}P{c}C {num} / {den}, {what}: {med:.2f}x [{min(ratios):.2f}..{max(ratios):.2f}]"
                   f"{verdict}")
-    if (1, 1) in shapes:
+    paced = [q for q in TARGET_QUEUES if q in queues]
+    if (1, 1) in shapes and paced:
         # Which side was the slower: a producer that finds the queue full
         # retries; many retries per burst mean the consumer set the pace.
         print(f"\n1P1C bursts of {a.burst}, producers' retries on a full queue per burst "
               "(median; above ~0.1 the consumer set the pace):")
         print("  " + ", ".join(f"{q} {statistics.median(full[((1, 1), q, 1)]):.3f}"
-                               for q in ("numaring", "flat", "rte")))
+                               for q in paced))
     if a.bare:
         print(f"\nThe queues alone at 1P1C (bare loop: {a.bare}, no harness code), same rounds")
         print(f"{'queue':14} {'single operations':>28} {'bursts of ' + str(a.burst):>28}")
         for q in BARE_QUEUES:
-            print(f"{q:14} {fmt_cell(bare[(q, 0)]):>28} {fmt_cell(bare[(q, 1)]):>28}")
-        print(f"{FLAT_CHECK:14} {fmt_cell(bare[(FLAT_CHECK, 0)]):>28} {'(no bursts)':>28}")
+            if (q, 0) in bare:
+                print(f"{q:14} {fmt_cell(bare[(q, 0)]):>28} {fmt_cell(bare[(q, 1)]):>28}")
+        if (FLAT_CHECK, 0) in bare:
+            print(f"{FLAT_CHECK:14} {fmt_cell(bare[(FLAT_CHECK, 0)]):>28} {'(no bursts)':>28}")
+        unasked = [q for q in BARE_QUEUES + (FLAT_CHECK,) if q not in bare_queues]
+        if unasked:
+            print(f"not run in the bare loop (--bare-queues): {', '.join(unasked)}")
         for (num, den, b, target) in (("numaring", "rte", 1, 1.2), ("numaring", "flat", 0, 1.0)):
-            ratios = [x / y for x, y in zip(bare[(num, b)], bare[(den, b)]) if y > 0]
             what = f"bursts of {a.burst}" if b else "single operations"
+            absent = [q for q in (num, den) if (q, b) not in bare]
+            if absent:
+                print(f"bare 1P1C {num} / {den}, {what}: not measured ({', '.join(absent)} "
+                      "not in --bare-queues)")
+                continue
+            ratios = [x / y for x, y in zip(bare[(num, b)], bare[(den, b)]) if y > 0]
             print(f"bare 1P1C {num} / {den}, {what}: {statistics.median(ratios):.2f}x "
                   f"[{min(ratios):.2f}..{max(ratios):.2f}] (the queues alone; target {target:g} "
                   f"is judged on the harness line above)")
-        check = [x / y for x, y in zip(bare[("flat", 0)], bare[(FLAT_CHECK, 0)]) if y > 0]
+        check = ([x / y for x, y in zip(bare[("flat", 0)], bare[(FLAT_CHECK, 0)]) if y > 0]
+                 if ("flat", 0) in bare and (FLAT_CHECK, 0) in bare else [])
         if check:
             print(f"bare 1P1C flat / {FLAT_CHECK}, single operations: "
                   f"{statistics.median(check):.2f}x [{min(check):.2f}..{max(check):.2f}] "
@@ -256,6 +333,8 @@ def main():
         one = (1, 1)
         if one in shapes:
             for q in BARE_QUEUES:
+                if (q, 0) not in bare or q not in queues:
+                    continue
                 for b in (0, 1):
                     fid = [h / x for h, x in zip(res[(one, q, b)], bare[(q, b)]) if x > 0]
                     what = f"bursts of {a.burst}" if b else "single operations"

@@ -390,7 +390,10 @@ def oversub_parser(sub):
     ap.add_argument("--bin", default="build/bench/bench_oversub", help="bench_oversub to run")
     ap.add_argument("--bench", default="build/numaring-bench",
                     help="numaring-bench, for the environment's --show-topology")
-    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--quick", action="store_true",
+                    help="bench_oversub --quick: 50000 items per producer, at most 2 s per "
+                    "combination, every combination still run (make experiments runs it so "
+                    "in every profile that runs it: scripts/runner/side.py)")
     ap.add_argument("--items", help="items per producer (bench_oversub --items)")
     ap.add_argument("--seconds", help="time limit per combination (bench_oversub --seconds)")
     ap.add_argument("--lookup", help="only this lookup mode")

@@ -84,7 +84,10 @@ def collect(hostdir, exp, profile, pts, reps, ref=None):
     """results/<host>/<exp>.csv from every finished repetition of the plan, and
     the drift reference's runs (role reference) where ``ref`` is given."""
     rows, header = [], None
-    runs = [(p.id, k, "point") for p in pts for k in range(1, reps + 1)]
+    # reps: one count for every point, or {point id: count} (the stopping
+    # rule's rounds go to the points an undecided claim reads)
+    runs = [(p.id, k, "point") for p in pts
+            for k in range(1, (reps.get(p.id, 0) if isinstance(reps, dict) else reps) + 1)]
     if ref is not None:
         runs += [(name, 1, "reference") for name in REFERENCE_POINTS]
     for pid, k, role in runs:

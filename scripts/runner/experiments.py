@@ -104,6 +104,7 @@ files and says when the results folder cannot take more.
 """
 
 import argparse
+import fnmatch
 import glob
 import json
 import os
@@ -121,11 +122,13 @@ from .collect import collect, read_summary
 from .hostenv import capture_env
 from .runio import WRITE_ERRNOS, CannotWrite, die, write_whole
 from .runorder import (CAPACITY_DIR, ORDER_TXT, REFERENCE_POINTS, capacity_groups, groups_text,
-                       order_text, saved_seed, schedule)
-from .sizing import (CALIBRATE_WARMUP_S, LOAD_PROBE_WARMUP_S, RUN_OVERHEAD_S, allowed_cpus,
-                     emulated_halves, host_shape, list_host, needs_two_nodes, side_seconds,
-                     sizing, SIDE_BENCHMARKS, topo_cores, ESTIMATE_BEGIN, ESTIMATE_END,
-                     estimate_block, fmt_time)
+                       claims_cut, order_text, saved_seed, schedule)
+from . import side
+from .sizing import (CALIBRATE_WARMUP_S, LOAD_PROBE_WARMUP_S, RUN_OVERHEAD_S, AT_MOST_EXTRA,
+                     BudgetError, allowed_cpus, emulated_halves, fit_budget, fixed_seconds,
+                     host_shape, list_host, needs_two_nodes, parse_duration, points_seconds,
+                     sizing, topo_cores, totals, ESTIMATE_BEGIN, ESTIMATE_END,
+                     BUDGET_BEGIN, BUDGET_END, budget_table, estimate_block, fmt_time)
 # names the tests read as experiments.<name>, kept since they moved (issue 23)
 from .collect import oversubscribed  # noqa: F401
 from .runorder import PROBE_TAIL_S, probe_opts  # noqa: F401
@@ -184,15 +187,19 @@ EXP_DIR = os.path.join(ROOT, "experiments")
 
 
 def load_experiments(names):
+    """The sweeps ``names`` asks for (None: all), read and checked; the side
+    benchmarks' names (scripts/runner/side.py) are known and left to make
+    experiments, which runs them after the sweeps."""
     files = sorted(glob.glob(os.path.join(EXP_DIR, "*.exp")))
     if not files:
         die(f"no {os.path.relpath(EXP_DIR)}/*.exp found")
     known = {os.path.basename(f)[:-4]: f for f in files}
     if names:
         for n in names:
-            if n not in known:
-                die(f"unknown experiment {n!r} (known: {', '.join(sorted(known))})")
-        files = [known[n] for n in names]
+            if n not in known and n not in side.NAMES:
+                die(f"unknown experiment {n!r} (known: {', '.join(sorted(known))}; the side "
+                    f"benchmarks: {', '.join(side.NAMES)})")
+        files = [known[n] for n in names if n in known]
     exps = []
     for f in files:
         try:
@@ -224,6 +231,40 @@ def cmd_run(a):
         sys.exit(1)
 
 
+def plan_time(a, exps, profile, nodes, names, cores):
+    """Print the estimate of this make experiments (the sweeps, the side
+    benchmarks it asks for, the fixed steps), fit --time-budget by leaving
+    points out (sizing.fit_budget: exploratory, then figure-only blocks, never
+    a claim's) and say what it left out. Returns ({experiment: point ids left
+    out}, the seconds the sweeps may take in all, the stopping rule's rounds
+    included: the runner adds no look past them)."""
+    ncpus = allowed_cpus()
+    try:
+        side_s = side.seconds(profile, names) if profile != "smoke" else 0.0
+        folders = 1 + (nodes < 2 and any(needs_two_nodes(e, profile) for e in exps))
+        fixed = fixed_seconds(folders)
+        drop, dropped = {}, []
+        if a.time_budget is not None:
+            drop, dropped, _ = fit_budget(exps, profile, ncpus, cores, nodes, a.time_budget,
+                                          side_s, fixed, a.budget, a.reps)
+        rows = sizing(exps, profile, ncpus, cores, nodes, a.budget, drop, a.reps)
+    except expfile.ExpError as err:
+        die(str(err))
+    except BudgetError as err:
+        die(f"--time-budget: {err}")
+    est, most = totals(rows, side_s, fixed, a.time_budget)
+    print(f"experiments: estimated {fmt_time(est)} for profile {profile}: the sweeps "
+          f"{fmt_time(sum(r['seconds'] for r in rows))}, the side benchmarks asked for "
+          f"{fmt_time(side_s)} (make experiments runs them after the sweeps), the fixed steps "
+          f"{fmt_time(fixed)}; at most {fmt_time(most)} if the stopping rule and the placement "
+          "re-runs spend their budget (python3 -m scripts.runner.experiments list)", flush=True)
+    for name, block, tier, reads, secs in dropped:
+        print(f"experiments: --time-budget {fmt_time(a.time_budget)} leaves out {name} "
+              f"[block {block}] ({tier}; {fmt_time(secs)}): {reads} lose"
+              + ("s" if ", " not in reads else "") + " its points", flush=True)
+    return drop, most - side_s - fixed
+
+
 def run_all(a):
     try:
         ident = hostid.machine_identity()
@@ -235,22 +276,30 @@ def run_all(a):
     topology = a.topology if a.topology is not None else os.environ.get("NUMARING_TOPOLOGY") or None
     names = [n.strip() for n in a.experiments.split(",") if n.strip()] if a.experiments else None
     exps = load_experiments(names)
+    profile = a.profile or ("quick" if allowed_cpus() < 8 else "full")
+    if names and not exps:
+        print(f"experiments: no sweep asked ({', '.join(names)}: side benchmarks, which make "
+              "experiments runs after the sweeps)", flush=True)
+        return
     _, topo = show_topology(bench, topology,
                             "--topology" if a.topology is not None else "NUMARING_TOPOLOGY")
     nodes = len([n for n in topo["nodes"] if n["ncpus"] > 0])
-    profile = a.profile or ("quick" if allowed_cpus() < 8 else "full")
-    if not a.smoke and not a.reps:
-        try:
-            est = sizing(exps, profile, allowed_cpus(), topo_cores(topo, allowed_cpus()), nodes,
-                         a.budget)
-        except expfile.ExpError as err:
-            die(str(err))
-        side = side_seconds()
-        print(f"experiments: estimated {fmt_time(sum(r['seconds'] for r in est) + side)} for "
-              f"profile {profile} with the side benchmarks (make experiments runs them "
-              f"after the sweeps: {fmt_time(side)}; python3 -m scripts.runner.experiments "
-              f"list), at most {fmt_time(sum(r['max_seconds'] for r in est) + side)} if the "
-              "stopping rule and the placement re-runs spend their budgets", flush=True)
+    a.drop, a.allowance = {}, None
+    if not a.smoke:
+        if a.time_budget is not None and not a.profile and profile == "full":
+            # the default profile's claims alone past the budget: the quick
+            # profile's shorter runs, said so (an explicit --profile is kept)
+            try:
+                fit_budget(exps, profile, allowed_cpus(), topo_cores(topo, allowed_cpus()),
+                           nodes, a.time_budget, side.seconds(profile, names),
+                           fixed_seconds(2 if nodes < 2 else 1), a.budget, a.reps)
+            except BudgetError as err:
+                print(f"experiments: --time-budget: profile full: {err}; profile quick "
+                      "instead", flush=True)
+                profile = "quick"
+        a.drop, a.allowance = plan_time(a, exps, profile, nodes, names,
+                                        topo_cores(topo, allowed_cpus()))
+    a.started = time.monotonic()
     passes = [(topology, exps)]
     if nodes < 2:
         # Experiments that place producers and consumers on different nodes
@@ -299,30 +348,43 @@ def run_all(a):
         sys.exit(1)
 
 
-def planned_reps(a, e, profile, topology=None):
-    """The repetitions the sweep plans for experiment e (--reps, else its file's
-    for the profile), before the stopping rule adds any."""
-    if a.reps:
-        return a.reps
+def planned_points(a, e, profile, topology=None):
+    """(points, planned repetitions, drift reference) of experiment e on this
+    host (--reps, else its file's for the profile), before the stopping rule
+    adds any."""
     topo = show_topology(os.path.abspath(a.bench), topology)[1]
     ncpus = allowed_cpus()
     nodes = len([n for n in topo["nodes"] if n["ncpus"] > 0])
-    return expfile.points(e, profile, ncpus, nodes, topo_cores(topo, ncpus))[1]
+    pts, reps = expfile.points(e, profile, ncpus, nodes, topo_cores(topo, ncpus))
+    ref = expfile.reference_point(e, pts, ncpus, nodes, topo_cores(topo, ncpus))
+    left = getattr(a, "drop", {}).get(e.name) or set()
+    return [p for p in pts if p.id not in left], a.reps or reps, ref
+
+
+def claim_points(pts, claim):
+    """The points that read a claim: those of the blocks that name it (its id,
+    or a pattern that matches it, F4.*)."""
+    return [p for p in pts if any(fnmatch.fnmatchcase(claim, c) for c in p.claims)]
 
 
 def add_rounds(a, bench, planned, profile, ident, fp, hostdir):
     """The stopping rule (scripts/common/looks.py, docs/measurement.md): while
     a paired claim of this host's report is inconclusive, add rounds to the
-    experiment it reads up to the next look, within the budget (--budget x
-    its planned repetitions); then say per claim how many rounds it used.
-    Returns the failures of the added runs."""
-    rounds, budget, planned_n, failures = {}, {}, {}, []
+    points it reads (the blocks that name it; claim_points) up to the next
+    look, within the budget (--budget x their planned repetitions) and within
+    the time the estimate's "at most" allows (plan_time: no look whose runs
+    would take the sweeps past it); then say per claim how many rounds it
+    used. Returns the failures of the added runs."""
+    pts_of, refs, rounds, budget, planned_n, failures = {}, {}, {}, {}, {}, []
     for topo_spec, exps, folder in planned:
         for e in exps:
-            base = planned_reps(a, e, profile, topo_spec)
-            rounds[(folder, e.name)] = planned_n[(folder, e.name)] = base
+            pts, base, ref = planned_points(a, e, profile, topo_spec)
+            pts_of[(folder, e.name)] = pts
+            refs[(folder, e.name)] = ref
+            planned_n[(folder, e.name)] = base
             budget[(folder, e.name)] = looks.budget_rounds(base, a.budget)
-    last = []
+            rounds[(folder, e.name)] = {p.id: base for p in pts}
+    last, capped = [], []
     while True:
         ok, out, why = analysis("undecided", hostdir)
         if not ok:
@@ -330,43 +392,68 @@ def add_rounds(a, bench, planned, profile, ident, fp, hostdir):
                   "no rounds added", file=sys.stderr)
             return failures
         last = [ln.split("\t") for ln in out.splitlines() if ln.count("\t") == 3]
-        grow = {}
-        for exp, folder, _claim, _n in last:
+        grow, who = {}, {}
+        for exp, folder, claim, _n in last:
             key = next((k for k in rounds if os.path.abspath(k[0]) == os.path.abspath(folder)
                         and k[1] == exp), None)
             if key is None:
                 continue
-            nxt = looks.next_look(rounds[key], budget[key])
-            if nxt:
-                grow[key] = nxt
+            ref = refs[key]
+            # the claim's pairs, and the experiment's drift reference beside them
+            for p in claim_points(pts_of[key], claim) + ([ref] if ref is not None and
+                                                         ref.id in rounds[key] else []):
+                nxt = looks.next_look(rounds[key][p.id], budget[key])
+                if nxt:
+                    grow.setdefault(key, {})[p.id] = max(nxt, grow.get(key, {}).get(p.id, 0))
+                    who.setdefault(key, set()).add(claim)
         if not grow:
             break
-        print("experiments: stopping rule: undecided claims read "
-              + ", ".join(f"{os.path.basename(f)}/{x} ({rounds[(f, x)]} -> {n} rounds)"
-                          for (f, x), n in grow.items()), flush=True)
+        cost = sum(points_seconds([p], n - rounds[k][p.id])
+                   for k, more in grow.items() for p in pts_of[k] if p.id in more for n in
+                   [more[p.id]])
+        spent = time.monotonic() - a.started
+        if a.allowance is not None and spent + cost > a.allowance:
+            capped = sorted({c for k in who for c in who[k]})
+            print(f"experiments: stopping rule: the next look's runs ({fmt_time(cost)}) would "
+                  f"take the sweeps past the estimate's at most ({fmt_time(spent)} spent of "
+                  f"{fmt_time(a.allowance)}): no more rounds", flush=True)
+            break
+        print("experiments: stopping rule: undecided "
+              + "; ".join(f"{', '.join(sorted(who[k]))} read {len(more)} point(s) of "
+                          f"{os.path.basename(k[0])}/{k[1]} (-> {max(more.values())} rounds)"
+                          for k, more in grow.items()), flush=True)
         for topo_spec, exps, folder in planned:
-            more = {x: n for (f, x), n in grow.items() if f == folder}
+            more = {x: {**rounds[(f, x)], **m} for (f, x), m in grow.items() if f == folder}
             sub = [e for e in exps if e.name in more]
             if sub:
                 failures += run_pass(a, bench, topo_spec, sub, profile, ident, folder, fp,
                                      rounds=more)
-        for k, n in grow.items():
-            rounds[k] = n
+        for k, m in grow.items():
+            rounds[k].update(m)
     undecided = [(os.path.abspath(f), x, c) for x, f, c, _n in last]
-    for (f, x), n in rounds.items():
+    for (f, x), per in rounds.items():
         left = [c for g, y, c in undecided if g == os.path.abspath(f) and y == x]
+        n = max(per.values(), default=planned_n[(f, x)])
         if n == planned_n[(f, x)] and not left:
             continue   # no claim of it was undecided: nothing to say
-        print(f"experiments: stopping rule: {os.path.basename(f)}/{x}: {n} rounds"
+        grown = sum(1 for v in per.values() if v > planned_n[(f, x)])
+        print(f"experiments: stopping rule: {os.path.basename(f)}/{x}: {grown} of {len(per)} "
+              f"points to {n} rounds"
               + (f" (budget {budget[(f, x)]})" if n == budget[(f, x)] and n > 0 else "")
-              + (f"; still undecided: {', '.join(sorted(left))}" if left else ""),
+              + (f"; still undecided: {', '.join(sorted(left))}" if left else "")
+              + (" (the time allowed ran out)" if left and set(left) & set(capped) else ""),
               flush=True)
     return failures
 
 
 def run_pass(a, bench, topology, exps, profile, ident, hostdir, fp, rounds=None):
-    """Run exps into hostdir. ``rounds`` ({experiment: rounds}): the stopping
-    rule's added rounds, after the planned ones (kept as they are)."""
+    """Run exps into hostdir. ``rounds`` ({experiment: {point id: rounds}}):
+    the stopping rule's added rounds, to the points an undecided claim reads
+    (and the drift reference), after the planned ones (kept as they are).
+
+    The points a claim reads run first, every experiment's, then the others
+    (figure-only, then exploratory), each phase in its randomized rounds: an
+    interrupted sweep has what its report needs to decide its claims."""
     show_json, topo = show_topology(bench, topology)
     ncpus = allowed_cpus()
     cores = topo_cores(topo, ncpus)
@@ -383,6 +470,11 @@ def run_pass(a, bench, topology, exps, profile, ident, hostdir, fp, rounds=None)
             die(str(err))
         if a.reps:
             reps = a.reps
+        left = getattr(a, "drop", {}).get(e.name)
+        if left:   # --time-budget's (plan_time)
+            pts = [p for p in pts if p.id not in left]
+            if ref is not None and ref.id in left:
+                ref = pts[0] if pts else None
         if a.smoke:
             pts, reps, ref = pts[:1], 1, None
             for p in pts:
@@ -390,9 +482,12 @@ def run_pass(a, bench, topology, exps, profile, ident, hostdir, fp, rounds=None)
                 p.opts.update(duration="0.05", warmup="0")
         base = reps
         if rounds and e.name in rounds:
-            reps = max(reps, rounds[e.name])
+            # the added rounds go to the points the undecided claims read
+            reps = {p.id: max(reps, rounds[e.name].get(p.id, reps)) for p in pts}
         plan.append((e, pts, reps, ref, base))
-    total = sum(len(p) * r + (len(REFERENCE_POINTS) if ref else 0) for _, p, r, ref, _b in plan)
+    total = sum(sum(r.values()) if isinstance(r, dict) else len(p) * r
+                for _, p, r, _ref, _b in plan) \
+        + sum(len(REFERENCE_POINTS) for _, _p, _r, ref, _b in plan if ref is not None)
     host = os.path.basename(hostdir)
     print(f"experiments: host {host} ({ncpus} CPUs"
           + (f" on {cores} core{'s' if cores != 1 else ''}" if cores != ncpus else "")
@@ -424,85 +519,96 @@ def run_pass(a, bench, topology, exps, profile, ident, hostdir, fp, rounds=None)
     failures = []
     t0 = time.monotonic()
     spent = 0.0
+    ctx, phases = {}, ([], [])
+    for e, pts, reps, ref, base in plan:
+        edir = os.path.join(hostdir, e.name, profile)
+        os.makedirs(edir, exist_ok=True)
+        seed = a.seed
+        if seed is None:
+            seed = saved_seed(os.path.join(edir, ORDER_TXT))
+        if seed is None:
+            seed = random.SystemRandom().randrange(1 << 32)
+        runs = schedule(pts, reps, seed, ref, base)
+        write_whole(os.path.join(edir, ORDER_TXT), order_text(e, profile, host, seed, ref,
+                                                               runs, base))
+        print(f"experiments: {e.name}: {len(runs)} runs in randomized order, seed {seed}"
+              + (f"; drift reference {ref.label}" if ref is not None else "")
+              + f" ({os.path.relpath(os.path.join(edir, ORDER_TXT))})", flush=True)
+        groups = capacity_groups(pts)
+        ctx[e.name] = {"edir": edir, "groups": groups, "probes": {}, "reps": reps,
+                       "base": base}
+        rerun_left[e.name] = int(placement.RERUN_SHARE * len(runs))
+        if groups:
+            os.makedirs(os.path.join(edir, CAPACITY_DIR), exist_ok=True)
+            write_whole(os.path.join(edir, CAPACITY_DIR, "groups.txt"),
+                        groups_text(e, profile, pts, groups))
+        # the claims' points (and the drift reference's start and middle) of
+        # every experiment first, then the rest (schedule puts them in that order)
+        cut = claims_cut(runs)
+        phases[0].extend((e, r) for r in runs[:cut])
+        phases[1].extend((e, r) for r in runs[cut:])
     try:
-        for e, pts, reps, ref, base in plan:
-            edir = os.path.join(hostdir, e.name, profile)
-            os.makedirs(edir, exist_ok=True)
-            seed = a.seed
-            if seed is None:
-                seed = saved_seed(os.path.join(edir, ORDER_TXT))
-            if seed is None:
-                seed = random.SystemRandom().randrange(1 << 32)
-            runs = schedule(pts, reps, seed, ref, base)
-            write_whole(os.path.join(edir, ORDER_TXT), order_text(e, profile, host, seed, ref,
-                                                                   runs, base))
-            print(f"experiments: {e.name}: {len(runs)} runs in randomized order, seed {seed}"
-                  + (f"; drift reference {ref.label}" if ref is not None else "")
-                  + f" ({os.path.relpath(os.path.join(edir, ORDER_TXT))})", flush=True)
-            groups, probes = capacity_groups(pts), {}
-            rerun_left[e.name] = int(placement.RERUN_SHARE * len(runs))
-            if groups:
-                os.makedirs(os.path.join(edir, CAPACITY_DIR), exist_ok=True)
-                write_whole(os.path.join(edir, CAPACITY_DIR, "groups.txt"),
-                            groups_text(e, profile, pts, groups))
-            for p, k, rid in runs:
-                pdir = os.path.join(edir, rid)
-                os.makedirs(pdir, exist_ok=True)
-                done += 1
-                out = os.path.join(pdir, f"rep-{k}")
-                what = (f"{rid} ({p.label})" if rid in REFERENCE_POINTS
-                        else f"{p.label} rep {k}/{reps}")
-                tag = f"[{done:>{len(str(total))}}/{total}] {e.name} {what}"
-                if os.path.exists(os.path.join(out, "summary.csv")) and not force:
-                    print(f"{tag}: done before, kept", flush=True)
-                    continue
-                args = p.args()
-                if topology:
-                    args += ["--topology", topology]
-                dur = float(p.opts.get("duration", 2)) + float(p.opts.get("warmup", 0.5))
-                timeout = a.point_timeout or (dur + float(p.opts.get("drain-timeout", 10)) + 60
-                                              + (60 if lk else 0))  # likwid's own start
-                t1 = time.monotonic()
-                ok, msg, extra = True, "", None
-                if rid not in REFERENCE_POINTS and p.id in groups:  # the drift reference: its own
-                    gid, gopts = groups[p.id]
-                    cap, prid, why = group_capacity(a, bench, edir, gid, gopts, base, topology,
-                                                    probes)
-                    if cap is None:
-                        ok, msg = False, f"not run: no capacity probe of its group {gid} gave a " \
-                            f"capacity ({why})"
-                        write_whole(out + ".failed.txt", f"{msg}\nthe probes' records: "
-                                    + ", ".join(f"../{CAPACITY_DIR}/{gid}/rep-{j}.failed.txt"
-                                                for j in range(1, base + 1)) + "\n")
-                    else:
-                        args += ["--capacity-ops", cap]
-                        extra = {"capacity_probe": {"id": prid, "capacity_ops_per_s": float(cap),
-                                                    "folder": f"{CAPACITY_DIR}/{gid}",
-                                                    **probes[("detail", gid)]}}
-                if ok:
-                    ok, msg = run_rep(bench, args, out, timeout, lk, extra)
-                if ok and rid not in REFERENCE_POINTS and trip:
-                    ok, msg, n = rerun_far(bench, args, out, timeout, lk, extra, trip,
-                                           min(rerun_cap, rerun_left[e.name]), tag)
-                    rerun_left[e.name] -= n
-                    reruns += n
-                spent += time.monotonic() - t1
-                executed += 1
-                eta = spent / executed * (total - done)
-                if ok:
-                    s = read_summary(os.path.join(out, "summary.csv"))
-                    thr = float(s["throughput_ops_per_s"] or 0) / 1e6
-                    res = f"{thr:.2f} Mops/s" + (f", p50 {s['p50_ns']} ns" if s["p50_ns"] else "")
-                    asked, used = s.get("lookup", ""), s.get("lookup_in_force", "")
-                    if asked and used and asked != used:
-                        res += (f"  [lookup {asked} is not available on this machine: "
-                                f"{used} ran instead, and the row says so]")
+        for e, (p, k, rid) in phases[0] + phases[1]:
+            c = ctx[e.name]
+            edir, groups, probes, base = c["edir"], c["groups"], c["probes"], c["base"]
+            reps = c["reps"].get(p.id, base) if isinstance(c["reps"], dict) else c["reps"]
+            pdir = os.path.join(edir, rid)
+            os.makedirs(pdir, exist_ok=True)
+            done += 1
+            out = os.path.join(pdir, f"rep-{k}")
+            what = (f"{rid} ({p.label})" if rid in REFERENCE_POINTS
+                    else f"{p.label} rep {k}/{reps}")
+            tag = f"[{done:>{len(str(total))}}/{total}] {e.name} {what}"
+            if os.path.exists(os.path.join(out, "summary.csv")) and not force:
+                print(f"{tag}: done before, kept", flush=True)
+                continue
+            args = p.args()
+            if topology:
+                args += ["--topology", topology]
+            dur = float(p.opts.get("duration", 2)) + float(p.opts.get("warmup", 0.5))
+            timeout = a.point_timeout or (dur + float(p.opts.get("drain-timeout", 10)) + 60
+                                          + (60 if lk else 0))  # likwid's own start
+            t1 = time.monotonic()
+            ok, msg, extra = True, "", None
+            if rid not in REFERENCE_POINTS and p.id in groups:  # the drift reference: its own
+                gid, gopts = groups[p.id]
+                cap, prid, why = group_capacity(a, bench, edir, gid, gopts, base, topology,
+                                                probes)
+                if cap is None:
+                    ok, msg = False, f"not run: no capacity probe of its group {gid} gave a " \
+                        f"capacity ({why})"
+                    write_whole(out + ".failed.txt", f"{msg}\nthe probes' records: "
+                                + ", ".join(f"../{CAPACITY_DIR}/{gid}/rep-{j}.failed.txt"
+                                            for j in range(1, base + 1)) + "\n")
                 else:
-                    failures.append(f"{host} {e.name} "
-                                    f"{what if rid in REFERENCE_POINTS else f'{p.label} rep {k}'}: {msg}")
-                    res = f"FAILED ({msg})"
-                print(f"{tag}: {res}  [elapsed {fmt_time(time.monotonic() - t0)}, "
-                      f"ETA {fmt_time(eta)}]", flush=True)
+                    args += ["--capacity-ops", cap]
+                    extra = {"capacity_probe": {"id": prid, "capacity_ops_per_s": float(cap),
+                                                "folder": f"{CAPACITY_DIR}/{gid}",
+                                                **probes[("detail", gid)]}}
+            if ok:
+                ok, msg = run_rep(bench, args, out, timeout, lk, extra)
+            if ok and rid not in REFERENCE_POINTS and trip:
+                ok, msg, n = rerun_far(bench, args, out, timeout, lk, extra, trip,
+                                       min(rerun_cap, rerun_left[e.name]), tag)
+                rerun_left[e.name] -= n
+                reruns += n
+            spent += time.monotonic() - t1
+            executed += 1
+            eta = spent / executed * (total - done)
+            if ok:
+                s = read_summary(os.path.join(out, "summary.csv"))
+                thr = float(s["throughput_ops_per_s"] or 0) / 1e6
+                res = f"{thr:.2f} Mops/s" + (f", p50 {s['p50_ns']} ns" if s["p50_ns"] else "")
+                asked, used = s.get("lookup", ""), s.get("lookup_in_force", "")
+                if asked and used and asked != used:
+                    res += (f"  [lookup {asked} is not available on this machine: "
+                            f"{used} ran instead, and the row says so]")
+            else:
+                failures.append(f"{host} {e.name} "
+                                f"{what if rid in REFERENCE_POINTS else f'{p.label} rep {k}'}: {msg}")
+                res = f"FAILED ({msg})"
+            print(f"{tag}: {res}  [elapsed {fmt_time(time.monotonic() - t0)}, "
+                  f"ETA {fmt_time(eta)}]", flush=True)
     except Interrupted:
         print(f"\nexperiments: interrupted after {done - 1} of {total} runs of {host}.",
               file=sys.stderr)
@@ -597,54 +703,113 @@ def cmd_list(a):
     default = "quick" if ncpus < 8 else "full"
     print(f"{what}; thread counts count cores (one thread per core) unless a file says "
           f"smt = siblings; default profile {default}")
-    print(f"{'experiment':16} {'profile':7} {'points':>6} {'reps':>4} {'ref':>3} {'runs':>5} "
-          f"{'estimate':>9} {'at most':>9}  threads")
+    unfit = []
     for prof in profiles:
+        side_s = side.seconds(prof) if prof != "smoke" else 0.0
+        folders = 1 + (nodes < 2 and any(needs_two_nodes(e, prof) for e in exps))
+        fixed = fixed_seconds(folders)
+        drop, dropped = {}, []
         try:
-            rows = sizing(exps, prof, ncpus, cores, nodes)
+            if a.time_budget is not None:
+                drop, dropped, _ = fit_budget(exps, prof, ncpus, cores, nodes, a.time_budget,
+                                              side_s, fixed)
+            rows = sizing(exps, prof, ncpus, cores, nodes, drop=drop)
         except expfile.ExpError as err:
             die(str(err))
+        except BudgetError as err:
+            print(f"\nprofile {prof}: --time-budget: {err}")
+            unfit.append(prof)
+            continue
+        print(f"\n{'experiment':16} {'profile':7} {'points':>6} {'reps':>4} {'ref':>3} "
+              f"{'runs':>5} {'estimate':>9} {'at most':>9}  threads")
         for r in rows:
             print(f"{r['name']:16} {prof:7} {r['points']:6} {r['reps']:4} {r['references']:3} "
                   f"{r['runs']:5} {fmt_time(r['seconds']):>9} {fmt_time(r['max_seconds']):>9}  "
                   + ",".join(map(str, r["threads"]))
                   + (" (2 emulated nodes)" if r["emulated"] else "")
                   + (" (+ the --ops points' run time)" if r["ops"] else ""))
+            if a.why:
+                for line in why_lines(r, exps):
+                    print(f"    {line}")
         # queues a profile leaves out for their item kinds, with the reason,
-        # so that a short list is not read as the whole field (issue 32)
+        # so that a short list is not read as the whole field (issue 32), and
+        # the cells that would mean nothing (issue 43 item 4)
         for e in exps:
             for qname, why in expfile.item_left_out(e, prof).items():
                 print(f"  left out of {e.name} {prof}: {qname}: {why}")
-        side = side_seconds() if prof != "smoke" else 0.0
-        if side:
+            n = nodes if nodes >= 2 or not needs_two_nodes(e, prof) else 2
+            by_reason = {}
+            for (qname, cell), why in expfile.left_out(e, prof, ncpus, n, cores).items():
+                by_reason.setdefault((cell, why), []).append(qname)
+            for (cell, why), qs in by_reason.items():
+                print(f"  left out of {e.name} {prof}: {cell} of {', '.join(qs)}: {why}")
+        if side_s:
             print(f"{'side benchmarks':16} {prof:7} {'':6} {'':4} {'':3} {'':5} "
-                  f"{fmt_time(side):>9} {fmt_time(side):>9}  "
+                  f"{fmt_time(side_s):>9} {fmt_time(side_s):>9}  "
                   + ", ".join(f"{n} ({k} round{'s' if k > 1 else ''})"
-                              for n, _s, k in SIDE_BENCHMARKS))
+                              for n, _s, k in side.table(prof)))
+        print(f"{'fixed steps':16} {prof:7} {'':6} {'':4} {'':3} {'':5} "
+              f"{fmt_time(fixed):>9} {fmt_time(fixed):>9}  the environment and host probe "
+              f"({folders} folder{'s' if folders > 1 else ''}), bench-ring, plots and report")
+        est, most = totals(rows, side_s, fixed, a.time_budget)
         print(f"{'total':16} {prof:7} {'':6} {'':4} {'':3} {sum(r['runs'] for r in rows):5} "
-              f"{fmt_time(sum(r['seconds'] for r in rows) + side):>9} "
-              f"{fmt_time(sum(r['max_seconds'] for r in rows) + side):>9}")
-    print(f"estimate per run: warm-up + duration + calibration (+{CALIBRATE_WARMUP_S} s) + "
+              f"{fmt_time(est):>9} {fmt_time(most):>9}")
+        for name, block, tier, reads, secs in dropped:
+            print(f"  --time-budget {fmt_time(a.time_budget)} leaves out {name} [block {block}] "
+                  f"({tier}, {fmt_time(secs)}): read by {reads}")
+    if unfit and len(unfit) == len(profiles):
+        die(f"list --time-budget {fmt_time(a.time_budget)}: no profile fits it (the claims' "
+            "points alone take longer)")
+    print(f"\nestimate per run: warm-up + duration + calibration (+{CALIBRATE_WARMUP_S} s) + "
           f"--load's capacity run (+{LOAD_PROBE_WARMUP_S} s; one per group of load points and "
-          f"round) + {RUN_OVERHEAD_S} s of overhead measured on the development machine; not "
-          "included: the host probe and the environment capture, once per host. At most: "
-          f"the stopping rule adds rounds to every experiment up to its budget "
-          f"({looks.BUDGET_FACTOR} x its repetitions, at a look of {looks.LOOKS}) and "
-          f"{placement.RERUN_SHARE:.0%} of its runs are re-run because their CPUs ended far "
-          "apart")
+          f"round) + {RUN_OVERHEAD_S} s of overhead measured on the development machine. At "
+          "most: the stopping rule adds rounds to the points an undecided claim reads (and "
+          f"the drift reference) up to {looks.BUDGET_FACTOR} x their repetitions (at a look of "
+          f"{looks.LOOKS}), {placement.RERUN_SHARE:.0%} of the runs may be re-run because "
+          f"their CPUs ended far apart, all within {AT_MOST_EXTRA:.0%} of the estimate again "
+          "(the runner adds no look past it) and within --time-budget where given")
+
+
+def why_lines(row, exps):
+    """`list --why`: each block of an experiment, the claims and figures that
+    read it, its tier and its points and time in this profile."""
+    e = next(x for x in exps if x.name == row["name"])
+    out = []
+    for b in e.blocks:
+        pts = [p for p in row["pts"] if p.blocks and p.blocks[0] == b.name]
+        also = [p for p in row["pts"] if b.name in p.blocks[1:]]
+        reads = "; ".join(x for x in (("claims " + ", ".join(b.claims)) if b.claims else "",
+                                      ("figures " + ", ".join(b.figures)) if b.figures else "")
+                          if x) or ("nothing: exploratory (full profile only, runs last)"
+                                    if b.declared else "not said (a file that names no claim "
+                                    "nor figure: every profile runs it, as figure-only points)")
+        out.append(f"[block {b.name}] {b.tier}: {len(pts)} point(s)"
+                   + (f" (+{len(also)} shared with a block above)" if also else "")
+                   + f", {fmt_time(points_seconds(pts, row['reps']))}; read by {reads}")
+    return out
 
 
 def cmd_readme(a):
+    """Rewrite FILE's generated blocks: README.md's estimate, docs/two-socket.md's
+    budget table (whichever FILE holds; at least one)."""
     try:
         with open(a.file, encoding="utf-8") as f:
             text = f.read()
     except OSError as e:
         die(f"readme: {a.file}: {e.strerror}")
-    if text.count(ESTIMATE_BEGIN) != 1 or text.count(ESTIMATE_END) != 1:
-        die(f"readme: {a.file}: expected one '{ESTIMATE_BEGIN}' line and one "
-            f"'{ESTIMATE_END}' line")
-    i, j = text.index(ESTIMATE_BEGIN), text.index(ESTIMATE_END) + len(ESTIMATE_END)
-    new = text[:i] + "\n".join(estimate_block(load_experiments(None))) + text[j:]
+    exps = load_experiments(None)
+    new, found = text, 0
+    for begin, end, make in ((ESTIMATE_BEGIN, ESTIMATE_END, estimate_block),
+                             (BUDGET_BEGIN, BUDGET_END, budget_table)):
+        if new.count(begin) == 0 and new.count(end) == 0:
+            continue
+        if new.count(begin) != 1 or new.count(end) != 1:
+            die(f"readme: {a.file}: expected one '{begin}' line and one '{end}' line")
+        i, j = new.index(begin), new.index(end) + len(end)
+        new = new[:i] + "\n".join(make(exps)) + new[j:]
+        found += 1
+    if not found:
+        die(f"readme: {a.file}: no generated block ('{ESTIMATE_BEGIN}' or '{BUDGET_BEGIN}')")
     if a.check:
         if new != text:
             print(f"readme: {a.file}: the estimate is stale: run python3 -m "
@@ -673,6 +838,14 @@ def cmd_report(a):
     sys.exit(rc)
 
 
+def duration_arg(text):
+    """argparse type of --time-budget (sizing.parse_duration)."""
+    try:
+        return parse_duration(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def main():
     ap = argparse.ArgumentParser(
         prog="python3 -m scripts.runner.experiments", description=__doc__.split("\n")[0])
@@ -685,9 +858,16 @@ def main():
     r.add_argument("--reps", type=int, help="repetitions per point (default: from the file); "
                    "with --reps exactly that many: the stopping rule adds none")
     r.add_argument("--budget", type=int, default=looks.BUDGET_FACTOR,
-                   help="the stopping rule: while a claim an experiment feeds is undecided, "
-                   "add rounds up to the next look, at most BUDGET x its planned "
-                   f"repetitions (default {looks.BUDGET_FACTOR}; 1: add none)")
+                   help="the stopping rule's factor: while a claim is undecided, add rounds "
+                   "to the points it reads up to the next look, at most BUDGET x their "
+                   f"planned repetitions (default {looks.BUDGET_FACTOR}; 1: add none). Not "
+                   "a time: that is --time-budget")
+    r.add_argument("--time-budget", metavar="DURATION", type=duration_arg,
+                   help="wall-clock budget for all of make experiments (the sweeps, the side "
+                   "benchmarks, the fixed steps; 90m, 1h, 4:00:00): the plan leaves out "
+                   "exploratory points, then figure-only blocks (the costliest first), never "
+                   "a point a claim reads, and says what it left out; the stopping rule adds "
+                   "no round past it. Not the stopping rule's --budget")
     r.add_argument("--force", action="store_true", help="redo runs that exist")
     r.add_argument("--topology", help="emulated nodes for every run, e.g. '0;1'")
     r.add_argument("--results", default=os.path.join(ROOT, "results"), help="results folder")
@@ -724,6 +904,13 @@ def main():
     li.add_argument("--nodes", help="another host: its NUMA nodes (default 1)")
     li.add_argument("--smt", help="another host: hardware threads per core, 1, 2, 4 or 8 "
                     "(default 1)")
+    li.add_argument("--why", action="store_true", help="under each experiment, its blocks: "
+                    "the claims and figures that read each, its tier (claim, figure-only, "
+                    "exploratory), points and time")
+    li.add_argument("--time-budget", metavar="DURATION", type=duration_arg,
+                    help="fit this wall-clock budget for all of make experiments (90m, 1h, "
+                    "4:00:00): leave out exploratory points, then figure-only blocks (the "
+                    "costliest first), never a claim's, and say what is left out")
     rd = sub.add_parser("readme", help="rewrite the estimate block of FILE (README.md)")
     rd.add_argument("file")
     rd.add_argument("--check", action="store_true", help="exit 1 if it would change")

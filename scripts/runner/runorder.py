@@ -37,28 +37,64 @@ def schedule(pts, reps, seed, ref=None, base=None):
     is a Point and run id the folder name (the point's id, or reference-*).
 
     Randomized complete blocks: round k runs repetition k of every point, in
-    an order random.Random(seed) shuffles anew for every round. With ``ref``
-    (a Point), the reference runs first, after half of the points' runs and
-    last, as reference-start, reference-middle and reference-end (rep 1).
+    an order random.Random(seed) shuffles anew for every round. The points a
+    claim reads (Point.tier "claim") run all their planned rounds first, then
+    the others (figure-only, exploratory), each in their own rounds: a sweep
+    interrupted after them has what its claims need. With ``ref`` (a Point),
+    the reference runs first, in the middle of the claims' runs and last, as
+    reference-start, reference-middle and reference-end (rep 1).
 
-    ``base`` (< reps): the sweep's planned rounds, after which the stopping
-    rule added rounds base+1..reps (scripts/common/looks.py). The first base
-    rounds and the reference keep the places they had (the same seed draws
-    the same orders), and the added rounds follow reference-end, each
-    shuffled by the same generator: what ran, in the order it ran."""
-    base = reps if base is None else min(base, reps)
+    ``reps``: the rounds of every point, or {point id: rounds} (the stopping
+    rule's rounds go to the points an undecided claim reads). ``base`` (<
+    reps): the sweep's planned rounds, after which the stopping rule added
+    rounds base+1..reps (scripts/common/looks.py). The planned rounds and the
+    reference keep the places they had (the same seed draws the same orders),
+    and the added rounds follow reference-end, each shuffled by the same
+    generator: what ran, in the order it ran."""
+    def n_of(p):
+        return reps.get(p.id, 0) if isinstance(reps, dict) else reps
+    top = max((n_of(p) for p in pts), default=0)
+    base = top if base is None else min(base, top)
     rnd = random.Random(seed)
-    rounds = []
-    for k in range(1, reps + 1):
-        order = list(pts)
+    first = [p for p in pts if getattr(p, "tier", "claim") == "claim"]
+    rest = [p for p in pts if getattr(p, "tier", "claim") != "claim"]
+    planned, added = [], []
+    for group in (first, rest):
+        for k in range(1, base + 1):
+            order = [p for p in group if n_of(p) >= k]
+            rnd.shuffle(order)
+            planned.append([(p, k, p.id) for p in order])
+    for k in range(base + 1, top + 1):
+        order = [p for p in pts if n_of(p) >= k]
         rnd.shuffle(order)
-        rounds.append([(p, k, p.id) for p in order])
-    runs = [r for rd in rounds[:base] for r in rd]
+        added.append([(p, k, p.id) for p in order])
+    head = [r for rd in planned[:base] for r in rd]   # the claims' rounds
+    tail = [r for rd in planned[base:] for r in rd]
     if ref is not None:
-        mid = len(runs) // 2
-        runs = ([(ref, 1, REFERENCE_POINTS[0])] + runs[:mid] + [(ref, 1, REFERENCE_POINTS[1])]
-                + runs[mid:] + [(ref, 1, REFERENCE_POINTS[2])])
-    return runs + [r for rd in rounds[base:] for r in rd]
+        mid = len(head) // 2 if head else len(tail) // 2
+        if head:
+            head = head[:mid] + [(ref, 1, REFERENCE_POINTS[1])] + head[mid:]
+        else:
+            tail = tail[:mid] + [(ref, 1, REFERENCE_POINTS[1])] + tail[mid:]
+        head = [(ref, 1, REFERENCE_POINTS[0])] + head
+        tail = tail + [(ref, 1, REFERENCE_POINTS[2])]
+    return head + tail + [r for rd in added for r in rd]
+
+
+def claims_cut(runs):
+    """How many of schedule()'s runs, from the start, are the claims' planned
+    rounds with the reference's start and middle: the first phase of a sweep
+    (experiments.py run_pass runs every experiment's first phase, then the
+    rest)."""
+    n = 0
+    for i, (p, _k, rid) in enumerate(runs):
+        if rid == REFERENCE_POINTS[2]:
+            break
+        if rid in REFERENCE_POINTS or getattr(p, "tier", "claim") == "claim":
+            n = i + 1
+        else:
+            break
+    return n
 
 
 def order_text(exp, profile, host, seed, ref, runs, base=None):

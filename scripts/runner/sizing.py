@@ -18,6 +18,7 @@ from ..common import expfile, looks, placement
 from ..common import manifest
 from ..common.cpulist import cpu_set
 from .runio import die
+from . import side
 from .runorder import REFERENCE_POINTS, capacity_groups, probe_opts
 
 
@@ -136,34 +137,152 @@ def points_seconds(pts, reps):
                    + sum(run_seconds(probe_opts(o)) for o in probes.values()))
 
 
-def sizing(exps, profile, ncpus, cores, nodes, budget=looks.BUDGET_FACTOR):
+#: the stopping rule and the placement re-runs spend at most this share of a
+#: sweep's estimate again (issue 43: 4 h estimated, 6 h at most): the runner
+#: adds no look whose rounds would take the sweep past it (experiments.py
+#: add_rounds), so "at most" is a promise it keeps
+AT_MOST_EXTRA = 0.5
+
+
+#: the steps of make experiments outside the runs, measured on the 2-CPU
+#: development VM (scripts/runner/experiments.py prints them in the estimate):
+#: the environment capture and the host probe once per results folder (the
+#: real one and, on a one-node host, its emulated sibling), make bench-ring's
+#: micro-benchmark, the drawing of the plots and the reproduction report. Not
+#: the build: a fresh clone compiles first (docs/testing.md says how long).
+FIXED_SECONDS = {"env and probe, per folder": 20.0, "bench-ring": 10.0, "plots and report": 60.0}
+
+
+def fixed_seconds(folders=1):
+    """FIXED_SECONDS for a sweep into ``folders`` results folders."""
+    f = dict(FIXED_SECONDS)
+    return f.pop("env and probe, per folder") * folders + sum(f.values())
+
+
+def sizing(exps, profile, ncpus, cores, nodes, budget=looks.BUDGET_FACTOR, drop=None, reps=None):
     """Per experiment of one profile: {name, nodes (2 where a one-node host
     runs it on emulated nodes), points, reps, reference runs, runs, seconds,
-    max_reps and max_seconds (the stopping rule's budget spent: the most it can
-    take), threads (the thread counts), ops (1 if a point is --ops bounded)}.
-    Raises expfile.ExpError."""
+    max_reps and max_seconds (what the stopping rule may add: rounds to the
+    points an undecided claim reads, up to ``budget`` x their repetitions, and
+    the placement re-runs: the most the sweep can take, before the
+    AT_MOST_EXTRA cap that totals() applies), threads (the thread counts),
+    ops (1 if a point is --ops bounded), pts (the points), tiers ({tier:
+    seconds})}. ``drop``: {experiment: set of point ids} a time budget leaves
+    out (fit_budget). Raises expfile.ExpError."""
     out = []
     for e in exps:
         n = nodes if nodes >= 2 or not needs_two_nodes(e, profile) else 2
-        pts, reps = expfile.points(e, profile, ncpus, n, cores)
+        pts, file_reps = expfile.points(e, profile, ncpus, n, cores)
+        reps_e = reps or file_reps
         ref = expfile.reference_point(e, pts, ncpus, n, cores)
-        nref = len(REFERENCE_POINTS) if ref is not None else 0
-        secs = points_seconds(pts, reps)
-        secs += nref * run_seconds(ref.opts) if ref is not None else 0
-        # the stopping rule may take every experiment to its budget (experiments.py
-        # add_rounds): the most this sweep can take, said beside the estimate
-        # and re-run up to placement.RERUN_SHARE of its runs (CPUs far apart)
-        most = reps if profile == "smoke" else looks.budget_rounds(reps, budget)
-        max_secs = secs + points_seconds(pts, most - reps)
+        if drop and drop.get(e.name):
+            pts = [p for p in pts if p.id not in drop[e.name]]
+            if ref is not None and ref.id in drop[e.name]:
+                ref = pts[0] if pts else None
+        nref = len(REFERENCE_POINTS) if ref is not None and pts else 0
+        secs = points_seconds(pts, reps_e)
+        secs += nref * run_seconds(ref.opts) if nref else 0
+        tiers = {t: points_seconds([p for p in pts if p.tier == t], reps_e)
+                 for t in expfile.TIERS}
+        # the stopping rule adds rounds to the points an undecided claim reads
+        # (experiments.py add_rounds), up to its budget: the most it can add
+        most = reps_e if profile == "smoke" or reps else looks.budget_rounds(reps_e, budget)
+        claimed = [p for p in pts if p.claims]
+        max_secs = secs + points_seconds(claimed, most - reps_e)
         if profile != "smoke":
             max_secs *= 1 + placement.RERUN_SHARE
         threads = sorted({expfile.point_threads(p.opts) for p in pts})
         out.append({"name": e.name, "nodes": n, "emulated": n != nodes, "points": len(pts),
-                    "reps": reps, "references": nref, "runs": len(pts) * reps + nref,
-                    "seconds": secs, "max_reps": most, "max_seconds": max_secs,
-                    "threads": threads,
+                    "reps": reps_e, "references": nref, "runs": len(pts) * reps_e + nref,
+                    "seconds": secs, "max_reps": most if claimed else reps_e,
+                    "max_seconds": max_secs, "threads": threads, "tiers": tiers, "pts": pts,
                     "ops": any("ops" in p.opts for p in pts)})
     return out
+
+
+def totals(rows, side, fixed, time_budget=None):
+    """(estimate, at most) of a whole make experiments: the sweeps, the side
+    benchmarks and the fixed steps (FIXED_SECONDS). At most: what the stopping
+    rule and the re-runs may add, capped at AT_MOST_EXTRA of the estimate, and
+    within ``time_budget`` where one is given (the runner keeps both)."""
+    est = sum(r["seconds"] for r in rows) + side + fixed
+    most = min(sum(r["max_seconds"] for r in rows) + side + fixed, est * (1 + AT_MOST_EXTRA))
+    if time_budget is not None:
+        most = max(est, min(most, time_budget))
+    return est, most
+
+
+def fit_budget(exps, profile, ncpus, cores, nodes, time_budget, side, fixed,
+               budget=looks.BUDGET_FACTOR, reps=None):
+    """The points a time budget leaves out, in the stated priority (issue 43):
+    first every exploratory point, then the figure-only blocks' points, the
+    costliest block first, until the estimate fits; never a point a claim
+    reads. Returns (drop {experiment: set of point ids}, [(experiment, block,
+    tier, what reads it, seconds)] dropped, the estimate after).
+    Raises BudgetError where the claims' points alone do not fit."""
+    rows = sizing(exps, profile, ncpus, cores, nodes, budget, reps=reps)
+    est = totals(rows, side, fixed)[0]
+    drop, dropped = {}, []
+    if est <= time_budget:
+        return drop, dropped, est
+    by_name = {e.name: e for e in exps}
+    cand = []   # (tier rank, -seconds, experiment, block, ids, reads)
+    for r in rows:
+        n_reps = r["reps"]
+        blocks = {}
+        for p in r["pts"]:
+            if p.tier == "claim":
+                continue
+            # a point belongs to the first of its blocks (figure-only or exploratory)
+            blocks.setdefault(p.blocks[0], []).append(p)
+        for b, pts in blocks.items():
+            blk = next(x for x in by_name[r["name"]].blocks if x.name == b)
+            cand.append((expfile.TIERS.index(min((p.tier for p in pts),
+                                                 key=expfile.TIERS.index)),
+                         -points_seconds(pts, n_reps), r["name"], b, {p.id for p in pts},
+                         ", ".join(blk.figures) or "nothing (exploratory)"))
+    # exploratory (the last tier) first, then figure-only; the costliest first
+    for rank, negsecs, name, b, ids, reads in sorted(cand, key=lambda c: (-c[0], c[1], c[2], c[3])):
+        if est <= time_budget:
+            break
+        drop.setdefault(name, set()).update(ids)
+        rows = sizing(exps, profile, ncpus, cores, nodes, budget, drop, reps)
+        new = totals(rows, side, fixed)[0]
+        dropped.append((name, b, expfile.TIERS[rank], reads, est - new))
+        est = new
+    if est > time_budget:
+        raise BudgetError(f"a time budget of {fmt_time(time_budget)} is below what the claims' "
+                          f"points need on this host ({fmt_time(est)} with the side benchmarks "
+                          "and the fixed steps): give at least that, or choose experiments "
+                          "(EXPERIMENTS=...)")
+    return drop, dropped, est
+
+
+class BudgetError(Exception):
+    """A time budget no plan fits: the message says the least it needs."""
+
+
+def parse_duration(text):
+    """Seconds of a time budget: 90m, 1h, 1h30m, 45s, 20:00 (m:s), 4:00:00
+    (h:m:s) or a number of seconds. Raises ValueError with one message."""
+    t = str(text).strip().lower()
+    m = re.fullmatch(r"(?:(\d+)h)?\s*(?:(\d+)m(?:in)?)?\s*(?:(\d+)s)?", t)
+    if t and m and any(m.groups()):
+        h, mi, se = (int(x or 0) for x in m.groups())
+        v = h * 3600 + mi * 60 + se
+    elif re.fullmatch(r"\d+(:\d{1,2}){1,2}", t):
+        parts = [int(x) for x in t.split(":")]
+        if any(x >= 60 for x in parts[1:]):
+            raise ValueError(f"{text!r}: minutes and seconds are below 60")
+        v = sum(x * 60 ** i for i, x in enumerate(reversed(parts)))
+    elif re.fullmatch(r"\d+(\.\d+)?", t):
+        v = float(t)
+    else:
+        raise ValueError(f"{text!r} is not a duration (examples: 90m, 1h, 1h30m, 20:00, 4:00:00, "
+                         "5400)")
+    if v <= 0:
+        raise ValueError(f"{text!r}: a time budget is above 0")
+    return float(v)
 
 
 def fmt_time(s):
@@ -173,21 +292,16 @@ def fmt_time(s):
 
 
 #: the side benchmarks make experiments runs after the sweeps (their claims are
-#: in the report): (make target, seconds per round measured on the 2-CPU
-#: development VM, rounds); bench-oversub runs once, --quick. bench-peers runs
-#: every queue whose items are its own (manifest): 57 s a round for the 8 it
-#: ran when measured, so 57 / 8 s per queue
-SIDE_BENCHMARKS = (("bench-peers", 57.0 / 8 * len(manifest.queues(fabricates=False)),
-                    looks.LOOKS[0]),
-                   # 29 s a round for its 18 plain runs when measured, and 30
-                   # stripped runs (where the time goes) of the same length
-                   ("bench-fidelity", 29.0 * 48 / 18, looks.LOOKS[0]),
-                   ("bench-oversub", 14.0, 1))
+#: in the report), scripts/runner/side.py's: ((make target, seconds a round,
+#: rounds), ...) in this host's default profile; side_seconds(profile, names)
+#: their estimated wall time in a profile (None: this host's default profile),
+#: of those an --experiments list selects (None: all)
+SIDE_BENCHMARKS = side.table()
 
 
-def side_seconds():
-    """The side benchmarks' estimated wall time (SIDE_BENCHMARKS)."""
-    return sum(s * n for _name, s, n in SIDE_BENCHMARKS)
+def side_seconds(profile=None, names=None):
+    """The side benchmarks' estimated wall time (scripts/runner/side.py)."""
+    return side.seconds(profile, names)
 
 
 def list_host(a):
@@ -237,19 +351,89 @@ ESTIMATE_HOSTS = (("this 2-CPU, one-node development VM", 2, 2, 1),
                   ("a two-socket host of 2 x 16 cores", 32, 32, 2))
 
 
+def _side(profile):
+    from . import side   # side.py reads the manifest; imported where needed
+    return side.seconds(profile)
+
+
 def estimate_block(exps):
     """The README's lines on how long make experiments takes (sizing, the
-    default profile of each host shape), between ESTIMATE_BEGIN and _END."""
+    default profile of each host shape, with the side benchmarks and the fixed
+    steps), between ESTIMATE_BEGIN and _END."""
     parts = []
     for what, ncpus, cores, nodes in ESTIMATE_HOSTS:
         prof = "quick" if ncpus < 8 else "full"
         rows = sizing(exps, prof, ncpus, cores, nodes)
-        side = side_seconds()
-        parts.append(f"about {fmt_time(sum(r['seconds'] for r in rows) + side)} on {what} "
-                     f"(profile {prof}, with the side benchmarks; up to "
-                     f"{fmt_time(sum(r['max_seconds'] for r in rows) + side)} "
-                     "if the stopping rule and the placement re-runs spend their budgets)")
+        folders = 1 + (nodes < 2 and any(needs_two_nodes(e, prof) for e in exps))
+        est, most = totals(rows, _side(prof), fixed_seconds(folders))
+        parts.append(f"about {fmt_time(est)} on {what} (profile {prof}, with the side "
+                     f"benchmarks and the fixed steps; at most {fmt_time(most)} if the "
+                     "stopping rule and the placement re-runs spend their budget)")
     return [ESTIMATE_BEGIN,
             "How long `make experiments` takes (estimated by `python3 -m "
             "scripts.runner.experiments list`, which it prints before it starts): "
             + "; ".join(parts) + ".", ESTIMATE_END]
+
+
+#: docs/two-socket.md's generated table: what the 4 hours buy, what 1 hour gives up
+BUDGET_BEGIN = ("<!-- BEGIN GENERATED: budget table (python3 -m scripts.runner.experiments "
+                "readme docs/two-socket.md; do not edit) -->")
+BUDGET_END = "<!-- END GENERATED: budget table -->"
+#: the host and the budget the table compares: 2 x 16 cores, TIME_BUDGET=1h
+BUDGET_HOST = (32, 32, 2)
+BUDGET_SHORT = 3600.0
+
+
+def budget_table(exps):
+    """The lines of docs/two-socket.md's table: every block of every
+    experiment on a 2 x 16-core host, its tier and readers, its points and time
+    in the full profile (the default there: the 4 hours), and what
+    TIME_BUDGET=1h keeps of it (the quick profile, which run takes when the full
+    profile's claims alone do not fit an hour, fitted by fit_budget)."""
+    ncpus, cores, nodes = BUDGET_HOST
+    full = {r["name"]: r for r in sizing(exps, "full", ncpus, cores, nodes)}
+    short_prof = "full"
+    try:
+        drop, _dropped, _e = fit_budget(exps, "full", ncpus, cores, nodes, BUDGET_SHORT,
+                                        _side("full"), fixed_seconds(1))
+    except BudgetError:
+        short_prof = "quick"
+        drop, _dropped, _e = fit_budget(exps, "quick", ncpus, cores, nodes, BUDGET_SHORT,
+                                        _side("quick"), fixed_seconds(1))
+    short = {r["name"]: r for r in sizing(exps, short_prof, ncpus, cores, nodes, drop=drop)}
+    est_f, most_f = totals(list(full.values()), _side("full"), fixed_seconds(1))
+    est_s, most_s = totals(list(short.values()), _side(short_prof), fixed_seconds(1),
+                           BUDGET_SHORT)
+    lines = [BUDGET_BEGIN, "",
+             f"On 2 x 16 cores, `make experiments` (profile full) is estimated at "
+             f"{fmt_time(est_f)} (at most {fmt_time(most_f)}); `make experiments "
+             f"TIME_BUDGET=1h` at {fmt_time(est_s)} (at most {fmt_time(most_s)}: the "
+             f"stopping rule spends what is left of the hour) with profile {short_prof}"
+             + (" (the full profile's claims alone take more than an hour: run says so and "
+                "takes the quick one's shorter runs)" if short_prof != "full" else "")
+             + ". Each block of each experiment file, what reads it, and what each buys:",
+             "",
+             "| experiment | block | tier | read by | full: points, time | "
+             f"TIME_BUDGET=1h ({short_prof}): points, time |",
+             "|---|---|---|---|---|---|"]
+
+    def cell(row, b):
+        if row is None:
+            return "left out"
+        pts = [p for p in row["pts"] if p.blocks and p.blocks[0] == b.name]
+        if not pts:
+            shared = [p for p in row["pts"] if b.name in p.blocks]
+            return (f"{len(shared)} (shared with a block above)" if shared else "left out")
+        return f"{len(pts)}, {fmt_time(points_seconds(pts, row['reps']))}"
+    for e in exps:
+        for b in e.blocks:
+            reads = "; ".join(x for x in (", ".join(b.claims), ", ".join(b.figures)) if x)
+            lines.append(f"| {e.name} | {b.name} | {b.tier} | {reads or 'nothing'} | "
+                         f"{cell(full.get(e.name), b)} | {cell(short.get(e.name), b)} |")
+    lines += [f"| side benchmarks | | claim | the bench claims (ring.bench-*, harness.fidelity, "
+              f"ring.oversub-no-collapse) | {fmt_time(_side('full'))} | "
+              f"{fmt_time(_side(short_prof))} |", "",
+              "Times are the runs' alone (each point's repetitions with its capacity probes); "
+              "the drift reference, the side benchmarks and the fixed steps are in the totals "
+              "above. A point two blocks give is counted under the first.", "", BUDGET_END]
+    return lines

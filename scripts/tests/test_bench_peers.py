@@ -94,12 +94,20 @@ class BenchPeers(unittest.TestCase):
                            (("--shapes", "1y1"), "is not PxC"),
                            (("--accounting", "wide"), "--accounting"),
                            (("--bare", "/nonexistent/bare_loop"), "is not built"),
+                           (("--queues", "nosuch"), "--queues: unknown queue 'nosuch'"),
+                           (("--queues", "numaring,,rte"), "an empty name"),
+                           (("--queues", "rte,rte"), "rte named twice"),
+                           (("--queues", "numaring,xenium-kfifo"),
+                            "xenium-kfifo does not take inline items"),
+                           (("--bare-queues", "rte"), "--bare-queues needs --bare"),
+                           (("--bare", BARE, "--bare-queues", "ck"),
+                            "--bare-queues: unknown bare loop queue 'ck'"),
                            (("--results", SCRIPT), "not a folder")):
             with self.subTest(args=args):
                 r = script(*args)
                 self.assertEqual(r.returncode, 2, r.stderr)
                 self.assertIn(what, r.stderr)
-                if args[0] == "--results":
+                if args[0] in ("--results", "--queues", "--bare-queues"):
                     self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
                 self.assertEqual(r.stdout, "")
 
