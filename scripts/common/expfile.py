@@ -621,6 +621,9 @@ class Point:
     (theirs); ``tier``: TIERS' first that applies (claim, figure, exploratory)."""
 
     blocks, claims, figures, tier = (), (), (), TIERS[0]
+    #: True for a point of a file that names no claim nor figure: which claims
+    #: read it is not said, so every claim that reads its experiment reads it
+    undeclared = False
 
     def __init__(self, exp, pid, opts, label):
         self.exp = exp
@@ -759,6 +762,7 @@ def points(exp, profile, ncpus, nodes, cores=None):
         p.claims = list(dict.fromkeys(c for b in blocks for c in b.claims))
         p.figures = list(dict.fromkeys(f for b in blocks for f in b.figures))
         p.tier = min((b.tier for b in blocks), key=TIERS.index)
+        p.undeclared = not any(b.declared for b in blocks)
         out.append(p)
     return out, reps
 

@@ -363,8 +363,9 @@ def planned_points(a, e, profile, topology=None):
 
 def claim_points(pts, claim):
     """The points that read a claim: those of the blocks that name it (its id,
-    or a pattern that matches it, F4.*)."""
-    return [p for p in pts if any(fnmatch.fnmatchcase(claim, c) for c in p.claims)]
+    or a pattern that matches it, F4.*); in a file that names no claim, every
+    point (the report says the claim reads the experiment, not which points)."""
+    return [p for p in pts if p.undeclared or any(fnmatch.fnmatchcase(claim, c) for c in p.claims)]
 
 
 def add_rounds(a, bench, planned, profile, ident, fp, hostdir):

@@ -187,7 +187,7 @@ def sizing(exps, profile, ncpus, cores, nodes, budget=looks.BUDGET_FACTOR, drop=
         # the stopping rule adds rounds to the points an undecided claim reads
         # (experiments.py add_rounds), up to its budget: the most it can add
         most = reps_e if profile == "smoke" or reps else looks.budget_rounds(reps_e, budget)
-        claimed = [p for p in pts if p.claims]
+        claimed = [p for p in pts if p.claims or p.undeclared]
         max_secs = secs + points_seconds(claimed, most - reps_e)
         if profile != "smoke":
             max_secs *= 1 + placement.RERUN_SHARE

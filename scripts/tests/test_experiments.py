@@ -1033,9 +1033,12 @@ class RunnerTest(unittest.TestCase):
         self.assertEqual({x["rep"] for x in tidy_rows(csvf)}, {"1", "2"})
         r = run(self.base())
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertIn("stopping rule: undecided claims read", r.stdout)
-        self.assertIn("f2-node-cache (2 -> 6 rounds)", r.stdout)
-        self.assertRegex(r.stdout, r"stopping rule: [^ ]+/f2-node-cache: 6 rounds \(budget 6\)")
+        # a file without blocks names no claim: each claim that reads the
+        # experiment reads every point of it
+        self.assertRegex(r.stdout, r"stopping rule: undecided F2\.cache-faster.* read 2 point\(s\) "
+                         r"of [^ ]+/f2-node-cache \(-> 6 rounds\)")
+        self.assertRegex(r.stdout,
+                         r"stopping rule: [^ ]+/f2-node-cache: 2 of 2 points to 6 rounds \(budget 6\)")
         rows = tidy_rows(csvf)
         self.assertEqual({x["rep"] for x in rows}, {str(k) for k in range(1, 7)})
         self.assertEqual(len(rows), 12)
