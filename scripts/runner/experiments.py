@@ -262,7 +262,14 @@ def plan_time(a, exps, profile, nodes, names, cores):
         print(f"experiments: --time-budget {fmt_time(a.time_budget)} leaves out {name} "
               f"[block {block}] ({tier}; {fmt_time(secs)}): {reads} lose"
               + ("s" if ", " not in reads else "") + " its points", flush=True)
-    return drop, most - side_s - fixed
+    # what the stopping rule and the re-runs may spend: the estimate's cap
+    # (AT_MOST_EXTRA, within --time-budget), not "at most"'s count of the
+    # rounds they could add in estimated run time, which the runs the host
+    # really takes may pass while no time cap is near
+    cap = est * (1 + AT_MOST_EXTRA)
+    if a.time_budget is not None:
+        cap = max(est, min(cap, a.time_budget))
+    return drop, cap - side_s - fixed
 
 
 def run_all(a):
@@ -589,8 +596,13 @@ def run_pass(a, bench, topology, exps, profile, ident, hostdir, fp, rounds=None)
             if ok:
                 ok, msg = run_rep(bench, args, out, timeout, lk, extra)
             if ok and rid not in REFERENCE_POINTS and trip:
-                ok, msg, n = rerun_far(bench, args, out, timeout, lk, extra, trip,
-                                       min(rerun_cap, rerun_left[e.name]), tag)
+                # the re-runs, like the stopping rule's rounds, keep within the
+                # estimate's "at most" (plan_time): none that would pass it
+                allowed = min(rerun_cap, rerun_left[e.name])
+                if getattr(a, "allowance", None) is not None and \
+                        time.monotonic() - a.started + run_seconds(p.opts) > a.allowance:
+                    allowed = 0
+                ok, msg, n = rerun_far(bench, args, out, timeout, lk, extra, trip, allowed, tag)
                 rerun_left[e.name] -= n
                 reruns += n
             spent += time.monotonic() - t1
