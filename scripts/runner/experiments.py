@@ -125,7 +125,7 @@ from .runorder import (CAPACITY_DIR, ORDER_TXT, REFERENCE_POINTS, capacity_group
                        claims_cut, order_text, saved_seed, schedule)
 from . import side
 from .sizing import (CALIBRATE_WARMUP_S, LOAD_PROBE_WARMUP_S, RUN_OVERHEAD_S, AT_MOST_EXTRA,
-                     BudgetError, allowed_cpus, emulated_halves, fit_budget, fixed_seconds,
+                     BudgetError, allowed_cpus, emulated_halves, fit_budget, fixed_seconds, host_folders,
                      host_shape, list_host, needs_two_nodes, parse_duration, points_seconds,
                      sizing, topo_cores, totals, ESTIMATE_BEGIN, ESTIMATE_END,
                      BUDGET_BEGIN, BUDGET_END, budget_table, estimate_block, fmt_time)
@@ -242,7 +242,7 @@ def plan_time(a, exps, profile, nodes, names, cores):
     try:
         side_s = side.seconds(profile, names) if profile != "smoke" else 0.0
         folders = 1 + (nodes < 2 and any(needs_two_nodes(e, profile) for e in exps))
-        fixed = fixed_seconds(folders)
+        fixed = fixed_seconds(folders, a.results)
         drop, dropped = {}, []
         if a.time_budget is not None:
             drop, dropped, _ = fit_budget(exps, profile, ncpus, cores, nodes, a.time_budget,
@@ -299,7 +299,7 @@ def run_all(a):
             try:
                 fit_budget(exps, profile, allowed_cpus(), topo_cores(topo, allowed_cpus()),
                            nodes, a.time_budget, side.seconds(profile, names),
-                           fixed_seconds(2 if nodes < 2 else 1), a.budget, a.reps)
+                           fixed_seconds(2 if nodes < 2 else 1, a.results), a.budget, a.reps)
             except BudgetError as err:
                 print(f"experiments: --time-budget: profile full: {err}; profile quick "
                       "instead", flush=True)
@@ -762,8 +762,9 @@ def cmd_list(a):
                   + ", ".join(f"{n} ({k} round{'s' if k > 1 else ''})"
                               for n, _s, k in side.table(prof)))
         print(f"{'fixed steps':16} {prof:7} {'':6} {'':4} {'':3} {'':5} "
-              f"{fmt_time(fixed):>9} {fmt_time(fixed):>9}  the environment and host probe "
-              f"({folders} folder{'s' if folders > 1 else ''}), bench-ring, plots and report")
+              f"{fmt_time(fixed):>9} {fmt_time(fixed):>9}  the environment, host probe and "
+              f"bench-ring ({folders} folder{'s' if folders > 1 else ''}), the plots "
+              f"({host_folders() + folders} host folders) and the report")
         est, most = totals(rows, side_s, fixed, a.time_budget)
         print(f"{'total':16} {prof:7} {'':6} {'':4} {'':3} {sum(r['runs'] for r in rows):5} "
               f"{fmt_time(est):>9} {fmt_time(most):>9}")
