@@ -11,7 +11,7 @@ PROBE_SRCS := harness/probe.c harness/probe_common.c harness/probe_c2c.c harness
 	harness/probe_likwid.c harness/probe_handover.c harness/pingpong.c
 PROBE_OBJS = $(PROBE_SRCS:%.c=$(B)/obj/%.o)
 
-HARNESS_SRCS := harness/bench.c harness/run.c harness/workers.c harness/workload.c harness/placement.c harness/report.c \
+HARNESS_SRCS := harness/bench.c harness/run.c harness/workers.c harness/loops.c harness/workload.c harness/placement.c harness/report.c \
 	harness/options.c harness/output.c harness/clock.c harness/hdr.c $(PROBE_SRCS) \
 	harness/counters.c harness/item_sum.c harness/manifest.c harness/errors.c harness/qmem.c \
 	$(PEER_C_SRCS)
@@ -30,7 +30,7 @@ $(B)/version.h: FORCE
 
 $(B)/obj/harness/%.o: harness/%.c $(HARNESS_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_) $(HARNESS_CFLAGS) $(if $(filter harness/peers/rte.c,$<),$(PEER_RTE_CFLAGS)) -c $< -o $@
+	$(CC) $(CFLAGS_) $(HARNESS_CFLAGS) $(if $(filter harness/peers/rte.c harness/loops.c,$<),$(PEER_RTE_CFLAGS)) -c $< -o $@
 
 $(B)/obj/harness/%.cpp.o: harness/%.cpp $(HARNESS_HDRS)
 	@mkdir -p $(dir $@)

@@ -3,12 +3,9 @@
  * workers.c - the producer and consumer threads of one prodcons run
  * (run.h); the symmetric workloads' threads are workload.c's.
  *
- * Each loop is written once and specialised, by constant arguments to an
- * always-inline body, for the item mode (inline values or messages), for
- * single or burst operations and for local work between operations
- * (--producer-work, --consumer-work), so that the per-item path of a run
- * carries no test of what kind of run it is. The per-item steps are
- * workers_pvt.h's, shared with workload.c.
+ * The loops themselves are loops_body.h's, compiled once per queue family
+ * (loops.c): each thread here runs its run's variant of its queue's family
+ * (hb_loops_of), after its setup and before its teardown.
  *
  * Per item, a producer: makes the value (item.h), enqueues it, and
  * publishes its count with a relaxed store to a line of its own; it adds
@@ -31,6 +28,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "loops.h"
 #include "run.h"
 #include "workers_pvt.h"
 
@@ -67,133 +65,6 @@ uint64_t hb_wait_until(struct hb_run *run, uint64_t when)
 	return now;
 }
 
-/* strip: enum hb_strip bits, a constant of each variant (--strip, a
- * fidelity diagnostic: hb_parse allows it only where the steps it removes
- * are not needed, so that the plain variants carry no test of it). */
-static ALWAYS_INLINE void produce(struct hb_producer *p, void *h, enum hb_item_kind kind,
-				  int bursts, int work, unsigned strip)
-{
-	struct hb_run *run = p->run;
-	const struct hq_ops *ops = run->ops;
-	const uint64_t interval = run->interval, work_max = run->producer_work_loops;
-	const uint64_t work_min = run->work_min_loops;
-	const unsigned burst = bursts ? run->burst_enq : 1;
-	const int counted = run->quota_total != 0;
-	uint64_t seq = 0, limit = ops->bounded || kind == HB_ITEM_MESSAGE ? UINT64_MAX : 0;
-	uint64_t next_send = hc_now(), rng = p->rng;
-	void *items[HB_MAX_BURST];
-
-	if (interval)
-		publish_t0(p, seq, next_send);
-	for (uint64_t iter = 0;; iter++) {
-		int ph = PH_MEASURE; /* stripped window: no count of what the window held */
-		if (!(strip & HB_STRIP_WINDOW) || (iter & 63) == 0) {
-			ph = hb_phase(run);
-			if (ph >= PH_STOP_PRODUCERS)
-				break;
-		}
-		unsigned n = burst;
-		if (strip & HB_STRIP_WINDOW)
-			; /* bounded, closed loop, no --ops: nothing to check */
-		else if (counted && ph == PH_MEASURE) {
-			if (p->sent_measured >= p->quota)
-				break;
-			if (p->quota - p->sent_measured < n)
-				n = (unsigned)(p->quota - p->sent_measured);
-		}
-		if (!(strip & HB_STRIP_WINDOW) && seq + n > limit) {
-			uint64_t room = hb_inflight_room(run);
-			if (room < n) {
-				uint32_t polls = 0;
-				p->window_waits++;
-				hb_idle_poll(&polls);
-				continue;
-			}
-			limit = seq + room;
-		}
-		uint64_t now = 0;
-		if (interval) { /* open loop: wait for the first item's intended time */
-			if (!(now = hb_wait_until(run, next_send)))
-				break;
-		}
-
-		unsigned made = make_items(p, seq, n, kind, 1, interval, &now, items);
-
-		/* enqueue them */
-		unsigned done = 0;
-		uint32_t polls = 0;
-		int stopped = made < n;
-		while (done < made) {
-			if (bursts)
-				done += ops->enqueue_burst(h, items + done, made - done);
-			else if (ops->enqueue(h, items[done]) == 0)
-				done++;
-			if (done < made) {
-				p->full_retries++;
-				if (hb_phase(run) >= PH_STOP_PRODUCERS) {
-					stopped = 1;
-					break;
-				}
-				hb_idle_poll(&polls);
-			}
-		}
-		unsent_free(done, made, kind, items);
-		seq += done;
-		if (interval)
-			next_send += done * interval;
-		if (!(strip & HB_STRIP_WINDOW) && ph == PH_MEASURE)
-			p->sent_measured += done;
-		/* Relaxed: a count for the main thread's window and for
-		 * hb_inflight_room; the final value is read after pthread_join. */
-		if (!(strip & HB_STRIP_PUBLISH))
-			atomic_store_explicit(&p->sent, seq, memory_order_relaxed);
-		if (stopped)
-			break;
-		if (work)
-			hb_work(&rng, work_min, work_max);
-	}
-	/* Relaxed: read after pthread_join (stripped publish: its only store) */
-	atomic_store_explicit(&p->sent, seq, memory_order_relaxed);
-}
-
-/* One function per variant (item mode, bursts, work), each with its own
- * loop: hb_producer_main calls the run's. */
-#define PRODUCER(name, kind, b, w, s)                                           \
-	static __attribute__((noinline)) void name(struct hb_producer *p, void *h) \
-	{                                                                       \
-		produce(p, h, kind, b, w, s);                                   \
-	}
-PRODUCER(produce_inline, HB_ITEM_INLINE, 0, 0, 0)
-PRODUCER(produce_inline_bursts, HB_ITEM_INLINE, 1, 0, 0)
-PRODUCER(produce_message, HB_ITEM_MESSAGE, 0, 0, 0)
-PRODUCER(produce_message_bursts, HB_ITEM_MESSAGE, 1, 0, 0)
-PRODUCER(produce_inline_work, HB_ITEM_INLINE, 0, 1, 0)
-PRODUCER(produce_inline_bursts_work, HB_ITEM_INLINE, 1, 1, 0)
-PRODUCER(produce_message_work, HB_ITEM_MESSAGE, 0, 1, 0)
-PRODUCER(produce_message_bursts_work, HB_ITEM_MESSAGE, 1, 1, 0)
-/* --strip's variants: inline items, no work (hb_parse) */
-PRODUCER(produce_strip_p, HB_ITEM_INLINE, 0, 0, HB_STRIP_PUBLISH)
-PRODUCER(produce_strip_p_bursts, HB_ITEM_INLINE, 1, 0, HB_STRIP_PUBLISH)
-PRODUCER(produce_strip_w, HB_ITEM_INLINE, 0, 0, HB_STRIP_WINDOW)
-PRODUCER(produce_strip_w_bursts, HB_ITEM_INLINE, 1, 0, HB_STRIP_WINDOW)
-PRODUCER(produce_strip_pw, HB_ITEM_INLINE, 0, 0, HB_STRIP_PUBLISH | HB_STRIP_WINDOW)
-PRODUCER(produce_strip_pw_bursts, HB_ITEM_INLINE, 1, 0, HB_STRIP_PUBLISH | HB_STRIP_WINDOW)
-#undef PRODUCER
-
-/* [strip's publish and window bits - 1][bursts] */
-static void (*const stripped_producers[3][2])(struct hb_producer *, void *) = {
-	{produce_strip_p, produce_strip_p_bursts},
-	{produce_strip_w, produce_strip_w_bursts},
-	{produce_strip_pw, produce_strip_pw_bursts},
-};
-
-/* [work][message][bursts] */
-static void (*const producers[2][2][2])(struct hb_producer *, void *) = {
-	{{produce_inline, produce_inline_bursts}, {produce_message, produce_message_bursts}},
-	{{produce_inline_work, produce_inline_bursts_work},
-	 {produce_message_work, produce_message_bursts_work}},
-};
-
 void *hb_producer_main(void *arg)
 {
 	struct hb_producer *p = arg;
@@ -227,10 +98,10 @@ void *hb_producer_main(void *arg)
 		hb_cpu_relax();
 	unsigned ps = run->strip & (HB_STRIP_PUBLISH | HB_STRIP_WINDOW);
 	if (ps)
-		stripped_producers[ps - 1][run->burst_enq > 1](p, h);
+		hb_loops_of(run->ops)->stripped[ps - 1][run->burst_enq > 1](p, h);
 	else
-		producers[run->producer_work_loops > 0][run->item == HB_ITEM_MESSAGE]
-			 [run->burst_enq > 1](p, h);
+		hb_loops_of(run->ops)->producers[run->producer_work_loops > 0]
+						[run->item == HB_ITEM_MESSAGE][run->burst_enq > 1](p, h);
 	if (run->ops->thread_stats) {
 		run->ops->thread_stats(h, &p->st);
 		p->have_stats = 1;
@@ -295,78 +166,6 @@ enum hq_path hb_timed_path(struct hb_consumer *c, unsigned got, unsigned i, stru
 	return *known ? path_of(ps, i) : HQ_PATH_COUNT_;
 }
 
-static ALWAYS_INLINE void consume(struct hb_consumer *c, void *h, enum hb_item_kind kind,
-				  int bursts, int account, int work)
-{
-	struct hb_run *run = c->run;
-	const struct hq_ops *ops = run->ops;
-	const unsigned burst = bursts ? run->burst_deq : 1;
-	const uint64_t work_max = run->consumer_work_loops, work_min = run->work_min_loops;
-	/* nothing travels and nothing is made up (faa): stop with the producers */
-	const int stop_early = !ops->moves_data;
-	hb_item_sum_fn *const item_sum = run->item_sum;
-	void *items[HB_MAX_BURST];
-	uint64_t total = 0, rng = c->rng;
-	uint32_t polls = 0;
-
-	for (;;) {
-		unsigned got;
-		if (bursts)
-			got = ops->dequeue_burst(h, items, burst);
-		else
-			got = ops->dequeue(h, &items[0]) == 0;
-		if (got == 0) {
-			int ph = hb_phase(run);
-			if (ph >= PH_STOP_CONSUMERS || (stop_early && ph >= PH_STOP_PRODUCERS))
-				break;
-			c->empty_polls++;
-			hb_idle_poll(&polls);
-			continue;
-		}
-		polls = 0;
-		if (account)
-			take(c, items, got, kind, item_sum);
-		total += got;
-		/* Relaxed: a count for the main thread's window; the final value
-		 * is read after pthread_join. */
-		atomic_store_explicit(&c->received, total, memory_order_relaxed);
-		if (stop_early && hb_phase(run) >= PH_STOP_PRODUCERS)
-			break;
-		if (work)
-			hb_work(&rng, work_min, work_max);
-	}
-}
-
-/* One function per variant (item mode or no accounting, bursts, work). */
-#define CONSUMER(name, kind, b, a, w)                                           \
-	static __attribute__((noinline)) void name(struct hb_consumer *c, void *h) \
-	{                                                                       \
-		consume(c, h, kind, b, a, w);                                   \
-	}
-CONSUMER(consume_inline, HB_ITEM_INLINE, 0, 1, 0)
-CONSUMER(consume_inline_bursts, HB_ITEM_INLINE, 1, 1, 0)
-CONSUMER(consume_message, HB_ITEM_MESSAGE, 0, 1, 0)
-CONSUMER(consume_message_bursts, HB_ITEM_MESSAGE, 1, 1, 0)
-CONSUMER(consume_counted, HB_ITEM_INLINE, 0, 0, 0)
-CONSUMER(consume_counted_bursts, HB_ITEM_INLINE, 1, 0, 0)
-CONSUMER(consume_inline_work, HB_ITEM_INLINE, 0, 1, 1)
-CONSUMER(consume_inline_bursts_work, HB_ITEM_INLINE, 1, 1, 1)
-CONSUMER(consume_message_work, HB_ITEM_MESSAGE, 0, 1, 1)
-CONSUMER(consume_message_bursts_work, HB_ITEM_MESSAGE, 1, 1, 1)
-CONSUMER(consume_counted_work, HB_ITEM_INLINE, 0, 0, 1)
-CONSUMER(consume_counted_bursts_work, HB_ITEM_INLINE, 1, 0, 1)
-#undef CONSUMER
-
-/* [work][inline, message, counted (faa's: nothing to account for)][bursts] */
-static void (*const consumers[2][3][2])(struct hb_consumer *, void *) = {
-	{{consume_inline, consume_inline_bursts},
-	 {consume_message, consume_message_bursts},
-	 {consume_counted, consume_counted_bursts}},
-	{{consume_inline_work, consume_inline_bursts_work},
-	 {consume_message_work, consume_message_bursts_work},
-	 {consume_counted_work, consume_counted_bursts_work}},
-};
-
 void *hb_consumer_main(void *arg)
 {
 	struct hb_consumer *c = arg;
@@ -398,7 +197,8 @@ void *hb_consumer_main(void *arg)
 	int account = (run->ops->moves_data || run->ops->fabricates) &&
 		      !(run->strip & HB_STRIP_ACCOUNTING); /* stripped: only counted */
 	int mode = !account ? 2 : run->item == HB_ITEM_MESSAGE;
-	consumers[run->consumer_work_loops > 0][mode][run->burst_deq > 1](c, h);
+	hb_loops_of(run->ops)->consumers[run->consumer_work_loops > 0][mode]
+					[run->burst_deq > 1](c, h);
 	if (run->ops->thread_stats) {
 		run->ops->thread_stats(h, &c->st);
 		c->have_stats = 1;

@@ -11,6 +11,7 @@
 #include <errno.h>
 
 #include "numaring_lab.h"
+#include "flat_ops.h"
 #include "peers.h"
 
 static void *flat_create(const struct hq_params *p, char *err, size_t errlen)
@@ -55,26 +56,6 @@ static void flat_thread_fini(void *q, void *h)
 {
 	(void)q;
 	numaring_flat_detach(h);
-}
-
-static int flat_enqueue(void *h, void *item)
-{
-	return numaring_flat_enqueue(h, item) != 0;
-}
-
-static int flat_dequeue(void *h, void **item)
-{
-	return numaring_flat_dequeue(h, item) != 0;
-}
-
-static unsigned flat_enqueue_burst(void *h, void *const *items, unsigned n)
-{
-	return numaring_flat_enqueue_burst(h, items, n);
-}
-
-static unsigned flat_dequeue_burst(void *h, void **items, unsigned n)
-{
-	return numaring_flat_dequeue_burst(h, items, n);
 }
 
 /* Only failed_attempts (lost CAS races) is counted (stats_mask). */

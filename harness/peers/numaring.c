@@ -14,6 +14,7 @@
 
 #include "numaring.h"
 #include "numaring_lab.h"
+#include "numaring_ops.h"
 #include "numaring_topology.h"
 #include "peers.h"
 
@@ -180,26 +181,6 @@ static void nrq_thread_fini(void *q, void *h)
 {
 	(void)q;
 	numaring_worker_detach(h);
-}
-
-static int nrq_enqueue(void *h, void *item)
-{
-	return numaring_enqueue(h, item);
-}
-
-static int nrq_dequeue(void *h, void **item)
-{
-	return numaring_dequeue(h, item);
-}
-
-static unsigned nrq_enqueue_burst(void *h, void *const *items, unsigned n)
-{
-	return numaring_enqueue_burst(h, items, n);
-}
-
-static unsigned nrq_dequeue_burst(void *h, void **items, unsigned n)
-{
-	return numaring_dequeue_burst(h, items, n);
 }
 
 /* The harness's paths are the ring's, in its order (checked below). */

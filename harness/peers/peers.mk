@@ -24,7 +24,7 @@ PEER_CXX_SRCS := harness/peers/moodycamel.cpp harness/peers/boost.cpp harness/pe
 # directory), concurrentqueue/ and xenium/ are on the compiler's default path.
 PEER_CFLAGS := -Iharness -Iring
 
-# Extra C flags for rte.c only: DPDK 22.11's include directories. rte_ring.h
+# Extra C flags for rte.c and harness/loops.c (rte_ops.h): DPDK 22.11's include directories. rte_ring.h
 # pulls rte_config.h in itself; pkg-config's "-include rte_config.h" and
 # -march=corei7 are not needed and left out, so no object is built for a
 # newer CPU than the rest of the harness.

@@ -19,6 +19,7 @@
 #include <rte_ring.h>
 
 #include "peers.h"
+#include "rte_ops.h"
 
 static void *rteq_create(const struct hq_params *p, char *err, size_t errlen)
 {
@@ -52,34 +53,6 @@ static void *rteq_create(const struct hq_params *p, char *err, size_t errlen)
 static void rteq_destroy(void *q)
 {
 	hq_free(q);
-}
-
-static int rteq_enqueue(void *h, void *item)
-{
-	hq_tsan_release(h);
-	return rte_ring_mp_enqueue(h, item);
-}
-
-static int rteq_dequeue(void *h, void **item)
-{
-	int rc = rte_ring_mc_dequeue(h, item);
-	if (rc == 0)
-		hq_tsan_acquire(h);
-	return rc;
-}
-
-static unsigned rteq_enqueue_burst(void *h, void *const *items, unsigned n)
-{
-	hq_tsan_release(h);
-	return rte_ring_mp_enqueue_burst(h, items, n, NULL);
-}
-
-static unsigned rteq_dequeue_burst(void *h, void **items, unsigned n)
-{
-	unsigned k = rte_ring_mc_dequeue_burst(h, items, n, NULL);
-	if (k)
-		hq_tsan_acquire(h);
-	return k;
 }
 
 const struct hq_ops hq_rte = {

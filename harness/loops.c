@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * loops.c - the prodcons loops (loops_body.h) compiled once per queue
+ * family: flat, numaring and rte with their operations inline, and the
+ * generic family for every other queue (issue 44: the harness sets no pace
+ * of its own through a call per operation).
+ */
+#include <stddef.h>
+
+#include "loops_body.h"
+#include "peers/flat_ops.h"
+#include "peers/numaring_ops.h"
+#include "peers/rte_ops.h"
+
+extern const struct hq_ops hq_flat, hq_numaring, hq_rte;
+
+HB_LOOPS(generic, (hb_enqueue_fn *)NULL, (hb_dequeue_fn *)NULL, (hb_enqueue_burst_fn *)NULL,
+	 (hb_dequeue_burst_fn *)NULL)
+HB_LOOPS(flat, flat_enqueue, flat_dequeue, flat_enqueue_burst, flat_dequeue_burst)
+HB_LOOPS(numaring, nrq_enqueue, nrq_dequeue, nrq_enqueue_burst, nrq_dequeue_burst)
+HB_LOOPS(rte, rteq_enqueue, rteq_dequeue, rteq_enqueue_burst, rteq_dequeue_burst)
+
+static const struct {
+	const struct hq_ops *ops;
+	const struct hb_loops *loops;
+} families[] = {
+	{&hq_flat, &hb_loops_flat},
+	{&hq_numaring, &hb_loops_numaring},
+	{&hq_rte, &hb_loops_rte},
+};
+
+const struct hb_loops *hb_loops_of(const struct hq_ops *ops)
+{
+	for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)
+		if (families[i].ops == ops)
+			return families[i].loops;
+	return &hb_loops_generic;
+}

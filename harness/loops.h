@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * loops.h - the producer and consumer loops of a prodcons run, one set per
+ * queue family (loops_body.h has them, loops.c compiles them).
+ *
+ * A family whose operations are visible to the compiler (flat, numaring,
+ * rte: harness/peers/<queue>_ops.h) gets loops with those operations
+ * inlined, as the bare loop has them; every other queue runs the generic
+ * loops, which call its adapter's operations through their pointers
+ * (queue.h). Either way the adapter stays the one place the queue is
+ * described: the family's operations are the functions its hq_ops names.
+ */
+#ifndef HB_LOOPS_H
+#define HB_LOOPS_H
+
+#include "queue.h"
+
+struct hb_producer;
+struct hb_consumer;
+
+/* The operations of queue.h's hq_ops, as types a loop is compiled with. */
+typedef int hb_enqueue_fn(void *h, void *item);
+typedef int hb_dequeue_fn(void *h, void **item);
+typedef unsigned hb_enqueue_burst_fn(void *h, void *const *items, unsigned n);
+typedef unsigned hb_dequeue_burst_fn(void *h, void **items, unsigned n);
+
+typedef void hb_producer_loop(struct hb_producer *p, void *h);
+typedef void hb_consumer_loop(struct hb_consumer *c, void *h);
+
+/* One family's loops, a function per variant of a run. */
+struct hb_loops {
+	hb_producer_loop *producers[2][2][2]; /* [work][message][bursts] */
+	hb_producer_loop *stripped[3][2];     /* [--strip's publish and window bits - 1][bursts] */
+	hb_consumer_loop *consumers[2][3][2]; /* [work][inline, message, counted][bursts] */
+};
+
+/* The loops of ops's family: its own where it has one, else the generic
+ * ones. Never NULL. */
+const struct hb_loops *hb_loops_of(const struct hq_ops *ops);
+
+#endif /* HB_LOOPS_H */
