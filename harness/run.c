@@ -515,7 +515,23 @@ int hb_run_setup(struct hb_run *run, const struct hb_options *o, const struct hb
 	uint64_t in_flight = holds + run->window + (uint64_t)o->batch * run->nthreads;
 	run->sample_shift = (unsigned)__builtin_ctzll(o->sample);
 	run->stamp_bits = 6;
-	while (run->stamp_bits < 20 && (UINT64_C(1) << run->stamp_bits) < 2 * in_flight / o->sample)
+	/* A worker that shares its CPU (or is not pinned) may be switched out
+	 * while it holds timed items, and their producers lap the stamp ring
+	 * meanwhile: such runs read each stamp at once (record_timed); the
+	 * others HB_PENDING at a time. */
+	run->pending_max = HB_PENDING;
+	for (unsigned i = 0; i < run->nthreads && run->pending_max > 1; i++) {
+		int cpu = pl->place->cpu[i];
+		for (unsigned j = i + 1; j < run->nthreads && cpu >= 0; j++)
+			if (pl->place->cpu[j] == cpu)
+				cpu = -1;
+		if (cpu < 0)
+			run->pending_max = 1;
+	}
+	/* and the timed items each consumer holds before it reads their
+	 * stamps (pending_max, record_timed) */
+	uint64_t held = in_flight / o->sample + (uint64_t)run->nc * run->pending_max;
+	while (run->stamp_bits < 20 && (UINT64_C(1) << run->stamp_bits) < 2 * held)
 		run->stamp_bits++;
 	run->stamp_mask = (UINT64_C(1) << run->stamp_bits) - 1;
 	return rc;

@@ -73,6 +73,20 @@ struct hb_producer {
 	_Atomic int done;
 };
 
+/* A closed-loop timed item whose send time its consumer reads later
+ * (record_timed): the stamps are read HB_PENDING at a time, from lines
+ * their producer has moved past, rather than one line transfer each while
+ * the producer writes the next stamps into the same line (issue 44: the
+ * stamp read cost flat's bursts about a twelfth of their throughput on the
+ * 2-CPU VM). */
+#define HB_PENDING 32
+struct hb_pending {
+	uint64_t now;      /* the clock at its dequeue */
+	uint64_t lap;      /* its sequence >> sample_shift: its stamp's slot and tag */
+	uint32_t producer;
+	uint32_t path;     /* enum hq_path it came by; HQ_PATH_COUNT_: not said */
+};
+
 struct hb_consumer {
 	alignas(HB_LINE) struct hb_run *run;
 	unsigned id;
@@ -105,6 +119,11 @@ struct hb_consumer {
 	void *handle;
 	/* read by the main thread (and producers of unbounded queues) */
 	alignas(HB_LINE) _Atomic uint64_t received;
+	/* closed loop: its timed items whose stamps it has not read yet
+	 * (record_timed, hb_timed_flush); the consumer's own, a line pair
+	 * apart from received */
+	alignas(HB_LINE) struct hb_pending pending[HB_PENDING];
+	unsigned npending;
 };
 
 struct hb_run {
@@ -125,6 +144,7 @@ struct hb_run {
 	unsigned sample_shift;       /* log2(sample) */
 	unsigned stamp_bits;         /* log2(slots of a producer's stamp ring) */
 	uint64_t stamp_mask;         /* its slots - 1 */
+	unsigned pending_max;        /* timed items a consumer holds before it reads their stamps (record_timed) */
 	hb_item_sum_fn *item_sum;    /* a consumer's account of a burst (--accounting) */
 	unsigned strip;              /* --strip: enum hb_strip bits (options.h) */
 	unsigned burst_enq, burst_deq; /* 1: single operations */

@@ -199,6 +199,7 @@ void *hb_consumer_main(void *arg)
 	int mode = !account ? 2 : run->item == HB_ITEM_MESSAGE;
 	hb_loops_of(run->ops)->consumers[run->consumer_work_loops > 0][mode]
 					[run->burst_deq > 1](c, h);
+	hb_timed_flush(c); /* the timed items whose stamps it had not read yet */
 	if (run->ops->thread_stats) {
 		run->ops->thread_stats(h, &c->st);
 		c->have_stats = 1;

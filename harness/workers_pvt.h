@@ -156,14 +156,70 @@ static ALWAYS_INLINE void unsent_free(unsigned done, unsigned made, enum hb_item
 					      memory_order_relaxed);
 }
 
-/* The timed items among items[0..got): latency from their send time (item.h:
- * t0 + seq x interval in open loop, the producer's stamp in closed loop), if
- * that fell inside the measured window; the oldest item's age over the whole
- * run. One clock read for all of them. Out of line: one dequeue in `sample`
- * comes here, and the others' loop stays small. A queue with paths
- * (numaring) records them by path too, in hb_record_timed_paths: the test
- * for it is here, once per call, so that no loop of any queue carries it
- * (nor changes its code for it). */
+/* A timed item's latency, now - t ticks from its send time t, into the
+ * consumer's histograms (by path too, where the queue said which) if t fell
+ * inside the measured window; the oldest item's age over the whole run. */
+static inline void timed_sample(struct hb_consumer *c, uint64_t t, uint64_t now,
+				unsigned path)
+{
+	struct hb_run *run = c->run;
+	/* Relaxed: published by the phase acquire before these items could be
+	 * sent, or still UINT64_MAX (then the item was sent before the window:
+	 * t < t_start) */
+	uint64_t t0 = atomic_load_explicit(&run->t_start, memory_order_relaxed);
+	uint64_t t1 = atomic_load_explicit(&run->t_end, memory_order_relaxed);
+	if (now > t && now - t > c->max_age)
+		c->max_age = now - t;
+	if (t < t0 || t > t1)
+		return;
+	int64_t ns = (int64_t)hc_to_ns(now > t ? now - t : 0);
+	hdr_record(c->hist, ns);
+	if (path < HQ_PATH_COUNT_) /* numaring: by path too */
+		hdr_record(c->path_hist[path], ns);
+}
+
+/* Closed loop: read the stamps of the consumer's pending timed items
+ * (record_timed) and record them. Their producers wrote each stamp before
+ * enqueuing its item, so every one is in place; a stamp overwritten since
+ * (its tag tells) is counted in stamps_lost. Called when HB_PENDING are
+ * pending (run->pending_max: 1 where a worker shares its CPU) and when the
+ * consumer's loop ends (hb_timed_flush). */
+static __attribute__((noinline, unused)) void timed_resolve(struct hb_consumer *c)
+{
+	struct hb_run *run = c->run;
+	for (unsigned k = 0; k < c->npending; k++) {
+		const struct hb_pending *e = &c->pending[k];
+		struct hb_producer *p = &run->prod[e->producer];
+		/* Relaxed: see make_items; a later lap's stamp has another tag */
+		uint64_t st = atomic_load_explicit(&p->stamps[e->lap & run->stamp_mask],
+						   memory_order_relaxed);
+		if (hb_stamp_tag(st) != ((e->lap >> run->stamp_bits) & 0xffff)) {
+			c->stamps_lost++;
+			continue;
+		}
+		timed_sample(c, hb_item_send_time(st, e->now), e->now, e->path);
+	}
+	c->npending = 0;
+}
+
+/* The end of a consumer's loop: the timed items still pending, recorded. */
+static inline void hb_timed_flush(struct hb_consumer *c)
+{
+	if (c->npending)
+		timed_resolve(c);
+}
+
+/* The timed items among items[0..got), one clock read for all of them: in
+ * open loop their send time follows from their sequence (item.h: t0 + seq x
+ * interval) and they are recorded at once (timed_sample); in closed loop it
+ * is in their producer's stamp ring, read later, HB_PENDING at a time
+ * (timed_resolve), so that the consumer does not pull the producer's stamp
+ * line once per timed item while the producer is writing the next ones
+ * into it. Out of line: one dequeue in `sample` comes here, and the others'
+ * loop stays small. A queue with paths (numaring) is asked here which path
+ * each came by, right after the dequeue as queue.h asks: the test for it
+ * is here, once per call, so that no loop of any queue carries it (nor
+ * changes its code for it). */
 static __attribute__((noinline, unused)) void record_timed(struct hb_consumer *c, void **items,
 							   unsigned got)
 {
@@ -171,43 +227,28 @@ static __attribute__((noinline, unused)) void record_timed(struct hb_consumer *c
 	uint64_t now = hc_now();
 	if (run->ops->fabricates) /* made-up items (null): no producer sent them */
 		return;
-	/* Relaxed: published by the phase acquire before these items could be
-	 * sent, or still UINT64_MAX. */
-	uint64_t t0 = atomic_load_explicit(&run->t_start, memory_order_relaxed);
-	uint64_t t1 = atomic_load_explicit(&run->t_end, memory_order_relaxed);
 	struct hq_paths ps;
 	int known = -1; /* paths: not asked yet (hb_timed_path) */
 	for (unsigned i = 0; i < got; i++) {
-		uint64_t v = (uint64_t)(uintptr_t)items[i], t;
+		uint64_t v = (uint64_t)(uintptr_t)items[i];
 		if (!(v & HB_ITEM_TIMED))
 			continue;
-		struct hb_producer *p = &run->prod[hb_item_producer(v)]; /* checked by take */
+		unsigned pr = hb_item_producer(v); /* checked by take */
+		struct hb_producer *p = &run->prod[pr];
 		uint64_t s = hb_item_seq(v);
+		unsigned path = HQ_PATH_COUNT_;
+		if (__builtin_expect(c->path_hist != NULL, 0))
+			path = hb_timed_path(c, got, i, &ps, &known);
 		if (run->interval && s >= p->prefilled) {
 			/* Relaxed: see publish_t0 */
-			t = atomic_load_explicit(&p->t0, memory_order_relaxed) + s * run->interval;
-		} else {
-			uint64_t lap = s >> run->sample_shift;
-			/* Relaxed: see make_items; a later lap's stamp has another tag */
-			uint64_t st = atomic_load_explicit(&p->stamps[lap & run->stamp_mask],
-							   memory_order_relaxed);
-			if (hb_stamp_tag(st) != ((lap >> run->stamp_bits) & 0xffff)) {
-				c->stamps_lost++;
-				continue;
-			}
-			t = hb_item_send_time(st, now);
-		}
-		if (now > t && now - t > c->max_age)
-			c->max_age = now - t;
-		if (t < t0 || t > t1)
+			timed_sample(c, atomic_load_explicit(&p->t0, memory_order_relaxed) +
+						s * run->interval, now, path);
 			continue;
-		int64_t ns = (int64_t)hc_to_ns(now > t ? now - t : 0);
-		hdr_record(c->hist, ns);
-		if (__builtin_expect(c->path_hist != NULL, 0)) { /* numaring: by path too */
-			enum hq_path path = hb_timed_path(c, got, i, &ps, &known);
-			if (path < HQ_PATH_COUNT_)
-				hdr_record(c->path_hist[path], ns);
 		}
+		c->pending[c->npending++] = (struct hb_pending){
+			.now = now, .lap = s >> run->sample_shift, .producer = pr, .path = path};
+		if (c->npending >= run->pending_max) /* 1: a worker that shares its CPU */
+			timed_resolve(c);
 	}
 }
 

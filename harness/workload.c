@@ -276,6 +276,7 @@ void *hb_symmetric_main(void *arg)
 	unsigned v = (((mode * 2u + (run->burst_enq > 1)) * 2 + (run->burst_deq > 1)) * 2 +
 		      (run->workload == HB_WORKLOAD_MIXED)) * 2 + (run->work_loops > 0);
 	variants[v](p, h);
+	hb_timed_flush(c); /* the timed items whose stamps it had not read yet */
 	if (run->ops->thread_stats) {
 		run->ops->thread_stats(h, &p->st);
 		p->have_stats = 1;
