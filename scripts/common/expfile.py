@@ -508,8 +508,9 @@ def parse(path, text=None):
         raise ExpError(f"{path}:{lines_of[('experiment', 'finding')]}: finding "
                        f"{exp['finding']!r} is not one of {', '.join(FINDINGS)}")
     sweep = seen["sweep"]
-    if not sweep:
-        raise ExpError(f"{path}: [sweep] is missing or empty")
+    if not any(k not in READS_KEYS for k in sweep):
+        raise ExpError(f"{path}: [sweep] is missing or empty (it needs a setting besides "
+                       "claims and figures)")
     for prof in ("sweep",) + PROFILES:
         over = seen[prof]
         if "threads" in over and ("producers" in over or "consumers" in over):
@@ -549,6 +550,15 @@ def parse(path, text=None):
         blocks = [Block("sweep", {}, {}, reads.get("claims", []), reads.get("figures", []),
                         lines_of.get(("sweep", "claims")))]
         blocks[0].declared = bool(reads)
+    # every profile runs something: a file whose quick (or smoke) profile runs
+    # no block would be listed, estimated and "run" as nothing, and the VM's
+    # smoke sweep would never step through it
+    for prof in PROFILES:
+        if not any(b.runs_in(prof) for b in blocks):
+            raise ExpError(f"{path}: the {prof} profile runs none of its blocks (each is "
+                           "exploratory, which the full profile alone runs, or its profiles "
+                           f"key leaves {prof} out): name a claim or figure in one block, "
+                           "or let one run in every profile")
     e = Experiment(path, exp["name"], exp["title"], exp["finding"], sweep,
                    {p: seen[p] for p in PROFILES}, blocks)
     e.reference = exp.get("reference", "first")

@@ -164,6 +164,18 @@ class ClaimsFindTheirPoints(unittest.TestCase):
         first = tiers.index("exploratory")
         self.assertNotIn("claim", tiers[first:])
 
+    def test_a_file_whose_quick_profile_runs_no_block_is_refused(self):
+        # the fuzzer's finding (experiments/fuzz-regressions/only-exploratory-
+        # blocks.reject.in): every block exploratory, so quick and smoke ran nothing
+        text = ("[experiment]\nname = x\ntitle = x\nfinding = F1\n[sweep]\nqueue = flat\n"
+                "threads = 2\n[block a]\nwork = 0\n[quick]\nreps = 2\n[full]\nreps = 2\n"
+                "[smoke]\nreps = 2\n")
+        with self.assertRaisesRegex(expfile.ExpError, r"the quick profile runs none of its"):
+            expfile.parse("x.exp", text)
+        with self.assertRaisesRegex(expfile.ExpError, r"the smoke profile runs none"):
+            expfile.parse("x.exp", text.replace("[block a]\n", "[block a]\nfigures = f1\n"
+                                                "profiles = quick, full\n"))
+
     def test_list_why_names_each_blocks_readers(self):
         r = subprocess.run(RUNNER + ["list", "--why", "--profile", "full", "--cores", "32",
                                      "--nodes", "2"], capture_output=True, text=True, cwd=ROOT)
