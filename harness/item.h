@@ -31,9 +31,11 @@
  *
  *   message  the item is a pointer to a struct hb_msg of the producer's pool
  *            (the realistic payload case): the message holds the same value
- *            as an inline item, and a state word that the consumer
- *            exchanges, which catches every duplicate delivery exactly. The
- *            message's line travels to the consumer and back per item.
+ *            as an inline item, and a state word (1: in flight) that the
+ *            consumer checks and clears, which names a duplicate delivered
+ *            to one consumer, or to two one after the other (two at the same
+ *            moment: the counts catch it). The message's line travels to the
+ *            consumer and back per item.
  *
  * Order (both modes): each consumer keeps, per producer, the next sequence
  * it expects (one past the highest it has seen); an item below it is an

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * item_sum.c - the widths of a consumer's account of a burst (item_sum.h).
+ * item_sum.c - the called widths of a consumer's account of a burst
+ * (item_sum.h); the default, inline, is compiled into the loops.
  */
 #include "item_sum.h"
 
@@ -12,57 +13,33 @@ _Static_assert(sizeof(void *) == sizeof(uint64_t), "inline items are 64-bit valu
 
 static void sum_scalar(void *const *values, unsigned n, struct hb_item_sums *s)
 {
-	uint64_t any = 0, all = ~UINT64_C(0), pre = 0;
+	uint64_t any = 0, all = ~UINT64_C(0), pre = 0, ord = ~UINT64_C(0);
 	for (unsigned i = 0; i < n; i++) {
 		uint64_t v = (uint64_t)(uintptr_t)values[i];
 		any |= v;
 		all &= v;
 		pre += hb_item_premix(v);
+		if (i > 0)
+			ord &= hb_item_order_step((uint64_t)(uintptr_t)values[i - 1], v);
 	}
 	s->any = any;
 	s->all = all;
 	s->premix = pre;
+	s->order = ord;
 }
 
-/* One body for both vector widths: LANES values per step, the rest one by
- * one. The premix (v ^ (v >> 31)) is written out for the vector type: the
- * same operations as hb_item_premix, lane by lane. */
-#define SUM_LANES(name, bytes, attr)                                                        \
-	attr static void name(void *const *values, unsigned n, struct hb_item_sums *s)      \
-	{                                                                                   \
-		typedef uint64_t vec __attribute__((vector_size(bytes)));                   \
-		enum { LANES = (bytes) / 8 };                                               \
-		vec any = {0}, all = ~any, pre = any;                                        \
-		unsigned i = 0;                                                             \
-		for (; i + LANES <= n; i += LANES) {                                        \
-			vec v;                                                              \
-			memcpy(&v, &values[i], sizeof v); /* unaligned: any burst start */ \
-			any |= v;                                                           \
-			all &= v;                                                           \
-			pre += v ^ (v >> 31);                                               \
-		}                                                                           \
-		uint64_t a = 0, l = ~UINT64_C(0), p = 0;                                    \
-		for (unsigned j = 0; j < LANES; j++) {                                      \
-			a |= any[j];                                                        \
-			l &= all[j];                                                        \
-			p += pre[j];                                                        \
-		}                                                                           \
-		for (; i < n; i++) {                                                        \
-			uint64_t v = (uint64_t)(uintptr_t)values[i];                        \
-			a |= v;                                                             \
-			l &= v;                                                             \
-			p += hb_item_premix(v);                                             \
-		}                                                                           \
-		s->any = a;                                                                 \
-		s->all = l;                                                                 \
-		s->premix = p;                                                              \
-	}
-
-SUM_LANES(sum_vector, 16, )
+static void sum_vector(void *const *values, unsigned n, struct hb_item_sums *s)
+{
+	HB_ITEM_SUMS_BODY(16, values, n, s);
+}
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define HAVE_AVX2_BUILD 1
-SUM_LANES(sum_avx2, 32, __attribute__((target("avx2"))))
+__attribute__((target("avx2"))) static void sum_avx2(void *const *values, unsigned n,
+						     struct hb_item_sums *s)
+{
+	HB_ITEM_SUMS_BODY(32, values, n, s);
+}
 #else
 #define HAVE_AVX2_BUILD 0
 #endif
@@ -79,9 +56,12 @@ static int cpu_has_avx2(void)
 
 enum hb_accounting hb_accounting_resolve(enum hb_accounting a)
 {
-	if (a == HB_ACCOUNT_AUTO)
-		return cpu_has_avx2() ? HB_ACCOUNT_AVX2 : HB_ACCOUNT_VECTOR;
-	return a;
+	return a == HB_ACCOUNT_AUTO ? HB_ACCOUNT_INLINE : a;
+}
+
+int hb_accounting_available(enum hb_accounting a)
+{
+	return (unsigned)a < HB_ACCOUNT_COUNT_ && (a != HB_ACCOUNT_AVX2 || cpu_has_avx2());
 }
 
 hb_item_sum_fn *hb_item_sum_select(enum hb_accounting a)
@@ -97,7 +77,7 @@ hb_item_sum_fn *hb_item_sum_select(enum hb_accounting a)
 #else
 		return NULL;
 #endif
-	default:
+	default: /* inline: the loops' own pass */
 		return NULL;
 	}
 }
@@ -107,6 +87,7 @@ static const char *const accounting_names[HB_ACCOUNT_COUNT_] = {
 	[HB_ACCOUNT_SCALAR] = "scalar",
 	[HB_ACCOUNT_VECTOR] = "vector",
 	[HB_ACCOUNT_AVX2] = "avx2",
+	[HB_ACCOUNT_INLINE] = "inline",
 };
 
 const char *hb_accounting_name(enum hb_accounting a)

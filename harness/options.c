@@ -216,11 +216,12 @@ void hb_usage(FILE *out)
 		"  --sample N          every N-th item of a producer is timed (its send time kept);\n"
 		"                      the clock stays off the others. A power of two, 1..1048576\n"
 		"                      (default 256; 1 with --rate or --load)\n"
-		"  --accounting W      how wide a consumer accounts for a burst of inline items\n"
-		"                      (harness/item_sum.h): scalar (one value at a time), vector (2),\n"
-		"                      avx2 (4; CPUs with AVX2), auto: avx2 where the CPU has it, else\n"
-		"                      vector (default). The same checksums at every width; a narrower\n"
-		"                      one makes the consumer slower (make bench-fidelity)\n"
+		"  --accounting W      how a consumer accounts for a burst of inline items (count,\n"
+		"                      checksum and order in one pass; harness/item_sum.h): inline\n"
+		"                      (2 values at a time, compiled into the loop), scalar (one\n"
+		"                      value at a time), vector (2) or avx2 (4; CPUs with AVX2), each\n"
+		"                      a call per burst; auto: inline (default). The same checks at\n"
+		"                      every width (bench_peers --accounting compares them)\n"
 		"  --strip LIST        a diagnostic of the harness's own cost (make bench-fidelity's\n"
 		"                      table of where the time goes), not a measurement of a queue:\n"
 		"                      removes, comma-separated: publish (a producer's count stored\n"
@@ -617,11 +618,11 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 		case OPT_ACCOUNTING:
 			if (hb_accounting_parse(optarg, &o->accounting) < 0)
 				return hb_usage_error(
-				    "unknown --accounting \"%s\" (auto, scalar, vector, avx2)",
+				    "unknown --accounting \"%s\" (auto, inline, scalar, vector, avx2)",
 				    optarg);
-			if (!hb_item_sum_select(o->accounting))
+			if (!hb_accounting_available(o->accounting))
 				return hb_usage_error("--accounting %s: this CPU (or build) has no "
-						      "AVX2; use vector or auto",
+						      "AVX2; use auto, inline or vector",
 						      optarg);
 			break;
 		case OPT_STRIP: {

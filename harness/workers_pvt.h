@@ -74,7 +74,7 @@ static ALWAYS_INLINE struct hb_msg *next_msg(struct hb_producer *p, uint64_t seq
 	struct hb_run *run = p->run;
 	struct hb_msg *m = &p->pool[seq & (run->window - 1)];
 	uint32_t polls = 0;
-	/* Acquire: pairs with the consumer's release exchange of state, so its
+	/* Acquire: pairs with the consumer's release store of state, so its
 	 * reads of the message happen before we overwrite it. */
 	while (atomic_load_explicit(&m->state, memory_order_acquire) != 0) {
 		p->window_waits++;
@@ -277,14 +277,16 @@ static __attribute__((noinline, unused)) void order_check(struct hb_consumer *c,
 /* Account for `got` items (item.h): tallies, the histogram and the bad
  * counters say what arrived.
  *
- * Inline items first take a path without a branch per item: the OR and the
- * AND of all values show whether they name one producer (the usual case of
- * a burst) and whether any is timed, computed with the premix sum several
- * values at a time (item_sum.h, --accounting); then one tally update covers them all
- * and only a burst with a timed item is looked at again. Anything else
- * (several producers, a bad producer field, messages) goes item by item,
- * summing the run of one producer's items in registers: a tally updated in
- * memory per item would chain every addition through a store and a load. */
+ * Inline items first take a path without a branch per item: one pass
+ * (item_sum.h) gives the OR and the AND of all values (do they name one
+ * producer, the usual case of a burst? is any timed?), the sum of their
+ * premixes and the order word; then one tally update covers them all and
+ * only a burst with a timed item, or out of order, is looked at again. The
+ * pass is compiled in (item_sum NULL, --accounting auto) or called per
+ * burst (a named width). Anything else (several producers, a bad producer
+ * field, messages) goes item by item, summing the run of one producer's
+ * items in registers: a tally updated in memory per item would chain every
+ * addition through a store and a load. */
 static ALWAYS_INLINE void take(struct hb_consumer *c, void **items, unsigned got,
 			       enum hb_item_kind kind, hb_item_sum_fn *item_sum)
 {
@@ -315,28 +317,21 @@ static ALWAYS_INLINE void take(struct hb_consumer *c, void **items, unsigned got
 		/* a bad producer field: the item by item path counts it */
 	}
 	if (kind == HB_ITEM_INLINE) {
-		/* OR, AND and premix sum as wide as --accounting says
-		 * (item_sum.h); one multiplication per burst, below */
 		struct hb_item_sums s;
-		item_sum(items, got, &s);
+		if (item_sum)
+			item_sum(items, got, &s);
+		else
+			hb_item_sums_inline(items, got, &s);
 		unsigned pr = hb_item_producer(s.any);
 		if (((s.any ^ s.all) & producer_field) == 0 && pr < np) {
 			struct hb_tally *t = &c->tally[pr];
+			uint64_t first = hb_item_seq((uint64_t)(uintptr_t)items[0]);
 			t->count += got;
 			t->sum += hb_item_mix_sum(s.premix);
-			/* the order: one producer's values rise with their
-			 * sequence once the timed bit is shifted out; no branch
-			 * per item, the item by item check only for a burst
-			 * that is not in order */
-			uint64_t prev = (uint64_t)(uintptr_t)items[0];
-			int in_order = hb_item_seq(prev) >= t->next;
-			for (unsigned i = 1; i < got; i++) {
-				uint64_t v = (uint64_t)(uintptr_t)items[i];
-				in_order &= (v << 1) > (prev << 1);
-				prev = v;
-			}
-			if (in_order)
-				t->next = hb_item_seq(prev) + 1;
+			/* in order: the first above what came before, and each
+			 * above the one before it (the order word, one producer) */
+			if (__builtin_expect(first >= t->next && (s.order >> 63), 1))
+				t->next = hb_item_seq((uint64_t)(uintptr_t)items[got - 1]) + 1;
 			else
 				order_check(c, items, got);
 			if (s.any & HB_ITEM_TIMED)
@@ -352,10 +347,16 @@ static ALWAYS_INLINE void take(struct hb_consumer *c, void **items, unsigned got
 		if (kind == HB_ITEM_MESSAGE) {
 			struct hb_msg *m = items[i];
 			v = m->value;
-			/* Release: pairs with the producer's acquire in next_msg
-			 * (our read of the value comes first); acquire: the state
-			 * must be 1 (in flight), anything else is a duplicate. */
-			if (atomic_exchange_explicit(&m->state, 0, memory_order_acq_rel) != 1) {
+			/* Relaxed: the queue's own release/acquire of the
+			 * pointer ordered the producer's writes (value, state
+			 * 1) before these reads. The state must be 1 (in
+			 * flight); 0 is a message this consumer, or another
+			 * before it, already took: a duplicate. A load and a
+			 * store, not an exchange: no locked instruction per
+			 * item. Two consumers taking one message at the same
+			 * moment both see 1; the counts then catch the
+			 * duplicate (item.h), only not by name. */
+			if (atomic_load_explicit(&m->state, memory_order_relaxed) != 1) {
 				unsigned pr = hb_item_producer(v);
 				if (pr < np)
 					c->dups[pr]++;
@@ -364,6 +365,9 @@ static ALWAYS_INLINE void take(struct hb_consumer *c, void **items, unsigned got
 				items[i] = NULL; /* not timed: record_timed skips it */
 				continue;
 			}
+			/* Release: pairs with the producer's acquire in next_msg,
+			 * so that our read of the value comes before its reuse. */
+			atomic_store_explicit(&m->state, 0, memory_order_release);
 			items[i] = (void *)(uintptr_t)v; /* record_timed reads values */
 		} else {
 			v = (uint64_t)(uintptr_t)items[i];

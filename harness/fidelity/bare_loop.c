@@ -3,31 +3,50 @@
  * bare_loop.c - the bare loop that numaring-bench is measured against
  * (make bench-fidelity, scripts/bench_fidelity.py).
  *
- * What it is: one producer thread and one consumer thread moving items
- * through one queue as fast as they can, with none of the harness's code
- * but its spin-wait (harness/relax.h, so that both wait alike): no adapter
- * layer (harness/queue.h), no messages, no clock reads per item, no latency
- * histograms, no verification. The producer enqueues increasing
- * uintptr_t counter values cast to void * (single operations, or bursts of
- * N with --burst N) and retries when the queue is full; the consumer
- * dequeues (single or burst) and only counts what it got, storing its count
- * in a relaxed atomic after each dequeue. After a start barrier and a
- * warm-up, the main thread reads that count at the start and at the end of
- * the measured window and prints one line of CSV:
+ * What it is: threads moving items through one queue as fast as they can,
+ * with none of the harness's code but its spin-wait (harness/relax.h, so
+ * that both wait alike): no adapter layer (harness/queue.h), no clock reads
+ * per item, no latency histograms, no verification. Two workloads, as
+ * numaring-bench's of the same name:
+ *
+ *   prodcons  --threads N: N/2 producers and N/2 consumers (1P1C by default).
+ *             A producer enqueues increasing counter values (single
+ *             operations, or bursts of N with --burst N) and retries when
+ *             the queue is full; a consumer dequeues (single or burst) and
+ *             counts what it got.
+ *   pairs     --threads N (2 by default): each thread enqueues one item (or
+ *             a burst), then dequeues once; a full or empty queue is not
+ *             retried. It counts the operations that succeeded, enqueued
+ *             and dequeued items alike (numaring-bench's pairs, whose
+ *             throughput counts operations).
+ *
+ * Items (--item): inline, the counter value cast to void *; or message, a
+ * pointer to a message of the producing thread's pool (value and state, as
+ * numaring-bench's struct hb_msg): the producer waits until the message is
+ * free, writes the value and marks it in flight; the consumer reads the
+ * value and frees it with a release store. That is the least a message
+ * costs: the line goes to the consumer and back per item. numaring-bench
+ * exchanges the state instead, which also catches a duplicate.
+ *
+ * Each consumer (pairs: each thread) stores its count in a relaxed atomic
+ * on its own line after each dequeue. After a start barrier and a warm-up, the main thread sums
+ * the counts at the start and at the end of the measured window and prints
+ * one line of CSV:
  *
  *     queue,burst,items_per_s
  *
- * Why: it is the ceiling for the harness's throughput of the same queue at
- * 1P1C. numaring-bench's figure divided by this one says how much of what
- * is measured is the queue and how much is the harness around it (target of
- * issue 11: >= 0.8 with inline items).
+ * Why: it is the ceiling for the harness's throughput of the same queue in
+ * the same shape. numaring-bench's figure divided by this one says how much
+ * of what is measured is the queue and how much is the harness around it
+ * (issue 44: >= 0.8 with inline items, >= 0.6 with messages).
  *
- * Pinning is that of numaring-bench's default --pin compact for 1 producer
- * + 1 consumer: P0 on the first CPU of the process's allowed set
- * (sched_getaffinity), C0 on the second (both on the one CPU if only one is
- * allowed, with a note). Failed attempts are retried as the harness retries
- * them: hb_idle_poll of harness/relax.h, the harness's own wait (PAUSE,
- * and a sched_yield every 1024 polls).
+ * Pinning is that of numaring-bench's default --pin compact: the threads in
+ * the order P0, C0, P1, C1, ... (pairs: thread 0, 1, ...) on the CPUs of the
+ * process's allowed set (sched_getaffinity) in turn, wrapping when there
+ * are more threads than CPUs (with a note: such a run says little). Failed
+ * attempts are retried as the harness retries them: hb_idle_poll of
+ * harness/relax.h, the harness's own wait (PAUSE, and a sched_yield every
+ * 1024 polls).
  *
  * Queues:
  *   flat      the per-node ring used alone, numaring_flat_* of numaring_lab.h,
@@ -43,6 +62,7 @@
  *             bench-peers prints flat / xenium-vyukov)
  *
  * Usage: bare_loop [--queue flat|numaring|rte|xenium-vyukov] [--burst N]
+ *                  [--workload prodcons|pairs] [--threads N] [--item inline|message]
  *                  [--capacity N] [--duration SEC] [--warmup SEC]
  * Exit status: 0 ok, 1 the run failed, 2 bad input.
  */
@@ -81,8 +101,17 @@ enum queue_kind { Q_FLAT, Q_NUMARING, Q_RTE, Q_XVYUKOV };
 
 static const char *const queue_names[] = {"flat", "numaring", "rte", "xenium-vyukov"};
 
+enum workload { W_PRODCONS, W_PAIRS };
+enum item_kind { I_INLINE, I_MESSAGE };
+
+
+#define MAX_THREADS 1024u
+
 struct options {
 	enum queue_kind queue;
+	enum workload workload;
+	enum item_kind item;
+	unsigned threads; /* prodcons: producers + consumers, half each; pairs: threads */
 	unsigned burst;
 	uint64_t capacity;
 	long cells_at; /* flat: where its cells start past a page boundary; -1: the default */
@@ -90,19 +119,34 @@ struct options {
 	double warmup_s;
 };
 
-/* Shared state: the consumer's count and the stop flag each on their own
- * line pair, so that the main thread's reads and the stop store do not
- * disturb the two workers' lines. */
+/* A message (--item message), as numaring-bench's struct hb_msg. */
+struct msg {
+	uint64_t value;
+	_Atomic uint32_t state; /* 1: in flight, 0: free (released by its consumer) */
+	uint32_t pad_;
+};
+
+/* One thread: its count on its own line pair, so that the main thread's
+ * reads do not disturb the others' lines. */
+struct worker {
+	alignas(LINE_PAIR) _Atomic uint64_t consumed; /* written by this thread only */
+	unsigned id;
+	int cpu;
+	int produces, consumes;
+	struct msg *pool; /* producing threads with --item message */
+	char err[256];    /* a failure, printed by main */
+	int failed;
+};
+
+/* Shared state: the stop flag on its own line pair. */
 static struct {
-	alignas(LINE_PAIR) _Atomic uint64_t consumed; /* written by the consumer only */
-	alignas(LINE_PAIR) atomic_int stop;           /* written by the main thread only */
+	alignas(LINE_PAIR) atomic_int stop; /* written by the main thread, or a failing worker */
 	alignas(LINE_PAIR) struct options o;
 	void *q;                   /* struct numaring_flat, struct numaring, struct rte_ring or
 				      xenium's queue */
-	int cpu[2];                /* P0, C0 */
-	pthread_barrier_t barrier; /* producer, consumer, main */
-	char err[2][256];          /* a worker's failure, printed by main */
-	int failed[2];
+	struct worker *w;          /* o.threads of them */
+	uint64_t pool_mask;        /* a message pool's size - 1 */
+	pthread_barrier_t barrier; /* the workers and main */
 } run;
 
 static volatile uintptr_t sink; /* the last item seen: keeps the consumer honest */
@@ -303,109 +347,170 @@ static inline int stopped(void)
 	return atomic_load_explicit(&run.stop, memory_order_relaxed);
 }
 
-/* Pin to cpu, attach, meet the others at the barrier. Returns 0 to run. */
-static int worker_start(int who, struct handle *h)
+/* Pin, attach, meet the others at the barrier. Returns 0 to run. */
+static int worker_start(struct worker *w, struct handle *h)
 {
 	cpu_set_t s;
 	int e;
 	CPU_ZERO(&s);
-	CPU_SET(run.cpu[who], &s);
+	CPU_SET(w->cpu, &s);
 	e = pthread_setaffinity_np(pthread_self(), sizeof s, &s);
 	if (e) {
-		snprintf(run.err[who], sizeof run.err[who], "cannot pin to CPU %d: %s", run.cpu[who],
-			 strerror(e));
-		run.failed[who] = 1;
-	} else if (handle_init(h, run.err[who], sizeof run.err[who]) != 0) {
-		run.failed[who] = 1;
+		snprintf(w->err, sizeof w->err, "cannot pin to CPU %d: %s", w->cpu, strerror(e));
+		w->failed = 1;
+	} else if (handle_init(h, w->err, sizeof w->err) != 0) {
+		w->failed = 1;
 	}
-	if (run.failed[who])
+	if (w->failed)
 		atomic_store(&run.stop, 1);
 	pthread_barrier_wait(&run.barrier);
-	return run.failed[who] ? -1 : 0;
+	return w->failed ? -1 : 0;
 }
 
-static void *producer_main(void *arg)
+/* items[0..n) of sequences next..next+n-1: values, or messages of w's pool
+ * holding them. Returns how many were made: fewer than n only when the
+ * run stopped while a message was still in flight. */
+static inline unsigned make_items(struct worker *w, uintptr_t next, unsigned n, void **items,
+				  int wait)
 {
-	struct handle h;
+	if (run.o.item == I_INLINE) {
+		for (unsigned i = 0; i < n; i++)
+			items[i] = (void *)(next + i);
+		return n;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		struct msg *m = &w->pool[(next + i) & run.pool_mask];
+		uint32_t polls = 0;
+		/* Acquire: pairs with the consumer's release store of state, so
+		 * its read of the value happens before we overwrite it. */
+		while (atomic_load_explicit(&m->state, memory_order_acquire) != 0) {
+			if (!wait || stopped())
+				return i;
+			hb_idle_poll(&polls);
+		}
+		m->value = next + i;
+		/* Relaxed: the queue's own release/acquire hands the message
+		 * over together with its value. */
+		atomic_store_explicit(&m->state, 1, memory_order_relaxed);
+		items[i] = m;
+	}
+	return n;
+}
+
+/* The messages of items[done..made) did not go: free again. */
+static inline void unsent_free(void *const *items, unsigned done, unsigned made)
+{
+	if (run.o.item == I_MESSAGE)
+		for (unsigned i = done; i < made; i++)
+			atomic_store_explicit(&((struct msg *)items[i])->state, 0,
+					      memory_order_relaxed);
+}
+
+/* What a consumer does with items[0..got): nothing for values but keep the
+ * last; a message's value read, and the message freed. */
+static inline uintptr_t take(void *const *items, unsigned got)
+{
+	if (run.o.item == I_INLINE)
+		return (uintptr_t)items[got - 1];
+	uintptr_t v = 0;
+	for (unsigned i = 0; i < got; i++) {
+		struct msg *m = items[i];
+		v += m->value;
+		/* Release: pairs with the producer's acquire in make_items. */
+		atomic_store_explicit(&m->state, 0, memory_order_release);
+	}
+	return v;
+}
+
+static void produce(struct worker *w, struct handle *h)
+{
 	uintptr_t next = 0;
 	unsigned burst = run.o.burst;
 	void *items[MAX_BURST];
-	(void)arg;
-
-	if (worker_start(0, &h) != 0)
-		return NULL;
-	if (burst == 1) {
-		while (!stopped()) {
-			uint32_t polls = 0;
-			while (enqueue1(&h, (void *)next) != 0) {
-				if (stopped())
-					goto out;
+	while (!stopped()) {
+		unsigned made = make_items(w, next, burst, items, 1), done = 0;
+		uint32_t polls = 0;
+		while (done < made) {
+			if (burst == 1)
+				done += enqueue1(h, items[0]) == 0;
+			else
+				done += enqueue_burst(h, items + done, made - done);
+			if (done < made) {
+				if (stopped()) {
+					unsent_free(items, done, made);
+					return;
+				}
 				hb_idle_poll(&polls);
 			}
-			next++;
 		}
-	} else {
-		while (!stopped()) {
-			unsigned done = 0;
-			uint32_t polls = 0;
-			for (unsigned i = 0; i < burst; i++)
-				items[i] = (void *)(next + i);
-			while (done < burst) {
-				done += enqueue_burst(&h, items + done, burst - done);
-				if (done < burst) {
-					if (stopped())
-						goto out;
-					hb_idle_poll(&polls);
-				}
-			}
-			next += burst;
-		}
+		next += made;
 	}
-out:
-	handle_fini(&h);
-	return NULL;
 }
 
-static void *consumer_main(void *arg)
+static uintptr_t consume(struct worker *w, struct handle *h)
 {
-	struct handle h;
 	uint64_t count = 0;
 	unsigned burst = run.o.burst;
 	void *items[MAX_BURST];
-	void *item = NULL;
-	(void)arg;
-
-	if (worker_start(1, &h) != 0)
-		return NULL;
-	if (burst == 1) {
-		while (!stopped()) {
-			uint32_t polls = 0;
-			while (dequeue1(&h, &item) != 0) {
-				if (stopped())
-					goto out;
-				hb_idle_poll(&polls);
-			}
-			/* Relaxed: a counter the main thread samples; it orders nothing. */
-			atomic_store_explicit(&run.consumed, ++count, memory_order_relaxed);
+	uintptr_t last = 0;
+	while (!stopped()) {
+		unsigned got;
+		uint32_t polls = 0;
+		for (;;) {
+			got = burst == 1 ? dequeue1(h, &items[0]) == 0 : dequeue_burst(h, items, burst);
+			if (got)
+				break;
+			if (stopped())
+				return last;
+			hb_idle_poll(&polls);
 		}
-	} else {
-		while (!stopped()) {
-			unsigned got = dequeue_burst(&h, items, burst);
-			if (got == 0) {
-				uint32_t polls = 0;
-				while ((got = dequeue_burst(&h, items, burst)) == 0) {
-					if (stopped())
-						goto out;
-					hb_idle_poll(&polls);
-				}
-			}
-			item = items[got - 1];
-			count += got;
-			atomic_store_explicit(&run.consumed, count, memory_order_relaxed);
-		}
+		last = take(items, got);
+		count += got;
+		/* Relaxed: a counter the main thread samples; it orders nothing. */
+		atomic_store_explicit(&w->consumed, count, memory_order_relaxed);
 	}
-out:
-	sink = (uintptr_t)item;
+	return last;
+}
+
+/* pairs: an enqueue (one item or a burst) and a dequeue, neither retried */
+static uintptr_t pair(struct worker *w, struct handle *h)
+{
+	uintptr_t next = (uintptr_t)w->id << 40, last = 0;
+	uint64_t count = 0;
+	unsigned burst = run.o.burst;
+	void *items[MAX_BURST];
+	while (!stopped()) {
+		unsigned made = make_items(w, next, burst, items, 0), done;
+		done = burst == 1 ? made && enqueue1(h, items[0]) == 0
+				  : made ? enqueue_burst(h, items, made) : 0;
+		unsent_free(items, done, made);
+		next += done;
+		unsigned got = burst == 1 ? dequeue1(h, &items[0]) == 0
+					  : dequeue_burst(h, items, burst);
+		if (got)
+			last = take(items, got);
+		/* operations that succeeded, as numaring-bench counts a
+		 * symmetric workload's */
+		count += done + got;
+		atomic_store_explicit(&w->consumed, count, memory_order_relaxed);
+	}
+	return last;
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct handle h;
+	uintptr_t last = 0;
+	if (worker_start(w, &h) != 0)
+		return NULL;
+	if (run.o.workload == W_PAIRS)
+		last = pair(w, &h);
+	else if (w->produces)
+		produce(w, &h);
+	else
+		last = consume(w, &h);
+	sink = last;
 	handle_fini(&h);
 	return NULL;
 }
@@ -416,13 +521,22 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: bare_loop [options]\n"
-		"A bare pinned 1 producer + 1 consumer loop through one queue, without any\n"
-		"harness code: the reference numaring-bench is compared with (make bench-fidelity).\n"
-		"Prints one CSV line: queue,burst,items_per_s\n"
+		"A bare pinned loop through one queue, without any harness code: the reference\n"
+		"numaring-bench is compared with (make bench-fidelity).\n"
+		"Prints one CSV line: queue,burst,items_per_s (items dequeued, all threads;\n"
+		"pairs: items enqueued and dequeued, the operations numaring-bench counts)\n"
 		"\n"
 		"  --queue Q       flat, numaring, rte or xenium-vyukov (xenium's\n"
 		"                  vyukov_bounded_queue, flat's algorithm: single operations\n"
 		"                  only) (default flat)\n"
+		"  --workload W    prodcons (producers enqueue, consumers dequeue) or pairs\n"
+		"                  (each thread enqueues, then dequeues; neither retried)\n"
+		"                  (default prodcons)\n"
+		"  --threads N     prodcons: N/2 producers and N/2 consumers, N even; pairs: N\n"
+		"                  threads; 1..%u (default 2)\n"
+		"  --item K        inline (a value in the pointer) or message (a pointer to a\n"
+		"                  message of the producer's pool, read and freed by its\n"
+		"                  consumer) (default inline)\n"
 		"  --burst N       1 = single operations, else bursts of N items, 1..%u (default 1)\n"
 		"  --capacity N    slots, a power of two >= 2 (default 1024)\n"
 		"  --cells-at B    flat only: its cells start B bytes past a page boundary, a\n"
@@ -432,10 +546,10 @@ static void usage(FILE *f)
 		"  --warmup SEC    warm-up before the window (default 0.3)\n"
 		"  --help          this text\n"
 		"\n"
-		"Pinning as numaring-bench --pin compact: producer on the first CPU of the\n"
-		"allowed set, consumer on the second.\n"
+		"Pinning as numaring-bench --pin compact: P0, C0, P1, C1, ... (pairs: the\n"
+		"threads in order) on the allowed CPUs in turn.\n"
 		"exit status: 0 ok, 1 the run failed, 2 bad input\n",
-		MAX_BURST);
+		MAX_THREADS, MAX_BURST);
 }
 
 /* A whole unsigned decimal number in [lo, hi], or -1. */
@@ -470,9 +584,23 @@ static int parse_seconds(const char *s, int positive, double *out)
 /* Returns -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, struct options *o)
 {
-	enum { OPT_QUEUE = 1, OPT_BURST, OPT_CAPACITY, OPT_CELLS_AT, OPT_DURATION, OPT_WARMUP, OPT_HELP };
+	enum {
+		OPT_QUEUE = 1,
+		OPT_WORKLOAD,
+		OPT_THREADS,
+		OPT_ITEM,
+		OPT_BURST,
+		OPT_CAPACITY,
+		OPT_CELLS_AT,
+		OPT_DURATION,
+		OPT_WARMUP,
+		OPT_HELP
+	};
 	static const struct option longopts[] = {
 		{"queue", required_argument, NULL, OPT_QUEUE},
+		{"workload", required_argument, NULL, OPT_WORKLOAD},
+		{"threads", required_argument, NULL, OPT_THREADS},
+		{"item", required_argument, NULL, OPT_ITEM},
 		{"burst", required_argument, NULL, OPT_BURST},
 		{"capacity", required_argument, NULL, OPT_CAPACITY},
 		{"cells-at", required_argument, NULL, OPT_CELLS_AT},
@@ -485,6 +613,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 	int c;
 
 	o->queue = Q_FLAT;
+	o->workload = W_PRODCONS;
+	o->item = I_INLINE;
+	o->threads = 2;
 	o->burst = 1;
 	o->capacity = 1024;
 	o->cells_at = -1;
@@ -506,6 +637,30 @@ static int parse_args(int argc, char **argv, struct options *o)
 			o->queue = (enum queue_kind)i;
 			break;
 		}
+		case OPT_WORKLOAD:
+			if (strcmp(optarg, "prodcons") == 0)
+				o->workload = W_PRODCONS;
+			else if (strcmp(optarg, "pairs") == 0)
+				o->workload = W_PAIRS;
+			else
+				return hb_usage_error("%s: unknown workload \"%s\" (prodcons or pairs)",
+						      "--workload", optarg);
+			break;
+		case OPT_THREADS:
+			if (parse_u64(optarg, 1, MAX_THREADS, &v) != 0)
+				return hb_usage_error("%s: \"%s\" is not a whole number in 1..%u",
+						      "--threads", optarg, MAX_THREADS);
+			o->threads = (unsigned)v;
+			break;
+		case OPT_ITEM:
+			if (strcmp(optarg, "inline") == 0)
+				o->item = I_INLINE;
+			else if (strcmp(optarg, "message") == 0)
+				o->item = I_MESSAGE;
+			else
+				return hb_usage_error("%s: unknown item kind \"%s\" (inline or message)",
+						      "--item", optarg);
+			break;
 		case OPT_BURST:
 			if (parse_u64(optarg, 1, MAX_BURST, &v) != 0)
 				return hb_usage_error("%s: \"%s\" is not a whole number in 1..4096",
@@ -557,6 +712,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 	if (o->queue == Q_XVYUKOV && o->burst > 1)
 		return hb_usage_error(
 		    "--burst %u: xenium-vyukov has no burst operations (--burst 1)", o->burst);
+	if (o->workload == W_PRODCONS && o->threads % 2 != 0)
+		return hb_usage_error("--threads %u: prodcons runs half producers, half consumers "
+				      "(an even count)", o->threads);
 	if (o->burst > o->capacity)
 		return hb_usage_error("--burst %u is larger than --capacity %llu", o->burst,
 				      (unsigned long long)o->capacity);
@@ -581,47 +739,87 @@ static void sleep_s(double s)
 		;
 }
 
-/* P0 on the first allowed CPU, C0 on the second (numaring-bench --pin compact). */
-static int choose_cpus(void)
+/* The workers' roles and CPUs: P0, C0, P1, C1, ... (pairs: in order) on
+ * the allowed CPUs in turn (numaring-bench --pin compact); their pools. */
+static int plan_workers(void)
 {
 	cpu_set_t s;
-	int n = 0;
+	int cpus[CPU_SETSIZE], n = 0;
+	unsigned nt = run.o.threads, np = nt / 2;
 	if (sched_getaffinity(0, sizeof s, &s) != 0) {
 		hb_say("sched_getaffinity: %s", strerror(errno));
 		return -1;
 	}
-	for (int c = 0; c < CPU_SETSIZE && n < 2; c++)
+	for (int c = 0; c < CPU_SETSIZE; c++)
 		if (CPU_ISSET(c, &s))
-			run.cpu[n++] = c;
+			cpus[n++] = c;
 	if (n == 0) {
 		hb_say("no CPU is allowed to this process");
 		return -1;
 	}
-	if (n == 1) {
-		run.cpu[1] = run.cpu[0];
-		hb_say("note: only CPU %d is allowed: producer and consumer share it", run.cpu[0]);
+	if ((unsigned)n < nt)
+		hb_say("note: %u threads on %d allowed CPUs: some share a CPU (oversubscribed)", nt,
+		       n);
+	if (!(run.w = aligned_zeroed(nt * sizeof *run.w))) {
+		hb_say("out of memory for %u threads", nt);
+		return -1;
+	}
+	uint64_t pool = 1;
+	while (pool < run.o.capacity + (uint64_t)run.o.burst * nt + 64)
+		pool <<= 1;
+	run.pool_mask = pool - 1;
+	for (unsigned i = 0; i < nt; i++) {
+		struct worker *w = &run.w[i];
+		unsigned slot = i;
+		w->id = i;
+		if (run.o.workload == W_PAIRS) {
+			w->produces = w->consumes = 1;
+		} else {
+			w->produces = i < np;
+			w->consumes = !w->produces;
+			slot = w->produces ? 2 * i : 2 * (i - np) + 1;
+		}
+		w->cpu = cpus[slot % (unsigned)n];
+		atomic_init(&w->consumed, 0);
+		if (w->produces && run.o.item == I_MESSAGE &&
+		    !(w->pool = aligned_zeroed(pool * sizeof *w->pool))) {
+			hb_say("out of memory for a pool of %llu messages", (unsigned long long)pool);
+			return -1;
+		}
 	}
 	return 0;
 }
 
+static uint64_t consumed_sum(void)
+{
+	uint64_t sum = 0;
+	for (unsigned i = 0; i < run.o.threads; i++)
+		sum += atomic_load_explicit(&run.w[i].consumed, memory_order_relaxed);
+	return sum;
+}
+
 int main(int argc, char **argv)
 {
-	pthread_t th[2];
 	hb_prog = "bare_loop"; /* the name its messages start with (errors.h) */
 	int rc = parse_args(argc, argv, &run.o);
 	if (rc >= 0)
 		return rc;
-	if (choose_cpus() != 0 || queue_create(&run.o) != 0)
+	if (plan_workers() != 0 || queue_create(&run.o) != 0)
 		return 1;
+	unsigned nt = run.o.threads;
+	pthread_t *th = calloc(nt, sizeof *th);
+	if (!th) {
+		hb_say("out of memory for %u threads", nt);
+		return 1;
+	}
 
-	atomic_init(&run.consumed, 0);
 	atomic_init(&run.stop, 0);
-	pthread_barrier_init(&run.barrier, NULL, 3);
-	for (int i = 0; i < 2; i++) {
-		int e = pthread_create(&th[i], NULL, i == 0 ? producer_main : consumer_main, NULL);
+	pthread_barrier_init(&run.barrier, NULL, nt + 1);
+	for (unsigned i = 0; i < nt; i++) {
+		int e = pthread_create(&th[i], NULL, worker_main, &run.w[i]);
 		if (e) {
-			hb_say("cannot start the %s thread: %s", i == 0 ? "producer" : "consumer",
-			       strerror(e));
+			/* the barrier counts every thread: none can meet it now */
+			hb_say("cannot start thread %u: %s", i, strerror(e));
 			return 1;
 		}
 	}
@@ -631,23 +829,27 @@ int main(int argc, char **argv)
 	uint64_t c0 = 0, c1 = 0;
 	if (!atomic_load(&run.stop)) {
 		sleep_s(run.o.warmup_s);
-		c0 = atomic_load_explicit(&run.consumed, memory_order_relaxed);
+		c0 = consumed_sum();
 		t0 = now_s();
 		sleep_s(run.o.duration_s);
-		c1 = atomic_load_explicit(&run.consumed, memory_order_relaxed);
+		c1 = consumed_sum();
 		t1 = now_s();
 		atomic_store(&run.stop, 1);
 	}
-	for (int i = 0; i < 2; i++)
+	for (unsigned i = 0; i < nt; i++)
 		pthread_join(th[i], NULL);
 	pthread_barrier_destroy(&run.barrier);
 	queue_destroy();
 
-	for (int i = 0; i < 2; i++)
-		if (run.failed[i]) {
-			hb_say("%s: %s", i == 0 ? "producer" : "consumer", run.err[i]);
+	for (unsigned i = 0; i < nt; i++)
+		if (run.w[i].failed) {
+			hb_say("thread %u: %s", i, run.w[i].err);
 			rc = 1;
 		}
+	for (unsigned i = 0; i < nt; i++)
+		free(run.w[i].pool);
+	free(run.w);
+	free(th);
 	if (rc == 1)
 		return 1;
 	if (c1 == c0) {

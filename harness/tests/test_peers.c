@@ -128,52 +128,86 @@ static void test_mix_sum_is_the_sum_of_mixes(void **state)
 					      hb_item_premix(first + 1)));
 }
 
-/* Every accounting width gives the reference's three words, for every
- * length (0 included: OR 0, AND all ones, sum 0) and every start (the
- * vector widths load unaligned runs); a changed value changes them. */
+/* The inline pass (the loops' own) and every called width give the
+ * reference's four words, for every length (0 included: OR 0, AND all ones,
+ * sum 0, order all ones) and every start (the vector widths load unaligned
+ * runs); a changed value changes the sum; the order word's bit 63 says
+ * whether one producer's sequences rise, for a burst in order and for one
+ * with two values swapped, one repeated or one moved back. */
+static void sums_of(enum hb_accounting w, void *const *vals, unsigned n, struct hb_item_sums *s)
+{
+	hb_item_sum_fn *fn = hb_item_sum_select(w);
+	if (fn)
+		fn(vals, n, s);
+	else
+		hb_item_sums_inline(vals, n, s);
+}
+
 static void test_item_sum_widths_agree(void **state)
 {
 	enum { N = 80 };
-	void *vals[N];
+	void *vals[N], *seqs[N];
 	uint64_t x = 0x13198a2e03707344u;
 	(void)state;
 	for (int i = 0; i < N; i++) {
 		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
 		vals[i] = (void *)(uintptr_t)(i % 4 ? x : hb_item_untimed(3, (uint64_t)i));
+		seqs[i] = (void *)(uintptr_t)hb_item_value(5, 1000 + 3 * (uint64_t)i, 7);
 	}
 	enum hb_accounting widths[] = {HB_ACCOUNT_SCALAR, HB_ACCOUNT_VECTOR, HB_ACCOUNT_AVX2,
-				       HB_ACCOUNT_AUTO};
+				       HB_ACCOUNT_INLINE, HB_ACCOUNT_AUTO};
 	int ran = 0;
 	for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++) {
-		hb_item_sum_fn *fn = hb_item_sum_select(widths[w]);
-		if (!fn) { /* only avx2 may be missing, and only where the CPU lacks it */
+		if (!hb_accounting_available(widths[w])) { /* avx2 alone, where the CPU lacks it */
 			assert_int_equal(widths[w], HB_ACCOUNT_AVX2);
-			assert_int_equal(hb_accounting_resolve(HB_ACCOUNT_AUTO), HB_ACCOUNT_VECTOR);
+			assert_null(hb_item_sum_select(widths[w]));
 			continue;
 		}
 		ran++;
 		for (unsigned start = 0; start < 4; start++)
 			for (unsigned n = 0; start + n <= N; n++) {
-				uint64_t any = 0, all = ~UINT64_C(0), pre = 0;
+				uint64_t any = 0, all = ~UINT64_C(0), pre = 0, ord = ~UINT64_C(0);
 				for (unsigned i = start; i < start + n; i++) {
 					uint64_t v = (uint64_t)(uintptr_t)vals[i];
 					any |= v, all &= v, pre += hb_item_premix(v);
+					if (i > start)
+						ord &= hb_item_order_step((uint64_t)(uintptr_t)vals[i - 1], v);
 				}
 				struct hb_item_sums s;
-				fn(vals + start, n, &s);
-				assert_true(s.any == any && s.all == all && s.premix == pre);
+				sums_of(widths[w], vals + start, n, &s);
+				assert_true(s.any == any && s.all == all && s.premix == pre &&
+					    s.order == ord);
+				sums_of(widths[w], seqs + start, n, &s);
+				assert_true(s.order >> 63); /* one producer, rising, timed or not */
 			}
 		/* one value changed in the middle of a burst of 37: the sum moves */
 		struct hb_item_sums a, b;
-		fn(vals, 37, &a);
+		sums_of(widths[w], vals, 37, &a);
 		void *keep = vals[17];
 		vals[17] = (void *)((uintptr_t)keep + 1);
-		fn(vals, 37, &b);
+		sums_of(widths[w], vals, 37, &b);
 		vals[17] = keep;
 		assert_false(a.premix == b.premix);
+		/* out of order at every place of a burst of 37: a swap, a repeat,
+		 * a step back of one sequence: bit 63 clears */
+		for (unsigned i = 1; i < 37; i++) {
+			void *prev = seqs[i - 1], *cur = seqs[i];
+			seqs[i - 1] = cur, seqs[i] = prev;
+			sums_of(widths[w], seqs, 37, &b);
+			assert_false(b.order >> 63);
+			seqs[i - 1] = prev, seqs[i] = prev;
+			sums_of(widths[w], seqs, 37, &b);
+			assert_false(b.order >> 63);
+			seqs[i] = (void *)(uintptr_t)hb_item_untimed(
+			    5, hb_item_seq((uint64_t)(uintptr_t)prev) - 1);
+			sums_of(widths[w], seqs, 37, &b);
+			assert_false(b.order >> 63);
+			seqs[i] = cur;
+		}
 	}
-	assert_true(ran >= 3); /* scalar, vector and auto at least */
-	assert_int_not_equal(hb_accounting_resolve(HB_ACCOUNT_AUTO), HB_ACCOUNT_AUTO);
+	assert_true(ran >= 4); /* scalar, vector, inline and auto at least */
+	assert_int_equal(hb_accounting_resolve(HB_ACCOUNT_AUTO), HB_ACCOUNT_INLINE);
+	assert_null(hb_item_sum_select(HB_ACCOUNT_AUTO)); /* the loops' own pass */
 	enum hb_accounting parsed;
 	for (int a = 0; a < HB_ACCOUNT_COUNT_; a++) {
 		assert_int_equal(hb_accounting_parse(hb_accounting_name((enum hb_accounting)a), &parsed), 0);

@@ -423,7 +423,7 @@ STRIPPED = (("sampling", "sampling (one item in 2^20 timed)"),
 
 def fidelity_section(hostdir):
     """Where the harness's time goes (make bench-fidelity's stripped runs): for
-    each queue and mode, harness / bare loop, each cost removed alone over the
+    each queue, configuration and mode with a bare partner, harness / bare loop, each cost removed alone over the
     plain harness, and all removed over the bare loop; paired by round. None
     where the host's bench-fidelity.csv has no stripped runs; one line saying
     they were not measured where its meta.json says it ran with --no-strip
@@ -444,31 +444,40 @@ def fidelity_section(hostdir):
                     "scripts/runner/side.py); `make bench-fidelity` measures them."]
         return []
 
-    def runs(q, b, where="harness", stripped=None):
+    def config(r):
+        return (r.get("config") or "1p1c", r.get("item") or "inline")
+
+    def runs(q, b, cf, where="harness", stripped=None):
         return [r for r in rows if r.get("queue") == q and str(r.get("bursts")) == b
-                and r.get("where") == where and (r.get("item") or "inline") == "inline"
+                and r.get("where") == where and config(r) == cf
                 and (r.get("stripped") or None) == stripped]
 
     def cell(a, b):
         return stats.fmt(stats.paired(a, b)) if a and b else "—"
     lines = ["", "## Where the harness's time goes (make bench-fidelity)", "",
-             "Inline items, 1 producer + 1 consumer. The harness run again with one of its "
-             "own per-item costs removed at a time (`numaring-bench --strip`, a diagnostic "
-             "that measures no queue; `--sample 1048576` for sampling): each column is that "
-             "run's speed over the plain harness's in the same round (above 1: what the cost "
-             "took), the last all four removed over the bare loop (below 1: what is left, "
-             "the adapter's indirect call and the idle poll). Medians of the rounds' paired "
-             "ratios [interval, its exact coverage]:", "",
-             "| queue | mode | harness / bare | " + " | ".join(w for _, w in STRIPPED) +
-             " | all removed / bare |", "|---" * (4 + len(STRIPPED)) + "|"]
+             "Each configuration's harness run over its bare loop's in the same round; then, "
+             "for prodcons with inline items (what `numaring-bench --strip` allows), the "
+             "harness run again with one of its own per-item costs removed at a time (a "
+             "diagnostic that measures no queue; `--sample 1048576` for sampling): each such "
+             "column is that run's speed over the plain harness's in the same round (above 1: "
+             "what the cost took), the last all four removed over the bare loop (below 1: "
+             "what is left). Medians of the rounds' paired ratios [interval, its exact "
+             "coverage]; — where a configuration has no such run:", "",
+             "| queue | config | items | mode | harness / bare | "
+             + " | ".join(w for _, w in STRIPPED) + " | all removed / bare |",
+             "|---" * (6 + len(STRIPPED)) + "|"]
+    configs = sorted({config(r) for r in rows if r.get("where") == "harness"},
+                     key=lambda c: (c[0] != "1p1c", c))
     for q in sorted({r.get("queue") for r in rows if r.get("stripped")}):
-        for b, mode in (("0", "single"), ("1", "bursts")):
-            plain, bare = runs(q, b), runs(q, b, "bare")
-            if not plain:
-                continue
-            lines.append(f"| {q} | {mode} | {cell(plain, bare)} | "
-                         + " | ".join(cell(runs(q, b, stripped=n), plain) for n, _ in STRIPPED)
-                         + f" | {cell(runs(q, b, stripped='all'), bare)} |")
+        for cf in configs:
+            for b, mode in (("0", "single"), ("1", "bursts")):
+                plain, bare = runs(q, b, cf), runs(q, b, cf, "bare")
+                if not plain or not bare:  # no partner: a file from before it had one
+                    continue
+                lines.append(f"| {q} | {cf[0]} | {cf[1]} | {mode} | {cell(plain, bare)} | "
+                             + " | ".join(cell(runs(q, b, cf, stripped=n), plain)
+                                          for n, _ in STRIPPED)
+                             + f" | {cell(runs(q, b, cf, stripped='all'), bare)} |")
     return lines
 
 

@@ -34,13 +34,16 @@ then the measured values (COLUMNS below, in order):
         full_retries_per_burst  producers' retries on a full queue per enqueue
                  operation (per burst with bursts=1, per item with bursts=0);
                  empty where=bare (not counted there)
-    bench-fidelity   bench,round,queue,bursts,item,where,stripped,throughput_ops_per_s
-        queue flat numaring rte; bursts 0/1 (size: options.burst); item
-        inline | message (empty where=bare); where harness | bare; stripped
-        empty for the plain harness and the bare loop, else the harness's
-        cost a diagnostic run removed (bench_fidelity.STRIPS: sampling,
-        publish, window, accounting, all); a file written before the column
-        existed loads with stripped None
+    bench-fidelity   bench,round,queue,config,bursts,item,where,stripped,
+                     throughput_ops_per_s
+        queue flat numaring rte; config 1p1c | pairs | 2p2c
+        (bench_fidelity.CONFIGS); bursts 0/1 (size: options.burst); item
+        inline | message, for the bare loop too; where harness | bare;
+        stripped empty for the plain harness and the bare loop, else the
+        harness's cost a diagnostic run removed (bench_fidelity.STRIPS:
+        sampling, publish, window, accounting, all). A file written before
+        a column existed loads with it None: config (then 1p1c), stripped;
+        such a file's bare rows have no item (inline)
     bench-placement  bench,round,cells_at,throughput_ops_per_s
         cells_at: bytes past a page boundary where the flat ring's cells start
     bench-oversub    bench,round,lookup,gate,backoff,items_per_s,finished,
@@ -98,8 +101,8 @@ COLUMNS = {
                     ("bursts", int), ("item", str), ("where", str), ("accounting", str),
                     ("duration_s", float), ("throughput_ops_per_s", float),
                     ("full_retries_per_burst", float)),
-    "bench-fidelity": (("bench", str), ("round", int), ("queue", str), ("bursts", int),
-                       ("item", str), ("where", str), ("stripped", str),
+    "bench-fidelity": (("bench", str), ("round", int), ("queue", str), ("config", str),
+                       ("bursts", int), ("item", str), ("where", str), ("stripped", str),
                        ("throughput_ops_per_s", float)),
     "bench-placement": (("bench", str), ("round", int), ("cells_at", int),
                         ("throughput_ops_per_s", float)),
@@ -110,7 +113,7 @@ COLUMNS = {
 HEADERS = {name: [c for c, _ in cols] for name, cols in COLUMNS.items()}
 #: columns added after files were committed: an older file without them loads
 #: with them None
-LATER = {"bench-fidelity": ("stripped",)}
+LATER = {"bench-fidelity": ("config", "stripped")}
 
 #: what bench_oversub --csv writes (the CSV's columns after bench,round)
 OVERSUB_C_HEADER = HEADERS["bench-oversub"][2:]
@@ -199,8 +202,9 @@ def load(path):
     name = names.pop() if names else os.path.basename(path).removesuffix(".csv")
     if name not in COLUMNS:
         raise BadResult(f"{path}: unknown bench {name!r} (known: {', '.join(COLUMNS)})")
-    older = [c for c in HEADERS[name] if c not in LATER.get(name, ())]
-    if header not in (HEADERS[name], older):
+    # the columns in order, where some of the later ones may be missing
+    if header != [c for c in HEADERS[name] if c in header] or not set(HEADERS[name]).issubset(
+            set(header) | set(LATER.get(name, ()))):
         raise BadResult(f"{path}: header {','.join(header)} is not {name}'s "
                         f"({','.join(HEADERS[name])})")
     cols = [(c, conv) for c, conv in COLUMNS[name] if c in header]

@@ -24,11 +24,13 @@ what make experiments runs (COMMANDS, ESTIMATES):
            first look at which a paired claim decides: scripts/common/looks.py):
            bench-peers numaring, flat and rte at 1P1C (--queues, --shapes 1x1)
            with the bare loop's numaring and rte (--bare-queues); bench-fidelity
-           the inline harness against the bare loop (--no-message --no-strip);
-           bench-oversub --quick
+           the harness against the bare loop at 1P1C (inline and message items)
+           and in pairs, shorter runs (0.3 s after 0.1 s), no diagnostic runs
+           (--configs 1p1c,pairs --no-strip); bench-oversub --quick
     full   today's size: bench-peers every queue at 1P1C and 2P2C with the whole
-           bare loop, bench-fidelity with message items and the diagnostic runs
-           of where the harness's time goes, bench-oversub --quick
+           bare loop, bench-fidelity in every configuration (2P2C too, where 4
+           CPUs or more are allowed) with the diagnostic runs of where the
+           harness's time goes, bench-oversub --quick
     smoke  none (make vm-experiments' guest: timings there mean nothing)
 
 The default profile is quick below 8 CPUs (those this process may use), else
@@ -67,7 +69,8 @@ COMMANDS = {
                         "--shapes", "1x1", "--queues", ",".join(bench_peers.TARGET_QUEUES),
                         "--bare-queues", ",".join(bench_peers.TARGET_BARE)],
         "bench-fidelity": ["scripts.runner.bench_fidelity", "--reps", str(ROUNDS),
-                           "--no-message", "--no-strip"],
+                           "--configs", "1p1c,pairs", "--no-strip", "--duration", "0.3",
+                           "--warmup", "0.1"],
         "bench-oversub": ["scripts.runner.benchresult", "oversub", "--quick"],
     },
     "full": {
@@ -82,18 +85,22 @@ COMMANDS = {
 #: 2-CPU development VM (AMD EPYC, 2 CPUs, one node) on 2026-12-05. quick:
 #: `python3 -m scripts.runner.side run --profile quick` took 202 s: bench-peers
 #: 86 s (a round: 3 queues x 2 modes in the harness, ~1.6 s a run, and the bare
-#: loop's numaring and rte x 2 modes, ~1.3 s), bench-fidelity 105 s (a round: 6
-#: bare + 6 inline runs), bench-oversub 11 s (one --quick pass, 32 look-up x
-#: backoff pairs x 3 gates). full: one round of each (--reps 1 --no-save):
-#: bench-peers 84 s (the 13 queues that take inline items x 2 shapes x 2 modes
-#: + 7 bare runs), bench-fidelity 71 s (48 runs: bare, inline, message and 5
-#: stripped x 3 queues x 2 modes); bench-oversub as in quick. bench-peers full
-#: grows with the queues that take inline items: 84 / 13 s a round for each.
+#: loop's numaring and rte x 2 modes, ~1.3 s), bench-oversub 11 s (one --quick
+#: pass, 32 look-up x backoff pairs x 3 gates); bench-fidelity's quick round
+#: (3 queues x 2 modes x 1P1C inline and message and pairs, bare and harness:
+#: 36 runs of 0.3 s after 0.1 s) took 19 s. full: one round of each (--reps 1
+#: --no-save): bench-peers 84 s (the 13 queues that take inline items x 2
+#: shapes x 2 modes + 7 bare runs); bench-fidelity 97 s for 66 runs of 1 s
+#: after 0.3 s (the quick round's 36 and 1P1C's 5 stripped x 3 queues x 2
+#: modes), 1.47 s a run, so 159 s for the 108 runs of a host with 4 CPUs or
+#: more (2P2C's 6 and 30 stripped too: full is the profile of 8 CPUs or more);
+#: bench-oversub as in quick. bench-peers full grows with the queues that take
+#: inline items: 84 / 13 s a round for each.
 ESTIMATES = {
-    "quick": {"bench-peers": (14.5, ROUNDS), "bench-fidelity": (17.5, ROUNDS),
+    "quick": {"bench-peers": (14.5, ROUNDS), "bench-fidelity": (19.0, ROUNDS),
               "bench-oversub": (11.0, 1)},
     "full": {"bench-peers": (84.0 / 13 * len(bench_peers.queues_for("inline")), ROUNDS),
-             "bench-fidelity": (71.0, ROUNDS),
+             "bench-fidelity": (97.0 / 66 * 108, ROUNDS),
              "bench-oversub": (11.0, 1)},
     "smoke": {},
 }

@@ -192,18 +192,34 @@ class Fidelity(unittest.TestCase):
                                 "--results", res], capture_output=True, text=True,
                                timeout=120, env=env(), cwd=ROOT)
             self.assertEqual(r.returncode, 0, r.stderr)
-            # 3 queues x 2 modes x (bare, inline, message, and the 5 stripped runs)
-            rows, _ = check_result(self, os.path.join(res, key()), "bench-fidelity", 48)
-            self.assertEqual({(x["where"], x["item"]) for x in rows},
-                             {("bare", None), ("harness", "inline"), ("harness", "message")})
+            # 3 queues x 2 modes x (1p1c bare and harness with inline and message
+            # items, pairs bare and harness, and 1p1c's 5 stripped runs); 2p2c
+            # only where 4 CPUs are allowed, with 5 stripped runs of its own
+            four = len(os.sched_getaffinity(0)) >= 4
+            rows, _ = check_result(self, os.path.join(res, key()), "bench-fidelity",
+                                   6 * (11 + 7 * four))
+            self.assertEqual({(x["where"], x["config"], x["item"]) for x in rows},
+                             {(w, c, i) for w in ("bare", "harness")
+                              for c, i in (("1p1c", "inline"), ("1p1c", "message"),
+                                           ("pairs", "inline"))
+                              + ((("2p2c", "inline"),) if four else ())})
             self.assertEqual({x["stripped"] for x in rows},
                              {None, "sampling", "publish", "window", "accounting", "all"})
-            self.assertTrue(all(x["item"] == "inline" for x in rows if x["stripped"]))
+            self.assertTrue(all(x["item"] == "inline" and x["config"] != "pairs"
+                                for x in rows if x["stripped"]))
             self.assertIn("where the time goes", r.stdout)
             self.assertEqual({x["queue"] for x in rows}, {"flat", "numaring", "rte"})
             self.assertEqual({x["bursts"] for x in rows}, {0, 1})
             self.assertTrue(all(x["throughput_ops_per_s"] > 0 for x in rows))
-            self.assertIn("harness/bare", r.stdout)
+            self.assertIn("h/bare", r.stdout)
+
+    def test_bad_configs_is_one_message_and_exit_2(self):
+        r = subprocess.run(module("runner.bench_fidelity") + ["--bench", BENCH, "--bare", BARE,
+                            "--configs", "1p1c,3p3c", "--no-save"], capture_output=True,
+                           text=True, timeout=60, env=env(), cwd=ROOT)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--configs", r.stderr)
+        self.assertEqual(r.stdout, "")
 
     def test_bad_results_is_one_message_and_exit_2(self):
         with tempfile.NamedTemporaryFile() as f:
@@ -274,20 +290,26 @@ class Loader(unittest.TestCase):
             self.assertIsNone(row["full_retries_per_burst"])
             self.assertEqual(row["bursts"], 1)
 
-    def test_an_older_fidelity_file_loads_without_its_later_column(self):
-        # written before the stripped column existed (the committed ones)
+    def test_an_older_fidelity_file_loads_without_its_later_columns(self):
+        # written before the stripped column existed, and before config (the
+        # committed ones)
         with tempfile.TemporaryDirectory() as tmp:
-            row, = benchresult.load(self.write(
-                tmp, "bench,round,queue,bursts,item,where,throughput_ops_per_s\n"
-                     "bench-fidelity,1,flat,0,inline,harness,123\n"))
-            self.assertIsNone(row["stripped"])
-            self.assertEqual(row["throughput_ops_per_s"], 123.0)
-            self.assertEqual(list(row), benchresult.HEADERS["bench-fidelity"])
+            for text in ("bench,round,queue,bursts,item,where,throughput_ops_per_s\n"
+                         "bench-fidelity,1,flat,0,inline,harness,123\n",
+                         "bench,round,queue,bursts,item,where,stripped,throughput_ops_per_s\n"
+                         "bench-fidelity,1,flat,0,inline,harness,,123\n"):
+                row, = benchresult.load(self.write(tmp, text))
+                self.assertIsNone(row["stripped"])
+                self.assertIsNone(row["config"])
+                self.assertEqual(row["throughput_ops_per_s"], 123.0)
+                self.assertEqual(list(row), benchresult.HEADERS["bench-fidelity"])
             # a later column elsewhere, or another one missing, is still refused
             for text in ("bench,round,queue,bursts,item,throughput_ops_per_s\n"
                          "bench-fidelity,1,flat,0,inline,123\n",
                          "bench,round,queue,bursts,item,where,throughput_ops_per_s,stripped\n"
-                         "bench-fidelity,1,flat,0,inline,harness,123,\n"):
+                         "bench-fidelity,1,flat,0,inline,harness,123,\n",
+                         "bench,round,queue,bursts,config,item,where,stripped,"
+                         "throughput_ops_per_s\nbench-fidelity,1,flat,0,1p1c,inline,harness,,1\n"):
                 with self.assertRaises(benchresult.BadResult):
                     benchresult.load(self.write(tmp, text))
 

@@ -90,9 +90,11 @@ def write_bench(hostdir):
                                  "throughput_ops_per_s": f"{v * (1 + rnd / 100):.6g}",
                                  "full_retries_per_burst": ""})
     write(os.path.join(b, "bench-peers.csv"), list(rows[0]), rows)
-    rows = [{"bench": "bench-fidelity", "round": rnd, "queue": q, "bursts": bursts,
-             "item": "inline", "where": where, "throughput_ops_per_s": "100e6"}
+    rows = [{"bench": "bench-fidelity", "round": rnd, "queue": q, "config": config,
+             "bursts": bursts, "item": item, "where": where, "stripped": "",
+             "throughput_ops_per_s": "100e6"}
             for rnd in range(1, REPS + 1) for q in ("numaring", "flat", "rte") for bursts in ("0", "1")
+            for config, item in (("1p1c", "inline"), ("1p1c", "message"), ("pairs", "inline"))
             for where in ("harness", "bare")]
     write(os.path.join(b, "bench-fidelity.csv"), list(rows[0]), rows)
     rows = [{"bench": "bench-oversub", "round": 1, "lookup": lk, "gate": g, "backoff": bo,
@@ -229,11 +231,12 @@ def mutations(h):
                   "throughput_ops_per_s", ratio_to(v))
         return put
 
-    def fidelity(v):
-        force(c("bench", "bench-fidelity.csv"), {"queue": "flat", "bursts": "1",
-                                                 "where": "harness"},
-              {"queue": "flat", "bursts": "1", "where": "bare"}, "throughput_ops_per_s",
-              ratio_to(v))
+    def fidelity(item, config):
+        def put(v):
+            sel = {"queue": "flat", "bursts": "1", "item": item, "config": config}
+            force(c("bench", "bench-fidelity.csv"), {**sel, "where": "harness"},
+                  {**sel, "where": "bare"}, "throughput_ops_per_s", ratio_to(v))
+        return put
 
     def order(v):
         set_all(c("peers.csv"), {"queue": "numaring"}, "ordering_enforced", "1")
@@ -268,7 +271,8 @@ def mutations(h):
         "ring.bench-bursts-rte": (bench("1", "rte"), 1.5, 1.0),
         "ring.bench-bursts-rte-bare": (bench("1", "rte", "bare"), 1.5, 1.0),
         "ring.bench-single-flat": (bench("0", "flat"), 1.2, 0.8),
-        "harness.fidelity": (fidelity, 0.95, 0.5),
+        "harness.fidelity": (fidelity("inline", "pairs"), 0.95, 0.5),
+        "harness.fidelity-message": (fidelity("message", "1p1c"), 0.95, 0.4),
         "ring.oversub-no-collapse": (oversub, 0.5, 0.05),
         "ring.order-kept": (order, 0.0, 3.0),
     }
@@ -486,18 +490,19 @@ class DecisionRuleTest(unittest.TestCase):
                 self.assertRegex(row["why"], r"^a 0\.9\d \[")
 
     def test_fidelity_leaves_the_stripped_runs_to_its_table(self):
-        # flat single: the harness at 0.6 of the bare loop in 6 rounds; the
-        # diagnostic runs (each cost removed alone) are no configuration of
-        # the claim and fill the results README's table of where the time goes
+        # flat single, 1P1C: the harness at 0.6 of the bare loop in 6 rounds;
+        # the diagnostic runs (each cost removed alone) are no configuration of
+        # the claim and fill the results README's table of where the time goes,
+        # a row per configuration (pairs has none of them: a row of —)
         from scripts.analysis import results_readme
         with tempfile.TemporaryDirectory() as tmp:
             b = os.path.join(tmp, "bench")
             os.makedirs(b)
             rows = []
             for rnd in range(1, 7):
-                def row(where, stripped, v):
+                def row(where, stripped, v, config="1p1c", item="inline"):
                     rows.append({"bench": "bench-fidelity", "round": rnd, "queue": "flat",
-                                 "bursts": "0", "item": "" if where == "bare" else "inline",
+                                 "config": config, "bursts": "0", "item": item,
                                  "where": where, "stripped": stripped,
                                  "throughput_ops_per_s": f"{v * (1 + rnd / 1000):.6g}"})
                 row("bare", "", 100e6)
@@ -505,22 +510,52 @@ class DecisionRuleTest(unittest.TestCase):
                 for name, gain in (("sampling", 1.0), ("publish", 1.0), ("window", 1.0),
                                    ("accounting", 1.5), ("all", 1.6)):
                     row("harness", name, 60e6 * gain)
+                row("bare", "", 10e6, "pairs")
+                row("harness", "", 9e6, "pairs")
+                row("bare", "", 50e6, "1p1c", "message")
+                row("harness", "", 40e6, "1p1c", "message")
             write(os.path.join(b, "bench-fidelity.csv"), list(rows[0]), rows)
             ctx = type("Ctx", (), {"dir": tmp, "name": "h", "guest": None})()
-            m = claims_table.m_bench_fidelity(ctx)
-            self.assertEqual([p[0] for p in m.parts], ["flat single inline"])
+            m = claims_table.m_bench_fidelity("inline")(ctx)
+            self.assertEqual([p[0] for p in m.parts], ["flat 1p1c single inline",
+                                                       "flat pairs single inline"])
             self.assertAlmostEqual(m.value, 0.6, places=6)
             self.assertIn("where the time goes", m.detail)
+            m = claims_table.m_bench_fidelity("message")(ctx)
+            self.assertEqual([p[0] for p in m.parts], ["flat 1p1c single message"])
+            self.assertAlmostEqual(m.value, 0.8, places=6)
             text = "\n".join(results_readme.fidelity_section(tmp))
             self.assertIn("## Where the harness's time goes", text)
-            self.assertRegex(text, r"\| flat \| single \| 0\.60 \[[^|]*\| 1\.00 \[[^|]*\| "
-                                   r"1\.00 \[[^|]*\| 1\.00 \[[^|]*\| 1\.50 \[[^|]*\| "
-                                   r"1\.60 \[[^|]*\| 0\.96 \[")
+            self.assertRegex(text, r"\| flat \| 1p1c \| inline \| single \| 0\.60 \[[^|]*\| "
+                                   r"1\.00 \[[^|]*\| 1\.00 \[[^|]*\| 1\.00 \[[^|]*\| "
+                                   r"1\.50 \[[^|]*\| 1\.60 \[[^|]*\| 0\.96 \[")
+            self.assertRegex(text, r"\| flat \| pairs \| inline \| single \| 0\.90 \[[^|]*"
+                                   r"(\| — ){6}\|")
+            self.assertRegex(text, r"\| flat \| 1p1c \| message \| single \| 0\.80 \[")
             # without stripped runs: no section, and the claim's detail says nothing of it
             write(os.path.join(b, "bench-fidelity.csv"), list(rows[0]),
                   [r for r in rows if not r["stripped"]])
             self.assertEqual(results_readme.fidelity_section(tmp), [])
-            self.assertNotIn("where the time goes", claims_table.m_bench_fidelity(ctx).detail)
+            self.assertNotIn("where the time goes",
+                             claims_table.m_bench_fidelity("inline")(ctx).detail)
+
+    def test_an_older_fidelity_file_pairs_its_bare_rows_as_1p1c_inline(self):
+        # written before config and the bare loop's items: bare rows have no item
+        with tempfile.TemporaryDirectory() as tmp:
+            b = os.path.join(tmp, "bench")
+            os.makedirs(b)
+            rows = [{"bench": "bench-fidelity", "round": rnd, "queue": "rte", "bursts": "1",
+                     "item": "" if where == "bare" else item, "where": where,
+                     "throughput_ops_per_s": f"{v * (1 + rnd / 1000):.6g}"}
+                    for rnd in range(1, 7)
+                    for where, item, v in (("bare", "", 100e6), ("harness", "inline", 70e6),
+                                           ("harness", "message", 30e6))]
+            write(os.path.join(b, "bench-fidelity.csv"), list(rows[0]), rows)
+            ctx = type("Ctx", (), {"dir": tmp, "name": "h", "guest": None})()
+            m = claims_table.m_bench_fidelity("inline")(ctx)
+            self.assertEqual([p[0] for p in m.parts], ["rte 1p1c bursts inline"])
+            self.assertAlmostEqual(m.value, 0.7, places=6)
+            self.assertIsNone(claims_table.m_bench_fidelity("message")(ctx))
 
     def test_bounds_state_their_rule(self):
         for cid in ("F5.model-bounds", "F5.realized-batch", "ring.oversub-no-collapse",

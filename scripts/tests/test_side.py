@@ -82,8 +82,9 @@ class Selection(unittest.TestCase):
         self.assertEqual((opt(peers, "--bench"), opt(peers, "--bare"), opt(peers, "--results")),
                          ("B", "BARE", "RES"))
         fid = quick["bench-fidelity"]
-        self.assertIn("--no-message", fid)
+        self.assertNotIn("--no-message", fid)  # the bare loop has messages: a claim reads them
         self.assertIn("--no-strip", fid)
+        self.assertEqual(opt(fid, "--configs"), "1p1c,pairs")
         # a paired claim decides from 6 pairs on (looks.LOOKS[0])
         for cmd in (peers, fid):
             self.assertGreaterEqual(int(opt(cmd, "--reps")), looks.LOOKS[0])
@@ -168,21 +169,23 @@ class QuickRuns(unittest.TestCase):
     def test_bench_fidelity_quick_pairs_every_configuration_and_nothing_more(self):
         kinds = []
 
-        def fake_harness(a, queue, burst, item, outdir, extra=()):
-            kinds.append((item, tuple(extra)))
+        def fake_harness(a, queue, burst, item, outdir, extra=(), config="1p1c"):
+            kinds.append(("harness", config, item, tuple(extra)))
             return RATE[queue] * 0.9
 
-        def fake_bare(a, queue, burst):
-            kinds.append(("bare", ()))
+        def fake_bare(a, queue, burst, config="1p1c", item="inline"):
+            kinds.append(("bare", config, item, ()))
             return RATE[queue]
         with mock.patch.object(bench_fidelity, "run_harness", fake_harness), \
                 mock.patch.object(bench_fidelity, "run_bare", fake_bare):
             out, rows = run_main(bench_fidelity.main, self.quick_args("bench-fidelity"))
-        self.assertEqual(set(kinds), {("bare", ()), ("inline", ())})  # no message, no strip
-        self.assertEqual(len(rows), looks.LOOKS[0] * len(bench_fidelity.QUEUES) * 2 * 2)
-        self.assertIn("(--no-message)", out)
+        # 1P1C with both items and pairs, each with its bare partner; no strip
+        cases = {("1p1c", "inline"), ("1p1c", "message"), ("pairs", "inline")}
+        self.assertEqual(set(kinds), {(w, c, i, ()) for c, i in cases for w in ("harness", "bare")})
+        self.assertEqual(len(rows), looks.LOOKS[0] * len(bench_fidelity.QUEUES) * 2 * 2 * 3)
+        self.assertNotIn("2p2c", out)
         self.assertNotIn("where the time goes", out)
-        self.check_claims("bench-fidelity", rows, ("harness.fidelity",))
+        self.check_claims("bench-fidelity", rows, ("harness.fidelity", "harness.fidelity-message"))
 
     def check_claims(self, name, rows, ids):
         if claims_table is None:
@@ -198,9 +201,10 @@ class QuickRuns(unittest.TestCase):
                     self.assertIsNotNone(m, f"{cid}: not measured from quick's rows")
                     self.assertEqual(m.n, looks.LOOKS[0])
             if name == "bench-fidelity":
-                m = claims_table.m_bench_fidelity(ctx)
-                self.assertEqual(len(m.parts), 2 * len(bench_fidelity.QUEUES))
-                self.assertNotIn("left out", m.detail)
+                for item, configs in (("inline", 2), ("message", 1)):
+                    m = claims_table.m_bench_fidelity(item)(ctx)
+                    self.assertEqual(len(m.parts), 2 * configs * len(bench_fidelity.QUEUES))
+                    self.assertNotIn("left out", m.detail)
 
 
 class FakePopen:
