@@ -10,8 +10,8 @@
 #   make test         the test suite (installs/checks its Debian packages first)
 #   make test-slow    the slow tests make test leaves out: the runner's sweeps, every
 #                     figure drawn, the pipeline on synthetic hosts (docs/testing.md)
-#   make test-tsan    the ring's and the peer adapters' tests under ThreadSanitizer
-#   make test-asan    the ring's tests under AddressSanitizer + UBSan
+#   make test-tsan    the ring's and the peer adapters' tests and every queue's worker loops under ThreadSanitizer
+#   make test-asan    the ring's tests and every queue's worker loops under AddressSanitizer + UBSan
 #   make test-fault   the ring's tests with preemption injected at the fault points
 #   make test-leaks   valgrind memcheck + LeakSanitizer: ring tests, every queue
 #   make fuzz         each fuzz target FUZZ_SECONDS (60); fuzz-regress: the saved inputs
@@ -93,13 +93,24 @@ test-slow: deps-test
 # The ring's tests, then every peer adapter's (harness/tests/test_peers: the
 # C peers, the C++ shims) under ThreadSanitizer; harness/tsan.supp names each
 # peer library whose synchronisation TSan cannot see, with the reason.
+# Both also run every queue's worker loops (scripts/worker-loops.sh: each
+# queue, item kind and workload once, through numaring-bench built with the
+# sanitizer), not only the unit tests.
 test-tsan: deps-test
 	@$(MAKE) --no-print-directory B=build/tsan SAN=thread test-ring
-	@$(MAKE) --no-print-directory B=build/tsan SAN=thread build/tsan/tests/test_peers
+	@$(MAKE) --no-print-directory B=build/tsan SAN=thread build/tsan/tests/test_peers \
+		build/tsan/numaring-bench
 	TSAN_OPTIONS="suppressions=harness/tsan.supp halt_on_error=1" build/tsan/tests/test_peers
+	@rm -rf build/tsan/loops
+	TSAN_OPTIONS="suppressions=harness/tsan.supp halt_on_error=1" \
+		scripts/worker-loops.sh build/tsan/numaring-bench build/tsan/loops test-tsan
 
 test-asan: deps-test
 	@$(MAKE) --no-print-directory B=build/asan SAN=address test-ring
+	@$(MAKE) --no-print-directory B=build/asan SAN=address build/asan/numaring-bench
+	@rm -rf build/asan/loops
+	ASAN_OPTIONS="detect_leaks=1 halt_on_error=1" UBSAN_OPTIONS="halt_on_error=1 print_stacktrace=1" \
+		scripts/worker-loops.sh build/asan/numaring-bench build/asan/loops test-asan
 
 # No leak: valgrind memcheck over the ring's unit tests (create/attach/detach/
 # destroy cycles, allocation failures) and over a full harness run of every

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * loops.c - the prodcons loops (loops_body.h) compiled once per queue
- * family: flat, numaring and rte with their operations inline, and the
- * generic family for every other queue (issue 44: the harness sets no pace
- * of its own through a call per operation).
+ * loops.c - the prodcons and symmetric loops (loops_body.h) compiled once
+ * per queue family: flat, numaring and rte with their operations inline,
+ * and the generic family for every other queue (issue 44: the harness sets
+ * no pace of its own through a call per operation).
  */
 #include <stddef.h>
 
@@ -14,11 +14,11 @@
 
 extern const struct hq_ops hq_flat, hq_numaring, hq_rte;
 
-HB_LOOPS(generic, (hb_enqueue_fn *)NULL, (hb_dequeue_fn *)NULL, (hb_enqueue_burst_fn *)NULL,
+HB_LOOPS(generic, HB_SYM_ALL_, (hb_enqueue_fn *)NULL, (hb_dequeue_fn *)NULL, (hb_enqueue_burst_fn *)NULL,
 	 (hb_dequeue_burst_fn *)NULL)
-HB_LOOPS(flat, flat_enqueue, flat_dequeue, flat_enqueue_burst, flat_dequeue_burst)
-HB_LOOPS(numaring, nrq_enqueue, nrq_dequeue, nrq_enqueue_burst, nrq_dequeue_burst)
-HB_LOOPS(rte, rteq_enqueue, rteq_dequeue, rteq_enqueue_burst, rteq_dequeue_burst)
+HB_LOOPS(flat, HB_SYM_DATA_, flat_enqueue, flat_dequeue, flat_enqueue_burst, flat_dequeue_burst)
+HB_LOOPS(numaring, HB_SYM_DATA_, nrq_enqueue, nrq_dequeue, nrq_enqueue_burst, nrq_dequeue_burst)
+HB_LOOPS(rte, HB_SYM_DATA_, rteq_enqueue, rteq_dequeue, rteq_enqueue_burst, rteq_dequeue_burst)
 
 static const struct {
 	const struct hq_ops *ops;
@@ -35,4 +35,11 @@ const struct hb_loops *hb_loops_of(const struct hq_ops *ops)
 		if (families[i].ops == ops)
 			return families[i].loops;
 	return &hb_loops_generic;
+}
+
+hb_symmetric_loop *hb_symmetric_of(const struct hq_ops *ops, enum hb_sym_mode mode, int be,
+				   int bd, int mixed, int work)
+{
+	hb_symmetric_loop *fn = hb_loops_of(ops)->symmetric[mode][!!be][!!bd][!!mixed][!!work];
+	return fn ? fn : hb_loops_generic.symmetric[mode][!!be][!!bd][!!mixed][!!work];
 }

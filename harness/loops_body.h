@@ -161,6 +161,139 @@ static ALWAYS_INLINE void consume(struct hb_consumer *c, void *h, enum hb_item_k
 	}
 }
 
+/* A thread of a symmetric workload (workload.c has the contract): its
+ * enqueues and dequeues, each failed one counted and not retried, then the
+ * drain. Specialised, as the prodcons loops, by the item mode, burst
+ * enqueues, burst dequeues, the workload (mixed or pairs) and the work. */
+static ALWAYS_INLINE void symmetric(struct hb_producer *p, void *h, enum hb_sym_mode mode,
+				    int burst_enqueues, int burst_dequeues, int mixed, int work,
+				    hb_enqueue_fn *enq, hb_dequeue_fn *deq,
+				    hb_enqueue_burst_fn *enqb, hb_dequeue_burst_fn *deqb)
+{
+	struct hb_run *run = p->run;
+	struct hb_consumer *c = &run->cons[p->id];
+	const struct hq_ops *ops = run->ops;
+	const enum hb_item_kind kind = mode == HB_SYM_MESSAGE ? HB_ITEM_MESSAGE : HB_ITEM_INLINE;
+	const int account = mode != HB_SYM_COUNTED;
+	const uint64_t interval = run->interval, work_max = run->work_loops;
+	const uint64_t work_min = run->work_min_loops;
+	const uint64_t threshold = run->enqueue_threshold;
+	const unsigned burst_enq = burst_enqueues ? run->burst_enq : 1;
+	const unsigned burst_deq = burst_dequeues ? run->burst_deq : 1;
+	const int counted = run->quota_total != 0;
+	/* nothing travels and nothing is made up (faa): stop with the enqueues */
+	const int stop_early = !ops->moves_data;
+	hb_item_sum_fn *const item_sum = run->item_sum;
+	/* the prefill's items are sequences 0..prefilled-1: go on from there */
+	uint64_t seq = p->prefilled, total = 0, rng = p->rng;
+	/* unbounded queues: the in-flight bound (hb_inflight_room); in message
+	 * mode the pool bounds it, as for a producer */
+	uint64_t limit = ops->bounded || kind == HB_ITEM_MESSAGE ? UINT64_MAX : 0;
+	uint64_t next_send = hc_now();
+	void *items[HB_MAX_BURST];
+
+	if (interval)
+		publish_t0(p, seq, next_send);
+
+	for (;;) {
+		int ph = hb_phase(run);
+		if (ph >= PH_STOP_PRODUCERS)
+			break;
+		int enqueue = !mixed || hb_rng_next(&rng) < threshold;
+		if (enqueue) {
+			unsigned n = burst_enq;
+			if (counted && ph == PH_MEASURE) {
+				if (p->sent_measured >= p->quota)
+					break;
+				if (p->quota - p->sent_measured < n)
+					n = (unsigned)(p->quota - p->sent_measured);
+			}
+			if (seq + n > limit) {
+				uint64_t room = hb_inflight_room(run);
+				limit = seq + room;
+				if (room < n)
+					n = (unsigned)room;
+			}
+			if (n == 0) {
+				p->window_waits++; /* the in-flight bound: full, as the harness sees it */
+			} else {
+				uint64_t now = 0;
+				if (interval && !(now = hb_wait_until(run, next_send)))
+					break;
+				unsigned made = make_items(p, seq, n, kind, 0, interval, &now,
+							   items);
+				unsigned done = 0;
+				if (made) {
+					if (burst_enqueues)
+						done = HB_OP(enqb, ops->enqueue_burst, h, items, made);
+					else
+						done = HB_OP(enq, ops->enqueue, h, items[0]) == 0;
+					if (done < made)
+						p->full_retries++;
+				}
+				unsent_free(done, made, kind, items);
+				seq += done;
+				if (interval)
+					next_send += done * interval;
+				if (ph == PH_MEASURE)
+					p->sent_measured += done;
+				/* Relaxed: a count for the main thread's window and for
+				 * hb_inflight_room; final once `done` is published. */
+				atomic_store_explicit(&p->sent, seq, memory_order_relaxed);
+			}
+			if (work)
+				hb_work(&rng, work_min, work_max);
+		}
+		if (!mixed || !enqueue) {
+			unsigned got;
+			if (burst_dequeues)
+				got = HB_OP(deqb, ops->dequeue_burst, h, items, burst_deq);
+			else
+				got = HB_OP(deq, ops->dequeue, h, &items[0]) == 0;
+			if (got) {
+				if (account)
+					take(c, items, got, kind, item_sum);
+				total += got;
+				/* Relaxed: a count for the main thread's window and
+				 * for hb_inflight_room; read after pthread_join. */
+				atomic_store_explicit(&c->received, total, memory_order_relaxed);
+			} else {
+				c->empty_polls++;
+			}
+			if (work)
+				hb_work(&rng, work_min, work_max);
+		}
+	}
+
+	/* Release: the main thread that sees done also sees the final sent. */
+	atomic_store_explicit(&p->done, 1, memory_order_release);
+
+	/* drain: dequeue until the main thread says that everything arrived */
+	uint32_t polls = 0;
+	for (;;) {
+		unsigned got;
+		if (burst_dequeues)
+			got = HB_OP(deqb, ops->dequeue_burst, h, items, burst_deq);
+		else
+			got = HB_OP(deq, ops->dequeue, h, &items[0]) == 0;
+		if (got == 0) {
+			int ph = hb_phase(run);
+			if (ph >= PH_STOP_CONSUMERS || (stop_early && ph >= PH_STOP_PRODUCERS))
+				break;
+			hb_idle_poll(&polls);
+			continue;
+		}
+		polls = 0;
+		if (account)
+			take(c, items, got, kind, item_sum);
+		total += got;
+		atomic_store_explicit(&c->received, total, memory_order_relaxed);
+		if (stop_early && hb_phase(run) >= PH_STOP_PRODUCERS)
+			break;
+	}
+}
+
+
 /* One function per variant of family fam (item mode, bursts, work, and
  * --strip's), each with its own loop, and the family's table (loops.h). */
 #define HB_PRODUCER_(fam, name, kind, b, w, s, enq, enqb)                                  \
@@ -174,7 +307,27 @@ static ALWAYS_INLINE void consume(struct hb_consumer *c, void *h, enum hb_item_k
 		consume(c, h, kind, b, a, w, deq, deqb);                                    \
 	}
 
-#define HB_LOOPS(fam, enq, deq, enqb, deqb)                                                  \
+/* The symmetric variants of family fam: [mode][burst enqueues][burst
+ * dequeues][mixed][work], each a function; X is HB_SYM_FN_ (define) or
+ * HB_SYM_AT_ (the table's entry). */
+#define HB_SYM_NAME_(fam, m, be, bd, mx, wk) fam##_sym_##m##_##be##bd##mx##wk
+#define HB_SYM_FN_(fam, m, be, bd, mx, wk, enq, deq, enqb, deqb)                          \
+	static __attribute__((noinline)) void HB_SYM_NAME_(fam, m, be, bd, mx, wk)(        \
+	    struct hb_producer * p, void *h)                                                \
+	{                                                                                   \
+		symmetric(p, h, m, be, bd, mx, wk, enq, deq, enqb, deqb);                   \
+	}
+#define HB_SYM_AT_(fam, m, be, bd, mx, wk, ...) [m][be][bd][mx][wk] = HB_SYM_NAME_(fam, m, be, bd, mx, wk),
+#define HB_SYM_WK_(X, fam, m, be, bd, mx, ...) X(fam, m, be, bd, mx, 0, __VA_ARGS__) X(fam, m, be, bd, mx, 1, __VA_ARGS__)
+#define HB_SYM_MX_(X, fam, m, be, bd, ...) HB_SYM_WK_(X, fam, m, be, bd, 0, __VA_ARGS__) HB_SYM_WK_(X, fam, m, be, bd, 1, __VA_ARGS__)
+#define HB_SYM_BD_(X, fam, m, be, ...) HB_SYM_MX_(X, fam, m, be, 0, __VA_ARGS__) HB_SYM_MX_(X, fam, m, be, 1, __VA_ARGS__)
+#define HB_SYM_MODE_(X, fam, m, ...) HB_SYM_BD_(X, fam, m, 0, __VA_ARGS__) HB_SYM_BD_(X, fam, m, 1, __VA_ARGS__)
+/* the modes of a family: inline and message; the generic one's counted too
+ * (a queue that moves nothing: faa) */
+#define HB_SYM_DATA_(X, fam, ...) HB_SYM_MODE_(X, fam, HB_SYM_INLINE, __VA_ARGS__) HB_SYM_MODE_(X, fam, HB_SYM_MESSAGE, __VA_ARGS__)
+#define HB_SYM_ALL_(X, fam, ...) HB_SYM_DATA_(X, fam, __VA_ARGS__) HB_SYM_MODE_(X, fam, HB_SYM_COUNTED, __VA_ARGS__)
+
+#define HB_LOOPS(fam, SYMS, enq, deq, enqb, deqb)                                            \
 	HB_PRODUCER_(fam, produce_inline, HB_ITEM_INLINE, 0, 0, 0, enq, enqb)                \
 	HB_PRODUCER_(fam, produce_inline_bursts, HB_ITEM_INLINE, 1, 0, 0, enq, enqb)         \
 	HB_PRODUCER_(fam, produce_message, HB_ITEM_MESSAGE, 0, 0, 0, enq, enqb)              \
@@ -206,7 +359,9 @@ static ALWAYS_INLINE void consume(struct hb_consumer *c, void *h, enum hb_item_k
 	HB_CONSUMER_(fam, consume_message_bursts_work, HB_ITEM_MESSAGE, 1, 1, 1, deq, deqb)  \
 	HB_CONSUMER_(fam, consume_counted_work, HB_ITEM_INLINE, 0, 0, 1, deq, deqb)          \
 	HB_CONSUMER_(fam, consume_counted_bursts_work, HB_ITEM_INLINE, 1, 0, 1, deq, deqb)   \
+	SYMS(HB_SYM_FN_, fam, enq, deq, enqb, deqb)                                          \
 	static const struct hb_loops hb_loops_##fam = {                                     \
+		.symmetric = {SYMS(HB_SYM_AT_, fam, enq)},                                   \
 		.producers = {{{fam##_produce_inline, fam##_produce_inline_bursts},          \
 			       {fam##_produce_message, fam##_produce_message_bursts}},       \
 			      {{fam##_produce_inline_work, fam##_produce_inline_bursts_work}, \

@@ -37,10 +37,11 @@
  * consumer drains, until PH_STOP_CONSUMERS. The drain's empty dequeues are
  * waits, not operations of the workload: they are not counted.
  *
- * The loop is specialised as workers.c's are: the item mode (and whether
- * items are accounted: faa's are not), burst enqueues, burst dequeues, the
- * workload and the work are constant arguments of one always-inline body,
- * and hb_symmetric_main calls the variant of the run.
+ * The loop (loops_body.h's symmetric) is compiled once per queue family, as
+ * the prodcons loops are (loops.c): the item mode (and whether items are
+ * accounted: faa's are not), burst enqueues, burst dequeues, the workload
+ * and the work are constant arguments of one always-inline body, and
+ * hb_symmetric_main calls the variant of the run (hb_symmetric_of).
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -48,16 +49,9 @@
 #include <string.h>
 
 #include "clock.h"
+#include "loops.h"
 #include "run.h"
 #include "workers_pvt.h"
-
-/* What a thread does with the items it dequeues, and which items it makes. */
-enum sym_mode {
-	SYM_INLINE,  /* inline items, accounted */
-	SYM_MESSAGE, /* messages, accounted */
-	SYM_COUNTED, /* inline values a queue that moves nothing returns (faa): counted only */
-	SYM_MODES_
-};
 
 /* Before the start barrier (mixed): this thread's share of run->prefill, one
  * enqueue at a time, until the share is in or the queue refuses one. */
@@ -83,155 +77,6 @@ static void prefill(struct hb_producer *p, void *h)
 	/* Relaxed: read by the main thread after the barrier (which orders it) */
 	atomic_store_explicit(&p->sent, seq, memory_order_relaxed);
 }
-
-static ALWAYS_INLINE void symmetric(struct hb_producer *p, void *h, enum sym_mode mode,
-				    int burst_enqueues, int burst_dequeues, int mixed, int work)
-{
-	struct hb_run *run = p->run;
-	struct hb_consumer *c = &run->cons[p->id];
-	const struct hq_ops *ops = run->ops;
-	const enum hb_item_kind kind = mode == SYM_MESSAGE ? HB_ITEM_MESSAGE : HB_ITEM_INLINE;
-	const int account = mode != SYM_COUNTED;
-	const uint64_t interval = run->interval, work_max = run->work_loops;
-	const uint64_t work_min = run->work_min_loops;
-	const uint64_t threshold = run->enqueue_threshold;
-	const unsigned burst_enq = burst_enqueues ? run->burst_enq : 1;
-	const unsigned burst_deq = burst_dequeues ? run->burst_deq : 1;
-	const int counted = run->quota_total != 0;
-	/* nothing travels and nothing is made up (faa): stop with the enqueues */
-	const int stop_early = !ops->moves_data;
-	hb_item_sum_fn *const item_sum = run->item_sum;
-	/* the prefill's items are sequences 0..prefilled-1: go on from there */
-	uint64_t seq = p->prefilled, total = 0, rng = p->rng;
-	/* unbounded queues: the in-flight bound (hb_inflight_room); in message
-	 * mode the pool bounds it, as for a producer */
-	uint64_t limit = ops->bounded || kind == HB_ITEM_MESSAGE ? UINT64_MAX : 0;
-	uint64_t next_send = hc_now();
-	void *items[HB_MAX_BURST];
-
-	if (interval)
-		publish_t0(p, seq, next_send);
-
-	for (;;) {
-		int ph = hb_phase(run);
-		if (ph >= PH_STOP_PRODUCERS)
-			break;
-		int enqueue = !mixed || hb_rng_next(&rng) < threshold;
-		if (enqueue) {
-			unsigned n = burst_enq;
-			if (counted && ph == PH_MEASURE) {
-				if (p->sent_measured >= p->quota)
-					break;
-				if (p->quota - p->sent_measured < n)
-					n = (unsigned)(p->quota - p->sent_measured);
-			}
-			if (seq + n > limit) {
-				uint64_t room = hb_inflight_room(run);
-				limit = seq + room;
-				if (room < n)
-					n = (unsigned)room;
-			}
-			if (n == 0) {
-				p->window_waits++; /* the in-flight bound: full, as the harness sees it */
-			} else {
-				uint64_t now = 0;
-				if (interval && !(now = hb_wait_until(run, next_send)))
-					break;
-				unsigned made = make_items(p, seq, n, kind, 0, interval, &now,
-							   items);
-				unsigned done = 0;
-				if (made) {
-					if (burst_enqueues)
-						done = ops->enqueue_burst(h, items, made);
-					else
-						done = ops->enqueue(h, items[0]) == 0;
-					if (done < made)
-						p->full_retries++;
-				}
-				unsent_free(done, made, kind, items);
-				seq += done;
-				if (interval)
-					next_send += done * interval;
-				if (ph == PH_MEASURE)
-					p->sent_measured += done;
-				/* Relaxed: a count for the main thread's window and for
-				 * hb_inflight_room; final once `done` is published. */
-				atomic_store_explicit(&p->sent, seq, memory_order_relaxed);
-			}
-			if (work)
-				hb_work(&rng, work_min, work_max);
-		}
-		if (!mixed || !enqueue) {
-			unsigned got;
-			if (burst_dequeues)
-				got = ops->dequeue_burst(h, items, burst_deq);
-			else
-				got = ops->dequeue(h, &items[0]) == 0;
-			if (got) {
-				if (account)
-					take(c, items, got, kind, item_sum);
-				total += got;
-				/* Relaxed: a count for the main thread's window and
-				 * for hb_inflight_room; read after pthread_join. */
-				atomic_store_explicit(&c->received, total, memory_order_relaxed);
-			} else {
-				c->empty_polls++;
-			}
-			if (work)
-				hb_work(&rng, work_min, work_max);
-		}
-	}
-
-	/* Release: the main thread that sees done also sees the final sent. */
-	atomic_store_explicit(&p->done, 1, memory_order_release);
-
-	/* drain: dequeue until the main thread says that everything arrived */
-	uint32_t polls = 0;
-	for (;;) {
-		unsigned got;
-		if (burst_dequeues)
-			got = ops->dequeue_burst(h, items, burst_deq);
-		else
-			got = ops->dequeue(h, &items[0]) == 0;
-		if (got == 0) {
-			int ph = hb_phase(run);
-			if (ph >= PH_STOP_CONSUMERS || (stop_early && ph >= PH_STOP_PRODUCERS))
-				break;
-			hb_idle_poll(&polls);
-			continue;
-		}
-		polls = 0;
-		if (account)
-			take(c, items, got, kind, item_sum);
-		total += got;
-		atomic_store_explicit(&c->received, total, memory_order_relaxed);
-		if (stop_early && hb_phase(run) >= PH_STOP_PRODUCERS)
-			break;
-	}
-}
-
-/* One function per variant, and the table hb_symmetric_main picks from:
- * index ((((mode * 2 + burst enqueues) * 2 + burst dequeues) * 2 + mixed) * 2 + work). */
-typedef void sym_fn(struct hb_producer *p, void *h);
-
-#define SYM_NAME(m, be, bd, mx, wk) sym_##m##_##be##bd##mx##wk
-#define SYM_DEFINE(m, be, bd, mx, wk)                                          \
-	static void SYM_NAME(m, be, bd, mx, wk)(struct hb_producer * p, void *h) \
-	{                                                                      \
-		symmetric(p, h, m, be, bd, mx, wk);                            \
-	}
-#define SYM_ENTRY(m, be, bd, mx, wk) SYM_NAME(m, be, bd, mx, wk),
-#define SYM_WK(X, m, be, bd, mx) X(m, be, bd, mx, 0) X(m, be, bd, mx, 1)
-#define SYM_MX(X, m, be, bd) SYM_WK(X, m, be, bd, 0) SYM_WK(X, m, be, bd, 1)
-#define SYM_BD(X, m, be) SYM_MX(X, m, be, 0) SYM_MX(X, m, be, 1)
-#define SYM_BE(X, m) SYM_BD(X, m, 0) SYM_BD(X, m, 1)
-#define SYM_ALL(X) SYM_BE(X, SYM_INLINE) SYM_BE(X, SYM_MESSAGE) SYM_BE(X, SYM_COUNTED)
-
-SYM_ALL(SYM_DEFINE)
-
-static sym_fn *const variants[] = {SYM_ALL(SYM_ENTRY)};
-_Static_assert(sizeof variants / sizeof variants[0] == SYM_MODES_ * 16,
-	       "one variant per mode, burst enqueues, burst dequeues, workload and work");
 
 void *hb_symmetric_main(void *arg)
 {
@@ -270,12 +115,11 @@ void *hb_symmetric_main(void *arg)
 		return NULL;
 	while (hb_phase(run) == PH_START)
 		hb_cpu_relax();
-	enum sym_mode mode = !(run->ops->moves_data || run->ops->fabricates) ? SYM_COUNTED
-			     : run->item == HB_ITEM_MESSAGE			? SYM_MESSAGE
-										: SYM_INLINE;
-	unsigned v = (((mode * 2u + (run->burst_enq > 1)) * 2 + (run->burst_deq > 1)) * 2 +
-		      (run->workload == HB_WORKLOAD_MIXED)) * 2 + (run->work_loops > 0);
-	variants[v](p, h);
+	enum hb_sym_mode mode = !(run->ops->moves_data || run->ops->fabricates) ? HB_SYM_COUNTED
+				: run->item == HB_ITEM_MESSAGE			 ? HB_SYM_MESSAGE
+											 : HB_SYM_INLINE;
+	hb_symmetric_of(run->ops, mode, run->burst_enq > 1, run->burst_deq > 1,
+			run->workload == HB_WORKLOAD_MIXED, run->work_loops > 0)(p, h);
 	hb_timed_flush(c); /* the timed items whose stamps it had not read yet */
 	if (run->ops->thread_stats) {
 		run->ops->thread_stats(h, &p->st);
