@@ -26,8 +26,10 @@
  * sequences strictly rise (all ones for a burst of one or none).
  *
  * The widths (--accounting):
- *   inline   the pass compiled into the consumer's loop, 2 values at a time
- *            (GCC's 128-bit vectors: SSE2 on any x86-64), no call (auto)
+ *   inline   the pass compiled into the consumer's loop, no call (auto): 4
+ *            values at a time where the CPU has AVX2 (loops.c compiles the
+ *            loops twice, and the CPU picks one at load), else GCC's vectors
+ *            of 4 as two 128-bit halves (SSE2, any x86-64)
  *   scalar   one value at a time, a call per burst
  *   vector   2 values at a time, a call per burst
  *   avx2     4 values at a time, a call per burst; CPUs with AVX2 only
@@ -103,12 +105,14 @@ static inline uint64_t hb_item_order_step(uint64_t previous, uint64_t value)
 		(s)->order = o_;                                                          \
 	} while (0)
 
-/* The inline width: the pass the consumer loops compile in (no call). */
+/* The inline width: the pass the consumer loops compile in (no call), in
+ * vectors of 4 values: AVX2 registers in the loops' AVX2 clone, two SSE2
+ * halves in the other (loops.c). */
 static inline __attribute__((always_inline)) void hb_item_sums_inline(void *const *values,
 								      unsigned n,
 								      struct hb_item_sums *s)
 {
-	HB_ITEM_SUMS_BODY(16, values, n, s);
+	HB_ITEM_SUMS_BODY(32, values, n, s);
 }
 
 enum hb_accounting {

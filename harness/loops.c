@@ -14,6 +14,24 @@
 
 extern const struct hq_ops hq_flat, hq_numaring, hq_rte;
 
+/* The loops that account for bursts are compiled twice where the compiler
+ * can: for AVX2 (item_sum.h's pass 4 values at a time) and for any x86-64,
+ * the CPU choosing at load time (an ifunc). Not rte's: its operations are
+ * inline here, and an AVX2 build of its copy would measure another rte_ring
+ * than the bare loop's. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
+    !defined(__SANITIZE_THREAD__) && !defined(__SANITIZE_ADDRESS__)
+/* (not in a sanitizer's build: an ifunc resolver runs before the
+ * sanitizer's runtime is up, and the program crashes at load) */
+#define HB_AVX2_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define HB_AVX2_CLONES
+#endif
+#define HB_CLONES_generic HB_AVX2_CLONES
+#define HB_CLONES_flat HB_AVX2_CLONES
+#define HB_CLONES_numaring HB_AVX2_CLONES
+#define HB_CLONES_rte
+
 HB_LOOPS(generic, HB_SYM_ALL_, (hb_enqueue_fn *)NULL, (hb_dequeue_fn *)NULL, (hb_enqueue_burst_fn *)NULL,
 	 (hb_dequeue_burst_fn *)NULL)
 HB_LOOPS(flat, HB_SYM_DATA_, flat_enqueue, flat_dequeue, flat_enqueue_burst, flat_dequeue_burst)

@@ -302,7 +302,7 @@ static ALWAYS_INLINE void symmetric(struct hb_producer *p, void *h, enum hb_sym_
 		produce(p, h, kind, b, w, s, enq, enqb);                                    \
 	}
 #define HB_CONSUMER_(fam, name, kind, b, a, w, deq, deqb)                                  \
-	static __attribute__((noinline)) void fam##_##name(struct hb_consumer *c, void *h) \
+	static __attribute__((noinline)) HB_CLONES_##fam void fam##_##name(struct hb_consumer *c, void *h) \
 	{                                                                                   \
 		consume(c, h, kind, b, a, w, deq, deqb);                                    \
 	}
@@ -312,7 +312,7 @@ static ALWAYS_INLINE void symmetric(struct hb_producer *p, void *h, enum hb_sym_
  * HB_SYM_AT_ (the table's entry). */
 #define HB_SYM_NAME_(fam, m, be, bd, mx, wk) fam##_sym_##m##_##be##bd##mx##wk
 #define HB_SYM_FN_(fam, m, be, bd, mx, wk, enq, deq, enqb, deqb)                          \
-	static __attribute__((noinline)) void HB_SYM_NAME_(fam, m, be, bd, mx, wk)(        \
+	static __attribute__((noinline)) HB_CLONES_##fam void HB_SYM_NAME_(fam, m, be, bd, mx, wk)( \
 	    struct hb_producer * p, void *h)                                                \
 	{                                                                                   \
 		symmetric(p, h, m, be, bd, mx, wk, enq, deq, enqb, deqb);                   \

@@ -24,7 +24,13 @@ if [ $# -ne 3 ] || [ ! -x "$1" ]; then
 fi
 bench=$1 out=$2 label=$3
 
-list=$("$bench" --manifest | python3 -c '
+manifest=$("$bench" --manifest)
+rc=$?
+if [ "$rc" -ne 0 ]; then
+	echo "$label: $bench --manifest failed (exit $rc)" >&2
+	exit 1
+fi
+list=$(printf '%s\n' "$manifest" | python3 -c '
 import json, sys
 q = [e["name"] + "=" + ",".join(e["items"])
      for e in json.load(sys.stdin)["queues"] if not e["test_only"]]
