@@ -31,6 +31,11 @@ extern const struct hq_ops hq_flat, hq_numaring, hq_rte;
 #define HB_CLONES_flat HB_AVX2_CLONES
 #define HB_CLONES_numaring HB_AVX2_CLONES
 #define HB_CLONES_rte
+/* symmetric variants with local work: the generic family's only */
+#define HB_SYM_WORK_generic(x) x
+#define HB_SYM_WORK_flat(x)
+#define HB_SYM_WORK_numaring(x)
+#define HB_SYM_WORK_rte(x)
 
 HB_LOOPS(generic, HB_SYM_ALL_, (hb_enqueue_fn *)NULL, (hb_dequeue_fn *)NULL, (hb_enqueue_burst_fn *)NULL,
 	 (hb_dequeue_burst_fn *)NULL)

@@ -309,16 +309,20 @@ static ALWAYS_INLINE void symmetric(struct hb_producer *p, void *h, enum hb_sym_
 
 /* The symmetric variants of family fam: [mode][burst enqueues][burst
  * dequeues][mixed][work], each a function; X is HB_SYM_FN_ (define) or
- * HB_SYM_AT_ (the table's entry). */
+ * HB_SYM_AT_ (the table's entry). HB_SYM_WORK_<fam>(x) is x where the
+ * family has its own variants with local work, else nothing (loops.c: with
+ * hundreds of nanoseconds of work between operations a call costs nothing
+ * measurable, and each variant is compile time). Not AVX2 clones (loops.c's
+ * HB_CLONES_): pairs and mixed dequeue where the accounting is no bottleneck. */
 #define HB_SYM_NAME_(fam, m, be, bd, mx, wk) fam##_sym_##m##_##be##bd##mx##wk
 #define HB_SYM_FN_(fam, m, be, bd, mx, wk, enq, deq, enqb, deqb)                          \
-	static __attribute__((noinline)) HB_CLONES_##fam void HB_SYM_NAME_(fam, m, be, bd, mx, wk)( \
+	static __attribute__((noinline)) void HB_SYM_NAME_(fam, m, be, bd, mx, wk)(        \
 	    struct hb_producer * p, void *h)                                                \
 	{                                                                                   \
 		symmetric(p, h, m, be, bd, mx, wk, enq, deq, enqb, deqb);                   \
 	}
 #define HB_SYM_AT_(fam, m, be, bd, mx, wk, ...) [m][be][bd][mx][wk] = HB_SYM_NAME_(fam, m, be, bd, mx, wk),
-#define HB_SYM_WK_(X, fam, m, be, bd, mx, ...) X(fam, m, be, bd, mx, 0, __VA_ARGS__) X(fam, m, be, bd, mx, 1, __VA_ARGS__)
+#define HB_SYM_WK_(X, fam, m, be, bd, mx, ...) X(fam, m, be, bd, mx, 0, __VA_ARGS__) HB_SYM_WORK_##fam(X(fam, m, be, bd, mx, 1, __VA_ARGS__))
 #define HB_SYM_MX_(X, fam, m, be, bd, ...) HB_SYM_WK_(X, fam, m, be, bd, 0, __VA_ARGS__) HB_SYM_WK_(X, fam, m, be, bd, 1, __VA_ARGS__)
 #define HB_SYM_BD_(X, fam, m, be, ...) HB_SYM_MX_(X, fam, m, be, 0, __VA_ARGS__) HB_SYM_MX_(X, fam, m, be, 1, __VA_ARGS__)
 #define HB_SYM_MODE_(X, fam, m, ...) HB_SYM_BD_(X, fam, m, 0, __VA_ARGS__) HB_SYM_BD_(X, fam, m, 1, __VA_ARGS__)
