@@ -381,7 +381,8 @@ static int do_run(const struct hb_options *o)
 	const char *ec = o->queue->setting_in_force && hq_takes(o->queue, "exp-cap")
 				 ? o->queue->setting_in_force(run.q, "exp-cap") : NULL;
 	snprintf(rep.exp_cap_in_force, sizeof rep.exp_cap_in_force, "%s", ec ? ec : "");
-	if (*rep.lookup_in_force && strcmp(rep.lookup_in_force, numaring_lookup_name(o->lookup)))
+	if (*rep.lookup_in_force && o->lookup != NUMARING_LOOKUP_AUTO &&
+	    strcmp(rep.lookup_in_force, numaring_lookup_name(o->lookup)))
 		/* loud even with --quiet: the run measures another mode than asked */
 		hb_say("note: --lookup %s is not available here (%s): %s runs instead; "
 		       "summary.csv's lookup_in_force says so",

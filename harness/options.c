@@ -243,7 +243,9 @@ void hb_usage(FILE *out)
 		"                      (default 32)\n"
 		"\n"
 		"numaring's ablations (ignored by the other queues)\n"
-		"  --lookup MODE       libnuma | syscall | table | cached | rseq | rdpid | none (default cached)\n"
+		"  --lookup MODE       libnuma | syscall | table | cached | rseq | rdpid | none | auto\n"
+		"                      (default auto, production's: rseq where the kernel keeps the\n"
+		"                      node id, else cached; summary.csv's lookup_in_force says which)\n"
 		"  --recheck N         cached: re-check the node every N operations (default 256)\n"
 		"  --gate MODE         shared | pernode | perworker (default perworker)\n"
 		"  --backoff MODE      none | pause | exp | yield (default exp, the library's\n"
@@ -479,7 +481,9 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 	o->warmup_s = 0.5;
 	o->capacity = 1024;
 	o->batch = 32;
-	o->lookup = NUMARING_LOOKUP_CACHED;
+	/* production's look-up, so that a run of numaring measures the queue a
+	 * program gets (and bench-fidelity's bare loop, numaring_create's) */
+	o->lookup = NUMARING_LOOKUP_AUTO;
 	o->recheck = 256;
 	o->gate = NUMARING_GATE_PERWORKER;
 	o->backoff = NUMARING_BACKOFF_DEFAULT;
@@ -690,7 +694,7 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 		case OPT_LOOKUP:
 			if (numaring_lookup_parse(optarg, &o->lookup) < 0)
 				return hb_usage_error("unknown --lookup \"%s\" (libnuma, syscall, "
-						      "table, cached, rseq, rdpid, none)",
+						      "table, cached, rseq, rdpid, none, auto)",
 						      optarg);
 			break;
 		case OPT_RECHECK:

@@ -3,7 +3,7 @@
 
     python3 -m scripts.runner.bench_fidelity [--bench build/numaring-bench]
         [--bare build/bench/bare_loop] [--reps 6] [--duration 1] [--warmup 0.3]
-        [--burst 32] [--configs 1p1c,pairs,2p2c] [--no-message] [--no-strip]
+        [--burst 32] [--configs 1p1c,pairs,pairs1,2p2c] [--no-message] [--no-strip]
         [--csv PATH] [--results DIR] [--no-save]
 
 For each queue (flat, numaring, rte), each mode (single operations, bursts of
@@ -18,7 +18,10 @@ for each kind of item the configuration takes:
              with (SWEEP_FLAGS: --counters; the default --sample)
 
 The configurations: 1p1c (1 producer + 1 consumer, inline and message items),
-pairs (2 threads, each enqueues then dequeues; inline items) and 2p2c (2
+pairs (2 threads, each enqueues then dequeues; inline items), pairs1 (the same
+with 1 thread: nothing contends, so the ratio is the symmetric loop's own cost
+per operation, which pairs' ratio mixes with how the two threads' turns on the
+queue's lines fall: on a VM that moves its vCPUs, the larger part) and 2p2c (2
 producers + 2 consumers, inline items; only where 4 CPUs or more are allowed:
 on fewer it is oversubscribed and says nothing about the harness).
 
@@ -90,6 +93,8 @@ CONFIGS = (
      ["--producers", "1", "--consumers", "1"], ("inline", "message"), 2, True),
     ("pairs", "pairs, 2 threads", ["--workload", "pairs", "--threads", "2"],
      ["--workload", "pairs", "--threads", "2"], ("inline",), 2, False),
+    ("pairs1", "pairs, 1 thread", ["--workload", "pairs", "--threads", "1"],
+     ["--workload", "pairs", "--threads", "1"], ("inline",), 1, False),
     ("2p2c", "2 producers + 2 consumers", ["--workload", "prodcons", "--threads", "4"],
      ["--producers", "2", "--consumers", "2"], ("inline",), 4, True),
 )

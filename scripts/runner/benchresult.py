@@ -36,7 +36,7 @@ then the measured values (COLUMNS below, in order):
                  empty where=bare (not counted there)
     bench-fidelity   bench,round,queue,config,bursts,item,where,stripped,
                      throughput_ops_per_s
-        queue flat numaring rte; config 1p1c | pairs | 2p2c
+        queue flat numaring rte; config 1p1c | pairs | pairs1 | 2p2c
         (bench_fidelity.CONFIGS); bursts 0/1 (size: options.burst); item
         inline | message, for the bare loop too; where harness | bare;
         stripped empty for the plain harness and the bare loop, else the

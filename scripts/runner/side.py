@@ -28,7 +28,8 @@ what make experiments runs (COMMANDS, ESTIMATES):
            and in pairs, shorter runs (0.3 s after 0.1 s), no diagnostic runs
            (--configs 1p1c,pairs --no-strip); bench-oversub --quick
     full   today's size: bench-peers every queue at 1P1C and 2P2C with the whole
-           bare loop, bench-fidelity in every configuration (2P2C too, where 4
+           bare loop, bench-fidelity in every configuration (pairs1, the
+           symmetric loop's own cost, and 2P2C too, where 4
            CPUs or more are allowed) with the diagnostic runs of where the
            harness's time goes, bench-oversub --quick
     smoke  none (make vm-experiments' guest: timings there mean nothing)
@@ -92,15 +93,16 @@ COMMANDS = {
 #: --no-save): bench-peers 84 s (the 13 queues that take inline items x 2
 #: shapes x 2 modes + 7 bare runs); bench-fidelity 97 s for 66 runs of 1 s
 #: after 0.3 s (the quick round's 36 and 1P1C's 5 stripped x 3 queues x 2
-#: modes), 1.47 s a run, so 159 s for the 108 runs of a host with 4 CPUs or
-#: more (2P2C's 6 and 30 stripped too: full is the profile of 8 CPUs or more);
+#: modes), 1.47 s a run, so 176 s for the 120 runs of a host with 4 CPUs or
+#: more (pairs1's 12, 2P2C's 6 and 30 stripped too: full is the profile of 8
+#: CPUs or more);
 #: bench-oversub as in quick. bench-peers full grows with the queues that take
 #: inline items: 84 / 13 s a round for each.
 ESTIMATES = {
     "quick": {"bench-peers": (14.5, ROUNDS), "bench-fidelity": (19.0, ROUNDS),
               "bench-oversub": (11.0, 1)},
     "full": {"bench-peers": (84.0 / 13 * len(bench_peers.queues_for("inline")), ROUNDS),
-             "bench-fidelity": (97.0 / 66 * 108, ROUNDS),
+             "bench-fidelity": (97.0 / 66 * 120, ROUNDS),
              "bench-oversub": (11.0, 1)},
     "smoke": {},
 }

@@ -193,19 +193,19 @@ class Fidelity(unittest.TestCase):
                                timeout=120, env=env(), cwd=ROOT)
             self.assertEqual(r.returncode, 0, r.stderr)
             # 3 queues x 2 modes x (1p1c bare and harness with inline and message
-            # items, pairs bare and harness, and 1p1c's 5 stripped runs); 2p2c
-            # only where 4 CPUs are allowed, with 5 stripped runs of its own
+            # items, pairs and pairs1 bare and harness, and 1p1c's 5 stripped
+            # runs); 2p2c only where 4 CPUs are allowed, with 5 stripped runs
             four = len(os.sched_getaffinity(0)) >= 4
             rows, _ = check_result(self, os.path.join(res, key()), "bench-fidelity",
-                                   6 * (11 + 7 * four))
+                                   6 * (13 + 7 * four))
             self.assertEqual({(x["where"], x["config"], x["item"]) for x in rows},
                              {(w, c, i) for w in ("bare", "harness")
                               for c, i in (("1p1c", "inline"), ("1p1c", "message"),
-                                           ("pairs", "inline"))
+                                           ("pairs", "inline"), ("pairs1", "inline"))
                               + ((("2p2c", "inline"),) if four else ())})
             self.assertEqual({x["stripped"] for x in rows},
                              {None, "sampling", "publish", "window", "accounting", "all"})
-            self.assertTrue(all(x["item"] == "inline" and x["config"] != "pairs"
+            self.assertTrue(all(x["item"] == "inline" and x["config"] in ("1p1c", "2p2c")
                                 for x in rows if x["stripped"]))
             self.assertIn("where the time goes", r.stdout)
             self.assertEqual({x["queue"] for x in rows}, {"flat", "numaring", "rte"})
