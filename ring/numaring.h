@@ -39,10 +39,12 @@
  *   thread gets to run when threads outnumber CPUs.
  *
  * Configuration
- *   numaring_config_init() gives the production configuration: the worker's
- *   node is read from the kernel's rseq area where the kernel keeps it
- *   there (Linux >= 6.3), else cached and re-checked every 256 operations
- *   and whenever the local ring is full or empty; cross-node transfers
+ *   numaring_config_init() gives the production configuration: on a
+ *   machine (or topology) with one node of CPUs the worker's node cannot
+ *   change and is never looked up after attach; on several it is read from
+ *   the kernel's rseq area where the kernel keeps it there (Linux >= 6.3),
+ *   else cached and re-checked every 256 operations and whenever the local
+ *   ring is full or empty; cross-node transfers
  *   coordinate through each worker's own word (no line that every worker
  *   writes). Each worker runs an enqueue and dequeue specialised for that
  *   configuration, chosen at attach. The study's ablations (other look-ups,

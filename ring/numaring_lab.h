@@ -34,7 +34,8 @@ enum numaring_lookup {
 	NUMARING_LOOKUP_RSEQ,    /* node_id the kernel keeps in the thread's rseq area (Linux >= 6.3) */
 	NUMARING_LOOKUP_RDPID,   /* node Linux stores in TSC_AUX, read with the rdpid instruction */
 	NUMARING_LOOKUP_NONE,    /* node found at attach, never looked up again (reference) */
-	NUMARING_LOOKUP_AUTO,    /* what numaring_create uses: RSEQ where supported, else CACHED */
+	NUMARING_LOOKUP_AUTO,    /* what numaring_create uses: NONE with one node of CPUs, else
+	                            RSEQ where supported, else CACHED */
 	NUMARING_LOOKUP_COUNT_
 };
 
@@ -99,8 +100,9 @@ struct numaring *numaring_lab_create(const struct numaring_config *cfg,
  */
 void numaring_spin_in_force(const struct numaring *q, unsigned *pause_spin, unsigned *exp_cap);
 
-/* The lookup in force: the configured one; AUTO resolved; TABLE where RSEQ
- * or RDPID was asked for and is not supported here. */
+/* The lookup in force: the configured one; AUTO resolved (NONE where the
+ * topology has one node with CPUs); TABLE where RSEQ or RDPID was asked for
+ * and is not supported here. */
 enum numaring_lookup numaring_lookup_in_force(const struct numaring *q);
 
 /* The gate in force. */

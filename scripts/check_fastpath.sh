@@ -6,12 +6,13 @@
 # build/libnumaring.so.X.Y.Z and build/libnumaring_lab.so.X.Y.Z, where calls
 # are resolved to their names and local symbols are kept).
 #
-# Production runs the rseq core where the kernel keeps node_id in rseq
-# (Linux >= 6.3) and the cached one elsewhere, both inlined into its public
-# entry points behind one branch (ring/src/ops.c). Checked, with objdump:
+# Production runs the none core where the queue has one node with CPUs,
+# else the rseq core where the kernel keeps node_id in rseq (Linux >= 6.3)
+# and the cached one elsewhere, the three inlined into its public entry
+# points behind two branches (ring/src/ops.c). Checked, with objdump:
 #   - PROD's numaring_enqueue, _dequeue, _enqueue_burst, _dequeue_burst;
-#   - LAB's rseq and cached variants of the same four (nr_<op>_rseq,
-#     nr_<op>_cached: the same cores, one per function);
+#   - LAB's none, rseq and cached variants of the same four (nr_<op>_none,
+#     nr_<op>_rseq, nr_<op>_cached: the same cores, one per function);
 # each for:
 #   - no call of a look-up (sched_getcpu, numa_node_of_cpu, syscall, getcpu):
 #     cached counts down and re-checks out of line; rseq is one %fs load;
@@ -64,10 +65,10 @@ check() {
 
 for op in enqueue dequeue enqueue_burst dequeue_burst; do
 	# bursts loop over items: a larger bound; production's entry points
-	# hold two cores (rseq and cached)
+	# hold three cores (none, rseq and cached)
 	case $op in *burst) max=200 ;; *) max=90 ;; esac
-	check "numaring_$op" "$prod" $((2 * max))
-	for v in rseq cached; do
+	check "numaring_$op" "$prod" $((3 * max))
+	for v in none rseq cached; do
 		check "nr_${op}_$v" "$lab" $max
 	done
 done

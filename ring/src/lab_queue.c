@@ -93,9 +93,9 @@ struct numaring *numaring_lab_create(const struct numaring_config *cfg,
  * The four operations compiled for one look-up each (DPDK's constant-flag
  * pattern), over the cores production uses (nr_fastpath.h).
  * numaring_worker_attach points a worker at its queue's set, and every
- * variant, production's two included, is reached through the same jump, so
+ * variant, production's three included, is reached through the same jump, so
  * the variants differ by their look-up alone. `make test-ring`
- * disassembles the rseq and cached ones (scripts/check_fastpath.sh), and
+ * disassembles the none, rseq and cached ones (scripts/check_fastpath.sh), and
  * takes the libnuma one as its control.
  */
 #define NR_VARIANT(name, MODE)                                                              \

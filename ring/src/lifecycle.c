@@ -144,9 +144,14 @@ static int create_topology(struct numaring *q, const char *spec)
 		if (cpus)
 			numa_free_cpumask(cpus);
 	}
-	q->lookup = nr_lookup_resolve(q->lab.lookup);
+#endif
+	unsigned cpu_nodes = 0;
+	for (unsigned n = 0; n < q->nnodes; n++)
+		cpu_nodes += CPU_COUNT(&q->topo.cpus[n]) > 0;
+#ifdef NR_LAB
+	q->lookup = nr_lookup_resolve(q->lab.lookup, cpu_nodes);
 #else
-	q->lookup = nr_lookup_resolve(NUMARING_LOOKUP_AUTO);
+	q->lookup = nr_lookup_resolve(NUMARING_LOOKUP_AUTO, cpu_nodes);
 #endif
 
 	for (unsigned c = 0; c < NR_MAX_CPUS; c++)

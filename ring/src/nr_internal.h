@@ -113,6 +113,7 @@ struct numaring_worker {
 	uint32_t key;          /* the last raw look-up answer */
 	uint8_t key_kind;      /* what lookup keys are: CPU or kernel node */
 	uint8_t rseq;          /* q->lookup is RSEQ: production's branch, at hand */
+	uint8_t fixed;         /* q->lookup is NONE (one node with CPUs): the other branch */
 	uint16_t rseq_off;     /* RSEQ: offset of the key in struct rseq */
 #ifdef NR_LAB
 	uint8_t key_shift;     /* RDPID: the key is (TSC_AUX >> shift) & mask */
@@ -209,9 +210,11 @@ enum nr_key {
 };
 /* 1 if the kernel fills rseq node_id for this thread. */
 NR_HIDDEN int nr_rseq_node_ok(void);
-/* The lookup in force for the one asked (AUTO resolved; the lab's RSEQ and
- * RDPID fall back to TABLE where unsupported). */
-NR_HIDDEN enum numaring_lookup nr_lookup_resolve(enum numaring_lookup asked);
+/* The lookup in force for the one asked, on a topology of cpu_nodes nodes
+ * with CPUs (AUTO resolved: NONE on one such node, else RSEQ where the
+ * kernel keeps node_id, else CACHED; the lab's RSEQ and RDPID fall back to
+ * TABLE where unsupported). */
+NR_HIDDEN enum numaring_lookup nr_lookup_resolve(enum numaring_lookup asked, unsigned cpu_nodes);
 /* Set w's key fields and first node for q's lookup (attach). */
 NR_HIDDEN void nr_route_attach(struct numaring_worker *w);
 /* A new key: map it and switch the local ring if the node changed. */

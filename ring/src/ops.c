@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * ops.c - the public operations of the production library: each calls the
- * core of the queue's look-up directly (nr_fastpath.h), RSEQ where the
- * kernel keeps the node in rseq, CACHED elsewhere.
+ * core of the queue's look-up directly (nr_fastpath.h): NONE where the
+ * queue has one node with CPUs (a worker's node cannot change: nothing to
+ * look up), else RSEQ where the kernel keeps the node in rseq, CACHED
+ * elsewhere.
  *
- * The choice is one branch on a worker field that never changes after
- * attach, so it is predicted every time, and both cores are inlined here
- * (RSEQ's laid out as the fall-through: where the kernel has it, it is what
- * runs):
+ * The choice is at most two branches on worker fields that never change
+ * after attach, so they are predicted every time, and the three cores are
+ * inlined here (NONE's first, then RSEQ's: one node is where a user tries
+ * the queue first, and where the kernel has rseq's node_id it is what runs
+ * on several):
  * no indirect call, no jump table, no look-up call, no backoff code on a
  * won race (make test-ring disassembles these four functions,
  * scripts/check_fastpath.sh). The lab's operations (lab_queue.c) jump to one
@@ -22,6 +25,8 @@
 
 int numaring_enqueue(struct numaring_worker *w, void *item)
 {
+	if (likely(w->fixed))
+		return nr_enqueue_core(w, item, NUMARING_LOOKUP_NONE);
 	if (likely(w->rseq))
 		return nr_enqueue_core(w, item, NUMARING_LOOKUP_RSEQ);
 	return nr_enqueue_core(w, item, NUMARING_LOOKUP_CACHED);
@@ -29,6 +34,8 @@ int numaring_enqueue(struct numaring_worker *w, void *item)
 
 int numaring_dequeue(struct numaring_worker *w, void **item)
 {
+	if (likely(w->fixed))
+		return nr_dequeue_core(w, item, NUMARING_LOOKUP_NONE);
 	if (likely(w->rseq))
 		return nr_dequeue_core(w, item, NUMARING_LOOKUP_RSEQ);
 	return nr_dequeue_core(w, item, NUMARING_LOOKUP_CACHED);
@@ -36,6 +43,8 @@ int numaring_dequeue(struct numaring_worker *w, void **item)
 
 unsigned numaring_enqueue_burst(struct numaring_worker *w, void *const *items, unsigned n)
 {
+	if (likely(w->fixed))
+		return nr_enqueue_burst_core(w, items, n, NUMARING_LOOKUP_NONE);
 	if (likely(w->rseq))
 		return nr_enqueue_burst_core(w, items, n, NUMARING_LOOKUP_RSEQ);
 	return nr_enqueue_burst_core(w, items, n, NUMARING_LOOKUP_CACHED);
@@ -43,6 +52,8 @@ unsigned numaring_enqueue_burst(struct numaring_worker *w, void *const *items, u
 
 unsigned numaring_dequeue_burst(struct numaring_worker *w, void **items, unsigned n)
 {
+	if (likely(w->fixed))
+		return nr_dequeue_burst_core(w, items, n, NUMARING_LOOKUP_NONE);
 	if (likely(w->rseq))
 		return nr_dequeue_burst_core(w, items, n, NUMARING_LOOKUP_RSEQ);
 	return nr_dequeue_burst_core(w, items, n, NUMARING_LOOKUP_CACHED);

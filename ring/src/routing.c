@@ -58,13 +58,21 @@ int nr_rdpid_ok(void)
 int nr_test_lookup = NUMARING_LOOKUP_AUTO;
 #endif
 
-enum numaring_lookup nr_lookup_resolve(enum numaring_lookup asked)
+enum numaring_lookup nr_lookup_resolve(enum numaring_lookup asked, unsigned cpu_nodes)
 {
 	enum numaring_lookup l = asked;
 #if defined(NR_TEST_HOOKS) && !defined(NR_LAB)
-	if (nr_test_lookup == NUMARING_LOOKUP_RSEQ || nr_test_lookup == NUMARING_LOOKUP_CACHED)
+	if (nr_test_lookup == NUMARING_LOOKUP_RSEQ || nr_test_lookup == NUMARING_LOOKUP_CACHED ||
+	    nr_test_lookup == NUMARING_LOOKUP_NONE)
 		return (enum numaring_lookup)nr_test_lookup;
 #endif
+	/* One node with CPUs: a worker's node is the one it finds at attach
+	 * and stays so wherever the thread moves, so production looks up
+	 * nothing per operation (issue 45: on one node, numaring's operation
+	 * is its ring's). A CPU node that appears later (hotplug) is not one
+	 * of the queue's: the other modes would keep the old node too. */
+	if (l == NUMARING_LOOKUP_AUTO && cpu_nodes <= 1)
+		return NUMARING_LOOKUP_NONE;
 	if (l == NUMARING_LOOKUP_AUTO)
 		l = nr_rseq_node_ok() ? NUMARING_LOOKUP_RSEQ : NUMARING_LOOKUP_CACHED;
 #ifdef NR_LAB
@@ -159,6 +167,7 @@ void nr_route_attach(struct numaring_worker *w)
 	w->recheck_left = nr_recheck_every(q) ? nr_recheck_every(q) : 1;
 	w->key_kind = (uint8_t)key_kind(q);
 	w->rseq = q->lookup == NUMARING_LOOKUP_RSEQ;
+	w->fixed = q->lookup == NUMARING_LOOKUP_NONE;
 	/* RSEQ and RDPID read the key without a test of its kind */
 	w->rseq_off = w->key_kind == NR_KEY_CPU ? NR_RSEQ_CPU_ID_OFF : NR_RSEQ_NODE_ID_OFF;
 #ifdef NR_LAB

@@ -5,9 +5,10 @@
  * (build/test/libnumaring_prod.a). The other white-box tests run the lab's
  * build, whose rseq and cached variants are the same cores behind a jump;
  * this runs production's own entry points (ring/src/ops.c), each test for
- * both of its look-ups: RSEQ (forced through the test hook nr_test_lookup
- * where glibc registered rseq, on an emulated topology, where the key is
- * the CPU) and CACHED. Items are conserved single-threaded and across
+ * each of its look-ups, forced through the test hook nr_test_lookup: NONE
+ * (a queue with one node of CPUs; forced on the emulated topologies of
+ * several), RSEQ (where glibc registered rseq, on an emulated topology,
+ * where the key is the CPU) and CACHED. Items are conserved single-threaded and across
  * threads, held items come back first and survive a detach, allocation
  * failures return ENOMEM.
  */
@@ -25,8 +26,16 @@
 
 static char topo2[4200], topo3[4200];
 
-/* The look-ups production has that this machine can run. */
-static const enum numaring_lookup lookups[] = {NUMARING_LOOKUP_RSEQ, NUMARING_LOOKUP_CACHED};
+/* The look-ups production has that this machine can run: none (a queue
+ * with one node of CPUs; forced here on several, where it keeps the node
+ * found at attach), rseq and cached. */
+static const enum numaring_lookup lookups[] = {NUMARING_LOOKUP_NONE, NUMARING_LOOKUP_RSEQ,
+					       NUMARING_LOOKUP_CACHED};
+
+static const char *lookup_name(enum numaring_lookup l)
+{
+	return l == NUMARING_LOOKUP_NONE ? "none" : l == NUMARING_LOOKUP_RSEQ ? "rseq" : "cached";
+}
 
 static int lookup_runs_here(enum numaring_lookup l)
 {
@@ -53,24 +62,49 @@ static struct numaring *create(size_t capacity, unsigned batch, const char *topo
 	return q;
 }
 
-/* AUTO is rseq where the kernel keeps node_id there, else cached: never a
- * look-up of the lab's. */
-static void auto_is_rseq_or_cached(void **state)
+/* The queue nodes of q with CPUs. */
+static unsigned cpu_nodes(const struct numaring *q)
+{
+	unsigned k = 0;
+	for (unsigned n = 0; n < q->nnodes; n++)
+		k += CPU_COUNT(&q->topo.cpus[n]) > 0;
+	return k;
+}
+
+/* AUTO on a topology: none with one node of CPUs (nothing to look up),
+ * else rseq where the kernel keeps node_id there, else cached; never a
+ * look-up of the lab's. The machine's own topology, and an emulated one of
+ * two nodes where there are two CPUs to put in them. */
+static void auto_is_none_on_one_node_else_rseq_or_cached(void **state)
 {
 	(void)state;
-	struct numaring_config cfg;
-	numaring_config_init(&cfg);
-	nr_test_unpin();
-	struct numaring *q = numaring_create(&cfg);
-	assert_non_null(q);
-	assert_int_equal(q->lookup,
-			 nr_rseq_node_ok() ? NUMARING_LOOKUP_RSEQ : NUMARING_LOOKUP_CACHED);
-	struct numaring_worker *w = numaring_worker_attach(q);
-	assert_non_null(w);
-	assert_int_equal(w->rseq, q->lookup == NUMARING_LOOKUP_RSEQ);
-	numaring_worker_detach(w);
-	numaring_destroy(q);
-	print_message("AUTO is %s here\n", nr_rseq_node_ok() ? "rseq" : "cached");
+	const char *topologies[] = {NULL, topo2};
+	for (size_t t = 0; t < sizeof topologies / sizeof topologies[0]; t++) {
+		struct numaring_config cfg;
+		numaring_config_init(&cfg);
+		cfg.topology = topologies[t];
+		nr_test_unpin();
+		struct numaring *q = numaring_create(&cfg);
+		assert_non_null(q);
+		enum numaring_lookup want = cpu_nodes(q) == 1 ? NUMARING_LOOKUP_NONE
+					    : nr_rseq_node_ok() ? NUMARING_LOOKUP_RSEQ
+								: NUMARING_LOOKUP_CACHED;
+		assert_int_equal(q->lookup, want);
+		struct numaring_worker *w = numaring_worker_attach(q);
+		assert_non_null(w);
+		assert_int_equal(w->fixed, want == NUMARING_LOOKUP_NONE);
+		assert_int_equal(w->rseq, want == NUMARING_LOOKUP_RSEQ);
+		/* the one node's worker routes nowhere and still delivers */
+		void *out = NULL;
+		assert_int_equal(numaring_enqueue(w, (void *)7), 0);
+		assert_int_equal(numaring_dequeue(w, &out), 0);
+		assert_ptr_equal(out, (void *)7);
+		numaring_worker_detach(w);
+		print_message("AUTO on %s (%u node%s with CPUs) is %s\n",
+			      topologies[t] ? "an emulated topology" : "this machine", cpu_nodes(q),
+			      cpu_nodes(q) == 1 ? "" : "s", lookup_name(want));
+		numaring_destroy(q);
+	}
 }
 
 /* More items than the local ring holds, single and in bursts: batches go
@@ -86,6 +120,7 @@ static void items_cross_nodes_and_come_back(void **state)
 		struct numaring_worker *w = numaring_worker_attach(q);
 		assert_non_null(w);
 		assert_int_equal(w->rseq, lookups[k] == NUMARING_LOOKUP_RSEQ);
+		assert_int_equal(w->fixed, lookups[k] == NUMARING_LOOKUP_NONE);
 		unsigned cap = 32 * numaring_node_count(q);
 		unsigned n = N < cap ? N : cap;
 		for (uintptr_t i = 0; i < n / 2; i++)
@@ -319,7 +354,7 @@ static void threads_conserve_items(void **state)
 		assert_int_equal(atomic_load(&r.sum_out), want);
 		numaring_destroy(r.q);
 		print_message("%s: %u items through %u producers and %u consumers, sums equal\n",
-			      lookups[k] == NUMARING_LOOKUP_RSEQ ? "rseq" : "cached", r.total,
+			      lookup_name(lookups[k]), r.total,
 			      PRODUCERS, CONSUMERS);
 	}
 }
@@ -330,7 +365,7 @@ int main(void)
 	nr_test_topology(topo2, sizeof topo2, 2, 0);
 	nr_test_topology(topo3, sizeof topo3, 2, 1);
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(auto_is_rseq_or_cached),
+	    cmocka_unit_test(auto_is_none_on_one_node_else_rseq_or_cached),
 	    cmocka_unit_test(items_cross_nodes_and_come_back),
 	    cmocka_unit_test(held_items_first_and_never_lost),
 	    cmocka_unit_test(allocation_failure_returns_enomem),

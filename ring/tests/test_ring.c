@@ -42,10 +42,15 @@ static void defaults_create_anywhere(void **state)
 	/* the production API: no lab struct at all */
 	struct numaring *q = numaring_create(&cfg);
 	assert_non_null(q);
-	/* AUTO: rseq where the kernel keeps node_id, else cached */
-	assert_int_equal(numaring_lookup_in_force(q), numaring_rseq_node_supported()
-							   ? NUMARING_LOOKUP_RSEQ
-							   : NUMARING_LOOKUP_CACHED);
+	/* AUTO: none where the machine has one node with CPUs (nothing to look
+	 * up), else rseq where the kernel keeps node_id, else cached */
+	unsigned cpu_nodes = 0;
+	for (unsigned n = 0; n < numaring_node_count(q); n++)
+		cpu_nodes += CPU_COUNT(&q->topo.cpus[n]) > 0;
+	assert_int_equal(numaring_lookup_in_force(q), cpu_nodes == 1 ? NUMARING_LOOKUP_NONE
+						      : numaring_rseq_node_supported()
+							  ? NUMARING_LOOKUP_RSEQ
+							  : NUMARING_LOOKUP_CACHED);
 	assert_int_equal(numaring_gate_in_force(q), NUMARING_GATE_PERWORKER);
 	assert_true(numaring_node_count(q) >= 1);
 	assert_int_equal(numaring_topology_emulated(q), 0);

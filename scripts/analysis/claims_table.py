@@ -22,6 +22,7 @@ from .regime_report import regime_says
 from . import stats
 from ..common import placement, regime
 from ..common.looks import LOOKS
+from ..common.benches import FIDELITY_DIAGNOSTIC
 
 
 STATUSES = ("holds", "does not hold", "inconclusive", "not testable here", "not exercised")
@@ -402,7 +403,9 @@ def m_bench_fidelity(item):
     def measure(ctx):
         every = bench_rows(ctx, "bench-fidelity")
         # the diagnostic runs of where the time goes are no configuration of the harness
-        rows = [r for r in every if not r.get("stripped") and (r.get("item") or "inline") == item]
+        # (stripped runs; pairs1, the loop's own cost with nothing contending)
+        rows = [r for r in every if not r.get("stripped") and (r.get("item") or "inline") == item
+                and r.get("config") not in FIDELITY_DIAGNOSTIC]
         if not rows:
             return None
 

@@ -37,7 +37,8 @@ then the measured values (COLUMNS below, in order):
     bench-fidelity   bench,round,queue,config,bursts,item,where,stripped,
                      throughput_ops_per_s
         queue flat numaring rte; config 1p1c | pairs | pairs1 | 2p2c
-        (bench_fidelity.CONFIGS); bursts 0/1 (size: options.burst); item
+        (bench_fidelity.CONFIGS; pairs1, one thread, is a diagnostic:
+        scripts/common/benches.py, judged by no claim); bursts 0/1 (size: options.burst); item
         inline | message, for the bare loop too; where harness | bare;
         stripped empty for the plain harness and the bare loop, else the
         harness's cost a diagnostic run removed (bench_fidelity.STRIPS:
@@ -111,6 +112,7 @@ COLUMNS = {
                       ("ratio_to_perworker", float)),
 }
 HEADERS = {name: [c for c, _ in cols] for name, cols in COLUMNS.items()}
+
 #: columns added after files were committed: an older file without them loads
 #: with them None
 LATER = {"bench-fidelity": ("config", "stripped")}

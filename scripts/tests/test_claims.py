@@ -512,6 +512,9 @@ class DecisionRuleTest(unittest.TestCase):
                     row("harness", name, 60e6 * gain)
                 row("bare", "", 10e6, "pairs")
                 row("harness", "", 9e6, "pairs")
+                # pairs1, a diagnostic: in the README's table, judged by no claim
+                row("bare", "", 700e6, "pairs1")
+                row("harness", "", 350e6, "pairs1")
                 row("bare", "", 50e6, "1p1c", "message")
                 row("harness", "", 40e6, "1p1c", "message")
             write(os.path.join(b, "bench-fidelity.csv"), list(rows[0]), rows)
@@ -532,6 +535,7 @@ class DecisionRuleTest(unittest.TestCase):
             self.assertRegex(text, r"\| flat \| pairs \| inline \| single \| 0\.90 \[[^|]*"
                                    r"(\| — ){6}\|")
             self.assertRegex(text, r"\| flat \| 1p1c \| message \| single \| 0\.80 \[")
+            self.assertRegex(text, r"\| flat \| pairs1 \| inline \| single \| 0\.50 \[")
             # without stripped runs: no section, and the claim's detail says nothing of it
             write(os.path.join(b, "bench-fidelity.csv"), list(rows[0]),
                   [r for r in rows if not r["stripped"]])
