@@ -26,6 +26,7 @@
 #   make bench-oversub  3P3C on 2 CPUs, every lookup x gate x backoff (QUICK=1)
 #   make bench-fidelity  numaring-bench against a bare loop of the same queue (target >= 0.8x)
 #   make bench-placement the flat ring alone with its cells at 0..896 bytes past a page boundary
+#   make bench-backoff  numaring's backoffs against none in pairs, mixed and prodcons (10 rounds)
 #   make bench-likwid  build/likwid/numaring-bench with likwid marker regions
 #                     (make experiments LIKWID=1: interconnect bytes per item where likwid can count)
 #   make install      PREFIX=/usr/local DESTDIR= : header, libraries, numaring.pc
@@ -56,7 +57,7 @@ LDFLAGS_ := -pthread $(SANFLAGS) $(LDFLAGS)
 RING_LIBS := -lhwloc -lnuma
 
 .PHONY: all lib bench test test-slow test-ring test-harness test-harness-slow test-tsan test-asan test-fault test-leaks bench-ring bench-peers bench-oversub \
-	bench-fidelity bench-placement \
+	bench-fidelity bench-placement bench-backoff \
 	install uninstall clean deps-build deps-test FORCE
 
 # `make` builds the library alone; `make bench` the harness.

@@ -135,6 +135,13 @@ bench-placement: deps-build
 	@$(MAKE) --no-print-directory lib bench $(B)/bench/bare_loop
 	/usr/bin/python3 -m scripts.runner.bench_placement --bare $(B)/bench/bare_loop \
 		--bench $(B)/numaring-bench $(if $(RESULTS),--results $(RESULTS))
+# numaring's backoffs against none and each other where races are lost (pairs,
+# mixed; prodcons, where none is lost, as the control): the evidence of the
+# production default (issue 45). PAUSE_SPINS=32,512: PAUSE at each length.
+bench-backoff: deps-build
+	@$(MAKE) --no-print-directory lib bench
+	/usr/bin/python3 -m scripts.runner.bench_backoff --bench $(B)/numaring-bench \
+		$(if $(PAUSE_SPINS),--pause-spins $(PAUSE_SPINS)) $(if $(RESULTS),--results $(RESULTS))
 # How close numaring-bench comes to a bare loop of the same queue (flat,
 # numaring, rte; single operations and bursts of 32), interleaved rounds.
 bench-fidelity: deps-build

@@ -52,6 +52,11 @@ then the measured values (COLUMNS below, in order):
         finished 1 if every item arrived before the time limit (else the rate
         counts what did); ratio_to_perworker: items_per_s / that of the
         per-worker gate with the same lookup and backoff (1 on its own row)
+    bench-backoff    bench,round,cell,backoff,pause_spin,throughput_ops_per_s,
+                     failed_attempts,backoff_ns_race
+        cell bench_backoff.CELLS (pairs-w0 ... prodcons-w300); backoff the
+        variant (pause<N> where several PAUSE lengths ran); pause_spin empty
+        but for PAUSE; failed_attempts and backoff_ns_race numaring's counters
 
 Empty cells are None when loaded. **meta.json** holds: bench, git_commit
 (``<sha>`` + ``-dirty`` where ring/, harness/ or scripts/ differ from it,
@@ -110,6 +115,9 @@ COLUMNS = {
     "bench-oversub": (("bench", str), ("round", int), ("lookup", str), ("gate", str),
                       ("backoff", str), ("items_per_s", float), ("finished", int),
                       ("ratio_to_perworker", float)),
+    "bench-backoff": (("bench", str), ("round", int), ("cell", str), ("backoff", str),
+                      ("pause_spin", int), ("throughput_ops_per_s", float),
+                      ("failed_attempts", int), ("backoff_ns_race", int)),
 }
 HEADERS = {name: [c for c, _ in cols] for name, cols in COLUMNS.items()}
 

@@ -231,6 +231,45 @@ class Fidelity(unittest.TestCase):
             self.assertEqual(r.stdout, "")
 
 
+@unittest.skipUnless(os.access(BENCH, os.X_OK), "numaring-bench not built (make bench)")
+@unittest.skipUnless(len(os.sched_getaffinity(0)) >= 2, "bench-backoff needs 2 CPUs")
+class Backoff(unittest.TestCase):
+    @slow
+    def test_rounds_write_one_row_per_run_and_say_what_ran_no_backoff(self):
+        with tempfile.TemporaryDirectory() as res:
+            r = subprocess.run(module("runner.bench_backoff") + [
+                "--bench", BENCH, "--reps", "2", "--duration", "0.1", "--warmup", "0.02",
+                "--cells", "pairs-w0,prodcons-w0", "--backoffs", "none,pause,exp",
+                "--pause-spins", "8,64", "--results", res],
+                capture_output=True, text=True, timeout=300, env=env(), cwd=ROOT)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            # 2 rounds x 2 cells x (none, pause8, pause64, exp)
+            rows, _ = check_result(self, os.path.join(res, key()), "bench-backoff", 16)
+            self.assertEqual({x["backoff"] for x in rows}, {"none", "pause8", "pause64", "exp"})
+            self.assertEqual({x["pause_spin"] for x in rows if x["backoff"].startswith("pause")},
+                             {8, 64})
+            self.assertTrue(all(x["pause_spin"] is None for x in rows
+                                if not x["backoff"].startswith("pause")))
+            self.assertTrue(all(x["throughput_ops_per_s"] > 0 for x in rows))
+            # 1P1C: no two threads share a side, so no race is lost and no backoff runs
+            self.assertTrue(all(x["failed_attempts"] == 0 for x in rows
+                                if x["cell"] == "prodcons-w0"))
+            self.assertIn("not exercised", r.stdout)
+            self.assertIn("<- best", r.stdout)
+
+    def test_bad_options_are_one_message_and_exit_2(self):
+        for args in (["--cells", "pairs"], ["--backoffs", "none,bogus"],
+                     ["--pause-spins", "0"], ["--pause-spins", "8,8"], ["--reps", "0"],
+                     ["--duration", "-1"]):
+            with self.subTest(args=args):
+                r = subprocess.run(module("runner.bench_backoff") + ["--bench", BENCH,
+                                   "--no-save"] + args, capture_output=True, text=True,
+                                   timeout=60, env=env(), cwd=ROOT)
+                self.assertEqual(r.returncode, 2)
+                self.assertIn(args[0], r.stderr)
+                self.assertEqual(r.stdout, "")
+
+
 class BareRate(unittest.TestCase):
     def test_a_stalled_window_is_run_once_more_and_twice_fails(self):
         with tempfile.TemporaryDirectory() as tmp:
