@@ -47,18 +47,33 @@
  *
  * Verification (both modes): each producer publishes how many items it
  * sent (its values are a function of the count: sequences 0..sent-1, the
- * multiples of the sample timed, so the main thread sums them after the
- * run); each
- * consumer keeps, per producer named in the value, a count and a checksum
- * of what it received. After the run, for every producer, the counts and
- * checksums summed over the consumers must equal the producer's. The checksum is a 64-bit sum of hb_item_mix(value);
- * hb_item_mix is a bijection on 64-bit words, so:
+ * multiples of the sample timed); each consumer keeps, per producer named
+ * in the value, a count and a checksum of what it received. After the run,
+ * for every producer, the counts and checksums summed over the consumers
+ * must equal the producer's.
+ *
+ * The checksum telescopes. Item s of producer p adds
+ *
+ *     hb_item_check(p, s) = H(p, s + 1) - H(p, s)    (mod 2^64)
+ *
+ * where H (hb_item_hash) is a bijection of the untimed value (splitmix64's
+ * finalizer). So a run of consecutive sequences a..b-1 adds H(p, b) - H(p, a),
+ * whatever its length: a consumer that receives one producer's items in
+ * unbroken order (every item of 1P1C, and the runs of a burst) keeps the
+ * run's two ends and does no arithmetic per item, and the main thread's
+ * expected checksum is H(p, sent) - H(p, 0). A consumer checks each item
+ * against the run (is it the next sequence of the same producer?), which is
+ * also the order check: one compare per item does the count, the checksum
+ * and the order together (workers_pvt.h, take). Then:
  *   - a lost or duplicated item changes the count: always caught;
  *   - one value changed into another (corruption, or an item attributed to
- *     the wrong producer) changes that producer's checksum: always caught;
- *     a producer field outside 0..producers-1 is counted as bad;
- *   - several errors that keep every count equal escape only if their mixed
- *     values cancel exactly in the sum: about 2^-64 for unrelated errors.
+ *     the wrong producer) moves that producer's checksum by the difference
+ *     of two pseudo-random words: caught but for a chance of about 2^-64;
+ *     a producer field outside 0..producers-1 is counted as bad; a timed
+ *     bit where the sequence says otherwise (or none where it says timed)
+ *     adds HB_ITEM_TIMED_WRONG to the checksum, so it is caught too;
+ *   - several errors that keep every count equal escape only if their
+ *     words cancel exactly in the sum: about 2^-64 for unrelated errors.
  */
 #ifndef HB_ITEM_H
 #define HB_ITEM_H
@@ -123,29 +138,39 @@ static inline uint64_t hb_item_send_time(uint64_t v, uint64_t now)
 	return now - ((now - v) & HB_ITEM_LOW_MASK);
 }
 
-/* A bijection of 64-bit words (xor-shift, then multiplication by an odd
- * constant: each step is invertible), so two different values never mix to
- * the same word. Cheap: one multiply. */
-#define HB_ITEM_MIX_K UINT64_C(0x9e3779b97f4a7c15)
-
-/* The first step of hb_item_mix, without the multiplication. Multiplication
- * distributes over addition mod 2^64, so the sum of hb_item_mix over a run of
- * values is hb_item_mix_sum() of the sum of their premixes: a consumer adds
- * premixes (shift, xor, add per item) and multiplies once per burst, with the
- * same result to the bit. */
-static inline uint64_t hb_item_premix(uint64_t v)
+/* H of item.h's checksum: splitmix64's finalizer of the untimed value of
+ * producer p, sequence seq (mod 2^48, so that the sum telescopes across a
+ * wrap too): a bijection (each xor-shift and each multiplication by an odd
+ * constant is invertible), its words spread over all 64 bits. */
+static inline uint64_t hb_item_hash(uint64_t p, uint64_t seq)
 {
-	return v ^ (v >> 31);
+	uint64_t x = hb_item_untimed(p, seq);
+	x = (x ^ (x >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	x = (x ^ (x >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return x ^ (x >> 31);
 }
 
-static inline uint64_t hb_item_mix_sum(uint64_t premix_sum)
+/* What the run of sequences a..b-1 of producer p adds to the checksum
+ * (0 for an empty run, a == b). */
+static inline uint64_t hb_item_check_run(uint64_t p, uint64_t a, uint64_t b)
 {
-	return premix_sum * HB_ITEM_MIX_K;
+	return hb_item_hash(p, b) - hb_item_hash(p, a);
 }
 
-static inline uint64_t hb_item_mix(uint64_t v)
+/* What one item, sequence seq of producer p, adds to the checksum. */
+static inline uint64_t hb_item_check(uint64_t p, uint64_t seq)
 {
-	return hb_item_mix_sum(hb_item_premix(v));
+	return hb_item_check_run(p, seq, seq + 1);
+}
+
+/* Added to the checksum for an item whose timed bit the sequence does not
+ * call for (or that lacks it): any non-zero word makes the sum differ. */
+#define HB_ITEM_TIMED_WRONG UINT64_C(0x5851f42d4c957f2d)
+
+/* Whether sequence seq is timed in a run with sample mask sample_mask. */
+static inline int hb_item_due_timed(uint64_t seq, uint64_t sample_mask)
+{
+	return (seq & sample_mask) == 0;
 }
 
 /* One message of a producer's pool (message mode). */
@@ -155,12 +180,26 @@ struct hb_msg {
 	uint32_t pad_;
 };
 
-/* What a consumer counted for one producer. */
+/* What a consumer counted for one producer: the items folded in (count,
+ * sum) and the open run [run, next), which is not yet in them (so that a
+ * run of any length costs its ends only). hb_tally_count and hb_tally_sum
+ * read the two with the open run folded in. */
 struct hb_tally {
 	uint64_t count;
-	uint64_t sum;  /* of hb_item_mix(value), mod 2^64 */
+	uint64_t sum;  /* of hb_item_check, mod 2^64 */
 	uint64_t next; /* one past the highest sequence seen: the order check */
+	uint64_t run;  /* the first sequence of the open run (== next: none) */
 };
+
+static inline uint64_t hb_tally_count(const struct hb_tally *t)
+{
+	return t->count + (t->next - t->run);
+}
+
+static inline uint64_t hb_tally_sum(const struct hb_tally *t, uint64_t p)
+{
+	return t->sum + hb_item_check_run(p, t->run, t->next);
+}
 
 /* Names of enum hb_item_kind, parsed and printed through one table. */
 const char *hb_item_name(enum hb_item_kind k);

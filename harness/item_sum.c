@@ -13,19 +13,10 @@ _Static_assert(sizeof(void *) == sizeof(uint64_t), "inline items are 64-bit valu
 
 static void sum_scalar(void *const *values, unsigned n, struct hb_item_sums *s)
 {
-	uint64_t any = 0, all = ~UINT64_C(0), pre = 0, ord = ~UINT64_C(0);
-	for (unsigned i = 0; i < n; i++) {
-		uint64_t v = (uint64_t)(uintptr_t)values[i];
-		any |= v;
-		all &= v;
-		pre += hb_item_premix(v);
-		if (i > 0)
-			ord &= hb_item_order_step((uint64_t)(uintptr_t)values[i - 1], v);
-	}
-	s->any = any;
-	s->all = all;
-	s->premix = pre;
-	s->order = ord;
+	uint64_t off = 0, base = n ? hb_item_run_base((uint64_t)(uintptr_t)values[0]) : 0;
+	for (unsigned i = 0; i < n; i++)
+		off |= (uint64_t)(uintptr_t)values[i] ^ (base + i);
+	s->off = off;
 }
 
 static void sum_vector(void *const *values, unsigned n, struct hb_item_sums *s)

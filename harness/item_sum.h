@@ -1,29 +1,23 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * item_sum.h - a consumer's account of one burst of inline values: the
- * count's, the checksum's and the order's words in one pass (--accounting).
+ * item_sum.h - a consumer's account of one burst of inline values: is the
+ * burst one run of one producer's consecutive sequences? (--accounting)
  *
- * take() (workers_pvt.h) accounts for a burst of inline values with four
- * reductions over them: their OR and their AND (do they all name one
- * producer? is any timed?), the sum of their premixes (item.h) and the
- * order word (below). Per item that is a load, two shifts, an xor, an add,
- * a subtraction, an or and two ands: about as many instructions as the
- * queue's own dequeue of the item. Done one value at a time, and the order
- * in a second pass, it made the consumer the slower side of a fast queue
- * (numaring's bursts: the ring ran full, and the producer then refilled
- * each freed cell right behind the consumer), so the harness measured its
- * own loop rather than the queue (issue 44). Done 2 or 4 values at a time
- * it gives the same four words to the bit: OR, AND, addition mod 2^64 are
- * associative and commutative.
- *
- * The order word is the AND, over each value after the first, of
- * (previous << 1) - (value << 1). Where every value names one producer
- * (the OR and the AND agree on the producer field), the shift drops the
- * timed bit and leaves the producer field equal in both, so the difference
- * is that of two 48-bit sequences shifted once: it fits in 50 bits, and its
- * sign bit is set exactly when the value's sequence is above the one
- * before it. Bit 63 of the word is therefore set exactly when the burst's
- * sequences strictly rise (all ones for a burst of one or none).
+ * A burst of a FIFO queue from one producer (every burst of 1P1C, most of
+ * any prodcons) is the run v0, v0 + 1, ..., v0 + n - 1 of untimed values,
+ * some with the timed bit set. take() (workers_pvt.h) then needs no word per
+ * item: the run's count is n, its checksum H(end) - H(start) (item.h), its
+ * order rising, the run continuing the one before it if v0 is the next
+ * sequence expected. The pass asks only whether the burst is that run: the
+ * OR over i of values[i] ^ (base + i), base the first value untimed. It is
+ * 0, or HB_ITEM_TIMED where some items are timed, exactly when every value
+ * is its place's (other bits set: not one run; take() goes item by item).
+ * Per item a load, an xor and an or (the expected word steps by an add per
+ * vector): less than the queue's own dequeue of the item, so the consumer
+ * is not the slower side of a fast queue (issue 44: with four reductions
+ * per item, numaring's bursts ran the ring full, and the harness measured
+ * its own loop). Done 1, 2 or 4 values at a time it is the same word to the
+ * bit: OR is associative and commutative.
  *
  * The widths (--accounting):
  *   inline   the pass compiled into the consumer's loop, no call (auto): 4
@@ -42,67 +36,49 @@
 
 #include "item.h"
 
-/* The four reductions over a burst's values. */
+/* The pass's word over a burst's values. */
 struct hb_item_sums {
-	uint64_t any;    /* OR of the values (0 for none) */
-	uint64_t all;    /* AND of the values (all ones for none) */
-	uint64_t premix; /* sum of hb_item_premix(value), mod 2^64 */
-	uint64_t order;  /* bit 63: the sequences rise (one producer; above) */
+	uint64_t off; /* OR of values[i] ^ (base + i); 0 for none */
 };
 
 /* Fills *s for values[0..n). values are inline items (void * holding a
  * uint64_t: the harness needs 64-bit pointers). */
 typedef void hb_item_sum_fn(void *const *values, unsigned n, struct hb_item_sums *s);
 
-/* One step of the order word: value after previous. */
-static inline uint64_t hb_item_order_step(uint64_t previous, uint64_t value)
+/* The word a burst starting with value v0 is compared against at place 0. */
+static inline uint64_t hb_item_run_base(uint64_t v0)
 {
-	return (previous << 1) - (value << 1);
+	return v0 & ~HB_ITEM_TIMED;
 }
 
-/* The body of a width of LANES = BYTES / 8 values per step: the first value
- * alone, then LANES values and the LANES before each (overlapping unaligned
- * loads), then the rest one by one. The premix (v ^ (v >> 31)) and the order
- * step are written out for the vector type: hb_item_premix's and
- * hb_item_order_step's operations, lane by lane. */
+/* The body of a width of LANES = BYTES / 8 values per step: LANES values
+ * against their expected words (base + i .. base + i + LANES - 1), then the
+ * rest one by one. */
 #define HB_ITEM_SUMS_BODY(BYTES, values, n, s)                                            \
 	do {                                                                              \
 		typedef uint64_t hb_vec_ __attribute__((vector_size(BYTES)));             \
 		enum { LANES_ = (BYTES) / 8 };                                            \
-		hb_vec_ any_ = {0}, all_ = ~any_, pre_ = any_, ord_ = ~any_;              \
-		uint64_t a_ = 0, l_ = ~UINT64_C(0), p_ = 0, o_ = ~UINT64_C(0);            \
-		unsigned i_ = 1;                                                          \
-		if ((n) > 0) {                                                            \
-			uint64_t v0_ = (uint64_t)(uintptr_t)(values)[0];                  \
-			a_ = l_ = v0_;                                                    \
-			p_ = hb_item_premix(v0_);                                         \
-		}                                                                         \
+		hb_vec_ off_ = {0}, lane_ = off_;                                         \
+		uint64_t o_ = 0, base_ = 0;                                               \
+		unsigned i_ = 0;                                                          \
+		if ((n) > 0)                                                              \
+			base_ = hb_item_run_base((uint64_t)(uintptr_t)(values)[0]);       \
+		for (unsigned j_ = 0; j_ < LANES_; j_++) /* a constant: 0, 1, ... */      \
+			lane_[j_] = j_;                                                   \
+		/* in registers: vector plus scalar (no lane-by-lane store of the  \
+		 * base, which the first load would wait on) */                     \
+		hb_vec_ want_ = lane_ + base_;                                            \
 		for (; i_ + LANES_ <= (n); i_ += LANES_) {                                \
-			hb_vec_ v_, w_;                                                   \
+			hb_vec_ v_;                                                       \
 			memcpy(&v_, &(values)[i_], sizeof v_);                            \
-			memcpy(&w_, &(values)[i_ - 1], sizeof w_);                        \
-			any_ |= v_;                                                       \
-			all_ &= v_;                                                       \
-			pre_ += v_ ^ (v_ >> 31);                                          \
-			ord_ &= (w_ << 1) - (v_ << 1);                                    \
+			off_ |= v_ ^ want_;                                               \
+			want_ += (uint64_t)LANES_;                                        \
 		}                                                                         \
-		for (unsigned j_ = 0; j_ < LANES_; j_++) {                                \
-			a_ |= any_[j_];                                                   \
-			l_ &= all_[j_];                                                   \
-			p_ += pre_[j_];                                                   \
-			o_ &= ord_[j_];                                                   \
-		}                                                                         \
-		for (; i_ < (n); i_++) {                                                  \
-			uint64_t v_1 = (uint64_t)(uintptr_t)(values)[i_];                 \
-			a_ |= v_1;                                                        \
-			l_ &= v_1;                                                        \
-			p_ += hb_item_premix(v_1);                                        \
-			o_ &= hb_item_order_step((uint64_t)(uintptr_t)(values)[i_ - 1], v_1); \
-		}                                                                         \
-		(s)->any = a_;                                                            \
-		(s)->all = l_;                                                            \
-		(s)->premix = p_;                                                         \
-		(s)->order = o_;                                                          \
+		for (unsigned j_ = 0; j_ < LANES_; j_++)                                  \
+			o_ |= off_[j_];                                                   \
+		for (; i_ < (n); i_++)                                                    \
+			o_ |= (uint64_t)(uintptr_t)(values)[i_] ^ (base_ + i_);           \
+		(s)->off = o_;                                                            \
 	} while (0)
 
 /* The inline width: the pass the consumer loops compile in (no call), in

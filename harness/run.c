@@ -296,13 +296,10 @@ void hb_run_measure(struct hb_run *run, const struct hb_plan *pl, struct hb_meas
 }
 
 /* The checksum of what producer p sent: its values are a function of the
- * count (item.h: sequences 0..sent-1, the multiples of the sample timed). */
-static uint64_t expected_sum(const struct hb_run *run, const struct hb_producer *p, uint64_t sent)
+ * count (item.h: sequences 0..sent-1), and their checksum telescopes. */
+static uint64_t expected_sum(const struct hb_producer *p, uint64_t sent)
 {
-	uint64_t sum = 0;
-	for (uint64_t s = 0; s < sent; s++)
-		sum += hb_item_mix(hb_item_value(p->id, s, run->sample_mask));
-	return sum;
+	return hb_item_check_run(p->id, 0, sent);
 }
 
 /* Every producer's items accounted for (item.h); one line per producer
@@ -316,11 +313,11 @@ void hb_run_verify(const struct hb_run *run, struct hb_measure *m, int say)
 		uint64_t got = 0, sum = 0, dups = 0;
 		uint64_t sent = atomic_load_explicit(&p->sent, memory_order_relaxed);
 		for (unsigned c = 0; c < run->nc; c++) {
-			got += run->cons[c].tally[i].count;
-			sum += run->cons[c].tally[i].sum;
+			got += hb_tally_count(&run->cons[c].tally[i]);
+			sum += hb_tally_sum(&run->cons[c].tally[i], i);
 			dups += run->cons[c].dups[i];
 		}
-		uint64_t want = expected_sum(run, p, sent);
+		uint64_t want = expected_sum(p, sent);
 		if (got == sent && sum == want && dups == 0)
 			continue;
 		if (got < sent)

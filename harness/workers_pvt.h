@@ -252,64 +252,89 @@ static __attribute__((noinline, unused)) void record_timed(struct hb_consumer *c
 	}
 }
 
-/* The order check of items[0..got) one at a time (item.h): an item below
- * its producer's next expected sequence is an inversion. Producers already
- * checked (< np); items[i] NULL: skipped (a duplicate message). */
-static __attribute__((noinline, unused)) void order_check(struct hb_consumer *c, void *const *items,
-							  unsigned got)
+/* The run [a, b) of producer pr's sequences (a < b) that does not go on
+ * from the open run of its tally: one above the next sequence closes the
+ * open run (folds it into count and sum) and opens this one; one below it
+ * is an inversion, counted per item below the highest seen, with the step
+ * back from it, and folded in at once; the part of it above the highest
+ * seen (if any) goes on from the open run. */
+static __attribute__((noinline, unused)) void tally_jump(struct hb_consumer *c, unsigned pr,
+							 uint64_t a, uint64_t b)
 {
-	for (unsigned i = 0; i < got; i++) {
-		if (!items[i]) /* a valid value is never 0: sequence 0 is timed */
-			continue;
-		uint64_t v = (uint64_t)(uintptr_t)items[i];
-		struct hb_tally *t = &c->tally[hb_item_producer(v)];
-		uint64_t s = hb_item_seq(v);
-		if (s < t->next) {
-			c->inversions++;
-			if (t->next - 1 - s > c->max_step)
-				c->max_step = t->next - 1 - s;
-		} else {
-			t->next = s + 1;
-		}
+	struct hb_tally *t = &c->tally[pr];
+	if (a > t->next) {
+		t->count += t->next - t->run;
+		t->sum += hb_item_check_run(pr, t->run, t->next);
+		t->run = a;
+		t->next = b;
+		return;
 	}
+	uint64_t below = b < t->next ? b : t->next;
+	c->inversions += below - a;
+	if (t->next - 1 - a > c->max_step)
+		c->max_step = t->next - 1 - a;
+	t->count += below - a;
+	t->sum += hb_item_check_run(pr, a, below);
+	if (b > t->next)
+		t->next = b;
+}
+
+/* The run [a, b) of producer pr's sequences, received in this order, into
+ * its tally (item.h): the usual case, the next sequence expected, only
+ * moves the open run's end. */
+static inline void tally_run(struct hb_consumer *c, unsigned pr, uint64_t a, uint64_t b)
+{
+	struct hb_tally *t = &c->tally[pr];
+	if (__builtin_expect(a == t->next, 1))
+		t->next = b;
+	else
+		tally_jump(c, pr, a, b);
+}
+
+/* Whether any of values[0..n) carries a timed bit its sequence does not
+ * call for, or lacks one it does (item.h). Out of line: take() comes here
+ * for a burst with a timed item only. */
+static __attribute__((noinline, unused)) int timed_bits_wrong(void *const *values, unsigned n,
+							       uint64_t sample_mask)
+{
+	uint64_t wrong = 0;
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t v = (uint64_t)(uintptr_t)values[i];
+		wrong |= (v >> 63) ^ (uint64_t)hb_item_due_timed(hb_item_seq(v), sample_mask);
+	}
+	return wrong != 0;
 }
 
 /* Account for `got` items (item.h): tallies, the histogram and the bad
  * counters say what arrived.
  *
  * Inline items first take a path without a branch per item: one pass
- * (item_sum.h) gives the OR and the AND of all values (do they name one
- * producer, the usual case of a burst? is any timed?), the sum of their
- * premixes and the order word; then one tally update covers them all and
- * only a burst with a timed item, or out of order, is looked at again. The
- * pass is compiled in (item_sum NULL, --accounting auto) or called per
- * burst (a named width). Anything else (several producers, a bad producer
- * field, messages) goes item by item, summing the run of one producer's
- * items in registers: a tally updated in memory per item would chain every
- * addition through a store and a load. */
+ * (item_sum.h) says whether the burst is one run of one producer's
+ * consecutive sequences (the usual case); then the run's two ends are its
+ * count, its checksum and its order (tally_run), and only a burst with a
+ * timed item is looked at again. The pass is compiled in (item_sum NULL,
+ * --accounting auto) or called per burst (a named width). Anything else
+ * (several producers, a gap, a bad producer field, messages) goes item by
+ * item, cutting it into runs of one producer's consecutive sequences, each
+ * into the tally as a whole: the compare that finds a run's end is the
+ * order check too. */
 static ALWAYS_INLINE void take(struct hb_consumer *c, void **items, unsigned got,
 			       enum hb_item_kind kind, hb_item_sum_fn *item_sum)
 {
 	struct hb_run *run = c->run;
 	const unsigned np = run->np;
-	const uint64_t producer_field = HB_ITEM_PRODUCER_MASK << HB_ITEM_PRODUCER_SHIFT;
+	const uint64_t mask = run->sample_mask;
 	if (kind == HB_ITEM_INLINE && got == 1) {
 		/* One value (every dequeue of single operations: the caller's
-		 * got is 0 or 1, so this is the whole of its take): the count,
-		 * the checksum and the order in registers, one pass, no call.
-		 * The same words as the burst path: hb_item_mix of one value is
-		 * the mixed sum of its premix. */
+		 * got is 0 or 1, so this is the whole of its take): a run of
+		 * one, in registers, no call. */
 		uint64_t v = (uint64_t)(uintptr_t)items[0];
 		unsigned pr = hb_item_producer(v);
 		if (__builtin_expect(pr < np, 1)) {
-			struct hb_tally *t = &c->tally[pr];
 			uint64_t s = hb_item_seq(v);
-			t->count++;
-			t->sum += hb_item_mix(v);
-			if (__builtin_expect(s >= t->next, 1))
-				t->next = s + 1;
-			else
-				order_check(c, items, 1);
+			if (__builtin_expect((v >> 63) != (uint64_t)hb_item_due_timed(s, mask), 0))
+				c->tally[pr].sum += HB_ITEM_TIMED_WRONG;
+			tally_run(c, pr, s, s + 1);
 			if (v & HB_ITEM_TIMED)
 				record_timed(c, items, 1);
 			return;
@@ -322,26 +347,29 @@ static ALWAYS_INLINE void take(struct hb_consumer *c, void **items, unsigned got
 			item_sum(items, got, &s);
 		else
 			hb_item_sums_inline(items, got, &s);
-		unsigned pr = hb_item_producer(s.any);
-		if (((s.any ^ s.all) & producer_field) == 0 && pr < np) {
-			struct hb_tally *t = &c->tally[pr];
-			uint64_t first = hb_item_seq((uint64_t)(uintptr_t)items[0]);
-			t->count += got;
-			t->sum += hb_item_mix_sum(s.premix);
-			/* in order: the first above what came before, and each
-			 * above the one before it (the order word, one producer) */
-			if (__builtin_expect(first >= t->next && (s.order >> 63), 1))
-				t->next = hb_item_seq((uint64_t)(uintptr_t)items[got - 1]) + 1;
-			else
-				order_check(c, items, got);
-			if (s.any & HB_ITEM_TIMED)
+		uint64_t v0 = (uint64_t)(uintptr_t)items[0];
+		unsigned pr = hb_item_producer(v0);
+		if ((s.off & ~HB_ITEM_TIMED) == 0 && pr < np) {
+			uint64_t first = hb_item_seq(v0);
+			/* timed bits: some item timed exactly when the burst holds a
+			 * multiple of the sample (the first one at or above first) */
+			uint64_t due = (first + mask) & ~mask;
+			if (s.off & HB_ITEM_TIMED) {
+				if (__builtin_expect(timed_bits_wrong(items, got, mask), 0))
+					c->tally[pr].sum += HB_ITEM_TIMED_WRONG;
+				tally_run(c, pr, first, first + got);
 				record_timed(c, items, got);
+			} else {
+				if (__builtin_expect(due < first + got, 0))
+					c->tally[pr].sum += HB_ITEM_TIMED_WRONG;
+				tally_run(c, pr, first, first + got);
+			}
 			return;
 		}
 	}
 
-	unsigned cur = np; /* the producer of the run being summed; np: none */
-	uint64_t count = 0, sum = 0, timed = 0;
+	unsigned cur = np; /* the producer of the run being cut; np: none */
+	uint64_t a = 0, b = 0, timed = 0;
 	for (unsigned i = 0; i < got; i++) {
 		uint64_t v;
 		if (kind == HB_ITEM_MESSAGE) {
@@ -373,28 +401,27 @@ static ALWAYS_INLINE void take(struct hb_consumer *c, void **items, unsigned got
 			v = (uint64_t)(uintptr_t)items[i];
 		}
 		unsigned pr = hb_item_producer(v);
-		if (pr != cur) {
-			if (cur < np) {
-				c->tally[cur].count += count;
-				c->tally[cur].sum += hb_item_mix_sum(sum);
-			}
-			count = sum = 0;
-			cur = pr;
-			if (pr >= np) {
-				c->bad++;
-				items[i] = NULL;
-				continue;
-			}
+		if (pr >= np) {
+			c->bad++;
+			items[i] = NULL;
+			continue;
 		}
-		count++;
-		sum += hb_item_premix(v); /* sum: of premixes, multiplied at the flush */
+		uint64_t s = hb_item_seq(v);
+		if ((v >> 63) != (uint64_t)hb_item_due_timed(s, mask))
+			c->tally[pr].sum += HB_ITEM_TIMED_WRONG;
 		timed |= v;
+		if (pr == cur && s == b) {
+			b++;
+			continue;
+		}
+		if (cur < np)
+			tally_run(c, cur, a, b);
+		cur = pr;
+		a = s;
+		b = s + 1;
 	}
-	if (cur < np) {
-		c->tally[cur].count += count;
-		c->tally[cur].sum += hb_item_mix_sum(sum);
-	}
-	order_check(c, items, got);
+	if (cur < np)
+		tally_run(c, cur, a, b);
 	if (timed & HB_ITEM_TIMED)
 		record_timed(c, items, got);
 }

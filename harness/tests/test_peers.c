@@ -106,34 +106,37 @@ static double now_s(void)
 
 /* ---- registry --------------------------------------------------------- */
 
-/* The consumer sums premixes and multiplies once per burst (workers.c, take):
- * that must equal the sum of the mixes to the bit, wrap-around included, and
- * still change when one value is lost or replaced. */
-static void test_mix_sum_is_the_sum_of_mixes(void **state)
+/* The checksum telescopes (item.h): the items of a run, one by one, add
+ * what its two ends add, wrap-around of the sum and of the 48-bit sequence
+ * included; losing an item, or receiving another in its place, moves it. */
+static void test_checksum_telescopes(void **state)
 {
-	uint64_t x = 0x243f6a8885a308d3u, mixes = 0, premixes = 0, first = 1;
+	const uint64_t starts[] = {0, 1, 977, HB_ITEM_LOW_MASK - 40};
 	(void)state;
-	for (int i = 0; i < 10000; i++) {
-		x ^= x << 13, x ^= x >> 7, x ^= x << 17; /* xorshift64: every bit in play */
-		uint64_t v = i % 3 ? x : hb_item_untimed((uint64_t)i % 5, (uint64_t)i);
-		if (i == 1) /* a random word (i % 3 != 0): value 0 mixes to 0, caught by the count */
-			first = v;
-		mixes += hb_item_mix(v);
-		premixes += hb_item_premix(v);
-	}
-	assert_true(mixes == hb_item_mix_sum(premixes));
-	/* lose that value, or receive another in its place: the sum moves */
-	assert_false(mixes == hb_item_mix_sum(premixes - hb_item_premix(first)));
-	assert_false(mixes == hb_item_mix_sum(premixes - hb_item_premix(first) +
-					      hb_item_premix(first + 1)));
+	for (size_t k = 0; k < sizeof starts / sizeof starts[0]; k++)
+		for (uint64_t p = 0; p < 3; p++) {
+			uint64_t a = starts[k], sum = 0;
+			for (uint64_t s = a; s < a + 100; s++)
+				sum += hb_item_check(p, s);
+			assert_true(sum == hb_item_check_run(p, a, a + 100));
+			assert_true(hb_item_check_run(p, a, a) == 0);
+			/* one lost, one replaced by its neighbour, one of another producer */
+			assert_false(sum - hb_item_check(p, a + 7) == hb_item_check_run(p, a, a + 99));
+			assert_false(sum - hb_item_check(p, a + 7) + hb_item_check(p, a + 8) == sum);
+			assert_false(sum - hb_item_check(p, a + 7) + hb_item_check(p + 1, a + 7) == sum);
+		}
+	/* the tally's open run is read back folded in */
+	struct hb_tally t = {.count = 3, .sum = 11, .next = 50, .run = 40};
+	assert_int_equal(hb_tally_count(&t), 13);
+	assert_true(hb_tally_sum(&t, 2) == 11 + hb_item_check_run(2, 40, 50));
 }
 
 /* The inline pass (the loops' own) and every called width give the
- * reference's four words, for every length (0 included: OR 0, AND all ones,
- * sum 0, order all ones) and every start (the vector widths load unaligned
- * runs); a changed value changes the sum; the order word's bit 63 says
- * whether one producer's sequences rise, for a burst in order and for one
- * with two values swapped, one repeated or one moved back. */
+ * reference's word (the OR of each value's difference from its place in the
+ * run), for every length (0 included: 0) and every start (the vector widths
+ * load unaligned runs); a run of one producer's consecutive sequences, timed
+ * or not, has no bit but the timed one; a swap, a repeat, a step back, a
+ * gap or another producer at any place of a burst of 37 sets another. */
 static void sums_of(enum hb_accounting w, void *const *vals, unsigned n, struct hb_item_sums *s)
 {
 	hb_item_sum_fn *fn = hb_item_sum_select(w);
@@ -152,7 +155,7 @@ static void test_item_sum_widths_agree(void **state)
 	for (int i = 0; i < N; i++) {
 		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
 		vals[i] = (void *)(uintptr_t)(i % 4 ? x : hb_item_untimed(3, (uint64_t)i));
-		seqs[i] = (void *)(uintptr_t)hb_item_value(5, 1000 + 3 * (uint64_t)i, 7);
+		seqs[i] = (void *)(uintptr_t)hb_item_value(5, 1000 + (uint64_t)i, 7);
 	}
 	enum hb_accounting widths[] = {HB_ACCOUNT_SCALAR, HB_ACCOUNT_VECTOR, HB_ACCOUNT_AVX2,
 				       HB_ACCOUNT_INLINE, HB_ACCOUNT_AUTO};
@@ -166,43 +169,44 @@ static void test_item_sum_widths_agree(void **state)
 		ran++;
 		for (unsigned start = 0; start < 4; start++)
 			for (unsigned n = 0; start + n <= N; n++) {
-				uint64_t any = 0, all = ~UINT64_C(0), pre = 0, ord = ~UINT64_C(0);
+				uint64_t off = 0, base = 0;
 				for (unsigned i = start; i < start + n; i++) {
 					uint64_t v = (uint64_t)(uintptr_t)vals[i];
-					any |= v, all &= v, pre += hb_item_premix(v);
-					if (i > start)
-						ord &= hb_item_order_step((uint64_t)(uintptr_t)vals[i - 1], v);
+					if (i == start)
+						base = v & ~HB_ITEM_TIMED;
+					off |= v ^ (base + (i - start));
 				}
 				struct hb_item_sums s;
 				sums_of(widths[w], vals + start, n, &s);
-				assert_true(s.any == any && s.all == all && s.premix == pre &&
-					    s.order == ord);
+				assert_true(s.off == off);
 				sums_of(widths[w], seqs + start, n, &s);
-				assert_true(s.order >> 63); /* one producer, rising, timed or not */
+				assert_true((s.off & ~HB_ITEM_TIMED) == 0); /* one run, timed or not */
+				int timed = 0; /* seqs: sequence 1000 + i, timed at multiples of 8 */
+				for (unsigned i = start; i < start + n; i++)
+					timed |= (1000 + i) % 8 == 0;
+				assert_int_equal(!!(s.off & HB_ITEM_TIMED), timed);
 			}
-		/* one value changed in the middle of a burst of 37: the sum moves */
-		struct hb_item_sums a, b;
-		sums_of(widths[w], vals, 37, &a);
-		void *keep = vals[17];
-		vals[17] = (void *)((uintptr_t)keep + 1);
-		sums_of(widths[w], vals, 37, &b);
-		vals[17] = keep;
-		assert_false(a.premix == b.premix);
-		/* out of order at every place of a burst of 37: a swap, a repeat,
-		 * a step back of one sequence: bit 63 clears */
+		/* out of the run at every place of a burst of 37 */
+		struct hb_item_sums b;
 		for (unsigned i = 1; i < 37; i++) {
 			void *prev = seqs[i - 1], *cur = seqs[i];
-			seqs[i - 1] = cur, seqs[i] = prev;
+			uint64_t c = (uint64_t)(uintptr_t)cur;
+			void *bad[5] = {
+			    prev, /* a repeat */
+			    (void *)(uintptr_t)hb_item_untimed(5, hb_item_seq(c) - 2), /* a step back */
+			    (void *)(uintptr_t)hb_item_untimed(5, hb_item_seq(c) + 1), /* a gap */
+			    (void *)(uintptr_t)hb_item_untimed(6, hb_item_seq(c)), /* another producer */
+			    (void *)(uintptr_t)(c ^ 1), /* a bit flipped */
+			};
+			for (unsigned k = 0; k < 5; k++) {
+				seqs[i] = bad[k];
+				sums_of(widths[w], seqs, 37, &b);
+				assert_true(b.off & ~HB_ITEM_TIMED);
+			}
+			seqs[i - 1] = cur, seqs[i] = prev; /* a swap */
 			sums_of(widths[w], seqs, 37, &b);
-			assert_false(b.order >> 63);
-			seqs[i - 1] = prev, seqs[i] = prev;
-			sums_of(widths[w], seqs, 37, &b);
-			assert_false(b.order >> 63);
-			seqs[i] = (void *)(uintptr_t)hb_item_untimed(
-			    5, hb_item_seq((uint64_t)(uintptr_t)prev) - 1);
-			sums_of(widths[w], seqs, 37, &b);
-			assert_false(b.order >> 63);
-			seqs[i] = cur;
+			assert_true(b.off & ~HB_ITEM_TIMED);
+			seqs[i - 1] = prev, seqs[i] = cur;
 		}
 	}
 	assert_true(ran >= 4); /* scalar, vector, inline and auto at least */
@@ -1262,7 +1266,7 @@ int main(void)
 	size_t n = 0;
 
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_registry);
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_mix_sum_is_the_sum_of_mixes);
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_checksum_telescopes);
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_item_sum_widths_agree);
 	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
 		for (const struct hq_ops *const *o = hq_all; *o; o++) {
