@@ -249,16 +249,16 @@ void hb_usage(FILE *out)
 		"                      summary.csv's lookup_in_force says which)\n"
 		"  --recheck N         cached: re-check the node every N operations (default 256)\n"
 		"  --gate MODE         shared | pernode | perworker (default perworker)\n"
-		"  --backoff MODE      none | pause | exp | yield (default exp, the library's\n"
-		"                      production default: ring/numaring.h says why)\n"
+		"  --backoff MODE      none | pause | exp | yield | adaptive (default exp, the\n"
+		"                      library's production default: ring/numaring.h says why)\n"
 		"  --linger US         a consumer whose ring is empty takes only a full batch from\n"
 		"                      another node until it has found nothing for US microseconds\n"
 		"                      (0..1000000; default 0: whatever there is)\n"
 		"  --pause-spin N      backoff pause: PAUSEs of the fixed spin, 1..65536 (default: the\n"
 		"                      library's production constant; meta.json and summary.csv\n"
 		"                      record the one in force)\n"
-		"  --exp-cap N         backoff exp: the most PAUSEs of one backoff, a power of two\n"
-		"                      1..65536 (default: the production constant)\n"
+		"  --exp-cap N         backoff exp and adaptive: the most PAUSEs of one backoff, a\n"
+		"                      power of two 1..65536 (default: the production constant)\n"
 		"\n"
 		"placement\n"
 		"  --topology SPEC     emulated nodes, one cpulist per node: \"0-7;8-15\" ('-' = memory-only\n"
@@ -711,7 +711,7 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 		case OPT_BACKOFF:
 			if (numaring_backoff_parse(optarg, &o->backoff) < 0)
 				return hb_usage_error(
-				    "unknown --backoff \"%s\" (none, pause, exp, yield)", optarg);
+				    "unknown --backoff \"%s\" (none, pause, exp, yield, adaptive)", optarg);
 			break;
 		case OPT_TOPOLOGY:
 			o->topology = optarg;

@@ -102,6 +102,9 @@ enum numaring_backoff {
 	NUMARING_BACKOFF_EXP,   /* PAUSE spin doubling per lost race, 1 to NUMARING_EXP_MAX_SPIN
 	                           (the lab may set both lengths: numaring_lab.h); the default */
 	NUMARING_BACKOFF_YIELD, /* sched_yield() */
+	NUMARING_BACKOFF_ADAPTIVE, /* EXP whose length is the worker's: doubling per race lost
+	                              soon after its last backoff, 1 to NUMARING_EXP_MAX_SPIN,
+	                              back to 1 after a calm spell (docs/ring.md) */
 	NUMARING_BACKOFF_COUNT_
 };
 

@@ -38,6 +38,7 @@ static const char *const backoff_names[NUMARING_BACKOFF_COUNT_] = {
 	[NUMARING_BACKOFF_PAUSE] = "pause",
 	[NUMARING_BACKOFF_EXP] = "exp",
 	[NUMARING_BACKOFF_YIELD] = "yield",
+	[NUMARING_BACKOFF_ADAPTIVE] = "adaptive",
 };
 
 static const char *name_of(const char *const *table, unsigned count, unsigned v)

@@ -5,7 +5,8 @@
  *
  * Internal to libnumaring. Two different things live here:
  *
- *   nr_backoff_fail()  the configured backoff (none / pause / exp / yield),
+ *   nr_backoff_fail()  the configured backoff (none / pause / exp / yield /
+ *                      adaptive),
  *                      run after an attempt that lost a race (a failed CAS,
  *                      a position taken by someone else). It also counts the
  *                      failure for the worker's statistics, and times one
@@ -80,7 +81,9 @@ enum nr_backoff_why {
 struct nr_backoff {
 	uint32_t mode;       /* enum numaring_backoff */
 	uint32_t pause_spin; /* PAUSE: PAUSEs per backoff (the lab's pause_spin, resolved) */
-	uint32_t exp_cap;    /* EXP: the most PAUSEs per backoff, a power of two */
+	uint32_t exp_cap;    /* EXP, ADAPTIVE: the most PAUSEs per backoff, a power of two */
+	uint32_t level;      /* ADAPTIVE: PAUSEs of the last backoff (0: none yet) */
+	uint64_t last_ns;    /* ADAPTIVE: when the last backoff ended (nr_now_ns) */
 	uint32_t clock_ns;   /* cost of one clock read, taken off a timed backoff */
 	uint32_t draw;       /* xorshift32 state of the sampling; never 0 */
 	uint64_t failures;   /* failed attempts, reported as stats.failed_attempts */
@@ -96,6 +99,8 @@ static inline void nr_backoff_init(struct nr_backoff *bo, enum numaring_backoff 
 	bo->mode = (uint32_t)mode;
 	bo->pause_spin = pause_spin;
 	bo->exp_cap = exp_cap;
+	bo->level = 0;
+	bo->last_ns = 0;
 	bo->clock_ns = clock_ns;
 	bo->draw = seed | 1u;
 	bo->failures = 0;
@@ -104,17 +109,51 @@ static inline void nr_backoff_init(struct nr_backoff *bo, enum numaring_backoff 
 	bo->ns[NR_BACKOFF_GATE] = 0;
 }
 
+static inline uint64_t nr_now_ns(void)
+{
+	struct timespec ts;
+	/* vDSO on Linux: no system call where the clock source allows it */
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 static inline void nr_spin(uint32_t n)
 {
 	for (uint32_t i = 0; i < n; i++)
 		nr_cpu_relax();
 }
 
+/* ADAPTIVE: a lost race within this long of the end of the worker's last
+ * backoff finds the contention still there (the length doubles); one later
+ * finds it new (the length starts again at one PAUSE). Long against an
+ * uncontended operation (tens of ns) and a short burst of local work, short
+ * against the longest backoff (exp_cap PAUSEs: 20-140 us). */
+#define NR_ADAPTIVE_CALM_NS 2000u
+
+/* ADAPTIVE's backoff: EXP whose length is the worker's, not the
+ * operation's. Races lost close together in time (NR_ADAPTIVE_CALM_NS
+ * apart at most, counted from the end of the last backoff) double it up to
+ * exp_cap, whichever operation lost them, so that workers that keep meeting
+ * on one line spread out until one of them runs alone for a while; a race
+ * lost after a calm spell starts again at one PAUSE, as EXP does. The two
+ * clock reads are on the lost race's path only (an operation that wins its
+ * race runs none of this). */
+static inline void nr_backoff_adaptive(struct nr_backoff *bo)
+{
+	uint64_t now = nr_now_ns();
+	if (bo->level == 0 || now - bo->last_ns > NR_ADAPTIVE_CALM_NS)
+		bo->level = 1;
+	else if (bo->level < bo->exp_cap)
+		bo->level <<= 1;
+	nr_spin(bo->level);
+	bo->last_ns = nr_now_ns();
+}
+
 /* Back off as configured after the attempt-th consecutive failure (0 the
  * first), without counting or timing it. PAUSE spins pause_spin PAUSEs; EXP
  * spins 2^attempt, at most exp_cap (a power of two, so the doubling meets
- * it exactly). */
-static inline void nr_backoff_pause(const struct nr_backoff *bo, unsigned attempt)
+ * it exactly); ADAPTIVE as nr_backoff_adaptive says. */
+static inline void nr_backoff_pause(struct nr_backoff *bo, unsigned attempt)
 {
 	switch (bo->mode) {
 	case NUMARING_BACKOFF_NONE:
@@ -128,6 +167,9 @@ static inline void nr_backoff_pause(const struct nr_backoff *bo, unsigned attemp
 		break;
 	case NUMARING_BACKOFF_YIELD:
 		sched_yield();
+		break;
+	case NUMARING_BACKOFF_ADAPTIVE:
+		nr_backoff_adaptive(bo);
 		break;
 	}
 }
@@ -155,14 +197,6 @@ struct nr_wait {
 	uint64_t until_ns; /* end of the spinning budget; 0: not read yet */
 };
 #define NR_WAIT_INIT {0, 0}
-
-static inline uint64_t nr_now_ns(void)
-{
-	struct timespec ts;
-	/* vDSO on Linux: no system call where the clock source allows it */
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* 1 once the wait has spent its spinning budget (then it should not spin
  * between polls either: see the gate's wait). */

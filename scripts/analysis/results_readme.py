@@ -67,6 +67,10 @@ def f4_section(hostdir):
     keys = findings.f4_workloads(hostdir)
     if not keys or keys == [("prodcons", 0.0)]:
         return []
+    rows = {k: findings.f4(hostdir, *k) for k in keys}
+    # the backoffs this host's sweep ran (the library may have more)
+    backoffs = [b for b in findings.F4_BACKOFFS
+                if any(r and f"{b}_change_pct" in r for r in rows.values())]
     lines = ["", "## F4 by workload: backoff against retrying at once", "",
              "Each backoff's paired change in throughput against `none` (retrying at once) "
              "at the largest thread count whose threads had a CPU each; *not exercised* "
@@ -77,11 +81,11 @@ def f4_section(hostdir):
              + "; ".join(f"{w}: {d}" for w, d in F4_WORKLOAD_WORDS.items()) + ".", "",
              "| workload | local work (ns) | threads | none: lost races / 1,000 ops | "
              + " | ".join(f"{b}: change (lost races / 1,000; ns in backoff / op)"
-                          for b in findings.F4_BACKOFFS) + " |",
-             "|---|---|---|---|" + "---|" * len(findings.F4_BACKOFFS)]
+                          for b in backoffs) + " |",
+             "|---|---|---|---|" + "---|" * len(backoffs)]
     why = []
     for w, work in keys:
-        r = findings.f4(hostdir, w, work)
+        r = rows[(w, work)]
         if not r:
             continue
         none = r.get("none_failed_per_item")
@@ -89,11 +93,11 @@ def f4_section(hostdir):
                  ("not exercised" if r.get(f"{b}_exercised") is False
                   else f"{fmt_ci(r, f'{b}_change_pct', '{:+.1f}')}%")
                  + f" ({per_k(r.get(f'{b}_failed_per_item'))}; "
-                 f"{ns1(r.get(f'{b}_backoff_ns_per_op'))})" for b in findings.F4_BACKOFFS]
+                 f"{ns1(r.get(f'{b}_backoff_ns_per_op'))})" for b in backoffs]
         lines.append(f"| {w} | {work:g} | {r['threads']}{over_note(r)} | {per_k(none)} | "
                      + " | ".join(cells) + " |")
         if w != "prodcons" and work == 0 and none is not None and r.get("exp_exercised"):
-            best = max((b for b in findings.F4_BACKOFFS if f"{b}_change_pct" in r),
+            best = max((b for b in backoffs if f"{b}_change_pct" in r),
                        key=lambda b: r[f"{b}_change_pct"], default=None)
             if best:
                 why.append(f"{w}: retrying at once lost {none * 1000:.3g} races per 1,000 "

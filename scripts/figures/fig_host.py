@@ -64,7 +64,7 @@ COLORS = {
                "none": "#7f7f7f"},
     "gate": {"shared": "#d62728", "pernode": "#ff7f0e", "perworker": "#2ca02c"},
     "backoff": {"none": "#1f77b4", "pause": "#ff7f0e", "exp": "#d62728",
-                "yield": "#9467bd"},
+                "yield": "#9467bd", "adaptive": "#2ca02c"},
     "queue": {"numaring": "#2ca02c", "flat": "#1f77b4", "ck": "#ff7f0e",
               "rte": "#9467bd", "moodycamel": "#8c564b", "urcu": "#e377c2",
               "mutex": "#7f7f7f", "faa": "#17becf"},
