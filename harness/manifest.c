@@ -224,6 +224,9 @@ void hb_print_manifest(FILE *f)
 	names(f, NUMARING_GATE_COUNT_, gate_at);
 	fputs(",\n  \"backoffs\": ", f);
 	names(f, NUMARING_BACKOFF_COUNT_, backoff_at);
+	/* the production default (ring/numaring.h): what bench-backoff judges */
+	fprintf(f, ",\n  \"backoff_default\": \"%s\"",
+		numaring_backoff_name(NUMARING_BACKOFF_DEFAULT));
 	fputs(",\n  \"workloads\": ", f);
 	names(f, HB_WORKLOAD_COUNT_, workload_at);
 	fputs(",\n  \"symmetric_workloads\": ", f);

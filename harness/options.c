@@ -249,7 +249,7 @@ void hb_usage(FILE *out)
 		"                      summary.csv's lookup_in_force says which)\n"
 		"  --recheck N         cached: re-check the node every N operations (default 256)\n"
 		"  --gate MODE         shared | pernode | perworker (default perworker)\n"
-		"  --backoff MODE      none | pause | exp | yield | adaptive (default exp, the\n"
+		"  --backoff MODE      none | pause | exp | yield | adaptive (default adaptive, the\n"
 		"                      library's production default: ring/numaring.h says why)\n"
 		"  --linger US         a consumer whose ring is empty takes only a full batch from\n"
 		"                      another node until it has found nothing for US microseconds\n"

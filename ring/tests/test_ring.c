@@ -35,7 +35,7 @@ static void defaults_create_anywhere(void **state)
 	assert_int_equal(lab.recheck, 256);
 	assert_int_equal(lab.gate, NUMARING_GATE_PERWORKER);
 	assert_int_equal(lab.linger_us, 0);
-	assert_int_equal(cfg.backoff, NUMARING_BACKOFF_EXP); /* NUMARING_BACKOFF_DEFAULT */
+	assert_int_equal(cfg.backoff, NUMARING_BACKOFF_ADAPTIVE); /* NUMARING_BACKOFF_DEFAULT */
 	assert_null(cfg.topology);
 	unsetenv("NUMARING_TOPOLOGY");
 	nr_test_unpin();
@@ -290,6 +290,21 @@ static void backoff_counts_and_samples(void **state)
 	for (unsigned i = 0; i < RUNS; i++)
 		nr_backoff_fail(&bo, i); /* attempt past 31: the cap, no undefined shift */
 	assert_true(bo.ns[NR_BACKOFF_RACE] > 0);
+
+	/* ADAPTIVE: races lost close together double the worker's length up
+	 * to the cap, whatever operation lost them (attempt is ignored); one
+	 * after a calm spell starts again at one PAUSE */
+	nr_backoff_init(&bo, NUMARING_BACKOFF_ADAPTIVE, 1, 8, 0, 5);
+	const uint32_t levels[] = {1, 2, 4, 8, 8, 8};
+	for (unsigned i = 0; i < sizeof levels / sizeof levels[0]; i++) {
+		nr_backoff_fail(&bo, 0);
+		assert_int_equal(bo.level, levels[i]);
+		assert_true(bo.last_ns > 0);
+	}
+	bo.last_ns -= 10 * (uint64_t)NR_ADAPTIVE_CALM_NS; /* as if it ended long ago */
+	nr_backoff_fail(&bo, 3);
+	assert_int_equal(bo.level, 1);
+	assert_int_equal(bo.failures, 7);
 
 	nr_backoff_init(&bo, NUMARING_BACKOFF_NONE, 4, 4, 0, 777);
 	for (unsigned i = 0; i < RUNS; i++) {
