@@ -192,13 +192,15 @@ END = "<!-- END GENERATED: claims -->"
 
 
 def real_hosts(results):
-    """The host folders of results/ that are not emulated siblings, sorted."""
+    """The host folders of results/ that are not emulated siblings and hold a
+    sweep (not only benchmarks: hostfacts.sweep_tables), sorted."""
     try:
         names = sorted(os.listdir(results))
     except OSError:
         return []
     return [h for h in names if "-emulated-" not in h
             and os.path.isdir(os.path.join(results, h))
+            and hostfacts.sweep_tables(os.path.join(results, h))
             and not nrdata.guest_note((hostfacts.describe_host(os.path.join(results, h))
                                        or {}).get("virtualization"))]
 

@@ -108,12 +108,21 @@ def canonical_host(results):
     except OSError:
         return None
     real = [h for h in names if "-emulated-" not in h and os.path.isdir(
-        os.path.join(results, h, "env"))]
+        os.path.join(results, h, "env")) and sweep_tables(os.path.join(results, h))]
     if not real:
         return None
-    return max(real, key=lambda h: (captured(os.path.join(results, h)), len(
-        [f for f in os.listdir(os.path.join(results, h))
-         if f.endswith(".csv") and f != "claims.csv"]), h))
+    return max(real, key=lambda h: (captured(os.path.join(results, h)),
+                                    len(sweep_tables(os.path.join(results, h))), h))
+
+
+def sweep_tables(hostdir):
+    """The tidy tables of a host folder's sweep (its top-level CSVs but
+    claims.csv); [] for a folder that holds only benchmarks (bench/: make
+    bench-backoff and the others), which is never a sweep to quote."""
+    try:
+        return [f for f in os.listdir(hostdir) if f.endswith(".csv") and f != "claims.csv"]
+    except OSError:
+        return []
 
 
 def lacks(hostdir):

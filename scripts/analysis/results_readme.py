@@ -537,6 +537,31 @@ def archive_note(hostdir):
             + (f". Its tables lack: {'; '.join(miss)}." if miss else "."), ""]
 
 
+def bench_only_readme(hostdir, host, t):
+    """The README of a folder of benchmarks alone (bench/: make bench-backoff and
+    the others, run beside a sweep of another tree): what is in it and who reads
+    it; no findings, no claims (it is not a sweep)."""
+    try:
+        files = sorted(f for f in os.listdir(os.path.join(hostdir, "bench"))
+                       if f.endswith(".csv"))
+    except OSError:
+        files = []
+    cpus = sum(n.get("ncpus", 0) for n in t.get("nodes", []))
+    return "\n".join([
+        f"# Results of `{host}`", "",
+        "**Benchmarks only.** This folder holds no sweep: no finding and no claim is "
+        "checked here, and README.md, docs/ and the paper do not quote it as a host. Each "
+        "CSV in `bench/` is one benchmark's rows, with its command, commit and times in "
+        "the `.meta.json` beside it; the environment it ran in is in `env/`.", "",
+        f"Machine: {t.get('cpu_model', 'unknown CPU')}, {cpus} CPUs usable, kernel "
+        f"{t.get('kernel', '?')}.", "",
+        "| file | read by |", "|---|---|"]
+        + [f"| `bench/{f}` | "
+           + ("docs/ring.md, \"The default backoff\" (`scripts/analysis/backoff_default.py`)"
+              if f == "bench-backoff.csv" else "its benchmark's printout only") + " |"
+           for f in files]) + "\n"
+
+
 def host_readme(hostdir):
     host = os.path.basename(os.path.normpath(hostdir))
     t = hostfacts.describe_host(hostdir) or {}
@@ -557,6 +582,8 @@ def host_readme(hostdir):
     cores = (f" ({m['cores']} cores x {m['threads_per_core']} hardware threads)"
              if hostfacts.has_smt(m) and m["cores"] else "")
     sockets = f" on {m['sockets']} sockets" if (m["sockets"] or 1) > 1 else ""
+    if not hostfacts.sweep_tables(hostdir):
+        return bench_only_readme(hostdir, host, t)
     lines = [f"# Results of `{host}`", ""] + archive_note(hostdir)
     guest = nrdata.guest_note(t.get("virtualization"))
     if guest:  # make vm-experiments: the numbers prove the steps ran, nothing else

@@ -80,6 +80,13 @@ def _names(key, doc):
 lookups = _names("lookups", "--lookup's values: numaring's node look-ups.")
 gates = _names("gates", "--gate's values: numaring's cross-node transfer gates.")
 backoffs = _names("backoffs", "--backoff's values.")
+
+
+def backoff_default():
+    """The library's production default backoff (NUMARING_BACKOFF_DEFAULT)."""
+    return data()["backoff_default"]
+
+
 workloads = _names("workloads", "--workload's values.")
 symmetric_workloads = _names("symmetric_workloads", "The workloads whose every thread "
                              "enqueues and dequeues (not prodcons).")

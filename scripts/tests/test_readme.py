@@ -313,6 +313,11 @@ class CanonicalHostTest(unittest.TestCase):
             with self.subTest(host=h):
                 with open(os.path.join(results, h, "README.md"), encoding="utf-8") as f:
                     top = "".join(f.readlines()[:4])
+                if not hostfacts.sweep_tables(os.path.join(results, h)):
+                    # benchmarks alone: never a sweep to quote, nor an archive of one
+                    self.assertIn("**Benchmarks only.**", top)
+                    self.assertNotEqual(h, canon)
+                    continue
                 self.assertEqual("**Archive.**" in top, h.split("-emulated-")[0] != canon)
                 if h.split("-emulated-")[0] != canon:
                     self.assertIn("Its tables lack:", top)
