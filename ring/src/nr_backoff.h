@@ -141,7 +141,8 @@ static inline void nr_spin(uint32_t n)
 static inline void nr_backoff_adaptive(struct nr_backoff *bo)
 {
 	uint64_t now = nr_now_ns();
-	if (bo->level == 0 || now - bo->last_ns > NR_ADAPTIVE_CALM_NS)
+	/* signed: a last_ns ahead of now (a test's) is no calm spell */
+	if (bo->level == 0 || (int64_t)(now - bo->last_ns) > (int64_t)NR_ADAPTIVE_CALM_NS)
 		bo->level = 1;
 	else if (bo->level < bo->exp_cap)
 		bo->level <<= 1;
