@@ -81,14 +81,26 @@ static inline uint64_t hb_item_run_base(uint64_t v0)
 		(s)->off = o_;                                                            \
 	} while (0)
 
-/* The inline width: the pass the consumer loops compile in (no call), in
- * vectors of 4 values: AVX2 registers in the loops' AVX2 clone, two SSE2
- * halves in the other (loops.c). */
+/* The inline width: the pass the prodcons consumer loops compile in (no
+ * call), in vectors of 4 values: AVX2 registers in the loops' AVX2 clone,
+ * two SSE2 halves in the other (loops.c). */
 static inline __attribute__((always_inline)) void hb_item_sums_inline(void *const *values,
 								      unsigned n,
 								      struct hb_item_sums *s)
 {
 	HB_ITEM_SUMS_BODY(32, values, n, s);
+}
+
+/* The same pass in vectors of 2 (SSE2 registers): the symmetric loops'
+ * (pairs, mixed), which are not compiled twice. There GCC's emulation of
+ * vectors of 4 kept its accumulators on the stack, and with the default
+ * backoff letting one thread run alone at L1 speed that cost a sixth of
+ * pairs' bursts (interleaved pairs on the AMD f26m2 VM). */
+static inline __attribute__((always_inline)) void hb_item_sums_inline2(void *const *values,
+								       unsigned n,
+								       struct hb_item_sums *s)
+{
+	HB_ITEM_SUMS_BODY(16, values, n, s);
 }
 
 enum hb_accounting {

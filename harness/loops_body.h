@@ -149,7 +149,7 @@ static ALWAYS_INLINE void consume(struct hb_consumer *c, void *h, enum hb_item_k
 		}
 		polls = 0;
 		if (account)
-			take(c, items, got, kind, item_sum);
+			take(c, items, got, kind, item_sum, 0);
 		total += got;
 		/* Relaxed: a count for the main thread's window; the final value
 		 * is read after pthread_join. */
@@ -252,7 +252,7 @@ static ALWAYS_INLINE void symmetric(struct hb_producer *p, void *h, enum hb_sym_
 				got = HB_OP(deq, ops->dequeue, h, &items[0]) == 0;
 			if (got) {
 				if (account)
-					take(c, items, got, kind, item_sum);
+					take(c, items, got, kind, item_sum, 1);
 				total += got;
 				/* Relaxed: a count for the main thread's window and
 				 * for hb_inflight_room; read after pthread_join. */
@@ -285,7 +285,7 @@ static ALWAYS_INLINE void symmetric(struct hb_producer *p, void *h, enum hb_sym_
 		}
 		polls = 0;
 		if (account)
-			take(c, items, got, kind, item_sum);
+			take(c, items, got, kind, item_sum, 1);
 		total += got;
 		atomic_store_explicit(&c->received, total, memory_order_relaxed);
 		if (stop_early && hb_phase(run) >= PH_STOP_PRODUCERS)

@@ -313,13 +313,14 @@ static __attribute__((noinline, unused)) int timed_bits_wrong(void *const *value
  * consecutive sequences (the usual case); then the run's two ends are its
  * count, its checksum and its order (tally_run), and only a burst with a
  * timed item is looked at again. The pass is compiled in (item_sum NULL,
- * --accounting auto) or called per burst (a named width). Anything else
+ * --accounting auto: 4 values at a time, or 2 where `narrow`, a constant of
+ * the symmetric loops) or called per burst (a named width). Anything else
  * (several producers, a gap, a bad producer field, messages) goes item by
  * item, cutting it into runs of one producer's consecutive sequences, each
  * into the tally as a whole: the compare that finds a run's end is the
  * order check too. */
 static ALWAYS_INLINE void take(struct hb_consumer *c, void **items, unsigned got,
-			       enum hb_item_kind kind, hb_item_sum_fn *item_sum)
+			       enum hb_item_kind kind, hb_item_sum_fn *item_sum, int narrow)
 {
 	struct hb_run *run = c->run;
 	const unsigned np = run->np;
@@ -345,6 +346,8 @@ static ALWAYS_INLINE void take(struct hb_consumer *c, void **items, unsigned got
 		struct hb_item_sums s;
 		if (item_sum)
 			item_sum(items, got, &s);
+		else if (narrow) /* a constant: the symmetric loops' (item_sum.h) */
+			hb_item_sums_inline2(items, got, &s);
 		else
 			hb_item_sums_inline(items, got, &s);
 		uint64_t v0 = (uint64_t)(uintptr_t)items[0];

@@ -209,6 +209,17 @@ static void test_item_sum_widths_agree(void **state)
 			seqs[i - 1] = prev, seqs[i] = cur;
 		}
 	}
+	/* the symmetric loops' pass, 2 at a time, gives the inline pass's word */
+	for (unsigned start = 0; start < 4; start++)
+		for (unsigned n = 0; start + n <= N; n++) {
+			struct hb_item_sums a, b;
+			hb_item_sums_inline(vals + start, n, &a);
+			hb_item_sums_inline2(vals + start, n, &b);
+			assert_true(a.off == b.off);
+			hb_item_sums_inline(seqs + start, n, &a);
+			hb_item_sums_inline2(seqs + start, n, &b);
+			assert_true(a.off == b.off);
+		}
 	assert_true(ran >= 4); /* scalar, vector, inline and auto at least */
 	assert_int_equal(hb_accounting_resolve(HB_ACCOUNT_AUTO), HB_ACCOUNT_INLINE);
 	assert_null(hb_item_sum_select(HB_ACCOUNT_AUTO)); /* the loops' own pass */
