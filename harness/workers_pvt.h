@@ -95,6 +95,20 @@ static ALWAYS_INLINE void publish_t0(struct hb_producer *p, uint64_t seq, uint64
 	atomic_store_explicit(&p->t0, next_send - seq * p->run->interval, memory_order_relaxed);
 }
 
+/* Timed sequence s of producer p, sent at the clock read once for the
+ * operation (*now, read here if 0), into the producer's stamp ring. */
+static ALWAYS_INLINE void stamp_timed(struct hb_producer *p, uint64_t s, uint64_t *now)
+{
+	const struct hb_run *run = p->run;
+	uint64_t lap = s >> run->sample_shift;
+	uint64_t t = *now ? *now : (*now = hc_now());
+	/* Relaxed: the queue's release/acquire of this item (enqueued after
+	 * this store) carries it to its consumer; a later lap's store over it
+	 * is told by the tag (record_timed). */
+	atomic_store_explicit(&p->stamps[lap & run->stamp_mask], hb_stamp(lap >> run->stamp_bits, t),
+			      memory_order_relaxed);
+}
+
 /*
  * Make the items of sequences seq..seq+n-1 of producer p into items[]
  * (values, or messages holding them in message mode). Each carries its producer and
@@ -103,6 +117,11 @@ static ALWAYS_INLINE void publish_t0(struct hb_producer *p, uint64_t seq, uint64
  * if 0) goes to the producer's stamp ring (in open loop its send time
  * follows from its sequence: publish_t0). Returns how many were made: fewer
  * than n when a message was not free (next_msg).
+ *
+ * Inline values are written as consecutive values first, with no test per
+ * item (a loop the compiler vectorizes, as the bare loop's), then the few
+ * multiples of the sample among them are marked: a test of the sequence per
+ * item cost a burst's producer about as much as its enqueue (issue 44).
  */
 static ALWAYS_INLINE unsigned make_items(struct hb_producer *p, uint64_t seq, unsigned n,
 					 enum hb_item_kind kind, int wait, uint64_t interval,
@@ -110,22 +129,26 @@ static ALWAYS_INLINE unsigned make_items(struct hb_producer *p, uint64_t seq, un
 {
 	const struct hb_run *run = p->run;
 	const uint64_t smask = run->sample_mask, pid = p->id;
+	if (kind == HB_ITEM_INLINE && (seq & HB_ITEM_LOW_MASK) + n <= HB_ITEM_LOW_MASK + 1) {
+		/* no wrap of the sequence field inside the burst: value + i is
+		 * sequence seq + i's */
+		const uint64_t base = hb_item_untimed(pid, seq);
+		for (unsigned i = 0; i < n; i++)
+			items[i] = (void *)(uintptr_t)(base + i);
+		for (uint64_t s = (seq + smask) & ~smask; s - seq < n; s += smask + 1) {
+			items[s - seq] = (void *)(uintptr_t)hb_item_timed(pid, s);
+			if (!interval)
+				stamp_timed(p, s, now);
+		}
+		return n;
+	}
 	unsigned made = 0;
 	for (; made < n; made++) {
 		uint64_t s = seq + made, v;
 		if ((s & smask) == 0) {
 			v = hb_item_timed(pid, s);
-			if (!interval) {
-				uint64_t lap = s >> run->sample_shift;
-				uint64_t t = *now ? *now : (*now = hc_now());
-				/* Relaxed: the queue's release/acquire of this item
-				 * (enqueued after this store) carries it to its
-				 * consumer; a later lap's store over it is told by
-				 * the tag (record_timed). */
-				atomic_store_explicit(&p->stamps[lap & run->stamp_mask],
-						      hb_stamp(lap >> run->stamp_bits, t),
-						      memory_order_relaxed);
-			}
+			if (!interval)
+				stamp_timed(p, s, now);
 		} else {
 			v = hb_item_untimed(pid, s);
 		}
