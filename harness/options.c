@@ -215,7 +215,9 @@ void hb_usage(FILE *out)
 		"                      the manifest's items) run with message items alone\n"
 		"  --sample N          every N-th item of a producer is timed (its send time kept);\n"
 		"                      the clock stays off the others. A power of two, 1..1048576\n"
-		"                      (default 256; 1 with --rate or --load)\n"
+		"                      (default 256; with --bursts 256 x --batch, rounded up to a power\n"
+		"                      of two, at most 1048576: one timed burst in 256; 1 with --rate\n"
+		"                      or --load)\n"
 		"  --accounting W      how a consumer accounts for a burst of inline items (count,\n"
 		"                      checksum and order in one pass; harness/item_sum.h): inline\n"
 		"                      (compiled into the loop: 4 values at a time with AVX2, else 2),\n"
@@ -890,6 +892,17 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 		    "fraction of");
 	if ((o->rate > 0 || o->load > 0) && !sample_given)
 		o->sample = 1; /* below saturation the clock costs little: time every item */
+	else if (o->bursts && !sample_given) {
+		/* One timed operation in 256, as with single operations: a burst's
+		 * items travel together, and a burst holding a timed item costs
+		 * what a timed single operation costs (two clock reads, a stamp,
+		 * the consumer's second look); one in 256 items would time one
+		 * burst of 32 in 8 and set the pace of a closed loop (issue 44). */
+		unsigned long long s = 256;
+		while (s < 256ull * o->batch && s < 1048576)
+			s <<= 1;
+		o->sample = (unsigned)s;
+	}
 	if (o->mode == HB_RUN && o->queue->message_only && o->item != HB_ITEM_MESSAGE)
 		return hb_usage_error("--queue %s takes message items only (give --item message): %s",
 				      o->queue->name, o->queue->message_only);
