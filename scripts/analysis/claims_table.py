@@ -20,7 +20,7 @@ from . import hostfacts
 from . import nrdata
 from .regime_report import regime_says
 from . import stats
-from ..common import placement, regime
+from ..common import manifest, placement, regime
 from ..common.looks import LOOKS
 from ..common.benches import FIDELITY_DIAGNOSTIC
 
@@ -324,6 +324,38 @@ def m_peers(item, bursts, peer):
     return measure
 
 
+def m_best_bounded(workload, bursts):
+    """numaring against the best bounded peer in one cell of the peers sweep
+    (findings.peers_best_bounded: one node, the lowest thread count)."""
+    def measure(ctx):
+        r = findings.peers_best_bounded(ctx.dir, workload, bursts)
+        if not r:
+            return None
+        return _ratio(
+            r, "over_best", "peers.csv",
+            f"numaring / {r['best_peer']} (the bounded peer with the highest median of "
+            f"{len(r['mops'])}) throughput, {workload}, "
+            f"{'bursts' if bursts == '1' else 'single operations'}, inline items, "
+            f"{r['threads']} threads" + (" (oversubscribed)" if r.get("oversubscribed") else "")
+            + (f", {regime_says(r)}" if workload == "prodcons" else ""))
+    return measure
+
+
+def m_default_backoff(workload):
+    """The production default backoff against the best other backoff of F4's
+    sweep (findings.f4_default)."""
+    def measure(ctx):
+        r = findings.f4_default(ctx.dir, workload)
+        if not r:
+            return None
+        return _ratio(
+            r, "over_best", "f4-backoff.csv",
+            f"numaring with its default backoff ({r['default']}) / with {r['best']} (the "
+            f"other backoff with the highest median) throughput, {workload}, no local work, "
+            f"{r['threads']} threads" + (" (oversubscribed)" if r.get("oversubscribed") else ""))
+    return measure
+
+
 def _cross_dir(ctx):
     """The folder whose peers sweep ran across nodes: the host's own where it
     has two real nodes, else its emulated sibling (none here: peers.exp runs
@@ -564,6 +596,31 @@ CLAIMS = [
           "(peers sweep).",
           "peers.csv: throughput_ops_per_s, queue numaring vs flat, single operations",
           "paired median ratio", ">=", 1.0, "x", "", ANY, m_peers("inline", "0", "flat")),
+] + [
+    # on one node, in every cell (issue 45 item 5): first among the bounded
+    # queues people use, or not
+    Claim(f"ring.best-bounded-{w}-{'bursts' if b == '1' else 'single'}", "ring",
+          f"On one node, {'with bursts' if b == '1' else 'with single operations'}, in {w}"
+          f"{desc}, NumaRing moves at least as many items as the best bounded peer "
+          "(peers sweep, the lowest thread count).",
+          f"peers.csv: throughput_ops_per_s, numaring vs the bounded queue that moves data "
+          f"with the highest median, workload {w}, {'bursts' if b == '1' else 'single operations'}, "
+          "inline items, pin compact",
+          "paired median ratio", ">=", 1.0, "x", "", ANY, m_best_bounded(w, b))
+    for w, desc in (("prodcons", ""), ("pairs", " (every thread enqueues then dequeues)"),
+                    ("mixed", " (every thread enqueues or dequeues at random)"))
+    for b in ("0", "1")
+] + [
+    Claim(f"ring.default-backoff-{w}", "ring",
+          f"In {w}, NumaRing's default backoff comes within 10% of the best of the others "
+          "(F4's sweep, no local work).",
+          f"f4-backoff.csv: throughput_ops_per_s, workload {w}, work 0, the default backoff "
+          "vs the other backoff with the highest median",
+          "paired median ratio", ">=", 0.9, "x", "",
+          "any host with >= 2 cores", m_default_backoff(w), needs_cores(2))
+    # where same-role threads race: the symmetric workloads
+    for w in manifest.workloads() if w != "prodcons"
+] + [
     # across nodes (issue 31 item 9): what a NUMA-aware queue buys where the
     # items cross the interconnect, against the queues people use there
     Claim("ring.cross-rte", "ring",

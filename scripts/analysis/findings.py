@@ -673,6 +673,78 @@ def peers(hostdir, item="inline", work=PEERS_WORK, pin=PEERS_PIN, at="lowest"):
     return out
 
 
+def bounded_peers():
+    """numaring's bounded peers that move data, by the manifest (its
+    capacity_kind and moves_data): on one node each keeps FIFO order (the
+    sharded queue's per-node order is one order there), so these are the
+    strict-FIFO rings and locked queues numaring is first among or not."""
+    return tuple(q for q in manifest.queues(fabricates=False)
+                 if q != "numaring" and manifest.queue(q)["bounded"]
+                 and manifest.queue(q)["moves_data"])
+
+
+def peers_best_bounded(hostdir, workload, bursts, item="inline", work=PEERS_WORK,
+                       pin=PEERS_PIN):
+    """numaring against the best of bounded_peers() in one cell of the peers
+    sweep: one workload (prodcons, pairs, mixed), single operations (bursts
+    "0") or bursts ("1"), the lowest thread count the cell ran, one item mode,
+    the sweep's named work and placement (compact: one node). The best peer
+    is the one with the highest median; the ratio is paired per repetition,
+    and in prodcons quoted within the regime most pairs ran in (as peers()).
+    None where numaring or every such peer is missing."""
+    rows = [r for r in peers_rows(hostdir, item, workload, work, pin)
+            if str(r.get("bursts", "0")) == bursts]
+    if not rows:
+        return None
+    t = min(threads(r) for r in rows)
+    rows = [r for r in rows if threads(r) == t]
+    ring = by(rows, queue="numaring")
+    kept = bounded_peers()
+    meds = {q: v for q, _, v in per_queue(rows) if q in kept}
+    if not ring or not meds:
+        return None
+    best = max(meds, key=meds.get)
+    best_rows = by(rows, queue=best)
+    out = {"threads": t, "workload": workload, "bursts": bursts, "item": item,
+           "best_peer": best, "oversubscribed": any_oversubscribed(rows),
+           "stolen": stolen_runs(rows), "mops": {q: v / 1e6 for q, v in meds.items()}}
+    if workload == "prodcons":
+        reg = {}
+        g = within_regime(reg, ring, best_rows)
+        out.update(reg)
+        ring, best_rows = regime_rows(ring, g), regime_rows(best_rows, g)
+    put_ratio(out, "over_best", paired(ring, best_rows))
+    return out
+
+
+def f4_default(hostdir, workload, work=0.0, rows=None):
+    """The production default backoff (the manifest's backoff_default) against
+    the best of the other backoffs F4 ran (none included) by median, in one
+    workload and amount of local work, at F4's thread count (f4()): the
+    paired ratio default / best per repetition. None where the default or
+    every other backoff is missing."""
+    if rows is None:
+        rows = load(os.path.join(hostdir, "f4-backoff.csv"))
+    rows = [r for r in rows if workload_of(r) == workload and work_of(r) == work]
+    default = manifest.backoff_default()
+    if not by(rows, backoff=default):
+        return None
+    m, _ = f3_threads(rows, hostdir)
+    rows = [r for r in rows if threads(r) == m]
+    meds = {b: med(by(rows, backoff=b), "throughput_ops_per_s") for b in manifest.backoffs()
+            if b != default}
+    meds = {b: v for b, v in meds.items() if v}
+    drows = by(rows, backoff=default)
+    if not meds or not drows:
+        return None
+    best = max(meds, key=meds.get)
+    out = {"threads": m, "workload": workload, "work": work, "default": default,
+           "best": best, "oversubscribed": any_oversubscribed(rows),
+           "stolen": stolen_runs(rows)}
+    put_ratio(out, "over_best", paired(drows, by(rows, backoff=best)))
+    return out
+
+
 def per_queue(rs):
     """(queue, its rows, median throughput) of each queue of PEER_QUEUES that rs ran."""
     for q in PEER_QUEUES:

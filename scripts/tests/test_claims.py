@@ -15,7 +15,8 @@ import sys
 import tempfile
 import unittest
 
-from scripts.analysis import claims, claims_table
+from scripts.analysis import claims, claims_table, findings
+from scripts.common import manifest
 from scripts.tests import fakeresults, module, slow
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -138,6 +139,26 @@ def add_cross(hostdir):
     write(path, fields, out)
 
 
+def add_symmetric(hostdir):
+    """peers.csv's compact rows again as workloads pairs and mixed (a
+    workload column), and F4's pairs and mixed rows again with the default
+    backoff: what the one-node cells and the default's claims read."""
+    path = os.path.join(hostdir, "peers.csv")
+    fields, rows = read(path)
+    fields = fields + [c for c in ("workload",) if c not in fields]
+    out = [dict(r, workload="prodcons") for r in rows]
+    for w in ("pairs", "mixed"):
+        out += [dict(r, workload=w, point=f"{r['point']}_workload={w}") for r in rows
+                if r.get("pin", "compact") == "compact"]
+    write(path, fields, out)
+    path = os.path.join(hostdir, "f4-backoff.csv")
+    fields, rows = read(path)
+    default = manifest.backoff_default()
+    rows += [dict(r, backoff=default, point=f"{r['point']}_backoff={default}") for r in rows
+             if r["backoff"] == "none" and r["workload"] != "prodcons"]
+    write(path, fields, rows)
+
+
 def big_host(root):
     """A two-socket host at the study's scale: every claim is testable."""
     fakeresults.make_synthetic(root, "big", kind="real", threads=(2, 32), reps=REPS,
@@ -146,6 +167,7 @@ def big_host(root):
     write_bench(os.path.join(root, "big"))
     add_workloads(os.path.join(root, "big"))
     add_cross(os.path.join(root, "big"))
+    add_symmetric(os.path.join(root, "big"))
     return os.path.join(root, "big")
 
 
@@ -238,6 +260,36 @@ def mutations(h):
                   {**sel, "where": "bare"}, "throughput_ops_per_s", ratio_to(v))
         return put
 
+    def best_bounded(w, bursts):
+        # every bounded peer at flat's speed / 1.6 (flat the best), then
+        # numaring at v x flat
+        def put(v):
+            ran = {r["queue"] for r in read(c("peers.csv"))[1]}
+            for q in findings.bounded_peers():
+                if q != "flat" and q in ran:
+                    force(c("peers.csv"), {"queue": q, "bursts": bursts, "workload": w},
+                          {"queue": "flat", "bursts": bursts, "workload": w},
+                          "throughput_ops_per_s", ratio_to(1 / 1.6))
+            force(c("peers.csv"), {"queue": "numaring", "bursts": bursts, "workload": w},
+                  {"queue": "flat", "bursts": bursts, "workload": w},
+                  "throughput_ops_per_s", ratio_to(v))
+        return put
+
+    def default_backoff(w):
+        # every other backoff at none's speed / 1.6 (none the best), then the
+        # default at v x none
+        def put(v):
+            default = manifest.backoff_default()
+            for b in manifest.backoffs():
+                if b not in ("none", default):
+                    force(c("f4-backoff.csv"), {"backoff": b, "workload": w, "work_ns": 0},
+                          {"backoff": "none", "workload": w, "work_ns": 0},
+                          "throughput_ops_per_s", ratio_to(1 / 1.6))
+            force(c("f4-backoff.csv"), {"backoff": default, "workload": w, "work_ns": 0},
+                  {"backoff": "none", "workload": w, "work_ns": 0}, "throughput_ops_per_s",
+                  ratio_to(v))
+        return put
+
     def order(v):
         set_all(c("peers.csv"), {"queue": "numaring"}, "ordering_enforced", "1")
         set_all(c("peers.csv"), {"queue": "numaring"}, "inversions_per_million", f"{v:g}")
@@ -275,6 +327,11 @@ def mutations(h):
         "harness.fidelity-message": (fidelity("message", "1p1c"), 0.95, 0.4),
         "ring.oversub-no-collapse": (oversub, 0.5, 0.05),
         "ring.order-kept": (order, 0.0, 3.0),
+        **{f"ring.best-bounded-{w}-{'bursts' if b == '1' else 'single'}":
+           (best_bounded(w, b), 1.3, 0.8)
+           for w in ("prodcons", "pairs", "mixed") for b in ("0", "1")},
+        **{f"ring.default-backoff-{w}": (default_backoff(w), 0.97, 0.8)
+           for w in ("pairs", "mixed")},
     }
 
 

@@ -143,8 +143,14 @@ class ParserTest(unittest.TestCase):
         # the headline: every queue, single operations; bursts for those that take them
         head = [o for o in opts if o["workload"] == "prodcons" and o["pace"] == "free"]
         self.assertEqual(len(head), len(queues) + len(set(queues) - nob))
-        # pairs and mixed: every queue, single operations, here
-        self.assertEqual(len([o for o in opts if o["workload"] != "prodcons"]), 2 * len(queues))
+        # pairs and mixed: every queue, single operations, here; bursts for the
+        # bounded queues the claims weigh numaring against (its quick.queue)
+        sym = [o for o in opts if o["workload"] != "prodcons"]
+        self.assertEqual(len([o for o in sym if o["bursts"] == "0"]), 2 * len(queues))
+        bursts = {o["queue"] for o in sym if o["bursts"] == "1"}
+        self.assertIn("numaring", bursts)
+        self.assertTrue(all(manifest.queue(q)["bursts"] for q in bursts))
+        self.assertEqual(len([o for o in sym if o["bursts"] == "1"]), 2 * len(bursts))
         paced = next(p for p in pts if p.opts["workload"] == "prodcons"
                      and p.opts["pace"] == "producer" and p.opts["queue"] == "numaring")
         args = paced.args()

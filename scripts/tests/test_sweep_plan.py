@@ -151,7 +151,7 @@ class ClaimsFindTheirPoints(unittest.TestCase):
         self.assertEqual(seen, set(figures))
 
     def test_exploratory_blocks_run_in_the_full_profile_only_and_last(self):
-        e = next(x for x in self.exps if x.name == "peers")
+        e = next(x for x in self.exps if x.name == "f4-backoff")
         explo = [b for b in e.blocks if b.tier == "exploratory"]
         self.assertTrue(explo)
         for prof in ("quick", "smoke"):
