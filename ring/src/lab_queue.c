@@ -206,7 +206,7 @@ const void *numaring_node_ring(const struct numaring *q, unsigned node, size_t *
 
 /*
  * The slow paths note the split of the last dequeue that left the fast
- * path, with st.dequeued as it stood then (note_paths, transfer.c); the fast
+ * path, with st.dequeued as it stood then (nr_note_paths, nr_internal.h); the fast
  * path adds to st.dequeued only what the local ring served. So `since`, what
  * st.dequeued gained after the note, is local, and:
  *   since >= n  the last dequeue came after the noted one and took its n

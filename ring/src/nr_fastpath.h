@@ -115,6 +115,32 @@ static NR_INLINE void nr_route(struct numaring_worker *w, enum numaring_lookup m
  * Either way, a ring that is full or empty (or held items) sends the
  * operation to its direction's one slow path.
  */
+/*
+ * Whether a full or empty local ring is the whole answer: the queue has one
+ * ring (one node, look-up NONE) and the worker holds nothing. Then the slow
+ * paths (transfer.c) have nowhere else to put or find an item, but orphans,
+ * and a failed operation returns here, as the flat ring's does, without
+ * their calls: in pairs and mixed a ring that settles full or empty fails a
+ * large share of its operations (issue 45 item 2). mode is a constant, so
+ * this folds away in every other core.
+ */
+static NR_INLINE int nr_alone(const struct numaring_worker *w, enum numaring_lookup mode)
+{
+	return mode == NUMARING_LOOKUP_NONE && w->alone && w->npending == 0;
+}
+
+/* nr_alone() and no orphan to hand out: an empty ring is the answer.
+ * Relaxed: a hint, as in nr_dequeue_slow: an orphan left at this moment is
+ * found by a later dequeue, as one left just after the slow path's load is. */
+static NR_INLINE int nr_alone_and_empty(struct numaring_worker *w, enum numaring_lookup mode)
+{
+	if (!nr_alone(w, mode) ||
+	    atomic_load_explicit(&w->q->orphan_count, memory_order_relaxed) != 0)
+		return 0;
+	nr_note_paths(w, 0, 0, 0, 0); /* what nr_dequeue_slow notes of an empty dequeue */
+	return 1;
+}
+
 static NR_INLINE int nr_enqueue_core(struct numaring_worker *w, void *item,
 				     enum numaring_lookup mode)
 {
@@ -123,6 +149,8 @@ static NR_INLINE int nr_enqueue_core(struct numaring_worker *w, void *item,
 		w->st.enqueued++;
 		return 0;
 	}
+	if (nr_alone(w, mode))
+		return -ENOBUFS;
 	return nr_enqueue_slow_one(w, item);
 }
 
@@ -136,6 +164,8 @@ static NR_INLINE int nr_dequeue_core(struct numaring_worker *w, void **item,
 		w->st.dequeued++;
 		return 0;
 	}
+	if (nr_alone_and_empty(w, mode))
+		return -ENOENT;
 	return nr_dequeue_slow(w, item, 1) == 1 ? 0 : -ENOENT;
 }
 
@@ -150,6 +180,8 @@ static NR_INLINE unsigned nr_enqueue_burst_core(struct numaring_worker *w, void 
 		if (likely(done == n))
 			return done;
 	}
+	if (nr_alone(w, mode))
+		return done;
 	return nr_enqueue_slow(w, items, n, done);
 }
 
@@ -168,6 +200,8 @@ static NR_INLINE unsigned nr_dequeue_burst_core(struct numaring_worker *w, void 
 	got += k;
 	if (likely(got > 0))
 		return got;
+	if (nr_alone_and_empty(w, mode))
+		return 0;
 	return nr_dequeue_slow(w, items, n);
 }
 

@@ -114,6 +114,7 @@ struct numaring_worker {
 	uint8_t key_kind;      /* what lookup keys are: CPU or kernel node */
 	uint8_t rseq;          /* q->lookup is RSEQ: production's branch, at hand */
 	uint8_t fixed;         /* q->lookup is NONE (one node with CPUs): the other branch */
+	uint8_t alone;         /* the queue has one ring: a full or empty one is the answer */
 	uint16_t rseq_off;     /* RSEQ: offset of the key in struct rseq */
 #ifdef NR_LAB
 	uint8_t key_shift;     /* RDPID: the key is (TSC_AUX >> shift) & mask */
@@ -133,7 +134,7 @@ struct numaring_worker {
 #ifdef NR_LAB
 	/* numaring_dequeue_paths: the last dequeue that left the fast path
 	 * (handed out held items, or found the local ring empty), noted by the
-	 * slow path only (note_paths, transfer.c): st.dequeued once it had
+	 * slow path only (nr_note_paths): st.dequeued once it had
 	 * counted its items, and those items by enum numaring_path. What
 	 * st.dequeued gained since came from the local ring: the fast path
 	 * stores nothing more. Last in the group, after the fast path's fields,
@@ -228,6 +229,26 @@ NR_HIDDEN int nr_recheck_on_slow_path(struct numaring_worker *w);
 /* 1 if this CPU has rdpid and Linux keeps the CPU in TSC_AUX. */
 NR_HIDDEN int nr_rdpid_ok(void);
 #endif
+
+/* The split of a dequeue that left the fast path, for numaring_dequeue_paths:
+ * `local`, `transfer` and `held` items, in the order held first (held_first)
+ * or local, transfer, held. Called once the dequeue has counted them into
+ * st.dequeued, so that what st.dequeued gains after this is the fast path's,
+ * all local. The lab's only: production's slow paths store nothing more.
+ * Plain stores: the worker's own fields, read by its own thread only. */
+static inline void nr_note_paths(struct numaring_worker *w, unsigned local, unsigned transfer,
+				 unsigned held, int held_first)
+{
+#ifdef NR_LAB
+	w->path_mark = w->st.dequeued;
+	w->path_count[NUMARING_PATH_LOCAL] = local;
+	w->path_count[NUMARING_PATH_TRANSFER] = transfer;
+	w->path_count[NUMARING_PATH_HELD] = held;
+	w->path_held_first = (uint8_t)held_first;
+#else
+	(void)w, (void)local, (void)transfer, (void)held, (void)held_first;
+#endif
+}
 
 /* ---- transfer.c: everything that leaves the local ring ---- */
 

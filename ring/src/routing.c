@@ -168,6 +168,7 @@ void nr_route_attach(struct numaring_worker *w)
 	w->key_kind = (uint8_t)key_kind(q);
 	w->rseq = q->lookup == NUMARING_LOOKUP_RSEQ;
 	w->fixed = q->lookup == NUMARING_LOOKUP_NONE;
+	w->alone = q->nnodes == 1;
 	/* RSEQ and RDPID read the key without a test of its kind */
 	w->rseq_off = w->key_kind == NR_KEY_CPU ? NR_RSEQ_CPU_ID_OFF : NR_RSEQ_NODE_ID_OFF;
 #ifdef NR_LAB

@@ -124,26 +124,6 @@ void nr_flush_pending(struct numaring_worker *w)
 	w->npending -= done;
 }
 
-/* The split of a dequeue that left the fast path, for numaring_dequeue_paths:
- * `local`, `transfer` and `held` items, in the order held first (held_first)
- * or local, transfer, held. Called once the dequeue has counted them into
- * st.dequeued, so that what st.dequeued gains after this is the fast path's,
- * all local. The lab's only: production's slow paths store nothing more.
- * Plain stores: the worker's own fields, read by its own thread only. */
-static inline void note_paths(struct numaring_worker *w, unsigned local, unsigned transfer,
-			      unsigned held, int held_first)
-{
-#ifdef NR_LAB
-	w->path_mark = w->st.dequeued;
-	w->path_count[NUMARING_PATH_LOCAL] = local;
-	w->path_count[NUMARING_PATH_TRANSFER] = transfer;
-	w->path_count[NUMARING_PATH_HELD] = held;
-	w->path_held_first = (uint8_t)held_first;
-#else
-	(void)w, (void)local, (void)transfer, (void)held, (void)held_first;
-#endif
-}
-
 /* Hand out up to n held items (newest first); counted as dequeued, not local. */
 unsigned nr_pop_pending(struct numaring_worker *w, void **items, unsigned n)
 {
@@ -152,7 +132,7 @@ unsigned nr_pop_pending(struct numaring_worker *w, void **items, unsigned n)
 		items[got++] = w->pending[--w->npending];
 	w->st.dequeued += got;
 	w->nonlocal += got;
-	note_paths(w, 0, 0, got, 1); /* a burst's fast path may add local items after them */
+	nr_note_paths(w, 0, 0, got, 1); /* a burst's fast path may add local items after them */
 	return got;
 }
 static int take_orphan(struct numaring *q, void **item)
@@ -339,7 +319,7 @@ unsigned nr_dequeue_slow(struct numaring_worker *w, void **items, unsigned n)
 		got = nr_ring_dequeue_burst(w->local, items, n, &w->bo);
 		if (got > 0) {
 			w->st.dequeued += got;
-			note_paths(w, got, 0, 0, 0); /* the new node's ring is local */
+			nr_note_paths(w, got, 0, 0, 0); /* the new node's ring is local */
 			return got;
 		}
 	}
@@ -354,7 +334,7 @@ unsigned nr_dequeue_slow(struct numaring_worker *w, void **items, unsigned n)
 	w->nonlocal += got;
 	/* the batch's items first, then orphans (held by a detached worker);
 	 * an empty dequeue notes an empty split */
-	note_paths(w, 0, pulled, got - pulled, 0);
+	nr_note_paths(w, 0, pulled, got - pulled, 0);
 	return got;
 }
 
