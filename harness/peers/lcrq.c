@@ -87,9 +87,11 @@
  *
  * Layout. Each cell is padded to HQ_LINE (128 bytes, a line pair: x86's
  * adjacent-line prefetcher moves lines in pairs), so that the neighbouring
- * positions consecutive F&As hand to different threads share no line; the
- * paper pads its cells to avoid that false sharing (to a 64-byte line; the
- * project's unit is the pair). Head, Tail and next each have a line pair.
+ * positions consecutive F&As hand to different threads share no line. The
+ * paper pads its cells against that false sharing, as we recall it (to a
+ * cache line; not re-checked against its text); the project's unit is the
+ * line pair, which is where ours may differ. Head, Tail and next each have a
+ * line pair.
  * Cells are thus 16-byte aligned, as cmpxchg16b requires.
  *
  * Ring size. R = LCRQ_RING (4096) cells, 512 KiB a CRQ with its padding:
