@@ -92,11 +92,19 @@ $(B)/obj/harness/peers/scq_m%.o: harness/peers/scq.c $(HARNESS_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_) $(HARNESS_CFLAGS) -DSCQ_MUTATION=$* -c $< -o $@
 
-$(B)/tests/test_peers: harness/tests/test_peers.c $(PEER_OBJS) $(SCQ_MUTANT_OBJS) $(B)/obj/harness/clock.o \
-		$(B)/obj/harness/item_sum.o $(NUMARING_LAB_SO)
+# LCRQ's mutants, the same way (-DLCRQ_MUTATION=k; lcrq.c's comment lists
+# them), for test_peers' lcrq/mutant-* tests.
+LCRQ_MUTANTS := 1 2 3
+LCRQ_MUTANT_OBJS := $(LCRQ_MUTANTS:%=$(B)/obj/harness/peers/lcrq_m%.o)
+$(B)/obj/harness/peers/lcrq_m%.o: harness/peers/lcrq.c $(HARNESS_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_) $(HARNESS_CFLAGS) -DLCRQ_MUTATION=$* -c $< -o $@
+
+$(B)/tests/test_peers: harness/tests/test_peers.c $(PEER_OBJS) $(SCQ_MUTANT_OBJS) $(LCRQ_MUTANT_OBJS) \
+		$(B)/obj/harness/clock.o $(B)/obj/harness/item_sum.o $(NUMARING_LAB_SO)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_) $(HARNESS_CFLAGS) -c $< -o $@.o
-	$(CXX) -o $@ $@.o $(PEER_OBJS) $(SCQ_MUTANT_OBJS) $(B)/obj/harness/clock.o $(B)/obj/harness/item_sum.o $(HARNESS_LINK_RING) -Wl,-rpath,'$$ORIGIN/..' $(LDFLAGS_) \
+	$(CXX) -o $@ $@.o $(PEER_OBJS) $(SCQ_MUTANT_OBJS) $(LCRQ_MUTANT_OBJS) $(B)/obj/harness/clock.o $(B)/obj/harness/item_sum.o $(HARNESS_LINK_RING) -Wl,-rpath,'$$ORIGIN/..' $(LDFLAGS_) \
 		$(PEER_LIBS) -lcmocka -lm
 
 $(B)/tests/test_bench: harness/tests/test_bench.c $(B)/obj/harness/hgrm.o $(B)/obj/harness/clock.o \

@@ -27,7 +27,7 @@
 
 /* The adapters, one per file; registry.c lists them in hq_all[]. */
 extern const struct hq_ops hq_numaring, hq_flat, hq_ck, hq_rte, hq_moodycamel, hq_boost, hq_tbb,
-	hq_scq, hq_xenium_ms, hq_xenium_ramalhete, hq_xenium_kfifo, hq_sharded, hq_urcu, hq_mutex,
+	hq_scq, hq_lcrq, hq_xenium_ms, hq_xenium_ramalhete, hq_xenium_kfifo, hq_sharded, hq_urcu, hq_mutex,
 	hq_faa, hq_null, hq_fault_drop, hq_fault_dup, hq_fault_corrupt,
 	hq_fault_reorder;
 

@@ -6,7 +6,7 @@
 # C sources: one adapter per queue, plus the registry.
 PEER_C_SRCS := harness/peers/numaring.c harness/peers/flat.c harness/peers/ck.c \
                harness/peers/rte.c harness/peers/moodycamel.c harness/peers/boost.c \
-               harness/peers/tbb.c harness/peers/scq.c harness/peers/xenium.c harness/peers/sharded.c \
+               harness/peers/tbb.c harness/peers/scq.c harness/peers/lcrq.c harness/peers/xenium.c harness/peers/sharded.c \
                harness/peers/urcu.c \
                harness/peers/mutex.c harness/peers/faa.c harness/peers/null.c \
                harness/peers/fault.c harness/peers/registry.c

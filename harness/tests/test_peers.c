@@ -39,11 +39,22 @@
  *               a script of steps that real threads can interleave, run on
  *               SCQ and on the mutant: the mutant reports empty with an
  *               item inside (1) or loses an item (2); SCQ does neither.
+ *   lcrq/crq, lcrq/list, lcrq/stress  LCRQ's own (peers/lcrq.c): one CRQ's
+ *               full edge (it closes) and empty edge, lap after lap; the
+ *               list of CRQs of 2 cells from one thread (FIFO across CRQs,
+ *               NULL and all-ones items, drained CRQs recycled, not
+ *               allocated); exactly once and each producer's order with
+ *               rings of 2, 4 and 8 cells (CRQs close, link, retire and
+ *               recycle under hazard pointers) and up to 8 threads.
+ *   lcrq/mutant-unsafe, lcrq/mutant-cycle, lcrq/mutant-empty  LCRQ with one
+ *               bug put in (lcrq.c built with -DLCRQ_MUTATION=1, 2, 3): a
+ *               script of steps on one CRQ, run on LCRQ and on the mutants:
+ *               each mutant loses an item its script delivers on LCRQ.
  *
  * Worker threads never call cmocka (it is not thread-safe); they count what
  * went wrong and the main thread asserts after joining them.
  * PEERS_FILTER=<cmocka pattern> runs a subset, e.g. PEERS_FILTER=2p2c/urcu,
- * PEERS_FILTER='*scq*' every test of SCQ.
+ * PEERS_FILTER='*scq*' every test of SCQ, PEERS_FILTER='*lcrq*' LCRQ's.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -63,6 +74,7 @@
 
 #include "item.h"
 #include "item_sum.h"
+#include "lcrq.h"
 #include "queue.h"
 #include "scq.h"
 #include "xenium_shim.h" /* XN_KFIFO_K: the k of the k-relaxed queue */
@@ -72,7 +84,7 @@
 #define BATCH 8u
 
 static const char *const expected_order[] = {
-	"numaring", "flat", "ck", "rte", "moodycamel", "boost", "tbb", "scq", "xenium-ms",
+	"numaring", "flat", "ck", "rte", "moodycamel", "boost", "tbb", "scq", "lcrq", "xenium-ms",
 	"xenium-ramalhete", "xenium-kfifo", "sharded", "urcu", "mutex", "faa", "null", "fault-drop",
 	"fault-dup", "fault-corrupt", "fault-reorder"};
 
@@ -1265,6 +1277,387 @@ static void test_scq_mutant_cycle(void **state)
 	}
 }
 
+/* ---- LCRQ (peers/lcrq.c): its CRQ, its list, its mutants ------------------ */
+
+/*
+ * One CRQ of R cells, one thread, lap after lap: R enqueues fit, the next
+ * finds the ring full (t - Head >= R) and closes it, and every enqueue after
+ * that returns closed (Tail's closed bit), without taking a cell; the R
+ * items come out in order, then empty, again and again (fixState keeps Tail
+ * up with Head). Rounds of partial fills first move the positions off the
+ * laps' starts.
+ */
+static void test_lcrq_crq(void **state)
+{
+	(void)state;
+	for (size_t R = 2; R <= 16; R *= 2) {
+		const struct lcrq_hooks *k = &lcrq_hooks;
+		struct lcrq_crq *c = k->crq_create(R);
+		uint64_t x, next = 1, want = 1;
+		assert_non_null(c);
+		for (int round = 0; round < 3 * (int)R + 1; round++) { /* partial: 1..R-1 in, all out */
+			size_t in = (size_t)round % (R - 1) + 1;
+			for (size_t i = 0; i < in; i++)
+				assert_int_equal(k->crq_enqueue(c, next++), 0);
+			for (size_t i = 0; i < in; i++) {
+				assert_int_equal(k->crq_dequeue(c, &x), 0);
+				assert_int_equal(x, want++);
+			}
+			for (int e = 0; e < 3; e++) /* empty, and Tail kept up with Head */
+				assert_int_not_equal(k->crq_dequeue(c, &x), 0);
+			assert_true(k->tail(c) >= k->head(c));
+		}
+		for (size_t i = 0; i < R; i++)
+			assert_int_equal(k->crq_enqueue(c, next++), 0);
+		assert_false(k->closed(c));
+		assert_int_not_equal(k->crq_enqueue(c, 0), 0); /* full: closes */
+		assert_true(k->closed(c));
+		assert_int_equal(k->enqueue_at(c, k->faa_tail(c), 0), LCRQ_ENQ_CLOSED);
+		for (size_t i = 0; i < R; i++) {
+			assert_int_equal(k->crq_dequeue(c, &x), 0);
+			assert_int_equal(x, want++);
+		}
+		assert_int_not_equal(k->crq_dequeue(c, &x), 0);
+		assert_int_not_equal(k->crq_enqueue(c, 1), 0); /* closed for good */
+		k->crq_destroy(c);
+	}
+}
+
+/*
+ * The list, one thread, CRQs of 2 cells: every third enqueue closes the
+ * tail CRQ and links a new one; items come out in FIFO order across them,
+ * NULL and all-ones included; a drained CRQ is retired when Head moves past
+ * it and recycled (its own thread's hazard pointer does not hold it): 200
+ * rounds link about 200 CRQs and allocate one, the others come from the
+ * pool. A second handle (a departed thread's record reused) works the same.
+ */
+static void test_lcrq_list(void **state)
+{
+	const struct hq_ops *o = lcrq_hooks.ops;
+	char err[256] = "";
+	(void)state;
+	void *q = lcrq_hooks.create_sized(2, err, sizeof err);
+	assert_non_null(q);
+	assert_null(lcrq_hooks.create_sized(3, err, sizeof err));
+	assert_non_null(strstr(err, "power of two"));
+	uintptr_t next = 1, want = 1;
+	for (int round = 0; round < 200; round++) {
+		void *h = o->thread_init(q, err, sizeof err), *item;
+		assert_non_null(h);
+		for (int i = 0; i < 3; i++)
+			assert_int_equal(o->enqueue(h, (void *)next++), 0);
+		for (int i = 0; i < 3; i++) {
+			assert_int_equal(o->dequeue(h, &item), 0);
+			assert_int_equal((uintptr_t)item, want++);
+		}
+		assert_int_not_equal(o->dequeue(h, &item), 0);
+		if (round % 50 == 0) { /* values the full bit must not be confused by */
+			assert_int_equal(o->enqueue(h, NULL), 0);
+			assert_int_equal(o->enqueue(h, (void *)~(uintptr_t)0), 0);
+			assert_int_equal(o->dequeue(h, &item), 0);
+			assert_null(item);
+			assert_int_equal(o->dequeue(h, &item), 0);
+			assert_ptr_equal(item, (void *)~(uintptr_t)0);
+		}
+		o->thread_fini(q, h);
+	}
+	print_message("    lcrq ring 2: %llu CRQs linked, %llu allocated\n",
+		      (unsigned long long)lcrq_hooks.appended(q),
+		      (unsigned long long)lcrq_hooks.allocated(q));
+	assert_true(lcrq_hooks.appended(q) >= 200);
+	assert_true(lcrq_hooks.allocated(q) <= 2);
+	o->destroy(q);
+}
+
+/* Stress with tiny rings: CRQs close (full, starving) and are linked,
+ * retired and recycled under the threads' hazard pointers. Producers send
+ * (producer, sequence) items, consumers check each producer's order (FIFO)
+ * and count each item: every item exactly once. */
+#ifdef __SANITIZE_THREAD__
+#define LCRQ_ITEMS 20000u
+#else
+#define LCRQ_ITEMS 100000u
+#endif
+
+struct lcrq_run {
+	void *q;
+	unsigned np;
+	uint64_t total;
+	_Atomic uint32_t *seen;
+	_Atomic uint64_t consumed, bad, out_of_order;
+	_Atomic int timed_out, init_failed;
+	double deadline;
+	pthread_barrier_t start;
+};
+
+struct lcrq_worker {
+	struct lcrq_run *r;
+	unsigned index;
+};
+
+static void *lcrq_attach(struct lcrq_run *r)
+{
+	char err[256];
+	void *h = lcrq_hooks.ops->thread_init(r->q, err, sizeof err);
+	if (!h)
+		atomic_store(&r->init_failed, 1);
+	pthread_barrier_wait(&r->start);
+	return h;
+}
+
+static void lcrq_wait(struct lcrq_run *r, unsigned *fails)
+{
+	if (++*fails % 256 == 0 && now_s() > r->deadline)
+		atomic_store(&r->timed_out, 1);
+	sched_yield();
+}
+
+static void *lcrq_producer(void *arg)
+{
+	struct lcrq_worker *w = arg;
+	struct lcrq_run *r = w->r;
+	unsigned fails = 0;
+	void *h = lcrq_attach(r);
+	for (uint64_t seq = 1; h && seq <= LCRQ_ITEMS && !atomic_load(&r->timed_out);) {
+		uintptr_t v = (uintptr_t)(((uint64_t)w->index + 1) << 32 | seq);
+		if (lcrq_hooks.ops->enqueue(h, (void *)v) == 0)
+			seq++;
+		else
+			lcrq_wait(r, &fails); /* out of memory only */
+	}
+	if (h)
+		lcrq_hooks.ops->thread_fini(r->q, h);
+	return NULL;
+}
+
+static void *lcrq_consumer(void *arg)
+{
+	struct lcrq_worker *w = arg;
+	struct lcrq_run *r = w->r;
+	unsigned fails = 0;
+	uint64_t last[8] = {0};
+	void *h = lcrq_attach(r);
+	while (h && atomic_load(&r->consumed) < r->total && !atomic_load(&r->timed_out)) {
+		void *item;
+		if (lcrq_hooks.ops->dequeue(h, &item) != 0) {
+			lcrq_wait(r, &fails);
+			continue;
+		}
+		uint64_t v = (uintptr_t)item, pr = (v >> 32) - 1, seq = v & 0xffffffffu;
+		if (pr >= r->np || seq < 1 || seq > LCRQ_ITEMS) {
+			atomic_fetch_add(&r->bad, 1);
+		} else {
+			if (seq <= last[pr])
+				atomic_fetch_add(&r->out_of_order, 1);
+			last[pr] = seq;
+			atomic_fetch_add_explicit(&r->seen[pr * LCRQ_ITEMS + seq - 1], 1,
+						  memory_order_relaxed);
+		}
+		atomic_fetch_add(&r->consumed, 1);
+	}
+	if (h)
+		lcrq_hooks.ops->thread_fini(r->q, h);
+	return NULL;
+}
+
+static uint64_t lcrq_stress(size_t ring, unsigned np, unsigned nc)
+{
+	struct lcrq_run r;
+	char err[256] = "";
+	unsigned nt = np + nc;
+	pthread_t tid[nt];
+	struct lcrq_worker wk[nt];
+	double t0 = now_s();
+
+	assert_true(np <= 8);
+	memset(&r, 0, sizeof r);
+	r.np = np;
+	r.total = (uint64_t)np * LCRQ_ITEMS;
+	r.seen = calloc(r.total, sizeof *r.seen);
+	assert_non_null(r.seen);
+	r.deadline = t0 + DEADLINE_S;
+	r.q = lcrq_hooks.create_sized(ring, err, sizeof err);
+	if (!r.q)
+		print_error("lcrq: create failed: %s\n", err);
+	assert_non_null(r.q);
+	pthread_barrier_init(&r.start, NULL, nt);
+	for (unsigned i = 0; i < nt; i++) {
+		wk[i].r = &r;
+		wk[i].index = i < np ? i : i - np;
+		assert_int_equal(pthread_create(&tid[i], NULL, i < np ? lcrq_producer : lcrq_consumer,
+						&wk[i]), 0);
+	}
+	for (unsigned i = 0; i < nt; i++)
+		pthread_join(tid[i], NULL);
+	uint64_t appended = lcrq_hooks.appended(r.q);
+	print_message("    lcrq ring %zu %uP%uC: %llu items in %.2f s, %llu CRQs linked, %llu allocated\n",
+		      ring, np, nc, (unsigned long long)atomic_load(&r.consumed), now_s() - t0,
+		      (unsigned long long)appended, (unsigned long long)lcrq_hooks.allocated(r.q));
+	assert_int_equal(atomic_load(&r.init_failed), 0);
+	assert_false(atomic_load(&r.timed_out));
+	assert_int_equal(atomic_load(&r.bad), 0);
+	assert_int_equal(atomic_load(&r.out_of_order), 0);
+	uint64_t wrong = 0;
+	for (uint64_t v = 0; v < r.total; v++) {
+		uint32_t s = atomic_load_explicit(&r.seen[v], memory_order_relaxed);
+		if (s != 1 && wrong++ < 5)
+			print_error("lcrq: item %llu of producer %llu seen %u times\n",
+				    (unsigned long long)(v % LCRQ_ITEMS + 1),
+				    (unsigned long long)(v / LCRQ_ITEMS), s);
+	}
+	assert_int_equal(wrong, 0);
+	assert_true(lcrq_hooks.allocated(r.q) <= appended);
+	/* empty, and still a queue */
+	void *h = lcrq_hooks.ops->thread_init(r.q, err, sizeof err), *item;
+	assert_non_null(h);
+	assert_int_not_equal(lcrq_hooks.ops->dequeue(h, &item), 0);
+	assert_int_equal(lcrq_hooks.ops->enqueue(h, (void *)7), 0);
+	assert_int_equal(lcrq_hooks.ops->dequeue(h, &item), 0);
+	assert_ptr_equal(item, (void *)7);
+	lcrq_hooks.ops->thread_fini(r.q, h);
+	lcrq_hooks.ops->destroy(r.q);
+	pthread_barrier_destroy(&r.start);
+	free(r.seen);
+	return appended;
+}
+
+static void test_lcrq_stress(void **state)
+{
+	uint64_t appended = 0;
+	(void)state;
+	appended += lcrq_stress(2, 1, 1);
+	appended += lcrq_stress(2, 2, 2);
+	appended += lcrq_stress(4, 1, 3);
+	appended += lcrq_stress(4, 3, 1);
+	appended += lcrq_stress(8, 4, 4);
+	appended += lcrq_stress(2, 5, 2);
+	assert_true(appended > 0); /* the list's path ran: CRQs closed and were linked */
+}
+
+/*
+ * Scripts of steps (lcrq.h) on one CRQ of R cells, each an interleaving
+ * real threads can produce, run on LCRQ and on its mutants.
+ *
+ * unsafe_passed: item A goes in at position 0 and its dequeuer D1 takes
+ * position 0 with F&A on Head and stops. Dequeues of the empty positions 1
+ * .. R-1 return empty. An enqueuer E takes position R (the same cell, the
+ * next lap) and stops. A dequeuer D2 takes position R, finds A there (an
+ * older lap's item): the unsafe transition, and returns empty (E has not
+ * finished: right). D1 goes on and takes A: the cell is empty, its idx R.
+ * E goes on at R: the cell is empty at its idx but unsafe and Head is past
+ * R: its dequeuer has gone, it must pass R over and take the next position.
+ * Returns 0 if E's item then comes out, 1 if it is lost: 4R + 4 dequeues
+ * all report empty after its enqueue returned.
+ */
+static int unsafe_passed(const struct lcrq_hooks *k, size_t R)
+{
+	struct lcrq_crq *c = k->crq_create(R);
+	uint64_t x = 0;
+	int lost = 1;
+	assert_non_null(c);
+	assert_int_equal(k->crq_enqueue(c, 100), 0);
+	uint64_t h0 = k->faa_head(c); /* D1 */
+	assert_int_equal(h0, 0);
+	for (size_t i = 1; i < R; i++)
+		assert_int_not_equal(k->crq_dequeue(c, &x), 0);
+	uint64_t t = k->faa_tail(c); /* E */
+	assert_int_equal(t, R);
+	assert_int_not_equal(k->crq_dequeue(c, &x), 0); /* D2 at R */
+	assert_int_equal(k->dequeue_at(c, h0, &x), LCRQ_DEQ_TAKEN);
+	assert_int_equal(x, 100);
+	if (k->enqueue_at(c, t, 200) != LCRQ_ENQ_OK)
+		assert_int_equal(k->crq_enqueue(c, 200), 0); /* passed over: E goes on */
+	for (size_t i = 0; i < 4 * R + 4 && lost; i++)
+		if (k->crq_dequeue(c, &x) == 0) {
+			assert_int_equal(x, 200);
+			lost = 0;
+		}
+	k->crq_destroy(c);
+	return lost;
+}
+
+/*
+ * late_enqueuer: the CRQ is in use (one item in and out). An enqueuer E
+ * takes position t with F&A on Tail and stops. A dequeuer takes the same
+ * position, finds the cell empty, closes it (the empty transition: its idx
+ * t + R), runs fixState and returns empty. E goes on at t: the cell's idx is
+ * past t, so it must pass t over and take the next position. Returns 0 if
+ * E's item then comes out, 1 if it is lost (4R + 4 empty dequeues).
+ */
+static int late_enqueuer_crq(const struct lcrq_hooks *k, size_t R)
+{
+	struct lcrq_crq *c = k->crq_create(R);
+	uint64_t x = 0;
+	int lost = 1;
+	assert_non_null(c);
+	assert_int_equal(k->crq_enqueue(c, 1), 0);
+	assert_int_equal(k->crq_dequeue(c, &x), 0);
+	assert_int_equal(x, 1);
+	uint64_t t = k->faa_tail(c);
+	assert_int_not_equal(k->crq_dequeue(c, &x), 0); /* took position t */
+	assert_int_equal(k->head(c), t + 1);
+	if (k->enqueue_at(c, t, 200) != LCRQ_ENQ_OK)
+		assert_int_equal(k->crq_enqueue(c, 200), 0);
+	for (size_t i = 0; i < 4 * R + 4 && lost; i++)
+		if (k->crq_dequeue(c, &x) == 0) {
+			assert_int_equal(x, 200);
+			lost = 0;
+		}
+	k->crq_destroy(c);
+	return lost;
+}
+
+/*
+ * Mutant 1, "no unsafe transition" (lcrq_hooks_m1): D2 passes A without
+ * clearing safe, so E, once D1 has taken A, finds a safe empty cell at its
+ * idx and fills it behind Head: its item is lost. LCRQ and mutants 2 and 3
+ * deliver it (the script turns on the unsafe bit alone).
+ */
+static void test_lcrq_mutant_unsafe(void **state)
+{
+	(void)state;
+	assert_non_null(lcrq_hooks_m1.mutation);
+	print_message("    mutant 1: %s\n", lcrq_hooks_m1.mutation);
+	for (size_t R = 2; R <= 16; R *= 2) {
+		assert_int_equal(unsafe_passed(&lcrq_hooks, R), 0);
+		assert_int_equal(unsafe_passed(&lcrq_hooks_m2, R), 0);
+		assert_int_equal(unsafe_passed(&lcrq_hooks_m3, R), 0);
+		assert_int_equal(unsafe_passed(&lcrq_hooks_m1, R), 1);
+	}
+}
+
+/*
+ * Mutant 2, "enqueue's CAS2 at its tail position without the index (cycle)
+ * check" (lcrq_hooks_m2): the late enqueuer fills the cell its dequeuer
+ * closed off (idx t + R), behind Head: lost. LCRQ and mutant 1 deliver.
+ */
+static void test_lcrq_mutant_cycle(void **state)
+{
+	(void)state;
+	assert_non_null(lcrq_hooks_m2.mutation);
+	print_message("    mutant 2: %s\n", lcrq_hooks_m2.mutation);
+	for (size_t R = 2; R <= 16; R *= 2) {
+		assert_int_equal(late_enqueuer_crq(&lcrq_hooks, R), 0);
+		assert_int_equal(late_enqueuer_crq(&lcrq_hooks_m1, R), 0);
+		assert_int_equal(late_enqueuer_crq(&lcrq_hooks_m2, R), 1);
+	}
+}
+
+/*
+ * Mutant 3, "no empty transition" (lcrq_hooks_m3): the dequeuer leaves t's
+ * empty cell as it was, and the late enqueuer fills it behind Head: lost.
+ */
+static void test_lcrq_mutant_empty(void **state)
+{
+	(void)state;
+	assert_non_null(lcrq_hooks_m3.mutation);
+	print_message("    mutant 3: %s\n", lcrq_hooks_m3.mutation);
+	for (size_t R = 2; R <= 16; R *= 2) {
+		assert_int_equal(late_enqueuer_crq(&lcrq_hooks, R), 0);
+		assert_int_equal(late_enqueuer_crq(&lcrq_hooks_m3, R), 1);
+	}
+}
+
 /* ---- main: one test per (case, adapter) ----------------------------------- */
 
 int main(void)
@@ -1295,6 +1688,12 @@ int main(void)
 	tests[n++] = (struct CMUnitTest){"scq/threshold", test_scq_threshold, NULL, NULL, NULL};
 	tests[n++] = (struct CMUnitTest){"scq/mutant-threshold", test_scq_mutant_threshold, NULL, NULL, NULL};
 	tests[n++] = (struct CMUnitTest){"scq/mutant-cycle", test_scq_mutant_cycle, NULL, NULL, NULL};
+	tests[n++] = (struct CMUnitTest){"lcrq/crq", test_lcrq_crq, NULL, NULL, NULL};
+	tests[n++] = (struct CMUnitTest){"lcrq/list", test_lcrq_list, NULL, NULL, NULL};
+	tests[n++] = (struct CMUnitTest){"lcrq/stress", test_lcrq_stress, NULL, NULL, NULL};
+	tests[n++] = (struct CMUnitTest){"lcrq/mutant-unsafe", test_lcrq_mutant_unsafe, NULL, NULL, NULL};
+	tests[n++] = (struct CMUnitTest){"lcrq/mutant-cycle", test_lcrq_mutant_cycle, NULL, NULL, NULL};
+	tests[n++] = (struct CMUnitTest){"lcrq/mutant-empty", test_lcrq_mutant_empty, NULL, NULL, NULL};
 	if (getenv("PEERS_FILTER"))
 		cmocka_set_test_filter(getenv("PEERS_FILTER"));
 	return _cmocka_run_group_tests("peers", tests, n, NULL, NULL);
