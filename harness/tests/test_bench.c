@@ -810,23 +810,41 @@ static void workload_choices_work_and_pace(void **state)
 	 * 19..20 us each make about half the operations of 0..20 us (as
 	 * above): the bound is a ratio to that run, 0.75, between the two, so
 	 * that a work loop calibrated on a busy CPU (a few tens of percent
-	 * off, the same for both runs) does not fail it and a lost floor does */
-	fresh_dir(dir, sizeof dir, "workmin");
-	const char *workmin[] = {"--queue", "flat", "--workload", "pairs", "--threads", "2",
-				 "--work", "19000-20000", "--duration", "0.2", "--warmup", "0",
-				 "--calibrate", "0", "--out", dir, "--quiet", NULL};
-	run_bench(&r, NULL, workmin);
-	if (r.status != 0)
-		fail_msg("--work 19000-20000: exit %d: %s", r.status, r.err);
-	read_summary(dir, &s);
-	if (!(num(&s, "throughput_ops_per_s") > 0 &&
-	      num(&s, "throughput_ops_per_s") < 0.75 * uniform_rate))
-		fail_msg("--work 19000-20000: %s operations/s against %.1f with --work 20000: "
-			 "the floor was not kept",
-			 field(&s, "throughput_ops_per_s"), uniform_rate);
-	assert_string_equal(field(&s, "work_ns"), "20000");
-	assert_string_equal(field(&s, "work_min_ns"), "19000");
-	free(s.text);
+	 * off, the same for both runs) does not fail it and a lost floor does.
+	 * Three runs of each, interleaved: the fastest uniform run against
+	 * the slowest floor run, so that another process taking a CPU during
+	 * a uniform run (which only slows it) does not fail it either. */
+	double uniform_best = uniform_rate, floor_slowest = 0;
+	for (int k = 0; k < 3; k++) {
+		if (k > 0) {
+			fresh_dir(dir, sizeof dir, "work");
+			run_bench(&r, NULL, work);
+			if (r.status != 0)
+				fail_msg("--work: exit %d: %s", r.status, r.err);
+			read_summary(dir, &s);
+			if (num(&s, "throughput_ops_per_s") > uniform_best)
+				uniform_best = num(&s, "throughput_ops_per_s");
+			free(s.text);
+		}
+		fresh_dir(dir, sizeof dir, "workmin");
+		const char *workmin[] = {"--queue", "flat", "--workload", "pairs", "--threads", "2",
+					 "--work", "19000-20000", "--duration", "0.2", "--warmup", "0",
+					 "--calibrate", "0", "--out", dir, "--quiet", NULL};
+		run_bench(&r, NULL, workmin);
+		if (r.status != 0)
+			fail_msg("--work 19000-20000: exit %d: %s", r.status, r.err);
+		read_summary(dir, &s);
+		assert_true(num(&s, "throughput_ops_per_s") > 0);
+		if (k == 0 || num(&s, "throughput_ops_per_s") < floor_slowest)
+			floor_slowest = num(&s, "throughput_ops_per_s");
+		assert_string_equal(field(&s, "work_ns"), "20000");
+		assert_string_equal(field(&s, "work_min_ns"), "19000");
+		free(s.text);
+	}
+	if (!(floor_slowest < 0.75 * uniform_best))
+		fail_msg("--work 19000-20000: %.1f operations/s at the slowest of 3 runs against "
+			 "%.1f with --work 20000 at the fastest: the floor was not kept",
+			 floor_slowest, uniform_best);
 
 	/* 1P1C regimes: a slower producer leaves the consumer polling an empty
 	 * ring, a slower consumer leaves the producer facing a full one */
