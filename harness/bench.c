@@ -144,20 +144,24 @@ static int calibrate(const struct hb_options *o, const struct hq_params *params,
  * per-worker (the fix, so that the load is the same fraction for every
  * gate of one sweep), for a short run. Returns 0, or 1/2 after a message.
  */
+/* The queue's settings run() names (numaring's, by name: queue.h), the
+ * capacity run's copy of them included */
+#define HB_QUEUE_SETTINGS 8
+
 static int measure_capacity(const struct hb_options *o, const struct hq_params *params,
 			    const struct hb_placement *place, const struct hb_work_calibration *work,
 			    double *capacity)
 {
 	struct hb_run run;
 	struct hb_measure m;
-	struct hq_setting set[8];
+	struct hq_setting set[HB_QUEUE_SETTINGS];
 	struct hq_params p = *params;
 	unsigned n = 0;
 	int rc;
-	for (unsigned i = 0; i < params->nsettings && n < 8; i++)
+	for (unsigned i = 0; i < params->nsettings && n < HB_QUEUE_SETTINGS; i++)
 		if (strcmp(params->settings[i].name, "gate") != 0)
 			set[n++] = params->settings[i];
-	if (hq_takes(o->queue, "gate") && n < 8)
+	if (hq_takes(o->queue, "gate") && n < HB_QUEUE_SETTINGS)
 		set[n++] = (struct hq_setting){"gate", "perworker"};
 	p.settings = set;
 	p.nsettings = n;
@@ -321,8 +325,11 @@ static int do_run(const struct hb_options *o)
 		{"linger", linger},
 		{"pause-spin", pause_spin},
 		{"exp-cap", exp_cap},
-		{"topology", o->topology},
+		{"topology", o->topology}, /* last: given only with --topology */
 	};
+	const size_t nsettings = sizeof settings / sizeof settings[0];
+	_Static_assert(sizeof settings / sizeof settings[0] == HB_QUEUE_SETTINGS,
+		       "HB_QUEUE_SETTINGS counts the settings of a run");
 	struct hq_params params = {
 		.capacity = o->capacity,
 		.capacity_per_node = o->capacity_per_node,
@@ -331,7 +338,7 @@ static int do_run(const struct hb_options *o)
 		.item = o->item,
 		.sample = o->sample,
 		.settings = settings,
-		.nsettings = o->topology ? 8 : 7,
+		.nsettings = o->topology ? nsettings : nsettings - 1,
 	};
 
 	/* 2. the harness's own ceiling */

@@ -237,6 +237,10 @@ void hb_print_manifest(FILE *f)
 	names(f, HB_SMT_COUNT_, smt_at);
 	fputs(",\n  \"queue_mems\": ", f);
 	names(f, HB_QMEM_COUNT_, queue_mem_at);
+	/* the node numbers --pin nodes:P/C and --queue-mem node:N accept (the
+	 * experiment files' parser reads them: one range for both sides) */
+	fprintf(f, ",\n  \"pin_max_node\": %d", NUMARING_MAX_NODES - 1);
+	fprintf(f, ",\n  \"queue_mem_max_node\": %d", HB_QMEM_MAX_NODES - 1);
 	fputs(",\n  \"items\": ", f);
 	names(f, HB_ITEM_COUNT_, item_at);
 	fputs(",\n  \"accountings\": ", f);

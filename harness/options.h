@@ -15,6 +15,7 @@
 #include "item_sum.h"
 #include "numaring.h"
 #include "numaring_lab.h"
+#include "qmem.h"
 #include "queue.h"
 
 /* Exit status when the results could not be written (disk full, read-only
@@ -38,21 +39,6 @@ enum hb_smt {
 	HB_SMT_CORES,    /* one thread per core, on its first CPU: siblings stay idle */
 	HB_SMT_SIBLINGS, /* every CPU, a core's hyperthreads one after the other */
 	HB_SMT_COUNT_
-};
-
-/* Where the queue's memory goes (--queue-mem; harness/qmem.c places it).
- * first-touch: where the creating thread's first touch puts it (the queue's
- * own allocations as it runs: the working threads'), as before the option;
- * producers, consumers: the node of the first producer's, the first
- * consumer's CPU (pairs, mixed: thread 0's, for both); interleave: page by
- * page over the run's nodes; node: the OS node queue_mem_node. */
-enum hb_qmem_policy {
-	HB_QMEM_FIRST_TOUCH,
-	HB_QMEM_PRODUCERS,
-	HB_QMEM_CONSUMERS,
-	HB_QMEM_INTERLEAVE,
-	HB_QMEM_NODE,
-	HB_QMEM_COUNT_
 };
 
 /* What the threads do (--workload). prodcons: producer threads enqueue and
@@ -166,10 +152,6 @@ static inline int hb_draws(const struct hb_options *o)
 const char *hb_pin_name(enum hb_pin p);
 /* Names of enum hb_smt ("cores", "siblings"), the same way. */
 const char *hb_smt_name(enum hb_smt s);
-/* Names of enum hb_qmem_policy ("first-touch", ..., "node": node:N's word). */
-const char *hb_qmem_policy_name(enum hb_qmem_policy p);
-/* --queue-mem's value as given: "first-touch", ..., "node:N", into buf. */
-void hb_qmem_policy_format(enum hb_qmem_policy p, int node, char *buf, size_t len);
 
 /*
  * hb_parse - parse argv into *o. Returns 0, or 2 after printing one message

@@ -34,6 +34,7 @@
 #include "errors.h"
 #include "peers.h"
 #include "qmem.h"
+#include "options.h"
 
 /* maxnode of mbind, set_mempolicy and get_mempolicy: the kernel reads one
  * bit fewer than it is told */

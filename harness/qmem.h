@@ -26,8 +26,29 @@
 #include <stddef.h>
 
 #include "numaring_topology.h"
-#include "options.h"
 #include "queue.h"
+
+struct hb_options;
+
+/* Where the queue's memory goes (--queue-mem; harness/qmem.c places it).
+ * first-touch: where the creating thread's first touch puts it (the queue's
+ * own allocations as it runs: the working threads'), as before the option;
+ * producers, consumers: the node of the first producer's, the first
+ * consumer's CPU (pairs, mixed: thread 0's, for both); interleave: page by
+ * page over the run's nodes; node: the OS node queue_mem_node. */
+enum hb_qmem_policy {
+	HB_QMEM_FIRST_TOUCH,
+	HB_QMEM_PRODUCERS,
+	HB_QMEM_CONSUMERS,
+	HB_QMEM_INTERLEAVE,
+	HB_QMEM_NODE,
+	HB_QMEM_COUNT_
+};
+
+/* Names of enum hb_qmem_policy ("first-touch", ..., "node": node:N's word). */
+const char *hb_qmem_policy_name(enum hb_qmem_policy p);
+/* --queue-mem's value as given: "first-touch", ..., "node:N", into buf. */
+void hb_qmem_policy_format(enum hb_qmem_policy p, int node, char *buf, size_t len);
 
 /* OS nodes 0..HB_QMEM_MAX_NODES-1: what a policy names and a count tells */
 #define HB_QMEM_MAX_NODES 256

@@ -125,7 +125,11 @@ def _real(text, lo, hi, zero_ok=False, hi_ok=True):
 def _pin(text):
     """pin: a placement's name, or nodes:P/C (producers on node P, consumers
     on node C: numaring-bench --pin nodes:P/C)."""
-    if re.fullmatch(r"nodes:\d{1,2}/\d{1,2}", text):
+    m = re.fullmatch(r"nodes:(\d+)/(\d+)", text)
+    if m:
+        top = manifest.pin_max_node()
+        if max(int(m.group(1)), int(m.group(2))) > top:
+            raise ValueError(f"{text}: node numbers 0..{top} (numaring-bench --pin)")
         return text
     if text not in PINS:
         raise ValueError(f"unknown value {text!r} (one of: {', '.join(PINS)}, nodes:P/C)")
@@ -135,7 +139,11 @@ def _pin(text):
 def _queue_mem(text):
     """queue-mem: where the queue's memory goes (numaring-bench --queue-mem):
     first-touch, producers, consumers, interleave or node:N."""
-    if re.fullmatch(r"node:\d{1,2}", text):
+    m = re.fullmatch(r"node:(\d+)", text)
+    if m:
+        top = manifest.queue_mem_max_node()
+        if int(m.group(1)) > top:
+            raise ValueError(f"{text}: node numbers 0..{top} (numaring-bench --queue-mem)")
         return text
     names = [m for m in manifest.queue_mems() if m != "node:N"]
     if text not in names:

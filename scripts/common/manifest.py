@@ -87,6 +87,16 @@ def backoff_default():
     return data()["backoff_default"]
 
 
+def pin_max_node():
+    """The highest node number --pin nodes:P/C accepts (NUMARING_MAX_NODES - 1)."""
+    return data()["pin_max_node"]
+
+
+def queue_mem_max_node():
+    """The highest node number --queue-mem node:N accepts (HB_QMEM_MAX_NODES - 1)."""
+    return data()["queue_mem_max_node"]
+
+
 workloads = _names("workloads", "--workload's values.")
 symmetric_workloads = _names("symmetric_workloads", "The workloads whose every thread "
                              "enqueues and dequeues (not prodcons).")

@@ -109,6 +109,15 @@ class ParserTest(unittest.TestCase):
             expfile.points(e, "quick", 2, 2)
         self.assertIn("pin split", str(cm.exception))
 
+    def test_node_numbers_are_the_harness_s(self):
+        # --pin nodes:P/C and --queue-mem node:N: the manifest's range, which
+        # numaring-bench writes from the constants its parser checks against
+        for parse, top, fmt in ((expfile._pin, manifest.pin_max_node(), "nodes:0/{}"),
+                                (expfile._queue_mem, manifest.queue_mem_max_node(), "node:{}")):
+            self.assertEqual(parse(fmt.format(top)), fmt.format(top))
+            with self.assertRaisesRegex(ValueError, f"0..{top}"):
+                parse(fmt.format(top + 1))
+
     def test_peers_as_the_field_runs_it(self):
         """peers.exp (issue 43 item 2), blocks not a factorial: the headline
         curve (prodcons, single operations and bursts, compact and split, every
