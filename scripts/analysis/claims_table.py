@@ -74,7 +74,7 @@ PAIRED = ("paired: decides on the interval of the paired values at the stopping 
           "fewer pairs: inconclusive")
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Claim:
     id: str
     finding: str           # F1..F5, or "ring" for the queue against its peers
@@ -503,194 +503,211 @@ def _paced(exp, what):
 
 
 CLAIMS = [
-    Claim("F1.lookup-dominates", "F1",
-          "Finding the node with libnuma on every operation costs more than moving the item.",
-          _paced("f1-lookup-cost", "lookup libnuma vs none, 1P1C"),
-          "paired median ratio", ">", 1.0, "x", "", ANY, m_f1),
-    Claim("F1.study-11x", "F1",
-          "The per-operation look-up costs more than 11x the data movement (the study's F1).",
-          _paced("f1-lookup-cost", "lookup libnuma vs none, 1P1C"),
-          "paired median ratio", ">", 11.0, "x", "more than 11x", ANY, m_f1),
-    Claim("F2.cache-faster", "F2",
-          "Remembering the node raises throughput against looking it up every operation.",
-          _paced("f2-node-cache", "lookup cached vs libnuma"),
-          "paired median ratio", ">", 1.0, "x", "", "any host with >= 2 cores", m_f2,
-          needs_cores(2)),
-    Claim("F2.study-6x", "F2",
-          "Remembering the node raises throughput 6-7x (the study's F2): the ratio lies "
-          "within the study's range, neither above nor below it.",
-          _paced("f2-node-cache", "lookup cached vs libnuma"),
-          "paired median ratio", "in", (6.0, 7.0), "x", "6-7x", "any host with >= 2 cores",
-          m_f2, needs_cores(2)),
-    Claim("F3.shared-gate-costs", "F3",
-          "At equal offered load below saturation, one shared gate raises the median latency "
-          "of cross-node transfers against a counter per worker (F3's direction).",
-          "f3-gate.csv: p50_ns, gate shared vs perworker, open loop, unsaturated runs; "
-          "gate_waits, batches_in/out, items_in/out",
-          "paired median ratio", ">", 1.0, "x", "",
-          "any host with 2 nodes (real or emulated) where the shared gate is contended and "
-          "transfers move at least half their batch",
-          lambda ctx: m_f3(ctx, exercised=True), needs_two_nodes),
-    Claim("F3.study-200x", "F3",
-          "A counter per worker cuts median latency more than 200x against one shared "
-          "counter (the study's F3).",
-          "f3-gate.csv: p50_ns, gate shared vs perworker, open loop",
-          "paired median ratio", ">", 200.0, "x", "more than 200x", "needs 2 real nodes",
-          m_f3, needs_real_nodes),
-    Claim("F4.study-15-30pct", "F4",
-          "Backoff costs 15-30% of throughput at 32 workers against retrying at once "
-          "(the study's F4): the change lies within the study's range.",
-          "f4-backoff.csv: throughput_ops_per_s, backoff exp vs none",
-          "paired median change", "in", (-30.0, -15.0), "%", "-15% to -30%",
-          f"needs >= {STUDY_WORKERS} cores on 2 real nodes", m_f4("exp"), needs_study_scale)
+    Claim(id="F1.lookup-dominates", finding="F1",
+          sentence="Finding the node with libnuma on every operation costs more than moving the item.",
+          reads=_paced("f1-lookup-cost", "lookup libnuma vs none, 1P1C"),
+          estimator="paired median ratio", op=">", threshold=1.0, unit="x", study="", when=ANY,
+          measure=m_f1),
+    Claim(id="F1.study-11x", finding="F1",
+          sentence="The per-operation look-up costs more than 11x the data movement (the study's F1).",
+          reads=_paced("f1-lookup-cost", "lookup libnuma vs none, 1P1C"),
+          estimator="paired median ratio", op=">", threshold=11.0, unit="x",
+          study="more than 11x", when=ANY, measure=m_f1),
+    Claim(id="F2.cache-faster", finding="F2",
+          sentence="Remembering the node raises throughput against looking it up every operation.",
+          reads=_paced("f2-node-cache", "lookup cached vs libnuma"),
+          estimator="paired median ratio", op=">", threshold=1.0, unit="x", study="",
+          when="any host with >= 2 cores", measure=m_f2, testable=needs_cores(2)),
+    Claim(id="F2.study-6x", finding="F2",
+          sentence="Remembering the node raises throughput 6-7x (the study's F2): the ratio lies "
+                   "within the study's range, neither above nor below it.",
+          reads=_paced("f2-node-cache", "lookup cached vs libnuma"),
+          estimator="paired median ratio", op="in", threshold=(6.0, 7.0), unit="x", study="6-7x",
+          when="any host with >= 2 cores", measure=m_f2, testable=needs_cores(2)),
+    Claim(id="F3.shared-gate-costs", finding="F3",
+          sentence="At equal offered load below saturation, one shared gate raises the median latency "
+                   "of cross-node transfers against a counter per worker (F3's direction).",
+          reads="f3-gate.csv: p50_ns, gate shared vs perworker, open loop, unsaturated runs; "
+                "gate_waits, batches_in/out, items_in/out",
+          estimator="paired median ratio", op=">", threshold=1.0, unit="x", study="",
+          when="any host with 2 nodes (real or emulated) where the shared gate is contended and "
+               "transfers move at least half their batch",
+          measure=lambda ctx: m_f3(ctx, exercised=True), testable=needs_two_nodes),
+    Claim(id="F3.study-200x", finding="F3",
+          sentence="A counter per worker cuts median latency more than 200x against one shared "
+                   "counter (the study's F3).",
+          reads="f3-gate.csv: p50_ns, gate shared vs perworker, open loop",
+          estimator="paired median ratio", op=">", threshold=200.0, unit="x",
+          study="more than 200x", when="needs 2 real nodes", measure=m_f3,
+          testable=needs_real_nodes),
+    Claim(id="F4.study-15-30pct", finding="F4",
+          sentence="Backoff costs 15-30% of throughput at 32 workers against retrying at once "
+                   "(the study's F4): the change lies within the study's range.",
+          reads="f4-backoff.csv: throughput_ops_per_s, backoff exp vs none",
+          estimator="paired median change", op="in", threshold=(-30.0, -15.0), unit="%",
+          study="-15% to -30%", when=f"needs >= {STUDY_WORKERS} cores on 2 real nodes",
+          measure=m_f4("exp"), testable=needs_study_scale)
 ] + [
-    Claim(f"F4.{'' if w == 'prodcons' else w + '-'}{b}-costs{'' if not work else f'-w{work}'}",
-          "F4",
-          f"{what} after a lost race lowers throughput against retrying at once"
-          + (f" when {desc} (workload {w})" if w != "prodcons" else "")
-          + (f", with up to {work} ns of local work between operations" if work else "")
-          + ".",
-          "f4-backoff.csv: throughput_ops_per_s, failed_attempts, "
-          + (f"workload {w}, " if w != "prodcons" else "") + f"work {work}, "
-          f"backoff {b} vs none",
-          "paired median change", "<", 0.0, "%", "",
-          ("any host where races are lost" if w == "prodcons" else
-           "any host with >= 2 cores where the no-backoff run loses races"),
-          m_f4(b, w, work), (lambda ctx: None) if w == "prodcons" else needs_cores(2))
+    Claim(id=f"F4.{'' if w == 'prodcons' else w + '-'}{b}-costs{'' if not work else f'-w{work}'}",
+          finding="F4",
+          sentence=f"{what} after a lost race lowers throughput against retrying at once"
+                   + (f" when {desc} (workload {w})" if w != "prodcons" else "")
+                   + (f", with up to {work} ns of local work between operations" if work else "")
+                   + ".",
+          reads="f4-backoff.csv: throughput_ops_per_s, failed_attempts, "
+                + (f"workload {w}, " if w != "prodcons" else "") + f"work {work}, "
+                f"backoff {b} vs none",
+          estimator="paired median change", op="<", threshold=0.0, unit="%", study="",
+          when=("any host where races are lost" if w == "prodcons" else
+                "any host with >= 2 cores where the no-backoff run loses races"),
+          measure=m_f4(b, w, work),
+          testable=(lambda ctx: None) if w == "prodcons" else needs_cores(2))
     for work in F4_WORK_NS
     for w, desc in (("prodcons", ""), ("pairs", "every thread enqueues then dequeues"),
                     ("mixed", "every thread enqueues or dequeues at random"))
     for b, what in (("pause", "A fixed PAUSE spin"), ("exp", "Exponential PAUSE backoff"),
                     ("yield", "Yielding the CPU"))
 ] + [
-    Claim("F5.model-bounds", "F5",
-          "No measured run is above the physical ceiling model.",
-          "every sweep's throughput_ops_per_s against probe/probe.csv (scripts/analysis/ceiling.py)",
-          "highest measured / ceiling over the runs", "<=", 1.0, "x", "", ANY, m_f5_model,
-          rule=BOUND_EVERY_RUN),
-    Claim("F5.model-tight", "F5",
-          "The ceiling model binds: every queue's best near-empty point of the peers sweep "
-          "reaches at least half of its ceiling.",
-          "peers.csv: throughput_ops_per_s against probe/probe.csv (ceiling_report.py)",
-          "lowest over the queues of the best point / ceiling", ">=", 0.5, "x", "",
-          "a host whose runs' CPUs stay where the probe found them (<= 5% of runs further "
-          "apart)", m_f5_tight, placement_stable, rule=BOUND_WORST_POINT),
-    Claim("F5.realized-batch", "F5",
-          "Every cross-node transfer moves at least 0.8 of its configured batch.",
-          "f5-ceiling.csv: items_per_transfer / batch",
-          "lowest median over the points", ">=", REALIZED_EXERCISED, "x", "",
-          "any host with 2 nodes (real or emulated)", m_f5_realized, rule=BOUND_WORST_POINT),
-    Claim("F5.study-interconnect", "F5",
-          "The interconnect's latency and bandwidth set the ceiling (the study's F5).",
-          "f5-ceiling.csv against probe/probe.csv",
-          "highest measured / ceiling over the runs", "<=", 1.0, "x",
-          "the interconnect bound", "needs 2 real nodes", m_f5_model, needs_real_nodes,
-          rule=BOUND_EVERY_RUN),
-    Claim("ring.peers-bursts-rte", "ring",
-          "With bursts, NumaRing moves at least 1.2x rte_ring's items at 1P1C "
-          "(peers sweep).",
-          "peers.csv: throughput_ops_per_s, queue numaring vs rte, bursts, inline items",
-          "paired median ratio", ">=", 1.2, "x", "", ANY, m_peers("inline", "1", "rte")),
-    Claim("ring.peers-single-flat", "ring",
-          "With single operations, NumaRing keeps the flat ring's pace at 1P1C "
-          "(peers sweep).",
-          "peers.csv: throughput_ops_per_s, queue numaring vs flat, single operations",
-          "paired median ratio", ">=", 1.0, "x", "", ANY, m_peers("inline", "0", "flat")),
+    Claim(id="F5.model-bounds", finding="F5",
+          sentence="No measured run is above the physical ceiling model.",
+          reads="every sweep's throughput_ops_per_s against probe/probe.csv (scripts/analysis/ceiling.py)",
+          estimator="highest measured / ceiling over the runs", op="<=", threshold=1.0, unit="x",
+          study="", when=ANY, measure=m_f5_model, rule=BOUND_EVERY_RUN),
+    Claim(id="F5.model-tight", finding="F5",
+          sentence="The ceiling model binds: every queue's best near-empty point of the peers sweep "
+                   "reaches at least half of its ceiling.",
+          reads="peers.csv: throughput_ops_per_s against probe/probe.csv (ceiling_report.py)",
+          estimator="lowest over the queues of the best point / ceiling", op=">=", threshold=0.5,
+          unit="x", study="",
+          when="a host whose runs' CPUs stay where the probe found them (<= 5% of runs further "
+               "apart)",
+          measure=m_f5_tight, testable=placement_stable, rule=BOUND_WORST_POINT),
+    Claim(id="F5.realized-batch", finding="F5",
+          sentence="Every cross-node transfer moves at least 0.8 of its configured batch.",
+          reads="f5-ceiling.csv: items_per_transfer / batch",
+          estimator="lowest median over the points", op=">=", threshold=REALIZED_EXERCISED,
+          unit="x", study="", when="any host with 2 nodes (real or emulated)",
+          measure=m_f5_realized, rule=BOUND_WORST_POINT),
+    Claim(id="F5.study-interconnect", finding="F5",
+          sentence="The interconnect's latency and bandwidth set the ceiling (the study's F5).",
+          reads="f5-ceiling.csv against probe/probe.csv",
+          estimator="highest measured / ceiling over the runs", op="<=", threshold=1.0, unit="x",
+          study="the interconnect bound", when="needs 2 real nodes", measure=m_f5_model,
+          testable=needs_real_nodes, rule=BOUND_EVERY_RUN),
+    Claim(id="ring.peers-bursts-rte", finding="ring",
+          sentence="With bursts, NumaRing moves at least 1.2x rte_ring's items at 1P1C "
+                   "(peers sweep).",
+          reads="peers.csv: throughput_ops_per_s, queue numaring vs rte, bursts, inline items",
+          estimator="paired median ratio", op=">=", threshold=1.2, unit="x", study="", when=ANY,
+          measure=m_peers("inline", "1", "rte")),
+    Claim(id="ring.peers-single-flat", finding="ring",
+          sentence="With single operations, NumaRing keeps the flat ring's pace at 1P1C "
+                   "(peers sweep).",
+          reads="peers.csv: throughput_ops_per_s, queue numaring vs flat, single operations",
+          estimator="paired median ratio", op=">=", threshold=1.0, unit="x", study="", when=ANY,
+          measure=m_peers("inline", "0", "flat")),
 ] + [
     # on one node, in every cell (issue 45 item 5): first among the bounded
     # queues people use, or not
-    Claim(f"ring.best-bounded-{w}-{'bursts' if b == '1' else 'single'}", "ring",
-          f"On one node, {'with bursts' if b == '1' else 'with single operations'}, in {w}"
-          f"{desc}, NumaRing moves at least as many items as the best bounded peer "
-          "(peers sweep, the lowest thread count).",
-          f"peers.csv: throughput_ops_per_s, numaring vs the bounded queue that moves data "
-          f"with the highest median, workload {w}, {'bursts' if b == '1' else 'single operations'}, "
-          "inline items, pin compact",
-          "paired median ratio", ">=", 1.0, "x", "", ANY, m_best_bounded(w, b))
+    Claim(id=f"ring.best-bounded-{w}-{'bursts' if b == '1' else 'single'}", finding="ring",
+          sentence=f"On one node, {'with bursts' if b == '1' else 'with single operations'}, in {w}"
+                   f"{desc}, NumaRing moves at least as many items as the best bounded peer "
+                   "(peers sweep, the lowest thread count).",
+          reads=f"peers.csv: throughput_ops_per_s, numaring vs the bounded queue that moves data "
+                f"with the highest median, workload {w}, {'bursts' if b == '1' else 'single operations'}, "
+                "inline items, pin compact",
+          estimator="paired median ratio", op=">=", threshold=1.0, unit="x", study="", when=ANY,
+          measure=m_best_bounded(w, b))
     for w, desc in (("prodcons", ""), ("pairs", " (every thread enqueues then dequeues)"),
                     ("mixed", " (every thread enqueues or dequeues at random)"))
     for b in ("0", "1")
 ] + [
-    Claim(f"ring.default-backoff-{w}", "ring",
-          f"In {w}, NumaRing's default backoff comes within 10% of the best of the others "
-          "(F4's sweep, no local work).",
-          f"f4-backoff.csv: throughput_ops_per_s, workload {w}, work 0, the default backoff "
-          "vs the other backoff with the highest median",
-          "paired median ratio", ">=", 0.9, "x", "",
-          "any host with >= 2 cores", m_default_backoff(w), needs_cores(2))
+    Claim(id=f"ring.default-backoff-{w}", finding="ring",
+          sentence=f"In {w}, NumaRing's default backoff comes within 10% of the best of the others "
+                   "(F4's sweep, no local work).",
+          reads=f"f4-backoff.csv: throughput_ops_per_s, workload {w}, work 0, the default backoff "
+                "vs the other backoff with the highest median",
+          estimator="paired median ratio", op=">=", threshold=0.9, unit="x", study="",
+          when="any host with >= 2 cores", measure=m_default_backoff(w), testable=needs_cores(2))
     # where same-role threads race: the symmetric workloads
     for w in manifest.workloads() if w != "prodcons"
 ] + [
     # across nodes (issue 31 item 9): what a NUMA-aware queue buys where the
     # items cross the interconnect, against the queues people use there
-    Claim("ring.cross-rte", "ring",
-          "Across nodes, with bursts, NumaRing moves at least 1.2x rte_ring's items with n "
-          "producers on one node and n consumers on the other (peers sweep, pin split).",
-          "peers.csv: throughput_ops_per_s, queue numaring vs rte, pin split, bursts, "
-          "inline items, the largest thread count with a CPU each",
-          "paired median ratio", ">=", 1.2, "x", "", "needs 2 real nodes",
-          m_cross_peers("1", "rte"), needs_real_nodes),
-    Claim("ring.cross-best-peer", "ring",
-          "Across nodes, with bursts, NumaRing moves at least as many items as the best "
-          "peer that moves data (peers sweep, pin split).",
-          "peers.csv: throughput_ops_per_s, numaring vs the queue with the highest median, "
-          "pin split, bursts, inline items, the largest thread count with a CPU each",
-          "paired median ratio", ">=", 1.0, "x", "", "needs 2 real nodes",
-          m_cross_peers("1", "best"), needs_real_nodes),
-    Claim("ring.cross-scq", "ring",
-          "Across nodes, with single operations, NumaRing moves at least as many items as "
-          "SCQ, its closest bounded rival (peers sweep, pin split).",
-          "peers.csv: throughput_ops_per_s, queue numaring vs scq, pin split, single "
-          "operations, inline items, the largest thread count with a CPU each",
-          "paired median ratio", ">=", 1.0, "x", "", "needs 2 real nodes",
-          m_cross_peers("0", "scq"), needs_real_nodes),
-    Claim("ring.cross-p99", "ring",
-          "Across nodes, NumaRing's p99 latency stays within 2x of its own p99 within a "
-          "node, near empty (peers sweep, pin split against compact).",
-          "peers.csv: p99_ns, queue numaring, pin split vs compact, producer-paced, "
-          "single operations, inline items, 1P1C",
-          "paired median ratio", "<=", 2.0, "x", "", "needs 2 real nodes",
-          m_cross_p99, needs_real_nodes),
-    Claim("ring.bench-bursts-rte", "ring",
-          "With bursts, NumaRing moves at least 1.2x rte_ring's items at 1P1C "
-          "(make bench-peers).",
-          "bench/bench-peers.csv: throughput_ops_per_s, numaring vs rte, 1x1, bursts, harness",
-          "paired median ratio", ">=", 1.2, "x", "", ANY, m_bench_peers("1", "rte")),
-    Claim("ring.bench-bursts-rte-bare", "ring",
-          "Alone (no harness), NumaRing's bursts move at least 1.2x rte_ring's items at 1P1C "
-          "(make bench-peers).",
-          "bench/bench-peers.csv: throughput_ops_per_s, numaring vs rte, bursts, bare loop",
-          "paired median ratio", ">=", 1.2, "x", "", ANY, m_bench_peers("1", "rte", "bare")),
-    Claim("ring.bench-single-flat", "ring",
-          "With single operations, NumaRing keeps the flat ring's pace at 1P1C "
-          "(make bench-peers).",
-          "bench/bench-peers.csv: throughput_ops_per_s, numaring vs flat, 1x1, single",
-          "paired median ratio", ">=", 1.0, "x", "", ANY, m_bench_peers("0", "flat")),
-    Claim("harness.fidelity", "harness",
-          "numaring-bench keeps at least 0.8 of a bare loop's speed with inline items for "
-          "every queue, mode and configuration (make bench-fidelity: 1P1C, pairs, 2P2C).",
-          "bench/bench-fidelity.csv: throughput_ops_per_s, where harness vs bare, inline items",
-          "paired median ratio, every configuration", ">=", 0.8, "x", "", ANY,
-          m_bench_fidelity("inline"), rule=EVERY_PART),
-    Claim("harness.fidelity-message", "harness",
-          "numaring-bench keeps at least 0.6 of a bare loop's speed with message items for "
-          "every queue and mode (make bench-fidelity: 1P1C).",
-          "bench/bench-fidelity.csv: throughput_ops_per_s, where harness vs bare, message items",
-          "paired median ratio, every configuration", ">=", 0.6, "x", "", ANY,
-          m_bench_fidelity("message"), rule=EVERY_PART),
-    Claim("ring.order-kept", "ring",
-          "No queue breaks the order it states: every run of a queue that keeps each "
-          "producer's order (fifo, per-producer; numaring and the sharded queue on one node) "
-          "shows no inversion, checked on every item.",
-          "<experiment>.csv: inversions_per_million where ordering_enforced = 1",
-          "most inversions per million over those runs", "<=", 0.0, "", "", ANY,
-          m_order_kept, rule=BOUND_EVERY_RUN),
-    Claim("ring.oversub-no-collapse", "ring",
-          "With 3 producers and 3 consumers on 2 CPUs, no look-up x gate x backoff collapses "
-          "below 0.1 of the per-worker gate (make bench-oversub).",
-          "bench/bench-oversub.csv: ratio_to_perworker",
-          "lowest median over the combinations", ">=", 0.1, "x", "", ANY, m_bench_oversub,
-          rule=BOUND_WORST_POINT),
+    Claim(id="ring.cross-rte", finding="ring",
+          sentence="Across nodes, with bursts, NumaRing moves at least 1.2x rte_ring's items with n "
+                   "producers on one node and n consumers on the other (peers sweep, pin split).",
+          reads="peers.csv: throughput_ops_per_s, queue numaring vs rte, pin split, bursts, "
+                "inline items, the largest thread count with a CPU each",
+          estimator="paired median ratio", op=">=", threshold=1.2, unit="x", study="",
+          when="needs 2 real nodes", measure=m_cross_peers("1", "rte"),
+          testable=needs_real_nodes),
+    Claim(id="ring.cross-best-peer", finding="ring",
+          sentence="Across nodes, with bursts, NumaRing moves at least as many items as the best "
+                   "peer that moves data (peers sweep, pin split).",
+          reads="peers.csv: throughput_ops_per_s, numaring vs the queue with the highest median, "
+                "pin split, bursts, inline items, the largest thread count with a CPU each",
+          estimator="paired median ratio", op=">=", threshold=1.0, unit="x", study="",
+          when="needs 2 real nodes", measure=m_cross_peers("1", "best"),
+          testable=needs_real_nodes),
+    Claim(id="ring.cross-scq", finding="ring",
+          sentence="Across nodes, with single operations, NumaRing moves at least as many items as "
+                   "SCQ, its closest bounded rival (peers sweep, pin split).",
+          reads="peers.csv: throughput_ops_per_s, queue numaring vs scq, pin split, single "
+                "operations, inline items, the largest thread count with a CPU each",
+          estimator="paired median ratio", op=">=", threshold=1.0, unit="x", study="",
+          when="needs 2 real nodes", measure=m_cross_peers("0", "scq"),
+          testable=needs_real_nodes),
+    Claim(id="ring.cross-p99", finding="ring",
+          sentence="Across nodes, NumaRing's p99 latency stays within 2x of its own p99 within a "
+                   "node, near empty (peers sweep, pin split against compact).",
+          reads="peers.csv: p99_ns, queue numaring, pin split vs compact, producer-paced, "
+                "single operations, inline items, 1P1C",
+          estimator="paired median ratio", op="<=", threshold=2.0, unit="x", study="",
+          when="needs 2 real nodes", measure=m_cross_p99, testable=needs_real_nodes),
+    Claim(id="ring.bench-bursts-rte", finding="ring",
+          sentence="With bursts, NumaRing moves at least 1.2x rte_ring's items at 1P1C "
+                   "(make bench-peers).",
+          reads="bench/bench-peers.csv: throughput_ops_per_s, numaring vs rte, 1x1, bursts, harness",
+          estimator="paired median ratio", op=">=", threshold=1.2, unit="x", study="", when=ANY,
+          measure=m_bench_peers("1", "rte")),
+    Claim(id="ring.bench-bursts-rte-bare", finding="ring",
+          sentence="Alone (no harness), NumaRing's bursts move at least 1.2x rte_ring's items at 1P1C "
+                   "(make bench-peers).",
+          reads="bench/bench-peers.csv: throughput_ops_per_s, numaring vs rte, bursts, bare loop",
+          estimator="paired median ratio", op=">=", threshold=1.2, unit="x", study="", when=ANY,
+          measure=m_bench_peers("1", "rte", "bare")),
+    Claim(id="ring.bench-single-flat", finding="ring",
+          sentence="With single operations, NumaRing keeps the flat ring's pace at 1P1C "
+                   "(make bench-peers).",
+          reads="bench/bench-peers.csv: throughput_ops_per_s, numaring vs flat, 1x1, single",
+          estimator="paired median ratio", op=">=", threshold=1.0, unit="x", study="", when=ANY,
+          measure=m_bench_peers("0", "flat")),
+    Claim(id="harness.fidelity", finding="harness",
+          sentence="numaring-bench keeps at least 0.8 of a bare loop's speed with inline items for "
+                   "every queue, mode and configuration (make bench-fidelity: 1P1C, pairs, 2P2C).",
+          reads="bench/bench-fidelity.csv: throughput_ops_per_s, where harness vs bare, inline items",
+          estimator="paired median ratio, every configuration", op=">=", threshold=0.8, unit="x",
+          study="", when=ANY, measure=m_bench_fidelity("inline"), rule=EVERY_PART),
+    Claim(id="harness.fidelity-message", finding="harness",
+          sentence="numaring-bench keeps at least 0.6 of a bare loop's speed with message items for "
+                   "every queue and mode (make bench-fidelity: 1P1C).",
+          reads="bench/bench-fidelity.csv: throughput_ops_per_s, where harness vs bare, message items",
+          estimator="paired median ratio, every configuration", op=">=", threshold=0.6, unit="x",
+          study="", when=ANY, measure=m_bench_fidelity("message"), rule=EVERY_PART),
+    Claim(id="ring.order-kept", finding="ring",
+          sentence="No queue breaks the order it states: every run of a queue that keeps each "
+                   "producer's order (fifo, per-producer; numaring and the sharded queue on one node) "
+                   "shows no inversion, checked on every item.",
+          reads="<experiment>.csv: inversions_per_million where ordering_enforced = 1",
+          estimator="most inversions per million over those runs", op="<=", threshold=0.0,
+          unit="", study="", when=ANY, measure=m_order_kept, rule=BOUND_EVERY_RUN),
+    Claim(id="ring.oversub-no-collapse", finding="ring",
+          sentence="With 3 producers and 3 consumers on 2 CPUs, no look-up x gate x backoff collapses "
+                   "below 0.1 of the per-worker gate (make bench-oversub).",
+          reads="bench/bench-oversub.csv: ratio_to_perworker",
+          estimator="lowest median over the combinations", op=">=", threshold=0.1, unit="x",
+          study="", when=ANY, measure=m_bench_oversub, rule=BOUND_WORST_POINT),
 ]
 
 

@@ -461,8 +461,9 @@ class TestabilityTest(unittest.TestCase):
 
 
 def paired_claim(op=">", t=1.0):
-    return claims_table.Claim("x.paired", "x", "s", "r", "paired median ratio", op, t,
-                                     "x", "", claims.ANY, None)
+    return claims_table.Claim(id="x.paired", finding="x", sentence="s", reads="r",
+                              estimator="paired median ratio", op=op, threshold=t, unit="x",
+                              study="", when=claims.ANY, measure=None)
 
 
 class DecisionRuleTest(unittest.TestCase):
@@ -631,8 +632,9 @@ class DecisionRuleTest(unittest.TestCase):
         ctx = type("Ctx", (), {"name": "h", "guest": None})()
         for v, want in ((0.9, "holds"), (0.7, "does not hold")):
             c = claims_table.Claim(
-                "x.bound", "x", "s", "r", "lowest", ">=", 0.8, "x", "", claims.ANY,
-                lambda ctx, v=v: claims_table.Measured(v),
+                id="x.bound", finding="x", sentence="s", reads="r", estimator="lowest", op=">=",
+                threshold=0.8, unit="x", study="", when=claims.ANY,
+                measure=lambda ctx, v=v: claims_table.Measured(v),
                 rule=claims_table.BOUND_WORST_POINT)
             row = claims.evaluate(c, ctx)
             self.assertEqual(row["status"], want, row)
