@@ -320,7 +320,7 @@ def m_peers(item, bursts, peer):
             f"numaring / {'rte_ring' if peer == 'rte' else peer} throughput, "
             f"{'bursts' if bursts == '1' else 'single operations'}, {item} items, "
             f"{r['threads']} threads" + (" (oversubscribed)" if r.get("oversubscribed") else "")
-            + f", {regime_says(r, f'b{bursts}_')}")
+            + f", {regime_says(r, f'b{bursts}_{peer}_')}")
     return measure
 
 

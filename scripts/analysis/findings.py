@@ -646,6 +646,17 @@ def peers(hostdir, item="inline", work=PEERS_WORK, pin=PEERS_PIN, at="lowest"):
         peer = "rte" if by(rs, queue="rte") else "flat"
         reg = {}
         h = harness_alone(rs)
+        # the named peers' ratios, each in the regime of its own pairs, with
+        # that regime's account under b<bursts>_<peer>_ (a claim against flat
+        # quotes flat's runs, not rte_ring's)
+        for q in ("rte", "flat", "scq"):
+            if by(rs, queue=q) and by(rs, queue="numaring"):
+                qreg = {}
+                gq = within_regime(qreg, by(rs, queue="numaring"), by(rs, queue=q))
+                out.update({f"b{bursts}_{q}_{k}": v for k, v in qreg.items()})
+                put_ratio(out, f"b{bursts}_over_{q}",
+                          paired(regime_rows(by(rs, queue="numaring"), gq),
+                                 regime_rows(by(rs, queue=q), gq)))
         g = within_regime(reg, by(rs, queue="numaring"), by(rs, queue=peer))
         out.update({f"b{bursts}_{k}": v for k, v in reg.items()})
         out[f"b{bursts}_groups"] = {regime.group_label(grp): peer_group(grs)
@@ -666,9 +677,6 @@ def peers(hostdir, item="inline", work=PEERS_WORK, pin=PEERS_PIN, at="lowest"):
             best = max(single_ring, key=single_ring.get)
             out[f"b{bursts}_best_peer"] = best
             put_ratio(out, f"b{bursts}_over_best", paired(qrows["numaring"], qrows[best]))
-        for q in ("rte", "flat", "scq"):
-            if q in qs:
-                put_ratio(out, f"b{bursts}_over_{q}", paired(qrows["numaring"], qrows[q]))
         out[f"b{bursts}_mops"] = {q: v / 1e6 for q, v in qs.items()}
     return out
 
