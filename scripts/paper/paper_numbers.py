@@ -28,6 +28,7 @@ beside --out) from scripts/paper/model_facts.py.
 """
 
 import argparse
+import csv
 import os
 import re
 import statistics
@@ -38,6 +39,7 @@ from . import model_facts
 from ..analysis import nrdata
 from . import paper_text
 from ..analysis import summarize
+from ..common import manifest
 from ..common.wholefile import write_whole as write
 from .model_facts import tex_escape
 
@@ -331,6 +333,51 @@ PEER_WORDS = (("numaring", "Ring"), ("flat", "Flat"), ("rte", "Rte"), ("ck", "Ck
               ("faa", "Faa"), ("mutex", "Mutex"), ("urcu", "Urcu"), ("moodycamel", "Moody"))
 
 
+NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+                "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
+                "seventeen", "eighteen", "nineteen", "twenty")
+
+
+def driven_peers():
+    """The queues the harness drives beside numaring that move items (the
+    manifest's; faa, which moves none, and the null queue are baselines)."""
+    return [q for q in manifest.queues(fabricates=False)
+            if q != "numaring" and manifest.queue(q)["moves_data"]]
+
+
+def measured_clause(queues, hostdir):
+    """Whether the peers sweep of hostdir ran queues, as the end of a sentence
+    about them: what the paper says of a peer's measurements comes from the
+    results, never from prose written before or after a sweep."""
+    path = os.path.join(hostdir, "peers.csv") if hostdir else None
+    ran = set()
+    if path and os.path.isfile(path):
+        with open(path, newline="") as f:
+            ran = {r.get("queue") for r in csv.DictReader(f)}
+    it = "it" if len(queues) == 1 else "them"
+    have = [q for q in queues if q in ran]
+    if len(have) == len(queues):
+        return f"this paper's peers sweep measures {it}"
+    if not have:
+        return f"the measurements in this paper predate {it}"
+    return ("this paper's peers sweep measures "
+            + ", ".join(f"\\texttt{{{tex_escape(q)}}}" for q in have)
+            + "; the others it predates")
+
+
+def peer_macros(n, real):
+    """PeerQueues: how many peers the harness drives, in words; PeersMeasured<X>:
+    whether the canonical host's peers sweep ran each group the related work
+    names (measured_clause)."""
+    k = len(driven_peers())
+    n.put("PeerQueues", NUMBER_WORDS[k] if k < len(NUMBER_WORDS) else str(k))
+    for word, qs in (("Libraries", ("boost", "tbb", "xenium-ms", "xenium-ramalhete",
+                                    "xenium-kfifo")),
+                     ("Scq", ("scq",)), ("Lcrq", ("lcrq",)), ("Sharded", ("sharded",))):
+        n.put_raw("PeersMeasured" + word, measured_clause([q for q in qs if q in driven_peers()],
+                                                          real))
+
+
 def main():
     ap = argparse.ArgumentParser(
         prog="python3 -m scripts.paper.paper_numbers", description=__doc__.split("\n")[0])
@@ -414,6 +461,8 @@ def main():
             rb = summarize.quoted_best(ring)
             n.put(prefix + "Ring", rb["ratio"], "{:.2f}")
             n.put(prefix + "RingBatch", rb["batch"], "{:d}")
+
+    peer_macros(n, real)
 
     # peers, by item mode: inline (the item is a value; Peers...) and message (a pointer
     # to a message whose line travels too; PeersMsg...)

@@ -730,6 +730,27 @@ class PaperTextTest(unittest.TestCase):
         self.assertNotRegex(body.lower(), r"bootstrap|confidence interval")
         self.assertIn("\\IntervalMethod", self.tex)
 
+    def test_what_was_measured_comes_from_the_results(self):
+        """Whether a peer was measured, and how many peers there are, is generated
+        (paper_numbers.peer_macros, from the canonical sweep and the manifest):
+        the paper called measured queues unmeasured, and counted seven of 13."""
+        from scripts.paper import paper_numbers
+        body = " ".join(self.tex.split())
+        self.assertNotRegex(body, r"not yet measured|measurements in this paper predate")
+        self.assertRegex(body, r"\\PeerQueues\{\} peer queues")
+        words = paper_numbers.NUMBER_WORDS
+        k = len(paper_numbers.driven_peers())
+        self.assertEqual(self.m["PeerQueues"], words[k] if k < len(words) else str(k))
+        for word in ("Libraries", "Scq", "Lcrq", "Sharded"):
+            self.assertIn("\\PeersMeasured" + word, self.tex)
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "peers.csv"), "w") as f:
+                f.write("queue,throughput_ops_per_s\nscq,1\n")
+            self.assertEqual(paper_numbers.measured_clause(["scq"], d),
+                             "this paper's peers sweep measures it")
+            self.assertEqual(paper_numbers.measured_clause(["lcrq"], d),
+                             "the measurements in this paper predate it")
+
     def test_interval_coverage_is_the_true_one(self):
         """IntervalCoverage and IntervalN: the most common n of the paper's ratios and
         the exact coverage of min..max-style order-statistic intervals there."""
