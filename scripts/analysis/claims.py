@@ -84,9 +84,10 @@ def write_claims(hostdir):
 
 
 def fmt_value(row, intervals=True):
-    """'10.7x [9.9..12.0]' (the interval where it is not a point), '' where not measured."""
+    """'10.7x [9.9..12.0]' (the interval where it is not a point), 'undetermined'
+    where the runs support no value (stats.undetermined), '—' where not measured."""
     if not row.get("value"):
-        return "—"
+        return "undetermined" if (row.get("why") or "").startswith("undetermined") else "—"
     unit = row["unit"]
 
     def f(v):
@@ -232,8 +233,8 @@ def readme_block(results):
             + " |")
     lines += [head, "|" + "---|" * (3 + len(hosts))]
     for c in CLAIMS:
-        # fmt_value's "—" (no value) is left out
-        cells = [status_word(r) + (f": {fmt_value(r)}" if r.get("value") else "")
+        # fmt_value's "—" (no value) is left out; "undetermined" is said
+        cells = [status_word(r) + (f": {fmt_value(r)}" if fmt_value(r) != "—" else "")
                  for r in (by[h][c.id] for h in hosts)]
         pred = predicate(next(iter(by.values()))[c.id]) if by else \
             f"{c.op} {threshold_text(c)}"

@@ -822,6 +822,16 @@ def evaluate(claim, ctx):
     else:
         # a bound: the value is the worst run's or point's, decided as it is
         row["status"] = decide(claim.op, claim.threshold, m.value, m.value)
+    if m is not None and claim.unit == "x" and claim.rule == PAIRED:
+        # no value where the runs do not support one (stats.undetermined):
+        # printed as undetermined, never as a median, and never decided
+        und = stats.undetermined(m.values, *(float(row[k]) if row[k] else None
+                                             for k in ("lo", "hi")))
+        if und:
+            row.update(value="", lo="", hi="", coverage="")
+            if row["status"] in ("holds", "does not hold"):
+                row["status"] = "inconclusive"
+            row["why"] = und + (f"; {row['why']}" if row["why"] else "")
     return row
 
 

@@ -38,6 +38,43 @@ LEVEL = 0.95
 #: decide (the widest interval at n = 5 covers 93.75%), n = 1 has no interval
 MIN_DECISIVE = 0.95
 
+#: a ratio whose interval spans more than this factor, or whose values fall into
+#: groups this far apart (modes), has no value worth printing: "undetermined"
+UNDETERMINED_SPAN = 100.0
+MODE_GAP = 10.0
+
+
+def modes(values, gap=MODE_GAP):
+    """The positive ratios values split where two neighbours (sorted) are more
+    than gap apart: [(median, count)] per group, one group where they are not
+    (nor for values that are not all positive: changes in %, say)."""
+    v = sorted(float(x) for x in values)
+    if len(v) < 2 or v[0] <= 0:
+        return [(statistics.median(v), len(v))] if v else []
+    groups, cur = [], [v[0]]
+    for x in v[1:]:
+        if x / cur[-1] > gap:
+            groups.append(cur)
+            cur = []
+        cur.append(x)
+    groups.append(cur)
+    return [(statistics.median(g), len(g)) for g in groups]
+
+
+def undetermined(values, lo=None, hi=None):
+    """Why a paired ratio has no value (issue 47): its runs fall into separate
+    modes (the groups and their counts), or its interval [lo, hi] spans more
+    than UNDETERMINED_SPAN; None where the value stands."""
+    ms = modes(values or ())
+    if len(ms) > 1:
+        return ("undetermined: the pairs fall into " + str(len(ms)) + " modes, "
+                + ", ".join(f"about {m:.3g} ({k} pair{'s' if k != 1 else ''})" for m, k in ms))
+    if lo is not None and hi is not None and lo > 0 and hi / lo > UNDETERMINED_SPAN:
+        return (f"undetermined: its interval spans {hi / lo:.0f}x "
+                f"(more than {UNDETERMINED_SPAN:.0f}x)")
+    return None
+
+
 class Interval(tuple):
     """(estimate, low, high, n, coverage): the median of n values and its
     order-statistic interval; coverage is its exact probability of covering

@@ -653,3 +653,34 @@ class SummarizeCliTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class UndeterminedTest(unittest.TestCase):
+    """A ratio with runs in separate modes, or an interval over 100x wide, has no
+    value (issue 47): F3's 3893x was the mean of two runs from different modes."""
+
+    def test_modes_and_span(self):
+        from scripts.analysis import stats
+        f3 = [7.96e-05, 1.21, 7785, 8753]
+        self.assertEqual([k for _m, k in stats.modes(f3)], [1, 1, 2])
+        self.assertRegex(stats.undetermined(f3), r"^undetermined: the pairs fall into 3 modes")
+        self.assertIsNone(stats.undetermined([0.9, 1.0, 1.1, 1.3, 2.0, 5.0]))
+        self.assertRegex(stats.undetermined([1.0, 2.0], 0.01, 2.0), r"spans 200x")
+        self.assertIsNone(stats.undetermined([1.0, 2.0], 0.5, 2.0))
+        # changes (may be negative) are not ratios: one group
+        self.assertEqual(len(stats.modes([-50.0, 3.0, 400.0])), 1)
+
+    def test_a_claim_prints_no_value(self):
+        from scripts.analysis import claims, claims_table
+        c = claims_table.Claim(id="x.modes", finding="x", sentence="s", reads="r",
+                               estimator="paired median ratio", op=">", threshold=1.0, unit="x",
+                               study="", when=claims.ANY,
+                               measure=lambda ctx: claims_table.Measured(
+                                   1.0, 0.001, 9000.0, 6, values=(0.001, 0.002, 0.9, 1.1,
+                                                                  8000.0, 9000.0)))
+        ctx = type("Ctx", (), {"name": "h", "guest": None})()
+        row = claims.evaluate(c, ctx)
+        self.assertEqual(row["value"], "")
+        self.assertEqual(row["status"], "inconclusive")
+        self.assertEqual(claims.fmt_value(row), "undetermined")
+        self.assertIn("3 modes", row["why"])
