@@ -38,7 +38,7 @@ from ..analysis import ceiling, claims, handover, hostfacts
 from . import model_facts
 from ..analysis import nrdata
 from . import paper_text
-from ..analysis import summarize
+from ..analysis import stats, summarize
 from ..common import manifest
 from ..common.wholefile import write_whole as write
 from .model_facts import tex_escape
@@ -79,6 +79,13 @@ class Numbers:
         self.intervals.append((name, d.get(key + "_n"), d.get(key + "_cov")))
         for suffix, k in (("", key), ("Lo", key + "_lo"), ("Hi", key + "_hi")):
             self.put(name + suffix, d.get(k), fmt)
+        # a ratio whose pairs support no value (stats.undetermined): the text's
+        # \ratioci{name} says so instead of the median (changes in % are not
+        # ratios: not judged)
+        und = None if "change" in key else stats.undetermined(
+            d.get(key + "_vals") or (), d.get(key + "_lo"), d.get(key + "_hi"))
+        if und:
+            self.put(name + "Undetermined", und)
 
     def put_all(self, d, spec):
         """(name, key[, fmt]) of d each: put, or put_ci where key ends in '~'."""

@@ -751,6 +751,17 @@ class PaperTextTest(unittest.TestCase):
             self.assertEqual(paper_numbers.measured_clause(["lcrq"], d),
                              "the measurements in this paper predate it")
 
+    def test_an_undetermined_ratio_is_said_so(self):
+        """F3's ratios are quoted through \\ratioci, which prints the
+        macro NameUndetermined where paper_numbers wrote one (its pairs in
+        modes, or an interval over 100x: stats.undetermined)."""
+        self.assertIn("\\ratioci{FThreeRatio}", self.tex)
+        self.assertIn("\\ratioci{FThreeNinetyNineRatio}", self.tex)
+        for name in ("FThreeRatio", "FThreeNinetyNineRatio"):
+            und = self.m.get(name + "Undetermined")
+            if und is not None:
+                self.assertRegex(und, r"^undetermined: ")
+
     def test_interval_coverage_is_the_true_one(self):
         """IntervalCoverage and IntervalN: the most common n of the paper's ratios and
         the exact coverage of min..max-style order-statistic intervals there."""
