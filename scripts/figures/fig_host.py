@@ -181,6 +181,16 @@ def fmt_claim(claim, v, unit=True):
     return fmt.format(v).replace("-", "\u2212") + (u if unit else "")
 
 
+def undetermined(claim, d, key):
+    """Whether a ratio's pairs support no value (stats.undetermined: modes, or
+    an interval over 100x): the figure prints 'undetermined', as the claims and
+    the paper do; changes in % are not judged."""
+    if claim.endswith("_pct") or not d:
+        return False
+    return stats.undetermined(d.get(key + "_vals") or (), d.get(key + "_lo"),
+                              d.get(key + "_hi")) is not None
+
+
 class Said:
     """The claims one figure prints: ``text`` formats summarize's value for a
     claim (fmt_claim) and records it, ``values`` (the figure's "ratios")."""
@@ -195,6 +205,8 @@ class Said:
         v = (d or {}).get(key)
         if v is None:
             return None
+        if undetermined(claim, d, key):
+            return "undetermined"
         self.values[claim] = v
         return fmt_claim(claim, v)
 
@@ -205,7 +217,8 @@ class Said:
         single value)."""
         key = key or CLAIMS[claim][1]
         lo, hi = (d or {}).get(key + "_lo"), (d or {}).get(key + "_hi")
-        if lo is None or hi is None or fmt_claim(claim, lo) == fmt_claim(claim, hi):
+        if lo is None or hi is None or fmt_claim(claim, lo) == fmt_claim(claim, hi) or \
+                undetermined(claim, d, key):
             return ""
         self.values[claim + "_lo"], self.values[claim + "_hi"] = lo, hi
         cov = stats.cov_text((d or {}).get(key + "_cov"))
