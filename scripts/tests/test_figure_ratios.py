@@ -36,7 +36,7 @@ import unittest
 
 from scripts.tests import fakeresults
 from scripts.analysis import nrdata
-from scripts.figures import plot
+from scripts.figures import fig_host, plot
 from scripts.analysis import summarize
 from scripts.tests import module, slow
 
@@ -149,11 +149,15 @@ def hosts_of(results):
     return sorted(d for d in os.listdir(results) if os.path.isdir(os.path.join(results, d)))
 
 
-def wanted(hostdir, name):
+def wanted(hostdir, name, undetermined=False):
     """The claims figure ``name`` must print on this host: those summarize has a
     value for (F4: every workload and amount of local work, where the none run
-    lost races: at least nrdata.BACKOFF_EXERCISED per operation, or not recorded)."""
+    lost races: at least nrdata.BACKOFF_EXERCISED per operation, or not recorded),
+    less those whose pairs support no value (fig_host.undetermined), which the
+    figure prints as 'undetermined'; with ``undetermined``, only those."""
     if name == "f4-backoff":
+        if undetermined:    # changes in % are not judged (fig_host.undetermined)
+            return []
         out = []
         for w, work in summarize.f4_workloads(hostdir):
             d = summarize.f4(hostdir, w, work) or {}
@@ -169,7 +173,8 @@ def wanted(hostdir, name):
         d = getattr(summarize, fn)(hostdir) or {}
         if d.get(key) is None:
             continue
-        out.append(claim)
+        if fig_host.undetermined(claim, d, key) == undetermined:
+            out.append(claim)
     return out
 
 
@@ -274,6 +279,12 @@ class Checks:
             for claim in wanted(hostdir, name):
                 with self.subTest(host=host, figure=name, claim=claim):
                     self.assertIn(claim, ratios, "%s prints no %s" % (name, claim))
+            for claim in wanted(hostdir, name, undetermined=True):
+                with self.subTest(host=host, figure=name, claim=claim, undetermined=True):
+                    self.assertNotIn(claim, ratios, "%s prints a value for %s, whose "
+                                     "pairs support none" % (name, claim))
+                    self.assertIn("undetermined", self.said(preps[name]),
+                                  "%s does not say %s is undetermined" % (name, claim))
             for claim, v in ratios.items():
                 with self.subTest(host=host, figure=name, claim=claim):
                     self.assertIsNotNone(expect(split(claim)[0]), claim)
@@ -285,13 +296,18 @@ class Checks:
                                      plot.fmt_claim(split(claim)[0], want, unit=False))
                     # the figure prints it: annotation, F4's bar label or F3's
                     # ratio above each load
-                    text = "\n".join([preps[name].get("annotation") or ""] +
-                                     [r.get("text") or "" for r in
-                                      preps[name].get("relative", [])] +
-                                     [t for _x, t in preps[name].get("ratio_at", [])])
+                    text = self.said(preps[name])
                     self.assertIn(plot.fmt_claim(split(claim)[0], want,
                                                  unit=not split(claim)[1]), text)
         return per
+
+    @staticmethod
+    def said(prep):
+        """The texts a prepared figure prints its claims in: the annotation, F4's
+        bar labels, F3's ratio above each load."""
+        return "\n".join([prep.get("annotation") or ""] +
+                         [r.get("text") or "" for r in prep.get("relative", [])] +
+                         [t for _x, t in prep.get("ratio_at", [])])
 
     def load(self, host):
         h = plot.Host(self.results, host)
