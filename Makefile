@@ -7,6 +7,7 @@
 #   make experiments  every experiment, sized to this machine, then the plots and
 #                     the reproduction report (results/<host>/claims.csv)
 #   make report       HOSTS="a b": the hosts' claims side by side
+#   make pack-results each experiment's loose runs into <experiment>/<profile>.tar.xz
 #   make test         the test suite (installs/checks its Debian packages first)
 #   make test-slow    the slow tests make test leaves out: the runner's sweeps, every
 #                     figure drawn, the pipeline on synthetic hosts (docs/testing.md)

@@ -65,9 +65,14 @@ side-benchmarks: deps-build
 # host with real nodes under results/, or RESULTS=DIR, by default): a claim
 # that holds on one CPU and not on another shows as such.
 HOSTS ?=
-.PHONY: report
+.PHONY: report pack-results
 report:
 	@$(PYTHON) -m scripts.analysis.claims report $(if $(RESULTS),--results $(RESULTS)) $(HOSTS)
+
+# each experiment's loose runs (a sweep run with --loose, or interrupted and
+# abandoned) packed as a finished sweep packs them: <experiment>/<profile>.tar.xz
+pack-results:
+	$(PYTHON) -m scripts.common.runfiles pack $(or $(RESULTS),results)
 
 plots: deps-experiments
 	$(PYTHON) -m scripts.figures.plot --gnuplot $(if $(COMPARE),--compare $(COMPARE))

@@ -33,6 +33,7 @@ import statistics
 import numpy as np
 import pandas as pd
 
+from ..common import runfiles
 from ..common.tidy import (  # noqa: F401 - the table's definition, read through here too
     BACKOFF_EXERCISED, CONFIG_COLUMNS, FLOAT_COLUMNS, INT_COLUMNS, LATENCY_COLUMNS,
     LATER_COLUMNS, NUMERIC_COLUMNS, REFERENCE_POINTS, REQUIRED_VALUES, RUNNER_COLUMNS,
@@ -144,11 +145,13 @@ def _why_not(text, column):
 
 
 def _read_text(path):
+    """A file's text, loose or in its experiment's archive (runfiles)."""
     try:
-        with open(path, newline="", encoding="utf-8") as f:
-            return f.read()
+        return runfiles.read_bytes(path).decode("utf-8")
     except FileNotFoundError:
         raise DataError(path, None, None, "no such file") from None
+    except runfiles.ArchiveError as e:
+        raise DataError(path, None, None, str(e)) from None
     except UnicodeDecodeError as e:
         raise DataError(path, None, None, "not UTF-8 text (%s)" % e.reason) from None
     except OSError as e:
@@ -508,7 +511,7 @@ def run_dir(results_dir, host, row):
     prof = row.get("profile", "").strip()
     if prof:
         d = os.path.join(base, prof, row["point"], rep)
-        if os.path.isdir(d):
+        if os.path.isdir(d) or os.path.isfile(os.path.join(base, prof) + runfiles.ARCHIVE):
             return d
     return os.path.join(base, row["point"], rep)
 
@@ -532,9 +535,8 @@ def list_hosts(results_dir):
 
 def _read_json(path):
     try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
-    except (OSError, ValueError):
+        return json.loads(runfiles.read_text(path))
+    except (OSError, ValueError, runfiles.ArchiveError):
         return None
 
 
@@ -643,8 +645,8 @@ def host_info(results_dir, host):
             info["host_name"] = topo["host"]
     if (info["cpu_model"] == "unknown CPU" or info["topology"] == "unknown"
             or not (isinstance(topo, dict) and topo.get("cores"))):
-        metas = sorted(glob.glob(os.path.join(d, "*", "*", "rep-*", "meta.json")) +
-                       glob.glob(os.path.join(d, "*", "*", "*", "rep-*", "meta.json")))
+        metas = [m for m in runfiles.find(d, "*/rep-*/meta.json")
+                 if os.path.relpath(m, d).count(os.sep) in (3, 4)]
         for m in metas[:20]:
             meta = _read_json(m)
             if not isinstance(meta, dict):

@@ -35,7 +35,7 @@ import os
 import statistics
 
 from ..analysis import nrdata
-from ..common import regime
+from ..common import regime, runfiles
 from . import fig_draw
 from .fig_common import block, condensed, spread
 from .fig_draw import annotate_title, fmt_ns, no_data, value_axis
@@ -124,7 +124,7 @@ def by_gate_load(rows, value):
 def latency_curve(host, row):
     """[(x = 1/(1-p), value_ns)] of a run's latency.csv; None if it has none."""
     path = nrdata.latency_path(host.results, host.name, row)
-    if not os.path.isfile(path):
+    if not runfiles.exists(path):
         return None
     pts = nrdata.load_latency(path)
     out = [(1.0 / (1.0 - p), v) for v, p, _c in pts if p < 1.0 and v > 0]

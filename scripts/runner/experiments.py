@@ -114,7 +114,7 @@ import subprocess
 import sys
 import time
 
-from ..common import expfile, looks, placement
+from ..common import expfile, looks, placement, runfiles
 from . import hostid
 from . import nrlikwid
 from .benchrun import group_capacity, rerun_far, run_bench_ring, run_probe, run_rep
@@ -530,6 +530,8 @@ def run_pass(a, bench, topology, exps, profile, ident, hostdir, fp, rounds=None)
     ctx, phases = {}, ([], [])
     for e, pts, reps, ref, base in plan:
         edir = os.path.join(hostdir, e.name, profile)
+        # a packed experiment goes on loose: resume looks for each run's files
+        runfiles.unpack(edir)
         os.makedirs(edir, exist_ok=True)
         seed = a.seed
         if seed is None:
@@ -631,12 +633,29 @@ def run_pass(a, bench, topology, exps, profile, ident, hostdir, fp, rounds=None)
         n = collect(hostdir, e, profile, pts, reps, ref)
         print(f"experiments: {os.path.relpath(os.path.join(hostdir, e.name + '.csv'))}: {n} rows"
               + drift_note(hostdir, e.name))
+        if not getattr(a, "loose", False):
+            pack_runs(os.path.join(hostdir, e.name, profile))
     write_host_readme(hostdir, host, topo, topology, profile, ncpus)
     print(f"experiments: {host}: {total} runs ({executed} run now, {total - executed} kept, "
           f"{len(failures)} failed)"
           + (f"; {reruns} re-run because their CPUs ended more than {placement.FAR:g}x the "
              f"probe's trip apart ({trip:g} ns)" if reruns else ""))
     return failures
+
+
+def pack_runs(edir):
+    """Pack an experiment's finished runs into one archive beside their folder
+    (scripts/common/runfiles.py); where that fails, the runs stay loose, every
+    one kept, and the sweep says so."""
+    try:
+        n = runfiles.pack(edir)
+    except (OSError, runfiles.ArchiveError, ImportError) as e:
+        print(f"experiments: {os.path.relpath(edir)}: left loose, not packed ({e})",
+              file=sys.stderr)
+        return
+    if n:
+        print(f"experiments: {os.path.relpath(edir + runfiles.ARCHIVE)}: {n} files packed",
+              flush=True)
 
 
 def analysis(*args):
@@ -883,6 +902,10 @@ def main():
                    "a point a claim reads, and says what it left out; the stopping rule adds "
                    "no round past it. Not the stopping rule's --budget")
     r.add_argument("--force", action="store_true", help="redo runs that exist")
+    r.add_argument("--loose", action="store_true",
+                   help="keep each run's files loose in <experiment>/<profile>/ when the sweep "
+                   "ends (default: pack them into <experiment>/<profile>.tar.xz, which every "
+                   "script reads in place; a later sweep unpacks it to go on)")
     r.add_argument("--topology", help="emulated nodes for every run, e.g. '0;1'")
     r.add_argument("--results", default=os.path.join(ROOT, "results"), help="results folder")
     r.add_argument("--bench", default=os.path.join(ROOT, "build", "numaring-bench"))

@@ -20,7 +20,7 @@ import time
 import unittest
 
 from scripts.analysis import claims
-from scripts.common import expfile, manifest
+from scripts.common import expfile, manifest, runfiles
 from scripts.runner import experiments
 from scripts.analysis import nrdata
 from scripts.runner import side, sizing
@@ -512,7 +512,11 @@ class ParserTest(unittest.TestCase):
                 self.assertEqual(counts(name, prof, 64, 2, 32)[-1], 32, (name, prof))
 
 
-def run(args, **kw):
+def run(args, packed=False, **kw):
+    """The runner; a sweep ("run") keeps its runs loose for the checks to look
+    at (--loose) unless ``packed`` (what make experiments does: PackedSweep)."""
+    if args[:1] == ["run"] and not packed:
+        args = ["run", "--loose"] + args[1:]
     return subprocess.run(RUNNER + args, capture_output=True, text=True, cwd=ROOT, **kw)
 
 
@@ -949,8 +953,44 @@ class RunnerTest(unittest.TestCase):
 
     def base(self):
         # no placement re-runs: this VM's vCPUs move, and the counts below are the plan's
-        return ["run", "--results", self.results, "--bench", BENCH, "--exp-dir", self.expdir,
-                "--placement-reruns", "0", "--profile", "quick"]
+        return ["run", "--loose", "--results", self.results, "--bench", BENCH,
+                "--exp-dir", self.expdir, "--placement-reruns", "0", "--profile", "quick"]
+
+    def test_a_finished_sweep_packs_its_runs_and_reads_them_in_place(self):
+        """make experiments' default: each experiment's runs go into one
+        deterministic <profile>.tar.xz when the sweep ends; the analysis reads
+        them in place, and a second sweep unpacks, keeps every run and packs
+        the same bytes again (issue 47 item 1)."""
+        self.write_exp(GOOD)
+        args = [x for x in self.base() if x != "--loose"]
+        r = run(args, packed=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        (archive,) = glob.glob(os.path.join(self.results, "*", "tiny", "quick.tar.xz"))
+        self.assertIn("4 runs (4 run now", r.stdout)
+        self.assertRegex(r.stdout, r"tiny/quick\.tar\.xz: \d+ files packed")
+        self.assertFalse(os.path.exists(archive[:-len(".tar.xz")]))
+        hostdir = os.path.dirname(os.path.dirname(archive))
+        rows = nrdata.load_tidy(os.path.join(hostdir, "tiny.csv"), experiment="tiny",
+                                role=None)
+        self.assertEqual(len(rows), 4)
+        res, host = os.path.split(hostdir)
+        for row in rows:
+            d = nrdata.run_dir(res, host, row)
+            self.assertTrue(runfiles.exists(os.path.join(d, "latency.csv")), d)
+            self.assertTrue(nrdata.load_latency(nrdata.latency_path(res, host, row)))
+            summary = list(csv.DictReader(runfiles.open_text(os.path.join(d, "summary.csv"))))
+            self.assertEqual(summary[0]["throughput_ops_per_s"], row["throughput_ops_per_s"])
+            self.assertIsInstance(json.loads(runfiles.read_text(os.path.join(d, "meta.json"))),
+                                  dict)
+        with open(archive, "rb") as f:
+            first = f.read()
+        r = run(args, packed=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("4 runs (0 run now, 4 kept, 0 failed)", r.stdout)
+        with open(archive, "rb") as f:
+            self.assertEqual(f.read(), first, "re-packing the same runs changed the archive")
+        self.assertEqual(nrdata.load_tidy(os.path.join(hostdir, "tiny.csv"), experiment="tiny",
+                                          role=None), rows)
 
     @slow
     def test_smoke_of_every_committed_experiment_then_plots(self):

@@ -417,7 +417,7 @@ class InterruptedSweep(unittest.TestCase):
                 f.write(F2_SPLIT)
             results = os.path.join(tmp, "results")
             proc = subprocess.Popen(
-                RUNNER + ["run", "--results", results, "--bench", BENCH, "--exp-dir", expdir,
+                RUNNER + ["run", "--loose", "--results", results, "--bench", BENCH, "--exp-dir", expdir,
                           "--placement-reruns", "0", "--profile", "quick", "--budget", "1"],
                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT,
                 start_new_session=True)

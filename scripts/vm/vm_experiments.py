@@ -40,7 +40,7 @@ import subprocess
 import sys
 import time
 
-from ..common import expfile
+from ..common import expfile, runfiles
 from ..common.wholefile import write_whole
 from ..analysis import nrdata
 from ..analysis import summarize
@@ -156,7 +156,7 @@ def check_results(results):
         if roles != {"point", "reference"}:
             bad.append(f"{rel(path)}: rows of roles {sorted(roles)}, expected points and the "
                        "drift reference")
-    failed = glob.glob(os.path.join(hd, "**", "*.failed.txt"), recursive=True)
+    failed = runfiles.find(hd, "*.failed.txt")
     if failed:
         bad.append(f"{len(failed)} run(s) failed in the guest, e.g. {rel(failed[0])}")
     return bad
