@@ -8,6 +8,9 @@
 #                     the reproduction report (results/<host>/claims.csv)
 #   make report       HOSTS="a b": the hosts' claims side by side
 #   make pack-results each experiment's loose runs into <experiment>/<profile>.tar.xz
+#   make plan         the plan and estimate of make experiments (ARGS="--cores 32 --nodes 2 ...")
+#   make readme       every generated block of README.md and docs/ (CHECK=1: only check)
+#   make check-experiments, claims-list, ceiling-check HOST=results/<host>
 #   make test         the test suite (installs/checks its Debian packages first)
 #   make test-slow    the slow tests make test leaves out: the runner's sweeps, every
 #                     figure drawn, the pipeline on synthetic hosts (docs/testing.md)

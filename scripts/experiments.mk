@@ -65,9 +65,37 @@ side-benchmarks: deps-build
 # host with real nodes under results/, or RESULTS=DIR, by default): a claim
 # that holds on one CPU and not on another shows as such.
 HOSTS ?=
-.PHONY: report pack-results
+.PHONY: report pack-results plan check-experiments claims-list ceiling-check readme
 report:
 	@$(PYTHON) -m scripts.analysis.claims report $(if $(RESULTS),--results $(RESULTS)) $(HOSTS)
+
+# the plan of make experiments: each experiment's points, runs and estimated
+# time here, or on another host (ARGS="--cores 32 --nodes 2 --smt 2 --profile
+# full"; --why: what reads each block; --time-budget 1h: what it leaves out)
+plan:
+	@$(PYTHON) -m scripts.runner.experiments list $(ARGS)
+
+# experiment files validated, nothing run (ARGS: the files; default all)
+check-experiments:
+	@$(PYTHON) -m scripts.runner.experiments check $(ARGS)
+
+# the claims table: each claim, what it reads, its threshold
+claims-list:
+	@$(PYTHON) -m scripts.analysis.claims list
+
+# a host's results against the physical ceiling model (HOST=results/<host>)
+ceiling-check:
+	@test -n "$(HOST)" || { echo "ceiling-check: say which host: HOST=results/<host>" >&2; exit 2; }
+	@$(PYTHON) -m scripts.analysis.ceiling --check $(HOST)
+
+# every generated block of the docs from the committed files: the estimates
+# (README, docs/two-socket.md), the claims table (README), the default
+# backoff's evidence (docs/ring.md); CHECK=1 only says whether each is current
+readme:
+	$(PYTHON) -m scripts.runner.experiments readme README.md $(if $(CHECK),--check)
+	$(PYTHON) -m scripts.runner.experiments readme docs/two-socket.md $(if $(CHECK),--check)
+	$(PYTHON) -m scripts.analysis.claims readme README.md $(if $(CHECK),--check)
+	$(PYTHON) -m scripts.analysis.backoff_default readme docs/ring.md $(if $(CHECK),--check)
 
 # each experiment's loose runs (a sweep run with --loose, or interrupted and
 # abandoned) packed as a finished sweep packs them: <experiment>/<profile>.tar.xz

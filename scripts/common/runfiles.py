@@ -205,6 +205,24 @@ def _members_uncached(archive):
         _cache.pop(archive, None)
 
 
+def bytes_per_run(results):
+    """(file bytes a run writes, archive bytes it keeps once packed, runs) over
+    every archive under results (a run: a summary.csv); None where there is
+    none. What the README's disk figure is measured from."""
+    loose = packed = runs = 0
+    for d, dirs, files in os.walk(results):
+        dirs.sort()
+        for f in sorted(files):
+            if not f.endswith(ARCHIVE):
+                continue
+            p = os.path.join(d, f)
+            packed += os.path.getsize(p)
+            for name, data in _members(p).items():
+                loose += len(data)
+                runs += name.endswith("/summary.csv")
+    return (loose / runs, packed / runs, runs) if runs else None
+
+
 def run_folders(path):
     """The <experiment>/<profile> folders of runs under a results folder or
     one host's: those holding a rep-* folder or file two levels down."""

@@ -257,7 +257,7 @@ def plan_time(a, exps, profile, nodes, names, cores):
           f"{fmt_time(sum(r['seconds'] for r in rows))}, the side benchmarks asked for "
           f"{fmt_time(side_s)} (make experiments runs them after the sweeps), the fixed steps "
           f"{fmt_time(fixed)}; at most {fmt_time(most)} if the stopping rule and the placement "
-          "re-runs spend their budget (python3 -m scripts.runner.experiments list)", flush=True)
+          "re-runs spend their budget (make plan)", flush=True)
     for name, block, tier, reads, secs in dropped:
         print(f"experiments: --time-budget {fmt_time(a.time_budget)} leaves out {name} "
               f"[block {block}] ({tier}; {fmt_time(secs)}): {reads} lose"

@@ -14,10 +14,12 @@ import glob
 import os
 import re
 
-from ..common import expfile, looks, placement
+from ..common import expfile, looks, placement, runfiles
 from ..common import manifest
 from ..common.cpulist import cpu_set
 from .runio import die
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from . import side
 from .runorder import REFERENCE_POINTS, capacity_groups, probe_opts
 
@@ -385,7 +387,8 @@ def estimate_block(exps):
     """The README's lines on how long make experiments takes (sizing, the
     default profile of each host shape, with the side benchmarks and the fixed
     steps), between ESTIMATE_BEGIN and _END."""
-    parts = []
+    parts, disk = [], []
+    per = runfiles.bytes_per_run(os.path.join(ROOT, "results"))
     for what, ncpus, cores, nodes in ESTIMATE_HOSTS:
         prof = "quick" if ncpus < 8 else "full"
         rows = sizing(exps, prof, ncpus, cores, nodes)
@@ -394,10 +397,23 @@ def estimate_block(exps):
         parts.append(f"about {fmt_time(est)} on {what} (profile {prof}, with the side "
                      f"benchmarks and the fixed steps; at most {fmt_time(most)} if the "
                      "stopping rule and the placement re-runs spend their budget)")
-    return [ESTIMATE_BEGIN,
-            "How long `make experiments` takes (estimated by `python3 -m "
-            "scripts.runner.experiments list`, which it prints before it starts): "
-            + "; ".join(parts) + ".", ESTIMATE_END]
+        if per:
+            # the most: every claim's points at the stopping rule's last look,
+            # a quarter of the runs re-run (the far ones are kept aside)
+            runs = sum(r["runs"] for r in rows)
+            top = (1 + placement.RERUN_SHARE) * sum(
+                len([p for p in r["pts"] if p.claims or p.undeclared]) * (r["max_reps"] - r["reps"])
+                + r["runs"] for r in rows)
+            disk.append(f"{runs * per[0] / 1e6:.0f} MB of run files while it runs and "
+                        f"{runs * per[1] / 1e6:.1f} MB once packed ({runs} runs; at most "
+                        f"{top * per[0] / 1e6:.0f} and {top * per[1] / 1e6:.1f} MB) on {what}")
+    text = ("How long `make experiments` takes (estimated by `make plan`, which "
+            "`make experiments` prints before it starts): " + "; ".join(parts) + ".")
+    if per:
+        text += (" Its disk, at the committed sweeps' mean of %.1f KB of files a run "
+                 "(%.2f KB packed, over %d runs): " % (per[0] / 1e3, per[1] / 1e3, per[2])
+                 + "; ".join(disk) + ".")
+    return [ESTIMATE_BEGIN, text, ESTIMATE_END]
 
 
 #: docs/two-socket.md's generated table: what the 4 hours buy, what 1 hour gives up
