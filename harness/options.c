@@ -2,11 +2,13 @@
 /*
  * options.c - parse and check numaring-bench's command line.
  *
- * Why this file is long: --help's text (a third of it) and one check with one
- * message per option and per combination it refuses live beside the parser,
- * so that what the help promises and what the parser enforces are read
- * together; the name tables (workloads, pins, --strip) are here for the same
- * reason.
+ * The parser is a table, one row per option (opt_rows, below): its name,
+ * whether it takes a value, the handler that takes it, and for the generic
+ * handlers the field and its bounds.h entry. Handlers are a few lines each;
+ * the combinations no single option decides are checked after the loop, in
+ * the order of the settle_* functions. --help's text and the name tables
+ * (workloads, pins, --strip) live beside it, so that what the help promises
+ * and what the parser enforces are read together.
  */
 #define _GNU_SOURCE
 #include "options.h"
@@ -14,6 +16,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -343,71 +346,6 @@ void hb_usage(FILE *out)
 		(unsigned)HB_WORK_NS_MAX);
 }
 
-enum {
-	OPT_QUEUE = 256, OPT_PRODUCERS, OPT_CONSUMERS, OPT_DURATION, OPT_OPS, OPT_WARMUP,
-	OPT_CAPACITY, OPT_CAPACITY_PER_NODE, OPT_BATCH, OPT_BURSTS, OPT_LOOKUP, OPT_RECHECK, OPT_GATE, OPT_BACKOFF,
-	OPT_TOPOLOGY, OPT_PIN, OPT_RATE, OPT_OUT, OPT_VERIFY, OPT_NO_VERIFY, OPT_DRAIN,
-	OPT_SHOW, OPT_PROBE, OPT_QUICK, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_ITEM, OPT_SAMPLE,
-	OPT_CALIBRATE, OPT_SCHEMA, OPT_LOAD, OPT_LOAD_PROBE, OPT_LINGER, OPT_COUNTERS, OPT_SMT,
-	OPT_ACCOUNTING, OPT_WORKLOAD, OPT_THREADS, OPT_ENQUEUE_SHARE, OPT_WORK, OPT_PRODUCER_WORK,
-	OPT_CONSUMER_WORK, OPT_SEED, OPT_PAUSE_SPIN, OPT_EXP_CAP, OPT_CAPACITY_OPS, OPT_MANIFEST,
-	OPT_STRIP, OPT_QUEUE_MEM,
-};
-
-static const struct option long_opts[] = {
-	{"queue", required_argument, NULL, OPT_QUEUE},
-	{"producers", required_argument, NULL, OPT_PRODUCERS},
-	{"consumers", required_argument, NULL, OPT_CONSUMERS},
-	{"duration", required_argument, NULL, OPT_DURATION},
-	{"ops", required_argument, NULL, OPT_OPS},
-	{"warmup", required_argument, NULL, OPT_WARMUP},
-	{"capacity", required_argument, NULL, OPT_CAPACITY},
-	{"capacity-per-node", required_argument, NULL, OPT_CAPACITY_PER_NODE},
-	{"batch", required_argument, NULL, OPT_BATCH},
-	{"bursts", no_argument, NULL, OPT_BURSTS},
-	{"lookup", required_argument, NULL, OPT_LOOKUP},
-	{"recheck", required_argument, NULL, OPT_RECHECK},
-	{"gate", required_argument, NULL, OPT_GATE},
-	{"backoff", required_argument, NULL, OPT_BACKOFF},
-	{"topology", required_argument, NULL, OPT_TOPOLOGY},
-	{"pin", required_argument, NULL, OPT_PIN},
-	{"rate", required_argument, NULL, OPT_RATE},
-	{"out", required_argument, NULL, OPT_OUT},
-	{"verify", no_argument, NULL, OPT_VERIFY},
-	{"no-verify", no_argument, NULL, OPT_NO_VERIFY},
-	{"drain-timeout", required_argument, NULL, OPT_DRAIN},
-	{"show-topology", no_argument, NULL, OPT_SHOW},
-	{"probe", no_argument, NULL, OPT_PROBE},
-	{"quick", no_argument, NULL, OPT_QUICK},
-	{"quiet", no_argument, NULL, OPT_QUIET},
-	{"help", no_argument, NULL, OPT_HELP},
-	{"version", no_argument, NULL, OPT_VERSION},
-	{"item", required_argument, NULL, OPT_ITEM},
-	{"sample", required_argument, NULL, OPT_SAMPLE},
-	{"calibrate", required_argument, NULL, OPT_CALIBRATE},
-	{"schema", no_argument, NULL, OPT_SCHEMA},
-	{"manifest", no_argument, NULL, OPT_MANIFEST},
-	{"load", required_argument, NULL, OPT_LOAD},
-	{"load-probe", required_argument, NULL, OPT_LOAD_PROBE},
-	{"capacity-ops", required_argument, NULL, OPT_CAPACITY_OPS},
-	{"linger", required_argument, NULL, OPT_LINGER},
-	{"pause-spin", required_argument, NULL, OPT_PAUSE_SPIN},
-	{"exp-cap", required_argument, NULL, OPT_EXP_CAP},
-	{"counters", no_argument, NULL, OPT_COUNTERS},
-	{"smt", required_argument, NULL, OPT_SMT},
-	{"queue-mem", required_argument, NULL, OPT_QUEUE_MEM},
-	{"accounting", required_argument, NULL, OPT_ACCOUNTING},
-	{"strip", required_argument, NULL, OPT_STRIP},
-	{"workload", required_argument, NULL, OPT_WORKLOAD},
-	{"threads", required_argument, NULL, OPT_THREADS},
-	{"enqueue-share", required_argument, NULL, OPT_ENQUEUE_SHARE},
-	{"work", required_argument, NULL, OPT_WORK},
-	{"producer-work", required_argument, NULL, OPT_PRODUCER_WORK},
-	{"consumer-work", required_argument, NULL, OPT_CONSUMER_WORK},
-	{"seed", required_argument, NULL, OPT_SEED},
-	{NULL, 0, NULL, 0},
-};
-
 static const char *const strip_names[] = {"publish", "window", "accounting"};
 
 int hb_strip_parse(const char *s, unsigned *out, const char **bad)
@@ -464,15 +402,365 @@ static int parse_queue_mem(const char *s, struct hb_options *o)
 	return 0;
 }
 
-int hb_parse(int argc, char **argv, struct hb_options *o)
-{
-	uint64_t v;
-	int rc, duration_given = 0, ops_given = 0, sample_given = 0, capacity_given = 0;
-	/* what was given, for the checks of combinations after the loop: the
-	 * options may come in any order */
-	int sides_given = 0, threads_given = 0, share_given = 0, pwork_given = 0, cwork_given = 0;
-	char err[NUMARING_ERRLEN];
+/*
+ * The command line, one row per option. A row names the option, whether it
+ * takes a value, the handler that takes it and what the generic handlers need:
+ * take_whole and take_real read the option's bounds from bounds.h (lim) and
+ * write the field at `off` (`size` bytes: an unsigned or a 64-bit count);
+ * take_set stores `value` in an int field (or the mode). `given` are the
+ * bits hb_parse records for the checks of combinations after the loop,
+ * where the options may come in any order.
+ */
+enum {
+	G_DURATION = 1 << 0, G_OPS = 1 << 1, G_SAMPLE = 1 << 2, G_CAPACITY = 1 << 3,
+	G_SIDES = 1 << 4, G_THREADS = 1 << 5, G_SHARE = 1 << 6, G_PWORK = 1 << 7,
+	G_CWORK = 1 << 8,
+};
 
+struct opt_row;
+/* 0, 2 after one message (hb_usage_error), or STOP: the mode needs no more */
+typedef int (*opt_take)(struct hb_options *o, const struct opt_row *r, const char *arg,
+			unsigned given);
+#define STOP (-1)
+
+struct opt_row {
+	const char *name; /* without "--" */
+	int arg;          /* no_argument or required_argument */
+	opt_take take;
+	int lim;          /* HB_LIM_* (take_whole, take_real) */
+	size_t off;       /* the field the generic handlers write */
+	unsigned size;    /* take_whole: its size in bytes */
+	int value;        /* take_set, take_mode: what is stored */
+	unsigned given;   /* G_* recorded when the option was taken */
+};
+
+#define FIELD(f) offsetof(struct hb_options, f), sizeof(((struct hb_options *)0)->f)
+
+/* "--name" of a row, for messages */
+static const char *flag_of(const struct opt_row *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "--%s", r->name);
+	return buf;
+}
+
+static int take_whole(struct hb_options *o, const struct opt_row *r, const char *arg,
+		      unsigned given)
+{
+	const struct hb_limit *l = &hb_limits[r->lim];
+	char flag[48];
+	uint64_t v;
+	int rc;
+	(void)given;
+	if ((rc = parse_count(flag_of(r, flag, sizeof flag), arg, (uint64_t)l->min,
+			      (uint64_t)l->max, &v)))
+		return rc;
+	if (l->pow2 && (v & (v - 1)))
+		return hb_usage_error("%s %llu is not a power of two", flag, (unsigned long long)v);
+	if (r->size == sizeof(uint64_t)) {
+		memcpy((char *)o + r->off, &v, sizeof v);
+	} else {
+		unsigned u = (unsigned)v; /* bounds.h keeps these below UINT32_MAX + 1 */
+		memcpy((char *)o + r->off, &u, sizeof u);
+	}
+	return 0;
+}
+
+static int take_real(struct hb_options *o, const struct opt_row *r, const char *arg,
+		     unsigned given)
+{
+	const struct hb_limit *l = &hb_limits[r->lim];
+	char flag[48];
+	(void)given;
+	return parse_real(flag_of(r, flag, sizeof flag), arg, l->min, l->max, l->min_in,
+			  l->max_in, (double *)(void *)((char *)o + r->off));
+}
+
+static int take_set(struct hb_options *o, const struct opt_row *r, const char *arg,
+		    unsigned given)
+{
+	(void)arg, (void)given;
+	memcpy((char *)o + r->off, &r->value, sizeof r->value);
+	return 0;
+}
+
+/* --show-topology, --probe set the mode and parse on; --schema, --manifest,
+ * --help, --version answer alone: the rest of the line is not looked at */
+static int take_mode(struct hb_options *o, const struct opt_row *r, const char *arg,
+		     unsigned given)
+{
+	(void)arg, (void)given;
+	o->mode = (enum hb_mode)r->value;
+	return o->mode == HB_SHOW_TOPOLOGY || o->mode == HB_PROBE ? 0 : STOP;
+}
+
+static int take_queue(struct hb_options *o, const struct opt_row *r, const char *arg,
+		      unsigned given)
+{
+	(void)r, (void)given;
+	if (!(o->queue = hq_find(arg)))
+		return hb_usage_error("unknown queue \"%s\"", arg);
+	return 0;
+}
+
+static int take_workload(struct hb_options *o, const struct opt_row *r, const char *arg,
+			 unsigned given)
+{
+	(void)r, (void)given;
+	if (hb_workload_parse(arg, &o->workload) < 0)
+		return hb_usage_error("unknown --workload \"%s\" (prodcons, pairs, mixed)", arg);
+	return 0;
+}
+
+/* NS (0..NS) or MIN-MAX: the field's random delay with a floor */
+static int take_work(struct hb_options *o, const struct opt_row *r, const char *arg,
+		     unsigned given)
+{
+	char lo[32];
+	const char *dash = strchr(arg, '-');
+	int rc;
+	(void)r, (void)given;
+	o->work_min_ns = 0;
+	if (!dash || dash == arg)
+		return parse_count("--work", arg, HB_LIM(work), &o->work_ns);
+	if ((size_t)(dash - arg) >= sizeof lo)
+		return hb_usage_error("--work needs NS or MIN-MAX, not \"%s\"", arg);
+	memcpy(lo, arg, (size_t)(dash - arg));
+	lo[dash - arg] = '\0';
+	if ((rc = parse_count("--work", lo, HB_LIM(work), &o->work_min_ns)) ||
+	    (rc = parse_count("--work", dash + 1, HB_LIM(work), &o->work_ns)))
+		return rc;
+	if (o->work_min_ns > o->work_ns)
+		return hb_usage_error("--work %s: the minimum is above the maximum", arg);
+	return 0;
+}
+
+/* --capacity (the whole queue) or --capacity-per-node (numaring's per ring):
+ * one of them, a power of two */
+static int take_capacity(struct hb_options *o, const struct opt_row *r, const char *arg,
+			 unsigned given)
+{
+	int per_node = r->value;
+	int rc;
+	if ((given & G_CAPACITY) && per_node != o->capacity_per_node)
+		return hb_usage_error("--capacity and --capacity-per-node are alternatives; "
+				      "give one");
+	if ((rc = take_whole(o, r, arg, given)))
+		return rc;
+	o->capacity_per_node = per_node;
+	return 0;
+}
+
+static int take_item(struct hb_options *o, const struct opt_row *r, const char *arg,
+		     unsigned given)
+{
+	(void)r, (void)given;
+	if (hb_item_parse(arg, &o->item) < 0)
+		return hb_usage_error("unknown --item \"%s\" (inline, message)", arg);
+	return 0;
+}
+
+static int take_accounting(struct hb_options *o, const struct opt_row *r, const char *arg,
+			   unsigned given)
+{
+	(void)r, (void)given;
+	if (hb_accounting_parse(arg, &o->accounting) < 0)
+		return hb_usage_error(
+		    "unknown --accounting \"%s\" (auto, inline, scalar, vector, avx2)", arg);
+	if (!hb_accounting_available(o->accounting))
+		return hb_usage_error("--accounting %s: this CPU (or build) has no AVX2; use "
+				      "auto, inline or vector",
+				      arg);
+	return 0;
+}
+
+static int take_strip(struct hb_options *o, const struct opt_row *r, const char *arg,
+		      unsigned given)
+{
+	const char *bad = NULL;
+	(void)r, (void)given;
+	if (hb_strip_parse(arg, &o->strip, &bad) < 0)
+		return hb_usage_error("--strip %s: unknown \"%.*s\" (publish, window, accounting, "
+				      "comma-separated)",
+				      arg, (int)strcspn(bad, ","), bad);
+	return 0;
+}
+
+static int take_lookup(struct hb_options *o, const struct opt_row *r, const char *arg,
+		       unsigned given)
+{
+	(void)r, (void)given;
+	if (numaring_lookup_parse(arg, &o->lookup) < 0)
+		return hb_usage_error("unknown --lookup \"%s\" (libnuma, syscall, table, cached, "
+				      "rseq, rdpid, none, auto)",
+				      arg);
+	return 0;
+}
+
+static int take_gate(struct hb_options *o, const struct opt_row *r, const char *arg,
+		     unsigned given)
+{
+	(void)r, (void)given;
+	if (numaring_gate_parse(arg, &o->gate) < 0)
+		return hb_usage_error("unknown --gate \"%s\" (shared, pernode, perworker)", arg);
+	return 0;
+}
+
+static int take_backoff(struct hb_options *o, const struct opt_row *r, const char *arg,
+			unsigned given)
+{
+	(void)r, (void)given;
+	if (numaring_backoff_parse(arg, &o->backoff) < 0)
+		return hb_usage_error("unknown --backoff \"%s\" (none, pause, exp, yield, adaptive)",
+				      arg);
+	return 0;
+}
+
+static int take_topology(struct hb_options *o, const struct opt_row *r, const char *arg,
+			 unsigned given)
+{
+	(void)r, (void)given;
+	o->topology = arg; /* checked where it is read (numaring_topology_parse) */
+	return 0;
+}
+
+static int take_out(struct hb_options *o, const struct opt_row *r, const char *arg,
+		    unsigned given)
+{
+	(void)r, (void)given;
+	if (!arg[0])
+		return hb_usage_error("--out needs a directory");
+	o->out = arg;
+	return 0;
+}
+
+/* --pin nodes:P/C: the producers' and the consumers' nodes */
+static int take_pin_nodes(struct hb_options *o, const char *arg)
+{
+	unsigned a, b;
+	int used = 0;
+	if (sscanf(arg + 6, "%u/%u%n", &a, &b, &used) != 2 || arg[6 + used] ||
+	    !strchr("0123456789", arg[6]) || a >= NUMARING_MAX_NODES || b >= NUMARING_MAX_NODES)
+		return hb_usage_error("--pin %s: expected nodes:P/C, the producers' and the "
+				      "consumers' node numbers (0..%d), e.g. nodes:0/1",
+				      arg, NUMARING_MAX_NODES - 1);
+	o->pin = HB_PIN_NODES;
+	o->pin_nodes[0] = a;
+	o->pin_nodes[1] = b;
+	o->pin_list = arg;
+	return 0;
+}
+
+/* --pin: a placement by name, nodes:P/C, or a cpulist */
+static int take_pin(struct hb_options *o, const struct opt_row *r, const char *arg,
+		    unsigned given)
+{
+	char err[NUMARING_ERRLEN];
+	(void)r, (void)given;
+	for (int p = 0; p < HB_PIN_COUNT_; p++)
+		if (p != HB_PIN_LIST && p != HB_PIN_NODES && strcmp(arg, pin_names[p]) == 0) {
+			o->pin = (enum hb_pin)p;
+			return 0;
+		}
+	if (!strncmp(arg, "nodes:", 6))
+		return take_pin_nodes(o, arg);
+	if (!arg[0] || !strchr("0123456789", arg[0]))
+		return hb_usage_error("unknown --pin \"%s\" (compact, scatter, split, none, "
+				      "nodes:P/C, or a cpulist such as 0-3,8)",
+				      arg);
+	if (numaring_cpulist_parse(arg, strlen(arg), &o->pin_cpus, err, sizeof err) < 0)
+		return hb_usage_error("--pin: %s", err);
+	o->pin = HB_PIN_LIST;
+	o->pin_list = arg;
+	return 0;
+}
+
+static int take_smt(struct hb_options *o, const struct opt_row *r, const char *arg,
+		    unsigned given)
+{
+	(void)r, (void)given;
+	for (int m = 0; m < HB_SMT_COUNT_; m++)
+		if (strcmp(arg, smt_names[m]) == 0) {
+			o->smt = (enum hb_smt)m;
+			return 0;
+		}
+	return hb_usage_error("unknown --smt \"%s\" (cores, siblings)", arg);
+}
+
+static int take_queue_mem(struct hb_options *o, const struct opt_row *r, const char *arg,
+			  unsigned given)
+{
+	(void)r, (void)given;
+	return parse_queue_mem(arg, o);
+}
+
+#define REQ required_argument
+#define NOARG no_argument
+#define WHOLE(n, id, f, g) {n, REQ, take_whole, HB_LIM_##id, FIELD(f), 0, g}
+#define REAL(n, id, f, g) {n, REQ, take_real, HB_LIM_##id, FIELD(f), 0, g}
+#define SET(n, f, v) {n, NOARG, take_set, 0, FIELD(f), v, 0}
+#define MODE(n, m) {n, NOARG, take_mode, 0, 0, 0, m, 0}
+#define TAKE(n, fn) {n, REQ, fn, 0, 0, 0, 0, 0}
+
+static const struct opt_row opt_rows[] = {
+	TAKE("queue", take_queue),
+	TAKE("workload", take_workload),
+	WHOLE("producers", producers, producers, G_SIDES),
+	WHOLE("consumers", consumers, consumers, G_SIDES),
+	WHOLE("threads", threads, threads, G_THREADS),
+	REAL("enqueue-share", enqueue_share, enqueue_share, G_SHARE),
+	TAKE("work", take_work),
+	WHOLE("producer-work", producer_work, producer_work_ns, G_PWORK),
+	WHOLE("consumer-work", consumer_work, consumer_work_ns, G_CWORK),
+	WHOLE("seed", seed, seed, 0),
+	REAL("duration", duration, duration_s, G_DURATION),
+	WHOLE("ops", ops, ops, G_OPS),
+	REAL("warmup", warmup, warmup_s, 0),
+	{"capacity", REQ, take_capacity, HB_LIM_capacity, FIELD(capacity), 0, G_CAPACITY},
+	{"capacity-per-node", REQ, take_capacity, HB_LIM_capacity, FIELD(capacity), 1, G_CAPACITY},
+	WHOLE("batch", batch, batch, 0),
+	SET("bursts", bursts, 1),
+	TAKE("item", take_item),
+	TAKE("accounting", take_accounting),
+	TAKE("strip", take_strip),
+	WHOLE("sample", sample, sample, G_SAMPLE),
+	REAL("calibrate", calibrate, calibrate_s, 0),
+	REAL("load", load, load, 0),
+	WHOLE("linger", linger, linger_us, 0),
+	WHOLE("pause-spin", pause_spin, pause_spin, 0),
+	WHOLE("exp-cap", exp_cap, exp_cap, 0),
+	SET("counters", counters, 1),
+	REAL("load-probe", load_probe, load_probe_s, 0),
+	REAL("capacity-ops", capacity_ops, capacity_ops, 0),
+	TAKE("lookup", take_lookup),
+	WHOLE("recheck", recheck, recheck, 0),
+	TAKE("gate", take_gate),
+	TAKE("backoff", take_backoff),
+	TAKE("topology", take_topology),
+	TAKE("pin", take_pin),
+	TAKE("smt", take_smt),
+	TAKE("queue-mem", take_queue_mem),
+	REAL("rate", rate, rate, 0),
+	TAKE("out", take_out),
+	SET("verify", verify, 1),
+	SET("no-verify", verify, 0),
+	REAL("drain-timeout", drain_timeout, drain_timeout_s, 0),
+	SET("quick", quick, 1),
+	SET("quiet", quiet, 1),
+	MODE("show-topology", HB_SHOW_TOPOLOGY),
+	MODE("probe", HB_PROBE),
+	MODE("schema", HB_SCHEMA),
+	MODE("manifest", HB_MANIFEST),
+	MODE("help", HB_HELP),
+	MODE("version", HB_VERSION),
+};
+
+#define NOPTS (sizeof opt_rows / sizeof opt_rows[0])
+/* getopt's value of row i: above every character */
+#define OPT_BASE 256
+
+/* The defaults of a run: what hb_parse starts from. */
+static void defaults(struct hb_options *o, int argc, char **argv)
+{
 	memset(o, 0, sizeof *o);
 	o->mode = HB_RUN;
 	o->queue = hq_find("numaring");
@@ -501,398 +789,89 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 	o->load_probe_s = 0.3;
 	o->argc = argc;
 	o->argv = argv;
+}
 
-	opterr = 0;
-	optind = 1;
-	for (;;) {
-		int c = getopt_long(argc, argv, "", long_opts, NULL);
-		if (c == -1)
-			break;
-		switch (c) {
-		case OPT_QUEUE:
-			if (!(o->queue = hq_find(optarg)))
-				return hb_usage_error("unknown queue \"%s\"", optarg);
-			break;
-		case OPT_PRODUCERS:
-			if ((rc = parse_count("--producers", optarg, HB_LIM(producers), &v)))
-				return rc;
-			o->producers = (unsigned)v;
-			sides_given = 1;
-			break;
-		case OPT_CONSUMERS:
-			if ((rc = parse_count("--consumers", optarg, HB_LIM(consumers), &v)))
-				return rc;
-			o->consumers = (unsigned)v;
-			sides_given = 1;
-			break;
-		case OPT_WORKLOAD:
-			if (hb_workload_parse(optarg, &o->workload) < 0)
-				return hb_usage_error(
-				    "unknown --workload \"%s\" (prodcons, pairs, mixed)", optarg);
-			break;
-		case OPT_THREADS:
-			if ((rc = parse_count("--threads", optarg, HB_LIM(threads), &v)))
-				return rc;
-			o->threads = (unsigned)v;
-			threads_given = 1;
-			break;
-		case OPT_ENQUEUE_SHARE:
-			if ((rc = parse_real("--enqueue-share", optarg, HB_RLIM(enqueue_share),
-					      &o->enqueue_share)))
-				return rc;
-			share_given = 1;
-			break;
-		case OPT_WORK: {
-			/* NS (0..NS) or MIN-MAX: the field's random delay with a floor */
-			char lo[32];
-			const char *dash = strchr(optarg, '-');
-			o->work_min_ns = 0;
-			if (dash && dash != optarg) {
-				if ((size_t)(dash - optarg) >= sizeof lo)
-					return hb_usage_error("--work needs NS or MIN-MAX, not \"%s\"",
-							      optarg);
-				memcpy(lo, optarg, (size_t)(dash - optarg));
-				lo[dash - optarg] = '\0';
-				if ((rc = parse_count("--work", lo, HB_LIM(work), &o->work_min_ns)) ||
-				    (rc = parse_count("--work", dash + 1, HB_LIM(work), &o->work_ns)))
-					return rc;
-				if (o->work_min_ns > o->work_ns)
-					return hb_usage_error("--work %s: the minimum is above the maximum",
-							      optarg);
-			} else if ((rc = parse_count("--work", optarg, HB_LIM(work), &o->work_ns)))
-				return rc;
-			break;
-		}
-		case OPT_PRODUCER_WORK:
-			if ((rc = parse_count("--producer-work", optarg, HB_LIM(producer_work),
-					      &o->producer_work_ns)))
-				return rc;
-			pwork_given = 1;
-			break;
-		case OPT_CONSUMER_WORK:
-			if ((rc = parse_count("--consumer-work", optarg, HB_LIM(consumer_work),
-					      &o->consumer_work_ns)))
-				return rc;
-			cwork_given = 1;
-			break;
-		case OPT_SEED:
-			if ((rc = parse_count("--seed", optarg, HB_LIM(seed), &o->seed)))
-				return rc;
-			break;
-		case OPT_DURATION:
-			if ((rc = parse_real("--duration", optarg, HB_RLIM(duration), &o->duration_s)))
-				return rc;
-			duration_given = 1;
-			break;
-		case OPT_OPS:
-			if ((rc = parse_count("--ops", optarg, HB_LIM(ops), &o->ops)))
-				return rc;
-			ops_given = 1;
-			break;
-		case OPT_WARMUP:
-			if ((rc = parse_real("--warmup", optarg, HB_RLIM(warmup), &o->warmup_s)))
-				return rc;
-			break;
-		case OPT_CAPACITY:
-		case OPT_CAPACITY_PER_NODE: {
-			const char *flag = c == OPT_CAPACITY ? "--capacity" : "--capacity-per-node";
-			if (capacity_given && (c == OPT_CAPACITY_PER_NODE) != o->capacity_per_node)
-				return hb_usage_error("--capacity and --capacity-per-node are "
-						      "alternatives; give one");
-			if ((rc = parse_count(flag, optarg, HB_LIM(capacity), &v)))
-				return rc;
-			if (v & (v - 1))
-				return hb_usage_error("%s %llu is not a power of two", flag,
-						      (unsigned long long)v);
-			o->capacity = (size_t)v;
-			o->capacity_per_node = c == OPT_CAPACITY_PER_NODE;
-			capacity_given = 1;
-			break;
-		}
-		case OPT_BATCH:
-			if ((rc = parse_count("--batch", optarg, HB_LIM(batch), &v)))
-				return rc;
-			o->batch = (unsigned)v;
-			break;
-		case OPT_BURSTS:
-			o->bursts = 1;
-			break;
-		case OPT_ITEM:
-			if (hb_item_parse(optarg, &o->item) < 0)
-				return hb_usage_error("unknown --item \"%s\" (inline, message)",
-						      optarg);
-			break;
-		case OPT_ACCOUNTING:
-			if (hb_accounting_parse(optarg, &o->accounting) < 0)
-				return hb_usage_error(
-				    "unknown --accounting \"%s\" (auto, inline, scalar, vector, avx2)",
-				    optarg);
-			if (!hb_accounting_available(o->accounting))
-				return hb_usage_error("--accounting %s: this CPU (or build) has no "
-						      "AVX2; use auto, inline or vector",
-						      optarg);
-			break;
-		case OPT_STRIP: {
-			const char *bad = NULL;
-			if (hb_strip_parse(optarg, &o->strip, &bad) < 0)
-				return hb_usage_error("--strip %s: unknown \"%.*s\" (publish, window, "
-						      "accounting, comma-separated)",
-						      optarg, (int)strcspn(bad, ","), bad);
-			break;
-		}
-		case OPT_SAMPLE:
-			if ((rc = parse_count("--sample", optarg, HB_LIM(sample), &v)))
-				return rc;
-			if (v & (v - 1))
-				return hb_usage_error("--sample %llu is not a power of two",
-						      (unsigned long long)v);
-			o->sample = (unsigned)v;
-			sample_given = 1;
-			break;
-		case OPT_CALIBRATE:
-			if ((rc = parse_real("--calibrate", optarg, HB_RLIM(calibrate), &o->calibrate_s)))
-				return rc;
-			break;
-		case OPT_SCHEMA:
-			o->mode = HB_SCHEMA;
-			return 0;
-		case OPT_MANIFEST:
-			o->mode = HB_MANIFEST;
-			return 0;
-		case OPT_LOAD:
-			if ((rc = parse_real("--load", optarg, HB_RLIM(load), &o->load)))
-				return rc;
-			break;
-		case OPT_LINGER:
-			if ((rc = parse_count("--linger", optarg, HB_LIM(linger), &v)))
-				return rc;
-			o->linger_us = (unsigned)v;
-			break;
-		case OPT_PAUSE_SPIN:
-			if ((rc = parse_count("--pause-spin", optarg, HB_LIM(pause_spin), &v)))
-				return rc;
-			o->pause_spin = (unsigned)v;
-			break;
-		case OPT_EXP_CAP:
-			if ((rc = parse_count("--exp-cap", optarg, HB_LIM(exp_cap), &v)))
-				return rc;
-			if (v & (v - 1)) {
-				hb_say("--exp-cap %s: not a power of two", optarg);
-				return 2;
-			}
-			o->exp_cap = (unsigned)v;
-			break;
-		case OPT_COUNTERS:
-			o->counters = 1;
-			break;
-		case OPT_LOAD_PROBE:
-			if ((rc = parse_real("--load-probe", optarg, HB_RLIM(load_probe), &o->load_probe_s)))
-				return rc;
-			break;
-		case OPT_CAPACITY_OPS:
-			if ((rc = parse_real("--capacity-ops", optarg, HB_RLIM(capacity_ops),
-					      &o->capacity_ops)))
-				return rc;
-			break;
-		case OPT_LOOKUP:
-			if (numaring_lookup_parse(optarg, &o->lookup) < 0)
-				return hb_usage_error("unknown --lookup \"%s\" (libnuma, syscall, "
-						      "table, cached, rseq, rdpid, none, auto)",
-						      optarg);
-			break;
-		case OPT_RECHECK:
-			if ((rc = parse_count("--recheck", optarg, HB_LIM(recheck), &v)))
-				return rc;
-			o->recheck = (unsigned)v;
-			break;
-		case OPT_GATE:
-			if (numaring_gate_parse(optarg, &o->gate) < 0)
-				return hb_usage_error(
-				    "unknown --gate \"%s\" (shared, pernode, perworker)", optarg);
-			break;
-		case OPT_BACKOFF:
-			if (numaring_backoff_parse(optarg, &o->backoff) < 0)
-				return hb_usage_error(
-				    "unknown --backoff \"%s\" (none, pause, exp, yield, adaptive)", optarg);
-			break;
-		case OPT_TOPOLOGY:
-			o->topology = optarg;
-			break;
-		case OPT_PIN: {
-			int found = 0;
-			for (int p = 0; p < HB_PIN_COUNT_; p++)
-				if (p != HB_PIN_LIST && p != HB_PIN_NODES &&
-				    strcmp(optarg, pin_names[p]) == 0) {
-					o->pin = (enum hb_pin)p;
-					found = 1;
-				}
-			if (!found && !strncmp(optarg, "nodes:", 6)) {
-				unsigned a, b;
-				int used = 0;
-				if (sscanf(optarg + 6, "%u/%u%n", &a, &b, &used) != 2 ||
-				    optarg[6 + used] || !strchr("0123456789", optarg[6]) ||
-				    a >= NUMARING_MAX_NODES || b >= NUMARING_MAX_NODES)
-					return hb_usage_error(
-					    "--pin %s: expected nodes:P/C, the producers' and the "
-					    "consumers' node numbers (0..%d), e.g. nodes:0/1",
-					    optarg, NUMARING_MAX_NODES - 1);
-				o->pin = HB_PIN_NODES;
-				o->pin_nodes[0] = a;
-				o->pin_nodes[1] = b;
-				o->pin_list = optarg;
-				found = 1;
-			}
-			if (!found) {
-				if (!optarg[0] || !strchr("0123456789", optarg[0]))
-					return hb_usage_error(
-					    "unknown --pin \"%s\" (compact, scatter, split, none, "
-					    "nodes:P/C, or a cpulist such as 0-3,8)",
-					    optarg);
-				if (numaring_cpulist_parse(optarg, strlen(optarg), &o->pin_cpus, err,
-						     sizeof err) < 0)
-					return hb_usage_error("--pin: %s", err);
-				o->pin = HB_PIN_LIST;
-				o->pin_list = optarg;
-			}
-			break;
-		}
-		case OPT_SMT: {
-			int found = 0;
-			for (int m = 0; m < HB_SMT_COUNT_; m++)
-				if (strcmp(optarg, smt_names[m]) == 0) {
-					o->smt = (enum hb_smt)m;
-					found = 1;
-				}
-			if (!found)
-				return hb_usage_error("unknown --smt \"%s\" (cores, siblings)",
-						      optarg);
-			break;
-		}
-		case OPT_QUEUE_MEM:
-			if ((rc = parse_queue_mem(optarg, o)))
-				return rc;
-			break;
-		case OPT_RATE:
-			if ((rc = parse_real("--rate", optarg, HB_RLIM(rate), &o->rate)))
-				return rc;
-			break;
-		case OPT_OUT:
-			if (!optarg[0])
-				return hb_usage_error("--out needs a directory");
-			o->out = optarg;
-			break;
-		case OPT_VERIFY:
-			o->verify = 1;
-			break;
-		case OPT_NO_VERIFY:
-			o->verify = 0;
-			break;
-		case OPT_DRAIN:
-			if ((rc = parse_real("--drain-timeout", optarg, HB_RLIM(drain_timeout),
-					     &o->drain_timeout_s)))
-				return rc;
-			break;
-		case OPT_SHOW:
-			o->mode = HB_SHOW_TOPOLOGY;
-			break;
-		case OPT_PROBE:
-			o->mode = HB_PROBE;
-			break;
-		case OPT_QUICK:
-			o->quick = 1;
-			break;
-		case OPT_QUIET:
-			o->quiet = 1;
-			break;
-		case OPT_HELP:
-			o->mode = HB_HELP;
-			return 0;
-		case OPT_VERSION:
-			o->mode = HB_VERSION;
-			return 0;
-		case ':':
-			return hb_usage_error("%s needs a value", argv[optind - 1]);
-		case '?':
-		default:
-			if (optopt >= OPT_QUEUE)
-				return hb_usage_error("%s needs a value", argv[optind - 1]);
-			if (optopt)
-				return hb_usage_error("unknown option \"-%c\"", optopt);
-			return hb_usage_error("unknown option \"%s\"", argv[optind - 1]);
-		}
+/* What getopt's '?' and ':' mean, in one message. */
+static int bad_option(char **argv)
+{
+	if (optopt >= OPT_BASE)
+		return hb_usage_error("%s needs a value", argv[optind - 1]);
+	if (optopt)
+		return hb_usage_error("unknown option \"-%c\"", optopt);
+	return hb_usage_error("unknown option \"%s\"", argv[optind - 1]);
+}
+
+/* prodcons: the sides from --threads or --producers/--consumers, each side's
+ * work from --work where it has none of its own */
+static int settle_prodcons(struct hb_options *o, unsigned given)
+{
+	if (given & G_THREADS) {
+		if (o->threads < 2)
+			return hb_usage_error("--threads %u with --workload prodcons: it splits the "
+					      "threads into producers and consumers, and needs at "
+					      "least 2",
+					      o->threads);
+		o->producers = (o->threads + 1) / 2;
+		o->consumers = o->threads / 2;
 	}
-	if (optind < argc)
-		return hb_usage_error("unexpected argument \"%s\"", argv[optind]);
-	/* the workload's threads and sides */
+	o->threads = o->producers + o->consumers;
+	if (!(given & G_PWORK))
+		o->producer_work_ns = o->work_ns;
+	if (!(given & G_CWORK))
+		o->consumer_work_ns = o->work_ns;
+	/* the floor applies to each side that works: it must fit under its bound */
+	int p_low = o->producer_work_ns && o->producer_work_ns < o->work_min_ns;
+	int c_low = o->consumer_work_ns && o->consumer_work_ns < o->work_min_ns;
+	if (o->work_min_ns && (p_low || c_low))
+		return hb_usage_error("--work's minimum %llu ns is above --%s-work %llu",
+				      (unsigned long long)o->work_min_ns,
+				      p_low ? "producer" : "consumer",
+				      (unsigned long long)(p_low ? o->producer_work_ns
+								 : o->consumer_work_ns));
+	return 0;
+}
+
+/* pairs, mixed: --threads N threads, each a producer and a consumer */
+static int settle_symmetric(struct hb_options *o, unsigned given)
+{
 	const char *wl = hb_workload_name(o->workload);
-	if (threads_given && sides_given)
-		return hb_usage_error(
-		    "--threads and --producers/--consumers are alternatives; give one");
-	if (hb_symmetric(o)) {
-		if (sides_given)
-			return hb_usage_error(
-			    "--producers and --consumers go with --workload prodcons; %s runs "
-			    "--threads N threads that each enqueue and dequeue",
-			    wl);
-		if (pwork_given || cwork_given)
-			return hb_usage_error(
-			    "--%s-work goes with --workload prodcons; %s takes --work",
-			    pwork_given ? "producer" : "consumer", wl);
-		if (o->pin == HB_PIN_SPLIT || o->pin == HB_PIN_NODES)
-			return hb_usage_error(
-			    "--pin %s puts producers and consumers on nodes of their own; %s "
-			    "has no sides: use compact or scatter",
-			    o->pin == HB_PIN_SPLIT ? "split" : o->pin_list, wl);
-		if (o->load > 0)
-			return hb_usage_error(
-			    "--load goes with --workload prodcons; give %s an enqueue rate "
-			    "(--rate)",
-			    wl);
-		if (!threads_given)
-			o->threads = 2;
-		o->producers = o->consumers = o->threads;
-	} else {
-		if (threads_given) {
-			if (o->threads < 2)
-				return hb_usage_error(
-				    "--threads %u with --workload prodcons: it splits the threads "
-				    "into producers and consumers, and needs at least 2",
-				    o->threads);
-			o->producers = (o->threads + 1) / 2;
-			o->consumers = o->threads / 2;
-		}
-		o->threads = o->producers + o->consumers;
-		if (!pwork_given)
-			o->producer_work_ns = o->work_ns;
-		if (!cwork_given)
-			o->consumer_work_ns = o->work_ns;
-		/* the floor applies to each side that works: it must fit under its bound */
-		if (o->work_min_ns && ((o->producer_work_ns && o->producer_work_ns < o->work_min_ns) ||
-				       (o->consumer_work_ns && o->consumer_work_ns < o->work_min_ns)))
-			return hb_usage_error("--work's minimum %llu ns is above --%s-work %llu",
-					      (unsigned long long)o->work_min_ns,
-					      o->producer_work_ns && o->producer_work_ns < o->work_min_ns
-						      ? "producer" : "consumer",
-					      (unsigned long long)(o->producer_work_ns &&
-								   o->producer_work_ns < o->work_min_ns
-							       ? o->producer_work_ns
-							       : o->consumer_work_ns));
-	}
-	if (share_given && o->workload != HB_WORKLOAD_MIXED)
-		return hb_usage_error("--enqueue-share goes with --workload mixed, not %s", wl);
-	if (duration_given && ops_given)
+	if (given & G_SIDES)
+		return hb_usage_error("--producers and --consumers go with --workload prodcons; %s "
+				      "runs --threads N threads that each enqueue and dequeue",
+				      wl);
+	if (given & (G_PWORK | G_CWORK))
+		return hb_usage_error("--%s-work goes with --workload prodcons; %s takes --work",
+				      given & G_PWORK ? "producer" : "consumer", wl);
+	if (o->pin == HB_PIN_SPLIT || o->pin == HB_PIN_NODES)
+		return hb_usage_error("--pin %s puts producers and consumers on nodes of their "
+				      "own; %s has no sides: use compact or scatter",
+				      o->pin == HB_PIN_SPLIT ? "split" : o->pin_list, wl);
+	if (o->load > 0)
+		return hb_usage_error("--load goes with --workload prodcons; give %s an enqueue "
+				      "rate (--rate)",
+				      wl);
+	if (!(given & G_THREADS))
+		o->threads = 2;
+	o->producers = o->consumers = o->threads;
+	return 0;
+}
+
+/* The pace: --duration or --ops, --rate or --load, and the timed items'
+ * sample that follows from them. */
+static int settle_pace(struct hb_options *o, unsigned given)
+{
+	if ((given & G_DURATION) && (given & G_OPS))
 		return hb_usage_error("--duration and --ops are alternatives; give one");
-	if (ops_given)
+	if (given & G_OPS)
 		o->duration_s = 0;
 	if (o->rate > 0 && o->load > 0)
 		return hb_usage_error("--rate and --load are alternatives; give one");
 	if (o->capacity_ops > 0 && !(o->load > 0))
-		return hb_usage_error(
-		    "--capacity-ops goes with --load: it is the capacity the load is a "
-		    "fraction of");
-	if ((o->rate > 0 || o->load > 0) && !sample_given)
+		return hb_usage_error("--capacity-ops goes with --load: it is the capacity the "
+				      "load is a fraction of");
+	if ((o->rate > 0 || o->load > 0) && !(given & G_SAMPLE))
 		o->sample = 1; /* below saturation the clock costs little: time every item */
-	else if (o->bursts && !sample_given) {
+	else if (o->bursts && !(given & G_SAMPLE)) {
 		/* One timed operation in 256, as with single operations: a burst's
 		 * items travel together, and a burst holding a timed item costs
 		 * what a timed single operation costs (two clock reads, a stamp,
@@ -903,21 +882,31 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 			s <<= 1;
 		o->sample = (unsigned)s;
 	}
+	return 0;
+}
+
+/* --strip: a diagnostic of the plain run only; NULL where this run is one */
+static const char *strip_refused(const struct hb_options *o, unsigned given)
+{
+	return hb_symmetric(o)				      ? "--workload prodcons"
+	       : o->item != HB_ITEM_INLINE		      ? "--item inline"
+	       : !o->queue->bounded || !o->queue->moves_data ? "a bounded queue that moves items"
+	       : o->rate > 0 || o->load > 0		      ? "a closed loop (no --rate, --load)"
+	       : o->producer_work_ns || o->consumer_work_ns ? "no work"
+	       : given & G_OPS				      ? "--duration, not --ops"
+							      : NULL;
+}
+
+/* What no single option decides: the queue and item, --strip, the batch,
+ * the modes' own options and a cpulist's size. */
+static int settle_rest(struct hb_options *o, unsigned given)
+{
+	const char *why;
 	if (o->mode == HB_RUN && o->queue->message_only && o->item != HB_ITEM_MESSAGE)
 		return hb_usage_error("--queue %s takes message items only (give --item message): %s",
 				      o->queue->name, o->queue->message_only);
-	if (o->strip) {
-		const char *why = hb_symmetric(o)			? "--workload prodcons"
-				  : o->item != HB_ITEM_INLINE		? "--item inline"
-				  : !o->queue->bounded || !o->queue->moves_data ? "a bounded queue that moves items"
-				  : o->rate > 0 || o->load > 0		? "a closed loop (no --rate, --load)"
-				  : o->producer_work_ns || o->consumer_work_ns ? "no work"
-				  : ops_given				? "--duration, not --ops"
-									: NULL;
-		if (why)
-			return hb_usage_error("--strip is a diagnostic of the plain run and needs %s",
-					      why);
-	}
+	if (o->strip && (why = strip_refused(o, given)))
+		return hb_usage_error("--strip is a diagnostic of the plain run and needs %s", why);
 	if (o->batch > o->capacity)
 		return hb_usage_error("--batch %u is larger than %s %zu", o->batch,
 				      o->capacity_per_node ? "--capacity-per-node" : "--capacity",
@@ -927,15 +916,51 @@ int hb_parse(int argc, char **argv, struct hb_options *o)
 	if (o->counters && o->mode != HB_RUN)
 		return hb_usage_error("--counters goes with a run, not with --%s",
 				      o->mode == HB_PROBE ? "probe" : "show-topology");
-	if (o->pin == HB_PIN_LIST) {
-		unsigned named = (unsigned)CPU_COUNT(&o->pin_cpus);
-		if (named < o->threads && hb_symmetric(o))
-			return hb_usage_error("--pin %s names %u CPUs for %u threads", o->pin_list,
-					      named, o->threads);
-		if (named < o->threads)
-			return hb_usage_error(
-			    "--pin %s names %u CPUs for %u threads (%u producers + %u consumers)",
-			    o->pin_list, named, o->threads, o->producers, o->consumers);
+	unsigned named = (unsigned)CPU_COUNT(&o->pin_cpus);
+	if (o->pin == HB_PIN_LIST && named < o->threads && hb_symmetric(o))
+		return hb_usage_error("--pin %s names %u CPUs for %u threads", o->pin_list, named,
+				      o->threads);
+	if (o->pin == HB_PIN_LIST && named < o->threads)
+		return hb_usage_error("--pin %s names %u CPUs for %u threads (%u producers + %u "
+				      "consumers)",
+				      o->pin_list, named, o->threads, o->producers, o->consumers);
+	return 0;
+}
+
+int hb_parse(int argc, char **argv, struct hb_options *o)
+{
+	static struct option long_opts[NOPTS + 1];
+	unsigned given = 0;
+	int rc;
+
+	for (size_t i = 0; i < NOPTS; i++)
+		long_opts[i] = (struct option){opt_rows[i].name, opt_rows[i].arg, NULL,
+					       OPT_BASE + (int)i};
+	defaults(o, argc, argv);
+	opterr = 0;
+	optind = 1;
+	for (int c; (c = getopt_long(argc, argv, "", long_opts, NULL)) != -1;) {
+		if (c < OPT_BASE || c >= OPT_BASE + (int)NOPTS)
+			return bad_option(argv);
+		const struct opt_row *r = &opt_rows[c - OPT_BASE];
+		rc = r->take(o, r, optarg, given);
+		if (rc == STOP)
+			return 0;
+		if (rc)
+			return rc;
+		given |= r->given;
 	}
+	if (optind < argc)
+		return hb_usage_error("unexpected argument \"%s\"", argv[optind]);
+	if ((given & G_THREADS) && (given & G_SIDES))
+		return hb_usage_error("--threads and --producers/--consumers are alternatives; "
+				      "give one");
+	if (hb_symmetric(o) ? (rc = settle_symmetric(o, given)) : (rc = settle_prodcons(o, given)))
+		return rc;
+	if ((given & G_SHARE) && o->workload != HB_WORKLOAD_MIXED)
+		return hb_usage_error("--enqueue-share goes with --workload mixed, not %s",
+				      hb_workload_name(o->workload));
+	if ((rc = settle_pace(o, given)) || (rc = settle_rest(o, given)))
+		return rc;
 	return 0;
 }

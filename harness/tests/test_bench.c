@@ -368,7 +368,7 @@ static void bad_input_exits_2_with_one_message_and_no_file(void **state)
 		{NULL, {"--seed", "-1"}, "--seed needs a whole number"},
 		{NULL, {"--pause-spin", "0"}, "--pause-spin needs a whole number from 1 to 65536"},
 		{NULL, {"--pause-spin", "65537"}, "--pause-spin needs a whole number from 1 to 65536"},
-		{NULL, {"--exp-cap", "100"}, "--exp-cap 100: not a power of two"},
+		{NULL, {"--exp-cap", "100"}, "--exp-cap 100 is not a power of two"},
 		{NULL, {"--exp-cap", "131072"}, "--exp-cap needs a whole number from 1 to 65536"},
 		{NULL, {"--queue-mem", "nearest"}, "unknown --queue-mem \"nearest\" (first-touch, producers"},
 		{NULL, {"--queue-mem"}, "--queue-mem needs a value"},
