@@ -38,6 +38,7 @@ SIDE_BINS = $(B)/bench/bare_loop $(B)/bench/bench_oversub
 # (scripts/analysis/claims.py). Runs that failed to run or verify make it end
 # non-zero after the plots are drawn; a claim that does not hold (a point
 # above the ceiling model, say) is in the report, never a failure.
+experiments: export NUMARING_MAKE_STARTED := $(shell date +%s)
 experiments: deps-experiments
 	@$(MAKE) --no-print-directory lib bench $(B)/bench/bench_ring $(SIDE_BINS) $(if $(LIKWID),bench-likwid)
 	@rc=0; $(PYTHON) -m scripts.runner.experiments run $(EXP_ARGS) || rc=$$?; \
@@ -45,7 +46,8 @@ experiments: deps-experiments
 	   src=0; $(PYTHON) -m scripts.runner.side run $(SIDE_ARGS) || src=$$?; \
 	   if [ $$src -eq 130 ]; then exit 130; fi; [ $$src -eq 0 ] || rc=1; \
 	   $(MAKE) --no-print-directory plots || rc=1; \
-	   echo; $(PYTHON) -m scripts.runner.experiments report $(if $(RESULTS),--results $(RESULTS)) || rc=1; fi; \
+	   echo; $(PYTHON) -m scripts.runner.experiments report $(if $(RESULTS),--results $(RESULTS)) || rc=1; \
+	   $(PYTHON) -m scripts.runner.experiments record-time $(if $(RESULTS),--results $(RESULTS)) || :; fi; \
 	 exit $$rc
 
 # The side benchmarks whose claims the reproduction report reads, as make

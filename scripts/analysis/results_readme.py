@@ -537,6 +537,29 @@ def archive_note(hostdir):
             + (f". Its tables lack: {'; '.join(miss)}." if miss else "."), ""]
 
 
+def hms(seconds):
+    s = int(round(seconds))
+    return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}"
+
+
+def sweep_time(hostdir):
+    """The README's sentence on make experiments' wall time beside its estimate
+    (make-experiments.txt, written by the runner and make's last step); [] where
+    the folder has no complete record."""
+    rec = {}
+    try:
+        with open(os.path.join(hostdir, "make-experiments.txt"), encoding="utf-8") as f:
+            rec = dict(line.strip().partition(" ")[::2] for line in f
+                       if line.strip() and not line.startswith("#"))
+        wall, est, most = (float(rec[k]) for k in ("wall_s", "estimate_s", "at_most_s"))
+    except (OSError, KeyError, ValueError):
+        return []
+    return ["", f"`make experiments` took {hms(wall)} here ({rec.get('started', '?')} to "
+            f"{rec.get('ended', '?')}), against the estimate it printed before it started, "
+            f"{hms(est)} (at most {hms(most)}; profile {rec.get('profile', '?')}): "
+            f"{wall / est:.2f}x the estimate (`make-experiments.txt`)."]
+
+
 def bench_only_readme(hostdir, host, t):
     """The README of a folder of benchmarks alone (bench/: make bench-backoff and
     the others, run beside a sweep of another tree): what is in it and who reads
@@ -608,6 +631,7 @@ def host_readme(hostdir):
                  "coverage at the n used, written X.XX [lo..hi, coverage] ("
                  + stats.method_sentence(5) + " The word 95% is used only where an "
                  "interval covers that much.) Absolute values are medians over repetitions.")
+    lines += sweep_time(hostdir)
     lines += ["", "| finding | measured here | study |", "|---|---|---|"]
     r = findings.f1(hostdir)
     if r:

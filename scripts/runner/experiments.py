@@ -104,6 +104,7 @@ files and says when the results folder cannot take more.
 """
 
 import argparse
+import contextlib
 import fnmatch
 import glob
 import json
@@ -242,7 +243,7 @@ def plan_time(a, exps, profile, nodes, names, cores):
     try:
         side_s = side.seconds(profile, names) if profile != "smoke" else 0.0
         folders = 1 + (nodes < 2 and any(needs_two_nodes(e, profile) for e in exps))
-        fixed = fixed_seconds(folders, a.results)
+        fixed = fixed_seconds(folders, a.results, getattr(a, "written", 0))
         drop, dropped = {}, []
         if a.time_budget is not None:
             drop, dropped, _ = fit_budget(exps, profile, ncpus, cores, nodes, a.time_budget,
@@ -269,7 +270,46 @@ def plan_time(a, exps, profile, nodes, names, cores):
     cap = est * (1 + AT_MOST_EXTRA)
     if a.time_budget is not None:
         cap = max(est, min(cap, a.time_budget))
+    a.estimate = (profile, est, most)
     return drop, cap - side_s - fixed
+
+
+# ---- make experiments' time beside its estimate ---------------------------------
+
+#: results/<host>/TIME_TXT: the estimate make experiments printed and the wall
+#: time it took (written by run, completed by record-time, make's last step)
+TIME_TXT = "make-experiments.txt"
+
+
+def read_time_record(path):
+    """{key: value} of a TIME_TXT ({} where there is none)."""
+    rec = {}
+    with contextlib.suppress(OSError), open(path, encoding="utf-8") as f:
+        for line in f:
+            k, _, v = line.strip().partition(" ")
+            if k and not k.startswith("#"):
+                rec[k] = v
+    return rec
+
+
+def write_time_record(path, rec):
+    order = ("profile", "estimate_s", "at_most_s", "started", "ended", "wall_s")
+    write_whole(path, "# make experiments on this host: the estimate it printed before it "
+                "started (scripts/runner/sizing.py) and\n# the wall time from its start to "
+                "its last step (scripts/experiments.mk: record-time)\n"
+                + "".join(f"{k} {rec[k]}\n" for k in order if k in rec))
+
+
+def utc(epoch):
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(epoch))
+
+
+def started_epoch():
+    """When make experiments started (NUMARING_MAKE_STARTED, set by
+    scripts/experiments.mk), else now."""
+    with contextlib.suppress(KeyError, ValueError):
+        return int(os.environ["NUMARING_MAKE_STARTED"])
+    return int(time.time())
 
 
 def run_all(a):
@@ -331,6 +371,12 @@ def run_all(a):
             keys.append(hostid.host_key(emulated=(len(t["nodes"]), topo_spec)))
     fp = hostid.fingerprint(ident[0])
     dirs = claim_folders(os.path.abspath(a.results), keys, fp)
+    if getattr(a, "estimate", None) and not a.smoke:
+        prof, est, most = a.estimate
+        os.makedirs(dirs[keys[0]], exist_ok=True)
+        write_time_record(os.path.join(dirs[keys[0]], TIME_TXT),
+                          {"profile": prof, "estimate_s": f"{est:.1f}",
+                           "at_most_s": f"{most:.1f}", "started": utc(started_epoch())})
     failures = []
     planned = []   # (topology, experiments, folder) of each pass that runs
     for topo_spec, pass_exps in passes:
@@ -871,6 +917,52 @@ def cmd_report(a):
     sys.exit(rc)
 
 
+def estimate_here(a):
+    """(profile, estimate, at most) of a plain make experiments on this machine,
+    as run prints it (plan_time, with the defaults of run)."""
+    bench = os.path.abspath(a.bench)
+    if not os.access(bench, os.X_OK):
+        die(f"{a.bench} is not built (run make bench)")
+    exps = load_experiments(None)
+    profile = "quick" if allowed_cpus() < 8 else "full"
+    _, topo = show_topology(bench, None)
+    nodes = len([n for n in topo["nodes"] if n["ncpus"] > 0])
+    # this sweep's folders are there now, not when it started: as it counted then
+    written = 1 + (nodes < 2 and any(needs_two_nodes(e, profile) for e in exps))
+    plan = argparse.Namespace(results=a.results, time_budget=None, budget=looks.BUDGET_FACTOR,
+                              reps=None, written=written)
+    plan_time(plan, exps, profile, nodes, None, topo_cores(topo, allowed_cpus()))
+    return plan.estimate
+
+
+def cmd_record_time(a):
+    """make experiments' last step: the wall time since it started beside the
+    estimate its runner recorded, in this working tree's host folder."""
+    try:
+        fp = hostid.fingerprint(hostid.machine_identity()[0])
+        dirs, _ = hostid.claim(a.results, [hostid.host_key()], fp, write=False)
+    except (hostid.IdentityError, hostid.NoFolder) as e:
+        die(str(e))
+    d = dirs[hostid.host_key()]
+    path = os.path.join(d, TIME_TXT)
+    rec = read_time_record(path)
+    if hostid.owner(d, fp) != "ours" or not os.path.isdir(os.path.join(d, "env")):
+        die(f"record-time: no sweep of this working tree in {os.path.relpath(d)}: run make "
+            "experiments")
+    if "estimate_s" not in rec:   # a sweep started before run recorded it: the same plan
+        prof, est, most = estimate_here(a)
+        rec.update(profile=prof, estimate_s=f"{est:.1f}", at_most_s=f"{most:.1f}")
+    started = a.started if a.started is not None else started_epoch()
+    ended = a.ended if a.ended is not None else int(time.time())
+    if ended < started:
+        die(f"record-time: --ended {ended} is before the start {started}")
+    rec.update(started=utc(started), ended=utc(ended), wall_s=str(ended - started))
+    write_time_record(path, rec)
+    print(f"experiments: make experiments took {fmt_time(ended - started)}, estimated "
+          f"{fmt_time(float(rec['estimate_s']))} (at most {fmt_time(float(rec['at_most_s']))})"
+          f" ({os.path.relpath(path)})")
+
+
 def duration_arg(text):
     """argparse type of --time-budget (sizing.parse_duration)."""
     try:
@@ -948,6 +1040,13 @@ def main():
                     help="fit this wall-clock budget for all of make experiments (90m, 1h, "
                     "4:00:00): leave out exploratory points, then figure-only blocks (the "
                     "costliest first), never a claim's, and say what is left out")
+    rt = sub.add_parser("record-time", help="make experiments' last step: its wall time "
+                        "beside its estimate, into this tree's results/<host>/" + TIME_TXT)
+    rt.add_argument("--results", default=os.path.join(ROOT, "results"), help="results folder")
+    rt.add_argument("--bench", default=os.path.join(ROOT, "build", "numaring-bench"))
+    rt.add_argument("--started", type=int, metavar="EPOCH",
+                    help="when make experiments started (default: NUMARING_MAKE_STARTED)")
+    rt.add_argument("--ended", type=int, metavar="EPOCH", help="when it ended (default: now)")
     rd = sub.add_parser("readme", help="rewrite the estimate block of FILE (README.md)")
     rd.add_argument("file")
     rd.add_argument("--check", action="store_true", help="exit 1 if it would change")
@@ -972,6 +1071,7 @@ def main():
         if a.seed is not None and not 0 <= a.seed < 1 << 63:
             die("--seed must be between 0 and 2^63-1")
     {"run": cmd_run, "check": cmd_check, "report": cmd_report, "readme": cmd_readme,
+     "record-time": cmd_record_time,
      "list": cmd_list}[a.cmd](a)
 
 

@@ -177,12 +177,13 @@ def host_folders(results=RESULTS_DIR):
         return 0
 
 
-def fixed_seconds(folders=1, results=RESULTS_DIR):
+def fixed_seconds(folders=1, results=RESULTS_DIR, written=0):
     """FIXED_SECONDS for a sweep that writes ``folders`` results folders into
-    ``results`` (make plots then draws those and the ones already there)."""
+    ``results`` (make plots then draws those and the ones already there; less
+    ``written`` of them: the sweep's own, counted after it wrote them)."""
     f = FIXED_SECONDS
     return (f["env, probe and bench-ring, per folder written"] * folders
-            + f["plots, per host folder drawn"] * (host_folders(results) + folders)
+            + f["plots, per host folder drawn"] * (host_folders(results) - written + folders)
             + f["report"])
 
 

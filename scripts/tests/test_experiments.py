@@ -982,6 +982,19 @@ class RunnerTest(unittest.TestCase):
             self.assertEqual(summary[0]["throughput_ops_per_s"], row["throughput_ops_per_s"])
             self.assertIsInstance(json.loads(runfiles.read_text(os.path.join(d, "meta.json"))),
                                   dict)
+        # the estimate it printed, recorded beside the wall time make's last step adds
+        rec = experiments.read_time_record(os.path.join(hostdir, experiments.TIME_TXT))
+        self.assertEqual(rec["profile"], "quick")
+        self.assertGreater(float(rec["at_most_s"]), float(rec["estimate_s"]))
+        r = run(["record-time", "--results", self.results, "--bench", BENCH,
+                 "--started", "1000", "--ended", "1090"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rec = experiments.read_time_record(os.path.join(hostdir, experiments.TIME_TXT))
+        self.assertEqual((rec["wall_s"], rec["started"], rec["ended"]),
+                         ("90", "1970-01-01T00:16:40Z", "1970-01-01T00:18:10Z"))
+        r = run(["record-time", "--results", self.results, "--started", "1090", "--ended", "1000"])
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("before the start", r.stderr)
         with open(archive, "rb") as f:
             first = f.read()
         r = run(args, packed=True)

@@ -130,3 +130,22 @@ class CommittedResults(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class SweepTime(unittest.TestCase):
+    """A host README states make experiments' wall time beside its estimate,
+    from make-experiments.txt (issue 47 item 6), and nothing without one."""
+
+    def test_the_sentence_and_its_absence(self):
+        from scripts.analysis import results_readme
+        with tempfile.TemporaryDirectory() as d:
+            self.assertEqual(results_readme.sweep_time(d), [])
+            path = os.path.join(d, "make-experiments.txt")
+            write(path, "# c\nprofile quick\nestimate_s 1132\nat_most_s 1245\n"
+                  "started 2026-12-06T10:37:00Z\n")
+            self.assertEqual(results_readme.sweep_time(d), [], "no wall time yet")
+            write(path, "profile quick\nestimate_s 1000\nat_most_s 1100\n"
+                  "started 2026-12-06T10:00:00Z\nended 2026-12-06T10:20:00Z\nwall_s 1200\n")
+            text = " ".join(results_readme.sweep_time(d))
+            self.assertIn("took 0:20:00 here", text)
+            self.assertIn("0:16:40 (at most 0:18:20; profile quick): 1.20x the estimate", text)
