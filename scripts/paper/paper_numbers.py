@@ -267,6 +267,7 @@ def model_macros(n, probe):
     n.put("ProbeHandOverNs", t_h, "{:.0f}")
     n.put("ProbeHandOverShare", min(1.0, mn["t_c_ns"] / t_h) if t_h and mn.get("t_c_ns")
           else None, "{:.2f}")
+    contention_everywhere = True   # the prose's two cases (\ifPredContentionOnly)
     for (name, (within, across)), word in zip(ceiling.PUBLISHED.items(),
                                               ("Xeon", "Icelake", "Epyc")):
         # the published one-way latencies the prediction takes as input
@@ -279,8 +280,13 @@ def model_macros(n, probe):
             n.put(f"Pred{word}Batch{label}", v / 1e6 if v else None, "{:.0f}")
         names = [out[b][1] for b in (1, 16, 256)] if out else [None]
         n.put(f"Pred{word}Bound", "/".join(dict.fromkeys(names)) if all(names) else None)
+        contention_everywhere &= all(names) and set(names) == {"contention"}
         cross = out[1][2].get("crossing") if out else None
         n.put(f"Pred{word}CrossBatchOne", cross / 1e6 if cross else None, "{:.0f}")
+    # contention binds at batch 1, 16 and 256 on all three machines; else the
+    # crossing binds somewhere (at batch 1), and a larger batch raises the
+    # ceiling up to the contention bound
+    n.put_flag("PredContentionOnly", bool(probe) and contention_everywhere)
 
 
 def fail(msg):
