@@ -65,8 +65,13 @@ def put_ratio(out, name, pr, scale=1.0):
     paired() result (x scale), and out[name_vals] its paired values (x scale:
     what a claim decides on, stats.decision_interval)."""
     if pr:
-        out[name], out[name + "_lo"], out[name + "_hi"] = (v * scale for v in pr[:3])
-        out[name + "_n"], out[name + "_cov"] = pr[3], pr[4]
+        # one interval wherever the number appears (README, paper, figures,
+        # claims.csv): the one its claims decide on from the first look on
+        # (stats.decision_interval), the plain order-statistic one below it
+        iv = stats.decision_interval(pr.values) or pr
+        out[name], out[name + "_lo"], out[name + "_hi"] = (
+            v * scale for v in (pr[0], iv[1], iv[2]))
+        out[name + "_n"], out[name + "_cov"] = pr[3], iv[4]
         out[name + "_vals"] = [v * scale for v in pr.values]
         if getattr(pr, "near", None) is not None:
             out[name + "_near"] = [v * scale for v in pr.near]

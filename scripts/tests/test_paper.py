@@ -86,11 +86,37 @@ def per_rep(rs, key="throughput_ops_per_s"):
     return {k: statistics.median(v) for k, v in out.items()}
 
 
+def decision_bounds(vals):
+    """(lo, hi) of the interval a claim of these pairs decides on, computed here
+    on its own: the error of the largest look <= n (1/32 at the first look, 6
+    pairs; (1/20 - 1/32) / 5 at each later one: 10, 15, 20, 30, 40 pairs), the
+    largest j whose chance of missing the median, 2 P(B <= j - 1), stays
+    within it; None below 6 pairs."""
+    looks = [k for k in (6, 10, 15, 20, 30, 40) if k <= len(vals)]
+    if not looks:
+        return None
+    alpha = 1 / 32 if len(looks) == 1 else (1 / 20 - 1 / 32) / 5
+    n, xs = len(vals), sorted(vals)
+    tail = lambda j: 2 * sum(math.comb(n, i) for i in range(j)) / 2 ** n  # noqa: E731
+    if tail(1) > alpha + 1e-12:
+        return None
+    j = 1
+    while j < n // 2 and tail(j + 1) <= alpha + 1e-12:
+        j += 1
+    return xs[j - 1], xs[n - j]
+
+
 def paired(a_rows, b_rows, key="throughput_ops_per_s", fn=lambda x, y: x / y):
-    """(median, lo, hi) of the paired ratios; None where no repetition pairs up."""
+    """(median, lo, hi) of the paired ratios, with the one interval every
+    place prints (docs/measurement.md): the decision interval from 6 pairs on,
+    else the plain order-statistic one; None where no repetition pairs up."""
     a, b = per_rep(a_rows, key), per_rep(b_rows, key)
     common = sorted(set(a) & set(b))
-    return order_interval([fn(a[k], b[k]) for k in common]) if common else None
+    if not common:
+        return None
+    vals = [fn(a[k], b[k]) for k in common]
+    med, lo, hi = order_interval(vals)
+    return (med,) + (decision_bounds(vals) or (lo, hi))
 
 
 def _num(r, key):

@@ -143,3 +143,39 @@ class PaperProse(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class OneInterval(unittest.TestCase):
+    """Each number with an interval shows the same interval wherever it appears
+    (issue 47 item 2): the paper's body macros, the abstract and Table 1 (from
+    claims.csv) and the figures (from findings, as summarize) all carry the
+    interval the claim decides on (stats.decision_interval; docs/measurement.md)."""
+
+    #: a claim of the canonical host -> the paper's macro of the same number
+    SAME = {"F1.lookup-dominates": "FOneRatio", "F2.cache-faster": "FTwoRatio",
+            "F4.pause-costs": "FFourPause", "F4.exp-costs": "FFourExp",
+            "F4.yield-costs": "FFourYield", "ring.peers-single-flat": "PeersSingleOverFlat",
+            "ring.peers-bursts-rte": "PeersBurstOverRte"}
+
+    def test_body_table_and_claims_agree(self):
+        import csv
+        from scripts.analysis import hostfacts
+        numbers = os.path.join(ROOT, "paper", "generated", "numbers.tex")
+        with open(numbers, encoding="utf-8") as f:
+            m = dict(re.findall(r"\\newcommand\{\\(\w+)\}\{([^}]*)\}", f.read()))
+        host = hostfacts.canonical_host(os.path.join(ROOT, "results"))
+        with open(os.path.join(ROOT, "results", host, "claims.csv"), encoding="utf-8") as f:
+            claims = {r["claim"]: r for r in csv.DictReader(f)}
+        checked = 0
+        for claim, macro in self.SAME.items():
+            row = claims.get(claim)
+            if not row or not row["lo"] or m.get(macro + "Lo", "n/a") == "n/a":
+                continue
+            with self.subTest(claim=claim, macro=macro):
+                for end, key in (("Lo", "lo"), ("Hi", "hi")):
+                    shown = m[macro + end].lstrip("+").replace("$-$", "-")
+                    places = len(shown.partition(".")[2])
+                    self.assertEqual(shown, "%.*f" % (places, float(row[key])),
+                                     "%s%s is not %s's %s" % (macro, end, claim, key))
+                checked += 1
+        self.assertGreaterEqual(checked, 3)
