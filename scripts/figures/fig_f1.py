@@ -124,6 +124,14 @@ def prep(host):
             "harness_bound": bool(h and t and t[0] >= HARNESS_BOUND * h[0]), "slot": slot})
     words = FC.group_label(group) if known else ""
     ratio = r.get("ratio") if data is not None and "libnuma" in agg else None
+    # libnuma's look-up is one computed value wherever it appears: summarize's
+    # (the paired ratio x the data movement), as the README and the paper quote
+    # it, drawn and labelled on its bar where the bar is summarize's group
+    lib_ns = r.get("lookup_ns") if (ratio is not None and (
+        not known or r.get("regime") == regime.group_label(group))) else None
+    for b in bars:
+        if b["mode"] == "libnuma" and lib_ns is not None:
+            b["lookup"], b["lookup_text"] = lib_ns, "look-up " + said.text("f1.lookup_ns", r)
     # the study's value, where this host has both its terms: the height libnuma's
     # bar would reach at the study's ratio on this host's data movement
     lib = [b for b in bars if b["mode"] == "libnuma"]
@@ -197,7 +205,8 @@ def draw(axes, p, show_legend=True):
         if b.get("oversubscribed") == 1:
             ax.text(x, b["total"] / 4, "oversubscribed", ha="center", va="center",
                     fontsize=8, color="black", rotation=90, fontweight="bold")
-        ax.text(x, b["max"] + top * 0.015, value_text(dict(b, split=False)), ha="center",
+        ax.text(x, b["max"] + top * 0.015, value_text(dict(b, split=False)) + (
+            "\n" + b["lookup_text"] if b.get("lookup_text") else ""), ha="center",
                 va="bottom", fontsize=9, gid="f1-value")
     for m in p.get("missing") or []:
         ax.text(m["slot"], top * 0.03, "no %s run" % (p.get("regime_words") or "such"),

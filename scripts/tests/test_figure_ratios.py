@@ -35,7 +35,7 @@ import tempfile
 import unittest
 
 from scripts.tests import fakeresults
-from scripts.analysis import nrdata
+from scripts.analysis import findings, nrdata
 from scripts.figures import fig_host, plot
 from scripts.analysis import summarize
 from scripts.tests import module, slow
@@ -75,8 +75,11 @@ FIGURE_CLAIMS = {
 #: work, f4.<workload>.work<N>.<backoff>_change_pct with N ns of it (prodcons
 #: without work: the f4.<backoff>_change_pct above, the paper's); summarize.f4(
 #: hostdir, workload, work)'s <backoff>_change_pct; no paper macro
-F4_CLAIM_RE = re.compile(r"^f4\.(\w+)\.(?:work(\d+(?:\.\d+)?)\.)?(pause|exp|yield)_change_pct$")
-F4_BACKOFFS = ("pause", "exp", "yield")
+#: the backoffs F4 compares with none: the study's three and the production
+#: default (adaptive; f4-backoff.exp's block default-backoff), as findings.f4
+F4_BACKOFFS = tuple(findings.F4_BACKOFFS)
+F4_CLAIM_RE = re.compile(r"^f4\.(?:(\w+)\.)?(?:work(\d+(?:\.\d+)?)\.)?(%s)_change_pct$"
+                         % "|".join(F4_BACKOFFS))
 
 
 #: F3 per offered load (the main figure's ratio above each load):
@@ -104,7 +107,7 @@ def expect(claim):
     if m is None:
         return None
     return ("f4", "%s_change_pct" % m.group(3), None, "{:+.1f}",
-            (m.group(1), float(m.group(2) or 0)))
+            (m.group(1) or "prodcons", float(m.group(2) or 0)))
 
 
 def split(claim):
