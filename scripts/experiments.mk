@@ -91,11 +91,13 @@ ceiling-check:
 	@$(PYTHON) -m scripts.analysis.ceiling --check $(HOST)
 
 # every generated block of the docs from the committed files: the estimates
-# (README, docs/two-socket.md), the claims table (README), the default
+# (README, docs/two-socket.md), the last sweep's time (docs/testing.md), the
+# claims table (README), the default
 # backoff's evidence (docs/ring.md); CHECK=1 only says whether each is current
 readme:
 	$(PYTHON) -m scripts.runner.experiments readme README.md $(if $(CHECK),--check)
 	$(PYTHON) -m scripts.runner.experiments readme docs/two-socket.md $(if $(CHECK),--check)
+	$(PYTHON) -m scripts.runner.experiments readme docs/testing.md $(if $(CHECK),--check)
 	$(PYTHON) -m scripts.analysis.claims readme README.md $(if $(CHECK),--check)
 	$(PYTHON) -m scripts.analysis.backoff_default readme docs/ring.md $(if $(CHECK),--check)
 

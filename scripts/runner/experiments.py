@@ -129,7 +129,8 @@ from .sizing import (CALIBRATE_WARMUP_S, LOAD_PROBE_WARMUP_S, RUN_OVERHEAD_S, AT
                      BudgetError, allowed_cpus, emulated_halves, fit_budget, fixed_seconds, host_folders,
                      host_shape, list_host, needs_two_nodes, parse_duration, points_seconds,
                      sizing, topo_cores, totals, ESTIMATE_BEGIN, ESTIMATE_END,
-                     BUDGET_BEGIN, BUDGET_END, budget_table, estimate_block, fmt_time)
+                     BUDGET_BEGIN, BUDGET_END, budget_table, estimate_block, fmt_time,
+                     TIMING_BEGIN, TIMING_END, timing_block)
 # names the tests read as experiments.<name>, kept since they moved (issue 23)
 from .collect import oversubscribed  # noqa: F401
 from .runorder import PROBE_TAIL_S, probe_opts  # noqa: F401
@@ -879,7 +880,8 @@ def cmd_readme(a):
     exps = load_experiments(None)
     new, found = text, 0
     for begin, end, make in ((ESTIMATE_BEGIN, ESTIMATE_END, estimate_block),
-                             (BUDGET_BEGIN, BUDGET_END, budget_table)):
+                             (BUDGET_BEGIN, BUDGET_END, budget_table),
+                             (TIMING_BEGIN, TIMING_END, timing_block)):
         if new.count(begin) == 0 and new.count(end) == 0:
             continue
         if new.count(begin) != 1 or new.count(end) != 1:

@@ -417,6 +417,41 @@ def estimate_block(exps):
     return [ESTIMATE_BEGIN, text, ESTIMATE_END]
 
 
+#: docs/testing.md's generated line: the newest recorded make experiments
+#: (results/<host>/make-experiments.txt: the runner's estimate, record-time's wall)
+TIMING_BEGIN = ("<!-- BEGIN GENERATED: sweep time (make readme, from "
+                "results/<host>/make-experiments.txt; do not edit) -->")
+TIMING_END = "<!-- END GENERATED: sweep time -->"
+
+
+def timing_block(_exps=None, results=None):
+    """The lines between TIMING_BEGIN and _END: the newest complete record of
+    make experiments under results/ (its wall time beside the estimate it
+    printed), or a line saying there is none."""
+    results = results or RESULTS_DIR
+    recs = []
+    for path in sorted(glob.glob(os.path.join(results, "*", "make-experiments.txt"))):
+        rec = {}
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                k, _, v = line.strip().partition(" ")
+                if k and not k.startswith("#"):
+                    rec[k] = v
+        if all(k in rec for k in ("wall_s", "estimate_s", "at_most_s", "ended")):
+            recs.append((rec["ended"], os.path.basename(os.path.dirname(path)), rec))
+    if not recs:
+        return [TIMING_BEGIN, "No complete record of `make experiments` under `results/` yet.",
+                TIMING_END]
+    ended, host, rec = max(recs)
+    return [TIMING_BEGIN,
+            f"The newest recorded `make experiments` ([results/{host}](../results/{host}/"
+            f"README.md), its `make-experiments.txt`), profile "
+            f"{rec.get('profile', '?')}: {fmt_time(float(rec['wall_s']))} of wall time from "
+            f"{rec.get('started', '?')} to {ended}, against the "
+            f"{fmt_time(float(rec['estimate_s']))} it printed before it started (at most "
+            f"{fmt_time(float(rec['at_most_s']))}).", TIMING_END]
+
+
 #: docs/two-socket.md's generated table: what the 4 hours buy, what 1 hour gives up
 BUDGET_BEGIN = ("<!-- BEGIN GENERATED: budget table (python3 -m scripts.runner.experiments "
                 "readme docs/two-socket.md; do not edit) -->")

@@ -267,6 +267,24 @@ class Budgets(unittest.TestCase):
         self.assertIn("| peers | headline | claim |", text)
         self.assertIn("TIME_BUDGET=1h", text)
 
+    def test_the_last_sweeps_time_is_generated_and_fresh(self):
+        """docs/testing.md's line on the newest recorded make experiments
+        (issue 47 item 6): generated from its make-experiments.txt, current."""
+        r = subprocess.run(RUNNER + ["readme", "docs/testing.md", "--check"],
+                           capture_output=True, text=True, cwd=ROOT)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        from scripts.runner import sizing
+        with tempfile.TemporaryDirectory() as d:
+            self.assertIn("No complete record", " ".join(sizing.timing_block(results=d)))
+            os.makedirs(os.path.join(d, "h"))
+            with open(os.path.join(d, "h", "make-experiments.txt"), "w") as f:
+                f.write("profile quick\nestimate_s 1000\nat_most_s 1100\n"
+                        "started 2026-01-01T00:00:00Z\nended 2026-01-01T00:20:00Z\n"
+                        "wall_s 1200\n")
+            text = " ".join(sizing.timing_block(results=d))
+            self.assertIn("20:00 of wall time", text)
+            self.assertIn("against the 16:40 it printed before it started (at most 18:20)", text)
+
     def test_durations(self):
         for text, want in (("90m", 5400), ("1h", 3600), ("1h30m", 5400), ("20:00", 1200),
                            ("4:00:00", 14400), ("5400", 5400), ("45s", 45)):
