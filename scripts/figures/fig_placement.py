@@ -65,31 +65,62 @@ def panel_of(workload, rows, queues):
             "rows": prow}
 
 
+def one_memory_row(rows):
+    """Where memory is not placed (emulated nodes), the rows of one thread
+    placement's memory policies are one configuration: keep the first policy's
+    runs (MEM_ORDER) for each workload, threads and pin."""
+    first = {}
+    for r in rows:
+        k = (workload_of(r), PC.placement_key(r)[:2])
+        m = PC.mem_of(r)
+        if k not in first or PC._mem_rank(m) < PC._mem_rank(first[k]):
+            first[k] = m
+    return [r for r in rows if PC.mem_of(r) == first[(workload_of(r),
+                                                      PC.placement_key(r)[:2])]]
+
+
+def n_words(pr):
+    """The repetitions of a row's cells: 'n = 5', or 'n = 3-5' where they differ."""
+    ns = sorted({c["tput"].n for c in pr["cells"].values() if c["tput"] is not None})
+    if not ns:
+        return ""
+    return "n = %d" % ns[0] if len(ns) == 1 else "n = %d\u2013%d" % (ns[0], ns[-1])
+
+
 @FC.condensed
 def prep_placement(host):
     rows = list(host.data["placement"])
     queues = order_of("queue", {r["queue"] for r in rows})
     workloads = PC.workloads_in(rows)
+    not_placed = PC.not_placed(rows)
+    if not_placed:
+        rows = one_memory_row(rows)
     panels = [panel_of(w, [r for r in rows if workload_of(r) == w], queues)
               for w in workloads]
-    not_placed = PC.not_placed(rows)
+    for pn in panels:
+        for pr in pn["rows"]:
+            if not_placed:
+                pr["label"] = pr["label"].rsplit("  mem ", 1)[0] + "  mem not placed"
+            pr["label"] += "  (%s)" % n_words(pr) if n_words(pr) else ""
     # the one line of what is drawn; the rest (units per workload, memory not
     # placed) to the notes, the .dat header
-    drawn = ("cell: median M ops/s, p50/p99 where items cross nodes; right: numaring / best "
-             "peer")
-    notes = ["colour and number: each cell's median throughput over the reps (million "
-             "items/s; pairs, mixed: operations/s), one logarithmic colour scale for the "
-             "figure; p50/p99 in the cells whose items all cross nodes; right of each row: "
-             "numaring / the best peer of that placement (the peer whose median is highest "
-             "there), the paired median ratio over the reps"]
+    drawn = ("cell: median M items/s over the reps (pairs, mixed: M ops/s); right: numaring "
+             "/ best peer, the paired median ratio")
+    notes = ["colour and number: each cell's median throughput over its n reps (million "
+             "items/s; pairs, mixed: million operations/s), one logarithmic colour scale in "
+             "that unit for the figure; right of each row: numaring / the best peer of that "
+             "placement (the peer whose median is highest there), the median of the reps' "
+             "paired ratios (not the ratio of the two cells); p50 and p99 of the cells whose "
+             "items all cross nodes: placement.dat and the results README"]
     if not_placed:
         notes.append("emulated, not placed: the queue's memory was not placed (queue_pages "
-                     "\u2018not placed\u2019), so its rows repeat the same runs")
+                     "\u2018not placed\u2019), so a thread placement's memory policies are "
+                     "one configuration: one row each, its first policy's runs")
     p = {"kind": "placement", "rows": rows, "panels": panels, "queues": queues,
          "grid": (1, max(1, len(panels))),
          "widths": [max(2, len(pn["queues"])) + 3 for pn in panels] or None,
-         "figsize": (max(8.0, sum(len(pn["queues"]) * 0.85 + 3.0 for pn in panels)),
-                     2.2 + 0.45 * max([len(pn["rows"]) for pn in panels] or [1])),
+         "figsize": (max(7.0, sum(len(pn["queues"]) * 0.6 + 3.2 for pn in panels)),
+                     2.4 + 0.4 * max([len(pn["rows"]) for pn in panels] or [1])),
          "title": "Placement: each queue's throughput by where its threads and memory are",
          "annotation": None, "drawn": drawn, "not_placed": not_placed,
          "caption": caption_lines(host, rows, [
@@ -103,7 +134,7 @@ def prep_placement(host):
 
 
 def fmt_rate(v):
-    """A throughput in M/s as a cell prints it."""
+    """A throughput in M/s as a cell prints it: one number, three digits at most."""
     m = v / 1e6
     return "%.3g" % m if m >= 0.01 else "%.1e" % m
 
@@ -113,12 +144,8 @@ def fmt_ratio(iv):
 
 
 def cell_text(c):
-    text = fmt_rate(c["tput"].est)
-    if c["p50"] is not None and c["p99"] is not None:
-        # one line each: a narrow cell has no room for both on one
-        text += "\np50 %s\np99 %s" % (fig_draw.fmt_ns(c["p50"].est),
-                                      fig_draw.fmt_ns(c["p99"].est))
-    return text
+    """One number per cell (readable at a column's width): its median, M/s."""
+    return fmt_rate(c["tput"].est)
 
 
 def value_range(p):
@@ -130,7 +157,7 @@ def value_range(p):
 def draw_placement(axes, p, show_legend=True):
     import numpy as np
     from matplotlib.colors import LogNorm
-    lo, hi = value_range(p)
+    lo, hi = (v / 1e6 for v in value_range(p))   # the cells' unit: M/s
     norm = LogNorm(vmin=lo, vmax=max(hi, lo * 1.01))
     cmap = fig_draw.plt.get_cmap("viridis")
     image = None
@@ -142,7 +169,7 @@ def draw_placement(axes, p, show_legend=True):
             for j, q in enumerate(pn["queues"]):
                 c = pr["cells"].get(q)
                 if c and c["tput"] is not None and c["tput"].est > 0:
-                    grid[i, j] = c["tput"].est
+                    grid[i, j] = c["tput"].est / 1e6
         image = ax.imshow(np.ma.masked_invalid(grid), cmap=cmap, norm=norm, aspect="auto")
         ax.grid(False)   # the style's grid would cross the cells
         for i, pr in enumerate(pn["rows"]):
@@ -150,26 +177,27 @@ def draw_placement(axes, p, show_legend=True):
                 c = pr["cells"].get(q)
                 if not c or c["tput"] is None:
                     continue
-                light = norm(max(c["tput"].est, lo)) < 0.6
-                ax.text(j, i, cell_text(c), ha="center", va="center", fontsize=6,
+                light = norm(max(c["tput"].est / 1e6, lo)) < 0.6
+                ax.text(j, i, cell_text(c), ha="center", va="center", fontsize=8.5,
                         color="white" if light else "black", gid="placement-cell")
                 if c["oversubscribed"]:
                     ax.text(j + 0.46, i - 0.46, "\u00d7", ha="right", va="top", fontsize=7,
                             fontweight="bold", color="#d62728", gid="placement-oversub")
             ax.text(nq - 0.5 + 0.15, i, "%s %s" % (fmt_ratio(pr["ratio"]), (
                 "vs " + pr["best"]) if pr["best"] else ""), ha="left", va="center",
-                fontsize=7.5, clip_on=False, gid="placement-ratio")
+                fontsize=8.5, clip_on=False, gid="placement-ratio")
         ax.set_xticks(range(nq))
         ax.set_xticklabels(pn["queues"], rotation=35, ha="right", fontsize=8.5)
         ax.set_yticks(range(nr))
-        ax.set_yticklabels([pr["label"] for pr in pn["rows"]], fontsize=7.5)
-        ax.set_title(pn["name"] + "\n(right: numaring / best peer)", fontsize=9.5)
+        ax.set_yticklabels([pr["label"] for pr in pn["rows"]], fontsize=8)
+        ax.set_title(pn["name"] + "\n(right: numaring / best peer, paired median ratio)",
+                     fontsize=9.5)
     for ax in axes[len(p["panels"]):]:
         no_data(ax, "")
     if image is not None and show_legend:
         cb = axes[0].figure.colorbar(image, ax=list(axes[:len(p["panels"])]), shrink=0.8,
                                      pad=0.12)
-        cb.set_label("throughput (ops/s), median of the reps")
+        cb.set_label("median M/s (the cells' unit)")
 
 
 # --------------------------------------------------------------------------
