@@ -9,9 +9,10 @@ supplement's drawing and data file could move to a module of their own.
 The main figure answers one question: does the per-worker gate cut p50
 latency, as the study says (by more than 200x)? Open loop: one panel, p50
 against the offered load for the two gates the claim compares (shared,
-per-worker), each the median over the reps with its min..max band; a
-saturated run (its backlog grew through its window: queueing, not the gate)
-is a hollow diamond, left out of the line; above each load the paired
+per-worker), each load's median over the reps with the interval of that
+median as a bar, no line joining the loads (a load with one run: a hollow
+mark, a run and not a median); a saturated run (its backlog grew through its
+window: queueing, not the gate) is a hollow diamond, left out of the medians; above each load the paired
 median ratio shared / per-worker (summarize.f3's, per load, recorded as the
 claim f3.load<L>.p50_shared_over_perworker; the highest load's is the
 headline, f3.p50_shared_over_perworker, with its interval in the panel's
@@ -34,7 +35,7 @@ import math
 import os
 import statistics
 
-from ..analysis import nrdata
+from ..analysis import nrdata, stats
 from ..common import regime, runfiles
 from . import fig_draw
 from .fig_common import block, condensed, spread
@@ -192,6 +193,14 @@ def prep_f3_main(host, allrows):
     loads = sorted({load_pct(r) for r in drawn_rows})
     kept = [r for r in drawn_rows if regime.saturated(r) != 1]
     p50 = by_gate_load(kept, "p50_ns")
+    # each load's median with the order-statistic interval of that median
+    # (stats.interval: min..max up to 5 reps), drawn as a bar, never a line
+    p50_iv = {}
+    for r in kept:
+        v = nrdata.num(r, "p50_ns")
+        if v:
+            p50_iv.setdefault((r.get("gate"), load_pct(r)), []).append(v)
+    p50_iv = {k: stats.interval(vs) for k, vs in p50_iv.items()}
     sat, nsat = {}, {}
     for r in drawn_rows:
         if regime.saturated(r) == 1 and nrdata.num(r, "p50_ns"):
@@ -255,12 +264,12 @@ def prep_f3_main(host, allrows):
         extra.append("%d closed-loop runs (no load) left out" % (len(allrows) - len(rows)))
     extra.append(pooled_note(drawn_rows, lambda r: (r.get("gate"), load_of(r))))
     p = {"kind": "f3main", "threads": t, "rows": drawn_rows, "loads": loads, "order": pair,
-         "p50": p50, "saturated": sat, "saturated_n": nsat, "study": study,
+         "p50": p50, "p50_iv": p50_iv, "saturated": sat, "saturated_n": nsat, "study": study,
          "ratio_at": at_load, "oversubscribed": over, "capacity": cap,
          "subtitle": "%d threads%s" % (t, ", oversubscribed" if over == 1 else ""),
          "figsize": (10.5, 6.4),
-         "drawn": "p50 per gate against the offered load, the median of the reps "
-                  "(band: min\u2013max)",
+         "drawn": "p50 per gate at each offered load, the median of the reps (bar: "
+                  "its interval)",
          "title": "F3: p50 latency vs offered load, shared vs per-worker gate, "
                   "%d threads%s" % (t, ", oversubscribed" if over == 1 else ""),
          "annotation": ann, "caption": caption_lines(host, drawn_rows, extra)}
@@ -556,23 +565,26 @@ def draw_f3_main(axes, p, show_legend=True):
     load, the study's 200x dotted."""
     ax = axes[0]
     hs, meds = [], []
-    for g in p["order"]:
+    single = False
+    for i, g in enumerate(p["order"]):
         col, mk = color_of("gate", g), marker_of("gate", g)
         pts = [q for q in p["p50"].get(g, []) if q[1] > 0]
         if pts:
-            xs = [q[0] for q in pts]
-            if len(pts) > 1:
-                ax.fill_between(xs, [max(q[2], 1e-300) for q in pts], [q[3] for q in pts],
-                                color=col, alpha=0.18, linewidth=0, zorder=1)
-            else:
-                ax.errorbar(xs, [pts[0][1]], yerr=[[pts[0][1] - pts[0][2]],
-                                                   [pts[0][3] - pts[0][1]]],
-                            color=col, capsize=3, linestyle="none", alpha=0.6)
-            ax.plot(xs, [q[1] for q in pts], color=col, marker=mk, markersize=7,
-                    linewidth=2.4, zorder=3, gid="f3-%s-p50" % g)
-            hs.append(fig_draw.handle(color=col, marker=mk, linewidth=2.4,
-                                      label="%s gate: p50, median of the reps "
-                                            "(band min\u2013max)" % g))
+            # a load's median and its interval, side by side per gate; no line
+            # joins the loads (a load of one run is a run, not a median: hollow)
+            shift = (i - (len(p["order"]) - 1) / 2.0) * 1.6
+            for q in pts:
+                iv = p.get("p50_iv", {}).get((g, q[0]))
+                lo, hi = (iv.lo, iv.hi) if iv is not None else (q[2], q[3])
+                one = q[4] < 2
+                single |= one
+                ax.errorbar([q[0] + shift], [q[1]], yerr=[[q[1] - lo], [hi - q[1]]],
+                            color=col, marker=mk, markersize=8, capsize=4, elinewidth=1.6,
+                            linestyle="none", markerfacecolor="white" if one else col,
+                            markeredgecolor=col, zorder=3, gid="f3-%s-p50" % g)
+            hs.append(fig_draw.handle(color=col, marker=mk, linestyle="none",
+                                      label="%s gate: p50, median of the reps at each "
+                                            "load, bar: its interval" % g))
             meds += [q[1] for q in pts]
         sat = p["saturated"].get(g)
         if sat:
@@ -580,16 +592,21 @@ def draw_f3_main(axes, p, show_legend=True):
                     markersize=8, markerfacecolor="none", markeredgecolor=col,
                     markeredgewidth=1.5, zorder=4, gid="f3-%s-saturated" % g)
             meds += [q[1] for q in sat]
+    if single:
+        hs.append(fig_draw.handle(linestyle="none", marker="o", markersize=8,
+                                  markerfacecolor="white", markeredgecolor="0.3",
+                                  label="hollow: one unsaturated run at that load, not a "
+                                        "median"))
     if p["saturated"]:
         hs.append(fig_draw.handle(linestyle="none", marker="D", markersize=8,
                                   markerfacecolor="none", markeredgecolor="0.3",
                                   markeredgewidth=1.5,
-                                  label="saturated run (queueing): left out of the line"))
+                                  label="saturated run (queueing): left out of the medians"))
     if p["study"]:
         ax.plot([q[0] for q in p["study"]], [q[1] for q in p["study"]], color="0.3",
-                linestyle=":", linewidth=1.8, marker="_", markersize=14, zorder=2,
+                linestyle="none", marker="_", markersize=22, markeredgewidth=2.0, zorder=2,
                 gid="f3-study")
-        hs.append(fig_draw.handle(color="0.3", linestyle=":", linewidth=1.8,
+        hs.append(fig_draw.handle(color="0.3", linestyle="none", marker="_", markersize=14,
                                   label="%g\u00d7 the per-worker gate's p50: where the "
                                         "study puts the shared gate (%s)"
                                         % (STUDY_RATIO, STUDY["f3"])))

@@ -443,16 +443,23 @@ class OpenLoopF3RealizedF5(unittest.TestCase):
                 self.assertAlmostEqual(q[1], _med(at, "p50_ns"))
         # the study's line: 200x the per-worker gate's p50 at each load
         self.assertEqual(p["study"], [(q[0], 200.0 * q[1]) for q in p["p50"]["perworker"]])
-        # one panel: a line per gate (its medians), the study dotted, the ratio per load
+        # one panel: per gate a mark at each load's median with its interval (no
+        # line joins the loads), the study's marks, the ratio per load
         self.assertEqual(self.plot.grid_of("f3-gate-percentiles", p), (1, 1))
         axes = self.draw(self.plot.DRAW["f3main"], p, 1)
-        lines = {ln.get_gid(): ln for ln in axes[0].lines if ln.get_gid()}
-        self.assertEqual(set(lines) - {"f3-shared-saturated", "f3-perworker-saturated"},
+        marks = {}
+        for ln in axes[0].lines:
+            # the marks, not the interval bars' caps ("_")
+            if ln.get_gid() and (ln.get_marker() != "_" or ln.get_gid() == "f3-study"):
+                marks.setdefault(ln.get_gid(), []).append(ln)
+        self.assertEqual(set(marks) - {"f3-shared-saturated", "f3-perworker-saturated"},
                          {"f3-shared-p50", "f3-perworker-p50", "f3-study"})
         for g in ("shared", "perworker"):
-            self.assertEqual([round(y, 6) for y in lines["f3-%s-p50" % g].get_ydata()],
+            self.assertEqual([round(y, 6) for ln in marks["f3-%s-p50" % g]
+                              for y in ln.get_ydata()],
                              [round(q[1], 6) for q in p["p50"][g]])
-        self.assertEqual(lines["f3-study"].get_linestyle(), ":")
+            self.assertTrue(all(ln.get_linestyle() == "None" for ln in marks["f3-%s-p50" % g]))
+        self.assertEqual(marks["f3-study"][0].get_linestyle(), "None")
         texts = [t.get_text() for t in axes[0].texts if t.get_gid() == "f3-ratio"]
         self.assertEqual(texts, [t for _x, t in p["ratio_at"]])
         self.assertEqual(axes[0].get_yscale(), "log")
