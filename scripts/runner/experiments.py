@@ -372,12 +372,7 @@ def run_all(a):
             keys.append(hostid.host_key(emulated=(len(t["nodes"]), topo_spec)))
     fp = hostid.fingerprint(ident[0])
     dirs = claim_folders(os.path.abspath(a.results), keys, fp)
-    if getattr(a, "estimate", None) and not a.smoke:
-        prof, est, most = a.estimate
-        os.makedirs(dirs[keys[0]], exist_ok=True)
-        write_time_record(os.path.join(dirs[keys[0]], TIME_TXT),
-                          {"profile": prof, "estimate_s": f"{est:.1f}",
-                           "at_most_s": f"{most:.1f}", "started": utc(started_epoch())})
+    started = started_epoch()
     failures = []
     planned = []   # (topology, experiments, folder) of each pass that runs
     for topo_spec, pass_exps in passes:
@@ -387,6 +382,13 @@ def run_all(a):
             planned.append((topo_spec, pass_exps, dirs[key]))
             failures += run_pass(a, bench, topo_spec, pass_exps, profile, ident,
                                  dirs[key], fp)
+            if len(planned) == 1 and getattr(a, "estimate", None) and not a.smoke:
+                # the estimate it printed, in the first folder it wrote (its marker
+                # there: a folder with files and no marker is not this sweep's)
+                prof, est, most = a.estimate
+                write_time_record(os.path.join(dirs[key], TIME_TXT),
+                                  {"profile": prof, "estimate_s": f"{est:.1f}",
+                                   "at_most_s": f"{most:.1f}", "started": utc(started)})
     if not (a.reps or a.smoke or profile == "smoke") and a.budget > 1:
         failures += add_rounds(a, bench, planned, profile, ident, fp, dirs[keys[0]])
     # the reproduction report of this machine's folder, which covers its
