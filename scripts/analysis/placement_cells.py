@@ -82,6 +82,21 @@ def workload_cells(rows, queues):
     return out
 
 
+def one_memory_row(rows):
+    """Where memory is not placed (emulated nodes: not_placed), the memory
+    policies of one thread placement are one configuration: the runs of the
+    first policy (MEM_ORDER) of each workload, threads and pin; rows as they
+    are where memory was placed."""
+    if not not_placed(rows):
+        return rows
+    first = {}
+    for r in rows:
+        k = (workload_of(r), placement_key(r)[:2])
+        if k not in first or _mem_rank(mem_of(r)) < _mem_rank(first[k]):
+            first[k] = mem_of(r)
+    return [r for r in rows if mem_of(r) == first[(workload_of(r), placement_key(r)[:2])]]
+
+
 def workloads_in(rows):
     """The workloads the rows hold, in the harness's order."""
     return [w for w in manifest.workloads() if any(workload_of(r) == w for r in rows)]

@@ -263,8 +263,10 @@ def placement_section(hostdir):
              "(medians), and numaring's paired ratio to it."]
     if PC.not_placed(rows):
         lines += ["", "**Emulated nodes, not placed**: the queue's memory went nowhere in "
-                  "particular (queue_pages \u201cnot placed\u201d), so the memory rows repeat the "
-                  "same runs; nothing here is a two-socket result."]
+                  "particular (queue_pages \u201cnot placed\u201d), so a thread placement's "
+                  "memory policies are one configuration: one row each, its first policy's "
+                  "runs; nothing here is a two-socket result."]
+        rows = PC.one_memory_row(rows)
     lines += ["", "| workload | threads | pin | memory | best peer | Mops/s | numaring Mops/s | "
               "numaring / best peer |", "|---|---|---|---|---|---|---|---|"]
     for wl in PC.workloads_in(rows):

@@ -65,20 +65,6 @@ def panel_of(workload, rows, queues):
             "rows": prow}
 
 
-def one_memory_row(rows):
-    """Where memory is not placed (emulated nodes), the rows of one thread
-    placement's memory policies are one configuration: keep the first policy's
-    runs (MEM_ORDER) for each workload, threads and pin."""
-    first = {}
-    for r in rows:
-        k = (workload_of(r), PC.placement_key(r)[:2])
-        m = PC.mem_of(r)
-        if k not in first or PC._mem_rank(m) < PC._mem_rank(first[k]):
-            first[k] = m
-    return [r for r in rows if PC.mem_of(r) == first[(workload_of(r),
-                                                      PC.placement_key(r)[:2])]]
-
-
 def n_words(pr):
     """The repetitions of a row's cells: 'n = 5', or 'n = 3-5' where they differ."""
     ns = sorted({c["tput"].n for c in pr["cells"].values() if c["tput"] is not None})
@@ -93,8 +79,7 @@ def prep_placement(host):
     queues = order_of("queue", {r["queue"] for r in rows})
     workloads = PC.workloads_in(rows)
     not_placed = PC.not_placed(rows)
-    if not_placed:
-        rows = one_memory_row(rows)
+    rows = PC.one_memory_row(rows)   # the figure and the README: one row per configuration
     panels = [panel_of(w, [r for r in rows if workload_of(r) == w], queues)
               for w in workloads]
     for pn in panels:

@@ -165,8 +165,9 @@ class Figure(unittest.TestCase):
         self.assertEqual([pn["workload"] for pn in self.p["panels"]],
                          ["prodcons", "pairs", "mixed"])
         self.assertEqual(plot.grid_of("placement", self.p), (1, 3))
-        # prodcons: 2 thread counts x 2 pins x 3 memories; pairs, mixed: 2 x 1 x 2
-        self.assertEqual([len(pn["rows"]) for pn in self.p["panels"]], [12, 4, 4])
+        # prodcons: 2 thread counts x 2 pins (x 3 memories, one configuration where
+        # memory is not placed, as here: one row); pairs, mixed: 2 x 1 (x 2)
+        self.assertEqual([len(pn["rows"]) for pn in self.p["panels"]], [4, 2, 2])
 
     def test_every_cell_is_the_median_of_its_runs(self):
         n = 0
@@ -178,7 +179,7 @@ class Figure(unittest.TestCase):
                     want = statistics.median(float(r["throughput_ops_per_s"]) for r in rs)
                     self.assertAlmostEqual(c["tput"].est, want, delta=want * 1e-9)
                     n += 1
-        self.assertEqual(n, 5 * (12 + 4 + 4))
+        self.assertEqual(n, 5 * (4 + 2 + 2))
 
     def test_numaring_over_the_best_peer_per_placement(self):
         seen = set()
@@ -213,7 +214,7 @@ class Figure(unittest.TestCase):
                         rs = self.cell_rows(pn["workload"], pr["key"], q)
                         self.assertAlmostEqual(c["p99"].est, statistics.median(
                             float(r["p99_ns"]) for r in rs))
-        self.assertEqual(crossing, 5 * 6)
+        self.assertEqual(crossing, 5 * 2)
 
     def test_the_caption_says_emulated_and_not_placed(self):
         text = " ".join(t for t, _e in self.p["caption"])
@@ -222,11 +223,11 @@ class Figure(unittest.TestCase):
         self.assertNotIn("not placed", text)
         notes = " ".join(self.p["notes"])
         self.assertIn("emulated, not placed", notes)
-        self.assertIn("so its rows repeat the same runs", notes)
-        self.assertTrue(any(ln.startswith("# ") and "so its rows repeat the same runs" in ln
+        self.assertIn("memory policies are one configuration", notes)
+        self.assertTrue(any(ln.startswith("# ") and "one configuration" in ln
                             for ln in plot.dat_text("placement", self.p)))
-        # the 4-thread cells (oversub_above=2): 5 queues x (6 prodcons + 2 pairs + 2 mixed)
-        self.assertIn("50 oversubscribed points (the run's threads", text)
+        # the 4-thread cells (oversub_above=2): 5 queues x (2 prodcons + 1 pairs + 1 mixed)
+        self.assertIn("20 oversubscribed points (the run's threads", text)
         self.assertTrue(self.p["not_placed"])
 
     def test_a_real_host_is_placed(self):
@@ -248,7 +249,7 @@ class Figure(unittest.TestCase):
         self.assertEqual(cols, fig_placement.CELL_COLUMNS)
         data = [dict(zip(cols, ln.split())) for ln in cells
                 if not ln.startswith("#") and not ln.startswith('"')]
-        self.assertEqual(len(data), 5 * (12 + 4 + 4))
+        self.assertEqual(len(data), 5 * (4 + 2 + 2))
         for d in data:
             pn = self.p["panels"][int(d["panel"])]
             pr = pn["rows"][int(d["row"])]
@@ -258,7 +259,7 @@ class Figure(unittest.TestCase):
                                    delta=c["tput"].est * 1e-5)
         rows = [b for b in blocks if b.startswith('"rows"')][0].splitlines()
         ratios = [ln.split() for ln in rows if not ln.startswith("#") and not ln.startswith('"')]
-        self.assertEqual(len(ratios), 12 + 4 + 4)
+        self.assertEqual(len(ratios), 4 + 2 + 2)
         for f in ratios:
             pr = self.p["panels"][int(f[0])]["rows"][int(f[1])]
             self.assertAlmostEqual(float(f[3]), pr["ratio"].est, delta=pr["ratio"].est * 1e-5)
