@@ -715,6 +715,15 @@ def reference_point(exp, pts, ncpus, nodes, cores=None):
                    + " ".join(f"{k}={v}" for k, v in ref))
 
 
+def block_takes(exp, q, settings, profile):
+    """Whether a queue has an item kind it takes in one block's settings of a
+    profile: it moves no data, or takes one of the block's kinds, or the
+    profile's item-otherwise."""
+    kinds = [str(v) for v in settings.get("item", [manifest.items()[0]])]
+    return (not q["moves_data"] or any(i in q["items"] for i in kinds)
+            or exp.item_otherwise(profile) in q["items"])
+
+
 def item_left_out(exp, profile):
     """{queue: reason} for the queues of a profile's sweep that take none of
     its item kinds (the manifest's items: xenium's pointer queues take
@@ -729,8 +738,12 @@ def item_left_out(exp, profile):
         return [str(v) for v in exp.settings(prof)[0].get("item", [manifest.items()[0]])]
 
     def takes_some(q, prof):
-        return (not q["moves_data"] or any(i in q["items"] for i in kinds(prof))
-                or exp.item_otherwise(prof) in q["items"])
+        # some block of the profile that names the queue runs an item it
+        # takes (the union of the blocks' kinds is not enough: a block of
+        # inline items with the queue and another of message items without
+        # it run it nowhere)
+        return any(block_takes(exp, q, bs, prof) and str(q["name"]) in map(str, bs.get("queue", ["numaring"]))
+                   for _b, bs in exp.block_settings(prof))
 
     out = {}
     for name in exp.settings(profile)[0].get("queue", ["numaring"]):
@@ -837,8 +850,15 @@ def _block_points(exp, settings, profile, ncpus, nodes, cores, skipped):
             # profile does: item_left_out says which
             if any(i in q["items"] for i in items) or q["name"] in left_out:
                 continue
+            if not block_takes(exp, q, settings, profile):
+                # this block gives it no kind it takes; another block of
+                # the profile does (item_left_out refused it otherwise)
+                if item == (items or [manifest.items()[0]])[0]:
+                    skipped.append(((q["name"], f"item = {', '.join(items)}"),
+                                    f"takes {', '.join(q['items'])} items only: another "
+                                    "block of this profile runs it with those"))
+                continue
             otherwise = exp.item_otherwise(profile)
-            assert otherwise in q["items"]
             if item != (items or [manifest.items()[0]])[0]:
                 continue  # one point for the profile's kinds, not one each
         bursts = [str(v) for k, vals in axes if k == "bursts" for v in vals]

@@ -351,6 +351,46 @@ class ParserTest(unittest.TestCase):
                          [("numaring", "inline"), ("numaring", "message"),
                           ("xenium-ramalhete", "message")])
 
+    def test_blocks_give_a_queue_its_item_kind_block_by_block(self):
+        """The fuzzer's finding (an AssertionError): a block naming a pointer
+        queue with inline items only, while another block has message items
+        (the profile's kinds together would take it). Where the other block
+        runs the queue, this block's cell is left out with the reason; where
+        no block runs it, the file is refused by name."""
+        text = """[experiment]
+name = blocks
+title = t
+finding = peers
+
+[sweep]
+queue = numaring, xenium-ramalhete
+item = inline
+threads = 2
+
+[block a]
+claims = ring.cross-best-peer
+
+[block b]
+claims = ring.cross-best-peer
+queue = numaring
+item = message
+"""
+        e = expfile.parse("blocks.exp", text)
+        for prof in expfile.PROFILES:
+            with self.assertRaises(expfile.ExpError) as cm:
+                expfile.points(e, prof, 2, 1)
+            self.assertIn("queue xenium-ramalhete takes message items only", str(cm.exception))
+        e = expfile.parse("blocks.exp", text.replace("queue = numaring\n",
+                                                     "queue = numaring, xenium-ramalhete\n"))
+        pts, _ = expfile.points(e, "quick", 2, 1)
+        self.assertEqual([(p.opts["queue"], p.opts["item"]) for p in pts],
+                         [("numaring", "inline"), ("numaring", "message"),
+                          ("xenium-ramalhete", "message")])
+        self.assertEqual(expfile.left_out(e, "quick", 2, 1),
+                         {("xenium-ramalhete", "item = inline"):
+                          "takes message items only: another block of this profile runs "
+                          "it with those"})
+
     def test_item_otherwise_runs_a_queue_with_the_kind_it_takes(self):
         """A profile's item-otherwise: a queue that takes none of the
         profile's item kinds runs one point per combination with that kind,
