@@ -78,20 +78,29 @@ include harness/harness.mk
 include scripts/experiments.mk
 
 
+# The builds of make test use every CPU (the tests themselves run one suite
+# at a time: they start threads of their own)
+BUILD_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+
 test: deps-test
 	@scripts/deps.sh experiments
-	@$(MAKE) --no-print-directory lib bench
+	@$(MAKE) --no-print-directory -j$(BUILD_JOBS) lib bench test-bins
 	@$(MAKE) --no-print-directory test-ring
 	@$(MAKE) --no-print-directory test-harness
 	@$(MAKE) --no-print-directory test-scripts
 	@$(MAKE) --no-print-directory fuzz-regress
+
+# Every binary make test runs, built before any runs
+.PHONY: test-bins
+test-bins: $(RING_TEST_BINS) $(B)/tests/link_check $(ABI_TEST_BINS) $(HARNESS_TEST_BINS) \
+	$(B)/obj/harness/hgrm.o $(B)/bench/bare_loop
 
 # What make test leaves out to stay within minutes (docs/testing.md): the
 # harness's longest runs (test_bench --slow) and the scripts' tests marked
 # @slow. CI runs it right after make test.
 test-slow: deps-test
 	@scripts/deps.sh experiments
-	@$(MAKE) --no-print-directory lib bench
+	@$(MAKE) --no-print-directory -j$(BUILD_JOBS) lib bench $(B)/tests/test_bench $(B)/bench/bare_loop
 	@$(MAKE) --no-print-directory test-harness-slow
 	@$(MAKE) --no-print-directory test-scripts-slow
 

@@ -325,11 +325,16 @@ static int do_run(const struct hb_options *o)
 		{"linger", linger},
 		{"pause-spin", pause_spin},
 		{"exp-cap", exp_cap},
-		{"topology", o->topology}, /* last: given only with --topology */
+		{"topology", o->topology}, /* NULL: not given (no --topology) */
 	};
-	const size_t nsettings = sizeof settings / sizeof settings[0];
 	_Static_assert(sizeof settings / sizeof settings[0] == HB_QUEUE_SETTINGS,
 		       "HB_QUEUE_SETTINGS counts the settings of a run");
+	/* the settings given, in the table's order: a NULL value is one not
+	 * given (topology without --topology) */
+	unsigned nsettings = 0;
+	for (size_t i = 0; i < HB_QUEUE_SETTINGS; i++)
+		if (settings[i].value)
+			settings[nsettings++] = settings[i];
 	struct hq_params params = {
 		.capacity = o->capacity,
 		.capacity_per_node = o->capacity_per_node,
@@ -338,7 +343,7 @@ static int do_run(const struct hb_options *o)
 		.item = o->item,
 		.sample = o->sample,
 		.settings = settings,
-		.nsettings = o->topology ? nsettings : nsettings - 1,
+		.nsettings = nsettings,
 	};
 
 	/* 2. the harness's own ceiling */

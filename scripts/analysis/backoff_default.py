@@ -23,6 +23,7 @@ import pandas as pd
 
 from ..common import manifest
 from ..common.wholefile import write_whole
+from . import nrdata
 
 BEGIN = ("<!-- BEGIN GENERATED: default backoff (python3 -m scripts.analysis.backoff_default "
          "readme docs/ring.md; do not edit) -->")
@@ -88,7 +89,7 @@ def block(results):
     hosts = hosts_with_csv(results)
     for h in hosts:
         try:
-            df = pd.read_csv(os.path.join(results, h, CSV))
+            df = nrdata.read_frame(os.path.join(results, h, CSV))
         except (OSError, ValueError) as e:
             raise ValueError(f"{h}/{CSV}: {e}")
         missing = [c for c in COLUMNS if c not in df]

@@ -123,12 +123,12 @@ faa (one fetch-and-add per operation, no data) is bound by ops with one
 producer and one consumer: the model's measured counterpart.
 """
 
-import csv
 import math
 import os
 import sys
 
 from ..common import manifest
+from ..common.tidy import read_lists, read_rows
 
 LINE = 64             # bytes per cache line
 MESSAGE_BYTES = 16    # sizeof(struct hb_msg) (harness/item.h): 4 to a line
@@ -181,33 +181,36 @@ class Probe:
 
     def __init__(self, path):
         self.path, self.values = path, {}
-        with open(path, newline="", encoding="utf-8") as f:
-            r = csv.DictReader(f)
-            need = {"kind", "value", "method"}
-            if not r.fieldnames or not need <= set(r.fieldnames):
-                raise ValueError(f"{path}: not a probe.csv (needs columns {', '.join(sorted(need))})")
-            for line, row in enumerate(r, 2):
-                kind = row["kind"]
-                if kind not in PROBE_KINDS:
-                    raise ValueError(f"{path}:{line}: kind {kind!r} is not one numaring-bench "
-                                     "--probe writes (scripts/manifest.json)")
-                # meta rows say how the probe ran, no number; the model reads none
-                # of the rows kept per pair (c2c_rtt) or per look-up mode
-                # (lookup_ns): they are kept like the others, the first of each
-                if kind == "meta" or row["value"] in ("", None):
-                    continue
-                try:
-                    v = float(row["value"])
-                except ValueError:
-                    raise ValueError(f"{path}:{line}: value {row['value']!r} is not a number") from None
-                if not (math.isfinite(v) and v > 0):
-                    continue  # nothing to bound with: the model's stand-ins apply
-                # bandwidths repeat per node: keep the best (an upper bound);
-                # other kinds: the first
-                if kind.endswith("_gbs"):
-                    self.values[kind] = max(v, self.values.get(kind, 0.0))
-                else:
-                    self.values.setdefault(kind, v)
+        table = read_lists(path)
+        header = table[0] if table else []
+        need = {"kind", "value", "method"}
+        if not need <= set(header):
+            raise ValueError(f"{path}: not a probe.csv (needs columns {', '.join(sorted(need))})")
+        for line, cells in enumerate(table[1:], 2):
+            if not cells:
+                continue  # a blank line, as csv.DictReader skips it
+            row = dict(zip(header, cells + [None] * (len(header) - len(cells))))
+            kind = row["kind"]
+            if kind not in PROBE_KINDS:
+                raise ValueError(f"{path}:{line}: kind {kind!r} is not one numaring-bench "
+                                 "--probe writes (scripts/manifest.json)")
+            # meta rows say how the probe ran, no number; the model reads none
+            # of the rows kept per pair (c2c_rtt) or per look-up mode
+            # (lookup_ns): they are kept like the others, the first of each
+            if kind == "meta" or row["value"] in ("", None):
+                continue
+            try:
+                v = float(row["value"])
+            except ValueError:
+                raise ValueError(f"{path}:{line}: value {row['value']!r} is not a number") from None
+            if not (math.isfinite(v) and v > 0):
+                continue  # nothing to bound with: the model's stand-ins apply
+            # bandwidths repeat per node: keep the best (an upper bound);
+            # other kinds: the first
+            if kind.endswith("_gbs"):
+                self.values[kind] = max(v, self.values.get(kind, 0.0))
+            else:
+                self.values.setdefault(kind, v)
         if "faa_uncontended_ns" not in self.values:
             raise ValueError(f"{path}: no faa_uncontended_ns row: cannot compute a ceiling")
 
@@ -549,8 +552,7 @@ def check_host(hostdir, tolerance=0.0):
         return []
     out = []
     for name in sorted(n for n in os.listdir(hostdir) if n.endswith(".csv")):
-        with open(os.path.join(hostdir, name), newline="", encoding="utf-8") as f:
-            rows = list(csv.DictReader(f))
+        rows = read_rows(os.path.join(hostdir, name))
         if rows and "throughput_ops_per_s" in rows[0]:
             out += [(name, v) for v in check_rows(probe, rows, tolerance)]
     return out
@@ -617,13 +619,12 @@ def main(argv=None):
         rc = 1 if bad else rc
     if a.terms:
         probe = load_probe(a.terms[0])
-        with open(a.terms[1], newline="", encoding="utf-8") as f:
-            for row in csv.DictReader(f):
-                t = terms(probe, row)
-                name, v = _smallest(t)
-                m = _num(row, "throughput_ops_per_s", 0) or 0
-                print(f"{row.get('point', '')} {row.get('queue', '')}: measured {m / 1e6:.2f} "
-                      f"ceiling {(v or 0) / 1e6:.2f} M/s ({name})")
+        for row in read_rows(a.terms[1]):
+            t = terms(probe, row)
+            name, v = _smallest(t)
+            m = _num(row, "throughput_ops_per_s", 0) or 0
+            print(f"{row.get('point', '')} {row.get('queue', '')}: measured {m / 1e6:.2f} "
+                  f"ceiling {(v or 0) / 1e6:.2f} M/s ({name})")
     return rc
 
 

@@ -22,11 +22,11 @@ An emulated sibling's claims are its real host's (../<real>/claims.csv): the
 claims read the sibling's cross-node runs from there.
 """
 
-import csv
 import os
 
 from . import hostfacts
 from ..common import expfile, figlist
+from ..common.tidy import read_rows
 
 
 def plots_dir(hostdir):
@@ -77,8 +77,7 @@ def figure_rows(exp, rows):
 def read_claims(path):
     """The rows of a claims.csv, None where there is none."""
     try:
-        with open(path, newline="", encoding="utf-8") as f:
-            return list(csv.DictReader(f))
+        return read_rows(path)
     except OSError:
         return None
 

@@ -28,7 +28,7 @@ import pandas as pd
 
 from ..common import placement
 from ..common.placement import FAR, ends, far  # noqa: F401 (handover.FAR, .ends, .far)
-from . import claims, claims_table, findings, hostfacts
+from . import claims, claims_table, findings, hostfacts, nrdata
 
 
 def _probe_t_c(hostdir):
@@ -69,7 +69,7 @@ def summary(hostdir):
 
 def _filter_tidy(src, dst, t_c):
     """Copy one tidy CSV without the runs far at an end; return (kept, left out)."""
-    rows = pd.read_csv(src, dtype=str, keep_default_na=False)
+    rows = nrdata.read_frame(src, strings=True)
     keep = rows[[not far(r, t_c) for r in rows.to_dict("records")]]
     keep.to_csv(dst, index=False, lineterminator="\n")
     return len(keep), len(rows) - len(keep)

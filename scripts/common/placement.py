@@ -16,7 +16,7 @@ re-runs (tidy columns placement_reruns, placement_capped); the analysis
 hit the cap inconclusive ("placement"). Standard library only: both read it.
 """
 
-import csv
+from .tidy import read_rows
 
 __all__ = ["FAR", "RERUN_CAP", "RERUN_SHARE", "ends", "far", "probe_trip"]
 
@@ -52,8 +52,7 @@ def probe_trip(probe_csv):
     """The probe's one-way line trip within a node (ns; the other node's where
     it timed only that), or None where the probe is absent or lacks it."""
     try:
-        with open(probe_csv, newline="", encoding="utf-8") as f:
-            vals = {r.get("kind"): r.get("value") for r in csv.DictReader(f)}
+        vals = {r.get("kind"): r.get("value") for r in read_rows(probe_csv)}
     except OSError:
         return None
     trips = (_positive(vals.get(k)) for k in ("c2c_one_way_same_node", "c2c_one_way_other_node"))

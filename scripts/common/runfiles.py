@@ -22,6 +22,7 @@ import contextlib
 import fnmatch
 import io
 import os
+import re
 import shutil
 import tarfile
 
@@ -110,19 +111,19 @@ def find(folder, pattern):
     pattern (a '*' crosses '/'), loose or in folder's or its subfolders'
     archives, sorted."""
     folder = os.path.normpath(folder)
+    match = re.compile(fnmatch.translate(pattern)).match  # compiled once:
+    cut = len(folder) + len(os.sep)  # the analysis walks big folders often
     out = set()
     for d, _dirs, files in os.walk(folder):
+        rel_d = d[cut:].replace(os.sep, "/")  # "" for folder itself
         for f in files:
-            p = os.path.join(d, f)
-            rel = os.path.relpath(p, folder).replace(os.sep, "/")
-            if fnmatch.fnmatch(rel, pattern):
-                out.add(p)
+            rel = f"{rel_d}/{f}" if rel_d else f
+            if match(rel):
+                out.add(os.path.join(d, f))
             elif f.endswith(ARCHIVE):
-                base = os.path.dirname(p)
-                for name in _members(p):
-                    q = os.path.join(base, *name.split("/"))
-                    if fnmatch.fnmatch(os.path.relpath(q, folder).replace(os.sep, "/"), pattern):
-                        out.add(q)
+                for name in _members(os.path.join(d, f)):
+                    if match(f"{rel_d}/{name}" if rel_d else name):
+                        out.add(os.path.join(d, *name.split("/")))
     return sorted(out)
 
 

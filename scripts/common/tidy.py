@@ -139,6 +139,33 @@ LATENCY_COLUMNS = ["value_ns", "percentile", "total_count",
 STEAL_FLAG_PCT = 3.0
 
 
+def read_rows(path):
+    """The rows of a results CSV with a header line (a run's summary.csv, a
+    tidy table, probe.csv, claims.csv, peers.csv) as dicts of its strings,
+    [] where it has a header only. Every script outside the analysis's pandas
+    loader (scripts/analysis/nrdata.py) reads results CSVs through here.
+    Raises OSError (UnicodeDecodeError is a ValueError)."""
+    with open(path, newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def read_lists(path):
+    """The lines of a results CSV as lists of strings, the header first
+    ([] for an empty file): where the column order matters (the tidy table
+    keeps the summary's). Raises OSError."""
+    with open(path, newline="", encoding="utf-8") as f:
+        return list(csv.reader(f))
+
+
+def read_summary(path):
+    """The one row of a summary.csv numaring-bench wrote (path: the file).
+    Raises OSError, or ValueError where it is not one header and one row."""
+    rows = read_rows(path)
+    if len(rows) != 1:
+        raise ValueError(f"{path}: expected one row, found {len(rows)}")
+    return rows[0]
+
+
 def is_reference(row):
     """True for a run of the experiment's drift reference (role reference, or
     a point named reference-start/-middle/-end)."""

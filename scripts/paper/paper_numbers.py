@@ -28,7 +28,6 @@ beside --out) from scripts/paper/model_facts.py.
 """
 
 import argparse
-import csv
 import os
 import re
 import statistics
@@ -40,6 +39,7 @@ from ..analysis import nrdata
 from . import paper_text
 from ..analysis import stats, summarize
 from ..common import manifest
+from ..common.tidy import read_rows
 from ..common.wholefile import write_whole as write
 from .model_facts import tex_escape
 
@@ -365,8 +365,7 @@ def measured_clause(queues, hostdir):
     path = os.path.join(hostdir, "peers.csv") if hostdir else None
     ran = set()
     if path and os.path.isfile(path):
-        with open(path, newline="") as f:
-            ran = {r.get("queue") for r in csv.DictReader(f)}
+        ran = {r.get("queue") for r in read_rows(path)}
     it = "it" if len(queues) == 1 else "them"
     have = [q for q in queues if q in ran]
     if len(have) == len(queues):

@@ -42,7 +42,6 @@ backoff_ns_race numaring's counters (numaring.h).
 """
 
 import argparse
-import csv
 import os
 import random
 import statistics
@@ -53,6 +52,7 @@ import time
 
 from . import benchresult
 from ..common import manifest
+from ..common.tidy import read_summary
 
 PROG = "bench-backoff"
 #: the cells: (name, numaring-bench's options)
@@ -127,8 +127,7 @@ def run(a, cell_opts, opts, outdir):
         benchresult.fail(PROG, f"{' '.join(cmd)}\n  exit status {r.returncode}: "
                          f"{r.stderr.strip() or '(no message)'}", 1)
     try:
-        with open(os.path.join(outdir, "summary.csv"), newline="") as f:
-            row = next(csv.DictReader(f))
+        row = read_summary(os.path.join(outdir, "summary.csv"))
         return (float(row["throughput_ops_per_s"]), int(row["failed_attempts"] or 0),
                 int(row["backoff_ns_race"] or 0), row.get("pause_spin") or "")
     except (OSError, StopIteration, KeyError, ValueError) as e:

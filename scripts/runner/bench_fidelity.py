@@ -81,6 +81,7 @@ from . import benchresult
 from .runio import write_whole
 from ..common import looks
 from ..common.benches import FIDELITY_DIAGNOSTIC
+from ..common.tidy import read_summary
 
 #: the queues the bare loop builds that numaring-bench runs too (harness/fidelity/bare_loop.c;
 #: its xenium-vyukov, flat's algorithm in another library, has no harness partner)
@@ -169,8 +170,7 @@ def run_harness(a, queue, burst, item, outdir, extra=(), config="1p1c"):
     run_cmd(cmd, a.timeout)
     path = os.path.join(outdir, "summary.csv")
     try:
-        with open(path, newline="") as f:
-            v = float(next(csv.DictReader(f))["throughput_ops_per_s"])
+        v = float(read_summary(path)["throughput_ops_per_s"])
         if not math.isfinite(v) or v <= 0:
             raise ValueError(f"throughput_ops_per_s is {v}")
     except (OSError, StopIteration, KeyError, ValueError) as e:

@@ -70,7 +70,6 @@ and, once, results/<host>/env/. <host> is this machine's host key, or
 """
 
 import argparse
-import csv
 import os
 import statistics
 import subprocess
@@ -81,6 +80,7 @@ from . import bench_fidelity
 from .bench_fidelity import fmt_cell
 from . import benchresult
 from ..common import looks, manifest
+from ..common.tidy import read_summary
 
 #: every queue of numaring-bench but the null queue (the harness alone)
 QUEUES = manifest.queues(fabricates=False)
@@ -118,8 +118,7 @@ def run(bench, queue, shape, bursts, burst, item, duration, outdir, accounting="
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         fail(f"{' '.join(cmd)} failed: {r.stderr.strip()}", 1)
-    with open(os.path.join(outdir, "summary.csv"), newline="") as f:
-        row = next(csv.DictReader(f))
+    row = read_summary(os.path.join(outdir, "summary.csv"))
     ops = float(row["enqueued"]) / (burst if bursts else 1)
     return float(row["throughput_ops_per_s"]), float(row["full_retries"]) / ops if ops > 0 else 0.0
 

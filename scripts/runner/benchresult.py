@@ -86,7 +86,6 @@ program's where it failed, 2 for bad options or results folder, else 0.
 """
 
 import argparse
-import csv
 import datetime
 import json
 import os
@@ -97,6 +96,7 @@ import tempfile
 
 from . import hostenv, hostid
 from .runio import write_whole
+from ..common.tidy import read_lists
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEFAULT_RESULTS = os.path.join(ROOT, "results")
@@ -200,10 +200,8 @@ def load(path):
     """The rows of a bench CSV as dicts, values typed as COLUMNS says (empty
     cells None). The name comes from the file's first column; the header must
     be that bench's. Raises BadResult (a ValueError) or OSError."""
-    with open(path, newline="", encoding="utf-8") as f:
-        r = csv.reader(f)
-        header = next(r, None)
-        rows = list(r)
+    table = read_lists(path)
+    header, rows = (table[0], table[1:]) if table else (None, [])
     if not header or header[:2] != ["bench", "round"]:
         raise BadResult(f"{path}: header {header!r} does not start with bench,round")
     names = {row[0] for row in rows if row}
@@ -434,8 +432,7 @@ def oversub(a):
         if rc != 0:
             sys.exit(rc)
         try:
-            with open(out, newline="", encoding="utf-8") as f:
-                table = list(csv.reader(f))
+            table = read_lists(out)
         except OSError as e:
             fail(prog, f"{a.bin} wrote no CSV: {e}", 1)
     if not table or table[0] != OVERSUB_C_HEADER:

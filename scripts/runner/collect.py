@@ -10,7 +10,7 @@ interconnect bytes per item (--likwid's interconnect.json), capacity_probe
 (the probe a --load run was offered a fraction of), then the regime columns
 (scripts/common/regime.py). A summary.csv that is not one row, or whose columns
 differ from the others', is left out with one line on stderr. The
-readers of a rep folder (read_summary, read_meta) are here too.
+readers of a rep folder (read_meta here, read_summary from common.tidy) are here too.
 """
 
 import csv
@@ -22,18 +22,11 @@ import sys
 from . import hostenv
 from ..common import regime
 from ..common.cpulist import cpu_set
+from ..common.tidy import read_lists, read_summary  # noqa: F401 (read_summary: the runner reads it from here)
 from .runio import write_whole
 from .runorder import REFERENCE_POINTS
 
 INTERCONNECT_JSON = "interconnect.json"  # in a rep folder: --likwid's figure
-
-def read_summary(path):
-    with open(path, newline="", encoding="utf-8") as f:
-        rows = list(csv.DictReader(f))
-    if len(rows) != 1:
-        raise ValueError(f"{path}: expected one row, found {len(rows)}")
-    return rows[0]
-
 
 def oversubscribed(meta):
     """1 where a run's threads outnumbered the CPUs they ran on, or shared a
@@ -95,8 +88,7 @@ def collect(hostdir, exp, profile, pts, reps, ref=None):
         path = os.path.join(rdir, "summary.csv")
         if not os.path.exists(path):
             continue
-        with open(path, newline="", encoding="utf-8") as f:
-            r = list(csv.reader(f))
+        r = read_lists(path)
         if len(r) != 2:
             print(f"experiments: {path}: not one header and one row; left out",
                   file=sys.stderr)

@@ -25,7 +25,6 @@ the largest RSS growth.
 
 import argparse
 import contextlib
-import csv
 import json
 import os
 import random
@@ -36,6 +35,7 @@ import tempfile
 import time
 
 from ..common import manifest
+from ..common.tidy import read_summary
 from . import collect
 
 #: the queues a soak draws from: every queue whose items travel (the others
@@ -190,8 +190,7 @@ def main():
                 print(f"soak: run {runs} failed (exit {p.returncode}): {err.strip()}\n"
                       f"  reproduce: {' '.join(cmd)}", file=sys.stderr)
                 sys.exit(1)
-            with open(os.path.join(tmp, "r", "summary.csv"), newline="") as f:
-                row = next(csv.DictReader(f))
+            row = read_summary(os.path.join(tmp, "r", "summary.csv"))
             items += int(row["dequeued"])
             by_workload[row["workload"]] = by_workload.get(row["workload"], 0) + 1
             mem = args[args.index("--queue-mem") + 1]

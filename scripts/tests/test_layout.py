@@ -153,6 +153,26 @@ class LayoutTest(unittest.TestCase):
                          "of its job (" + ", ".join(sorted(ALLOWED)) + ")")
         self.assertEqual({package_of(m) for m in modules(SCRIPTS)} - {None}, set(ALLOWED))
 
+    def test_results_csvs_are_read_in_one_place(self):
+        """No module outside scripts/common and the analysis's loader
+        (nrdata.py) opens a results CSV itself: they read through
+        common.tidy (read_rows, read_lists, read_summary) or nrdata. The
+        two CSV readers left read other tools' text: likwid-perfctr's
+        output (runner/nrlikwid.py) and the model checker's summary.tsv
+        (paper/model_facts.py)."""
+        readers = ("csv.reader(", "csv.DictReader(", "read_csv(")
+        others = {"runner/nrlikwid.py", "paper/model_facts.py", "analysis/nrdata.py"}
+        found = []
+        for path in sorted(glob.glob(os.path.join(SCRIPTS, "*", "*.py"))):
+            rel = os.path.relpath(path, SCRIPTS)
+            if rel.startswith(("common/", "tests/")) or rel in others:
+                continue
+            with open(path, encoding="utf-8") as f:
+                for n, line in enumerate(f, 1):
+                    if any(r in line for r in readers) and not line.lstrip().startswith("#"):
+                        found.append(f"{rel}:{n}: {line.strip()}")
+        self.assertEqual(found, [], "read results CSVs through common.tidy or analysis.nrdata")
+
     def test_imports_go_one_way(self):
         wrong = []
         for m, deps in sorted(import_graph(SCRIPTS).items()):
