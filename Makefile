@@ -90,11 +90,6 @@ test: deps-test
 	@$(MAKE) --no-print-directory test-scripts
 	@$(MAKE) --no-print-directory fuzz-regress
 
-# Every binary make test runs, built before any runs
-.PHONY: test-bins
-test-bins: $(RING_TEST_BINS) $(B)/tests/link_check $(ABI_TEST_BINS) $(HARNESS_TEST_BINS) \
-	$(B)/obj/harness/hgrm.o $(B)/bench/bare_loop
-
 # What make test leaves out to stay within minutes (docs/testing.md): the
 # harness's longest runs (test_bench --slow) and the scripts' tests marked
 # @slow. CI runs it right after make test.
@@ -171,3 +166,9 @@ include scripts/vm.mk
 # ---- fuzzing (make fuzz, fuzz-regress) and the spin model (make model-check) --
 include scripts/fuzz.mk
 include scripts/model.mk
+
+# Every binary make test runs, built before any runs (here: after the
+# includes that name them, the fuzzers' among them)
+.PHONY: test-bins
+test-bins: $(RING_TEST_BINS) $(B)/tests/link_check $(ABI_TEST_BINS) $(HARNESS_TEST_BINS) \
+	$(B)/obj/harness/hgrm.o $(B)/bench/bare_loop $(FUZZ_BINS)

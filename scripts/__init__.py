@@ -33,12 +33,12 @@ analysis  results on disk -> numbers, claims and READMEs (pandas, SciPy)
     nrdata        tidy CSVs, latency and probe files loaded; host folders read
     stats         the one estimator behind every ratio, and its interval
     findings      each finding's measured numbers (F1 .. F5, peers)
-    hostfacts, drift, ceiling, ceiling_report, regime_report, handover
+    hostfacts, drift, ceiling, ceiling_tightness, regime_section, handover
                   the machine, the drift reference, the ceiling model, regimes,
                   the runs' hand-over distance
     claims_table, claims  every measured claim and the reproduction report
     results_readme, summarize  results/<host>/README.md
-    report        the runner's one way in (a command line)
+    jobs          the analysis's entry point, the runner's way in (its jobs, by name)
 figures   the study's figures (make plots): plot, one fig_<figure> module each,
           fig_host (a host's data), fig_draw and fig_gnuplot (the renderers)
 paper     paper_numbers, paper_text, model_facts: the paper's generated inputs

@@ -15,10 +15,10 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from . import ceiling, ceiling_report, findings
+from . import ceiling, ceiling_tightness, findings
 from . import hostfacts
 from . import nrdata
-from .regime_report import regime_says
+from .regime_section import regime_says
 from . import stats
 from ..common import manifest, placement, regime
 from ..common.looks import LOOKS
@@ -254,7 +254,7 @@ def placement_stable(ctx):
 
 
 def m_f5_tight(ctx):
-    t = [d for d in (ceiling_report.tightness(ctx.dir) or []) if d["regime"] == "near-empty"]
+    t = [d for d in (ceiling_tightness.tightness(ctx.dir) or []) if d["regime"] == "near-empty"]
     if not t:
         return None
     worst = min(t, key=lambda d: d["ratio"])
@@ -576,7 +576,7 @@ CLAIMS = [
     Claim(id="F5.model-tight", finding="F5",
           sentence="The ceiling model binds: every queue's best near-empty point of the peers sweep "
                    "reaches at least half of its ceiling.",
-          reads="peers.csv: throughput_ops_per_s against probe/probe.csv (ceiling_report.py)",
+          reads="peers.csv: throughput_ops_per_s against probe/probe.csv (ceiling_tightness.py)",
           estimator="lowest over the queues of the best point / ceiling", op=">=", threshold=0.5,
           unit="x", study="",
           when="a host whose runs' CPUs stay where the probe found them (<= 5% of runs further "

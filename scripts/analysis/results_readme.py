@@ -5,8 +5,8 @@ host_readme() writes the whole README: the machine, the findings table (each
 finding's numbers from findings.py against the study's), the kind of host,
 the claims block (claims.py), the figures beside their claims (gallery.py),
 then one section each on F4 by workload, the peers under pairs, the peers' other configurations (peers.exp as the field
-runs it: mixed, work with a floor, across nodes; where measured), regimes (regime_report.py), the ceiling model
-(ceiling_report.py), drift (drift.py), the harness's own ceiling, where the
+runs it: mixed, work with a floor, across nodes; where measured), regimes (regime_section.py), the ceiling model
+(ceiling_tightness.py), drift (drift.py), the harness's own ceiling, where the
 harness's time goes (make bench-fidelity's stripped runs) and which side set
 the pace. Only wording lives here; every number is computed
 elsewhere. python3 -m scripts.analysis.summarize --readme HOST writes the file.
@@ -21,7 +21,7 @@ from . import drift, findings, gallery, hostfacts
 from ..common import manifest, regime
 from . import nrdata
 from . import stats
-from .regime_report import regime_says
+from .regime_section import regime_says
 #: the runner's flag for steal time (written as the tidy CSV's stolen)
 from ..common.tidy import STEAL_FLAG_PCT
 
@@ -750,10 +750,10 @@ def host_readme(hostdir):
     lines += peers_pairs_section(hostdir)
     lines += peers_field_section(hostdir)
     lines += placement_section(hostdir)
-    from . import handover, regime_report
-    lines += regime_report.lines(hostdir)
-    from . import ceiling_report  # here: the README is written without the model too
-    lines += ceiling_report.lines(hostdir)
+    from . import handover, regime_section
+    lines += regime_section.lines(hostdir)
+    from . import ceiling_tightness  # here: the README is written without the model too
+    lines += ceiling_tightness.lines(hostdir)
     lines += handover.lines(hostdir)
     lines += trip_section(hostdir)
     lines += drift_section(hostdir)

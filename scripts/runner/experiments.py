@@ -708,15 +708,15 @@ def pack_runs(edir):
 
 
 def analysis(*args):
-    """Run the analysis as a command (scripts/analysis/report.py): the runner
+    """Run the analysis as a command (scripts/analysis/jobs.py): the runner
     imports nothing of it, so that it stays standard library only (the QEMU
     guest carries the runner's modules, not pandas). Returns (ok, stdout, why)."""
-    if not os.path.isfile(os.path.join(ROOT, "scripts", "analysis", "report.py")):
+    if not os.path.isfile(os.path.join(ROOT, "scripts", "analysis", "jobs.py")):
         return False, "", ("the analysis (scripts/analysis/: pandas, SciPy) is not on this "
                            "machine; every result is kept: run python3 -m "
-                           "scripts.analysis.report write HOSTDIR where it is")
+                           "scripts.analysis.jobs write HOSTDIR where it is")
     try:
-        p = subprocess.run([sys.executable, "-m", "scripts.analysis.report", *args],
+        p = subprocess.run([sys.executable, "-m", "scripts.analysis.jobs", *args],
                            cwd=ROOT, capture_output=True, text=True, timeout=600)
     except (OSError, subprocess.TimeoutExpired) as e:
         return False, "", str(e)
@@ -733,7 +733,7 @@ def drift_note(hostdir, name):
 
 def write_report(hostdir, show=True):
     """results/<host>/claims.csv and the README's report for this sweep's real
-    folder (scripts/analysis/report.py), with (``show``) one line of counts and
+    folder (scripts/analysis/jobs.py), with (``show``) one line of counts and
     each claim that does not hold (points above the ceiling model among them).
     The report is a convenience of the run: it never loses a run nor fails one."""
     if not os.path.isdir(hostdir):
@@ -748,7 +748,7 @@ def write_report(hostdir, show=True):
 
 def write_host_readme(hostdir, host, topo, topology, profile, ncpus):
     """results/<host>/README.md: what the machine is, real or emulated, and
-    the measured ratios next to the study's (scripts/analysis/report.py)."""
+    the measured ratios next to the study's (scripts/analysis/jobs.py)."""
     ok, _, why = analysis("readme", hostdir)
     if ok:
         return

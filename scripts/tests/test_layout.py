@@ -14,7 +14,7 @@
 Data flows runner -> results on disk -> analysis -> figures and reports: no
 module of the analysis, the figures or the paper imports the runner, and the
 runner reaches the analysis only through its command line
-(scripts/analysis/report.py). Every import statement counts, those inside
+(scripts/analysis/jobs.py). Every import statement counts, those inside
 functions too, so no import circle hides behind a lazy import.
 """
 

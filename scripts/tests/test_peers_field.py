@@ -23,7 +23,7 @@ import statistics
 import tempfile
 import unittest
 
-from scripts.analysis import ceiling_report, claims, findings, nrdata, summarize
+from scripts.analysis import ceiling_tightness, claims, findings, nrdata, summarize
 from scripts.tests import fakeresults, slow
 
 PACES = ("free", "producer", "consumer")
@@ -80,8 +80,8 @@ class PeersField(unittest.TestCase):
                 self.assertEqual(plain(findings.peers_pairs(self.field, item)),
                                  plain(findings.peers_pairs(self.before, item)))
         self.assertEqual(plain(findings.pace(self.field)), plain(findings.pace(self.before)))
-        self.assertEqual(plain(ceiling_report.tightness(self.field)),
-                         plain(ceiling_report.tightness(self.before)))
+        self.assertEqual(plain(ceiling_tightness.tightness(self.field)),
+                         plain(ceiling_tightness.tightness(self.before)))
         got = {r["claim"]: (r["status"], r["value"]) for r in claims.report(self.field)
                if r["claim"].startswith("ring.peers") or r["claim"] == "F5.model-tight"}
         want = {r["claim"]: (r["status"], r["value"]) for r in claims.report(self.before)

@@ -458,7 +458,7 @@ class InterruptedSweep(unittest.TestCase):
             experiments.collect(hostdir, expfile.parse(os.path.join(expdir,
                                                                     "f2-node-cache.exp")),
                                 "quick", pts, 6, None)
-            p = subprocess.run(module("analysis.report") + ["write", hostdir],
+            p = subprocess.run(module("analysis.jobs") + ["write", hostdir],
                                capture_output=True, text=True, cwd=ROOT)
             self.assertEqual(p.returncode, 0, p.stderr)
             with open(os.path.join(hostdir, "claims.csv"), encoding="utf-8") as f:

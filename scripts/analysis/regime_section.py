@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""regime_report.py - the results README's section on regimes.
+"""regime_section.py - the results README's section on regimes.
 
 Every peers, F1 and F2 ratio is stated per regime (scripts/common/regime.py): the
 runs of a comparison are split into (pace, regime) groups and paired only

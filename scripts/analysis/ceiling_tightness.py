@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""ceiling_report.py - how tight the ceiling model is, per queue and regime.
+"""ceiling_tightness.py - how tight the ceiling model is, per queue and regime.
 
 A model loose enough to pass everything tests nothing: for each queue of the
 peers sweep, the best point in each regime (the median of the point's runs

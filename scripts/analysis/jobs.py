@@ -1,14 +1,14 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""report.py - the runner's one way into the analysis: a command line.
+"""jobs.py - the analysis's one entry point, the runner's way in: its jobs, by name.
 
-    python3 -m scripts.analysis.report drift HOSTDIR EXPERIMENT
+    python3 -m scripts.analysis.jobs drift HOSTDIR EXPERIMENT
         one line on the drift reference of EXPERIMENT (nothing where unknown)
-    python3 -m scripts.analysis.report readme HOSTDIR
+    python3 -m scripts.analysis.jobs readme HOSTDIR
         rewrite HOSTDIR/README.md
-    python3 -m scripts.analysis.report write HOSTDIR
+    python3 -m scripts.analysis.jobs write HOSTDIR
         HOSTDIR/claims.csv and README.md, then one line of counts and each
         claim that does not hold (what make experiments prints at its end)
-    python3 -m scripts.analysis.report undecided HOSTDIR
+    python3 -m scripts.analysis.jobs undecided HOSTDIR
         one line per paired claim still inconclusive that an experiment's
         rounds feed: "EXPERIMENT<TAB>FOLDER<TAB>CLAIM<TAB>PAIRS" (the stopping
         rule: the runner adds rounds to EXPERIMENT in FOLDER)
@@ -74,7 +74,7 @@ def undecided(hostdir):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python3 -m scripts.analysis.report",
+    ap = argparse.ArgumentParser(prog="python3 -m scripts.analysis.jobs",
                                  description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     d = sub.add_parser("drift", help="the drift reference of one experiment, one line")
