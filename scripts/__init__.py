@@ -6,7 +6,8 @@ Run from the repository root (the Makefile does), as modules of their package:
     python3 -m scripts.runner.experiments run --profile smoke
     python3 -m scripts.analysis.summarize --readme HOST
     python3 -m scripts.figures.plot --gnuplot
-    python3 -m unittest discover -s scripts/tests -t . -v     (make test-scripts)
+    python3 -m scripts.tests.parallel                         (make test-scripts)
+    python3 -m unittest discover -s scripts/tests -t . -v     (the same, one process)
 
 One sub-package per job; data flows runner -> results on disk -> analysis ->
 figures and reports, and imports go the same way (scripts/tests/test_layout.py

@@ -134,9 +134,12 @@ paper: deps-paper
 # every script) are skipped there, saying "slow: make test-slow", and run in
 # make test-scripts-slow (part of make test-slow). NUMARING_SLOW_TESTS=1
 # make test-scripts runs both; docs/testing.md lists the slow set.
+# The fast set a module at a time on every CPU (scripts/tests/parallel.py:
+# unittest discover's set, its summary); the slow set's sweeps time
+# themselves, one at a time
 test-scripts: $(B)/numaring-bench $(B)/bench/bare_loop
 	NUMARING_BENCH=$(B)/numaring-bench NUMARING_BARE=$(B)/bench/bare_loop \
-		$(PYTHON) -m unittest discover -s scripts/tests -t . -v
+		$(PYTHON) -m scripts.tests.parallel
 
 test-scripts-slow: $(B)/numaring-bench $(B)/bench/bare_loop
 	NUMARING_SLOW_TESTS=only NUMARING_BENCH=$(B)/numaring-bench NUMARING_BARE=$(B)/bench/bare_loop \

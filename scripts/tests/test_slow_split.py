@@ -5,9 +5,12 @@ docs/testing.md lists, and CI runs both."""
 
 import os
 import re
+import subprocess
+import tempfile
 import unittest
 
 from scripts import tests
+from scripts.tests import parallel
 from scripts.tests import ROOT
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -95,11 +98,54 @@ class SplitTest(unittest.TestCase):
             with self.subTest(target=target):
                 m = re.search(r"(?m)^%s:.*\n((?:\t.*\n)+)" % re.escape(target), mk)
                 self.assertIsNotNone(m, "scripts/experiments.mk: no %s target" % target)
-                self.assertIn("unittest discover -s scripts/tests -t .", m.group(1))
+                # the fast set a module at a time on every CPU (parallel.py
+                # discovers as unittest does); the slow set in one process
+                self.assertIn("-m scripts.tests.parallel" if env is None
+                              else "unittest discover -s scripts/tests -t .", m.group(1))
                 if env:
                     self.assertIn("%s=%s" % (tests.SLOW_ENV, env), m.group(1))
                 else:
                     self.assertNotIn(tests.SLOW_ENV, m.group(1))
+
+class ParallelTest(unittest.TestCase):
+    """make test-scripts' runner (parallel.py): the modules discovery finds,
+    unittest's summary, exit 1 on a failure or a module that will not import."""
+
+    def test_every_test_module_is_run(self):
+        found = {t.__module__ for t in map(type, everything())
+                 if t.__module__.startswith("scripts.tests.test")}
+        self.assertLessEqual(found, set(parallel.modules()))
+        self.assertEqual(len(parallel.modules()), len(set(parallel.modules())))
+
+    def test_summary_and_exit_status(self):
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "nr_demo_ok.py"), "w") as f:
+                f.write("import unittest\nclass T(unittest.TestCase):\n"
+                        "    def test_a(self): pass\n"
+                        "    @unittest.skip('no')\n    def test_b(self): pass\n")
+            with open(os.path.join(d, "nr_demo_bad.py"), "w") as f:
+                f.write("import unittest\nclass T(unittest.TestCase):\n"
+                        "    def test_a(self): self.assertEqual(1, 2)\n")
+            env = dict(os.environ, PYTHONPATH=d)
+            env.pop(tests.SLOW_ENV, None)
+
+            def run(*names):
+                return subprocess.run(tests.module("tests.parallel") + ["--jobs", "2", *names],
+                                      cwd=ROOT, env=env, capture_output=True, text=True,
+                                      timeout=120)
+            r = run("nr_demo_ok")
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            self.assertRegex(r.stdout, r"(?m)^Ran 2 tests in [0-9.]+s")
+            self.assertRegex(r.stdout, r"(?m)^OK \(skipped=1\)$")
+            r = run("nr_demo_ok", "nr_demo_bad", "nr_demo_missing")
+            self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+            self.assertIn("AssertionError: 1 != 2", r.stdout)
+            self.assertRegex(r.stdout, r"(?m)^Ran 4 tests in")
+            self.assertRegex(r.stdout, r"(?m)^FAILED \(failures=1, errors=1, skipped=1\)$")
+            r = run("--jobs", "0")
+            self.assertEqual(r.returncode, 2)
+            self.assertIn("--jobs 0: expected 1 or more", r.stderr)
+
 
 if __name__ == "__main__":
     unittest.main()
