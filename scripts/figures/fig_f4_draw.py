@@ -168,6 +168,37 @@ def f4_value_panel(ax, p, pn, key, first_col, bottom, ylabel):
                 transform=ax.transAxes, ha="center", va="bottom", fontsize=8, color="0.35")
 
 
+def draw_changes(ax, p, pn, idle_once=False):
+    """A panel's paired changes against none: a dot and its interval per
+    backoff and amount of work (a ring over an oversubscribed one). Returns
+    (the intervals' ends, the groups not exercised, place_labels' labels);
+    idle_once: a group split by regime ("sub") is not exercised once, for
+    its amount of work."""
+    vals, idle, labels = [], [], []
+    for g in pn["groups"]:
+        if g["exercised"] is False:
+            if not (idle_once and g.get("sub")):
+                idle.append(g)
+            continue
+        j = g["j"]
+        for e in g["change"]:
+            if e["pct"] is None or e["backoff"] not in p["backoffs"]:
+                continue
+            x = f4_slot_x(p, e["backoff"], j)
+            lo = e["lo"] if e["lo"] is not None else e["pct"]
+            hi = e["hi"] if e["hi"] is not None else e["pct"]
+            ax.errorbar([x], [e["pct"]], yerr=[[e["pct"] - lo], [hi - e["pct"]]],
+                        linestyle="none", markersize=7, capsize=3, elinewidth=1.1, zorder=4,
+                        **f4_marker(color_of("backoff", e["backoff"]), j))
+            if e["oversubscribed"] == 1:
+                ax.plot([x], [e["pct"]], **OVERSUB_STYLE)
+            labels.append((x, e["pct"], e["text"] + ("\ninconclusive" if e["inconclusive"]
+                                                     else ""),
+                           j > 0 or len(p["works"]) == 1, e["inconclusive"]))
+            vals += [lo, hi]
+    return vals, idle, labels
+
+
 def draw_f4_change(ax, p, pn, first_col, bottom):
     """Each backoff's paired change against none at the panel's quoted thread
     count: a dot and its interval per amount of work, its value beside it
@@ -196,28 +227,7 @@ def draw_f4_change(ax, p, pn, first_col, bottom):
                 "here", transform=ax.transAxes, ha="left", va="bottom",
                 fontsize=8, color="#7a5200", zorder=1, gid="f4-study-absent")
     ax.axhline(0, color="black", linewidth=0.8, zorder=1)
-    vals, idle, labels = [], [], []
-    for g in pn["groups"]:
-        if g["exercised"] is False:
-            if not g.get("sub"):   # once per amount of work, not per regime
-                idle.append(g)
-            continue
-        j = g["j"]
-        for e in g["change"]:
-            if e["pct"] is None or e["backoff"] not in p["backoffs"]:
-                continue
-            x = f4_slot_x(p, e["backoff"], j)
-            lo = e["lo"] if e["lo"] is not None else e["pct"]
-            hi = e["hi"] if e["hi"] is not None else e["pct"]
-            ax.errorbar([x], [e["pct"]], yerr=[[e["pct"] - lo], [hi - e["pct"]]],
-                        linestyle="none", markersize=7, capsize=3, elinewidth=1.1, zorder=4,
-                        **f4_marker(color_of("backoff", e["backoff"]), j))
-            if e["oversubscribed"] == 1:
-                ax.plot([x], [e["pct"]], **OVERSUB_STYLE)
-            labels.append((x, e["pct"], e["text"] + ("\ninconclusive" if e["inconclusive"]
-                                                     else ""),
-                           j > 0 or len(p["works"]) == 1, e["inconclusive"]))
-            vals += [lo, hi]
+    vals, idle, labels = draw_changes(ax, p, pn, idle_once=True)
     if "none" in p["backoffs"]:
         ax.text(p["backoffs"].index("none"), 0, "baseline", ha="center", va="bottom",
                 fontsize=8, color="0.35")
@@ -308,27 +318,7 @@ def draw_f4_main_panel(ax, p, pn, first_col):
     (prodcons). Returns whether the study's slot was drawn."""
     slots = fig_f4.change_slots(p, pn)
     ax.axhline(0, color="black", linewidth=0.8, zorder=1)
-    vals, idle, labels = [], [], []
-    for g in pn["groups"]:
-        if g["exercised"] is False:
-            idle.append(g)
-            continue
-        j = g["j"]
-        for e in g["change"]:
-            if e["pct"] is None or e["backoff"] not in p["backoffs"]:
-                continue
-            x = f4_slot_x(p, e["backoff"], j)
-            lo = e["lo"] if e["lo"] is not None else e["pct"]
-            hi = e["hi"] if e["hi"] is not None else e["pct"]
-            ax.errorbar([x], [e["pct"]], yerr=[[e["pct"] - lo], [hi - e["pct"]]],
-                        linestyle="none", markersize=7, capsize=3, elinewidth=1.1, zorder=4,
-                        **f4_marker(color_of("backoff", e["backoff"]), j))
-            if e["oversubscribed"] == 1:
-                ax.plot([x], [e["pct"]], **OVERSUB_STYLE)
-            labels.append((x, e["pct"], e["text"] + ("\ninconclusive" if e["inconclusive"]
-                                                     else ""),
-                           j > 0 or len(p["works"]) == 1, e["inconclusive"]))
-            vals += [lo, hi]
+    vals, idle, labels = draw_changes(ax, p, pn)
     if "none" in p["backoffs"]:
         ax.plot([p["backoffs"].index("none")], [0], linestyle="none", marker="_",
                 markersize=16, markeredgewidth=2.4, color="black", zorder=4)
