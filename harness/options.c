@@ -3,12 +3,14 @@
  * options.c - parse and check numaring-bench's command line.
  *
  * The parser is a table, one row per option (opt_rows, below): its name,
- * whether it takes a value, the handler that takes it, and for the generic
- * handlers the field and its bounds.h entry. Handlers are a few lines each;
- * the combinations no single option decides are checked after the loop, in
- * the order of the settle_* functions. --help's text and the name tables
- * (workloads, pins, --strip) live beside it, so that what the help promises
- * and what the parser enforces are read together.
+ * whether it takes a value, the handler that takes it, for the generic
+ * handlers the field and its bounds.h entry, and its --help text (hb_usage
+ * prints the rows in order, a range it states taken from the same bounds
+ * the parser checks). Handlers are a few lines each; the combinations no
+ * single option decides are checked after the loop, in the order of the
+ * settle_* functions. The name tables (workloads, pins, --strip) live
+ * beside it, so that what the help promises and what the parser enforces
+ * are read together.
  */
 #define _GNU_SOURCE
 #include "options.h"
@@ -123,18 +125,10 @@ static int parse_real(const char *opt, const char *s, double min, double max, in
 	return 0;
 }
 
-void hb_usage(FILE *out)
+/* --queue's lines after its own: every queue a run can name, then the
+ * broken ones the harness's own tests use */
+static void usage_queues(FILE *out)
 {
-	fprintf(out,
-		"usage: numaring-bench [options]           run one configuration, write one result\n"
-		"       numaring-bench --show-topology     print the topology a run would use (JSON)\n"
-		"       numaring-bench --probe [--quick] --out DIR\n"
-		"                                          measure the host into DIR/probe.csv: core-to-core\n"
-		"                                          latency, look-ups, PAUSE, fetch-and-add, bandwidth\n"
-		"       numaring-bench --manifest          print every name the scripts need (JSON)\n"
-		"\n"
-		"queue under test\n"
-		"  --queue NAME        the queue (default numaring):\n");
 	int width = 10; /* the longest name's */
 	for (int i = 0; hq_all[i]; i++)
 		if (!hq_all[i]->test_only && (int)strlen(hq_all[i]->name) > width)
@@ -148,202 +142,6 @@ void hb_usage(FILE *out)
 		if (hq_all[i]->test_only)
 			fprintf(out, "                        %-13s %s\n", hq_all[i]->name,
 				hq_all[i]->description + strlen("test only: "));
-	fprintf(out,
-		"\n"
-		"workload\n"
-		"  --workload W        what the threads do (default prodcons):\n"
-		"                        prodcons  producer threads enqueue, consumer threads dequeue\n"
-		"                        pairs     every thread enqueues, then dequeues, and again\n"
-		"                                  (Michael and Scott's enqueue-dequeue pairs)\n"
-		"                        mixed     every thread enqueues or dequeues at random\n"
-		"                                  (--enqueue-share), drawn from a generator of its own\n"
-		"                                  (--seed); the queue is filled to half of what it\n"
-		"                                  holds before the start (an unbounded queue: half the\n"
-		"                                  in-flight bound), with items verified like the others\n"
-		"                      pairs and mixed: an enqueue that finds the queue full or a dequeue\n"
-		"                      that finds it empty is counted (full_retries, empty_polls; an\n"
-		"                      unbounded queue's enqueue beyond the in-flight bound: window_waits)\n"
-		"                      and the thread goes on to its next operation. Every thread is a\n"
-		"                      producer and a consumer: summary.csv's producers and consumers both\n"
-		"                      say --threads; ops and throughput_ops_per_s count operations\n"
-		"                      (enqueues + dequeues that succeeded), and ops_kind says so\n"
-		"  --threads N         threads of the run, 1..%d: pairs and mixed run N threads that each\n"
-		"                      enqueue and dequeue (default 2); prodcons splits N half and half,\n"
-		"                      ceil(N/2) producers and floor(N/2) consumers (N >= 2). Not with\n"
-		"                      --producers/--consumers\n"
-		"  --producers N       prodcons: producer threads, 1..%d (default 1)\n"
-		"  --consumers N       prodcons: consumer threads, 1..%d (default 1)\n"
-		"  --enqueue-share F   mixed: the probability that an operation is an enqueue, 0 < F < 1\n"
-		"                      (default 0.5)\n"
-		"  --work NS|MIN-MAX   local work between operations, 0..%u ns (default 0: none): a busy\n"
-		"                      loop, calibrated to ns at the start (meta.json's work), whose\n"
-		"                      length is drawn uniformly from 0..NS ns (MIN..MAX ns) for each\n"
-		"                      operation (pairs, mixed: after every operation, failed or not).\n"
-		"                      prodcons: on both sides, unless one of the next two sets a side's\n"
-		"                      bound (MIN stays every working side's floor)\n"
-		"  --producer-work NS  prodcons: a producer's work after each enqueue operation\n"
-		"  --consumer-work NS  prodcons: a consumer's work after each dequeue that brought items\n"
-		"                      (a faster consumer keeps a 1P1C queue near empty, a faster producer\n"
-		"                      keeps it full)\n"
-		"  --seed N            seed of the per-thread generators, 0..2^53 (default 1): a thread's\n"
-		"                      draws are the same in every run with the same seed\n"
-		"\n"
-		"load\n"
-		"  --duration SEC      measure for SEC seconds after the warm-up (default 2)\n"
-		"  --ops N             or: measure until N items have gone through (not with --duration);\n"
-		"                      pairs and mixed: each thread enqueues its share of N in the window,\n"
-		"                      then only dequeues\n"
-		"  --warmup SEC        run SEC seconds before measuring, 0 allowed (default 0.5)\n"
-		"  --rate OPS          open loop: OPS items per second in all, split evenly over the\n"
-		"                      producers (pairs, mixed: the enqueues, over the threads); latency is\n"
-		"                      measured from each item's intended send time (coordinated omission\n"
-		"                      corrected), whoever dequeues it. Default: closed loop.\n"
-		"  --load F            open loop at F (0 < F <= 1) of the capacity, measured first unless\n"
-		"                      --capacity-ops gives it: the same run in closed loop for\n"
-		"                      --load-probe SEC (default 0.3) with numaring's gate per-worker;\n"
-		"                      written as load and capacity_ops_per_s. Not with --rate;\n"
-		"                      prodcons only\n"
-		"  --capacity-ops R    with --load: take R items/s (above 0) as the capacity instead of\n"
-		"                      measuring it: no capacity run (--load-probe is unused), the\n"
-		"                      offered rate is F x R, and capacity_ops_per_s says R. For runs\n"
-		"                      that must offer the same rate (scripts/experiments.py gives\n"
-		"                      every gate of a round the capacity one probe measured)\n"
-		"  --bursts            use burst operations of --batch items where the queue has them,\n"
-		"                      --batch at most 4096 (default: single operations)\n"
-		"  --item KIND         inline: each item is a value carrying its producer and a sequence\n"
-		"                      number (or a send time), so nothing but the queue's own lines moves\n"
-		"                      (default); message: a pointer to a message of the producer's pool,\n"
-		"                      whose line travels to the consumer and back (the payload case).\n"
-		"                      Queues that take pointers only (xenium-ramalhete, xenium-kfifo:\n"
-		"                      the manifest's items) run with message items alone\n"
-		"  --sample N          every N-th item of a producer is timed (its send time kept);\n"
-		"                      the clock stays off the others. A power of two, 1..1048576\n"
-		"                      (default 256; with --bursts 256 x --batch, rounded up to a power\n"
-		"                      of two, at most 1048576: one timed burst in 256; 1 with --rate\n"
-		"                      or --load)\n"
-		"  --accounting W      how a consumer accounts for a burst of inline items (count,\n"
-		"                      checksum and order in one pass; harness/item_sum.h): inline\n"
-		"                      (compiled into the loop: 4 values at a time with AVX2, else 2),\n"
-		"                      scalar (one value at a time), vector (2) or avx2 (4; CPUs with\n"
-		"                      AVX2), each a call per burst; auto: inline (default). The same\n"
-		"                      checks at every width (bench_peers --accounting compares them)\n"
-		"  --strip LIST        a diagnostic of the harness's own cost (make bench-fidelity's\n"
-		"                      table of where the time goes), not a measurement of a queue:\n"
-		"                      removes, comma-separated: publish (a producer's count stored\n"
-		"                      per operation: once at its end), window (a producer's phase,\n"
-		"                      quota and window checks per operation: the phase read every\n"
-		"                      64), accounting (a consumer's tallies and checksums: items\n"
-		"                      counted, the run verifies totals, verify \"count\"). Closed-loop\n"
-		"                      prodcons of inline items through a bounded queue, no work,\n"
-		"                      no --ops; meta.json records it\n"
-		"\n"
-		"queue shape\n"
-		"  --capacity N        slots of the whole queue, a power of two >= 2, for every queue\n"
-		"                      (default 1024): numaring splits them among its rings (one per\n"
-		"                      node), each share rounded down to a power of two; queue_slots\n"
-		"                      in summary.csv is what the queue holds (ck: N - 1)\n"
-		"  --capacity-per-node N\n"
-		"                      numaring: N slots in each node's ring (the others: N in all)\n"
-		"  --batch N           items per cross-node transfer (numaring) and burst size, 1..capacity\n"
-		"                      (default 32)\n"
-		"\n"
-		"numaring's ablations (ignored by the other queues)\n"
-		"  --lookup MODE       libnuma | syscall | table | cached | rseq | rdpid | none | auto\n"
-		"                      (default auto, production's: none with one node of CPUs, else\n"
-		"                      rseq where the kernel keeps the node id, else cached;\n"
-		"                      summary.csv's lookup_in_force says which)\n"
-		"  --recheck N         cached: re-check the node every N operations (default 256)\n"
-		"  --gate MODE         shared | pernode | perworker (default perworker)\n"
-		"  --backoff MODE      none | pause | exp | yield | adaptive (default adaptive, the\n"
-		"                      library's production default: ring/numaring.h says why)\n"
-		"  --linger US         a consumer whose ring is empty takes only a full batch from\n"
-		"                      another node until it has found nothing for US microseconds\n"
-		"                      (0..1000000; default 0: whatever there is)\n"
-		"  --pause-spin N      backoff pause: PAUSEs of the fixed spin, 1..65536 (default: the\n"
-		"                      library's production constant; meta.json and summary.csv\n"
-		"                      record the one in force)\n"
-		"  --exp-cap N         backoff exp and adaptive: the most PAUSEs of one backoff, a\n"
-		"                      power of two 1..65536 (default: the production constant)\n"
-		"\n"
-		"placement\n"
-		"  --topology SPEC     emulated nodes, one cpulist per node: \"0-7;8-15\" ('-' = memory-only\n"
-		"                      node; optional distance matrix after '|'). Default: NUMARING_TOPOLOGY\n"
-		"                      if set, else the machine's (hwloc). Emulated results say so.\n"
-		"  --pin MODE|CPULIST  compact (fill a node, then the next; threads P0,C0,P1,C1..),\n"
-		"                      scatter (producers and consumers each round-robin over nodes:\n"
-		"                      Pi and Ci share a node),\n"
-		"                      split (producers on the first node, consumers on the last),\n"
-		"                      nodes:P/C (producers on node P, consumers on node C, each a\n"
-		"                      core in turn; P = C: P0,C0,P1,C1.. on that node's cores),\n"
-		"                      none, or a cpulist given to P0..Pn, C0..Cm in order (default compact).\n"
-		"                      pairs, mixed: compact fills a node's cores with threads T0, T1, ..\n"
-		"                      before the next node's, scatter gives thread i node i mod nodes,\n"
-		"                      a cpulist goes to T0..Tn in order; split and nodes:P/C are\n"
-		"                      refused (no sides)\n"
-		"  --smt MODE          which hardware threads of a core the pin modes use (cores from\n"
-		"                      hwloc, also for an emulated topology's CPUs): cores (default):\n"
-		"                      one thread per core, on the core's first CPU, cores in node\n"
-		"                      order; more threads than cores share those CPUs (oversubscribed);\n"
-		"                      siblings: every CPU, a core's hyperthreads one after the other\n"
-		"                      (compact puts P0 and C0 on two hyperthreads of one core).\n"
-		"                      A CPU no thread uses, if any, runs the main thread.\n"
-		"                      summary.csv's threads_per_core and smt_shared and meta.json's\n"
-		"                      threads (cpu, core, node) say where the threads ran\n"
-		"  --queue-mem POLICY  where the queue's memory goes (default first-touch):\n"
-		"                        first-touch  where the creating thread's first touch puts it,\n"
-		"                                     and what the queue allocates as it runs where\n"
-		"                                     the working thread's does (as without the option)\n"
-		"                        producers    the node of the first producer's CPU\n"
-		"                        consumers    the node of the first consumer's CPU (pairs,\n"
-		"                                     mixed: both are thread 0's)\n"
-		"                        interleave   page by page over the run's nodes\n"
-		"                        node:N       OS node N, which must have memory\n"
-		"                      What a queue makes at creation comes from the harness's allocator,\n"
-		"                      bound to the nodes (mbind), or from a library's fresh mapping made\n"
-		"                      under the creating thread's memory policy; what it allocates as it\n"
-		"                      runs follows each worker's memory policy (set_mempolicy) and, where\n"
-		"                      its adapter routes it, the allocator. numaring and sharded place a\n"
-		"                      ring per node themselves and keep it. Emulated nodes place nothing.\n"
-		"                      summary.csv's queue_pages counts the queue's pages per node at the\n"
-		"                      end of the measured window (\"0:12;1:0\"; \"not placed\" on emulated\n"
-		"                      nodes); meta.json's queue_memory says what is counted and what not\n"
-		"\n"
-		"the harness's own ceiling\n"
-		"  --calibrate SEC     before the measured run, run the null queue (operations that share\n"
-		"                      nothing) with the same threads, placement and items for SEC seconds:\n"
-		"                      what the harness alone can do (harness_ops_per_s); 0: skip.\n"
-		"                      Not for faa, whose items are not accounted for (default 0.1)\n"
-		"\n"
-		"results\n"
-		"  --out DIR           write summary.csv, latency.hgrm, latency.csv, meta.json into DIR\n"
-		"                      (created if missing; each file written whole); probe.csv for --probe\n"
-		"  --verify            fail (exit 1) if any item was lost or duplicated (default: on)\n"
-		"  --no-verify         do not check\n"
-		"  --drain-timeout SEC how long consumers may take to drain after the producers stop\n"
-		"                      (with --ops: how long the run may go without an item arriving)\n"
-		"                      before items count as lost (default 10)\n"
-		"  --counters          count over the measured window, on every producer and consumer\n"
-		"                      thread: context switches and CPU migrations (software events),\n"
-		"                      cycles, instructions and LLC misses (hardware, user space), with\n"
-		"                      perf_event_open counters each thread opens on itself and the main\n"
-		"                      thread enables and reads (no system call in the measured loop).\n"
-		"                      summary.csv gets each per item of ops; meta.json's counters says\n"
-		"                      what was measured or why not (no hardware PMU, as in most VMs;\n"
-		"                      kernel.perf_event_paranoid). Default: off, columns empty\n"
-		"  --quick             --probe: fewer round trips and batches, the built-in bandwidth loop\n"
-		"                      instead of likwid-bench (seconds, not minutes: tests, small hosts)\n"
-		"  --quiet             no summary line on stdout, no probe progress or crowded-pinning\n"
-		"                      note on stderr; errors and warnings still print\n"
-		"  --schema            print summary.csv's columns (column,type,description) and exit\n"
-		"  --manifest          print every name the scripts need (queues and what each can do,\n"
-		"                      look-ups, gates, backoffs, workloads, probe rows, the options'\n"
-		"                      bounds, summary.csv's columns) as JSON and exit\n"
-		"  --help, --version\n"
-		"\n"
-		"exit status: 0 ok, 1 the run failed (lost items, a thread could not start), 2 bad input,\n"
-		"             3 the results could not be written (disk full, read-only, ...): nothing left\n",
-		(unsigned)HB_THREADS_MAX, (unsigned)HB_THREADS_MAX, (unsigned)HB_THREADS_MAX,
-		(unsigned)HB_WORK_NS_MAX);
 }
 
 static const char *const strip_names[] = {"publish", "window", "accounting"};
@@ -432,6 +230,13 @@ struct opt_row {
 	unsigned size;    /* take_whole: its size in bytes */
 	int value;        /* take_set, take_mode: what is stored */
 	unsigned given;   /* G_* recorded when the option was taken */
+	/* --help (hb_usage), in the rows' order: */
+	const char *section; /* the heading above this row, NULL: none */
+	const char *meta;    /* what follows --name: " N", " SEC"; NULL: nothing */
+	const char *help;    /* the lines beside it, '\n' between; "%X": the maximum of
+				its limit (lim), as the parser checks it. NULL: not
+				listed (said in another option's lines) */
+	void (*more)(FILE *out); /* lines printed after the text (the queues) */
 };
 
 #define FIELD(f) offsetof(struct hb_options, f), sizeof(((struct hb_options *)0)->f)
@@ -695,66 +500,299 @@ static int take_queue_mem(struct hb_options *o, const struct opt_row *r, const c
 
 #define REQ required_argument
 #define NOARG no_argument
-#define WHOLE(n, id, f, g) {n, REQ, take_whole, HB_LIM_##id, FIELD(f), 0, g}
-#define REAL(n, id, f, g) {n, REQ, take_real, HB_LIM_##id, FIELD(f), 0, g}
-#define SET(n, f, v) {n, NOARG, take_set, 0, FIELD(f), v, 0}
-#define MODE(n, m) {n, NOARG, take_mode, 0, 0, 0, m, 0}
-#define TAKE(n, fn) {n, REQ, fn, 0, 0, 0, 0, 0}
+/* The rows' parser fields, then their help: section, argument, text[, more] */
+#define WHOLE(n, id, f, g, ...) {n, REQ, take_whole, HB_LIM_##id, FIELD(f), 0, g, __VA_ARGS__}
+#define REAL(n, id, f, g, ...) {n, REQ, take_real, HB_LIM_##id, FIELD(f), 0, g, __VA_ARGS__}
+#define SET(n, f, v, ...) {n, NOARG, take_set, 0, FIELD(f), v, 0, __VA_ARGS__}
+#define MODE(n, m, ...) {n, NOARG, take_mode, 0, 0, 0, m, 0, __VA_ARGS__}
+#define TAKE(n, fn, ...) {n, REQ, fn, 0, 0, 0, 0, 0, __VA_ARGS__}
 
 static const struct opt_row opt_rows[] = {
-	TAKE("queue", take_queue),
-	TAKE("workload", take_workload),
-	WHOLE("producers", producers, producers, G_SIDES),
-	WHOLE("consumers", consumers, consumers, G_SIDES),
-	WHOLE("threads", threads, threads, G_THREADS),
-	REAL("enqueue-share", enqueue_share, enqueue_share, G_SHARE),
-	TAKE("work", take_work),
-	WHOLE("producer-work", producer_work, producer_work_ns, G_PWORK),
-	WHOLE("consumer-work", consumer_work, consumer_work_ns, G_CWORK),
-	WHOLE("seed", seed, seed, 0),
-	REAL("duration", duration, duration_s, G_DURATION),
-	WHOLE("ops", ops, ops, G_OPS),
-	REAL("warmup", warmup, warmup_s, 0),
-	{"capacity", REQ, take_capacity, HB_LIM_capacity, FIELD(capacity), 0, G_CAPACITY},
-	{"capacity-per-node", REQ, take_capacity, HB_LIM_capacity, FIELD(capacity), 1, G_CAPACITY},
-	WHOLE("batch", batch, batch, 0),
-	SET("bursts", bursts, 1),
-	TAKE("item", take_item),
-	TAKE("accounting", take_accounting),
-	TAKE("strip", take_strip),
-	WHOLE("sample", sample, sample, G_SAMPLE),
-	REAL("calibrate", calibrate, calibrate_s, 0),
-	REAL("load", load, load, 0),
-	WHOLE("linger", linger, linger_us, 0),
-	WHOLE("pause-spin", pause_spin, pause_spin, 0),
-	WHOLE("exp-cap", exp_cap, exp_cap, 0),
-	SET("counters", counters, 1),
-	REAL("load-probe", load_probe, load_probe_s, 0),
-	REAL("capacity-ops", capacity_ops, capacity_ops, 0),
-	TAKE("lookup", take_lookup),
-	WHOLE("recheck", recheck, recheck, 0),
-	TAKE("gate", take_gate),
-	TAKE("backoff", take_backoff),
-	TAKE("topology", take_topology),
-	TAKE("pin", take_pin),
-	TAKE("smt", take_smt),
-	TAKE("queue-mem", take_queue_mem),
-	REAL("rate", rate, rate, 0),
-	TAKE("out", take_out),
-	SET("verify", verify, 1),
-	SET("no-verify", verify, 0),
-	REAL("drain-timeout", drain_timeout, drain_timeout_s, 0),
-	SET("quick", quick, 1),
-	SET("quiet", quiet, 1),
-	MODE("show-topology", HB_SHOW_TOPOLOGY),
-	MODE("probe", HB_PROBE),
-	MODE("schema", HB_SCHEMA),
-	MODE("manifest", HB_MANIFEST),
-	MODE("help", HB_HELP),
-	MODE("version", HB_VERSION),
+	TAKE("queue", take_queue, "queue under test", " NAME",
+	    "the queue (default numaring):", usage_queues),
+	TAKE("workload", take_workload, "workload", " W",
+	    "what the threads do (default prodcons):\n"
+	    "  prodcons  producer threads enqueue, consumer threads dequeue\n"
+	    "  pairs     every thread enqueues, then dequeues, and again\n"
+	    "            (Michael and Scott's enqueue-dequeue pairs)\n"
+	    "  mixed     every thread enqueues or dequeues at random\n"
+	    "            (--enqueue-share), drawn from a generator of its own\n"
+	    "            (--seed); the queue is filled to half of what it\n"
+	    "            holds before the start (an unbounded queue: half the\n"
+	    "            in-flight bound), with items verified like the others\n"
+	    "pairs and mixed: an enqueue that finds the queue full or a dequeue\n"
+	    "that finds it empty is counted (full_retries, empty_polls; an\n"
+	    "unbounded queue's enqueue beyond the in-flight bound: window_waits)\n"
+	    "and the thread goes on to its next operation. Every thread is a\n"
+	    "producer and a consumer: summary.csv's producers and consumers both\n"
+	    "say --threads; ops and throughput_ops_per_s count operations\n"
+	    "(enqueues + dequeues that succeeded), and ops_kind says so"),
+	WHOLE("threads", threads, threads, G_THREADS, NULL, " N",
+	    "threads of the run, 1..%X: pairs and mixed run N threads that each\n"
+	    "enqueue and dequeue (default 2); prodcons splits N half and half,\n"
+	    "ceil(N/2) producers and floor(N/2) consumers (N >= 2). Not with\n"
+	    "--producers/--consumers"),
+	WHOLE("producers", producers, producers, G_SIDES, NULL, " N",
+	    "prodcons: producer threads, 1..%X (default 1)"),
+	WHOLE("consumers", consumers, consumers, G_SIDES, NULL, " N",
+	    "prodcons: consumer threads, 1..%X (default 1)"),
+	REAL("enqueue-share", enqueue_share, enqueue_share, G_SHARE, NULL, " F",
+	    "mixed: the probability that an operation is an enqueue, 0 < F < 1\n"
+	    "(default 0.5)"),
+	{"work", REQ, take_work, HB_LIM_work, 0, 0, 0, 0, NULL, " NS|MIN-MAX",
+	    "local work between operations, 0..%X ns (default 0: none): a busy\n"
+	    "loop, calibrated to ns at the start (meta.json's work), whose\n"
+	    "length is drawn uniformly from 0..NS ns (MIN..MAX ns) for each\n"
+	    "operation (pairs, mixed: after every operation, failed or not).\n"
+	    "prodcons: on both sides, unless one of the next two sets a side's\n"
+	    "bound (MIN stays every working side's floor)"},
+	WHOLE("producer-work", producer_work, producer_work_ns, G_PWORK, NULL, " NS",
+	    "prodcons: a producer's work after each enqueue operation"),
+	WHOLE("consumer-work", consumer_work, consumer_work_ns, G_CWORK, NULL, " NS",
+	    "prodcons: a consumer's work after each dequeue that brought items\n"
+	    "(a faster consumer keeps a 1P1C queue near empty, a faster producer\n"
+	    "keeps it full)"),
+	WHOLE("seed", seed, seed, 0, NULL, " N",
+	    "seed of the per-thread generators, 0..2^53 (default 1): a thread's\n"
+	    "draws are the same in every run with the same seed"),
+	REAL("duration", duration, duration_s, G_DURATION, "load", " SEC",
+	    "measure for SEC seconds after the warm-up (default 2)"),
+	WHOLE("ops", ops, ops, G_OPS, NULL, " N",
+	    "or: measure until N items have gone through (not with --duration);\n"
+	    "pairs and mixed: each thread enqueues its share of N in the window,\n"
+	    "then only dequeues"),
+	REAL("warmup", warmup, warmup_s, 0, NULL, " SEC",
+	    "run SEC seconds before measuring, 0 allowed (default 0.5)"),
+	REAL("rate", rate, rate, 0, NULL, " OPS",
+	    "open loop: OPS items per second in all, split evenly over the\n"
+	    "producers (pairs, mixed: the enqueues, over the threads); latency is\n"
+	    "measured from each item's intended send time (coordinated omission\n"
+	    "corrected), whoever dequeues it. Default: closed loop."),
+	REAL("load", load, load, 0, NULL, " F",
+	    "open loop at F (0 < F <= 1) of the capacity, measured first unless\n"
+	    "--capacity-ops gives it: the same run in closed loop for\n"
+	    "--load-probe SEC (default 0.3) with numaring's gate per-worker;\n"
+	    "written as load and capacity_ops_per_s. Not with --rate;\n"
+	    "prodcons only"),
+	REAL("capacity-ops", capacity_ops, capacity_ops, 0, NULL, " R",
+	    "with --load: take R items/s (above 0) as the capacity instead of\n"
+	    "measuring it: no capacity run (--load-probe is unused), the\n"
+	    "offered rate is F x R, and capacity_ops_per_s says R. For runs\n"
+	    "that must offer the same rate (scripts/experiments.py gives\n"
+	    "every gate of a round the capacity one probe measured)"),
+	SET("bursts", bursts, 1, NULL, NULL,
+	    "use burst operations of --batch items where the queue has them,\n"
+	    "--batch at most 4096 (default: single operations)"),
+	TAKE("item", take_item, NULL, " KIND",
+	    "inline: each item is a value carrying its producer and a sequence\n"
+	    "number (or a send time), so nothing but the queue's own lines moves\n"
+	    "(default); message: a pointer to a message of the producer's pool,\n"
+	    "whose line travels to the consumer and back (the payload case).\n"
+	    "Queues that take pointers only (xenium-ramalhete, xenium-kfifo:\n"
+	    "the manifest's items) run with message items alone"),
+	WHOLE("sample", sample, sample, G_SAMPLE, NULL, " N",
+	    "every N-th item of a producer is timed (its send time kept);\n"
+	    "the clock stays off the others. A power of two, 1..1048576\n"
+	    "(default 256; with --bursts 256 x --batch, rounded up to a power\n"
+	    "of two, at most 1048576: one timed burst in 256; 1 with --rate\n"
+	    "or --load)"),
+	TAKE("accounting", take_accounting, NULL, " W",
+	    "how a consumer accounts for a burst of inline items (count,\n"
+	    "checksum and order in one pass; harness/item_sum.h): inline\n"
+	    "(compiled into the loop: 4 values at a time with AVX2, else 2),\n"
+	    "scalar (one value at a time), vector (2) or avx2 (4; CPUs with\n"
+	    "AVX2), each a call per burst; auto: inline (default). The same\n"
+	    "checks at every width (bench_peers --accounting compares them)"),
+	TAKE("strip", take_strip, NULL, " LIST",
+	    "a diagnostic of the harness's own cost (make bench-fidelity's\n"
+	    "table of where the time goes), not a measurement of a queue:\n"
+	    "removes, comma-separated: publish (a producer's count stored\n"
+	    "per operation: once at its end), window (a producer's phase,\n"
+	    "quota and window checks per operation: the phase read every\n"
+	    "64), accounting (a consumer's tallies and checksums: items\n"
+	    "counted, the run verifies totals, verify \"count\"). Closed-loop\n"
+	    "prodcons of inline items through a bounded queue, no work,\n"
+	    "no --ops; meta.json records it"),
+	{"capacity", REQ, take_capacity, HB_LIM_capacity, FIELD(capacity), 0, G_CAPACITY,
+	    "queue shape", " N",
+	    "slots of the whole queue, a power of two >= 2, for every queue\n"
+	    "(default 1024): numaring splits them among its rings (one per\n"
+	    "node), each share rounded down to a power of two; queue_slots\n"
+	    "in summary.csv is what the queue holds (ck: N - 1)"},
+	{"capacity-per-node", REQ, take_capacity, HB_LIM_capacity, FIELD(capacity), 1, G_CAPACITY,
+	    NULL, " N",
+	    "numaring: N slots in each node's ring (the others: N in all)"},
+	WHOLE("batch", batch, batch, 0, NULL, " N",
+	    "items per cross-node transfer (numaring) and burst size, 1..capacity\n"
+	    "(default 32)"),
+	TAKE("lookup", take_lookup, "numaring's ablations (ignored by the other queues)", " MODE",
+	    "libnuma | syscall | table | cached | rseq | rdpid | none | auto\n"
+	    "(default auto, production's: none with one node of CPUs, else\n"
+	    "rseq where the kernel keeps the node id, else cached;\n"
+	    "summary.csv's lookup_in_force says which)"),
+	WHOLE("recheck", recheck, recheck, 0, NULL, " N",
+	    "cached: re-check the node every N operations (default 256)"),
+	TAKE("gate", take_gate, NULL, " MODE",
+	    "shared | pernode | perworker (default perworker)"),
+	TAKE("backoff", take_backoff, NULL, " MODE",
+	    "none | pause | exp | yield | adaptive (default adaptive, the\n"
+	    "library's production default: ring/numaring.h says why)"),
+	WHOLE("linger", linger, linger_us, 0, NULL, " US",
+	    "a consumer whose ring is empty takes only a full batch from\n"
+	    "another node until it has found nothing for US microseconds\n"
+	    "(0..1000000; default 0: whatever there is)"),
+	WHOLE("pause-spin", pause_spin, pause_spin, 0, NULL, " N",
+	    "backoff pause: PAUSEs of the fixed spin, 1..65536 (default: the\n"
+	    "library's production constant; meta.json and summary.csv\n"
+	    "record the one in force)"),
+	WHOLE("exp-cap", exp_cap, exp_cap, 0, NULL, " N",
+	    "backoff exp and adaptive: the most PAUSEs of one backoff, a\n"
+	    "power of two 1..65536 (default: the production constant)"),
+	TAKE("topology", take_topology, "placement", " SPEC",
+	    "emulated nodes, one cpulist per node: \"0-7;8-15\" ('-' = memory-only\n"
+	    "node; optional distance matrix after '|'). Default: NUMARING_TOPOLOGY\n"
+	    "if set, else the machine's (hwloc). Emulated results say so."),
+	TAKE("pin", take_pin, NULL, " MODE|CPULIST",
+	    "compact (fill a node, then the next; threads P0,C0,P1,C1..),\n"
+	    "scatter (producers and consumers each round-robin over nodes:\n"
+	    "Pi and Ci share a node),\n"
+	    "split (producers on the first node, consumers on the last),\n"
+	    "nodes:P/C (producers on node P, consumers on node C, each a\n"
+	    "core in turn; P = C: P0,C0,P1,C1.. on that node's cores),\n"
+	    "none, or a cpulist given to P0..Pn, C0..Cm in order (default compact).\n"
+	    "pairs, mixed: compact fills a node's cores with threads T0, T1, ..\n"
+	    "before the next node's, scatter gives thread i node i mod nodes,\n"
+	    "a cpulist goes to T0..Tn in order; split and nodes:P/C are\n"
+	    "refused (no sides)"),
+	TAKE("smt", take_smt, NULL, " MODE",
+	    "which hardware threads of a core the pin modes use (cores from\n"
+	    "hwloc, also for an emulated topology's CPUs): cores (default):\n"
+	    "one thread per core, on the core's first CPU, cores in node\n"
+	    "order; more threads than cores share those CPUs (oversubscribed);\n"
+	    "siblings: every CPU, a core's hyperthreads one after the other\n"
+	    "(compact puts P0 and C0 on two hyperthreads of one core).\n"
+	    "A CPU no thread uses, if any, runs the main thread.\n"
+	    "summary.csv's threads_per_core and smt_shared and meta.json's\n"
+	    "threads (cpu, core, node) say where the threads ran"),
+	TAKE("queue-mem", take_queue_mem, NULL, " POLICY",
+	    "where the queue's memory goes (default first-touch):\n"
+	    "  first-touch  where the creating thread's first touch puts it,\n"
+	    "               and what the queue allocates as it runs where\n"
+	    "               the working thread's does (as without the option)\n"
+	    "  producers    the node of the first producer's CPU\n"
+	    "  consumers    the node of the first consumer's CPU (pairs,\n"
+	    "               mixed: both are thread 0's)\n"
+	    "  interleave   page by page over the run's nodes\n"
+	    "  node:N       OS node N, which must have memory\n"
+	    "What a queue makes at creation comes from the harness's allocator,\n"
+	    "bound to the nodes (mbind), or from a library's fresh mapping made\n"
+	    "under the creating thread's memory policy; what it allocates as it\n"
+	    "runs follows each worker's memory policy (set_mempolicy) and, where\n"
+	    "its adapter routes it, the allocator. numaring and sharded place a\n"
+	    "ring per node themselves and keep it. Emulated nodes place nothing.\n"
+	    "summary.csv's queue_pages counts the queue's pages per node at the\n"
+	    "end of the measured window (\"0:12;1:0\"; \"not placed\" on emulated\n"
+	    "nodes); meta.json's queue_memory says what is counted and what not"),
+	REAL("calibrate", calibrate, calibrate_s, 0, "the harness's own ceiling", " SEC",
+	    "before the measured run, run the null queue (operations that share\n"
+	    "nothing) with the same threads, placement and items for SEC seconds:\n"
+	    "what the harness alone can do (harness_ops_per_s); 0: skip.\n"
+	    "Not for faa, whose items are not accounted for (default 0.1)"),
+	TAKE("out", take_out, "results", " DIR",
+	    "write summary.csv, latency.hgrm, latency.csv, meta.json into DIR\n"
+	    "(created if missing; each file written whole); probe.csv for --probe"),
+	SET("verify", verify, 1, NULL, NULL,
+	    "fail (exit 1) if any item was lost or duplicated (default: on)"),
+	SET("no-verify", verify, 0, NULL, NULL,
+	    "do not check"),
+	REAL("drain-timeout", drain_timeout, drain_timeout_s, 0, NULL, " SEC",
+	    "how long consumers may take to drain after the producers stop\n"
+	    "(with --ops: how long the run may go without an item arriving)\n"
+	    "before items count as lost (default 10)"),
+	SET("counters", counters, 1, NULL, NULL,
+	    "count over the measured window, on every producer and consumer\n"
+	    "thread: context switches and CPU migrations (software events),\n"
+	    "cycles, instructions and LLC misses (hardware, user space), with\n"
+	    "perf_event_open counters each thread opens on itself and the main\n"
+	    "thread enables and reads (no system call in the measured loop).\n"
+	    "summary.csv gets each per item of ops; meta.json's counters says\n"
+	    "what was measured or why not (no hardware PMU, as in most VMs;\n"
+	    "kernel.perf_event_paranoid). Default: off, columns empty"),
+	SET("quick", quick, 1, NULL, NULL,
+	    "--probe: fewer round trips and batches, the built-in bandwidth loop\n"
+	    "instead of likwid-bench (seconds, not minutes: tests, small hosts)"),
+	SET("quiet", quiet, 1, NULL, NULL,
+	    "no summary line on stdout, no probe progress or crowded-pinning\n"
+	    "note on stderr; errors and warnings still print"),
+	MODE("schema", HB_SCHEMA, NULL, NULL,
+	    "print summary.csv's columns (column,type,description) and exit"),
+	MODE("manifest", HB_MANIFEST, NULL, NULL,
+	    "print every name the scripts need (queues and what each can do,\n"
+	    "look-ups, gates, backoffs, workloads, probe rows, the options'\n"
+	    "bounds, summary.csv's columns) as JSON and exit"),
+	MODE("help", HB_HELP, NULL, ", --version",
+	    ""),
+	REAL("load-probe", load_probe, load_probe_s, 0, NULL, NULL, NULL),
+	MODE("show-topology", HB_SHOW_TOPOLOGY, NULL, NULL, NULL),
+	MODE("probe", HB_PROBE, NULL, NULL, NULL),
+	MODE("version", HB_VERSION, NULL, NULL, NULL),
 };
 
 #define NOPTS (sizeof opt_rows / sizeof opt_rows[0])
+
+/* The column --help's text starts at */
+#define HELP_COL 22
+
+/* One row of --help: "  --name META" and its text from HELP_COL on (on the
+ * next line where the name reaches it), each further line under the first */
+static void usage_row(FILE *out, const struct opt_row *r)
+{
+	char head[64];
+	int n = snprintf(head, sizeof head, "  --%s%s", r->name, r->meta ? r->meta : "");
+	if (r->section)
+		fprintf(out, "\n%s\n", r->section);
+	if (!*r->help) {
+		fprintf(out, "%s\n", head);
+		return;
+	}
+	if (n >= HELP_COL)
+		fprintf(out, "%s\n%*s", head, HELP_COL, "");
+	else
+		fprintf(out, "%-*s", HELP_COL, head);
+	for (const char *t = r->help; *t; t++) {
+		if (t[0] == '%' && t[1] == 'X') {
+			fprintf(out, "%.15g", hb_limits[r->lim].max);
+			t++;
+		} else {
+			fputc(*t, out);
+			if (*t == '\n')
+				fprintf(out, "%*s", HELP_COL, "");
+		}
+	}
+	fputc('\n', out);
+	if (r->more)
+		r->more(out);
+}
+
+void hb_usage(FILE *out)
+{
+	fputs(
+		"usage: numaring-bench [options]           run one configuration, write one result\n"
+		"       numaring-bench --show-topology     print the topology a run would use (JSON)\n"
+		"       numaring-bench --probe [--quick] --out DIR\n"
+		"                                          measure the host into DIR/probe.csv: core-to-core\n"
+		"                                          latency, look-ups, PAUSE, fetch-and-add, bandwidth\n"
+		"       numaring-bench --manifest          print every name the scripts need (JSON)\n",
+		out);
+	for (size_t i = 0; i < NOPTS; i++)
+		if (opt_rows[i].help)
+			usage_row(out, &opt_rows[i]);
+	fputs(
+		"\n"
+		"exit status: 0 ok, 1 the run failed (lost items, a thread could not start), 2 bad input,\n"
+		"             3 the results could not be written (disk full, read-only, ...): nothing left\n",
+		out);
+}
 /* getopt's value of row i: above every character */
 #define OPT_BASE 256
 

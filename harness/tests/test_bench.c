@@ -34,6 +34,7 @@
 #include <linux/perf_event.h>
 #include <sys/syscall.h>
 
+#include "bounds.h"
 #include "hgrm.h"
 #include "queue.h"
 
@@ -236,10 +237,24 @@ static void help_lists_every_option_and_queue(void **state)
 			      "pairs", "mixed", "--threads", "--enqueue-share", "--work",
 			      "--producer-work", "--consumer-work", "--seed", "ops_kind",
 			      "--pause-spin", "--exp-cap", "--manifest", "--queue-mem", "first-touch",
-			      "producers", "consumers", "interleave", "node:N", "queue_pages"};
+			      "producers", "consumers", "interleave", "node:N", "queue_pages",
+			      "--capacity-per-node", "--capacity-ops", "--load", "--load-probe",
+			      "--linger", "--strip", "--drain-timeout", "--no-verify", "--quick",
+			      "--quiet", "--version", "--help"};
 	for (size_t i = 0; i < sizeof must / sizeof must[0]; i++)
 		if (!strstr(r.out, must[i]))
 			fail_msg("--help does not mention %s", must[i]);
+	/* the ranges it states are the parser's (harness/bounds.h) */
+	char range[96];
+	snprintf(range, sizeof range, "threads of the run, 1..%.15g:", HB_THREADS_MAX);
+	if (!strstr(r.out, range))
+		fail_msg("--help does not say \"%s\"", range);
+	snprintf(range, sizeof range, "local work between operations, 0..%.15g ns", HB_WORK_NS_MAX);
+	if (!strstr(r.out, range))
+		fail_msg("--help does not say \"%s\"", range);
+	/* a long option's text starts on the line below it, at the column */
+	if (!strstr(r.out, "\n  --capacity-per-node N\n                      numaring: N slots"))
+		fail_msg("--help: --capacity-per-node's text is not below it");
 	for (int i = 0; hq_all[i]; i++)
 		if (!strstr(r.out, hq_all[i]->name))
 			fail_msg("--help does not list queue %s", hq_all[i]->name);
