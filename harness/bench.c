@@ -146,7 +146,7 @@ static int calibrate(const struct hb_options *o, const struct hq_params *params,
  */
 /* The queue's settings run() names (numaring's, by name: queue.h), the
  * capacity run's copy of them included */
-#define HB_QUEUE_SETTINGS 8
+#define HB_QUEUE_SETTINGS 7
 
 static int measure_capacity(const struct hb_options *o, const struct hq_params *params,
 			    const struct hb_placement *place, const struct hb_work_calibration *work,
@@ -321,7 +321,6 @@ static int do_run(const struct hb_options *o)
 		{"lookup", numaring_lookup_name(o->lookup)},
 		{"recheck", recheck},
 		{"gate", numaring_gate_name(o->gate)},
-		{"backoff", numaring_backoff_name(o->backoff)},
 		{"linger", linger},
 		{"pause-spin", pause_spin},
 		{"exp-cap", exp_cap},
@@ -344,6 +343,7 @@ static int do_run(const struct hb_options *o)
 		.sample = o->sample,
 		.settings = settings,
 		.nsettings = nsettings,
+		.backoff = &o->backoff,
 	};
 
 	/* 2. the harness's own ceiling */

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "item.h"
+#include "numaring.h"
 
 struct hq_region; /* a span of a queue's memory (peers/hq_mem.h) */
 
@@ -40,6 +41,10 @@ struct hq_params {
 	unsigned sample;        /* every sample-th item is timed (the null queue's made-up items) */
 	const struct hq_setting *settings; /* the queue's own knobs; see hq_ops.settings */
 	unsigned nsettings;
+	/* numaring's production backoff, as --backoff parsed it (the queues
+	 * that take a "backoff" read it here, not from a setting's text: it is
+	 * parsed once); NULL: the library's default */
+	const enum numaring_backoff *backoff;
 };
 
 /* Counters a queue may report per thread; which ones, hq_ops.stats_mask

@@ -5,7 +5,8 @@
  * defaults, capacity (the whole queue's, split among its rings, or each
  * ring's with --capacity-per-node) and batch from the run's parameters, and the ablations
  * through the lab interface (numaring_lab.h) from the settings lookup,
- * recheck, gate, linger; backoff and topology are production settings; one
+ * recheck, gate, linger; backoff (hq_params.backoff: --backoff parsed once) and
+ * topology are production settings; one
  * worker attached per thread, the single and burst operations, the
  * worker's stats, and the lab's path of each dequeue (latency by path).
  */
@@ -30,8 +31,8 @@ static int nrq_configure(const struct hq_params *p, struct numaring_config *cfg,
 		return hb_err(err, errlen, "numaring: unknown lookup \"%s\"", v), -1;
 	if ((v = hq_setting(p, "gate")) && numaring_gate_parse(v, &lab->gate) < 0)
 		return hb_err(err, errlen, "numaring: unknown gate \"%s\"", v), -1;
-	if ((v = hq_setting(p, "backoff")) && numaring_backoff_parse(v, &cfg->backoff) < 0)
-		return hb_err(err, errlen, "numaring: unknown backoff \"%s\"", v), -1;
+	if (p->backoff) /* parsed once, by --backoff (hq_params) */
+		cfg->backoff = *p->backoff;
 	if ((v = hq_setting(p, "recheck"))) {
 		char *end;
 		errno = 0;
