@@ -684,3 +684,39 @@ class UndeterminedTest(unittest.TestCase):
         self.assertEqual(row["status"], "inconclusive")
         self.assertEqual(claims.fmt_value(row), "undetermined")
         self.assertIn("3 modes", row["why"])
+
+    def test_every_place_says_undetermined(self):
+        """One bimodal case (F3's four pairs) through each place that prints a
+        ratio: the claims.csv row, the results README's report and the README's
+        side-by-side table, the paper's macro and a figure's label. None of them
+        prints the median (3893x) or its interval."""
+        from scripts.analysis import claims, claims_table, stats
+        from scripts.figures import fig_host
+        from scripts.paper import paper_numbers
+        f3 = (7.96e-05, 1.21, 7785.0, 8753.0)
+        median, lo, hi = 3893.1, 7.96e-05, 8753.0
+        c = claims_table.Claim(id="x.modes", finding="x", sentence="s", reads="r",
+                               estimator="paired median ratio", op=">", threshold=1.0, unit="x",
+                               study="", when=claims.ANY,
+                               measure=lambda ctx: claims_table.Measured(median, lo, hi, 4,
+                                                                         values=f3))
+        ctx = type("Ctx", (), {"name": "h", "guest": None})()
+        row = claims.evaluate(c, ctx)
+        self.assertEqual((row["value"], row["lo"], row["hi"]), ("", "", ""))
+        text = claims.csv_text([row])
+        self.assertNotIn("3893", text)
+        self.assertIn("undetermined: the pairs fall into 3 modes", text)
+        for place, lines in (("results README", claims.md_section([row])),
+                             ("make experiments' report", claims.host_lines([row]))):
+            with self.subTest(place=place):
+                said = "\n".join(lines)
+                self.assertIn("undetermined", said)
+                self.assertNotIn("3893", said)
+        d = {"r": median, "r_lo": lo, "r_hi": hi, "r_n": 4, "r_cov": 0.875, "r_vals": list(f3)}
+        said = fig_host.Said()
+        self.assertEqual(said.text("f3.p50_shared_over_perworker", d, "r"), "undetermined")
+        self.assertEqual(said.values, {})
+        n = paper_numbers.Numbers()
+        n.put_ci("FThreeP", d, "r")
+        macros = dict(n.macros)
+        self.assertRegex(macros["FThreePUndetermined"], r"^undetermined: the pairs fall into 3 modes")
