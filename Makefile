@@ -116,7 +116,9 @@ test-tsan: deps-test
 
 test-asan: deps-test
 	@$(MAKE) --no-print-directory B=build/asan SAN=address test-ring
-	@$(MAKE) --no-print-directory B=build/asan SAN=address build/asan/numaring-bench
+	@$(MAKE) --no-print-directory B=build/asan SAN=address build/asan/numaring-bench \
+		build/asan/tests/test_take
+	UBSAN_OPTIONS="halt_on_error=1 print_stacktrace=1" build/asan/tests/test_take
 	@rm -rf build/asan/loops
 	ASAN_OPTIONS="detect_leaks=1 halt_on_error=1" UBSAN_OPTIONS="halt_on_error=1 print_stacktrace=1" \
 		scripts/worker-loops.sh build/asan/numaring-bench build/asan/loops test-asan

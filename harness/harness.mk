@@ -63,7 +63,7 @@ bench-likwid:
 bench: $(B)/numaring-bench
 
 HARNESS_TEST_BINS := $(B)/tests/test_hdr $(B)/tests/test_probe $(B)/tests/test_peers $(B)/tests/test_bench \
-	$(B)/tests/test_pin
+	$(B)/tests/test_pin $(B)/tests/test_take
 
 $(B)/tests/test_hdr: harness/tests/test_hdr.c harness/hdr.c harness/hdr.h harness/hgrm.c harness/hgrm.h
 	@mkdir -p $(dir $@)
@@ -113,6 +113,14 @@ $(B)/tests/test_bench: harness/tests/test_bench.c $(B)/obj/harness/hgrm.o $(B)/o
 	$(CC) $(CFLAGS_) $(HARNESS_CFLAGS) -c $< -o $@.o
 	$(CXX) -o $@ $@.o $(B)/obj/harness/hgrm.o $(B)/obj/harness/clock.o $(PEER_OBJS) $(HARNESS_LINK_RING) -Wl,-rpath,'$$ORIGIN/..' $(LDFLAGS_) \
 		$(PEER_LIBS) -lcmocka -lm
+
+# A consumer's account of single items through its open run in registers
+# against take() item by item (workers_pvt.h's inline steps, no queue).
+$(B)/tests/test_take: harness/tests/test_take.c $(HARNESS_HDRS) $(B)/obj/harness/clock.o \
+		$(B)/obj/harness/hdr.o
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_) $(HARNESS_CFLAGS) $< $(B)/obj/harness/clock.o $(B)/obj/harness/hdr.o -o $@ \
+		$(LDFLAGS_) -lcmocka -lm
 
 # The thread placement on synthetic hosts (2 sockets x 16 cores x 2 hyperthreads).
 $(B)/tests/test_pin: harness/tests/test_pin.c $(B)/obj/harness/placement.o $(B)/obj/harness/options.o \

@@ -132,7 +132,11 @@ static ALWAYS_INLINE void consume(struct hb_consumer *c, void *h, enum hb_item_k
 	void *items[HB_MAX_BURST];
 	uint64_t total = 0, rng = c->rng;
 	uint32_t polls = 0;
+	/* single inline items: the open run in registers (take1) */
+	const int run1 = kind == HB_ITEM_INLINE && !bursts && account;
+	struct hb_run1 o = {0, 0};
 
+	c->run1_open = 0;
 	for (;;) {
 		unsigned got;
 		if (bursts)
@@ -148,7 +152,9 @@ static ALWAYS_INLINE void consume(struct hb_consumer *c, void *h, enum hb_item_k
 			continue;
 		}
 		polls = 0;
-		if (account)
+		if (run1)
+			take1(c, items, &o);
+		else if (account)
 			take(c, items, got, kind, item_sum, 0);
 		total += got;
 		/* Relaxed: a count for the main thread's window; the final value
@@ -159,6 +165,8 @@ static ALWAYS_INLINE void consume(struct hb_consumer *c, void *h, enum hb_item_k
 		if (work)
 			hb_work(&rng, work_min, work_max);
 	}
+	if (run1)
+		run1_fold(c, o);
 }
 
 /* A thread of a symmetric workload (workload.c has the contract): its

@@ -103,6 +103,11 @@ struct hb_consumer {
 	 * overwritten before it was read (no latency sample) */
 	uint64_t inversions, max_step, max_age, stamps_lost;
 	uint64_t empty_polls;
+	/* prodcons, single inline items: the first sequence of the open run
+	 * that consume() keeps in registers (workers_pvt.h, struct hb_run1),
+	 * and whether one is open; touched only where that run breaks */
+	uint64_t run1_first;
+	int run1_open;
 	uint64_t rng;           /* prodcons: its generator (work.h) */
 	struct hq_stats st;
 	int have_stats;

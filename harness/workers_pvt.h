@@ -452,4 +452,70 @@ static ALWAYS_INLINE void take(struct hb_consumer *c, void **items, unsigned got
 		record_timed(c, items, got);
 }
 
+/*
+ * The open run of a prodcons consumer of single inline items, kept in two
+ * registers (consume()'s locals) instead of its producer's tally: `expect`,
+ * the value the next item must be to go on from the run, and `left`, how
+ * many more untimed items may go on before one is due timed (or before the
+ * sequence field would wrap). An item equal to expect while left is not 0
+ * is the whole of its account: its count, checksum and order are the run's
+ * end moving by one (item.h: a run costs its ends only), and its timed bit
+ * is right (clear, and not due). Anything else (a timed item, another
+ * producer, a gap, an inversion, a bad value) goes to take1_break, which
+ * folds the run into the tally and takes the item as take() does (issue
+ * 44: the tally's load and store and the bit tests per item were the
+ * consumer's accounting, and the consumer set the pace of a 1P1C run).
+ * The run's first sequence is in the consumer (run1_first), touched only
+ * where it breaks; run1_fold puts the run into the tally when the loop
+ * ends.
+ */
+struct hb_run1 {
+	uint64_t expect, left;
+};
+
+/* The open run of o (if any, and not empty) into its producer's tally. */
+static inline void run1_fold(struct hb_consumer *c, struct hb_run1 o)
+{
+	uint64_t next = hb_item_seq(o.expect);
+	if (c->run1_open && next != c->run1_first)
+		tally_run(c, hb_item_producer(o.expect), c->run1_first, next);
+	c->run1_open = 0;
+}
+
+/* items[0] did not go on from the open run o: fold o in, take the item as
+ * take() does, and open a run after it. Returns the new run (left 0: none,
+ * every item comes here until one opens it). */
+static __attribute__((noinline, unused)) struct hb_run1
+take1_break(struct hb_consumer *c, void **items, struct hb_run1 o)
+{
+	const struct hb_run *run = c->run;
+	run1_fold(c, o);
+	take(c, items, 1, HB_ITEM_INLINE, NULL, 0);
+	uint64_t v = (uint64_t)(uintptr_t)items[0];
+	unsigned pr = hb_item_producer(v);
+	uint64_t s = hb_item_seq(v) + 1;
+	if (pr >= run->np || s >= HB_ITEM_LOW_MASK)
+		return (struct hb_run1){0, 0};
+	/* untimed from s up to the first due sequence at or above it, and
+	 * below HB_ITEM_LOW_MASK, so that expect's sequence never wraps */
+	uint64_t due = (s + run->sample_mask) & ~run->sample_mask;
+	uint64_t left = due - s, room = HB_ITEM_LOW_MASK - s;
+	c->run1_first = s;
+	c->run1_open = 1;
+	return (struct hb_run1){hb_item_untimed(pr, s), left < room ? left : room};
+}
+
+/* The account of one inline item of a prodcons consumer (take() for got
+ * 1), through its open run o. */
+static ALWAYS_INLINE void take1(struct hb_consumer *c, void **items, struct hb_run1 *o)
+{
+	uint64_t v = (uint64_t)(uintptr_t)items[0];
+	if (__builtin_expect(((v ^ o->expect) | (o->left == 0)) == 0, 1)) {
+		o->expect++;
+		o->left--;
+	} else {
+		*o = take1_break(c, items, *o);
+	}
+}
+
 #endif /* HB_WORKERS_PVT_H */
