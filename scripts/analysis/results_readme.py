@@ -565,7 +565,8 @@ def sweep_time(hostdir):
 def bench_only_readme(hostdir, host, t):
     """The README of a folder of benchmarks alone (bench/: make bench-backoff and
     the others, run beside a sweep of another tree): what is in it and who reads
-    it; no findings, no claims (it is not a sweep)."""
+    it, and make bench-fidelity's table where it ran (fidelity_section: harness
+    / bare and where the time goes); no findings, no claims (it is not a sweep)."""
     try:
         files = sorted(f for f in os.listdir(os.path.join(hostdir, "bench"))
                        if f.endswith(".csv"))
@@ -583,8 +584,10 @@ def bench_only_readme(hostdir, host, t):
         "| file | read by |", "|---|---|"]
         + [f"| `bench/{f}` | "
            + ("docs/ring.md, \"The default backoff\" (`scripts/analysis/backoff_default.py`)"
-              if f == "bench-backoff.csv" else "its benchmark's printout only") + " |"
-           for f in files]) + "\n"
+              if f == "bench-backoff.csv" else "the table below" if f == "bench-fidelity.csv"
+              else "its benchmark's printout only") + " |"
+           for f in files]
+        + (fidelity_section(hostdir) if "bench-fidelity.csv" in files else [])) + "\n"
 
 
 def host_readme(hostdir):

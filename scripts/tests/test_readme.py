@@ -312,11 +312,15 @@ class CanonicalHostTest(unittest.TestCase):
                 continue
             with self.subTest(host=h):
                 with open(os.path.join(results, h, "README.md"), encoding="utf-8") as f:
-                    top = "".join(f.readlines()[:4])
+                    text = f.read()
+                top = "".join(text.splitlines(keepends=True)[:4])
                 if not hostfacts.sweep_tables(os.path.join(results, h)):
-                    # benchmarks alone: never a sweep to quote, nor an archive of one
+                    # benchmarks alone: never a sweep to quote, nor an archive of one;
+                    # make bench-fidelity's table where it ran
                     self.assertIn("**Benchmarks only.**", top)
                     self.assertNotEqual(h, canon)
+                    self.assertEqual("## Where the harness's time goes" in text, os.path.isfile(
+                        os.path.join(results, h, "bench", "bench-fidelity.csv")))
                     continue
                 self.assertEqual("**Archive.**" in top, h.split("-emulated-")[0] != canon)
                 # what an archive's tables lack of the current design, where
