@@ -50,7 +50,8 @@
  *
  * Queues:
  *   flat      the per-node ring used alone, numaring_flat_* of numaring_lab.h,
- *             backoff NONE (as harness/peers/flat.c)
+ *             with the library's default backoff (NUMARING_BACKOFF_DEFAULT,
+ *             set by numaring_flat_attach), as harness/peers/flat.c
  *   numaring  the public API of ring/numaring.h, defaults of
  *             numaring_config_init() with --capacity, batch = the burst
  *             (32 for single operations: numaring-bench's default --batch)

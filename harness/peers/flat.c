@@ -5,7 +5,8 @@
  * bounded queue with bulk claims) used alone, through the lab interface
  * (numaring_lab.h, numaring_flat_*), so that numaring vs flat measures
  * exactly what the NUMA layer adds or costs: both are calls into the same
- * library. Backoff NONE (retry at once), as NumaRing's default. Holds
+ * library. Its backoff is NumaRing's default (NUMARING_BACKOFF_DEFAULT, which
+ * numaring_flat_attach sets; numaring-bench's --backoff is numaring's). Holds
  * exactly `capacity` items (a power of two).
  */
 #include <errno.h>
