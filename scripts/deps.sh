@@ -11,7 +11,7 @@ set -eu
 pkgs_build="gcc g++ make pkg-config libnuma-dev libhwloc-dev"
 pkgs_test="libcmocka-dev valgrind likwid"
 pkgs_peers="libck-dev libdpdk-dev libconcurrentqueue-dev libboost-dev libtbb-dev libxenium-dev liburcu-dev"
-pkgs_experiments="numactl hwloc likwid gnuplot-nox python3 python3-matplotlib python3-pandas python3-scipy util-linux"
+pkgs_experiments="numactl hwloc likwid gnuplot-nox python3 python3-matplotlib python3-pandas python3-scipy python3-jinja2 util-linux"
 pkgs_vm="qemu-system-x86 busybox-static cpio"
 pkgs_paper="latexmk texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended poppler-utils"
 pkgs_fuzz="clang libclang-rt-14-dev"

@@ -1,15 +1,20 @@
 # SPDX-License-Identifier: BSD-2-Clause
-"""results_readme.py - the text of results/<host>/README.md.
+"""results_readme.py - the values of results/<host>/README.md; its words are
+jinja2 templates (scripts/templates/: results_readme.md.j2 the machine and the
+findings table, readme_sections.md.j2 a macro per section after it,
+bench_readme.md.j2 a folder of benchmarks alone; analysis/templates.py).
 
-host_readme() writes the whole README: the machine, the findings table (each
+host_readme() fills the whole README: the machine, the findings table (each
 finding's numbers from findings.py against the study's), the kind of host,
 the claims block (claims.py), the figures beside their claims (gallery.py),
-then one section each on F4 by workload, the peers under pairs, the peers' other configurations (peers.exp as the field
-runs it: mixed, work with a floor, across nodes; where measured), regimes (regime_section.py), the ceiling model
-(ceiling_tightness.py), drift (drift.py), the harness's own ceiling, where the
-harness's time goes (make bench-fidelity's stripped runs) and which side set
-the pace. Only wording lives here; every number is computed
-elsewhere. python3 -m scripts.analysis.summarize --readme HOST writes the file.
+then one section each on F4 by workload, the peers under pairs, the peers'
+other configurations (peers.exp as the field runs it: mixed, work with a
+floor, across nodes; where measured), placement, regimes (regime_section.py),
+the ceiling model (ceiling_tightness.py), hand-overs, items per line trip,
+drift (drift.py), the harness's own ceiling, where the harness's time goes
+(make bench-fidelity's stripped runs) and which side set the pace. Every
+number is computed elsewhere. python3 -m scripts.analysis.summarize --readme
+HOST writes the file.
 """
 
 import json
@@ -17,10 +22,8 @@ import os
 import re
 import statistics
 
-from . import drift, findings, gallery, hostfacts
+from . import drift, findings, gallery, hostfacts, nrdata, stats, templates
 from ..common import manifest, regime
-from . import nrdata
-from . import stats
 from .regime_section import regime_says
 #: the runner's flag for steal time (written as the tidy CSV's stolen)
 from ..common.tidy import STEAL_FLAG_PCT
@@ -71,19 +74,7 @@ def f4_section(hostdir):
     # the backoffs this host's sweep ran (the library may have more)
     backoffs = [b for b in findings.F4_BACKOFFS
                 if any(r and f"{b}_change_pct" in r for r in rows.values())]
-    lines = ["", "## F4 by workload: backoff against retrying at once", "",
-             "Each backoff's paired change in throughput against `none` (retrying at once) "
-             "at the largest thread count whose threads had a CPU each; *not exercised* "
-             "where the `none` run lost fewer than 1 race per 1,000 operations (no backoff "
-             "had anything to do). Lost races per 1,000 operations (failed_attempts / "
-             "(enqueued + dequeued), whole run) and time in backoff per operation (sampled "
-             "by the ring: one backoff in 16 timed) say what each backoff did. Workloads: "
-             + "; ".join(f"{w}: {d}" for w, d in F4_WORKLOAD_WORDS.items()) + ".", "",
-             "| workload | local work (ns) | threads | none: lost races / 1,000 ops | "
-             + " | ".join(f"{b}: change (lost races / 1,000; ns in backoff / op)"
-                          for b in backoffs) + " |",
-             "|---|---|---|---|" + "---|" * len(backoffs)]
-    why = []
+    table, why = [], []
     for w, work in keys:
         r = rows[(w, work)]
         if not r:
@@ -94,8 +85,8 @@ def f4_section(hostdir):
                   else f"{fmt_ci(r, f'{b}_change_pct', '{:+.1f}')}%")
                  + f" ({per_k(r.get(f'{b}_failed_per_item'))}; "
                  f"{ns1(r.get(f'{b}_backoff_ns_per_op'))})" for b in backoffs]
-        lines.append(f"| {w} | {work:g} | {r['threads']}{over_note(r)} | {per_k(none)} | "
-                     + " | ".join(cells) + " |")
+        table.append({"workload": w, "work": f"{work:g}", "none": per_k(none), "cells": cells,
+                      "threads": f"{r['threads']}{over_note(r)}"})
         if w != "prodcons" and work == 0 and none is not None and r.get("exp_exercised"):
             best = max((b for b in backoffs if f"{b}_change_pct" in r),
                        key=lambda b: r[f"{b}_change_pct"], default=None)
@@ -105,14 +96,9 @@ def f4_section(hostdir):
                            f"{(r.get(f'{best}_failed_per_item') or 0) * 1000:.3g} and spent "
                            f"{ns1(r.get(f'{best}_backoff_ns_per_op'))} ns per operation "
                            f"backing off, for a change of {r[f'{best}_change_pct']:+.1f}%")
-    if why:
-        lines += ["", "Why, in this host's counters: a lost race costs both threads a "
-                  "transfer of the contended line; a backoff that spins a little lets the "
-                  "winner finish and the loser find the line settled, so that fewer races "
-                  "are lost. " + "; ".join(why) + ". What holds at the study's 32 workers "
-                  "on two nodes is not tested here (the claim F4.study-15-30pct)."]
-    lines += spin_section(hostdir)
-    return lines
+    words = "; ".join(f"{w}: {d}" for w, d in F4_WORKLOAD_WORDS.items())
+    return templates.section(SECTIONS, "f4", HELPERS, words=words, backoffs=backoffs,
+                             rows=table, why=why) + spin_section(hostdir)
 
 
 def spin_section(hostdir):
@@ -128,20 +114,8 @@ def spin_section(hostdir):
                 pause_ns = float(r["value"])
     except (nrdata.DataError, ValueError):
         pass
-    lines = ["", "### How long a backoff spins (f4-spin)", "",
-             "pairs, 2 threads, no local work; each backoff against the `none` run of the "
-             "same point and round. "
-             + (f"One PAUSE took {pause_ns:.1f} ns here (probe: `pause_ns`)." if pause_ns
-                else "This host's probe predates the `pause_ns` row (the time of one PAUSE): "
-                "spin lengths are in PAUSEs only."), "",
-             "| backoff | spin (PAUSEs) | change against none | lost races / 1,000 ops | "
-             "ns in backoff / op |", "|---|---|---|---|---|"]
-    for d in findings.f4_spin(hostdir, rows):
-        b = d["backoff"]
-        lines.append(f"| {b} | {d['spin']}{' (cap)' if b == 'exp' else ''} | "
-                     f"{fmt_ci(d, 'change_pct', '{:+.1f}')}% | "
-                     f"{per_k(d['failed_per_item'])} | {ns1(d['backoff_ns_per_op'])} |")
-    return lines
+    return templates.section(SECTIONS, "spin", HELPERS, pause_ns=pause_ns,
+                             rows=findings.f4_spin(hostdir, rows))
 
 
 def f4_says(r, b):
@@ -173,25 +147,17 @@ def peers_pairs_section(hostdir):
     res = [(w, r) for w, r in res if r]
     if not res:
         return []
-    lines = ["", "## The peers under enqueue-dequeue pairs" + (" and mixed operations"
-                                                             if len(res) > 1 else ""), "",
-             "Every thread enqueues then dequeues (pairs) or does one or the other at random "
-             "(mixed), single operations, inline items, so threads of one role race on every "
-             "queue: million operations/s (median), lost races per 1,000 operations where the "
-             "queue counts them, and numaring's paired ratio against the queue. The stated "
-             "order is the queue's own (`fifo`: strict FIFO; `per-producer`, `per-node`: "
-             "relaxed; numaring-bench checks it on every item).", "",
-             "| workload | threads | queue | stated order | Mops/s | lost races / 1,000 ops "
-             "| numaring / queue |",
-             "|---|---|---|---|---|---|---|"]
-    for w, r in res:
-        for d in r:
-            for q, e in d["queues"].items():
-                lost = "—" if e["lost"] is None else per_k(e["lost"])
-                lines.append(f"| {w} | {d['threads']}{over_note(d)} | {q} | {stated_order(q)} | "
-                             f"{e['mops']:.1f} | {lost} | "
-                             + ("—" if q == "numaring" else fmt_ci(e, "ring_over")) + " |")
-    return lines
+    return templates.section(SECTIONS, "peers_pairs", HELPERS, mixed=len(res) > 1, rows=[
+        queue_row(w, d, q, e, stated_order(q)) for w, r in res for d in r
+        for q, e in d["queues"].items()])
+
+
+def queue_row(lead, d, q, e, order=None):
+    """A row of a table of the peers under pairs or mixed (queue_rows): queue q's
+    entry e of result d, after the row's lead cells."""
+    return {"lead": lead, "threads": f"{d['threads']}{over_note(d)}", "queue": q, "order": order,
+            "mops": e["mops"], "lost": "—" if e["lost"] is None else per_k(e["lost"]),
+            "ring_over": "—" if q == "numaring" else fmt_ci(e, "ring_over")}
 
 
 def peers_field_section(hostdir):
@@ -206,42 +172,25 @@ def peers_field_section(hostdir):
             if c[1:] != named or c[0] not in ("prodcons", "pairs")]
     if not rest:
         return []
-    lines = ["", "## The peers as the field runs them", "",
-             "The configurations of the peers sweep beside the one quoted above (no local "
-             "work, every thread on one node): `work` is the local work between operations "
-             "on every thread (MIN-MAX: a random delay drawn per operation), `pin` the "
-             "placement (split: producers on one node, consumers on the other; scatter: "
-             "threads alternate nodes), inline items. Producers and consumers apart: "
-             "numaring's paired ratio against the best single-ring peer at the lowest thread "
-             "count, within one regime as above; pairs and mixed (every thread enqueues and "
-             "dequeues): single operations, each queue's million operations/s (median), "
-             "lost races per 1,000 operations and numaring's paired ratio against it.", ""]
     pc = [c for c in rest if c[0] == "prodcons"]
+    prodcons = None
     if pc:
-        lines += ["| work (ns) | pin | operations | numaring / best peer | numaring / flat | "
-                  "numaring / rte_ring | regime |", "|---|---|---|---|---|---|---|"]
+        prodcons = []
         for _w, work, pin in pc:
             r = findings.peers(hostdir, "inline", work, pin)
             for b, label in (("0", "single"), ("1", "bursts")):
                 if r and f"b{b}_over_best" in r:
-                    lines.append(
-                        f"| {work} | {pin} | {label} at {r['threads']} threads{over_note(r)} | "
-                        f"{fmt_ci(r, f'b{b}_over_best')}x ({r[f'b{b}_best_peer']}) | "
-                        f"{fmt_ci(r, f'b{b}_over_flat')}x | {fmt_ci(r, f'b{b}_over_rte')}x | "
-                        f"{regime_says(r, f'b{b}_')} |")
-        lines.append("")
+                    prodcons.append({
+                        "work": work, "pin": pin, "label": label, "threads": r["threads"],
+                        "over": over_note(r), "best": fmt_ci(r, f"b{b}_over_best"),
+                        "best_peer": r[f"b{b}_best_peer"], "flat": fmt_ci(r, f"b{b}_over_flat"),
+                        "rte": fmt_ci(r, f"b{b}_over_rte"), "regime": regime_says(r, f"b{b}_")})
     sym = [c for c in rest if c[0] != "prodcons"]
-    if sym:
-        lines += ["| workload | work (ns) | pin | threads | queue | Mops/s | lost races / 1,000 "
-                  "ops | numaring / queue |", "|---|---|---|---|---|---|---|---|"]
-        for wl, work, pin in sym:
-            for d in findings.peers_pairs(hostdir, "inline", wl, work, pin):
-                for q, e in d["queues"].items():
-                    lost = "—" if e["lost"] is None else per_k(e["lost"])
-                    lines.append(f"| {wl} | {work} | {pin} | {d['threads']}{over_note(d)} | "
-                                 f"{q} | {e['mops']:.1f} | {lost} | "
-                                 + ("—" if q == "numaring" else fmt_ci(e, "ring_over")) + " |")
-    return lines
+    symmetric = [queue_row(f"{wl} | {work} | {pin}", d, q, e) for wl, work, pin in sym
+                 for d in findings.peers_pairs(hostdir, "inline", wl, work, pin)
+                 for q, e in d["queues"].items()] if sym else None
+    return templates.section(SECTIONS, "peers_field", HELPERS, prodcons=prodcons,
+                             symmetric=symmetric)
 
 
 def placement_section(hostdir):
@@ -254,33 +203,30 @@ def placement_section(hostdir):
     if not rows:
         return []
     queues = sorted({r["queue"] for r in rows})
-    lines = ["", "## Placement: numaring against the best peer of each placement", "",
-             "The placement sweep (`experiments/placement.exp`, the figure `placement`): "
-             "producers on node P and consumers on node C (`nodes:P/C`; pairs and mixed: "
-             "threads alternating nodes, `scatter`) with the queue's memory on the "
-             "producers' node, the consumers' or interleaved; each placement's best peer "
-             "(the other queue with the highest median there), million operations/s "
-             "(medians), and numaring's paired ratio to it."]
-    if PC.not_placed(rows):
-        lines += ["", "**Emulated nodes, not placed**: the queue's memory went nowhere in "
-                  "particular (queue_pages \u201cnot placed\u201d), so a thread placement's "
-                  "memory policies are one configuration: one row each, its first policy's "
-                  "runs; nothing here is a two-socket result."]
+    not_placed = PC.not_placed(rows)
+    if not_placed:
         rows = PC.one_memory_row(rows)
-    lines += ["", "| workload | threads | pin | memory | best peer | Mops/s | numaring Mops/s | "
-              "numaring / best peer |", "|---|---|---|---|---|---|---|---|"]
+    table = []
+    dash = "\u2014"
     for wl in PC.workloads_in(rows):
         for pr in PC.workload_cells([r for r in rows if PC.workload_of(r) == wl], queues):
             (t, pin, mem), best, cells = pr["key"], pr["best"], pr["cells"]
             nr = cells.get(PC.NUMARING)
             over = any(c["oversubscribed"] for c in cells.values())
-            dash = "\u2014"
-            lines.append("| %s | %s%s | %s | %s | %s | %s | %s | %s |" % (
-                wl, t, over_note({"oversubscribed": over}), pin, mem, best or dash,
+            table.append((
+                wl, f"{t}{over_note({'oversubscribed': over})}", pin, mem, best or dash,
                 "%.3g" % (cells[best]["tput"].est / 1e6) if best else dash,
                 "%.3g" % (nr["tput"].est / 1e6) if nr else dash,
                 stats.fmt(pr["ratio"]) + "x" if pr["ratio"] else dash))
-    return lines
+    return templates.section(SECTIONS, "placement", HELPERS, not_placed=not_placed, rows=table)
+
+
+#: the README's sections after its findings table (their words) and the
+#: functions their template calls
+SECTIONS = "readme_sections.md.j2"
+HELPERS = {"ci": fmt_ci, "per_k": per_k, "ns1": ns1,
+           "mops": lambda v: f"{v / 1e6:.1f}" if v else "—",
+           "mops1": lambda v: f"{v:.1f}" if v is not None else "—"}
 
 
 def natural(text):
@@ -301,29 +247,17 @@ def trip_section(hostdir):
         for (_prof, pid), rs in sorted(pts.items(), key=lambda kv: (
                 findings.threads(kv[1][0]), natural(kv[0][1]))):
             v = [x for x in (nrdata.items_per_trip(r, trip) for r in rs) if x is not None]
-            table.append(
-                f"| {exp} | {pid} | {findings.threads(rs[0])}"
-                f"{' (oversubscribed)' if findings.any_oversubscribed(rs) else ''} | {len(rs)} | "
-                f"{findings.med(rs, 'throughput_ops_per_s') / 1e6:.2f} | "
-                + (f"{statistics.median(v):#.3g} [{min(v):#.3g}..{max(v):#.3g}]" if v else "—")
-                + " |")
+            table.append({
+                "exp": exp, "point": pid, "threads": findings.threads(rs[0]),
+                "over": findings.any_oversubscribed(rs), "runs": len(rs),
+                "mops": findings.med(rs, "throughput_ops_per_s") / 1e6,
+                "per_trip": f"{statistics.median(v):#.3g} [{min(v):#.3g}..{max(v):#.3g}]"
+                if v else "—"})
     if not table:
         return []
-    lines = ["", "## Items per line trip (cross-node runs)", "",
-             "Each run whose items all cross between nodes (pin split), its throughput "
-             "times the host probe's one-way line trip between nodes (`items_per_trip`, "
-             "scripts/analysis/nrdata.py; the trip: `" + nrdata.TRIP_SOURCE + "`, "
-             + (f"{trip:.1f} ns here" if trip else "**not in this host's probe**: not "
-                "computed") + "): the items a run moved in the time one cache line takes to "
-             "cross once. The trip is the host's own, so the figure compares hosts whose "
-             "interconnects differ where items per second do not"
-             + ("; on emulated nodes the trip is between two CPUs of one socket."
-                if (hostfacts.describe_host(hostdir) or {}).get("topology") == "emulated"
-                else ".")
-             + " Median over the point's runs [min..max].", "",
-             "| experiment | point | threads | runs | M items/s (median) | items per trip |",
-             "|---|---|---|---|---|---|"]
-    return lines + table
+    emulated = (hostfacts.describe_host(hostdir) or {}).get("topology") == "emulated"
+    return templates.section(SECTIONS, "trip", HELPERS, trip_ns=trip, source=nrdata.TRIP_SOURCE,
+                             emulated=emulated, rows=table)
 
 
 def over_note(r):
@@ -339,83 +273,38 @@ def over_note(r):
 
 def drift_section(hostdir):
     """The README's lines on each experiment's drift reference."""
-    lines = ["", "## Drift", "",
-             "Each experiment runs its reference configuration (its first point, or the one "
-             "its `.exp` file names) at the start, after half the runs and at the end "
-             "(points `reference-start`, `-middle`, `-end`; kept out of every other number). "
-             "Drift = (max - min) / median of those runs, of the value the experiment's "
-             "ratios are taken of; it is flagged where it exceeds the smallest effect the "
-             "experiment states (|ratio - 1| of a paired ratio above): that effect is within "
-             "the machine's drift over the sweep. The order of the runs (rounds of "
-             "repetitions, the points of a round shuffled with a recorded seed) is in "
-             "`<experiment>/<profile>/order.txt` where the runner wrote one.", ""]
     rows = []
     for exp in findings.EXPERIMENTS:
         if not os.path.exists(os.path.join(hostdir, f"{exp}.csv")):
             continue
         d = drift.drift(hostdir, exp)
         if d is None:
-            rows.append(f"| {exp} | not measured (no reference runs in these results) "
-                        "| | | | | | | |")
+            rows.append({"exp": exp, "point": None})
             continue
         mops = d["metric"] == "throughput_ops_per_s"
-        vals = ["—" if x is None else f"{x / 1e6:.2f}" if mops else f"{x:.0f}"
-                for x in d["values"][:3]]
-        metric = "Mops/s" if mops else d["metric"].replace("_ns", " (ns)")
-        small = (f"{d['smallest'][1] * 100:.1f}% ({d['smallest'][0]})" if d["smallest"]
-                 else "no ratio stated")
-        verdict = {True: "**FLAGGED: drift exceeds the smallest effect stated**",
-                   False: "ok"}.get(d["flagged"], "—")
-        dr = "—" if d["drift"] is None else f"{d['drift'] * 100:.1f}%"
-        over = " (oversubscribed)" if d["oversubscribed"] else ""
-        rows.append(f"| {exp} | {d['point'] or '?'}{over} | {metric} | {' | '.join(vals)} | "
-                    f"{dr} | {small} | {verdict} |")
-    if not rows:
-        return lines + ["No experiment in these results."]
-    return lines + ["| experiment | reference | metric | start | middle | end | drift "
-                    "| smallest effect stated | |", "|---|---|---|---|---|---|---|---|---|"] + rows
+        rows.append({
+            "exp": exp, "point": d["point"] or "?", "over": d["oversubscribed"],
+            "metric": "Mops/s" if mops else d["metric"].replace("_ns", " (ns)"),
+            "values": ["—" if x is None else f"{x / 1e6:.2f}" if mops else f"{x:.0f}"
+                       for x in d["values"][:3]],
+            "drift": "—" if d["drift"] is None else f"{d['drift'] * 100:.1f}%",
+            "smallest": (f"{d['smallest'][1] * 100:.1f}% ({d['smallest'][0]})"
+                         if d["smallest"] else "no ratio stated"),
+            "verdict": {True: "**FLAGGED: drift exceeds the smallest effect stated**",
+                        False: "ok"}.get(d["flagged"], "—")})
+    return templates.section(SECTIONS, "drift", HELPERS, rows=rows)
 
 
 def harness_section(hostdir):
     """The README's lines on the harness's own ceiling and the harness-bound points."""
-    def mops(v):
-        return f"{v / 1e6:.1f}" if v else "—"
-
-    lines = ["", "## The harness's own ceiling", "",
-             "`harness_ops_per_s`: the `null` queue (operations that share nothing) run "
-             "through the same harness code for 0.1 s before each measured run, with the same "
-             "threads, placement and items. Median over the 1P1C runs of each experiment with "
-             "the least local work (findings.harness_alone, the one definition the findings "
-             "above, the figures and the paper use), in million items/s:", ""]
     hc = findings.harness_ceiling(hostdir)
-    if hc:
-        lines += ["| experiment | items | single operations | bursts |", "|---|---|---|---|"]
-        for exp in findings.EXPERIMENTS:
-            for item in manifest.items():
-                d = hc.get(exp, {})
-                if (item, "0") in d or (item, "1") in d:
-                    lines.append(f"| {exp} | {item} | {mops(d.get((item, '0')))} | "
-                                 f"{mops(d.get((item, '1')))} |")
-    else:
-        lines.append("Not measured in these results.")
+    ceiling = [(exp, item, d.get((item, "0")), d.get((item, "1")))
+               for exp in findings.EXPERIMENTS for d in [(hc or {}).get(exp, {})]
+               for item in manifest.items() if (item, "0") in d or (item, "1") in d]
     bound, measured = findings.harness_bound(hostdir)
-    lines += ["", "## Harness-bound points", "",
-              f"Points whose median throughput is at least {findings.HARNESS_BOUND:g}x their "
-              "median `harness_ops_per_s` (within 20% of the harness's own ceiling: the figure "
-              "measures the harness as much as the queue):", ""]
-    if not measured:
-        lines.append("None can be named: the harness's ceiling was not measured.")
-    elif not bound:
-        lines.append(f"None (of {measured} points with the harness's ceiling measured).")
-    else:
-        lines += ["| experiment | point | queue | items | threads | measured | harness alone "
-                  "| measured / harness |", "|---|---|---|---|---|---|---|---|"]
-        for b in bound:
-            lines.append(f"| {b['experiment']} | {b['point']} | {b['queue']} | {b['item']}"
-                         f"{', bursts' if str(b['bursts']) == '1' else ''} | {b['threads']} | "
-                         f"{mops(b['measured'])} | {mops(b['harness'])} | {b['ratio']:.2f} |")
-        lines += ["", f"{len(bound)} of {measured} points with the harness's ceiling measured."]
-    return lines
+    return templates.section(SECTIONS, "harness", HELPERS, measured_ceiling=bool(hc),
+                             ceiling=ceiling, bound=bound,
+                             measured=measured, bound_at=f"{findings.HARNESS_BOUND:g}")
 
 
 #: make bench-fidelity's diagnostic runs (scripts/runner/bench_fidelity.py STRIPS),
@@ -444,10 +333,7 @@ def fidelity_section(hostdir):
         except (OSError, ValueError, AttributeError):
             opts = {}
         if rows and isinstance(opts, dict) and opts.get("no_strip"):
-            return ["", "## Where the harness's time goes (make bench-fidelity)", "",
-                    "Not measured in these results: bench-fidelity ran without its diagnostic "
-                    "runs (`--no-strip`, as `make experiments` runs it in profile quick: "
-                    "scripts/runner/side.py); `make bench-fidelity` measures them."]
+            return templates.section(SECTIONS, "fidelity_not_measured", HELPERS)
         return []
 
     def config(r):
@@ -460,18 +346,7 @@ def fidelity_section(hostdir):
 
     def cell(a, b):
         return stats.fmt(stats.paired(a, b)) if a and b else "—"
-    lines = ["", "## Where the harness's time goes (make bench-fidelity)", "",
-             "Each configuration's harness run over its bare loop's in the same round; then, "
-             "for prodcons with inline items (what `numaring-bench --strip` allows), the "
-             "harness run again with one of its own per-item costs removed at a time (a "
-             "diagnostic that measures no queue; `--sample 1048576` for sampling): each such "
-             "column is that run's speed over the plain harness's in the same round (above 1: "
-             "what the cost took), the last all four removed over the bare loop (below 1: "
-             "what is left). Medians of the rounds' paired ratios [interval, its exact "
-             "coverage]; — where a configuration has no such run:", "",
-             "| queue | config | items | mode | harness / bare | "
-             + " | ".join(w for _, w in STRIPPED) + " | all removed / bare |",
-             "|---" * (6 + len(STRIPPED)) + "|"]
+    table = []
     configs = sorted({config(r) for r in rows if r.get("where") == "harness"},
                      key=lambda c: (c[0] != "1p1c", c))
     for q in sorted({r.get("queue") for r in rows if r.get("stripped")}):
@@ -480,11 +355,11 @@ def fidelity_section(hostdir):
                 plain, bare = runs(q, b, cf), runs(q, b, cf, "bare")
                 if not plain or not bare:  # no partner: a file from before it had one
                     continue
-                lines.append(f"| {q} | {cf[0]} | {cf[1]} | {mode} | {cell(plain, bare)} | "
-                             + " | ".join(cell(runs(q, b, cf, stripped=n), plain)
-                                          for n, _ in STRIPPED)
-                             + f" | {cell(runs(q, b, cf, stripped='all'), bare)} |")
-    return lines
+                table.append([q, cf[0], cf[1], mode, cell(plain, bare)]
+                             + [cell(runs(q, b, cf, stripped=n), plain) for n, _ in STRIPPED]
+                             + [cell(runs(q, b, cf, stripped="all"), bare)])
+    return templates.section(SECTIONS, "fidelity", HELPERS,
+                             stripped=[w for _, w in STRIPPED], rows=table)
 
 
 def pace_section(hostdir):
@@ -493,25 +368,8 @@ def pace_section(hostdir):
     if not rows:
         return []
 
-    def mops(v):
-        return f"{v:.1f}" if v is not None else "—"
-
-    lines = ["", "## Which side set the pace (peers, 1P1C bursts)", "",
-             "A producer that finds the queue full retries (`full_retries`). Runs with more "
-             f"than {findings.FULL_RETRIES_PACE:g} retries per burst ran full: the consumer "
-             "set the pace. With inline items the development machine's Vyukov rings "
-             "(numaring, flat) "
-             "were slower in such runs (the producer refills each cell right behind the "
-             "consumer; rte_ring's consumer writes no slot: the repository's README), so a "
-             "wide spread of a burst ratio above can be the two kinds of run mixed; the "
-             "columns below say whether it is here. With message items the consumer's own "
-             "work per item makes most runs consumer-paced.", "",
-             "| items | queue | runs | median retries per burst | runs that ran full | "
-             "Mitems/s of those | Mitems/s of the others |", "|---|---|---|---|---|---|---|"]
-    for r in rows:
-        lines.append(f"| {r['item']} | {r['queue']} | {r['runs']} | {r['retries']:.3f} | "
-                     f"{r['full_runs']} | {mops(r['full_mops'])} | {mops(r['kept_mops'])} |")
-    return lines
+    return templates.section(SECTIONS, "pace", HELPERS, rows=rows,
+                             retries_pace=f"{findings.FULL_RETRIES_PACE:g}")
 
 
 def archive_note(hostdir):
@@ -572,22 +430,18 @@ def bench_only_readme(hostdir, host, t):
                        if f.endswith(".csv"))
     except OSError:
         files = []
-    cpus = sum(n.get("ncpus", 0) for n in t.get("nodes", []))
-    return "\n".join([
-        f"# Results of `{host}`", "",
-        "**Benchmarks only.** This folder holds no sweep: no finding and no claim is "
-        "checked here, and README.md, docs/ and the paper do not quote it as a host. Each "
-        "CSV in `bench/` is one benchmark's rows, with its command, commit and times in "
-        "the `.meta.json` beside it; the environment it ran in is in `env/`.", "",
-        f"Machine: {t.get('cpu_model', 'unknown CPU')}, {cpus} CPUs usable, kernel "
-        f"{t.get('kernel', '?')}.", "",
-        "| file | read by |", "|---|---|"]
-        + [f"| `bench/{f}` | "
-           + ("docs/ring.md, \"The default backoff\" (`scripts/analysis/backoff_default.py`)"
-              if f == "bench-backoff.csv" else "the table below" if f == "bench-fidelity.csv"
-              else "its benchmark's printout only") + " |"
-           for f in files]
-        + (fidelity_section(hostdir) if "bench-fidelity.csv" in files else [])) + "\n"
+    return templates.render(
+        "bench_readme.md.j2", host=host, files=files, cpu_model=t.get("cpu_model", "unknown CPU"),
+        cpus=sum(n.get("ncpus", 0) for n in t.get("nodes", [])), kernel=t.get("kernel", "?"),
+        readers=BENCH_READERS,
+        fidelity=fidelity_section(hostdir) if "bench-fidelity.csv" in files else [])
+
+
+#: who reads a benchmark's CSV in a folder of benchmarks alone (else its printout only)
+BENCH_READERS = {
+    "bench-backoff.csv": "docs/ring.md, \"The default backoff\" "
+                         "(`scripts/analysis/backoff_default.py`)",
+    "bench-fidelity.csv": "the table below"}
 
 
 def host_readme(hostdir):
@@ -612,158 +466,68 @@ def host_readme(hostdir):
     sockets = f" on {m['sockets']} sockets" if (m["sockets"] or 1) > 1 else ""
     if not hostfacts.sweep_tables(hostdir):
         return bench_only_readme(hostdir, host, t)
-    lines = [f"# Results of `{host}`", ""] + archive_note(hostdir)
     guest = nrdata.guest_note(t.get("virtualization"))
-    if guest:  # make vm-experiments: the numbers prove the steps ran, nothing else
-        lines += [f"**{guest}.** Nothing below is a measurement of any machine, and "
-                  "nothing here is a two-socket result.", ""]
-    kind = (f"**EMULATED** nodes: {len(nodes)} nodes mapped onto CPUs "
-            f"({'; '.join(str(n.get('cpus', '?')) for n in nodes)}) of a machine that has "
-            f"{machine_nodes} real node(s) — memory placement is not real "
-            "and nothing here is a two-socket result" if emulated else
-            f"{len(nodes)} real NUMA node(s){sockets}")
-    lines.append(f"Machine: {t.get('cpu_model', 'unknown CPU')}, {cpus} CPUs usable{cores}, kernel "
-                 f"{t.get('kernel', '?')}; {kind}. rseq node_id: "
-                 f"{'yes' if t.get('rseq_node_id') else 'no'}, rdpid: "
-                 f"{'yes' if t.get('rdpid') else 'no'}. Environment in `env/`, host probe in "
-                 "`probe/probe.csv`, one tidy CSV per experiment, every run's files in "
-                 "`<experiment>/<profile>.tar.xz` (as `<profile>/<point>/rep-<k>/`, read in "
-                 "place). Generated by "
-                 "`scripts/analysis/summarize.py` from those CSVs. A ratio between two configurations "
-                 "is paired: the ratio of the two runs of each repetition k (rep k of every "
-                 "point ran in the same round of the sweep, close in time), its median, and the "
-                 "distribution-free order-statistic interval of that median with its exact "
-                 "coverage at the n used, written X.XX [lo..hi, coverage] ("
-                 + stats.method_sentence(5) + " The word 95% is used only where an "
-                 "interval covers that much.) Absolute values are medians over repetitions.")
-    lines += sweep_time(hostdir)
-    lines += ["", "| finding | measured here | study |", "|---|---|---|"]
-    r = findings.f1(hostdir)
-    if r:
-        modes = ", ".join(f"{m} {fmt_ci(r, f'{m}_vs_none')}x" for m in ("cached", "rseq")
-                          if r.get(f"{m}_vs_none") is not None)
-        lines.append(f"| F1 (1P1C harness) | libnuma look-up {r['lookup_ns']:.1f} ns per operation = "
-                     f"{fmt_ci(r, 'ratio', '{:.1f}')}x the data movement ({r['move_ns']:.1f} ns, "
-                     f"lookup none; {regime_says(r)})"
-                     + (f"; time per item against no look-up: {modes}" if modes else "")
-                     + (f"; the harness alone: {r['harness_ns']:.1f} ns per item"
-                        if "harness_ns" in r else "") + f" | {STUDY['F1']} |")
-    r = findings.bench_ring(hostdir)
-    if r:
-        lines.append(f"| F1 (one thread, bench-ring) | libnuma look-up {r['lookup_ns']:.1f} ns = "
-                     f"{r['ratio']:.1f}x an uncontended operation ({r['move_ns']:.2f} ns); "
-                     f"cached and rseq pairs {r.get('cached_pair_over_none', 0):.2f}x and "
-                     f"{r.get('rseq_pair_over_none', 0):.2f}x of no look-up (medians of one "
-                     f"run, no repetitions) | {STUDY['F1']} |")
-    r = findings.f2(hostdir)
-    if r:
-        lines.append(f"| F2 | cached / libnuma throughput at {r['threads']} threads"
-                     f"{smt}{over_note(r)}: {fmt_ci(r, 'cached_over_libnuma')}x "
-                     f"({regime_says(r)}; {r['cached_mops']:.1f} vs {r['libnuma_mops']:.1f} Mops/s"
-                     + (f"; rseq / libnuma {fmt_ci(r, 'rseq_over_libnuma')}x"
-                        if r.get("rseq_over_libnuma") is not None else "")
-                     + (f"; the harness alone: {r['harness_mops']:.1f}"
-                        if r.get("harness_mops") else "") + f") | {STUDY['F2']} |")
-    r = findings.f3(hostdir)
-    if r:
-        for d in r["loads"]:
-            how = (f"open loop at {float(d['load']) * 100:.0f}% of capacity" if d["load"]
-                   else "closed loop")
-            inflight = ""
-            if d.get("inflight_shared") is not None and d.get("inflight_perworker") is not None:
-                inflight = (f"; items in flight {d['inflight_shared']:.1f} vs "
-                            f"{d['inflight_perworker']:.1f}")
-            if d.get("saturated"):
-                inflight += (f"; {d['saturated']} of {d['runs']} runs saturated (delivered "
-                             f"< {regime.SATURATED_SHARE:.0%} of the offered rate), left out")
-            lines.append(f"| F3 | p50 latency shared / per-worker gate at {r['threads']} threads"
-                         f"{smt}{over_note(r)}, {how}: {fmt_ci(d, 'shared_over_perworker')}x "
-                         f"({d['p50_shared_ns']:.0f} vs {d['p50_perworker_ns']:.0f} ns; p99 "
-                         f"{fmt_ci(d, 'p99_shared_over_perworker')}x; {d['mops_shared']:.2f} vs "
-                         f"{d['mops_perworker']:.2f} Mops/s{inflight}) | {STUDY['F3']} |")
-    r = findings.f4(hostdir)
-    if r:
-        parts = "; ".join(f4_says(r, b) for b in findings.F4_BACKOFFS
-                          if f"{b}_failed_per_item" in r or f"{b}_change_pct" in r)
-        if parts:
-            lines.append(f"| F4 | throughput against no backoff at {r['threads']} threads"
-                         f"{smt}{over_note(r)}: {parts} | {STUDY['F4']} |")
+    f1 = findings.f1(hostdir)
+    f4 = findings.f4(hostdir)
+    ceiling_errors, ceiling = [], None
     for name in ("f5-ceiling", "peers", "f2-node-cache"):
         try:
             cr = findings.ceiling_ratios(hostdir, name)
         except (ValueError, OSError) as e:
             cr = None
-            lines.append(f"| F5 | ceiling not computed: {e} | |")
+            ceiling_errors.append((name, e))
         if cr:
-            best = findings.quoted_best(cr)
-            lines.append(f"| F5 ({name}) | best measured/ceiling {best['ratio']:.2f} "
-                         f"({best['queue']}, {best['threads']} threads, batch {best['batch']}, "
-                         f"bound: {best['bound']}); no point above the ceiling: "
-                         f"{'yes' if all(x['ratio'] <= 1 for x in cr) else 'NO'} | "
-                         f"{STUDY['F5']} |")
+            ceiling = {"name": name, "best": findings.quoted_best(cr),
+                       "none_above": all(x["ratio"] <= 1 for x in cr)}
             break
     f5_ran = os.path.exists(os.path.join(hostdir, "f5-ceiling.csv"))
     rz = findings.f5_realized(hostdir) if f5_ran else None
-    if rz:
-        worst = min(rz, key=lambda x: x["ratio"])
-        below = [x for x in rz if x["ratio"] < findings.REALIZED_TARGET]
-        lines.append(f"| F5 (realized batch) | items moved per cross-node transfer / configured "
-                     f"batch: min {worst['ratio']:.2f} (batch {worst['batch']} at "
-                     f"{worst['threads']} threads: {worst['realized']:.1f} items); "
-                     f">= {findings.REALIZED_TARGET} at every point: "
-                     + ("yes" if not below else f"NO ({len(below)} of {len(rz)} points below)")
-                     + " | — |")
+    realized = rz and {"worst": min(rz, key=lambda x: x["ratio"]), "points": len(rz),
+                       "target": findings.REALIZED_TARGET,
+                       "below": sum(x["ratio"] < findings.REALIZED_TARGET for x in rz)}
     fc = findings.f5_closed(hostdir) if f5_ran else None
+    closed = None
     if fc:
         quoted = [x for x in fc if not x["oversubscribed"]] or fc
-        cells = "; ".join(f"batch {x['batch']}: {x['ratio']:.2f} ({x['measured']:.1f} of "
-                          f"{x['ceiling']:.1f} M items/s, bound: {x['bound']})"
-                          for x in quoted if x["threads"] == max(y["threads"] for y in quoted))
-        lines.append(f"| F5 (closed loop, capacity) | measured / ceiling at "
-                     f"{max(x['threads'] for x in quoted)} threads: {cells} | "
-                     f"{STUDY['F5']} |")
-    for item, what in (("inline", "inline items"),
-                       ("message", "message items, the payload's line travels too")):
-        r = findings.peers(hostdir, item)
-        if not r:
-            continue
-        timed = f", 1 in {r['sample']} timed" if r.get("sample") else ""
-        for b, label in (("0", "single operations"), ("1", "bursts")):
-            if f"b{b}_over_best" in r:
-                extra = "".join(f", {fmt_ci(r, f'b{b}_over_{q}')}x {name}"
-                                for q, name in (("flat", "flat"), ("rte", "rte_ring"))
-                                if f"b{b}_over_{q}" in r)
-                lines.append(f"| peers ({what}{timed}) | numaring at {r['threads']} threads"
-                             f"{over_note(r)}, {label}: {fmt_ci(r, f'b{b}_over_best')}x the best "
-                             f"single-ring peer ({r[f'b{b}_best_peer']}){extra} "
-                             f"({regime_says(r, f'b{b}_')}) | — |")
-    lines += ["", kind_paragraph(hostdir, t, m)]
+        top = max(x["threads"] for x in quoted)
+        closed = {"threads": top, "cells": [x for x in quoted if x["threads"] == top]}
     if not emulated and not guest:
         # the reproduction report: every claim checked here (scripts/analysis/claims.py)
         from . import claims  # here, as the model below: see test_plots.Ceiling
         rows = claims.report(hostdir)
-        lines += claims.md_section(rows)
-        lines += gallery.lines(hostdir, rows)
+        after = claims.md_section(rows) + gallery.lines(hostdir, rows)
     else:
-        if emulated:
-            lines += ["", "The reproduction report of these runs is the real host folder's "
-                      "(`claims.csv` and README there)."]
-        lines += gallery.lines(hostdir, guest=bool(guest))
-    lines += f4_section(hostdir)
-    lines += peers_pairs_section(hostdir)
-    lines += peers_field_section(hostdir)
-    lines += placement_section(hostdir)
-    from . import handover, regime_section
-    lines += regime_section.lines(hostdir)
-    from . import ceiling_tightness  # here: the README is written without the model too
-    lines += ceiling_tightness.lines(hostdir)
-    lines += handover.lines(hostdir)
-    lines += trip_section(hostdir)
-    lines += drift_section(hostdir)
-    lines += harness_section(hostdir)
-    lines += fidelity_section(hostdir)
-    lines += pace_section(hostdir)
-    return "\n".join(lines) + "\n"
+        after = ["", "The reproduction report of these runs is the real host folder's "
+                 "(`claims.csv` and README there)."] if emulated else []
+        after += gallery.lines(hostdir, guest=bool(guest))
+    from . import ceiling_tightness, handover, regime_section  # here: written without the model too
+    for section in (f4_section, peers_pairs_section, peers_field_section, placement_section,
+                    regime_section.lines, ceiling_tightness.lines, handover.lines,
+                    trip_section, drift_section, harness_section, fidelity_section,
+                    pace_section):
+        after += section(hostdir)
+    return templates.render(
+        "results_readme.md.j2", host=host, archive=archive_note(hostdir), guest=guest,
+        emulated=emulated, nodes=nodes, machine_nodes=machine_nodes, sockets=sockets,
+        node_cpus="; ".join(str(n.get("cpus", "?")) for n in nodes),
+        cpu_model=t.get("cpu_model", "unknown CPU"), cpus=cpus, cores=cores,
+        kernel=t.get("kernel", "?"), rseq=t.get("rseq_node_id"), rdpid=t.get("rdpid"),
+        method=stats.method_sentence(5), sweep_time=sweep_time(hostdir), study=STUDY,
+        f1=f1, f1_modes=f1 and ", ".join(
+            f"{m} {fmt_ci(f1, f'{m}_vs_none')}x" for m in ("cached", "rseq")
+            if f1.get(f"{m}_vs_none") is not None),
+        ring=findings.bench_ring(hostdir), f2=findings.f2(hostdir), f3=findings.f3(hostdir),
+        f4=f4, f4_parts=f4 and "; ".join(
+            f4_says(f4, b) for b in findings.F4_BACKOFFS
+            if f"{b}_failed_per_item" in f4 or f"{b}_change_pct" in f4),
+        ceiling_errors=ceiling_errors, ceiling=ceiling, realized=realized, closed=closed,
+        peers=[(what, r) for item, what in (
+            ("inline", "inline items"),
+            ("message", "message items, the payload's line travels too"))
+            for r in [findings.peers(hostdir, item)] if r],
+        smt=smt, saturated_share=f"{regime.SATURATED_SHARE:.0%}",
+        kind_paragraph=kind_paragraph(hostdir, t, m), after=after,
+        ci=fmt_ci, regime_says=regime_says, over_note=over_note)
 
 
 def kind_paragraph(hostdir, t, m):
