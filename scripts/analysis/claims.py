@@ -58,6 +58,7 @@ from ..common.wholefile import write_whole
 from . import hostfacts
 from . import nrdata
 from . import stats
+from . import templates
 # the claims table and its evaluation; the names the runner, the README, the
 # paper and the tests read through this module stay importable from it
 from .claims_table import (  # noqa: F401
@@ -175,17 +176,8 @@ def side_by_side(reports):
 
 def md_section(rows):
     """The results README's reproduction report (markdown lines)."""
-    lines = ["", "## Reproduction report", "",
-             "Every claim the READMEs and the paper state, checked on this host's results "
-             "(`claims.csv`, written by `scripts/analysis/claims.py`): *holds* where the whole "
-             "interval lies on the claimed side of the threshold, *does not hold* where it "
-             "lies on the other side, *inconclusive* where it straddles it.", "",
-             "| claim | status | value [interval] | claim | study | what was measured |",
-             "|---|---|---|---|---|---|"]
-    for r in rows:
-        lines.append(f"| `{r['claim']}` | {status_text(r)} | {fmt_value(r)} | "
-                     f"{predicate(r)} | {r['study'] or '—'} | {r['detail'] or r['sentence']} |")
-    return lines
+    return templates.section("readme_sections.md.j2", "claims", {
+        "status_text": status_text, "fmt_value": fmt_value, "predicate": predicate}, rows=rows)
 
 
 BEGIN = "<!-- BEGIN GENERATED: claims (scripts/analysis/claims.py readme README.md; do not edit) -->"
