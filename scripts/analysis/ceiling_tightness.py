@@ -13,7 +13,7 @@ import os
 import statistics
 
 from ..common import regime
-from . import ceiling, findings, nrdata
+from . import ceiling, findings, nrdata, templates
 
 #: the share of its ceiling a queue's best near-empty point should reach
 TIGHT = 0.5
@@ -80,24 +80,5 @@ def lines(hostdir):
     if not t:
         return []
     loose = [d["queue"] for d in t if d["regime"] == "near-empty" and d["ratio"] < TIGHT]
-    out = ["", "## How tight the ceiling model is", "",
-           "Per queue of the peers sweep and regime, the best point (the median over its runs "
-           "in that regime of each run's measured / ceiling; the columns M items/s and ceiling "
-           "are medians too) and the term that binds most of its runs. A model a queue's "
-           f"best near-empty point does not reach {TIGHT:g} of is too loose to test that "
-           "queue here: "
-           + (f"{', '.join(loose)}." if loose else "none.")
-           + " Above 1 the model fails. The latency term is each run's items in flight over "
-           "one line transfer (scripts/analysis/ceiling.py, A3); a run reaches 1 / (its mean latency in "
-           "one-way transfers t_c) of it, so the column t_c per item says how many transfers' "
-           "time an item spends in the queue on average: time the consumer spends away from "
-           "it (the harness's stamps, a producer's pacing work, backoff, preemption), which no "
-           "count of lines bounds." + instrument_sentence(hostdir), "",
-           "| queue | regime | best measured / ceiling | M items/s | ceiling | binding term | "
-           "t_c per item | point |", "|---|---|---|---|---|---|---|---|"]
-    for d in t:
-        w = f"{d['sojourn']:.1f}" if d["sojourn"] else "—"
-        out.append(f"| {d['queue']} | {d['regime']} | {d['ratio']:.2f} | {d['measured']:.1f} | "
-                   f"{d['ceiling']:.1f} | {d['bound']} | {w} | `{d['point']}` "
-                   f"({d['runs']} runs) |")
-    return out
+    return templates.section("readme_sections.md.j2", "tightness", {}, tight=f"{TIGHT:g}",
+                             loose=loose, instrument=instrument_sentence(hostdir), rows=t)

@@ -28,7 +28,7 @@ import pandas as pd
 
 from ..common import placement
 from ..common.placement import FAR, ends, far  # noqa: F401 (handover.FAR, .ends, .far)
-from . import claims, claims_table, findings, hostfacts, nrdata
+from . import claims, claims_table, findings, hostfacts, nrdata, templates
 
 
 def _probe_t_c(hostdir):
@@ -133,50 +133,15 @@ def robustness(hostdir):
 def lines(hostdir):
     """The results README's section on the runs' hand-over distance."""
     s = summary(hostdir)
-    head = ["", "## How far apart the runs' CPUs were", "",
-            "Each run times one cache line's one-way trip between its first producer's and "
-            "first consumer's CPUs just before and just after its window "
-            "(`c2c_one_way_before_ns`, `c2c_one_way_after_ns`; harness/pingpong.h). The probe "
-            "timed the same trip once before the sweep. Under a hypervisor two vCPUs need not "
-            "stay on the same physical cores: a run with an end above "
-            f"{FAR:g}x the probe's trip had its threads further apart than the probe found "
-            "them. The ceiling model takes the smaller of the probe's trip and the run's own "
-            "(scripts/analysis/ceiling.py, A3)."]
-    if not s:
-        return head + ["", "Not recorded: these runs predate the harness's timing of it."]
-    out = head + ["", "| experiment | runs timed | one way, ns: min | median | max | probe's "
-                  f"| runs with an end above {FAR:g}x the probe's | their throughput / the "
-                  "others', same point (median over points) |",
-                  "|---|---|---|---|---|---|---|---|"]
-    for d in s:
-        probe = f"{d['t_c']:.1f}" if d["t_c"] else "—"
-        farn = "—" if d["far"] is None else f"{d['far']} ({100 * d['far'] / d['runs']:.0f}%)"
-        slow = ("—" if d["slowdown"] is None
-                else f"{d['slowdown']:.2f}x ({d['points_both']} points)")
-        out.append(f"| {d['experiment']} | {d['runs']} | {d['min']:.1f} | {d['median']:.1f} | "
-                   f"{d['max']:.1f} | {probe} | {farn} | {slow} |")
-    if "-emulated-" in os.path.basename(os.path.normpath(hostdir)):
-        return out
-    rob = robustness(hostdir)
-    if rob is None:
-        return out
-    left, diff = rob
-    out += ["", f"The reproduction report again without the {left} runs (drift references "
-            "included) that had an end above "
-            f"{FAR:g}x the probe's trip, here and in the emulated-node folder: the claims "
-            "whose verdict or value changes. A verdict that changes rests on where the "
-            "hypervisor put the vCPUs as much as on the queue."]
-    if not diff:
-        return out + ["", "None changes."]
-    out += ["", "| claim | all runs | runs whose CPUs stayed as the probe found them |",
-            "|---|---|---|"]
+    rob = None if not s or "-emulated-" in os.path.basename(os.path.normpath(hostdir)) \
+        else robustness(hostdir)
 
-    def cell(row):
+    def verdict(row):
         n = f" ({row['n']} paired)" if row.get("n") else ""
         return f"{row['status']}: {claims.fmt_value(row)}{n}"
-    for cid, r, n in diff:
-        out.append(f"| `{cid}` | {cell(r)} | {cell(n)} |")
-    return out
+    return templates.section("readme_sections.md.j2", "handover", {"verdict": verdict},
+                             far=f"{FAR:g}", rows=s or None, robust=rob is not None,
+                             left=rob and rob[0], diff=rob and rob[1])
 
 
 def paper_sentence(hostdir):

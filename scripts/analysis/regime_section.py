@@ -10,6 +10,7 @@ summarize's functions (the one estimator, scripts/analysis/stats.py's interval).
 from ..common import regime
 from . import findings
 from . import stats
+from . import templates
 
 
 #: the peers the finding table quotes numaring against (the full table of queues
@@ -39,24 +40,11 @@ def _fmt(iv, unit="x"):
 
 
 def lines(hostdir):
-    out = ["", "## Regimes", "",
-           "A closed-loop run settles near empty (the consumer waits for the producer) or "
-           "full (the producer waits for the consumer); with nothing pacing either side a "
-           "1P1C run lands in one or the other by chance, and the two move different lines. "
-           "Each run's regime is in the tidy CSV (`regime`, from `occupancy`: Little's law "
-           f"over the slots, full at >= {regime.FULL_OCCUPANCY:g}; `full_retries_per_item`, "
-           "`empty_polls_per_item`). Ratios pair only runs of one group: the repetitions "
-           "whose two runs both ran in it. Where the sweep pins the pace (`pace`: the "
-           "producers or the consumers do local work per item), the group names it. The "
-           "finding table above quotes the free-running group with the most pairs.", "",
-           "| comparison | group | paired ratio [interval, coverage] | runs of the comparison |",
-           "|---|---|---|---|"]
-    n0 = len(out)
+    rows = []
     for r, what in ((findings.f1(hostdir), "F1: look-up / data movement (libnuma vs none)"),
                     (findings.f2(hostdir), "F2: cached / libnuma at {threads} threads")):
         for label, iv in (r or {}).get("regimes", {}).items():
-            out.append(f"| {what.format(**r)} | {label} | {_fmt(iv)} | "
-                       f"{r.get('regime_mix') or 'one group'} |")
+            rows.append((what.format(**r), label, _fmt(iv), r.get("regime_mix") or "one group"))
     for item in ("inline", "message"):
         r = findings.peers(hostdir, item)
         if not r:
@@ -65,6 +53,7 @@ def lines(hostdir):
             for label, qs in r.get(f"b{b}_groups", {}).items():
                 for q, e in qs.items():
                     if q in QUOTED:
-                        out.append(f"| peers ({item}, {what}): numaring / {q} | {label} | "
-                                   f"{_fmt(e['ring_over'])} | {e['runs']} runs of {q} in it |")
-    return out if len(out) > n0 else []
+                        rows.append((f"peers ({item}, {what}): numaring / {q}", label,
+                                     _fmt(e["ring_over"]), f"{e['runs']} runs of {q} in it"))
+    return templates.section("readme_sections.md.j2", "regimes", {}, rows=rows,
+                             full_at=f"{regime.FULL_OCCUPANCY:g}") if rows else []

@@ -54,6 +54,27 @@ class HandOver(unittest.TestCase):
         self.assertIn("2 (40%)", text)
         self.assertIn("0.38x (2 points)", text)
 
+    def test_the_report_without_the_far_runs(self):
+        """The robustness paragraph: "None changes." where no claim moves, else a
+        row per claim with both verdicts."""
+        from unittest import mock
+        write_probe(self.dir, 50)
+        write_tidy(self.dir, "peers", [("a", 50, 300, 8e6), ("a", 50, 52, 8e6)])
+        with mock.patch.object(handover, "robustness", return_value=(1, [])):
+            lines = handover.lines(self.dir)
+        self.assertEqual(lines[-2:], ["", "None changes."])
+        self.assertIn("The reproduction report again without the 1 runs", "\n".join(lines))
+        row = {"status": "holds", "value": "1.5", "lo": "1.2", "hi": "1.8", "unit": "x",
+               "n": "6", "coverage": "0.97"}
+        with mock.patch.object(handover, "robustness",
+                               return_value=(1, [("x.claim", row, dict(row, status="inconclusive"))])):
+            lines = handover.lines(self.dir)
+        self.assertTrue(lines[-1].startswith("| `x.claim` | holds: "), lines[-1])
+        self.assertIn("| inconclusive: ", lines[-1])
+        self.assertIn("(6 paired)", lines[-1])
+        with mock.patch.object(handover, "robustness", return_value=None):
+            self.assertNotIn("The reproduction report again", "\n".join(handover.lines(self.dir)))
+
     def test_runs_without_the_columns_say_not_recorded(self):
         write_probe(self.dir, 50)
         write_tidy(self.dir, "peers", [("a", "", "", 8e6)])
