@@ -24,7 +24,7 @@ claims read the sibling's cross-node runs from there.
 
 import os
 
-from . import hostfacts
+from . import hostfacts, templates
 from ..common import expfile, figlist
 from ..common.tidy import read_rows
 
@@ -137,19 +137,13 @@ def renderers_line(hostdir, p, fig):
             f"{ref(f'data/{fig}.dat', 'not written')} by column name.")
 
 
-def claim_table(rows):
-    """The claim rows of one figure as a Markdown table."""
+def predicate(row):
+    """A claim row's predicate, "—" where the row names no claim the table knows."""
     from . import claims
-    out = ["| claim | status | value [interval] | claimed | n (pairs or rounds used) |",
-           "|---|---|---|---|---|"]
-    for r in rows:
-        try:
-            pred = claims.predicate(r)
-        except (ValueError, KeyError):
-            pred = "—"
-        out.append(f"| `{r['claim']}` | {claims.status_word(r)} | {claims.fmt_value(r)} | "
-                   f"{pred} | {r.get('n') or '—'} |")
-    return out
+    try:
+        return claims.predicate(row)
+    except (ValueError, KeyError):
+        return "—"
 
 
 def supplement_lines(hostdir):
@@ -165,11 +159,7 @@ def supplement_lines(hostdir):
         what = figlist.SUPPLEMENT_WHAT.get(fig, exp_name)
         items.append(f"* {link(png, hostdir, fig) if os.path.exists(png) else f'`{fig}` (not drawn: `make plots`)'}"
                      f" ({exp_name}): {what}")
-    if not items:
-        return []
-    return ["", "### Supplement: the diagnostics", "",
-            "The diagnostics behind the main figures, drawn by the same script into "
-            "plots/<host>/supplement/ (not shown here):", ""] + items
+    return items
 
 
 def lines(hostdir, rows=None, guest=False):
@@ -186,17 +176,7 @@ def lines(hostdir, rows=None, guest=False):
                       f"{os.path.basename(real)}/claims.csv") + " (the real host's: its claims "
         source += "read these cross-node runs)"
     exps = experiments()
-    out = ["", "## Figures and their claims", "",
-           "Each figure of this host inline, and directly under it the claims of its finding "
-           f"as {source} states them: the status, the value with its interval and its "
-           "coverage, and the pairs or rounds it used"
-           + (" (every claim: the reproduction report above)." if real is None and not guest
-              else ".")
-           + " The PNGs are matplotlib's (`scripts/figures/plot.py`), drawn with the PDFs "
-           "beside them that the paper includes; gnuplot draws a second copy of each figure "
-           "from the same numbers, the figure's `.dat` in plots/<host>/data/, by column name "
-           "(`scripts/gnuplot/<figure>.gp`), into plots/<host>/gnuplot/."]
-    absent = []
+    figs, absent = [], []
     cross = hostfacts.cross_node_dir(hostdir)
     sibling = bool(cross) and os.path.normpath(os.path.abspath(cross)) != hostdir
     for fig, exp_name in figures():
@@ -206,34 +186,25 @@ def lines(hostdir, rows=None, guest=False):
             absent.append(f"`{fig}` (no `{exp_name}.csv` in these results"
                           + (" nor in the cross-node sibling's" if sibling else "") + ")")
             continue
-        title = exp_name if not exp else (
-            exp.title if exp.title.startswith(exp.finding) else f"{exp.finding}: {exp.title}")
-        out += ["", f"### `{fig}` ({title})", ""]
         png = os.path.join(p, f"{fig}.png")
-        if os.path.exists(png):
-            out.append(f"![{fig}]({os.path.relpath(png, hostdir).replace(os.sep, '/')})")
-        else:
-            out.append(f"Not drawn: `{exp_name}.csv` is in results/{os.path.basename(d)}/ but "
-                       f"plots/{os.path.basename(p)}/{fig}.png is not (`make plots`).")
-        out.append("")
-        if rows is None:
-            out.append("Claims: not checked here" + (" (a guest: its timings test nothing)."
-                                                     if guest else " (no claims.csv)."))
-        else:
-            fr = figure_rows(exp, rows) if exp else []
-            if fr:
-                finding = fr[0]["finding"]
-                out += [f"Claims of {finding}"
-                        + ("" if exp and finding == exp.finding else
-                           f" that read `{exp_name}.csv`") + ":", ""] + claim_table(fr)
-            else:
-                out.append("Claims: none of this figure's finding.")
-        out += ["", renderers_line(hostdir, p, fig)]
-    out += supplement_lines(hostdir)
-    if absent:
-        out += ["", "Not drawn for this host (their experiments did not run here): "
-                + "; ".join(absent) + "."
-                + (" The real host's figures: " + link(os.path.join(real, "README.md"), hostdir,
-                                                       os.path.basename(real) + "/README.md")
-                   + "." if real and os.path.exists(os.path.join(real, "README.md")) else "")]
-    return out
+        fr = None if rows is None else figure_rows(exp, rows) if exp else []
+        figs.append({
+            "fig": fig, "exp": exp_name, "results": os.path.basename(d),
+            "plots": os.path.basename(p), "claims": fr,
+            "title": exp_name if not exp else (
+                exp.title if exp.title.startswith(exp.finding) else f"{exp.finding}: {exp.title}"),
+            "png": os.path.relpath(png, hostdir).replace(os.sep, "/")
+            if os.path.exists(png) else None,
+            "that_read": "" if not fr or (exp and fr[0]["finding"] == exp.finding)
+            else f" that read `{exp_name}.csv`",
+            "renderers": renderers_line(hostdir, p, fig)})
+    from . import claims
+    return templates.section(
+        "readme_sections.md.j2", "gallery", {
+            "status_word": claims.status_word, "fmt_value": claims.fmt_value,
+            "predicate": predicate},
+        source=source, every=real is None and not guest, figures=figs, guest=guest,
+        supplement=supplement_lines(hostdir), absent=absent,
+        real_link=link(os.path.join(real, "README.md"), hostdir,
+                       os.path.basename(real) + "/README.md")
+        if real and os.path.exists(os.path.join(real, "README.md")) else None)

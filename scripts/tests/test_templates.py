@@ -59,7 +59,7 @@ class ShippedTemplatesTest(unittest.TestCase):
             with self.subTest(template=n):
                 env.get_template(n)
         module = env.get_template(results_readme.SECTIONS).make_module(results_readme.HELPERS)
-        for macro in ("claims", "regimes", "tightness", "handover", "spin", "trip", "drift", "harness", "pace", "f4", "peers_pairs",
+        for macro in ("claims", "gallery", "regimes", "tightness", "handover", "spin", "trip", "drift", "harness", "pace", "f4", "peers_pairs",
                       "peers_field", "placement", "fidelity", "fidelity_not_measured"):
             self.assertTrue(callable(getattr(module, macro, None)), macro)
 
