@@ -74,19 +74,23 @@ PAIRED = ("paired: decides on the interval of the paired values at the stopping 
           "fewer pairs: inconclusive")
 
 
+#: a claim testable on any host (Claim.when's default)
+ANY = "any host"
+
+
 @dataclass(kw_only=True)
 class Claim:
     id: str
     finding: str           # F1..F5, or "ring" for the queue against its peers
     sentence: str          # what is claimed, in words
     reads: str             # the CSV and columns it reads
-    estimator: str
     op: str                # '>', '>=', '<', '<=', or 'in' (a closed range: the study's)
     threshold: object      # a number, or (low, high) for 'in'
-    unit: str              # 'x', '%', '' (shown after values)
-    study: str             # the study's value, '' where it gave none
-    when: str              # when it is testable, in words
     measure: Callable = field(repr=False)
+    estimator: str = "paired median ratio"  # the common case: study, unit, when too
+    unit: str = "x"        # 'x', '%', '' (shown after values)
+    study: str = ""        # the study's value, '' where it gave none
+    when: str = ANY        # when it is testable, in words
     testable: Callable = field(repr=False, default=lambda ctx: None)
     rule: str = PAIRED     # a bound's own rule (every run, the worst run) where not paired
 
@@ -493,7 +497,6 @@ BOUND_EVERY_RUN = ("bound: every run's value against the threshold (the worst ru
 BOUND_WORST_POINT = ("bound: every point's median over its repetitions against the threshold "
                      "(the worst point decides); no interval, no pairs")
 
-ANY = "any host"
 
 
 def _paced(exp, what):
@@ -506,30 +509,28 @@ CLAIMS = [
     Claim(id="F1.lookup-dominates", finding="F1",
           sentence="Finding the node with libnuma on every operation costs more than moving the item.",
           reads=_paced("f1-lookup-cost", "lookup libnuma vs none, 1P1C"),
-          estimator="paired median ratio", op=">", threshold=1.0, unit="x", study="", when=ANY,
-          measure=m_f1),
+          op=">", threshold=1.0, measure=m_f1),
     Claim(id="F1.study-11x", finding="F1",
           sentence="The per-operation look-up costs more than 11x the data movement (the study's F1).",
           reads=_paced("f1-lookup-cost", "lookup libnuma vs none, 1P1C"),
-          estimator="paired median ratio", op=">", threshold=11.0, unit="x",
-          study="more than 11x", when=ANY, measure=m_f1),
+          op=">", threshold=11.0, study="more than 11x", measure=m_f1),
     Claim(id="F2.cache-faster", finding="F2",
           sentence="Remembering the node raises throughput against looking it up every operation.",
           reads=_paced("f2-node-cache", "lookup cached vs libnuma"),
-          estimator="paired median ratio", op=">", threshold=1.0, unit="x", study="",
+          op=">", threshold=1.0,
           when="any host with >= 2 cores", measure=m_f2, testable=needs_cores(2)),
     Claim(id="F2.study-6x", finding="F2",
           sentence="Remembering the node raises throughput 6-7x (the study's F2): the ratio lies "
                    "within the study's range, neither above nor below it.",
           reads=_paced("f2-node-cache", "lookup cached vs libnuma"),
-          estimator="paired median ratio", op="in", threshold=(6.0, 7.0), unit="x", study="6-7x",
+          op="in", threshold=(6.0, 7.0), study="6-7x",
           when="any host with >= 2 cores", measure=m_f2, testable=needs_cores(2)),
     Claim(id="F3.shared-gate-costs", finding="F3",
           sentence="At equal offered load below saturation, one shared gate raises the median latency "
                    "of cross-node transfers against a counter per worker (F3's direction).",
           reads="f3-gate.csv: p50_ns, gate shared vs perworker, open loop, unsaturated runs; "
                 "gate_waits, batches_in/out, items_in/out",
-          estimator="paired median ratio", op=">", threshold=1.0, unit="x", study="",
+          op=">", threshold=1.0,
           when="any host with 2 nodes (real or emulated) where the shared gate is contended and "
                "transfers move at least half their batch",
           measure=lambda ctx: m_f3(ctx, exercised=True), testable=needs_two_nodes),
@@ -537,8 +538,7 @@ CLAIMS = [
           sentence="A counter per worker cuts median latency more than 200x against one shared "
                    "counter (the study's F3).",
           reads="f3-gate.csv: p50_ns, gate shared vs perworker, open loop",
-          estimator="paired median ratio", op=">", threshold=200.0, unit="x",
-          study="more than 200x", when="needs 2 real nodes", measure=m_f3,
+          op=">", threshold=200.0, study="more than 200x", when="needs 2 real nodes", measure=m_f3,
           testable=needs_real_nodes),
     Claim(id="F4.study-15-30pct", finding="F4",
           sentence="Backoff costs 15-30% of throughput at 32 workers against retrying at once "
@@ -557,7 +557,7 @@ CLAIMS = [
           reads="f4-backoff.csv: throughput_ops_per_s, failed_attempts, "
                 + (f"workload {w}, " if w != "prodcons" else "") + f"work {work}, "
                 f"backoff {b} vs none",
-          estimator="paired median change", op="<", threshold=0.0, unit="%", study="",
+          estimator="paired median change", op="<", threshold=0.0, unit="%",
           when=("any host where races are lost" if w == "prodcons" else
                 "any host with >= 2 cores where the no-backoff run loses races"),
           measure=m_f4(b, w, work),
@@ -571,14 +571,13 @@ CLAIMS = [
     Claim(id="F5.model-bounds", finding="F5",
           sentence="No measured run is above the physical ceiling model.",
           reads="every sweep's throughput_ops_per_s against probe/probe.csv (scripts/analysis/ceiling.py)",
-          estimator="highest measured / ceiling over the runs", op="<=", threshold=1.0, unit="x",
-          study="", when=ANY, measure=m_f5_model, rule=BOUND_EVERY_RUN),
+          estimator="highest measured / ceiling over the runs", op="<=", threshold=1.0,
+          measure=m_f5_model, rule=BOUND_EVERY_RUN),
     Claim(id="F5.model-tight", finding="F5",
           sentence="The ceiling model binds: every queue's best near-empty point of the peers sweep "
                    "reaches at least half of its ceiling.",
           reads="peers.csv: throughput_ops_per_s against probe/probe.csv (ceiling_tightness.py)",
           estimator="lowest over the queues of the best point / ceiling", op=">=", threshold=0.5,
-          unit="x", study="",
           when="a host whose runs' CPUs stay where the probe found them (<= 5% of runs further "
                "apart)",
           measure=m_f5_tight, testable=placement_stable, rule=BOUND_WORST_POINT),
@@ -586,26 +585,24 @@ CLAIMS = [
           sentence="Every cross-node transfer moves at least 0.8 of its configured batch.",
           reads="f5-ceiling.csv: items_per_transfer / batch",
           estimator="lowest median over the points", op=">=", threshold=REALIZED_EXERCISED,
-          unit="x", study="", when="any host with 2 nodes (real or emulated)",
+          when="any host with 2 nodes (real or emulated)",
           measure=m_f5_realized, rule=BOUND_WORST_POINT),
     Claim(id="F5.study-interconnect", finding="F5",
           sentence="The interconnect's latency and bandwidth set the ceiling (the study's F5).",
           reads="f5-ceiling.csv against probe/probe.csv",
-          estimator="highest measured / ceiling over the runs", op="<=", threshold=1.0, unit="x",
+          estimator="highest measured / ceiling over the runs", op="<=", threshold=1.0,
           study="the interconnect bound", when="needs 2 real nodes", measure=m_f5_model,
           testable=needs_real_nodes, rule=BOUND_EVERY_RUN),
     Claim(id="ring.peers-bursts-rte", finding="ring",
           sentence="With bursts, NumaRing moves at least 1.2x rte_ring's items at 1P1C "
                    "(peers sweep).",
           reads="peers.csv: throughput_ops_per_s, queue numaring vs rte, bursts, inline items",
-          estimator="paired median ratio", op=">=", threshold=1.2, unit="x", study="", when=ANY,
-          measure=m_peers("inline", "1", "rte")),
+          op=">=", threshold=1.2, measure=m_peers("inline", "1", "rte")),
     Claim(id="ring.peers-single-flat", finding="ring",
           sentence="With single operations, NumaRing keeps the flat ring's pace at 1P1C "
                    "(peers sweep).",
           reads="peers.csv: throughput_ops_per_s, queue numaring vs flat, single operations",
-          estimator="paired median ratio", op=">=", threshold=1.0, unit="x", study="", when=ANY,
-          measure=m_peers("inline", "0", "flat")),
+          op=">=", threshold=1.0, measure=m_peers("inline", "0", "flat")),
 ] + [
     # on one node, in every cell (issue 45 item 5): first among the bounded
     # queues people use, or not
@@ -616,8 +613,7 @@ CLAIMS = [
           reads=f"peers.csv: throughput_ops_per_s, numaring vs the bounded queue that moves data "
                 f"with the highest median, workload {w}, {'bursts' if b == '1' else 'single operations'}, "
                 "inline items, pin compact",
-          estimator="paired median ratio", op=">=", threshold=1.0, unit="x", study="", when=ANY,
-          measure=m_best_bounded(w, b))
+          op=">=", threshold=1.0, measure=m_best_bounded(w, b))
     for w, desc in (("prodcons", ""), ("pairs", " (every thread enqueues then dequeues)"),
                     ("mixed", " (every thread enqueues or dequeues at random)"))
     for b in ("0", "1")
@@ -627,7 +623,7 @@ CLAIMS = [
                    "(F4's sweep, no local work).",
           reads=f"f4-backoff.csv: throughput_ops_per_s, workload {w}, work 0, the default backoff "
                 "vs the other backoff with the highest median",
-          estimator="paired median ratio", op=">=", threshold=0.9, unit="x", study="",
+          op=">=", threshold=0.9,
           when="any host with >= 2 cores", measure=m_default_backoff(w), testable=needs_cores(2))
     # where same-role threads race: the symmetric workloads
     for w in manifest.workloads() if w != "prodcons"
@@ -639,78 +635,70 @@ CLAIMS = [
                    "producers on one node and n consumers on the other (peers sweep, pin split).",
           reads="peers.csv: throughput_ops_per_s, queue numaring vs rte, pin split, bursts, "
                 "inline items, the largest thread count with a CPU each",
-          estimator="paired median ratio", op=">=", threshold=1.2, unit="x", study="",
-          when="needs 2 real nodes", measure=m_cross_peers("1", "rte"),
-          testable=needs_real_nodes),
+          op=">=", threshold=1.2,
+          when="needs 2 real nodes", measure=m_cross_peers("1", "rte"), testable=needs_real_nodes),
     Claim(id="ring.cross-best-peer", finding="ring",
           sentence="Across nodes, with bursts, NumaRing moves at least as many items as the best "
                    "peer that moves data (peers sweep, pin split).",
           reads="peers.csv: throughput_ops_per_s, numaring vs the queue with the highest median, "
                 "pin split, bursts, inline items, the largest thread count with a CPU each",
-          estimator="paired median ratio", op=">=", threshold=1.0, unit="x", study="",
-          when="needs 2 real nodes", measure=m_cross_peers("1", "best"),
+          op=">=", threshold=1.0, when="needs 2 real nodes", measure=m_cross_peers("1", "best"),
           testable=needs_real_nodes),
     Claim(id="ring.cross-scq", finding="ring",
           sentence="Across nodes, with single operations, NumaRing moves at least as many items as "
                    "SCQ, its closest bounded rival (peers sweep, pin split).",
           reads="peers.csv: throughput_ops_per_s, queue numaring vs scq, pin split, single "
                 "operations, inline items, the largest thread count with a CPU each",
-          estimator="paired median ratio", op=">=", threshold=1.0, unit="x", study="",
-          when="needs 2 real nodes", measure=m_cross_peers("0", "scq"),
-          testable=needs_real_nodes),
+          op=">=", threshold=1.0,
+          when="needs 2 real nodes", measure=m_cross_peers("0", "scq"), testable=needs_real_nodes),
     Claim(id="ring.cross-p99", finding="ring",
           sentence="Across nodes, NumaRing's p99 latency stays within 2x of its own p99 within a "
                    "node, near empty (peers sweep, pin split against compact).",
           reads="peers.csv: p99_ns, queue numaring, pin split vs compact, producer-paced, "
                 "single operations, inline items, 1P1C",
-          estimator="paired median ratio", op="<=", threshold=2.0, unit="x", study="",
+          op="<=", threshold=2.0,
           when="needs 2 real nodes", measure=m_cross_p99, testable=needs_real_nodes),
     Claim(id="ring.bench-bursts-rte", finding="ring",
           sentence="With bursts, NumaRing moves at least 1.2x rte_ring's items at 1P1C "
                    "(make bench-peers).",
           reads="bench/bench-peers.csv: throughput_ops_per_s, numaring vs rte, 1x1, bursts, harness",
-          estimator="paired median ratio", op=">=", threshold=1.2, unit="x", study="", when=ANY,
-          measure=m_bench_peers("1", "rte")),
+          op=">=", threshold=1.2, measure=m_bench_peers("1", "rte")),
     Claim(id="ring.bench-bursts-rte-bare", finding="ring",
           sentence="Alone (no harness), NumaRing's bursts move at least 1.2x rte_ring's items at 1P1C "
                    "(make bench-peers).",
           reads="bench/bench-peers.csv: throughput_ops_per_s, numaring vs rte, bursts, bare loop",
-          estimator="paired median ratio", op=">=", threshold=1.2, unit="x", study="", when=ANY,
-          measure=m_bench_peers("1", "rte", "bare")),
+          op=">=", threshold=1.2, measure=m_bench_peers("1", "rte", "bare")),
     Claim(id="ring.bench-single-flat", finding="ring",
           sentence="With single operations, NumaRing keeps the flat ring's pace at 1P1C "
                    "(make bench-peers).",
           reads="bench/bench-peers.csv: throughput_ops_per_s, numaring vs flat, 1x1, single",
-          estimator="paired median ratio", op=">=", threshold=1.0, unit="x", study="", when=ANY,
-          measure=m_bench_peers("0", "flat")),
+          op=">=", threshold=1.0, measure=m_bench_peers("0", "flat")),
     Claim(id="harness.fidelity", finding="harness",
           sentence="numaring-bench keeps at least 0.8 of a bare loop's speed with inline items for "
                    "every queue, mode and configuration (make bench-fidelity: 1P1C, pairs, 2P2C).",
           reads="bench/bench-fidelity.csv: throughput_ops_per_s, where harness vs bare, inline items",
-          estimator="paired median ratio, every configuration", op=">=", threshold=0.8, unit="x",
-          study="", when=ANY, measure=m_bench_fidelity("inline"), rule=EVERY_PART),
+          estimator="paired median ratio, every configuration", op=">=", threshold=0.8,
+          measure=m_bench_fidelity("inline"), rule=EVERY_PART),
     Claim(id="harness.fidelity-message", finding="harness",
           sentence="numaring-bench keeps at least 0.6 of a bare loop's speed with message items for "
                    "every queue and mode (make bench-fidelity: 1P1C).",
           reads="bench/bench-fidelity.csv: throughput_ops_per_s, where harness vs bare, message items",
-          estimator="paired median ratio, every configuration", op=">=", threshold=0.6, unit="x",
-          study="", when=ANY, measure=m_bench_fidelity("message"), rule=EVERY_PART),
+          estimator="paired median ratio, every configuration", op=">=", threshold=0.6,
+          measure=m_bench_fidelity("message"), rule=EVERY_PART),
     Claim(id="ring.order-kept", finding="ring",
           sentence="No queue breaks the order it states: every run of a queue that keeps each "
                    "producer's order (fifo, per-producer; numaring and the sharded queue on one node) "
                    "shows no inversion, checked on every item.",
           reads="<experiment>.csv: inversions_per_million where ordering_enforced = 1",
           estimator="most inversions per million over those runs", op="<=", threshold=0.0,
-          unit="", study="", when=ANY, measure=m_order_kept, rule=BOUND_EVERY_RUN),
+          unit="", measure=m_order_kept, rule=BOUND_EVERY_RUN),
     Claim(id="ring.oversub-no-collapse", finding="ring",
           sentence="With 3 producers and 3 consumers on 2 CPUs, no look-up x gate x backoff collapses "
                    "below 0.1 of the per-worker gate (make bench-oversub).",
           reads="bench/bench-oversub.csv: ratio_to_perworker",
-          estimator="lowest median over the combinations", op=">=", threshold=0.1, unit="x",
-          study="", when=ANY, measure=m_bench_oversub, rule=BOUND_WORST_POINT),
+          estimator="lowest median over the combinations", op=">=", threshold=0.1,
+          measure=m_bench_oversub, rule=BOUND_WORST_POINT),
 ]
-
-
 BY_ID = {c.id: c for c in CLAIMS}
 
 
