@@ -414,6 +414,31 @@ def f4_dat_x(p, b, j, t, dx=0.0):
     return dodger(p["threads"], n)(t, j * len(p["backoffs"]) + p["backoffs"].index(b))
 
 
+def change_rows(p, index=False):
+    """The rows of the "change vs none" block: a row per backoff, panel and
+    amount of work (a comment before one whose backoff was not exercised);
+    index: the backoff's place in p["backoffs"] last (f4-backoff-change)."""
+    rows = []
+    for c, pn in enumerate(p["columns"]):
+        for grp in pn["groups"]:
+            for r in grp["change"]:
+                ex = r["exercised"]
+                if ex is False:
+                    rows.append("# %s: backoff not exercised on this host (%s, %s)" % (
+                        r["backoff"], grp["workload"], work_words(grp["work"])))
+                rows.append([
+                    r["backoff"], "%d" % r["threads"], g(r["pct"]), g(r["lo"]), g(r["hi"]),
+                    "%d" % rgb_int(color_of("backoff", r["backoff"])),
+                    g(None if r["failed"] is None else r["failed"] * 1000),
+                    "NaN" if ex is None else "%d" % ex, ov_col(r["oversubscribed"]),
+                    str(c), str(grp["j"]), "%.6g" % f4_slot_x(p, r["backoff"], grp["j"]),
+                    "%d" % bool(r["inconclusive"]),
+                    g(None if r["none_failed"] is None else r["none_failed"] * 1000),
+                    grp["workload"], "%g" % grp["work"]]
+                    + (["%d" % p["backoffs"].index(r["backoff"])] if index else []))
+    return rows
+
+
 def dat_f4(name, p):
     blocks = dict(F4_DAT_BLOCKS)
     out = ["# %s: F4, backoff against spinning per workload: four blocks, each its name, "
@@ -468,23 +493,7 @@ def dat_f4(name, p):
                     out.append(" ".join(row))
     # the change against none, the harness alone (per panel and amount of work), the panels
     cg = [(c, pn, grp) for c, pn in enumerate(p["columns"]) for grp in pn["groups"]]
-    rows = []
-    for c, _pn, grp in cg:
-        for r in grp["change"]:
-            ex = r["exercised"]
-            if ex is False:
-                rows.append("# %s: backoff not exercised on this host (%s, %s)" % (
-                    r["backoff"], grp["workload"], work_words(grp["work"])))
-            rows.append([
-                r["backoff"], "%d" % r["threads"], g(r["pct"]), g(r["lo"]), g(r["hi"]),
-                "%d" % rgb_int(color_of("backoff", r["backoff"])),
-                g(None if r["failed"] is None else r["failed"] * 1000),
-                "NaN" if ex is None else "%d" % ex, ov_col(r["oversubscribed"]),
-                str(c), str(grp["j"]), "%.6g" % f4_slot_x(p, r["backoff"], grp["j"]),
-                "%d" % bool(r["inconclusive"]),
-                g(None if r["none_failed"] is None else r["none_failed"] * 1000),
-                grp["workload"], "%g" % grp["work"]])
-    out += FC.block("change vs none", blocks["change vs none"], rows,
+    out += FC.block("change vs none", blocks["change vs none"], change_rows(p),
                     empty=["none 0 NaN NaN NaN 0 NaN NaN NaN 0 0 0 0 NaN none 0"])
     out += FC.block(HARNESS_LABEL, blocks[HARNESS_LABEL], [
         "%d %d %d %s %s %s %d" % (c, grp["j"], q[0], g(q[1]), g(q[2]), g(q[3]), q[4])
@@ -600,25 +609,7 @@ def dat_f4_change(name, p):
     out += ["# " + t for t in p.get("notes") or []]
     out += ["# " + ln for ln in (p.get("annotation") or "").splitlines()]
     out.append("# columns: see each block's '# columns:' line")
-    rows = []
-    for c, pn in enumerate(p["columns"]):
-        for grp in pn["groups"]:
-            for r in grp["change"]:
-                ex = r["exercised"]
-                if ex is False:
-                    rows.append("# %s: backoff not exercised on this host (%s, %s)" % (
-                        r["backoff"], grp["workload"], work_words(grp["work"])))
-                rows.append([
-                    r["backoff"], "%d" % r["threads"], g(r["pct"]), g(r["lo"]), g(r["hi"]),
-                    "%d" % rgb_int(color_of("backoff", r["backoff"])),
-                    g(None if r["failed"] is None else r["failed"] * 1000),
-                    "NaN" if ex is None else "%d" % ex, ov_col(r["oversubscribed"]),
-                    str(c), str(grp["j"]), "%.6g" % f4_slot_x(p, r["backoff"], grp["j"]),
-                    "%d" % bool(r["inconclusive"]),
-                    g(None if r["none_failed"] is None else r["none_failed"] * 1000),
-                    grp["workload"], "%g" % grp["work"],
-                    "%d" % p["backoffs"].index(r["backoff"])])
-    out += FC.block("change vs none", blocks["change vs none"], rows,
+    out += FC.block("change vs none", blocks["change vs none"], change_rows(p, index=True),
                     empty=["none 0 NaN NaN NaN 0 NaN NaN NaN 0 0 0 0 NaN none 0 0"])
     out += FC.block("panels", blocks["panels"], [[
         str(c), str(grp["j"]), "%d" % grp["threads"],
