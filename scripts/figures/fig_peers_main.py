@@ -78,14 +78,6 @@ def order_group(queue):
     return "fifo" if q.get("ordering") == "fifo" else "relaxed"
 
 
-def takes_inline(queue):
-    """Whether a queue takes inline items (the manifest's items)."""
-    try:
-        return "inline" in manifest.queue(queue)["items"]
-    except KeyError:
-        return True
-
-
 def panel_rows(rows, wl):
     """The rows one panel draws from: the workload's single operations (prodcons:
     its free pace), each queue's inline items, or its message items where it
