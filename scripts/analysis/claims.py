@@ -204,40 +204,20 @@ def readme_block(results):
     hosts = real_hosts(results)
     reps = [(h, report(os.path.join(results, h))) for h in hosts]
     by = {h: {r["claim"]: r for r in rows} for h, rows in reps}
-    lines = [BEGIN, "",
-             "Each claim is an entry of `scripts/analysis/claims_table.py`, checked on each host's committed "
-             "results (`results/<host>/claims.csv`). A value is the paired median ratio (or "
-             "change) over the repetitions of a round, with its interval in brackets; the "
-             "status says whether the whole interval is on the claimed side. A result is a "
-             "property of the machine that measured it, named by its folder.", ""]
     canon = hostfacts.canonical_host(results)
-    if canon:
-        sib = sorted(h for h in os.listdir(results) if h.startswith(canon + "-emulated-"))
-        lines += ["The canonical host, the newest sweep that README.md, docs/ and the paper "
-                  "quote (`hostfacts.canonical_host`): "
-                  f"[results/{canon}](results/{canon}/README.md)"
-                  + "".join(f", with its emulated-node sibling [results/{s}](results/{s}/README.md)"
-                            for s in sib)
-                  + f"; its figures in [plots/{canon}](plots/{canon}/). "
-                  "Every other folder is an archive: its README says so at its top.", ""]
-    head = ("| claim | predicate | study | "
-            + " | ".join(f"`{h}`" + (" (archive)" if canon and h != canon else "") for h in hosts)
-            + " |")
-    lines += [head, "|" + "---|" * (3 + len(hosts))]
+    rows = []
     for c in CLAIMS:
         # fmt_value's "—" (no value) is left out; "undetermined" is said
         cells = [status_word(r) + (f": {fmt_value(r)}" if fmt_value(r) != "—" else "")
                  for r in (by[h][c.id] for h in hosts)]
         pred = predicate(next(iter(by.values()))[c.id]) if by else \
             f"{c.op} {threshold_text(c)}"
-        lines.append(f"| {c.sentence} (`{c.id}`) | {pred} | {c.study or '—'} | "
-                     + " | ".join(cells) + " |")
-    if not hosts:
-        lines.append("| (no results yet) | | | |")
-    lines += ["", "Why a claim is not testable or not exercised on a host: "
-              + ", ".join(f"[`{h}`](results/{h}/README.md#reproduction-report)"
-                          for h in hosts) + ".", "", END]
-    return lines
+        rows.append((c, pred, cells))
+    text = templates.render(
+        "claims_block.md.j2", begin=BEGIN, end=END, canon=canon, hosts=hosts, rows=rows,
+        siblings=sorted(h for h in os.listdir(results) if h.startswith(canon + "-emulated-"))
+        if canon else [])
+    return text[:-1].split("\n")
 
 
 def replace_block(text, block):
