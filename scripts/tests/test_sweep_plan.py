@@ -20,7 +20,7 @@ import unittest
 from unittest import mock
 
 from scripts.analysis import claims_table
-from scripts.common import expfile, figlist, manifest
+from scripts.common import expfile, figlist, looks, manifest
 from scripts.runner import experiments, runorder, side, sizing
 from scripts.tests import module, slow
 
@@ -463,8 +463,21 @@ class InterruptedSweep(unittest.TestCase):
             self.assertEqual(p.returncode, 0, p.stderr)
             with open(os.path.join(hostdir, "claims.csv"), encoding="utf-8") as f:
                 row = next(r for r in csv.DictReader(f) if r["claim"] == "F2.cache-faster")
-            self.assertIn(row["status"], ("holds", "does not hold"), row)
-            self.assertGreaterEqual(int(row["n"]), 6)
+            # what the test is about: the claims' points ran their first look of
+            # rounds whole before the figure's began, so every pair is there for
+            # the claim. Whether those pairs decide it is the machine's: on a VM a
+            # run may land in the other regime (its pair left out) or its CPUs
+            # move apart (the test asks for no re-runs), and the claim then says
+            # so, inconclusive with its reason
+            with open(os.path.join(hostdir, "f2-node-cache.csv"), encoding="utf-8") as f:
+                ran = [r for r in csv.DictReader(f) if r.get("lookup") in ("libnuma", "cached")]
+            for lookup in ("libnuma", "cached"):
+                self.assertGreaterEqual(len({r["rep"] for r in ran if r["lookup"] == lookup}),
+                                        looks.LOOKS[0], lookup)
+            self.assertTrue(row["value"], row)
+            self.assertIn(row["status"], ("holds", "does not hold", "inconclusive"), row)
+            if row["status"] == "inconclusive":
+                self.assertTrue(row["why"], row)
             # and nothing of the figure's points beyond the one whose line
             # stopped it and the one running when the SIGINT came (the bench
             # ends a run it is in cleanly, with its summary)
