@@ -154,11 +154,16 @@ test-harness-slow: $(B)/tests/test_bench $(B)/numaring-bench
 # The reference of bench-fidelity: a bare pinned 1P1C loop, no harness code.
 # xenium's vyukov_bounded_queue (--queue xenium-vyukov, flat's algorithm in
 # another library) comes in through a C++ shim: -lstdc++.
+# --hand-over times its first two CPUs' line trip as numaring-bench's runs do:
+# pingpong.c and the clock it reads.
 $(B)/bench/bare_loop: harness/fidelity/bare_loop.c harness/relax.h harness/errors.h \
+		harness/clock.h harness/pingpong.h \
 		harness/fidelity/xenium_vyukov.h $(B)/obj/harness/fidelity/xenium_vyukov.cpp.o \
-		$(B)/obj/harness/errors.o $(NUMARING_LAB_SO) $(wildcard ring/*.h)
+		$(B)/obj/harness/errors.o $(B)/obj/harness/clock.o $(B)/obj/harness/pingpong.o \
+		$(NUMARING_LAB_SO) $(wildcard ring/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_) -Iharness $(PEER_RTE_CFLAGS) $< $(B)/obj/harness/errors.o \
+		$(B)/obj/harness/clock.o $(B)/obj/harness/pingpong.o \
 		$(B)/obj/harness/fidelity/xenium_vyukov.cpp.o -o $@ $(HARNESS_LINK_RING) -Wl,-rpath,'$$ORIGIN/..' \
 		$(LDFLAGS_) -lrte_ring -lstdc++ -lm
 

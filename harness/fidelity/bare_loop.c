@@ -84,9 +84,11 @@
 
 #include <rte_ring.h>
 
+#include "clock.h"
 #include "errors.h"
 #include "numaring.h"
 #include "numaring_lab.h"
+#include "pingpong.h"
 #include "relax.h"
 #include "xenium_vyukov.h"
 
@@ -118,6 +120,7 @@ struct options {
 	long cells_at; /* flat: where its cells start past a page boundary; -1: the default */
 	double duration_s;
 	double warmup_s;
+	int hand_over; /* --hand-over: time the first two threads' CPUs' line trip */
 };
 
 /* A message (--item message), as numaring-bench's struct hb_msg. */
@@ -545,6 +548,12 @@ static void usage(FILE *f)
 		"                  placement, 384; make bench-placement)\n"
 		"  --duration SEC  measured window (default 1)\n"
 		"  --warmup SEC    warm-up before the window (default 0.3)\n"
+		"  --hand-over     also time one cache line's one-way trip between the CPUs\n"
+		"                  of P0 and C0 (pairs: threads 0 and 1) just before and just\n"
+		"                  after the run, as numaring-bench's c2c_one_way_before_ns\n"
+		"                  and c2c_one_way_after_ns: the line gets two more fields,\n"
+		"                  queue,burst,items_per_s,before_ns,after_ns (empty: not timed,\n"
+		"                  e.g. one thread or both on one CPU)\n"
 		"  --help          this text\n"
 		"\n"
 		"Pinning as numaring-bench --pin compact: P0, C0, P1, C1, ... (pairs: the\n"
@@ -595,6 +604,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		OPT_CELLS_AT,
 		OPT_DURATION,
 		OPT_WARMUP,
+		OPT_HAND_OVER,
 		OPT_HELP
 	};
 	static const struct option longopts[] = {
@@ -607,6 +617,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{"cells-at", required_argument, NULL, OPT_CELLS_AT},
 		{"duration", required_argument, NULL, OPT_DURATION},
 		{"warmup", required_argument, NULL, OPT_WARMUP},
+		{"hand-over", no_argument, NULL, OPT_HAND_OVER},
 		{"help", no_argument, NULL, OPT_HELP},
 		{NULL, 0, NULL, 0},
 	};
@@ -622,6 +633,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 	o->cells_at = -1;
 	o->duration_s = 1.0;
 	o->warmup_s = 0.3;
+	o->hand_over = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
 		switch (c) {
@@ -695,6 +707,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return hb_usage_error(
 				    "%s: \"%s\" is not a number of seconds in [0, 3600]",
 				    "--warmup", optarg);
+			break;
+		case OPT_HAND_OVER:
+			o->hand_over = 1;
 			break;
 		case OPT_HELP:
 			usage(stdout);
@@ -791,6 +806,22 @@ static int plan_workers(void)
 	return 0;
 }
 
+/* The one-way line trip (ns) between the CPUs of the run's first two
+ * threads (P0 and C0; pairs: threads 0 and 1), as numaring-bench times its
+ * runs' (bench.c, pingpong.h); "" where it cannot be timed: one thread, both
+ * on one CPU, or no answer within 20 ms. Outside the measured window. */
+static void hand_over(char *out, size_t len)
+{
+	unsigned nt = run.o.threads;
+	unsigned second = run.o.workload == W_PAIRS ? 1 : nt / 2;
+	double ns;
+	out[0] = '\0';
+	if (nt < 2 || run.w[0].cpu == run.w[second].cpu)
+		return;
+	if (hb_one_way_ns(run.w[0].cpu, run.w[second].cpu, 20.0, &ns) == 0)
+		snprintf(out, len, "%.1f", ns);
+}
+
 static uint64_t consumed_sum(void)
 {
 	uint64_t sum = 0;
@@ -807,6 +838,14 @@ int main(int argc, char **argv)
 		return rc;
 	if (plan_workers() != 0 || queue_create(&run.o) != 0)
 		return 1;
+	char before[32] = "", after[32] = "";
+	if (run.o.hand_over) {
+		if (hc_init() != 0) {
+			hb_say("NUMARING_CLOCK: only \"gettime\" (or unset) is known");
+			return 1;
+		}
+		hand_over(before, sizeof before);
+	}
 	unsigned nt = run.o.threads;
 	pthread_t *th = calloc(nt, sizeof *th);
 	if (!th) {
@@ -841,6 +880,8 @@ int main(int argc, char **argv)
 		pthread_join(th[i], NULL);
 	pthread_barrier_destroy(&run.barrier);
 	queue_destroy();
+	if (run.o.hand_over)
+		hand_over(after, sizeof after);
 
 	for (unsigned i = 0; i < nt; i++)
 		if (run.w[i].failed) {
@@ -857,7 +898,10 @@ int main(int argc, char **argv)
 		hb_say("no item went through %s in the measured window", queue_names[run.o.queue]);
 		return 1;
 	}
-	printf("%s,%u,%.0f\n", queue_names[run.o.queue], run.o.burst, (double)(c1 - c0) / (t1 - t0));
+	printf("%s,%u,%.0f", queue_names[run.o.queue], run.o.burst, (double)(c1 - c0) / (t1 - t0));
+	if (run.o.hand_over)
+		printf(",%s,%s", before, after);
+	printf("\n");
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		hb_say("cannot write the result: %s", strerror(errno));
 		return 1;

@@ -35,7 +35,8 @@ then the measured values (COLUMNS below, in order):
                  operation (per burst with bursts=1, per item with bursts=0);
                  empty where=bare (not counted there)
     bench-fidelity   bench,round,queue,config,bursts,item,where,stripped,
-                     throughput_ops_per_s
+                     throughput_ops_per_s,c2c_one_way_before_ns,
+                     c2c_one_way_after_ns,placement_reruns
         queue flat numaring rte; config 1p1c | pairs | pairs1 | 2p2c
         (bench_fidelity.CONFIGS; pairs1, one thread, is a diagnostic:
         scripts/common/benches.py, judged by no claim); bursts 0/1 (size: options.burst); item
@@ -43,8 +44,13 @@ then the measured values (COLUMNS below, in order):
         stripped empty for the plain harness and the bare loop, else the
         harness's cost a diagnostic run removed (bench_fidelity.STRIPS:
         sampling, publish, window, accounting, all). A file written before
-        a column existed loads with it None: config (then 1p1c), stripped;
-        such a file's bare rows have no item (inline)
+        a column existed loads with it None: config (then 1p1c), stripped,
+        the trips and placement_reruns; such a file's bare rows have no
+        item (inline). c2c_one_way_before_ns and _after_ns: the run's first
+        two CPUs' line trip just before and after it (empty: not timed);
+        placement_reruns: how many times the round's pair of this
+        configuration ran again because one of its runs found its CPUs far
+        apart and the other did not (bench_fidelity.Placements)
     bench-placement  bench,round,cells_at,throughput_ops_per_s
         cells_at: bytes past a page boundary where the flat ring's cells start
     bench-oversub    bench,round,lookup,gate,backoff,items_per_s,finished,
@@ -109,7 +115,8 @@ COLUMNS = {
                     ("full_retries_per_burst", float)),
     "bench-fidelity": (("bench", str), ("round", int), ("queue", str), ("config", str),
                        ("bursts", int), ("item", str), ("where", str), ("stripped", str),
-                       ("throughput_ops_per_s", float)),
+                       ("throughput_ops_per_s", float), ("c2c_one_way_before_ns", float),
+                       ("c2c_one_way_after_ns", float), ("placement_reruns", int)),
     "bench-placement": (("bench", str), ("round", int), ("cells_at", int),
                         ("throughput_ops_per_s", float)),
     "bench-oversub": (("bench", str), ("round", int), ("lookup", str), ("gate", str),
@@ -123,7 +130,8 @@ HEADERS = {name: [c for c, _ in cols] for name, cols in COLUMNS.items()}
 
 #: columns added after files were committed: an older file without them loads
 #: with them None
-LATER = {"bench-fidelity": ("config", "stripped")}
+LATER = {"bench-fidelity": ("config", "stripped", "c2c_one_way_before_ns",
+                            "c2c_one_way_after_ns", "placement_reruns")}
 
 #: what bench_oversub --csv writes (the CSV's columns after bench,round)
 OVERSUB_C_HEADER = HEADERS["bench-oversub"][2:]

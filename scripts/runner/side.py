@@ -97,7 +97,11 @@ COMMANDS = {
 #: more (pairs1's 12, 2P2C's 6 and 30 stripped too: full is the profile of 8
 #: CPUs or more);
 #: bench-oversub as in quick. bench-peers full grows with the queues that take
-#: inline items: 84 / 13 s a round for each.
+#: inline items: 84 / 13 s a round for each. bench-fidelity may run a pair
+#: again where its two runs found their CPUs at different distances
+#: (bench_fidelity.Placements): at most placement.RERUN_SHARE of its pairs,
+#: which these times (of steady VM phases) hold none of, as the sweep's
+#: estimate holds none of its placement re-runs.
 ESTIMATES = {
     "quick": {"bench-peers": (14.5, ROUNDS), "bench-fidelity": (19.0, ROUNDS),
               "bench-oversub": (11.0, 1)},

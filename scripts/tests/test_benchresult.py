@@ -212,6 +212,54 @@ class Fidelity(unittest.TestCase):
             self.assertEqual({x["bursts"] for x in rows}, {0, 1})
             self.assertTrue(all(x["throughput_ops_per_s"] > 0 for x in rows))
             self.assertIn("h/bare", r.stdout)
+            # every run's trip (2 CPUs: P0 and C0 apart; pairs1: one thread, none)
+            timed = [x for x in rows if x["config"] != "pairs1"]
+            self.assertTrue(all(x["c2c_one_way_before_ns"] and x["c2c_one_way_after_ns"]
+                                for x in timed))
+            self.assertTrue(all(x["c2c_one_way_before_ns"] is None
+                                for x in rows if x["config"] == "pairs1"))
+            self.assertTrue(all(x["placement_reruns"] in range(3) for x in rows))
+            self.assertIn("placement: ", r.stdout)
+
+    def test_bare_loop_times_its_first_two_cpus_with_hand_over(self):
+        def fields(*args):
+            r = subprocess.run([BARE, "--queue", "flat", "--duration", "0.05", "--warmup", "0",
+                                *args], capture_output=True, text=True, timeout=60)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            return r.stdout.strip().split(",")
+        self.assertEqual(len(fields()), 3)  # without it: the line bench-peers reads
+        two = fields("--hand-over")
+        self.assertEqual(len(two), 5)
+        if len(os.sched_getaffinity(0)) >= 2:  # P0 and C0 on two CPUs: both ends timed
+            self.assertTrue(all(float(x) > 0 for x in two[3:]), two)
+        # one thread: no second CPU, nothing timed
+        self.assertEqual(fields("--workload", "pairs", "--threads", "1", "--hand-over")[3:],
+                         ["", ""])
+
+    def test_a_pair_whose_runs_found_their_cpus_apart_runs_again(self):
+        """Placements: the nearest trip seen is the reference; a pair of which one
+        run's longer end is more than FAR x it and the other's is not runs again,
+        at most RERUN_CAP times and within the budget; one untimed run decides
+        nothing."""
+        from scripts.common import placement
+        from scripts.runner.bench_fidelity import Placements
+        p = Placements(pairs=40)  # a budget of 10 re-runs
+        self.assertFalse(p.again((40.0, 42.0), (41.0, 45.0), 0))  # both near
+        self.assertFalse(p.again((160.0, 170.0), (150.0, 200.0), 0))  # both far: alike
+        far = 41.0 * placement.FAR + 1  # the nearest run by then: 41 ns at its longer end
+        self.assertTrue(p.again((40.0, 41.0), (40.0, far), 0))  # one end far
+        self.assertTrue(p.again((40.0, 41.0), (40.0, far), placement.RERUN_CAP - 1))
+        self.assertFalse(p.again((40.0, 41.0), (40.0, far), placement.RERUN_CAP))
+        self.assertFalse(p.again((None, None), (far, far), 0))  # not timed: no verdict
+        self.assertEqual((p.reruns, p.pairs, p.differ), (2, 4, 1))
+        self.assertIn("2 re-runs", p.line())
+        self.assertIn("1 of 4 pairs still differ", p.line())
+        # a nearer trip later moves the reference: 60 ns is far from 25 ns
+        self.assertTrue(p.again((25.0, 25.0), (60.0, 60.0), 0))
+        tight = Placements(pairs=4)  # a budget of one re-run
+        self.assertTrue(tight.again((40.0, 40.0), (far, far), 0))
+        self.assertFalse(tight.again((40.0, 40.0), (far, far), 0))
+        self.assertEqual(tight.differ, 1)
 
     def test_bad_configs_is_one_message_and_exit_2(self):
         r = subprocess.run(module("runner.bench_fidelity") + ["--bench", BENCH, "--bare", BARE,
