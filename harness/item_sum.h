@@ -23,7 +23,9 @@
  *   inline   the pass compiled into the consumer's loop, no call (auto): 4
  *            values at a time where the CPU has AVX2 (loops.c compiles the
  *            loops twice, and the CPU picks one at load), else GCC's vectors
- *            of 4 as two 128-bit halves (SSE2, any x86-64)
+ *            of 4 as two 128-bit halves (SSE2, any x86-64); 2 values at a
+ *            time (hb_item_sums_inline2) in the loops compiled once: the
+ *            symmetric ones, and rte's (loops.c, HB_NARROW_)
  *   scalar   one value at a time, a call per burst
  *   vector   2 values at a time, a call per burst
  *   avx2     4 values at a time, a call per burst; CPUs with AVX2 only

@@ -31,6 +31,16 @@ extern const struct hq_ops hq_flat, hq_numaring, hq_rte;
 #define HB_CLONES_flat HB_AVX2_CLONES
 #define HB_CLONES_numaring HB_AVX2_CLONES
 #define HB_CLONES_rte
+/* A family compiled once (rte) accounts for a burst 2 values at a time
+ * (item_sum.h's hb_item_sums_inline2, SSE2 registers): GCC's emulation of
+ * vectors of 4 on plain x86-64 keeps their accumulators on the stack, a
+ * load and a store a step, and rte's 1P1C bursts ran at 0.71 of the bare
+ * loop with it (perf: the pass's stack traffic the consumer's hottest
+ * lines). The cloned families' AVX2 clone holds vectors of 4 in registers. */
+#define HB_NARROW_generic 0
+#define HB_NARROW_flat 0
+#define HB_NARROW_numaring 0
+#define HB_NARROW_rte 1
 /* symmetric variants with local work: the generic family's only */
 #define HB_SYM_WORK_generic(x) x
 #define HB_SYM_WORK_flat(x)

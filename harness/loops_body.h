@@ -119,7 +119,7 @@ static ALWAYS_INLINE void produce(struct hb_producer *p, void *h, enum hb_item_k
 }
 
 static ALWAYS_INLINE void consume(struct hb_consumer *c, void *h, enum hb_item_kind kind,
-				  int bursts, int account, int work, hb_dequeue_fn *deq,
+				  int bursts, int account, int work, int narrow, hb_dequeue_fn *deq,
 				  hb_dequeue_burst_fn *deqb)
 {
 	struct hb_run *run = c->run;
@@ -155,7 +155,7 @@ static ALWAYS_INLINE void consume(struct hb_consumer *c, void *h, enum hb_item_k
 		if (run1)
 			take1(c, items, &o);
 		else if (account)
-			take(c, items, got, kind, item_sum, 0);
+			take(c, items, got, kind, item_sum, narrow);
 		total += got;
 		/* Relaxed: a count for the main thread's window; the final value
 		 * is read after pthread_join. */
@@ -312,7 +312,7 @@ static ALWAYS_INLINE void symmetric(struct hb_producer *p, void *h, enum hb_sym_
 #define HB_CONSUMER_(fam, name, kind, b, a, w, deq, deqb)                                  \
 	static __attribute__((noinline)) HB_CLONES_##fam void fam##_##name(struct hb_consumer *c, void *h) \
 	{                                                                                   \
-		consume(c, h, kind, b, a, w, deq, deqb);                                    \
+		consume(c, h, kind, b, a, w, HB_NARROW_##fam, deq, deqb);                   \
 	}
 
 /* The symmetric variants of family fam: [mode][burst enqueues][burst
