@@ -169,13 +169,14 @@ class QuickRuns(unittest.TestCase):
     def test_bench_fidelity_quick_pairs_every_configuration_and_nothing_more(self):
         kinds = []
 
+        # each run with its two line trips (ns), both near: no pair runs again
         def fake_harness(a, queue, burst, item, outdir, extra=(), config="1p1c"):
             kinds.append(("harness", config, item, tuple(extra)))
-            return RATE[queue] * 0.9
+            return RATE[queue] * 0.9, (30.0, 31.0)
 
         def fake_bare(a, queue, burst, config="1p1c", item="inline"):
             kinds.append(("bare", config, item, ()))
-            return RATE[queue]
+            return RATE[queue], (29.0, 32.0)
         with mock.patch.object(bench_fidelity, "run_harness", fake_harness), \
                 mock.patch.object(bench_fidelity, "run_bare", fake_bare):
             out, rows = run_main(bench_fidelity.main, self.quick_args("bench-fidelity"))
@@ -185,6 +186,9 @@ class QuickRuns(unittest.TestCase):
         self.assertEqual(len(rows), looks.LOOKS[0] * len(bench_fidelity.QUEUES) * 2 * 2 * 3)
         self.assertNotIn("2p2c", out)
         self.assertNotIn("where the time goes", out)
+        self.assertIn("placement: 0 re-runs", out)
+        self.assertTrue(all(r["placement_reruns"] == 0 and r["c2c_one_way_after_ns"]
+                            for r in rows))
         self.check_claims("bench-fidelity", rows, ("harness.fidelity", "harness.fidelity-message"))
 
     def check_claims(self, name, rows, ids):
