@@ -91,6 +91,23 @@ def annotation_of(r, ratio, said):
 # --------------------------------------------------------------------------
 # The main figure: one bar per look-up mode, in the group the design fixes
 
+def floor_words(rows, bars, key, extra):
+    """The harness's floor, what an item costs through the same code with the
+    null queue (1e9 / harness_ops_per_s, median over the runs drawn), in ns
+    (None: not measured); its caption line and the oversubscription's go to
+    extra."""
+    hall = findings.harness_alone(rows)
+    harness_ns = 1e9 / hall if hall else None
+    if harness_ns is not None:
+        extra.append(harness_status(rows, sum(b["harness_bound"] for b in bars),
+                                    value="the floor: %.1f ns per item" % harness_ns,
+                                    mark="labelled harness-bound"))
+    else:
+        extra.append(harness_status(rows))
+    extra.append(oversub_status(rows, key, mark="'oversubscribed' on the bar"))
+    return harness_ns
+
+
 @FC.condensed
 def prep(host):
     allrows, ts, extra = first_threads(host)
@@ -156,15 +173,7 @@ def prep(host):
                      "\u00d7 %g" % (STUDY_OVER, study["ns"], 1 + STUDY_OVER))
     else:
         extra.append("study's value not drawn: no libnuma and none run to scale it by")
-    hall = findings.harness_alone(rows)
-    harness_ns = 1e9 / hall if hall else None
-    bound = sum(b["harness_bound"] for b in bars)
-    if harness_ns is not None:
-        extra.append(harness_status(rows, bound, value="the floor: %.1f ns per item"
-                                    % harness_ns, mark="labelled harness-bound"))
-    else:
-        extra.append(harness_status(rows))
-    extra.append(oversub_status(rows, key, mark="'oversubscribed' on the bar"))
+    harness_ns = floor_words(rows, bars, key, extra)
     extra.append(pooled_note(rows, key))
     p = {"kind": "f1", "bars": bars, "missing": missing, "ratio": ratio, "rows": rows,
          "harness_ns": harness_ns, "modes": modes, "group": group, "known": known,
@@ -354,17 +363,7 @@ def prep_regimes(host):
                      "movement and look-up" % ", ".join(sorted(
                          {FC.group_label(b["group"]) for b in bars if b["data"] is None})))
     extra.append("ns per item = 1e9 / throughput")
-    # the harness's floor: what an item costs through the same code with the null
-    # queue (1e9 / harness_ops_per_s, median over the runs drawn)
-    hall = findings.harness_alone(rows)
-    harness_ns = 1e9 / hall if hall else None
-    bound = sum(b["harness_bound"] for b in bars)
-    if harness_ns is not None:
-        extra.append(harness_status(rows, bound, value="the floor: %.1f ns per item"
-                                    % harness_ns, mark="labelled harness-bound"))
-    else:
-        extra.append(harness_status(rows))
-    extra.append(oversub_status(rows, key, mark="'oversubscribed' on the bar"))
+    harness_ns = floor_words(rows, bars, key, extra)
     extra.append(FC.split_words(rows) or None)
     extra.append(pooled_note(rows, key))
     p = {"kind": "f1-regimes", "bars": bars, "ratio": ratio, "rows": rows, "harness_ns": harness_ns,
