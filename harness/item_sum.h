@@ -24,8 +24,10 @@
  *            values at a time where the CPU has AVX2 (loops.c compiles the
  *            loops twice, and the CPU picks one at load), else GCC's vectors
  *            of 4 as two 128-bit halves (SSE2, any x86-64); 2 values at a
- *            time (hb_item_sums_inline2) in the loops compiled once: the
- *            symmetric ones, and rte's (loops.c, HB_NARROW_)
+ *            time (hb_item_sums_inline2) in the loops compiled once (rte's,
+ *            and the generic family's symmetric ones) and in flat's and
+ *            numaring's symmetric loops where they do not run as AVX2
+ *            (loops.c, HB_NARROW_, HB_SYM_NARROW_)
  *   scalar   one value at a time, a call per burst
  *   vector   2 values at a time, a call per burst
  *   avx2     4 values at a time, a call per burst; CPUs with AVX2 only
@@ -94,7 +96,7 @@ static inline __attribute__((always_inline)) void hb_item_sums_inline(void *cons
 }
 
 /* The same pass in vectors of 2 (SSE2 registers): the symmetric loops'
- * (pairs, mixed), which are not compiled twice. There GCC's emulation of
+ * (pairs, mixed) where they do not run as AVX2. There GCC's emulation of
  * vectors of 4 kept its accumulators on the stack, and with the default
  * backoff letting one thread run alone at L1 speed that cost a sixth of
  * pairs' bursts (interleaved pairs on the AMD f26m2 VM). */

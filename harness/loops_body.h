@@ -175,7 +175,7 @@ static ALWAYS_INLINE void consume(struct hb_consumer *c, void *h, enum hb_item_k
  * enqueues, burst dequeues, the workload (mixed or pairs) and the work. */
 static ALWAYS_INLINE void symmetric(struct hb_producer *p, void *h, enum hb_sym_mode mode,
 				    int burst_enqueues, int burst_dequeues, int mixed, int work,
-				    hb_enqueue_fn *enq, hb_dequeue_fn *deq,
+				    int narrow, hb_enqueue_fn *enq, hb_dequeue_fn *deq,
 				    hb_enqueue_burst_fn *enqb, hb_dequeue_burst_fn *deqb)
 {
 	struct hb_run *run = p->run;
@@ -260,7 +260,7 @@ static ALWAYS_INLINE void symmetric(struct hb_producer *p, void *h, enum hb_sym_
 				got = HB_OP(deq, ops->dequeue, h, &items[0]) == 0;
 			if (got) {
 				if (account)
-					take(c, items, got, kind, item_sum, 1);
+					take(c, items, got, kind, item_sum, narrow);
 				total += got;
 				/* Relaxed: a count for the main thread's window and
 				 * for hb_inflight_room; read after pthread_join. */
@@ -293,7 +293,7 @@ static ALWAYS_INLINE void symmetric(struct hb_producer *p, void *h, enum hb_sym_
 		}
 		polls = 0;
 		if (account)
-			take(c, items, got, kind, item_sum, 1);
+			take(c, items, got, kind, item_sum, narrow);
 		total += got;
 		atomic_store_explicit(&c->received, total, memory_order_relaxed);
 		if (stop_early && hb_phase(run) >= PH_STOP_PRODUCERS)
@@ -320,14 +320,17 @@ static ALWAYS_INLINE void symmetric(struct hb_producer *p, void *h, enum hb_sym_
  * HB_SYM_AT_ (the table's entry). HB_SYM_WORK_<fam>(x) is x where the
  * family has its own variants with local work, else nothing (loops.c: with
  * hundreds of nanoseconds of work between operations a call costs nothing
- * measurable, and each variant is compile time). Not AVX2 clones (loops.c's
- * HB_CLONES_): pairs and mixed dequeue where the accounting is no bottleneck. */
+ * measurable, and each variant is compile time). HB_SYM_CLONES_<fam> and
+ * HB_SYM_NARROW_<fam> (loops.c) say whether its variants are AVX2 clones
+ * and whether they account for a burst 2 values at a time (take's narrow:
+ * a constant, or a run-time one evaluated once per call). */
 #define HB_SYM_NAME_(fam, m, be, bd, mx, wk) fam##_sym_##m##_##be##bd##mx##wk
 #define HB_SYM_FN_(fam, m, be, bd, mx, wk, enq, deq, enqb, deqb)                          \
-	static __attribute__((noinline)) void HB_SYM_NAME_(fam, m, be, bd, mx, wk)(        \
-	    struct hb_producer * p, void *h)                                                \
+	static __attribute__((noinline)) HB_SYM_CLONES_##fam void HB_SYM_NAME_(             \
+	    fam, m, be, bd, mx, wk)(struct hb_producer * p, void *h)                        \
 	{                                                                                   \
-		symmetric(p, h, m, be, bd, mx, wk, enq, deq, enqb, deqb);                   \
+		symmetric(p, h, m, be, bd, mx, wk, HB_SYM_NARROW_##fam, enq, deq, enqb,     \
+			  deqb);                                                            \
 	}
 #define HB_SYM_AT_(fam, m, be, bd, mx, wk, ...) [m][be][bd][mx][wk] = HB_SYM_NAME_(fam, m, be, bd, mx, wk),
 #define HB_SYM_WK_(X, fam, m, be, bd, mx, ...) X(fam, m, be, bd, mx, 0, __VA_ARGS__) HB_SYM_WORK_##fam(X(fam, m, be, bd, mx, 1, __VA_ARGS__))

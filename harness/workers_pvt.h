@@ -336,8 +336,8 @@ static __attribute__((noinline, unused)) int timed_bits_wrong(void *const *value
  * consecutive sequences (the usual case); then the run's two ends are its
  * count, its checksum and its order (tally_run), and only a burst with a
  * timed item is looked at again. The pass is compiled in (item_sum NULL,
- * --accounting auto: 4 values at a time, or 2 where `narrow`, a constant of
- * the loops compiled once: the symmetric ones and rte's, loops.c) or called
+ * --accounting auto: 4 values at a time, or 2 where `narrow`: the loops
+ * compiled once, and the symmetric ones not run as AVX2, loops.c) or called
  * per burst (a named width). Anything else
  * (several producers, a gap, a bad producer field, messages) goes item by
  * item, cutting it into runs of one producer's consecutive sequences, each
@@ -370,7 +370,7 @@ static ALWAYS_INLINE void take(struct hb_consumer *c, void **items, unsigned got
 		struct hb_item_sums s;
 		if (item_sum)
 			item_sum(items, got, &s);
-		else if (narrow) /* a constant: loops compiled once (item_sum.h) */
+		else if (narrow) /* loops compiled once, or not run as AVX2 (loops.c) */
 			hb_item_sums_inline2(items, got, &s);
 		else
 			hb_item_sums_inline(items, got, &s);
