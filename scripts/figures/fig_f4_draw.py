@@ -199,6 +199,24 @@ def draw_changes(ax, p, pn, idle_once=False):
     return vals, idle, labels
 
 
+def finish_change_panel(ax, p, idle, step, first_col):
+    """A change panel's last marks: a "not exercised" box per group in idle
+    (draw_changes), from the top down, step apart (axes fraction); the
+    percentage ticks; the y label in the first column."""
+    for k, g in enumerate(idle):
+        rate = ("%.2g" % (g["none_failed"] * 1000)) if g["none_failed"] is not None else "?"
+        ax.text(0.5, 0.97 - step * k, "%snot exercised\n(none lost %s races per 1,000 "
+                "operations)" % (work_words(g["work"]) + ": " if len(p["works"]) > 1 else "",
+                                 rate),
+                transform=ax.transAxes, ha="center", va="top", fontsize=8, color="0.15",
+                zorder=5, gid="f4-not-exercised", linespacing=1.1,
+                bbox=dict(boxstyle="round,pad=0.25", fc="white", ec="0.6"))
+    ax.yaxis.set_major_formatter(fig_draw.ticker.FuncFormatter(
+        lambda v, _p: fmt_pct(v) if v else "0"))
+    if first_col:
+        ax.set_ylabel(F4_ROWS[1][1])
+
+
 def draw_f4_change(ax, p, pn, first_col, bottom):
     """Each backoff's paired change against none at the panel's quoted thread
     count: a dot and its interval per amount of work, its value beside it
@@ -238,18 +256,7 @@ def draw_f4_change(ax, p, pn, first_col, bottom):
     ax.set_ylim(lo - 0.08 * span, hi + span * (0.12 + 0.2 * len(idle)))
     f4_category_axis(ax, p, bottom)
     place_labels(ax, labels)
-    for k, g in enumerate(idle):
-        rate = ("%.2g" % (g["none_failed"] * 1000)) if g["none_failed"] is not None else "?"
-        ax.text(0.5, 0.97 - 0.14 * k, "%snot exercised\n(none lost %s races per 1,000 "
-                "operations)" % (work_words(g["work"]) + ": " if len(p["works"]) > 1 else "",
-                                 rate),
-                transform=ax.transAxes, ha="center", va="top", fontsize=8, color="0.15",
-                zorder=5, gid="f4-not-exercised", linespacing=1.1,
-                bbox=dict(boxstyle="round,pad=0.25", fc="white", ec="0.6"))
-    ax.yaxis.set_major_formatter(fig_draw.ticker.FuncFormatter(
-        lambda v, _p: fmt_pct(v) if v else "0"))
-    if first_col:
-        ax.set_ylabel(F4_ROWS[1][1])
+    finish_change_panel(ax, p, idle, 0.14, first_col)
 
 
 def f4_legend(ax, p):
@@ -347,18 +354,7 @@ def draw_f4_main_panel(ax, p, pn, first_col):
     ax.grid(axis="x", visible=False)
     ax.set_xlabel("backoff after a lost race")
     place_labels(ax, labels)
-    for k, g in enumerate(idle):
-        rate = ("%.2g" % (g["none_failed"] * 1000)) if g["none_failed"] is not None else "?"
-        ax.text(0.5, 0.97 - 0.15 * k, "%snot exercised\n(none lost %s races per 1,000 "
-                "operations)" % (work_words(g["work"]) + ": " if len(p["works"]) > 1 else "",
-                                 rate),
-                transform=ax.transAxes, ha="center", va="top", fontsize=8, color="0.15",
-                zorder=5, gid="f4-not-exercised", linespacing=1.1,
-                bbox=dict(boxstyle="round,pad=0.25", fc="white", ec="0.6"))
-    ax.yaxis.set_major_formatter(fig_draw.ticker.FuncFormatter(
-        lambda v, _p: fmt_pct(v) if v else "0"))
-    if first_col:
-        ax.set_ylabel(F4_ROWS[1][1])
+    finish_change_panel(ax, p, idle, 0.15, first_col)
     threads = "" if len(p["quoted"]) == 1 else " (%s threads)" % "/".join(
         str(g["threads"]) for g in pn["groups"][:1])
     ax.set_title(pn["title"] + threads, fontsize=10)
