@@ -903,15 +903,22 @@ def cmd_readme(a):
         write_whole(a.file, new)
 
 
+def own_folder(results):
+    """(this machine's host folder under results, as a sweep of this working
+    tree would claim it, and the working tree's fingerprint); exit 2 where
+    the machine cannot be told or no folder fits."""
+    try:
+        fp = hostid.fingerprint(hostid.machine_identity()[0])
+        dirs, _ = hostid.claim(results, [hostid.host_key()], fp, write=False)
+    except (hostid.IdentityError, hostid.NoFolder) as e:
+        die(str(e))
+    return dirs[hostid.host_key()], fp
+
+
 def cmd_report(a):
     """This working tree's own host folder (hostid's marker), its reproduction
     report printed by the analysis' command line; exit 2 where there is none."""
-    try:
-        fp = hostid.fingerprint(hostid.machine_identity()[0])
-        dirs, _ = hostid.claim(a.results, [hostid.host_key()], fp, write=False)
-    except (hostid.IdentityError, hostid.NoFolder) as e:
-        die(str(e))
-    d = dirs[hostid.host_key()]
+    d, fp = own_folder(a.results)
     if hostid.owner(d, fp) != "ours":
         die(f"no results of this working tree under {a.results} ({os.path.basename(d)} would "
             "be its folder): run make experiments first")
@@ -942,12 +949,7 @@ def estimate_here(a):
 def cmd_record_time(a):
     """make experiments' last step: the wall time since it started beside the
     estimate its runner recorded, in this working tree's host folder."""
-    try:
-        fp = hostid.fingerprint(hostid.machine_identity()[0])
-        dirs, _ = hostid.claim(a.results, [hostid.host_key()], fp, write=False)
-    except (hostid.IdentityError, hostid.NoFolder) as e:
-        die(str(e))
-    d = dirs[hostid.host_key()]
+    d, fp = own_folder(a.results)
     path = os.path.join(d, TIME_TXT)
     rec = read_time_record(path)
     if hostid.owner(d, fp) != "ours" or not os.path.isdir(os.path.join(d, "env")):
