@@ -29,7 +29,7 @@ from ..analysis import nrdata
 from ..common import manifest
 from .fig_common import condensed
 from .fig_draw import dodger
-from .fig_gnuplot import g, g3, is_bound, ov_col
+from .fig_gnuplot import dat_header, g, g3, is_bound, ov_col, SEE_BLOCKS
 from .fig_host import (
     bound_count, caption_lines, color_of, failed_per_1000, HARNESS_LABEL, harness_line,
     order_of, oversub_of, quoted_threads, rgb_int, Said, series_by, summarize,
@@ -441,26 +441,25 @@ def change_rows(p, index=False):
 
 def dat_f4(name, p):
     blocks = dict(F4_DAT_BLOCKS)
-    out = ["# %s: F4, backoff against spinning per workload: four blocks, each its name, "
-           "its columns and its rows: points (one per workload panel, amount of local work "
-           "(hollow 0: the least), backoff and threads: throughput, lost races and time in "
-           "backoff per operation, p99, fairness (fewest / most operations of one thread; "
-           "NaN: not recorded); median, min, max over the reps; under prodcons each "
-           "(pace, regime) group of the runs apart (regime; 'pooled': not split, the "
-           "regimes not recorded or another workload; pt: gnuplot's point type, shape "
-           "per regime; ridx: the group's index; shown_n 1: n beside the dot; "
-           "harness_ops_per_s: the slot's, over all its runs; harness_row 1: the row "
-           "that carries the slot's harness mark, at slot_x); x: the "
-           "category slot (a regime's offset in it) with one thread count, else the "
-           "threads), change vs none (each backoff's paired "
-           "change against none at the panel's quoted thread count, summarize.f4; exercised "
-           "0: none lost < %g race per 1,000 operations there, no change shown: 'not "
-           "exercised'; inconclusive 1: the interval holds 0), the harness alone (null "
-           "queue; NaN: not measured) and the panels (workload, band 1: the study's "
-           "-15..-30%% band, prodcons only)" % (name, nrdata.BACKOFF_EXERCISED * 1000)]
-    out += ["# " + t for t, _e in p["caption"]]
-    out += ["# " + ln for ln in (p.get("annotation") or "").splitlines()]
-    out.append("# columns: see each block's '# columns:' line")
+    what = ("F4, backoff against spinning per workload: four blocks, each its name, "
+            "its columns and its rows: points (one per workload panel, amount of local work "
+            "(hollow 0: the least), backoff and threads: throughput, lost races and time in "
+            "backoff per operation, p99, fairness (fewest / most operations of one thread; "
+            "NaN: not recorded); median, min, max over the reps; under prodcons each "
+            "(pace, regime) group of the runs apart (regime; 'pooled': not split, the "
+            "regimes not recorded or another workload; pt: gnuplot's point type, shape "
+            "per regime; ridx: the group's index; shown_n 1: n beside the dot; "
+            "harness_ops_per_s: the slot's, over all its runs; harness_row 1: the row "
+            "that carries the slot's harness mark, at slot_x); x: the "
+            "category slot (a regime's offset in it) with one thread count, else the "
+            "threads), change vs none (each backoff's paired "
+            "change against none at the panel's quoted thread count, summarize.f4; exercised "
+            "0: none lost < %g race per 1,000 operations there, no change shown: 'not "
+            "exercised'; inconclusive 1: the interval holds 0), the harness alone (null "
+            "queue; NaN: not measured) and the panels (workload, band 1: the study's "
+            "-15..-30%% band, prodcons only)" % (nrdata.BACKOFF_EXERCISED * 1000))
+    # plot.py's notes were never in this file: left out, the file as committed
+    out = dat_header(name, p, what, SEE_BLOCKS, notes=False)
     # points
     out += ["", "", '"points"', "# columns: " + " ".join(blocks["points"])]
     for c, pn in enumerate(p["columns"]):
@@ -594,21 +593,18 @@ F4_CHANGE_DAT_BLOCKS = (
 
 def dat_f4_change(name, p):
     blocks = dict(F4_CHANGE_DAT_BLOCKS)
-    out = ["# %s: F4, the throughput change of each backoff against none (retrying at "
-           "once), per workload: four blocks, each its name, its columns and its rows: "
-           "change vs none (each backoff's paired median change against none at the "
-           "panel's quoted thread count, summarize.f4, and its interval; hollow 0: the "
-           "least local work; x: the backoff's slot (bidx) shifted by the amount of "
-           "work; exercised 0: none lost < %g race per 1,000 operations there, no change "
-           "drawn: 'not exercised'; inconclusive 1: the interval holds 0), panels (a "
-           "workload and amount of work each; band 1: the study's slot drawn), slots "
-           "(the x axis of each panel: the backoffs, none the baseline at 0, then "
-           "'study' in the prodcons panel) and study (the study's -15..-30%% at 32 "
-           "workers, 2 nodes, prodcons: its slot)" % (name, nrdata.BACKOFF_EXERCISED * 1000)]
-    out += ["# " + t for t, _e in p["caption"]]
-    out += ["# " + t for t in p.get("notes") or []]
-    out += ["# " + ln for ln in (p.get("annotation") or "").splitlines()]
-    out.append("# columns: see each block's '# columns:' line")
+    what = ("F4, the throughput change of each backoff against none (retrying at "
+            "once), per workload: four blocks, each its name, its columns and its rows: "
+            "change vs none (each backoff's paired median change against none at the "
+            "panel's quoted thread count, summarize.f4, and its interval; hollow 0: the "
+            "least local work; x: the backoff's slot (bidx) shifted by the amount of "
+            "work; exercised 0: none lost < %g race per 1,000 operations there, no change "
+            "drawn: 'not exercised'; inconclusive 1: the interval holds 0), panels (a "
+            "workload and amount of work each; band 1: the study's slot drawn), slots "
+            "(the x axis of each panel: the backoffs, none the baseline at 0, then "
+            "'study' in the prodcons panel) and study (the study's -15..-30%% at 32 "
+            "workers, 2 nodes, prodcons: its slot)" % (nrdata.BACKOFF_EXERCISED * 1000))
+    out = dat_header(name, p, what, SEE_BLOCKS)
     out += FC.block("change vs none", blocks["change vs none"], change_rows(p, index=True),
                     empty=["none 0 NaN NaN NaN 0 NaN NaN NaN 0 0 0 0 NaN none 0 0"])
     out += FC.block("panels", blocks["panels"], [[

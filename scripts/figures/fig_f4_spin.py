@@ -22,7 +22,7 @@ from . import fig_common as FC
 from . import fig_draw
 from .fig_draw import mark_oversub, no_data, OVERSUB_STYLE  # noqa: F401
 from .fig_f4 import F4_STUDY_BAND, F4_STUDY_COLOR
-from .fig_gnuplot import g
+from .fig_gnuplot import dat_header, g, SEE_BLOCKS
 from .fig_host import caption_lines, color_of, fmt_pct, oversub_of, rgb_int
 
 #: the spin f4-backoff runs at (numaring-bench's defaults, f4-spin.exp's
@@ -171,16 +171,14 @@ F4_SPIN_DAT_BLOCKS = (
 
 def dat_f4_spin(name, p):
     blocks = dict(F4_SPIN_DAT_BLOCKS)
-    out = ["# %s: F4's spin lengths: two blocks, each its name, its columns and its rows: "
-           "spins (a row per backoff and spin length, in PAUSEs: its paired median change "
-           "in throughput against none and its interval, findings.f4_spin; reps: the pairs; "
-           "lost races per 1,000 operations of it and of none, ns in backoff per "
-           "operation) and panels (a backoff each: f4-backoff's setting; exercised 0: none "
-           "lost < %g race per 1,000 operations, no change drawn; the study's -15..-30%%)"
-           % (name, nrdata.BACKOFF_EXERCISED * 1000)]
-    out += ["# " + t for t, _e in p["caption"]]
-    out += ["# " + t for t in p.get("notes") or []]
-    out.append("# columns: see each block's '# columns:' line")
+    what = ("F4's spin lengths: two blocks, each its name, its columns and its rows: "
+            "spins (a row per backoff and spin length, in PAUSEs: its paired median change "
+            "in throughput against none and its interval, findings.f4_spin; reps: the pairs; "
+            "lost races per 1,000 operations of it and of none, ns in backoff per "
+            "operation) and panels (a backoff each: f4-backoff's setting; exercised 0: none "
+            "lost < %g race per 1,000 operations, no change drawn; the study's -15..-30%%)"
+            % (nrdata.BACKOFF_EXERCISED * 1000))
+    out = dat_header(name, p, what, SEE_BLOCKS)
     per = lambda v: None if v is None else v * 1000   # noqa: E731
     out += FC.block("spins", blocks["spins"], [[
         str(c), pn["backoff"], "%d" % d["spin"], g(d.get("change_pct")),

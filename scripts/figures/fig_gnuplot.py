@@ -29,14 +29,21 @@ def ov_col(v):
     return "NaN" if v is None else "%d" % int(v)
 
 
-def dat_header(name, p, what, columns):
+#: the columns line of a .dat of several blocks
+SEE_BLOCKS = ["see each block's '# columns:' line"]
+
+
+def dat_header(name, p, what, columns, notes=True):
+    """A .dat's header: '# <name>: <what>', its caption's, notes' (where
+    notes) and annotation's lines, and its columns (SEE_BLOCKS where each
+    block names its own)."""
     out = ["# %s: %s" % (name, what)]
     for text, _e in p["caption"]:
         out.append("# " + text)
-    for text in p.get("notes") or []:
+    for text in (p.get("notes") or []) if notes else []:
         out.append("# " + text)
-    if p.get("annotation"):
-        out.append("# " + p["annotation"])
+    # a line of the annotation each (F4's is a line per workload)
+    out += ["# " + ln for ln in (p.get("annotation") or "").splitlines()]
     out.append("# columns: " + " ".join(columns))
     return out
 

@@ -32,7 +32,7 @@ from . import fig_draw
 from .fig_draw import (
     annotate_title, dodger, draw_series, HARNESS_STYLE, legend, mark_oversub, ring_bound,
     value_axis)
-from .fig_gnuplot import dat_header, is_bound, ov_col
+from .fig_gnuplot import dat_header, is_bound, ov_col, SEE_BLOCKS
 from .fig_host import (
     bound_count, caption_lines, ceiling_groups, color_of, HARNESS_LABEL, harness_line,
     harness_of, harness_status, is_over, marker_of, order_of, oversub_status,
@@ -302,7 +302,7 @@ def dat_lines(name, p):
                      "ceiling lines (several "
                      "thread counts; one sub-block per line) and the harness alone (the "
                      "null queue; NaN: not measured)" % (fam, fam, fam),
-                     ["see each block's '# columns:' line"])
+                     SEE_BLOCKS)
     cat = bool(p.get("categorical"))
     xs = sorted({q[0] for pts in p["series"].values() for q in pts})
     keys = [(v, gr) for v in p["order"] for gr in p["groups"] if (v, gr) in p["series"]]

@@ -42,7 +42,7 @@ from .fig_lines import group_key  # noqa: F401 - fig_peers_latency's too
 from .fig_draw import (
     dodger, harness_style, HARNESS_STYLE, legend_axis, mark_oversub, no_data,
     threads_axis, value_axis)
-from .fig_gnuplot import dat_header, is_bound, ov_col
+from .fig_gnuplot import dat_header, is_bound, ov_col, SEE_BLOCKS
 from .fig_host import (
     bound_count, caption_lines, color_of, failed_per_1000, HARNESS_LABEL, harness_line,
     harness_status, is_over, item_of, ITEM_TITLES, items_in, marker_of, order_of,
@@ -507,7 +507,7 @@ def dat_peers(name, p):
                        "threads; series (queue, group) apart by a blank line; pt, dot, dt: "
                        "gnuplot's point type (shape: regime; filled: free), a dot inside "
                        "(consumer-paced), dash (pace); then the ceiling, the harness alone "
-                       "and the pairs", ["see each block's '# columns:' line"])
+                       "and the pairs", SEE_BLOCKS)
     cat = int(p["categorical"])
     show_n = int(split_somewhere(p))
     rows = []

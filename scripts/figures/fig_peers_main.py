@@ -36,7 +36,7 @@ from ..common import regime
 from . import fig_common as FC
 from . import fig_draw
 from .fig_draw import legend_outside, no_data, value_axis
-from .fig_gnuplot import dat_header, ov_col
+from .fig_gnuplot import dat_header, ov_col, SEE_BLOCKS
 from .fig_host import (
     caption_lines, color_of, harness_status, HARNESS_BOUND, HARNESS_LABEL, item_of, items_in,
     oversub_status, quoted_threads, workload_of)
@@ -307,7 +307,7 @@ def dat_peers_main(name, p):
                      "floors, apart by %g slots), the median throughput and its interval; "
                      "message 1: the queue's message-item runs (it takes no inline items); "
                      "harness_slot 1: the harness alone; then the groups and the panels"
-                     % GROUP_GAP, ["see each block's '# columns:' line"])
+                     % GROUP_GAP, SEE_BLOCKS)
     srows, grows, prows = [], [], []
     n = len(p["panels"])
     for k, pn in enumerate(p["panels"]):
