@@ -47,11 +47,18 @@ from .fig_host import (
 
 #: F5's target: every point realizes at least this share of its configured batch
 REALIZED_TARGET = 0.8
+#: what the realized batch is, as the captions write it
+TRANSFER_FORMULA = "(items_in + items_out) / (batches_in + batches_out)"
 
 
 def point_of(row):
     """A run's point: (threads, configured batch)."""
     return nrdata.threads(row), int(float(row["batch"]))
+
+
+def queue_of(row):
+    """A run's queue (numaring where the column is empty: older results)."""
+    return row.get("queue") or "numaring"
 
 
 def realized_of(row):
@@ -68,14 +75,70 @@ def realized_of(row):
     return None, None
 
 
+def share_words(ratios):
+    """'measured / ceiling: lo%-hi%' of the points' ratios, None without any."""
+    if not ratios:
+        return None
+    return "measured / ceiling: %.0f%%\u2013%.0f%%" % (100 * min(ratios), 100 * max(ratios))
+
+
+def x_note(realized, sources):
+    """The caption's line of what the supplement's x axis is: the realized
+    batch (from summary.csv's column, the queue counters, or both) or, where
+    no run recorded it, the configured batch (a warning)."""
+    if not realized:
+        return ("x: the CONFIGURED batch \u2014 these results record no items per transfer "
+                "(no items_per_transfer, no queue counters): what a transfer moved is "
+                "unknown", "warn")
+    if "counters" not in sources:
+        how = " (summary.csv's items_per_transfer = %s), " % TRANSFER_FORMULA
+    elif "column" not in sources:
+        how = (", %s: from the queue counters (these results have no items_per_transfer "
+               "column); " % TRANSFER_FORMULA)
+    else:
+        how = ", %s: items_per_transfer in %d runs, from the queue counters in %d; " % (
+            TRANSFER_FORMULA, sources["column"], sources["counters"])
+    return ("x: the realized batch, items moved per cross-node transfer" + how + "median over "
+            "the reps of each point; the label beside a point (b=N) is its configured batch",
+            None)
+
+
+def realized_notes(pts, below, missing):
+    """(the caption's line, the panel's short finding) of the realized share
+    of the configured batch, pts [(threads, batch, realized / configured)],
+    against REALIZED_TARGET; below: the points under it; missing: how many
+    points record none."""
+    if not pts:
+        return ("realized / configured batch: not measured", None), None
+    worst = min(pts, key=lambda x: x[2])
+    if len(pts) <= 12:
+        per = "; ".join("%d threads: %s" % (t, ", ".join(
+            "b=%d %.2f" % (b, f) for t2, b, f in pts if t2 == t))
+            for t in sorted({x[0] for x in pts}))
+    else:
+        per = "median %.2f" % statistics.median(x[2] for x in pts)
+    verdict = ("holds at every point" if not below else
+               "does NOT hold at %d of %d points (%s)" % (
+                   len(below), len(pts), ", ".join("b=%d at %d threads" % (b, t)
+                                                  for t, b, _f in below)))
+    rnote = ("realized / configured batch: %s; minimum %.2f (b=%d at %d threads); target "
+             "realized >= %.1f \u00d7 configured: %s%s" % (
+                 per, worst[2], worst[1], worst[0], REALIZED_TARGET, verdict,
+                 "; not measured at %d points (x = configured there)" % missing
+                 if missing else ""), "warn" if below else None)
+    short = "realized \u2265 %.1f\u00d7 configured at every point: %s (min %.2f\u00d7)" % (
+        REALIZED_TARGET, "yes" if not below else "NO, %d of %d below" % (
+            len(below), len(pts)), worst[2])
+    return rnote, short
+
+
 @condensed
 def prep_f5_open(host):
-    """F5's supplement: throughput against the realized batch (the median items
-    per cross-node transfer of each point), the configured batch a label
-    beside each point; per point (x, med, min, max, n, ceiling, harness,
-    oversubscribed, batch, realized median or None, realized min, realized
-    max), sorted by batch. Where a point's runs record no transfers its x is
-    the configured batch. The open-loop runs, or every run where there are
+    """F5's supplement: per thread count, per point (x, med, min, max, n,
+    ceiling, harness, oversubscribed, batch, realized median or None, realized
+    min, realized max), sorted by batch; x the realized batch (the median items
+    per cross-node transfer of the point), the configured batch where its runs
+    record no transfers. The open-loop runs, or every run where there are
     none (older results); the closed loop is the main figure's (prep_f5)."""
     rows, closed_rows = split(host.data["f5-ceiling"])
     ceil = host.ceiling.drawn(rows, point_of)
@@ -90,53 +153,13 @@ def prep_f5_open(host):
            if q[9] is not None]
     missing = sum(1 for pl in lines.values() for q in pl if q[9] is None)
     realized = bool(pts)
-    # what the x axis is, and whether the batches were realized
-    if not realized:
-        xnote = ("x: the CONFIGURED batch \u2014 these results record no items per transfer "
-                 "(no items_per_transfer, no queue counters): what a transfer moved is "
-                 "unknown", "warn")
-    elif "column" in sources and "counters" not in sources:
-        xnote = ("x: the realized batch, items moved per cross-node transfer (summary.csv's "
-                 "items_per_transfer = (items_in + items_out) / (batches_in + batches_out)), "
-                 "median over the reps of each point; the label beside a point (b=N) is its "
-                 "configured batch", None)
-    else:
-        xnote = ("x: the realized batch, items moved per cross-node transfer, (items_in + "
-                 "items_out) / (batches_in + batches_out): %s; median over the reps of each "
-                 "point; the label beside a point (b=N) is its configured batch" % (
-                     "from the queue counters (these results have no items_per_transfer "
-                     "column)" if "column" not in sources else
-                     "items_per_transfer in %d runs, from the queue counters in %d"
-                     % (sources.get("column", 0), sources.get("counters", 0))), None)
     below = [x for x in pts if x[2] < REALIZED_TARGET]
-    if realized:
-        worst = min(pts, key=lambda x: x[2])
-        if len(pts) <= 12:
-            per = "; ".join("%d threads: %s" % (t, ", ".join(
-                "b=%d %.2f" % (b, f) for t2, b, f in pts if t2 == t))
-                for t in sorted({x[0] for x in pts}))
-        else:
-            per = "median %.2f" % statistics.median(x[2] for x in pts)
-        verdict = ("holds at every point" if not below else
-                   "does NOT hold at %d of %d points (%s)" % (
-                       len(below), len(pts), ", ".join("b=%d at %d threads" % (b, t)
-                                                      for t, b, _f in below)))
-        rnote = ("realized / configured batch: %s; minimum %.2f (b=%d at %d threads); target "
-                 "realized >= %.1f \u00d7 configured: %s%s" % (
-                     per, worst[2], worst[1], worst[0], REALIZED_TARGET, verdict,
-                     "; not measured at %d points (x = configured there)" % missing
-                     if missing else ""), "warn" if below else None)
-        short = "realized \u2265 %.1f\u00d7 configured at every point: %s (min %.2f\u00d7)" % (
-            REALIZED_TARGET, "yes" if not below else "NO, %d of %d below" % (
-                len(below), len(pts)), worst[2])
-    else:
-        rnote = ("realized / configured batch: not measured", None)
-        short = None
+    rnote, short = realized_notes(pts, below, missing)
     loads = sorted({load_of(r) for r in rows}, key=lambda v: float(v) if v else -1.0)
     lingers = sorted({nrdata.num(r, "linger_us") for r in rows} - {None})
-    if loads and loads[-1]:
-        how = "open loop at %s of capacity" % " / ".join(
-            pct_label(100 * float(x)) for x in loads if x)
+    pcts = [pct_label(100 * float(x)) for x in loads if x]
+    if pcts:
+        how = "open loop at %s of capacity" % " / ".join(pcts)
     else:
         how = ("closed loop (no load recorded): a saturated producer moves only the room left "
                "at the destination")
@@ -144,35 +167,36 @@ def prep_f5_open(host):
         how += "; consumers wait up to %s \u00b5s for a full batch (linger)" % "/".join(
             "%g" % x for x in lingers)
     pins = sorted({r.get("pin", "") for r in rows if r.get("pin", "")})
+    key = lambda r: (nrdata.threads(r), r["batch"])  # noqa: E731
     extra = [host.ceiling.status(),
              harness_status(rows, bound_count(lines), drawn="dash-dot, same colour"),
              "pin: %s" % ", ".join(pins) if pins else None, how,
-             oversub_status(rows, lambda r: (nrdata.threads(r), r["batch"])),
-             pooled_note(rows, lambda r: (nrdata.threads(r), r["batch"]))]
+             oversub_status(rows, key), pooled_note(rows, key)]
     ratios = [q[1] / q[5] for pl in lines.values() for q in pl if q[5]]
-    ann = None
-    if ratios:
-        ann = "measured / ceiling: %.0f%%\u2013%.0f%%" % (100 * min(ratios), 100 * max(ratios))
     caption = caption_lines(host, rows, extra)
-    caption[len(caption) - 1:len(caption) - 1] = [xnote, rnote]
+    caption[len(caption) - 1:len(caption) - 1] = [x_note(realized, sources), rnote]
     if closed_rows and closed_rows is not rows:
         caption.insert(len(caption) - 1, ("the closed loop (%d runs, the capacity against the "
                                           "ceiling): the main figure f5-ceiling"
                                           % len(closed_rows), None))
-    p = {"kind": "f5open", "lines": lines, "threads": sorted(lines),
-         # every run's items crossed nodes: the throughput in items per line trip too
-         "trip_ns": nrdata.probe_trip_ns(os.path.join(host.results, host.name))
-         if rows and all(nrdata.crosses_nodes(r) for r in rows) else None,
-         "rows": rows, "realized": realized, "realized_points": pts,
-         "realized_below": below, "realized_note": short, "loads": loads, "grid": (1, 2),
-         "title": "F5 open loop: throughput vs batch size %s, against the physical ceiling" % (
-             "as realized (items per transfer)" if realized
-             else "(configured: realized not recorded)"),
-         "annotation": ann, "has_ceiling": bool(ratios),
-         "has_harness": any(q[6] for pl in lines.values() for q in pl),
-         "caption": caption}
-    p["drawn"] = drawn_open(p)
-    return p
+    kind = "realized" if realized else "configured"
+    drawn = ("open loop at %s load: throughput against the %s batch (b=N labels the "
+             "configured), ceiling dashed" % ("/".join(pcts), kind) if pcts else
+             "throughput against the %s batch, ceiling dashed" % kind)
+    return {"kind": "f5open", "lines": lines, "threads": sorted(lines),
+            # every run's items crossed nodes: the throughput in items per line trip too
+            "trip_ns": nrdata.probe_trip_ns(os.path.join(host.results, host.name))
+            if rows and all(nrdata.crosses_nodes(r) for r in rows) else None,
+            "rows": rows, "realized": realized,
+            "realized_points": pts, "realized_below": below,
+            "realized_note": short, "loads": loads, "grid": (1, 2),
+            "title": "F5 open loop: throughput vs batch size %s, against the physical "
+                     "ceiling" % ("as realized (items per transfer)" if realized
+                                  else "(configured: realized not recorded)"),
+            "annotation": share_words(ratios), "has_ceiling": bool(ratios),
+            "has_harness": any(q[6] for pl in lines.values() for q in pl), "caption": caption,
+            "drawn": "%s, and its share of the ceiling; median of the runs, whisker "
+                     "min\u2013max" % drawn}
 
 
 #: the most queues the main figure draws a capacity panel for (a panel each,
@@ -193,27 +217,25 @@ def prep_f5(host):
     supplement (prep_f5_open) draws what ran."""
     allrows = host.data["f5-ceiling"]
     crows = [r for r in allrows if is_closed(r)]
-    qs = order_of("queue", {(r.get("queue") or "numaring") for r in crows})
-    queues = [(q, prep_closed(host, [r for r in crows if (r.get("queue") or "numaring") == q]))
+    qs = order_of("queue", {queue_of(r) for r in crows})
+    drawn_rows = [r for r in crows if queue_of(r) in qs[:MAX_QUEUES]]
+    queues = [(q, prep_closed(host, [r for r in crows if queue_of(r) == q]))
               for q in qs[:MAX_QUEUES]]
-    drawn_rows = [r for r in crows if (r.get("queue") or "numaring") in qs[:MAX_QUEUES]]
-    ratios = [x for _q, cl in queues for x in cl["ratios"]]
-    terms = sorted({t for _q, cl in queues for t in cl["terms"]})
-    threads = sorted({t for _q, cl in queues for t in cl["threads"]})
+    cls = [cl for _q, cl in queues]
+    ratios = [x for cl in cls for x in cl["ratios"]]
+    terms = sorted({t for cl in cls for t in cl["terms"]})
     where = {}
-    for _q, cl in queues:
+    for cl in cls:
         for t in cl["threads"]:
-            for b, term in binding_labels([q for q in cl["lines"][t] if q[5]]):
+            for b, term in binding_labels(cl["lines"][t]):
                 where.setdefault(term, []).append(b)
     # the finding: the share reached over the share panel, the binding terms
     # (and the study's) over the capacity's
-    share = ("measured / ceiling: %.0f%%\u2013%.0f%%" % (100 * min(ratios), 100 * max(ratios))
-             if ratios else None)
+    share = share_words(ratios)
     bind = ("binding: %s (%s)" % (", ".join("%s from b=%s" % (term, "/".join(
         "%d" % b for b in sorted(set(bs)))) for term, bs in sorted(
             where.items(), key=lambda kv: min(kv[1]))), STUDY_WORDS) if where else None)
-    ann = "; ".join(x for x in (share, bind) if x) or None
-    crossing = any(cl["crossing"] for _q, cl in queues)
+    crossing = any(cl["crossing"] for cl in cls)
     extra = [host.ceiling.status(),
              "closed loop (empty load cell, rate 0): %d runs, the capacity per configured "
              "batch against the ceiling; binding terms: %s" % (
@@ -229,26 +251,24 @@ def prep_f5(host):
         extra.append("queues left out (more than %d): %s" % (MAX_QUEUES,
                                                             ", ".join(qs[MAX_QUEUES:])))
     pins = sorted({r.get("pin", "") for r in crows if r.get("pin", "")})
+    key = lambda r: (r.get("queue"), nrdata.threads(r), r["batch"])  # noqa: E731
     extra += ["pin: %s" % ", ".join(pins) if pins else None,
-              oversub_status(drawn_rows, lambda r: (r.get("queue"), nrdata.threads(r),
-                                                    r["batch"])),
-              pooled_note(drawn_rows, lambda r: (r.get("queue"), nrdata.threads(r),
-                                                 r["batch"]))]
+              oversub_status(drawn_rows, key), pooled_note(drawn_rows, key)]
     rows = drawn_rows or allrows
-    p = {"kind": "f5", "queues": queues, "threads": threads, "terms": terms,
-         "ratios_ceiling": ratios, "crossing": crossing,
-         "trip_ns": nrdata.probe_trip_ns(os.path.join(host.results, host.name))
-         if drawn_rows and all(nrdata.crosses_nodes(r) for r in drawn_rows) else None,
-         "rows": rows, "grid": (1, max(1, len(queues)) + 1),
-         "title": "F5: closed-loop capacity against the ceiling model, by batch size",
-         "annotation": ann, "share_note": share, "binding_note": bind,
-         "has_ceiling": bool(ratios), "caption": caption_lines(host, rows, extra),
-         "figsize": (15.0, 5.4),
-         "drawn": ("closed-loop capacity per batch (median, its interval), ceiling dashed "
-                   "(binding term named), crossing term dotted; share of the ceiling"
-                   if queues else
-                   "no closed-loop runs (the capacity) in these results")}
-    return p
+    return {"kind": "f5", "queues": queues, "threads": sorted({t for cl in cls
+                                                               for t in cl["threads"]}),
+            "terms": terms, "crossing": crossing,
+            "trip_ns": nrdata.probe_trip_ns(os.path.join(host.results, host.name))
+            if drawn_rows and all(nrdata.crosses_nodes(r) for r in drawn_rows) else None,
+            "rows": rows, "grid": (1, max(1, len(queues)) + 1),
+            "title": "F5: closed-loop capacity against the ceiling model, by batch size",
+            "annotation": "; ".join(x for x in (share, bind) if x) or None,
+            "share_note": share, "binding_note": bind, "has_ceiling": bool(ratios),
+            "caption": caption_lines(host, rows, extra), "figsize": (15.0, 5.4),
+            "drawn": ("closed-loop capacity per batch (median, its interval), ceiling dashed "
+                      "(binding term named), crossing term dotted; share of the ceiling"
+                      if queues else
+                      "no closed-loop runs (the capacity) in these results")}
 
 
 #: what each binding term means, in a few words (the legend)
@@ -270,11 +290,11 @@ def split(rows):
     return [r for r in rows if not is_closed(r)] or closed, closed
 
 
-def binding_of(host, row):
-    """The ceiling's binding term for a row (ceiling.binding), or None."""
-    mod = host.ceiling.module() if host.ceiling.fn is not None else None
-    fn = getattr(mod, "binding", None)
-    if fn is None or row is None:
+def model_of(host, name, row):
+    """The ceiling model's function ``name`` (ceiling.binding, ceiling.terms)
+    of a row, or None where the model lacks it or it fails."""
+    fn = getattr(host.ceiling.module() if host.ceiling.fn is not None else None, name, None)
+    if fn is None:
         return None
     try:
         return fn(host.ceiling.probe, dict(row))
@@ -282,47 +302,38 @@ def binding_of(host, row):
         return None
 
 
-def term_of(host, row, name):
-    """One term of the ceiling model for a row (ceiling.terms), or None."""
-    mod = host.ceiling.module() if host.ceiling.fn is not None else None
-    fn = getattr(mod, "terms", None)
-    if fn is None or row is None:
-        return None
-    try:
-        return (fn(host.ceiling.probe, dict(row)) or {}).get(name)
-    except Exception:  # noqa: BLE001 - someone else's module
-        return None
+def per_point(rows, fn):
+    """{point: [fn(row) of the point's runs, where not empty]}."""
+    out = {}
+    for r in rows:
+        v = fn(r)
+        if v:
+            out.setdefault(point_of(r), []).append(v)
+    return out
 
 
 def prep_closed(host, rows):
     """{threads: [(batch, median, lo, hi, n, ceiling, binding, oversubscribed,
     coverage)]} of the closed-loop runs, the binding terms named, and
     {threads: [(batch, the crossing term: the median over the point's runs)]}
-    where the model has one (STUDY_TERM, the interconnect alone)."""
-    if not rows:
-        return {"lines": {}, "threads": [], "terms": [], "ratios": [], "crossing": {}}
+    where the model has one (STUDY_TERM, the interconnect alone). rows: one
+    queue's, at least one."""
     ceil = host.ceiling.drawn(rows, point_of)
-    bound = {}
-    for r in rows:
-        bound.setdefault(point_of(r), []).append(binding_of(host, r))
+    bound = per_point(rows, lambda r: model_of(host, "binding", r))
 
     def term(k):
         """The term that binds most of the point's runs (where it has a ceiling)."""
-        names = [n for n in bound.get(k, []) if n]
+        names = bound.get(k, [])
         return max(sorted(set(names)), key=names.count) if names and ceil.get(k) else None
     lines = {t: [q[:6] + (term((t, q[0])),) + q[7:] for q in pts] for t, pts in series_by(
         rows, point_of, ceiling=ceil.get, harness=False).items()}
-    terms = sorted({q[6] for pts in lines.values() for q in pts if q[6]})
     ratios = [q[1] / q[5] for pts in lines.values() for q in pts if q[5]]
-    cross = {}
-    for r in rows:
-        v = term_of(host, r, STUDY_TERM)
-        if v:
-            cross.setdefault(point_of(r), []).append(v)
-    crossing = {t: [(b, statistics.median(cross[(t, b)])) for b in [q[0] for q in pts]
-                    if (t, b) in cross] for t, pts in lines.items()}
-    return {"lines": lines, "threads": sorted(lines), "terms": terms, "ratios": ratios,
-            "crossing": {t: v for t, v in crossing.items() if v}}
+    cross = per_point(rows, lambda r: (model_of(host, "terms", r) or {}).get(STUDY_TERM))
+    crossing = {t: [(q[0], statistics.median(cross[(t, q[0])])) for q in pts
+                    if (t, q[0]) in cross] for t, pts in lines.items()}
+    return {"lines": lines, "threads": sorted(lines),
+            "terms": sorted({q[6] for pts in lines.values() for q in pts if q[6]}),
+            "ratios": ratios, "crossing": {t: v for t, v in crossing.items() if v}}
 
 
 def binding_labels(pts):
@@ -334,17 +345,6 @@ def binding_labels(pts):
             out.append((q[0], q[6]))
         last = q[6] or last
     return out
-
-
-def drawn_open(p):
-    """The supplement's one line of what is drawn."""
-    first = ("open loop at %s load: throughput against the %s batch (b=N labels the "
-             "configured), ceiling dashed" % (
-                 "/".join(pct_label(100 * float(x)) for x in p["loads"] if x) or "its",
-                 "realized" if p["realized"] else "configured")) if p["loads"] and any(
-        p["loads"]) else ("throughput against the %s batch, ceiling dashed"
-                          % ("realized" if p["realized"] else "configured"))
-    return "%s, and its share of the ceiling; median of the runs, whisker min\u2013max" % first
 
 
 # --------------------------------------------------------------------------
@@ -397,15 +397,15 @@ def label_batches(ax, pts, ys, color):
                     fontweight="bold" if low else "normal", zorder=7)
 
 
+def grey(linestyle, linewidth, label):
+    """A legend handle of a line style drawn in each line's colour."""
+    return fig_draw.handle(color="0.3", linestyle=linestyle, linewidth=linewidth, label=label)
+
+
 def draw_f5(axes, p, show_legend=True, tcolors=None):
-    """F5's open loop (draw places it): throughput against the realized
-    batch in axes[0], its share of the ceiling in axes[1] (None: not drawn)."""
+    """F5's open loop (draw_open places it): throughput against the realized
+    batch in axes[0], its share of the ceiling in axes[1]."""
     ax, ax2 = axes[:2]
-    skip2 = ax2 is None
-    if skip2:   # no share panel: a stand-in that draws nothing
-        import types
-        ax2 = types.SimpleNamespace(**dict.fromkeys(
-            ("errorbar", "plot", "axhline", "annotate"), lambda *a, **kw: None))
     tcolors = tcolors or thread_colors(p["threads"])
     realized = p.get("realized", False)
     xlabel = ("items per cross-node transfer, realized (b=N: configured batch)" if realized
@@ -420,7 +420,7 @@ def draw_f5(axes, p, show_legend=True, tcolors=None):
             label_batches(ax, pts, [q[1] / 1e6 for q in pts], col)
         ring_bound(ax, x, pts, 1e-6)
         mark_oversub(ax, x, pts, 1e-6, label=False)
-        hp = [q for q in pts if len(q) > 6 and q[6]]
+        hp = [q for q in pts if q[6]]
         if hp:
             ax.plot([q[0] for q in hp], [q[6] / 1e6 for q in hp], color=col, linestyle="-.",
                     linewidth=1.3, alpha=0.8)
@@ -449,22 +449,26 @@ def draw_f5(axes, p, show_legend=True, tcolors=None):
     annotate_title(ax, "measured (solid), ceiling (dashed)" +
                    (", harness alone (dash-dot)" if p.get("has_harness") else ""),
                    p.get("realized_note"))
-    if not skip2 and p["has_ceiling"]:
+    if p["has_ceiling"]:
         share_axis(ax2, xs, xlabel, "measured / ceiling (%)", "share of the ceiling reached",
                    p["annotation"])
-    elif not skip2:
+    else:
         no_data(ax2, "measured / ceiling:\nceiling not available")
     if show_legend:
-        h = ax.get_legend_handles_labels()[0] + key_handles(p, "ceiling (model),\nsame colour",
-                                                            p["has_ceiling"], "\n(null queue),\n")
-        fig_draw.legend_outside(ax, h)
+        h = ax.get_legend_handles_labels()[0]
+        h += [grey("--", 1.4, "ceiling (model),\nsame colour")] if p["has_ceiling"] else []
+        h += [grey("-.", 1.3, "harness alone\n(null queue),\nsame colour")
+              ] if p.get("has_harness") else []
+        fig_draw.legend_outside(ax, h + fig_draw.mark_handles(
+            over=any(is_over(q) for pts in p["lines"].values() for q in pts),
+            note=realized and "b=N: configured batch\n(red: realized < %.1f\u00d7)"
+            % REALIZED_TARGET))
 
 
 def draw_closed(ax, p, queue, cl, tcolors):
     """One queue's closed loop: the capacity per batch (solid) against its
     ceiling (dashed), the binding term named above the ceiling where it starts
     and changes, the crossing term (the study's: the interconnect) dotted."""
-    several = len(p["queues"]) > 1
     allv, xs = [], []
     for i, t in enumerate(cl["threads"]):
         pts = cl["lines"][t]
@@ -482,7 +486,7 @@ def draw_closed(ax, p, queue, cl, tcolors):
                 ax.annotate(term, (b, at[b] / 1e6), xytext=(0, 5), textcoords="offset points",
                             ha="center", va="bottom", fontsize=8.5, color=col, style="italic",
                             gid="f5-binding")
-        xc = cl.get("crossing", {}).get(t)
+        xc = cl["crossing"].get(t)
         if xc:
             ax.plot([q[0] for q in xc], [q[1] / 1e6 for q in xc], color=col, linestyle=":",
                     linewidth=1.8, gid="f5-crossing")
@@ -493,7 +497,7 @@ def draw_closed(ax, p, queue, cl, tcolors):
     value_axis(ax, allv)
     trip_axis(ax, p.get("trip_ns"))
     annotate_title(ax, "%scapacity (solid) against the ceiling (dashed)" % (
-        "%s: " % queue if several else ""), p.get("binding_note"))
+        "%s: " % queue if len(p["queues"]) > 1 else ""), p.get("binding_note"))
 
 
 def draw_share(ax, p, tcolors):
@@ -564,12 +568,9 @@ def legend_of(ax, p, tcolors):
                               label="%s (share panel)" % q)
               for j, (q, _cl) in enumerate(p["queues"])]
     if p["has_ceiling"]:
-        h.append(fig_draw.handle(color="0.3", linestyle="--", linewidth=1.4,
-                                 label="ceiling (model), same colour"))
+        h.append(grey("--", 1.4, "ceiling (model), same colour"))
     if p.get("crossing"):
-        h.append(fig_draw.handle(color="0.3", linestyle=":", linewidth=1.8,
-                                 label="crossing term: the interconnect alone\n(%s)"
-                                       % STUDY_WORDS))
+        h.append(grey(":", 1.8, "crossing term: the interconnect alone\n(%s)" % STUDY_WORDS))
     h += [fig_draw.handle(linestyle="none", label="binding %s" % BINDING_WORDS.get(term, term))
           for term in p["terms"]]
     h += fig_draw.mark_handles(over=any(is_over(q) for _q, cl in p["queues"]
@@ -580,24 +581,9 @@ def legend_of(ax, p, tcolors):
 def draw_open(axes, p, show_legend=True, tcolors=None):
     """F5's supplement: the open loop against the realized batch | its share of
     the ceiling."""
-    draw_f5([axes[0], axes[1] if len(axes) > 1 else None], p, show_legend=show_legend,
-            tcolors=tcolors)
+    draw_f5(axes, p, show_legend=show_legend, tcolors=tcolors)
     for a in axes[2:]:
         no_data(a, "")
-
-
-def key_handles(p, ceiling, has_ceiling, harness):
-    """The legend's ceiling, harness, oversubscribed and b=N handles (the
-    words of the first two: ``ceiling``, harness alone``harness``same colour)."""
-    h = [fig_draw.handle(color="0.3", linestyle="--", linewidth=1.4, label=ceiling)]
-    h = h if has_ceiling else []
-    if p.get("has_harness"):
-        h.append(fig_draw.handle(color="0.3", linestyle="-.", linewidth=1.3,
-                                 label="harness alone%ssame colour" % harness))
-    return h + fig_draw.mark_handles(
-        over=any(is_over(q) for pts in p["lines"].values() for q in pts),
-        note=p.get("realized") and "b=N: configured batch\n(red: realized < %.1f\u00d7)"
-        % REALIZED_TARGET)
 
 
 # --------------------------------------------------------------------------
@@ -619,16 +605,12 @@ def dat_f5_open(name, p):
                      "median per point (NaN: not measured)", cols)
     tcol = thread_colors(p["threads"])
     for t in p["threads"]:
-        out += ["", "", '"%d threads"' % t, "# columns: " + " ".join(cols)]
-        for q in p["lines"][t]:
-            c = q[5]
-            out.append(" ".join([g(q[0]), g(q[1]), g(q[2]), g(q[3]), "%d" % q[4],
-                                 "%d" % rgb_int(tcol[t]), g(c),
-                                 g(q[1] / c if c else None), g(q[2] / c if c else None),
-                                 g(q[3] / c if c else None), g(q[6]),
-                                 "%d" % is_bound(q), ov_col(q[7] if len(q) > 7 else None),
-                                 "%d" % q[8], g(q[9] / q[8] if q[9] is not None else None),
-                                 "%d" % (q[9] is not None)]))
+        out += FC.block("%d threads" % t, cols, [
+            [*map(g, q[:4]), "%d" % q[4], rgb_int(tcol[t]), g(q[5])]
+            + [g(v / q[5] if q[5] else None) for v in q[1:4]]
+            + [g(q[6]), is_bound(q), ov_col(q[7]), q[8],
+               g(q[9] / q[8] if q[9] is not None else None), int(q[9] is not None)]
+            for q in p["lines"][t]])
     return out
 
 
@@ -647,10 +629,10 @@ def dat_f5(name, p):
     for j, (queue, cl) in enumerate(p["queues"]):
         for t in cl["threads"]:
             pts = cl["lines"][t]
-            named = dict(binding_labels([q for q in pts if q[5]]))
-            xc = dict(cl.get("crossing", {}).get(t, []))
+            named = dict(binding_labels(pts))
+            xc = dict(cl["crossing"].get(t, []))
             for q in pts:
-                rows.append([t, q[0], g(q[1]), g(q[2]), g(q[3]), q[4], rgb_int(tcol[t]),
+                rows.append([t, q[0], *map(g, q[1:4]), q[4], rgb_int(tcol[t]),
                              g(q[5]), g(q[1] / q[5] if q[5] else None), q[6] or "none",
                              named.get(q[0], "-"), ov_col(q[7]), 1, g(xc.get(q[0])), queue, j])
             rows.append("")

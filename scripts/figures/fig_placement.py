@@ -42,51 +42,44 @@ MEM_SHORT = {"producers": "mem P", "consumers": "mem C", "interleave": "mem inte
              "first-touch": "mem first touch"}
 
 
-def placement_label(workload, key, row):
-    """A row's label: '1P1C  P0 C1  mem P' (prodcons), '4 threads  scatter
-    mem interleaved' (pairs, mixed)."""
-    t, pin, mem = key
+def placement_label(workload, pr, not_placed):
+    """A row's label: '1P1C  P0 C1  mem P  (n = 5)' (prodcons), '4 threads
+    scatter  mem interleaved  (n = 3-5)' (pairs, mixed; n: the repetitions of
+    its cells, a range where they differ); 'mem not placed' where nothing was."""
+    t, pin, mem = pr["key"]
     if workload == "prodcons":
-        who = "%sP%sC" % (row.get("producers", "?"), row.get("consumers", "?"))
+        who = "%sP%sC" % (pr["row"].get("producers", "?"), pr["row"].get("consumers", "?"))
         where = ("P%s C%s" % tuple(pin[6:].split("/"))) if pin.startswith("nodes:") else pin
     else:
         who, where = "%d threads" % t, pin
-    return "%s  %s  %s" % (who, where, MEM_SHORT.get(mem, "mem " + mem))
+    mem = "mem not placed" if not_placed else MEM_SHORT.get(mem, "mem " + mem)
+    ns = sorted({c["tput"].n for c in pr["cells"].values() if c["tput"] is not None})
+    n = "" if not ns else "  (n = %d%s)" % (ns[0], "\u2013%d" % ns[-1] if len(ns) > 1 else "")
+    return "%s  %s  %s%s" % (who, where, mem, n)
 
 
-def panel_of(workload, rows, queues):
+def panel_of(workload, rows, queues, not_placed):
     """One workload's panel: its placements (placement_cells.workload_cells),
     each labelled, and the queues that ran in it."""
     prow = PC.workload_cells(rows, queues)
     for pr in prow:
-        pr["label"] = placement_label(workload, pr["key"], pr["row"])
+        pr["label"] = placement_label(workload, pr, not_placed)
     return {"workload": workload, "name": WORKLOAD_WORDS.get(workload, workload),
             "queues": [q for q in queues if any(q in pr["cells"] for pr in prow)],
             "rows": prow}
 
 
-def n_words(pr):
-    """The repetitions of a row's cells: 'n = 5', or 'n = 3-5' where they differ."""
-    ns = sorted({c["tput"].n for c in pr["cells"].values() if c["tput"] is not None})
-    if not ns:
-        return ""
-    return "n = %d" % ns[0] if len(ns) == 1 else "n = %d\u2013%d" % (ns[0], ns[-1])
-
-
 @FC.condensed
 def prep_placement(host):
+    """The heatmap prepared once: a panel per workload (panel_of), its caption
+    and notes, the figure's shape (a column per queue, a row per placement)."""
     rows = list(host.data["placement"])
     queues = order_of("queue", {r["queue"] for r in rows})
     workloads = PC.workloads_in(rows)
     not_placed = PC.not_placed(rows)
     rows = PC.one_memory_row(rows)   # the figure and the README: one row per configuration
-    panels = [panel_of(w, [r for r in rows if workload_of(r) == w], queues)
+    panels = [panel_of(w, [r for r in rows if workload_of(r) == w], queues, not_placed)
               for w in workloads]
-    for pn in panels:
-        for pr in pn["rows"]:
-            if not_placed:
-                pr["label"] = pr["label"].rsplit("  mem ", 1)[0] + "  mem not placed"
-            pr["label"] += "  (%s)" % n_words(pr) if n_words(pr) else ""
     # the one line of what is drawn; the rest (units per workload, memory not
     # placed) to the notes, the .dat header
     drawn = ("cell: median M items/s over the reps (pairs, mixed: M ops/s); right: numaring "
@@ -101,50 +94,30 @@ def prep_placement(host):
         notes.append("emulated, not placed: the queue's memory was not placed (queue_pages "
                      "\u2018not placed\u2019), so a thread placement's memory policies are "
                      "one configuration: one row each, its first policy's runs")
-    p = {"kind": "placement", "rows": rows, "panels": panels, "queues": queues,
-         "grid": (1, max(1, len(panels))),
-         "widths": [max(2, len(pn["queues"])) + 3 for pn in panels] or None,
-         "figsize": (max(7.0, sum(len(pn["queues"]) * 0.6 + 3.2 for pn in panels)),
-                     2.4 + 0.4 * max([len(pn["rows"]) for pn in panels] or [1])),
-         "title": "Placement: each queue's throughput by where its threads and memory are",
-         "annotation": None, "drawn": drawn, "not_placed": not_placed,
-         "caption": caption_lines(host, rows, [
-             "emulated, not placed: the memory axis is not exercised here"
-             if not_placed else None] + notes + [
-             # a cell: one queue at one placement (condense adds this to the drawn line)
-             oversub_status(rows, lambda r: (workload_of(r), PC.placement_key(r), r["queue"]),
-                            mark="a red \u00d7 in the cell")])}
-    p["ratios"] = {}
-    return p
-
-
-def fmt_rate(v):
-    """A throughput in M/s as a cell prints it: one number, three digits at most."""
-    m = v / 1e6
-    return "%.3g" % m if m >= 0.01 else "%.1e" % m
-
-
-def fmt_ratio(iv):
-    return "n/a" if iv is None else "%.2f\u00d7" % iv.est
-
-
-def cell_text(c):
-    """One number per cell (readable at a column's width): its median, M/s."""
-    return fmt_rate(c["tput"].est)
-
-
-def value_range(p):
-    vals = [c["tput"].est for pn in p["panels"] for pr in pn["rows"]
-            for c in pr["cells"].values() if c["tput"] is not None and c["tput"].est > 0]
-    return (min(vals), max(vals)) if vals else (1.0, 10.0)
+    return {"kind": "placement", "rows": rows, "panels": panels, "queues": queues,
+            "grid": (1, max(1, len(panels))),
+            "widths": [max(2, len(pn["queues"])) + 3 for pn in panels] or None,
+            "figsize": (max(7.0, sum(len(pn["queues"]) * 0.6 + 3.2 for pn in panels)),
+                        2.4 + 0.4 * max([len(pn["rows"]) for pn in panels] or [1])),
+            "title": "Placement: each queue's throughput by where its threads and memory are",
+            "annotation": None, "drawn": drawn, "not_placed": not_placed, "ratios": {},
+            "caption": caption_lines(host, rows, [
+                "emulated, not placed: the memory axis is not exercised here"
+                if not_placed else None] + notes + [
+                # a cell: one queue at one placement (condense adds this to the drawn line)
+                oversub_status(rows, lambda r: (workload_of(r), PC.placement_key(r),
+                                                r["queue"]), mark="a red \u00d7 in the cell")])}
 
 
 def draw_placement(axes, p, show_legend=True):
+    """The heatmap: a panel per workload, a colour scale (M/s, logarithmic)
+    for the figure, one number per cell, numaring / best peer right of each row."""
     import numpy as np
     from matplotlib.colors import LogNorm
-    lo, hi = (v / 1e6 for v in value_range(p))   # the cells' unit: M/s
+    vals = [c["tput"].est / 1e6 for pn in p["panels"] for pr in pn["rows"]
+            for c in pr["cells"].values() if c["tput"] is not None and c["tput"].est > 0]
+    lo, hi = (min(vals), max(vals)) if vals else (1e-6, 1e-5)   # M/s
     norm = LogNorm(vmin=lo, vmax=max(hi, lo * 1.01))
-    cmap = fig_draw.plt.get_cmap("viridis")
     image = None
     for ax, pn in zip(axes, p["panels"]):
         ax.set_gid("placement")
@@ -153,24 +126,25 @@ def draw_placement(axes, p, show_legend=True):
         for i, pr in enumerate(pn["rows"]):
             for j, q in enumerate(pn["queues"]):
                 c = pr["cells"].get(q)
-                if c and c["tput"] is not None and c["tput"].est > 0:
-                    grid[i, j] = c["tput"].est / 1e6
-        image = ax.imshow(np.ma.masked_invalid(grid), cmap=cmap, norm=norm, aspect="auto")
-        ax.grid(False)   # the style's grid would cross the cells
-        for i, pr in enumerate(pn["rows"]):
-            for j, q in enumerate(pn["queues"]):
-                c = pr["cells"].get(q)
                 if not c or c["tput"] is None:
                     continue
-                light = norm(max(c["tput"].est / 1e6, lo)) < 0.6
-                ax.text(j, i, cell_text(c), ha="center", va="center", fontsize=8.5,
-                        color="white" if light else "black", gid="placement-cell")
+                m = c["tput"].est / 1e6
+                if m > 0:
+                    grid[i, j] = m
+                # one number per cell (readable at a column's width), three digits at most
+                ax.text(j, i, "%.3g" % m if m >= 0.01 else "%.1e" % m, ha="center",
+                        va="center", fontsize=8.5, gid="placement-cell",
+                        color="white" if norm(max(m, lo)) < 0.6 else "black")
                 if c["oversubscribed"]:
                     ax.text(j + 0.46, i - 0.46, "\u00d7", ha="right", va="top", fontsize=7,
                             fontweight="bold", color="#d62728", gid="placement-oversub")
-            ax.text(nq - 0.5 + 0.15, i, "%s %s" % (fmt_ratio(pr["ratio"]), (
-                "vs " + pr["best"]) if pr["best"] else ""), ha="left", va="center",
+            ax.text(nq - 0.5 + 0.15, i, "%s %s" % (
+                "n/a" if pr["ratio"] is None else "%.2f\u00d7" % pr["ratio"].est,
+                ("vs " + pr["best"]) if pr["best"] else ""), ha="left", va="center",
                 fontsize=8.5, clip_on=False, gid="placement-ratio")
+        image = ax.imshow(np.ma.masked_invalid(grid), cmap=fig_draw.plt.get_cmap("viridis"),
+                          norm=norm, aspect="auto")
+        ax.grid(False)   # the style's grid would cross the cells
         ax.set_xticks(range(nq))
         ax.set_xticklabels(pn["queues"], rotation=35, ha="right", fontsize=8.5)
         ax.set_yticks(range(nr))
@@ -198,12 +172,9 @@ QUEUE_COLUMNS = ["panel", "col", "queue"]
 PANEL_COLUMNS = ["panel", "workload"]
 
 
-def _word(s):
-    """A .dat field: no spaces (the label's spaces as '_')."""
-    return s.replace(" ", "_") or "-"
-
-
 def dat_placement(name, p):
+    """placement.dat: the cells, the rows (a label without spaces, the ratio to
+    the best peer), the queues and the panels, a block each (NaN rows where none)."""
     g = FC.g
     out = dat_header(name, p, "each cell the median throughput of one queue at one "
                      "placement (threads, producers' and consumers' nodes, the queue's "
@@ -213,11 +184,10 @@ def dat_placement(name, p):
     np_ = len(p["panels"])
     for k, pn in enumerate(p["panels"]):
         prows.append([k, pn["workload"]])
-        for j, q in enumerate(pn["queues"]):
-            qrows.append([k, j, q])
+        qrows += [[k, j, q] for j, q in enumerate(pn["queues"])]
         for i, pr in enumerate(pn["rows"]):
             r = pr["ratio"]
-            prow.append([k, i, _word(pr["label"])] +
+            prow.append([k, i, pr["label"].replace(" ", "_") or "-"] +
                         ([g(r.est), g(r.lo), g(r.hi)] if r else ["NaN"] * 3) +
                         [pr["best"] or "-", len(pn["queues"])])
             for j, q in enumerate(pn["queues"]):
@@ -227,8 +197,7 @@ def dat_placement(name, p):
                 t = c["tput"]
                 cells.append([k, i, j, q, g(t.est), g(t.lo), g(t.hi), t.n,
                               g(math.log10(t.est)) if t.est > 0 else "NaN", int(c["crosses"]),
-                              g(c["p50"].est) if c["p50"] else "NaN",
-                              g(c["p99"].est) if c["p99"] else "NaN",
+                              *[g(c[x].est) if c[x] else "NaN" for x in ("p50", "p99")],
                               c["oversubscribed"], len(pn["rows"]), len(pn["queues"]), np_])
     empty = [[0, 0, 0, "none"] + ["NaN"] * 4 + ["NaN", 0, "NaN", "NaN", 0, 1, 1, 1]]
     return (out + FC.block("cells", CELL_COLUMNS, cells, empty=empty)
