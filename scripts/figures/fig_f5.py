@@ -397,17 +397,27 @@ def label_batches(ax, pts, ys, color):
                     fontweight="bold" if low else "normal", zorder=7)
 
 
+def line_of(ax, pts, k, col, **kw):
+    """Field k of the points (million items/s) against x, a line in the
+    series' colour; returns the values drawn."""
+    ys = [q[k] / 1e6 for q in pts]
+    ax.plot([q[0] for q in pts], ys, color=col, **kw)
+    return ys
+
+
 def grey(linestyle, linewidth, label):
     """A legend handle of a line style drawn in each line's colour."""
     return fig_draw.handle(color="0.3", linestyle=linestyle, linewidth=linewidth, label=label)
 
 
 def draw_f5(axes, p, show_legend=True, tcolors=None):
-    """F5's open loop (draw_open places it): throughput against the realized
-    batch in axes[0], its share of the ceiling in axes[1]."""
+    """F5's supplement, the open loop: throughput against the realized batch
+    in axes[0], its share of the ceiling in axes[1], the rest blank."""
     ax, ax2 = axes[:2]
+    for a in axes[2:]:
+        no_data(a, "")
     tcolors = tcolors or thread_colors(p["threads"])
-    realized = p.get("realized", False)
+    realized = p["realized"]
     xlabel = ("items per cross-node transfer, realized (b=N: configured batch)" if realized
               else "batch size, configured (items per transfer not recorded)")
     allv, xs = [], []
@@ -422,14 +432,10 @@ def draw_f5(axes, p, show_legend=True, tcolors=None):
         mark_oversub(ax, x, pts, 1e-6, label=False)
         hp = [q for q in pts if q[6]]
         if hp:
-            ax.plot([q[0] for q in hp], [q[6] / 1e6 for q in hp], color=col, linestyle="-.",
-                    linewidth=1.3, alpha=0.8)
-            allv += [q[6] / 1e6 for q in hp]
+            allv += line_of(ax, hp, 6, col, linestyle="-.", linewidth=1.3, alpha=0.8)
         cp = [q for q in pts if q[5] is not None]
         if cp:
-            ax.plot([q[0] for q in cp], [q[5] / 1e6 for q in cp], color=col, linestyle="--",
-                    linewidth=1.4)
-            allv += [q[5] / 1e6 for q in cp]
+            allv += line_of(ax, cp, 5, col, linestyle="--", linewidth=1.4)
             r = [(q[0], q[1] / q[5], q[2] / q[5], q[3] / q[5]) for q in cp]
             ax2.errorbar([q[0] for q in r], [100 * q[1] for q in r],
                          yerr=[[100 * (q[1] - q[2]) for q in r], [100 * (q[3] - q[1]) for q in r]],
@@ -478,9 +484,8 @@ def draw_closed(ax, p, queue, cl, tcolors):
         mark_oversub(ax, x, pts, 1e-6, label=False)
         cp = [q for q in pts if q[5]]
         if cp:
-            ax.plot([q[0] for q in cp], [q[5] / 1e6 for q in cp], color=col, linestyle="--",
-                    linewidth=1.4, marker="_", markersize=12, gid="f5-closed-ceiling")
-            allv += [q[5] / 1e6 for q in cp]
+            allv += line_of(ax, cp, 5, col, linestyle="--", linewidth=1.4, marker="_",
+                            markersize=12, gid="f5-closed-ceiling")
             at = {q[0]: q[5] for q in cp}
             for b, term in binding_labels(cp):
                 ax.annotate(term, (b, at[b] / 1e6), xytext=(0, 5), textcoords="offset points",
@@ -488,9 +493,7 @@ def draw_closed(ax, p, queue, cl, tcolors):
                             gid="f5-binding")
         xc = cl["crossing"].get(t)
         if xc:
-            ax.plot([q[0] for q in xc], [q[1] / 1e6 for q in xc], color=col, linestyle=":",
-                    linewidth=1.8, gid="f5-crossing")
-            allv += [q[1] / 1e6 for q in xc]
+            allv += line_of(ax, xc, 1, col, linestyle=":", linewidth=1.8, gid="f5-crossing")
         xs += x
     batch_axis(ax, xs, "batch size, configured (items per transfer)")
     ax.set_ylabel("throughput (million items/s)")
@@ -578,12 +581,8 @@ def legend_of(ax, p, tcolors):
     fig_draw.legend_outside(ax, h, fontsize=9)
 
 
-def draw_open(axes, p, show_legend=True, tcolors=None):
-    """F5's supplement: the open loop against the realized batch | its share of
-    the ceiling."""
-    draw_f5(axes, p, show_legend=show_legend, tcolors=tcolors)
-    for a in axes[2:]:
-        no_data(a, "")
+#: the supplement's drawing, by the name plot.DRAW knows it
+draw_open = draw_f5
 
 
 # --------------------------------------------------------------------------
