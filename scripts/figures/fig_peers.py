@@ -34,6 +34,8 @@ dat_peers (the data file of scripts/gnuplot/peers-regimes.gp) render that
 preparation. The latency figure, peers-latency, is fig_peers_latency.py's.
 """
 
+import collections
+
 from ..analysis import nrdata
 from . import fig_common as FC
 from . import fig_draw
@@ -49,14 +51,20 @@ from .fig_host import (
     oversub_status, rgb_int, series_by, workload_of)
 
 
-#: the peers under pairs: the title of the row, the x offset of each item mode
-#: at its queue's slot (one thread count), the y label
-PAIRS_WORDS = "pairs: every thread enqueues, then dequeues"
-#: the symmetric workloads' rows, in order: each its title (pairs: PAIRS_WORDS)
-SYMMETRIC_WORDS = {"pairs": PAIRS_WORDS,
+#: the symmetric workloads' rows (pairs, then mixed), in order: each its title
+SYMMETRIC_WORDS = {"pairs": "pairs: every thread enqueues, then dequeues",
                    "mixed": "mixed: each operation an enqueue or a dequeue at random"}
+#: the symmetric workloads as the notes' line on their rows names them
+SYMMETRIC_CAPTION = {"pairs": "pairs (every thread enqueues, then dequeues: threads of one "
+                              "role race)",
+                     "mixed": "mixed (each operation an enqueue or a dequeue at random)"}
+#: the symmetric rows: the x offset of each item mode at its queue's slot (one
+#: thread count)
 PAIRS_ITEM_OFFSET = {"inline": -0.15, "message": 0.15}
-PAIRS_YLABEL = "throughput (million operations/s)"
+#: the y label of a throughput in items/s (producers and consumers apart) and in
+#: successful operations/s (the symmetric workloads)
+YLABEL = {"items": "throughput (million items/s)",
+          "operations": "throughput (million operations/s)"}
 #: the heights (axes fraction) of the rows of lost races along the bottom of a
 #: pairs panel with one thread count: {two item modes: (inline, message)}
 PAIRS_STRIP = {False: (0.025,), True: (0.1, 0.025)}
@@ -124,8 +132,8 @@ def prep_peers_regimes(host):
     allrows, others = named_rows(host)
     rows = [r for r in allrows if workload_of(r) == "prodcons"]
     left = FC.left_out(rows)
-    pairs = [pn for wl, rs in symmetric_rows(allrows) for pn in prep_peers_pairs(host, rs, wl)]
-    nsym = len({pn["workload"] for pn in pairs})
+    pairs = [pn for wl, rs in symmetric_rows(allrows) for pn in prep_peers_pairs(rs, wl)]
+    sym = list(dict.fromkeys(pn["workload"] for pn in pairs))   # in SYMMETRIC_WORDS' order
     panels = [prodcons_panel(host, item, b, name, rs)
               for item, b, name, rs in peer_panels(rows)]
     threads = sorted({nrdata.threads(r) for r in rows})
@@ -134,6 +142,7 @@ def prep_peers_regimes(host):
     items = items_in(rows)
     bound = sum(bound_count(pn["series"]) for pn in panels)
     prows = [r for pn in pairs for r in pn["rows"]]
+    split = collections.Counter(FC.group_of(r) for pn in panels for r in pn["rows"])
     extra = [host.ceiling.status(), harness_status(rows, bound),
              oversub_status(rows + prows, lambda r: (
                  workload_of(r), r["queue"], item_of(r), r["bursts"], nrdata.threads(r),
@@ -141,22 +150,18 @@ def prep_peers_regimes(host):
              "message items: not measured in these results" if "message" not in items else
              None,
              "runs split by (pace, regime): " + "; ".join(
-                 "%s %d" % (FC.group_label(g), sum(1 for pn in panels for r in pn["rows"]
-                                                  if FC.group_of(r) == g)) for g in groups),
+                 "%s %d" % (FC.group_label(g), split[g]) for g in groups),
              FC.left_out_words(left) or None, others]
     caption = caption_lines(host, rows, extra)
     if pairs:
         caption.append((pairs_caption(allrows, pairs), None))
     pthreads = sorted({nrdata.threads(r) for r in prows})
-    if cat:
-        title = "Peers: throughput by queue at %d threads, each regime apart" % threads[0]
-    else:
-        title = "Peers: throughput vs threads by queue, each regime apart"
+    title = ("Peers: throughput by queue at %d threads, each regime apart" % threads[0] if cat
+             else "Peers: throughput vs threads by queue, each regime apart")
     if pairs:
         title += " (producers and consumers); under %s: operations/s by queue%s" % (
-            " and ".join(wl for wl in SYMMETRIC_WORDS if any(pn["workload"] == wl
-                                                             for pn in pairs)),
-            " at %d threads" % pthreads[0] if len(pthreads) == 1 else " vs threads")
+            " and ".join(sym), " at %d threads" % pthreads[0] if len(pthreads) == 1
+            else " vs threads")
     ns = [q[4] for pn in panels for pts in pn["series"].values() for q in pts]
     drawn = ("%s per queue and regime (shape; fill: pace), median of its runs%s, %s; %s; "
              "grey dash-dot: harness alone" % (
@@ -167,36 +172,32 @@ def prep_peers_regimes(host):
         drawn += "; " + FC.left_out_words(left)
     if others:
         drawn += "; " + others_short(host)
-    if pairs and nsym == 1 and pairs[0]["workload"] == "pairs":
-        drawn += "; last row: pairs, lost races per 1,000 operations"
-    elif pairs:
-        drawn += "; last rows: %s, lost races per 1,000 operations" % ", ".join(
-            dict.fromkeys(pn["workload"] for pn in pairs))
+    if pairs:
+        drawn += "; last row%s: %s, lost races per 1,000 operations" % (
+            "" if sym == ["pairs"] else "s", ", ".join(sym))
     return {"kind": "peers", "panels": panels, "rows": rows, "ylabel":
-            "throughput (million items/s)", "scale": 1e-6, "family": "queue",
-            "grid": (max(1, len(items)) + nsym, 2), "items": items,
+            YLABEL["items"], "scale": 1e-6, "family": "queue",
+            "grid": (max(1, len(items)) + len(sym), 2), "items": items,
             "threads": threads, "categorical": cat, "groups": groups, "left_out": left,
             "pairs": pairs, "pairs_threads": pthreads, "pairs_categorical": len(pthreads) == 1,
             "title": title, "annotation": None, "caption": caption, "drawn": drawn}
 
 
 def peers_legend_handles(p):
-    h = []
-    queues = order_of("queue", {q for pn in p["panels"] for q in pn["queues"]})
-    if not p["categorical"]:
-        h += [fig_draw.handle(color=color_of("queue", q), linewidth=2, label=q) for q in queues]
-    h += FC.regime_legend(p["groups"], line=not p["categorical"])
-    h.append(fig_draw.whisker_handle())
-    if any(pn["ceiling"] for pn in p["panels"]):
-        h.append(fig_draw.handle(color="black", linewidth=2.2 if p["categorical"] else 1.6,
-                                 linestyle="-" if p["categorical"] else "--",
-                                 label="ceiling (model)"))
-    if any(pn["harness"] for pn in p["panels"]):
+    """The marks of the producers-and-consumers panels, and only those drawn."""
+    cat, panels = p["categorical"], p["panels"]
+    h = [] if cat else [fig_draw.handle(color=color_of("queue", q), linewidth=2, label=q)
+                        for q in order_of("queue", {q for pn in panels for q in pn["queues"]})]
+    h += FC.regime_legend(p["groups"], line=not cat) + [fig_draw.whisker_handle()]
+    if any(pn["ceiling"] for pn in panels):
+        h.append(fig_draw.handle(color="black", linewidth=2.2 if cat else 1.6,
+                                 linestyle="-" if cat else "--", label="ceiling (model)"))
+    if any(pn["harness"] for pn in panels):
         h.append(fig_draw.handle(label=HARNESS_LABEL, **HARNESS_STYLE))
     return h + fig_draw.mark_handles(
-        any(bound_count(pn["series"]) for pn in p["panels"]),
-        any(is_over(q) for pn in p["panels"] for pts in pn["series"].values() for q in pts),
-        p["categorical"] and split_somewhere(p) and "n beside a dot: its runs")
+        any(bound_count(pn["series"]) for pn in panels),
+        any(is_over(q) for pn in panels for pts in pn["series"].values() for q in pts),
+        cat and split_somewhere(p) and "n beside a dot: its runs")
 
 
 def split_somewhere(p):
@@ -211,16 +212,15 @@ def slot_x(pn, q, g):
     return pn["queues"].index(q) + FC.spread(gs.index(g), len(gs), 0.44)
 
 
-def draw_prodcons_categories(ax, p, pn, show_n):
+def draw_prodcons_categories(ax, pn, show_n):
+    """One producers-and-consumers panel with one thread count: a dot per
+    queue and group at its slot, the queue's ceiling a bar over its slot."""
     vals, cvals = [], []
     for qi, q in enumerate(pn["queues"]):
         color = color_of("queue", q)
-        for g in pn["groups"]:
-            pts = pn["series"].get((q, g))
-            if not pts:
-                continue
-            vals += fig_lines.slot_dot(ax, slot_x(pn, q, g), pts[0], 1e-6, (8, 3, 1.1),
-                                       "peers-%s-%s" % (q, FC.group_label(g)),
+        for g in [g for g in pn["groups"] if (q, g) in pn["series"]]:
+            vals += fig_lines.slot_dot(ax, slot_x(pn, q, g), pn["series"][(q, g)][0], 1e-6,
+                                       (8, 3, 1.1), "peers-%s-%s" % (q, FC.group_label(g)),
                                        "peers-n" if show_n else None,
                                        g[0] == "consumer-paced", **FC.group_style(g, color))
         c = next(iter(pn["ceiling"].get(q, {}).values()), None)
@@ -244,26 +244,25 @@ def draw_peers(axes, p, show_legend=True):
             ax.set_title(pn["name"], fontsize=11)
             continue
         if p["categorical"]:
-            draw_prodcons_categories(ax, p, pn, show_n)
+            draw_prodcons_categories(ax, pn, show_n)
         else:   # as F2's lines (fig_lines), a line per queue and group
             fig_lines.draw_threads(ax, dict(
                 pn, family="queue", order=pn["queues"], known=True, scale=1e-6,
-                ceiling=pn["ceiling_lines"], ylabel="throughput (million items/s)",
+                ceiling=pn["ceiling_lines"], ylabel=YLABEL["items"],
                 annotation=None), show_legend=False)
-        ax.set_ylabel("throughput (million items/s)")
+        ax.set_ylabel(YLABEL["items"])
         ax.set_title(pn["name"] + (" (burst = batch items)" if pn["bursts"] else ""),
                      fontsize=11)
+    # the symmetric workloads' rows below: single operations, then bursts
     n = len(p["panels"])
-    sym = list(dict.fromkeys(x["workload"] for x in p.get("pairs") or []))
-    for i, wl in enumerate(sym):
-        for j, ax in enumerate(axes[n + 2 * i:n + 2 * i + 2]):
-            pn = next((x for x in p["pairs"] if x["workload"] == wl and x["bursts"] == j),
-                      None)
-            if pn is None:
-                no_data(ax, "%s: no %s in these results" % (wl, "bursts" if j else
-                                                            "single operations"))
-                continue
-            draw_peers_pairs(ax, p, pn)
+    pairs = {(pn["workload"], pn["bursts"]): pn for pn in p["pairs"]}
+    sym = list(dict.fromkeys(wl for wl, _b in pairs))
+    for ax, (wl, b) in zip(axes[n:], [(wl, b) for wl in sym for b in (0, 1)]):
+        if (wl, b) in pairs:
+            draw_peers_pairs(ax, p, pairs[(wl, b)])
+        else:
+            no_data(ax, "%s: no %s in these results" % (wl, "bursts" if b else
+                                                        "single operations"))
     for ax in axes[n + 2 * len(sym):]:
         no_data(ax, "")
     if show_legend:
@@ -292,13 +291,12 @@ def pairs_x(p, pn, q, item, t):
     return dodger(p["pairs_threads"], len(k))(t, k.index((q, item)))
 
 
-def prep_peers_pairs(host, rows, workload="pairs"):
-    """The peers under enqueue-dequeue pairs (or ``workload`` mixed, the same
-    way): a panel per bursts setting
-    (single operations, bursts) where the rows hold it, each data-moving
-    queue's operations/s per item mode and thread count (median, min, max),
-    its lost races per 1,000 operations where it counts them (None where it
-    does not), the harness alone per item mode; ck left out of bursts."""
+def prep_peers_pairs(rows, workload):
+    """The peers under a symmetric workload (pairs, mixed): a panel per bursts
+    setting the rows hold (single operations, bursts), each data-moving queue's
+    operations/s per item mode and thread count (median, min, max), its lost
+    races per 1,000 operations where it counts them (None where it does not),
+    the harness alone per item mode; ck left out of bursts."""
     # the queues that move no data (FC.NO_MESSAGE: measured only) are left out
     rows = [r for r in rows if r["queue"] not in FC.NO_MESSAGE]
     panels = []
@@ -310,7 +308,7 @@ def prep_peers_pairs(host, rows, workload="pairs"):
         key = (lambda r: (r["queue"], item_of(r), nrdata.threads(r)))
         lost = nrdata.aggregate(rs, (key,), failed_per_1000)
         series = series_by(rs, key, harness=False, interval=False,
-                           more=lambda k: (lost[(k,)][0] if (k,) in lost else None,))
+                           more=lambda k: (lost.get((k,), (None,))[0],))
         items = items_in(rs)
         panels.append({"workload": workload, "bursts": b,
                        "name": "%s\n%s" % (SYMMETRIC_WORDS[workload], name), "rows": rs,
@@ -321,32 +319,24 @@ def prep_peers_pairs(host, rows, workload="pairs"):
     return panels
 
 
-#: the symmetric workloads as the notes' line on their rows names them
-SYMMETRIC_CAPTION = {"pairs": "pairs (every thread enqueues, then dequeues: threads of one "
-                              "role race)",
-                     "mixed": "mixed (each operation an enqueue or a dequeue at random)"}
-
-
 def pairs_caption(rows, panels):
-    """The notes' line on the pairs row."""
-    if not panels:
-        return None
-    reps = sorted({int(r["rep"]) for pn in panels for r in pn["rows"]})
-    items = items_in([r for pn in panels for r in pn["rows"]])
+    """The notes' line on the symmetric rows (``panels``: at least one)."""
+    prows = [r for pn in panels for r in pn["rows"]]
+    reps = sorted({int(r["rep"]) for r in prows})
     counted = order_of("queue", {q for pn in panels for (q, _i), pts in pn["series"].items()
                                  if any(x[8] is not None for x in pts)})
     left = sorted({r["queue"] for r in rows if r["queue"] in FC.NO_MESSAGE})
     nob = sorted({r["queue"] for r in rows if r["queue"] in FC.NO_BURSTS})
-    head = " and ".join(SYMMETRIC_CAPTION[w] for w in dict.fromkeys(
-        pn.get("workload", "pairs") for pn in panels))
     return ("%s: "
             "successful operations/s (enqueues + dequeues), median of %d rep%s, whiskers "
             "min\u2013max%s; %s: lost races per 1,000 operations (%s)%s%s" % (
-                head, len(reps), "" if len(reps) == 1 else "s",
-                "; filled inline items, hollow message items" if len(items) > 1 else "",
-                "the numbers along the bottom" if len(
-                    {nrdata.threads(r) for pn in panels for r in pn["rows"]}) == 1 else
-                "\u201clost N\u201d beside a dot",
+                " and ".join(SYMMETRIC_CAPTION[w] for w in dict.fromkeys(
+                    pn["workload"] for pn in panels)),
+                len(reps), "" if len(reps) == 1 else "s",
+                "; filled inline items, hollow message items" if len(items_in(prows)) > 1
+                else "",
+                "the numbers along the bottom" if len({nrdata.threads(r) for r in prows}) == 1
+                else "\u201clost N\u201d beside a dot",
                 "the queues that count them: " + ", ".join(counted) if counted else
                 "no queue counted them",
                 "; %s left out (%s no data)" % (", ".join(left), "moves" if len(left) == 1
@@ -362,7 +352,6 @@ def draw_peers_pairs(ax, p, pn):
     thread count: a row of numbers per item mode along the bottom, in a band
     below the data; several: "lost N" beside each point); the harness alone as
     a grey dash-dot level (dotted: message items)."""
-    ticker = fig_draw.ticker
     cat = p["pairs_categorical"]
     ax.set_gid("peers-pairs")
     vals, strip = [], False   # strip: the band of lost races is drawn
@@ -383,7 +372,7 @@ def draw_peers_pairs(ax, p, pn):
                         markeredgewidth=1.5, gid="peers-pairs-%s-%s" % (q, item),
                         label=None if cat or j else q)
             mark_oversub(ax, xs, pts, 1e-6, label=False)
-            vals += [x[2] * 1e-6 for x in pts] + [x[3] * 1e-6 for x in pts]
+            vals += [v * 1e-6 for x in pts for v in (x[2], x[3])]
             for x, m, pt in zip(xs, med, pts):
                 if pt[8] is None:
                     continue
@@ -397,57 +386,58 @@ def draw_peers_pairs(ax, p, pn):
                     ax.annotate(pairs_lost_text(pt[8]), (x, m), xytext=(6, 0),
                                 textcoords="offset points", ha="left", va="center",
                                 fontsize=7.5, color="0.2", gid="peers-pairs-lost", zorder=5)
-    for j, item in enumerate(pn["items"]):
-        h = pn["harness"].get(item)
-        if not h:
-            continue
-        style = harness_style(j)
-        if cat:
-            ax.axhline(h[0][1] * 1e-6, zorder=2, **style)
-        else:
-            ax.plot([x[0] for x in h], [x[1] * 1e-6 for x in h], zorder=2, **style)
-        vals += [x[1] * 1e-6 for x in h]
+    for j, h in enumerate(pn["harness"].get(item) for item in pn["items"]):
+        if h:   # one thread count: a level; several: a line against threads
+            ys = [x[1] * 1e-6 for x in h]
+            if cat:
+                ax.axhline(ys[0], zorder=2, **harness_style(j))
+            else:
+                ax.plot([x[0] for x in h], ys, zorder=2, **harness_style(j))
+            vals += ys
     if cat:
         FC.category_axis(ax, pn["queues"], "queue", rotate=30)
         ax.set_xlim(-0.85, len(pn["queues"]) - 0.15)
     else:
-        threads_axis(ax, p["pairs_threads"], "threads (each enqueues, then dequeues)"
-                     if pn.get("workload", "pairs") == "pairs" else
-                     "threads (each enqueues or dequeues at random)")
-    ax.set_ylabel(PAIRS_YLABEL)
+        threads_axis(ax, p["pairs_threads"], "threads (each %s)" % (
+            "enqueues, then dequeues" if pn["workload"] == "pairs" else
+            "enqueues or dequeues at random"))
+    ax.set_ylabel(YLABEL["operations"])
     value_axis(ax, vals)
     if strip:
-        # room under the lowest whisker for the rows of lost races, and their names
-        two = len(pn["items"]) > 1
-        f = 0.25 if two else 0.18   # the share of the axes' height they take
-        lo, hi = ax.get_ylim()
-        if ax.get_yscale() == "log":
-            ax.set_ylim(hi / (hi / lo) ** (1.0 / (1.0 - f)), hi)
-        else:
-            ax.set_ylim(hi - (hi - lo) / (1.0 - f), hi)
-        rows = PAIRS_STRIP[two]
-        ax.text(-0.8, rows[0] + 0.075, "lost races per 1,000 operations", ha="left",
-                va="bottom", fontsize=7.5, color="0.3", zorder=3,
-                transform=ax.get_xaxis_transform(), gid="peers-pairs-lost-name")
-        if two:
-            for j in range(2):
-                ax.plot([-0.55], [rows[j] + 0.022], transform=ax.get_xaxis_transform(),
-                        linestyle="none", marker="o", markersize=6, color="0.35",
-                        markerfacecolor="0.35" if j == 0 else "white", markeredgewidth=1.3,
-                        zorder=3, clip_on=False)
-        from matplotlib.patches import Rectangle
-        ax.add_patch(Rectangle((0, 0), 1, f * 0.97, transform=ax.transAxes, facecolor="0.96",
-                               edgecolor="none", zorder=1.7))
-        nlo, nhi = ax.get_ylim()
-        sep = (nlo * (nhi / nlo) ** f if ax.get_yscale() == "log" else nlo + f * (nhi - nlo))
-        for axis_fmt in ("major", "minor"):
-            fmt = getattr(ax.yaxis, "get_%s_formatter" % axis_fmt)()
-            getattr(ax.yaxis, "set_%s_formatter" % axis_fmt)(ticker.FuncFormatter(
-                lambda v, pos, fmt=fmt: fmt(v, pos) if v >= sep else ""))
+        lost_strip(ax, len(pn["items"]) > 1)
     ax.set_title(pn["name"] + (" \u2014 %d threads%s" % (
         p["pairs_threads"][0], ", oversubscribed" if any(
             is_over(x) for v in pn["series"].values() for x in v) else "")
         if cat else ""), fontsize=11)
+
+
+def lost_strip(ax, two):
+    """The band along the bottom of a pairs panel with one thread count that
+    holds the rows of lost races (``two``: a row per item mode): room made for
+    it under the lowest whisker, its name, a key dot per row where two, a grey
+    background, and no y tick label inside it."""
+    f = 0.25 if two else 0.18   # the share of the axes' height it takes
+    log = ax.get_yscale() == "log"
+    lo, hi = ax.get_ylim()
+    ax.set_ylim(hi / (hi / lo) ** (1.0 / (1.0 - f)) if log else hi - (hi - lo) / (1.0 - f), hi)
+    rows = PAIRS_STRIP[two]
+    ax.text(-0.8, rows[0] + 0.075, "lost races per 1,000 operations", ha="left",
+            va="bottom", fontsize=7.5, color="0.3", zorder=3,
+            transform=ax.get_xaxis_transform(), gid="peers-pairs-lost-name")
+    for j in range(2 if two else 0):
+        ax.plot([-0.55], [rows[j] + 0.022], transform=ax.get_xaxis_transform(),
+                linestyle="none", marker="o", markersize=6, color="0.35",
+                markerfacecolor="0.35" if j == 0 else "white", markeredgewidth=1.3,
+                zorder=3, clip_on=False)
+    from matplotlib.patches import Rectangle
+    ax.add_patch(Rectangle((0, 0), 1, f * 0.97, transform=ax.transAxes, facecolor="0.96",
+                           edgecolor="none", zorder=1.7))
+    nlo, nhi = ax.get_ylim()
+    sep = nlo * (nhi / nlo) ** f if log else nlo + f * (nhi - nlo)
+    for which in ("major", "minor"):
+        fmt = getattr(ax.yaxis, "get_%s_formatter" % which)()
+        getattr(ax.yaxis, "set_%s_formatter" % which)(fig_draw.ticker.FuncFormatter(
+            lambda v, pos, fmt=fmt: fmt(v, pos) if v >= sep else ""))
 
 
 def pairs_legend(ax, p):
@@ -510,7 +500,7 @@ def dat_peers(name, p):
                        "and the pairs", SEE_BLOCKS)
     cat = int(p["categorical"])
     show_n = int(split_somewhere(p))
-    rows = []
+    rows, crow, hrow = [], [], []
     for k, pn in enumerate(p["panels"]):
         nq = len(pn["queues"])
         # several thread counts: the series shifted sideways as draw_series shifts them
@@ -518,44 +508,32 @@ def dat_peers(name, p):
                  if (q, grp) in pn["series"]]
         dodge = dodger(sorted({pt[0] for v in pn["series"].values() for pt in v}),
                        len(order))
-        for q in pn["queues"]:
-            for gi, grp in enumerate(pn["groups"]):
-                pts = pn["series"].get((q, grp))
-                if not pts:
-                    continue
-                pt_, dot = FC.group_pt(grp)
-                for pt in pts:
-                    x = slot_x(pn, q, grp) if cat else dodge(pt[0], order.index((q, grp)))
-                    rows.append([k, int(pn["item"] == "message"), pn["bursts"], q,
-                                 pn["queues"].index(q), group_key(grp), gi, pt[0],
-                                 "%.6g" % x, g(pt[1]), g(pt[2]), g(pt[3]), pt[4],
-                                 g(pt[8]), rgb_int(color_of("queue", q)), pt_, dot,
-                                 FC.PACE_GP_DT.get(grp[0], 1), g(pt[5]), is_bound(pt),
-                                 ov_col(pt[7]), cat, nq, show_n])
-                rows.append("")
+        for i, (q, grp) in enumerate(order):
+            pt_, dot = FC.group_pt(grp)
+            for pt in pn["series"][(q, grp)]:
+                x = slot_x(pn, q, grp) if cat else dodge(pt[0], i)
+                rows.append([k, int(pn["item"] == "message"), pn["bursts"], q,
+                             pn["queues"].index(q), group_key(grp), pn["groups"].index(grp),
+                             pt[0], "%.6g" % x, g(pt[1]), g(pt[2]), g(pt[3]), pt[4],
+                             g(pt[8]), rgb_int(color_of("queue", q)), pt_, dot,
+                             FC.PACE_GP_DT.get(grp[0], 1), g(pt[5]), is_bound(pt),
+                             ov_col(pt[7]), cat, nq, show_n])
+            rows.append("")
+        # the ceiling: a bar over each queue's slot, else a line per ceiling group
+        # (black where it is several queues' and the first)
+        crow += [[k, qi, t, "%.6g" % (qi - 0.36), g(c), 0, 1]
+                 for qi, q in enumerate(pn["queues"]) if cat
+                 for t, c in sorted(pn["ceiling"].get(q, {}).items())]
+        for j, grp in enumerate([] if cat else pn["ceiling_lines"]):
+            col = 0 if j == 0 and len(grp["variants"]) > 1 else rgb_int(
+                color_of("queue", grp["variants"][0]))
+            crow += [[k, -1, t, t, g(c), col, 0] for t, c in grp["points"]] + [""]
+        hrow += [[k, q[0], g(q[1]), g(q[2]), g(q[3]), q[4]] for q in pn["harness"]]
+        hrow += [""] if pn["harness"] else []
     out += FC.block(*PEERS_BLOCKS[0], rows, empty=[[
         0, 0, 0, "none", 0, "none", 0, 1, 0, "NaN", "NaN", "NaN", 0, "NaN", 0, 7, 0, 1, "NaN", 0,
         "NaN", cat, 1, 0]])
-    crow = []
-    for k, pn in enumerate(p["panels"]):
-        if cat:
-            for qi, q in enumerate(pn["queues"]):
-                for t, c in sorted(pn["ceiling"].get(q, {}).items()):
-                    crow.append([k, qi, t, "%.6g" % (qi - 0.36), g(c), 0, 1])
-        else:
-            for grp in pn["ceiling_lines"]:
-                col = rgb_int(color_of("queue", grp["variants"][0]))
-                if len(grp["variants"]) > 1 and grp is pn["ceiling_lines"][0]:
-                    col = 0
-                for t, c in grp["points"]:
-                    crow.append([k, -1, t, t, g(c), col, 0])
-                crow.append("")
     out += FC.block(*PEERS_BLOCKS[1], crow, empty=[[0, 0, 1, 0, "NaN", 0, cat]])
-    hrow = []
-    for k, pn in enumerate(p["panels"]):
-        hrow += [[k, q[0], g(q[1]), g(q[2]), g(q[3]), q[4]] for q in pn["harness"]]
-        if pn["harness"]:
-            hrow.append("")
     return out + FC.block(*PEERS_BLOCKS[2], hrow, empty=[[0, 1, "NaN", "NaN", "NaN", 0]]) + \
         dat_peers_pairs(p)
 
@@ -565,9 +543,9 @@ def dat_peers_pairs(p):
     (one NaN row with has_pairs 0 where the host ran no pairs)."""
     g = FC.g
     rows = []
-    for pn in p.get("pairs") or []:
+    for pn in p["pairs"]:
         # the panel: bursts, + 2 for each symmetric workload before its own
-        panel = pn["bursts"] + 2 * list(SYMMETRIC_WORDS).index(pn.get("workload", "pairs"))
+        panel = pn["bursts"] + 2 * list(SYMMETRIC_WORDS).index(pn["workload"])
         for qi, q in enumerate(pn["queues"]):
             for item in pn["items"]:
                 pts = pn["series"].get((q, item), [])
@@ -590,7 +568,7 @@ def dat_peers_pairs(p):
         "count them; harness_ops_per_s: the harness alone at the panel, item mode and "
         "threads (harness_row 1: the rows to draw it from)" % (
             "; under mixed: panel 2 single operations, 3 bursts" if any(
-                pn.get("workload") == "mixed" for pn in p.get("pairs") or []) else "",
+                pn["workload"] == "mixed" for pn in p["pairs"]) else "",
             PAIRS_ITEM_OFFSET["message"]))
 
 

@@ -37,18 +37,14 @@ def prep_peers_latency(host):
     sym = symmetric_rows(allrows)
     npairs = sum(len(rs) for _wl, rs in sym)
     left = FC.left_out(rows)
-    panels = []
-    nolat = set()
+    panels, nolat, over_rows = [], set(), []
+    key = (lambda r: (r["queue"], FC.group_of(r)))
     for item, b, name, rs in peer_panels(rows):
-        if not rs:
-            panels.append({"item": item, "bursts": b, "name": name, "threads": None,
-                           "queues": [], "groups": [], "marks": []})
-            continue
-        t = max(nrdata.threads(r) for r in rs)
+        # the largest thread count's runs (none: an empty panel, threads None)
+        t = max((nrdata.threads(r) for r in rs), default=None)
         at = [r for r in rs if nrdata.threads(r) == t]
-        key = (lambda r: (r["queue"], FC.group_of(r)))
-        p50 = FC.intervals(at, (key,), "p50_ns")
-        p99 = FC.intervals(at, (key,), "p99_ns")
+        over_rows += at
+        p50, p99 = (FC.intervals(at, (key,), v) for v in ("p50_ns", "p99_ns"))
         ov = oversub_of(at, key)
         # a queue that records no latency (faa: no items) has no mark
         queues = order_of("queue", {r["queue"] for r in at
@@ -73,26 +69,23 @@ def prep_peers_latency(host):
         drawn += "; " + FC.left_out_words({q: w for q, w in left.items() if q not in nolat})
     if others:
         drawn += "; " + others_short(host)
-    over_rows = [r for pn in peer_panels(rows) for r in pn[3]
-                 if nrdata.threads(r) == max(nrdata.threads(x) for x in pn[3])]
-    p = {"kind": "peers-latency", "panels": panels, "rows": rows,
-         "grid": (len(items), 2), "items": items, "groups": groups, "left_out": left,
-         "title": "Peers: closed-loop latency by queue at %s threads, each regime apart \u2014 "
-                  "set by how full the queue runs, not by its hand-over" % "/".join(
-                      str(t) for t in ts),
-         "annotation": None, "drawn": drawn,
-         "caption": caption_lines(host, rows, [
-             LATENCY_WORDS + " (Little: items in flight / throughput); a full queue's "
-             "latency is its length, a near-empty one's the hand-over",
-             oversub_status(over_rows, lambda r: (r["queue"], item_of(r), r["bursts"]),
-                            mark="'oversubscribed' over the marks"),
-             "message items: not measured in these results" if "message" not in items
-             else None,
-             FC.left_out_words(left) or None,
-             "producers and consumers apart only: the %d runs under %s are in "
-             "peers-throughput" % (npairs, " and ".join(wl for wl, _rs in sym))
-             if npairs else None, others])}
-    return p
+    return {"kind": "peers-latency", "panels": panels, "rows": rows,
+            "grid": (len(items), 2), "items": items, "groups": groups, "left_out": left,
+            "title": "Peers: closed-loop latency by queue at %s threads, each regime apart "
+                     "\u2014 set by how full the queue runs, not by its hand-over" % "/".join(
+                         str(t) for t in ts),
+            "annotation": None, "drawn": drawn,
+            "caption": caption_lines(host, rows, [
+                LATENCY_WORDS + " (Little: items in flight / throughput); a full queue's "
+                "latency is its length, a near-empty one's the hand-over",
+                oversub_status(over_rows, lambda r: (r["queue"], item_of(r), r["bursts"]),
+                               mark="'oversubscribed' over the marks"),
+                "message items: not measured in these results" if "message" not in items
+                else None,
+                FC.left_out_words(left) or None,
+                "producers and consumers apart only: the %d runs under %s are in "
+                "peers-throughput" % (npairs, " and ".join(wl for wl, _rs in sym))
+                if npairs else None, others])}
 
 
 def latency_x(pn, m):
@@ -113,16 +106,17 @@ def draw_peers_latency(axes, p, show_legend=True):
         for m in pn["marks"]:
             color = color_of("queue", m["queue"])
             x = latency_x(pn, m)
-            a50, a99 = m["p50"], m["p99"]
-            if a50 and a99 and a50.est > 0 and a99.est > 0:
-                ax.plot([x, x + P99_DX], [a50.est, a99.est], color=color, linewidth=1.0, alpha=0.6,
-                        zorder=3)
-            if a99 and a99.est > 0:
+            # the percentiles a log axis can draw (None: not recorded, or 0)
+            a50, a99 = (m[k] if m[k] and m[k].est > 0 else None for k in ("p50", "p99"))
+            if a50 and a99:
+                ax.plot([x, x + P99_DX], [a50.est, a99.est], color=color, linewidth=1.0,
+                        alpha=0.6, zorder=3)
+            if a99:
                 ax.errorbar([x + P99_DX], [a99.est], yerr=[[a99.est - a99.lo], [a99.hi - a99.est]],
                             color=color, marker="_", markersize=14, markeredgewidth=2.4,
                             linestyle="none", capsize=2, elinewidth=0.8, alpha=0.9, zorder=4,
                             gid="peers-latency-p99")
-            if a50 and a50.est > 0:
+            if a50:
                 ax.errorbar([x], [a50.est], yerr=[[a50.est - a50.lo], [a50.hi - a50.est]],
                             linestyle="none", markersize=8, capsize=3, elinewidth=1.1,
                             zorder=5, gid="peers-latency-p50",
@@ -131,7 +125,7 @@ def draw_peers_latency(axes, p, show_legend=True):
                     FC.dot_inside(ax, x, a50.est, color)
                 if split:
                     FC.n_beside(ax, x, a50.est, a50.n)
-            if not (a50 or a99):
+            if not (m["p50"] or m["p99"]):
                 ax.text(pn["queues"].index(m["queue"]), 0.03, "no latency\nrecorded",
                         ha="center", va="bottom", fontsize=8.5, color="0.35",
                         transform=ax.get_xaxis_transform())
@@ -180,13 +174,11 @@ def dat_peers_latency(name, p):
         for m in pn["marks"]:
             a50, a99 = m["p50"], m["p99"]
             pt_, dot = FC.group_pt(m["group"])
-            v50 = (a50.est, a50.lo, a50.hi) if a50 else (None,) * 3
-            v99 = (a99.est, a99.lo, a99.hi) if a99 else (None,) * 3
             rows.append([k, int(pn["item"] == "message"), pn["bursts"], m["queue"],
                          pn["queues"].index(m["queue"]), group_key(m["group"]), pn["threads"],
-                         "%.6g" % latency_x(pn, m)] + [g(v) for v in v50 + v99] +
-                        [(a50 or a99).n if (a50 or a99) else 0,
-                         rgb_int(color_of("queue", m["queue"])), pt_, dot,
-                         ov_col(m.get("oversubscribed")), len(pn["queues"])])
+                         "%.6g" % latency_x(pn, m)] +
+                        [g(getattr(a, f, None)) for a in (a50, a99) for f in ("est", "lo", "hi")] +
+                        [getattr(a50 or a99, "n", 0), rgb_int(color_of("queue", m["queue"])),
+                         pt_, dot, ov_col(m.get("oversubscribed")), len(pn["queues"])])
     return out + FC.block("latency by queue and regime", LATENCY_COLUMNS, rows, empty=[
         [0, 0, 0, "none", 0, "none", 1, 0] + ["NaN"] * 6 + [0, 0, 7, 0, "NaN", 1]])

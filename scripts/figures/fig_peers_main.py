@@ -39,15 +39,12 @@ from .fig_draw import legend_outside, no_data, value_axis
 from .fig_gnuplot import dat_header, ov_col, SEE_BLOCKS
 from .fig_host import (
     caption_lines, color_of, harness_status, HARNESS_BOUND, HARNESS_LABEL, item_of, items_in,
-    oversub_status, quoted_threads, workload_of)
+    oversub_of, oversub_status, quoted_threads, workload_of)
 from . import fig_peers
 
 #: the workloads, in panel order: each panel's title words and its y unit
-WORKLOADS = {
-    "prodcons": ("prodcons: producers and consumers apart, free pace", "items"),
-    "pairs": ("pairs: every thread enqueues, then dequeues", "operations"),
-    "mixed": ("mixed: each operation an enqueue or a dequeue at random", "operations"),
-}
+WORKLOADS = {"prodcons": ("prodcons: producers and consumers apart, free pace", "items"),
+             **{wl: (words, "operations") for wl, words in fig_peers.SYMMETRIC_WORDS.items()}}
 #: the x groups, in order: (key, the words over them)
 GROUPS = (("fifo", "strict FIFO"), ("relaxed", "relaxed order"), ("floor", "floors"))
 #: the harness alone's slot: its name on x
@@ -61,8 +58,6 @@ STYLE = {"highlight": dict(marker="D", markersize=11, color=color_of("queue", HI
          "peer": dict(marker="o", markersize=8, color="#2b4a8b"),
          "floor": dict(marker="o", markersize=7, color="0.55")}
 HARNESS_MARK = dict(marker="_", markersize=26, markeredgewidth=3.2, color="#3a3a3a")
-YLABEL = {"items": "throughput (million items/s)",
-          "operations": "throughput (million operations/s)"}
 
 
 def order_group(queue):
@@ -91,10 +86,12 @@ def panel_rows(rows, wl):
                                                       if x["queue"] == r["queue"]])[0])]
 
 
-def interval_of(values):
-    """(median, lo, hi, n, coverage) of values, None for none."""
-    iv = stats.interval(values)
-    return None if iv is None else (iv.est, iv.lo, iv.hi, iv.n, iv.coverage)
+def interval_of(rows, column, keep=lambda v: v is not None):
+    """{median, lo, hi, n, coverage} of a column over rows (the values ``keep``
+    keeps), None for none."""
+    iv = stats.interval([v for v in (nrdata.num(r, column) for r in rows) if keep(v)])
+    return None if iv is None else dict(median=iv.est, lo=iv.lo, hi=iv.hi, n=iv.n,
+                                        coverage=iv.coverage)
 
 
 def prep_panel(host, rows, wl):
@@ -109,43 +106,34 @@ def prep_panel(host, rows, wl):
     slots = []
     for q in sorted({r["queue"] for r in rs}):
         qr = [r for r in rs if r["queue"] == q]
-        iv = interval_of([nrdata.num(r, "throughput_ops_per_s") for r in qr
-                          if nrdata.num(r, "throughput_ops_per_s") is not None])
+        iv = interval_of(qr, "throughput_ops_per_s")
         if iv is None:
             continue
-        h = [nrdata.num(r, "harness_ops_per_s") for r in qr if nrdata.num(r, "harness_ops_per_s")]
-        hm = interval_of(h)[0] if h else None
-        over = [nrdata.oversubscribed(r) for r in qr]
-        slots.append(dict(queue=q, group=order_group(q), median=iv[0], lo=iv[1], hi=iv[2],
-                          n=iv[3], coverage=iv[4], item=item_of(qr[0]), harness=hm,
+        # (a harness cell of 0 is one not measured)
+        hm = (interval_of(qr, "harness_ops_per_s", bool) or {}).get("median")
+        slots.append(dict(iv, queue=q, group=order_group(q), item=item_of(qr[0]), harness=hm,
                           bound=int(bool(hm) and order_group(q) != "floor" and
-                                    iv[0] >= HARNESS_BOUND * hm),
-                          oversubscribed=1 if True in over else
-                          0 if all(x is False for x in over) else None))
+                                    iv["median"] >= HARNESS_BOUND * hm),
+                          oversubscribed=oversub_of(qr, lambda r: q)[q]))
     # the harness alone: its inline runs' (the message queues' are another harness)
     hrows = [r for r in rs if item_of(r) == "inline"] or rs
-    hv = interval_of([nrdata.num(r, "harness_ops_per_s") for r in hrows
-                      if nrdata.num(r, "harness_ops_per_s")])
+    hv = interval_of(hrows, "harness_ops_per_s", bool)
     if hv:
-        slots.append(dict(queue=HARNESS_SLOT, group="floor", median=hv[0], lo=hv[1],
-                          hi=hv[2], n=hv[3], coverage=hv[4], item=item_of(hrows[0]),
+        slots.append(dict(hv, queue=HARNESS_SLOT, group="floor", item=item_of(hrows[0]),
                           harness=None, bound=0, oversubscribed=None))
     rank = {k: i for i, (k, _w) in enumerate(GROUPS)}
     slots.sort(key=lambda s: (rank[s["group"]], s["queue"] == HARNESS_SLOT, -s["median"]))
-    groups, x = [], 0.0
-    for k, words in GROUPS:
-        mine = [s for s in slots if s["group"] == k]
-        if not mine:
-            continue
-        if groups:
+    x = 0.0
+    for i, s in enumerate(slots):
+        if i and s["group"] != slots[i - 1]["group"]:
             x += GROUP_GAP
-        for s in mine:
-            s["x"] = x
-            x += 1.0
-        groups.append((k, words, mine[0]["x"], mine[-1]["x"]))
-    return {"workload": wl, "name": WORKLOADS.get(wl, (wl, "operations"))[0],
-            "unit": WORKLOADS.get(wl, (wl, "operations"))[1], "threads": t, "rows": rs,
-            "slots": slots, "groups": groups}
+        s["x"], x = x, x + 1.0
+    name, unit = WORKLOADS.get(wl, (wl, "operations"))
+    return {"workload": wl, "name": name, "unit": unit, "threads": t, "rows": rs,
+            "slots": slots, "groups": [(k, words, mine[0]["x"], mine[-1]["x"])
+                                       for k, words in GROUPS
+                                       for mine in [[s for s in slots if s["group"] == k]]
+                                       if mine]}
 
 
 @FC.condensed
@@ -155,24 +143,22 @@ def prep_peers(host):
     wls += sorted({workload_of(r) for r in allrows} - set(wls))
     panels = [prep_panel(host, allrows, wl) for wl in wls][:figlist.MAX_PANELS]
     rows = [r for pn in panels for r in pn["rows"]]
-    drawn_rows = [r for r in allrows if workload_of(r) in wls]
+    undrawn = sum(workload_of(r) in wls for r in allrows) - len(rows)
     msg = sorted({s["queue"] for pn in panels for s in pn["slots"]
                   if s["item"] == "message" and s["queue"] != HARNESS_SLOT})
     bound = sum(s["bound"] for pn in panels for s in pn["slots"])
     free = [r for r in rows if workload_of(r) == "prodcons"]
-    extra = [harness_status(rows, bound, drawn="its own slot among the floors",
-                            mark="ringed"),
+    extra = [harness_status(rows, bound, drawn="its own slot among the floors"),
              oversub_status(rows, lambda r: (workload_of(r), r["queue"])),
              "the queues in groups by the order they keep (scripts/manifest.json's "
              "ordering): strict FIFO, relaxed (per producer, per node, k-relaxed), floors "
-             "(moving no data: %s; and the harness alone)" % (
-                 ", ".join(FC.NO_MESSAGE)),
+             "(moving no data: %s; and the harness alone)" % ", ".join(FC.NO_MESSAGE),
              "%s: message items (they take no inline items), hollow" % ", ".join(msg)
              if msg else None,
              FC.split_words(free, "prodcons' free runs (pooled in each median)") or None,
              "not drawn here (the supplement's peers-regimes): %d runs of paced "
-             "prodcons, bursts, the other item mode or other thread counts" % (
-                 len(drawn_rows) - len(rows)) if len(drawn_rows) > len(rows) else None,
+             "prodcons, bursts, the other item mode or other thread counts" % undrawn
+             if undrawn > 0 else None,
              others]
     caption = caption_lines(host, rows, extra)
     # (the harness alone pools every queue's runs: its n is no queue's)
@@ -209,17 +195,13 @@ def draw_panel(ax, pn):
     for s in pn["slots"]:
         y, lo, hi = s["median"] * 1e-6, s["lo"] * 1e-6, s["hi"] * 1e-6
         vals += [y, lo, hi]
-        if s["queue"] == HARNESS_SLOT:
-            ax.errorbar([s["x"]], [y], yerr=[[y - lo], [hi - y]], linestyle="none",
-                        elinewidth=1.2, capsize=3, zorder=4, gid="peers-main-harness",
-                        ecolor=HARNESS_MARK["color"], **HARNESS_MARK)
-            continue
-        st = slot_style(s)
+        alone = s["queue"] == HARNESS_SLOT
+        st = HARNESS_MARK if alone else slot_style(s)
         ax.errorbar([s["x"]], [y], yerr=[[y - lo], [hi - y]], linestyle="none",
                     elinewidth=1.2, capsize=3, ecolor=st["color"],
                     zorder=5 if s["queue"] == HIGHLIGHT else 4,
-                    gid="peers-main-%s" % s["queue"], **st)
-        if s["bound"]:
+                    gid="peers-main-%s" % ("harness" if alone else s["queue"]), **st)
+        if s["bound"]:   # (never the harness alone's: bound 0, oversubscribed None)
             fig_draw.ring_bound(ax, [s["x"]], [(0, s["median"], 0, 0, 0, 0, 1.0)], 1e-6)
         if s["oversubscribed"] == 1:
             ax.plot([s["x"]], [y], **fig_draw.OVERSUB_STYLE)
@@ -234,8 +216,7 @@ def draw_panel(ax, pn):
             lab.set_color(STYLE["highlight"]["color"])
     ax.set_xlim(-0.7, xs[-1] + 0.7)
     ax.grid(axis="x", visible=False)
-    from matplotlib import ticker
-    ax.xaxis.set_minor_locator(ticker.NullLocator())
+    ax.xaxis.set_minor_locator(fig_draw.ticker.NullLocator())
     tr = ax.get_xaxis_transform()
     for i, (_k, words, x0, x1) in enumerate(pn["groups"]):
         ax.text((x0 + x1) / 2, 0.985, words, transform=tr, ha="center", va="top",
@@ -245,34 +226,28 @@ def draw_panel(ax, pn):
                        linestyle=(0, (4, 3)), zorder=1, gid="peers-main-separator")
     lo, hi = ax.get_ylim()
     ax.set_ylim(lo, hi * 1.6)   # room for the group names over the dots
-    ax.set_ylabel(YLABEL[pn["unit"]])
+    ax.set_ylabel(fig_peers.YLABEL[pn["unit"]])
     ax.set_title("%s \u00b7 %s threads" % (pn["name"], pn["threads"]), fontsize=10.5)
 
 
 def legend_handles(p):
     """The marks drawn, and only those."""
-    handle = fig_draw.handle
     slots = [s for pn in p["panels"] for s in pn["slots"]]
-    qs = {s["queue"] for s in slots}
-    h = []
-    if HIGHLIGHT in qs:
-        h.append(handle(linestyle="none", label="NumaRing", **slot_style(
-            {"queue": HIGHLIGHT, "group": "", "item": "inline"})))
-    if any(s["group"] != "floor" and s["queue"] != HIGHLIGHT for s in slots):
-        h.append(handle(linestyle="none", label="the field's queues", **slot_style(
-            {"queue": "", "group": "", "item": "inline"})))
-    if any(s["group"] == "floor" and s["queue"] != HARNESS_SLOT for s in slots):
-        h.append(handle(linestyle="none", label="floor: moves no data", **slot_style(
-            {"queue": "", "group": "floor", "item": "inline"})))
-    if HARNESS_SLOT in qs:
-        h.append(handle(linestyle="none", label=HARNESS_LABEL, **HARNESS_MARK))
-    if any(s["item"] == "message" and s["queue"] != HARNESS_SLOT for s in slots):
-        h.append(handle(linestyle="none", label="hollow: message items\n(takes no inline "
-                        "items)", **dict(slot_style({"queue": "", "group": "",
-                                                     "item": "message"}))))
-    h.append(fig_draw.whisker_handle())
-    return h + fig_draw.mark_handles(any(s["bound"] for s in slots),
-                                     any(s["oversubscribed"] == 1 for s in slots))
+    queues = [s for s in slots if s["queue"] != HARNESS_SLOT]
+    style = (lambda queue="", group="", item="inline":
+             slot_style({"queue": queue, "group": group, "item": item}))
+    marks = ((any(s["queue"] == HIGHLIGHT for s in slots), "NumaRing", style(HIGHLIGHT)),
+             (any(s["group"] != "floor" and s["queue"] != HIGHLIGHT for s in slots),
+              "the field's queues", style()),
+             (any(s["group"] == "floor" for s in queues), "floor: moves no data",
+              style(group="floor")),
+             (any(s["queue"] == HARNESS_SLOT for s in slots), HARNESS_LABEL, HARNESS_MARK),
+             (any(s["item"] == "message" for s in queues),
+              "hollow: message items\n(takes no inline items)", style(item="message")))
+    h = [fig_draw.handle(linestyle="none", label=label, **st) for shown, label, st in marks
+         if shown]
+    return h + [fig_draw.whisker_handle()] + fig_draw.mark_handles(
+        any(s["bound"] for s in slots), any(s["oversubscribed"] == 1 for s in slots))
 
 
 def draw_peers_main(axes, p, show_legend=True):
