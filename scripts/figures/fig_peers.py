@@ -40,7 +40,7 @@ from ..analysis import nrdata
 from . import fig_common as FC
 from . import fig_draw
 from . import fig_lines
-from .fig_lines import group_key  # noqa: F401 - fig_peers_latency's too
+from .fig_lines import group_key
 from .fig_draw import (
     dodger, harness_style, HARNESS_STYLE, legend_axis, mark_oversub, no_data,
     threads_axis, value_axis)
@@ -84,18 +84,6 @@ def peer_panels(rows):
     return out
 
 
-# --------------------------------------------------------------------------
-# Producers and consumers apart
-
-def prodcons_panel(host, item, b, name, rs):
-    """One panel: {(queue, group): [(threads, median, lo, hi, n, ceiling,
-    harness, oversubscribed, coverage)]} with lo..hi the median's interval."""
-    series, queues, groups, lines, ceiling = fig_lines.series_by_group(host, rs, "queue")
-    return {"item": item, "bursts": b, "name": name, "rows": rs, "queues": queues,
-            "groups": groups, "series": series, "ceiling": ceiling, "ceiling_lines": lines,
-            "harness": harness_line(rs, nrdata.threads)}
-
-
 def named_rows(host):
     """(the peers rows of the sweep's named configuration, the words on the
     others for a caption, None where there are none)."""
@@ -116,9 +104,8 @@ def named_rows(host):
 
 def others_short(host):
     """The caption's drawn line's words on the configurations not drawn."""
-    n = sum(1 for r in host.data["peers"] if not nrdata.peers_named(r))
     return ("work 0, pin compact only (%d runs at other work or pins: the results README)"
-            % n)
+            % sum(not nrdata.peers_named(r) for r in host.data["peers"]))
 
 
 def symmetric_rows(rows):
@@ -127,6 +114,9 @@ def symmetric_rows(rows):
             for rs in [[r for r in rows if workload_of(r) == wl]] if rs]
 
 
+# --------------------------------------------------------------------------
+# Producers and consumers apart
+
 @FC.condensed
 def prep_peers_regimes(host):
     allrows, others = named_rows(host)
@@ -134,8 +124,14 @@ def prep_peers_regimes(host):
     left = FC.left_out(rows)
     pairs = [pn for wl, rs in symmetric_rows(allrows) for pn in prep_peers_pairs(rs, wl)]
     sym = list(dict.fromkeys(pn["workload"] for pn in pairs))   # in SYMMETRIC_WORDS' order
-    panels = [prodcons_panel(host, item, b, name, rs)
-              for item, b, name, rs in peer_panels(rows)]
+    panels = []
+    for item, b, name, rs in peer_panels(rows):
+        # series {(queue, group): [(threads, median, lo, hi, n, ceiling, harness,
+        # oversubscribed, coverage)]}, lo..hi the median's interval
+        series, queues, groups, lines, ceiling = fig_lines.series_by_group(host, rs, "queue")
+        panels.append({"item": item, "bursts": b, "name": name, "rows": rs, "queues": queues,
+                       "groups": groups, "series": series, "ceiling": ceiling,
+                       "ceiling_lines": lines, "harness": harness_line(rs, nrdata.threads)})
     threads = sorted({nrdata.threads(r) for r in rows})
     cat = len(threads) == 1
     groups = FC.group_order({g for pn in panels for g in pn["groups"]})
@@ -442,11 +438,9 @@ def lost_strip(ax, two):
 
 def pairs_legend(ax, p):
     """What the marks of the pairs row mean, beside its last panel."""
-    handle, cat, h = fig_draw.handle, p["pairs_categorical"], []
-    if not cat:
-        qs = order_of("queue", {q for pn in p["pairs"] for q in pn["queues"]})
-        h += [handle(color=color_of("queue", q), marker=marker_of("queue", q), label=q)
-              for q in qs]
+    handle, cat = fig_draw.handle, p["pairs_categorical"]
+    h = [] if cat else [handle(color=color_of("queue", q), marker=marker_of("queue", q), label=q)
+                        for q in order_of("queue", {q for pn in p["pairs"] for q in pn["queues"]})]
     items = items_in([r for pn in p["pairs"] for r in pn["rows"]])
     for j, item in enumerate(items):
         h.append(handle(color="0.3", marker="o", markersize=7,

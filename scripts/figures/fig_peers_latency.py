@@ -20,7 +20,8 @@ from .fig_gnuplot import dat_header, ov_col
 from .fig_host import (
     caption_lines, color_of, item_of, items_in, order_of, oversub_of, oversub_status, rgb_int,
     workload_of)
-from .fig_peers import group_key, named_rows, others_short, peer_panels, symmetric_rows
+from .fig_lines import group_key
+from .fig_peers import named_rows, others_short, peer_panels, symmetric_rows
 
 
 #: peers-latency's words: what closed-loop latency measures

@@ -80,10 +80,9 @@ def panel_rows(rows, wl):
     nothing (fig_common.runs_in) left out."""
     rs = [r for r in rows if workload_of(r) == wl and FC.bursts_of(r) == 0
           and regime.pace_of(r) == "free" and FC.runs_in(r["queue"], item_of(r), 0)]
-    inline = {r["queue"] for r in rs if item_of(r) == "inline"}
-    return [r for r in rs if item_of(r) == ("inline" if r["queue"] in inline else
-                                            items_in([x for x in rs
-                                                      if x["queue"] == r["queue"]])[0])]
+    # each queue's first mode (items_in: inline first)
+    mode = {q: items_in([r for r in rs if r["queue"] == q])[0] for q in {r["queue"] for r in rs}}
+    return [r for r in rs if item_of(r) == mode[r["queue"]]]
 
 
 def interval_of(rows, column, keep=lambda v: v is not None):
@@ -139,8 +138,8 @@ def prep_panel(host, rows, wl):
 @FC.condensed
 def prep_peers(host):
     allrows, others = fig_peers.named_rows(host)
-    wls = [w for w in WORKLOADS if any(workload_of(r) == w for r in allrows)]
-    wls += sorted({workload_of(r) for r in allrows} - set(wls))
+    present = {workload_of(r) for r in allrows}
+    wls = [w for w in WORKLOADS if w in present] + sorted(present - set(WORKLOADS))
     panels = [prep_panel(host, allrows, wl) for wl in wls][:figlist.MAX_PANELS]
     rows = [r for pn in panels for r in pn["rows"]]
     undrawn = sum(workload_of(r) in wls for r in allrows) - len(rows)
