@@ -46,7 +46,7 @@ def series_of(rows):
     med, min, max, n, None, harness or None, oversubscribed)]}} (harness:
     throughput only)."""
     value = {"tput": "throughput_ops_per_s", "failed": failed_per_1000,
-             "bns": backoff_ns_per_op, "fair": fairness_of, "p99": "p99_ns"}
+             "bns": backoff_ns_per_op, "fair": "fairness", "p99": "p99_ns"}
     return {k: series_by(rows, lambda r: (r.get("backoff", ""), nrdata.threads(r)), v,
                          harness=k == "tput", interval=False) for k, v in value.items()}
 
@@ -148,6 +148,33 @@ F4_FAIR_LINE = "every thread did the same"
 F4_SLOT_SPREAD = 0.34
 
 
+def caption_head(lines):
+    """A caption's first line (the host) and its warnings: the lines a figure
+    keeps above its one line of what is drawn."""
+    return lines[:1] + [ln for ln in lines[1:] if ln[1] == "warn"]
+
+
+def reps_words(rows):
+    """'N rep(s)': how many reps the rows hold."""
+    n = len({int(r["rep"]) for r in rows})
+    return "%d rep%s" % (n, "" if n == 1 else "s")
+
+
+def over_words(n, recorded=True, whose="its"):
+    """The caption's words on the black x: n oversubscribed points drawn, none,
+    or (not recorded) that the results do not say."""
+    if not recorded:
+        return "oversubscription not recorded"
+    return ("black x: %d oversubscribed point%s (the run's threads outnumber %s CPUs)"
+            % (n, "" if n == 1 else "s", whose)) if n else "no point oversubscribed"
+
+
+def works_words(works):
+    """'filled <the least work>, hollow <more>', '' with one amount of work."""
+    return ", ".join("%s %s" % ("filled" if i == 0 else "hollow", work_words(w))
+                     for i, w in enumerate(works)) if len(works) > 1 else ""
+
+
 def f4_work(row):
     """The row's local work between operations, ns (0 where not recorded)."""
     try:
@@ -164,33 +191,20 @@ def f4_claim(workload, work, backoff):
     """The claim id of a printed change: f4.<b>_change_pct for prodcons without
     local work (the paper's \\FFour<b>), f4.<workload>.<b>_change_pct for the
     others, f4.<workload>.work<N>.<b>_change_pct with local work."""
-    if not work and workload == "prodcons":
-        return "f4.%s_change_pct" % backoff
-    if not work:
-        return "f4.%s.%s_change_pct" % (workload, backoff)
-    return "f4.%s.work%g.%s_change_pct" % (workload, work, backoff)
+    where = "" if workload == "prodcons" and not work else workload + "."
+    return "f4.%s%s%s_change_pct" % (where, "work%g." % work if work else "", backoff)
 
 
 def f4_groups(host, rows):
     """[(workload, work)] of F4's rows: summarize.f4_workloads where it loads,
     else the same from the rows (prodcons, pairs, mixed, then others; less work
     first)."""
-    fn = getattr(summarize, "f4_workloads", None) if summarize is not None else None
-    if fn is not None:
-        return [(w, float(k)) for w, k in fn(os.path.join(host.results, host.name))]
+    if summarize is not None:
+        hostdir = os.path.join(host.results, host.name)
+        return [(w, float(k)) for w, k in summarize.f4_workloads(hostdir)]
     keys = {(workload_of(r), f4_work(r)) for r in rows}
     return sorted(keys, key=lambda k: (F4_WORKLOADS.index(k[0]) if k[0] in F4_WORKLOADS
                                        else len(F4_WORKLOADS), k[0], k[1]))
-
-
-def f4_summary(host, workload, work):
-    """summarize.f4(results/<host>, workload, work), once per host; {} where it
-    has no value or summarize.py did not load (a summarize.py from before
-    workloads: its one comparison, prodcons without work)."""
-    try:
-        return summary_of(host, "f4", workload, work)
-    except TypeError:
-        return summary_of(host, "f4") if (workload, work) == ("prodcons", 0.0) else {}
 
 
 def backoff_ns_per_op(row):
@@ -204,27 +218,25 @@ def backoff_ns_per_op(row):
     return ((race or 0.0) + (gate or 0.0)) / n if n else None
 
 
-def fairness_of(row):
-    """The row's fairness: fewest / most successful operations of one thread
-    over the whole run, in (0, 1]; None where not recorded (older tables)."""
-    return nrdata.num(row, "fairness")
-
-
 def prep_f4_group(host, rows, workload, work, said):
     """One workload at one amount of local work: its series (throughput, lost
     races, backoff time, p99 by backoff and threads), the thread count its
     changes are quoted at, whether none lost races there (exercised), and each
-    backoff's paired change against none (summarize.f4)."""
-    s4 = f4_summary(host, workload, work)
+    backoff's paired change against none (summarize.f4; {} where it has no
+    value or summarize.py did not load)."""
+    s4 = summary_of(host, "f4", workload, work)
     ov_t = oversub_of(rows, nrdata.threads)
     t = s4.get("threads") or quoted_threads(
         host, rows, lambda rs: ov_t.get(nrdata.threads(rs[0])) == 0)
     at = [r for r in rows if nrdata.threads(r) == t]
     none_rows = [r for r in at if r.get("backoff") == "none"]
     failed = nrdata.aggregate(at, ("backoff",), failed_per_1000)
-    none_failed = s4.get("none_failed_per_item")
-    if none_failed is None and ("none",) in failed:
-        none_failed = failed[("none",)][0] / 1000.0
+
+    def rate_of(b):
+        """b's lost races per item: summarize.f4's, else the median over ``at``."""
+        v = s4.get("%s_failed_per_item" % b)
+        return failed[(b,)][0] / 1000.0 if v is None and (b,) in failed else v
+    none_failed = rate_of("none")
     exercised = nrdata.backoff_exercised(none_failed) if none_rows else None
     ov = oversub_of(at, lambda r: r.get("backoff", ""))
     change = []
@@ -239,13 +251,10 @@ def prep_f4_group(host, rows, workload, work, said):
                 [r for r in at if r.get("backoff") == b], none_rows,
                 fn=lambda x, y: x / y - 1), 100.0)
         pct, lo, hi = d.get(key), d.get(key + "_lo"), d.get(key + "_hi")
-        rate = s4.get("%s_failed_per_item" % b)
-        if rate is None and (b,) in failed:
-            rate = failed[(b,)][0] / 1000.0
         claim = f4_claim(workload, work, b)
         change.append({
             "backoff": b, "workload": workload, "work": work, "threads": t, "pct": pct,
-            "lo": lo, "hi": hi, "n": d.get(key + "_n"), "failed": rate,
+            "lo": lo, "hi": hi, "n": d.get(key + "_n"), "failed": rate_of(b),
             "none_failed": none_failed, "exercised": exercised, "claim": claim,
             "inconclusive": lo is not None and hi is not None and lo <= 0.0 <= hi,
             "oversubscribed": ov.get(b),
@@ -268,21 +277,21 @@ def f4_headline(panels, works):
     groups = [g for pn in panels for g in pn["groups"] if g["work"] == w0 and g["change"]]
     if not groups:
         return None
-    several = len(panels) > 1
     ts = {g["threads"] for g in groups}
+    # each part named by its workload (and threads) where there are several
+    named = len(panels) > 1 or len(ts) > 1
     parts = []
     for g in groups:
         name = g["workload"] + (" at %d threads" % g["threads"] if len(ts) > 1 else "")
         if g["exercised"] is False:
             parts.append("%s%s: backoff not exercised on this host" % (
-                name + " " if several or len(ts) > 1 else "",
-                "/".join(e["backoff"] for e in g["change"])))
+                name + " " if named else "", "/".join(e["backoff"] for e in g["change"])))
             continue
         shown = ["%s %s%s" % (e["backoff"], e["text"], " (inconclusive)"
                               if e["inconclusive"] else "")
                  for e in g["change"] if e["text"] is not None]
         if shown:
-            parts.append(("%s: " % name if several or len(ts) > 1 else "") + ", ".join(shown))
+            parts.append(("%s: " % name if named else "") + ", ".join(shown))
     if not parts:
         return None
     return "vs none%s%s: %s\n(study, prodcons: \u221215 to \u221230%% at 32 workers, 2 nodes)" % (
@@ -318,45 +327,33 @@ def prep_f4(host):
     backoffs = order_of("backoff", {r.get("backoff", "") for r in rows})
     rel = [e for pn in panels for g in pn["groups"] for e in g["change"]]
     # the caption: the host, then one line of what is drawn
-    base = caption_lines(host, rows)
-    caption = [base[0]] + [ln for ln in base[1:] if ln[1] == "warn"]
-    reps = sorted({int(r["rep"]) for r in rows})
-    key = (lambda r: (workload_of(r), f4_work(r), r.get("backoff"), nrdata.threads(r)))
-    flags = oversub_of(rows, key)
-    if all(v is None for v in flags.values()):
-        over = "oversubscription not recorded"
-    else:
-        n = sum(1 for v in flags.values() if v == 1)
-        over = ("black x: %d oversubscribed point%s (the run's threads outnumber their CPUs)"
-                % (n, "" if n == 1 else "s")) if n else "no point oversubscribed"
+    caption = caption_head(caption_lines(host, rows))
+    flags = oversub_of(rows, lambda r: (workload_of(r), f4_work(r), r.get("backoff"),
+                                        nrdata.threads(r))).values()
+    over = over_words(sum(v == 1 for v in flags), not all(v is None for v in flags), "their")
     bound = sum(bound_count(g["tput"]) for pn in panels for g in pn["groups"])
     regimes = ("prodcons: each regime apart (shape%s); its change vs none over all its runs "
                "(summarize.f4: regimes pooled)" % (
                    "; n beside a dot where the runs split" if len(ts) == 1 else "")
                if split_any({"columns": panels}) else "")
-    if not any(nrdata.num(r, "harness_ops_per_s") for r in rows):
-        harness = "harness ceiling not measured"
-    else:
-        harness = "grey: %s%s" % (HARNESS_LABEL, ", %d point%s within 20%% of it (ringed)" % (
-            bound, "" if bound == 1 else "s") if bound else "")
-    drawn = ("median of %d rep%s, whiskers min\u2013max; change: paired median against "
+    harness = "grey: %s%s" % (HARNESS_LABEL, ", %d point%s within 20%% of it (ringed)" % (
+        bound, "" if bound == 1 else "s") if bound else "") if any(
+        nrdata.num(r, "harness_ops_per_s") for r in rows) else "harness ceiling not measured"
+    drawn = ("median of %s, whiskers min\u2013max; change: paired median against "
              "none and its interval (scripts/analysis/summarize.py), \u201cnot exercised\u201d where "
              "none lost < %g race per 1,000 operations; fairness: fewest / most "
              "operations of one thread over the run (1: %s)%s; %s" % (
-                 len(reps), "" if len(reps) == 1 else "s", nrdata.BACKOFF_EXERCISED * 1000,
-                 F4_FAIR_LINE, "" if any(fairness_of(r) is not None for r in rows)
+                 reps_words(rows), nrdata.BACKOFF_EXERCISED * 1000, F4_FAIR_LINE,
+                 "" if any(nrdata.num(r, "fairness") is not None for r in rows)
                  else ", not recorded in these results",
-                 "; ".join(x for x in (
-                     ", ".join("%s %s" % ("filled" if i == 0 else "hollow", work_words(w))
-                               for i, w in enumerate(works)) if len(works) > 1 else "",
-                     regimes, over, harness) if x)))
+                 "; ".join(x for x in (works_words(works), regimes, over, harness) if x)))
     caption.append((drawn, None))
     if summary_status():
         caption.append(summary_status())
-    title = "F4: backoff against spinning, per workload \u2014 %s" % (
-        "throughput by backoff at %d threads" % ts[0] if len(ts) == 1 else
-        "throughput vs threads by backoff")
-    title += "; change vs none; lost races; time in backoff; fairness; p99"
+    title = ("F4: backoff against spinning, per workload \u2014 %s; change vs none; lost races; "
+             "time in backoff; fairness; p99" % ("throughput by backoff at %d threads" % ts[0]
+                                                 if len(ts) == 1 else
+                                                 "throughput vs threads by backoff"))
     nw = max(1, len(panels))
     p = {"kind": "f4", "columns": panels, "works": works, "backoffs": backoffs,
          "threads": ts, "categorical": len(ts) == 1, "relative": rel, "rows": rows,
@@ -428,14 +425,55 @@ def change_rows(p, index=False):
                         r["backoff"], grp["workload"], work_words(grp["work"])))
                 rows.append([
                     r["backoff"], "%d" % r["threads"], g(r["pct"]), g(r["lo"]), g(r["hi"]),
-                    "%d" % rgb_int(color_of("backoff", r["backoff"])),
-                    g(None if r["failed"] is None else r["failed"] * 1000),
-                    "NaN" if ex is None else "%d" % ex, ov_col(r["oversubscribed"]),
+                    "%d" % rgb_int(color_of("backoff", r["backoff"])), g(per_1000(r["failed"])),
+                    ov_col(ex), ov_col(r["oversubscribed"]),
                     str(c), str(grp["j"]), "%.6g" % f4_slot_x(p, r["backoff"], grp["j"]),
-                    "%d" % bool(r["inconclusive"]),
-                    g(None if r["none_failed"] is None else r["none_failed"] * 1000),
+                    "%d" % bool(r["inconclusive"]), g(per_1000(r["none_failed"])),
                     grp["workload"], "%g" % grp["work"]]
                     + (["%d" % p["backoffs"].index(r["backoff"])] if index else []))
+    return rows
+
+
+def per_1000(v):
+    """A rate per item as per 1,000 (None stays None)."""
+    return None if v is None else v * 1000
+
+
+def panel_head(c, grp):
+    """The first columns of a "panels" row: panel hollow threads exercised
+    none_failed_per_1000."""
+    return [str(c), str(grp["j"]), "%d" % grp["threads"], ov_col(grp["exercised"]),
+            g(per_1000(grp["none_failed"]))]
+
+
+def point_rows(p, c, pn):
+    """The "points" rows of panel c (F4_DAT_BLOCKS): one per group, backoff and
+    threads; the slot's harness once, on the first row at its x."""
+    harness, done, rows = slot_harness(pn, p["backoffs"]), set(), []
+    for grp in pn["groups"]:
+        j = grp["j"]
+        # the group's own columns: regime pt shown_n ridx
+        regime = [FC.group_label(grp["regime"]).replace(", ", "/") if grp.get("regime")
+                  else "pooled", "%d" % point_type(grp)[j > 0],
+                  "%d" % (show_n(grp) and p["categorical"]), "%d" % grp.get("rk", 0)]
+        for bi, b in enumerate(p["backoffs"]):
+            by = {k: {q[0]: q for q in grp[k].get(b, [])}
+                  for k in ("tput", "failed", "bns", "p99", "fair")}
+            for t in sorted(set().union(*by.values())):
+                tp = by["tput"].get(t)
+                # oversubscribed: the throughput point's, else the first measure's at t
+                q = next(by[k][t] for k in by if t in by[k])
+                rows.append(
+                    [str(c), str(j), str(bi), str(t),
+                     "%.6g" % f4_dat_x(p, b, j, t, grp.get("dx", 0.0))] + g3(tp)
+                    + ["%d" % tp[4] if tp else "0", "%d" % rgb_int(color_of("backoff", b)),
+                       ov_col(q[7]), g(harness.get((b, j), {}).get(t)),
+                       "%d" % is_bound(tp) if tp else "0"]
+                    + [x for k in ("failed", "bns", "p99") for x in g3(by[k].get(t))]
+                    + ["%d" % (t == grp["threads"]), b, grp["workload"], "%g" % grp["work"]]
+                    + g3(by["fair"].get(t)) + regime
+                    + ["%.6g" % f4_dat_x(p, b, j, t), "%d" % ((b, j, t) not in done)])
+                done.add((b, j, t))
     return rows
 
 
@@ -460,36 +498,8 @@ def dat_f4(name, p):
             "-15..-30%% band, prodcons only)" % (nrdata.BACKOFF_EXERCISED * 1000))
     # plot.py's notes were never in this file: left out, the file as committed
     out = dat_header(name, p, what, SEE_BLOCKS, notes=False)
-    # points
-    out += ["", "", '"points"', "# columns: " + " ".join(blocks["points"])]
-    for c, pn in enumerate(p["columns"]):
-        harness, done = slot_harness(pn, p["backoffs"]), set()
-        for grp in pn["groups"]:
-            j = grp["j"]
-            for bi, b in enumerate(p["backoffs"]):
-                by = {k: {q[0]: q for q in grp[k].get(b, [])}
-                      for k in ("tput", "failed", "bns", "p99", "fair")}
-                for t in sorted(set().union(*[set(v) for v in by.values()])):
-                    tp = by["tput"].get(t)
-                    row = [str(c), str(j), str(bi), str(t),
-                           "%.6g" % f4_dat_x(p, b, j, t, grp.get("dx", 0.0))]
-                    row += g3(tp) + ["%d" % tp[4] if tp else "0"]
-                    row.append("%d" % rgb_int(color_of("backoff", b)))
-                    q = tp or next((by[k][t] for k in by if t in by[k]), None)
-                    row.append(ov_col(q[7] if q else None))
-                    h = harness.get((b, j), {}).get(t)
-                    row += [g(h), "%d" % is_bound(tp) if tp else "0"]
-                    row += [x for k in ("failed", "bns", "p99") for x in g3(by[k].get(t))]
-                    row += ["%d" % (t == grp["threads"]), b, grp["workload"], "%g" % grp["work"]]
-                    row += g3(by["fair"].get(t))
-                    pts = point_type(grp)
-                    row += [FC.group_label(grp["regime"]).replace(", ", "/")
-                            if grp.get("regime") else "pooled", "%d" % pts[j > 0],
-                            "%d" % (show_n(grp) and p["categorical"]),
-                            "%d" % grp.get("rk", 0),
-                            "%.6g" % f4_dat_x(p, b, j, t), "%d" % ((b, j, t) not in done)]
-                    done.add((b, j, t))
-                    out.append(" ".join(row))
+    out += FC.block("points", blocks["points"], [
+        r for c, pn in enumerate(p["columns"]) for r in point_rows(p, c, pn)])
     # the change against none, the harness alone (per panel and amount of work), the panels
     cg = [(c, pn, grp) for c, pn in enumerate(p["columns"]) for grp in pn["groups"]]
     out += FC.block("change vs none", blocks["change vs none"], change_rows(p),
@@ -498,10 +508,7 @@ def dat_f4(name, p):
         "%d %d %d %s %s %s %d" % (c, grp["j"], q[0], g(q[1]), g(q[2]), g(q[3]), q[4])
         for c, _pn, grp in cg for q in grp["harness"]] or [
         "0 0 %d NaN NaN NaN 0" % (p["threads"][0] if p["threads"] else 1)])
-    return out + FC.block("panels", blocks["panels"], [[
-        str(c), str(grp["j"]), "%d" % grp["threads"],
-        "NaN" if grp["exercised"] is None else "%d" % grp["exercised"],
-        g(None if grp["none_failed"] is None else grp["none_failed"] * 1000),
+    return out + FC.block("panels", blocks["panels"], [panel_head(c, grp) + [
         "%d" % (pn["workload"] == "prodcons"), "%d" % (grp["unit"] == "items"),
         "%d" % p["categorical"], "%d" % len(p["backoffs"]), "%g" % grp["work"],
         pn["workload"]] for c, pn, grp in cg])
@@ -543,21 +550,13 @@ def prep_f4_change(host):
                "groups": change_groups(pn), "threads": pn["threads"],
                "study": pn["workload"] == "prodcons"} for pn in d["columns"]]
     quoted = sorted({g["threads"] for pn in panels for g in pn["groups"]})
-    reps = sorted({int(r["rep"]) for r in d["rows"]})
     rel = d["relative"]
     over = sum(1 for e in rel if e["oversubscribed"] == 1 and e["text"] is not None)
-    drawn = ("dot: the paired median change against none over %d rep%s, whisker its "
-             "interval (summarize.py)%s" % (
-                 len(reps), "" if len(reps) == 1 else "s",
-                 "; " + ", ".join("%s %s" % ("filled" if i == 0 else "hollow", work_words(w))
-                                  for i, w in enumerate(d["works"]))
-                 if len(d["works"]) > 1 else ""))
-    drawn += " \u00b7 " + ("black x: %d oversubscribed point%s (the run's threads outnumber "
-                           "its CPUs)" % (over, "" if over == 1 else "s")
-                           if over else "no point oversubscribed"
-                           if any(nrdata.oversubscribed(r) is not None for r in d["rows"])
-                           else "oversubscription not recorded")
-    head = [ln for ln in d["caption"] if ln is d["caption"][0] or ln[1] == "warn"]
+    works = works_words(d["works"])
+    drawn = ("dot: the paired median change against none over %s, whisker its "
+             "interval (summarize.py)%s \u00b7 %s" % (
+                 reps_words(d["rows"]), "; " + works if works else "",
+                 over_words(over, any(nrdata.oversubscribed(r) is not None for r in d["rows"]))))
     title = "F4: throughput change of each backoff against none, per workload%s" % (
         ", at %d threads" % quoted[0] if len(quoted) == 1 else "")
     nw = max(1, len(panels))
@@ -566,7 +565,7 @@ def prep_f4_change(host):
             "categorical": True, "relative": rel, "rows": d["rows"], "grid": (1, nw),
             "figsize": (max(8.0, 4.1 * nw + 2.6), 4.8), "title": title,
             "annotation": d["annotation"], "ratios": d["ratios"], "drawn": drawn,
-            "caption": head + [(drawn, None)],
+            "caption": caption_head(d["caption"]) + [(drawn, None)],
             "notes": list(d["notes"]) + ["the rest of F4 (throughput, lost races, time in "
                                          "backoff, fairness, p99, the regimes apart): the "
                                          "supplement's %s" % F4_DIAGNOSTICS]}
@@ -607,12 +606,9 @@ def dat_f4_change(name, p):
     out = dat_header(name, p, what, SEE_BLOCKS)
     out += FC.block("change vs none", blocks["change vs none"], change_rows(p, index=True),
                     empty=["none 0 NaN NaN NaN 0 NaN NaN NaN 0 0 0 0 NaN none 0 0"])
-    out += FC.block("panels", blocks["panels"], [[
-        str(c), str(grp["j"]), "%d" % grp["threads"],
-        "NaN" if grp["exercised"] is None else "%d" % grp["exercised"],
-        g(None if grp["none_failed"] is None else grp["none_failed"] * 1000),
-        "%d" % pn["study"], "%g" % grp["work"], pn["workload"],
-        "%d" % len(change_slots(p, pn))]
+    out += FC.block("panels", blocks["panels"], [
+        panel_head(c, grp) + ["%d" % pn["study"], "%g" % grp["work"], pn["workload"],
+                              "%d" % len(change_slots(p, pn))]
         for c, pn in enumerate(p["columns"]) for grp in pn["groups"]],
         empty=["0 0 0 NaN NaN 0 0 none 1"])
     out += FC.block("slots", blocks["slots"], [[

@@ -15,8 +15,14 @@ from . import fig_f4
 from .fig_draw import (
     draw_series, fmt_ns, fmt_plain, harness_style, HARNESS_STYLE, mark_oversub, no_data,
     OVERSUB_STYLE, place_labels, ring_bound, threads_axis, value_axis)
-from .fig_f4 import F4_FAIR_LINE, F4_ROWS, f4_slot_x, F4_STUDY_BAND, F4_STUDY_LABEL, work_words
+from .fig_f4 import (
+    F4_FAIR_LINE, F4_ROWS, f4_slot_x, F4_STUDY_BAND, F4_STUDY_COLOR, F4_STUDY_LABEL, work_words)
 from .fig_host import color_of, finite_pos, fmt_pct, HARNESS_LABEL, marker_of
+
+#: the study's ink: its words and its slot's edge
+STUDY_INK = "#7a5200"
+#: a level mark over a category slot (the harness alone, none's baseline)
+LEVEL_MARK = dict(linestyle="none", marker="_", markersize=16, markeredgewidth=2.4)
 
 
 def f4_marker(color, j, marker="o"):
@@ -26,12 +32,31 @@ def f4_marker(color, j, marker="o"):
                 markeredgecolor=color, markeredgewidth=1.6)
 
 
-def f4_category_axis(ax, p, label):
-    xs = list(range(len(p["backoffs"])))
-    ax.set_xticks(xs)
-    ax.set_xticklabels(p["backoffs"])
+def dot(ax, x, y, yerr, **style):
+    """A dot at (x, y) and its whisker (yerr: [[below], [above]]), in front of
+    the bands and lines; ``style``: its marker (f4_marker's, or fig_f4_spin's)."""
+    ax.errorbar([x], [y], yerr=yerr, linestyle="none", markersize=7, capsize=3,
+                elinewidth=1.1, zorder=4, **style)
+
+
+def not_exercised(ax, y, none_failed, prefix="", **kw):
+    """A "not exercised" box, its top centred at axes fraction y: none lost
+    ``none_failed`` races per item ('?': not recorded); ``prefix``: what it is
+    about (an amount of work)."""
+    rate = ("%.2g" % (none_failed * 1000)) if none_failed is not None else "?"
+    ax.text(0.5, y, "%snot exercised\n(none lost %s races per 1,000 operations)" % (prefix, rate),
+            transform=ax.transAxes, ha="center", va="top", fontsize=8, color="0.15",
+            zorder=5, gid="f4-not-exercised",
+            bbox=dict(boxstyle="round,pad=0.25", fc="white", ec="0.6"), **kw)
+
+
+def slot_axis(ax, slots, label):
+    """x: the slots (the backoffs; the study's) as categories; ``label``: the
+    x label too."""
+    ax.set_xticks(list(range(len(slots))))
+    ax.set_xticklabels(slots)
     # a little more room on the right: the last slot's value label
-    ax.set_xlim(-0.55, len(xs) - 0.25)
+    ax.set_xlim(-0.55, len(slots) - 0.25)
     ax.xaxis.set_minor_locator(fig_draw.ticker.NullLocator())
     ax.grid(axis="x", visible=False)
     if label:
@@ -54,10 +79,8 @@ def draw_f4_slots(ax, p, pn, key, scale=1.0):
                     if not (key == "bns" and b == "none"):   # none never backs off
                         zeros.append(x)
                     continue
-                ax.errorbar([x], [q[1] * scale], yerr=[[(q[1] - q[2]) * scale],
-                                                     [(q[3] - q[1]) * scale]],
-                            linestyle="none", markersize=7, capsize=3, elinewidth=1.1,
-                            zorder=4, **f4_marker(color_of("backoff", b), j, fig_f4.marker(g)))
+                dot(ax, x, q[1] * scale, [[(q[1] - q[2]) * scale], [(q[3] - q[1]) * scale]],
+                    **f4_marker(color_of("backoff", b), j, fig_f4.marker(g)))
                 if fig_f4.show_n(g):
                     fig_common.n_beside(ax, x, q[1] * scale, q[4], gid="f4-n")
                 vals += [v * scale for v in (q[1], q[2], q[3]) if v > 0]
@@ -69,9 +92,8 @@ def draw_f4_slots(ax, p, pn, key, scale=1.0):
         # slot, not per regime: the null queue has no regime)
         for (b, j), byt in fig_f4.slot_harness(pn, p["backoffs"]).items():
             for h in byt.values():
-                ax.plot([f4_slot_x(p, b, j)], [h * scale], linestyle="none", marker="_",
-                        markersize=16, markeredgewidth=2.4, color=HARNESS_STYLE["color"],
-                        zorder=3, label=HARNESS_LABEL)
+                ax.plot([f4_slot_x(p, b, j)], [h * scale], color=HARNESS_STYLE["color"],
+                        zorder=3, label=HARNESS_LABEL, **LEVEL_MARK)
                 vals.append(h * scale)
     return vals, zeros
 
@@ -80,8 +102,7 @@ def draw_f4_lines(ax, p, pn, key, scale=1.0):
     """Several thread counts: a line per backoff and amount of work (solid,
     filled: the least work; dashed, hollow: more), whiskers min\u2013max; the
     harness per amount of work, grey."""
-    series, order, colors, styles, labels, hollow = {}, [], {}, {}, {}, set()
-    zeros = []
+    series, colors, styles, labels, hollow, zeros = {}, {}, {}, {}, set(), []
     for g in pn["groups"]:
         for b in p["backoffs"]:
             if not (key == "bns" and b == "none"):   # none never backs off
@@ -97,10 +118,9 @@ def draw_f4_lines(ax, p, pn, key, scale=1.0):
             labels[k] = b + ("" if g["j"] == 0 else ", " + work_words(g["work"]))
             if g["j"]:
                 hollow.add(k)
-            order.append(k)
     if not series:
         return [], zeros
-    vals = draw_series(ax, series, order, "backoff", labels, scale, [], "", colors=colors,
+    vals = draw_series(ax, series, list(series), "backoff", labels, scale, [], "", colors=colors,
                        styles=styles, hollow=hollow)
     if key == "tput":
         for g in pn["groups"]:
@@ -112,11 +132,14 @@ def draw_f4_lines(ax, p, pn, key, scale=1.0):
     return vals, zeros
 
 
-def f4_value_panel(ax, p, pn, key, first_col, bottom, ylabel):
+def f4_value_panel(ax, p, pn, key, bottom, ylabel):
+    """One measure (F4_ROWS' key) of one workload: slots (one thread count) or
+    lines; the x label in the bottom row, ylabel where given; "0" marks where
+    no dot can be drawn, the measure's own words where nothing was recorded."""
     scale = 1e-6 if key == "tput" else 1.0
     if p["categorical"]:
         vals, zeros = draw_f4_slots(ax, p, pn, key, scale)
-        f4_category_axis(ax, p, bottom)
+        slot_axis(ax, p["backoffs"], bottom)
     else:
         vals, zeros = draw_f4_lines(ax, p, pn, key, scale)
         threads_axis(ax, p["threads"], "threads (producers + consumers)"
@@ -125,7 +148,6 @@ def f4_value_panel(ax, p, pn, key, first_col, bottom, ylabel):
             ax.set_xlabel("")
     if ylabel:
         ax.set_ylabel(ylabel)
-    fmt = fmt_ns if key in ("bns", "p99") else fmt_plain
     pos = [v for v in vals if finite_pos(v)]
     # the harness far above the queue: a log axis, both readable
     log = True if key == "tput" and pos and max(pos) / min(pos) >= 5 else None
@@ -157,27 +179,29 @@ def f4_value_panel(ax, p, pn, key, first_col, bottom, ylabel):
         ax.text(0.5, 0.5, "0 at every point: no backoff ran" if key == "bns" else
                 "0 at every point", transform=ax.transAxes, ha="center", va="center",
                 fontsize=9, color="0.35")
-    value_axis(ax, vals, fmt, log)
+    value_axis(ax, vals, fmt_ns if key in ("bns", "p99") else fmt_plain, log)
     if p["categorical"]:
         for x in zeros:
             ax.text(x, 0.02, "0", transform=ax.get_xaxis_transform(), ha="center",
                     va="bottom", fontsize=8, color="0.35")
     elif zeros:
-        ax.text(0.5, 0.04, "0 at %d point%s (not drawn)" % (len(zeros), "" if len(zeros) == 1
-                                                            else "s"),
+        n = len(zeros)
+        ax.text(0.5, 0.04, "0 at %d point%s (not drawn)" % (n, "" if n == 1 else "s"),
                 transform=ax.transAxes, ha="center", va="bottom", fontsize=8, color="0.35")
 
 
-def draw_changes(ax, p, pn, idle_once=False):
-    """A panel's paired changes against none: a dot and its interval per
-    backoff and amount of work (a ring over an oversubscribed one). Returns
-    (the intervals' ends, the groups not exercised, place_labels' labels);
-    idle_once: a group split by regime ("sub") is not exercised once, for
-    its amount of work."""
+def draw_changes(ax, p, pn, level=False):
+    """A panel's paired changes against none around its 0 line: a dot and its
+    interval per backoff and amount of work (a ring over an oversubscribed
+    one), then none's "baseline" at 0 (``level``: a black level mark under
+    it). Returns (the intervals' ends, the groups not exercised, place_labels'
+    labels); a group split by regime ("sub") is not exercised once, for its
+    amount of work."""
+    ax.axhline(0, color="black", linewidth=0.8, zorder=1)
     vals, idle, labels = [], [], []
     for g in pn["groups"]:
         if g["exercised"] is False:
-            if not (idle_once and g.get("sub")):
+            if not g.get("sub"):
                 idle.append(g)
             continue
         j = g["j"]
@@ -187,30 +211,40 @@ def draw_changes(ax, p, pn, idle_once=False):
             x = f4_slot_x(p, e["backoff"], j)
             lo = e["lo"] if e["lo"] is not None else e["pct"]
             hi = e["hi"] if e["hi"] is not None else e["pct"]
-            ax.errorbar([x], [e["pct"]], yerr=[[e["pct"] - lo], [hi - e["pct"]]],
-                        linestyle="none", markersize=7, capsize=3, elinewidth=1.1, zorder=4,
-                        **f4_marker(color_of("backoff", e["backoff"]), j))
+            dot(ax, x, e["pct"], [[e["pct"] - lo], [hi - e["pct"]]],
+                **f4_marker(color_of("backoff", e["backoff"]), j))
             if e["oversubscribed"] == 1:
                 ax.plot([x], [e["pct"]], **OVERSUB_STYLE)
             labels.append((x, e["pct"], e["text"] + ("\ninconclusive" if e["inconclusive"]
                                                      else ""),
                            j > 0 or len(p["works"]) == 1, e["inconclusive"]))
             vals += [lo, hi]
+    if "none" in p["backoffs"]:
+        x = p["backoffs"].index("none")
+        if level:
+            ax.plot([x], [0], color="black", zorder=4, **LEVEL_MARK)
+        ax.text(x, 0, "baseline", ha="center", va="bottom", fontsize=8, color="0.35")
     return vals, idle, labels
 
 
-def finish_change_panel(ax, p, idle, step, first_col):
-    """A change panel's last marks: a "not exercised" box per group in idle
-    (draw_changes), from the top down, step apart (axes fraction); the
-    percentage ticks; the y label in the first column."""
+def finish_change_panel(ax, p, drawn, slots, bottom, floor, room, first_col):
+    """A change panel's y range, x axis and last marks. drawn: draw_changes'
+    (vals, idle, labels); the y range holds the intervals' ends, floor and
+    10%, with room above for a "not exercised" box per idle group (room: the
+    span per box, the step between boxes in axes fraction); the slots on x
+    (``bottom``: the x label too); the values' labels; the boxes from the top
+    down; the percentage ticks; the y label in the first column."""
+    vals, idle, labels = drawn
+    lo, hi = min(vals + [floor]), max(vals + [10.0])
+    span = hi - lo
+    # room above everything for the "not exercised" boxes (never in the band)
+    ax.set_ylim(lo - 0.08 * span, hi + span * (0.12 + room[0] * len(idle)))
+    slot_axis(ax, slots, bottom)
+    place_labels(ax, labels)
     for k, g in enumerate(idle):
-        rate = ("%.2g" % (g["none_failed"] * 1000)) if g["none_failed"] is not None else "?"
-        ax.text(0.5, 0.97 - step * k, "%snot exercised\n(none lost %s races per 1,000 "
-                "operations)" % (work_words(g["work"]) + ": " if len(p["works"]) > 1 else "",
-                                 rate),
-                transform=ax.transAxes, ha="center", va="top", fontsize=8, color="0.15",
-                zorder=5, gid="f4-not-exercised", linespacing=1.1,
-                bbox=dict(boxstyle="round,pad=0.25", fc="white", ec="0.6"))
+        not_exercised(ax, 0.97 - room[1] * k, g["none_failed"],
+                      work_words(g["work"]) + ": " if len(p["works"]) > 1 else "",
+                      linespacing=1.1)
     ax.yaxis.set_major_formatter(fig_draw.ticker.FuncFormatter(
         lambda v, _p: fmt_pct(v) if v else "0"))
     if first_col:
@@ -233,30 +267,27 @@ def draw_f4_change(ax, p, pn, first_col, bottom):
     for k, x in enumerate(shown):
         ax.add_patch(fig_draw.plt.Rectangle((x - half, F4_STUDY_BAND[0]), 2 * half,
                                             F4_STUDY_BAND[1] - F4_STUDY_BAND[0],
-                                            facecolor="#ffd27f", alpha=0.45, linewidth=0,
+                                            facecolor=F4_STUDY_COLOR, alpha=0.45, linewidth=0,
                                             zorder=0, gid="f4-study-band",
                                             label="%s: \u221215 to \u221230%%" % F4_STUDY_LABEL
                                             if k == 0 else None))
     if shown:
         ax.text(-0.48, sum(F4_STUDY_BAND) / 2, F4_STUDY_LABEL, ha="left", va="center",
-                fontsize=8, color="#7a5200", zorder=1)
+                fontsize=8, color=STUDY_INK, zorder=1)
     elif band:
         ax.text(0.01, 0.02, "study's \u221215 to \u221230%: not drawn, nothing measured "
                 "here", transform=ax.transAxes, ha="left", va="bottom",
-                fontsize=8, color="#7a5200", zorder=1, gid="f4-study-absent")
-    ax.axhline(0, color="black", linewidth=0.8, zorder=1)
-    vals, idle, labels = draw_changes(ax, p, pn, idle_once=True)
-    if "none" in p["backoffs"]:
-        ax.text(p["backoffs"].index("none"), 0, "baseline", ha="center", va="bottom",
-                fontsize=8, color="0.35")
-    lo = min(vals + [F4_STUDY_BAND[0] - 5 if shown else -10.0])
-    hi = max(vals + [10.0])
-    span = hi - lo
-    # room above everything for the "not exercised" lines (never in the band)
-    ax.set_ylim(lo - 0.08 * span, hi + span * (0.12 + 0.2 * len(idle)))
-    f4_category_axis(ax, p, bottom)
-    place_labels(ax, labels)
-    finish_change_panel(ax, p, idle, 0.14, first_col)
+                fontsize=8, color=STUDY_INK, zorder=1, gid="f4-study-absent")
+    finish_change_panel(ax, p, draw_changes(ax, p, pn), p["backoffs"], bottom,
+                        F4_STUDY_BAND[0] - 5 if shown else -10.0, (0.2, 0.14), first_col)
+
+
+def work_handles(p, lines):
+    """A legend handle per amount of local work: a grey dot, filled for the
+    least, hollow for more; ``lines``: the least's and more's line style."""
+    return [fig_draw.handle(linestyle=lines[j > 0], **f4_marker("0.3", j),
+                            label=work_words(w) + (" (random 0\u2013%g ns)" % w if w else ""))
+            for j, w in enumerate(p["works"])]
 
 
 def f4_legend(ax, p):
@@ -266,10 +297,7 @@ def f4_legend(ax, p):
     if not p["categorical"]:
         h += [handle(color=color_of("backoff", b), marker=marker_of("backoff", b), label=b)
               for b in p["backoffs"]]
-    for j, w in enumerate(p["works"]):
-        h.append(handle(linestyle="-" if j == 0 or p["categorical"] else "--",
-                        label=work_words(w) + (" (random 0\u2013%g ns)" % w if w else ""),
-                        **f4_marker("0.3", j)))
+    h += work_handles(p, ("-", "-" if p["categorical"] else "--"))
     h.append(fig_draw.whisker_handle("whisker: min\u2013max (change: its interval)"))
     if any(nrdata.num(r, "harness_ops_per_s") for r in p["rows"]):
         h.append(handle(color=HARNESS_STYLE["color"], marker="_", linestyle="none",
@@ -278,7 +306,7 @@ def f4_legend(ax, p):
     h += fig_draw.mark_handles(over=any(nrdata.oversubscribed(r) for r in p["rows"]))
     h.append(handle(color="black", linestyle=":", label="1 lost race per 1,000 operations"))
     if any(pn["workload"] == "prodcons" for pn in p["columns"]):
-        h.append(Patch(facecolor="#ffd27f", alpha=0.45, label="%s: \u221215 to \u221230%%"
+        h.append(Patch(facecolor=F4_STUDY_COLOR, alpha=0.45, label="%s: \u221215 to \u221230%%"
                        % F4_STUDY_LABEL))
     h += fig_f4.legend_handles(p)
     fig_draw.legend_outside(ax, h, bbox_to_anchor=(1.03, 1.0), borderaxespad=None, fontsize=9)
@@ -302,7 +330,7 @@ def draw_f4(axes, p, show_legend=True):
                 units = {g["unit"] for g in pn["groups"]}
                 label = ylabel % ("items" if units == {"items"} else "operations") \
                     if key == "tput" else (ylabel if c == 0 else None)
-                f4_value_panel(ax, p, pn, key, c == 0, bottom, label)
+                f4_value_panel(ax, p, pn, key, bottom, label)
             if r == 0:
                 ts = pn["threads"]
                 over = any(g["oversubscribed"] == 1 for g in pn["groups"])
@@ -323,38 +351,20 @@ def draw_f4_main_panel(ax, p, pn, first_col):
     interval holds 0), "not exercised" for an amount of work where none lost
     < 1 race per 1,000 operations, the study's value in a slot of its own
     (prodcons). Returns whether the study's slot was drawn."""
-    slots = fig_f4.change_slots(p, pn)
-    ax.axhline(0, color="black", linewidth=0.8, zorder=1)
-    vals, idle, labels = draw_changes(ax, p, pn)
-    if "none" in p["backoffs"]:
-        ax.plot([p["backoffs"].index("none")], [0], linestyle="none", marker="_",
-                markersize=16, markeredgewidth=2.4, color="black", zorder=4)
-        ax.text(p["backoffs"].index("none"), 0, "baseline", ha="center", va="bottom",
-                fontsize=8, color="0.35")
+    drawn = draw_changes(ax, p, pn, level=True)
     if pn["study"]:
         # the study's value beside this host's, in its own slot: never behind a
         # "not exercised" comparison, which would read as agreement
         xs = len(p["backoffs"])
         ax.add_patch(fig_draw.plt.Rectangle(
             (xs - 0.3, F4_STUDY_BAND[0]), 0.6, F4_STUDY_BAND[1] - F4_STUDY_BAND[0],
-            facecolor=fig_f4.F4_STUDY_COLOR, edgecolor="#7a5200", linewidth=0.8, zorder=2,
+            facecolor=F4_STUDY_COLOR, edgecolor=STUDY_INK, linewidth=0.8, zorder=2,
             gid="f4-study-band"))
         ax.text(xs, F4_STUDY_BAND[0] - 1.5, "32 workers,\n2 nodes", ha="center", va="top",
-                fontsize=8, color="#7a5200", zorder=3)
-        vals += [F4_STUDY_BAND[0] - 9.0, F4_STUDY_BAND[1]]
-    lo = min(vals + [-10.0])
-    hi = max(vals + [10.0])
-    span = hi - lo
-    # room above everything for the "not exercised" boxes
-    ax.set_ylim(lo - 0.08 * span, hi + span * (0.12 + 0.22 * len(idle)))
-    ax.set_xticks(range(len(slots)))
-    ax.set_xticklabels(slots)
-    ax.set_xlim(-0.55, len(slots) - 0.25)
-    ax.xaxis.set_minor_locator(fig_draw.ticker.NullLocator())
-    ax.grid(axis="x", visible=False)
-    ax.set_xlabel("backoff after a lost race")
-    place_labels(ax, labels)
-    finish_change_panel(ax, p, idle, 0.15, first_col)
+                fontsize=8, color=STUDY_INK, zorder=3)
+        drawn[0].extend([F4_STUDY_BAND[0] - 9.0, F4_STUDY_BAND[1]])
+    finish_change_panel(ax, p, drawn, fig_f4.change_slots(p, pn), True, -10.0, (0.22, 0.15),
+                        first_col)
     threads = "" if len(p["quoted"]) == 1 else " (%s threads)" % "/".join(
         str(g["threads"]) for g in pn["groups"][:1])
     ax.set_title(pn["title"] + threads, fontsize=10)
@@ -365,15 +375,12 @@ def f4_main_legend(ax, p, study):
     """Only the marks drawn: a dot per amount of local work (one amount: the
     dot), the whisker, the black x where drawn, the study's slot where drawn."""
     from matplotlib.patches import Patch
-    handle, h = fig_draw.handle, []
-    for j, w in enumerate(p["works"]):
-        h.append(handle(linestyle="none", label=work_words(w) + (
-            " (random 0\u2013%g ns)" % w if w else ""), **f4_marker("0.3", j)))
+    h = work_handles(p, ("none", "none"))
     h.append(fig_draw.whisker_handle("whisker: the change's interval"))
     h += fig_draw.mark_handles(over=any(e["oversubscribed"] == 1 and e["text"] is not None
                                         for e in p["relative"]))
     if study:
-        h.append(Patch(facecolor=fig_f4.F4_STUDY_COLOR, edgecolor="#7a5200",
+        h.append(Patch(facecolor=F4_STUDY_COLOR, edgecolor=STUDY_INK,
                        label="study, prodcons:\n\u221215 to \u221230%"))
     fig_draw.legend_outside(ax, h, bbox_to_anchor=(1.03, 1.0), borderaxespad=None, fontsize=9)
 

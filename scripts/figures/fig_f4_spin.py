@@ -20,9 +20,11 @@ dat_f4_spin (the data file of scripts/gnuplot/f4-spin.gp) render it.
 from ..analysis import findings, nrdata
 from . import fig_common as FC
 from . import fig_draw
-from .fig_draw import mark_oversub, no_data, OVERSUB_STYLE  # noqa: F401
-from .fig_f4 import F4_STUDY_BAND, F4_STUDY_COLOR
-from .fig_gnuplot import dat_header, g, SEE_BLOCKS
+from .fig_draw import no_data, OVERSUB_STYLE
+from .fig_f4 import (
+    caption_head, F4_STUDY_BAND, F4_STUDY_COLOR, over_words, per_1000, reps_words)
+from .fig_f4_draw import dot, not_exercised
+from .fig_gnuplot import dat_header, g, ov_col, SEE_BLOCKS
 from .fig_host import caption_lines, color_of, fmt_pct, oversub_of, rgb_int
 
 #: the spin f4-backoff runs at (numaring-bench's defaults, f4-spin.exp's
@@ -59,13 +61,9 @@ def prep_f4_spin(host):
                        "default": default_spin(host, col), "exercised": exercised,
                        "none_failed": min(none) if none else None,
                        "oversubscribed": ov.get(b)})
-    reps = sorted({int(r["rep"]) for r in rows})
-    nover = sum(1 for pn in panels if pn["oversubscribed"] == 1)
-    drawn = ("dot: the paired median change against none over %d rep%s, whisker its "
+    drawn = ("dot: the paired median change against none over %s, whisker its "
              "interval; dotted: f4-backoff's setting \u00b7 %s" % (
-                 len(reps), "" if len(reps) == 1 else "s",
-                 "black x: %d oversubscribed point%s (the run's threads outnumber its CPUs)"
-                 % (nover, "" if nover == 1 else "s") if nover else "no point oversubscribed"))
+                 reps_words(rows), over_words(sum(pn["oversubscribed"] == 1 for pn in panels))))
     what = "%s, %s thread%s, %s" % (
         "/".join(workload), "/".join(map(str, threads)), "" if threads == [1] else "s",
         "no local work" if works == [0.0] else "%s ns local work" % "/".join(
@@ -80,49 +78,38 @@ def prep_f4_spin(host):
                          "(none %s); ns in backoff per operation %s" % (
                              pn["backoff"], d["spin"], g(d.get("change_pct")),
                              g(d.get("change_pct_lo")), g(d.get("change_pct_hi")),
-                             g(None if d["failed_per_item"] is None
-                               else d["failed_per_item"] * 1000),
-                             g(None if d["none_failed_per_item"] is None
-                               else d["none_failed_per_item"] * 1000),
-                             g(d["backoff_ns_per_op"])))
-    base = caption_lines(host, rows)
+                             g(per_1000(d["failed_per_item"])),
+                             g(per_1000(d["none_failed_per_item"])), g(d["backoff_ns_per_op"])))
     return {"kind": "f4-spin", "panels": panels, "rows": rows, "grid": (1, max(1, len(panels))),
             "figsize": (max(8.0, 4.2 * len(panels) + 2.6), 4.6),
             "title": "F4: throughput change against none by spin length (%s)" % what,
             "drawn": drawn, "notes": notes,
-            "caption": [base[0]] + [ln for ln in base[1:] if ln[1] == "warn"] + [(drawn, None)]}
+            "caption": caption_head(caption_lines(host, rows)) + [(drawn, None)]}
 
 
 def draw_f4_spin_panel(ax, p, pn, first):
     xs = [d["spin"] for d in pn["points"]]
     color = color_of("backoff", pn["backoff"])
-    vals = []
     ax.axhline(0, color="black", linewidth=0.8, zorder=1)
     ax.text(0.01, 0.0, "none", transform=ax.get_yaxis_transform(), ha="left",
             va="bottom", fontsize=8, color="0.35")
     # the study's value beside this host's: a band behind everything
     ax.axhspan(F4_STUDY_BAND[0], F4_STUDY_BAND[1], facecolor=F4_STUDY_COLOR, alpha=0.55,
                linewidth=0, zorder=0, gid="f4-study-band")
-    vals += list(F4_STUDY_BAND)
+    vals = list(F4_STUDY_BAND)
     if pn["exercised"] is not False:
         for d in pn["points"]:
             v = d.get("change_pct")
             if v is None:
                 continue
-            lo = d.get("change_pct_lo", v) if d.get("change_pct_lo") is not None else v
-            hi = d.get("change_pct_hi", v) if d.get("change_pct_hi") is not None else v
-            ax.errorbar([d["spin"]], [v], yerr=[[v - lo], [hi - v]], linestyle="none",
-                        marker="o", markersize=7, capsize=3, elinewidth=1.1, color=color,
-                        zorder=4)
+            # no interval: the whisker none long
+            lo, hi = (v if d.get(k) is None else d[k] for k in ("change_pct_lo", "change_pct_hi"))
+            dot(ax, d["spin"], v, [[v - lo], [hi - v]], marker="o", color=color)
             if pn["oversubscribed"] == 1:
                 ax.plot([d["spin"]], [v], **OVERSUB_STYLE)
             vals += [lo, hi]
     else:
-        rate = "%.2g" % (pn["none_failed"] * 1000) if pn["none_failed"] is not None else "?"
-        ax.text(0.5, 0.97, "not exercised\n(none lost %s races per 1,000 operations)" % rate,
-                transform=ax.transAxes, ha="center", va="top", fontsize=8, color="0.15",
-                zorder=5, gid="f4-not-exercised",
-                bbox=dict(boxstyle="round,pad=0.25", fc="white", ec="0.6"))
+        not_exercised(ax, 0.97, pn["none_failed"])
     ax.axvline(pn["default"], color="0.3", linestyle=":", linewidth=1.3, zorder=1)
     lo, hi = min(vals), max(vals)
     span = hi - lo
@@ -179,18 +166,17 @@ def dat_f4_spin(name, p):
             "lost < %g race per 1,000 operations, no change drawn; the study's -15..-30%%)"
             % (nrdata.BACKOFF_EXERCISED * 1000))
     out = dat_header(name, p, what, SEE_BLOCKS)
-    per = lambda v: None if v is None else v * 1000   # noqa: E731
     out += FC.block("spins", blocks["spins"], [[
         str(c), pn["backoff"], "%d" % d["spin"], g(d.get("change_pct")),
         g(d.get("change_pct_lo")), g(d.get("change_pct_hi")), "%d" % (d.get("change_pct_n") or 0),
-        "%d" % rgb_int(color_of("backoff", pn["backoff"])), g(per(d["failed_per_item"])),
-        g(per(d["none_failed_per_item"])), g(d["backoff_ns_per_op"]),
-        "NaN" if pn["oversubscribed"] is None else "%d" % pn["oversubscribed"]]
+        "%d" % rgb_int(color_of("backoff", pn["backoff"])), g(per_1000(d["failed_per_item"])),
+        g(per_1000(d["none_failed_per_item"])), g(d["backoff_ns_per_op"]),
+        ov_col(pn["oversubscribed"])]
         for c, pn in enumerate(p["panels"]) for d in pn["points"]],
         empty=["0 none 1 NaN NaN NaN 0 0 NaN NaN NaN NaN"])
     return out + FC.block("panels", blocks["panels"], [[
         str(c), pn["backoff"], "%d" % pn["default"],
-        "NaN" if pn["exercised"] is None else "%d" % pn["exercised"],
-        g(per(pn["none_failed"])), "%g" % F4_STUDY_BAND[0], "%g" % F4_STUDY_BAND[1],
+        ov_col(pn["exercised"]), g(per_1000(pn["none_failed"])),
+        "%g" % F4_STUDY_BAND[0], "%g" % F4_STUDY_BAND[1],
         "%d" % min(d["spin"] for d in pn["points"]), "%d" % max(d["spin"] for d in pn["points"])]
         for c, pn in enumerate(p["panels"])], empty=["0 none 1 NaN NaN -30 -15 1 1"])
