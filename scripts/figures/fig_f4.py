@@ -148,12 +148,6 @@ F4_FAIR_LINE = "every thread did the same"
 F4_SLOT_SPREAD = 0.34
 
 
-def caption_head(lines):
-    """A caption's first line (the host) and its warnings: the lines a figure
-    keeps above its one line of what is drawn."""
-    return lines[:1] + [ln for ln in lines[1:] if ln[1] == "warn"]
-
-
 def reps_words(rows):
     """'N rep(s)': how many reps the rows hold."""
     n = len({int(r["rep"]) for r in rows})
@@ -326,8 +320,9 @@ def prep_f4(host):
     ts = sorted({nrdata.threads(r) for r in rows})
     backoffs = order_of("backoff", {r.get("backoff", "") for r in rows})
     rel = [e for pn in panels for g in pn["groups"] for e in g["change"]]
-    # the caption: the host, then one line of what is drawn
-    caption = caption_head(caption_lines(host, rows))
+    # the caption: the host, its warnings, then one line of what is drawn
+    base = caption_lines(host, rows)
+    caption = [base[0]] + [ln for ln in base[1:] if ln[1] == "warn"]
     flags = oversub_of(rows, lambda r: (workload_of(r), f4_work(r), r.get("backoff"),
                                         nrdata.threads(r))).values()
     over = over_words(sum(v == 1 for v in flags), not all(v is None for v in flags), "their")
@@ -411,11 +406,11 @@ def f4_dat_x(p, b, j, t, dx=0.0):
     return dodger(p["threads"], n)(t, j * len(p["backoffs"]) + p["backoffs"].index(b))
 
 
-def change_rows(p, index=False):
-    """The rows of the "change vs none" block: a row per backoff, panel and
-    amount of work (a comment before one whose backoff was not exercised);
-    index: the backoff's place in p["backoffs"] last (f4-backoff-change)."""
-    rows = []
+def change_block(p, columns):
+    """The "change vs none" block: a row per backoff, panel and amount of work
+    (a comment before one whose backoff was not exercised); columns ending in
+    bidx (the main figure's): the backoff's place in p["backoffs"] last."""
+    index, rows = columns[-1] == "bidx", []
     for c, pn in enumerate(p["columns"]):
         for grp in pn["groups"]:
             for r in grp["change"]:
@@ -431,7 +426,8 @@ def change_rows(p, index=False):
                     "%d" % bool(r["inconclusive"]), g(per_1000(r["none_failed"])),
                     grp["workload"], "%g" % grp["work"]]
                     + (["%d" % p["backoffs"].index(r["backoff"])] if index else []))
-    return rows
+    return FC.block("change vs none", columns, rows, empty=[
+        "none 0 NaN NaN NaN 0 NaN NaN NaN 0 0 0 0 NaN none 0" + (" 0" if index else "")])
 
 
 def per_1000(v):
@@ -502,8 +498,7 @@ def dat_f4(name, p):
         r for c, pn in enumerate(p["columns"]) for r in point_rows(p, c, pn)])
     # the change against none, the harness alone (per panel and amount of work), the panels
     cg = [(c, pn, grp) for c, pn in enumerate(p["columns"]) for grp in pn["groups"]]
-    out += FC.block("change vs none", blocks["change vs none"], change_rows(p),
-                    empty=["none 0 NaN NaN NaN 0 NaN NaN NaN 0 0 0 0 NaN none 0"])
+    out += change_block(p, blocks["change vs none"])
     out += FC.block(HARNESS_LABEL, blocks[HARNESS_LABEL], [
         "%d %d %d %s %s %s %d" % (c, grp["j"], q[0], g(q[1]), g(q[2]), g(q[3]), q[4])
         for c, _pn, grp in cg for q in grp["harness"]] or [
@@ -516,14 +511,9 @@ def dat_f4(name, p):
 
 # --------------------------------------------------------------------------
 # f4-backoff, the main figure: one question, "how much does each backoff
-# change throughput against none, per workload". A panel per workload, the
-# backoffs on x (none the baseline at 0), each one's paired change against
-# none (summarize.f4, the values prep_f4 prints) with its interval, a dot per
-# amount of local work; "not exercised" where none lost < 1 race per 1,000
-# operations; the study's value in a slot of its own beside this host's
-# (prodcons). Everything else prep_f4 draws (throughput, lost races, time in
-# backoff, fairness, p99, the regimes apart) is the supplement's
-# f4-backoff-diagnostics; its words go to this figure's .dat notes.
+# change throughput against none, per workload": a panel per workload, the
+# values prep_f4 prints, the study's value in a slot of its own (prodcons).
+# Everything else prep_f4 draws is the supplement's f4-backoff-diagnostics.
 
 #: the study's slot on x, after the backoffs (prodcons only), and its colour
 #: (the diagnostics' band's)
@@ -533,21 +523,17 @@ F4_STUDY_COLOR = "#ffd27f"
 F4_DIAGNOSTICS = "f4-backoff-diagnostics"
 
 
-def change_groups(pn):
-    """A workload panel's (amount of work) groups that carry its changes: the
-    first of each regime split (the change is over all its runs)."""
-    return [g for g in pn["groups"] if not g.get("sub")]
-
-
 @condensed
 def prep_f4_change(host):
     """F4's main figure (kind f4-change), from prep_f4's preparation: the
     panels (workload, its groups' changes), the same claims recorded (ratios,
     relative, annotation) and one caption line; every other line prep_f4's
-    caption says goes to the notes."""
+    caption says goes to the notes. A panel's groups: those that carry its
+    changes, one per amount of work (the first of a regime split: the change
+    is over all its runs)."""
     d = prep_f4(host)
     panels = [{"workload": pn["workload"], "title": F4_WORDS.get(pn["workload"], pn["workload"]),
-               "groups": change_groups(pn), "threads": pn["threads"],
+               "groups": [g for g in pn["groups"] if not g.get("sub")], "threads": pn["threads"],
                "study": pn["workload"] == "prodcons"} for pn in d["columns"]]
     quoted = sorted({g["threads"] for pn in panels for g in pn["groups"]})
     rel = d["relative"]
@@ -565,7 +551,8 @@ def prep_f4_change(host):
             "categorical": True, "relative": rel, "rows": d["rows"], "grid": (1, nw),
             "figsize": (max(8.0, 4.1 * nw + 2.6), 4.8), "title": title,
             "annotation": d["annotation"], "ratios": d["ratios"], "drawn": drawn,
-            "caption": caption_head(d["caption"]) + [(drawn, None)],
+            # condense: prep_f4's host line and warnings, then drawn
+            "caption": d["caption"],
             "notes": list(d["notes"]) + ["the rest of F4 (throughput, lost races, time in "
                                          "backoff, fairness, p99, the regimes apart): the "
                                          "supplement's %s" % F4_DIAGNOSTICS]}
@@ -604,8 +591,7 @@ def dat_f4_change(name, p):
             "'study' in the prodcons panel) and study (the study's -15..-30%% at 32 "
             "workers, 2 nodes, prodcons: its slot)" % (nrdata.BACKOFF_EXERCISED * 1000))
     out = dat_header(name, p, what, SEE_BLOCKS)
-    out += FC.block("change vs none", blocks["change vs none"], change_rows(p, index=True),
-                    empty=["none 0 NaN NaN NaN 0 NaN NaN NaN 0 0 0 0 NaN none 0 0"])
+    out += change_block(p, blocks["change vs none"])
     out += FC.block("panels", blocks["panels"], [
         panel_head(c, grp) + ["%d" % pn["study"], "%g" % grp["work"], pn["workload"],
                               "%d" % len(change_slots(p, pn))]

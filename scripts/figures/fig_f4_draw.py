@@ -19,8 +19,9 @@ from .fig_f4 import (
     F4_FAIR_LINE, F4_ROWS, f4_slot_x, F4_STUDY_BAND, F4_STUDY_COLOR, F4_STUDY_LABEL, work_words)
 from .fig_host import color_of, finite_pos, fmt_pct, HARNESS_LABEL, marker_of
 
-#: the study's ink: its words and its slot's edge
+#: the study's ink (its words, its slot's edge) and its band's label
 STUDY_INK = "#7a5200"
+STUDY_WORDS = "%s: \u221215 to \u221230%%" % F4_STUDY_LABEL
 #: a level mark over a category slot (the harness alone, none's baseline)
 LEVEL_MARK = dict(linestyle="none", marker="_", markersize=16, markeredgewidth=2.4)
 
@@ -209,15 +210,14 @@ def draw_changes(ax, p, pn, level=False):
             if e["pct"] is None or e["backoff"] not in p["backoffs"]:
                 continue
             x = f4_slot_x(p, e["backoff"], j)
-            lo = e["lo"] if e["lo"] is not None else e["pct"]
-            hi = e["hi"] if e["hi"] is not None else e["pct"]
+            # no interval: the whisker none long
+            lo, hi = (e["pct"] if e[k] is None else e[k] for k in ("lo", "hi"))
             dot(ax, x, e["pct"], [[e["pct"] - lo], [hi - e["pct"]]],
                 **f4_marker(color_of("backoff", e["backoff"]), j))
             if e["oversubscribed"] == 1:
                 ax.plot([x], [e["pct"]], **OVERSUB_STYLE)
-            labels.append((x, e["pct"], e["text"] + ("\ninconclusive" if e["inconclusive"]
-                                                     else ""),
-                           j > 0 or len(p["works"]) == 1, e["inconclusive"]))
+            text = e["text"] + ("\ninconclusive" if e["inconclusive"] else "")
+            labels.append((x, e["pct"], text, j > 0 or len(p["works"]) == 1, e["inconclusive"]))
             vals += [lo, hi]
     if "none" in p["backoffs"]:
         x = p["backoffs"].index("none")
@@ -233,7 +233,7 @@ def finish_change_panel(ax, p, drawn, slots, bottom, floor, room, first_col):
     10%, with room above for a "not exercised" box per idle group (room: the
     span per box, the step between boxes in axes fraction); the slots on x
     (``bottom``: the x label too); the values' labels; the boxes from the top
-    down; the percentage ticks; the y label in the first column."""
+    down; the percentage axis (pct_axis)."""
     vals, idle, labels = drawn
     lo, hi = min(vals + [floor]), max(vals + [10.0])
     span = hi - lo
@@ -245,6 +245,11 @@ def finish_change_panel(ax, p, drawn, slots, bottom, floor, room, first_col):
         not_exercised(ax, 0.97 - room[1] * k, g["none_failed"],
                       work_words(g["work"]) + ": " if len(p["works"]) > 1 else "",
                       linespacing=1.1)
+    pct_axis(ax, first_col)
+
+
+def pct_axis(ax, first_col):
+    """y: a change in percent (0 as '0'); its label in the first column."""
     ax.yaxis.set_major_formatter(fig_draw.ticker.FuncFormatter(
         lambda v, _p: fmt_pct(v) if v else "0"))
     if first_col:
@@ -265,12 +270,10 @@ def draw_f4_change(ax, p, pn, first_col, bottom):
              if e["pct"] is not None and e["backoff"] in p["backoffs"]] if band else []
     half = 0.4 if len(p["works"]) == 1 else 0.14
     for k, x in enumerate(shown):
-        ax.add_patch(fig_draw.plt.Rectangle((x - half, F4_STUDY_BAND[0]), 2 * half,
-                                            F4_STUDY_BAND[1] - F4_STUDY_BAND[0],
-                                            facecolor=F4_STUDY_COLOR, alpha=0.45, linewidth=0,
-                                            zorder=0, gid="f4-study-band",
-                                            label="%s: \u221215 to \u221230%%" % F4_STUDY_LABEL
-                                            if k == 0 else None))
+        ax.add_patch(fig_draw.plt.Rectangle(
+            (x - half, F4_STUDY_BAND[0]), 2 * half, F4_STUDY_BAND[1] - F4_STUDY_BAND[0],
+            facecolor=F4_STUDY_COLOR, alpha=0.45, linewidth=0, zorder=0, gid="f4-study-band",
+            label=STUDY_WORDS if k == 0 else None))
     if shown:
         ax.text(-0.48, sum(F4_STUDY_BAND) / 2, F4_STUDY_LABEL, ha="left", va="center",
                 fontsize=8, color=STUDY_INK, zorder=1)
@@ -306,8 +309,7 @@ def f4_legend(ax, p):
     h += fig_draw.mark_handles(over=any(nrdata.oversubscribed(r) for r in p["rows"]))
     h.append(handle(color="black", linestyle=":", label="1 lost race per 1,000 operations"))
     if any(pn["workload"] == "prodcons" for pn in p["columns"]):
-        h.append(Patch(facecolor=F4_STUDY_COLOR, alpha=0.45, label="%s: \u221215 to \u221230%%"
-                       % F4_STUDY_LABEL))
+        h.append(Patch(facecolor=F4_STUDY_COLOR, alpha=0.45, label=STUDY_WORDS))
     h += fig_f4.legend_handles(p)
     fig_draw.legend_outside(ax, h, bbox_to_anchor=(1.03, 1.0), borderaxespad=None, fontsize=9)
 

@@ -22,10 +22,10 @@ from . import fig_common as FC
 from . import fig_draw
 from .fig_draw import no_data, OVERSUB_STYLE
 from .fig_f4 import (
-    caption_head, F4_STUDY_BAND, F4_STUDY_COLOR, over_words, per_1000, reps_words)
-from .fig_f4_draw import dot, not_exercised
+    F4_STUDY_BAND, F4_STUDY_COLOR, over_words, per_1000, reps_words)
+from .fig_f4_draw import dot, not_exercised, pct_axis
 from .fig_gnuplot import dat_header, g, ov_col, SEE_BLOCKS
-from .fig_host import caption_lines, color_of, fmt_pct, oversub_of, rgb_int
+from .fig_host import caption_lines, color_of, oversub_of, rgb_int
 
 #: the spin f4-backoff runs at (numaring-bench's defaults, f4-spin.exp's
 #: reference), where f4-backoff's rows do not say
@@ -54,12 +54,14 @@ def prep_f4_spin(host):
         pts = [d for d in spins if d["backoff"] == b]
         if not pts:
             continue
-        none = [d["none_failed_per_item"] for d in pts if d["none_failed_per_item"] is not None]
-        exercised = (nrdata.backoff_exercised(min(none)) if none else None)
+        # exercised where none lost races at every spin length
+        none = min((d["none_failed_per_item"] for d in pts
+                    if d["none_failed_per_item"] is not None), default=None)
         panels.append({"backoff": b, "column": col, "points": pts,
                        "title": F4_SPIN_WORDS[b][0], "xlabel": F4_SPIN_WORDS[b][1],
-                       "default": default_spin(host, col), "exercised": exercised,
-                       "none_failed": min(none) if none else None,
+                       "default": default_spin(host, col),
+                       "exercised": None if none is None else nrdata.backoff_exercised(none),
+                       "none_failed": none,
                        "oversubscribed": ov.get(b)})
     drawn = ("dot: the paired median change against none over %s, whisker its "
              "interval; dotted: f4-backoff's setting \u00b7 %s" % (
@@ -84,7 +86,8 @@ def prep_f4_spin(host):
             "figsize": (max(8.0, 4.2 * len(panels) + 2.6), 4.6),
             "title": "F4: throughput change against none by spin length (%s)" % what,
             "drawn": drawn, "notes": notes,
-            "caption": caption_head(caption_lines(host, rows)) + [(drawn, None)]}
+            # condense: the host line, its warnings, then drawn
+            "caption": caption_lines(host, rows)}
 
 
 def draw_f4_spin_panel(ax, p, pn, first):
@@ -120,10 +123,7 @@ def draw_f4_spin_panel(ax, p, pn, first):
     ax.xaxis.set_minor_locator(fig_draw.ticker.NullLocator())
     ax.set_xlim(min(xs + [pn["default"]]) / 1.6, max(xs + [pn["default"]]) * 1.6)
     ax.set_xlabel(pn["xlabel"])
-    ax.yaxis.set_major_formatter(fig_draw.ticker.FuncFormatter(
-        lambda v, _p: fmt_pct(v) if v else "0"))
-    if first:
-        ax.set_ylabel("throughput change vs none (%)")
+    pct_axis(ax, first)
     ax.set_title(pn["title"], fontsize=10)
 
 
