@@ -108,6 +108,7 @@ def point_type(g):
 
 
 def show_n(g):
+    """Whether a group's dots say their runs (its workload's runs split)."""
     return g.get("rn", 1) > 1
 
 
@@ -178,6 +179,7 @@ def f4_work(row):
 
 
 def work_words(work):
+    """'no local work', '<N> ns local work'."""
     return "no local work" if not work else "%g ns local work" % work
 
 
@@ -359,8 +361,7 @@ def prep_f4(host):
     p["harness"] = {(g["workload"], g["work"]): g["harness"] for pn in panels
                     for g in pn["groups"] if g["harness"]}
     # the first workload's lost races at its least work, by backoff vs threads
-    first = panels[0]["groups"][0] if panels else None
-    p["failed"] = first["failed"] if first else {}
+    p["failed"] = panels[0]["groups"][0]["failed"] if panels else {}
     return p
 
 
