@@ -12,14 +12,14 @@ against the offered load for the two gates the claim compares (shared,
 per-worker), each load's median over the reps with the interval of that
 median as a bar, no line joining the loads (a load with one run: a hollow
 mark, a run and not a median); a saturated run (its backlog grew through its
-window: queueing, not the gate) is a hollow diamond, left out of the medians; above each load the paired
-median ratio shared / per-worker (summarize.f3's, per load, recorded as the
-claim f3.load<L>.p50_shared_over_perworker; the highest load's is the
-headline, f3.p50_shared_over_perworker, with its interval in the panel's
-title); the study's value as a dotted line at 200x the per-worker gate's
-p50, where the shared gate would have to be (prep_f3_main, draw_f3_main,
-dat_f3main). Closed loop (older results): the percentile distribution by
-gate, one panel (prep_f3_dist, draw_f3a, dat_f3a).
+window: queueing, not the gate) is a hollow diamond, left out of the medians;
+above each load the paired median ratio shared / per-worker (summarize.f3's,
+per load, recorded as the claim f3.load<L>.p50_shared_over_perworker; the
+highest load's is the headline, f3.p50_shared_over_perworker, with its
+interval in the panel's title); the study's value as a dotted line at 200x
+the per-worker gate's p50, where the shared gate would have to be
+(prep_f3_main, draw_f3_main, dat_f3main). Closed loop (older results): the
+percentile distribution by gate, one panel (prep_f3_dist, draw_f3a, dat_f3a).
 
 The supplement (prep_f3_diag) keeps the rest of the open-loop picture: a
 latency panel per gate (every gate), p50 and p99 on one shared log axis
@@ -31,6 +31,7 @@ offered load to diagnose: there the supplement is the percentile
 distribution, as the main figure.
 """
 
+import collections
 import math
 import os
 import statistics
@@ -42,7 +43,7 @@ from .fig_common import block, condensed, spread
 from .fig_draw import annotate_title, fmt_ns, no_data, value_axis
 from .fig_gnuplot import dat_header, g, g3, ov_col
 from .fig_host import (
-    add_paired_words, caption_lines, color_of, compared, load_label, load_of, load_pct, loads_in,
+    add_paired_words, caption_lines, color_of, compared, load_label, load_of, load_pct,
     marker_of, order_of, oversub_of, oversub_status, pct_label, pooled_note, quoted_threads,
     rgb_int, Said, STUDY, summary_of, summary_status)
 
@@ -57,6 +58,11 @@ F3_PCT = (("p50_ns", "p50"), ("p90_ns", "p90"), ("p99_ns", "p99"), ("p999_ns", "
 F3_OVER_TITLE = "oversubscribed: threads share CPUs; scheduler, not queue"
 #: an open-loop point kept up with its offered rate where it delivered at least this share
 KEPT_UP = 0.95
+#: the study's F3 value: the shared gate's p50 more than this many times the
+#: per-worker gate's (STUDY["f3"]); the main figure draws where that would be
+STUDY_RATIO = 200.0
+#: the main figure's claim per offered load: summarize.f3's ratio at that load
+LOAD_CLAIM = "f3.load%s.p50_shared_over_perworker"
 
 
 def f3_at(host, rows):
@@ -112,6 +118,17 @@ def f3_claim(host, said):
         (r.get("load") or "").strip())
 
 
+def open_claim(host, said, more=lambda: ""):
+    """The open-loop figures' annotation: f3_claim's headline, its load, more()
+    (called only where there is a headline) and the study's value; None where
+    summarize has no such ratio."""
+    r50 = f3_claim(host, said)
+    if not r50:
+        return None
+    return "%s%s%s (%s)" % (r50[0], ", %s load" % pct_label(100 * float(r50[1]))
+                            if r50[1] else "", more(), STUDY["f3"])
+
+
 def by_gate_load(rows, value):
     """{gate: [(load %, median, min, max, n)]} of value over rows."""
     out = {}
@@ -120,6 +137,22 @@ def by_gate_load(rows, value):
     for g in out:
         out[g].sort()
     return out
+
+
+def overall(rows, value):
+    """(median, min, max, n) of value over all rows; None where none has one."""
+    return nrdata.aggregate(rows, (lambda r: 0,), value).get((0,))
+
+
+def saturated_p50(rows):
+    """{gate: [(load %, p50)]} of the saturated runs among rows, in their order:
+    a run whose backlog grew through its window (regime.saturated) measured
+    queueing, not the gate, so it is left out of the lines and drawn apart."""
+    sat = {}
+    for r in rows:
+        if regime.saturated(r) == 1 and nrdata.num(r, "p50_ns"):
+            sat.setdefault(r.get("gate"), []).append((load_pct(r), nrdata.num(r, "p50_ns")))
+    return sat
 
 
 def latency_curve(host, row):
@@ -140,45 +173,66 @@ def envelope(curves, npts=160):
     if xmax <= 1.0:
         return None
     xs = np.logspace(0, math.log10(xmax), npts)
-    ys = []
-    for c in curves:
-        cx = np.log10([p[0] for p in c])
-        cy = np.log10([p[1] for p in c])
-        ys.append(np.interp(np.log10(xs), cx, cy))
-    ys = np.array(ys)
+    ys = np.array([np.interp(np.log10(xs), np.log10([p[0] for p in c]),
+                             np.log10([p[1] for p in c])) for c in curves])
     return (list(xs), list(10 ** np.median(ys, axis=0)), list(10 ** ys.min(axis=0)),
             list(10 ** ys.max(axis=0)))
 
 
+def by_loop(host, open_loop):
+    """open_loop(host, rows) where F3's rows have an offered load; else (older,
+    closed-loop results: no load to draw against) the percentile distribution."""
+    rows = host.data["f3-gate"]
+    return (open_loop if any(load_of(r) for r in rows) else prep_f3_dist)(host, rows)
+
+
 @condensed
 def prep_f3a(host):
-    """F3's main figure. Open loop (rows with a load): p50 against the offered
-    load, shared against per-worker gate, at the largest thread count whose
-    threads each have a CPU (prep_f3_main). Closed loop (older results): the
-    percentile distribution by gate (prep_f3_dist)."""
-    rows = host.data["f3-gate"]
-    if any(load_of(r) for r in rows):
-        return prep_f3_main(host, rows)
-    return prep_f3_dist(host, rows)
+    """F3's main figure. Open loop: p50 against the offered load, shared against
+    per-worker gate (prep_f3_main). Closed loop: the percentile distribution."""
+    return by_loop(host, prep_f3_main)
 
 
 @condensed
 def prep_f3_diag(host):
-    """F3's supplement (f3-gate-load-diagnostics). Open loop: every gate's p50
-    and p99, items in flight and throughput against the offered load, and the
-    oversubscribed thread counts apart (prep_f3_load). Closed loop: the
-    percentile distribution by gate, as the main figure (no load to diagnose)."""
-    rows = host.data["f3-gate"]
-    if any(load_of(r) for r in rows):
-        return prep_f3_load(host, rows)
-    return prep_f3_dist(host, rows)
+    """F3's supplement (f3-gate-load-diagnostics). Open loop: prep_f3_load.
+    Closed loop: the percentile distribution, as the main figure."""
+    return by_loop(host, prep_f3_load)
 
 
-#: the study's F3 value: the shared gate's p50 more than this many times the
-#: per-worker gate's (STUDY["f3"]); the main figure draws where that would be
-STUDY_RATIO = 200.0
-#: the main figure's claim per offered load: summarize.f3's ratio at that load
-LOAD_CLAIM = "f3.load%s.p50_shared_over_perworker"
+def open_words(loads, cap, where=""):
+    """The caption's first line of an open-loop figure: the loads offered
+    (``where``: what else the x axis note says) and the capacity measured."""
+    return ("open loop: each run first measures the capacity (closed loop, per-worker gate), "
+            "then offers %s of it (x axis%s)%s" % (
+                ", ".join(pct_label(x) for x in loads), where,
+                "; capacity median %.3g M items/s (%.3g\u2013%.3g)" % (
+                    cap[0] / 1e6, cap[1] / 1e6, cap[2] / 1e6) if cap else ""))
+
+
+def saturated_words(sat, left_out):
+    """The caption's line on the saturated runs (saturated_p50): what they are
+    left out of (``left_out``, with anything after 'hollow diamonds')."""
+    return ("%d saturated run(s) (delivered < %d%% of their offered rate: a backlog that "
+            "grew through the window, latency that is queueing) left out of the %s" % (
+                sum(len(v) for v in sat.values()), 100 * regime.SATURATED_SHARE, left_out))
+
+
+def threads_words(t, over, rows):
+    """The caption's line on the thread count drawn, t of rows' ([] or one line):
+    every count oversubscribed (``over``: f3_at's), or t below the largest."""
+    ts = sorted({nrdata.threads(r) for r in rows})
+    if over == 1:
+        return ["every thread count is oversubscribed: %d threads drawn, the largest" % t]
+    return ["%d threads: the largest count whose threads each have a CPU (of %s)"
+            % (t, ", ".join(map(str, ts)))] if t != ts[-1] else []
+
+
+def closed_left_out(allrows, opened):
+    """The caption's line on the closed-loop runs (no load) an open-loop figure
+    leaves out of ``allrows`` (``opened``: those it keeps); [] where none."""
+    n = len(allrows) - len(opened)
+    return ["%d closed-loop runs (no load) left out" % n] if n else []
 
 
 def prep_f3_main(host, allrows):
@@ -197,43 +251,24 @@ def prep_f3_main(host, allrows):
     # (stats.interval: min..max up to 5 reps), drawn as a bar, never a line
     p50_iv = {}
     for r in kept:
-        v = nrdata.num(r, "p50_ns")
-        if v:
-            p50_iv.setdefault((r.get("gate"), load_pct(r)), []).append(v)
+        if nrdata.num(r, "p50_ns"):
+            p50_iv.setdefault((r.get("gate"), load_pct(r)), []).append(nrdata.num(r, "p50_ns"))
     p50_iv = {k: stats.interval(vs) for k, vs in p50_iv.items()}
-    sat, nsat = {}, {}
-    for r in drawn_rows:
-        if regime.saturated(r) == 1 and nrdata.num(r, "p50_ns"):
-            sat.setdefault(r.get("gate"), []).append((load_pct(r), nrdata.num(r, "p50_ns")))
-            k = (r.get("gate"), load_pct(r))
-            nsat[k] = nsat.get(k, 0) + 1
-    for v in sat.values():
-        v.sort()
+    sat = {gte: sorted(v) for gte, v in saturated_p50(drawn_rows).items()}
     # where the study puts the shared gate: 200x the per-worker gate's p50
-    study = [(q[0], STUDY_RATIO * q[1]) for q in p50.get(pair[-1] if pair else "", [])
+    study = [(q[0], STUDY_RATIO * q[1]) for q in p50.get(pair[-1], [])
              if q[1] and q[1] > 0] if len(pair) == 2 else []
     said = Said()
-    r50 = f3_claim(host, said)
+    ann = open_claim(host, said)
     s = summary_of(host, "f3")
     # the paired ratio at each load: summarize's, where it quotes this thread count
-    at_load = []
-    if s.get("threads") == t:
-        for d in s.get("loads") or []:
-            if not d.get("load") or d.get("shared_over_perworker") is None:
-                continue
-            text = said.text(LOAD_CLAIM % d["load"], d, "shared_over_perworker")
-            at_load.append((100.0 * float(d["load"]), text))
-    ann = None
-    if r50:
-        ann = r50[0] + (", %s load" % pct_label(100 * float(r50[1])) if r50[1] else "") + \
-            " (%s)" % STUDY["f3"]
-    cap = nrdata.aggregate(at, (lambda r: 0,), "capacity_ops_per_s").get((0,))
+    at_load = [(100.0 * float(d["load"]), said.text(LOAD_CLAIM % d["load"], d,
+                                                    "shared_over_perworker"))
+               for d in (s.get("loads") or [] if s.get("threads") == t else [])
+               if d.get("load") and d.get("shared_over_perworker") is not None]
+    cap = overall(at, "capacity_ops_per_s")
     left = [g for g in gates if g not in pair]
-    extra = ["open loop: each run first measures the capacity (closed loop, per-worker gate), "
-             "then offers %s of it (x axis)%s" % (
-                 ", ".join(pct_label(x) for x in loads),
-                 "; capacity median %.3g M items/s (%.3g\u2013%.3g)" % (
-                     cap[0] / 1e6, cap[1] / 1e6, cap[2] / 1e6) if cap else ""),
+    extra = [open_words(loads, cap),
              "every line: the median over the reps of each run's p50 (summary.csv, from its "
              "HdrHistogram), band min\u2013max; the gates the claim compares: %s" % (
                  " and ".join(pair) or "none ran"),
@@ -248,30 +283,22 @@ def prep_f3_main(host, allrows):
                      "counts: the supplement's f3-gate-load-diagnostics"
                      % (", ".join(left), "" if len(left) == 1 else "s"))
     if sat:
-        extra.append("%d saturated run(s) (delivered < %d%% of their offered rate: a backlog "
-                     "that grew through the window, latency that is queueing) left out of the "
-                     "lines and the ratios, drawn as hollow diamonds at their p50" % (
-                         sum(len(v) for v in sat.values()), 100 * regime.SATURATED_SHARE))
-    ts = sorted({nrdata.threads(r) for r in rows})
-    if over == 1:
-        extra.append("every thread count is oversubscribed: %d threads drawn, the largest" % t)
-    elif t != ts[-1]:
-        extra.append("%d threads: the largest count whose threads each have a CPU (of %s)"
-                     % (t, ", ".join(map(str, ts))))
+        extra.append(saturated_words(sat, "lines and the ratios, drawn as hollow diamonds at "
+                                          "their p50"))
+    extra += threads_words(t, over, rows)
     extra.append(oversub_status(drawn_rows, lambda r: (r.get("gate"), load_of(r)),
                                 mark="'oversubscribed' in the title"))
-    if len(rows) < len(allrows):
-        extra.append("%d closed-loop runs (no load) left out" % (len(allrows) - len(rows)))
+    extra += closed_left_out(allrows, rows)
     extra.append(pooled_note(drawn_rows, lambda r: (r.get("gate"), load_of(r))))
+    subtitle = "%d threads%s" % (t, ", oversubscribed" if over == 1 else "")
     p = {"kind": "f3main", "threads": t, "rows": drawn_rows, "loads": loads, "order": pair,
-         "p50": p50, "p50_iv": p50_iv, "saturated": sat, "saturated_n": nsat, "study": study,
-         "ratio_at": at_load, "oversubscribed": over, "capacity": cap,
-         "subtitle": "%d threads%s" % (t, ", oversubscribed" if over == 1 else ""),
-         "figsize": (10.5, 6.4),
+         "p50": p50, "p50_iv": p50_iv, "saturated": sat,
+         "saturated_n": collections.Counter((gte, q[0]) for gte, v in sat.items() for q in v),
+         "study": study, "ratio_at": at_load, "oversubscribed": over, "capacity": cap,
+         "subtitle": subtitle, "figsize": (10.5, 6.4),
          "drawn": "p50 per gate at each offered load, the median of the reps (bar: "
                   "its interval)",
-         "title": "F3: p50 latency vs offered load, shared vs per-worker gate, "
-                  "%d threads%s" % (t, ", oversubscribed" if over == 1 else ""),
+         "title": "F3: p50 latency vs offered load, shared vs per-worker gate, " + subtitle,
          "annotation": ann, "caption": caption_lines(host, drawn_rows, extra)}
     # the ratios are said in the legend, not in the one caption line
     p["ratios"] = dict(said.values)
@@ -281,54 +308,41 @@ def prep_f3_main(host, allrows):
 
 
 def prep_f3_load(host, allrows):
+    """The open-loop supplement at F3's thread count: every gate's percentiles
+    against the offered load (the saturated runs' p50 apart), items in flight,
+    throughput against the offered rate; the oversubscribed thread counts'
+    p50 in a panel of their own."""
     rows = [r for r in allrows if load_of(r)]
     t, over, at, gates = f3_at(host, rows)
     loads = sorted({load_pct(r) for r in at})
-    # a saturated run (its backlog grew through its window: regime.saturated)
-    # measured queueing, not the gate: out of the latency lines, drawn apart
     kept = [r for r in at if regime.saturated(r) != 1]
-    sat = {}
-    for r in at:
-        if regime.saturated(r) == 1 and nrdata.num(r, "p50_ns"):
-            sat.setdefault(r.get("gate"), []).append((load_pct(r), nrdata.num(r, "p50_ns")))
+    sat = saturated_p50(at)
     pct = {c: by_gate_load(kept, c) for c, _n in F3_PCT}
     infl = by_gate_load(kept, inflight_of)
     tput = by_gate_load(at, "throughput_ops_per_s")
     offered = sorted((k[0],) + v for k, v in
                      nrdata.aggregate(at, (load_pct,), "rate").items() if v[0] > 0)
-    cap = nrdata.aggregate(at, (lambda r: 0,), "capacity_ops_per_s").get((0,))
+    cap = overall(at, "capacity_ops_per_s")
     off = {q[0]: q[1] for q in offered}
     behind = [(g, q[0], q[1] / off[q[0]]) for g in gates for q in tput.get(g, [])
               if q[0] in off and q[1] < KEPT_UP * off[q[0]]]
-    top = [r for r in kept if load_pct(r) == loads[-1]]
-    said = Said()
-    r50 = f3_claim(host, said)
     # the items in flight at the top load under the two gates the claim compares
-    pair = compared("f3.p50_shared_over_perworker")
-    fl = [nrdata.aggregate([r for r in top if r.get("gate") == g], (lambda r: 0,),
-                           inflight_of).get((0,)) for g in pair]
-    ann = None
-    if r50:
-        ann = r50[0] + (", %s load" % pct_label(100 * float(r50[1])) if r50[1] else "")
-        if all(fl):
-            ann += "; in flight %.3g vs %.3g" % (fl[0][0], fl[1][0])
-        ann += " (%s)" % STUDY["f3"]
-    extra = ["open loop: each run first measures the capacity (closed loop, per-worker gate), "
-             "then offers %s of it (x axis; the offered rate: black dashed on grey in the "
-             "throughput panel)%s" % (
-                 ", ".join(pct_label(x) for x in loads),
-                 "; capacity median %.3g M items/s (%.3g\u2013%.3g)" % (
-                     cap[0] / 1e6, cap[1] / 1e6, cap[2] / 1e6) if cap else ""),
+    top = [r for r in kept if load_pct(r) == loads[-1]]
+    fl = [overall([r for r in top if r.get("gate") == g], inflight_of)
+          for g in compared("f3.p50_shared_over_perworker")]
+    said = Said()
+    ann = open_claim(host, said, lambda: "; in flight %.3g vs %.3g" % (fl[0][0], fl[1][0])
+                     if all(fl) else "")
+    extra = [open_words(loads, cap, "; the offered rate: black dashed on grey in the "
+                                    "throughput panel"),
              "every line: the median over the reps of each run's percentile (summary.csv, "
              "from its HdrHistogram), whiskers min\u2013max; colour per gate, line style per "
              "percentile (p50 solid, p90 dashed, p99 dash-dot, p99.9 dotted)",
              inflight_words(at) + "; median over the reps, whiskers min\u2013max"]
     if sat:
-        extra.append("%d saturated run(s) (delivered < %d%% of their offered rate: a backlog "
-                     "that grew through the window, latency that is queueing) left out of the "
-                     "latency lines and the items in flight, drawn as hollow diamonds at their "
-                     "p50; the throughput panel keeps them" % (
-                         sum(len(v) for v in sat.values()), 100 * regime.SATURATED_SHARE))
+        extra.append(saturated_words(sat, "latency lines and the items in flight, drawn as "
+                                          "hollow diamonds at their p50; the throughput "
+                                          "panel keeps them"))
     if behind:
         extra.append("fell behind the offered rate (< %d%% delivered: saturated, its latency "
                      "there is queueing): %s" % (100 * KEPT_UP, "; ".join(
@@ -337,112 +351,90 @@ def prep_f3_load(host, allrows):
     elif offered:
         extra.append("every gate delivered the offered rate (>= %d%%) at every load"
                      % (100 * KEPT_UP))
-    ts = sorted({nrdata.threads(r) for r in rows})
+    extra += threads_words(t, over, rows)
     ov_t = oversub_of(rows, nrdata.threads)
-    over_ts = [x for x in ts if ov_t.get(x) == 1]
-    if over == 1:
-        extra.append("every thread count is oversubscribed: %d threads drawn, the largest"
-                     % t)
-    elif t != ts[-1]:
-        extra.append("%d threads: the largest count whose threads each have a CPU (of %s)"
-                     % (t, ", ".join(map(str, ts))))
-    if over_ts and over != 1:
+    over_ts = sorted(x for x, v in ov_t.items() if v == 1) if over != 1 else []
+    if over_ts:
         extra.append("oversubscribed thread counts (%s: threads share CPUs, the scheduler "
                      "sets the latency) only in the separate panel \u201c%s\u201d (p50 vs "
                      "offered load; also in f3-gate-vs-threads), never in the others"
                      % (", ".join(map(str, over_ts)), F3_OVER_TITLE))
     # the oversubscribed thread counts: their own labelled panel, p50 vs load
-    over_p50 = {ot: ser for ot in (over_ts if over != 1 else []) for ser in [by_gate_load(
+    over_p50 = {ot: ser for ot in over_ts for ser in [by_gate_load(
         [r for r in rows if nrdata.threads(r) == ot], "p50_ns")] if ser}
     drawn = at + [r for r in rows if nrdata.threads(r) in over_p50]
     extra.append(oversub_status(drawn, lambda r: (r.get("gate"), nrdata.threads(r), load_of(r)),
                                 mark="the tinted panel" if over_p50 else
                                 "'oversubscribed' in the title"))
-    if len(rows) < len(allrows):
-        extra.append("%d closed-loop runs (no load) left out" % (len(allrows) - len(rows)))
+    extra += closed_left_out(allrows, rows)
     extra.append(pooled_note(at, lambda r: (r.get("gate"), load_of(r))))
     subtitle = "%d threads%s" % (t, ", oversubscribed" if over == 1 else "")
-    return add_paired_words({"kind": "f3load", "threads": t, "rows": at, "loads": loads, "order": gates,
-            "pct": pct, "inflight": infl, "tput": tput, "offered": offered,
-            "capacity": cap, "behind": behind, "oversubscribed": over, "saturated": sat,
-            # every run's items crossed nodes: the throughput in items per line trip too
-            "trip_ns": nrdata.probe_trip_ns(os.path.join(host.results, host.name))
-            if at and all(nrdata.crosses_nodes(r) for r in at) else None,
-            "over_p50": over_p50, "over_threads": sorted(over_p50),
-            "grid": (2, max(3, len(gates))), "widths": None, "subtitle": subtitle,
-            "figsize": (6.0 * max(3, len(gates)), 10.5),
-            "drawn": "per gate, p50 (solid) and p99 (dashed) against the offered load: the "
-                     "median over the reps, band min\u2013max (p90, p99.9 in the data file); "
-                     "items in flight, throughput against the offered rate (black dashed)%s"
-                     % ("; oversubscribed thread counts apart, tinted" if over_p50 else ""),
-            "title": "F3 diagnostics: latency, items in flight and throughput vs offered "
-                     "load by gate at %s (open loop)" % subtitle,
-            "annotation": ann, "caption": caption_lines(host, at, extra)}, said)
+    ncol = max(3, len(gates))
+    return add_paired_words({
+        "kind": "f3load", "threads": t, "rows": at, "loads": loads, "order": gates,
+        "pct": pct, "inflight": infl, "tput": tput, "offered": offered,
+        "capacity": cap, "behind": behind, "oversubscribed": over, "saturated": sat,
+        # every run's items crossed nodes: the throughput in items per line trip too
+        "trip_ns": nrdata.probe_trip_ns(os.path.join(host.results, host.name))
+        if at and all(nrdata.crosses_nodes(r) for r in at) else None,
+        "over_p50": over_p50, "over_threads": sorted(over_p50),
+        "grid": (2, ncol), "widths": None, "subtitle": subtitle, "figsize": (6.0 * ncol, 10.5),
+        "drawn": "per gate, p50 (solid) and p99 (dashed) against the offered load: the "
+                 "median over the reps, band min\u2013max (p90, p99.9 in the data file); "
+                 "items in flight, throughput against the offered rate (black dashed)%s"
+                 % ("; oversubscribed thread counts apart, tinted" if over_p50 else ""),
+        "title": "F3 diagnostics: latency, items in flight and throughput vs offered "
+                 "load by gate at %s (open loop)" % subtitle,
+        "annotation": ann, "caption": caption_lines(host, at, extra)}, said)
 
 
 def prep_f3_dist(host, rows):
-    """Latency percentiles by gate (and offered load, where open loop) at F3's
-    thread count. One rule for every line: the median over the reps at each
-    percentile (each run's latency.csv, interpolated on a log grid); the band is
-    the min-max over the reps. Without latency.csv: the medians of summary.csv's
-    percentiles."""
+    """Latency percentiles by gate at F3's thread count (closed-loop rows:
+    by_loop sends open-loop ones elsewhere). One rule for every line: the median
+    over the reps at each percentile (each run's latency.csv, interpolated on a
+    log grid); the band is the min-max over the reps. Without latency.csv: the
+    medians of summary.csv's percentiles."""
     t, over, at, gates = f3_at(host, rows)
-    loads = loads_in(at)
     curves, extra = [], []
     for g in gates:
-        for ld in loads:
-            grs = [r for r in at if r.get("gate", "") == g and load_of(r) == ld]
-            if not any(r.get("p50_ns", "").strip() for r in grs):
-                continue
-            have = [c for c in (latency_curve(host, r) for r in grs) if c]
-            env = envelope(have) if have else None
-            if env:
-                source = "latency.csv"
-                main = list(zip(env[0], env[1]))
-                band = (env[0], env[2], env[3]) if len(have) > 1 else None
-            else:
-                source = "summary"
-                main = []
-                for c, pc in SUMMARY_PCT:
-                    vals = [float(r[c]) for r in grs if r.get(c, "").strip()]
-                    if vals and statistics.median(vals) > 0:
-                        main.append((1.0 / (1.0 - pc), statistics.median(vals)))
-                band = None
-                extra.append("%s: no latency.csv, medians of summary.csv's percentiles" % g)
-            curves.append({"gate": g, "load": ld, "points": main, "band": band,
-                           "source": source, "nreps": len(have) if env else len(grs),
-                           "oversubscribed": over})
+        grs = [r for r in at if r.get("gate", "") == g]
+        if not any(r.get("p50_ns", "").strip() for r in grs):
+            continue
+        have = [c for c in (latency_curve(host, r) for r in grs) if c]
+        env = envelope(have) if have else None
+        if env:
+            source, points = "latency.csv", list(zip(env[0], env[1]))
+            band = (env[0], env[2], env[3]) if len(have) > 1 else None
+        else:
+            source, band = "summary", None
+            meds = [(pc, statistics.median(vs)) for c, pc in SUMMARY_PCT
+                    for vs in [[float(r[c]) for r in grs if r.get(c, "").strip()]] if vs]
+            points = [(1.0 / (1.0 - pc), m) for pc, m in meds if m > 0]
+            extra.append("%s: no latency.csv, medians of summary.csv's percentiles" % g)
+        curves.append({"gate": g, "points": points, "band": band, "source": source,
+                       "nreps": len(have) if env else len(grs), "oversubscribed": over})
     said = Said()
     r50 = f3_claim(host, said)
     extra.insert(0, "every line: the median over the reps at each percentile (each run's "
                  "latency.csv, interpolated); band: min\u2013max over the reps")
-    if len(loads) > 1 or loads[0]:
-        extra.insert(1, "open loop at offered loads of %s (line style per load, solid: "
-                     "the highest)" % ", ".join(load_label(ld) for ld in loads))
-    else:
-        # closed loop: the queue is kept full, so latency is mostly queueing (Little)
-        fl = nrdata.aggregate(at, ("gate",), inflight_of)
-        if fl:
-            extra.insert(1, "closed loop: the producers keep the queue full, so latency here "
-                         "is mostly queueing; items in flight (Little: throughput \u00d7 mean "
-                         "latency, median over the reps): %s" % ", ".join(
-                             "%s %.3g" % (g, fl[(g,)][0]) for g in gates if (g,) in fl))
+    # closed loop: the queue is kept full, so latency is mostly queueing (Little)
+    fl = nrdata.aggregate(at, ("gate",), inflight_of)
+    if fl:
+        extra.insert(1, "closed loop: the producers keep the queue full, so latency here "
+                     "is mostly queueing; items in flight (Little: throughput \u00d7 mean "
+                     "latency, median over the reps): %s" % ", ".join(
+                         "%s %.3g" % (g, fl[(g,)][0]) for g in gates if (g,) in fl))
     extra.append(oversub_status(at, nrdata.threads, mark="'oversubscribed' in the legend"))
-    ts = sorted({nrdata.threads(r) for r in rows})
-    if t != ts[-1]:
-        extra.append("%d threads: the largest count whose threads each have a CPU (of %s)"
-                     % (t, ", ".join(map(str, ts))))
-    p = {"kind": "f3a", "curves": curves, "threads": t, "rows": at, "loads": loads,
-         "drawn": "per gate%s, the latency at each percentile: the median over the reps, "
-                  "band min\u2013max" % (" and offered load (line style)" if len(loads) > 1
-                                         else ""),
-         "subtitle": "%d threads" % t,
-         "title": "F3: latency percentiles by gate at %d threads%s" % (
-             t, " and offered load" if len(loads) > 1 else ""),
-         "caption": caption_lines(host, at, extra)}
-    p["annotation"] = ("%s%s (%s)" % (r50[0], ", " + load_label(r50[1]) if r50[1] else "",
-                                      STUDY["f3"])) if r50 else None
-    return add_paired_words(p, said)
+    extra += threads_words(t, None, rows)
+    return add_paired_words({
+        "kind": "f3a", "curves": curves, "threads": t, "rows": at,
+        "drawn": "per gate, the latency at each percentile: the median over the reps, "
+                 "band min\u2013max",
+        "subtitle": "%d threads" % t,
+        "title": "F3: latency percentiles by gate at %d threads" % t,
+        "caption": caption_lines(host, at, extra),
+        "annotation": "%s%s (%s)" % (r50[0], ", " + load_label(r50[1]) if r50[1] else "",
+                                     STUDY["f3"]) if r50 else None}, said)
 
 
 # --------------------------------------------------------------------------
@@ -455,6 +447,7 @@ MARGIN = 4.0
 
 
 def latency_limits(p):
+    """The latency panels' one y range: MARGIN around every drawn median; None if none."""
     meds = [q[1] for c, _n, _s, _a in DRAWN for pts in p["pct"][c].values() for q in pts
             if q[1] and q[1] > 0] + [q[1] for v in p.get("saturated", {}).values() for q in v]
     if not meds:
@@ -463,6 +456,7 @@ def latency_limits(p):
 
 
 def draw_gate(ax, p, g, lim, first, annotation=None):
+    """Gate g's latency panel: DRAWN's percentiles vs the load, its saturated runs apart."""
     col = color_of("gate", g)
     mk = marker_of("gate", g)
     for c, name, style, alpha in DRAWN:
@@ -636,6 +630,7 @@ def draw_f3_main(axes, p, show_legend=True):
 
 
 def pct_formatter(x, _pos=None):
+    """The label of x = 1/(1-p) at a decade: 0%, 90%, 99%, 99.9%...; '' elsewhere."""
     if x < 1:
         return ""
     k = round(math.log10(x))
@@ -647,6 +642,7 @@ def pct_formatter(x, _pos=None):
 
 
 def percentile_axis(ax, xmax):
+    """x = 1/(1-p) on a log axis up to xmax, labelled as percentiles."""
     ax.set_xscale("log")
     ax.set_xlim(1, max(10.0, xmax * 1.3))
     ax.xaxis.set_major_locator(fig_draw.ticker.LogLocator(base=10, numticks=20))
@@ -655,39 +651,29 @@ def percentile_axis(ax, xmax):
     ax.set_xlabel("percentile")
 
 
+#: the line styles of the oversubscribed thread counts, in their order
 LOAD_DASHES = ["-", "--", ":", "-."]
 
 
-def load_style(loads, ld):
-    """The line style of an offered load: solid for the highest, then dashed, dotted."""
-    i = len(loads) - 1 - loads.index(ld) if ld in loads else 0
-    return LOAD_DASHES[i % len(LOAD_DASHES)]
-
-
 def draw_f3a(axes, p, show_legend=True):
+    """The closed-loop distribution in axes[0]: per gate the median over the reps
+    at each percentile (marked where from summary.csv), band min-max."""
     ax = axes[0]
-    allv = []
-    xmax = 10
-    loads = p.get("loads") or [""]
+    allv, xmax = [], 10
     for c in p["curves"]:
-        g = c["gate"]
+        g, pts, summary = c["gate"], c["points"], c["source"] != "latency.csv"
         col = color_of("gate", g)
         if c["band"]:
             xs, lo, hi = c["band"]
-            ax.fill_between(xs, lo, hi, color=col, alpha=0.12 if len(loads) > 1 else 0.18,
-                            linewidth=0)
+            ax.fill_between(xs, lo, hi, color=col, alpha=0.18, linewidth=0)
             allv += lo + hi
-        pts = c["points"]
         if not pts:
             continue
-        lab = "%s%s (median of %d rep%s%s)%s" % (
-            g, ", " + load_label(c["load"]) if c["load"] else "", c["nreps"],
-            "" if c["nreps"] == 1 else "s", "" if c["source"] == "latency.csv" else ", summary",
+        lab = "%s (median of %d rep%s%s)%s" % (
+            g, c["nreps"], "" if c["nreps"] == 1 else "s", ", summary" if summary else "",
             ", oversubscribed" if c.get("oversubscribed") == 1 else "")
         ax.plot([q[0] for q in pts], [q[1] for q in pts], color=col, linewidth=2.0,
-                linestyle=load_style(loads, c["load"]),
-                marker=None if c["source"] == "latency.csv" else marker_of("gate", g),
-                label=lab)
+                linestyle="-", marker=marker_of("gate", g) if summary else None, label=lab)
         xmax = max(xmax, pts[-1][0])
         allv += [q[1] for q in pts]
     percentile_axis(ax, xmax)
@@ -697,7 +683,7 @@ def draw_f3a(axes, p, show_legend=True):
     if not p["curves"]:
         no_data(ax, "no latency recorded")
     elif show_legend:
-        ax.legend(loc="upper left", framealpha=0.9, fontsize=8.5 if len(loads) > 1 else 9.5)
+        ax.legend(loc="upper left", framealpha=0.9, fontsize=9.5)
     for a in axes[1:]:
         no_data(a, "")
 
@@ -726,8 +712,7 @@ def load_axis(ax, xs):
     ax.xaxis.set_minor_locator(fig_draw.ticker.NullLocator())
 
 
-def draw_by_load(ax, series, order, dodge, scale=1.0, linestyle="-", linewidth=1.8,
-                 label=True):
+def draw_by_load(ax, series, order, dodge, scale=1.0, linestyle="-", label=True):
     """{gate: [(load, med, min, max, n)]} as lines (points where one load), whiskers
     min-max; returns the values drawn."""
     allv = []
@@ -740,7 +725,7 @@ def draw_by_load(ax, series, order, dodge, scale=1.0, linestyle="-", linewidth=1
         ax.errorbar(x, med, yerr=[[max(0.0, (q[1] - q[2]) * scale) for q in pts],
                                   [max(0.0, (q[3] - q[1]) * scale) for q in pts]],
                     color=color_of("gate", g), marker=marker_of("gate", g),
-                    markersize=5 if len(pts) > 1 else 7, linewidth=linewidth, capsize=2.5,
+                    markersize=5 if len(pts) > 1 else 7, linewidth=1.8, capsize=2.5,
                     elinewidth=0.9, linestyle=linestyle if len(pts) > 1 else "none",
                     label=g if label else None)
         allv += [q[2] * scale for q in pts] + [q[3] * scale for q in pts]
@@ -777,6 +762,8 @@ def draw_f3_over_load(ax, p, dodge, show_legend=True):
 
 
 def dat_f3a(name, p):
+    """The closed-loop distribution's data: a block per gate, its band at each x
+    of its line (interpolated in log-log; NaN past the band's last x)."""
     import numpy as np
     cols = ["one_over_one_minus_p", "value_ns", "band_lo_ns", "band_hi_ns", "color_rgb",
             "dash"]
@@ -785,24 +772,24 @@ def dat_f3a(name, p):
                      "median over the reps at each percentile, the band min-max over the "
                      "reps; dash 1 solid (the highest load), 2 dashed, 3 dotted"
                      % p["threads"], cols)
-    loads = p.get("loads") or [""]
     for c in p["curves"]:
-        label = c["gate"] + (", " + load_label(c["load"]) if c["load"] else "")
-        if c.get("oversubscribed") == 1:
-            label += ", oversubscribed"
-        out += ["", "", '"%s"' % label, "# columns: " + " ".join(cols)]
-        col = "%d" % rgb_int(color_of("gate", c["gate"]))
-        dash = "%d" % (LOAD_DASHES.index(load_style(loads, c["load"])) + 1)
-        band = c["band"]
+        band, col = c["band"], "%d" % rgb_int(color_of("gate", c["gate"]))
+        rows = []
         for x, v in c["points"]:
             lo = hi = None
             if band and x <= band[0][-1]:
                 lo, hi = (float(np.interp(math.log10(x), np.log10(band[0]), b)) for b in band[1:])
-            out.append(" ".join([g(x), g(v), g(lo), g(hi), col, dash]))
+            # dash 1: closed loop has one load, drawn solid
+            rows.append([g(x), g(v), g(lo), g(hi), col, "1"])
+        over = ", oversubscribed" if c.get("oversubscribed") == 1 else ""
+        out += block(c["gate"] + over, cols, rows)
     return out
 
 
 def dat_f3load(name, p):
+    """The supplement's data: a block per gate (every percentile, items in flight,
+    throughput and the offered rate per load), then one per gate and
+    oversubscribed thread count (p50 only, NaN elsewhere)."""
     cols = ["load_pct"] + ["%s_%s_ns" % (pn.replace(".", ""), s) for _c, pn in F3_PCT
                            for s in ("median", "min", "max")]
     cols += ["inflight_median", "inflight_min", "inflight_max", "median_ops_per_s",
@@ -818,28 +805,25 @@ def dat_f3load(name, p):
                      "only, over_panel 1, dash 1, 2, 3 per thread count): the separate "
                      "panel (%s)"
                      % (p["threads"], F3_OVER_TITLE), cols)
+    off = {q[0]: q[1] for q in p["offered"]}
+    sers = [p["pct"][c] for c, _n in F3_PCT] + [p["inflight"], p["tput"]]
     for gte in p["order"]:
-        out += ["", "", '"%s"' % gte, "# columns: " + " ".join(cols)]
-        off = {q[0]: q[1] for q in p["offered"]}
-        xs = sorted({q[0] for c, _n in F3_PCT for q in p["pct"][c].get(gte, [])} |
-                    {q[0] for q in p["tput"].get(gte, [])})
-        for x in xs:
-            row = [g(x)]
-            reps = 0
-            for ser in [p["pct"][c] for c, _n in F3_PCT] + [p["inflight"], p["tput"]]:
-                q = {q[0]: q for q in ser.get(gte, [])}.get(x)
-                row += g3(q)
-                reps = max(reps, q[4] if q else 0)
-            row += [g(off.get(x)), "%d" % reps, "%d" % rgb_int(color_of("gate", gte)),
-                    ov_col(p.get("oversubscribed")), "0", "1"]
-            out.append(" ".join(row))
+        by_x = [{q[0]: q for q in ser.get(gte, [])} for ser in sers]
+        rows = []
+        # the loads of any percentile or of the throughput (which keeps saturated runs)
+        for x in sorted(set().union(*by_x[:len(F3_PCT)], by_x[-1])):
+            qs = [s.get(x) for s in by_x]
+            rows.append([g(x)] + [v for q in qs for v in g3(q)] + [
+                g(off.get(x)), "%d" % max(q[4] if q else 0 for q in qs),
+                "%d" % rgb_int(color_of("gate", gte)), ov_col(p.get("oversubscribed")), "0",
+                "1"])
+        out += block(gte, cols, rows)
     for j, t in enumerate(p.get("over_threads", [])):
         for gte in order_of("gate", p["over_p50"][t]):
-            out += ["", "", '"%s, %d threads"' % (gte, t), "# columns: " + " ".join(cols)]
-            for q in p["over_p50"][t][gte]:
-                out.append(" ".join([g(q[0]), g(q[1]), g(q[2]), g(q[3])] + ["NaN"] * 16 +
-                                    ["%d" % q[4], "%d" % rgb_int(color_of("gate", gte)),
-                                     "1", "1", "%d" % (j % 3 + 1)]))
+            out += block("%s, %d threads" % (gte, t), cols, [
+                [g(q[0])] + g3(q) + ["NaN"] * 16 + ["%d" % q[4], "%d" % rgb_int(
+                    color_of("gate", gte)), "1", "1", "%d" % (j % 3 + 1)]
+                for q in p["over_p50"][t][gte]])
     return out
 
 
@@ -865,8 +849,7 @@ def dat_f3main(name, p):
                      "per-worker p50, paired per rep, summarize.f3 per load)"
                      % (p["threads"], STUDY_RATIO), F3_MAIN_COLUMNS)
     for gte in p["order"]:
-        rows = [[g(q[0]), g(q[1]), g(q[2]), g(q[3]), "%d" % q[4],
-                 "%d" % rgb_int(color_of("gate", gte)),
+        rows = [[g(q[0])] + g3(q) + ["%d" % q[4], "%d" % rgb_int(color_of("gate", gte)),
                  "%d" % p["saturated_n"].get((gte, q[0]), 0), ov_col(p.get("oversubscribed"))]
                 for q in p["p50"].get(gte, [])]
         out += block(gte, F3_MAIN_COLUMNS, rows, empty=[

@@ -12,7 +12,7 @@ from . import fig_common
 from ..analysis import nrdata
 from .fig_common import block, condensed
 from .fig_draw import annotate_title, draw_series, fmt_ns, legend, legend_outside, no_data
-from .fig_f3 import f3_claim, F3_OVER_TITLE, over_panel
+from .fig_f3 import closed_left_out, f3_claim, F3_OVER_TITLE, over_panel
 from .fig_gnuplot import dat_header, g, g3, ov_col
 from .fig_host import (
     add_paired_words, caption_lines, color_of, load_of, load_pct, marker_of, order_of,
@@ -27,17 +27,14 @@ def prep_f3b(host):
     panel (F3_OVER_TITLE), never into the first two."""
     rows = host.data["f3-gate"]
     opened = [r for r in rows if load_of(r)]
-    extra = []
-    top = None
+    extra, top = [], None
     if opened:
         top = max(load_pct(r) for r in opened)
-        if len(opened) < len(rows):
-            extra.append("%d closed-loop runs (no load) left out" % (len(rows) - len(opened)))
+        extra += closed_left_out(rows, opened)
         rows = [r for r in opened if load_pct(r) == top]
         extra.append("open loop at %s of capacity (the highest offered load; every load in "
                      "f3-gate-percentiles)" % pct_label(top))
-    ov_t = oversub_of(rows, nrdata.threads)
-    over_ts = sorted(t for t, v in ov_t.items() if v == 1)
+    over_ts = sorted(t for t, v in oversub_of(rows, nrdata.threads).items() if v == 1)
     clean = [r for r in rows if nrdata.threads(r) not in over_ts]
     over = [r for r in rows if nrdata.threads(r) in over_ts]
     # {gate: [(threads, med, lo, hi, n, None, None, oversubscribed, coverage)]}
@@ -63,21 +60,19 @@ def prep_f3b(host):
     if over_ts:
         title += "; oversubscribed %s threads apart" % ", ".join(map(str, over_ts))
     ns = [q[4] for ser in (p50, p99) for pts in ser.values() for q in pts]
-    return add_paired_words({"kind": "f3b", "p50": p50, "p99": p99, "over_p50": o50,
-            "drawn": "p50 (left) and p99 (right) per gate against threads: the median of "
-                     "the runs, %s%s" % (fig_common.whisker_words(ns),
-                                         "; oversubscribed thread counts apart, tinted"
-                                         if over_ts else ""),
-            "over_p99": o99,
-            "over_threads": over_ts,
-            "order": order_of("gate", set(p50) | set(p99)),
-            "over_order": order_of("gate", set(o50) | set(o99)), "rows": rows,
-            "grid": (1, 3 if over_ts else 2),
-            "title": title, "annotation": ann, "caption": caption_lines(host, rows, extra)},
-        said)
+    return add_paired_words({
+        "kind": "f3b", "p50": p50, "p99": p99, "over_p50": o50, "over_p99": o99,
+        "over_threads": over_ts, "order": order_of("gate", set(p50) | set(p99)),
+        "over_order": order_of("gate", set(o50) | set(o99)), "rows": rows,
+        "grid": (1, 3 if over_ts else 2),
+        "drawn": "p50 (left) and p99 (right) per gate against threads: the median of the "
+                 "runs, %s%s" % (fig_common.whisker_words(ns), "; oversubscribed thread "
+                                 "counts apart, tinted" if over_ts else ""),
+        "title": title, "annotation": ann, "caption": caption_lines(host, rows, extra)}, said)
 
 
 def draw_f3b(axes, p, show_legend=True):
+    """p50 in axes[0], p99 in axes[1], the oversubscribed thread counts in axes[2]."""
     for ax, key, name in ((axes[0], "p50", "median (p50)"), (axes[1], "p99", "p99")):
         series = p[key]
         order = [g for g in p["order"] if g in series]
@@ -102,21 +97,18 @@ def draw_f3b(axes, p, show_legend=True):
 def draw_f3_over(ax, p, show_legend=True):
     """The separate panel of F3's oversubscribed thread counts: p50 solid, p99
     dashed, per gate; a tinted background and F3_OVER_TITLE."""
-    series, styles, colors, labels, order = {}, {}, {}, {}, []
-    for g in p["over_order"]:
-        for key, tag, ls in (("over_p50", "p50", "-"), ("over_p99", "p99", "--")):
-            if g in p[key]:
-                v = "%s %s" % (g, tag)
-                series[v] = p[key][g]
-                styles[v] = (ls, marker_of("gate", g))
-                colors[v] = color_of("gate", g)
-                labels[v] = v
-                order.append(v)
+    # one series per gate and percentile, named (and labelled) "<gate> p50"
+    drawn = [("%s %s" % (g, tag), g, p[key][g], ls) for g in p["over_order"]
+             for key, tag, ls in (("over_p50", "p50", "-"), ("over_p99", "p99", "--"))
+             if g in p[key]]
     over_panel(ax)
-    if not order:
+    if not drawn:
         no_data(ax, "no latency at the oversubscribed thread counts")
     else:
-        draw_series(ax, series, order, "gate", labels=labels, scale=1.0, ceiling=[],
+        series = {v: pts for v, _g, pts, _ls in drawn}
+        styles = {v: (ls, marker_of("gate", g)) for v, g, _pts, ls in drawn}
+        colors = {v: color_of("gate", g) for v, g, _pts, _ls in drawn}
+        draw_series(ax, series, list(series), "gate", scale=1.0, ceiling=[],
                     ylabel="latency (p50 solid, p99 dashed)", formatter=fmt_ns, log=True,
                     colors=colors, styles=styles, mark_over=False)
         if show_legend:
