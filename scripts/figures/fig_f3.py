@@ -36,10 +36,10 @@ import math
 import os
 import statistics
 
-from ..analysis import nrdata, stats
+from ..analysis import nrdata
 from ..common import regime, runfiles
 from . import fig_draw
-from .fig_common import block, condensed, spread
+from .fig_common import block, condensed, intervals, spread
 from .fig_draw import annotate_title, fmt_ns, no_data, value_axis
 from .fig_gnuplot import dat_header, g, g3, ov_col
 from .fig_host import (
@@ -118,24 +118,22 @@ def f3_claim(host, said):
         (r.get("load") or "").strip())
 
 
-def open_claim(host, said, more=lambda: ""):
-    """The open-loop figures' annotation: f3_claim's headline, its load, more()
-    (called only where there is a headline) and the study's value; None where
-    summarize has no such ratio."""
+def open_claim(host, said, more=""):
+    """The open-loop figures' annotation: f3_claim's headline, its load, ``more``
+    and the study's value; None where summarize has no such ratio."""
     r50 = f3_claim(host, said)
     if not r50:
         return None
     return "%s%s%s (%s)" % (r50[0], ", %s load" % pct_label(100 * float(r50[1]))
-                            if r50[1] else "", more(), STUDY["f3"])
+                            if r50[1] else "", more, STUDY["f3"])
 
 
 def by_gate_load(rows, value):
-    """{gate: [(load %, median, min, max, n)]} of value over rows."""
+    """{gate: [(load %, median, min, max, n)]} of value over rows, each gate's
+    loads ascending (aggregate's keys come sorted)."""
     out = {}
     for (g, x), v in nrdata.aggregate(rows, ("gate", load_pct), value).items():
         out.setdefault(g, []).append((x,) + v)
-    for g in out:
-        out[g].sort()
     return out
 
 
@@ -249,11 +247,7 @@ def prep_f3_main(host, allrows):
     p50 = by_gate_load(kept, "p50_ns")
     # each load's median with the order-statistic interval of that median
     # (stats.interval: min..max up to 5 reps), drawn as a bar, never a line
-    p50_iv = {}
-    for r in kept:
-        if nrdata.num(r, "p50_ns"):
-            p50_iv.setdefault((r.get("gate"), load_pct(r)), []).append(nrdata.num(r, "p50_ns"))
-    p50_iv = {k: stats.interval(vs) for k, vs in p50_iv.items()}
+    p50_iv = intervals(kept, ("gate", load_pct), lambda r: nrdata.num(r, "p50_ns") or None)
     sat = {gte: sorted(v) for gte, v in saturated_p50(drawn_rows).items()}
     # where the study puts the shared gate: 200x the per-worker gate's p50
     study = [(q[0], STUDY_RATIO * q[1]) for q in p50.get(pair[-1], [])
@@ -331,7 +325,7 @@ def prep_f3_load(host, allrows):
     fl = [overall([r for r in top if r.get("gate") == g], inflight_of)
           for g in compared("f3.p50_shared_over_perworker")]
     said = Said()
-    ann = open_claim(host, said, lambda: "; in flight %.3g vs %.3g" % (fl[0][0], fl[1][0])
+    ann = open_claim(host, said, "; in flight %.3g vs %.3g" % (fl[0][0], fl[1][0])
                      if all(fl) else "")
     extra = [open_words(loads, cap, "; the offered rate: black dashed on grey in the "
                                     "throughput panel"),
@@ -457,8 +451,7 @@ def latency_limits(p):
 
 def draw_gate(ax, p, g, lim, first, annotation=None):
     """Gate g's latency panel: DRAWN's percentiles vs the load, its saturated runs apart."""
-    col = color_of("gate", g)
-    mk = marker_of("gate", g)
+    col, mk = color_of("gate", g), marker_of("gate", g)
     for c, name, style, alpha in DRAWN:
         pts = [q for q in p["pct"][c].get(g, []) if q[1] > 0]
         if not pts:
@@ -495,22 +488,17 @@ def draw_gate(ax, p, g, lim, first, annotation=None):
 def draw_f3_load(axes, p, show_legend=True):
     """Row 1: a latency panel per gate; row 2: items in flight, throughput vs
     the offered rate, the oversubscribed thread counts (or nothing)."""
-    order = p["order"]
-    ng = len(order)
-    lat_axes, rest = axes[:ng], axes[ng:]
-    lim = latency_limits(p)
-    mid = ng // 2
-    for i, (ax, g) in enumerate(zip(lat_axes, order)):
-        draw_gate(ax, p, g, lim, i == 0, p["annotation"] if i == mid else None)
+    order, lim = p["order"], latency_limits(p)
+    rest = axes[len(order):]
+    for i, (ax, g) in enumerate(zip(axes, order)):
+        draw_gate(ax, p, g, lim, i == 0, p["annotation"] if i == len(order) // 2 else None)
     if not order:
         no_data(axes[0], "no latency recorded")
     if len(rest) < 2:
         return
-    ax1, ax2 = rest[0], rest[1]
-    # gate i of n shifted by a few % of load so that whiskers do not overlap
-    dodge = (lambda x, i: x + spread(i, len(order), 3.0))
+    ax1, ax2 = rest[:2]
     # items in flight (Little): log where the whiskers span decades
-    v1 = draw_by_load(ax1, p["inflight"], order, dodge)
+    v1 = draw_by_load(ax1, p["inflight"], order, len(order))
     load_axis(ax1, p["loads"])
     if v1:
         ax1.set_ylabel("items in flight (Little)")
@@ -521,7 +509,7 @@ def draw_f3_load(axes, p, show_legend=True):
     else:
         no_data(ax1, "items in flight:\nno latency recorded")
     # achieved throughput against the offered rate
-    v2 = draw_by_load(ax2, p["tput"], order, dodge, scale=1e-6)
+    v2 = draw_by_load(ax2, p["tput"], order, len(order), scale=1e-6)
     if p["offered"]:
         xs = [q[0] for q in p["offered"]]
         ys = [q[1] / 1e6 for q in p["offered"]]
@@ -541,7 +529,7 @@ def draw_f3_load(axes, p, show_legend=True):
         ax2.legend(loc="upper left", framealpha=0.9, fontsize=8.5)
     extra = rest[2:]
     if extra and p.get("over_p50"):
-        draw_f3_over_load(extra[0], p, dodge, show_legend)
+        draw_f3_over_load(extra[0], p, show_legend)
         extra = extra[1:]
     for a in extra:
         no_data(a, "")
@@ -631,13 +619,9 @@ def draw_f3_main(axes, p, show_legend=True):
 
 def pct_formatter(x, _pos=None):
     """The label of x = 1/(1-p) at a decade: 0%, 90%, 99%, 99.9%...; '' elsewhere."""
-    if x < 1:
+    if x < 1 or abs(math.log10(x) - round(math.log10(x))) > 1e-6:
         return ""
     k = round(math.log10(x))
-    if abs(math.log10(x) - k) > 1e-6:
-        return ""
-    if k == 0:
-        return "0%"
     return "%.*f%%" % (max(0, k - 2), 100.0 - 100.0 / 10 ** k)
 
 
@@ -712,18 +696,20 @@ def load_axis(ax, xs):
     ax.xaxis.set_minor_locator(fig_draw.ticker.NullLocator())
 
 
-def draw_by_load(ax, series, order, dodge, scale=1.0, linestyle="-", label=True):
+def draw_by_load(ax, series, order, n, scale=1.0, linestyle="-", label=True):
     """{gate: [(load, med, min, max, n)]} as lines (points where one load), whiskers
-    min-max; returns the values drawn."""
+    min-max, the i-th gate of ``order`` shifted as the i-th of n; returns the
+    values drawn."""
     allv = []
     for i, g in enumerate(order):
         pts = series.get(g, [])
         if not pts:
             continue
-        x = [dodge(q[0], i) for q in pts]
-        med = [q[1] * scale for q in pts]
-        ax.errorbar(x, med, yerr=[[max(0.0, (q[1] - q[2]) * scale) for q in pts],
-                                  [max(0.0, (q[3] - q[1]) * scale) for q in pts]],
+        # shifted by a few % of load so that the gates' whiskers do not overlap
+        x = [q[0] + spread(i, n, 3.0) for q in pts]
+        ax.errorbar(x, [q[1] * scale for q in pts],
+                    yerr=[[max(0.0, (q[1] - q[2]) * scale) for q in pts],
+                          [max(0.0, (q[3] - q[1]) * scale) for q in pts]],
                     color=color_of("gate", g), marker=marker_of("gate", g),
                     markersize=5 if len(pts) > 1 else 7, linewidth=1.8, capsize=2.5,
                     elinewidth=0.9, linestyle=linestyle if len(pts) > 1 else "none",
@@ -732,17 +718,16 @@ def draw_by_load(ax, series, order, dodge, scale=1.0, linestyle="-", label=True)
     return allv
 
 
-def draw_f3_over_load(ax, p, dodge, show_legend=True):
+def draw_f3_over_load(ax, p, show_legend=True):
     """F3's separate panel of oversubscribed thread counts in the open-loop figure:
     p50 vs offered load per gate, line style per thread count."""
     over_panel(ax)
-    allv = []
-    order = p["order"]
-    for j, t in enumerate(p["over_threads"]):
+    allv, order = [], p["order"]
+    dashes = [LOAD_DASHES[j % len(LOAD_DASHES)] for j, _t in enumerate(p["over_threads"])]
+    for t, ls in zip(p["over_threads"], dashes):
         ser = p["over_p50"][t]
-        ls = LOAD_DASHES[j % len(LOAD_DASHES)]
         allv += draw_by_load(ax, ser, [g for g in order if g in ser] +
-                             [g for g in ser if g not in order], dodge, linestyle=ls,
+                             [g for g in ser if g not in order], len(order), linestyle=ls,
                              label=False)
     load_axis(ax, p["loads"])
     ax.set_ylabel("p50 latency")
@@ -750,9 +735,7 @@ def draw_f3_over_load(ax, p, dodge, show_legend=True):
     if show_legend:
         hs = [fig_draw.handle(color=color_of("gate", g), marker=marker_of("gate", g),
                               linewidth=2.0) for g in order]
-        hs += [fig_draw.handle(color="0.2", linewidth=1.8,
-                               linestyle=LOAD_DASHES[j % len(LOAD_DASHES)])
-               for j, _t in enumerate(p["over_threads"])]
+        hs += [fig_draw.handle(color="0.2", linewidth=1.8, linestyle=ls) for ls in dashes]
         ax.legend(hs, list(order) + ["p50, %d threads" % t for t in p["over_threads"]],
                   loc="upper left", framealpha=0.85, fontsize=8.5)
 

@@ -122,10 +122,9 @@ def dat_f3b(name, p):
                      "its name first; rows with over_panel 1 (oversubscribed thread "
                      "counts) belong to the separate panel (%s), never to the first two"
                      % F3_OVER_TITLE, cols)
-    for v in order_of("gate", set(p["order"]) | set(p.get("over_order", []))):
+    for v in order_of("gate", set(p["order"]) | set(p["over_order"])):
         out += ["", "", '"%s"' % v, "# columns: " + " ".join(cols)]
-        for s50, s99, over in ((p["p50"], p["p99"], None),
-                               (p.get("over_p50", {}), p.get("over_p99", {}), 1)):
+        for s50, s99, over in ((p["p50"], p["p99"], None), (p["over_p50"], p["over_p99"], 1)):
             p99 = {q[0]: q for q in s99.get(v, [])}
             for q in s50.get(v, []):
                 ov = over if over else (q[7] if len(q) > 7 else None)
