@@ -3,8 +3,9 @@
 (f3-gate-load-diagnostics) and what F3's figures share.
 
 Why this file is long: the main figure, its supplement and the older
-closed-loop percentile layout read one per-load preparation (prep_f3a); the
-supplement's drawing and data file could move to a module of their own.
+closed-loop percentile layout share F3's thread count, claim and caption lines
+(f3_at, open_claim, by_loop); the supplement's drawing and data file could
+move to a module of their own.
 
 The main figure answers one question: does the per-worker gate cut p50
 latency, as the study says (by more than 200x)? Open loop: one panel, p50
