@@ -19,7 +19,7 @@ the data movement) as a mark at that height on this host's data movement,
 with a caret (more than); the harness alone's floor a grey dash-dot line.
 
 The supplement (f1-lookup-cost-regimes, prep_regimes / draw_regimes /
-dat_regimes): each mode's runs split by (pace, regime), each group its own
+dat_regimes; both figures' bars from bars_of, drawn by one draw): each mode's runs split by (pace, regime), each group its own
 bar, side by side in the mode's slot, a mark on top of it (shape per regime,
 fill per pace: the peers' marks, fig_common) with n beside it where the
 mode's runs split; a bar's data movement is none's median in the same group,
@@ -38,7 +38,7 @@ from ..analysis import findings, nrdata
 from . import fig_common as FC
 from . import fig_draw
 from .fig_draw import annotate_title, HARNESS_STYLE
-from .fig_gnuplot import dat_header, ov_col
+from .fig_gnuplot import dat_header, ov_col, SEE_BLOCKS
 from ..common import regime
 from .fig_host import (
     add_paired_words, caption_lines, color_of, HARNESS_BOUND, HARNESS_LABEL, harness_of,
@@ -46,14 +46,12 @@ from .fig_host import (
     Said, STUDY, summary_of, variant_label)
 
 
-#: the width of a mode's slot the bars share
+#: the width of a mode's slot the bars share (the main figure's one bar fills it)
 SLOT_WIDTH = 0.62
 #: the height of a two-line value label over a bar, a share of the tallest whisker
 LABEL_STEP = 0.085
 #: the hatch of a bar that is not split (no none run in its group)
 UNSPLIT_HATCH = "///"
-#: the main figure's bar width
-BAR_WIDTH = 0.62
 #: the data movement's grey
 DATA_GREY = "#b8b8b8"
 #: the study's F1: the look-up costs more than this many times the data movement
@@ -77,6 +75,30 @@ def first_threads(host):
     return rows, ts, extra
 
 
+def design_of(host, what, allrows, supplement):
+    """The group a main figure draws (F1, F2: fig_common.design_group, from
+    summarize.<what>'s r, which it returns): (r, the group's rows, the group,
+    whether regimes are known, its words ('' where not), the caption's lines
+    of what is drawn (the supplement's name where every group is apart))."""
+    r = summary_of(host, what)
+    groups = FC.group_order({FC.group_of(x) for x in allrows})
+    known = FC.regimes_known(groups)
+    group = FC.design_group(groups, allrows, "lookup", r.get("regime"))
+    words = FC.group_label(group) if known else ""
+    extra = []
+    if known:
+        extra.append("drawn: the %s runs, the group %s; every group apart: the supplement's "
+                     "%s" % (words, "summarize.%s quotes" % what if r.get("regime") ==
+                             regime.group_label(group) else "most modes ran in", supplement))
+        extra.append(FC.split_words(allrows) or None)
+    return (r, [x for x in allrows if FC.group_of(x) == group], group, known, words, extra)
+
+
+def regime_col(words):
+    """A .dat's regime field: the group's words, one token ('unknown': none)."""
+    return (words or "unknown").replace(", ", "/").replace(" ", "_")
+
+
 def annotation_of(r, ratio, said):
     """The line over the panel: libnuma's look-up against the data movement
     (summarize.f1's, within the regime it names) beside the study's."""
@@ -88,8 +110,44 @@ def annotation_of(r, ratio, said):
             x for x in (said.text("f1.move_ns", r), FC.regime_words(r), STUDY["f1"]) if x))
 
 
-# --------------------------------------------------------------------------
-# The main figure: one bar per look-up mode, in the group the design fixes
+def bars_of(rows, labelled, modes=None):
+    """(bars, key, {group: none's median}, groups, modes) of rows: a bar per
+    look-up mode and (pace, regime) group, side by side in the mode's slot
+    (``modes``: the slots; None: the modes that ran, in order), labelled from
+    the rows ``labelled``; its time per item (median, min, max, n), stacked on
+    none's median in its group (data; None: not split), whether a run was
+    oversubscribed or ran at the harness's own ceiling, and where its value
+    label goes. key: what the bars group the rows by."""
+    key = (lambda r: (r.get("lookup"), FC.group_of(r)))
+    agg, tput = ({k[0]: v for k, v in nrdata.aggregate(rows, (key,), col).items()}
+                 for col in ("ns_per_op", "throughput_ops_per_s"))
+    ov, hmode = oversub_of(rows, key), harness_of(rows, key)
+    groups = FC.group_order({g for _m, g in agg})
+    none = {g: agg[("none", g)][0] for g in groups if ("none", g) in agg}
+    bars = []
+    modes = order_of("lookup", {m for m, _g in agg}) if modes is None else modes
+    for slot, m in enumerate(modes):
+        gs = [g for g in groups if (m, g) in agg]
+        for k, g in enumerate(gs):
+            med, mn, mx, n = agg[(m, g)]
+            h, t, data = hmode.get((m, g)), tput.get((m, g)), none.get(g)
+            width = SLOT_WIDTH / len(gs)
+            bars.append({
+                "mode": m, "group": g, "label": variant_label("lookup", m, labelled),
+                "total": med, "min": mn, "max": mx, "n": n, "data": data,
+                "lookup": max(0.0, med - data) if data is not None else None,
+                "oversubscribed": ov.get((m, g)),
+                "harness_bound": bool(h and t and t[0] >= HARNESS_BOUND * h[0]),
+                "slot": slot, "x": slot + (k - (len(gs) - 1) / 2.0) * width,
+                "width": width, "split": len(gs) > 1})
+    top = max([b["max"] for b in bars] or [1.0])
+    for b in bars:
+        # the labels over a slot's bars: from the slot's highest whisker up, a
+        # step per bar (two lines each), never over each other
+        same = [x for x in bars if x["slot"] == b["slot"]]
+        b["label_at"] = max(x["max"] for x in same) + same.index(b) * LABEL_STEP * top
+    return bars, key, none, groups, modes
+
 
 def floor_words(rows, bars, key, extra):
     """The harness's floor, what an item costs through the same code with the
@@ -108,58 +166,35 @@ def floor_words(rows, bars, key, extra):
     return harness_ns
 
 
+# --------------------------------------------------------------------------
+# The main figure: one bar per look-up mode, in the group the design fixes
+
 @FC.condensed
 def prep(host):
     allrows, ts, extra = first_threads(host)
     said = Said()
-    r = summary_of(host, "f1")
-    groups = FC.group_order({FC.group_of(x) for x in allrows})
-    known = FC.regimes_known(groups)
-    group = FC.design_group(groups, allrows, "lookup", r.get("regime"))
-    rows = [x for x in allrows if FC.group_of(x) == group]
-    key = (lambda x: x.get("lookup"))
-    agg = {k[0]: v for k, v in nrdata.aggregate(rows, (key,), "ns_per_op").items()}
-    ov = oversub_of(rows, key)
-    hmode = harness_of(rows, key)
-    tmode = {k[0]: v for k, v in nrdata.aggregate(rows, (key,),
-                                                  "throughput_ops_per_s").items()}
+    r, rows, group, known, words, drawn = design_of(host, "f1", allrows,
+                                                    "f1-lookup-cost-regimes")
     modes = order_of("lookup", {x.get("lookup") for x in allrows})
-    data = agg["none"][0] if "none" in agg else None
-    bars, missing = [], []
-    for slot, m in enumerate(modes):
-        if m not in agg:
-            missing.append({"mode": m, "slot": slot,
-                            "label": variant_label("lookup", m, allrows)})
-            continue
-        med, mn, mx, n = agg[m]
-        h, t = hmode.get(m), tmode.get(m)
-        bars.append({
-            "mode": m, "group": group, "label": variant_label("lookup", m, allrows),
-            "total": med, "min": mn, "max": mx, "n": n, "data": data,
-            "lookup": max(0.0, med - data) if data is not None else None,
-            "oversubscribed": ov.get(m),
-            "harness_bound": bool(h and t and t[0] >= HARNESS_BOUND * h[0]), "slot": slot})
-    words = FC.group_label(group) if known else ""
-    ratio = r.get("ratio") if data is not None and "libnuma" in agg else None
+    bars, key, none, _g, _m = bars_of(rows, allrows, modes)
+    data = none.get(group)
+    ran = {b["mode"] for b in bars}
+    missing = [{"mode": m, "slot": slot, "label": variant_label("lookup", m, allrows)}
+               for slot, m in enumerate(modes) if m not in ran]
+    lib = next((b for b in bars if b["mode"] == "libnuma"), None)
+    ratio = r.get("ratio") if data is not None and lib else None
     # libnuma's look-up is one computed value wherever it appears: summarize's
     # (the paired ratio x the data movement), as the README and the paper quote
     # it, drawn and labelled on its bar where the bar is summarize's group
-    lib_ns = r.get("lookup_ns") if (ratio is not None and (
-        not known or r.get("regime") == regime.group_label(group))) else None
-    for b in bars:
-        if b["mode"] == "libnuma" and lib_ns is not None:
-            b["lookup"], b["lookup_text"] = lib_ns, "look-up " + said.text("f1.lookup_ns", r)
+    if ratio is not None and r.get("lookup_ns") is not None and (
+            not known or r.get("regime") == regime.group_label(group)):
+        lib.update(lookup=r["lookup_ns"],
+                   lookup_text="look-up " + said.text("f1.lookup_ns", r))
     # the study's value, where this host has both its terms: the height libnuma's
     # bar would reach at the study's ratio on this host's data movement
-    lib = [b for b in bars if b["mode"] == "libnuma"]
-    study = ({"slot": lib[0]["slot"], "ns": data * (1.0 + STUDY_OVER), "over": STUDY_OVER}
+    study = ({"slot": lib["slot"], "ns": data * (1.0 + STUDY_OVER), "over": STUDY_OVER}
              if lib and data is not None else None)
-    if known:
-        extra.append("drawn: the %s runs, the group %s; every group apart: the supplement's "
-                     "f1-lookup-cost-regimes" % (words, "summarize.f1 quotes" if
-                                                 r.get("regime") == regime.group_label(group)
-                                                 else "most modes ran in"))
-        extra.append(FC.split_words(allrows) or None)
+    extra += drawn
     if missing:
         extra.append("no %s run: %s (an empty slot)" % (
             words or "drawn", ", ".join(x["mode"] for x in missing)))
@@ -188,35 +223,25 @@ def prep(host):
 
 
 def draw(axes, p, show_legend=True):
+    """Both figures (p["kind"]: "f1", or "f1-regimes" for the supplement,
+    whose bars carry a mark on top: shape per regime): each bar with its
+    value over it, the empty slots' words, the harness's floor and the
+    study's mark."""
     ax = axes[0]
-    bars = p["bars"]
-    study = p.get("study")
+    bars, study, apart = p["bars"], p.get("study"), p["kind"] == "f1-regimes"
     top = max([b["max"] for b in bars] + [p.get("harness_ns") or 0.0] +
               [study["ns"] if study else 0.0]) or 1.0
-    split = unsplit = False
+    hatch = (UNSPLIT_HATCH if apart and p["known"] and any(b["data"] is not None for b in bars)
+             else None)
     for b in bars:
-        x, color = b["slot"], color_of("lookup", b["mode"])
-        if b["data"] is not None:
-            ax.bar([x], [b["data"]], width=BAR_WIDTH, color=DATA_GREY, edgecolor="0.3",
-                   linewidth=0.6, gid="f1-data")
-            ax.bar([x], [b["lookup"]], bottom=[b["data"]], width=BAR_WIDTH, color=color,
-                   edgecolor="0.3", linewidth=0.6, gid="f1-lookup")
-            split = True
-        else:
-            ax.bar([x], [b["total"]], width=BAR_WIDTH, color=color, edgecolor="0.3",
-                   linewidth=0.6, gid="f1-total")
-            unsplit = True
-        ax.errorbar([x], [b["total"]], yerr=[[b["total"] - b["min"]], [b["max"] - b["total"]]],
-                    fmt="none", ecolor="black", capsize=4, elinewidth=1.2)
-        if b.get("harness_bound"):
-            ax.text(x, b["total"] / 2, "harness-\nbound", ha="center", va="center",
-                    fontsize=8, color="0.15", rotation=90)
-        if b.get("oversubscribed") == 1:
-            ax.text(x, b["total"] / 4, "oversubscribed", ha="center", va="center",
-                    fontsize=8, color="black", rotation=90, fontweight="bold")
-        ax.text(x, b["max"] + top * 0.015, value_text(dict(b, split=False)) + (
-            "\n" + b["lookup_text"] if b.get("lookup_text") else ""), ha="center",
-                va="bottom", fontsize=9, gid="f1-value")
+        draw_bar(ax, b, hatch)
+        if apart and p["known"]:
+            ax.plot([b["x"]], [b["total"]], linestyle="none", markersize=6.5, zorder=5,
+                    gid="f1-regime", **FC.group_style(b["group"], "0.1"))
+        # a mode's runs split: n under the value, smaller (two lines each)
+        ax.text(b["x"], b["label_at"] + top * 0.015, value_text(b), ha="center", va="bottom",
+                gid="f1-value", **(dict(fontsize=7.5, linespacing=1.1) if b["split"]
+                                   else dict(fontsize=9)))
     for m in p.get("missing") or []:
         ax.text(m["slot"], top * 0.03, "no %s run" % (p.get("regime_words") or "such"),
                 ha="center", va="bottom", rotation=90, fontsize=8, color="0.35",
@@ -224,12 +249,12 @@ def draw(axes, p, show_legend=True):
     if p.get("harness_ns"):
         ax.axhline(p["harness_ns"], zorder=4, **HARNESS_STYLE)
     if study:
-        FC.level_mark(ax, study["slot"], study["ns"], half=BAR_WIDTH / 2 + 0.08,
+        FC.level_mark(ax, study["slot"], study["ns"], half=SLOT_WIDTH / 2 + 0.08,
                       color=STUDY_COLOR, linewidth=2.2, linestyle="--", zorder=5,
                       gid="f1-study")
         ax.plot([study["slot"]], [study["ns"]], linestyle="none", marker="^", markersize=8,
                 color=STUDY_COLOR, zorder=6, gid="f1-study-caret")
-        ax.text(study["slot"] + BAR_WIDTH / 2 + 0.12, study["ns"], "study: > %g\u00d7" %
+        ax.text(study["slot"] + SLOT_WIDTH / 2 + 0.12, study["ns"], "study: > %g\u00d7" %
                 study["over"], ha="left", va="center", fontsize=8.5, color=STUDY_COLOR,
                 gid="f1-study-label")
     n = len(p["modes"])
@@ -237,32 +262,85 @@ def draw(axes, p, show_legend=True):
     ax.set_xticks(list(range(n)))
     ax.set_xticklabels([labels.get(i, "") for i in range(n)], rotation=0 if n <= 8 else 30)
     ax.set_xlim(-0.6, n - 0.4)
-    ax.set_ylim(0, top * 1.15)
+    # room over the highest value label (two lines where a mode's runs split)
+    ax.set_ylim(0, max([top * 1.15] + [b["label_at"] + top * (0.14 if b["split"] else 0.1)
+                                       for b in bars]))
     ax.set_xlabel("node look-up mode%s" % (" (%s runs)" % p["regime_words"]
                                            if p.get("regime_words") else ""))
     ax.set_ylabel("time per item (ns)")
     ax.grid(axis="x", visible=False)
     annotate_title(ax, None, p["annotation"])
-    if not show_legend:
-        return
+    if show_legend:
+        ax.legend(handles=legend_handles(p), loc="upper right", framealpha=0.9)
+
+
+#: the supplement is drawn by the same function (p["kind"] says which figure)
+draw_regimes = draw
+
+
+def draw_bar(ax, b, hatch=None):
+    """Bar b: stacked as the data movement (grey) and the look-up (the mode's
+    colour), else its total (hatched: ``hatch``); its min-max whisker, and
+    'harness-bound' and 'oversubscribed' written across it."""
+    x, color = b["x"], color_of("lookup", b["mode"])
+    if b["data"] is not None:
+        ax.bar([x], [b["data"]], width=b["width"], color=DATA_GREY, edgecolor="0.3",
+               linewidth=0.6, gid="f1-data")
+        ax.bar([x], [b["lookup"]], bottom=[b["data"]], width=b["width"], color=color,
+               edgecolor="0.3", linewidth=0.6, gid="f1-lookup")
+    else:
+        ax.bar([x], [b["total"]], width=b["width"], color=color, edgecolor="0.3",
+               linewidth=0.6, hatch=hatch, gid="f1-total")
+    ax.errorbar([x], [b["total"]], yerr=[[b["total"] - b["min"]], [b["max"] - b["total"]]],
+                fmt="none", ecolor="black", capsize=4 if b["width"] > 0.4 else 3,
+                elinewidth=1.2)
+    if b.get("harness_bound"):
+        ax.text(x, b["total"] / 2, "harness-\nbound", ha="center", va="center",
+                fontsize=8, color="0.15", rotation=90)
+    if b.get("oversubscribed") == 1:
+        ax.text(x, b["total"] / 4, "oversubscribed", ha="center", va="center",
+                fontsize=8, color="black", rotation=90, fontweight="bold")
+
+
+def value_text(b):
+    """The label over a bar: its time per item, its runs where the mode's
+    split, libnuma's look-up where the main figure quotes it."""
+    t = "%.0f ns" % b["total"] if b["total"] >= 10 else "%.1f ns" % b["total"]
+    return t + ("\nn = %d" % b["n"] if b["split"] else "") + (
+        "\n" + b["lookup_text"] if b.get("lookup_text") else "")
+
+
+def legend_handles(p):
+    """The legend: the bars' patches (the data movement and the look-up where
+    a bar is split; not split), the whisker, the harness's floor, and the
+    study's mark (main) or the regimes' marks (the supplement)."""
     from matplotlib.patches import Patch
+    bars, apart = p["bars"], p["kind"] == "f1-regimes"
+    split = any(b["data"] is not None for b in bars)
     h = []
     if split:
         h += [Patch(facecolor=DATA_GREY, edgecolor="0.3", label="data movement (lookup none)"),
               Patch(facecolor=color_of("lookup", "libnuma"), edgecolor="0.3",
                     label="node look-up (colour per mode)")]
-    if unsplit:
-        h.append(Patch(facecolor="white", edgecolor="0.3", label="ns per item (not split)"
-                       if split else "ns per item"))
+    if any(b["data"] is None for b in bars):
+        h.append(Patch(facecolor="white", edgecolor="0.3", hatch=UNSPLIT_HATCH if split and
+                       apart and p["known"] else None, label="ns per item" if not split else
+                       "not split: no none run in its regime" if apart else
+                       "ns per item (not split)"))
     h.append(fig_draw.whisker_handle("min\u2013max over reps"))
-    if p.get("harness_ns"):
-        h.append(fig_draw.handle(label="%s: %.1f ns per item" % (
-            HARNESS_LABEL, p["harness_ns"]), **HARNESS_STYLE))
-    if study:
-        h.append(fig_draw.handle(color=STUDY_COLOR, linestyle="--", linewidth=2.2, marker="^",
-                                 markersize=8, label="study: libnuma's look-up > %g\u00d7 "
-                                 "the data movement" % study["over"]))
-    ax.legend(handles=h, loc="upper right", framealpha=0.9)
+    harness = [fig_draw.handle(label="%s: %.1f ns per item" % (HARNESS_LABEL, p["harness_ns"]),
+                               **HARNESS_STYLE)] if p.get("harness_ns") else []
+    if not apart:
+        study = p.get("study")
+        return h + harness + ([fig_draw.handle(
+            color=STUDY_COLOR, linestyle="--", linewidth=2.2, marker="^", markersize=8,
+            label="study: libnuma's look-up > %g\u00d7 the data movement" % study["over"])]
+            if study else [])
+    if p["known"]:
+        h += FC.regime_legend(p["groups"])
+        if p["shown_n"]:
+            h += fig_draw.mark_handles(note="n = its runs, where a mode's runs split")
+    return harness + h
 
 
 #: the main figure's data file (scripts/gnuplot/f1-lookup-cost.gp reads its
@@ -272,6 +350,15 @@ BAR_COLUMNS = ["mode", "slot", "ran", "data_movement_ns", "lookup_ns", "total_me
                "total_min_ns", "total_max_ns", "reps", "color_rgb", "split_data",
                "oversubscribed", "harness_bound", "nslots"]
 LEVEL_COLUMNS = ["harness_ns", "study_ns", "study_slot", "study_over", "regime"]
+
+
+def measured_cols(b):
+    """A bar's data_movement_ns (0: not split), lookup_ns (the total: not
+    split), total_median_ns, total_min_ns, total_max_ns, reps and color_rgb."""
+    g = FC.g
+    return [g(b["data"] if b["data"] is not None else 0.0),
+            g(b["lookup"] if b["lookup"] is not None else b["total"]), g(b["total"]),
+            g(b["min"]), g(b["max"]), b["n"], rgb_int(color_of("lookup", b["mode"]))]
 
 
 def dat(name, p):
@@ -284,71 +371,32 @@ def dat(name, p):
                      "in the group (NaN, an empty slot); then the levels: the harness "
                      "alone's floor (1e9 / its median throughput; NaN: not measured) and "
                      "the study's value over study_slot (this host's data movement x "
-                     "(1 + study_over); NaN: not drawn)", ["see each block's '# columns:' "
-                                                           "line"])
+                     "(1 + study_over); NaN: not drawn)", SEE_BLOCKS)
     nslots = len(p.get("modes") or []) or 1
-    rows = []
-    for b in sorted(p["bars"] + [dict(m, missing=True) for m in p.get("missing") or []],
-                    key=lambda b: b["slot"]):
-        mode = b["mode"]
-        if b.get("missing"):
-            rows.append([mode, b["slot"], 0, "NaN", "NaN", "NaN", "NaN", "NaN", 0,
-                         rgb_int(color_of("lookup", mode)), 0, "NaN", 0, nslots])
-            continue
-        rows.append([mode, b["slot"], 1, g(b["data"] if b["data"] is not None else 0.0),
-                     g(b["lookup"] if b["lookup"] is not None else b["total"]), g(b["total"]),
-                     g(b["min"]), g(b["max"]), b["n"], rgb_int(color_of("lookup", mode)),
-                     int(b["data"] is not None), ov_col(b.get("oversubscribed")),
-                     int(bool(b.get("harness_bound"))), nslots])
+    rows = [[m["mode"], m["slot"], 0] + ["NaN"] * 5 + [
+        0, rgb_int(color_of("lookup", m["mode"])), 0, "NaN", 0, nslots]
+        for m in p.get("missing") or []]
+    rows += [[b["mode"], b["slot"], 1] + measured_cols(b) + [
+        int(b["data"] is not None), ov_col(b.get("oversubscribed")),
+        int(bool(b.get("harness_bound"))), nslots] for b in p["bars"]]
     study = p.get("study")
-    out += FC.block("bars", BAR_COLUMNS, rows, empty=[[
-        "none", 0, 0, "NaN", "NaN", "NaN", "NaN", "NaN", 0, 0, 0, "NaN", 0, 1]])
+    out += FC.block("bars", BAR_COLUMNS, sorted(rows, key=lambda x: x[1]), empty=[
+        ["none", 0, 0] + ["NaN"] * 5 + [0, 0, 0, "NaN", 0, 1]])
     out += FC.block("levels", LEVEL_COLUMNS, [[
         g(p.get("harness_ns")), g(study["ns"] if study else None),
         study["slot"] if study else 0, g(study["over"] if study else None),
-        (p.get("regime_words") or "unknown").replace(", ", "/").replace(" ", "_")]])
+        regime_col(p.get("regime_words"))]])
     return out
 
 
 # --------------------------------------------------------------------------
 # The supplement: every (pace, regime) group apart
 
-
 @FC.condensed
 def prep_regimes(host):
     rows, ts, extra = first_threads(host)
-    key = (lambda r: (r.get("lookup"), FC.group_of(r)))
-    agg = {k[0]: v for k, v in nrdata.aggregate(rows, (key,), "ns_per_op").items()}
-    ov = oversub_of(rows, key)
-    groups = FC.group_order({g for _m, g in agg})
+    bars, key, none, groups, modes = bars_of(rows, rows)
     known = FC.regimes_known(groups)
-    modes = order_of("lookup", {m for m, _g in agg})
-    none = {g: agg[("none", g)] for g in groups if ("none", g) in agg}
-    hmode = harness_of(rows, key)
-    tmode = {k[0]: v for k, v in nrdata.aggregate(rows, (key,),
-                                                  "throughput_ops_per_s").items()}
-    bars = []
-    for slot, m in enumerate(modes):
-        gs = [g for g in groups if (m, g) in agg]
-        for k, g in enumerate(gs):
-            med, mn, mx, n = agg[(m, g)]
-            data = none[g][0] if g in none else None
-            h, t = hmode.get((m, g)), tmode.get((m, g))
-            width = SLOT_WIDTH / len(gs)
-            bars.append({
-                "mode": m, "group": g, "label": variant_label("lookup", m, rows),
-                "total": med, "min": mn, "max": mx, "n": n, "data": data,
-                "lookup": max(0.0, med - data) if data is not None else None,
-                "oversubscribed": ov.get((m, g)),
-                "harness_bound": bool(h and t and t[0] >= HARNESS_BOUND * h[0]),
-                "slot": slot, "x": slot + (k - (len(gs) - 1) / 2.0) * width,
-                "width": width, "split": len(gs) > 1})
-    top = max([b["max"] for b in bars] or [1.0])
-    for b in bars:
-        # the labels over a slot's bars: from the slot's highest whisker up, a
-        # step per bar (two lines each), never over each other
-        same = [x for x in bars if x["slot"] == b["slot"]]
-        b["label_at"] = max(x["max"] for x in same) + same.index(b) * LABEL_STEP * top
     # the look-up against the data movement, and what it adds per item: summarize.f1
     # (paired per rep: none_k / libnuma_k - 1; the look-up in ns = that x move_ns),
     # within the regime it names
@@ -356,21 +404,22 @@ def prep_regimes(host):
     r = (summary_of(host, "f1") if none and any(b["mode"] == "libnuma" for b in bars)
          else {})
     ratio = r.get("ratio")
+    unsplit = [b for b in bars if b["data"] is None]
     if not none:
         extra.append("no 'none' run: the cost is not split into data movement and look-up")
-    elif any(b["data"] is None for b in bars):
+    elif unsplit:
         extra.append("hatched: no 'none' run in that regime (%s): not split into data "
                      "movement and look-up" % ", ".join(sorted(
-                         {FC.group_label(b["group"]) for b in bars if b["data"] is None})))
+                         {FC.group_label(b["group"]) for b in unsplit})))
     extra.append("ns per item = 1e9 / throughput")
     harness_ns = floor_words(rows, bars, key, extra)
     extra.append(FC.split_words(rows) or None)
     extra.append(pooled_note(rows, key))
-    p = {"kind": "f1-regimes", "bars": bars, "ratio": ratio, "rows": rows, "harness_ns": harness_ns,
-         "modes": modes, "groups": groups, "known": known,
-         "shown_n": any(b["split"] for b in bars),
-         "drawn": drawn_line(known, any(b["split"] for b in bars),
-                             any(b["data"] is None for b in bars) and bool(none)),
+    shown_n = any(b["split"] for b in bars)
+    p = {"kind": "f1-regimes", "bars": bars, "ratio": ratio, "rows": rows,
+         "harness_ns": harness_ns, "modes": modes,
+         "groups": groups, "known": known, "shown_n": shown_n,
+         "drawn": drawn_line(known, shown_n, bool(unsplit) and bool(none)),
          "title": "F1 by regime: node look-up cost vs data movement%s" % (
              " (%d threads)" % ts[0] if ts else ""),
          "caption": caption_lines(host, rows, extra)}
@@ -379,6 +428,7 @@ def prep_regimes(host):
 
 
 def drawn_line(known, split, unsplit):
+    """The caption's line of what the supplement draws."""
     if known:
         what = ("a bar per look-up mode and regime (the mark on top: shape per regime%s)"
                 % ("; n over it where a mode's runs split" if split else ""))
@@ -391,91 +441,12 @@ def drawn_line(known, split, unsplit):
                 "; hatched: no none run in that regime, not split" if unsplit else ""))
 
 
-def value_text(b):
-    """The label over a bar: its time per item, and its runs where the mode's split."""
-    t = "%.0f ns" % b["total"] if b["total"] >= 10 else "%.1f ns" % b["total"]
-    return t + ("\nn = %d" % b["n"] if b["split"] else "")
-
-
-def draw_regimes(axes, p, show_legend=True):
-    ax = axes[0]
-    bars = p["bars"]
-    top = max(b["max"] for b in bars) if bars else 1
-    if p.get("harness_ns"):
-        top = max(top, p["harness_ns"])
-    have_split = have_unsplit = False
-    for b in bars:
-        color = color_of("lookup", b["mode"])
-        if b["data"] is not None:
-            ax.bar([b["x"]], [b["data"]], width=b["width"], color="#b8b8b8", edgecolor="0.3",
-                   linewidth=0.6, gid="f1-data")
-            ax.bar([b["x"]], [b["lookup"]], bottom=[b["data"]], width=b["width"], color=color,
-                   edgecolor="0.3", linewidth=0.6, gid="f1-lookup")
-            have_split = True
-        else:
-            ax.bar([b["x"]], [b["total"]], width=b["width"], color=color, edgecolor="0.3",
-                   linewidth=0.6, hatch=UNSPLIT_HATCH if p["known"] and any(
-                       x["data"] is not None for x in bars) else None, gid="f1-total")
-            have_unsplit = True
-        ax.errorbar([b["x"]], [b["total"]], yerr=[[b["total"] - b["min"]],
-                                                  [b["max"] - b["total"]]],
-                    fmt="none", ecolor="black", capsize=4 if b["width"] > 0.4 else 3,
-                    elinewidth=1.2)
-        if p["known"]:
-            ax.plot([b["x"]], [b["total"]], linestyle="none", markersize=6.5, zorder=5,
-                    gid="f1-regime", **FC.group_style(b["group"], "0.1"))
-        if b.get("harness_bound"):
-            ax.text(b["x"], b["total"] / 2, "harness-\nbound", ha="center", va="center",
-                    fontsize=8, color="0.15", rotation=90)
-        if b.get("oversubscribed") == 1:
-            ax.text(b["x"], b["total"] / 4, "oversubscribed", ha="center", va="center",
-                    fontsize=8, color="black", rotation=90, fontweight="bold")
-        ax.text(b["x"], b["label_at"] + top * 0.015, value_text(b), ha="center", va="bottom",
-                fontsize=9 if not b["split"] else 7.5, linespacing=1.1, gid="f1-value")
-    if p.get("harness_ns"):
-        ax.axhline(p["harness_ns"], zorder=4, **HARNESS_STYLE)
-    xs = list(range(len(p["modes"])))
-    labels = {b["slot"]: b["label"] for b in bars}
-    ax.set_xticks(xs)
-    ax.set_xticklabels([labels.get(i, "") for i in xs], rotation=0 if len(xs) <= 8 else 30)
-    ax.set_xlim(-0.6, len(xs) - 0.4)
-    # room over the highest value label (two lines where a mode's runs split)
-    ax.set_ylim(0, max([top * 1.15] + [b["label_at"] + top * (0.14 if b["split"] else 0.1)
-                                       for b in bars]))
-    ax.set_xlabel("node look-up mode")
-    ax.set_ylabel("time per item (ns)")
-    ax.grid(axis="x", visible=False)
-    annotate_title(ax, None, p["annotation"])
-    if not show_legend:
-        return
-    from matplotlib.patches import Patch
-    h = []
-    if p.get("harness_ns"):
-        h.append(fig_draw.handle(label="%s: %.1f ns per item" % (
-            HARNESS_LABEL, p["harness_ns"]), **HARNESS_STYLE))
-    if have_split:
-        h += [Patch(facecolor="#b8b8b8", edgecolor="0.3", label="data movement (lookup none)"),
-              Patch(facecolor=color_of("lookup", "libnuma"), edgecolor="0.3",
-                    label="node look-up (colour per mode)")]
-    if have_unsplit:
-        h.append(Patch(facecolor="white", edgecolor="0.3", hatch=UNSPLIT_HATCH if have_split
-                       and p["known"] else None,
-                       label="not split: no none run in its regime" if have_split
-                       else "ns per item"))
-    h.append(fig_draw.whisker_handle("min\u2013max over reps"))
-    if p["known"]:
-        h += FC.regime_legend(p["groups"])
-        if p["shown_n"]:
-            h += fig_draw.mark_handles(note="n = its runs, where a mode's runs split")
-    ax.legend(handles=h, loc="upper right", framealpha=0.9)
-
-
 #: the regimes figure's data file: one block, its columns
 #: (scripts/gnuplot/f1-lookup-cost-regimes.gp reads them by number: $N)
 REGIME_COLUMNS = ["mode", "data_movement_ns", "lookup_ns", "total_median_ns", "total_min_ns",
-           "total_max_ns", "reps", "color_rgb", "harness_ns", "oversubscribed", "group", "x",
-           "width", "slot", "pt", "dot", "split_data", "shown_n", "regime_known", "nslots",
-           "label_at_ns"]
+                  "total_max_ns", "reps", "color_rgb", "harness_ns", "oversubscribed", "group",
+                  "x", "width", "slot", "pt", "dot", "split_data", "shown_n", "regime_known",
+                  "nslots", "label_at_ns"]
 
 
 def dat_regimes(name, p):
@@ -495,15 +466,9 @@ def dat_regimes(name, p):
     out.append("")
     nslots = len(p.get("modes") or []) or 1
     for b in p["bars"]:
-        pt, dot = FC.group_pt(b["group"])
-        out.append(" ".join([b["mode"], g(b["data"] if b["data"] is not None else 0.0),
-                             g(b["lookup"] if b["lookup"] is not None else b["total"]),
-                             g(b["total"]), g(b["min"]), g(b["max"]), "%d" % b["n"],
-                             "%d" % rgb_int(color_of("lookup", b["mode"])),
-                             g(p.get("harness_ns")), ov_col(b.get("oversubscribed")),
-                             FC.group_label(b["group"]).replace(", ", "/").replace(" ", "_")
-                             or "unknown", "%.6g" % b["x"], "%.6g" % b["width"],
-                             "%d" % b["slot"], "%d" % pt, "%d" % dot,
-                             "%d" % (b["data"] is not None), "%d" % int(b["split"]),
-                             "%d" % int(p["known"]), "%d" % nslots, g(b["label_at"])]))
+        out.append(" ".join(map(str, [b["mode"]] + measured_cols(b) + [
+            g(p.get("harness_ns")), ov_col(b.get("oversubscribed")),
+            regime_col(FC.group_label(b["group"])), "%.6g" % b["x"], "%.6g" % b["width"],
+            b["slot"], *FC.group_pt(b["group"]), int(b["data"] is not None), int(b["split"]),
+            int(p["known"]), nslots, g(b["label_at"])])))
     return out
