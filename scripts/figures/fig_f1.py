@@ -19,12 +19,13 @@ the data movement) as a mark at that height on this host's data movement,
 with a caret (more than); the harness alone's floor a grey dash-dot line.
 
 The supplement (f1-lookup-cost-regimes, prep_regimes / draw_regimes /
-dat_regimes; both figures' bars from bars_of, drawn by one draw): each mode's runs split by (pace, regime), each group its own
-bar, side by side in the mode's slot, a mark on top of it (shape per regime,
-fill per pace: the peers' marks, fig_common) with n beside it where the
-mode's runs split; a bar's data movement is none's median in the same group,
-hatched where none did not run in that group (not split). An older table
-(no regime known): one bar per mode in both.
+dat_regimes; both figures' bars from bars_of, drawn by one draw): each
+mode's runs split by (pace, regime), each group its own bar, side by side
+in the mode's slot, a mark on top of it (shape per regime, fill per pace:
+the peers' marks, fig_common) with n beside it where the mode's runs
+split; a bar's data movement is none's median in the same group, hatched
+where none did not run in that group (not split). An older table (no
+regime known): one bar per mode in both.
 
 The ratio printed above (the look-up against the data movement) is
 summarize.f1's, within the regime it names, in both figures.

@@ -29,12 +29,12 @@ supplement's are fig_lines.draw and fig_lines.dat_lines
 (scripts/gnuplot/f2-node-cache-regimes.gp).
 """
 
-from ..common import regime
 from . import fig_common as FC
 from . import fig_draw
 from . import fig_lines
 from .fig_common import condensed
 from .fig_draw import HARNESS_STYLE
+from .fig_f1 import design_of, regime_col
 from .fig_host import (
     add_paired_words, color_of, compared, HARNESS_LABEL, is_bound, is_over, marker_of,
     order_of, paired_in_notes, rgb_int, Said, STUDY, summary_of, what_varies)
@@ -81,33 +81,20 @@ def prep_regimes(host):
 def prep_f2(host):
     said = Said()
     allrows = host.data["f2-node-cache"]
-    r = summary_of(host, "f2")
-    groups = FC.group_order({FC.group_of(x) for x in allrows})
-    known = FC.regimes_known(groups)
-    group = FC.design_group(groups, allrows, "lookup", r.get("regime"))
-    rows = [x for x in allrows if FC.group_of(x) == group]
+    r, rows, group, _k, words, extra = design_of(host, "f2", allrows, "f2-node-cache-regimes")
     p = fig_lines.prep(host, "f2-node-cache", "lookup",
                        lambda series: "F2: " + what_varies(series, "node look-up mode"),
                        annotator(host, said), rows=rows)
-    words = FC.group_label(group) if known else ""
     # one group drawn: no shape per regime, each mode its own marker
     p.update(kind="f2", known=False, group=group, regime_words=words, split=False)
-    extra = []
-    if known:
-        extra.append("drawn: the %s runs, the group %s; every group apart: the supplement's "
-                     "f2-node-cache-regimes" % (words, "summarize.f2 quotes" if r.get(
-                         "regime") == regime.group_label(group) else "most modes ran in"))
-        extra.append(FC.split_words(allrows) or None)
     missing = [m for m in order_of("lookup", {x.get("lookup") for x in allrows})
                if m not in p["order"]]
     if missing:
         extra.append("no %s run: %s (not drawn)" % (words or "drawn", ", ".join(missing)))
     # the ceiling once: the level most modes share; a mode of its own keeps a bar
-    p["ceiling_once"] = None
-    p["ceiling_own"] = []
-    if p["categorical"] and p["ceiling"]:
-        p["ceiling_once"] = p["ceiling"][0]["points"][0][1]
-        p["ceiling_own"] = [(grp["variants"], grp["points"][0][1]) for grp in p["ceiling"][1:]]
+    ceiling = (p["ceiling"] if p["categorical"] else None) or []
+    p["ceiling_once"] = ceiling[0]["points"][0][1] if ceiling else None
+    p["ceiling_own"] = [(grp["variants"], grp["points"][0][1]) for grp in ceiling[1:]]
     p["harness_once"] = p["harness"][0][1] if p["categorical"] and p["harness"] else None
     p["study"] = study_of(p, r)
     if p["study"]:
@@ -195,14 +182,9 @@ def draw_categories(ax, p):
         ax.axhline(p["harness_once"] * scale, zorder=3, gid="f2-harness", label=HARNESS_LABEL,
                    **HARNESS_ONCE)
         vals.append(p["harness_once"] * scale)
-    top = max(vals) if vals else 1.0
-    fig_draw.value_axis(ax, vals + [min(c, top * 30) for c in cvals])
-    FC.category_axis(ax, [sl["label"] for sl in p["slots"]], "node look-up mode%s" % (
+    fig_lines.category_panel(ax, p, vals, cvals, "node look-up mode%s" % (
         " (%d threads, %s runs)" % (p["threads"][0], p["regime_words"]) if p.get("regime_words")
-        else " (%d threads)" % p["threads"][0]), rotate=0)
-    ax.set_ylabel(p["ylabel"])
-    if p.get("annotation"):
-        ax.set_title(p["annotation"], fontsize=11)
+        else " (%d threads)" % p["threads"][0]))
     # the levels named where they are drawn, at the right edge
     lo, hi = ax.get_ylim()
     # (the ceiling's over its line, the harness's under: the two lie close on a small host)
@@ -232,7 +214,7 @@ def dat(name, p):
     out = fig_lines.dat_lines(name, p)
     out += FC.block("levels (one thread count: drawn once across)", LEVEL_COLUMNS, [[
         g(p.get("ceiling_once")), g(p.get("harness_once")),
-        (p.get("regime_words") or "unknown").replace(", ", "/").replace(" ", "_")]])
+        regime_col(p.get("regime_words"))]])
     names = [sl["variant"] for sl in p.get("slots") or []]
     own = [[v, names.index(v), g(c), rgb_int(color_of("lookup", v))]
            for vs, c in p.get("ceiling_own") or [] for v in vs]

@@ -68,24 +68,22 @@ def series_by_group(host, rows, family):
             ceiling_groups(ceiling, order), ceiling)
 
 
-def prep(host, exp, family, title, annotate=None, rows=None):
+def prep(host, exp, family, title, annotate, rows=None):
     """A throughput figure by ``family`` (F2: lookup), each variant's regimes apart.
-    ``title``: a string or fn(series); ``annotate``: fn(series) -> the line
+    ``title``: fn(series) -> the title; ``annotate``: fn(series) -> the line
     under the title or None; ``rows``: the runs drawn (default: every run of
     ``exp``; F2's main figure: those of one group)."""
     rows = host.data[exp] if rows is None else rows
     series, order, groups, ceiling, _c = series_by_group(host, rows, family)
-    if callable(title):
-        title = title(series)
     p = {
-        "kind": "lines", "family": family, "title": title, "series": series,
+        "kind": "lines", "family": family, "title": title(series), "series": series,
         "order": order, "groups": groups, "known": FC.regimes_known(groups),
         "labels": {v: variant_label(family, v, rows) for v in order},
         "ceiling": ceiling,
         "ylabel": "throughput (million items/s)", "scale": 1e-6, "rows": rows,
         "harness": harness_line(rows, nrdata.threads),
     }
-    p["annotation"] = annotate(series) if annotate else None
+    p["annotation"] = annotate(series)
     categorize(p)
     p["drawn"] = drawn_line(p)
     key = (lambda r: (r.get(family), FC.group_of(r), nrdata.threads(r)))
@@ -108,7 +106,7 @@ def categorize(p):
                      for v in p["order"])
     p["slots"] = []
     if not p["categorical"]:
-        return p
+        return
     fam = p["family"]
     hs = harness_of(p["rows"], lambda r: r.get(fam, ""))
     for v in p["order"]:
@@ -119,7 +117,6 @@ def categorize(p):
         p["slots"].append({"variant": v, "label": p["labels"].get(v, v), "points": pts,
                            "point": pts[0][1], "ceiling": pts[0][1][5],
                            "harness": h[0] if h else None})
-    return p
 
 
 def slot_x(i, k, n):
@@ -148,12 +145,12 @@ def drawn_line(p):
 # --------------------------------------------------------------------------
 # Drawing
 
-def draw(axes, p, show_legend=True, outside=None):
+def draw(axes, p, show_legend=True):
     ax = axes[0]
     if p.get("categorical"):
         draw_categories(ax, p, show_legend)
     else:
-        draw_threads(ax, p, show_legend, outside)
+        draw_threads(ax, p, show_legend)
 
 
 def draw_categories(ax, p, show_legend=True):
@@ -180,13 +177,7 @@ def draw_categories(ax, p, show_legend=True):
                           gid="slot-harness")
             vals.append(s["harness"] * scale)
             have_h = True
-    top = max(vals) if vals else 1.0
-    value_axis(ax, vals + [min(c, top * 30) for c in cvals])
-    FC.category_axis(ax, [s["label"] for s in p["slots"]],
-                     {"lookup": "node look-up mode"}.get(fam, fam), rotate=0)
-    ax.set_ylabel(p["ylabel"])
-    if p.get("annotation"):
-        ax.set_title(p["annotation"], fontsize=11)
+    category_panel(ax, p, vals, cvals, {"lookup": "node look-up mode"}.get(fam, fam))
     if show_legend:
         h = FC.regime_legend(p["groups"]) if p["known"] else [fig_draw.handle(
             color="0.3", marker="o", linestyle="none", markersize=8, label="median of the runs")]
@@ -201,6 +192,18 @@ def draw_categories(ax, p, show_legend=True):
         h += fig_draw.mark_handles(any(is_bound(q) for q in pts), any(is_over(q) for q in pts),
                                    p["split"] and "n beside a dot: its runs")
         fig_draw.legend_outside(ax, h)
+
+
+def category_panel(ax, p, vals, cvals, xlabel):
+    """The value axis of a categorical panel over its dots' whiskers ``vals``
+    and its ceilings ``cvals`` (one far above the dots kept within 30x their
+    top), the slots' labels under ``xlabel``, and the annotation over it."""
+    top = max(vals) if vals else 1.0
+    value_axis(ax, vals + [min(c, top * 30) for c in cvals])
+    FC.category_axis(ax, [s["label"] for s in p["slots"]], xlabel, rotate=0)
+    ax.set_ylabel(p["ylabel"])
+    if p.get("annotation"):
+        ax.set_title(p["annotation"], fontsize=11)
 
 
 def slot_dot(ax, x, q, scale, size, gid, ngid, inside, **style):
@@ -246,7 +249,7 @@ def line_series(p):
     return series, order, colors, styles, labels, hollow
 
 
-def draw_threads(ax, p, show_legend=True, outside=None):
+def draw_threads(ax, p, show_legend=True):
     series, order, colors, styles, labels, hollow = line_series(p)
     draw_series(ax, series, order, p["family"], labels, p["scale"], p["ceiling"],
                 p["ylabel"], harness=p.get("harness"), colors=colors, styles=styles,
@@ -254,9 +257,8 @@ def draw_threads(ax, p, show_legend=True, outside=None):
     annotate_title(ax, None, p["annotation"])
     if not show_legend:
         return
-    out = len(p["order"]) > 5 if outside is None else outside
     if not p["known"]:
-        legend(ax, outside=out)
+        legend(ax, outside=len(p["order"]) > 5)
         return
     h = [fig_draw.handle(color=color_of(p["family"], v), linewidth=2,
                          label=p["labels"].get(v, v)) for v in p["order"]]
@@ -304,7 +306,7 @@ def dat_lines(name, p):
                      "null queue; NaN: not measured)" % (fam, fam, fam),
                      SEE_BLOCKS)
     cat = bool(p.get("categorical"))
-    xs = sorted({q[0] for pts in p["series"].values() for q in pts})
+    xs = p["threads"]
     keys = [(v, gr) for v in p["order"] for gr in p["groups"] if (v, gr) in p["series"]]
     dodge = dodger(xs, len(keys))
     slot_of = {s["variant"]: (i, s) for i, s in enumerate(p["slots"])}
