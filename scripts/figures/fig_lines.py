@@ -229,7 +229,7 @@ def line_series(p):
     per variant and group, line style per pace, marker per regime (the
     variant's own marker where regimes are not known)."""
     fam = p["family"]
-    series, order, colors, styles, labels, hollow = {}, [], {}, {}, {}, set()
+    series, colors, styles, labels, hollow = {}, {}, {}, {}, set()
     for v in p["order"]:
         for g in p["groups"]:
             pts = p["series"].get((v, g))
@@ -245,8 +245,7 @@ def line_series(p):
             else:
                 styles[k] = ("-", marker_of(fam, v))
                 labels[k] = p["labels"].get(v, v)
-            order.append(k)
-    return series, order, colors, styles, labels, hollow
+    return series, list(series), colors, styles, labels, hollow
 
 
 def draw_threads(ax, p, show_legend=True):
