@@ -52,6 +52,7 @@ import argparse
 import csv
 import io
 import os
+import re
 import sys
 
 from ..common.wholefile import write_whole
@@ -229,7 +230,7 @@ def replace_block(text, block):
 # ---- LaTeX: the paper's reproduction report -----------------------------------------------
 
 def tex(s):
-    import re
+    """s as LaTeX text: its special characters escaped, — as --, <, >, <=, >= as math."""
     s = re.sub(r"([&%$#_{}])", r"\\\1", str(s))
     return s.replace("~", r"\textasciitilde{}").replace("—", "--").replace("<=", r"$\le$") \
         .replace(">=", r"$\ge$").replace("<", r"$<$").replace(">", r"$>$")
@@ -288,13 +289,12 @@ def main(argv=None):
     rp = sub.add_parser("report", help="the reproduction report of hosts (side by side)")
     rp.add_argument("hosts", nargs="*", help="host folders under --results (default: every "
                     "host with real nodes)")
-    rp.add_argument("--results", default=os.path.join(ROOT, "results"))
     wp = sub.add_parser("write", help="write results/<host>/claims.csv")
     wp.add_argument("hosts", nargs="+")
-    wp.add_argument("--results", default=os.path.join(ROOT, "results"))
     mp = sub.add_parser("readme", help="regenerate a file's GENERATED block")
     mp.add_argument("file")
-    mp.add_argument("--results", default=os.path.join(ROOT, "results"))
+    for p in (rp, wp, mp):
+        p.add_argument("--results", default=os.path.join(ROOT, "results"))
     mp.add_argument("--check", action="store_true", help="exit 1 if the block would change")
     sub.add_parser("list", help="the claims table")
     a = ap.parse_args(argv)

@@ -173,24 +173,20 @@ def peers_field_section(hostdir):
     if not rest:
         return []
     pc = [c for c in rest if c[0] == "prodcons"]
-    prodcons = None
-    if pc:
-        prodcons = []
-        for _w, work, pin in pc:
-            r = findings.peers(hostdir, "inline", work, pin)
-            for b, label in (("0", "single"), ("1", "bursts")):
-                if r and f"b{b}_over_best" in r:
-                    prodcons.append({
-                        "work": work, "pin": pin, "label": label, "threads": r["threads"],
-                        "over": over_note(r), "best": fmt_ci(r, f"b{b}_over_best"),
-                        "best_peer": r[f"b{b}_best_peer"], "flat": fmt_ci(r, f"b{b}_over_flat"),
-                        "rte": fmt_ci(r, f"b{b}_over_rte"), "regime": regime_says(r, f"b{b}_")})
+    prodcons = [{
+        "work": work, "pin": pin, "label": label, "threads": r["threads"], "over": over_note(r),
+        "best": fmt_ci(r, f"b{b}_over_best"), "best_peer": r[f"b{b}_best_peer"],
+        "flat": fmt_ci(r, f"b{b}_over_flat"), "rte": fmt_ci(r, f"b{b}_over_rte"),
+        "regime": regime_says(r, f"b{b}_")}
+        for _w, work, pin in pc for r in [findings.peers(hostdir, "inline", work, pin)]
+        for b, label in (("0", "single"), ("1", "bursts")) if r and f"b{b}_over_best" in r]
     sym = [c for c in rest if c[0] != "prodcons"]
     symmetric = [queue_row(f"{wl} | {work} | {pin}", d, q, e) for wl, work, pin in sym
                  for d in findings.peers_pairs(hostdir, "inline", wl, work, pin)
-                 for q, e in d["queues"].items()] if sym else None
-    return templates.section(SECTIONS, "peers_field", HELPERS, prodcons=prodcons,
-                             symmetric=symmetric)
+                 for q, e in d["queues"].items()]
+    # None: no such configuration ran (the template leaves its table out)
+    return templates.section(SECTIONS, "peers_field", HELPERS, prodcons=prodcons if pc else None,
+                             symmetric=symmetric if sym else None)
 
 
 def placement_section(hostdir):
@@ -420,6 +416,11 @@ def sweep_time(hostdir):
             f"{wall / est:.2f}x the estimate (`make-experiments.txt`)."]
 
 
+def cpus(t):
+    """The CPUs usable of a host (hostfacts.describe_host), over its nodes."""
+    return sum(n.get("ncpus", 0) for n in t.get("nodes", []))
+
+
 def bench_only_readme(hostdir, host, t):
     """The README of a folder of benchmarks alone (bench/: make bench-backoff and
     the others, run beside a sweep of another tree): what is in it and who reads
@@ -432,7 +433,7 @@ def bench_only_readme(hostdir, host, t):
         files = []
     return templates.render(
         "bench_readme.md.j2", host=host, files=files, cpu_model=t.get("cpu_model", "unknown CPU"),
-        cpus=sum(n.get("ncpus", 0) for n in t.get("nodes", [])), kernel=t.get("kernel", "?"),
+        cpus=cpus(t), kernel=t.get("kernel", "?"),
         readers=BENCH_READERS,
         fidelity=fidelity_section(hostdir) if "bench-fidelity.csv" in files else [])
 
@@ -445,15 +446,17 @@ BENCH_READERS = {
 
 
 def host_readme(hostdir):
+    """results/<host>/README.md's text (the module docstring's sections)."""
     host = os.path.basename(os.path.normpath(hostdir))
     t = hostfacts.describe_host(hostdir) or {}
+    if not hostfacts.sweep_tables(hostdir):
+        return bench_only_readme(hostdir, host, t)
     try:
         machine_nodes = int(nrdata._read_lscpu(os.path.join(hostdir, "env", "lscpu.txt"))
                             .get("NUMA node(s)", 1))
     except ValueError:
         machine_nodes = 1
     nodes = t.get("nodes", [])
-    cpus = sum(n.get("ncpus", 0) for n in nodes)
     emulated = t.get("topology") == "emulated"
     m = hostfacts.machine(hostdir)
     # after a quoted thread count where the host has SMT (quoted_threads then
@@ -464,8 +467,6 @@ def host_readme(hostdir):
     cores = (f" ({m['cores']} cores x {m['threads_per_core']} hardware threads)"
              if hostfacts.has_smt(m) and m["cores"] else "")
     sockets = f" on {m['sockets']} sockets" if (m["sockets"] or 1) > 1 else ""
-    if not hostfacts.sweep_tables(hostdir):
-        return bench_only_readme(hostdir, host, t)
     guest = nrdata.guest_note(t.get("virtualization"))
     f1 = findings.f1(hostdir)
     f4 = findings.f4(hostdir)
@@ -510,7 +511,7 @@ def host_readme(hostdir):
         "results_readme.md.j2", host=host, archive=archive_note(hostdir), guest=guest,
         emulated=emulated, nodes=nodes, machine_nodes=machine_nodes, sockets=sockets,
         node_cpus="; ".join(str(n.get("cpus", "?")) for n in nodes),
-        cpu_model=t.get("cpu_model", "unknown CPU"), cpus=cpus, cores=cores,
+        cpu_model=t.get("cpu_model", "unknown CPU"), cpus=cpus(t), cores=cores,
         kernel=t.get("kernel", "?"), rseq=t.get("rseq_node_id"), rdpid=t.get("rdpid"),
         method=stats.method_sentence(5), sweep_time=sweep_time(hostdir), study=STUDY,
         f1=f1, f1_modes=f1 and ", ".join(
@@ -535,6 +536,9 @@ def kind_paragraph(hostdir, t, m):
     come from: emulated nodes, one real node (with or without an emulated
     sibling), or several real nodes; and, on SMT, the thread counts quoted."""
     nodes = hostfacts.real_nodes(t)
+    # F3 and F5 of a one-node machine come from its -emulated- sibling, where it has one
+    sibling = ("come from the emulated-node runs in the sibling `-emulated-` folder."
+               if hostfacts.emulated_siblings(hostdir) else None)
     if t.get("topology") == "emulated":
         text = ("These runs place threads on emulated nodes: cross-node transfers here "
                 "move between CPUs of one socket. They exercise the logic of F3 and F5, "
@@ -545,15 +549,13 @@ def kind_paragraph(hostdir, t, m):
                 f"on different real nodes, so each cross-node transfer "
                 f"{hostfacts.sockets_crossed(m, nodes)}.")
         if not any(os.path.exists(os.path.join(hostdir, f"{e}.csv")) for e in hostfacts.CROSS_NODE):
-            text += " F3 and F5 are not in these results" + (
-                "; they come from the emulated-node runs in the sibling `-emulated-` folder."
-                if hostfacts.emulated_siblings(hostdir) else ".")
+            text += " F3 and F5 are not in these results" + (f"; they {sibling}" if sibling
+                                                              else ".")
     else:
         text = ("With one real node, items never cross an interconnect here: F2 and F4 "
                 "measure the look-up and backoff costs on one socket; F3 and F5 "
-                + ("come from the emulated-node runs in the sibling `-emulated-` folder."
-                   if hostfacts.emulated_siblings(hostdir) else "need two nodes and are not "
-                   "in these results (no emulated-node runs beside them)."))
+                + (sibling or "need two nodes and are not in these results (no emulated-node "
+                   "runs beside them)."))
     if hostfacts.has_smt(m) and m["cores"]:
         text += (f" The host has {m['cores']} cores with {m['threads_per_core']} hardware "
                  "threads each: F2, F3, F4 and the best measured/ceiling are quoted at the "

@@ -18,11 +18,9 @@ TeX conditionals (ifCrossEmulated, ifCrossReal, ifCrossRan, ifCrossSockets,
 ifRealMultiNode, ifRealSMT, ifRealVM, ifFFourAtScale: Numbers.put_flag) choose
 between the paper's sentences and figures.
 
-Every ratio between configurations is a paired median ratio with its
-order-statistic interval and that interval's exact coverage at the n used
-(scripts/analysis/stats.py): NAME, NAMELo, NAMEHi (put_ci), NAMECov and NAMECovNote.
-Sentences generated from the claims report, the interval method, the
-artifact's expectations and the code's constants come from
+Every ratio between configurations is a paired median ratio: NAME, NAMELo and
+NAMEHi (put_ci); its coverage (NAMECov, NAMECovNote), the sentences of the claims
+report, the artifact's expectations and the code's constants come from
 scripts/paper/paper_text.py; the model-checking facts (paper/generated/model.tex,
 beside --out) from scripts/paper/model_facts.py.
 """
@@ -33,11 +31,8 @@ import re
 import statistics
 import sys
 
-from ..analysis import ceiling, claims, handover, hostfacts
-from . import model_facts
-from ..analysis import nrdata
-from . import paper_text
-from ..analysis import stats, summarize
+from ..analysis import ceiling, claims, handover, hostfacts, nrdata, stats, summarize
+from . import model_facts, paper_text
 from ..common import manifest
 from ..common.tidy import read_rows
 from ..common.wholefile import write_whole as write
@@ -106,22 +101,26 @@ class Numbers:
         return "\n".join(out) + "\n"
 
 
+#: the facts of a host folder, as Real<fact> and Cross<fact>, in numbers.tex's order
 HOST_FACTS = ("ItemSample", "Host", "Cpu", "Cpus", "Nodes", "Kind", "Kernel")
 
 
 def host_facts(n, prefix, hostdir):
-    t = summarize.describe_host(hostdir) or {}
-    rows = [r for e in summarize.EXPERIMENTS
-            for r in summarize.load(os.path.join(hostdir, f"{e}.csv"))]
-    # the item mode: 1 in ItemSample items of a producer is timed
-    n.put(prefix + "ItemSample", summarize.sample_of(rows))
-    nodes = t.get("nodes", [])
-    n.put(prefix + "Host", os.path.basename(os.path.normpath(hostdir)))
-    n.put(prefix + "Cpu", t.get("cpu_model"))
-    n.put(prefix + "Cpus", sum(x.get("ncpus", 0) for x in nodes), "{:d}")
-    n.put(prefix + "Nodes", len(nodes), "{:d}")
-    n.put(prefix + "Kind", t.get("topology"))
-    n.put(prefix + "Kernel", t.get("kernel"))
+    """prefix + each of HOST_FACTS for hostdir; every one n/a without a
+    folder (the paper still builds)."""
+    facts = {}
+    if hostdir:
+        t = summarize.describe_host(hostdir) or {}
+        nodes = t.get("nodes", [])
+        facts = {
+            # the item mode: 1 in ItemSample items of a producer is timed
+            "ItemSample": summarize.sample_of([r for e in summarize.EXPERIMENTS for r in
+                                               summarize.load(os.path.join(hostdir, f"{e}.csv"))]),
+            "Host": os.path.basename(os.path.normpath(hostdir)), "Cpu": t.get("cpu_model"),
+            "Cpus": sum(x.get("ncpus", 0) for x in nodes), "Nodes": len(nodes),
+            "Kind": t.get("topology"), "Kernel": t.get("kernel")}
+    for k in HOST_FACTS:
+        n.put(prefix + k, facts.get(k), "{:d}" if k in ("Cpus", "Nodes") else "{:.1f}")
 
 
 def plural(k, word):
@@ -220,13 +219,12 @@ def f3_regime(n, r, hostdir):
     n.put_raw("FThreeRegime", f"{loop}, {cpus}" if r else None)
     # thread counts with oversubscribed runs: "none" where every run says it was
     # not, n/a where the table does not say (older tables)
-    rows = summarize.load(os.path.join(hostdir, "f3-gate.csv")) if hostdir else []
-    counts = sorted({summarize.threads(x) for x in rows})
-    flags = {t: summarize.any_oversubscribed([x for x in rows if summarize.threads(x) == t])
-             for t in counts}
-    over = [str(t) for t in counts if flags[t]]
-    n.put_raw("FThreeOversubscribed", None if not counts or None in flags.values()
-              else ", ".join(over) if over else "none")
+    by_threads = {}
+    for x in summarize.load(os.path.join(hostdir, "f3-gate.csv")) if hostdir else ():
+        by_threads.setdefault(summarize.threads(x), []).append(x)
+    flags = {t: summarize.any_oversubscribed(rs) for t, rs in sorted(by_threads.items())}
+    n.put_raw("FThreeOversubscribed", None if not flags or None in flags.values()
+              else ", ".join(str(t) for t, f in flags.items() if f) or "none")
 
 
 def f5_realized(hostdir):
@@ -254,9 +252,9 @@ def model_macros(n, probe):
     need the contended-line time (faa_contended_ns), since the text reports
     the contention term."""
     mn = ceiling.model_numbers(probe) if probe else {}
-    n.put("ProbeAtomicNs", probe and probe.get("faa_uncontended_ns"), "{:.1f}")
-    n.put("ProbeSameNodeNs", probe and probe.get("c2c_one_way_same_node"), "{:.0f}")
-    n.put("ProbeBwLocal", probe and probe.get("bw_local_gbs"), "{:.1f}")
+    n.put_all(probe or {}, (("ProbeAtomicNs", "faa_uncontended_ns", "{:.1f}"),
+                            ("ProbeSameNodeNs", "c2c_one_way_same_node", "{:.0f}"),
+                            ("ProbeBwLocal", "bw_local_gbs", "{:.1f}")))
     n.put("ProbeContendedNs", mn.get("t_s_ns"), "{:.1f}")
     n.put("ProbeCtoCBw", mn.get("bw_pull_gbs") if probe and probe.get("c2c_bw_same_node_gbs")
           else None, "{:.1f}")
@@ -306,6 +304,18 @@ def default_real(results):
 BACKOFFS = (("pause", "Pause"), ("exp", "Exp"), ("yield", "Yield"))
 
 
+def per_k(rate):
+    """A rate per operation as per 1,000 operations (None stays None)."""
+    return None if rate is None else rate * 1000
+
+
+def change_says(r, b):
+    """'$+1.2$\\% [lo, hi]': backoff b's paired change against none with its
+    interval (paper_text.interval_text)."""
+    return ("${:+.1f}$\\% ".format(r[f"{b}_change_pct"])
+            + paper_text.interval_text(r, f"{b}_change_pct"))
+
+
 def f4_macros(n, real):
     """F4: the paired change against no backoff, and whether the backoff ran at
     all: failed attempts per 1,000 operations (median over the runs); below 1
@@ -315,31 +325,25 @@ def f4_macros(n, real):
     exercised = 0
     for b, word in BACKOFFS:
         n.put_ci("FFour" + word, r, f"{b}_change_pct", "{:+.1f}")
-        rate = r.get(f"{b}_failed_per_item")
-        n.put(f"FFour{word}Failed", None if rate is None else rate * 1000, "{:.3g}")
+        n.put(f"FFour{word}Failed", per_k(r.get(f"{b}_failed_per_item")), "{:.3g}")
         ran = r.get(f"{b}_exercised")
         exercised += bool(ran)
         n.put_raw(f"FFour{word}Says", None if ran is None or r.get(f"{b}_change_pct") is None
-                  else "${:+.1f}$\\% ".format(r[f"{b}_change_pct"])
-                  + paper_text.interval_text(r, f"{b}_change_pct") if ran
-                  else "backoff not exercised on this host")
+                  else change_says(r, b) if ran else "backoff not exercised on this host")
     n.put("FFourExercised", exercised if r else None, "{:d}")
     # backoff against spinning with symmetric workloads (pairs, mixed; no local
     # work): every thread races every other, so the comparison exists on 2 CPUs
     for w, word in (("pairs", "Pairs"), ("mixed", "Mixed")):
         rw = summarize.f4(real, w) or {}
         n.put(f"FFour{word}Threads", rw.get("threads"), "{:d}")
-        rate = rw.get("none_failed_per_item")
-        n.put(f"FFour{word}NoneFailed", None if rate is None else rate * 1000, "{:.3g}")
+        n.put(f"FFour{word}NoneFailed", per_k(rw.get("none_failed_per_item")), "{:.3g}")
         for b, bword in BACKOFFS:
             ns = rw.get(f"{b}_backoff_ns_per_op")
             n.put_raw(f"FFour{word}{bword}Says", None if rw.get(f"{b}_change_pct") is None
                       else "not exercised" if rw.get(f"{b}_exercised") is False
-                      else "${:+.1f}$\\% ".format(rw[f"{b}_change_pct"])
-                      + paper_text.interval_text(rw, f"{b}_change_pct")
+                      else change_says(rw, b)
                       + ("" if ns is None else " (%.1f\\,ns backing off per operation)" % ns))
-    n.put("FFourNoneFailed", None if r.get("none_failed_per_item") is None
-          else r["none_failed_per_item"] * 1000, "{:.3g}")
+    n.put("FFourNoneFailed", per_k(r.get("none_failed_per_item")), "{:.3g}")
 
 
 PEER_WORDS = (("numaring", "Ring"), ("flat", "Flat"), ("rte", "Rte"), ("ck", "Ck"),
@@ -363,9 +367,7 @@ def measured_clause(queues, hostdir):
     about them: what the paper says of a peer's measurements comes from the
     results, never from prose written before or after a sweep."""
     path = os.path.join(hostdir, "peers.csv") if hostdir else None
-    ran = set()
-    if path and os.path.isfile(path):
-        ran = {r.get("queue") for r in read_rows(path)}
+    ran = {r.get("queue") for r in read_rows(path)} if path and os.path.isfile(path) else ()
     it = "it" if len(queues) == 1 else "them"
     have = [q for q in queues if q in ran]
     if len(have) == len(queues):
@@ -419,11 +421,7 @@ def main():
         fail(f"no results folder {emu}")
     n = Numbers()
     host_facts(n, "Real", real)
-    if emu:
-        host_facts(n, "Cross", emu)
-    else:  # the paper still builds: every Cross macro says n/a
-        for k in HOST_FACTS:
-            n.put("Cross" + k, None)
+    host_facts(n, "Cross", emu)
 
     # every ratio between configurations is paired per repetition, with the bounds
     # of its order-statistic interval in <name>Lo and <name>Hi (stats.interval)

@@ -47,19 +47,12 @@ def put_intervals(n):
     put_ci (n.intervals: [(name, n, coverage)])."""
     seen = [(k, c) for _, k, c in n.intervals if k]
     common = Counter(seen).most_common(1)[0][0] if seen else None
-    if common is None:
-        for k in ("IntervalN", "IntervalCoverage", "IntervalMethod"):
-            n.put_raw(k, None)
-    else:
-        n.put_raw("IntervalN", str(common[0]))
-        n.put_raw("IntervalCoverage", cov_tex(common[1]))
-        others = sorted({k for k, _ in seen} - {common[0]})
-        text = stats.method_sentence(common[0])
-        if others:
-            text += (" Where a ratio rests on fewer or more pairs (n = "
-                     + ", ".join(str(k) for k in others)
-                     + "), its bracket names its own coverage.")
-        n.put_raw("IntervalMethod", tex(text))
+    others = sorted({k for k, _ in seen} - {common and common[0]})
+    n.put_raw("IntervalN", common and str(common[0]))
+    n.put_raw("IntervalCoverage", common and cov_tex(common[1]))
+    n.put_raw("IntervalMethod", common and tex(stats.method_sentence(common[0]) + (
+        " Where a ratio rests on fewer or more pairs (n = " + ", ".join(map(str, others))
+        + "), its bracket names its own coverage." if others else "")))
     for name, k, cov in n.intervals:
         n.put_raw(name + "Cov", None if cov is None else cov_tex(cov))
         note = ("" if k and (k, cov) == common else
