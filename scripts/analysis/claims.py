@@ -11,11 +11,8 @@
     python3 -m scripts.analysis.claims list
         the claims table itself
 
-Claims are code. Each entry of CLAIMS (claims_table.py) is one sentence the README, the results
-READMEs or the paper states: an id, the sentence, the CSV and columns it reads,
-the estimator, the predicate (an operator and a threshold), the study's value
-where the study gave one, and when it is testable. Evaluated on a host's
-results it gets one status:
+Claims are code: each entry of CLAIMS (claims_table.py says what an entry
+holds), evaluated on a host's results, gets one status:
 
   holds              the whole interval lies on the claimed side of the threshold
                      (inside the range, for a claim of the study's range)
@@ -23,6 +20,9 @@ results it gets one status:
                      "does not hold: larger" above it, "smaller" below it)
   inconclusive       the interval straddles the threshold, or there are too
                      few pairs for an interval of 95% coverage (fewer than 6)
+  not testable here  the host cannot test it (why: e.g. needs 2 real nodes), or its
+                     results do not hold the data
+  not exercised      the mechanism the claim is about did not run (why: the counter)
 
 A paired claim decides on its decision interval (stats.decision_interval): the
 order-statistic interval at the level the stopping rule allows at its n
@@ -31,9 +31,6 @@ the chance of a false decision over every look is at most 5%); the row's lo, hi
 and coverage are that interval's.  A bound (F5.model-bounds, F5.realized-batch,
 ring.oversub-no-collapse) states its own rule in its row: the worst run or
 point decides, with no interval.
-  not testable here  the host cannot test it (why: e.g. needs 2 real nodes), or its
-                     results do not hold the data
-  not exercised      the mechanism the claim is about did not run (why: the counter)
 
 The estimator is one, everywhere: a ratio between two configurations is the
 paired median ratio over the repetitions of a round (scripts/analysis/findings.py
@@ -118,12 +115,10 @@ def predicate(row):
 
 def status_word(row):
     """The status with the side a range claim missed on: 'does not hold: larger'."""
-    s = row["status"]
-    why = row.get("why") or ""
-    if s == "does not hold" and row.get("op") == "in" and why.split(":")[0] in (
-            "larger", "smaller"):
-        return f"{s}: {why.split(':')[0]}"
-    return s
+    side = (row.get("why") or "").split(":")[0]
+    if row["status"] == "does not hold" and row.get("op") == "in" and side in ("larger", "smaller"):
+        return f"does not hold: {side}"
+    return row["status"]
 
 
 def status_text(row):

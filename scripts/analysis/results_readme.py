@@ -7,14 +7,9 @@ bench_readme.md.j2 a folder of benchmarks alone; analysis/templates.py).
 host_readme() fills the whole README: the machine, the findings table (each
 finding's numbers from findings.py against the study's), the kind of host,
 the claims block (claims.py), the figures beside their claims (gallery.py),
-then one section each on F4 by workload, the peers under pairs, the peers'
-other configurations (peers.exp as the field runs it: mixed, work with a
-floor, across nodes; where measured), placement, regimes (regime_section.py),
-the ceiling model (ceiling_tightness.py), hand-overs, items per line trip,
-drift (drift.py), the harness's own ceiling, where the harness's time goes
-(make bench-fidelity's stripped runs) and which side set the pace. Every
-number is computed elsewhere. python3 -m scripts.analysis.summarize --readme
-HOST writes the file.
+then the sections its list names, one function each. Every number is
+computed elsewhere. python3 -m scripts.analysis.summarize --readme HOST
+writes the file.
 """
 
 import json
@@ -487,11 +482,9 @@ def host_readme(hostdir):
                        "target": findings.REALIZED_TARGET,
                        "below": sum(x["ratio"] < findings.REALIZED_TARGET for x in rz)}
     fc = findings.f5_closed(hostdir) if f5_ran else None
-    closed = None
-    if fc:
-        quoted = [x for x in fc if not x["oversubscribed"]] or fc
-        top = max(x["threads"] for x in quoted)
-        closed = {"threads": top, "cells": [x for x in quoted if x["threads"] == top]}
+    quoted = fc and ([x for x in fc if not x["oversubscribed"]] or fc)
+    top = quoted and max(x["threads"] for x in quoted)
+    closed = quoted and {"threads": top, "cells": [x for x in quoted if x["threads"] == top]}
     if not emulated and not guest:
         # the reproduction report: every claim checked here (scripts/analysis/claims.py)
         from . import claims  # here, as the model below: see test_plots.Ceiling
@@ -502,6 +495,7 @@ def host_readme(hostdir):
                  "(`claims.csv` and README there)."] if emulated else []
         after += gallery.lines(hostdir, guest=bool(guest))
     from . import ceiling_tightness, handover, regime_section  # here: written without the model too
+    # the sections after the report, in the README's order
     for section in (f4_section, peers_pairs_section, peers_field_section, placement_section,
                     regime_section.lines, ceiling_tightness.lines, handover.lines,
                     trip_section, drift_section, harness_section, fidelity_section,

@@ -15,7 +15,7 @@ macros describe the host (CPUs, cores, SMT, nodes, sockets, hypervisor), Cross..
 macros the host whose runs F3 and F5 come from (the cross-node experiments: the
 host itself where it has several real nodes, else its -emulated- sibling), and
 TeX conditionals (ifCrossEmulated, ifCrossReal, ifCrossRan, ifCrossSockets,
-ifRealMultiNode, ifRealSMT, ifRealVM, ifFFourAtScale: Numbers.put_flag) choose
+ifRealMultiNode, ifRealSMT, ifRealVM, ifFFourAtScale: Numbers.put_flags) choose
 between the paper's sentences and figures.
 
 Every ratio between configurations is a paired median ratio: NAME, NAMELo and
@@ -62,10 +62,11 @@ class Numbers:
             self.missing.append(_letters(name))
         self.macros.append((_letters(name), "n/a" if latex is None else latex))
 
-    def put_flag(self, name, value):
-        """A TeX conditional ifNAME, true or false: the paper chooses between
-        sentences with it (backslash-ifNAME ... else ... fi)."""
-        self.flags.append((_letters(name, "flag"), bool(value)))
+    def put_flags(self, **flags):
+        """A TeX conditional ifNAME, true or false, for each NAME=value, in
+        order: the paper chooses between sentences with them (backslash-ifNAME
+        ... else ... fi)."""
+        self.flags += [(_letters(name, "flag"), bool(v)) for name, v in flags.items()]
 
     def put_ci(self, name, d, key, fmt="{:.2f}"):
         """name, nameLo and nameHi: a paired ratio (summarize.put_ratio) and the
@@ -156,11 +157,9 @@ def host_kind(n, real, cross, f4):
     n.put("RealVirtText", f"a virtual machine ({m['hypervisor']})" if m["hypervisor"] else
           "bare metal (lscpu names no hypervisor)" if m["sockets"] else
           "virtualization not recorded")
-    n.put_flag("RealMultiNode", nodes >= 2)
-    n.put_flag("RealSMT", smt)
-    n.put_flag("RealVM", m["hypervisor"])
-    # a QEMU TCG guest (make vm-experiments): the title and every caption say so
-    n.put_flag("RealGuest", nrdata.guest_note(t.get("virtualization")))
+    # RealGuest: a QEMU TCG guest (make vm-experiments): the title and every caption say so
+    n.put_flags(RealMultiNode=nodes >= 2, RealSMT=smt, RealVM=m["hypervisor"],
+                RealGuest=nrdata.guest_note(t.get("virtualization")))
     n.put("GuestNote", nrdata.GUEST_NOTE)
 
     ct = (summarize.describe_host(cross) or {}) if cross else {}
@@ -172,12 +171,10 @@ def host_kind(n, real, cross, f4):
     # a transfer between the nodes of a split placement crosses sockets for sure
     # only where every node is a socket of its own
     crosses = bool(real_cross and sockets and sockets >= 2 and cnodes == sockets)
-    n.put_flag("CrossEmulated", emulated)
-    n.put_flag("CrossReal", real_cross)
     # F3's and F5's figures exist only where their runs do
-    n.put_flag("CrossRan", cross and any(os.path.exists(os.path.join(cross, f"{e}.csv"))
-                                         for e in summarize.CROSS_NODE))
-    n.put_flag("CrossSockets", crosses)
+    ran = cross and any(os.path.exists(os.path.join(cross, f"{e}.csv"))
+                        for e in summarize.CROSS_NODE)
+    n.put_flags(CrossEmulated=emulated, CrossReal=real_cross, CrossRan=ran, CrossSockets=crosses)
     if emulated:
         raw = ("\\emu{Emulated nodes}", "\\emu{emulated}", "\\emu{emulated} nodes",
                " Not a two-socket result.")
@@ -196,8 +193,8 @@ def host_kind(n, real, cross, f4):
     n.put("CrossTravels", travels)
     # F4 at the study's scale: its quoted thread count reaches the study's
     # workers, each with a CPU (and, with SMT, a core) of its own
-    n.put_flag("FFourAtScale", bool(f4.get("threads") and f4["threads"] >= STUDY_WORKERS
-                                    and f4.get("oversubscribed") is False))
+    n.put_flags(FFourAtScale=f4.get("threads") and f4["threads"] >= STUDY_WORKERS
+                and f4.get("oversubscribed") is False)
 
 
 def f3_regime(n, r, hostdir):
@@ -284,7 +281,7 @@ def model_macros(n, probe):
     # contention binds at batch 1, 16 and 256 on all three machines; else the
     # crossing binds somewhere (at batch 1), and a larger batch raises the
     # ceiling up to the contention bound
-    n.put_flag("PredContentionOnly", bool(probe) and contention_everywhere)
+    n.put_flags(PredContentionOnly=bool(probe) and contention_everywhere)
 
 
 def fail(msg):
@@ -456,21 +453,16 @@ def main():
 
     # F5: measured / ceiling, on the real node (peers, f2) and emulated (f5)
     for prefix, hostdir, exp in (("CeilPeers", real, "peers"), ("CeilFive", emu, "f5-ceiling")):
-        cr = summarize.ceiling_ratios(hostdir, exp) if hostdir else None
-        if not cr:
-            for k in ("Best", "BestQueue", "BestBound", "Above", "Points", "Ring", "RingBatch"):
-                n.put(prefix + k, None)
-            continue
-        best = summarize.quoted_best(cr)
-        n.put_all(best, ((prefix + "Best", "ratio", "{:.2f}"), (prefix + "BestQueue", "queue"),
-                         (prefix + "BestBound", "bound")))
-        n.put(prefix + "Above", sum(1 for x in cr if x["ratio"] > 1), "{:d}")
-        n.put(prefix + "Points", len(cr), "{:d}")
+        cr = (summarize.ceiling_ratios(hostdir, exp) if hostdir else None) or []
         ring = [x for x in cr if x["queue"] == "numaring"]
-        if ring:
-            rb = summarize.quoted_best(ring)
-            n.put(prefix + "Ring", rb["ratio"], "{:.2f}")
-            n.put(prefix + "RingBatch", rb["batch"], "{:d}")
+        n.put_all(summarize.quoted_best(cr) if cr else {}, (
+            (prefix + "Best", "ratio", "{:.2f}"), (prefix + "BestQueue", "queue"),
+            (prefix + "BestBound", "bound")))
+        n.put(prefix + "Above", sum(x["ratio"] > 1 for x in cr) if cr else None, "{:d}")
+        n.put(prefix + "Points", len(cr) or None, "{:d}")
+        if ring or not cr:  # points without numaring's: no Ring macros at all
+            n.put_all(summarize.quoted_best(ring) if ring else {}, (
+                (prefix + "Ring", "ratio", "{:.2f}"), (prefix + "RingBatch", "batch", "{:d}")))
 
     peer_macros(n, real)
 

@@ -122,18 +122,17 @@ def put_claims(n, rows, real):
               "No claim of this paper could be checked on this host's results.")
 
     # the study's findings: the claims that carry the study's value
-    study = [r for r in rows if r["study"]]
     groups = []
     for s in STATUS_WORDS:
-        rs = [r for r in study if r["status"] == s]
+        rs = [r for r in by[s] if r["study"]]
         if not rs:
             continue
-        items = []
-        for r in rs:
-            v = _value(r) if s in ("holds", "does not hold", "inconclusive") else ""
-            need = f"; {tex(r['when'])}" if s == "not testable here" else ""
-            items.append(f"{r['finding']} (study: {tex(r['study'])}{need}"
-                         + (f"; here {v})" if v else ")"))
+        # the value where the claim was decided or tried; when it is testable where not
+        items = [f"{r['finding']} (study: {tex(r['study'])}"
+                 + (f"; {tex(r['when'])}" if s == "not testable here" else "")
+                 + (f"; here {v})" if v else ")")
+                 for r in rs for v in [_value(r) if s in ("holds", "does not hold",
+                                                          "inconclusive") else ""]]
         groups.append(f"{_join(items)} {STATUS_WORDS[s][0 if len(rs) == 1 else 1]}"
                       + (", and for each the paper gives the ceiling model's prediction "
                          "instead" if s == "not testable here" else ""))
