@@ -309,11 +309,12 @@ STRIPPED = (("sampling", "sampling (one item in 2^20 timed)"),
 
 def fidelity_section(hostdir):
     """Where the harness's time goes (make bench-fidelity's stripped runs): for
-    each queue, configuration and mode with a bare partner, harness / bare loop, each cost removed alone over the
-    plain harness, and all removed over the bare loop; paired by round. None
-    where the host's bench-fidelity.csv has no stripped runs; one line saying
-    they were not measured where its meta.json says it ran with --no-strip
-    (make experiments' profile quick: scripts/runner/side.py)."""
+    each queue, configuration and mode with a bare partner, harness / bare
+    loop, each cost removed alone over the plain harness, and all removed over
+    the bare loop; paired by round. [] where the host's bench-fidelity.csv has
+    no stripped runs; one line saying they were not measured where its
+    meta.json says it ran with --no-strip (make experiments' profile quick:
+    scripts/runner/side.py)."""
     rows = [{**r, "rep": r.get("round") or "1"} for r in findings.load_all(
         os.path.join(hostdir, "bench", "bench-fidelity.csv"))]
     if not any(r.get("stripped") for r in rows):
@@ -358,7 +359,6 @@ def pace_section(hostdir):
     rows = findings.pace(hostdir)
     if not rows:
         return []
-
     return templates.section(SECTIONS, "pace", HELPERS, rows=rows,
                              retries_pace=f"{findings.FULL_RETRIES_PACE:g}")
 

@@ -192,13 +192,6 @@ def _symmetric_long(sym):
 
 # ---- what this host cannot test, and what the model predicts ---------------------------
 
-def _scaled_bounds(probe, within, across, b, gate):
-    """ceiling.predict_two_socket's configuration (2x16 split, inline items,
-    single operations, realized batch b), for a given gate: (ceiling, term, terms)."""
-    return ceiling.predict_two_socket(probe, within, across, batches=(b,), terms=True,
-                                      gate=gate)[b]
-
-
 def predictions(probe, f3_batch):
     """The model's predictions for the study's untestable findings, as TeX
     text keyed by finding (empty without a probe that has the contended-line
@@ -208,12 +201,18 @@ def predictions(probe, f3_batch):
     mname, (within, across) = next(iter(ceiling.PUBLISHED.items()))
     mname = tex(mname.split(" (")[0])
     out = {}
-    sh1, sh1_term, _ = _scaled_bounds(probe, within, across, 1, "shared")
-    pw1, pw1_term, _ = _scaled_bounds(probe, within, across, 1, "perworker")
+
+    def bound(b, gate):
+        """(ceiling, term, terms) of ceiling.predict_two_socket's configuration
+        (2x16 split, inline items, single operations) at realized batch b."""
+        return ceiling.predict_two_socket(probe, within, across, batches=(b,), terms=True,
+                                          gate=gate)[b]
+    sh1, sh1_term, _ = bound(1, "shared")
+    pw1, pw1_term, _ = bound(1, "perworker")
     f3 = ""
     if f3_batch and f3_batch > 1:
-        shb, shb_term, bd = _scaled_bounds(probe, within, across, f3_batch, "shared")
-        pwb, pwb_term, _ = _scaled_bounds(probe, within, across, f3_batch, "perworker")
+        shb, shb_term, bd = bound(f3_batch, "shared")
+        pwb, pwb_term, _ = bound(f3_batch, "perworker")
         f3 = (f" At F3's batch of {f3_batch}, the shared gate's crossing allows "
               f"{bd['crossing'] / 1e6:.0f} and {shb_term} binds at {shb / 1e6:.0f} "
               f"(per-worker gate: {pwb_term}, {pwb / 1e6:.0f})"
