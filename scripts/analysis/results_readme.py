@@ -470,8 +470,8 @@ def host_readme(hostdir):
         try:
             cr = findings.ceiling_ratios(hostdir, name)
         except (ValueError, OSError) as e:
-            cr = None
             ceiling_errors.append((name, e))
+            continue
         if cr:
             ceiling = {"name": name, "best": findings.quoted_best(cr),
                        "none_above": all(x["ratio"] <= 1 for x in cr)}

@@ -267,10 +267,9 @@ def put_cross(n, rows):
         if not r["claim"].startswith(CROSS_PREFIX):
             continue
         st = claims.status_word(r)
-        val = claims.fmt_value(r) if r.get("value") else ""
-        said = (f"{st}" + (f", {tex(val)}" if val and st != "not testable here" else "")
-                + (f" (measured on {tex(r['source'].split('/')[0])}: {tex(val)}, not a result)"
-                   if val and st == "not testable here" else ""))
+        val = tex(claims.fmt_value(r)) if r.get("value") else ""
+        said = st + ("" if not val else f", {val}" if st != "not testable here" else
+                     f" (measured on {tex(r['source'].split('/')[0])}: {val}, not a result)")
         out.append(f"\\texttt{{{tex(r['claim'])}}}: {tex(r['sentence'].rstrip('.'))} "
                    f"({tex(claims.predicate(r))}; {said}).")
     n.put_raw("CrossClaims", " ".join(out) if out else "No cross-node claim in this report.")
