@@ -460,9 +460,9 @@ def main():
             (prefix + "BestBound", "bound")))
         n.put(prefix + "Above", sum(x["ratio"] > 1 for x in cr) if cr else None, "{:d}")
         n.put(prefix + "Points", len(cr) or None, "{:d}")
-        if ring or not cr:  # points without numaring's: no Ring macros at all
-            n.put_all(summarize.quoted_best(ring) if ring else {}, (
-                (prefix + "Ring", "ratio", "{:.2f}"), (prefix + "RingBatch", "batch", "{:d}")))
+        # n/a where no point is numaring's: the paper reads \<prefix>Ring either way
+        n.put_all(summarize.quoted_best(ring) if ring else {}, (
+            (prefix + "Ring", "ratio", "{:.2f}"), (prefix + "RingBatch", "batch", "{:d}")))
 
     peer_macros(n, real)
 

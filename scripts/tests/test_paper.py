@@ -433,6 +433,23 @@ class PaperNumbersTest(unittest.TestCase):
                 self.assertEqual(a.read(), b.read(),
                                  "paper/generated/numbers.tex is stale: run make paper")
 
+    def test_ceiling_ring_macros_defined_without_numaring_points(self):
+        """A host whose peers sweep has ceiling points but none of numaring's
+        still defines \\CeilPeersRing and \\CeilPeersRingBatch (n/a): the paper
+        reads them, and an undefined macro stops make paper."""
+        with tempfile.TemporaryDirectory() as tmp:
+            host = os.path.join(tmp, os.path.basename(self.real))
+            shutil.copytree(self.real, host)
+            rewrite_csv(os.path.join(host, "peers.csv"),
+                        lambda r: [] if r["queue"] == "numaring" else [r], ())
+            out = os.path.join(tmp, "numbers.tex")
+            r = generate(tmp, os.path.basename(host), None, out)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            m = macros(out)
+            self.assertNotEqual(m.get("CeilPeersPoints"), "n/a")  # points remain
+            self.assertEqual(m.get("CeilPeersRing"), "n/a")
+            self.assertEqual(m.get("CeilPeersRingBatch"), "n/a")
+
     def test_f2_ratio_recomputed(self):
         rs = rows(os.path.join(self.real, "f2-node-cache.csv"))
         top = max(int(r["producers"]) + int(r["consumers"]) for r in rs)
