@@ -636,7 +636,9 @@ def percentile_axis(ax, xmax):
     ax.set_xlabel("percentile")
 
 
-#: the line styles of the oversubscribed thread counts, in their order
+#: the line styles of the oversubscribed thread counts, in their order; the .dat's
+#: dash column is the index + 1, gnuplot's dt of the same style (1 solid, 2 dashed,
+#: 3 dotted, 4 dash-dot)
 LOAD_DASHES = ["-", "--", ":", "-."]
 
 
@@ -806,7 +808,7 @@ def dat_f3load(name, p):
         for gte in order_of("gate", p["over_p50"][t]):
             out += block("%s, %d threads" % (gte, t), cols, [
                 [g(q[0])] + g3(q) + ["NaN"] * 16 + ["%d" % q[4], "%d" % rgb_int(
-                    color_of("gate", gte)), "1", "1", "%d" % (j % 3 + 1)]
+                    color_of("gate", gte)), "1", "1", "%d" % (j % len(LOAD_DASHES) + 1)]
                 for q in p["over_p50"][t][gte]])
     return out
 

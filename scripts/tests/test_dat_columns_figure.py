@@ -178,3 +178,20 @@ class DatColumns(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class OversubscribedDashes(unittest.TestCase):
+    def test_dash_column_cycles_as_the_matplotlib_line_styles(self):
+        """F3's load supplement: the oversubscribed thread counts' dash column
+        (gnuplot's dt) follows fig_f3.LOAD_DASHES, 4 styles in turn, so the
+        gnuplot twin draws the 4th count dash-dot as matplotlib does."""
+        from scripts.figures import fig_f3
+        threads = [4, 6, 8, 10, 12]
+        p = {"caption": [], "threads": 2, "order": [], "pct": {c: {} for c, _n in fig_f3.F3_PCT},
+             "inflight": {}, "tput": {}, "offered": [], "over_threads": threads,
+             "over_p50": {t: {"shared": [(50.0, 1e3, 9e2, 1.1e3, 3)]} for t in threads}}
+        lines = fig_f3.dat_f3load("f3-gate-load-diagnostics", p)
+        # the data rows (a block opens with its quoted name)
+        dashes = [ln.split()[-1] for ln in lines if ln[:1].isdigit()]
+        self.assertEqual(dashes, ["1", "2", "3", "4", "1"])
+        self.assertEqual(len(fig_f3.LOAD_DASHES), 4)
