@@ -170,7 +170,7 @@ def prep_peers_regimes(host):
         drawn += "; " + others_short(host)
     if pairs:
         drawn += "; last row%s: %s, lost races per 1,000 operations" % (
-            "" if sym == ["pairs"] else "s", ", ".join(sym))
+            "" if len(sym) == 1 else "s", ", ".join(sym))
     return {"kind": "peers", "panels": panels, "rows": rows, "ylabel":
             YLABEL["items"], "scale": 1e-6, "family": "queue",
             "grid": (max(1, len(items)) + len(sym), 2), "items": items,
