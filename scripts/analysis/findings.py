@@ -34,6 +34,9 @@ EXPERIMENTS = expfile.experiment_names()
 #: as much as the queue
 HARNESS_BOUND = 0.8
 
+#: the column every throughput median and ratio reads
+OPS = "throughput_ops_per_s"
+
 
 def load_all(path):
     """Every row of a CSV as dicts of strings, the drift reference's runs
@@ -52,7 +55,29 @@ def load_refs(path):
     return [r for r in load_all(path) if nrdata.is_reference(r)]
 
 
-# ---- paired ratios ------------------------------------------------------------
+def _group(rows, key):
+    """{key(r): [rows]} in the order the keys first come."""
+    out = {}
+    for r in rows:
+        out.setdefault(key(r), []).append(r)
+    return out
+
+
+def _at(rows, t):
+    """The rows of thread count t."""
+    return [r for r in rows if threads(r) == t]
+
+
+def _median(vals):
+    """statistics.median of the values that are not None; None where none is."""
+    vals = [v for v in vals if v is not None]
+    return statistics.median(vals) if vals else None
+
+
+def _change(a, b):
+    """a's change against b, as a fraction (the paired fn of a relative change)."""
+    return a / b - 1
+
 
 #: stats.Interval (estimate, low, high, n, coverage) of a paired ratio: fn(a_k,
 #: b_k) (default a_k / b_k) for every repetition k both groups ran; None where
@@ -77,7 +102,7 @@ def put_ratio(out, name, pr, scale=1.0):
             out[name + "_near"] = [v * scale for v in pr.near]
 
 
-def within_regime(out, a_rows, b_rows, key="throughput_ops_per_s", fn=None):
+def within_regime(out, a_rows, b_rows, key=OPS, fn=None):
     """Pick the regime a comparison of a_rows against b_rows is quoted in
     (regime.headline of the groups in which a repetition's two runs both ran)
     and record every group's paired ratio: out["regime"] (its label, or
@@ -106,8 +131,8 @@ def regime_rows(rows, g):
 
 
 def med(rows, key):
-    vals = [float(r[key]) for r in rows if r.get(key) not in ("", None)]
-    return statistics.median(vals) if vals else None
+    """The median of column key over rows, empty cells left out; None where all are."""
+    return _median(float(r[key]) for r in rows if r.get(key) not in ("", None))
 
 
 #: the row's threads: a symmetric workload's --threads, else producers + consumers
@@ -130,7 +155,19 @@ def sample_of(rows):
 
 
 def by(rows, **kw):
+    """The rows whose every column k of kw reads str(v) (str of a missing cell: 'None')."""
     return [r for r in rows if all(str(r.get(k)) == str(v) for k, v in kw.items())]
+
+
+def _bursts(rows, bursts):
+    """The rows of one bursts setting ("0": single operations, "1": bursts); a
+    row without the column is of single operations."""
+    return [r for r in rows if str(r.get("bursts", "0")) == bursts]
+
+
+def _one_to_one(r):
+    """Whether the row ran one producer and one consumer (1P1C)."""
+    return int(r["producers"]) == 1 and int(r["consumers"]) == 1
 
 
 #: the look-ups F1 states against none besides libnuma (its reference), in the
@@ -139,22 +176,23 @@ F1_VS_NONE = ("cached", "rseq", "rdpid", "table", "syscall")
 
 
 def f1(hostdir):
+    """F1: the look-up's time per item against the data movement (lookup none
+    against libnuma, paired per repetition) and each of F1_VS_NONE against
+    none, all within the regime most pairs ran in; None without both."""
     rows = load(os.path.join(hostdir, "f1-lookup-cost.csv"))
     if not rows:
         return None
-    h = harness_alone(rows)
-    reg = {}
-    g = within_regime(reg, by(rows, lookup="none"), by(rows, lookup="libnuma"),
-                      fn=lambda n, b: n / b - 1)
+    h, reg = harness_alone(rows), {}
+    g = within_regime(reg, by(rows, lookup="none"), by(rows, lookup="libnuma"), fn=_change)
     rows = regime_rows(rows, g)   # every number below: runs of one regime
     none_rows, lib_rows = by(rows, lookup="none"), by(rows, lookup="libnuma")
-    none, lib = (med(rs, "throughput_ops_per_s") for rs in (none_rows, lib_rows))
+    none, lib = med(none_rows, OPS), med(lib_rows, OPS)
     if not none or not lib:
         return None
     move_ns = 1e9 / none
     out = {"move_ns": move_ns, "libnuma_op_ns": 1e9 / lib, "reps": len(lib_rows), **reg}
     # look-up / data movement, per repetition: (1/lib_k - 1/none_k) / (1/none_k)
-    put_ratio(out, "ratio", paired(none_rows, lib_rows, fn=lambda n, b: n / b - 1))
+    put_ratio(out, "ratio", paired(none_rows, lib_rows, fn=_change))
     if "ratio" not in out:   # no repetition pairs up: the ratio of the medians, no CI
         out["ratio"] = none / lib - 1
     out["lookup_ns"] = out["ratio"] * move_ns
@@ -190,17 +228,18 @@ def quoted_threads(hostdir, rows, usable=None):
 
 
 def f2(hostdir):
+    """F2: the node cached per thread (and rseq) against libnuma's look-up at
+    the quoted thread count, paired within the regime most pairs ran in."""
     rows = load(os.path.join(hostdir, "f2-node-cache.csv"))
     m = quoted_threads(hostdir, rows)   # the largest, one per core on SMT
-    rows = [r for r in rows if threads(r) == m]
+    rows = _at(rows, m)
     if not rows:
         return None
-    h = harness_alone(rows)
-    reg = {}
+    h, reg = harness_alone(rows), {}
     g = within_regime(reg, by(rows, lookup="cached"), by(rows, lookup="libnuma"))
     rows = regime_rows(rows, g)   # every number below: runs of one regime
     lib_rows, cached_rows = by(rows, lookup="libnuma"), by(rows, lookup="cached")
-    lib, cached = (med(rs, "throughput_ops_per_s") for rs in (lib_rows, cached_rows))
+    lib, cached = med(lib_rows, OPS), med(cached_rows, OPS)
     if not lib or not cached:
         return None
     out = {"threads": m, "cached_mops": cached / 1e6, "libnuma_mops": lib / 1e6,
@@ -214,24 +253,17 @@ def f2(hostdir):
 
 def any_oversubscribed(rows):
     """True if a row was oversubscribed, False if none was, None if not recorded."""
-    flags = [nrdata.oversubscribed(r) for r in rows]
-    if any(f is True for f in flags):
-        return True
-    if flags and all(f is False for f in flags):
-        return False
-    return None
+    flags = {nrdata.oversubscribed(r) for r in rows}
+    return True if True in flags else False if flags == {False} else None
 
 
-def f3_threads(rows, hostdir=None):
+def f3_threads(rows, hostdir):
     """The thread count F3 reports: the largest whose runs are not
     oversubscribed (each thread has a CPU) and, on a host with SMT, had a
     core per thread (quoted_threads), else the largest; and whether that one
     is oversubscribed (None: not recorded)."""
-    def clean(rs):
-        return any_oversubscribed(rs) is False
-    t = (quoted_threads(hostdir, rows, clean) if hostdir
-         else nrdata.quoted_threads(rows, usable=clean))
-    return t, any_oversubscribed([r for r in rows if threads(r) == t])
+    t = quoted_threads(hostdir, rows, lambda rs: any_oversubscribed(rs) is False)
+    return t, any_oversubscribed(_at(rows, t))
 
 
 def load_of(r):
@@ -245,11 +277,8 @@ GATE_WAITS_EXERCISED = 0.01
 
 def gate_waits_per_transfer(r):
     """Gate waits per cross-node transfer of one run; None where not counted."""
-    w = nrdata.num(r, "gate_waits")
-    t = [nrdata.num(r, k) for k in ("batches_in", "batches_out")]
-    if w is None or any(x is None for x in t) or sum(t) <= 0:
-        return None
-    return w / sum(t)
+    w, t = nrdata.num(r, "gate_waits"), [nrdata.num(r, k) for k in ("batches_in", "batches_out")]
+    return None if w is None or None in t or sum(t) <= 0 else w / sum(t)
 
 
 def f3(hostdir):
@@ -264,29 +293,26 @@ def f3(hostdir):
     if not allrows:
         return None
     m, over = f3_threads(allrows, hostdir)
-    at = [r for r in allrows if threads(r) == m]
-    loads = sorted({load_of(r) for r in at}, key=lambda v: float(v) if v else -1.0)
+    at = _at(allrows, m)
     per_load = []
-    for ld in loads:
-        measured = [r for r in at if load_of(r) == ld]
+    for ld, measured in sorted(_group(at, load_of).items(),
+                               key=lambda kv: float(kv[0]) if kv[0] else -1.0):
         rs = [r for r in measured if regime.saturated(r) != 1]
         sh, pw = by(rs, gate="shared"), by(rs, gate="perworker")
         shm, pwm = med(sh, "p50_ns"), med(pw, "p50_ns")
         if not shm or not pwm:
             continue
-        waits = [v for v in map(gate_waits_per_transfer, sh) if v is not None]
-        moved = [v for v in map(realized_of, sh) if v is not None]
         d = {"load": ld, "p50_shared_ns": shm, "p50_perworker_ns": pwm,
              "p50_pernode_ns": med(by(rs, gate="pernode"), "p50_ns"),
              "inflight_shared": med(sh, "inflight"), "inflight_perworker": med(pw, "inflight"),
-             "mops_shared": (med(sh, "throughput_ops_per_s") or 0) / 1e6,
-             "mops_perworker": (med(pw, "throughput_ops_per_s") or 0) / 1e6,
+             "mops_shared": (med(sh, OPS) or 0) / 1e6,
+             "mops_perworker": (med(pw, OPS) or 0) / 1e6,
              "saturated": len(measured) - len(rs), "runs": len(measured),
              "pairs_measured": len({r.get("rep") for r in by(measured, gate="shared")}
                                    & {r.get("rep") for r in by(measured, gate="perworker")}),
-             "shared_waits_per_transfer": statistics.median(waits) if waits else None,
-             "shared_items_per_transfer": statistics.median(moved) if moved else None,
-             "batch": nrdata.num(sh[0], "batch") if sh else None}
+             "shared_waits_per_transfer": _median(map(gate_waits_per_transfer, sh)),
+             "shared_items_per_transfer": _median(map(realized_of, sh)),
+             "batch": nrdata.num(sh[0], "batch")}
         put_ratio(d, "shared_over_perworker", paired(sh, pw, "p50_ns"))
         put_ratio(d, "p99_shared_over_perworker", paired(sh, pw, "p99_ns"))
         per_load.append(d)
@@ -375,59 +401,63 @@ def harness_alone(rows):
 F4_BACKOFFS = tuple(b for b in manifest.backoffs() if b != "none")
 
 
+def _f4_rows(hostdir, workload, work, rows):
+    """F4's rows (f4-backoff.csv's where rows is None) of one workload and work
+    at its thread count, and that count: the largest whose runs had a CPU (a
+    core, on SMT) each, as a comparison of backoffs among oversubscribed
+    threads measures the scheduler (f3_threads); ([], None) for no rows."""
+    if rows is None:
+        rows = load(os.path.join(hostdir, "f4-backoff.csv"))
+    rows = [r for r in rows if workload_of(r) == workload and work_of(r) == work]
+    if not rows:
+        return [], None
+    m, _ = f3_threads(rows, hostdir)
+    return _at(rows, m), m
+
+
 def f4(hostdir, workload="prodcons", work=0.0, rows=None):
     """F4 at the quoted thread count for one workload and amount of local work:
     each backoff's paired change against none (retrying at once), the lost
     races per operation of every backoff and of none (whether the mechanism
     ran is judged on none's: claims.py), time in backoff per operation where
     recorded. None where the workload did not run."""
-    if rows is None:
-        rows = load(os.path.join(hostdir, "f4-backoff.csv"))
-    rows = [r for r in rows if workload_of(r) == workload and work_of(r) == work]
-    if not rows:
-        return None
-    # the largest thread count whose runs had a CPU (a core, on SMT) each: a
-    # comparison of backoffs among oversubscribed threads measures the scheduler
-    m, _ = f3_threads(rows, hostdir)
-    rows = [r for r in rows if threads(r) == m]
+    rows, m = _f4_rows(hostdir, workload, work, rows)
     none_rows = by(rows, backoff="none")
-    none = med(none_rows, "throughput_ops_per_s")
-    if not none:
+    if not med(none_rows, OPS):
         return None
     out = {"threads": m, "oversubscribed": any_oversubscribed(rows), "workload": workload,
-           "stolen": stolen_runs(rows),
-           "work": work, "none_failed_per_item": med_failed(none_rows)}
+           "stolen": stolen_runs(rows), "work": work,
+           "none_failed_per_item": med_failed(none_rows)}
     for b in F4_BACKOFFS:
         brows = by(rows, backoff=b)
         if not brows:
             continue
-        change = (lambda x, y: x / y - 1)
         if workload == "prodcons":
             # producers and consumers apart settle near empty or full (regime.py):
             # the change is quoted within the regime most pairs ran in, every
             # regime's beside it, as F1's and F2's ratios
             reg = {}
-            g = within_regime(reg, brows, none_rows, fn=change)
+            g = within_regime(reg, brows, none_rows, fn=_change)
             pr = reg["regimes"].get(regime.group_label(g)) if g else None
             out.update({f"{b}_{k}": reg[k] for k in ("regime", "regime_mix", "pooled",
                                                       "pairs_used", "pairs_measured", "by_design")})
         else:
-            pr = paired(brows, none_rows, fn=change)
+            pr = paired(brows, none_rows, fn=_change)
         put_ratio(out, f"{b}_change_pct", pr, 100.0)
         out[f"{b}_failed_per_item"] = med_failed(brows)
         # whether a backoff had anything to do is judged on retrying at once: a
         # backoff that runs loses fewer races itself
         out[f"{b}_exercised"] = nrdata.backoff_exercised(out["none_failed_per_item"])
-        ns = med_per_op(brows, ("backoff_ns_race", "backoff_ns_gate"))
+        ns = med_per_op(brows)
         if ns is not None:
             out[f"{b}_backoff_ns_per_op"] = ns
     return out
 
 
-def med_per_op(rows, columns):
+def med_per_op(rows, columns=("backoff_ns_race", "backoff_ns_gate")):
     """The median over rows of the sum of ``columns`` (counted over the whole
-    run) per operation of the whole run (enqueued + dequeued, as
-    nrdata.failed_per_item); None where a row lacks them."""
+    run; by default its time in backoff, ns) per operation of the whole run
+    (enqueued + dequeued, as nrdata.failed_per_item); None where a row lacks them."""
     vals = []
     for r in rows:
         parts = [nrdata.num(r, c) for c in columns]
@@ -436,16 +466,20 @@ def med_per_op(rows, columns):
         if any(p is None for p in parts) or not n:
             return None
         vals.append(sum(parts) / n)
-    return statistics.median(vals) if vals else None
+    return _median(vals)
+
+
+def med_failed(rows):
+    """The median over rows of failed attempts per operation (failed_attempts / ops)."""
+    return _median(map(nrdata.failed_per_item, rows))
 
 
 def f4_workloads(hostdir):
     """[(workload, work)] that F4's results hold, prodcons first."""
     rows = load(os.path.join(hostdir, "f4-backoff.csv"))
-    keys = sorted({(workload_of(r), work_of(r)) for r in rows},
-                  key=lambda k: (manifest.workloads().index(k[0])
-                                 if k[0] in manifest.workloads() else 9, k[1]))
-    return keys
+    wl = manifest.workloads()
+    return sorted({(workload_of(r), work_of(r)) for r in rows},
+                  key=lambda k: (wl.index(k[0]) if k[0] in wl else 9, k[1]))
 
 
 #: f4-spin (experiments/f4-spin.exp): each backoff it sweeps and the column
@@ -464,29 +498,34 @@ def f4_spin(hostdir, rows=None):
         rows = load(os.path.join(hostdir, "f4-spin.csv"))
     out = []
     for b, col in F4_SPIN_COLUMNS:
-        spins = sorted({int(float(r[col])) for r in rows if r.get(col) and
-                        r.get("backoff") == b})
         other = "exp_cap" if col == "pause_spin" else "pause_spin"
-        for sp in spins:
-            brows = [r for r in rows if r.get("backoff") == b and int(float(r[col])) == sp]
+        spin = lambda r: int(float(r[col]))  # noqa: E731 - the loop's column
+        spins = _group([r for r in rows if r.get(col) and r.get("backoff") == b], spin)
+        for sp, brows in sorted(spins.items()):
             # the none runs of the same points' other settings
             others = {x[other] for x in brows}
             none_rows = [r for r in rows if r.get("backoff") == "none"
-                         and int(float(r[col])) == sp and r[other] in others]
+                         and spin(r) == sp and r[other] in others]
             d = {"backoff": b, "column": col, "spin": sp,
                  "failed_per_item": med_failed(brows),
                  "none_failed_per_item": med_failed(none_rows),
-                 "backoff_ns_per_op": med_per_op(brows, ("backoff_ns_race", "backoff_ns_gate"))}
-            put_ratio(d, "change_pct", paired(brows, none_rows, fn=lambda x, y: x / y - 1),
-                      100.0)
+                 "backoff_ns_per_op": med_per_op(brows)}
+            put_ratio(d, "change_pct", paired(brows, none_rows, fn=_change), 100.0)
             out.append(d)
     return out
 
 
-def med_failed(rows):
-    """The median over rows of failed attempts per operation (failed_attempts / ops)."""
-    vals = [v for v in (nrdata.failed_per_item(r) for r in rows) if v is not None]
-    return statistics.median(vals) if vals else None
+def _vs_ceiling(hostdir, rows, key, modelled=False):
+    """{key(r): (its rows, ceiling.group_ratio)} of each point of rows (grouped
+    by key, as they come; with ``modelled`` only the rows the model speaks of)
+    that has a ratio to its ceiling, each run against its own; None without
+    rows or the host's probe."""
+    from . import ceiling  # here, not above: figures draw without the model (test_plots.Ceiling)
+    probe = ceiling.host_probe(hostdir) if rows else None
+    if not probe:
+        return None
+    pts = _group([r for r in rows if not modelled or ceiling.modelled(r)], key)
+    return {k: (rs, g) for k, rs in pts.items() for g in [ceiling.group_ratio(probe, rs)] if g}
 
 
 def ceiling_ratios(hostdir, name):
@@ -494,26 +533,17 @@ def ceiling_ratios(hostdir, name):
     of each run's ratio to its own ceiling (ceiling.group_ratio); measured and
     ceiling are the medians of the runs'."""
     rows = load(os.path.join(hostdir, f"{name}.csv"))
-    from . import ceiling  # here, not above: figures draw without the model (test_plots.Ceiling)
-    probe = ceiling.host_probe(hostdir) if rows else None
-    if not probe:
+    # the model speaks of producers and consumers apart (ceiling.modelled)
+    pts = _vs_ceiling(hostdir, rows, lambda r: r["point"], modelled=True)
+    if pts is None:
         return None
     host = hostfacts.machine(hostdir)
-    points = {}
-    for r in rows:
-        if ceiling.modelled(r):  # the model speaks of producers and consumers apart
-            points.setdefault(r["point"], []).append(r)
-    out = []
-    for pid, rs in points.items():
-        g = ceiling.group_ratio(probe, rs)  # each run against its own ceiling
-        if g:
-            out.append({"point": pid, "queue": rs[0]["queue"], "measured": g["measured"],
-                        "ceiling": g["ceiling"], "ratio": g["ratio"], "threads": threads(rs[0]),
-                        "batch": int(rs[0]["batch"]), "bursts": rs[0].get("bursts", "0"),
-                        "bound": g["bound"],
-                        "per_core": nrdata.one_per_core(rs, host["cores"],
-                                                        host["threads_per_core"])})
-    return out
+    return [{"point": pid, "queue": rs[0]["queue"], "measured": g["measured"],
+             "ceiling": g["ceiling"], "ratio": g["ratio"], "threads": threads(rs[0]),
+             "batch": int(rs[0]["batch"]), "bursts": rs[0].get("bursts", "0"),
+             "bound": g["bound"],
+             "per_core": nrdata.one_per_core(rs, host["cores"], host["threads_per_core"])}
+            for pid, (rs, g) in pts.items()]
 
 
 def quoted_best(cr):
@@ -578,6 +608,11 @@ def f5_how(rows):
     return ", ".join(v for v in (vals(pace), vals(linger), vals(ring)) if v)
 
 
+def _point(r):
+    """F5's point of a row: (threads, its configured batch)."""
+    return threads(r), int(float(r["batch"]))
+
+
 def f5_realized(hostdir):
     """F5's realized batch per open-loop point: [{threads, batch, realized (median
     over the reps), ratio realized / configured, how (f5_how of its runs)}] sorted
@@ -586,11 +621,9 @@ def f5_realized(hostdir):
     # every batch full, so mixing its runs in would hide short transfers
     rows = [r for r in load(os.path.join(hostdir, "f5-ceiling.csv"))
             if load_of(r) or not regime.closed_loop(r)]
-    point = (threads, lambda r: int(float(r["batch"])))
-    agg = nrdata.aggregate(rows, point, realized_of)
-    return [{"threads": t, "batch": b, "realized": m, "ratio": m / b,
-             "how": f5_how([r for r in rows if (threads(r), int(float(r["batch"]))) == (t, b)])}
-            for (t, b), (m, _lo, _hi, _n) in agg.items()] or None
+    return [{"threads": t, "batch": b, "realized": m, "ratio": m / b, "how": f5_how(rs)}
+            for (t, b), rs in sorted(_group(rows, _point).items())
+            for m in [_median(map(realized_of, rs))] if m is not None] or None
 
 
 def f5_closed(hostdir):
@@ -600,21 +633,11 @@ def f5_closed(hostdir):
     f5-ceiling.csv has no closed-loop rows or no probe."""
     rows = [r for r in load(os.path.join(hostdir, "f5-ceiling.csv"))
             if not load_of(r) and regime.closed_loop(r)]
-    from . import ceiling  # here, not above: figures draw without the model (test_plots.Ceiling)
-    probe = ceiling.host_probe(hostdir) if rows else None
-    if not probe:
-        return None
-    points = {}
-    for r in rows:
-        points.setdefault((threads(r), int(float(r["batch"]))), []).append(r)
-    out = []
-    for (t, b), rs in sorted(points.items()):
-        g = ceiling.group_ratio(probe, rs)  # each run against its own ceiling
-        if g:
-            out.append({"threads": t, "batch": b, "measured": g["measured"] / 1e6,
-                        "ceiling": g["ceiling"] / 1e6, "ratio": g["ratio"], "bound": g["bound"],
-                        "oversubscribed": any_oversubscribed(rs)})
-    return out or None
+    pts = _vs_ceiling(hostdir, rows, _point)
+    return [{"threads": t, "batch": b, "measured": g["measured"] / 1e6,
+             "ceiling": g["ceiling"] / 1e6, "ratio": g["ratio"], "bound": g["bound"],
+             "oversubscribed": any_oversubscribed(rs)}
+            for (t, b), (rs, g) in sorted((pts or {}).items())] or None
 
 
 #: every queue peers measures: numaring-bench's, less the null queue (the
@@ -633,56 +656,55 @@ def peers(hostdir, item="inline", work=PEERS_WORK, pin=PEERS_PIN, at="lowest"):
     rows = peers_rows(hostdir, item, "prodcons", work, pin)  # pairs: peers_pairs()
     if not rows:
         return None
-    counts = sorted({threads(r) for r in rows})
+    by_t = _group(rows, threads)
+    counts = sorted(by_t)
     m = counts[0]  # the 1P1C comparison
     if at == "widest":
-        own = [t for t in counts
-               if not any_oversubscribed([r for r in rows if threads(r) == t])]
+        own = [t for t in counts if not any_oversubscribed(by_t[t])]
         m = own[-1] if own else m
     elif at != "lowest":
         raise ValueError(f"at: lowest or widest, not {at!r}")
-    rows = [r for r in rows if threads(r) == m]
+    rows = by_t[m]
     out = {"threads": m, "item": item, "work": work, "pin": pin, "sample": sample_of(rows),
            "oversubscribed": any_oversubscribed(rows), "stolen": stolen_runs(rows)}
     for bursts in ("0", "1"):
         rs = by(rows, bursts=bursts)
-        # one regime per comparison: the group numaring and rte_ring (else
-        # flat) ran in together most often
-        peer = "rte" if by(rs, queue="rte") else "flat"
-        reg = {}
-        h = harness_alone(rs)
+        ring = by(rs, queue="numaring")
         # the named peers' ratios, each in the regime of its own pairs, with
         # that regime's account under b<bursts>_<peer>_ (a claim against flat
         # quotes flat's runs, not rte_ring's)
         for q in ("rte", "flat", "scq"):
-            if by(rs, queue=q) and by(rs, queue="numaring"):
+            if by(rs, queue=q) and ring:
                 qreg = {}
-                gq = within_regime(qreg, by(rs, queue="numaring"), by(rs, queue=q))
+                gq = within_regime(qreg, ring, by(rs, queue=q))
                 out.update({f"b{bursts}_{q}_{k}": v for k, v in qreg.items()})
                 put_ratio(out, f"b{bursts}_over_{q}",
-                          paired(regime_rows(by(rs, queue="numaring"), gq),
-                                 regime_rows(by(rs, queue=q), gq)))
-        g = within_regime(reg, by(rs, queue="numaring"), by(rs, queue=peer))
+                          paired(regime_rows(ring, gq), regime_rows(by(rs, queue=q), gq)))
+        # one regime per comparison: the group numaring and rte_ring (else
+        # flat) ran in together most often
+        reg = {}
+        g = within_regime(reg, ring, by(rs, queue="rte" if by(rs, queue="rte") else "flat"))
         out.update({f"b{bursts}_{k}": v for k, v in reg.items()})
         out[f"b{bursts}_groups"] = {regime.group_label(grp): peer_group(grs)
                                     for grp, grs in regime.split(rs).items()}
+        h = harness_alone(rs)
         rs = regime_rows(rs, g)
-        got = list(per_queue(rs))
-        qrows, qs = {q: qr for q, qr, _ in got}, {q: v for q, _, v in got}
+        qrows = {q: (qr, v) for q, qr, v in per_queue(rs)}
         if h:
             out[f"b{bursts}_harness_mops"] = h / 1e6
-        if "numaring" not in qs:
+        if "numaring" not in qrows:
             continue
         # numaring's peers that are queues: the others, less those whose items
         # do not travel (faa)
-        single_ring = {q: v for q, v in qs.items()
+        single_ring = {q: v for q, (_, v) in qrows.items()
                        if q != "numaring" and manifest.queue(q)["moves_data"]}
         if single_ring:
             # the best peer by its median; the ratio against it paired per repetition
             best = max(single_ring, key=single_ring.get)
             out[f"b{bursts}_best_peer"] = best
-            put_ratio(out, f"b{bursts}_over_best", paired(qrows["numaring"], qrows[best]))
-        out[f"b{bursts}_mops"] = {q: v / 1e6 for q, v in qs.items()}
+            put_ratio(out, f"b{bursts}_over_best",
+                      paired(qrows["numaring"][0], qrows[best][0]))
+        out[f"b{bursts}_mops"] = {q: v / 1e6 for q, (_, v) in qrows.items()}
     return out
 
 
@@ -691,8 +713,7 @@ def bounded_peers():
     capacity_kind and moves_data): on one node each keeps FIFO order (the
     sharded queue's per-node order is one order there), so these are the
     strict-FIFO rings and locked queues numaring is first among or not."""
-    return tuple(q for q in manifest.queues(fabricates=False)
-                 if q != "numaring" and manifest.queue(q)["bounded"]
+    return tuple(q for q in PEER_QUEUES if q != "numaring" and manifest.queue(q)["bounded"]
                  and manifest.queue(q)["moves_data"])
 
 
@@ -705,12 +726,11 @@ def peers_best_bounded(hostdir, workload, bursts, item="inline", work=PEERS_WORK
     is the one with the highest median; the ratio is paired per repetition,
     and in prodcons quoted within the regime most pairs ran in (as peers()).
     None where numaring or every such peer is missing."""
-    rows = [r for r in peers_rows(hostdir, item, workload, work, pin)
-            if str(r.get("bursts", "0")) == bursts]
+    rows = _bursts(peers_rows(hostdir, item, workload, work, pin), bursts)
     if not rows:
         return None
     t = min(threads(r) for r in rows)
-    rows = [r for r in rows if threads(r) == t]
+    rows = _at(rows, t)
     ring = by(rows, queue="numaring")
     kept = bounded_peers()
     meds = {q: v for q, _, v in per_queue(rows) if q in kept}
@@ -722,9 +742,7 @@ def peers_best_bounded(hostdir, workload, bursts, item="inline", work=PEERS_WORK
            "best_peer": best, "oversubscribed": any_oversubscribed(rows),
            "stolen": stolen_runs(rows), "mops": {q: v / 1e6 for q, v in meds.items()}}
     if workload == "prodcons":
-        reg = {}
-        g = within_regime(reg, ring, best_rows)
-        out.update(reg)
+        g = within_regime(out, ring, best_rows)
         ring, best_rows = regime_rows(ring, g), regime_rows(best_rows, g)
     put_ratio(out, "over_best", paired(ring, best_rows))
     return out
@@ -736,17 +754,10 @@ def f4_default(hostdir, workload, work=0.0, rows=None):
     workload and amount of local work, at F4's thread count (f4()): the
     paired ratio default / best per repetition. None where the default or
     every other backoff is missing."""
-    if rows is None:
-        rows = load(os.path.join(hostdir, "f4-backoff.csv"))
-    rows = [r for r in rows if workload_of(r) == workload and work_of(r) == work]
+    rows, m = _f4_rows(hostdir, workload, work, rows)
     default = manifest.backoff_default()
-    if not by(rows, backoff=default):
-        return None
-    m, _ = f3_threads(rows, hostdir)
-    rows = [r for r in rows if threads(r) == m]
-    meds = {b: med(by(rows, backoff=b), "throughput_ops_per_s") for b in manifest.backoffs()
-            if b != default}
-    meds = {b: v for b, v in meds.items() if v}
+    meds = {b: v for b in manifest.backoffs() if b != default
+            for v in [med(by(rows, backoff=b), OPS)] if v}
     drows = by(rows, backoff=default)
     if not meds or not drows:
         return None
@@ -762,7 +773,7 @@ def per_queue(rs):
     """(queue, its rows, median throughput) of each queue of PEER_QUEUES that rs ran."""
     for q in PEER_QUEUES:
         qr = by(rs, queue=q)
-        v = med(qr, "throughput_ops_per_s")
+        v = med(qr, OPS)
         if v:
             yield q, qr, v
 
@@ -792,16 +803,15 @@ def cross_latency(hostdir, queue="numaring", key="p99_ns", item="inline", bursts
     Returns {"threads", "ratio" (stats.Interval), "across", "within"
     (medians, ns)}."""
     def rows(pin):
-        return [r for r in peers_rows(hostdir, item, "prodcons", PEERS_WORK, pin)
-                if r.get("queue") == queue and str(r.get("bursts", "0")) == bursts
-                and regime.pace_of(r) == "producer-paced" and r.get(key) not in ("", None)]
+        return [r for r in _bursts(peers_rows(hostdir, item, "prodcons", PEERS_WORK, pin), bursts)
+                if r.get("queue") == queue and regime.pace_of(r) == "producer-paced"
+                and r.get(key) not in ("", None)]
     across, within = rows(PEERS_CROSS_PIN), rows(PEERS_PIN)
     common = {threads(r) for r in across} & {threads(r) for r in within}
     if not common:
         return None
     t = min(common)
-    across = [r for r in across if threads(r) == t]
-    within = [r for r in within if threads(r) == t]
+    across, within = _at(across, t), _at(within, t)
     pr = paired(across, within, key)
     if not pr:
         return None
@@ -817,11 +827,9 @@ def peers_pairs(hostdir, item="inline", workload="pairs", work=PEERS_WORK, pin=P
     queue's median operations/s, lost races per 1,000 operations where the
     queue counts them, and numaring's paired ratio against each other queue.
     [] where peers.csv has no such rows."""
-    rows = [r for r in peers_rows(hostdir, item, workload, work, pin)
-            if str(r.get("bursts", "0")) == "0"]
+    rows = _bursts(peers_rows(hostdir, item, workload, work, pin), "0")
     out = []
-    for t in sorted({threads(r) for r in rows}):
-        rs = [r for r in rows if threads(r) == t]
+    for t, rs in sorted(_group(rows, threads).items()):
         d = {"threads": t, "oversubscribed": any_oversubscribed(rs), "queues": {},
              "stolen": stolen_runs(rs)}
         ring = by(rs, queue="numaring")
@@ -835,23 +843,18 @@ def peers_pairs(hostdir, item="inline", workload="pairs", work=PEERS_WORK, pin=P
 
 def points(rows):
     """{(profile, point): rows} in the order the rows come."""
-    out = {}
-    for r in rows:
-        out.setdefault((r.get("profile", ""), r["point"]), []).append(r)
-    return out
+    return _group(rows, lambda r: (r.get("profile", ""), r["point"]))
 
 
 def harness_bound(hostdir, share=HARNESS_BOUND):
-    """Points whose median throughput is >= share x their median harness_ops_per_s.
-
-    Returns (bound, measured): a list of dicts (experiment, point, queue, item,
-    bursts, threads, measured, harness, ratio) and how many points of the host had
-    the harness's ceiling measured.
-    """
+    """Points whose median throughput is >= share x their median harness_ops_per_s:
+    (bound, measured), a list of dicts (experiment, point, queue, item, bursts,
+    threads, measured, harness, ratio) and how many points of the host had the
+    harness's ceiling measured."""
     bound, measured = [], 0
     for exp in EXPERIMENTS:
         for (_prof, pid), rs in points(load(os.path.join(hostdir, f"{exp}.csv"))).items():
-            t, h = (med(rs, k) for k in ("throughput_ops_per_s", "harness_ops_per_s"))
+            t, h = med(rs, OPS), med(rs, "harness_ops_per_s")
             if not t or not h:
                 continue
             measured += 1
@@ -868,8 +871,7 @@ def harness_ceiling(hostdir):
     median harness_ops_per_s}} for the item modes and burst settings present."""
     out = {}
     for exp in EXPERIMENTS:
-        rows = [r for r in load(os.path.join(hostdir, f"{exp}.csv"))
-                if int(r["producers"]) == 1 and int(r["consumers"]) == 1]
+        rows = [r for r in load(os.path.join(hostdir, f"{exp}.csv")) if _one_to_one(r)]
         d = {(item, b): h for item in manifest.items() for b in ("0", "1")
              for h in [harness_alone(by(by_item(rows, item), bursts=b))] if h}
         if d:
@@ -895,20 +897,17 @@ def pace(hostdir):
     many runs were above FULL_RETRIES_PACE (the queue ran full: the consumer
     set the pace), and the median throughput of those runs and of the others.
     [] where peers.csv is missing or has no burst runs."""
-    rows = [r for r in peers_rows(hostdir, item=None)
-            if str(r.get("bursts", "0")) == "1" and int(r["producers"]) == 1
-            and int(r["consumers"]) == 1]
+    rows = [r for r in _bursts(peers_rows(hostdir, item=None), "1") if _one_to_one(r)]
     out = []
     for item in manifest.items():
         for q in ("numaring", "flat", "rte"):
-            rs = by(by_item(rows, item), queue=q)
             per = []
-            for r in rs:
+            for r in by(by_item(rows, item), queue=q):
                 try:
                     bursts = float(r["enqueued"]) / max(1.0, float(r["batch"]))
                     per.append((float(r["full_retries"]) / bursts if bursts > 0 else 0.0,
-                                float(r["throughput_ops_per_s"])))
-                except (KeyError, ValueError):
+                                float(r[OPS])))
+                except (KeyError, ValueError):   # a run that did not record them
                     continue
             if not per:
                 continue
