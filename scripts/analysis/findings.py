@@ -155,8 +155,8 @@ def sample_of(rows):
 
 
 def by(rows, **kw):
-    """The rows whose every column k of kw reads str(v) (str of a missing cell: 'None')."""
-    return [r for r in rows if all(str(r.get(k)) == str(v) for k, v in kw.items())]
+    """The rows whose column k reads v for every k=v of kw (v: the CSV's text)."""
+    return [r for r in rows if all(r.get(k) == v for k, v in kw.items())]
 
 
 def _bursts(rows, bursts):
